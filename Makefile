@@ -1,0 +1,135 @@
+# supernode: one non-recursive GNU Makefile.
+#
+#   make            release build: build/supernode
+#   make run        install missing packages (as root), build, plan the default
+#   make test       sanitizer build (ASan+UBSan, -Werror) and every test
+#   make fuzz       libFuzzer harness for the spec loader (clang)
+#   make bench      our own speed benchmarks (bench/)
+#
+# Sources are found by wildcard: a new src/lib/<module>/*.c, src/cli/*.c or
+# tests/unit/test-*.c needs no edit here.
+
+CC      ?= cc
+Q       ?= @
+NVCC    ?= nvcc
+PKGS    := yaml-0.1 sqlite3 hwloc openblas ompi-c
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+
+WARN    := -Wall -Wextra -pedantic -Wshadow -Wstrict-prototypes \
+           -Wmissing-prototypes -Wno-unused-parameter
+BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -Iinclude $(WARN) $(PKG_CFLAGS) -MMD -MP
+LIBS    := $(PKG_LIBS) -lm -lpthread -ldl
+
+# CUDA: built when nvcc is found (PATH or CUDA_HOME) and NCCL's header is
+# there; code tests HAVE_CUDA. `make HAVE_CUDA=0` turns it off.
+CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(shell command -v $(NVCC) 2>/dev/null))
+ifeq ($(HAVE_CUDA),)
+HAVE_CUDA := $(if $(and $(CUDA_HOME),$(wildcard $(CUDA_HOME)/include/nccl.h $(CUDA_HOME)/include/cuda_runtime.h)),1,0)
+endif
+CU_SRC  := $(sort $(wildcard src/lib/*/*.cu))
+ifeq ($(HAVE_CUDA),1)
+BASE_CFLAGS += -DHAVE_CUDA=1 -I$(CUDA_HOME)/include
+LIBS    += -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 \
+           -lcudart -lcublasLt -lcublas -lnccl
+NVCCFLAGS ?= -O2 -std=c++17 -Iinclude -Xcompiler -fPIC
+else
+CU_SRC  :=
+endif
+
+LIB_SRC  := $(sort $(wildcard src/lib/*/*.c))
+CLI_SRC  := $(sort $(wildcard src/cli/*.c))
+UNIT_SRC := $(sort $(wildcard tests/unit/test-*.c))
+HELP_SRC := $(sort $(filter-out $(UNIT_SRC),$(wildcard tests/unit/*.c)))
+TESTLIB_SRC := $(sort $(wildcard tests/lib/*.c))
+
+# Two builds side by side: release (build/) and test (build/test/).
+REL := build/rel
+TST := build/test
+REL_CFLAGS := $(BASE_CFLAGS) -O2 -g
+TST_CFLAGS := $(BASE_CFLAGS) -O1 -g -fno-omit-frame-pointer \
+              -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+              -Werror
+TST_LDFLAGS := -fsanitize=address,undefined
+
+REL_LIB_OBJ := $(LIB_SRC:%.c=$(REL)/%.o) $(CU_SRC:%.cu=$(REL)/%.cu.o)
+TST_LIB_OBJ := $(LIB_SRC:%.c=$(TST)/%.o) $(CU_SRC:%.cu=$(TST)/%.cu.o)
+REL_CLI_OBJ := $(CLI_SRC:%.c=$(REL)/%.o)
+TST_CLI_OBJ := $(CLI_SRC:%.c=$(TST)/%.o)
+UNIT_BIN    := $(UNIT_SRC:tests/unit/%.c=$(TST)/unit/%)
+HELP_OBJ    := $(HELP_SRC:%.c=$(TST)/%.o)
+TESTLIB_SO  := $(TESTLIB_SRC:tests/lib/%.c=$(TST)/lib/%.so)
+
+.SECONDARY:
+.PHONY: all run test unit fuzz bench clean deps check-deps
+.DEFAULT_GOAL := all
+
+all: build/supernode
+
+build/supernode: $(REL)/supernode
+	@ln -sf rel/supernode $@
+
+$(REL)/supernode: $(REL_CLI_OBJ) $(REL)/libsupernode.a
+	$(CC) -o $@ $(REL_CLI_OBJ) $(REL)/libsupernode.a $(LIBS)
+
+$(REL)/libsupernode.a: $(REL_LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(TST)/supernode: $(TST_CLI_OBJ) $(TST)/libsupernode.a
+	$(CC) $(TST_LDFLAGS) -o $@ $(TST_CLI_OBJ) $(TST)/libsupernode.a $(LIBS)
+
+$(TST)/libsupernode.a: $(TST_LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(REL)/%.o: %.c
+	@mkdir -p $(@D)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(REL_CFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(TST)/%.o: %.c
+	@mkdir -p $(@D)
+	@echo "  CC      $< (test)"
+	$(Q)$(CC) $(TST_CFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(REL)/%.cu.o $(TST)/%.cu.o: %.cu
+	@mkdir -p $(@D)
+	$(NVCC) $(NVCCFLAGS) -c -o $@ $<
+
+$(TST)/unit/%: $(TST)/tests/unit/%.o $(HELP_OBJ) $(TST)/libsupernode.a
+	@mkdir -p $(@D)
+	$(CC) $(TST_LDFLAGS) -o $@ $< $(HELP_OBJ) $(TST)/libsupernode.a $(LIBS)
+
+# test-only shared libraries (a fake NVML, for example), no sanitizers:
+# they are dlopen()ed into sanitized binaries.
+$(TST)/lib/%.so: tests/lib/%.c
+	@mkdir -p $(@D)
+	$(CC) -std=c11 -D_GNU_SOURCE -Iinclude -O1 -g -fPIC -shared -Wall \
+	    -Wextra -Werror -o $@ $< -lyaml
+
+# `make run`: what a newcomer types first on a fresh Debian 12 machine.
+run: check-deps all
+	./build/supernode plan
+
+check-deps:
+	@bash scripts/deps.sh --if-missing
+
+deps:
+	bash scripts/deps.sh
+
+unit: $(UNIT_BIN)
+
+test: check-deps $(TST)/supernode $(UNIT_BIN) $(TESTLIB_SO) build/supernode
+	@bash tests/run.sh $(TST)
+
+fuzz:
+	$(MAKE) -f tests/fuzz/fuzz.mk
+
+bench: all
+	@bash bench/run.sh
+
+clean:
+	rm -rf build
+
+-include $(shell find build -name '*.d' 2>/dev/null)

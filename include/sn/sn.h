@@ -1,0 +1,9 @@
+/* sn.h: the public API of libsupernode, one header per module. */
+#ifndef SN_SN_H
+#define SN_SN_H
+
+#define SN_VERSION "0.1.0"
+
+#include "sn/util.h"
+
+#endif

@@ -1,0 +1,321 @@
+/* spec.h: a supernode cluster as the architect describes it (YAML), parsed,
+ * defaulted and validated into struct sn_spec with SI units; and the
+ * built-in catalog of accelerators, switch chips, NICs, cables and model
+ * presets, each number with its source.
+ *
+ * Ownership: sn_spec_load()/sn_spec_parse() fill a caller-owned struct that
+ * sn_spec_release() frees. Catalog entries returned by lookups are owned by
+ * the catalog (built-in: static; user entries: by the spec that added them)
+ * and live as long as it does.
+ *
+ * To add a spec field: 1. the struct below  2. the schema table and its
+ * check in src/lib/spec/  3. docs/spec.md  4. a good and a bad case in
+ * tests/ (unit test and tests/fixtures/specs/bad/).
+ * To add a catalog entry: 1. the table in src/lib/spec/catalog.c with its
+ * source and confidence  2. a row in docs/catalog.md.
+ */
+#ifndef SN_SPEC_H
+#define SN_SPEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sn/util.h"
+
+/* ---- catalog ----------------------------------------------------------- */
+
+/* How sure a number is (reference/hardware-catalog.md markers). */
+enum sn_confidence {
+    SN_CONF_VENDOR,    /* [V] vendor primary material */
+    SN_CONF_SECONDARY, /* [S] press, analysts, third-party spec sites */
+    SN_CONF_DERIVED,   /* [D] arithmetic on cited numbers */
+    SN_CONF_ESTIMATE,  /* [E] estimate, unverified, or sources disagree */
+    SN_CONF_USER,      /* given in the spec by the user */
+};
+
+struct sn_accel_info {
+    const char *name;    /* catalog key, lowercase: "h100-sxm5-80gb" */
+    const char *display; /* as the vendor writes it: "H100-SXM5-80GB" */
+    const char *vendor;
+    double bf16_flops;   /* dense BF16/FP16 tensor FLOP/s */
+    double fp8_flops;    /* dense FP8 FLOP/s; 0 when not supported */
+    double hbm_bytes;    /* HBM capacity, bytes */
+    double hbm_bw;       /* HBM bandwidth, bytes/s */
+    const char *scaleup_name; /* "NVLink 4" */
+    int scaleup_links;   /* scale-up links per accelerator */
+    double scaleup_bw;   /* bytes/s per direction, summed over links */
+    double tdp_w;        /* 0 when not published */
+    int max_domain;      /* largest scale-up domain the vendor supports */
+    double transient_factor; /* peak/TDP under load spikes */
+    enum sn_confidence confidence;
+    const char *source;
+};
+
+/* Which fabric a switch chip serves and what it can do. */
+struct sn_switch_info {
+    const char *name;    /* "nvswitch-gen3", "qm9700" */
+    const char *display;
+    const char *vendor;
+    bool scale_up;       /* a scale-up (NVLink/UB) chip, else a network box */
+    int radix;           /* ports */
+    double port_bw;      /* bytes/s per direction per port */
+    double power_w;      /* per chip (scale-up) or per box (network) */
+    bool in_network_reduction; /* NVLS / SHARP */
+    double latency;      /* port-to-port, seconds */
+    int chips_per_box;   /* chips per switch tray or box (NVL72 tray: 2) */
+    int rack_units;      /* height of one tray or box */
+    enum sn_confidence confidence;
+    const char *source;
+};
+
+struct sn_nic_info {
+    const char *name;    /* "cx7-400g" */
+    const char *display;
+    const char *vendor;
+    double rate;         /* bytes/s per direction per port */
+    int ports;
+    double power_w;
+    enum sn_confidence confidence;
+    const char *source;
+};
+
+enum sn_medium {
+    SN_MEDIUM_BOARD,  /* traces or backplane: no cable */
+    SN_MEDIUM_COPPER, /* passive copper (DAC, NVLink cable spine) */
+    SN_MEDIUM_ACC,    /* active copper */
+    SN_MEDIUM_AOC,    /* active optical cable */
+    SN_MEDIUM_MMF,    /* multimode fibre with two transceivers */
+    SN_MEDIUM_SMF,    /* single-mode fibre with two transceivers */
+    SN_MEDIUM_COUNT
+};
+
+struct sn_cable_info {
+    const char *name;    /* "dac-400g", "mmf-sr4-400g" */
+    const char *display;
+    enum sn_medium medium;
+    double max_reach;    /* metres */
+    double rate;         /* bytes/s per direction */
+    double transceiver_power_w; /* per end; 0 for passive media */
+    bool needs_transceivers;    /* two pluggable optics per cable */
+    enum sn_confidence confidence;
+    const char *source;
+};
+
+/* A transformer model: dense or mixture-of-experts. */
+struct sn_model_info {
+    const char *name;    /* "gpt3-175b", "llama3-70b" */
+    const char *display;
+    int layers;
+    int hidden;
+    int heads;
+    int kv_heads;        /* = heads without GQA */
+    int ffn;             /* MLP inner size (per expert for MoE) */
+    int vocab;
+    int seq;             /* default sequence length */
+    bool gated_mlp;      /* SwiGLU: 3 matrices instead of 2 */
+    int experts;         /* 0 or 1 = dense */
+    int topk;            /* experts per token */
+    int shared_experts;
+    int moe_layers;      /* layers with MoE MLP (0 = all when experts > 1) */
+    double params;       /* total parameters, as published */
+    double active_params;/* per token, as published (MoE) */
+    enum sn_confidence confidence;
+    const char *source;
+};
+
+/* The catalog: built-in entries plus any a spec adds or overrides. */
+struct sn_catalog {
+    const struct sn_accel_info *const *accels;
+    size_t naccels;
+    const struct sn_switch_info *const *switches;
+    size_t nswitches;
+    const struct sn_nic_info *const *nics;
+    size_t nnics;
+    const struct sn_cable_info *const *cables;
+    size_t ncables;
+    const struct sn_model_info *const *models;
+    size_t nmodels;
+};
+
+/* The built-in catalog (static, never freed). */
+const struct sn_catalog *sn_catalog_builtin(void);
+/* Lookups by name, case-insensitive; NULL when absent. */
+const struct sn_accel_info *sn_catalog_accel(const struct sn_catalog *c,
+                                             const char *name);
+const struct sn_switch_info *sn_catalog_switch(const struct sn_catalog *c,
+                                               const char *name);
+const struct sn_nic_info *sn_catalog_nic(const struct sn_catalog *c,
+                                         const char *name);
+const struct sn_cable_info *sn_catalog_cable(const struct sn_catalog *c,
+                                             const char *name);
+const struct sn_model_info *sn_catalog_model(const struct sn_catalog *c,
+                                             const char *name);
+/* The cheapest medium that reaches `length` metres at `rate` bytes/s:
+ * copper, then AOC/multimode, then single-mode. */
+const struct sn_cable_info *sn_catalog_cable_for(const struct sn_catalog *c,
+                                                 double length, double rate);
+const char *sn_medium_name(enum sn_medium m);
+const char *sn_confidence_mark(enum sn_confidence c); /* "V", "S", ... */
+
+/* ---- the spec ------------------------------------------------------------ */
+
+enum sn_fabric {
+    SN_FABRIC_SWITCHED,     /* links into switch chips in planes */
+    SN_FABRIC_FULL_MESH,    /* every pair a direct link */
+    SN_FABRIC_PARTIAL_MESH, /* full mesh in groups, up-links between */
+    SN_FABRIC_TORUS,        /* 2D or 3D torus */
+    SN_FABRIC_PCIE_TREE,    /* PCIe switches under the host */
+};
+
+enum sn_net_topology {
+    SN_NET_NONE,          /* no scale-out network (one supernode) */
+    SN_NET_EXTERNAL,      /* uplinks end on a site network not designed here */
+    SN_NET_RAIL_FAT_TREE, /* one leaf per rail, fat tree above */
+    SN_NET_FAT_TREE,      /* k-ary fat tree, nodes' NICs on any leaf */
+};
+
+enum sn_feed { SN_FEED_AC_1PH, SN_FEED_AC_3PH, SN_FEED_HVDC };
+
+enum sn_cooling { SN_COOL_AIR, SN_COOL_COLD_PLATE, SN_COOL_IMMERSION };
+
+enum sn_coolant { SN_COOLANT_WATER, SN_COOLANT_PG25 };
+
+/* Where a value came from, for every field a user may set: the line and
+ * column of its YAML node (0 when defaulted). */
+struct sn_pos {
+    int line, col;
+};
+
+struct sn_scaleup {
+    int accelerators;       /* per supernode */
+    int per_node;           /* accelerators per node (server or tray) */
+    enum sn_fabric fabric;
+    int links_per_accel;
+    double link_bw;         /* bytes/s per direction per link */
+    double link_latency;    /* seconds, one hop */
+    /* switched */
+    int planes;             /* independent switch planes; links spread
+                               evenly over them */
+    int tiers;              /* 1: accelerators to switch chips; 2: on-node
+                               L1 chips, then L2 chips per plane */
+    const struct sn_switch_info *sw;
+    int switches_per_plane; /* computed when not given */
+    /* partial mesh */
+    int group;              /* accelerators per fully connected group */
+    /* torus */
+    int dims[3];
+    int ndims;
+    enum sn_medium medium;  /* default copper for scale-up */
+    bool in_network_reduction; /* NVLS-like; default from the switch */
+    struct sn_pos pos;
+};
+
+struct sn_scaleout {
+    enum sn_net_topology topology;
+    int nics_per_node;      /* NIC ports facing the compute fabric */
+    const struct sn_nic_info *nic;
+    double nic_bw;          /* bytes/s per direction per port */
+    int tiers;              /* 2 or 3 switch tiers */
+    int radix;              /* switch ports */
+    double oversubscription;/* down:up at the leaf tier (1 = non-blocking) */
+    const struct sn_switch_info *sw;
+    double latency;         /* seconds per switch hop */
+    struct sn_pos pos;
+};
+
+struct sn_racks {
+    int nodes_per_rack;
+    int node_units;         /* rack units per node */
+    double power_limit_w;   /* per rack; 0 = not given */
+    double row_pitch;       /* metres between rack centres (0.6 default) */
+    struct sn_pos pos;
+};
+
+struct sn_power_spec {
+    enum sn_feed feed;
+    double voltage;         /* V (line-to-line for three-phase) */
+    double power_factor;
+    double transient_factor;/* peak = steady x this; catalog default */
+    double headroom;        /* provisioned = peak x this (1.5 default) */
+    double node_overhead;   /* node power / accelerator power (CPUs, DRAM,
+                               fans, NICs); 0 = catalog default */
+    double pue;             /* 0 = default for the cooling type */
+    struct sn_pos pos;
+};
+
+struct sn_cooling_spec {
+    enum sn_cooling type;
+    enum sn_coolant coolant;
+    double delta_t;         /* K across the cold plates or tank */
+    double liquid_share;    /* heat taken by liquid, 0..1 */
+    double air_limit_w;     /* what air can carry per rack */
+    struct sn_pos pos;
+};
+
+struct sn_storage_spec {
+    double checkpoint_interval; /* s */
+    double write_window;        /* s allowed for one checkpoint write */
+    double write_bw;            /* parallel file system, bytes/s; 0 = none */
+    double read_bw;
+    double bytes_per_param;     /* checkpoint bytes per parameter (14) */
+    bool given;
+    struct sn_pos pos;
+};
+
+struct sn_workload_spec {
+    const struct sn_model_info *model; /* preset or inline */
+    double params;              /* overrides the model's count when > 0 */
+    double train_bytes_per_param; /* 16 for mixed-precision Adam */
+    bool given;
+    struct sn_pos pos;
+};
+
+/* A whole spec. Every pointer inside is owned by the spec (or is a static
+ * built-in catalog entry). */
+struct sn_spec {
+    char *file;             /* the name errors are reported under */
+    char *name;
+    const struct sn_accel_info *accel;
+    struct sn_scaleup scaleup;
+    struct sn_scaleout scaleout;
+    int supernodes;
+    struct sn_racks racks;
+    struct sn_power_spec power;
+    struct sn_cooling_spec cooling;
+    struct sn_storage_spec storage;
+    struct sn_workload_spec workload;
+    struct sn_catalog catalog; /* built-in plus the spec's own entries */
+    void *owned;            /* private: storage for the spec's own entries */
+    uint64_t hash;          /* of the spec text, for run records */
+};
+
+/* The built-in default spec text: the 64-accelerator supernode, four of
+ * them (64 x 8 scale-up links into switch chips, 2 uplinks each). */
+extern const char sn_spec_default_text[];
+#define SN_SPEC_DEFAULT_NAME "<default>"
+
+/* Parse YAML text into *spec: schema, units, defaults, validation. Errors
+ * are "file:line:col: what is wrong (what was expected)" with SN_EINPUT; on
+ * failure *spec is left released. */
+int sn_spec_parse(const char *file, const char *text, size_t len,
+                  struct sn_spec *spec, struct sn_error *err);
+/* Read and parse a file; NULL path loads the built-in default. */
+int sn_spec_load(const char *path, struct sn_spec *spec,
+                 struct sn_error *err);
+void sn_spec_release(struct sn_spec *spec);
+
+/* Override one value by its dotted key ("supernode.accelerators", "64")
+ * and re-validate, as `sweep --set` does. SN_EINPUT when the key is unknown
+ * or the result does not validate. */
+int sn_spec_set(struct sn_spec *spec, const char *key, const char *value,
+                struct sn_error *err);
+
+/* Totals derived from the spec alone (no topology needed). */
+int sn_spec_total_accels(const struct sn_spec *spec);
+int sn_spec_nodes_per_supernode(const struct sn_spec *spec);
+
+const char *sn_fabric_name(enum sn_fabric f);
+const char *sn_net_topology_name(enum sn_net_topology t);
+
+#endif

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# deps.sh: install the Debian 12 packages supernode's build and tests need.
+# Idempotent: packages already present are left alone.
+#   scripts/deps.sh              install whatever is missing (needs root)
+#   scripts/deps.sh --if-missing the same, but only complain when not root
+#   scripts/deps.sh --list       print the package list
+set -euo pipefail
+
+# build: compiler, pkg-config and the libraries the library links
+pkgs_build=(build-essential pkg-config libyaml-dev libsqlite3-dev
+            libhwloc-dev libopenblas-dev libopenmpi-dev openmpi-bin)
+# tests: the sqlite3 shell (integrity checks), network namespaces and
+# shaping (iproute2), clang for the fuzzer, side-by-side peers
+pkgs_test=(sqlite3 iproute2 clang libclang-rt-14-dev hwloc iperf3 hpcc)
+
+all=("${pkgs_build[@]}" "${pkgs_test[@]}")
+
+if [[ "${1:-}" == "--list" ]]; then
+    printf '%s\n' "${all[@]}"
+    exit 0
+fi
+
+missing=()
+for p in "${all[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
+            grep -q "install ok installed"; then
+        missing+=("$p")
+    fi
+done
+
+if [[ ${#missing[@]} -eq 0 ]]; then
+    exit 0
+fi
+
+if [[ $(id -u) -ne 0 ]]; then
+    echo "supernode: missing Debian packages: ${missing[*]}" >&2
+    echo "supernode: run 'sudo bash scripts/deps.sh' to install them" >&2
+    [[ "${1:-}" == "--if-missing" ]] && exit 1
+    exit 1
+fi
+
+echo "supernode: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+if ! apt-get install -y -q --no-install-recommends "${missing[@]}" \
+        >/dev/null 2>&1; then
+    apt-get update -q >/dev/null
+    apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+fi

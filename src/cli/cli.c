@@ -1,0 +1,77 @@
+/* cli.c: output and error helpers shared by the subcommands. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd.h"
+
+int cli_usage_error(const char *fmt, ...)
+{
+    va_list ap;
+
+    fputs("supernode: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return SN_EXIT_USAGE;
+}
+
+int cli_fail(const struct sn_error *err)
+{
+    fprintf(stderr, "supernode: %s\n",
+            err->msg[0] ? err->msg : sn_code_name(err->code));
+    return sn_exit_code(err->code ? err->code : SN_ERUNTIME);
+}
+
+int cli_usage_hint(const struct sn_cmd *cmd)
+{
+    fprintf(stderr, "usage: supernode %s %s\n", cmd->name, cmd->usage);
+    return SN_EXIT_USAGE;
+}
+
+int cli_parse_format(const char *text, const char *allowed,
+                     enum sn_format *out)
+{
+    static const struct {
+        const char *name;
+        enum sn_format f;
+    } names[] = {{"table", SN_FORMAT_TABLE},
+                 {"text", SN_FORMAT_TABLE},
+                 {"json", SN_FORMAT_JSON},
+                 {"csv", SN_FORMAT_CSV}};
+
+    for (size_t i = 0; i < SN_ARRAY_LEN(names); i++) {
+        if (strcmp(text, names[i].name) == 0 && strstr(allowed, text)) {
+            *out = names[i].f;
+            return SN_EXIT_OK;
+        }
+    }
+    return cli_usage_error("unknown format '%s' (expected one of: %s)", text,
+                           allowed);
+}
+
+int cli_write(const char *path, const struct sn_buf *buf)
+{
+    struct sn_error err;
+
+    if (sn_write_file_atomic(path, buf->data, buf->len, &err))
+        return cli_fail(&err);
+    return SN_EXIT_OK;
+}
+
+void cli_print(const struct sn_buf *buf)
+{
+    fwrite(buf->data, 1, buf->len, stdout);
+    fflush(stdout);
+}
+
+int cli_parse_long(const char *opt, const char *text, long long min,
+                   long long max, long long *out)
+{
+    struct sn_error err;
+
+    if (sn_parse_long(text, min, max, out, &err))
+        return cli_usage_error("%s: %s", opt, err.msg);
+    return SN_EXIT_OK;
+}

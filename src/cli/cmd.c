@@ -1,0 +1,20 @@
+/* cmd.c: the dispatch table, one row per subcommand, in the order
+ * `supernode --help` lists them. */
+#include <string.h>
+
+#include "cmd.h"
+
+extern const struct sn_cmd sn_cmd_version;
+
+const struct sn_cmd *const sn_cmds[] = {
+    &sn_cmd_version,
+    NULL,
+};
+
+const struct sn_cmd *sn_cmd_find(const char *name)
+{
+    for (size_t i = 0; sn_cmds[i]; i++)
+        if (strcmp(sn_cmds[i]->name, name) == 0)
+            return sn_cmds[i];
+    return NULL;
+}

@@ -1,0 +1,48 @@
+/* cmd.h: the subcommand table and the helpers every cmd-<name>.c shares.
+ * The CLI is the only part of supernode that prints or exits.
+ *
+ * To add a subcommand: 1. src/cli/cmd-<name>.c defining
+ * `const struct sn_cmd sn_cmd_<name>`  2. its row in cmd.c  3. its usage in
+ * README.md  4. golden cases in tests/cli/. */
+#ifndef SN_CLI_CMD_H
+#define SN_CLI_CMD_H
+
+#include <stdbool.h>
+
+#include "sn/sn.h"
+
+struct sn_cmd {
+    const char *name;
+    const char *usage;   /* arguments after the name */
+    const char *summary; /* one line for `supernode --help` */
+    const char *help;    /* the rest of `supernode help NAME` */
+    int (*run)(int argc, char **argv); /* argv[0] is the name; exit status */
+};
+
+extern const struct sn_cmd *const sn_cmds[];
+const struct sn_cmd *sn_cmd_find(const char *name);
+
+/* Exit statuses (ARCHITECTURE.md). */
+enum { SN_EXIT_OK = 0, SN_EXIT_CHECK = 1, SN_EXIT_USAGE = 2, SN_EXIT_RUN = 3 };
+
+enum sn_format { SN_FORMAT_TABLE, SN_FORMAT_JSON, SN_FORMAT_CSV };
+
+/* Print "supernode: MSG" on stderr; returns SN_EXIT_USAGE. */
+int cli_usage_error(const char *fmt, ...) SN_PRINTF(1, 2);
+/* Print an error from the library and return its exit status. */
+int cli_fail(const struct sn_error *err);
+/* Print "supernode NAME: usage" hint after a usage error. */
+int cli_usage_hint(const struct sn_cmd *cmd);
+/* Parse a --format value among the allowed ones ("table,json"). */
+int cli_parse_format(const char *text, const char *allowed,
+                     enum sn_format *out);
+/* Write a buffer to a file atomically (or stdout for "-"); returns an exit
+ * status and prints the error. */
+int cli_write(const char *path, const struct sn_buf *buf);
+/* Write a buffer to stdout. */
+void cli_print(const struct sn_buf *buf);
+/* Parse a whole number option within [min, max]. */
+int cli_parse_long(const char *opt, const char *text, long long min,
+                   long long max, long long *out);
+
+#endif

@@ -1,0 +1,4 @@
+# a misspelt command gets a suggestion and exit 2
+args: versoin
+exit: 2
+stderr-has: unknown command 'versoin' (did you mean 'version'?)

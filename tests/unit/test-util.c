@@ -1,0 +1,347 @@
+/* test-util.c: units, errors, buffers, JSON, tables, YAML, CSV, files. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "sn/util.h"
+
+static double parse_ok(const char *s, enum sn_unit_kind k)
+{
+    struct sn_error err;
+    double v = -1;
+
+    sn_error_clear(&err);
+    if (sn_unit_parse(s, k, false, &v, &err) != SN_OK) {
+        printf("  unexpected error for '%s': %s\n", s, err.msg);
+        return -12345;
+    }
+    return v;
+}
+
+static void test_units_parse_bandwidth_bits_and_bytes(void)
+{
+    CHECK_NEAR(parse_ok("400Gbps", SN_UNIT_BANDWIDTH), 50e9, 1e-12);
+    CHECK_NEAR(parse_ok("400 Gb/s", SN_UNIT_BANDWIDTH), 50e9, 1e-12);
+    CHECK_NEAR(parse_ok("900GB/s", SN_UNIT_BANDWIDTH), 900e9, 1e-12);
+    CHECK_NEAR(parse_ok("1.8TB/s", SN_UNIT_BANDWIDTH), 1.8e12, 1e-12);
+    CHECK_NEAR(parse_ok("25 GBps", SN_UNIT_BANDWIDTH), 25e9, 1e-12);
+}
+
+static void test_units_parse_power_time_length(void)
+{
+    CHECK_NEAR(parse_ok("120kW", SN_UNIT_POWER), 120e3, 1e-12);
+    CHECK_NEAR(parse_ok("700 W", SN_UNIT_POWER), 700, 1e-12);
+    CHECK_NEAR(parse_ok("415V", SN_UNIT_VOLTAGE), 415, 1e-12);
+    CHECK_NEAR(parse_ok("5min", SN_UNIT_TIME), 300, 1e-12);
+    CHECK_NEAR(parse_ok("30 s", SN_UNIT_TIME), 30, 1e-12);
+    CHECK_NEAR(parse_ok("2h", SN_UNIT_TIME), 7200, 1e-12);
+    CHECK_NEAR(parse_ok("2.5m", SN_UNIT_LENGTH), 2.5, 1e-12);
+    CHECK_NEAR(parse_ok("50cm", SN_UNIT_LENGTH), 0.5, 1e-12);
+    CHECK_NEAR(parse_ok("10K", SN_UNIT_TEMPERATURE), 10, 1e-12);
+    CHECK_NEAR(parse_ok("989.4TFLOPS", SN_UNIT_FLOPS), 989.4e12, 1e-12);
+    CHECK_NEAR(parse_ok("180L/min", SN_UNIT_FLOW), 180e-3 / 60, 1e-12);
+}
+
+static void test_units_parse_bytes_decimal_and_binary(void)
+{
+    CHECK_NEAR(parse_ok("80GB", SN_UNIT_BYTES), 80e9, 1e-12);
+    CHECK_NEAR(parse_ok("64GiB", SN_UNIT_BYTES), 64.0 * (1 << 30), 1e-12);
+    CHECK_NEAR(parse_ok("2.3TB", SN_UNIT_BYTES), 2.3e12, 1e-12);
+}
+
+static void test_units_count_ratio_and_separators(void)
+{
+    CHECK_NEAR(parse_ok("70B", SN_UNIT_COUNT), 70e9, 1e-12);
+    CHECK_NEAR(parse_ok("2,560", SN_UNIT_COUNT), 2560, 1e-12);
+    CHECK_NEAR(parse_ok("95%", SN_UNIT_RATIO), 0.95, 1e-12);
+    CHECK_NEAR(parse_ok("2:1", SN_UNIT_RATIO), 2.0, 1e-12);
+    CHECK_NEAR(parse_ok("0.9", SN_UNIT_RATIO), 0.9, 1e-12);
+}
+
+static void test_units_reject_bad_text_with_reason(void)
+{
+    struct sn_error err;
+    double v;
+
+    CHECK(sn_unit_parse("400", SN_UNIT_BANDWIDTH, false, &v, &err) ==
+          SN_EINPUT);
+    CHECK_CONTAINS(err.msg, "needs a unit");
+    CHECK(sn_unit_parse("400Gbsp", SN_UNIT_BANDWIDTH, false, &v, &err) ==
+          SN_EINPUT);
+    CHECK_CONTAINS(err.msg, "did you mean 'Gbps'");
+    CHECK(sn_unit_parse("fast", SN_UNIT_BANDWIDTH, false, &v, &err) ==
+          SN_EINPUT);
+    CHECK(sn_unit_parse("inf W", SN_UNIT_POWER, false, &v, &err) ==
+          SN_EINPUT);
+    CHECK(sn_unit_parse("nan", SN_UNIT_COUNT, false, &v, &err) == SN_EINPUT);
+    CHECK(sn_unit_parse("0x10", SN_UNIT_COUNT, false, &v, &err) ==
+          SN_EINPUT);
+    CHECK(sn_unit_parse("1e999W", SN_UNIT_POWER, false, &v, &err) ==
+          SN_EINPUT);
+    CHECK(sn_unit_parse("5 kW extra", SN_UNIT_POWER, false, &v, &err) ==
+          SN_EINPUT);
+    /* case matters between bits and bytes: 'gb/s' is ambiguous */
+    CHECK(sn_unit_parse("400gb/s", SN_UNIT_BANDWIDTH, false, &v, &err) ==
+          SN_EINPUT);
+}
+
+static void test_units_parse_size_like_nccl_tests(void)
+{
+    uint64_t v = 0;
+    struct sn_error err;
+
+    CHECK(sn_unit_parse_size("16G", &v, &err) == SN_OK && v == 1ULL << 34);
+    CHECK(sn_unit_parse_size("8", &v, &err) == SN_OK && v == 8);
+    CHECK(sn_unit_parse_size("1M", &v, &err) == SN_OK && v == 1 << 20);
+    CHECK(sn_unit_parse_size("4K", &v, &err) == SN_OK && v == 4096);
+    CHECK(sn_unit_parse_size("-1", &v, &err) == SN_EINPUT);
+    CHECK(sn_unit_parse_size("1X", &v, &err) == SN_EINPUT);
+}
+
+static void test_units_format_three_figures(void)
+{
+    char b[64];
+
+    CHECK_STR(sn_unit_format(50e9, SN_UNIT_BANDWIDTH, b, sizeof(b)),
+              "50.0 GB/s");
+    CHECK_STR(sn_unit_format(450e9, SN_UNIT_BANDWIDTH, b, sizeof(b)),
+              "450 GB/s");
+    CHECK_STR(sn_unit_format(132e3, SN_UNIT_POWER, b, sizeof(b)), "132 kW");
+    CHECK_STR(sn_unit_format(2.5e3, SN_UNIT_POWER, b, sizeof(b)), "2.50 kW");
+    CHECK_STR(sn_unit_format(300, SN_UNIT_TIME, b, sizeof(b)), "300 s");
+    CHECK_STR(sn_unit_format(1800, SN_UNIT_TIME, b, sizeof(b)), "30.0 min");
+    CHECK_STR(sn_unit_format(173.0e-3 / 60, SN_UNIT_FLOW, b, sizeof(b)),
+              "173 L/min");
+}
+
+static void test_error_at_formats_location(void)
+{
+    struct sn_error err;
+
+    CHECK(sn_error_at(&err, SN_EINPUT, "spec.yaml", 12, 5, "unknown key '%s'",
+                      "x") == SN_EINPUT);
+    CHECK_STR(err.msg, "spec.yaml:12:5: unknown key 'x'");
+    sn_error_at(&err, SN_EINPUT, "f", 0, 0, "empty");
+    CHECK_STR(err.msg, "f: empty");
+    CHECK(sn_exit_code(SN_EINPUT) == 2);
+    CHECK(sn_exit_code(SN_EIO) == 3);
+    CHECK(sn_exit_code(SN_ECHECK) == 1);
+}
+
+static void test_suggest_finds_near_names(void)
+{
+    static const char *const names[] = {"accelerator", "supernode", "racks",
+                                        "power", NULL};
+
+    CHECK_STR(sn_suggest("acelerator", names), "accelerator");
+    CHECK_STR(sn_suggest("rack", names), "racks");
+    CHECK(sn_suggest("zebra", names) == NULL);
+    CHECK(sn_edit_distance("kitten", "sitting") == 3);
+}
+
+static void test_buf_grows_and_detaches(void)
+{
+    struct sn_buf b;
+    char *s;
+    size_t len;
+
+    sn_buf_init(&b);
+    CHECK_STR(b.data, "");
+    for (int i = 0; i < 1000; i++)
+        sn_buf_printf(&b, "%d,", i);
+    CHECK(b.len > 3000);
+    CHECK(strncmp(b.data, "0,1,2,", 6) == 0);
+    s = sn_buf_detach(&b, &len);
+    CHECK(len == strlen(s));
+    CHECK(b.len == 0);
+    free(s);
+    sn_buf_release(&b);
+}
+
+static void test_json_writer_is_valid_and_ordered(void)
+{
+    struct sn_buf b;
+    struct sn_json j;
+
+    sn_buf_init(&b);
+    sn_json_init(&j, &b, false);
+    sn_json_obj_begin(&j);
+    sn_json_kstr(&j, "schema", "supernode.test/1");
+    sn_json_key(&j, "a");
+    sn_json_arr_begin(&j);
+    sn_json_int(&j, 1);
+    sn_json_num(&j, 2.5);
+    sn_json_num(&j, 0.0 / 0.0);
+    sn_json_str(&j, "q\"\n");
+    sn_json_arr_end(&j);
+    sn_json_key(&j, "e");
+    sn_json_obj_begin(&j);
+    sn_json_obj_end(&j);
+    sn_json_kbool(&j, "t", true);
+    sn_json_obj_end(&j);
+    CHECK_STR(b.data, "{\"schema\":\"supernode.test/1\",\"a\":[1,2.5,null,"
+                      "\"q\\\"\\n\"],\"e\":{},\"t\":true}");
+    sn_buf_release(&b);
+}
+
+static void test_json_pretty_indents(void)
+{
+    struct sn_buf b;
+    struct sn_json j;
+
+    sn_buf_init(&b);
+    sn_json_init(&j, &b, true);
+    sn_json_obj_begin(&j);
+    sn_json_kint(&j, "n", 3);
+    sn_json_key(&j, "l");
+    sn_json_arr_begin(&j);
+    sn_json_int(&j, 1);
+    sn_json_arr_end(&j);
+    sn_json_obj_end(&j);
+    CHECK_STR(b.data, "{\n  \"n\": 3,\n  \"l\": [\n    1\n  ]\n}\n");
+    sn_buf_release(&b);
+}
+
+static void test_table_pads_columns(void)
+{
+    struct sn_table t;
+    struct sn_buf b;
+
+    sn_table_init(&t, "");
+    sn_table_col(&t, "name", false);
+    sn_table_col(&t, "value", true);
+    sn_table_row(&t);
+    sn_table_cell(&t, "a");
+    sn_table_cell(&t, "%d", 1234567);
+    sn_table_row(&t);
+    sn_table_cell(&t, "longer");
+    sn_table_cell(&t, "2");
+    sn_buf_init(&b);
+    sn_table_render(&t, &b);
+    CHECK_STR(b.data, "name      value\n"
+                      "a       1234567\n"
+                      "longer        2\n");
+    sn_table_release(&t);
+    sn_buf_release(&b);
+}
+
+static void test_yaml_tree_with_positions(void)
+{
+    const char *text = "a: 1\nb:\n  - x\n  - {c: \"q\"}\n";
+    struct sn_yaml_doc doc;
+    struct sn_error err;
+    struct sn_yaml *b, *c;
+
+    REQUIRE(sn_yaml_parse("t.yaml", text, strlen(text), &doc, &err) ==
+            SN_OK);
+    REQUIRE(doc.root && doc.root->type == SN_YAML_MAP && doc.root->n == 2);
+    CHECK_STR(sn_yaml_get(doc.root, "a")->value, "1");
+    b = sn_yaml_get(doc.root, "b");
+    REQUIRE(b && b->type == SN_YAML_SEQ && b->n == 2);
+    CHECK(b->items[0]->line == 3 && b->items[0]->col == 5);
+    c = sn_yaml_get(b->items[1], "c");
+    REQUIRE(c);
+    CHECK(c->quoted);
+    CHECK(c->line == 4);
+    sn_yaml_doc_release(&doc);
+}
+
+static void expect_yaml_error(const char *text, size_t len, const char *what)
+{
+    struct sn_yaml_doc doc;
+    struct sn_error err;
+
+    sn_error_clear(&err);
+    CHECK(sn_yaml_parse("bad.yaml", text, len, &doc, &err) == SN_EINPUT);
+    CHECK_CONTAINS(err.msg, what);
+    CHECK(doc.root == NULL);
+}
+
+static void test_yaml_refuses_bad_documents(void)
+{
+    static const char bin[] = "a: \x01\x02\x03\n";
+    char deep[400];
+    size_t k = 0;
+
+    expect_yaml_error("a: 1\na: 2\n", 10, "bad.yaml:2:1: duplicate key 'a'");
+    expect_yaml_error("a: &x 1\nb: *x\n", 13, "aliases");
+    expect_yaml_error("a: [1, 2\n", 9, "bad.yaml:");
+    expect_yaml_error("---\na: 1\n---\nb: 2\n", 18, "more than one document");
+    expect_yaml_error("? [a]\n: 1\n", 10, "mapping key");
+    expect_yaml_error(bin, sizeof(bin) - 1, "bad.yaml");
+    for (int i = 0; i < 100; i++)
+        deep[k++] = '[';
+    deep[k] = '\0';
+    expect_yaml_error(deep, k, "nested deeper than");
+}
+
+static void test_csv_handles_quotes_and_crlf(void)
+{
+    const char *text = "a,b,c\r\n1,\"x, \"\"y\"\"\",3\n\n4,,\n";
+    struct sn_csv csv;
+    struct sn_error err;
+
+    REQUIRE(sn_csv_parse("t.csv", text, strlen(text), 100, &csv, &err) ==
+            SN_OK);
+    REQUIRE(csv.nrows == 3);
+    CHECK(csv.nfields[1] == 3);
+    CHECK_STR(csv.fields[1][1], "x, \"y\"");
+    CHECK(csv.nfields[2] == 3);
+    CHECK_STR(csv.fields[2][1], "");
+    CHECK(csv.lines[2] == 4);
+    CHECK(sn_csv_column(&csv, "c") == 2);
+    CHECK(sn_csv_column(&csv, "z") == -1);
+    sn_csv_release(&csv);
+    CHECK(sn_csv_parse("t.csv", "\"open", 5, 100, &csv, &err) == SN_EINPUT);
+}
+
+static void test_write_file_atomic_leaves_nothing_on_failure(void)
+{
+    char dir[] = "/tmp/sn-test-XXXXXX";
+    char path[256], bad[300];
+    char *data;
+    size_t len;
+    struct sn_error err;
+
+    REQUIRE(mkdtemp(dir));
+    snprintf(path, sizeof(path), "%s/out.txt", dir);
+    REQUIRE(sn_write_file_atomic(path, "hello", 5, &err) == SN_OK);
+    REQUIRE(sn_read_file(path, 100, &data, &len, &err) == SN_OK);
+    CHECK(len == 5 && memcmp(data, "hello", 5) == 0);
+    free(data);
+    CHECK(sn_read_file(path, 3, &data, &len, &err) == SN_EINPUT);
+    snprintf(bad, sizeof(bad), "%s/missing/out.txt", dir);
+    CHECK(sn_write_file_atomic(bad, "x", 1, &err) == SN_EIO);
+    unlink(path);
+    CHECK(rmdir(dir) == 0); /* empty: no temporary left behind */
+}
+
+static void test_hash_is_stable(void)
+{
+    CHECK(sn_hash64("", 0, 0) == 0xcbf29ce484222325ULL);
+    CHECK(sn_hash64("a", 1, 0) == 0xaf63dc4c8601ec8cULL);
+}
+
+static const struct sn_test cases[] = {
+    T(test_units_parse_bandwidth_bits_and_bytes),
+    T(test_units_parse_power_time_length),
+    T(test_units_parse_bytes_decimal_and_binary),
+    T(test_units_count_ratio_and_separators),
+    T(test_units_reject_bad_text_with_reason),
+    T(test_units_parse_size_like_nccl_tests),
+    T(test_units_format_three_figures),
+    T(test_error_at_formats_location),
+    T(test_suggest_finds_near_names),
+    T(test_buf_grows_and_detaches),
+    T(test_json_writer_is_valid_and_ordered),
+    T(test_json_pretty_indents),
+    T(test_table_pads_columns),
+    T(test_yaml_tree_with_positions),
+    T(test_yaml_refuses_bad_documents),
+    T(test_csv_handles_quotes_and_crlf),
+    T(test_write_file_atomic_leaves_nothing_on_failure),
+    T(test_hash_is_stable),
+};
+
+SN_TEST_MAIN(cases)
