@@ -5,5 +5,8 @@
 #define SN_VERSION "0.1.0"
 
 #include "sn/util.h"
+#include "sn/spec.h"
+#include "sn/topo.h"
+#include "sn/model.h"
 
 #endif

@@ -161,6 +161,8 @@ const char *sn_confidence_mark(enum sn_confidence c); /* "V", "S", ... */
 /* ---- the spec ------------------------------------------------------------ */
 
 enum sn_fabric {
+    SN_FABRIC_NONE,         /* no scale-up links (one device per supernode,
+                               or a CPU cluster) */
     SN_FABRIC_SWITCHED,     /* links into switch chips in planes */
     SN_FABRIC_FULL_MESH,    /* every pair a direct link */
     SN_FABRIC_PARTIAL_MESH, /* full mesh in groups, up-links between */
@@ -173,6 +175,26 @@ enum sn_net_topology {
     SN_NET_EXTERNAL,      /* uplinks end on a site network not designed here */
     SN_NET_RAIL_FAT_TREE, /* one leaf per rail, fat tree above */
     SN_NET_FAT_TREE,      /* k-ary fat tree, nodes' NICs on any leaf */
+    SN_NET_EXPLICIT,      /* switches and switch links listed by name */
+};
+
+/* An explicitly listed scale-out switch: its name and the nodes whose NIC
+ * ports plug into it (global node index = supernode * nodes per supernode
+ * + node within the supernode). */
+struct sn_net_switch {
+    char *name;
+    int *nodes;
+    size_t nnodes;
+    int tier;               /* 0 leaf, 1 spine, 2 core; for labels */
+    struct sn_pos pos;
+};
+
+/* An explicitly listed switch-to-switch link (count parallel links). */
+struct sn_net_link {
+    int a, b;               /* indices into the switch list */
+    int count;
+    double bw;              /* bytes/s per direction; 0 = the NIC rate */
+    struct sn_pos pos;
 };
 
 enum sn_feed { SN_FEED_AC_1PH, SN_FEED_AC_3PH, SN_FEED_HVDC };
@@ -221,6 +243,11 @@ struct sn_scaleout {
     double oversubscription;/* down:up at the leaf tier (1 = non-blocking) */
     const struct sn_switch_info *sw;
     double latency;         /* seconds per switch hop */
+    /* explicit topology */
+    struct sn_net_switch *switches;
+    size_t nswitches;
+    struct sn_net_link *links;
+    size_t nlinks;
     struct sn_pos pos;
 };
 
@@ -288,7 +315,17 @@ struct sn_spec {
     struct sn_catalog catalog; /* built-in plus the spec's own entries */
     void *owned;            /* private: storage for the spec's own entries */
     uint64_t hash;          /* of the spec text, for run records */
+    /* The parsed document, kept for the sections other modules own and
+     * validate themselves with the same located errors: `collectives`
+     * (model constants), `reliability` (goodput), `node` (doctor's
+     * expected node). The spec parser accepts these keys and checks only
+     * that each is a mapping. */
+    struct sn_yaml_doc doc;
 };
+
+/* The section of the spec's document a module owns, or NULL. */
+const struct sn_yaml *sn_spec_section(const struct sn_spec *spec,
+                                      const char *name);
 
 /* The built-in default spec text: the 64-accelerator supernode, four of
  * them (64 x 8 scale-up links into switch chips, 2 uplinks each). */
