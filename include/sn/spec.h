@@ -160,6 +160,13 @@ const char *sn_confidence_mark(enum sn_confidence c); /* "V", "S", ... */
 
 /* ---- the spec ------------------------------------------------------------ */
 
+/* Where a value came from, for every field a user may set: the line and
+ * column of its YAML node (0 when defaulted). */
+struct sn_pos {
+    int line, col;
+};
+
+
 enum sn_fabric {
     SN_FABRIC_NONE,         /* no scale-up links (one device per supernode,
                                or a CPU cluster) */
@@ -202,12 +209,6 @@ enum sn_feed { SN_FEED_AC_1PH, SN_FEED_AC_3PH, SN_FEED_HVDC };
 enum sn_cooling { SN_COOL_AIR, SN_COOL_COLD_PLATE, SN_COOL_IMMERSION };
 
 enum sn_coolant { SN_COOLANT_WATER, SN_COOLANT_PG25 };
-
-/* Where a value came from, for every field a user may set: the line and
- * column of its YAML node (0 when defaulted). */
-struct sn_pos {
-    int line, col;
-};
 
 struct sn_scaleup {
     int accelerators;       /* per supernode */
