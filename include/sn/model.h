@@ -86,4 +86,214 @@ double sn_coll_bus_factor(enum sn_coll_op op, uint32_t n);
 const char *sn_coll_op_name(enum sn_coll_op op);
 const char *sn_coll_algo_name(enum sn_coll_algo algo);
 
+/* ---- training ---------------------------------------------------------------
+ *
+ * A transformer training step on a cluster: parameters and FLOPs, memory
+ * per accelerator, step time with its breakdown, MFU and HFU. The formulas
+ * and every calibration constant with its source are in docs/model.md
+ * ("Training").
+ *
+ * Ownership: sn_train_new() returns a heap object freed with
+ * sn_train_free(); it copies the model and the system (not what their
+ * pointers point at: catalog strings must outlive it). Result structs are
+ * caller-owned.
+ *
+ * To add a layout dimension: 1. struct sn_train_layout  2. its rules in
+ * sn_train_check()  3. its cost in train.c and memory.c  4. its range in
+ * search.c  5. `sim train` options  6. a closed-form test.
+ */
+
+enum sn_recompute {
+    SN_RECOMPUTE_NONE,
+    SN_RECOMPUTE_SELECTIVE, /* core attention only (Korthikanti et al.) */
+    SN_RECOMPUTE_FULL,      /* every layer from its input */
+    SN_RECOMPUTE_COUNT
+};
+
+enum sn_dtype {
+    SN_DTYPE_BF16,
+    SN_DTYPE_FP16,
+    SN_DTYPE_FP8, /* FP8 GEMMs, BF16 weights and FP32 optimizer state */
+    SN_DTYPE_COUNT
+};
+
+/* How one job is split. Accelerators = tp x cp x pp x dp; ep divides dp
+ * (experts are spread over data-parallel ranks). Ranks are placed the way
+ * Megatron-LM places them: rank = tp_i + tp*(cp_i + cp*(dp_i + dp*pp_i)),
+ * so TP groups are contiguous, then CP, then DP (EP inside DP), and PP
+ * outermost. */
+struct sn_train_layout {
+    int tp, pp, dp, cp, ep;
+    int vpp;                     /* model chunks per pipeline rank; 1 = 1F1B */
+    int mbs;                     /* micro-batch, sequences */
+    int gbs;                     /* global batch, sequences */
+    int seq;                     /* tokens per sequence */
+    enum sn_recompute recompute;
+    int zero;                    /* 0 none; 1 optimizer state (Megatron's
+                                    distributed optimizer); 2 and gradients;
+                                    3 and parameters */
+    bool sp;                     /* sequence parallelism (needs tp > 1) */
+    enum sn_dtype dtype;
+};
+
+/* What the software does besides the layout. sn_train_opts_default()
+ * gives a current Megatron-Core run. */
+struct sn_train_opts {
+    bool flash_attention;        /* fused attention: no s^2 activations */
+    bool overlap_grad_reduce;    /* DP reduction overlaps the backward */
+    bool overlap_param_gather;   /* DP parameter all-gather overlaps the
+                                    forward (distributed optimizer, ZeRO-3) */
+    bool overlap_tp;             /* TP/SP collectives overlap their GEMMs */
+    bool overlap_p2p;            /* PP send/recv overlaps compute */
+    bool dropout;                /* dropout masks are kept (GPT-3 recipes) */
+};
+
+/* Calibration: the few physical constants of an accelerator generation,
+ * each with its source in train.c and docs/model.md. */
+struct sn_train_calib {
+    double gemm_eff;     /* fraction of dense peak a large GEMM sustains */
+    double gemm_half;    /* GEMM FLOPs at which half of that is reached
+                            (Hockney's n1/2): small GEMMs run slower */
+    double mem_eff;      /* fraction of HBM bandwidth streaming kernels
+                            sustain */
+    double kernel_time;  /* fixed seconds per kernel (launch and tail) */
+    double attn_eff;     /* fused attention rate / large-GEMM rate */
+    double overlap_tax;  /* compute slow-down while collectives overlap it */
+    double reserved;     /* HBM bytes the job cannot use (CUDA context,
+                            library workspaces, allocator slack) */
+};
+
+/* The time of one collective: `bytes` is the nccl-tests size (the buffer
+ * per rank for all-reduce, the total for all-gather, reduce-scatter and
+ * all-to-all; the message for send/recv). Production passes
+ * sn_train_comm_coll(); tests pass closed forms. */
+struct sn_train_comm {
+    int (*time)(void *ctx, enum sn_coll_op op, const struct sn_group *g,
+                double bytes, double *seconds, struct sn_error *err);
+    void *ctx;
+};
+
+/* What the step-time model needs to know about the machine. */
+struct sn_train_system {
+    const char *name;
+    const char *accel;   /* catalog name, for messages */
+    double flops;        /* dense BF16/FP16 peak per accelerator, FLOP/s */
+    double fp8_flops;    /* dense FP8 peak; 0 = no FP8 */
+    double hbm_bytes;
+    double hbm_bw;       /* bytes/s */
+    int accels;          /* in the cluster */
+    int domain;          /* accelerators per scale-up domain */
+    struct sn_train_calib calib;
+    struct sn_train_comm comm;
+};
+
+/* Memory per accelerator, bytes, on the most loaded pipeline stage. */
+struct sn_train_memory {
+    double weights;
+    double gradients;
+    double optimizer;
+    double activations;  /* stored for the backward, all in-flight
+                            micro-batches */
+    double logits;       /* output layer and loss, last stage */
+    double buffers;      /* transient: recompute, gathered parameters,
+                            communication, reserved */
+    double total;
+    double capacity;     /* HBM */
+    bool fits;
+    int stage;           /* the stage the figures are for */
+};
+
+/* Where a step's time goes, seconds; the parts add up to the step time. */
+enum sn_train_part {
+    SN_PART_FORWARD,
+    SN_PART_BACKWARD,
+    SN_PART_RECOMPUTE,
+    SN_PART_TP,          /* exposed TP/SP collectives */
+    SN_PART_CP,          /* exposed context-parallel exchange */
+    SN_PART_EP,          /* exposed expert all-to-all */
+    SN_PART_PP,          /* exposed pipeline send/recv */
+    SN_PART_BUBBLE,      /* pipeline fill and drain, stage imbalance */
+    SN_PART_DP,          /* exposed data-parallel reduction and gather */
+    SN_PART_OPTIMIZER,
+    SN_PART_COUNT
+};
+
+/* What bounds a layout, for the search listing. */
+enum sn_train_limit {
+    SN_LIMIT_COMPUTE,
+    SN_LIMIT_MEMORY,     /* does not fit */
+    SN_LIMIT_BUBBLE,
+    SN_LIMIT_COMM,       /* exposed communication */
+    SN_LIMIT_COUNT
+};
+
+/* FLOPs of one step. model: without recompute (the 72-coefficient formula
+ * generalised to GQA, gated MLPs and MoE); hw: what runs, recompute
+ * included (96-coefficient with full recompute). */
+struct sn_train_flops {
+    double model;
+    double hw;
+    double tokens;
+};
+
+struct sn_train_result {
+    struct sn_train_memory mem;
+    struct sn_train_flops flops;
+    double step_time;                /* seconds */
+    double part[SN_PART_COUNT];
+    double tokens_per_s;
+    double tflops_per_gpu;           /* model FLOP/s per accelerator */
+    double mfu;                      /* model FLOPs / (accels x peak x t) */
+    double hfu;                      /* hardware FLOPs / (same) */
+    int microbatches;                /* per pipeline per step */
+    enum sn_train_limit limit;
+};
+
+/* Parameters of a model: total, and active per token (MoE). */
+double sn_train_params(const struct sn_model_info *m, double *active);
+/* FLOPs of one step with layout l (gbs x seq tokens). */
+void sn_train_flops(const struct sn_model_info *m,
+                    const struct sn_train_layout *l,
+                    struct sn_train_flops *f);
+
+void sn_train_opts_default(struct sn_train_opts *o);
+/* Calibration for an accelerator by catalog name (prefix match: "a100",
+ * "h100", "h800", "b200", ...); the generic entry when none matches.
+ * Returns the name of the entry used. */
+const char *sn_train_calib_for(const char *accel, struct sn_train_calib *c);
+
+/* Memory per accelerator for layout l: the stage with the largest total.
+ * capacity and fits use sys (which may be NULL: capacity 0, fits true). */
+void sn_train_memory(const struct sn_model_info *m,
+                     const struct sn_train_layout *l,
+                     const struct sn_train_opts *o,
+                     const struct sn_train_system *sys,
+                     struct sn_train_memory *mem);
+
+/* Layout rules: products, divisibility (heads, kv heads, ffn and hidden by
+ * tp; layers by pp x vpp; batch by mbs x dp; sequence by cp; experts and dp
+ * by ep), supported combinations. SN_EINPUT with a message saying which
+ * rule fails. */
+int sn_train_check(const struct sn_model_info *m,
+                   const struct sn_train_layout *l, int accels,
+                   struct sn_error *err);
+
+struct sn_train;
+
+int sn_train_new(const struct sn_model_info *m,
+                 const struct sn_train_system *sys, struct sn_train **out,
+                 struct sn_error *err);
+void sn_train_free(struct sn_train *t);
+/* Predict one step. The layout must pass sn_train_check(); layouts that
+ * do not fit in memory are still timed (limit = SN_LIMIT_MEMORY). Errors
+ * come from the communication model. */
+int sn_train_predict(struct sn_train *t, const struct sn_train_layout *l,
+                     const struct sn_train_opts *o, struct sn_train_result *r,
+                     struct sn_error *err);
+
+const char *sn_train_part_name(enum sn_train_part p);
+const char *sn_train_limit_name(enum sn_train_limit l);
+const char *sn_recompute_name(enum sn_recompute r);
+const char *sn_dtype_name(enum sn_dtype d);
+
 #endif

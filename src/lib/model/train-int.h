@@ -1,0 +1,44 @@
+/* train-int.h: what the training model's files share inside the library:
+ * the dimensions of a model in the form the formulas use, and the
+ * per-layer parameter and activation counts. Not part of the public API. */
+#ifndef SN_TRAIN_INT_H
+#define SN_TRAIN_INT_H
+
+#include "sn/model.h"
+
+/* A model's dimensions as doubles, with what the formulas derive from the
+ * preset: head size, GPT-style extras, the dense/MoE layer split. */
+struct sn__dims {
+    double h, a, k, d;   /* hidden, heads, kv heads, head size */
+    double f;            /* MLP inner size (per expert for MoE) */
+    double f_dense;      /* inner size of a dense layer in an MoE model */
+    double mats;         /* MLP matrices: 3 gated (SwiGLU), 2 otherwise */
+    double v, s_max;     /* vocabulary, trained context (positions) */
+    double experts, topk, shared;
+    int layers, moe_layers;
+    bool gpt;            /* GPT-style: biases, LayerNorm with bias, learned
+                            positions, output tied to the input embedding */
+    bool moe;
+};
+
+void sn__dims_init(const struct sn_model_info *m, struct sn__dims *d);
+
+/* Parameters of one layer, whole (not split): attention, MLP of a dense or
+ * an MoE layer (all experts, shared experts and router), norms. */
+double sn__attn_params(const struct sn__dims *d);
+double sn__mlp_params(const struct sn__dims *d, double ffn);
+double sn__moe_mlp_params(const struct sn__dims *d);
+double sn__norm_params(const struct sn__dims *d);
+/* Whether layer i (0-based) has an MoE MLP: the dense layers come first
+ * (DeepSeek-V3 keeps its first three dense). */
+bool sn__layer_is_moe(const struct sn__dims *d, int i);
+/* Layers on pipeline stage `stage` of pp: the first layers % pp stages
+ * take one more; *first is the first layer's index. */
+int sn__stage_layers(int layers, int pp, int stage, int *first);
+/* Micro-batch model chunks stage r holds in flight under 1F1B (vpp = 1) or
+ * the interleaved schedule (Megatron-LM's warm-up count plus one). */
+double sn__inflight_chunks(int pp, int vpp, int m, int r);
+/* Bytes per parameter for weights, gradients and optimizer state. */
+void sn__state_bytes(enum sn_dtype dt, double *w, double *g, double *o);
+
+#endif

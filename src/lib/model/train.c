@@ -1,0 +1,260 @@
+/* train.c: the transformer as the training model sees it: dimensions,
+ * parameter counts, FLOPs per step (Narayanan et al. and Korthikanti et
+ * al.'s formulas, generalised per GEMM to GQA, gated MLPs and MoE) and the
+ * layout rules. Step time is in train-time.c, memory in memory.c. */
+#include <math.h>
+#include <string.h>
+
+#include "train-int.h"
+
+void sn__dims_init(const struct sn_model_info *m, struct sn__dims *d)
+{
+    memset(d, 0, sizeof(*d));
+    d->h = m->hidden;
+    d->a = m->heads;
+    d->k = m->kv_heads > 0 ? m->kv_heads : m->heads;
+    d->d = m->heads > 0 ? (double)m->hidden / m->heads : 0;
+    d->f = m->ffn;
+    d->mats = m->gated_mlp ? 3 : 2;
+    d->v = m->vocab;
+    d->s_max = m->seq;
+    d->layers = m->layers;
+    d->gpt = !m->gated_mlp;
+    d->moe = m->experts > 1;
+    if (d->moe) {
+        d->experts = m->experts;
+        d->topk = m->topk > 0 ? m->topk : 1;
+        d->shared = m->shared_experts;
+        d->moe_layers = m->moe_layers > 0 && m->moe_layers < m->layers
+                            ? m->moe_layers
+                            : m->layers;
+        /* A dense layer of an MoE model is as wide as the experts a token
+         * meets: DeepSeek-V3's 18432 = (8 routed + 1 shared) x 2048. */
+        d->f_dense = d->f * (d->topk + d->shared);
+    } else {
+        d->f_dense = d->f;
+    }
+}
+
+double sn__attn_params(const struct sn__dims *d)
+{
+    double qkv = d->h * (d->a + 2 * d->k) * d->d, proj = d->a * d->d * d->h;
+
+    if (d->gpt) /* QKV and projection biases */
+        return qkv + proj + (d->a + 2 * d->k) * d->d + d->h;
+    return qkv + proj;
+}
+
+double sn__mlp_params(const struct sn__dims *d, double ffn)
+{
+    return d->h * ffn * d->mats + (d->gpt ? ffn + d->h : 0);
+}
+
+double sn__moe_mlp_params(const struct sn__dims *d)
+{
+    return (d->experts + d->shared) * sn__mlp_params(d, d->f) +
+           d->h * d->experts;
+}
+
+double sn__norm_params(const struct sn__dims *d)
+{
+    return d->gpt ? 4 * d->h : 2 * d->h; /* LayerNorm has a bias */
+}
+
+bool sn__layer_is_moe(const struct sn__dims *d, int i)
+{
+    return d->moe && i >= d->layers - d->moe_layers;
+}
+
+double sn_train_params(const struct sn_model_info *m, double *active)
+{
+    struct sn__dims d;
+    double attn, dense, moe_all, moe_active, emb, total, act;
+    int nmoe;
+
+    sn__dims_init(m, &d);
+    nmoe = d.moe ? d.moe_layers : 0;
+    attn = sn__attn_params(&d) + sn__norm_params(&d);
+    dense = sn__mlp_params(&d, d.f_dense);
+    moe_all = d.moe ? sn__moe_mlp_params(&d) : 0;
+    moe_active = d.moe ? (d.topk + d.shared) * sn__mlp_params(&d, d.f) +
+                             d.h * d.experts
+                       : 0;
+    /* Narayanan et al. SC'21 section 5.1: 12 l h^2 (1 + 13/(12 h) +
+     * (V + s)/(12 l h)) for GPT, whose output layer is tied */
+    emb = d.v * d.h + (d.gpt ? d.s_max * d.h : d.v * d.h) +
+          (d.gpt ? 2 * d.h : d.h);
+    total = d.layers * attn + (d.layers - nmoe) * dense + nmoe * moe_all +
+            emb;
+    act = d.layers * attn + (d.layers - nmoe) * dense + nmoe * moe_active +
+          emb;
+    if (active)
+        *active = act;
+    return total;
+}
+
+/* Forward FLOPs per token of one layer: the GEMMs (2 per multiply-add) and
+ * the attention core counted over the full s x s, as the 72-coefficient
+ * formula does (Korthikanti et al. appendix A). */
+static double layer_fwd_flops(const struct sn__dims *d, bool moe, double s)
+{
+    double attn = 2 * d->h * (d->a + 2 * d->k) * d->d + 2 * d->a * d->d * d->h;
+    double core = 4 * d->a * d->d * s;
+    double mlp;
+
+    if (moe)
+        mlp = (d->topk + d->shared) * 2 * d->h * d->f * d->mats +
+              2 * d->h * d->experts;
+    else
+        mlp = 2 * d->h * d->f_dense * d->mats;
+    return attn + core + mlp;
+}
+
+void sn_train_flops(const struct sn_model_info *m,
+                    const struct sn_train_layout *l, struct sn_train_flops *f)
+{
+    struct sn__dims d;
+    double s = l->seq, tokens = (double)l->gbs * l->seq, fwd, core, extra;
+    int nmoe;
+
+    sn__dims_init(m, &d);
+    nmoe = d.moe ? d.moe_layers : 0;
+    fwd = (d.layers - nmoe) * layer_fwd_flops(&d, false, s) +
+          nmoe * layer_fwd_flops(&d, true, s);
+    core = d.layers * 4 * d.a * d.d * s;
+    /* forward + backward (twice the forward) + the logits GEMM:
+     * 72 B s l h^2 (1 + s/(6h) + V/(12 l h)) for GPT-3 */
+    f->tokens = tokens;
+    f->model = 3 * (fwd + 2 * d.h * d.v) * tokens;
+    /* recompute runs the forward again: the whole layer stack (96 B s l
+     * h^2 (1 + s/(6h) + V/(16 l h)), Narayanan et al. eq. 3) or the
+     * attention core */
+    switch (l->recompute) {
+    case SN_RECOMPUTE_FULL:
+        extra = fwd;
+        break;
+    case SN_RECOMPUTE_SELECTIVE:
+        extra = core;
+        break;
+    default:
+        extra = 0;
+        break;
+    }
+    f->hw = f->model + extra * tokens;
+}
+
+static int divides(long long a, long long b)
+{
+    return a > 0 && b % a == 0;
+}
+
+int sn_train_check(const struct sn_model_info *m,
+                   const struct sn_train_layout *l, int accels,
+                   struct sn_error *err)
+{
+    long long prod;
+    int experts = m->experts > 1 ? m->experts : 0;
+    int kv = m->kv_heads > 0 ? m->kv_heads : m->heads;
+
+    if (l->tp < 1 || l->pp < 1 || l->dp < 1 || l->cp < 1 || l->ep < 1 ||
+        l->vpp < 1 || l->mbs < 1 || l->gbs < 1 || l->seq < 1)
+        return sn_error_set(err, SN_EINPUT,
+                            "layout sizes must be at least 1");
+    if (l->zero < 0 || l->zero > 3)
+        return sn_error_set(err, SN_EINPUT, "zero stage %d (expected 0..3)",
+                            l->zero);
+    if (l->recompute < 0 || l->recompute >= SN_RECOMPUTE_COUNT ||
+        l->dtype < 0 || l->dtype >= SN_DTYPE_COUNT)
+        return sn_error_set(err, SN_EINPUT, "unknown recompute or dtype");
+    prod = (long long)l->tp * l->cp * l->pp * l->dp;
+    if (accels > 0 && prod != accels)
+        return sn_error_set(err, SN_EINPUT,
+                            "tp x cp x pp x dp = %d x %d x %d x %d = %lld, "
+                            "not the %d accelerators",
+                            l->tp, l->cp, l->pp, l->dp, prod, accels);
+    if (!divides(l->tp, m->heads) || !divides(l->tp, kv))
+        return sn_error_set(err, SN_EINPUT,
+                            "tp %d does not divide the %d heads and %d kv "
+                            "heads",
+                            l->tp, m->heads, kv);
+    if (!divides(l->tp, m->hidden) || !divides(l->tp, m->ffn))
+        return sn_error_set(err, SN_EINPUT,
+                            "tp %d does not divide hidden %d and ffn %d",
+                            l->tp, m->hidden, m->ffn);
+    if (l->pp > m->layers)
+        return sn_error_set(err, SN_EINPUT,
+                            "pp %d is more than the %d layers", l->pp,
+                            m->layers);
+    if (l->vpp > 1 && (l->pp < 2 || m->layers % (l->pp * l->vpp)))
+        return sn_error_set(err, SN_EINPUT,
+                            "interleaving needs pp > 1 and layers %d "
+                            "divisible by pp x vpp = %d",
+                            m->layers, l->pp * l->vpp);
+    if (l->gbs % ((long long)l->mbs * l->dp))
+        return sn_error_set(err, SN_EINPUT,
+                            "global batch %d is not a multiple of "
+                            "micro-batch x dp = %d x %d",
+                            l->gbs, l->mbs, l->dp);
+    if (l->vpp > 1 && (l->gbs / (l->mbs * l->dp)) % l->pp)
+        return sn_error_set(err, SN_EINPUT,
+                            "the interleaved schedule needs the %d "
+                            "micro-batches to be a multiple of pp %d",
+                            l->gbs / (l->mbs * l->dp), l->pp);
+    if (l->seq % l->cp)
+        return sn_error_set(err, SN_EINPUT,
+                            "cp %d does not divide the sequence %d", l->cp,
+                            l->seq);
+    if (l->ep > 1 && (!experts || experts % l->ep || l->dp % l->ep))
+        return sn_error_set(err, SN_EINPUT,
+                            "ep %d must divide the %d experts and dp %d",
+                            l->ep, experts, l->dp);
+    if (l->sp && l->tp < 2)
+        return sn_error_set(err, SN_EINPUT,
+                            "sequence parallelism needs tp > 1");
+    if (l->zero >= 2 && l->pp > 1)
+        return sn_error_set(err, SN_EINPUT,
+                            "zero stage %d does not combine with pipeline "
+                            "parallelism (gradients must stay whole "
+                            "across micro-batches)",
+                            l->zero);
+    return SN_OK;
+}
+
+void sn_train_opts_default(struct sn_train_opts *o)
+{
+    memset(o, 0, sizeof(*o));
+    o->flash_attention = true;
+    o->overlap_grad_reduce = true;
+    o->overlap_param_gather = true;
+    o->overlap_tp = false;
+    o->overlap_p2p = true;
+    o->dropout = false;
+}
+
+const char *sn_recompute_name(enum sn_recompute r)
+{
+    static const char *const names[] = {"none", "selective", "full"};
+    return r >= 0 && r < SN_RECOMPUTE_COUNT ? names[r] : "?";
+}
+
+const char *sn_dtype_name(enum sn_dtype d)
+{
+    static const char *const names[] = {"bf16", "fp16", "fp8"};
+    return d >= 0 && d < SN_DTYPE_COUNT ? names[d] : "?";
+}
+
+const char *sn_train_part_name(enum sn_train_part p)
+{
+    static const char *const names[] = {
+        "forward", "backward", "recompute", "tp", "cp", "ep",
+        "pp", "bubble", "dp", "optimizer",
+    };
+    return p >= 0 && p < SN_PART_COUNT ? names[p] : "?";
+}
+
+const char *sn_train_limit_name(enum sn_train_limit l)
+{
+    static const char *const names[] = {"compute", "memory", "bubble",
+                                        "communication"};
+    return l >= 0 && l < SN_LIMIT_COUNT ? names[l] : "?";
+}
