@@ -41,6 +41,8 @@ enum sn_switch_role {
     SN_SW_SPINE,
     SN_SW_CORE,
     SN_SW_PCIE,       /* PCIe switch in a PCIe-tree fabric */
+    SN_SW_EXTERNAL,   /* where uplinks end on a site network that is not
+                         designed here (net.site0): not a switch to buy */
 };
 
 enum sn_link_class {
@@ -60,7 +62,7 @@ struct sn_node {
     uint32_t server;    /* node (server or tray) within the supernode */
     uint32_t rack;      /* global rack index */
     uint16_t unit;      /* rack unit, 1-based */
-    uint16_t nports;    /* ports in use */
+    uint32_t nports;    /* ports in use (a site network can have many) */
     uint32_t index;     /* number within its kind in its server, or the
                            switch number within its role (and plane) */
     uint32_t rank;      /* accelerators: global rank 0..N-1, else SN_NONE */
@@ -71,7 +73,7 @@ struct sn_node {
 /* One physical link between two ports. Bandwidth is per direction. */
 struct sn_link {
     uint32_t a, b;      /* node ids */
-    uint16_t a_port, b_port;
+    uint32_t a_port, b_port;
     uint8_t cls;        /* enum sn_link_class */
     uint8_t medium;     /* enum sn_medium */
     uint16_t lanes;     /* links bundled in this one (1 unless aggregated) */

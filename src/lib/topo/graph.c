@@ -151,27 +151,49 @@ static const char *device_word(const struct sn_topo *t,
         return "core";
     case SN_SW_PCIE:
         return "pcisw";
+    case SN_SW_EXTERNAL:
+        return "site";
     default:
         return "sw";
     }
+}
+
+/* Switches of an explicit network go by the names the spec gives them. */
+static const char *explicit_name(const struct sn_topo *t,
+                                 const struct sn_node *n)
+{
+    const struct sn_scaleout *so = t->spec ? &t->spec->scaleout : NULL;
+
+    if (!so || so->topology != SN_NET_EXPLICIT || n->kind != SN_NODE_SWITCH ||
+        n->supernode != SN_NONE || n->index >= so->nswitches)
+        return NULL;
+    if (n->role != SN_SW_LEAF && n->role != SN_SW_SPINE &&
+        n->role != SN_SW_CORE)
+        return NULL;
+    return so->switches[n->index].name;
 }
 
 char *sn_topo_node_name(const struct sn_topo *t, uint32_t id, char *buf,
                         size_t size)
 {
     const struct sn_node *n = &t->nodes[id];
-    char where[48];
+    const char *given = explicit_name(t, n);
+    char where[48], dev[80];
 
     if (n->supernode == SN_NONE)
         snprintf(where, sizeof(where), "net");
     else
         snprintf(where, sizeof(where), "sn%" PRIu32, n->supernode);
-    if (n->rack == SN_NONE)
-        snprintf(buf, size, "%s.%s%" PRIu32, where, device_word(t, n),
-                 n->index);
+    if (given)
+        snprintf(dev, sizeof(dev), "%s", given);
     else
-        snprintf(buf, size, "%s.r%02" PRIu32 ".u%02u.%s%" PRIu32, where,
-                 n->rack, (unsigned)n->unit, device_word(t, n), n->index);
+        snprintf(dev, sizeof(dev), "%s%" PRIu32, device_word(t, n),
+                 n->index);
+    if (n->rack == SN_NONE)
+        snprintf(buf, size, "%s.%s", where, dev);
+    else
+        snprintf(buf, size, "%s.r%02" PRIu32 ".u%02u.%s", where, n->rack,
+                 (unsigned)n->unit, dev);
     return buf;
 }
 
@@ -306,6 +328,8 @@ const char *sn_switch_role_name(enum sn_switch_role r)
         return "core";
     case SN_SW_PCIE:
         return "PCIe switch";
+    case SN_SW_EXTERNAL:
+        return "site network";
     default:
         return "none";
     }
