@@ -151,12 +151,14 @@ struct sn_train_opts {
 /* Calibration: the few physical constants of an accelerator generation,
  * each with its source in train.c and docs/model.md. */
 struct sn_train_calib {
-    double gemm_eff;     /* fraction of dense peak a large GEMM sustains */
-    double gemm_half;    /* GEMM FLOPs at which half of that is reached
-                            (Hockney's n1/2): small GEMMs run slower */
+    double gemm_eff;     /* fraction of dense BF16 peak a large GEMM
+                            sustains (maximum achievable matmul FLOPS) */
+    double gemm_eff_fp8; /* the same for FP8 GEMMs against the FP8 peak */
     double mem_eff;      /* fraction of HBM bandwidth streaming kernels
                             sustain */
-    double kernel_time;  /* fixed seconds per kernel (launch and tail) */
+    double kernel_time;  /* fixed seconds per kernel (launch, fill and
+                            tail): with it small GEMMs run below gemm_eff,
+                            Hockney's n1/2 = kernel_time x rate */
     double attn_eff;     /* fused attention rate / large-GEMM rate */
     double overlap_tax;  /* compute slow-down while collectives overlap it */
     double reserved;     /* HBM bytes the job cannot use (CUDA context,
@@ -242,7 +244,7 @@ struct sn_train_result {
     double step_time;                /* seconds */
     double part[SN_PART_COUNT];
     double tokens_per_s;
-    double tflops_per_gpu;           /* model FLOP/s per accelerator */
+    double flops_per_gpu;            /* model FLOP/s per accelerator */
     double mfu;                      /* model FLOPs / (accels x peak x t) */
     double hfu;                      /* hardware FLOPs / (same) */
     int microbatches;                /* per pipeline per step */

@@ -3,6 +3,7 @@
  * published model sizes; layout rules. */
 #include "harness.h"
 #include "sn/model.h"
+#include "train-comm.h"
 #include "train-models.h"
 
 static struct sn_train_layout layout(int tp, int pp, int dp, int mbs,
@@ -142,6 +143,227 @@ static void test_train_check_rejects_bad_layouts(void)
     CHECK(sn_train_check(&tm_gpt_175b, &l, 8, &err) == SN_EINPUT);
 }
 
+
+/* A DGX A100 cluster (Selene) with the closed-form collectives of
+ * train-comm.h. */
+static struct sn_train *selene(const struct sn_model_info *m, int accels)
+{
+    static struct tc_fabric fab;
+    struct sn_train_system sys = {0};
+    struct sn_train *t = NULL;
+    struct sn_error err;
+
+    fab = tc_dgx_a100;
+    sys.name = "selene";
+    sys.accel = "a100-sxm4-80gb";
+    sys.flops = 312e12;
+    sys.hbm_bytes = 80e9;
+    sys.hbm_bw = 2.039e12;
+    sys.accels = accels;
+    sys.domain = 8;
+    sn_train_calib_for(sys.accel, &sys.calib);
+    sys.comm.time = tc_time;
+    sys.comm.ctx = &fab;
+    if (sn_train_new(m, &sys, &t, &err))
+        printf("  %s\n", err.msg);
+    return t;
+}
+
+/* Megatron-LM as Korthikanti et al. ran it (2022): no fused attention,
+ * dropout, no overlap of the data-parallel or pipeline traffic. */
+static struct sn_train_opts megatron_2022(void)
+{
+    struct sn_train_opts o;
+
+    sn_train_opts_default(&o);
+    o.flash_attention = false;
+    o.dropout = true;
+    o.overlap_grad_reduce = false;
+    o.overlap_param_gather = false;
+    o.overlap_tp = false;
+    o.overlap_p2p = false;
+    return o;
+}
+
+static void test_train_step_matches_korthikanti_table_5(void)
+{
+    /* Korthikanti et al. 2022 Table 5 iteration times on Selene (A100,
+     * fp16), full recompute vs sequence parallelism + selective
+     * recompute, layouts from their Table 3. Target: mean absolute error
+     * at most 4% (Calculon, the best published analytical tool, 3.65%). */
+    static const struct {
+        const struct sn_model_info *m;
+        int pp, vpp, mbs, gbs;
+        double full, sel;
+    } rows[] = {
+        {&tm_gpt_22b, 1, 1, 4, 4, 1.42, 1.10},
+        {&tm_gpt_175b, 8, 3, 1, 64, 18.13, 13.75},
+        {&tm_gpt_530b, 35, 3, 1, 280, 49.05, 37.83},
+        {&tm_gpt_1t, 64, 1, 1, 512, 94.42, 71.49},
+    };
+    struct sn_train_opts o = megatron_2022();
+    struct sn_error err;
+    double sum = 0;
+    int n = 0;
+
+    for (size_t i = 0; i < SN_ARRAY_LEN(rows); i++) {
+        struct sn_train *t = selene(rows[i].m, 8 * rows[i].pp);
+        struct sn_train_layout l = layout(8, rows[i].pp, 1, rows[i].mbs,
+                                          rows[i].gbs, SN_RECOMPUTE_FULL);
+        struct sn_train_result r;
+
+        REQUIRE(t);
+        l.vpp = rows[i].vpp;
+        l.dtype = SN_DTYPE_FP16;
+        REQUIRE(sn_train_predict(t, &l, &o, &r, &err) == SN_OK);
+        sum += fabs(r.step_time / rows[i].full - 1);
+        n++;
+        l.sp = true;
+        l.recompute = SN_RECOMPUTE_SELECTIVE;
+        REQUIRE(sn_train_predict(t, &l, &o, &r, &err) == SN_OK);
+        sum += fabs(r.step_time / rows[i].sel - 1);
+        n++;
+        /* every row fits in 80 GB as it did on Selene */
+        CHECK(r.mem.fits);
+        sn_train_free(t);
+    }
+    CHECK(sum / n <= 0.04);
+}
+
+/* A communication model that costs nothing, to isolate compute. */
+static int free_comm(void *ctx, enum sn_coll_op op, const struct sn_group *g,
+                     double bytes, double *sec, struct sn_error *err)
+{
+    (void)ctx, (void)op, (void)g, (void)bytes, (void)err;
+    *sec = 0;
+    return SN_OK;
+}
+
+static void test_train_bubble_follows_1f1b_and_interleaved(void)
+{
+    /* without communication the pipeline adds (p-1)/(v m) of the ideal
+     * compute (Narayanan et al. SC'21 section 2.2); stage 0's embedding and
+     * the last stage's logits make the stages slightly uneven: 3% */
+    struct sn_model_info m = tm_gpt_175b;
+    struct sn_train_system sys = {0};
+    struct sn_train *t;
+    struct sn_train_opts o = megatron_2022();
+    struct sn_train_layout l = layout(8, 8, 1, 1, 64, SN_RECOMPUTE_FULL);
+    struct sn_train_result r;
+    struct sn_error err;
+    double ideal;
+
+    m.vocab = 0;
+    sys.flops = 312e12;
+    sys.hbm_bw = 2e12;
+    sys.hbm_bytes = 80e9;
+    sn_train_calib_for("a100", &sys.calib);
+    sys.comm.time = free_comm;
+    REQUIRE(sn_train_new(&m, &sys, &t, &err) == SN_OK);
+    REQUIRE(sn_train_predict(t, &l, &o, &r, &err) == SN_OK);
+    ideal = r.part[SN_PART_FORWARD] + r.part[SN_PART_BACKWARD] +
+            r.part[SN_PART_RECOMPUTE];
+    CHECK_NEAR(r.part[SN_PART_BUBBLE] / ideal, 7.0 / 64, 0.03);
+    l.vpp = 3;
+    REQUIRE(sn_train_predict(t, &l, &o, &r, &err) == SN_OK);
+    CHECK_NEAR(r.part[SN_PART_BUBBLE] / ideal, 7.0 / (3 * 64), 0.03);
+    CHECK(r.part[SN_PART_TP] == 0 && r.part[SN_PART_DP] == 0);
+    sn_train_free(t);
+}
+
+static void test_train_parts_add_up_and_mfu_hfu_consistent(void)
+{
+    struct sn_train *t = selene(&tm_gpt_175b, 64);
+    struct sn_train_opts o = megatron_2022();
+    struct sn_train_layout l = layout(8, 8, 1, 1, 64, SN_RECOMPUTE_FULL);
+    struct sn_train_result r;
+    struct sn_error err;
+    double sum = 0;
+
+    REQUIRE(t);
+    REQUIRE(sn_train_predict(t, &l, &o, &r, &err) == SN_OK);
+    for (int p = 0; p < SN_PART_COUNT; p++) {
+        CHECK(r.part[p] >= 0);
+        sum += r.part[p];
+    }
+    CHECK_NEAR(sum, r.step_time, 1e-9);
+    /* MFU uses the 72-, HFU the 96-coefficient FLOPs */
+    CHECK_NEAR(r.hfu / r.mfu, r.flops.hw / r.flops.model, 1e-12);
+    CHECK_NEAR(r.mfu, r.flops.model / (64 * 312e12 * r.step_time), 1e-12);
+    CHECK_NEAR(r.tokens_per_s, 64 * 2048 / r.step_time, 1e-12);
+    CHECK(r.microbatches == 64);
+    sn_train_free(t);
+}
+
+static void test_train_tp_across_the_domain_costs_more(void)
+{
+    /* the same TP 16 inside one 16-GPU scale-up domain, and across two
+     * 8-GPU nodes with four 200G NICs each (the vTrain cluster's 800 Gb/s
+     * per node): leaving the domain puts every TP collective on the NICs,
+     * at 96 GB/s per node instead of 232 GB/s per GPU */
+    static struct tc_fabric in16, across8;
+    struct sn_train_system sys = {0};
+    struct sn_train *tin, *tacross;
+    struct sn_train_opts o = megatron_2022();
+    struct sn_train_layout l = layout(16, 1, 32, 1, 512, SN_RECOMPUTE_FULL);
+    struct sn_train_result in, across;
+    struct sn_error err;
+
+    in16 = tc_dgx_a100;
+    in16.domain = 16;
+    across8 = tc_dgx_a100;
+    across8.nics = 4;
+    sys.flops = 312e12;
+    sys.hbm_bw = 2.039e12;
+    sys.hbm_bytes = 80e9;
+    sn_train_calib_for("a100", &sys.calib);
+    sys.comm.time = tc_time;
+    sys.comm.ctx = &in16;
+    REQUIRE(sn_train_new(&tm_gpt_39b, &sys, &tin, &err) == SN_OK);
+    sys.comm.ctx = &across8;
+    REQUIRE(sn_train_new(&tm_gpt_39b, &sys, &tacross, &err) == SN_OK);
+    REQUIRE(sn_train_predict(tin, &l, &o, &in, &err) == SN_OK);
+    REQUIRE(sn_train_predict(tacross, &l, &o, &across, &err) == SN_OK);
+    CHECK(across.part[SN_PART_TP] > 2 * in.part[SN_PART_TP]);
+    CHECK(across.step_time > 1.1 * in.step_time);
+    CHECK(across.limit == SN_LIMIT_COMM);
+    sn_train_free(tin);
+    sn_train_free(tacross);
+}
+
+static void test_train_overlap_hides_data_parallel_reduction(void)
+{
+    struct sn_train *t = selene(&tm_gpt_18b, 256);
+    struct sn_train_opts o = megatron_2022();
+    struct sn_train_layout l = layout(8, 1, 32, 4, 1024, SN_RECOMPUTE_FULL);
+    struct sn_train_result plain, hidden;
+    struct sn_error err;
+
+    REQUIRE(t);
+    REQUIRE(sn_train_predict(t, &l, &o, &plain, &err) == SN_OK);
+    o.overlap_grad_reduce = true;
+    REQUIRE(sn_train_predict(t, &l, &o, &hidden, &err) == SN_OK);
+    CHECK(plain.part[SN_PART_DP] > 0.1);
+    CHECK(hidden.part[SN_PART_DP] < 0.5 * plain.part[SN_PART_DP]);
+    CHECK(hidden.step_time < plain.step_time);
+    sn_train_free(t);
+}
+
+static void test_train_predict_rejects_fp8_without_tensor_cores(void)
+{
+    struct sn_train *t = selene(&tm_gpt_22b, 8);
+    struct sn_train_opts o = megatron_2022();
+    struct sn_train_layout l = layout(8, 1, 1, 1, 8, SN_RECOMPUTE_FULL);
+    struct sn_train_result r;
+    struct sn_error err;
+
+    REQUIRE(t);
+    l.dtype = SN_DTYPE_FP8;
+    CHECK(sn_train_predict(t, &l, &o, &r, &err) == SN_EINPUT);
+    CHECK_CONTAINS(err.msg, "no FP8");
+    sn_train_free(t);
+}
+
 static const struct sn_test cases[] = {
     T(test_train_params_match_narayanan_formula),
     T(test_train_params_match_published_sizes),
@@ -149,6 +371,12 @@ static const struct sn_test cases[] = {
     T(test_train_flops_reproduce_korthikanti_mfu),
     T(test_train_flops_gqa_and_swiglu_per_gemm),
     T(test_train_check_rejects_bad_layouts),
+    T(test_train_step_matches_korthikanti_table_5),
+    T(test_train_bubble_follows_1f1b_and_interleaved),
+    T(test_train_parts_add_up_and_mfu_hfu_consistent),
+    T(test_train_tp_across_the_domain_costs_more),
+    T(test_train_overlap_hides_data_parallel_reduction),
+    T(test_train_predict_rejects_fp8_without_tensor_cores),
 };
 
 SN_TEST_MAIN(cases)

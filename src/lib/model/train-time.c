@@ -1,0 +1,699 @@
+/* train-time.c: the time of one training step. Each layer is a list of
+ * kernels: GEMMs at the accelerator's sustained matmul rate (roofline with
+ * HBM), memory-bound kernels at HBM bandwidth, a fixed cost per kernel;
+ * the collectives of tensor, context, expert, pipeline and data
+ * parallelism come from the communication model (sn_coll_predict in
+ * production), with the overlap each allows. The pipeline is 1F1B or
+ * interleaved 1F1B with its bubble; then the data-parallel tail and the
+ * optimizer. docs/model.md ("Training: step time") has the derivation. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "train-int.h"
+
+/* Memoised collective times: the layout search asks for the same
+ * collectives many times. */
+struct memo_slot {
+    double bytes;
+    double time;
+    uint32_t first, n, stride;
+    uint8_t op;
+    uint8_t used;
+};
+
+#define MEMO_MAX ((size_t)1 << 20) /* slots; beyond this, no caching */
+
+struct sn_train {
+    struct sn_model_info model;
+    struct sn__dims d;
+    struct sn_train_system sys;
+    struct memo_slot *memo;
+    size_t memo_cap, memo_n;
+};
+
+int sn_train_new(const struct sn_model_info *m,
+                 const struct sn_train_system *sys, struct sn_train **out,
+                 struct sn_error *err)
+{
+    struct sn_train *t;
+
+    *out = NULL;
+    if (m->layers < 1 || m->hidden < 1 || m->heads < 1 || m->ffn < 1)
+        return sn_error_set(err, SN_EINPUT,
+                            "model '%s' needs layers, hidden, heads and ffn",
+                            m->name ? m->name : "?");
+    if (!(sys->flops > 0) || !(sys->hbm_bw > 0) || !sys->comm.time)
+        return sn_error_set(err, SN_EINPUT,
+                            "system '%s' needs a compute peak, an HBM "
+                            "bandwidth and a communication model",
+                            sys->name ? sys->name : "?");
+    t = sn_xcalloc(1, sizeof(*t));
+    t->model = *m;
+    t->sys = *sys;
+    sn__dims_init(m, &t->d);
+    t->memo_cap = 1024;
+    t->memo = sn_xcalloc(t->memo_cap, sizeof(*t->memo));
+    *out = t;
+    return SN_OK;
+}
+
+void sn_train_free(struct sn_train *t)
+{
+    if (!t)
+        return;
+    free(t->memo);
+    free(t);
+}
+
+static uint64_t memo_hash(int op, uint32_t first, uint32_t n,
+                          uint32_t stride, double bytes)
+{
+    uint64_t k[4];
+
+    memcpy(&k[0], &bytes, sizeof(bytes));
+    k[1] = (uint64_t)op << 32 | first;
+    k[2] = (uint64_t)n << 32 | stride;
+    k[3] = 0;
+    return sn_hash64(k, sizeof(k), 0x5eed);
+}
+
+static void memo_grow(struct sn_train *t)
+{
+    struct memo_slot *old = t->memo;
+    size_t oldcap = t->memo_cap;
+
+    t->memo_cap *= 2;
+    t->memo = sn_xcalloc(t->memo_cap, sizeof(*t->memo));
+    t->memo_n = 0;
+    for (size_t i = 0; i < oldcap; i++) {
+        struct memo_slot *s = &old[i];
+        size_t j;
+        if (!s->used)
+            continue;
+        j = memo_hash(s->op, s->first, s->n, s->stride, s->bytes) &
+            (t->memo_cap - 1);
+        while (t->memo[j].used)
+            j = (j + 1) & (t->memo_cap - 1);
+        t->memo[j] = *s;
+        t->memo_n++;
+    }
+    free(old);
+}
+
+/* The time of one collective over `n` ranks from `first` at `stride`. */
+static int comm(struct sn_train *t, enum sn_coll_op op, uint32_t first,
+                uint32_t n, uint32_t stride, double bytes, double *sec,
+                struct sn_error *err)
+{
+    struct sn_group g = {first, n, stride, NULL};
+    size_t j;
+    int rc;
+
+    *sec = 0;
+    if (n <= 1 || !(bytes > 0))
+        return SN_OK;
+    j = memo_hash(op, first, n, stride, bytes) & (t->memo_cap - 1);
+    while (t->memo[j].used) {
+        struct memo_slot *s = &t->memo[j];
+        if (s->op == op && s->first == first && s->n == n &&
+            s->stride == stride && s->bytes == bytes) {
+            *sec = s->time;
+            return SN_OK;
+        }
+        j = (j + 1) & (t->memo_cap - 1);
+    }
+    rc = t->sys.comm.time(t->sys.comm.ctx, op, &g, bytes, sec, err);
+    if (rc)
+        return rc;
+    if (t->memo_n + 1 > t->memo_cap / 2) {
+        if (t->memo_cap >= MEMO_MAX)
+            return SN_OK;
+        memo_grow(t);
+        j = memo_hash(op, first, n, stride, bytes) & (t->memo_cap - 1);
+        while (t->memo[j].used)
+            j = (j + 1) & (t->memo_cap - 1);
+    }
+    t->memo[j] = (struct memo_slot){bytes, *sec, first, n, stride,
+                                    (uint8_t)op, 1};
+    t->memo_n++;
+    return SN_OK;
+}
+
+/* ---- kernels -------------------------------------------------------------- */
+
+struct rates {
+    double gemm;    /* FLOP/s a large GEMM sustains in the layout's dtype */
+    double attn;    /* fused attention FLOP/s */
+    double mem;     /* bytes/s streaming kernels sustain */
+    double kt;      /* seconds per kernel */
+    double elt;     /* bytes per GEMM input element */
+};
+
+/* A GEMM M x K times K x N: compute or HBM bound, whichever is slower, plus
+ * the fixed cost of a kernel. */
+static double gemm(const struct rates *r, double M, double N, double K)
+{
+    double tc = 2 * M * N * K / r->gemm;
+    double tm = (r->elt * (M * K + K * N) + 2 * M * N) / r->mem;
+
+    return (tc > tm ? tc : tm) + r->kt;
+}
+
+/* A memory-bound kernel moving `bytes`. */
+static double elem(const struct rates *r, double bytes)
+{
+    return bytes / r->mem + r->kt;
+}
+
+/* What one layer costs for one micro-batch on one accelerator. Compute
+ * times include memory-bound kernels; communication is what stays
+ * exposed after the overlap the software achieves. */
+struct layer_cost {
+    double fwd, bwd, recompute;     /* compute */
+    double tp, cp, ep;              /* exposed communication, fwd + bwd +
+                                       recompute */
+    double overlapped;              /* communication hidden under compute */
+};
+
+struct step_ctx {
+    struct sn_train *t;
+    const struct sn_train_layout *l;
+    const struct sn_train_opts *o;
+    struct rates r;
+    double T;        /* local tokens per micro-batch: mbs x seq / cp */
+    double rdiv;     /* tp with sequence parallelism, else 1 */
+    double tp_unit;  /* seconds of one TP collective of T x h (AR or AG) */
+    double tp_rs;    /* one reduce-scatter with SP */
+    struct sn_error *err;
+};
+
+/* The attention core for the local tokens: forward time and backward. */
+static void attention_core(const struct step_ctx *c, double *fwd,
+                           double *bwd)
+{
+    const struct sn__dims *d = &c->t->d;
+    const struct sn_train_layout *l = c->l;
+    double heads = d->a / l->tp, s_kv = (double)l->seq;
+    double flops = 4 * c->T * heads * s_kv * d->d;
+
+    if (c->o->flash_attention) {
+        /* fused kernel, causal: half the s x s blocks are skipped; the
+         * backward recomputes the scores (2.5x the forward's FLOPs,
+         * Dao 2023) */
+        *fwd = 0.5 * flops / c->r.attn + c->r.kt;
+        *bwd = 2.5 * 0.5 * flops / c->r.attn + 2 * c->r.kt;
+        return;
+    }
+    {
+        /* unfused: QK^T and AV as batched GEMMs (roofline: the scores are
+         * written and read through HBM), Megatron's fused
+         * scale-mask-softmax and the attention dropout as kernels of
+         * their own. Backward: two batched GEMMs per forward one; the
+         * softmax gradient reads the probabilities and the incoming
+         * gradient and writes one (6 bytes per score), the dropout's
+         * reads a gradient and the mask and writes one (5). */
+        double e = (double)l->mbs * heads * ((double)l->seq / l->cp) * s_kv;
+        double bmm = fmax(flops / 2 / c->r.gemm,
+                          (2 * e + 4 * c->T * heads * d->d) / c->r.mem) +
+                     c->r.kt;
+        double drop = c->o->dropout;
+
+        *fwd = 2 * bmm + elem(&c->r, 4 * e) +
+               (drop ? elem(&c->r, 5 * e) : 0);
+        *bwd = 4 * bmm + elem(&c->r, 6 * e) +
+               (drop ? elem(&c->r, 5 * e) : 0);
+    }
+}
+
+/* Exposed time of a TP collective of duration `comm` next to a GEMM of
+ * `g` seconds it may overlap with (Transformer Engine's userbuffers
+ * overlap the SP all-gather and reduce-scatter with their GEMMs). */
+static double tp_exposed(const struct step_ctx *c, double comm_t, double g,
+                         double *hidden)
+{
+    if (c->o->overlap_tp && c->l->sp) {
+        double e = comm_t > g ? comm_t - g : 0;
+        *hidden += comm_t - e;
+        return e;
+    }
+    return comm_t;
+}
+
+static int layer(struct step_ctx *c, bool moe, struct layer_cost *lc)
+{
+    struct sn_train *t = c->t;
+    const struct sn__dims *d = &t->d;
+    const struct sn_train_layout *l = c->l;
+    const struct rates *r = &c->r;
+    double T = c->T, tp = l->tp, h = d->h, hid = 0;
+    double ln, qkv, proj, core_f, core_b, bda, mlp_f, mlp_b, f, b;
+    double tp_f = 0, tp_b = 0, cp_f = 0, cp_b = 0, ep_f = 0, ep_b = 0;
+    double gemms_f;
+    double drop = c->o->dropout ? 1 : 0;
+    int rc;
+
+    memset(lc, 0, sizeof(*lc));
+    ln = elem(r, 4 * T * h / c->rdiv);
+    qkv = gemm(r, T, (d->a + 2 * d->k) * d->d / tp, h);
+    proj = gemm(r, T, h, d->a * d->d / tp);
+    attention_core(c, &core_f, &core_b);
+    /* bias + dropout + residual add: read two, write one, a mask */
+    bda = elem(r, (6 + drop) * T * h / c->rdiv);
+
+    if (moe) {
+        double El = d->experts / l->ep, Me = T * d->topk / El;
+        double fc1 = gemm(r, Me, d->f * (d->mats - 1) / tp, h);
+        double fc2 = gemm(r, Me, h, d->f / tp);
+        double act = elem(r, 2 * Me * d->f * d->mats / tp);
+        double router = gemm(r, T, d->experts, h) + elem(r, 8 * T * d->experts);
+        double perm = 2 * elem(r, 4 * T * d->topk * h / c->rdiv);
+        double a2a;
+
+        mlp_f = router + perm + El * (fc1 + fc2 + act);
+        mlp_b = router + perm + El * (2 * fc1 + 2 * fc2 + 2 * act);
+        if (d->shared > 0) {
+            double sf = d->f * d->shared;
+            double s1 = gemm(r, T, sf * (d->mats - 1) / tp, h);
+            double s2 = gemm(r, T, h, sf / tp);
+            double sa = elem(r, 2 * T * sf * d->mats / tp);
+            mlp_f += s1 + s2 + sa;
+            mlp_b += 2 * (s1 + s2 + sa);
+        }
+        /* dispatch and combine: every routed copy of a token crosses the
+         * EP group as h x 2 bytes (Megatron-Core alltoall dispatcher) */
+        rc = comm(t, SN_COLL_ALLTOALL, 0, (uint32_t)l->ep,
+                  (uint32_t)(l->tp * l->cp), T * d->topk * h * 2 / c->rdiv,
+                  &a2a, c->err);
+        if (rc)
+            return rc;
+        ep_f = 2 * a2a;
+        ep_b = 2 * a2a;
+        gemms_f = El * (fc1 + fc2);
+    } else {
+        double fc1 = gemm(r, T, d->f_dense * (d->mats - 1) / tp, h);
+        double fc2 = gemm(r, T, h, d->f_dense / tp);
+        double act = elem(r, 2 * T * d->f_dense * d->mats / tp);
+        mlp_f = fc1 + fc2 + act;
+        mlp_b = 2 * (fc1 + fc2 + act);
+        gemms_f = fc1 + fc2;
+    }
+
+    f = 2 * ln + qkv + core_f + proj + 2 * bda + mlp_f;
+    b = 2 * (2 * ln + qkv + proj + 2 * bda) + core_b + mlp_b;
+
+    /* TP: two collectives per block in the forward and two in the
+     * backward; with SP an all-gather before QKV/FC1 and a
+     * reduce-scatter after the projection/FC2, same bytes */
+    if (l->tp > 1) {
+        if (l->sp) {
+            tp_f = tp_exposed(c, c->tp_unit, qkv, &hid) +
+                   tp_exposed(c, c->tp_rs, proj, &hid) +
+                   tp_exposed(c, c->tp_unit, gemms_f / 2, &hid) +
+                   tp_exposed(c, c->tp_rs, gemms_f / 2, &hid);
+            tp_b = tp_exposed(c, c->tp_unit, 2 * qkv, &hid) +
+                   tp_exposed(c, c->tp_rs, 2 * proj, &hid) +
+                   tp_exposed(c, c->tp_unit, gemms_f, &hid) +
+                   tp_exposed(c, c->tp_rs, gemms_f, &hid);
+        } else {
+            tp_f = 2 * c->tp_unit;
+            tp_b = 2 * c->tp_unit;
+        }
+    }
+
+    /* CP: each rank gathers the others' K and V (ring attention passes
+     * them round, overlapped with the blocks of the core) and in the
+     * backward sends the K/V gradients back */
+    if (l->cp > 1) {
+        double kv = (double)l->cp * T * 2 * d->k * d->d * 2 / tp, ag;
+        rc = comm(t, SN_COLL_ALLGATHER, 0, (uint32_t)l->cp,
+                  (uint32_t)l->tp, kv, &ag, c->err);
+        if (rc)
+            return rc;
+        cp_f = ag > core_f ? ag - core_f : 0;
+        cp_b = 2 * ag > core_b ? 2 * ag - core_b : 0;
+        hid += ag - cp_f + 2 * ag - cp_b;
+    }
+
+    lc->fwd = f;
+    lc->bwd = b;
+    switch (l->recompute) {
+    case SN_RECOMPUTE_FULL:
+        lc->recompute = f;
+        tp_b += tp_f;
+        cp_b += cp_f;
+        ep_b += ep_f;
+        break;
+    case SN_RECOMPUTE_SELECTIVE:
+        lc->recompute = c->o->flash_attention ? 0 : core_f;
+        break;
+    default:
+        break;
+    }
+    /* hidden communication still slows the compute it hides under (SM
+     * and HBM contention; Calculon's processor_usage), charged to TP */
+    lc->tp = tp_f + tp_b + t->sys.calib.overlap_tax * hid;
+    lc->cp = cp_f + cp_b;
+    lc->ep = ep_f + ep_b;
+    lc->overlapped = hid;
+    return SN_OK;
+}
+
+/* ZeRO-3: each layer's weights are gathered for the forward and again for
+ * the backward (which the recompute shares), and its gradients
+ * reduce-scattered, prefetched under the neighbouring layer's compute. */
+static int zero3_layer(struct step_ctx *c, double params,
+                       const struct layer_cost *lc, double *exposed,
+                       double *hidden)
+{
+    const struct sn_train_layout *l = c->l;
+    double w, g, o, ag, rs, fwin, bwin, ef, eb;
+    uint32_t n = (uint32_t)(l->dp * l->cp);
+    int rc;
+
+    sn__state_bytes(l->dtype, &w, &g, &o);
+    rc = comm(c->t, SN_COLL_ALLGATHER, 0, n, (uint32_t)l->tp, params * 2,
+              &ag, c->err);
+    if (!rc)
+        rc = comm(c->t, SN_COLL_REDUCESCATTER, 0, n, (uint32_t)l->tp,
+                  params * g, &rs, c->err);
+    if (rc)
+        return rc;
+    fwin = lc->fwd;
+    bwin = lc->bwd + lc->recompute;
+    ef = ag > fwin ? ag - fwin : 0;
+    eb = ag + rs > bwin ? ag + rs - bwin : 0;
+    *exposed = ef + eb;
+    *hidden = 2 * ag + rs - ef - eb;
+    return SN_OK;
+}
+
+/* ---- the step ------------------------------------------------------------------ */
+
+struct stage_cost {
+    double fwd, bwd, recompute, tp, cp, ep, pp, dp;
+    double total;
+    double params_dense, params_expert; /* per accelerator */
+};
+
+static int stage(struct step_ctx *c, int s, const struct layer_cost *dense,
+                 const struct layer_cost *moe, double p2p,
+                 struct stage_cost *sc)
+{
+    struct sn_train *t = c->t;
+    const struct sn__dims *d = &t->d;
+    const struct sn_train_layout *l = c->l;
+    const struct rates *r = &c->r;
+    double T = c->T, tp = l->tp;
+    int first, n = sn__stage_layers(d->layers, l->pp, s, &first), nm = 0;
+    int rc;
+
+    memset(sc, 0, sizeof(*sc));
+    for (int i = first; i < first + n; i++)
+        nm += sn__layer_is_moe(d, i);
+    sc->fwd = (n - nm) * dense->fwd + nm * moe->fwd;
+    sc->bwd = (n - nm) * dense->bwd + nm * moe->bwd;
+    sc->recompute = (n - nm) * dense->recompute + nm * moe->recompute;
+    sc->tp = (n - nm) * dense->tp + nm * moe->tp;
+    sc->cp = (n - nm) * dense->cp + nm * moe->cp;
+    sc->ep = (n - nm) * dense->ep + nm * moe->ep;
+
+    /* per-accelerator parameters of the stage, as memory.c counts them */
+    {
+        double att = sn__attn_params(d) / tp + sn__norm_params(d);
+        double dl = att + sn__mlp_params(d, d->moe ? d->f_dense : d->f) / tp;
+        double ml = att + d->shared * sn__mlp_params(d, d->f) / tp +
+                    d->h * d->experts;
+        sc->params_dense = (n - nm) * dl + nm * ml;
+        sc->params_expert =
+            nm * d->experts * sn__mlp_params(d, d->f) / (l->ep * tp);
+        if (s == 0)
+            sc->params_dense += d->v * d->h / tp + (d->gpt ? d->s_max * d->h
+                                                           : 0);
+        if (s == l->pp - 1 && (!d->gpt || l->pp > 1))
+            sc->params_dense += d->v * d->h / tp;
+    }
+
+    if (l->zero == 3 && n) {
+        double ex, hid;
+        struct layer_cost avg = {0};
+        avg.fwd = sc->fwd / n;
+        avg.bwd = sc->bwd / n;
+        avg.recompute = sc->recompute / n;
+        rc = zero3_layer(c, (sc->params_dense + sc->params_expert) / n, &avg,
+                         &ex, &hid);
+        if (rc)
+            return rc;
+        sc->dp += n * (ex + t->sys.calib.overlap_tax * hid);
+    }
+
+    if (s == 0) { /* embedding lookup and its gradient */
+        sc->fwd += elem(r, 4 * T * d->h / c->rdiv);
+        sc->bwd += elem(r, 8 * T * d->h / c->rdiv);
+    }
+    if (s == l->pp - 1) {
+        /* final norm, logits GEMM, vocabulary-parallel cross entropy in
+         * fp32 (logits read, softmax written, gradient written) */
+        double lg = gemm(r, T, d->v / tp, d->h);
+        double ce = T * d->v / tp;
+        sc->fwd += elem(r, 4 * T * d->h / c->rdiv) + lg +
+                   elem(r, (2 + 4 + 4) * ce);
+        sc->bwd += elem(r, 8 * T * d->h / c->rdiv) + 2 * lg +
+                   elem(r, (4 + 2) * ce);
+        if (l->sp && l->tp > 1)
+            sc->tp += c->tp_unit + c->tp_rs;
+    }
+    sc->pp = p2p;
+    sc->total = sc->fwd + sc->bwd + sc->recompute + sc->tp + sc->cp +
+                sc->ep + sc->pp + sc->dp;
+    return SN_OK;
+}
+
+/* Data-parallel gradient reduction and parameter gather at the end of a
+ * step, what stays exposed of it. */
+static int dp_tail(struct step_ctx *c, const struct stage_cost *s0, int m,
+                   double *exposed, double *overlapped)
+{
+    struct sn_train *t = c->t;
+    const struct sn_train_layout *l = c->l;
+    double w, g, o, red = 0, gat = 0, x, pd = s0->params_dense;
+    double pe = s0->params_expert, bucket, nb, win_b, win_f;
+    uint32_t n = (uint32_t)(l->dp * l->cp), stride = (uint32_t)l->tp;
+    uint32_t en = (uint32_t)(l->dp / l->ep);
+    uint32_t estride = (uint32_t)(l->tp * l->cp * l->ep);
+    int rc = SN_OK;
+
+    *exposed = *overlapped = 0;
+    if (l->zero == 3)
+        return SN_OK; /* per layer, counted in the stages */
+    sn__state_bytes(l->dtype, &w, &g, &o);
+    if (l->zero == 0) {
+        rc = comm(t, SN_COLL_ALLREDUCE, 0, n, stride, pd * g, &red, c->err);
+        if (!rc)
+            rc = comm(t, SN_COLL_ALLREDUCE, 0, en, estride, pe * g, &x,
+                      c->err);
+        red += x;
+    } else {
+        rc = comm(t, SN_COLL_REDUCESCATTER, 0, n, stride, pd * g, &red,
+                  c->err);
+        if (!rc)
+            rc = comm(t, SN_COLL_REDUCESCATTER, 0, en, estride, pe * g, &x,
+                      c->err);
+        red += x;
+        if (!rc)
+            rc = comm(t, SN_COLL_ALLGATHER, 0, n, stride, pd * 2, &gat,
+                      c->err);
+        if (!rc)
+            rc = comm(t, SN_COLL_ALLGATHER, 0, en, estride, pe * 2, &x,
+                      c->err);
+        gat += x;
+    }
+    if (rc)
+        return rc;
+    /* ZeRO-2 reduces at every micro-batch (gradients are sharded) */
+    if (l->zero == 2)
+        red *= m;
+
+    /* Megatron-LM's buckets: max(40M, 1M x dp) elements; the last one
+     * cannot overlap anything */
+    bucket = fmax(40e6, 1e6 * l->dp);
+    nb = ceil((pd + pe) / bucket);
+    if (nb < 1)
+        nb = 1;
+    win_b = (s0->bwd + s0->recompute) / (l->vpp > 1 ? l->vpp : 1);
+    win_f = s0->fwd / (l->vpp > 1 ? l->vpp : 1);
+    if (l->zero == 2)
+        win_b *= m;
+    if (c->o->overlap_grad_reduce) {
+        double e = fmax(red - win_b, red / nb);
+        *exposed += e;
+        *overlapped += red - e;
+    } else {
+        *exposed += red;
+    }
+    if (c->o->overlap_param_gather) {
+        double e = fmax(gat - win_f, gat / nb);
+        *exposed += e;
+        *overlapped += gat - e;
+    } else {
+        *exposed += gat;
+    }
+
+    /* GPT's tied embedding: the first and last stages add their word
+     * embedding gradients */
+    if (t->d.gpt && l->pp > 1) {
+        rc = comm(t, SN_COLL_ALLREDUCE, 0, 2,
+                  (uint32_t)((l->pp - 1) * l->tp * l->cp * l->dp),
+                  t->d.v * t->d.h / l->tp * g, &x, c->err);
+        if (rc)
+            return rc;
+        *exposed += x;
+    }
+    return SN_OK;
+}
+
+int sn_train_predict(struct sn_train *t, const struct sn_train_layout *l,
+                     const struct sn_train_opts *o, struct sn_train_result *r,
+                     struct sn_error *err)
+{
+    struct step_ctx c;
+    struct layer_cost dense, moe;
+    struct stage_cost sc, worst = {0}, s0 = {0};
+    const struct sn__dims *d = &t->d;
+    const struct sn_train_calib *k = &t->sys.calib;
+    double p2p = 0, sum = 0, tmax = -1, pipe, dp_exp = 0, dp_hid = 0, opt;
+    double accels, comm_parts, v = l->vpp > 1 ? l->vpp : 1, w, g, os;
+    int m, rc;
+
+    memset(r, 0, sizeof(*r));
+    rc = sn_train_check(&t->model, l, 0, err);
+    if (rc)
+        return rc;
+    if (l->dtype == SN_DTYPE_FP8 && !(t->sys.fp8_flops > 0))
+        return sn_error_set(err, SN_EINPUT, "'%s' has no FP8 tensor cores",
+                            t->sys.accel ? t->sys.accel : "the accelerator");
+    m = l->gbs / (l->mbs * l->dp);
+
+    memset(&c, 0, sizeof(c));
+    c.t = t;
+    c.l = l;
+    c.o = o;
+    c.err = err;
+    c.r.mem = t->sys.hbm_bw * k->mem_eff;
+    c.r.kt = k->kernel_time;
+    if (l->dtype == SN_DTYPE_FP8) {
+        c.r.gemm = t->sys.fp8_flops * k->gemm_eff_fp8;
+        c.r.elt = 1;
+    } else {
+        c.r.gemm = t->sys.flops * k->gemm_eff;
+        c.r.elt = 2;
+    }
+    /* attention runs in BF16 even in FP8 recipes */
+    c.r.attn = t->sys.flops * k->gemm_eff * k->attn_eff;
+    c.T = (double)l->mbs * l->seq / l->cp;
+    c.rdiv = (l->sp && l->tp > 1) ? l->tp : 1;
+    if (l->tp > 1) {
+        double bytes = c.T * d->h * 2;
+        rc = comm(t, l->sp ? SN_COLL_ALLGATHER : SN_COLL_ALLREDUCE, 0,
+                  (uint32_t)l->tp, 1, bytes, &c.tp_unit, err);
+        if (!rc && l->sp)
+            rc = comm(t, SN_COLL_REDUCESCATTER, 0, (uint32_t)l->tp, 1, bytes,
+                      &c.tp_rs, err);
+        if (rc)
+            return rc;
+    }
+
+    rc = layer(&c, false, &dense);
+    if (!rc && d->moe)
+        rc = layer(&c, true, &moe);
+    else
+        moe = dense;
+    if (rc)
+        return rc;
+
+    /* PP: the activations of a micro-batch cross each stage boundary
+     * forward and their gradients backward, split over the TP ranks
+     * (Megatron's scatter/gather, or the SP shard), once per chunk */
+    if (l->pp > 1) {
+        rc = comm(t, SN_COLL_SENDRECV, 0, 2,
+                  (uint32_t)(l->tp * l->cp * l->dp),
+                  c.T * d->h * 2 / l->tp, &p2p, err);
+        if (rc)
+            return rc;
+    }
+
+    for (int s = 0; s < l->pp; s++) {
+        rc = stage(&c, s, &dense, &moe, o->overlap_p2p ? 0 : 2 * v * p2p,
+                   &sc);
+        if (rc)
+            return rc;
+        if (s == 0)
+            s0 = sc;
+        sum += sc.total;
+        if (sc.total > tmax) {
+            tmax = sc.total;
+            worst = sc;
+        }
+    }
+    /* 1F1B: m micro-batches through the slowest stage, plus the fill and
+     * drain through the others, divided by v when interleaved (Narayanan
+     * et al.: bubble (p-1)/(v m) of the ideal time); the fill also waits
+     * for a send/recv at every boundary */
+    pipe = m * tmax + (sum - tmax) / v;
+    if (l->pp > 1)
+        pipe += (l->pp - 1) * 2 * p2p;
+
+    rc = dp_tail(&c, &s0, m, &dp_exp, &dp_hid);
+    if (rc)
+        return rc;
+
+    /* Adam: fp32 master weights, m and v read and written, the gradient
+     * read, the 16-bit weights written, the gradient norm read again */
+    sn__state_bytes(l->dtype, &w, &g, &os);
+    {
+        double params = fmax(worst.params_dense + worst.params_expert,
+                             s0.params_dense + s0.params_expert);
+        double shard = l->zero >= 1 ? (double)l->dp * l->cp : 1;
+        opt = params / shard * (24 + 2 * g + 2) / c.r.mem + 4 * c.r.kt;
+    }
+
+    /* hidden DP traffic slows the compute under it too */
+    dp_exp += k->overlap_tax * dp_hid;
+
+    r->step_time = pipe + dp_exp + opt;
+    r->microbatches = m;
+    r->part[SN_PART_FORWARD] = m * worst.fwd;
+    r->part[SN_PART_BACKWARD] = m * worst.bwd;
+    r->part[SN_PART_RECOMPUTE] = m * worst.recompute;
+    r->part[SN_PART_TP] = m * worst.tp;
+    r->part[SN_PART_CP] = m * worst.cp;
+    r->part[SN_PART_EP] = m * worst.ep;
+    r->part[SN_PART_PP] = m * worst.pp + (l->pp > 1 ? (l->pp - 1) * 2 * p2p
+                                                      : 0);
+    r->part[SN_PART_BUBBLE] = (sum - tmax) / v;
+    r->part[SN_PART_DP] = m * worst.dp + dp_exp;
+    r->part[SN_PART_OPTIMIZER] = opt;
+
+    sn_train_flops(&t->model, l, &r->flops);
+    sn_train_memory(&t->model, l, o, &t->sys, &r->mem);
+    accels = (double)l->tp * l->cp * l->pp * l->dp;
+    r->tokens_per_s = r->flops.tokens / r->step_time;
+    r->flops_per_gpu = r->flops.model / (accels * r->step_time);
+    r->mfu = r->flops_per_gpu / t->sys.flops;
+    r->hfu = r->flops.hw / (accels * r->step_time) / t->sys.flops;
+
+    comm_parts = r->part[SN_PART_TP] + r->part[SN_PART_CP] +
+                 r->part[SN_PART_EP] + r->part[SN_PART_PP] +
+                 r->part[SN_PART_DP];
+    if (!r->mem.fits)
+        r->limit = SN_LIMIT_MEMORY;
+    else if (fmax(comm_parts, r->part[SN_PART_BUBBLE]) <
+             0.15 * r->step_time)
+        r->limit = SN_LIMIT_COMPUTE;
+    else if (comm_parts >= r->part[SN_PART_BUBBLE])
+        r->limit = SN_LIMIT_COMM;
+    else
+        r->limit = SN_LIMIT_BUBBLE;
+    return SN_OK;
+}
