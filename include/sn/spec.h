@@ -25,6 +25,16 @@
 
 /* ---- catalog ----------------------------------------------------------- */
 
+enum sn_fabric {
+    SN_FABRIC_NONE,         /* no scale-up links (one device per supernode,
+                               or a CPU cluster) */
+    SN_FABRIC_SWITCHED,     /* links into switch chips in planes */
+    SN_FABRIC_FULL_MESH,    /* every pair a direct link */
+    SN_FABRIC_PARTIAL_MESH, /* full mesh in groups, up-links between */
+    SN_FABRIC_TORUS,        /* 2D or 3D torus */
+    SN_FABRIC_PCIE_TREE,    /* PCIe switches under the host */
+};
+
 /* How sure a number is (reference/hardware-catalog.md markers). */
 enum sn_confidence {
     SN_CONF_VENDOR,    /* [V] vendor primary material */
@@ -50,6 +60,14 @@ struct sn_accel_info {
     double transient_factor; /* peak/TDP under load spikes */
     enum sn_confidence confidence;
     const char *source;
+    /* Defaults a spec takes from its accelerator (added after the first
+     * interface; 0 or NULL where the field has no value). */
+    int per_node;            /* accelerators per node, tray or host */
+    enum sn_fabric fabric;   /* its native scale-up fabric */
+    int scaleup_tiers;       /* switch tiers of that fabric (1 or 2) */
+    int scaleup_planes;      /* switch planes; 0 = one per link */
+    const char *switch_name; /* its scale-up switch chip, or NULL */
+    double node_overhead;    /* node power / accelerator TDP */
 };
 
 /* Which fabric a switch chip serves and what it can do. */
@@ -100,6 +118,8 @@ struct sn_cable_info {
     bool needs_transceivers;    /* two pluggable optics per cable */
     enum sn_confidence confidence;
     const char *source;
+    bool scale_up;       /* a scale-up cable (NVLink copper); never picked
+                            by sn_catalog_cable_for() */
 };
 
 /* A transformer model: dense or mixture-of-experts. */
@@ -122,6 +142,9 @@ struct sn_model_info {
     double active_params;/* per token, as published (MoE) */
     enum sn_confidence confidence;
     const char *source;
+    int dense_ffn;       /* MLP inner size of the dense layers of a MoE
+                            model (0 = ffn) */
+    bool tied_embeddings;/* input and output embeddings share weights */
 };
 
 /* The catalog: built-in entries plus any a spec adds or overrides. */
@@ -167,15 +190,6 @@ struct sn_pos {
 };
 
 
-enum sn_fabric {
-    SN_FABRIC_NONE,         /* no scale-up links (one device per supernode,
-                               or a CPU cluster) */
-    SN_FABRIC_SWITCHED,     /* links into switch chips in planes */
-    SN_FABRIC_FULL_MESH,    /* every pair a direct link */
-    SN_FABRIC_PARTIAL_MESH, /* full mesh in groups, up-links between */
-    SN_FABRIC_TORUS,        /* 2D or 3D torus */
-    SN_FABRIC_PCIE_TREE,    /* PCIe switches under the host */
-};
 
 enum sn_net_topology {
     SN_NET_NONE,          /* no scale-out network (one supernode) */
@@ -222,7 +236,8 @@ struct sn_scaleup {
                                evenly over them */
     int tiers;              /* 1: accelerators to switch chips; 2: on-node
                                L1 chips, then L2 chips per plane */
-    const struct sn_switch_info *sw;
+    const struct sn_switch_info *sw; /* NULL when given by radix alone */
+    int radix;              /* ports per switch chip (from sw or given) */
     int switches_per_plane; /* computed when not given */
     /* partial mesh */
     int group;              /* accelerators per fully connected group */
@@ -255,6 +270,7 @@ struct sn_scaleout {
 struct sn_racks {
     int nodes_per_rack;
     int node_units;         /* rack units per node */
+    int rack_units;         /* usable height of one rack (42 default) */
     double power_limit_w;   /* per rack; 0 = not given */
     double row_pitch;       /* metres between rack centres (0.6 default) */
     struct sn_pos pos;
@@ -264,11 +280,12 @@ struct sn_power_spec {
     enum sn_feed feed;
     double voltage;         /* V (line-to-line for three-phase) */
     double power_factor;
-    double transient_factor;/* peak = steady x this; catalog default */
+    double transient_factor;/* peak = steady x this; from the accelerator */
     double headroom;        /* provisioned = peak x this (1.5 default) */
     double node_overhead;   /* node power / accelerator power (CPUs, DRAM,
-                               fans, NICs); 0 = catalog default */
-    double pue;             /* 0 = default for the cooling type */
+                               fans, NICs); from the accelerator unless
+                               given */
+    double pue;             /* default for the cooling type unless given */
     struct sn_pos pos;
 };
 
@@ -278,6 +295,8 @@ struct sn_cooling_spec {
     double delta_t;         /* K across the cold plates or tank */
     double liquid_share;    /* heat taken by liquid, 0..1 */
     double air_limit_w;     /* what air can carry per rack */
+    double coolant_density; /* kg/m^3 of the coolant (0 for air) */
+    double coolant_cp;      /* J/(kg K) of the coolant (0 for air) */
     struct sn_pos pos;
 };
 

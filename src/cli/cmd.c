@@ -4,9 +4,11 @@
 
 #include "cmd.h"
 
+extern const struct sn_cmd sn_cmd_spec;
 extern const struct sn_cmd sn_cmd_version;
 
 const struct sn_cmd *const sn_cmds[] = {
+    &sn_cmd_spec,
     &sn_cmd_version,
     NULL,
 };

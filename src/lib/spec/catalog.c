@@ -1,0 +1,1309 @@
+/* catalog.c: the built-in catalog of accelerators, switch chips and boxes,
+ * NICs, cables and model presets. Every number carries its source and a
+ * confidence mark ([V] vendor, [S] secondary, [D] derived, [E] estimate);
+ * docs/catalog.md lists the same entries for readers. Units are SI:
+ * FLOP/s, bytes, bytes/s per direction, W, s, m. */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "spec-int.h"
+
+/* Shorthands for the unit arithmetic in the tables below. */
+#define TF 1e12 /* TFLOP/s */
+#define GB 1e9  /* bytes, or bytes/s per direction */
+#define TBS 1e12
+#define GBPS (1e9 / 8) /* one Gb/s in bytes/s */
+
+/* Accelerators spike to 120-130 % of TDP under load; the planner takes
+ * the top of that range (DOMAIN.md, field practice) [E]. */
+#define TRANSIENT 1.3
+/* Node power over accelerator power for an 8-accelerator server: DGX H100
+ * 10.2 kW / (8 x 700 W) = 1.82, DGX B200 14.3 kW / (8 x 1000 W) = 1.79
+ * (hardware-catalog.md section 4.1) [D]. */
+#define OVERHEAD_8GPU 1.8
+
+/* ---- accelerators: every row of reference/accelerators.csv ---------- */
+
+static const struct sn_accel_info a100 = {
+    .name = "a100-sxm4-80gb",
+    .display = "A100-SXM4-80GB",
+    .vendor = "NVIDIA",
+    .bf16_flops = 312 * TF,
+    .fp8_flops = 0,
+    .hbm_bytes = 80 * GB,
+    .hbm_bw = 2.039 * TBS,
+    .scaleup_name = "NVLink 3",
+    .scaleup_links = 12,
+    .scaleup_bw = 300 * GB,
+    .tdp_w = 400,
+    .max_domain = 8,
+    .transient_factor = TRANSIENT,
+    .confidence = SN_CONF_VENDOR,
+    .source = "[V] NVIDIA A100 datasheet "
+              "(nvidia-a100-datasheet-us-nvidia-1758950-r4) as tabulated at "
+              "glennklockwood.com/garden/processors/A100; 12 NVLink 3 links x "
+              "25 GB/s per direction = 600 GB/s bidirectional; no FP8; domain "
+              "8 = HGX/DGX A100; node overhead 1.8 from DGX H100/B200 [D]",
+    .per_node = 8,
+    .fabric = SN_FABRIC_SWITCHED,
+    .scaleup_tiers = 1,
+    .scaleup_planes = 6,
+    .switch_name = "nvswitch-gen2",
+    .node_overhead = OVERHEAD_8GPU,
+};
+
+static const struct sn_accel_info h100 = {
+    .name = "h100-sxm5-80gb",
+    .display = "H100-SXM5-80GB",
+    .vendor = "NVIDIA",
+    .bf16_flops = 989.4 * TF,
+    .fp8_flops = 1978.9 * TF,
+    .hbm_bytes = 80 * GB,
+    .hbm_bw = 3.35 * TBS,
+    .scaleup_name = "NVLink 4",
+    .scaleup_links = 18,
+    .scaleup_bw = 450 * GB,
+    .tdp_w = 700,
+    .max_domain = 256,
+    .transient_factor = TRANSIENT,
+    .confidence = SN_CONF_VENDOR,
+    .source =
+        "[V] NVIDIA H100 SXM datasheet (1979/3958 TFLOPS with sparsity, dense "
+        "= half) reproduced at "
+        "archive-lib.hpctech.co.jp/gpuproduct/nvidia-h100; 18 links x 25 GB/s "
+        "per direction = 900 GB/s bidirectional; domain 8 in HGX/DGX, 256 with "
+        "the NVLink Switch System (NVIDIA developer blog, third-generation "
+        "NVSwitch); node overhead DGX H100 10.2 kW / 5.6 kW = 1.82 [D]",
+    .per_node = 8,
+    .fabric = SN_FABRIC_SWITCHED,
+    .scaleup_tiers = 1,
+    .scaleup_planes = 0,
+    .switch_name = "nvswitch-gen3",
+    .node_overhead = 1.82,
+};
+
+static const struct sn_accel_info h200 = {
+    .name = "h200-sxm-141gb",
+    .display = "H200-SXM-141GB",
+    .vendor = "NVIDIA",
+    .bf16_flops = 989.4 * TF,
+    .fp8_flops = 1978.9 * TF,
+    .hbm_bytes = 141 * GB,
+    .hbm_bw = 4.8 * TBS,
+    .scaleup_name = "NVLink 4",
+    .scaleup_links = 18,
+    .scaleup_bw = 450 * GB,
+    .tdp_w = 700,
+    .max_domain = 256,
+    .transient_factor = TRANSIENT,
+    .confidence = SN_CONF_VENDOR,
+    .source = "[V] same GH100 compute as H100; 141 GB HBM3e at 4.8 TB/s; "
+              "MLCommons inference_results_v4.1 H200-SXM-141GBx8 system JSON: "
+              "'18x 4th Gen NVLink, 900GB/s', 'H200 TGP 700W'; 256 GPUs with "
+              "the NVLink Switch System; DGX H200 shares the DGX H100 power "
+              "(10.2 kW) -> overhead 1.82 [D]",
+    .per_node = 8,
+    .fabric = SN_FABRIC_SWITCHED,
+    .scaleup_tiers = 1,
+    .scaleup_planes = 0,
+    .switch_name = "nvswitch-gen3",
+    .node_overhead = 1.82,
+};
+
+static const struct sn_accel_info b200 = {
+    .name = "b200-hgx",
+    .display = "B200 (HGX/DGX B200)",
+    .vendor = "NVIDIA",
+    .bf16_flops = 2250 * TF,
+    .fp8_flops = 4500 * TF,
+    .hbm_bytes = 180 * GB,
+    .hbm_bw = 8.0 * TBS,
+    .scaleup_name = "NVLink 5",
+    .scaleup_links = 18,
+    .scaleup_bw = 900 * GB,
+    .tdp_w = 1000,
+    .max_domain = 8,
+    .transient_factor = TRANSIENT,
+    .confidence = SN_CONF_VENDOR,
+    .source = "[V] NVIDIA HGX B200 spec (8 GPUs: FP8 72 PF, BF16 36 PF with "
+              "sparsity -> dense 4.5/2.25 PF per GPU) via fibermall "
+              "reproduction; 180 GB usable = 1440 GB / 8 (DGX B200 User "
+              "Guide); [S/E] TDP 1000 W (glennklockwood, Verda); node overhead "
+              "DGX B200 14.3 kW / 8 kW = 1.79 [D]",
+    .per_node = 8,
+    .fabric = SN_FABRIC_SWITCHED,
+    .scaleup_tiers = 1,
+    .scaleup_planes = 0,
+    .switch_name = "nvlink5-switch",
+    .node_overhead = 1.79,
+};
+
+static const struct sn_accel_info gb200 = {
+    .name = "gb200-nvl72",
+    .display = "GB200 (per B200 GPU in NVL72)",
+    .vendor = "NVIDIA",
+    .bf16_flops = 2500 * TF,
+    .fp8_flops = 5000 * TF,
+    .hbm_bytes = 186 * GB,
+    .hbm_bw = 8.0 * TBS,
+    .scaleup_name = "NVLink 5",
+    .scaleup_links = 18,
+    .scaleup_bw = 900 * GB,
+    .tdp_w = 1200,
+    .max_domain = 72,
+    .transient_factor = TRANSIENT,
+    .confidence = SN_CONF_VENDOR,
+    .source =
+        "[V] GB200 NVL72 rack 720 PF FP8 / 360 PF BF16 sparse over 72 GPUs -> "
+        "dense 5.0/2.5 PF per GPU; 186 GB per GPU (MLCommons "
+        "inference_results_v6.1 Crusoe GB200-NVL72 JSON); 1.8 TB/s "
+        "bidirectional per GPU; [E] ~1200 W per GPU; 4 GPUs per 1U compute "
+        "tray; node overhead (rack 120-132 kW / 72 GPUs = 1.67-1.83 kW per "
+        "GPU) / 1.2 kW = 1.45 [D], switch trays included",
+    .per_node = 4,
+    .fabric = SN_FABRIC_SWITCHED,
+    .scaleup_tiers = 1,
+    .scaleup_planes = 0,
+    .switch_name = "nvlink5-switch",
+    .node_overhead = 1.45,
+};
+
+static const struct sn_accel_info b300 = {
+    .name = "b300-hgx",
+    .display = "B300 (HGX B300)",
+    .vendor = "NVIDIA",
+    .bf16_flops = 2250 * TF,
+    .fp8_flops = 4500 * TF,
+    .hbm_bytes = 288 * GB,
+    .hbm_bw = 8.0 * TBS,
+    .scaleup_name = "NVLink 5",
+    .scaleup_links = 18,
+    .scaleup_bw = 900 * GB,
+    .tdp_w = 1100,
+    .max_domain = 8,
+    .transient_factor = TRANSIENT,
+    .confidence = SN_CONF_VENDOR,
+    .source = "[V] NVIDIA HGX B300 spec: FP8 72 PF / BF16 36 PF with sparsity "
+              "for 8 GPUs, up to 2.3 TB HBM3e (fibermall reproduction); [S] "
+              "Verda blog: dense FP8 4.5 PF, BF16 2.25 PF, 270 GB usable; [E] "
+              "max TDP 1.1 kW; node overhead 1.8 as DGX B200 [D]",
+    .per_node = 8,
+    .fabric = SN_FABRIC_SWITCHED,
+    .scaleup_tiers = 1,
+    .scaleup_planes = 0,
+    .switch_name = "nvlink5-switch",
+    .node_overhead = OVERHEAD_8GPU,
+};
+
+static const struct sn_accel_info gb300 = {
+    .name = "gb300-nvl72",
+    .display = "GB300 (per B300 GPU in NVL72)",
+    .vendor = "NVIDIA",
+    .bf16_flops = 2500 * TF,
+    .fp8_flops = 5000 * TF,
+    .hbm_bytes = 288 * GB,
+    .hbm_bw = 8.0 * TBS,
+    .scaleup_name = "NVLink 5",
+    .scaleup_links = 18,
+    .scaleup_bw = 900 * GB,
+    .tdp_w = 1400,
+    .max_domain = 72,
+    .transient_factor = TRANSIENT,
+    .confidence = SN_CONF_VENDOR,
+    .source =
+        "[V] GB300 NVL72: 720 PF FP8 / 360 PF BF16 sparse, 20 TB HBM at 576 "
+        "TB/s, 130 TB/s NVLink (glennklockwood B300 page); [S] Verda blog: "
+        "dense FP8 5 PF, BF16 2.5 PF, 279 GB usable; [E] max TDP 1.4 kW; 4 "
+        "GPUs per compute tray; node overhead 1.45 as GB200 NVL72 [D/E]",
+    .per_node = 4,
+    .fabric = SN_FABRIC_SWITCHED,
+    .scaleup_tiers = 1,
+    .scaleup_planes = 0,
+    .switch_name = "nvlink5-switch",
+    .node_overhead = 1.45,
+};
+
+static const struct sn_accel_info mi300x = {
+    .name = "mi300x",
+    .display = "MI300X",
+    .vendor = "AMD",
+    .bf16_flops = 1307.4 * TF,
+    .fp8_flops = 2614.9 * TF,
+    .hbm_bytes = 192 * GB,
+    .hbm_bw = 5.3 * TBS,
+    .scaleup_name = "Infinity Fabric (xGMI)",
+    .scaleup_links = 7,
+    .scaleup_bw = 448 * GB,
+    .tdp_w = 750,
+    .max_domain = 8,
+    .transient_factor = TRANSIENT,
+    .confidence = SN_CONF_VENDOR,
+    .source =
+        "[V] AMD MI300X spec values (1307.4 TFLOPS BF16 dense, 2614.9 FP8 "
+        "dense, 192 GB HBM3 at 5.3 TB/s, 750 W) as reproduced by "
+        "awesomeagents.ai and codesota.com; Azure ND MI300X v5 docs: Infinity "
+        "Fabric links 128 GB/s bidirectional each, 896 GB/s aggregate -> [D] 7 "
+        "x 64 = 448 GB/s per direction; 8-GPU full mesh on the UBB baseboard; "
+        "node overhead 1.8 [E, by analogy with DGX]",
+    .per_node = 8,
+    .fabric = SN_FABRIC_FULL_MESH,
+    .scaleup_tiers = 1,
+    .scaleup_planes = 0,
+    .switch_name = NULL,
+    .node_overhead = OVERHEAD_8GPU,
+};
+
+static const struct sn_accel_info mi325x = {
+    .name = "mi325x",
+    .display = "MI325X",
+    .vendor = "AMD",
+    .bf16_flops = 1307.4 * TF,
+    .fp8_flops = 2614.9 * TF,
+    .hbm_bytes = 256 * GB,
+    .hbm_bw = 6.0 * TBS,
+    .scaleup_name = "Infinity Fabric (xGMI)",
+    .scaleup_links = 7,
+    .scaleup_bw = 448 * GB,
+    .tdp_w = 1000,
+    .max_domain = 8,
+    .transient_factor = TRANSIENT,
+    .confidence = SN_CONF_SECONDARY,
+    .source = "[S] awesomeagents.ai MI325X (1307.4 BF16, 2614.9 FP8 dense; 256 "
+              "GB HBM3e; 6 TB/s; 1000 W); wiaix.com (7 Infinity Fabric links, "
+              "8-GPU UBB 2.0 platform); [D] per-direction link bandwidth as "
+              "MI300X; node overhead 1.8 [E]",
+    .per_node = 8,
+    .fabric = SN_FABRIC_FULL_MESH,
+    .scaleup_tiers = 1,
+    .scaleup_planes = 0,
+    .switch_name = NULL,
+    .node_overhead = OVERHEAD_8GPU,
+};
+
+static const struct sn_accel_info mi355x = {
+    .name = "mi355x",
+    .display = "MI355X",
+    .vendor = "AMD",
+    .bf16_flops = 2500 * TF,
+    .fp8_flops = 5000 * TF,
+    .hbm_bytes = 288 * GB,
+    .hbm_bw = 8.0 * TBS,
+    .scaleup_name = "Infinity Fabric (4th gen)",
+    .scaleup_links = 7,
+    .scaleup_bw = 537.6 * GB,
+    .tdp_w = 1400,
+    .max_domain = 8,
+    .transient_factor = TRANSIENT,
+    .confidence = SN_CONF_SECONDARY,
+    .source =
+        "[S] The Register 2025-06-12 and Tom's Hardware (1400 W, 288 GB HBM3E, "
+        "8 TB/s); rooflinenotes.dev (BF16 2.5 PF); ISSCC 2026 coverage (FP8 5 "
+        "PF); [E] 153.6 GB/s bidirectional per link x 7 -> 537.6 GB/s per "
+        "direction; scale-up domain 8; node overhead 1.8 [E]",
+    .per_node = 8,
+    .fabric = SN_FABRIC_FULL_MESH,
+    .scaleup_tiers = 1,
+    .scaleup_planes = 0,
+    .switch_name = NULL,
+    .node_overhead = OVERHEAD_8GPU,
+};
+
+static const struct sn_accel_info gaudi3 = {
+    .name = "gaudi3-oam",
+    .display = "Gaudi 3 (OAM)",
+    .vendor = "Intel",
+    .bf16_flops = 1835 * TF,
+    .fp8_flops = 1835 * TF,
+    .hbm_bytes = 128 * GB,
+    .hbm_bw = 3.67 * TBS,
+    .scaleup_name = "RoCE v2 over 200GbE (integrated NICs)",
+    .scaleup_links = 21,
+    .scaleup_bw = 525 * GB,
+    .tdp_w = 900,
+    .max_domain = 8,
+    .transient_factor = TRANSIENT,
+    .confidence = SN_CONF_VENDOR,
+    .source =
+        "[V] Intel Hot Chips 2024 Gaudi 3 slides (R. Kaplan): 1835 BF16/FP8 "
+        "TFLOPS, 128 GB HBM2e, 3.67 TB/s, 900 W air / 1200 W liquid; Intel "
+        "Gaudi docs 'Network Configuration': 21 scale-up ports (3 per peer, "
+        "all-to-all of 8), 525 GB/s unidirectional; node overhead 1.8 [E]",
+    .per_node = 8,
+    .fabric = SN_FABRIC_FULL_MESH,
+    .scaleup_tiers = 1,
+    .scaleup_planes = 0,
+    .switch_name = NULL,
+    .node_overhead = OVERHEAD_8GPU,
+};
+
+static const struct sn_accel_info ascend910b = {
+    .name = "ascend-910b",
+    .display = "Ascend 910B",
+    .vendor = "Huawei",
+    .bf16_flops = 376 * TF,
+    .fp8_flops = 0,
+    .hbm_bytes = 64 * GB,
+    .hbm_bw = 1.6 * TBS,
+    .scaleup_name = "HCCS",
+    .scaleup_links = 7,
+    .scaleup_bw = 196 * GB,
+    .tdp_w = 400,
+    .max_domain = 8,
+    .transient_factor = TRANSIENT,
+    .confidence = SN_CONF_ESTIMATE,
+    .source = "[E] no primary Huawei datasheet found; third-party figures vary "
+              "by SKU (280-414 TFLOPS FP16, 310-400 W, 64 GB); 376 TFLOPS and "
+              "1.6 TB/s taken as one 910C die (arXiv:2506.12708); HCCS 7 links "
+              "in an 8-NPU full mesh, 392 GB/s cited with unclear direction -> "
+              "196 per direction assumed; no FP8; node overhead 1.8 [E]",
+    .per_node = 8,
+    .fabric = SN_FABRIC_FULL_MESH,
+    .scaleup_tiers = 1,
+    .scaleup_planes = 0,
+    .switch_name = NULL,
+    .node_overhead = OVERHEAD_8GPU,
+};
+
+static const struct sn_accel_info ascend910c = {
+    .name = "ascend-910c",
+    .display = "Ascend 910C",
+    .vendor = "Huawei",
+    .bf16_flops = 752 * TF,
+    .fp8_flops = 0,
+    .hbm_bytes = 128 * GB,
+    .hbm_bw = 3.2 * TBS,
+    .scaleup_name = "Unified Bus (UB)",
+    .scaleup_links = 14,
+    .scaleup_bw = 392 * GB,
+    .tdp_w = 0,
+    .max_domain = 384,
+    .transient_factor = TRANSIENT,
+    .confidence = SN_CONF_VENDOR,
+    .source =
+        "[V] Zuo et al. 'Serving Large Language Models on Huawei "
+        "CloudMatrix384' arXiv:2506.12708: dual-die 752 TFLOPS BF16, 128 GB, "
+        "3.2 TB/s, UB >392 GB/s unidirectional per NPU, 384-NPU supernode of "
+        "48 nodes with 7 on-board L1 UB switches each; [S] 14 UB links per NPU "
+        "(besthub.dev summary of the paper: fourteen interfaces), i.e. 2 per "
+        "plane at 28 GB/s [D] (the reference CSV's 7 links is an [E] of one "
+        "per plane); TDP not published; no FP8; node overhead 1.8 [E]",
+    .per_node = 8,
+    .fabric = SN_FABRIC_SWITCHED,
+    .scaleup_tiers = 2,
+    .scaleup_planes = 7,
+    .switch_name = "ub-switch",
+    .node_overhead = OVERHEAD_8GPU,
+};
+
+static const struct sn_accel_info tpuv5p = {
+    .name = "tpu-v5p",
+    .display = "TPU v5p",
+    .vendor = "Google",
+    .bf16_flops = 459 * TF,
+    .fp8_flops = 459 * TF,
+    .hbm_bytes = 95 * GB,
+    .hbm_bw = 2.765 * TBS,
+    .scaleup_name = "ICI (3D torus)",
+    .scaleup_links = 6,
+    .scaleup_bw = 600 * GB,
+    .tdp_w = 0,
+    .max_domain = 8960,
+    .transient_factor = TRANSIENT,
+    .confidence = SN_CONF_VENDOR,
+    .source = "[V] cloud.google.com/tpu/docs/v5p and v5p-training: 459 TFLOPS "
+              "BF16 (FP8 also listed 459), 95 GB HBM2e, 2765 GBps, ICI 1200 "
+              "GBps bidirectional per chip, 3D torus, 8960-chip pod, 4 chips "
+              "per host; [D] 6 torus links, 600 GB/s per direction; power not "
+              "published; node overhead 1.8 [E]",
+    .per_node = 4,
+    .fabric = SN_FABRIC_TORUS,
+    .scaleup_tiers = 1,
+    .scaleup_planes = 0,
+    .switch_name = NULL,
+    .node_overhead = OVERHEAD_8GPU,
+};
+
+static const struct sn_accel_info tpuv6e = {
+    .name = "tpu-v6e",
+    .display = "TPU v6e (Trillium)",
+    .vendor = "Google",
+    .bf16_flops = 918 * TF,
+    .fp8_flops = 0,
+    .hbm_bytes = 32 * GB,
+    .hbm_bw = 1.638 * TBS,
+    .scaleup_name = "ICI (2D torus)",
+    .scaleup_links = 4,
+    .scaleup_bw = 400 * GB,
+    .tdp_w = 0,
+    .max_domain = 256,
+    .transient_factor = TRANSIENT,
+    .confidence = SN_CONF_VENDOR,
+    .source = "[V] docs.cloud.google.com/tpu/docs/v6e: 918 TFLOPS BF16, no FP8 "
+              "listed, 32 GB, 1638 GBps, ICI 800 GBps bidirectional over 4 "
+              "ports, 2D torus, 256-chip pod, 8 chips per host; [D] 400 GB/s "
+              "per direction; power not published; node overhead 1.8 [E]",
+    .per_node = 8,
+    .fabric = SN_FABRIC_TORUS,
+    .scaleup_tiers = 1,
+    .scaleup_planes = 0,
+    .switch_name = NULL,
+    .node_overhead = OVERHEAD_8GPU,
+};
+
+static const struct sn_accel_info *const accels[] = {
+    &a100,   &h100,       &h200,       &b200,   &gb200,
+    &b300,   &gb300,      &mi300x,     &mi325x, &mi355x,
+    &gaudi3, &ascend910b, &ascend910c, &tpuv5p, &tpuv6e,
+};
+
+/* ---- switch chips (scale-up) and switch boxes (scale-out) ------------ */
+
+static const struct sn_switch_info nvswitch2 = {
+    .name = "nvswitch-gen2",
+    .display = "NVSwitch (2nd gen)",
+    .vendor = "NVIDIA",
+    .scale_up = true,
+    .radix = 36,
+    .port_bw = 25 * GB,
+    .power_w = 0,
+    .in_network_reduction = false,
+    .latency = 0,
+    .chips_per_box = 6,
+    .rack_units = 0,
+    .confidence = SN_CONF_ESTIMATE,
+    .source = "[E] 36 NVLink 3 ports per chip and 6 chips on the HGX A100 "
+              "baseboard (NVIDIA A100 architecture material, not re-read); "
+              "NVLink 3 link 25 GB/s per direction; no in-switch reduction "
+              "before the third generation; power and latency not published",
+};
+
+static const struct sn_switch_info nvswitch3 = {
+    .name = "nvswitch-gen3",
+    .display = "NVSwitch (3rd gen)",
+    .vendor = "NVIDIA",
+    .scale_up = true,
+    .radix = 64,
+    .port_bw = 25 * GB,
+    .power_w = 0,
+    .in_network_reduction = true,
+    .latency = 0,
+    .chips_per_box = 2,
+    .rack_units = 1,
+    .confidence = SN_CONF_VENDOR,
+    .source =
+        "[V] NVIDIA developer blog 'Upgrading Multi-GPU Interconnectivity with "
+        "the Third-Generation NVSwitch': NVLink 4 ports, multicast and SHARP "
+        "in-network reductions, NVLink Switch System of up to 256 GPUs; [S] 64 "
+        "NVLink ports per chip (pcgamer, Hot Chips 2022 coverage); NVLink 4 "
+        "link 25 GB/s per direction; [S] the NVLink Switch is a 1U box of 2 "
+        "chips; 4 chips on an HGX H100 board; power and latency not published",
+};
+
+static const struct sn_switch_info nvlink5sw = {
+    .name = "nvlink5-switch",
+    .display = "NVLink 5 Switch (NVL72 generation)",
+    .vendor = "NVIDIA",
+    .scale_up = true,
+    .radix = 72,
+    .port_bw = 50 * GB,
+    .power_w = 0,
+    .in_network_reduction = true,
+    .latency = 0,
+    .chips_per_box = 2,
+    .rack_units = 1,
+    .confidence = SN_CONF_VENDOR,
+    .source = "[V] NVIDIA Mission Control/BCM docs: 9 NVLink switch trays per "
+              "NVL72 rack; [S] setloop.io: 2 NVLink 5 ASICs per 1U tray; [D] "
+              "72 GPUs x 18 links = 1296 = 18 chips x 72 ports, consistent "
+              "with 144 ports per tray; NVLink 5 link 50 GB/s per direction; "
+              "SHARP in-network reduction; power and latency not published",
+};
+
+static const struct sn_switch_info ubswitch = {
+    .name = "ub-switch",
+    .display = "Huawei Unified Bus switch",
+    .vendor = "Huawei",
+    .scale_up = true,
+    .radix = 48,
+    .port_bw = 28 * GB,
+    .power_w = 0,
+    .in_network_reduction = false,
+    .latency = 0,
+    .chips_per_box = 1,
+    .rack_units = 0,
+    .confidence = SN_CONF_ESTIMATE,
+    .source =
+        "[E] CloudMatrix384 (arXiv:2506.12708 via emergentmind and "
+        "chinaresearchcollective summaries): 7 L1 UB switches per node with 16 "
+        "NPU-facing and 16 L2-facing links, 7 planes x 16 L2 switches; 48 "
+        "ports = one per node's L1 chip of the plane [D]; 28 GB/s per link = "
+        "392 GB/s / 14 [D]; reduction, power and latency not published",
+};
+
+static const struct sn_switch_info qm9700 = {
+    .name = "qm9700",
+    .display = "NVIDIA Quantum-2 QM9700",
+    .vendor = "NVIDIA",
+    .scale_up = false,
+    .radix = 64,
+    .port_bw = 400 * GBPS,
+    .power_w = 0,
+    .in_network_reduction = true,
+    .latency = 0,
+    .chips_per_box = 1,
+    .rack_units = 1,
+    .confidence = SN_CONF_VENDOR,
+    .source = "[V] QM9700/QM9790 1U NDR 400Gb/s InfiniBand switch user manual: "
+              "32 OSFP cages of 2 logical 400 Gb/s ports = 64 ports, 1U; "
+              "SHARPv3 in-network reduction (Quantum-2); DGX SuperPOD H100 RA "
+              "compute fabric switch; power depends on optics and is counted "
+              "per transceiver; latency not re-read",
+};
+
+static const struct sn_switch_info q3400 = {
+    .name = "quantum-x800-q3400",
+    .display = "NVIDIA Quantum-X800 Q3400",
+    .vendor = "NVIDIA",
+    .scale_up = false,
+    .radix = 144,
+    .port_bw = 800 * GBPS,
+    .power_w = 0,
+    .in_network_reduction = true,
+    .latency = 0,
+    .chips_per_box = 1,
+    .rack_units = 4,
+    .confidence = SN_CONF_VENDOR,
+    .source = "[V] DGX SuperPOD B300 XDR RA: Quantum-X800 switches, two-tier "
+              "limit 10,368 endpoints = 144 x 72 -> 144 ports of 800 Gb/s; "
+              "SHARPv4; [E] 4U; power and latency not re-read",
+};
+
+static const struct sn_switch_info th5 = {
+    .name = "th5-64x800g",
+    .display = "51.2T switch, 64 x 800G (Tomahawk 5 class)",
+    .vendor = "Broadcom",
+    .scale_up = false,
+    .radix = 64,
+    .port_bw = 800 * GBPS,
+    .power_w = 0,
+    .in_network_reduction = false,
+    .latency = 0,
+    .chips_per_box = 1,
+    .rack_units = 2,
+    .confidence = SN_CONF_SECONDARY,
+    .source = "[S] NextPlatform 2024-04-09: Gaudi 3 reference leaf is a "
+              "Broadcom Tomahawk 5 switch with 64 x 800G ports; Juniper "
+              "QFX5241-64OD: 64 OSFP 800G ports; [E] 2U box; no in-network "
+              "reduction; power and latency vendor-specific",
+};
+
+static const struct sn_switch_info *const switches[] = {
+    &nvswitch2, &nvswitch3, &nvlink5sw, &ubswitch, &qm9700, &q3400, &th5,
+};
+
+/* ---- NICs ------------------------------------------------------------- */
+
+static const struct sn_nic_info cx6 = {
+    .name = "cx6-200g",
+    .display = "ConnectX-6 HDR 200G",
+    .vendor = "NVIDIA",
+    .rate = 200 * GBPS,
+    .ports = 1,
+    .power_w = 0,
+    .confidence = SN_CONF_SECONDARY,
+    .source = "[S] 8 x 200 Gb/s HDR InfiniBand per Selene DGX A100 node "
+              "(Narayanan et al. SC'21, validation/training-public.csv); one "
+              "port per adapter as used there; power not re-read",
+};
+
+static const struct sn_nic_info cx7 = {
+    .name = "cx7-400g",
+    .display = "ConnectX-7 NDR 400G",
+    .vendor = "NVIDIA",
+    .rate = 400 * GBPS,
+    .ports = 1,
+    .power_w = 0,
+    .confidence = SN_CONF_VENDOR,
+    .source = "[V] DGX H100 User Guide and DGX SuperPOD H100 RA: 8 x "
+              "ConnectX-7 400G single-port (OSFP) for the compute fabric; the "
+              "adapter-side 400G transceiver (9 W) is counted with the cable; "
+              "adapter power not re-read",
+};
+
+static const struct sn_nic_info cx8 = {
+    .name = "cx8-800g",
+    .display = "ConnectX-8 SuperNIC 800G",
+    .vendor = "NVIDIA",
+    .rate = 800 * GBPS,
+    .ports = 1,
+    .power_w = 0,
+    .confidence = SN_CONF_VENDOR,
+    .source = "[V] NVIDIA HGX B300 spec (1.6 TB/s networking over ConnectX-8 "
+              "800G, fibermall reproduction) and GB300 NVL72 (72 ConnectX-8 "
+              "NICs, glennklockwood B300 page); adapter power not re-read",
+};
+
+static const struct sn_nic_info *const nics[] = {&cx6, &cx7, &cx8};
+
+/* ---- cables and transceivers (one entry per link) -------------------- */
+
+static const struct sn_cable_info dac400 = {
+    .name = "dac-400g",
+    .display = "passive copper DAC 400G (MCP4Y10-class)",
+    .medium = SN_MEDIUM_COPPER,
+    .max_reach = 2.0,
+    .rate = 400 * GBPS,
+    .transceiver_power_w = 0,
+    .needs_transceivers = false,
+    .confidence = SN_CONF_VENDOR,
+    .source =
+        "[V] NVIDIA LinkX MCP4Y10-Nxxx: 2x400G twin-port OSFP passive DAC, 0.5 "
+        "to 2 m, near zero power; copper at 100G-PAM4 per lane reaches 2-3 m",
+    .scale_up = false,
+};
+
+static const struct sn_cable_info dac800 = {
+    .name = "dac-800g",
+    .display = "passive copper DAC 800G",
+    .medium = SN_MEDIUM_COPPER,
+    .max_reach = 1.5,
+    .rate = 800 * GBPS,
+    .transceiver_power_w = 0,
+    .needs_transceivers = false,
+    .confidence = SN_CONF_ESTIMATE,
+    .source =
+        "[E] 800G links run 200G-PAM4 lanes and passive copper reaches less "
+        "than at 100G per lane; 1.5 m assumed (LinkX 30 AWG DACs go to 1.5 m)",
+    .scale_up = false,
+};
+
+static const struct sn_cable_info acc400 = {
+    .name = "acc-400g",
+    .display = "active copper 400G",
+    .medium = SN_MEDIUM_ACC,
+    .max_reach = 5.0,
+    .rate = 400 * GBPS,
+    .transceiver_power_w = 1.5,
+    .needs_transceivers = false,
+    .confidence = SN_CONF_SECONDARY,
+    .source = "[V] LinkX MCP7Y00 product page: active copper cables for 4 and "
+              "5 m; [E] about 1.5 W per end",
+    .scale_up = false,
+};
+
+static const struct sn_cable_info acc800 = {
+    .name = "acc-800g",
+    .display = "active copper 800G",
+    .medium = SN_MEDIUM_ACC,
+    .max_reach = 3.0,
+    .rate = 800 * GBPS,
+    .transceiver_power_w = 2.0,
+    .needs_transceivers = false,
+    .confidence = SN_CONF_ESTIMATE,
+    .source =
+        "[E] active copper at 800G reaches about 3-5 m (hardware-catalog.md "
+        "section 3.3, part numbers not checked); 3 m and 2 W per end assumed",
+    .scale_up = false,
+};
+
+static const struct sn_cable_info aoc200 = {
+    .name = "aoc-200g",
+    .display = "active optical cable 200G (QSFP56)",
+    .medium = SN_MEDIUM_AOC,
+    .max_reach = 30.0,
+    .rate = 200 * GBPS,
+    .transceiver_power_w = 0,
+    .needs_transceivers = false,
+    .confidence = SN_CONF_ESTIMATE,
+    .source = "[V] DGX SuperPOD H100 RA Table 8: 200G QSFP56 AOCs for the "
+              "in-band network; [E] 30 m reach ('tens of metres'); optics "
+              "built in, power counted as 0 W per end here",
+    .scale_up = false,
+};
+
+static const struct sn_cable_info aoc400 = {
+    .name = "aoc-400g",
+    .display = "active optical cable 400G",
+    .medium = SN_MEDIUM_AOC,
+    .max_reach = 30.0,
+    .rate = 400 * GBPS,
+    .transceiver_power_w = 0,
+    .needs_transceivers = false,
+    .confidence = SN_CONF_ESTIMATE,
+    .source =
+        "[E] 400G AOC, 30 m reach assumed as for the 200G AOC; optics built in",
+    .scale_up = false,
+};
+
+static const struct sn_cable_info mmf400 = {
+    .name = "mmf-sr4-400g",
+    .display = "multimode SR4 400G (MMA4Z00-NS400 + MPO-12)",
+    .medium = SN_MEDIUM_MMF,
+    .max_reach = 50.0,
+    .rate = 400 * GBPS,
+    .transceiver_power_w = 9.0,
+    .needs_transceivers = true,
+    .confidence = SN_CONF_VENDOR,
+    .source = "[V] NVIDIA LinkX MMA4Z00-NS400: 400G single-port OSFP multimode "
+              "SR4, 50 m, 9 W max (8 W typical); switch side MMA4Z00-NS "
+              "twin-port 15 W for two links; one MPO-12 with 8 fibres per link",
+    .scale_up = false,
+};
+
+static const struct sn_cable_info smf400 = {
+    .name = "smf-dr4-400g",
+    .display = "single-mode DR4 400G (MMS4X00-NS400 + MPO-12)",
+    .medium = SN_MEDIUM_SMF,
+    .max_reach = 100.0,
+    .rate = 400 * GBPS,
+    .transceiver_power_w = 9.0,
+    .needs_transceivers = true,
+    .confidence = SN_CONF_VENDOR,
+    .source =
+        "[V] NVIDIA LinkX MMS4X00-NS400: 400G OSFP single-mode DR4, 100 m, 9 "
+        "W; switch side MMS4X00-NS twin-port DR8, 17 W for two links",
+    .scale_up = false,
+};
+
+static const struct sn_cable_info mmf800 = {
+    .name = "mmf-sr8-800g",
+    .display = "multimode 2xSR4 800G twin-port (MMA4Z00-NS)",
+    .medium = SN_MEDIUM_MMF,
+    .max_reach = 50.0,
+    .rate = 800 * GBPS,
+    .transceiver_power_w = 15.0,
+    .needs_transceivers = true,
+    .confidence = SN_CONF_VENDOR,
+    .source = "[V] NVIDIA LinkX MMA4Z00-NS: 800G twin-port OSFP 2x400G SR4, "
+              "two MPO-12/APC, 50 m, 15 W; switch-to-switch at 800 Gb/s",
+    .scale_up = false,
+};
+
+static const struct sn_cable_info smf800 = {
+    .name = "smf-dr8-800g",
+    .display = "single-mode 2xDR4 800G twin-port (MMS4X00-NS)",
+    .medium = SN_MEDIUM_SMF,
+    .max_reach = 100.0,
+    .rate = 800 * GBPS,
+    .transceiver_power_w = 17.0,
+    .needs_transceivers = true,
+    .confidence = SN_CONF_VENDOR,
+    .source = "[V] NVIDIA LinkX MMS4X00-NS: 800G twin-port OSFP 2x400G DR4, "
+              "100 m, 17 W",
+    .scale_up = false,
+};
+
+static const struct sn_cable_info smffr4 = {
+    .name = "smf-fr4-800g",
+    .display = "single-mode 2xFR4 800G twin-port (MMS4X50-NM)",
+    .medium = SN_MEDIUM_SMF,
+    .max_reach = 2000.0,
+    .rate = 800 * GBPS,
+    .transceiver_power_w = 17.0,
+    .needs_transceivers = true,
+    .confidence = SN_CONF_ESTIMATE,
+    .source =
+        "[V] NVIDIA LinkX MMS4X50-NM: 800G twin-port OSFP 2xFR4 single-mode, 2 "
+        "km; [E] power not published here, 17 W assumed as the DR8 module",
+    .scale_up = false,
+};
+
+static const struct sn_cable_info nvl4cu = {
+    .name = "nvlink4-copper",
+    .display = "NVLink 4 copper cable (NVLink Switch System)",
+    .medium = SN_MEDIUM_COPPER,
+    .max_reach = 2.0,
+    .rate = 25 * GB,
+    .transceiver_power_w = 0,
+    .needs_transceivers = false,
+    .confidence = SN_CONF_ESTIMATE,
+    .source =
+        "[E] NVLink 4 link 25 GB/s per direction between a node and external "
+        "NVLink switches over OSFP copper; reach about 2 m assumed (copper at "
+        "100G-PAM4 per lane, hardware-catalog.md section 3.3)",
+    .scale_up = true,
+};
+
+static const struct sn_cable_info nvl5cu = {
+    .name = "nvlink5-copper",
+    .display = "NVLink 5 copper spine (NVL72)",
+    .medium = SN_MEDIUM_COPPER,
+    .max_reach = 1.0,
+    .rate = 50 * GB,
+    .transceiver_power_w = 0,
+    .needs_transceivers = false,
+    .confidence = SN_CONF_SECONDARY,
+    .source = "[S] NVL72 runs NVLink 5 over a copper cable spine inside one "
+              "rack (setloop; The Register: more than 5,000 cables, ~3 km of "
+              "copper); [E] maximum length not published, about 1 m assumed",
+    .scale_up = true,
+};
+
+static const struct sn_cable_info *const cables[] = {
+    &dac400, &dac800, &acc400, &acc800, &aoc200, &aoc400, &mmf400,
+    &smf400, &mmf800, &smf800, &smffr4, &nvl4cu, &nvl5cu,
+};
+
+/* ---- model presets ---------------------------------------------------- */
+
+/* The GPT family Megatron-LM trained in Narayanan et al. SC'21, Table 1:
+ * layers, hidden, heads, sequence 2048, vocabulary 51200 (ffn 4h, tied
+ * embeddings). */
+#define MEGATRON_SRC                                                           \
+    "[V] Narayanan et al. SC'21 'Efficient Large-Scale Language Model "        \
+    "Training on GPU Clusters Using Megatron-LM' Table 1 (layers, hidden, "    \
+    "heads, seq 2048, vocab 51200; validation/training-public.csv); ffn = "    \
+    "4 x hidden, tied embeddings"
+#define MEGATRON(nm, key, disp, l, h, a, p)                                    \
+    static const struct sn_model_info nm = {                                   \
+        .name = "megatron-" key,                                               \
+        .display = "GPT-" disp " (Megatron-LM)",                               \
+        .layers = l,                                                           \
+        .hidden = h,                                                           \
+        .heads = a,                                                            \
+        .kv_heads = a,                                                         \
+        .ffn = 4 * (h),                                                        \
+        .vocab = 51200,                                                        \
+        .seq = 2048,                                                           \
+        .params = (p)*1e9,                                                     \
+        .active_params = (p)*1e9,                                              \
+        .confidence = SN_CONF_VENDOR,                                          \
+        .source = MEGATRON_SRC,                                                \
+        .tied_embeddings = true,                                               \
+    }
+
+MEGATRON(m1p7, "1.7b", "1.7B", 24, 2304, 24, 1.7);
+MEGATRON(m3p6, "3.6b", "3.6B", 30, 3072, 32, 3.6);
+MEGATRON(m7p5, "7.5b", "7.5B", 36, 4096, 32, 7.5);
+MEGATRON(m18, "18.4b", "18.4B", 40, 6144, 48, 18.4);
+MEGATRON(m39, "39.1b", "39.1B", 48, 8192, 64, 39.1);
+MEGATRON(m76, "76.1b", "76.1B", 60, 10240, 80, 76.1);
+MEGATRON(m145, "145.6b", "145.6B", 80, 12288, 96, 145.6);
+MEGATRON(m310, "310.1b", "310.1B", 96, 16384, 128, 310.1);
+MEGATRON(m529, "529.6b", "529.6B", 105, 20480, 128, 529.6);
+MEGATRON(m1t, "1t", "1T", 128, 25600, 160, 1008.0);
+
+static const struct sn_model_info gpt3 = {
+    .name = "gpt3-175b",
+    .display = "GPT-3 175B",
+    .layers = 96,
+    .hidden = 12288,
+    .heads = 96,
+    .kv_heads = 96,
+    .ffn = 49152,
+    .vocab = 51200,
+    .seq = 2048,
+    .gated_mlp = false,
+    .experts = 0,
+    .topk = 0,
+    .shared_experts = 0,
+    .moe_layers = 0,
+    .params = 175e9,
+    .active_params = 175e9,
+    .confidence = SN_CONF_VENDOR,
+    .source =
+        "[V] Brown et al. 2020 'Language Models are Few-Shot Learners' Table "
+        "2.1 (96 layers, d_model 12288, 96 heads, context 2048); vocabulary "
+        "padded to 51200 as in Megatron-LM runs (Korthikanti et al. 2022, "
+        "validation/training-public.csv); ffn 4h; tied embeddings",
+    .dense_ffn = 0,
+    .tied_embeddings = true,
+};
+
+static const struct sn_model_info mtnlg = {
+    .name = "mt-nlg-530b",
+    .display = "MT-NLG 530B",
+    .layers = 105,
+    .hidden = 20480,
+    .heads = 128,
+    .kv_heads = 128,
+    .ffn = 81920,
+    .vocab = 51200,
+    .seq = 2048,
+    .gated_mlp = false,
+    .experts = 0,
+    .topk = 0,
+    .shared_experts = 0,
+    .moe_layers = 0,
+    .params = 530e9,
+    .active_params = 530e9,
+    .confidence = SN_CONF_VENDOR,
+    .source = "[V] Smith et al. 2022 'Using DeepSpeed and Megatron to Train "
+              "Megatron-Turing NLG 530B' (105 layers, hidden 20480, 128 heads, "
+              "sequence 2048); vocab 51200 as in Korthikanti et al. 2022 Table "
+              "5 (validation/training-public.csv); ffn 4h; tied embeddings",
+    .dense_ffn = 0,
+    .tied_embeddings = true,
+};
+
+#define LLAMA2_SRC                                                             \
+    "[V] Touvron et al. 2023 'Llama 2' Table 1 and the released "              \
+    "config.json (SwiGLU, vocab 32000, context 4096; 70B uses GQA with 8 "     \
+    "KV heads); untied embeddings"
+#define LLAMA3_SRC                                                             \
+    "[V] 'The Llama 3 Herd of Models' (2024) Table 3 and the released "        \
+    "config.json (SwiGLU, GQA with 8 KV heads, vocab 128256 incl. special "    \
+    "tokens, pre-training sequence 8192); untied embeddings"
+
+static const struct sn_model_info llama2_7b = {
+    .name = "llama2-7b",
+    .display = "Llama 2 7B",
+    .layers = 32,
+    .hidden = 4096,
+    .heads = 32,
+    .kv_heads = 32,
+    .ffn = 11008,
+    .vocab = 32000,
+    .seq = 4096,
+    .gated_mlp = true,
+    .experts = 0,
+    .topk = 0,
+    .shared_experts = 0,
+    .moe_layers = 0,
+    .params = 6.74e9,
+    .active_params = 6.74e9,
+    .confidence = SN_CONF_VENDOR,
+    .source = LLAMA2_SRC,
+    .dense_ffn = 0,
+    .tied_embeddings = false,
+};
+
+static const struct sn_model_info llama2_70b = {
+    .name = "llama2-70b",
+    .display = "Llama 2 70B",
+    .layers = 80,
+    .hidden = 8192,
+    .heads = 64,
+    .kv_heads = 8,
+    .ffn = 28672,
+    .vocab = 32000,
+    .seq = 4096,
+    .gated_mlp = true,
+    .experts = 0,
+    .topk = 0,
+    .shared_experts = 0,
+    .moe_layers = 0,
+    .params = 69e9,
+    .active_params = 69e9,
+    .confidence = SN_CONF_VENDOR,
+    .source = LLAMA2_SRC,
+    .dense_ffn = 0,
+    .tied_embeddings = false,
+};
+
+static const struct sn_model_info llama3_8b = {
+    .name = "llama3-8b",
+    .display = "Llama 3 8B",
+    .layers = 32,
+    .hidden = 4096,
+    .heads = 32,
+    .kv_heads = 8,
+    .ffn = 14336,
+    .vocab = 128256,
+    .seq = 8192,
+    .gated_mlp = true,
+    .experts = 0,
+    .topk = 0,
+    .shared_experts = 0,
+    .moe_layers = 0,
+    .params = 8.03e9,
+    .active_params = 8.03e9,
+    .confidence = SN_CONF_VENDOR,
+    .source = LLAMA3_SRC,
+    .dense_ffn = 0,
+    .tied_embeddings = false,
+};
+
+static const struct sn_model_info llama3_70b = {
+    .name = "llama3-70b",
+    .display = "Llama 3 70B",
+    .layers = 80,
+    .hidden = 8192,
+    .heads = 64,
+    .kv_heads = 8,
+    .ffn = 28672,
+    .vocab = 128256,
+    .seq = 8192,
+    .gated_mlp = true,
+    .experts = 0,
+    .topk = 0,
+    .shared_experts = 0,
+    .moe_layers = 0,
+    .params = 70.6e9,
+    .active_params = 70.6e9,
+    .confidence = SN_CONF_VENDOR,
+    .source = LLAMA3_SRC,
+    .dense_ffn = 0,
+    .tied_embeddings = false,
+};
+
+static const struct sn_model_info llama3_405b = {
+    .name = "llama3-405b",
+    .display = "Llama 3 405B",
+    .layers = 126,
+    .hidden = 16384,
+    .heads = 128,
+    .kv_heads = 8,
+    .ffn = 53248,
+    .vocab = 128256,
+    .seq = 8192,
+    .gated_mlp = true,
+    .experts = 0,
+    .topk = 0,
+    .shared_experts = 0,
+    .moe_layers = 0,
+    .params = 405e9,
+    .active_params = 405e9,
+    .confidence = SN_CONF_VENDOR,
+    .source = LLAMA3_SRC,
+    .dense_ffn = 0,
+    .tied_embeddings = false,
+};
+
+static const struct sn_model_info mixtral = {
+    .name = "mixtral-8x7b",
+    .display = "Mixtral 8x7B",
+    .layers = 32,
+    .hidden = 4096,
+    .heads = 32,
+    .kv_heads = 8,
+    .ffn = 14336,
+    .vocab = 32000,
+    .seq = 32768,
+    .gated_mlp = true,
+    .experts = 8,
+    .topk = 2,
+    .shared_experts = 0,
+    .moe_layers = 32,
+    .params = 46.7e9,
+    .active_params = 12.9e9,
+    .confidence = SN_CONF_VENDOR,
+    .source = "[V] Jiang et al. 2024 'Mixtral of Experts' arXiv:2401.04088 "
+              "Table 1: 32 layers, dim 4096, 32 heads, 8 KV heads, expert ffn "
+              "14336, 8 experts, top-2, vocab 32000, context 32768; 46.7B "
+              "total, 12.9B active parameters; untied embeddings",
+    .dense_ffn = 0,
+    .tied_embeddings = false,
+};
+
+static const struct sn_model_info deepseekv3 = {
+    .name = "deepseek-v3",
+    .display = "DeepSeek-V3 (MoE, MLA simplified)",
+    .layers = 61,
+    .hidden = 7168,
+    .heads = 128,
+    .kv_heads = 128,
+    .ffn = 2048,
+    .vocab = 129280,
+    .seq = 4096,
+    .gated_mlp = true,
+    .experts = 256,
+    .topk = 8,
+    .shared_experts = 1,
+    .moe_layers = 58,
+    .params = 671e9,
+    .active_params = 37e9,
+    .confidence = SN_CONF_DERIVED,
+    .source =
+        "[V] DeepSeek-AI 'DeepSeek-V3 Technical Report' arXiv:2412.19437: 61 "
+        "layers, hidden 7168, 128 heads, first 3 layers dense (ffn 18432), 58 "
+        "MoE layers of 256 routed experts (ffn 2048) + 1 shared, top-8, vocab "
+        "129280, pre-training sequence 4096, 671B total / 37B active; [D] "
+        "multi-head latent attention is treated as plain multi-head attention "
+        "of width hidden (4h^2 = 205M parameters per layer against MLA's "
+        "~187M; KV-cache compression not modelled); the multi-token-prediction "
+        "module is left out",
+    .dense_ffn = 18432,
+    .tied_embeddings = false,
+};
+
+static const struct sn_model_info *const models[] = {
+    &m1p7,       &m3p6,        &m7p5,      &m18,        &m39,
+    &m76,        &m145,        &m310,      &m529,       &m1t,
+    &gpt3,       &mtnlg,       &llama2_7b, &llama2_70b, &llama3_8b,
+    &llama3_70b, &llama3_405b, &mixtral,   &deepseekv3,
+};
+
+static const struct sn_catalog builtin = {
+    accels, SN_ARRAY_LEN(accels), switches, SN_ARRAY_LEN(switches),
+    nics,   SN_ARRAY_LEN(nics),   cables,   SN_ARRAY_LEN(cables),
+    models, SN_ARRAY_LEN(models),
+};
+
+const struct sn_catalog *sn_catalog_builtin(void)
+{
+    return &builtin;
+}
+
+/* Every catalog struct starts with `const char *name`, so one search
+ * serves all five kinds. */
+static const void *find(const void *const *items, size_t n, const char *name)
+{
+    if (!name)
+        return NULL;
+    for (size_t i = 0; i < n; i++)
+        if (sn_strcaseeq(*(const char *const *)items[i], name))
+            return items[i];
+    return NULL;
+}
+
+const struct sn_accel_info *sn_catalog_accel(const struct sn_catalog *c,
+                                             const char *name)
+{
+    return find((const void *const *)c->accels, c->naccels, name);
+}
+
+const struct sn_switch_info *sn_catalog_switch(const struct sn_catalog *c,
+                                               const char *name)
+{
+    return find((const void *const *)c->switches, c->nswitches, name);
+}
+
+const struct sn_nic_info *sn_catalog_nic(const struct sn_catalog *c,
+                                         const char *name)
+{
+    return find((const void *const *)c->nics, c->nnics, name);
+}
+
+const struct sn_cable_info *sn_catalog_cable(const struct sn_catalog *c,
+                                             const char *name)
+{
+    return find((const void *const *)c->cables, c->ncables, name);
+}
+
+const struct sn_model_info *sn_catalog_model(const struct sn_catalog *c,
+                                             const char *name)
+{
+    return find((const void *const *)c->models, c->nmodels, name);
+}
+
+const char *sn__catalog_suggest(const void *const *items, size_t n,
+                                const char *word)
+{
+    const char **names;
+    const char *near;
+    size_t len = strlen(word);
+
+    if (n == 0 || len == 0)
+        return NULL;
+    names = sn_xcalloc(n + 1, sizeof(*names));
+    for (size_t i = 0; i < n; i++)
+        names[i] = *(const char *const *)items[i];
+    near = sn_suggest(word, names);
+    /* "h100" is far in edit distance from "h100-sxm5-80gb" but is plainly
+     * meant: fall back to the first name the word begins. */
+    for (size_t i = 0; !near && len >= 2 && i < n; i++)
+        if (strncasecmp(names[i], word, len) == 0)
+            near = names[i];
+    free(names);
+    return near;
+}
+
+/* Preference among media for a cable of the same reach: passive copper
+ * first (cheapest, no power), then active copper, AOC, multimode,
+ * single-mode (hardware-catalog.md section 3.3). */
+static int medium_rank(enum sn_medium m)
+{
+    switch (m) {
+    case SN_MEDIUM_COPPER:
+        return 0;
+    case SN_MEDIUM_ACC:
+        return 1;
+    case SN_MEDIUM_AOC:
+        return 2;
+    case SN_MEDIUM_MMF:
+        return 3;
+    case SN_MEDIUM_SMF:
+        return 4;
+    default:
+        return 5;
+    }
+}
+
+const struct sn_cable_info *sn_catalog_cable_for(const struct sn_catalog *c,
+                                                 double length, double rate)
+{
+    const struct sn_cable_info *best = NULL;
+
+    for (size_t i = 0; i < c->ncables; i++) {
+        const struct sn_cable_info *x = c->cables[i];
+        if (x->scale_up || x->medium == SN_MEDIUM_BOARD)
+            continue;
+        /* a cable slower than the link is no use; 0.1 % slack absorbs
+         * rounding in "400Gbps" against 50 GB/s */
+        if (x->max_reach < length || x->rate < rate * 0.999)
+            continue;
+        if (!best || medium_rank(x->medium) < medium_rank(best->medium) ||
+            (x->medium == best->medium &&
+             (x->rate < best->rate ||
+              (x->rate == best->rate && x->max_reach < best->max_reach))))
+            best = x;
+    }
+    return best;
+}
+
+const char *sn_medium_name(enum sn_medium m)
+{
+    static const char *const names[] = {
+        [SN_MEDIUM_BOARD] = "board", [SN_MEDIUM_COPPER] = "copper",
+        [SN_MEDIUM_ACC] = "acc",     [SN_MEDIUM_AOC] = "aoc",
+        [SN_MEDIUM_MMF] = "mmf",     [SN_MEDIUM_SMF] = "smf",
+    };
+
+    if ((unsigned)m >= SN_ARRAY_LEN(names))
+        return "?";
+    return names[m];
+}
+
+const char *sn_confidence_mark(enum sn_confidence c)
+{
+    switch (c) {
+    case SN_CONF_VENDOR:
+        return "V";
+    case SN_CONF_SECONDARY:
+        return "S";
+    case SN_CONF_DERIVED:
+        return "D";
+    case SN_CONF_ESTIMATE:
+        return "E";
+    case SN_CONF_USER:
+        return "U";
+    }
+    return "?";
+}
+
+/* Parameters of a transformer from its dimensions: per layer, attention
+ * q and o (2h^2) plus k and v (2 h kv_heads h/heads), MLP (3 or 2 matrices
+ * of h x ffn) per expert, router h x experts on MoE layers; embeddings
+ * V h, twice when input and output are untied. Norms and biases (a few h
+ * per layer) are left out. */
+void sn__model_params(const struct sn_model_info *m, double *total,
+                      double *active)
+{
+    double h = m->hidden, l = m->layers;
+    double head_dim = m->heads > 0 ? h / m->heads : h;
+    double kv = m->kv_heads > 0 ? m->kv_heads : m->heads;
+    double attn = 2 * h * h + 2 * h * kv * head_dim;
+    double mats = m->gated_mlp ? 3 : 2;
+    double mlp = mats * h * m->ffn;
+    double dense_mlp = mats * h * (m->dense_ffn > 0 ? m->dense_ffn : m->ffn);
+    double emb = (double)m->vocab * h * (m->tied_embeddings ? 1 : 2);
+    double moe_l = 0, dense_l = l, t, a;
+
+    if (m->experts > 1) {
+        moe_l = m->moe_layers > 0 ? m->moe_layers : l;
+        dense_l = l - moe_l;
+    }
+    t = dense_l * (attn + dense_mlp) + emb;
+    a = t;
+    if (moe_l > 0) {
+        double per = attn + h * m->experts;
+        t += moe_l * (per + (m->experts + m->shared_experts) * mlp);
+        a += moe_l * (per + (m->topk + m->shared_experts) * mlp);
+    }
+    if (total)
+        *total = t;
+    if (active)
+        *active = a;
+}

@@ -1,0 +1,5 @@
+# `spec check FILE` reads the file and names it
+args: spec check tests/fixtures/specs/good/seed-64.yaml
+exit: 0
+stdout-has: tests/fixtures/specs/good/seed-64.yaml: ok: seed-64
+stderr-empty:

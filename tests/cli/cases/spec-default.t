@@ -1,0 +1,5 @@
+# `spec default` prints the built-in spec, the same bytes as the fixture
+args: spec default
+exit: 0
+stdout: tests/fixtures/specs/good/seed-64.yaml
+stderr-empty:
