@@ -187,10 +187,11 @@ static void test_fabrics_take_their_shapes(void)
     CHECK(s.scaleup.links_per_accel == 14);
     CHECK(s.scaleup.switches_per_plane == 16);
     sn_spec_release(&s);
-    /* partial mesh in groups of 4, 3 links inside and 1 between */
+    /* partial mesh in groups of 4: 3 links inside, 1 to each of the 3
+     * other groups */
     REQUIRE(parse("accelerator: h100-sxm5-80gb\n"
                   "supernode: {accelerators: 16, fabric: partial_mesh,\n"
-                  "            links_per_accelerator: 4, group: 4}\n",
+                  "            links_per_accelerator: 6, group: 4}\n",
                   &s) == SN_OK);
     CHECK(s.scaleup.group == 4);
     sn_spec_release(&s);
@@ -200,7 +201,7 @@ static void test_fabrics_take_their_shapes(void)
                   &s) == SN_OK);
     CHECK(s.scaleup.links_per_accel == 1);
     CHECK_NEAR(s.scaleup.link_bw, 63e9, 1e-12);
-    CHECK(s.scaleup.radix == 9 && s.scaleup.switches_per_plane == 1);
+    CHECK(s.scaleup.group == 8 && s.scaleup.switches_per_plane == 1);
     sn_spec_release(&s);
     /* one accelerator per supernode: no fabric at all */
     REQUIRE(parse("accelerator: h100-sxm5-80gb\n"
@@ -349,11 +350,22 @@ static void test_rejects_counts_that_do_not_fit(void)
                          "supernode: {accelerators: 512}\n"),
                    "exceeds the 256 the h100-sxm5-80gb joins in one "
                    "scale-up domain");
-    CHECK_CONTAINS(fails("accelerator: h100-sxm5-80gb\n"
-                         "supernode: {accelerators: 200}\n"
+    CHECK_CONTAINS(fails("accelerator: tpu-v5p\n"
+                         "supernode: {accelerators: 200, torus: [10, 10, 2]}\n"
                          "supernodes: 60000\n"),
                    "t.yaml:3:13: 60000 supernodes of 200 accelerators are "
                    "12000000 accelerators (at most 10000000)");
+    /* one tier: each accelerator reaches every chip of its plane */
+    CHECK_CONTAINS(fails("accelerator: h100-sxm5-80gb\n"
+                         "supernode: {accelerators: 128, "
+                         "links_per_accelerator: 8}\n"),
+                   "t.yaml:2:27: 128 accelerators need 2 nvswitch-gen3 chips "
+                   "per plane, but each has only 1 link in a plane");
+    CHECK_CONTAINS(fails("accelerator: h100-sxm5-80gb\n"
+                         "supernode: {accelerators: 16, fabric: partial_mesh,"
+                         "\n            links_per_accelerator: 4, group: 4}\n"),
+                   "t.yaml:3:36: 4 links per accelerator leave 1 for the "
+                   "links between 4 groups");
     CHECK_CONTAINS(fails(MINIMAL "racks: {nodes_per_rack: 6}\n"),
                    "t.yaml:3:25: 6 nodes of 8U do not fit in a 42U rack");
     CHECK_CONTAINS(fails(MINIMAL "storage: {checkpoint_interval: 10min, "
@@ -428,17 +440,32 @@ static void test_set_overrides_and_revalidates(void)
 
     REQUIRE(sn_spec_load(NULL, &s, &err) == SN_OK);
     h = s.hash;
-    CHECK(sn_spec_set(&s, "supernode.accelerators", "128", &err) == SN_OK);
-    CHECK(s.scaleup.accelerators == 128);
-    CHECK(s.scaleup.switches_per_plane == 2); /* 128 ports per plane */
-    CHECK(sn_spec_total_accels(&s) == 512);
+    CHECK(sn_spec_set(&s, "supernode.accelerators", "32", &err) == SN_OK);
+    CHECK(s.scaleup.accelerators == 32);
+    CHECK(sn_spec_total_accels(&s) == 128);
     CHECK(s.hash != h);
+    CHECK(sn_spec_set(&s, "supernode.planes", "4", &err) == SN_OK);
+    CHECK(s.scaleup.planes == 4 && s.scaleup.switches_per_plane == 1);
+    /* 128 accelerators cannot share one tier of 64-port chips */
+    CHECK(sn_spec_set(&s, "supernode.accelerators", "128", &err) == SN_EINPUT);
+    CHECK_CONTAINS(err.msg, "128 accelerators need 4 nvswitch-gen3 chips per "
+                            "plane, but each has only 2 links");
+    CHECK(s.scaleup.accelerators == 32);
+    /* with L1 chips on the nodes and L2 chips per plane they can: 16 nodes
+     * x 16 links a plane over 4 L2 chips of 64 ports */
+    CHECK(sn_spec_set(&s, "supernode.tiers", "2", &err) == SN_OK);
+    CHECK(sn_spec_set(&s, "supernode.accelerators", "128", &err) == SN_OK);
+    CHECK(s.scaleup.tiers == 2 && s.scaleup.switches_per_plane == 4);
+    CHECK(sn_spec_set(&s, "supernode.tiers", "1", &err) == SN_EINPUT);
+    CHECK(s.scaleup.tiers == 2 && s.scaleup.accelerators == 128);
+    CHECK(sn_spec_set(&s, "supernode.accelerators", "32", &err) == SN_OK);
+    CHECK(sn_spec_set(&s, "supernode.tiers", "1", &err) == SN_OK);
     /* a value that does not validate leaves the spec as it was */
     CHECK(sn_spec_set(&s, "supernode.accelerators", "0", &err) == SN_EINPUT);
     CHECK_STR(err.msg, "<default>: supernode.accelerators: 0 is out of range "
                        "(expected a whole number from 1 to 100000) (after "
                        "--set supernode.accelerators=0)");
-    CHECK(s.scaleup.accelerators == 128);
+    CHECK(s.scaleup.accelerators == 32);
     /* a conflict with a value in the file points at the file */
     CHECK(sn_spec_set(&s, "supernode.accelerators", "12", &err) == SN_EINPUT);
     CHECK_CONTAINS(err.msg, "<default>:13:13: supernode.accelerators 12 is "
@@ -457,7 +484,7 @@ static void test_set_overrides_and_revalidates(void)
     CHECK_CONTAINS(err.msg, "'supernodes' is a single value, not a section");
     CHECK(sn_spec_set(&s, "..", "8", &err) == SN_EINPUT);
     /* after all that the spec still holds the last good values */
-    CHECK(s.scaleup.accelerators == 128 && s.supernodes == 4);
+    CHECK(s.scaleup.accelerators == 32 && s.supernodes == 4);
     CHECK(sn_spec_set(&s, "supernode.torus", "[4, 4, 8]", &err) == SN_EINPUT);
     CHECK_CONTAINS(err.msg, "supernode.torus applies only to fabric torus");
     sn_spec_release(&s);

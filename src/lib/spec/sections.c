@@ -221,28 +221,66 @@ static int check_switched(struct sn__ctx *c, const struct sn_yaml *m)
     }
     lpp = u->links_per_accel / u->planes;
     if (u->tiers == 1) {
-        ports = (long long)u->accelerators * lpp;
+        /* one tier: every accelerator reaches every chip of its plane (or
+         * two accelerators would share no chip), so a plane has at most
+         * lpp chips, each taking A x ceil(lpp / chips) links */
+        need = ((long long)u->accelerators * lpp + u->radix - 1) / u->radix;
+        u->switches_per_plane = (int)need;
+        if ((rc = sn__get_int(c, m, "switches_per_plane", "supernode", 1,
+                              SN_SPEC_MAX_ACCELS, &u->switches_per_plane)))
+            return rc;
+        if (u->switches_per_plane > lpp)
+            return sn__fail(
+                c,
+                AT(m, sn_yaml_get(m, "switches_per_plane")
+                          ? "switches_per_plane"
+                          : "accelerators"),
+                "%d accelerators need %d %s chips per plane, but each has "
+                "only %lld link%s in a plane to reach them (expected tiers: "
+                "2, more links per plane, or fewer accelerators)",
+                u->accelerators, u->switches_per_plane, swname, lpp,
+                lpp == 1 ? "" : "s");
+        ports = (long long)u->accelerators *
+                ((lpp + u->switches_per_plane - 1) / u->switches_per_plane);
+        if (ports > u->radix)
+            return sn__fail(c, AT(m, "switches_per_plane"),
+                            "%d %s chips of %d ports per plane cannot take "
+                            "the %lld links of each plane (expected at least "
+                            "%lld)",
+                            u->switches_per_plane, swname, u->radix,
+                            (long long)u->accelerators * lpp, need);
     } else {
-        /* on-node L1 chips, one per plane: per_node x lpp links down and
-         * as many up to the plane's L2 chips (non-blocking) */
+        /* two tiers (CloudMatrix): one L1 chip per plane on each node
+         * takes per_node x lpp links down and as many up, spread evenly
+         * over the plane's L2 chips; each L2 chip takes the same number
+         * from every node */
         long long down = (long long)u->per_node * lpp;
-        if (2 * down > u->radix)
+        long long nodes = u->accelerators / u->per_node, per, up;
+        long long spp = 0;
+        for (long long k = 1; k <= down && !spp; k++)
+            if (nodes * ((down + k - 1) / k) <= u->radix)
+                spp = k;
+        u->switches_per_plane = spp ? (int)spp : (int)down;
+        if ((rc = sn__get_int(c, m, "switches_per_plane", "supernode", 1,
+                              SN_SPEC_MAX_ACCELS, &u->switches_per_plane)))
+            return rc;
+        per = (down + u->switches_per_plane - 1) / u->switches_per_plane;
+        up = per * u->switches_per_plane;
+        if (down + up > u->radix)
             return sn__fail(c, AT(m, "tiers"),
-                            "a 2-tier fabric needs 2 x %d x %lld = %lld ports "
-                            "on each node's L1 chip; the %s has %d",
-                            u->per_node, lpp, 2 * down, swname, u->radix);
-        ports = (long long)(u->accelerators / u->per_node) * down;
+                            "a 2-tier fabric needs %lld links down and %lld "
+                            "up on each node's L1 chip; the %s has %d ports",
+                            down, up, swname, u->radix);
+        if (nodes * per > u->radix)
+            return sn__fail(c,
+                            AT(m, sn_yaml_get(m, "switches_per_plane")
+                                      ? "switches_per_plane"
+                                      : "accelerators"),
+                            "an L2 %s of %d ports cannot take %lld nodes x "
+                            "%lld links (expected more L2 chips per plane, "
+                            "or fewer nodes)",
+                            swname, u->radix, nodes, per);
     }
-    need = (ports + u->radix - 1) / u->radix;
-    u->switches_per_plane = (int)need;
-    if ((rc = sn__get_int(c, m, "switches_per_plane", "supernode", 1,
-                          SN_SPEC_MAX_ACCELS, &u->switches_per_plane)))
-        return rc;
-    if (u->switches_per_plane < need)
-        return sn__fail(c, AT(m, "switches_per_plane"),
-                        "%d %s chips of %d ports per plane cannot take the "
-                        "%lld links of each plane (expected at least %lld)",
-                        u->switches_per_plane, swname, u->radix, ports, need);
     u->in_network_reduction = u->sw && u->sw->in_network_reduction;
     if ((rc = sn__get_bool(c, m, "in_network_reduction", "supernode",
                            &u->in_network_reduction)))
@@ -373,19 +411,19 @@ static int scaleup(struct sn__ctx *c)
             if ((rc = not_here(c, m, what, sw[i],
                                "applies only to fabric switched")))
                 return rc;
-        if (u->fabric != SN_FABRIC_PCIE_TREE) {
+        {
             static const char *const sw2[] = {"switch", "radix",
                                               "switches_per_plane", NULL};
             for (size_t i = 0; sw2[i]; i++)
                 if ((rc = not_here(c, m, what, sw2[i],
-                                   "applies only to fabric switched or "
-                                   "pcie_tree")))
+                                   "applies only to fabric switched")))
                     return rc;
         }
     }
     if (u->fabric != SN_FABRIC_PARTIAL_MESH &&
+        u->fabric != SN_FABRIC_PCIE_TREE &&
         (rc = not_here(c, m, what, "group",
-                       "applies only to fabric partial_mesh")))
+                       "applies only to fabric partial_mesh or pcie_tree")))
         return rc;
     if (u->fabric != SN_FABRIC_TORUS &&
         (rc = not_here(c, m, what, "torus", "applies only to fabric torus")))
@@ -483,12 +521,22 @@ static int scaleup(struct sn__ctx *c)
                             "a group of %d needs %d links per accelerator "
                             "inside it; links_per_accelerator is %d",
                             u->group, u->group - 1, u->links_per_accel);
-        if (u->accelerators > u->group && u->links_per_accel == u->group - 1)
-            return sn__fail(c, AT(m, "links_per_accelerator"),
-                            "all %d links per accelerator stay inside its "
-                            "group of %d; none is left to join the %d groups",
-                            u->links_per_accel, u->group,
-                            u->accelerators / u->group);
+        {
+            /* between groups, each accelerator links to the one at its
+             * position in every other group, the same number of times */
+            int groups = u->accelerators / u->group;
+            int rest = u->links_per_accel - (u->group - 1);
+            if (groups == 1 ? rest != 0 : (rest == 0 || rest % (groups - 1)))
+                return sn__fail(c, AT(m, "links_per_accelerator"),
+                                "%d links per accelerator leave %d for the "
+                                "links between %d groups (expected %s)",
+                                u->links_per_accel, rest, groups,
+                                groups == 1 ? "none: one group is a full "
+                                              "mesh"
+                                            : "a positive multiple of the "
+                                              "other groups, one set to the "
+                                              "same position in each");
+        }
         u->planes = 1;
         u->tiers = 1;
         return SN_OK;
@@ -496,36 +544,27 @@ static int scaleup(struct sn__ctx *c)
         u->planes = 1;
         u->tiers = 1;
         return check_torus(c, m);
-    case SN_FABRIC_PCIE_TREE: {
-        long long down;
+    case SN_FABRIC_PCIE_TREE:
         if (u->accelerators != u->per_node)
             return sn__fail(c, sn_yaml_get(m, "accelerators"),
                             "a pcie_tree fabric stays inside one node: "
                             "supernode.accelerators %d must equal per_node %d",
                             u->accelerators, u->per_node);
-        if ((rc = pick_switch(c, m, what, NULL, &u->sw, &u->radix)))
+        /* one PCIe switch for the node unless group says how many
+         * accelerators share one */
+        u->group = u->per_node;
+        if ((rc = sn__get_int(c, m, "group", what, 1, SN_SPEC_MAX_PER_NODE,
+                              &u->group)))
             return rc;
-        down = (long long)u->accelerators * u->links_per_accel;
-        /* one switch for all of them and its uplink to the host unless a
-         * switch is named */
-        if (!u->radix)
-            u->radix = (int)down + 1;
-        if (u->radix < 2)
-            u->radix = 2;
+        if (u->group > u->per_node)
+            return sn__fail(c, sn_yaml_get(m, "group"),
+                            "supernode.group %d exceeds the %d accelerators "
+                            "of a node",
+                            u->group, u->per_node);
         u->planes = 1;
         u->tiers = 1;
-        u->switches_per_plane =
-            (int)((down + (u->radix - 1) - 1) / (u->radix - 1));
-        if ((rc = sn__get_int(c, m, "switches_per_plane", what, 1,
-                              SN_SPEC_MAX_ACCELS, &u->switches_per_plane)))
-            return rc;
-        if ((long long)u->switches_per_plane * (u->radix - 1) < down)
-            return sn__fail(c, AT(m, "switches_per_plane"),
-                            "%d PCIe switches of %d ports cannot take %lld "
-                            "accelerator links and their host uplinks",
-                            u->switches_per_plane, u->radix, down);
+        u->switches_per_plane = (u->per_node + u->group - 1) / u->group;
         return SN_OK;
-    }
     case SN_FABRIC_NONE:
         break;
     }
@@ -736,24 +775,13 @@ static int explicit_net(struct sn__ctx *c, const struct sn_yaml *m)
     return SN_OK;
 }
 
-/* Endpoints a k-port fat tree of `tiers` tiers takes with d hosts per leaf
- * (Al-Fares et al. SIGCOMM 2008; hardware-catalog.md section 3.4): one
- * switch: k; two tiers: k leaves of d; three: k pods of k/2 leaves of d. */
-static double fat_tree_capacity(int k, int d, int tiers)
-{
-    if (tiers == 1)
-        return k;
-    if (tiers == 2)
-        return (double)k * d;
-    return (double)k * (k / 2) * d;
-}
-
 static int fat_tree(struct sn__ctx *c, const struct sn_yaml *m)
 {
     struct sn_spec *s = c->spec;
     struct sn_scaleout *o = &s->scaleout;
     const char *deflt = NULL;
-    double ports, cap = 0;
+    bool rail = o->topology == SN_NET_RAIL_FAT_TREE, fits[3];
+    double servers, ports, leaves, cap;
     int rc, d;
     char r[32];
 
@@ -794,31 +822,35 @@ static int fat_tree(struct sn__ctx *c, const struct sn_yaml *m)
         return sn__fail(c, AT(m, "oversubscription"),
                         "a %d-port leaf cannot split its ports %g:1", o->radix,
                         o->oversubscription);
-    ports = (double)s->supernodes *
-            (s->scaleup.accelerators / s->scaleup.per_node) * o->nics_per_node;
+    servers =
+        (double)s->supernodes * (s->scaleup.accelerators / s->scaleup.per_node);
+    ports = servers * o->nics_per_node;
+    /* leaves: rail-optimised, one per rail for every d servers; else one
+     * for every d NIC ports (DGX SuperPOD RA; Al-Fares et al.) */
+    leaves = rail ? ceil(servers / d) * o->nics_per_node : ceil(ports / d);
+    fits[0] = rail ? servers <= o->radix : ports <= o->radix;
+    fits[1] = leaves <= o->radix;
+    fits[2] = ceil(leaves / (o->radix / 2)) <= o->radix;
+    cap = (double)o->radix * (o->radix / 2) * d;
     o->tiers = 0;
     if ((rc = sn__get_int(c, m, "tiers", "scaleout", 1, 3, &o->tiers)))
         return rc;
-    if (o->tiers) {
-        cap = fat_tree_capacity(o->radix, d, o->tiers);
-        if (ports > cap)
-            return sn__fail(c, sn_yaml_get(m, "tiers"),
-                            "%.0f NIC ports do not fit in %d tier%s of "
-                            "%d-port switches (at most %.0f; expected more "
-                            "tiers or a larger radix)",
-                            ports, o->tiers, o->tiers > 1 ? "s" : "", o->radix,
-                            cap);
-    } else {
-        for (int t = 1; t <= 3 && !o->tiers; t++)
-            if (ports <= (cap = fat_tree_capacity(o->radix, d, t)))
-                o->tiers = t;
-        if (!o->tiers)
-            return sn__fail(c, AT(m, "switch"),
-                            "%.0f NIC ports do not fit in a 3-tier fat tree "
-                            "of %d-port switches (at most %.0f; expected a "
-                            "larger radix)",
-                            ports, o->radix, cap);
-    }
+    if (o->tiers && !fits[o->tiers - 1])
+        return sn__fail(c, sn_yaml_get(m, "tiers"),
+                        "%.0f NIC ports do not fit in %d tier%s of %d-port "
+                        "switches (expected more tiers or a larger radix)",
+                        ports, o->tiers, o->tiers > 1 ? "s" : "", o->radix);
+    /* chosen here, a rail-optimised network keeps a spine tier: rails
+     * alone would join no two rails */
+    for (int t = rail ? 2 : 1; t <= 3 && !o->tiers; t++)
+        if (fits[t - 1])
+            o->tiers = t;
+    if (!o->tiers)
+        return sn__fail(c, AT(m, "switch"),
+                        "%.0f NIC ports do not fit in a 3-tier fat tree of "
+                        "%d-port switches (at most about %.0f; expected a "
+                        "larger radix)",
+                        ports, o->radix, cap);
     return SN_OK;
 }
 
