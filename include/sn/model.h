@@ -298,4 +298,151 @@ const char *sn_train_limit_name(enum sn_train_limit l);
 const char *sn_recompute_name(enum sn_recompute r);
 const char *sn_dtype_name(enum sn_dtype d);
 
+/* ---- layout search -------------------------------------------------------- */
+
+/* What the search may vary and how much it keeps. Zero fields take the
+ * defaults of sn_train_search_default(). */
+struct sn_train_search {
+    int accels;          /* accelerators the job uses */
+    int gbs, seq;
+    enum sn_dtype dtype;
+    int max_tp;          /* 0: up to the heads */
+    int max_pp;          /* 0: up to the layers */
+    int max_cp;          /* 0: 1 below 16k tokens, else 32 */
+    int max_mbs;         /* 0: 16 */
+    int max_vpp;         /* 0: 8 */
+    bool fixed_recompute;/* only `recompute` below */
+    enum sn_recompute recompute;
+    bool fixed_zero;     /* only `zero` below */
+    int zero;
+};
+
+/* One ranked layout. */
+struct sn_train_candidate {
+    struct sn_train_layout layout;
+    struct sn_train_result result;
+};
+
+struct sn_train_search_stats {
+    uint64_t enumerated;  /* layouts passing the divisibility rules */
+    uint64_t fitting;     /* of those, within memory: timed */
+    double seconds;       /* wall time of the search */
+};
+
+void sn_train_search_default(struct sn_train_search *s);
+/* Enumerate every layout (tp, cp, pp, dp, ep, micro-batch, recompute,
+ * ZeRO stage, interleaving; sequence parallelism whenever tp > 1) that
+ * passes sn_train_check() and fits in memory, time each, and keep the k
+ * fastest in top[] (ranked by step time, ties by the layout's fields).
+ * *ntop gets how many were kept. */
+int sn_train_search_run(struct sn_train *t, const struct sn_train_search *s,
+                        const struct sn_train_opts *o,
+                        struct sn_train_candidate *top, size_t k,
+                        size_t *ntop, struct sn_train_search_stats *st,
+                        struct sn_error *err);
+
+/* ---- custom models --------------------------------------------------------- */
+
+/* A model read from a YAML file: dimensions plus the storage for its names
+ * (info.name and info.display point into this struct). */
+struct sn_train_model_file {
+    struct sn_model_info info;
+    char name[64];
+    char display[128];
+};
+
+/* Parse a model description:
+ *   name: my-model            (optional)
+ *   layers: 32                hidden: 4096     heads: 32
+ *   kv_heads: 8               ffn: 14336       vocab: 128256
+ *   seq: 8192                 mlp: swiglu | gelu (default gelu)
+ *   experts: 8                topk: 2          shared_experts: 0
+ *   moe_layers: 32            params: 46.7B    (optional, as published)
+ * Errors are "file:line:col: what is wrong (what was expected)" with
+ * SN_EINPUT. The struct is self-contained (copy it freely). */
+int sn_train_model_parse(const char *file, const char *text, size_t len,
+                         struct sn_train_model_file *out,
+                         struct sn_error *err);
+int sn_train_model_load(const char *path, struct sn_train_model_file *out,
+                        struct sn_error *err);
+
+/* ---- goodput under failures ------------------------------------------------ */
+
+/* Component classes that fail, and what each rate is counted per. */
+enum sn_fail_class {
+    SN_FAIL_ACCEL,     /* GPU, HBM, SRAM, GPU processor, thermal, SDC;
+                          per accelerator */
+    SN_FAIL_NIC,       /* per scale-out NIC */
+    SN_FAIL_HOST,      /* host maintenance, SSD, PSU, chassis, CPU, DRAM,
+                          IO board; per node */
+    SN_FAIL_NETWORK,   /* scale-out switches and cables; per accelerator */
+    SN_FAIL_SCALEUP,   /* scale-up switch chips; per chip */
+    SN_FAIL_SOFTWARE,  /* software bugs, collective timeouts, dependencies;
+                          per accelerator; stop the whole job */
+    SN_FAIL_COUNT
+};
+
+enum sn_fault_domain {
+    SN_FAULT_JOB,       /* any failure stops the whole job */
+    SN_FAULT_SUPERNODE, /* a hardware failure stops its supernode; the
+                           others keep training (elastic data parallelism)
+                           until it is replaced */
+};
+
+/* The spec's `reliability:` section, defaults from
+ * sn_goodput_params_default() (Llama 3's interruption table). */
+struct sn_goodput_params {
+    double mtbf[SN_FAIL_COUNT];   /* hours per failure of one unit; 0 =
+                                     never fails */
+    enum sn_fault_domain domain;
+    int spares;                   /* spare supernodes */
+    double restart;               /* s: detect, reschedule, warm up */
+    double repair;                /* s: bring a failed supernode back */
+    double checkpoint_write;      /* s blocking; 0 = from the storage */
+    double checkpoint_restore;    /* s; 0 = from the storage */
+};
+
+/* What the cluster and the job look like to the goodput model. */
+struct sn_goodput_job {
+    int accels;                  /* in the job */
+    int per_supernode;           /* accelerators per supernode */
+    int per_node;                /* accelerators per node */
+    int nics_per_node;
+    int scaleup_switches;        /* per supernode */
+    double checkpoint_bytes;
+    double write_bw, read_bw;    /* storage bytes/s; 0 = unknown */
+};
+
+struct sn_goodput_result {
+    double rate[SN_FAIL_COUNT];  /* failures per hour of the job, by class */
+    double mtbf;                 /* s: between interruptions of the job */
+    double mtbf_supernode;       /* s: between failures of one supernode */
+    double checkpoint_write;     /* s (delta) */
+    double restart;              /* s (R): restart + restore + waiting */
+    double young;                /* s: sqrt(2 delta M) */
+    double daly;                 /* s: Daly's higher-order optimum */
+    double interval;             /* s: the interval used (Daly) */
+    double waste_checkpoint;     /* fractions of wall time */
+    double waste_rework;
+    double waste_restart;
+    double waste_supernode;      /* supernodes out of the job */
+    double ettr;                 /* effective training time ratio */
+    double spare_fraction;       /* spares / (job + spares) */
+    double goodput;              /* ettr x (1 - spare_fraction) */
+    double p_no_spare;           /* a failure finds no spare */
+};
+
+void sn_goodput_params_default(struct sn_goodput_params *p);
+/* Read the spec's reliability section (may be NULL: defaults) over the
+ * defaults; errors located in `file`. */
+int sn_goodput_parse(const char *file, const struct sn_yaml *section,
+                     struct sn_goodput_params *p, struct sn_error *err);
+/* Young/Daly checkpoint interval and the effective training time ratio.
+ * SN_EINPUT when the checkpoint cost is unknown (no storage bandwidth and
+ * no checkpoint_write). */
+int sn_goodput_compute(const struct sn_goodput_params *p,
+                       const struct sn_goodput_job *job,
+                       struct sn_goodput_result *r, struct sn_error *err);
+const char *sn_fail_class_name(enum sn_fail_class c);
+
 #endif

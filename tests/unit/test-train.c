@@ -364,6 +364,54 @@ static void test_train_predict_rejects_fp8_without_tensor_cores(void)
     sn_train_free(t);
 }
 
+static void test_train_model_file_parses_and_locates_errors(void)
+{
+    static const char good[] =
+        "name: llama3-8b-like\nlayers: 32\nhidden: 4096\nheads: 32\n"
+        "kv_heads: 8\nffn: 14336\nvocab: 128256\nseq: 8192\n"
+        "mlp: swiglu\n";
+    struct sn_train_model_file f;
+    struct sn_error err;
+
+    REQUIRE(sn_train_model_parse("m.yaml", good, strlen(good), &f, &err) ==
+            SN_OK);
+    CHECK_STR(f.info.name, "llama3-8b-like");
+    CHECK(f.info.kv_heads == 8 && f.info.gated_mlp && f.info.seq == 8192);
+    /* the parameters follow from the dimensions: Llama 3 8B's 8.03B */
+    CHECK_NEAR(f.info.params / 1e9, 8.03, 0.002);
+    CHECK(sn_train_model_parse("m.yaml", "layers: 2\nhiden: 8\n", 19, &f,
+                               &err) == SN_EINPUT);
+    CHECK_STR(err.msg, "m.yaml:2:1: unknown key 'hiden' in the model (did "
+                       "you mean 'hidden'?)");
+    CHECK(sn_train_model_parse("m.yaml", "layers: 2\nhidden: 8\n", 20, &f,
+                               &err) == SN_EINPUT);
+    CHECK_CONTAINS(err.msg, "the model has no 'heads'");
+    {
+        static const char bad[] = "layers: 2\nhidden: 100\nheads: 3\n"
+                                  "ffn: 400\nvocab: 10\n";
+        CHECK(sn_train_model_parse("m.yaml", bad, strlen(bad), &f, &err) ==
+              SN_EINPUT);
+        CHECK_CONTAINS(err.msg, "m.yaml:2:9: hidden is not a multiple of "
+                                "the heads");
+    }
+    {
+        static const char bad[] = "layers: 2x\nhidden: 8\nheads: 1\n"
+                                  "ffn: 4\nvocab: 10\n";
+        CHECK(sn_train_model_parse("m.yaml", bad, strlen(bad), &f, &err) ==
+              SN_EINPUT);
+        CHECK_CONTAINS(err.msg, "m.yaml:1:9: layers:");
+    }
+    {
+        static const char bad[] = "layers: 2\nhidden: 8\nheads: 1\n"
+                                  "ffn: 4\nvocab: 10\nexperts: 8\n"
+                                  "topk: 9\n";
+        CHECK(sn_train_model_parse("m.yaml", bad, strlen(bad), &f, &err) ==
+              SN_EINPUT);
+        CHECK_CONTAINS(err.msg, "m.yaml:7:7: topk must be from 1 to the 8 "
+                                "experts");
+    }
+}
+
 static const struct sn_test cases[] = {
     T(test_train_params_match_narayanan_formula),
     T(test_train_params_match_published_sizes),
@@ -377,6 +425,7 @@ static const struct sn_test cases[] = {
     T(test_train_tp_across_the_domain_costs_more),
     T(test_train_overlap_hides_data_parallel_reduction),
     T(test_train_predict_rejects_fp8_without_tensor_cores),
+    T(test_train_model_file_parses_and_locates_errors),
 };
 
 SN_TEST_MAIN(cases)

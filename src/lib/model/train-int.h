@@ -38,6 +38,9 @@ int sn__stage_layers(int layers, int pp, int stage, int *first);
 /* Micro-batch model chunks stage r holds in flight under 1F1B (vpp = 1) or
  * the interleaved schedule (Megatron-LM's warm-up count plus one). */
 double sn__inflight_chunks(int pp, int vpp, int m, int r);
+/* The model and system a struct sn_train was made with. */
+const struct sn_model_info *sn__train_model(const struct sn_train *t);
+const struct sn_train_system *sn__train_system(const struct sn_train *t);
 /* Bytes per parameter for weights, gradients and optimizer state. */
 void sn__state_bytes(enum sn_dtype dt, double *w, double *g, double *o);
 

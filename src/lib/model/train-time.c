@@ -67,6 +67,16 @@ void sn_train_free(struct sn_train *t)
     free(t);
 }
 
+const struct sn_model_info *sn__train_model(const struct sn_train *t)
+{
+    return &t->model;
+}
+
+const struct sn_train_system *sn__train_system(const struct sn_train *t)
+{
+    return &t->sys;
+}
+
 static uint64_t memo_hash(int op, uint32_t first, uint32_t n,
                           uint32_t stride, double bytes)
 {

@@ -1,0 +1,181 @@
+/* search.c: the layout search. Every combination of TP, CP, PP, DP, EP,
+ * micro-batch, recompute, ZeRO stage and interleaving that the layout
+ * rules allow is checked for memory first (cheap) and, when it fits,
+ * timed with the step-time model; the k fastest are kept. Collective
+ * times are memoised by the step-time model, so a search costs a few
+ * microseconds per layout. */
+#include <string.h>
+
+#include "train-int.h"
+
+void sn_train_search_default(struct sn_train_search *s)
+{
+    memset(s, 0, sizeof(*s));
+    s->dtype = SN_DTYPE_BF16;
+}
+
+/* Divisors of n up to max, ascending. */
+static int divisors(int n, int max, int *out, int cap)
+{
+    int k = 0;
+
+    for (int d = 1; d <= n && d <= max && k < cap; d++)
+        if (n % d == 0)
+            out[k++] = d;
+    return k;
+}
+
+/* Deterministic order: faster first, then the smaller layout fields. */
+static int better(const struct sn_train_candidate *a,
+                  const struct sn_train_candidate *b)
+{
+    const struct sn_train_layout *x = &a->layout, *y = &b->layout;
+    const int ka[] = {x->tp, x->pp, x->cp, x->ep, x->mbs, x->vpp,
+                      (int)x->recompute, x->zero};
+    const int kb[] = {y->tp, y->pp, y->cp, y->ep, y->mbs, y->vpp,
+                      (int)y->recompute, y->zero};
+
+    if (a->result.step_time != b->result.step_time)
+        return a->result.step_time < b->result.step_time;
+    for (size_t i = 0; i < SN_ARRAY_LEN(ka); i++)
+        if (ka[i] != kb[i])
+            return ka[i] < kb[i];
+    return 0;
+}
+
+static void keep(struct sn_train_candidate *top, size_t k, size_t *n,
+                 const struct sn_train_candidate *c)
+{
+    size_t i;
+
+    if (*n == k && !better(c, &top[k - 1]))
+        return;
+    i = *n < k ? (*n)++ : k - 1;
+    while (i > 0 && better(c, &top[i - 1])) {
+        top[i] = top[i - 1];
+        i--;
+    }
+    top[i] = *c;
+}
+
+int sn_train_search_run(struct sn_train *t, const struct sn_train_search *s,
+                        const struct sn_train_opts *o,
+                        struct sn_train_candidate *top, size_t k,
+                        size_t *ntop, struct sn_train_search_stats *st,
+                        struct sn_error *err)
+{
+    const struct sn_model_info *m = sn__train_model(t);
+    const struct sn_train_system *sys = sn__train_system(t);
+    int tps[64], cps[8], pps[256], eps[64], mbss[64], vpps[16];
+    int ntp, ncp, npp, nep, nmb, nvpp;
+    int max_tp, max_pp, max_cp, max_mbs, max_vpp, kv, experts;
+    double t0 = sn_now();
+    struct sn_train_candidate cand;
+    int rc = SN_OK;
+
+    *ntop = 0;
+    memset(st, 0, sizeof(*st));
+    if (s->accels < 1 || s->gbs < 1 || s->seq < 1 || k < 1)
+        return sn_error_set(err, SN_EINPUT,
+                            "the search needs accelerators, a global batch "
+                            "and a sequence length");
+    kv = m->kv_heads > 0 ? m->kv_heads : m->heads;
+    experts = m->experts > 1 ? m->experts : 1;
+    max_tp = s->max_tp > 0 ? s->max_tp : m->heads;
+    max_pp = s->max_pp > 0 ? s->max_pp : m->layers;
+    max_cp = s->max_cp > 0 ? s->max_cp : (s->seq >= 16384 ? 32 : 1);
+    max_mbs = s->max_mbs > 0 ? s->max_mbs : 16;
+    max_vpp = s->max_vpp > 0 ? s->max_vpp : 8;
+
+    ntp = 0;
+    {
+        int all[64], n = divisors(s->accels, max_tp, all, 64);
+        for (int i = 0; i < n; i++)
+            if (m->heads % all[i] == 0 && kv % all[i] == 0 &&
+                m->hidden % all[i] == 0 && m->ffn % all[i] == 0)
+                tps[ntp++] = all[i];
+    }
+    for (int a = 0; a < ntp; a++) {
+        int tp = tps[a];
+        ncp = 0;
+        for (int cp = 1; cp <= max_cp && ncp < 8; cp *= 2)
+            if ((s->accels / tp) % cp == 0 && s->seq % cp == 0)
+                cps[ncp++] = cp;
+        for (int b = 0; b < ncp; b++) {
+            int cp = cps[b], rest = s->accels / (tp * cp);
+            npp = divisors(rest, max_pp, pps, 256);
+            for (int c = 0; c < npp; c++) {
+                int pp = pps[c], dp = rest / pp;
+                if (s->gbs % dp)
+                    continue;
+                nep = experts > 1 ? divisors(dp, experts, eps, 64) : 1;
+                if (experts <= 1)
+                    eps[0] = 1;
+                nmb = divisors(s->gbs / dp, max_mbs, mbss, 64);
+                nvpp = 0;
+                vpps[nvpp++] = 1;
+                if (pp > 1)
+                    for (int v = 2; v <= max_vpp && nvpp < 16; v++)
+                        if (m->layers % (pp * v) == 0)
+                            vpps[nvpp++] = v;
+                for (int e = 0; e < nep; e++) {
+                    int ep = eps[e];
+                    if (experts > 1 && experts % ep)
+                        continue;
+                    for (int f = 0; f < nmb; f++) {
+                        int mbs = mbss[f], mcount = s->gbs / (mbs * dp);
+                        for (int g = 0; g < nvpp; g++) {
+                            int vpp = vpps[g];
+                            if (vpp > 1 && mcount % pp)
+                                continue;
+                            for (int rcv = 0; rcv < SN_RECOMPUTE_COUNT;
+                                 rcv++) {
+                                if (s->fixed_recompute &&
+                                    rcv != (int)s->recompute)
+                                    continue;
+                                /* fused attention already recomputes the
+                                 * scores: selective is the same layout as
+                                 * none */
+                                if (!s->fixed_recompute &&
+                                    o->flash_attention &&
+                                    rcv == SN_RECOMPUTE_SELECTIVE)
+                                    continue;
+                                for (int z = 0; z <= 3; z++) {
+                                    struct sn_train_layout l = {
+                                        tp, pp, dp, cp, ep, vpp, mbs,
+                                        s->gbs, s->seq,
+                                        (enum sn_recompute)rcv, z,
+                                        tp > 1, s->dtype};
+                                    struct sn_train_memory mem;
+                                    if (s->fixed_zero && z != s->zero)
+                                        continue;
+                                    if (!s->fixed_zero &&
+                                        ((z >= 2 && pp > 1) ||
+                                         (z >= 1 && dp * cp == 1)))
+                                        continue;
+                                    if (sn_train_check(m, &l, s->accels,
+                                                       NULL))
+                                        continue;
+                                    st->enumerated++;
+                                    sn_train_memory(m, &l, o, sys, &mem);
+                                    if (!mem.fits)
+                                        continue;
+                                    st->fitting++;
+                                    cand.layout = l;
+                                    rc = sn_train_predict(t, &l, o,
+                                                          &cand.result, err);
+                                    if (rc)
+                                        goto out;
+                                    keep(top, k, ntop, &cand);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+out:
+    st->seconds = sn_now() - t0;
+    return rc;
+}

@@ -1,0 +1,200 @@
+/* test-search.c: the layout search finds what exhaustive timing of the
+ * same space finds, keeps only layouts that fit and pass the rules, and
+ * ranks them deterministically. */
+#include "harness.h"
+#include "sn/model.h"
+#include "train-comm.h"
+#include "train-models.h"
+
+static struct tc_fabric fab;
+
+static struct sn_train *a100(const struct sn_model_info *m)
+{
+    struct sn_train_system sys = {0};
+    struct sn_train *t = NULL;
+    struct sn_error err;
+
+    fab = tc_dgx_a100;
+    sys.name = "selene";
+    sys.flops = 312e12;
+    sys.hbm_bytes = 80e9;
+    sys.hbm_bw = 2.039e12;
+    sn_train_calib_for("a100", &sys.calib);
+    sys.comm.time = tc_time;
+    sys.comm.ctx = &fab;
+    if (sn_train_new(m, &sys, &t, &err))
+        printf("  %s\n", err.msg);
+    return t;
+}
+
+static void test_search_ranks_fitting_layouts_fastest_first(void)
+{
+    struct sn_train *t = a100(&tm_gpt_39b);
+    struct sn_train_search s;
+    struct sn_train_opts o;
+    struct sn_train_candidate top[20];
+    struct sn_train_search_stats st;
+    struct sn_error err;
+    size_t n;
+
+    REQUIRE(t);
+    sn_train_search_default(&s);
+    sn_train_opts_default(&o);
+    s.accels = 64;
+    s.gbs = 512;
+    s.seq = 2048;
+    REQUIRE(sn_train_search_run(t, &s, &o, top, 20, &n, &st, &err) ==
+            SN_OK);
+    REQUIRE(n == 20);
+    CHECK(st.enumerated > st.fitting);
+    CHECK(st.fitting >= 20);
+    for (size_t i = 0; i < n; i++) {
+        CHECK(sn_train_check(&tm_gpt_39b, &top[i].layout, 64, &err) ==
+              SN_OK);
+        CHECK(top[i].result.mem.fits);
+        if (i)
+            CHECK(top[i - 1].result.step_time <= top[i].result.step_time);
+    }
+    sn_train_free(t);
+}
+
+static void test_search_best_beats_every_hand_picked_layout(void)
+{
+    /* time a grid of layouts by hand; none that fits may beat the
+     * search's first */
+    struct sn_train *t = a100(&tm_gpt_18b);
+    struct sn_train_search s;
+    struct sn_train_opts o;
+    struct sn_train_candidate top[1];
+    struct sn_train_search_stats st;
+    struct sn_error err;
+    size_t n, tried = 0;
+    static const int tps[] = {1, 2, 4, 8}, pps[] = {1, 2, 4, 8};
+
+    REQUIRE(t);
+    sn_train_search_default(&s);
+    sn_train_opts_default(&o);
+    s.accels = 64;
+    s.gbs = 256;
+    s.seq = 2048;
+    REQUIRE(sn_train_search_run(t, &s, &o, top, 1, &n, &st, &err) ==
+            SN_OK);
+    REQUIRE(n == 1);
+    for (size_t a = 0; a < 4; a++)
+        for (size_t b = 0; b < 4; b++)
+            for (int mbs = 1; mbs <= 8; mbs *= 2)
+                for (int rc = 0; rc < SN_RECOMPUTE_COUNT; rc++) {
+                    struct sn_train_layout l = {
+                        tps[a], pps[b], 64 / (tps[a] * pps[b]), 1, 1, 1,
+                        mbs, 256, 2048, (enum sn_recompute)rc, 1,
+                        tps[a] > 1, SN_DTYPE_BF16};
+                    struct sn_train_result r;
+                    if (sn_train_check(&tm_gpt_18b, &l, 64, NULL))
+                        continue;
+                    REQUIRE(sn_train_predict(t, &l, &o, &r, &err) ==
+                            SN_OK);
+                    if (!r.mem.fits)
+                        continue;
+                    tried++;
+                    CHECK(r.step_time >= top[0].result.step_time);
+                }
+    CHECK(tried > 20);
+    sn_train_free(t);
+}
+
+static void test_search_respects_fixed_choices_and_memory(void)
+{
+    struct sn_train *t = a100(&tm_gpt_175b);
+    struct sn_train_search s;
+    struct sn_train_opts o;
+    struct sn_train_candidate top[8];
+    struct sn_train_search_stats st;
+    struct sn_error err;
+    size_t n;
+
+    REQUIRE(t);
+    sn_train_search_default(&s);
+    sn_train_opts_default(&o);
+    s.accels = 64;
+    s.gbs = 64;
+    s.seq = 2048;
+    s.fixed_recompute = true;
+    s.recompute = SN_RECOMPUTE_FULL;
+    REQUIRE(sn_train_search_run(t, &s, &o, top, 8, &n, &st, &err) ==
+            SN_OK);
+    REQUIRE(n > 0);
+    for (size_t i = 0; i < n; i++)
+        CHECK(top[i].layout.recompute == SN_RECOMPUTE_FULL);
+    sn_train_free(t);
+    /* 175B on 8 GPUs: 175e9 x 2 bytes of weights alone is 350 GB */
+    t = a100(&tm_gpt_175b);
+    s.accels = 8;
+    s.gbs = 8;
+    REQUIRE(sn_train_search_run(t, &s, &o, top, 8, &n, &st, &err) ==
+            SN_OK);
+    CHECK(n == 0);
+    CHECK(st.enumerated > 0 && st.fitting == 0);
+    sn_train_free(t);
+}
+
+static void test_search_is_deterministic(void)
+{
+    struct sn_train *t = a100(&tm_gpt_39b);
+    struct sn_train_search s;
+    struct sn_train_opts o;
+    struct sn_train_candidate a[10], b[10];
+    struct sn_train_search_stats st;
+    struct sn_error err;
+    size_t na, nb;
+
+    REQUIRE(t);
+    sn_train_search_default(&s);
+    sn_train_opts_default(&o);
+    s.accels = 128;
+    s.gbs = 512;
+    s.seq = 2048;
+    REQUIRE(sn_train_search_run(t, &s, &o, a, 10, &na, &st, &err) == SN_OK);
+    REQUIRE(sn_train_search_run(t, &s, &o, b, 10, &nb, &st, &err) == SN_OK);
+    REQUIRE(na == nb);
+    for (size_t i = 0; i < na; i++) {
+        CHECK(!memcmp(&a[i].layout, &b[i].layout, sizeof(a[i].layout)));
+        CHECK(a[i].result.step_time == b[i].result.step_time);
+    }
+    sn_train_free(t);
+}
+
+static void test_search_moe_tries_expert_parallelism(void)
+{
+    struct sn_train *t = a100(&tm_mixtral);
+    struct sn_train_search s;
+    struct sn_train_opts o;
+    struct sn_train_candidate top[200];
+    struct sn_train_search_stats st;
+    struct sn_error err;
+    size_t n;
+    bool ep8 = false;
+
+    REQUIRE(t);
+    sn_train_search_default(&s);
+    sn_train_opts_default(&o);
+    s.accels = 64;
+    s.gbs = 256;
+    s.seq = 4096;
+    REQUIRE(sn_train_search_run(t, &s, &o, top, 200, &n, &st, &err) ==
+            SN_OK);
+    REQUIRE(n > 0);
+    for (size_t i = 0; i < n; i++)
+        ep8 = ep8 || top[i].layout.ep == 8;
+    CHECK(ep8);
+    sn_train_free(t);
+}
+
+static const struct sn_test cases[] = {
+    T(test_search_ranks_fitting_layouts_fastest_first),
+    T(test_search_best_beats_every_hand_picked_layout),
+    T(test_search_respects_fixed_choices_and_memory),
+    T(test_search_is_deterministic),
+    T(test_search_moe_tries_expert_parallelism),
+};
+
+SN_TEST_MAIN(cases)
