@@ -22,19 +22,26 @@ BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -Iinclude $(WARN) $(PKG_CFLAGS) -MMD -MP
 LIBS    := $(PKG_LIBS) -lm -lpthread -ldl
 
 # CUDA: built when nvcc is found (PATH or CUDA_HOME) and NCCL's header is
-# there; code tests HAVE_CUDA. `make HAVE_CUDA=0` turns it off.
+# there; code tests HAVE_CUDA. `make HAVE_CUDA=0` turns it off. The cuda
+# bench backend is a plugin, supernode-cuda.so beside the binary, loaded
+# with dlopen() when asked for: no other command pays for loading the
+# CUDA libraries (seconds under ASan), and the binary still starts on a
+# host without them.
 CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(shell command -v $(NVCC) 2>/dev/null))
 ifeq ($(HAVE_CUDA),)
 HAVE_CUDA := $(if $(and $(CUDA_HOME),$(wildcard $(CUDA_HOME)/include/nccl.h $(CUDA_HOME)/include/cuda_runtime.h)),1,0)
 endif
-CU_SRC  := $(sort $(wildcard src/lib/*/*.cu))
+CU_SRC  := $(sort $(wildcard src/lib/bench/cuda/*.cu))
+CUC_SRC := $(sort $(wildcard src/lib/bench/cuda/*.c))
 ifeq ($(HAVE_CUDA),1)
-BASE_CFLAGS += -DHAVE_CUDA=1 -I$(CUDA_HOME)/include
-LIBS    += -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 \
-           -lcudart -lcublasLt -lcublas -lnccl
+BASE_CFLAGS += -DHAVE_CUDA=1
+CUDA_CFLAGS := -I$(CUDA_HOME)/include
+CUDA_LIBS := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 \
+             -lcudart -lcublasLt -lcublas -lnccl
 NVCCFLAGS ?= -O2 -std=c++17 -Iinclude -Xcompiler -fPIC
 else
 CU_SRC  :=
+CUC_SRC :=
 endif
 
 LIB_SRC  := $(sort $(wildcard src/lib/*/*.c))
@@ -52,8 +59,11 @@ TST_CFLAGS := $(BASE_CFLAGS) -O1 -g -fno-omit-frame-pointer \
               -Werror
 TST_LDFLAGS := -fsanitize=address,undefined
 
-REL_LIB_OBJ := $(LIB_SRC:%.c=$(REL)/%.o) $(CU_SRC:%.cu=$(REL)/%.cu.o)
-TST_LIB_OBJ := $(LIB_SRC:%.c=$(TST)/%.o) $(CU_SRC:%.cu=$(TST)/%.cu.o)
+REL_LIB_OBJ := $(LIB_SRC:%.c=$(REL)/%.o)
+TST_LIB_OBJ := $(LIB_SRC:%.c=$(TST)/%.o)
+PLUGIN_OBJ   = $(CUC_SRC:%.c=$(1)/%.o) $(CU_SRC:%.cu=$(1)/%.cu.o)
+REL_PLUGIN  := $(if $(CU_SRC)$(CUC_SRC),$(REL)/supernode-cuda.so)
+TST_PLUGIN  := $(if $(CU_SRC)$(CUC_SRC),$(TST)/supernode-cuda.so)
 REL_CLI_OBJ := $(CLI_SRC:%.c=$(REL)/%.o)
 TST_CLI_OBJ := $(CLI_SRC:%.c=$(TST)/%.o)
 UNIT_BIN    := $(UNIT_SRC:tests/unit/%.c=$(TST)/unit/%)
@@ -66,18 +76,30 @@ TESTLIB_SO  := $(TESTLIB_SRC:tests/lib/%.c=$(TST)/lib/%.so)
 
 all: build/supernode
 
-build/supernode: $(REL)/supernode
+build/supernode: $(REL)/supernode $(REL_PLUGIN)
 	@ln -sf rel/supernode $@
 
+# -rdynamic: the cuda plugin calls back into the library linked here
 $(REL)/supernode: $(REL_CLI_OBJ) $(REL)/libsupernode.a
-	$(CC) -o $@ $(REL_CLI_OBJ) $(REL)/libsupernode.a $(LIBS)
+	$(CC) -rdynamic -o $@ $(REL_CLI_OBJ) $(REL)/libsupernode.a $(LIBS)
+
+$(REL)/supernode-cuda.so: $(call PLUGIN_OBJ,$(REL))
+	$(CC) -shared -o $@ $^ $(CUDA_LIBS) $(LIBS)
+
+$(TST)/supernode-cuda.so: $(call PLUGIN_OBJ,$(TST))
+	$(CC) $(TST_LDFLAGS) -shared -o $@ $^ $(CUDA_LIBS) $(LIBS)
+
+# the plugin's C files see the CUDA headers and are position-independent
+$(REL)/src/lib/bench/cuda/%.o $(TST)/src/lib/bench/cuda/%.o: \
+    CFLAGS += $(CUDA_CFLAGS) -fPIC
 
 $(REL)/libsupernode.a: $(REL_LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
 $(TST)/supernode: $(TST_CLI_OBJ) $(TST)/libsupernode.a
-	$(CC) $(TST_LDFLAGS) -o $@ $(TST_CLI_OBJ) $(TST)/libsupernode.a $(LIBS)
+	$(CC) $(TST_LDFLAGS) -rdynamic -o $@ $(TST_CLI_OBJ) \
+	    $(TST)/libsupernode.a $(LIBS)
 
 $(TST)/libsupernode.a: $(TST_LIB_OBJ)
 	@rm -f $@
@@ -120,7 +142,8 @@ deps:
 
 unit: $(UNIT_BIN)
 
-test: check-deps $(TST)/supernode $(UNIT_BIN) $(TESTLIB_SO) build/supernode
+test: check-deps $(TST)/supernode $(TST_PLUGIN) $(UNIT_BIN) $(TESTLIB_SO) \
+      build/supernode
 	@bash tests/run.sh $(TST)
 
 fuzz:
