@@ -8,5 +8,6 @@
 #include "sn/spec.h"
 #include "sn/topo.h"
 #include "sn/model.h"
+#include "sn/bench.h"
 
 #endif

@@ -6,9 +6,11 @@
 
 extern const struct sn_cmd sn_cmd_spec;
 extern const struct sn_cmd sn_cmd_version;
+extern const struct sn_cmd sn_cmd_bench;
 
 const struct sn_cmd *const sn_cmds[] = {
     &sn_cmd_spec,
+    &sn_cmd_bench,
     &sn_cmd_version,
     NULL,
 };

@@ -1,0 +1,376 @@
+/* bench.h: measurement. Compute, memory, host-device, pair and collective
+ * tests run as one MPI job (one rank per device) on a backend (cpu:
+ * OpenBLAS, STREAM-like kernels, MPI; cuda: cuBLASLt, CUDA kernels, NCCL),
+ * every sample kept, robust statistics, nccl-tests metric definitions.
+ *
+ * Ownership: sn_bench_job_new() returns a heap object freed with
+ * sn_bench_job_free(). sn_bench_run() fills a caller-owned struct
+ * sn_bench_results that sn_bench_results_release() frees, samples
+ * included. Nothing returned borrows from the options.
+ *
+ * Ranks: rank r of the job is the topology's accelerator rank r. On rank 0
+ * the results hold every rank's results, gathered after each test; other
+ * ranks hold none (they return the same code).
+ *
+ * To add a test: 1. enum sn_bench_test and its row in the name table in
+ * src/lib/bench/runner.c  2. its runner beside the others  3. the backend
+ * hooks it needs (src/lib/bench/backend.h)  4. its table in report.c
+ * 5. docs/bench.md and docs/metrics.md  6. a case in tests/bench/suite.sh.
+ */
+#ifndef SN_BENCH_H
+#define SN_BENCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sn/model.h"
+#include "sn/spec.h"
+#include "sn/util.h"
+
+#define SN_BENCH_SCHEMA "supernode.bench/1"
+
+enum sn_bench_test {
+    SN_BENCH_COMPUTE,   /* GEMM per device, per data type */
+    SN_BENCH_MEMORY,    /* copy, scale, add, triad on device memory */
+    SN_BENCH_H2D,       /* host to device, pinned and pageable, per NUMA */
+    SN_BENCH_D2H,       /* device to host */
+    SN_BENCH_PAIRS,     /* uni/bidirectional bandwidth, latency per pair */
+    SN_BENCH_AGGREGATE, /* all pairs of a round at once vs isolated */
+    SN_BENCH_COLL,      /* nccl-tests collectives over a size sweep */
+    SN_BENCH_LATENCY,   /* small-message latency distributions */
+    SN_BENCH_TEST_COUNT
+};
+
+enum sn_bench_backend {
+    SN_BENCH_CPU,  /* always built */
+    SN_BENCH_CUDA, /* built with HAVE_CUDA */
+};
+
+/* Data types by the names people use; nccl-tests' names are accepted
+ * too ("float", "half", "bfloat16"). */
+enum sn_bench_dtype {
+    SN_DT_FP64,
+    SN_DT_FP32,
+    SN_DT_TF32, /* fp32 storage, tf32 tensor-core math (cuda GEMM) */
+    SN_DT_BF16,
+    SN_DT_FP16,
+    SN_DT_FP8,  /* e4m3 (cuda GEMM on compute capability 8.9+) */
+    SN_DT_INT32,
+    SN_DT_COUNT
+};
+
+enum sn_bench_redop { SN_REDOP_SUM, SN_REDOP_MAX, SN_REDOP_MIN };
+
+/* Statistics over the samples of one result, in the result's unit.
+ * Percentiles interpolate linearly between order statistics (numpy's
+ * default, Hyndman-Fan type 7). The 95% confidence interval is the
+ * distribution-free one for the median, from order statistics and the
+ * binomial distribution; NaN when there are fewer than 6 samples. */
+struct sn_bench_stats {
+    uint32_t n;
+    double median, mean, min, max;
+    double stddev;       /* sample standard deviation (n - 1) */
+    double cv;           /* stddev / mean */
+    double p5, p90, p95, p99, p999;
+    double ci_lo, ci_hi; /* 95% CI of the median */
+};
+
+/* Device and host state read before and after a test; fields that could
+ * not be read are NaN (numbers) or empty (strings). */
+struct sn_bench_state {
+    double cpu_freq_hz;   /* mean current frequency over the rank's CPUs */
+    char governor[16];    /* cpufreq governor of the rank's first CPU */
+    double cpu_temp_c;    /* hottest thermal zone */
+    double sm_clock_hz;   /* accelerator clocks (NVML) */
+    double mem_clock_hz;
+    double temp_c;        /* accelerator temperature */
+    double power_w;       /* accelerator board power */
+    uint64_t throttle;    /* NVML clocks event reasons bit mask */
+    bool valid;           /* read at all */
+};
+
+enum sn_bench_subject {
+    SN_SUBJ_RANK,  /* one device: rank */
+    SN_SUBJ_PAIR,  /* an ordered pair: rank -> peer */
+    SN_SUBJ_GROUP, /* ranks taking part together: nranks of them */
+};
+
+/* One measured figure with its parameters, statistics and raw samples.
+ * Samples are seconds per operation; the statistics are over the value
+ * each sample gives in `unit` (work / seconds, or the seconds themselves
+ * when unit is "s"). The headline value is stats.median. */
+struct sn_bench_result {
+    enum sn_bench_test test;
+    char op[24];           /* gemm, copy, triad, h2d, uni, bidir, latency,
+                              allreduce, aggregate, ... */
+    enum sn_bench_subject subject;
+    int rank;              /* the device, or the pair's source */
+    int peer;              /* the pair's destination; -1 otherwise */
+    int nranks;            /* ranks taking part */
+    int round;             /* tournament round; -1 when not in rounds */
+    char host[64];         /* host of rank */
+    char peer_host[64];    /* host of peer, or empty */
+    char device[96];       /* "NVIDIA H100 80GB HBM3 (0000:1b:00.0)" */
+    /* parameters; -1 or empty where they do not apply */
+    char dtype[12];
+    char redop[8];
+    uint64_t bytes;        /* buffer or message size (nccl-tests size) */
+    uint64_t count;        /* elements */
+    int64_t gemm_m, gemm_n, gemm_k;
+    int threads;
+    int numa;              /* host NUMA node of the host buffer */
+    int pinned;            /* 1 pinned, 0 pageable */
+    int inplace;           /* 1 in-place, 0 out-of-place */
+    int root;
+    int concurrent;        /* 1 measured with other pairs at once */
+    /* what was measured */
+    char metric[16];       /* flops, bandwidth, latency, time, aggregate */
+    char unit[8];          /* FLOP/s, B/s, s */
+    double work;           /* FLOPs or bytes per operation; 0 for times */
+    struct sn_bench_stats stats;
+    double time;           /* median seconds per operation */
+    double algbw, busbw;   /* coll: nccl-tests definitions, B/s; else 0 */
+    double ref;            /* aggregate: sum of the isolated pairs, B/s */
+    long long wrong;       /* elements found wrong; -1 when not checked */
+    double expected;       /* design value in `unit` (--spec); 0 = none */
+    char expected_src[48]; /* "catalog hbm_bw", "sim coll", ... */
+    bool complete;         /* every planned sample was taken */
+    int ci_met;            /* --until-ci: 1 reached, 0 stopped at the
+                              cap; -1 when not asked for */
+    struct sn_bench_state before, after;
+    double *samples;       /* seconds per operation, owned */
+    size_t nsamples;
+};
+
+/* One rank of the job. */
+struct sn_bench_rank {
+    int rank;
+    int local_rank;        /* among the ranks of its host */
+    char host[64];
+    char device[96];
+};
+
+/* Library and driver versions; empty strings where not applicable. */
+struct sn_bench_versions {
+    char tool[16];
+    char mpi[160];
+    char blas[160];
+    char cuda_runtime[16];
+    char cuda_driver[16];
+    char driver[32];       /* the GPU driver (NVML), or empty */
+    char nccl[16];
+    char kernel[64];
+};
+
+/* How the clock behaves: the measured granularity (smallest non-zero step
+ * between two reads) and the cost of one read, both seconds. */
+struct sn_bench_timer {
+    char name[48];
+    double resolution;     /* clock_getres() or the event resolution */
+    double granularity;
+    double overhead;
+};
+
+/* Everything a run produced. On rank 0 it holds every rank's results. */
+struct sn_bench_results {
+    struct sn_bench_result *items;
+    size_t n, cap;
+    struct sn_bench_rank *ranks;
+    int nranks;
+    char backend[8];
+    struct sn_bench_versions versions;
+    struct sn_bench_timer timer;
+    int mpi_thread_level;  /* what MPI provided (MPI_THREAD_*) */
+    bool complete;         /* false when the run was cut short */
+    char abort_test[16];   /* the test that was running when it was */
+    char abort_msg[512];
+    char **notes;          /* skipped tests and other remarks, owned */
+    size_t nnotes;
+    double started;        /* seconds since the epoch */
+    double elapsed;        /* seconds */
+};
+
+/* Test-only faults (documented as such in docs/bench.md): make one rank
+ * hang, or corrupt the data it checks, to prove the timeout and
+ * correctness paths. */
+enum sn_bench_fault { SN_FAULT_NONE, SN_FAULT_HANG, SN_FAULT_CORRUPT };
+
+struct sn_bench_inject {
+    enum sn_bench_fault fault;
+    int rank;
+    int test;              /* enum sn_bench_test, or -1 for any */
+    bool in_loop;          /* hang: inside a timed loop, not at the start */
+};
+
+/* Why the run ends early, for the abort callback. */
+struct sn_bench_abort {
+    int rank;              /* rank reporting */
+    int culprit;           /* the rank found behind, or -1 */
+    const char *test;
+    const char *message;
+};
+
+struct sn_bench_opts {
+    enum sn_bench_backend backend;
+    /* tests to run, in order; none = all that the backend supports */
+    enum sn_bench_test tests[SN_BENCH_TEST_COUNT];
+    size_t ntests;
+    /* sampling */
+    int warmup;            /* untimed iterations before each section */
+    int iters;             /* timed iterations (the first batch) */
+    int latency_iters;     /* for the latency test */
+    double until_ci;       /* keep sampling until the 95% CI half-width is
+                              under this fraction of the median; 0 = off */
+    int max_iters;         /* cap on samples with until_ci */
+    double timeout;        /* seconds per test before the job ends */
+    /* sizes; 0 = the backend's default */
+    uint64_t min_bytes, max_bytes; /* coll sweep (nccl-tests -b -e) */
+    double step_factor;            /* -f */
+    uint64_t pair_bytes;           /* pairs and aggregate message size */
+    uint64_t lat_bytes;            /* latency message size (8) */
+    uint64_t mem_bytes;            /* memory: bytes per array */
+    uint64_t host_bytes;           /* h2d/d2h transfer size */
+    int gemm_size;                 /* m = n = k */
+    int threads;                   /* cpu threads per rank; 0 = affinity */
+    /* test parameters */
+    enum sn_bench_dtype gemm_dtypes[SN_DT_COUNT];
+    size_t ngemm_dtypes;           /* 0 = the backend's list */
+    enum sn_bench_dtype coll_dtype;
+    enum sn_bench_redop redop;
+    int root;
+    unsigned coll_ops;             /* bit (1 << enum sn_coll_op); 0 = all */
+    bool isolated;                 /* pairs one at a time */
+    bool check;                    /* data correctness (default on) */
+    /* where /proc and /sys are read from ("" = "/") */
+    const char *fsroot;
+    /* expected values; NULL = none */
+    const struct sn_spec *spec;
+    struct sn_bench_inject inject;
+    /* callbacks, all optional. progress: one line per section (rank 0).
+     * on_abort: the run is being cut short (a rank hung past the timeout,
+     * or the job was signalled); partial holds the results gathered so
+     * far, marked incomplete; after it returns the job ends with
+     * MPI_Abort(3). Called from the watchdog thread. */
+    void (*progress)(void *ctx, const char *line);
+    void (*on_abort)(void *ctx, const struct sn_bench_results *partial,
+                     const struct sn_bench_abort *why);
+    void *cb_ctx;
+    /* turn SIGTERM/SIGINT into on_abort (the CLI sets it) */
+    bool catch_signals;
+};
+
+struct sn_bench_job;
+
+/* Defaults: cpu backend, all tests, 2 warm-up and 20 timed iterations,
+ * 10000 latency iterations, no until-ci, 300 s timeout, check on. */
+void sn_bench_opts_init(struct sn_bench_opts *o);
+
+/* Join the MPI job: initialise MPI (requesting MPI_THREAD_MULTIPLE, which
+ * the watchdog uses to find a hung rank) unless the caller already did,
+ * then duplicate MPI_COMM_WORLD so bench traffic never mixes with the
+ * caller's. A process started without mpirun is a job of one rank.
+ * SN_ERUNTIME when MPI fails. */
+int sn_bench_job_new(struct sn_bench_job **out, struct sn_error *err);
+/* Leave the job; finalises MPI only when sn_bench_job_new initialised it.
+ * NULL does nothing. */
+void sn_bench_job_free(struct sn_bench_job *job);
+int sn_bench_job_rank(const struct sn_bench_job *job);
+/* Rank 0's value, on every rank (a collective call): how the ranks of a
+ * job leave with one exit status. */
+int sn_bench_job_agree(struct sn_bench_job *job, int value);
+int sn_bench_job_size(const struct sn_bench_job *job);
+
+/* Run the tests in opts on every rank of the job (all ranks call it with
+ * the same options). Fills *res (caller-owned; release it) on every rank,
+ * with the results on rank 0. Returns SN_OK, SN_EINPUT for options that
+ * cannot run (a pair test on one rank is a note, not an error),
+ * SN_ENOTSUP for a backend not built, SN_ERUNTIME for MPI/device
+ * failures. A hang does not return: see on_abort. */
+int sn_bench_run(struct sn_bench_job *job, const struct sn_bench_opts *opts,
+                 struct sn_bench_results *res, struct sn_error *err);
+
+void sn_bench_results_init(struct sn_bench_results *res);
+void sn_bench_results_release(struct sn_bench_results *res);
+/* Deep copy (samples and notes included) into a released *dst. */
+void sn_bench_results_copy(struct sn_bench_results *dst,
+                           const struct sn_bench_results *src);
+
+/* The results as a "supernode.bench/1" JSON document (docs/bench.md). */
+void sn_bench_json(const struct sn_bench_results *res, struct sn_buf *out);
+/* The results as text tables in the anchors' column names (nccl-tests for
+ * collectives, STREAM for memory, nvbandwidth-style matrices for pairs,
+ * OSU for latency). */
+void sn_bench_render(const struct sn_bench_results *res, struct sn_buf *out);
+/* Elements found wrong over every result (0 when nothing was wrong or
+ * nothing was checked). */
+long long sn_bench_wrong(const struct sn_bench_results *res);
+
+/* ---- statistics (exposed for tests and for the check module) -------- */
+
+/* Statistics of n values (any order; x is not modified). n = 0 gives
+ * n = 0 and NaN everywhere. */
+void sn_bench_stats_compute(const double *x, size_t n,
+                            struct sn_bench_stats *st);
+/* The p-quantile (0..1) of n sorted values, linear interpolation. */
+double sn_bench_quantile(const double *sorted, size_t n, double p);
+/* 0-based indices lo, hi of the order statistics bounding the
+ * distribution-free confidence interval of the median at `level` (0.95):
+ * the narrowest symmetric pair whose binomial coverage reaches level.
+ * Returns false when n is too small for any pair to reach it. */
+bool sn_bench_median_ci(size_t n, double level, size_t *lo, size_t *hi);
+/* Half-width of the CI relative to the median: max(median - lo, hi -
+ * median) / median; +inf when the CI is undefined. */
+double sn_bench_ci_rel(const struct sn_bench_stats *st);
+
+/* Histogram with 4 bins per octave: bin b holds values in
+ * [2^((b0+b)/4), 2^((b0+b+1)/4)) of `scale` units (1e-9 for seconds in
+ * ns). Fills at most nbins counts; returns the bins used and the first
+ * bin's lower edge in *first_edge (in the values' unit). */
+size_t sn_bench_histogram(const double *x, size_t n, double scale,
+                          uint64_t *counts, size_t nbins,
+                          double *first_edge);
+
+/* ---- schedules ---------------------------------------------------------- */
+
+/* Rounds a tournament of n ranks needs: n - 1 when n is even, n when odd
+ * (one rank sits out each round). */
+int sn_bench_rounds(int n);
+/* partner[r] in round `round` (0-based) of the circle-method tournament,
+ * or -1 for the rank that sits out. Over all rounds every unordered pair
+ * meets exactly once. */
+void sn_bench_tournament(int n, int round, int *partner);
+
+/* ---- names ------------------------------------------------------------- */
+
+const char *sn_bench_test_name(enum sn_bench_test t);
+/* SN_EINPUT with a suggestion when the name is unknown. */
+int sn_bench_test_parse(const char *name, enum sn_bench_test *out,
+                        struct sn_error *err);
+const char *sn_bench_dtype_name(enum sn_bench_dtype d);
+/* nccl-tests' name of a type ("float", "bfloat16"). */
+const char *sn_bench_dtype_nccl_name(enum sn_bench_dtype d);
+size_t sn_bench_dtype_size(enum sn_bench_dtype d);
+int sn_bench_dtype_parse(const char *name, enum sn_bench_dtype *out,
+                         struct sn_error *err);
+const char *sn_bench_redop_name(enum sn_bench_redop op);
+int sn_bench_redop_parse(const char *name, enum sn_bench_redop *out,
+                         struct sn_error *err);
+const char *sn_bench_backend_name(enum sn_bench_backend b);
+int sn_bench_backend_parse(const char *name, enum sn_bench_backend *out,
+                           struct sn_error *err);
+/* True when the backend can be used: cpu always; cuda when the build had
+ * CUDA and its plugin (supernode-cuda.so beside the executable) loads. */
+bool sn_bench_backend_available(enum sn_bench_backend b);
+/* Why a backend is not available (a line for messages), or "". */
+const char *sn_bench_backend_why(enum sn_bench_backend b);
+int sn_bench_coll_op_parse(const char *name, enum sn_coll_op *out,
+                           struct sn_error *err);
+/* The nccl-tests bus factor of a collective over n ranks
+ * (doc/PERFORMANCE.md): 2(n-1)/n for allreduce, (n-1)/n for allgather,
+ * reducescatter and alltoall, 1 for broadcast, reduce and sendrecv. */
+double sn_bench_bus_factor(enum sn_coll_op op, int n);
+/* The collective's name as nccl-tests' binaries say it ("allreduce"). */
+const char *sn_bench_coll_name(enum sn_coll_op op);
+
+#endif

@@ -1,0 +1,417 @@
+/* cmd-bench.c: `supernode bench TEST...`: the measurement engine as a
+ * command, run under mpirun or srun with one rank per device. Rank 0
+ * prints the tables and writes the JSON; progress goes to stderr when it
+ * is a terminal. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd.h"
+
+struct bench_cli {
+    struct sn_bench_opts o;
+    const char *json;
+    int rank;          /* once the job is joined */
+    bool progress_tty; /* a progress line is on screen */
+};
+
+/* The rank MPI launchers announce, before MPI is up: only rank 0 speaks
+ * about bad usage, so N ranks do not print the same message N times. */
+static int launcher_rank(void)
+{
+    static const char *const vars[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK",
+                                       "PMI_RANK", "SLURM_PROCID"};
+
+    for (size_t i = 0; i < SN_ARRAY_LEN(vars); i++) {
+        const char *v = getenv(vars[i]);
+        if (v && *v)
+            return atoi(v);
+    }
+    return 0;
+}
+
+static void on_progress(void *ctx, const char *line)
+{
+    struct bench_cli *b = ctx;
+
+    fprintf(stderr, "\r\033[Kbench: %s", line);
+    fflush(stderr);
+    b->progress_tty = true;
+}
+
+static void end_progress(struct bench_cli *b)
+{
+    if (b->progress_tty) {
+        fputs("\r\033[K", stderr);
+        fflush(stderr);
+        b->progress_tty = false;
+    }
+}
+
+/* The run is being cut short (called from the watchdog thread): write
+ * what rank 0 has, marked incomplete, and say why. */
+static void on_abort(void *ctx, const struct sn_bench_results *partial,
+                     const struct sn_bench_abort *why)
+{
+    struct bench_cli *b = ctx;
+
+    end_progress(b);
+    fprintf(stderr, "supernode: bench: %s\n", why->message);
+    if (b->rank == 0) {
+        struct sn_buf out;
+        sn_buf_init(&out);
+        sn_bench_render(partial, &out);
+        cli_print(&out);
+        if (b->json) {
+            sn_buf_reset(&out);
+            sn_bench_json(partial, &out);
+            if (cli_write(b->json, &out) == SN_EXIT_OK)
+                fprintf(stderr, "supernode: bench: partial results "
+                                "(marked incomplete) written to %s\n",
+                        b->json);
+        }
+        sn_buf_release(&out);
+    }
+    fflush(stdout);
+    fflush(stderr);
+}
+
+static int bad(struct bench_cli *b, const char *fmt, ...) SN_PRINTF(2, 3);
+static int bad(struct bench_cli *b, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (b->rank != 0)
+        return SN_EXIT_USAGE;
+    fputs("supernode: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return SN_EXIT_USAGE;
+}
+
+static int parse_size(struct bench_cli *b, const char *opt, const char *v,
+                      uint64_t *out)
+{
+    struct sn_error err;
+
+    if (sn_unit_parse_size(v, out, &err))
+        return bad(b, "%s: %s", opt, err.msg);
+    return SN_EXIT_OK;
+}
+
+static int parse_int(struct bench_cli *b, const char *opt, const char *v,
+                     long long min, long long max, int *out)
+{
+    struct sn_error err;
+    long long x;
+
+    if (sn_parse_long(v, min, max, &x, &err))
+        return bad(b, "%s: %s", opt, err.msg);
+    *out = (int)x;
+    return SN_EXIT_OK;
+}
+
+/* KIND:rank=R[,test=T][,at=loop] */
+static int parse_inject(struct bench_cli *b, const char *v)
+{
+    struct sn_bench_inject *in = &b->o.inject;
+    char buf[128], *save = NULL, *kv;
+    const char *colon = strchr(v, ':');
+    size_t klen = colon ? (size_t)(colon - v) : strlen(v);
+    struct sn_error err;
+
+    if (klen == 4 && !strncmp(v, "hang", 4))
+        in->fault = SN_FAULT_HANG;
+    else if (klen == 7 && !strncmp(v, "corrupt", 7))
+        in->fault = SN_FAULT_CORRUPT;
+    else
+        return bad(b, "--inject: unknown fault '%.40s' (expected "
+                      "hang:rank=R or corrupt:rank=R)",
+                   v);
+    in->rank = -1;
+    sn_strlcpy(buf, colon ? colon + 1 : "", sizeof(buf));
+    for (kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
+        long long x;
+        if (sn_startswith(kv, "rank=")) {
+            if (sn_parse_long(kv + 5, 0, 1 << 20, &x, &err))
+                return bad(b, "--inject: rank: %s", err.msg);
+            in->rank = (int)x;
+        } else if (sn_startswith(kv, "test=")) {
+            enum sn_bench_test t;
+            if (sn_bench_test_parse(kv + 5, &t, &err))
+                return bad(b, "--inject: %s", err.msg);
+            in->test = (int)t;
+        } else if (!strcmp(kv, "at=loop")) {
+            in->in_loop = true;
+        } else {
+            return bad(b, "--inject: unknown setting '%s' (expected "
+                          "rank=R, test=T or at=loop)",
+                       kv);
+        }
+    }
+    if (in->rank < 0)
+        return bad(b, "--inject: which rank? (%s:rank=R)",
+                   in->fault == SN_FAULT_HANG ? "hang" : "corrupt");
+    return SN_EXIT_OK;
+}
+
+static int parse_list(struct bench_cli *b, const char *opt, const char *v,
+                      bool dtypes)
+{
+    char buf[256], *save = NULL, *item;
+    struct sn_error err;
+
+    sn_strlcpy(buf, v, sizeof(buf));
+    for (item = strtok_r(buf, ",", &save); item;
+         item = strtok_r(NULL, ",", &save)) {
+        if (dtypes) {
+            enum sn_bench_dtype d;
+            if (sn_bench_dtype_parse(item, &d, &err))
+                return bad(b, "%s: %s", opt, err.msg);
+            if (b->o.ngemm_dtypes < SN_DT_COUNT)
+                b->o.gemm_dtypes[b->o.ngemm_dtypes++] = d;
+        } else {
+            enum sn_coll_op op;
+            if (sn_bench_coll_op_parse(item, &op, &err))
+                return bad(b, "%s: %s", opt, err.msg);
+            b->o.coll_ops |= 1u << op;
+        }
+    }
+    return SN_EXIT_OK;
+}
+
+static int parse_args(struct bench_cli *b, int argc, char **argv)
+{
+    struct sn_bench_opts *o = &b->o;
+    struct sn_error err;
+    int rc = SN_EXIT_OK;
+
+    for (int i = 1; i < argc && !rc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        bool takes = true;
+
+        if (a[0] != '-') {
+            enum sn_bench_test t;
+            bool dup = false;
+            takes = false;
+            if (sn_bench_test_parse(a, &t, &err))
+                return bad(b, "%s", err.msg);
+            for (size_t k = 0; k < o->ntests; k++)
+                dup |= o->tests[k] == t;
+            if (!dup)
+                o->tests[o->ntests++] = t;
+            continue;
+        }
+        if (!strcmp(a, "--isolated")) {
+            o->isolated = true;
+            continue;
+        }
+        if (!strcmp(a, "--no-check")) {
+            o->check = false;
+            continue;
+        }
+        if (!v)
+            return bad(b, "%s needs a value", a);
+        if (!strcmp(a, "--backend")) {
+            if (sn_bench_backend_parse(v, &o->backend, &err))
+                rc = bad(b, "%s", err.msg);
+        } else if (!strcmp(a, "-b") || !strcmp(a, "--minbytes")) {
+            rc = parse_size(b, a, v, &o->min_bytes);
+        } else if (!strcmp(a, "-e") || !strcmp(a, "--maxbytes")) {
+            rc = parse_size(b, a, v, &o->max_bytes);
+        } else if (!strcmp(a, "-f") || !strcmp(a, "--stepfactor")) {
+            if (sn_parse_double(v, &o->step_factor, &err) ||
+                o->step_factor <= 1 || o->step_factor > 1024)
+                rc = bad(b, "%s: '%s' is not a step factor above 1", a, v);
+        } else if (!strcmp(a, "-d") || !strcmp(a, "--datatype")) {
+            if (sn_bench_dtype_parse(v, &o->coll_dtype, &err))
+                rc = bad(b, "%s: %s", a, err.msg);
+        } else if (!strcmp(a, "-o") || !strcmp(a, "--op")) {
+            if (sn_bench_redop_parse(v, &o->redop, &err))
+                rc = bad(b, "%s: %s", a, err.msg);
+        } else if (!strcmp(a, "-r") || !strcmp(a, "--root")) {
+            rc = parse_int(b, a, v, 0, 1 << 24, &o->root);
+        } else if (!strcmp(a, "-n") || !strcmp(a, "--iters")) {
+            rc = parse_int(b, a, v, 1, 10000000, &o->iters);
+        } else if (!strcmp(a, "-w") || !strcmp(a, "--warmup")) {
+            rc = parse_int(b, a, v, 0, 10000000, &o->warmup);
+        } else if (!strcmp(a, "-c") || !strcmp(a, "--check")) {
+            int on = 1;
+            rc = parse_int(b, a, v, 0, 1, &on);
+            o->check = on != 0;
+        } else if (!strcmp(a, "--latency-iters")) {
+            rc = parse_int(b, a, v, 1, 10000000, &o->latency_iters);
+        } else if (!strcmp(a, "--until-ci")) {
+            /* a percentage, with or without the sign: 1, 1%, 0.5 */
+            char num[32];
+            double pct;
+            sn_strlcpy(num, v, sizeof(num));
+            num[strcspn(num, "%")] = '\0';
+            if (sn_parse_double(num, &pct, &err) || pct <= 0 || pct >= 100)
+                rc = bad(b, "--until-ci: '%s' is not a percentage above 0 "
+                            "and below 100",
+                         v);
+            else
+                o->until_ci = pct / 100.0;
+        } else if (!strcmp(a, "--max-iters")) {
+            rc = parse_int(b, a, v, 1, 10000000, &o->max_iters);
+        } else if (!strcmp(a, "--timeout")) {
+            if (sn_unit_parse(v, SN_UNIT_TIME, true, &o->timeout, &err) ||
+                o->timeout <= 0)
+                rc = bad(b, "--timeout: '%s' is not a duration such as 30 "
+                            "or 5min",
+                         v);
+        } else if (!strcmp(a, "--size")) {
+            rc = parse_size(b, a, v, &o->pair_bytes);
+        } else if (!strcmp(a, "--lat-size")) {
+            rc = parse_size(b, a, v, &o->lat_bytes);
+        } else if (!strcmp(a, "--mem-size")) {
+            rc = parse_size(b, a, v, &o->mem_bytes);
+        } else if (!strcmp(a, "--host-size")) {
+            rc = parse_size(b, a, v, &o->host_bytes);
+        } else if (!strcmp(a, "--gemm-size")) {
+            rc = parse_int(b, a, v, 1, 65536, &o->gemm_size);
+        } else if (!strcmp(a, "--threads")) {
+            rc = parse_int(b, a, v, 1, 4096, &o->threads);
+        } else if (!strcmp(a, "--dtypes")) {
+            rc = parse_list(b, a, v, true);
+        } else if (!strcmp(a, "--ops")) {
+            rc = parse_list(b, a, v, false);
+        } else if (!strcmp(a, "--json")) {
+            b->json = v;
+        } else if (!strcmp(a, "--fsroot")) {
+            o->fsroot = v;
+        } else if (!strcmp(a, "--inject")) {
+            rc = parse_inject(b, v);
+        } else {
+            return bad(b, "bench: unknown option '%s' (see 'supernode help "
+                          "bench')",
+                       a);
+        }
+        if (takes)
+            i++;
+    }
+    return rc;
+}
+
+static int bench_run(int argc, char **argv)
+{
+    struct bench_cli b;
+    struct sn_bench_job *job = NULL;
+    struct sn_bench_results res;
+    struct sn_error err;
+    struct sn_buf out;
+    int rc, status = SN_EXIT_OK;
+
+    memset(&b, 0, sizeof(b));
+    sn_bench_opts_init(&b.o);
+    sn_bench_results_init(&res);
+    sn_buf_init(&out);
+    b.rank = launcher_rank();
+    if ((rc = parse_args(&b, argc, argv)))
+        return rc;
+    if (!sn_bench_backend_available(b.o.backend)) {
+        if (b.rank == 0)
+            fprintf(stderr, "supernode: bench: the %s backend is not "
+                            "available: %s\n",
+                    sn_bench_backend_name(b.o.backend),
+                    sn_bench_backend_why(b.o.backend));
+        return SN_EXIT_RUN;
+    }
+    if ((rc = sn_bench_job_new(&job, &err)))
+        return cli_fail(&err);
+    b.rank = sn_bench_job_rank(job);
+    b.o.on_abort = on_abort;
+    b.o.cb_ctx = &b;
+    b.o.catch_signals = true;
+    if (b.rank == 0 && isatty(STDERR_FILENO))
+        b.o.progress = on_progress;
+    rc = sn_bench_run(job, &b.o, &res, &err);
+    end_progress(&b);
+    if (rc) {
+        /* every rank holds the same error: one says it */
+        if (b.rank == 0)
+            status = err.code == SN_EINPUT ? (cli_fail(&err), SN_EXIT_USAGE)
+                                           : cli_fail(&err);
+        else
+            status = sn_exit_code(err.code);
+        goto out;
+    }
+    if (b.rank == 0) {
+        sn_bench_render(&res, &out);
+        cli_print(&out);
+        if (b.json) {
+            sn_buf_reset(&out);
+            sn_bench_json(&res, &out);
+            status = cli_write(b.json, &out);
+        }
+        if (!status && sn_bench_wrong(&res) > 0) {
+            fprintf(stderr, "supernode: bench: %lld wrong elements in the "
+                            "collectives' data\n",
+                    sn_bench_wrong(&res));
+            status = SN_EXIT_CHECK;
+        }
+    }
+out:
+    /* every rank leaves with rank 0's verdict on the data */
+    if (job && !rc)
+        status = sn_bench_job_agree(job, status);
+    sn_buf_release(&out);
+    sn_bench_results_release(&res);
+    sn_bench_job_free(job);
+    return status;
+}
+
+const struct sn_cmd sn_cmd_bench = {
+    "bench",
+    "[TEST...] [--backend cpu|cuda] [-b MIN -e MAX -f F] [-n ITERS] "
+    "[--until-ci PCT] [--json FILE]",
+    "measure compute, memory, links and collectives (run under mpirun)",
+    "Run one rank per device: mpirun -np N supernode bench [TEST...].\n"
+    "Tests: compute memory h2d d2h pairs aggregate coll latency (default: "
+    "all).\n"
+    "\n"
+    "  --backend cpu|cuda    cpu: OpenBLAS, STREAM kernels, MPI; cuda: "
+    "cuBLASLt, NCCL\n"
+    "  -b, -e SIZE           collective sweep from/to (8, 1K, 16M), as "
+    "nccl-tests\n"
+    "  -f FACTOR             step factor of the sweep (4)\n"
+    "  -d TYPE               collective data type (fp32; fp64, int32, "
+    "bf16, fp16)\n"
+    "  -o sum|max|min        reduction; -r ROOT for broadcast and reduce\n"
+    "  --ops LIST            collectives (allreduce,allgather,"
+    "reducescatter,\n"
+    "                        alltoall,broadcast,reduce,sendrecv)\n"
+    "  --dtypes LIST         GEMM types (cpu: fp64,fp32; cuda: fp64,fp32,"
+    "tf32,\n"
+    "                        bf16,fp16,fp8)\n"
+    "  -n ITERS, -w WARMUP   timed and warm-up iterations per section (20, "
+    "2)\n"
+    "  --latency-iters N     samples per latency distribution (10000)\n"
+    "  --until-ci PCT        sample until the median's 95% CI is within "
+    "PCT\n"
+    "  --max-iters N         cap on samples with --until-ci (1000)\n"
+    "  --isolated            pairs one at a time instead of tournament "
+    "rounds\n"
+    "  --size SIZE           pair message size; --lat-size SIZE (8)\n"
+    "  --mem-size SIZE       memory test bytes per array; --host-size for "
+    "h2d/d2h\n"
+    "  --gemm-size N         GEMM m = n = k; --threads N per rank (cpu)\n"
+    "  -c 0|1, --no-check    collective data check (on)\n"
+    "  --timeout TIME        per test; a hung rank ends the job, exit 3 "
+    "(300)\n"
+    "  --json FILE           results as JSON (schema supernode.bench/1)\n"
+    "  --fsroot DIR          read /proc and /sys under DIR\n"
+    "  --inject FAULT        test-only: hang:rank=R[,test=T][,at=loop] or\n"
+    "                        corrupt:rank=R\n"
+    "\n"
+    "Exit status: 0 ok, 1 wrong data, 2 bad usage, 3 runtime failure or "
+    "timeout.\n"
+    "Metric definitions: docs/metrics.md.\n",
+    bench_run,
+};

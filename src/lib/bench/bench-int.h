@@ -1,0 +1,188 @@
+/* bench-int.h: what the bench module's files share: the MPI job, the run
+ * context, the backend interface and the watchdog. Library-internal. */
+#ifndef SN_BENCH_INT_H
+#define SN_BENCH_INT_H
+
+#include <mpi.h>
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "sn/bench.h"
+
+/* Tags on the control communicator. */
+enum { SN_TAG_QUERY = 101, SN_TAG_REPLY = 102, SN_TAG_FAIL = 103 };
+
+struct sn_bench_job {
+    MPI_Comm comm;       /* data traffic: a duplicate of MPI_COMM_WORLD */
+    MPI_Comm ctl;        /* watchdog queries, never used by tests */
+    int rank, size;
+    int local_rank, local_size;
+    int thread_level;
+    bool we_initialized; /* finalise on free */
+    char host[64];
+};
+
+/* What a rank is doing, for the watchdog and for a hung-rank query. */
+struct sn__bench_where {
+    uint32_t section;    /* global sync points passed (same on all ranks) */
+    int32_t iter;        /* iteration within the timed loop, -1 outside */
+    char label[80];      /* "coll allreduce 1048576 B out-of-place" */
+};
+
+struct sn__bench_ctx;
+
+enum sn__stream_kernel {
+    SN_K_COPY,  /* c = a        2 arrays moved */
+    SN_K_SCALE, /* b = q c      2 */
+    SN_K_ADD,   /* c = a + b    3 */
+    SN_K_TRIAD, /* a = b + q c  3 */
+    SN_K_COUNT
+};
+
+enum sn__p2p_mode {
+    SN_P2P_SEND,  /* send `bytes`, wait for a 1-element ack; timed here */
+    SN_P2P_RECV,  /* the other side of SEND */
+    SN_P2P_BIDIR, /* send and receive `bytes` at once; timed on both */
+    SN_P2P_PING,  /* ping-pong initiator; sample = round trip / 2 */
+    SN_P2P_PONG,  /* ping-pong responder */
+};
+
+/* A backend: device setup and the timed loops. Every loop function runs
+ * `iters` iterations and writes seconds per iteration into t[0..iters),
+ * calling sn__tick() each iteration. Buffers are the backend's. */
+struct sn__bench_backend {
+    const char *name;
+    /* defaults when the options leave a size at 0 */
+    uint64_t mem_bytes, pair_bytes, host_bytes, min_bytes, max_bytes;
+    int gemm_size;
+    const enum sn_bench_dtype *gemm_dtypes;
+    size_t ngemm_dtypes;
+    int (*open)(struct sn__bench_ctx *c, struct sn_error *err);
+    void (*close)(struct sn__bench_ctx *c);
+    void (*versions)(struct sn__bench_ctx *c, struct sn_bench_versions *v);
+    void (*state)(struct sn__bench_ctx *c, struct sn_bench_state *st);
+    /* NULL when the backend cannot; the reason goes in a note */
+    const char *(*gemm_unsupported)(struct sn__bench_ctx *c,
+                                    enum sn_bench_dtype dt);
+    int (*gemm)(struct sn__bench_ctx *c, enum sn_bench_dtype dt, int size,
+                int iters, double *t, struct sn_error *err);
+    int (*stream)(struct sn__bench_ctx *c, enum sn__stream_kernel k,
+                  uint64_t bytes, int iters, double *t,
+                  struct sn_error *err);
+    /* host <-> device; NULL on backends without device memory */
+    int (*host_numa_nodes)(struct sn__bench_ctx *c);
+    int (*hostcopy)(struct sn__bench_ctx *c, bool h2d, bool pinned,
+                    int numa, uint64_t bytes, int iters, double *t,
+                    struct sn_error *err);
+    /* point-to-point between this rank and peer */
+    int (*p2p)(struct sn__bench_ctx *c, enum sn__p2p_mode mode, int peer,
+               uint64_t bytes, int iters, double *t, struct sn_error *err);
+    /* one collective of `count` elements per rank buffer (the nccl-tests
+     * count), timed per iteration on this rank */
+    int (*coll)(struct sn__bench_ctx *c, enum sn_coll_op op,
+                enum sn_bench_dtype dt, enum sn_bench_redop redop, int root,
+                uint64_t count, bool inplace, int iters, double *t,
+                struct sn_error *err);
+    /* one more collective on fresh data, then count wrong elements here;
+     * corrupt flips one output element first (test-only fault) */
+    int (*coll_check)(struct sn__bench_ctx *c, enum sn_coll_op op,
+                      enum sn_bench_dtype dt, enum sn_bench_redop redop,
+                      int root, uint64_t count, bool inplace, bool corrupt,
+                      long long *wrong, struct sn_error *err);
+    /* make sure buffers hold at least `bytes` per buffer */
+    int (*reserve)(struct sn__bench_ctx *c, uint64_t bytes,
+                   struct sn_error *err);
+};
+
+extern const struct sn__bench_backend sn__bench_cpu;
+/* The backend for a kind, or NULL when it is not built in. */
+const struct sn__bench_backend *sn__bench_backend_for(enum sn_bench_backend b);
+
+/* The run: one per sn_bench_run() call. */
+struct sn__bench_ctx {
+    struct sn_bench_job *job;
+    struct sn_bench_opts o;          /* resolved: no zeros left */
+    const struct sn__bench_backend *be;
+    void *bs;                        /* the backend's state */
+    struct sn_bench_results *res;    /* rank 0: all results */
+    pthread_mutex_t lock;            /* guards res against the watchdog */
+    /* this rank's results of the current test, gathered at its end */
+    struct sn_bench_result *local;
+    size_t nlocal, local_cap;
+    char device[96];
+    int threads;                     /* cpu threads of this rank */
+    /* watchdog */
+    _Atomic uint32_t section;
+    _Atomic int32_t iter;
+    pthread_mutex_t where_lock;
+    char label[80];
+    char test[16];
+    _Atomic double test_start;       /* sn_now() at the test's start */
+    _Atomic int stop;                /* watchdog: end */
+    _Atomic int aborting;
+    pthread_t watchdog;
+    bool watchdog_running;
+    int sigpipe[2];
+    bool hang_in_loop;               /* test-only: hang at iteration 2 */
+};
+
+/* Record the iteration a loop is at; the test-only in-loop hang fires
+ * here. Cheap: one relaxed store and a predictable branch. */
+void sn__bench_hang(struct sn__bench_ctx *c);
+static inline void sn__tick(struct sn__bench_ctx *c, int i)
+{
+    atomic_store_explicit(&c->iter, i, memory_order_relaxed);
+    if (c->hang_in_loop && i == 2)
+        sn__bench_hang(c);
+}
+
+/* job.c: sync points, gathering, watchdog */
+void sn__bench_where(struct sn__bench_ctx *c, const char *fmt, ...)
+    SN_PRINTF(2, 3);
+int sn__bench_sync(struct sn__bench_ctx *c, struct sn_error *err);
+int sn__bench_gather(struct sn__bench_ctx *c, struct sn_error *err);
+/* A rank failed mid-run (device or MPI error): the other ranks may wait
+ * for it forever, so the job ends like a timeout, naming the rank and the
+ * test; rank 0 writes what it has. Does not return. */
+void sn__bench_fail(struct sn__bench_ctx *c, const struct sn_error *err);
+int sn__bench_watch_start(struct sn__bench_ctx *c, struct sn_error *err);
+void sn__bench_watch_stop(struct sn__bench_ctx *c);
+int sn__bench_mpi_error(int rc, const char *call, const char *file,
+                        int line, struct sn_error *err);
+#define SN_MPI(call, err)                                                      \
+    sn__bench_mpi_error((call), #call, __FILE__, __LINE__, (err))
+
+/* results.c */
+struct sn_bench_result *sn__bench_local_add(struct sn__bench_ctx *c);
+void sn__bench_result_init(struct sn_bench_result *r);
+void sn__bench_result_release(struct sn_bench_result *r);
+/* Set samples (copied), work and unit, and compute the statistics. */
+void sn__bench_result_samples(struct sn_bench_result *r, const double *t,
+                              size_t n, double work, const char *metric,
+                              const char *unit);
+void sn__bench_results_add(struct sn_bench_results *res,
+                           const struct sn_bench_result *r);
+void sn__bench_results_note(struct sn_bench_results *res, const char *fmt,
+                            ...) SN_PRINTF(2, 3);
+/* Serialise results for MPI (same binary on every rank). */
+void sn__bench_pack(const struct sn_bench_result *r, size_t n,
+                    struct sn_buf *out);
+int sn__bench_unpack(const char *data, size_t len,
+                     struct sn_bench_results *res, struct sn_error *err);
+
+/* state.c: device and host state, under fsroot */
+void sn__bench_state_cpu(const char *fsroot, struct sn_bench_state *st);
+void sn__bench_cpu_model(const char *fsroot, char *buf, size_t size);
+void sn__bench_kernel_version(char *buf, size_t size);
+/* NVML through dlopen; false when the library or device is absent */
+bool sn__bench_nvml_state(const char *pci_bus_id, struct sn_bench_state *st);
+bool sn__bench_nvml_driver(char *buf, size_t size);
+
+/* timer.c */
+void sn__bench_timer_probe(struct sn_bench_timer *t);
+
+/* runner.c: timed sections with warm-up and --until-ci */
+typedef int (*sn__bench_loop_fn)(struct sn__bench_ctx *c, void *arg,
+                                 int iters, double *t, struct sn_error *err);
+
+#endif

@@ -1,0 +1,1059 @@
+/* runner.c: the measurement engine: options and their defaults, timed
+ * sections (warm-up, batches of samples, --until-ci), the schedule of each
+ * test across ranks, and the results each one leaves. Backends do the
+ * timed loops; this file decides what runs where and when. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bench-int.h"
+#include "pattern.h"
+#include "sn/sn.h"
+
+/* Collective data types each backend moves (bit per enum sn_bench_dtype) */
+#define DT(x) (1u << (x))
+#define CPU_COLL_DTYPES (DT(SN_DT_FP64) | DT(SN_DT_FP32) | DT(SN_DT_INT32))
+#define CUDA_COLL_DTYPES                                                       \
+    (DT(SN_DT_FP64) | DT(SN_DT_FP32) | DT(SN_DT_INT32) | DT(SN_DT_BF16) |      \
+     DT(SN_DT_FP16))
+
+void sn_bench_opts_init(struct sn_bench_opts *o)
+{
+    memset(o, 0, sizeof(*o));
+    o->backend = SN_BENCH_CPU;
+    o->warmup = 2;
+    o->iters = 20;
+    o->latency_iters = 10000;
+    o->max_iters = 1000;
+    o->timeout = 300;
+    o->step_factor = 0;
+    o->lat_bytes = 8;
+    o->coll_dtype = SN_DT_FP32;
+    o->redop = SN_REDOP_SUM;
+    o->check = true;
+    o->inject.rank = -1;
+    o->inject.test = -1;
+}
+
+/* Fill defaults and check what no test can run with. Same options give
+ * the same answer on every rank, so ranks never disagree here. */
+static int resolve(struct sn__bench_ctx *c, const struct sn_bench_opts *in,
+                   struct sn_error *err)
+{
+    struct sn_bench_opts *o = &c->o;
+    const struct sn__bench_backend *be = sn__bench_backend_for(in->backend);
+    unsigned coll_ok;
+
+    *o = *in;
+    if (!be)
+        return sn_error_set(err, SN_ENOTSUP,
+                            "bench: the %s backend is not available: %s",
+                            sn_bench_backend_name(in->backend),
+                            sn_bench_backend_why(in->backend));
+    c->be = be;
+    if (!o->ntests) {
+        for (int t = 0; t < SN_BENCH_TEST_COUNT; t++)
+            o->tests[o->ntests++] = (enum sn_bench_test)t;
+    }
+    if (!o->fsroot)
+        o->fsroot = "";
+    if (!o->mem_bytes)
+        o->mem_bytes = be->mem_bytes;
+    if (!o->pair_bytes)
+        o->pair_bytes = be->pair_bytes;
+    if (!o->host_bytes)
+        o->host_bytes = be->host_bytes;
+    if (!o->min_bytes)
+        o->min_bytes = in->max_bytes && in->max_bytes < be->min_bytes
+                           ? in->max_bytes
+                           : be->min_bytes;
+    if (!o->max_bytes)
+        o->max_bytes = o->min_bytes > be->max_bytes ? o->min_bytes
+                                                    : be->max_bytes;
+    if (o->step_factor == 0)
+        o->step_factor = 4;
+    if (!o->gemm_size)
+        o->gemm_size = be->gemm_size;
+    if (!o->lat_bytes)
+        o->lat_bytes = 8;
+    if (o->iters < 1 || o->iters > 10000000)
+        return sn_error_set(err, SN_EINPUT,
+                            "iterations must be 1 to 10000000, not %d",
+                            o->iters);
+    if (o->warmup < 0 || o->warmup > 10000000)
+        return sn_error_set(err, SN_EINPUT,
+                            "warm-up iterations must be 0 to 10000000, "
+                            "not %d",
+                            o->warmup);
+    if (o->latency_iters < 1 || o->latency_iters > 10000000)
+        return sn_error_set(err, SN_EINPUT,
+                            "latency iterations must be 1 to 10000000, "
+                            "not %d",
+                            o->latency_iters);
+    if (o->until_ci < 0 || o->until_ci >= 1)
+        return sn_error_set(err, SN_EINPUT,
+                            "--until-ci must be above 0%% and below "
+                            "100%%");
+    if (o->until_ci > 0 && o->max_iters < o->iters)
+        o->max_iters = o->iters;
+    if (o->min_bytes > o->max_bytes)
+        return sn_error_set(err, SN_EINPUT,
+                            "minimum size %llu is above the maximum %llu",
+                            (unsigned long long)o->min_bytes,
+                            (unsigned long long)o->max_bytes);
+    if (o->step_factor <= 1 && o->min_bytes < o->max_bytes)
+        return sn_error_set(err, SN_EINPUT,
+                            "step factor must be above 1, not %g",
+                            o->step_factor);
+    if (o->gemm_size < 1 || o->gemm_size > 65536)
+        return sn_error_set(err, SN_EINPUT,
+                            "GEMM size must be 1 to 65536, not %d",
+                            o->gemm_size);
+    if (o->mem_bytes < 1024 || o->pair_bytes < 1)
+        return sn_error_set(err, SN_EINPUT,
+                            "memory arrays need at least 1 KiB and pair "
+                            "messages 1 byte");
+    if (o->root < 0 || o->root >= c->job->size)
+        return sn_error_set(err, SN_EINPUT,
+                            "root %d is not a rank of this job (0 to %d)",
+                            o->root, c->job->size - 1);
+    if (o->threads < 0 || o->threads > 4096)
+        return sn_error_set(err, SN_EINPUT,
+                            "threads must be 1 to 4096, not %d",
+                            o->threads);
+    if (o->timeout < 0)
+        return sn_error_set(err, SN_EINPUT, "timeout must not be negative");
+    coll_ok = in->backend == SN_BENCH_CPU ? CPU_COLL_DTYPES
+                                          : CUDA_COLL_DTYPES;
+    if (!(coll_ok & DT(o->coll_dtype)))
+        return sn_error_set(err, SN_EINPUT,
+                            "the %s backend's collectives do not take %s",
+                            be->name, sn_bench_dtype_name(o->coll_dtype));
+    return SN_OK;
+}
+
+/* ---- timed sections -------------------------------------------------------- */
+
+enum combine {
+    C_NONE,     /* this rank's samples only */
+    C_FROM,     /* the pair's source sends its samples to the other side */
+    C_MAX_PEER, /* per iteration, the slower side of the pair */
+    C_MAX_ALL,  /* per iteration, the slowest rank (nccl-tests -I) */
+};
+
+struct measure {
+    sn__bench_loop_fn fn;
+    void *arg;
+    enum combine how;
+    int peer;
+    bool source;  /* C_FROM: this side holds the samples */
+    double work;  /* per sample, for the CI on the value; 0 = times */
+    int warmup, iters;
+};
+
+static int combine(struct sn__bench_ctx *c, const struct measure *m,
+                   double *t, int n, struct sn_error *err)
+{
+    MPI_Comm comm = c->job->comm;
+    double *other;
+    int rc = SN_OK;
+
+    switch (m->how) {
+    case C_NONE:
+        break;
+    case C_FROM:
+        if (m->source)
+            rc = SN_MPI(MPI_Send(t, n, MPI_DOUBLE, m->peer, 11, comm), err);
+        else
+            rc = SN_MPI(MPI_Recv(t, n, MPI_DOUBLE, m->peer, 11, comm,
+                                 MPI_STATUS_IGNORE),
+                        err);
+        break;
+    case C_MAX_PEER:
+        other = sn_xmalloc((size_t)n * sizeof(*other));
+        rc = SN_MPI(MPI_Sendrecv(t, n, MPI_DOUBLE, m->peer, 12, other, n,
+                                 MPI_DOUBLE, m->peer, 12, comm,
+                                 MPI_STATUS_IGNORE),
+                    err);
+        for (int i = 0; !rc && i < n; i++)
+            t[i] = fmax(t[i], other[i]);
+        free(other);
+        break;
+    case C_MAX_ALL:
+        rc = SN_MPI(MPI_Allreduce(MPI_IN_PLACE, t, n, MPI_DOUBLE, MPI_MAX,
+                                  comm),
+                    err);
+        break;
+    }
+    return rc;
+}
+
+/* Warm up, then take batches of samples until there are `iters` of them,
+ * or with --until-ci until the median's CI is tight enough or the cap is
+ * reached. Every rank in a combined section sees the same samples, so all
+ * of them stop after the same batch. */
+static int measure(struct sn__bench_ctx *c, const struct measure *m,
+                   struct sn_bench_result *r, struct sn_error *err)
+{
+    int cap = c->o.until_ci > 0 ? c->o.max_iters : m->iters;
+    int n = 0, batch = m->iters, rc;
+    double *t = sn_xmalloc((size_t)(cap > m->warmup ? cap : m->warmup + 1) *
+                           sizeof(*t));
+    bool met = false;
+
+    if (cap < m->iters)
+        cap = m->iters;
+    if (m->warmup > 0 && (rc = m->fn(c, m->arg, m->warmup, t, err)))
+        goto out;
+    for (;;) {
+        if ((rc = m->fn(c, m->arg, batch, t + n, err)) ||
+            (rc = combine(c, m, t + n, batch, err)))
+            goto out;
+        n += batch;
+        if (c->o.until_ci <= 0)
+            break;
+        {
+            struct sn_bench_result tmp;
+            sn__bench_result_init(&tmp);
+            sn__bench_result_samples(&tmp, t, (size_t)n, m->work, "", "");
+            met = sn_bench_ci_rel(&tmp.stats) <= c->o.until_ci;
+            sn__bench_result_release(&tmp);
+        }
+        if (met || n >= cap)
+            break;
+        batch = m->iters < cap - n ? m->iters : cap - n;
+    }
+    if (r) {
+        char metric[sizeof(r->metric)], unit[sizeof(r->unit)];
+        sn_strlcpy(metric, r->metric, sizeof(metric));
+        sn_strlcpy(unit, r->unit, sizeof(unit));
+        sn__bench_result_samples(r, t, (size_t)n, m->work, metric, unit);
+        r->ci_met = c->o.until_ci > 0 ? met : -1;
+    }
+out:
+    free(t);
+    return rc;
+}
+
+/* A section everyone enters together: label it, tell the user (rank 0),
+ * and synchronise. */
+static int section(struct sn__bench_ctx *c, struct sn_error *err,
+                   const char *fmt, ...) SN_PRINTF(3, 4);
+static int section(struct sn__bench_ctx *c, struct sn_error *err,
+                   const char *fmt, ...)
+{
+    char label[80];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(label, sizeof(label), fmt, ap);
+    va_end(ap);
+    sn__bench_where(c, "%s", label);
+    if (c->job->rank == 0 && c->o.progress)
+        c->o.progress(c->o.cb_ctx, label);
+    return sn__bench_sync(c, err);
+}
+
+static void note(struct sn__bench_ctx *c, const char *fmt, ...)
+    SN_PRINTF(2, 3);
+static void note(struct sn__bench_ctx *c, const char *fmt, ...)
+{
+    struct sn_buf b;
+    va_list ap;
+
+    if (c->job->rank != 0)
+        return;
+    sn_buf_init(&b);
+    va_start(ap, fmt);
+    sn_buf_vprintf(&b, fmt, ap);
+    va_end(ap);
+    pthread_mutex_lock(&c->lock);
+    sn__bench_results_note(c->res, "%s", b.data);
+    pthread_mutex_unlock(&c->lock);
+    sn_buf_release(&b);
+}
+
+static struct sn_bench_result *result(struct sn__bench_ctx *c,
+                                      enum sn_bench_test test,
+                                      const char *op, const char *metric,
+                                      const char *unit)
+{
+    struct sn_bench_result *r = sn__bench_local_add(c);
+
+    r->test = test;
+    sn_strlcpy(r->op, op, sizeof(r->op));
+    sn_strlcpy(r->metric, metric, sizeof(r->metric));
+    sn_strlcpy(r->unit, unit, sizeof(r->unit));
+    r->subject = SN_SUBJ_RANK;
+    r->nranks = 1;
+    return r;
+}
+
+static void pair_subject(struct sn__bench_ctx *c, struct sn_bench_result *r,
+                         int peer, int round, bool concurrent)
+{
+    r->subject = SN_SUBJ_PAIR;
+    r->peer = peer;
+    r->nranks = 2;
+    r->round = round;
+    r->concurrent = concurrent;
+    if (c->res->ranks && peer < c->res->nranks)
+        sn_strlcpy(r->peer_host, c->res->ranks[peer].host,
+                   sizeof(r->peer_host));
+}
+
+/* Measure around the backend's state, so each result carries it. */
+static int measured(struct sn__bench_ctx *c, const struct measure *m,
+                    struct sn_bench_result *r, struct sn_error *err)
+{
+    int rc;
+
+    if (r)
+        c->be->state(c, &r->before);
+    rc = measure(c, m, r, err);
+    if (r)
+        c->be->state(c, &r->after);
+    return rc;
+}
+
+/* ---- expected values (--spec) --------------------------------------------- */
+
+static void expect(struct sn__bench_ctx *c, struct sn_bench_result *r)
+{
+    const struct sn_accel_info *a = c->o.spec ? c->o.spec->accel : NULL;
+
+    if (!a)
+        return;
+    if (r->test == SN_BENCH_COMPUTE) {
+        if (!strcmp(r->dtype, "bf16") || !strcmp(r->dtype, "fp16")) {
+            r->expected = a->bf16_flops;
+            sn_strlcpy(r->expected_src, "catalog bf16_flops",
+                       sizeof(r->expected_src));
+        } else if (!strcmp(r->dtype, "fp8") && a->fp8_flops > 0) {
+            r->expected = a->fp8_flops;
+            sn_strlcpy(r->expected_src, "catalog fp8_flops",
+                       sizeof(r->expected_src));
+        }
+    } else if (r->test == SN_BENCH_MEMORY &&
+               c->o.backend == SN_BENCH_CUDA) {
+        /* device memory only: the cpu backend sweeps host DRAM */
+        r->expected = a->hbm_bw;
+        sn_strlcpy(r->expected_src, "catalog hbm_bw",
+                   sizeof(r->expected_src));
+    }
+}
+
+/* ---- per-device tests ------------------------------------------------------ */
+
+struct gemm_arg {
+    enum sn_bench_dtype dt;
+    int size;
+};
+
+static int gemm_loop(struct sn__bench_ctx *c, void *p, int iters, double *t,
+                     struct sn_error *err)
+{
+    struct gemm_arg *a = p;
+
+    return c->be->gemm(c, a->dt, a->size, iters, t, err);
+}
+
+static int test_compute(struct sn__bench_ctx *c, struct sn_error *err)
+{
+    const enum sn_bench_dtype *dts = c->o.ngemm_dtypes ? c->o.gemm_dtypes
+                                                       : c->be->gemm_dtypes;
+    size_t ndt = c->o.ngemm_dtypes ? c->o.ngemm_dtypes
+                                   : c->be->ngemm_dtypes;
+    int rc = SN_OK;
+
+    for (size_t i = 0; i < ndt && !rc; i++) {
+        const char *why = c->be->gemm_unsupported(c, dts[i]);
+        struct gemm_arg a = {dts[i], c->o.gemm_size};
+        struct measure m = {gemm_loop, &a, C_NONE, -1, false, 0,
+                            c->o.warmup, c->o.iters};
+        struct sn_bench_result *r;
+        double n = c->o.gemm_size;
+
+        if (why) {
+            note(c, "compute %s skipped: %s", sn_bench_dtype_name(dts[i]),
+                 why);
+            continue;
+        }
+        if ((rc = section(c, err, "compute gemm %s %d",
+                          sn_bench_dtype_name(dts[i]), c->o.gemm_size)))
+            break;
+        r = result(c, SN_BENCH_COMPUTE, "gemm", "flops", "FLOP/s");
+        sn_strlcpy(r->dtype, sn_bench_dtype_name(dts[i]), sizeof(r->dtype));
+        r->gemm_m = r->gemm_n = r->gemm_k = c->o.gemm_size;
+        r->threads = c->threads;
+        m.work = 2.0 * n * n * n; /* multiply-adds count as 2 FLOPs */
+        rc = measured(c, &m, r, err);
+        expect(c, r);
+    }
+    return rc;
+}
+
+struct stream_arg {
+    enum sn__stream_kernel k;
+    uint64_t bytes;
+};
+
+static int stream_loop(struct sn__bench_ctx *c, void *p, int iters,
+                       double *t, struct sn_error *err)
+{
+    struct stream_arg *a = p;
+
+    return c->be->stream(c, a->k, a->bytes, iters, t, err);
+}
+
+static int test_memory(struct sn__bench_ctx *c, struct sn_error *err)
+{
+    static const char *const names[SN_K_COUNT] = {"copy", "scale", "add",
+                                                  "triad"};
+    /* arrays each kernel moves, counted as STREAM does (no write
+     * allocate): copy and scale 2, add and triad 3 */
+    static const int arrays[SN_K_COUNT] = {2, 2, 3, 3};
+    uint64_t bytes = c->o.mem_bytes / 8 * 8;
+    int rc = SN_OK;
+
+    for (int k = 0; k < SN_K_COUNT && !rc; k++) {
+        struct stream_arg a = {(enum sn__stream_kernel)k, bytes};
+        struct measure m = {stream_loop, &a, C_NONE, -1, false,
+                            (double)arrays[k] * (double)bytes, c->o.warmup,
+                            c->o.iters};
+        struct sn_bench_result *r;
+
+        if ((rc = section(c, err, "memory %s %llu B", names[k],
+                          (unsigned long long)bytes)))
+            break;
+        r = result(c, SN_BENCH_MEMORY, names[k], "bandwidth", "B/s");
+        r->bytes = bytes;
+        r->count = bytes / 8;
+        sn_strlcpy(r->dtype, "fp64", sizeof(r->dtype));
+        r->threads = c->threads;
+        rc = measured(c, &m, r, err);
+        expect(c, r);
+    }
+    return rc;
+}
+
+struct host_arg {
+    bool h2d, pinned;
+    int numa;
+    uint64_t bytes;
+};
+
+static int host_loop(struct sn__bench_ctx *c, void *p, int iters, double *t,
+                     struct sn_error *err)
+{
+    struct host_arg *a = p;
+
+    return c->be->hostcopy(c, a->h2d, a->pinned, a->numa, a->bytes, iters,
+                           t, err);
+}
+
+static int test_host(struct sn__bench_ctx *c, bool h2d, struct sn_error *err)
+{
+    const char *name = h2d ? "h2d" : "d2h";
+    int nn, rc = SN_OK;
+
+    if (!c->be->hostcopy) {
+        note(c, "%s skipped: the %s backend has no device memory", name,
+             c->be->name);
+        return SN_OK;
+    }
+    nn = c->be->host_numa_nodes(c);
+    for (int numa = 0; numa < nn && !rc; numa++) {
+        for (int pinned = 1; pinned >= 0 && !rc; pinned--) {
+            struct host_arg a = {h2d, pinned != 0, numa, c->o.host_bytes};
+            struct measure m = {host_loop, &a, C_NONE, -1, false,
+                                (double)c->o.host_bytes, c->o.warmup,
+                                c->o.iters};
+            struct sn_bench_result *r;
+
+            if ((rc = section(c, err, "%s numa %d %s", name, numa,
+                              pinned ? "pinned" : "pageable")))
+                break;
+            r = result(c, h2d ? SN_BENCH_H2D : SN_BENCH_D2H, name,
+                       "bandwidth", "B/s");
+            r->numa = numa;
+            r->pinned = pinned;
+            r->bytes = c->o.host_bytes;
+            rc = measured(c, &m, r, err);
+        }
+    }
+    return rc;
+}
+
+/* ---- pair tests ------------------------------------------------------------ */
+
+struct p2p_arg {
+    enum sn__p2p_mode mode;
+    int peer;
+    uint64_t bytes;
+};
+
+static int p2p_loop(struct sn__bench_ctx *c, void *p, int iters, double *t,
+                    struct sn_error *err)
+{
+    struct p2p_arg *a = p;
+
+    return c->be->p2p(c, a->mode, a->peer, a->bytes, iters, t, err);
+}
+
+enum phase { PH_UNI_LO, PH_UNI_HI, PH_BIDIR, PH_LAT_LO, PH_LAT_HI, PH_N };
+
+/* One phase of a pair test for this rank, whose partner is peer (-1: this
+ * rank sits the phase out). */
+static int pair_phase(struct sn__bench_ctx *c, enum sn_bench_test test,
+                      enum phase ph, int peer, int round, bool concurrent,
+                      int lat_iters, struct sn_error *err)
+{
+    int me = c->job->rank;
+    bool lo = peer > me;
+    struct p2p_arg a = {SN_P2P_SEND, peer, c->o.pair_bytes};
+    struct measure m = {p2p_loop, &a, C_FROM, peer, false,
+                        (double)c->o.pair_bytes, c->o.warmup, c->o.iters};
+    struct sn_bench_result *r = NULL;
+    bool mine;
+
+    if (peer < 0)
+        return SN_OK;
+    switch (ph) {
+    case PH_UNI_LO:
+    case PH_UNI_HI:
+        mine = (ph == PH_UNI_LO) == lo; /* this side sends */
+        a.mode = mine ? SN_P2P_SEND : SN_P2P_RECV;
+        m.source = mine;
+        if (mine)
+            r = result(c, test, "uni", "bandwidth", "B/s");
+        break;
+    case PH_BIDIR:
+        a.mode = SN_P2P_BIDIR;
+        m.how = C_MAX_PEER;
+        r = result(c, test, "bidir", "bandwidth", "B/s");
+        break;
+    case PH_LAT_LO:
+    case PH_LAT_HI:
+        mine = (ph == PH_LAT_LO) == lo; /* this side starts the ping */
+        a.mode = mine ? SN_P2P_PING : SN_P2P_PONG;
+        a.bytes = c->o.lat_bytes;
+        m.source = mine;
+        m.work = 0;
+        m.iters = lat_iters;
+        m.warmup = c->o.warmup > lat_iters / 100 ? c->o.warmup
+                                                 : lat_iters / 100;
+        if (mine)
+            r = result(c, test, "latency", "latency", "s");
+        break;
+    default:
+        return SN_OK;
+    }
+    if (r) {
+        pair_subject(c, r, peer, round, concurrent);
+        r->bytes = a.bytes;
+    }
+    return measured(c, &m, r, err);
+}
+
+static int test_pairs(struct sn__bench_ctx *c, struct sn_error *err)
+{
+    int n = c->job->size, me = c->job->rank, rc = SN_OK;
+    int *partner = sn_xcalloc((size_t)n, sizeof(*partner));
+    static const char *const ph_names[PH_N] = {
+        "uni low->high", "uni high->low", "bidir", "latency low->high",
+        "latency high->low"};
+    int lat_iters = c->o.latency_iters / 10 > c->o.iters
+                        ? c->o.latency_iters / 10
+                        : c->o.iters;
+
+    if (n < 2) {
+        note(c, "pairs skipped: it needs two ranks or more (mpirun -np N)");
+        goto out;
+    }
+    if ((rc = c->be->reserve(c, c->o.pair_bytes, err)))
+        goto out;
+    for (int round = 0; round < sn_bench_rounds(n) && !rc; round++) {
+        sn_bench_tournament(n, round, partner);
+        if (!c->o.isolated) {
+            for (int ph = 0; ph < PH_N && !rc; ph++) {
+                if ((rc = section(c, err, "pairs round %d/%d %s", round + 1,
+                                  sn_bench_rounds(n), ph_names[ph])))
+                    break;
+                rc = pair_phase(c, SN_BENCH_PAIRS, (enum phase)ph,
+                                partner[me], round, true, lat_iters, err);
+            }
+            continue;
+        }
+        /* isolated: the pairs of the round one after the other */
+        for (int a = 0; a < n && !rc; a++) {
+            int b = partner[a];
+            if (b < a)
+                continue;
+            for (int ph = 0; ph < PH_N && !rc; ph++) {
+                if ((rc = section(c, err, "pairs %d-%d %s", a, b,
+                                  ph_names[ph])))
+                    break;
+                rc = pair_phase(c, SN_BENCH_PAIRS, (enum phase)ph,
+                                me == a ? b : me == b ? a : -1, round,
+                                false, lat_iters, err);
+            }
+        }
+    }
+out:
+    free(partner);
+    return rc;
+}
+
+struct agg_arg {
+    int peer;
+    uint64_t bytes;
+};
+
+/* All pairs of a round exchange at once; each iteration starts from a
+ * barrier so the exchanges overlap, and a rank without a partner only
+ * takes part in the barriers. */
+static int agg_loop(struct sn__bench_ctx *c, void *p, int iters, double *t,
+                    struct sn_error *err)
+{
+    struct agg_arg *a = p;
+    int rc = SN_OK;
+
+    for (int i = 0; i < iters && !rc; i++) {
+        if ((rc = SN_MPI(MPI_Barrier(c->job->comm), err)))
+            break;
+        if (a->peer >= 0)
+            rc = c->be->p2p(c, SN_P2P_BIDIR, a->peer, a->bytes, 1, &t[i],
+                            err);
+        else
+            t[i] = 0;
+        sn__tick(c, i);
+    }
+    return rc;
+}
+
+static int test_aggregate(struct sn__bench_ctx *c, struct sn_error *err)
+{
+    int n = c->job->size, me = c->job->rank, rc = SN_OK;
+    int *partner = sn_xcalloc((size_t)n, sizeof(*partner));
+    uint64_t bytes = c->o.pair_bytes;
+
+    if (n < 2) {
+        note(c, "aggregate skipped: it needs two ranks or more (mpirun "
+                "-np N)");
+        goto out;
+    }
+    if ((rc = c->be->reserve(c, bytes, err)))
+        goto out;
+    for (int round = 0; round < sn_bench_rounds(n) && !rc; round++) {
+        double iso = 0, iso_sum = 0;
+        int npairs = 0;
+        struct agg_arg aa;
+        struct measure m;
+        struct sn_bench_result *r = NULL;
+
+        sn_bench_tournament(n, round, partner);
+        /* each pair alone: the reference */
+        for (int a = 0; a < n && !rc; a++) {
+            int b = partner[a];
+            struct p2p_arg pa = {SN_P2P_BIDIR, -1, bytes};
+            struct measure pm = {p2p_loop, &pa, C_MAX_PEER, -1, false,
+                                 (double)bytes, c->o.warmup, c->o.iters};
+            struct sn_bench_result *pr;
+            if (b < a)
+                continue;
+            npairs++;
+            if ((rc = section(c, err, "aggregate round %d/%d: %d-%d alone",
+                              round + 1, sn_bench_rounds(n), a, b)))
+                break;
+            if (me != a && me != b)
+                continue;
+            pa.peer = pm.peer = me == a ? b : a;
+            pr = result(c, SN_BENCH_AGGREGATE, "isolated", "bandwidth",
+                        "B/s");
+            pair_subject(c, pr, pa.peer, round, false);
+            pr->bytes = bytes;
+            if ((rc = measured(c, &pm, pr, err)))
+                break;
+            if (me == a)
+                iso = 2.0 * pr->stats.median; /* both directions */
+        }
+        if (rc || (rc = SN_MPI(MPI_Allreduce(&iso, &iso_sum, 1, MPI_DOUBLE,
+                                             MPI_SUM, c->job->comm),
+                               err)))
+            break;
+        /* every pair of the round at once */
+        if ((rc = section(c, err, "aggregate round %d/%d: %d pairs at once",
+                          round + 1, sn_bench_rounds(n), npairs)))
+            break;
+        aa.peer = partner[me];
+        aa.bytes = bytes;
+        memset(&m, 0, sizeof(m));
+        m.fn = agg_loop;
+        m.arg = &aa;
+        m.how = C_MAX_ALL;
+        m.work = 2.0 * npairs * (double)bytes;
+        m.warmup = c->o.warmup;
+        m.iters = c->o.iters;
+        if (me == 0) {
+            r = result(c, SN_BENCH_AGGREGATE, "aggregate", "aggregate",
+                       "B/s");
+            r->subject = SN_SUBJ_GROUP;
+            r->nranks = 2 * npairs;
+            r->round = round;
+            r->concurrent = 1;
+            r->bytes = bytes;
+            r->ref = iso_sum;
+        }
+        rc = measured(c, &m, r, err);
+    }
+out:
+    free(partner);
+    return rc;
+}
+
+/* ---- collectives -------------------------------------------------------------- */
+
+struct coll_arg {
+    enum sn_coll_op op;
+    uint64_t count;
+    bool inplace;
+};
+
+static int coll_loop(struct sn__bench_ctx *c, void *p, int iters, double *t,
+                     struct sn_error *err)
+{
+    struct coll_arg *a = p;
+
+    return c->be->coll(c, a->op, c->o.coll_dtype, c->o.redop, c->o.root,
+                       a->count, a->inplace, iters, t, err);
+}
+
+static bool is_reduction(enum sn_coll_op op)
+{
+    return op == SN_COLL_ALLREDUCE || op == SN_COLL_REDUCESCATTER ||
+           op == SN_COLL_REDUCE;
+}
+
+static bool fault_here(struct sn__bench_ctx *c, enum sn_bench_fault f,
+                       enum sn_bench_test t)
+{
+    const struct sn_bench_inject *in = &c->o.inject;
+
+    return in->fault == f && in->rank == c->job->rank &&
+           (in->test < 0 || in->test == (int)t);
+}
+
+/* A checked result is exact only while the largest reduced value stays an
+ * integer the type holds exactly (pattern.h). */
+static bool checkable(enum sn_bench_dtype dt, int n)
+{
+    double top = (double)SN_PATTERN_MAX * n;
+
+    switch (dt) {
+    case SN_DT_BF16:
+        return top <= 256;
+    case SN_DT_FP16:
+        return top <= 2048;
+    case SN_DT_FP32:
+        return top <= 16777216.0;
+    default:
+        return true;
+    }
+}
+
+static int coll_one(struct sn__bench_ctx *c, enum sn_coll_op op,
+                    uint64_t count, bool inplace, struct sn_error *err)
+{
+    size_t es = sn_bench_dtype_size(c->o.coll_dtype);
+    int n = c->job->size, rc;
+    struct coll_arg a = {op, count, inplace};
+    struct measure m = {coll_loop, &a, C_MAX_ALL, -1, false, 0,
+                        c->o.warmup, c->o.iters};
+    struct sn_bench_result *r = NULL;
+    long long wrong = 0, total = 0;
+    int checked = c->o.check && checkable(c->o.coll_dtype, n);
+
+    if ((rc = section(c, err, "coll %s %llu B %s", sn_bench_coll_name(op),
+                      (unsigned long long)(count * es),
+                      inplace ? "in-place" : "out-of-place")))
+        return rc;
+    if (c->job->rank == 0) {
+        r = result(c, SN_BENCH_COLL, sn_bench_coll_name(op), "time", "s");
+        r->subject = SN_SUBJ_GROUP;
+        r->nranks = n;
+        r->bytes = count * es;
+        r->count = count;
+        sn_strlcpy(r->dtype, sn_bench_dtype_name(c->o.coll_dtype),
+                   sizeof(r->dtype));
+        if (is_reduction(op))
+            sn_strlcpy(r->redop, sn_bench_redop_name(c->o.redop),
+                       sizeof(r->redop));
+        if (op == SN_COLL_BROADCAST || op == SN_COLL_REDUCE)
+            r->root = c->o.root;
+        r->inplace = inplace;
+    }
+    if ((rc = measured(c, &m, r, err)))
+        return rc;
+    if (checked) {
+        if ((rc = c->be->coll_check(c, op, c->o.coll_dtype, c->o.redop,
+                                    c->o.root, count, inplace,
+                                    fault_here(c, SN_FAULT_CORRUPT,
+                                               SN_BENCH_COLL),
+                                    &wrong, err)))
+            return rc;
+        if ((rc = SN_MPI(MPI_Allreduce(&wrong, &total, 1, MPI_LONG_LONG,
+                                       MPI_SUM, c->job->comm),
+                         err)))
+            return rc;
+    }
+    if (r) {
+        /* nccl-tests: algbw = size / time, busbw = algbw x bus factor */
+        r->algbw = r->time > 0 ? (double)r->bytes / r->time : 0;
+        r->busbw = r->algbw * sn_bench_bus_factor(op, n);
+        r->wrong = checked ? total : -1;
+    }
+    return SN_OK;
+}
+
+static int test_coll(struct sn__bench_ctx *c, struct sn_error *err)
+{
+    size_t es = sn_bench_dtype_size(c->o.coll_dtype);
+    int n = c->job->size, rc = SN_OK;
+
+    if (c->o.check && !checkable(c->o.coll_dtype, n))
+        note(c, "coll: %s sums over %d ranks are not exact; data not "
+                "checked",
+             sn_bench_dtype_name(c->o.coll_dtype), n);
+    if ((rc = c->be->reserve(c, c->o.max_bytes, err)))
+        return rc;
+    for (int op = 0; op < SN_COLL_OP_COUNT && !rc; op++) {
+        uint64_t size = c->o.min_bytes;
+        if (c->o.coll_ops && !(c->o.coll_ops & (1u << op)))
+            continue;
+        while (size <= c->o.max_bytes && !rc) {
+            uint64_t count = size / es, next;
+            /* nccl-tests: gathered, scattered and exchanged buffers are
+             * whole multiples of the ranks' parts */
+            if (op == SN_COLL_ALLGATHER || op == SN_COLL_REDUCESCATTER ||
+                op == SN_COLL_ALLTOALL)
+                count = count / (uint64_t)n * (uint64_t)n;
+            if (count > 0) {
+                rc = coll_one(c, (enum sn_coll_op)op, count, false, err);
+                if (!rc)
+                    rc = coll_one(c, (enum sn_coll_op)op, count, true, err);
+            }
+            next = (uint64_t)((double)size * c->o.step_factor);
+            if (c->o.min_bytes == c->o.max_bytes || next <= size)
+                break;
+            size = next;
+        }
+    }
+    return rc;
+}
+
+static int test_latency(struct sn__bench_ctx *c, struct sn_error *err)
+{
+    int n = c->job->size, me = c->job->rank, rc = SN_OK;
+    int *partner = sn_xcalloc((size_t)n, sizeof(*partner));
+    int it = c->o.latency_iters;
+    int wu = c->o.warmup > it / 100 ? c->o.warmup : it / 100;
+    size_t es = sn_bench_dtype_size(SN_DT_FP32);
+    struct coll_arg ca = {SN_COLL_ALLREDUCE, 0, false};
+    struct measure m;
+    struct sn_bench_result *r = NULL;
+    enum sn_bench_dtype saved = c->o.coll_dtype;
+
+    if (n < 2)
+        note(c, "latency: pair latencies need two ranks or more (mpirun "
+                "-np N)");
+    for (int round = 0; round < sn_bench_rounds(n) && !rc; round++) {
+        sn_bench_tournament(n, round, partner);
+        for (int ph = PH_LAT_LO; ph <= PH_LAT_HI && !rc; ph++) {
+            if ((rc = section(c, err, "latency round %d/%d %s", round + 1,
+                              sn_bench_rounds(n),
+                              ph == PH_LAT_LO ? "low->high" : "high->low")))
+                break;
+            rc = pair_phase(c, SN_BENCH_LATENCY, (enum phase)ph,
+                            partner[me], round, true, it, err);
+        }
+    }
+    if (rc)
+        goto out;
+    /* the small all-reduce every training step waits on */
+    ca.count = c->o.lat_bytes / es ? c->o.lat_bytes / es : 1;
+    if ((rc = c->be->reserve(c, ca.count * es, err)) ||
+        (rc = section(c, err, "latency allreduce %llu B",
+                      (unsigned long long)(ca.count * es))))
+        goto out;
+    memset(&m, 0, sizeof(m));
+    m.fn = coll_loop;
+    m.arg = &ca;
+    m.how = C_MAX_ALL;
+    m.warmup = wu;
+    m.iters = it;
+    if (me == 0) {
+        r = result(c, SN_BENCH_LATENCY, "allreduce", "latency", "s");
+        r->subject = SN_SUBJ_GROUP;
+        r->nranks = n;
+        r->bytes = ca.count * es;
+        r->count = ca.count;
+        sn_strlcpy(r->dtype, "fp32", sizeof(r->dtype));
+        sn_strlcpy(r->redop, "sum", sizeof(r->redop));
+        r->inplace = 0;
+    }
+    c->o.coll_dtype = SN_DT_FP32;
+    c->o.redop = SN_REDOP_SUM;
+    rc = measured(c, &m, r, err);
+    c->o.coll_dtype = saved;
+out:
+    free(partner);
+    return rc;
+}
+
+/* ---- the run ------------------------------------------------------------------- */
+
+/* Every rank learns whether any rank failed; the lowest failing rank's
+ * message becomes everyone's. */
+static int agree(struct sn__bench_ctx *c, int rc, struct sn_error *err)
+{
+    int mine = rc ? c->job->rank : c->job->size, first = 0;
+    char msg[SN_ERROR_MSG_MAX];
+    int code = rc;
+
+    if (MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, c->job->comm) !=
+        MPI_SUCCESS)
+        return sn_error_set(err, SN_ERUNTIME, "bench: MPI_Allreduce failed");
+    if (first == c->job->size)
+        return SN_OK;
+    if (c->job->rank == first)
+        snprintf(msg, sizeof(msg), "%s", err->msg);
+    MPI_Bcast(msg, (int)sizeof(msg), MPI_CHAR, first, c->job->comm);
+    MPI_Bcast(&code, 1, MPI_INT, first, c->job->comm);
+    msg[sizeof(msg) - 1] = '\0';
+    if (first == 0 || c->job->rank == first)
+        return sn_error_set(err, code, "%s", msg);
+    return sn_error_set(err, code, "rank %d: %s", first, msg);
+}
+
+static int rank_table(struct sn__bench_ctx *c, struct sn_bench_results *res,
+                      struct sn_error *err)
+{
+    struct sn_bench_rank me;
+    struct sn_bench_job *job = c->job;
+
+    memset(&me, 0, sizeof(me));
+    me.rank = job->rank;
+    me.local_rank = job->local_rank;
+    sn_strlcpy(me.host, job->host, sizeof(me.host));
+    sn_strlcpy(me.device, c->device, sizeof(me.device));
+    res->nranks = job->size;
+    res->ranks = sn_xcalloc((size_t)job->size, sizeof(*res->ranks));
+    /* everyone gets the table: pair results name the peer's host */
+    return SN_MPI(MPI_Allgather(&me, (int)sizeof(me), MPI_BYTE, res->ranks,
+                                (int)sizeof(me), MPI_BYTE, job->comm),
+                  err);
+}
+
+static void versions(struct sn__bench_ctx *c, struct sn_bench_versions *v)
+{
+    char lib[MPI_MAX_LIBRARY_VERSION_STRING];
+    int len = 0;
+
+    memset(v, 0, sizeof(*v));
+    sn_strlcpy(v->tool, SN_VERSION, sizeof(v->tool));
+    if (MPI_Get_library_version(lib, &len) == MPI_SUCCESS) {
+        lib[len < (int)sizeof(lib) ? len : (int)sizeof(lib) - 1] = '\0';
+        lib[strcspn(lib, "\n,")] = '\0'; /* the first clause is enough */
+        sn_strlcpy(v->mpi, lib, sizeof(v->mpi));
+    }
+    sn__bench_kernel_version(v->kernel, sizeof(v->kernel));
+    c->be->versions(c, v);
+}
+
+typedef int (*test_fn)(struct sn__bench_ctx *c, struct sn_error *err);
+
+static int test_h2d(struct sn__bench_ctx *c, struct sn_error *err)
+{
+    return test_host(c, true, err);
+}
+
+static int test_d2h(struct sn__bench_ctx *c, struct sn_error *err)
+{
+    return test_host(c, false, err);
+}
+
+static const test_fn tests[SN_BENCH_TEST_COUNT] = {
+    [SN_BENCH_COMPUTE] = test_compute, [SN_BENCH_MEMORY] = test_memory,
+    [SN_BENCH_H2D] = test_h2d,         [SN_BENCH_D2H] = test_d2h,
+    [SN_BENCH_PAIRS] = test_pairs,     [SN_BENCH_AGGREGATE] = test_aggregate,
+    [SN_BENCH_COLL] = test_coll,       [SN_BENCH_LATENCY] = test_latency,
+};
+
+int sn_bench_run(struct sn_bench_job *job, const struct sn_bench_opts *opts,
+                 struct sn_bench_results *res, struct sn_error *err)
+{
+    struct sn__bench_ctx *c = sn_xcalloc(1, sizeof(*c));
+    int rc;
+    double t0 = sn_now();
+
+    sn_bench_results_init(res);
+    pthread_mutex_init(&c->lock, NULL);
+    pthread_mutex_init(&c->where_lock, NULL);
+    c->job = job;
+    c->res = res;
+    c->sigpipe[0] = c->sigpipe[1] = -1;
+    if ((rc = resolve(c, opts, err)))
+        goto out;
+    sn_strlcpy(res->backend, c->be->name, sizeof(res->backend));
+    res->mpi_thread_level = job->thread_level;
+    res->started = (double)time(NULL);
+    rc = c->be->open(c, err);
+    if ((rc = agree(c, rc, err)))
+        goto close;
+    if ((rc = rank_table(c, res, err)))
+        goto close;
+    versions(c, &res->versions);
+    sn__bench_timer_probe(&res->timer);
+    if ((rc = sn__bench_watch_start(c, err)))
+        goto close;
+    for (size_t i = 0; i < c->o.ntests && !rc; i++) {
+        enum sn_bench_test t = c->o.tests[i];
+        sn_strlcpy(c->test, sn_bench_test_name(t), sizeof(c->test));
+        if ((rc = section(c, err, "%s", c->test)))
+            sn__bench_fail(c, err);
+        atomic_store(&c->test_start, sn_now());
+        c->hang_in_loop = fault_here(c, SN_FAULT_HANG, t) &&
+                          c->o.inject.in_loop;
+        if (fault_here(c, SN_FAULT_HANG, t) && !c->o.inject.in_loop)
+            sn__bench_hang(c);
+        rc = tests[t](c, err);
+        c->hang_in_loop = false;
+        if (!rc)
+            rc = sn__bench_gather(c, err);
+        if (rc)
+            sn__bench_fail(c, err); /* the others may wait for us: end */
+    }
+    atomic_store(&c->test_start, 0.0);
+    sn__bench_watch_stop(c);
+close:
+    c->be->close(c);
+out:
+    for (size_t i = 0; i < c->nlocal; i++)
+        sn__bench_result_release(&c->local[i]);
+    free(c->local);
+    res->elapsed = sn_now() - t0;
+    if (job->rank != 0) {
+        /* the results live on rank 0; the others keep the job's facts */
+        for (size_t i = 0; i < res->n; i++)
+            sn__bench_result_release(&res->items[i]);
+        res->n = 0;
+    }
+    pthread_mutex_destroy(&c->where_lock);
+    pthread_mutex_destroy(&c->lock);
+    free(c);
+    return rc;
+}

@@ -1,0 +1,168 @@
+#!/usr/bin/env bash
+# suite.sh BUILD: `supernode bench` on the cpu backend as an MPI job of two
+# ranks (mpirun -np 2 --oversubscribe, also as root) and as a lone
+# process: every test type, the data check catching injected corruption,
+# the watchdog ending a job whose rank hangs, --until-ci, bad usage, and
+# the cuda backend skipping where no GPU is present. Sizes are tiny: this
+# checks behaviour, bench/ measures speed.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+bin=${SUPERNODE:?}
+here=$PWD/tests/bench
+pass=0
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# shared memory between the two ranks, no network needed
+export OMPI_MCA_btl=self,vader
+# one case keeps leak checking on (below); the others trade it for speed:
+# ASan still checks every access, UBSan every operation
+quiet_asan="detect_leaks=0:abort_on_error=0"
+
+mpi2() { # mpirun -np 2 with a hard stop, should the watchdog itself fail
+    timeout 120 mpirun -np 2 --oversubscribe "$@"
+}
+
+ok() { pass=$((pass + 1)); echo "ok $1 ($((SECONDS - t0)) s)"; t0=$SECONDS; }
+t0=$SECONDS
+bad() {
+    fail=$((fail + 1))
+    echo "FAIL $1: $2"
+    sed 's/^/  stdout: /' "$tmp/out" | tail -n 15
+    sed 's/^/  stderr: /' "$tmp/err" | grep -v 'Suppressions\|count  *bytes\|^  stderr: -*$' |
+        tail -n 15
+}
+has() { grep -qF -- "$2" "$1"; }
+count() { grep -cF -- "$2" "$1"; }
+
+small=(--gemm-size 64 --mem-size 1M --size 64K -b 64K -e 64K
+       --latency-iters 300 -n 5 -w 1)
+
+# 1. every test type, two ranks, leak checking on with Open MPI's own
+#    allocations suppressed (tests/bench/lsan-mpi.supp)
+ASAN_OPTIONS="fast_unwind_on_malloc=0:detect_leaks=1:abort_on_error=0" \
+LSAN_OPTIONS="suppressions=$here/lsan-mpi.supp" \
+    mpi2 "$bin" bench compute memory h2d d2h pairs aggregate coll latency \
+    "${small[@]}" --json "$tmp/all.json" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+why=""
+[[ $rc -eq 0 ]] || why="exit $rc"
+for want in "Triad:" "GFLOP/s" "# Out of bounds values : 0 OK" \
+            "unidirectional bandwidth (GB/s)" "src\\dst" \
+            "Avg Latency(us)" "sum alone(GB/s)" \
+            "h2d skipped: the cpu backend has no device memory"; do
+    has "$tmp/out" "$want" || why+=" stdout lacks '$want';"
+done
+has "$tmp/all.json" '"schema": "supernode.bench/1"' || why+=" no schema;"
+has "$tmp/all.json" '"complete": true' || why+=" not complete;"
+# 2 ranks x 2 GEMM types, 2 x 4 kernels, 6 pair results, 2 isolated + 1
+# aggregate, 7 collectives x 1 size x 2 variants, 2 pair + 1 allreduce
+# latencies
+[[ $(count "$tmp/all.json" '"test": "compute"') -eq 4 ]] || why+=" compute count;"
+[[ $(count "$tmp/all.json" '"test": "memory"') -eq 8 ]] || why+=" memory count;"
+[[ $(count "$tmp/all.json" '"test": "pairs"') -eq 6 ]] || why+=" pairs count;"
+[[ $(count "$tmp/all.json" '"test": "aggregate"') -eq 3 ]] || why+=" aggregate count;"
+[[ $(count "$tmp/all.json" '"test": "coll"') -eq 14 ]] || why+=" coll count;"
+[[ $(count "$tmp/all.json" '"test": "latency"') -eq 3 ]] || why+=" latency count;"
+[[ $(count "$tmp/all.json" '"wrong": 0') -eq 14 ]] || why+=" unchecked coll;"
+has "$tmp/err" "ERROR: AddressSanitizer" && why+=" asan error;"
+has "$tmp/err" "ERROR: LeakSanitizer" && why+=" leak;"
+has "$tmp/err" "runtime error" && why+=" ubsan error;"
+[[ -z "$why" ]] && ok "all tests on two ranks" || bad "all tests on two ranks" "$why"
+
+export ASAN_OPTIONS=$quiet_asan
+
+# 2. a lone process is a job of one rank: device tests run, pair tests say
+#    what they need
+"$bin" bench compute memory pairs "${small[@]}" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [[ $rc -eq 0 ]] && has "$tmp/out" "Triad:" &&
+        has "$tmp/out" "pairs skipped: it needs two ranks or more"; then
+    ok "one rank without mpirun"
+else
+    bad "one rank without mpirun" "exit $rc"
+fi
+
+# 3. one pair at a time
+mpi2 "$bin" bench pairs --isolated "${small[@]}" --json "$tmp/iso.json" \
+    >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [[ $rc -eq 0 ]] && has "$tmp/out" "one pair at a time" &&
+        [[ $(count "$tmp/iso.json" '"concurrent": false') -eq 6 ]]; then
+    ok "isolated pairs"
+else
+    bad "isolated pairs" "exit $rc"
+fi
+
+# 4. corruption on rank 1 (test-only fault) is counted as #wrong, exit 1
+mpi2 "$bin" bench coll --ops allreduce,allgather -b 1K -e 1K -n 3 \
+    --inject corrupt:rank=1 --json "$tmp/bad.json" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [[ $rc -eq 1 ]] && has "$tmp/out" "# Out of bounds values : 2 FAILED" &&
+        [[ $(count "$tmp/bad.json" '"wrong": 1') -eq 4 ]] &&
+        has "$tmp/err" "wrong elements"; then
+    ok "corruption caught"
+else
+    bad "corruption caught" "exit $rc"
+fi
+
+# 5. a rank that hangs at the start of a test: the job ends within the
+#    timeout, exit 3, naming the rank and the test; what was gathered is
+#    written and marked incomplete
+start=$(date +%s)
+mpi2 "$bin" bench compute memory "${small[@]}" --timeout 2 \
+    --inject hang:rank=1,test=memory --json "$tmp/hang.json" \
+    >"$tmp/out" 2>"$tmp/err"
+rc=$?
+took=$(($(date +%s) - start))
+why=""
+[[ $rc -eq 3 ]] || why+=" exit $rc;"
+has "$tmp/err" "test 'memory' did not finish within 2 s" || why+=" no timeout message;"
+has "$tmp/err" "rank 1 (" || why+=" rank not named;"
+has "$tmp/err" "is behind" || why+=" culprit not found;"
+has "$tmp/hang.json" '"complete": false' || why+=" not marked incomplete;"
+[[ $(count "$tmp/hang.json" '"test": "compute"') -eq 4 ]] || why+=" compute results lost;"
+[[ $took -lt 60 ]] || why+=" took ${took}s;"
+[[ -z "$why" ]] && ok "hang at test start" || bad "hang at test start" "$why"
+
+# 6. a rank that stops inside a timed collective loop
+mpi2 "$bin" bench coll --ops allreduce -b 1K -e 1K -n 50 --timeout 2 \
+    --inject hang:rank=1,test=coll,at=loop >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [[ $rc -eq 3 ]] && has "$tmp/err" "rank 1 (" &&
+        has "$tmp/err" "injected hang" && has "$tmp/err" "is behind"; then
+    ok "hang inside a timed loop"
+else
+    bad "hang inside a timed loop" "exit $rc"
+fi
+
+# 7. --until-ci samples in batches up to the cap and says whether the
+#    interval got there
+mpi2 "$bin" bench memory --mem-size 1M -n 6 --until-ci 50 --max-iters 30 \
+    --json "$tmp/ci.json" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [[ $rc -eq 0 ]] && ! has "$tmp/ci.json" '"ci_met": null' &&
+        has "$tmp/ci.json" '"ci_met": '; then
+    ok "until-ci"
+else
+    bad "until-ci" "exit $rc"
+fi
+
+# 8. bad usage: exit 2, one message, nothing run
+for args in "--until-ci 0" "colll" "-d bf61" "--inject hang" \
+            "coll -b 1M -e 1K" "--timeout soon"; do
+    # shellcheck disable=SC2086
+    "$bin" bench $args >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    if [[ $rc -eq 2 ]] && [[ $(wc -l <"$tmp/err") -ge 1 ]] &&
+            [[ ! -s "$tmp/out" ]]; then
+        ok "bad usage: $args"
+    else
+        bad "bad usage: $args" "exit $rc"
+    fi
+done
+
+echo "$pass passed, $fail failed"
+[[ $fail -eq 0 ]]

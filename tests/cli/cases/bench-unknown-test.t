@@ -1,0 +1,4 @@
+# a misspelt test name is bad usage, with a suggestion, before MPI starts
+args: bench colll
+exit: 2
+stderr-has: unknown test 'colll' (did you mean 'coll'?)

@@ -1,0 +1,378 @@
+/* test-bench.c: the bench module's pure parts: statistics against values
+ * computed by hand and by numpy, the confidence interval of the median
+ * against the published order-statistic table, histograms, the tournament
+ * schedule, nccl-tests' bus factors, names, the byte form of results, the
+ * JSON document and the host state read under a fixture root. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../../src/lib/bench/bench-int.h"
+#include "harness.h"
+#include "sn/bench.h"
+
+static void test_stats_one_to_ten_match_numpy(void)
+{
+    /* numpy 1.26: np.percentile(np.arange(1, 11), [5, 50, 90, 95, 99])
+     * = [1.45, 5.5, 9.1, 9.55, 9.91]; np.std(x, ddof=1) = 3.0276503541 */
+    double x[10] = {7, 1, 10, 3, 5, 2, 9, 4, 8, 6};
+    struct sn_bench_stats s;
+
+    sn_bench_stats_compute(x, 10, &s);
+    CHECK(s.n == 10);
+    CHECK_NEAR(s.median, 5.5, 1e-12);
+    CHECK_NEAR(s.mean, 5.5, 1e-12);
+    CHECK_NEAR(s.min, 1, 1e-12);
+    CHECK_NEAR(s.max, 10, 1e-12);
+    CHECK_NEAR(s.p5, 1.45, 1e-12);
+    CHECK_NEAR(s.p90, 9.1, 1e-12);
+    CHECK_NEAR(s.p95, 9.55, 1e-12);
+    CHECK_NEAR(s.p99, 9.91, 1e-12);
+    CHECK_NEAR(s.stddev, 3.0276503540974917, 1e-12);
+    CHECK_NEAR(s.cv, 3.0276503540974917 / 5.5, 1e-12);
+    /* the input is left as it was */
+    CHECK(x[0] == 7 && x[9] == 6);
+}
+
+static void test_stats_ci_of_median_for_ten_samples(void)
+{
+    /* n = 10: [x(2), x(9)] covers the median with 1 - 2 * 11/1024 =
+     * 97.85%; [x(3), x(8)] only 89.1% (Hollander & Wolfe table A.3) */
+    double x[10] = {10, 20, 30, 40, 50, 60, 70, 80, 90, 100};
+    struct sn_bench_stats s;
+
+    sn_bench_stats_compute(x, 10, &s);
+    CHECK_NEAR(s.ci_lo, 20, 1e-12);
+    CHECK_NEAR(s.ci_hi, 90, 1e-12);
+    CHECK_NEAR(sn_bench_ci_rel(&s), 35.0 / 55.0, 1e-12);
+}
+
+static void test_stats_ci_indices_match_table(void)
+{
+    size_t lo, hi;
+
+    /* n = 100: x(40), x(61) (the normal approximation n/2 -+ 0.98 sqrt(n)
+     * rounds to the same pair); 0-based 39 and 60 */
+    REQUIRE(sn_bench_median_ci(100, 0.95, &lo, &hi));
+    CHECK(lo == 39 && hi == 60);
+    /* n = 6 is the smallest with a 95% interval: [x(1), x(6)], 96.9% */
+    REQUIRE(sn_bench_median_ci(6, 0.95, &lo, &hi));
+    CHECK(lo == 0 && hi == 5);
+    /* n = 5: even [x(1), x(5)] covers only 93.75% */
+    CHECK(!sn_bench_median_ci(5, 0.95, &lo, &hi));
+    /* n = 20: x(6), x(15) (coverage 95.86%) */
+    REQUIRE(sn_bench_median_ci(20, 0.95, &lo, &hi));
+    CHECK(lo == 5 && hi == 14);
+    /* large n stays finite: n = 1e5 gives n/2 - 0.98 sqrt(n) ~ 49690 */
+    REQUIRE(sn_bench_median_ci(100000, 0.95, &lo, &hi));
+    CHECK(lo >= 49685 && lo <= 49695 && hi == 100000 - lo - 1);
+}
+
+static void test_stats_small_and_empty_inputs(void)
+{
+    struct sn_bench_stats s;
+    double one = 4.0;
+
+    sn_bench_stats_compute(NULL, 0, &s);
+    CHECK(s.n == 0 && isnan(s.median) && isnan(s.ci_lo));
+    sn_bench_stats_compute(&one, 1, &s);
+    CHECK(s.n == 1 && s.median == 4 && s.p999 == 4 && s.stddev == 0);
+    CHECK(isnan(s.ci_lo));
+    CHECK(isinf(sn_bench_ci_rel(&s)));
+}
+
+static void test_stats_tail_percentiles_see_outliers(void)
+{
+    /* 999 samples of 1 us and one of 1 ms: p99 stays at 1 us, p99.9
+     * interpolates 0.001 of the way ... numpy: 1.999e-6 */
+    double *x = sn_xmalloc(1000 * sizeof(*x));
+    struct sn_bench_stats s;
+
+    for (int i = 0; i < 1000; i++)
+        x[i] = 1e-6;
+    x[500] = 1e-3;
+    sn_bench_stats_compute(x, 1000, &s);
+    CHECK_NEAR(s.median, 1e-6, 1e-12);
+    CHECK_NEAR(s.p99, 1e-6, 1e-12);
+    CHECK_NEAR(s.p999, 1e-6 + 0.001 * (1e-3 - 1e-6), 1e-9);
+    CHECK_NEAR(s.max, 1e-3, 1e-12);
+    free(x);
+}
+
+static void test_histogram_bins_four_per_octave(void)
+{
+    /* 1, 2, 4 ns are whole octaves: bins 0, 4 and 8 from the first */
+    double x[5] = {1e-9, 2e-9, 2e-9, 4e-9, 0};
+    uint64_t c[16];
+    double edge;
+    size_t used = sn_bench_histogram(x, 5, 1e-9, c, 16, &edge);
+
+    REQUIRE(used == 9);
+    CHECK_NEAR(edge, 1e-9, 1e-12);
+    CHECK(c[0] == 1 && c[4] == 2 && c[8] == 1);
+    CHECK(c[1] == 0 && c[7] == 0);
+    /* too few bins: the last takes the tail */
+    used = sn_bench_histogram(x, 5, 1e-9, c, 4, &edge);
+    CHECK(used == 4 && c[0] == 1 && c[3] == 3);
+}
+
+static void test_tournament_meets_every_pair_once(void)
+{
+    for (int n = 2; n <= 17; n++) {
+        int rounds = sn_bench_rounds(n);
+        int *met = sn_xcalloc((size_t)(n * n), sizeof(*met));
+        int partner[17];
+        CHECK(rounds == (n % 2 ? n : n - 1));
+        for (int r = 0; r < rounds; r++) {
+            int byes = 0;
+            sn_bench_tournament(n, r, partner);
+            for (int a = 0; a < n; a++) {
+                int b = partner[a];
+                if (b < 0) {
+                    byes++;
+                    continue;
+                }
+                CHECK(b != a && b < n && partner[b] == a);
+                met[a * n + b]++;
+            }
+            CHECK(byes == n % 2);
+        }
+        for (int a = 0; a < n; a++)
+            for (int b = 0; b < n; b++)
+                CHECK(met[a * n + b] == (a != b));
+        free(met);
+    }
+}
+
+static void test_tournament_of_one_has_no_rounds(void)
+{
+    int p[1] = {7};
+
+    CHECK(sn_bench_rounds(1) == 0);
+    sn_bench_tournament(1, 0, p);
+    CHECK(p[0] == -1);
+}
+
+static void test_bus_factors_follow_nccl_tests(void)
+{
+    /* doc/PERFORMANCE.md: allreduce 2(n-1)/n, allgather/reducescatter/
+     * alltoall (n-1)/n, broadcast/reduce/sendrecv 1 */
+    CHECK_NEAR(sn_bench_bus_factor(SN_COLL_ALLREDUCE, 8), 1.75, 1e-12);
+    CHECK_NEAR(sn_bench_bus_factor(SN_COLL_ALLGATHER, 8), 0.875, 1e-12);
+    CHECK_NEAR(sn_bench_bus_factor(SN_COLL_REDUCESCATTER, 4), 0.75, 1e-12);
+    CHECK_NEAR(sn_bench_bus_factor(SN_COLL_ALLTOALL, 2), 0.5, 1e-12);
+    CHECK_NEAR(sn_bench_bus_factor(SN_COLL_BROADCAST, 8), 1, 1e-12);
+    CHECK_NEAR(sn_bench_bus_factor(SN_COLL_SENDRECV, 8), 1, 1e-12);
+    CHECK_NEAR(sn_bench_bus_factor(SN_COLL_ALLREDUCE, 1), 0, 1e-12);
+}
+
+static void test_names_parse_ours_and_nccl_tests(void)
+{
+    enum sn_bench_dtype d;
+    enum sn_coll_op op;
+    enum sn_bench_test t;
+    struct sn_error err;
+
+    CHECK(sn_bench_dtype_parse("bfloat16", &d, &err) == SN_OK &&
+          d == SN_DT_BF16);
+    CHECK(sn_bench_dtype_parse("FP32", &d, &err) == SN_OK && d == SN_DT_FP32);
+    CHECK(sn_bench_coll_op_parse("all_reduce", &op, &err) == SN_OK &&
+          op == SN_COLL_ALLREDUCE);
+    CHECK(sn_bench_coll_op_parse("reduce_scatter", &op, &err) == SN_OK &&
+          op == SN_COLL_REDUCESCATTER);
+    CHECK(sn_bench_test_parse("colll", &t, &err) == SN_EINPUT);
+    CHECK_CONTAINS(err.msg, "did you mean 'coll'");
+    CHECK(sn_bench_dtype_parse("bf61", &d, &err) == SN_EINPUT);
+    CHECK_CONTAINS(err.msg, "unknown data type 'bf61'");
+    CHECK_STR(sn_bench_dtype_nccl_name(SN_DT_FP16), "half");
+    CHECK(sn_bench_dtype_size(SN_DT_FP8) == 1);
+    CHECK(sn_bench_backend_available(SN_BENCH_CPU));
+}
+
+static struct sn_bench_result sample_result(void)
+{
+    struct sn_bench_result r;
+    double t[4] = {2e-3, 1e-3, 4e-3, 1e-3};
+
+    sn__bench_result_init(&r);
+    r.test = SN_BENCH_MEMORY;
+    sn_strlcpy(r.op, "triad", sizeof(r.op));
+    sn_strlcpy(r.host, "node-a", sizeof(r.host));
+    r.rank = 3;
+    r.bytes = 1000000;
+    sn__bench_result_samples(&r, t, 4, 3e6, "bandwidth", "B/s");
+    return r;
+}
+
+static void test_result_values_are_work_over_time(void)
+{
+    struct sn_bench_result r = sample_result();
+
+    /* values 1.5e9, 3e9, 0.75e9, 3e9: median of the values (2.25e9), and
+     * the median time 1.5 ms */
+    CHECK_NEAR(r.stats.median, 2.25e9, 1e-12);
+    CHECK_NEAR(r.stats.max, 3e9, 1e-12);
+    CHECK_NEAR(r.time, 1.5e-3, 1e-12);
+    CHECK_STR(r.unit, "B/s");
+    sn__bench_result_release(&r);
+}
+
+static void test_pack_round_trips_and_rejects_truncation(void)
+{
+    struct sn_bench_result r[2];
+    struct sn_bench_results res;
+    struct sn_buf b;
+    struct sn_error err;
+
+    r[0] = sample_result();
+    r[1] = sample_result();
+    r[1].rank = 4;
+    sn_buf_init(&b);
+    sn__bench_pack(r, 2, &b);
+    sn_bench_results_init(&res);
+    REQUIRE(sn__bench_unpack(b.data, b.len, &res, &err) == SN_OK);
+    REQUIRE(res.n == 2);
+    CHECK(res.items[1].rank == 4 && res.items[1].nsamples == 4);
+    CHECK(res.items[0].samples[2] == 4e-3);
+    CHECK_STR(res.items[0].host, "node-a");
+    sn_bench_results_release(&res);
+    sn_bench_results_init(&res);
+    CHECK(sn__bench_unpack(b.data, b.len - 8, &res, &err) == SN_ERUNTIME);
+    CHECK_CONTAINS(err.msg, "truncated");
+    sn_bench_results_release(&res);
+    sn_buf_release(&b);
+    sn__bench_result_release(&r[0]);
+    sn__bench_result_release(&r[1]);
+}
+
+static void test_json_carries_schema_units_and_samples(void)
+{
+    struct sn_bench_results res;
+    struct sn_bench_result r = sample_result();
+    struct sn_buf b;
+
+    sn_bench_results_init(&res);
+    sn_strlcpy(res.backend, "cpu", sizeof(res.backend));
+    sn_strlcpy(res.versions.tool, "0.1.0", sizeof(res.versions.tool));
+    sn__bench_results_add(&res, &r);
+    sn__bench_results_note(&res, "h2d skipped: %s", "no device");
+    res.complete = false;
+    sn_strlcpy(res.abort_msg, "rank 1 is behind", sizeof(res.abort_msg));
+    sn_buf_init(&b);
+    sn_bench_json(&res, &b);
+    CHECK_CONTAINS(b.data, "\"schema\": \"supernode.bench/1\"");
+    CHECK_CONTAINS(b.data, "\"complete\": false");
+    CHECK_CONTAINS(b.data, "\"message\": \"rank 1 is behind\"");
+    CHECK_CONTAINS(b.data, "\"unit\": \"B/s\"");
+    CHECK_CONTAINS(b.data, "\"samples_s\": [0.002,0.001,0.004,0.001]");
+    CHECK_CONTAINS(b.data, "\"cuda_runtime\": null");
+    CHECK_CONTAINS(b.data, "\"h2d skipped: no device\"");
+    CHECK_CONTAINS(b.data, "\"value\": 2250000000");
+    sn_buf_reset(&b);
+    sn_bench_render(&res, &b);
+    CHECK_CONTAINS(b.data, "Triad:");
+    CHECK_CONTAINS(b.data, "Best Rate MB/s");
+    CHECK_CONTAINS(b.data, "# INCOMPLETE: rank 1 is behind");
+    sn_buf_release(&b);
+    sn_bench_results_release(&res);
+    sn__bench_result_release(&r);
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+static void mkdirs(const char *path)
+{
+    char tmp[512];
+
+    sn_strlcpy(tmp, path, sizeof(tmp));
+    for (char *p = tmp + 1; *p; p++) {
+        if (*p == '/') {
+            *p = '\0';
+            mkdir(tmp, 0755);
+            *p = '/';
+        }
+    }
+    mkdir(tmp, 0755);
+}
+
+static void test_state_reads_sysfs_under_root(void)
+{
+    char root[] = "/tmp/sn-bench-sysfs-XXXXXX", path[512];
+    struct sn_bench_state st;
+
+    REQUIRE(mkdtemp(root) != NULL);
+    /* every CPU this process may run on reports 2.5 GHz, performance */
+    for (int cpu = 0; cpu < 256; cpu++) {
+        snprintf(path, sizeof(path),
+                 "%s/sys/devices/system/cpu/cpu%d/cpufreq", root, cpu);
+        mkdirs(path);
+        snprintf(path, sizeof(path),
+                 "%s/sys/devices/system/cpu/cpu%d/cpufreq/scaling_cur_freq",
+                 root, cpu);
+        write_file(path, "2500000\n");
+        snprintf(path, sizeof(path),
+                 "%s/sys/devices/system/cpu/cpu%d/cpufreq/scaling_governor",
+                 root, cpu);
+        write_file(path, "performance\n");
+    }
+    snprintf(path, sizeof(path), "%s/sys/class/thermal/thermal_zone0", root);
+    mkdirs(path);
+    snprintf(path, sizeof(path), "%s/sys/class/thermal/thermal_zone1", root);
+    mkdirs(path);
+    snprintf(path, sizeof(path),
+             "%s/sys/class/thermal/thermal_zone0/temp", root);
+    write_file(path, "45000\n");
+    snprintf(path, sizeof(path),
+             "%s/sys/class/thermal/thermal_zone1/temp", root);
+    write_file(path, "71500\n");
+    memset(&st, 0, sizeof(st));
+    sn__bench_state_cpu(root, &st);
+    CHECK(st.valid);
+    CHECK_NEAR(st.cpu_freq_hz, 2.5e9, 1e-12);
+    CHECK_STR(st.governor, "performance");
+    CHECK_NEAR(st.cpu_temp_c, 71.5, 1e-12);
+    snprintf(path, sizeof(path), "rm -rf '%s'", root);
+    CHECK(system(path) == 0);
+}
+
+static void test_state_without_sysfs_is_unreadable_not_zero(void)
+{
+    struct sn_bench_state st;
+
+    memset(&st, 0, sizeof(st));
+    sn__bench_state_cpu("/nonexistent-root", &st);
+    CHECK(isnan(st.cpu_freq_hz));
+    CHECK(isnan(st.cpu_temp_c));
+    CHECK(st.governor[0] == '\0');
+}
+
+static const struct sn_test cases[] = {
+    T(test_stats_one_to_ten_match_numpy),
+    T(test_stats_ci_of_median_for_ten_samples),
+    T(test_stats_ci_indices_match_table),
+    T(test_stats_small_and_empty_inputs),
+    T(test_stats_tail_percentiles_see_outliers),
+    T(test_histogram_bins_four_per_octave),
+    T(test_tournament_meets_every_pair_once),
+    T(test_tournament_of_one_has_no_rounds),
+    T(test_bus_factors_follow_nccl_tests),
+    T(test_names_parse_ours_and_nccl_tests),
+    T(test_result_values_are_work_over_time),
+    T(test_pack_round_trips_and_rejects_truncation),
+    T(test_json_carries_schema_units_and_samples),
+    T(test_state_reads_sysfs_under_root),
+    T(test_state_without_sysfs_is_unreadable_not_zero),
+};
+
+SN_TEST_MAIN(cases)
