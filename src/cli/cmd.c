@@ -4,11 +4,13 @@
 
 #include "cmd.h"
 
+extern const struct sn_cmd sn_cmd_catalog;
 extern const struct sn_cmd sn_cmd_spec;
 extern const struct sn_cmd sn_cmd_version;
 extern const struct sn_cmd sn_cmd_bench;
 
 const struct sn_cmd *const sn_cmds[] = {
+    &sn_cmd_catalog,
     &sn_cmd_spec,
     &sn_cmd_bench,
     &sn_cmd_version,

@@ -1,0 +1,4 @@
+# a misspelt kind gets a suggestion and exit 2
+args: catalog list acelerators
+exit: 2
+stderr-has: unknown catalog kind 'acelerators' (did you mean 'accelerators'?)
