@@ -8,8 +8,10 @@ extern const struct sn_cmd sn_cmd_catalog;
 extern const struct sn_cmd sn_cmd_spec;
 extern const struct sn_cmd sn_cmd_version;
 extern const struct sn_cmd sn_cmd_bench;
+extern const struct sn_cmd sn_cmd_plan;
 
 const struct sn_cmd *const sn_cmds[] = {
+    &sn_cmd_plan,
     &sn_cmd_catalog,
     &sn_cmd_spec,
     &sn_cmd_bench,

@@ -19,12 +19,12 @@
  * between racks rises from its unit to the overhead tray at the top of
  * the rack (plus 0.3 m), runs the Manhattan distance, drops the same way
  * at the other end, and carries 1 m of slack; inside a rack it runs the
- * unit distance plus 0.5 m. */
+ * unit distance in the rear cable spine plus 0.1 m at each connector. */
 #define RACKS_PER_ROW 16u
 #define ROW_PITCH 4.2
 #define TRAY_RISE 0.3
 #define SLACK_BETWEEN 1.0
-#define SLACK_INSIDE 0.5
+#define SLACK_INSIDE 0.2
 #define IN_CHASSIS 0.2     /* board traces and backplanes */
 #define DEFAULT_PITCH 0.6  /* a 600 mm wide rack */
 

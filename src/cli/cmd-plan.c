@@ -1,0 +1,154 @@
+/* cmd-plan.c: `supernode plan [SPEC]`: the physical plan of a design:
+ * bill of materials, links and cables, bandwidth, power, cooling, storage
+ * and memory fit, as text or JSON; optionally the cable ledger (CSV) and a
+ * Graphviz drawing. Without SPEC it plans the built-in default design.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "sn/plan.h"
+
+/* Topologies up to this many devices are drawn device by device. */
+#define DOT_DETAIL_MAX 64
+
+struct plan_opts {
+    const char *spec;
+    const char *output;
+    const char *ledger;
+    const char *dot;
+    enum sn_format format;
+};
+
+/* The value of an option given as "--opt VALUE" or "--opt=VALUE"; NULL
+ * when argv[*i] is not that option. */
+static const char *opt_value(int argc, char **argv, int *i, const char *name,
+                             const char *alias, int *rc)
+{
+    const char *a = argv[*i];
+    size_t n = strlen(name);
+
+    if (!strncmp(a, name, n) && a[n] == '=')
+        return a + n + 1;
+    if (strcmp(a, name) && (!alias || strcmp(a, alias)))
+        return NULL;
+    if (*i + 1 >= argc) {
+        *rc = cli_usage_error("%s needs a value", name);
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+static int parse(int argc, char **argv, struct plan_opts *o)
+{
+    int rc = SN_EXIT_OK;
+
+    memset(o, 0, sizeof(*o));
+    o->format = SN_FORMAT_TABLE;
+    for (int i = 1; i < argc; i++) {
+        const char *v;
+        if ((v = opt_value(argc, argv, &i, "--format", "-f", &rc))) {
+            if (cli_parse_format(v, "text,table,json", &o->format))
+                return SN_EXIT_USAGE;
+        } else if ((v = opt_value(argc, argv, &i, "--output", "-o", &rc))) {
+            o->output = v;
+        } else if ((v = opt_value(argc, argv, &i, "--ledger", NULL, &rc))) {
+            o->ledger = v;
+        } else if ((v = opt_value(argc, argv, &i, "--dot", NULL, &rc))) {
+            o->dot = v;
+        } else if (rc) {
+            return rc;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            return cli_usage_error("plan: unknown option '%s' (see "
+                                   "'supernode help plan')",
+                                   argv[i]);
+        } else if (o->spec) {
+            return cli_usage_error("plan takes one SPEC (got '%s' and "
+                                   "'%s')",
+                                   o->spec, argv[i]);
+        } else {
+            o->spec = argv[i];
+        }
+    }
+    return rc;
+}
+
+static int plan_run(int argc, char **argv)
+{
+    struct plan_opts o;
+    struct sn_spec spec;
+    struct sn_topo *topo = NULL;
+    struct sn_plan *plan = NULL;
+    struct sn_error err;
+    struct sn_buf main_out, ledger, dot;
+    bool loaded = false;
+    int rc;
+
+    sn_buf_init(&main_out);
+    sn_buf_init(&ledger);
+    sn_buf_init(&dot);
+    sn_error_clear(&err);
+    rc = parse(argc, argv, &o);
+    if (rc)
+        goto out;
+    if (sn_spec_load(o.spec, &spec, &err)) {
+        rc = cli_fail(&err);
+        goto out;
+    }
+    loaded = true;
+    if (sn_topo_build(&spec, &topo, &err) ||
+        sn_plan_build(topo, &plan, &err)) {
+        rc = cli_fail(&err);
+        goto out;
+    }
+    /* render everything first: a failure leaves no file half-written */
+    if (o.format == SN_FORMAT_JSON)
+        sn_report_plan_json(plan, &main_out);
+    else
+        sn_report_plan_text(plan, &main_out);
+    if (o.ledger)
+        sn_report_ledger_csv(topo, &ledger);
+    if (o.dot)
+        sn_report_topo_dot(topo, DOT_DETAIL_MAX, &dot);
+    if (o.ledger && (rc = cli_write(o.ledger, &ledger)))
+        goto out;
+    if (o.dot && (rc = cli_write(o.dot, &dot)))
+        goto out;
+    if (o.output)
+        rc = cli_write(o.output, &main_out);
+    else
+        cli_print(&main_out);
+out:
+    sn_buf_release(&dot);
+    sn_buf_release(&ledger);
+    sn_buf_release(&main_out);
+    sn_plan_free(plan);
+    sn_topo_free(topo);
+    if (loaded)
+        sn_spec_release(&spec);
+    return rc;
+}
+
+const struct sn_cmd sn_cmd_plan = {
+    "plan",
+    "[SPEC] [--format text|json] [-o FILE] [--ledger FILE.csv] "
+    "[--dot FILE]",
+    "plan a supernode: links, cables, switches, power, cooling, storage",
+    "Builds the topology SPEC describes (the built-in 64-accelerator design,\n"
+    "four supernodes, when SPEC is left out) and prints its physical plan:\n"
+    "accelerators, servers and racks; switch chips and boxes per tier; links\n"
+    "by class and cables by medium with transceivers; aggregate and bisection\n"
+    "bandwidth and the scale-up : scale-out ratio; power (steady, peak,\n"
+    "provisioned, per rack, feed current); cooling (air or liquid, coolant\n"
+    "flow); checkpoint storage and memory fit. WARN lines give the reason and\n"
+    "the number.\n\n"
+    "  --format text|json  text (default) or the JSON document\n"
+    "                      \"supernode.plan/1\"\n"
+    "  -o, --output FILE   write the plan to FILE instead of standard output\n"
+    "  --ledger FILE.csv   the cable ledger: one row per link with its id,\n"
+    "                      label, both ends, class, medium, length, bandwidth\n"
+    "  --dot FILE          a Graphviz drawing, repeated units collapsed\n\n"
+    "Files are written whole or not at all. Exit status: 0 planned (even with\n"
+    "warnings), 2 bad spec or arguments, 3 an output could not be written.\n",
+    plan_run,
+};
