@@ -187,18 +187,19 @@ static void test_nvl72_has_nine_trays_of_two(void)
     done(&b);
 }
 
-/* DGX SuperPOD H100, 4 SU of 32 nodes (RA-11333-001 Tables 3, 7, 8): all
- * multimode fibre with transceivers: 1,536 switch twin-port OSFP and 508
- * system OSFP = 4,088 port ends, of which 8 serve the 4 UFM links this
- * plan does not model; we count 2 x (1,024 + 1,024) = 4,096 for 128
- * nodes. Tolerance 0.5%. */
+/* DGX SuperPOD H100, 4 SU (RA-11333-001 Tables 4, 7, 8): 127 nodes,
+ * 2,040 compute-fabric cables besides the 4 UFM ones. Exact. The RA puts
+ * transceivers on every cable (multimode fibre throughout: 1,536 switch
+ * twin-port OSFP + 508 system OSFP = 4,088 ends, 8 of them UFM); this plan
+ * takes DAC copper for runs under 3 m (leaf to spine inside a network
+ * rack), so its transceivers are the optical links' ends only. */
 static void test_superpod_transceivers_match_the_ra(void)
 {
     struct sn_spec s;
     struct built b;
 
     spec_seed(&s);
-    s.supernodes = 128;
+    s.supernodes = 127;
     s.scaleup.accelerators = 8;
     s.scaleup.planes = 1;
     s.scaleup.links_per_accel = 18;
@@ -210,13 +211,18 @@ static void test_superpod_transceivers_match_the_ra(void)
     REQUIRE(plan(&s, &b));
     CHECK(b.p->sw[SN_SW_LEAF].boxes == 32);
     CHECK(b.p->sw[SN_SW_SPINE].boxes == 16);
-    CHECK(b.p->cables[SN_MEDIUM_MMF] == 2048);
-    CHECK_NEAR((double)b.p->transceivers, 4088.0, 0.005);
+    CHECK(b.p->scaleout_nic + b.p->scaleout_switch == 2040);
+    CHECK(b.p->cables[SN_MEDIUM_MMF] + b.p->cables[SN_MEDIUM_SMF] +
+              b.p->cables[SN_MEDIUM_COPPER] ==
+          2040);
+    CHECK(b.p->transceivers ==
+          2 * (b.p->cables[SN_MEDIUM_MMF] + b.p->cables[SN_MEDIUM_SMF]));
+    CHECK(b.p->transceivers <= 4088 - 8);
     /* switches: 48 boxes at 1,720 W */
     CHECK_NEAR(b.p->sw[SN_SW_LEAF].power_w + b.p->sw[SN_SW_SPINE].power_w,
                48 * 1720.0, 1e-9);
     /* scale-up chips on the baseboard: no trays, no boxes */
-    CHECK(b.p->sw[SN_SW_SCALEUP_L1].onboard == 512);
+    CHECK(b.p->sw[SN_SW_SCALEUP_L1].onboard == 127 * 4);
     CHECK(b.p->sw[SN_SW_SCALEUP_L1].boxes == 0);
     done(&b);
 }
@@ -596,7 +602,7 @@ static void test_dot_collapses_repeated_units(void)
     CHECK_CONTAINS(out.data, "graph supernode {");
     CHECK_CONTAINS(out.data, "supernode (x4, one drawn)");
     CHECK_CONTAINS(out.data, "accelerator\\nx64");
-    CHECK_CONTAINS(out.data, "512 per supernode scale-up copper");
+    CHECK_CONTAINS(out.data, "512 per supernode scale-up\\ncopper");
     CHECK_CONTAINS(out.data, "site network\\nx1");
     CHECK(strstr(out.data, "L000000") == NULL);
     sn_buf_release(&out);

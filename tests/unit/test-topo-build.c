@@ -791,7 +791,7 @@ static void test_network_links_get_media_by_length(void)
     for (size_t i = 0; i < t->nlinks; i++) {
         const struct sn_link *l = &t->links[i];
         if (l->cls == SN_LINK_SCALE_OUT) {
-            CHECK(l->length > 0.5);
+            CHECK(l->length > 0.2);
             CHECK(l->medium == (l->length <= 3   ? SN_MEDIUM_COPPER
                                 : l->length <= 50 ? SN_MEDIUM_MMF
                                                   : SN_MEDIUM_SMF));

@@ -122,18 +122,29 @@ static const struct sn_cable_info *cable_of(const struct sn_spec *s,
     return any;
 }
 
-/* The longest a medium reaches in the catalog (any rate). */
-static double reach_of(const struct sn_spec *s, enum sn_medium m)
+/* How far a link's medium reaches: the longest catalog cable of that
+ * medium for the link's fabric (scale-up cables for scale-up links) that
+ * carries its rate, else of that medium at any rate. */
+static double reach_of(const struct sn_spec *s, enum sn_medium m,
+                       enum sn_link_class cls, double bw)
 {
-    double r = 0;
+    double best = 0, any = 0;
+    bool up = cls == SN_LINK_SCALE_UP;
 
     for (size_t i = 0; i < s->catalog.ncables; i++) {
         const struct sn_cable_info *c = s->catalog.cables[i];
-        if (c && c->medium == m && c->max_reach > r)
-            r = c->max_reach;
+        if (!c || c->medium != m)
+            continue;
+        if (c->max_reach > any)
+            any = c->max_reach;
+        if (c->scale_up == up && c->rate >= bw * 0.999 &&
+            c->max_reach > best)
+            best = c->max_reach;
     }
-    if (r > 0)
-        return r;
+    if (best > 0)
+        return best;
+    if (any > 0)
+        return any;
     if (m == SN_MEDIUM_COPPER)
         return DEFAULT_COPPER_REACH;
     if (m == SN_MEDIUM_ACC)
@@ -144,25 +155,29 @@ static double reach_of(const struct sn_spec *s, enum sn_medium m)
 /* Optics per link end: whether the medium takes pluggable transceivers
  * and their power. Cached per (medium, rate) since a cluster has few. */
 struct optics {
-    uint8_t medium;
+    uint8_t medium, cls;
     float bw;
     bool needs;
     double w;
+    double reach;
 };
 
 static const struct optics *optics_of(const struct sn_spec *s,
                                       struct optics *cache, size_t *n,
-                                      size_t cap, enum sn_medium m, float bw)
+                                      size_t cap, enum sn_medium m,
+                                      enum sn_link_class cls, float bw)
 {
     const struct sn_cable_info *c;
     struct optics o;
 
     for (size_t i = 0; i < *n; i++)
-        if (cache[i].medium == m && cache[i].bw == bw)
+        if (cache[i].medium == m && cache[i].cls == cls && cache[i].bw == bw)
             return &cache[i];
     c = cable_of(s, m, bw);
     o.medium = (uint8_t)m;
+    o.cls = (uint8_t)cls;
     o.bw = bw;
+    o.reach = reach_of(s, m, cls, bw);
     if (c) {
         o.needs = c->needs_transceivers;
         o.w = c->needs_transceivers ? c->transceiver_power_w : 0;
@@ -310,10 +325,8 @@ static void count_links(struct sn_plan *p)
     struct optics cache[32];
     size_t ncache = 0;
     size_t over[SN_MEDIUM_COUNT] = {0};
-    double over_max[SN_MEDIUM_COUNT] = {0}, reach[SN_MEDIUM_COUNT];
+    double over_max[SN_MEDIUM_COUNT] = {0}, reach[SN_MEDIUM_COUNT] = {0};
 
-    for (int m = 0; m < SN_MEDIUM_COUNT; m++)
-        reach[m] = reach_of(s, (enum sn_medium)m);
     for (size_t i = 0; i < t->nlinks; i++) {
         const struct sn_link *l = &t->links[i];
         const struct sn_node *a = &t->nodes[l->a], *b = &t->nodes[l->b];
@@ -338,13 +351,15 @@ static void count_links(struct sn_plan *p)
         p->cable_m[l->medium] += l->length;
         if (l->length > p->longest_m[l->medium])
             p->longest_m[l->medium] = l->length;
-        if (l->medium != SN_MEDIUM_BOARD && l->length > reach[l->medium]) {
+        o = optics_of(s, cache, &ncache, SN_ARRAY_LEN(cache),
+                      (enum sn_medium)l->medium, (enum sn_link_class)l->cls,
+                      l->bw);
+        if (l->medium != SN_MEDIUM_BOARD && l->length > o->reach) {
             over[l->medium]++;
+            reach[l->medium] = o->reach;
             if (l->length > over_max[l->medium])
                 over_max[l->medium] = l->length;
         }
-        o = optics_of(s, cache, &ncache, SN_ARRAY_LEN(cache),
-                      (enum sn_medium)l->medium, l->bw);
         if (!o->needs)
             continue;
         p->transceivers += 2;
@@ -674,6 +689,27 @@ static void check_design(struct sn_plan *p)
             if (p->rack[r].units > worst_units)
                 worst_units = p->rack[r].units;
         }
+    }
+    if (acc && !(acc->tdp_w > 0))
+        warn(p, "power", 0, 0,
+             "the catalog has no power figure for the %s: accelerators are "
+             "counted at 0 W (give the accelerator's tdp in the spec)",
+             acc->display ? acc->display : acc->name);
+    for (int r = 0; r < 8; r++) {
+        const struct sn_plan_switches *sw = &p->sw[r];
+        const struct sn_switch_info *info =
+            r == SN_SW_SCALEUP_L1 || r == SN_SW_SCALEUP_L2 ? su->sw
+                                                           : s->scaleout.sw;
+        if (!sw->chips || sw->power_w > 0 || r == SN_SW_PCIE ||
+            (r == SN_SW_SCALEUP_L1 && sw->onboard == sw->chips))
+            continue;
+        warn(p, "power", 0, 0,
+             "no power figure for the %s (%s): %zu %s counted at 0 W",
+             info ? (info->display ? info->display : info->name)
+                  : "switch",
+             sn_switch_role_name((enum sn_switch_role)r),
+             sw->boxes ? sw->boxes : sw->chips,
+             sw->boxes ? "boxes" : "chips");
     }
     if (over_units)
         warn(p, "placement", worst_units, units,

@@ -257,7 +257,10 @@ static void text_switches(const struct sn_plan *p, struct sn_buf *out)
         sn_table_cell(&t, "%s", NUM(sw->chips));
         sn_table_cell(&t, "%s", NUM(sw->boxes));
         sn_table_cell(&t, "%s", NUM(sw->onboard));
-        sn_table_cell(&t, "%s", UNIT(sw->power_w, SN_UNIT_POWER));
+        if (sw->power_w > 0 || role_order[i] == SN_SW_PCIE)
+            sn_table_cell(&t, "%s", UNIT(sw->power_w, SN_UNIT_POWER));
+        else
+            sn_table_cell(&t, "not published");
     }
     sn_table_row(&t);
     sn_table_cell(&t, "  total");
@@ -374,11 +377,14 @@ static void text_bandwidth(const struct sn_plan *p, struct sn_buf *out)
        UNIT(s->scaleup.link_bw, SN_UNIT_BANDWIDTH));
     kv(&t, "scale-out per accelerator",
        UNIT(p->scaleout_per_accel, SN_UNIT_BANDWIDTH), NULL);
-    if (p->convergence > 0)
-        kv(&t, "convergence ratio",
-           sn_fmt_double(p->convergence, 3, (char[32]){0}, 32),
-           ": 1 (scale-up : scale-out): tensor parallelism stays inside "
-           "a supernode");
+    if (p->convergence > 0) {
+        char ratio[48];
+        snprintf(ratio, sizeof(ratio), "%s : 1",
+                 sn_fmt_double(p->convergence, 3, (char[32]){0}, 32));
+        kv(&t, "convergence ratio", ratio,
+           "scale-up : scale-out per accelerator; tensor parallelism stays "
+           "inside a supernode");
+    }
     else
         kv(&t, "convergence ratio", "-", "no scale-out network");
     kv(&t, "scale-up aggregate",
@@ -395,6 +401,22 @@ static void text_bandwidth(const struct sn_plan *p, struct sn_buf *out)
            UNIT(p->scaleout_bisection, SN_UNIT_BANDWIDTH), "cluster");
     table_end(&t, out);
 }
+
+/* A current in amperes, three significant figures. */
+static const char *amps_fmt(double a, char *buf, size_t size)
+{
+    if (a >= 1e4)
+        snprintf(buf, size, "%.1f kA", a / 1e3);
+    else if (a >= 1e3)
+        snprintf(buf, size, "%.2f kA", a / 1e3);
+    else if (a >= 100)
+        snprintf(buf, size, "%.0f A", a);
+    else
+        snprintf(buf, size, "%.1f A", a);
+    return buf;
+}
+
+#define amps(a) amps_fmt((a), (char[32]){0}, 32)
 
 static void text_power(const struct sn_plan *p, struct sn_buf *out)
 {
@@ -430,9 +452,8 @@ static void text_power(const struct sn_plan *p, struct sn_buf *out)
            (unsigned)w->rack, UNIT(w->steady_w, SN_UNIT_POWER),
            UNIT(w->provisioned_w, SN_UNIT_POWER));
         if (!isnan(w->current_a))
-            kv(&t, "feed current at peak",
-               sn_fmt_double(round(w->current_a), 6, (char[32]){0}, 32),
-               "A for that rack (%s %s, PF %s)", feed_name(pw->feed),
+            kv(&t, "feed current at peak", amps(w->current_a),
+               "for that rack (%s %s, PF %s)", feed_name(pw->feed),
                UNIT(pw->voltage, SN_UNIT_VOLTAGE),
                sn_fmt_double(pw->feed == SN_FEED_HVDC ? 1
                              : pw->power_factor > 0   ? pw->power_factor
@@ -463,7 +484,7 @@ static void text_cooling(const struct sn_plan *p, struct sn_buf *out)
     kv(&t, "type", cooling_name(cs->type), NULL);
     if (cs->type != SN_COOL_AIR) {
         kv(&t, "heat to liquid", UNIT(p->liquid_w, SN_UNIT_POWER),
-           "%s of the heat",
+           "%s%% of the heat",
            sn_fmt_double(p->steady_w > 0 ? 100 * p->liquid_w / p->steady_w
                                          : 0,
                          3, (char[32]){0}, 32));
@@ -491,7 +512,8 @@ static void text_storage(const struct sn_plan *p, struct sn_buf *out)
         return;
     table_start(&t, "Storage (checkpoints)", 2, heads);
     kv(&t, "checkpoint", UNIT(p->checkpoint_bytes, SN_UNIT_BYTES),
-       "%s parameters x %s B", sn_fmt_double(p->params, 4, (char[32]){0}, 32),
+       "%s billion parameters x %s B",
+       sn_fmt_double(p->params / 1e9, 4, (char[32]){0}, 32),
        sn_fmt_double(p->checkpoint_bytes / p->params, 3, (char[32]){0}, 32));
     if (!isnan(p->required_write_Bps))
         kv(&t, "write bandwidth needed",

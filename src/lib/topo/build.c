@@ -19,12 +19,15 @@
  * between racks rises from its unit to the overhead tray at the top of
  * the rack (plus 0.3 m), runs the Manhattan distance, drops the same way
  * at the other end, and carries 1 m of slack; inside a rack it runs the
- * unit distance in the rear cable spine plus 0.1 m at each connector. */
+ * unit distance in the rear cable spine plus 0.1 m at each connector;
+ * between neighbouring racks of a row it passes the side wall: the rack
+ * pitch, the unit distance and 0.5 m. */
 #define RACKS_PER_ROW 16u
 #define ROW_PITCH 4.2
 #define TRAY_RISE 0.3
 #define SLACK_BETWEEN 1.0
 #define SLACK_INSIDE 0.2
+#define SLACK_SIDE 0.3
 #define IN_CHASSIS 0.2     /* board traces and backplanes */
 #define DEFAULT_PITCH 0.6  /* a 600 mm wide rack */
 
@@ -182,14 +185,24 @@ void sn__topo_place_net(struct sn__topo_build *b, uint32_t units,
     b->net_slot += units;
 }
 
+/* Where the site network's end is taken to be: the first rack of the row
+ * after the designed racks. Its uplinks leave the design's rows, as site
+ * uplinks do, so none of them is planned as a short copper run. */
+static uint32_t site_rack(const struct sn__topo_build *b)
+{
+    uint32_t last = b->net_rack0 + (b->net_slot + SN__RACK_UNITS - 1) /
+                                       SN__RACK_UNITS;
+
+    return (last / RACKS_PER_ROW + 1) * RACKS_PER_ROW;
+}
+
 /* Estimated cable length between two placed devices (see the floor layout
- * above). The site network's end sits at the top of the first rack after
- * the designed ones. */
+ * above). */
 static double link_length(const struct sn__topo_build *b,
                           const struct sn_node *x, const struct sn_node *y)
 {
-    uint32_t rx = x->rack == SN_NONE ? b->net_rack0 : x->rack;
-    uint32_t ry = y->rack == SN_NONE ? b->net_rack0 : y->rack;
+    uint32_t rx = x->rack == SN_NONE ? site_rack(b) : x->rack;
+    uint32_t ry = y->rack == SN_NONE ? site_rack(b) : y->rack;
     double ux = x->rack == SN_NONE ? SN__RACK_UNITS : x->unit;
     double uy = y->rack == SN_NONE ? SN__RACK_UNITS : y->unit;
     double h, v;
@@ -199,6 +212,12 @@ static double link_length(const struct sn__topo_build *b,
             return IN_CHASSIS;
         return fabs(ux - uy) * SN__UNIT_HEIGHT + SLACK_INSIDE;
     }
+    if (rx / RACKS_PER_ROW == ry / RACKS_PER_ROW &&
+        (rx + 1 == ry || ry + 1 == rx))
+        /* neighbours in a row: through the side wall, as the NVL36x2's
+         * rack-to-rack NVLink cables run */
+        return b->pitch + fabs(ux - uy) * SN__UNIT_HEIGHT + SLACK_INSIDE +
+               SLACK_SIDE;
     h = fabs((double)(rx % RACKS_PER_ROW) - (double)(ry % RACKS_PER_ROW)) *
             b->pitch +
         fabs((double)(rx / RACKS_PER_ROW) - (double)(ry / RACKS_PER_ROW)) *
@@ -209,30 +228,19 @@ static double link_length(const struct sn__topo_build *b,
     return h + v + SLACK_BETWEEN;
 }
 
-/* The cheapest medium that reaches `length` at `rate`: the spec's catalog
- * when it has cables, else the NVIDIA LinkX reaches (reference
- * hardware-catalog.md section 3.3): passive copper to 3 m (MCP7Y00),
- * multimode SR4 to 50 m (MMA4Z00-NS), single-mode beyond (DR4 100 m, FR4
- * 2 km). */
+/* The medium of a network link: the catalog's cheapest cable that reaches
+ * `length` at `rate` (sn_catalog_cable_for); without one, the NVIDIA
+ * LinkX reaches (reference hardware-catalog.md section 3.3): passive
+ * copper to 3 m (MCP7Y00), multimode SR4 to 50 m (MMA4Z00-NS), single-mode
+ * beyond (DR4 100 m, FR4 2 km). */
 static enum sn_medium net_medium(const struct sn__topo_build *b,
                                  double length, double rate)
 {
-    const struct sn_catalog *c = &b->s->catalog;
-    int best = -1, best_any = -1;
+    const struct sn_cable_info *c =
+        sn_catalog_cable_for(&b->s->catalog, length, rate);
 
-    for (size_t i = 0; i < c->ncables; i++) {
-        const struct sn_cable_info *cb = c->cables[i];
-        if (!cb || cb->medium == SN_MEDIUM_BOARD || cb->max_reach < length)
-            continue;
-        if (best_any < 0 || (int)cb->medium < best_any)
-            best_any = (int)cb->medium;
-        if (cb->rate >= rate * 0.999 && (best < 0 || (int)cb->medium < best))
-            best = (int)cb->medium;
-    }
-    if (best >= 0)
-        return (enum sn_medium)best;
-    if (best_any >= 0)
-        return (enum sn_medium)best_any;
+    if (c)
+        return c->medium;
     if (length <= 3.0)
         return SN_MEDIUM_COPPER;
     if (length <= 50.0)

@@ -1,0 +1,4 @@
+# plan takes one spec
+args: plan examples/seed-64.yaml examples/seed-64.yaml
+exit: 2
+stderr-has: plan takes one SPEC
