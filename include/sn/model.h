@@ -167,11 +167,14 @@ struct sn_train_calib {
 
 /* The time of one collective: `bytes` is the nccl-tests size (the buffer
  * per rank for all-reduce, the total for all-gather, reduce-scatter and
- * all-to-all; the message for send/recv). Production passes
- * sn_train_comm_coll(); tests pass closed forms. */
+ * all-to-all; the message for send/recv). `siblings` groups of the same
+ * shape run it at once, starting at g->first + 0, 1, ..., siblings - 1 (the
+ * DP groups of a TP job share the nodes' NICs); 1 = g alone. Production
+ * passes the collective model; tests pass closed forms. */
 struct sn_train_comm {
     int (*time)(void *ctx, enum sn_coll_op op, const struct sn_group *g,
-                double bytes, double *seconds, struct sn_error *err);
+                uint32_t siblings, double bytes, double *seconds,
+                struct sn_error *err);
     void *ctx;
 };
 
@@ -357,7 +360,8 @@ struct sn_train_model_file {
  *   kv_heads: 8               ffn: 14336       vocab: 128256
  *   seq: 8192                 mlp: swiglu | gelu (default gelu)
  *   experts: 8                topk: 2          shared_experts: 0
- *   moe_layers: 32            params: 46.7B    (optional, as published)
+ *   moe_layers: 32            dense_ffn: 18432 tied_embeddings: false
+ *   params: 46.7B             (optional, as published)
  * Errors are "file:line:col: what is wrong (what was expected)" with
  * SN_EINPUT. The struct is self-contained (copy it freely). */
 int sn_train_model_parse(const char *file, const char *text, size_t len,

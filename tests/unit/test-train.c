@@ -232,9 +232,10 @@ static void test_train_step_matches_korthikanti_table_5(void)
 
 /* A communication model that costs nothing, to isolate compute. */
 static int free_comm(void *ctx, enum sn_coll_op op, const struct sn_group *g,
-                     double bytes, double *sec, struct sn_error *err)
+                     uint32_t siblings, double bytes, double *sec,
+                     struct sn_error *err)
 {
-    (void)ctx, (void)op, (void)g, (void)bytes, (void)err;
+    (void)ctx, (void)op, (void)g, (void)siblings, (void)bytes, (void)err;
     *sec = 0;
     return SN_OK;
 }
@@ -412,6 +413,31 @@ static void test_train_model_file_parses_and_locates_errors(void)
     }
 }
 
+static void test_train_catalog_presets_match_their_published_sizes(void)
+{
+    /* every preset of the built-in catalog against the size its source
+     * publishes: within 3% (Narayanan's table rounds 1.65B to 1.7B), and
+     * the active parameters of the MoE presets within 5% (DeepSeek-V3's
+     * latent attention is modelled as plain attention) */
+    const struct sn_catalog *c = sn_catalog_builtin();
+    size_t n = 0;
+
+    for (size_t i = 0; i < c->nmodels; i++) {
+        const struct sn_model_info *m = c->models[i];
+        double active, total = sn_train_params(m, &active);
+        if (!(m->params > 0))
+            continue;
+        n++;
+        CHECK_NEAR(total, m->params, 0.03);
+        if (m->experts > 1)
+            CHECK_NEAR(active, m->active_params, 0.05);
+    }
+    CHECK(n >= 15);
+    CHECK(sn_catalog_model(c, "gpt3-175b") != NULL);
+    CHECK(sn_catalog_model(c, "llama3-405b") != NULL);
+    CHECK(sn_catalog_model(c, "deepseek-v3") != NULL);
+}
+
 static const struct sn_test cases[] = {
     T(test_train_params_match_narayanan_formula),
     T(test_train_params_match_published_sizes),
@@ -426,6 +452,7 @@ static const struct sn_test cases[] = {
     T(test_train_overlap_hides_data_parallel_reduction),
     T(test_train_predict_rejects_fp8_without_tensor_cores),
     T(test_train_model_file_parses_and_locates_errors),
+    T(test_train_catalog_presets_match_their_published_sizes),
 };
 
 SN_TEST_MAIN(cases)

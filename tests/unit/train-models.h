@@ -10,7 +10,8 @@
  * papers (Narayanan et al. SC'21 Table 1; Korthikanti et al. 2022 Table 3) */
 #define GPT(nm, l, h, a)                                                       \
     {.name = nm, .display = nm, .layers = l, .hidden = h, .heads = a,         \
-     .kv_heads = a, .ffn = 4 * (h), .vocab = 51200, .seq = 2048}
+     .kv_heads = a, .ffn = 4 * (h), .vocab = 51200, .seq = 2048,              \
+     .tied_embeddings = true}
 
 static const struct sn_model_info tm_gpt_1_7b = GPT("gpt-1.7b", 24, 2304, 24);
 static const struct sn_model_info tm_gpt_18b = GPT("gpt-18.4b", 40, 6144, 48);

@@ -144,9 +144,9 @@ static void stage_params(const struct sn__dims *d,
         *dense += d->v * d->h / t + (d->gpt ? d->s_max * d->h : 0);
     if (r == l->pp - 1) {
         *dense += d->gpt ? 2 * d->h : d->h; /* final norm */
-        /* GPT ties the output layer to the input embedding; the last
-         * stage keeps its own copy when the pipeline has more than one */
-        if (!d->gpt || l->pp > 1)
+        /* a tied output layer is the input embedding; the last stage
+         * keeps its own copy when the pipeline has more than one */
+        if (!d->tied || l->pp > 1)
             *dense += d->v * d->h / t;
     }
     *nlayers = n;

@@ -17,7 +17,8 @@ struct sn__dims {
     double experts, topk, shared;
     int layers, moe_layers;
     bool gpt;            /* GPT-style: biases, LayerNorm with bias, learned
-                            positions, output tied to the input embedding */
+                            positions */
+    bool tied;           /* output layer shares the input embedding */
     bool moe;
 };
 

@@ -10,7 +10,8 @@
 static const char *const model_keys[] = {
     "name",    "layers",  "hidden",         "heads",      "kv_heads",
     "ffn",     "vocab",   "seq",            "mlp",        "experts",
-    "topk",    "shared_experts", "moe_layers", "params", NULL,
+    "topk",    "shared_experts", "moe_layers", "dense_ffn",
+    "tied_embeddings", "params", NULL,
 };
 
 static int fail(struct sn_error *err, const char *file,
@@ -93,7 +94,7 @@ int sn_train_model_parse(const char *file, const char *text, size_t len,
                       "unknown key '%.64s' in the model (expected %s)", k,
                       "layers, hidden, heads, kv_heads, ffn, vocab, seq, "
                       "mlp, experts, topk, shared_experts, moe_layers, "
-                      "params or name");
+                      "dense_ffn, tied_embeddings, params or name");
         goto out;
     }
     for (size_t j = 0; required[j]; j++) {
@@ -124,7 +125,9 @@ int sn_train_model_parse(const char *file, const char *text, size_t len,
         (rc = get_int(file, root, "experts", 0, 100000, &m->experts, err)) ||
         (rc = get_int(file, root, "topk", 0, 100000, &m->topk, err)) ||
         (rc = get_int(file, root, "shared_experts", 0, 100000,
-                      &m->shared_experts, err)))
+                      &m->shared_experts, err)) ||
+        (rc = get_int(file, root, "dense_ffn", 0, 10000000, &m->dense_ffn,
+                      err)))
         goto out;
     m->kv_heads = m->heads;
     m->moe_layers = 0;
@@ -163,6 +166,19 @@ int sn_train_model_parse(const char *file, const char *text, size_t len,
             rc = fail(err, file, n, "mlp: '%.64s' (expected %s)",
                       n->type == SN_YAML_SCALAR ? n->value : "?",
                       "swiglu or gelu");
+            goto out;
+        }
+    }
+    /* GPT-style models tie the output layer, Llama-style ones do not */
+    m->tied_embeddings = !m->gated_mlp;
+    if ((n = sn_yaml_get(root, "tied_embeddings"))) {
+        if (n->type == SN_YAML_SCALAR && (!strcmp(n->value, "true") ||
+                                          !strcmp(n->value, "false")))
+            m->tied_embeddings = !strcmp(n->value, "true");
+        else {
+            rc = fail(err, file, n, "tied_embeddings: '%.64s' (expected %s)",
+                      n->type == SN_YAML_SCALAR ? n->value : "?",
+                      "true or false");
             goto out;
         }
     }

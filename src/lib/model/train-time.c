@@ -18,7 +18,7 @@
 struct memo_slot {
     double bytes;
     double time;
-    uint32_t first, n, stride;
+    uint32_t first, n, stride, siblings;
     uint8_t op;
     uint8_t used;
 };
@@ -78,14 +78,14 @@ const struct sn_train_system *sn__train_system(const struct sn_train *t)
 }
 
 static uint64_t memo_hash(int op, uint32_t first, uint32_t n,
-                          uint32_t stride, double bytes)
+                          uint32_t stride, uint32_t siblings, double bytes)
 {
     uint64_t k[4];
 
     memcpy(&k[0], &bytes, sizeof(bytes));
     k[1] = (uint64_t)op << 32 | first;
     k[2] = (uint64_t)n << 32 | stride;
-    k[3] = 0;
+    k[3] = siblings;
     return sn_hash64(k, sizeof(k), 0x5eed);
 }
 
@@ -102,7 +102,8 @@ static void memo_grow(struct sn_train *t)
         size_t j;
         if (!s->used)
             continue;
-        j = memo_hash(s->op, s->first, s->n, s->stride, s->bytes) &
+        j = memo_hash(s->op, s->first, s->n, s->stride, s->siblings,
+                      s->bytes) &
             (t->memo_cap - 1);
         while (t->memo[j].used)
             j = (j + 1) & (t->memo_cap - 1);
@@ -112,10 +113,11 @@ static void memo_grow(struct sn_train *t)
     free(old);
 }
 
-/* The time of one collective over `n` ranks from `first` at `stride`. */
+/* The time of one collective over `n` ranks from `first` at `stride`,
+ * with the `siblings` groups of its shape that run at the same time. */
 static int comm(struct sn_train *t, enum sn_coll_op op, uint32_t first,
-                uint32_t n, uint32_t stride, double bytes, double *sec,
-                struct sn_error *err)
+                uint32_t n, uint32_t stride, uint32_t siblings, double bytes,
+                double *sec, struct sn_error *err)
 {
     struct sn_group g = {first, n, stride, NULL};
     size_t j;
@@ -124,28 +126,32 @@ static int comm(struct sn_train *t, enum sn_coll_op op, uint32_t first,
     *sec = 0;
     if (n <= 1 || !(bytes > 0))
         return SN_OK;
-    j = memo_hash(op, first, n, stride, bytes) & (t->memo_cap - 1);
+    if (siblings < 1)
+        siblings = 1;
+    j = memo_hash(op, first, n, stride, siblings, bytes) & (t->memo_cap - 1);
     while (t->memo[j].used) {
         struct memo_slot *s = &t->memo[j];
         if (s->op == op && s->first == first && s->n == n &&
-            s->stride == stride && s->bytes == bytes) {
+            s->stride == stride && s->siblings == siblings &&
+            s->bytes == bytes) {
             *sec = s->time;
             return SN_OK;
         }
         j = (j + 1) & (t->memo_cap - 1);
     }
-    rc = t->sys.comm.time(t->sys.comm.ctx, op, &g, bytes, sec, err);
+    rc = t->sys.comm.time(t->sys.comm.ctx, op, &g, siblings, bytes, sec, err);
     if (rc)
         return rc;
     if (t->memo_n + 1 > t->memo_cap / 2) {
         if (t->memo_cap >= MEMO_MAX)
             return SN_OK;
         memo_grow(t);
-        j = memo_hash(op, first, n, stride, bytes) & (t->memo_cap - 1);
+        j = memo_hash(op, first, n, stride, siblings, bytes) &
+            (t->memo_cap - 1);
         while (t->memo[j].used)
             j = (j + 1) & (t->memo_cap - 1);
     }
-    t->memo[j] = (struct memo_slot){bytes, *sec, first, n, stride,
+    t->memo[j] = (struct memo_slot){bytes, *sec, first, n, stride, siblings,
                                     (uint8_t)op, 1};
     t->memo_n++;
     return SN_OK;
@@ -294,8 +300,8 @@ static int layer(struct step_ctx *c, bool moe, struct layer_cost *lc)
         /* dispatch and combine: every routed copy of a token crosses the
          * EP group as h x 2 bytes (Megatron-Core alltoall dispatcher) */
         rc = comm(t, SN_COLL_ALLTOALL, 0, (uint32_t)l->ep,
-                  (uint32_t)(l->tp * l->cp), T * d->topk * h * 2 / c->rdiv,
-                  &a2a, c->err);
+                  (uint32_t)(l->tp * l->cp), (uint32_t)(l->tp * l->cp),
+                  T * d->topk * h * 2 / c->rdiv, &a2a, c->err);
         if (rc)
             return rc;
         ep_f = 2 * a2a;
@@ -338,7 +344,7 @@ static int layer(struct step_ctx *c, bool moe, struct layer_cost *lc)
     if (l->cp > 1) {
         double kv = (double)l->cp * T * 2 * d->k * d->d * 2 / tp, ag;
         rc = comm(t, SN_COLL_ALLGATHER, 0, (uint32_t)l->cp,
-                  (uint32_t)l->tp, kv, &ag, c->err);
+                  (uint32_t)l->tp, (uint32_t)l->tp, kv, &ag, c->err);
         if (rc)
             return rc;
         cp_f = ag > core_f ? ag - core_f : 0;
@@ -383,11 +389,11 @@ static int zero3_layer(struct step_ctx *c, double params,
     int rc;
 
     sn__state_bytes(l->dtype, &w, &g, &o);
-    rc = comm(c->t, SN_COLL_ALLGATHER, 0, n, (uint32_t)l->tp, params * 2,
-              &ag, c->err);
+    rc = comm(c->t, SN_COLL_ALLGATHER, 0, n, (uint32_t)l->tp,
+              (uint32_t)l->tp, params * 2, &ag, c->err);
     if (!rc)
         rc = comm(c->t, SN_COLL_REDUCESCATTER, 0, n, (uint32_t)l->tp,
-                  params * g, &rs, c->err);
+                  (uint32_t)l->tp, params * g, &rs, c->err);
     if (rc)
         return rc;
     fwin = lc->fwd;
@@ -441,7 +447,7 @@ static int stage(struct step_ctx *c, int s, const struct layer_cost *dense,
         if (s == 0)
             sc->params_dense += d->v * d->h / tp + (d->gpt ? d->s_max * d->h
                                                            : 0);
-        if (s == l->pp - 1 && (!d->gpt || l->pp > 1))
+        if (s == l->pp - 1 && (!d->tied || l->pp > 1))
             sc->params_dense += d->v * d->h / tp;
     }
 
@@ -499,24 +505,25 @@ static int dp_tail(struct step_ctx *c, const struct stage_cost *s0, int m,
         return SN_OK; /* per layer, counted in the stages */
     sn__state_bytes(l->dtype, &w, &g, &o);
     if (l->zero == 0) {
-        rc = comm(t, SN_COLL_ALLREDUCE, 0, n, stride, pd * g, &red, c->err);
-        if (!rc)
-            rc = comm(t, SN_COLL_ALLREDUCE, 0, en, estride, pe * g, &x,
-                      c->err);
-        red += x;
-    } else {
-        rc = comm(t, SN_COLL_REDUCESCATTER, 0, n, stride, pd * g, &red,
+        rc = comm(t, SN_COLL_ALLREDUCE, 0, n, stride, stride, pd * g, &red,
                   c->err);
         if (!rc)
-            rc = comm(t, SN_COLL_REDUCESCATTER, 0, en, estride, pe * g, &x,
-                      c->err);
+            rc = comm(t, SN_COLL_ALLREDUCE, 0, en, estride, estride, pe * g,
+                      &x, c->err);
+        red += x;
+    } else {
+        rc = comm(t, SN_COLL_REDUCESCATTER, 0, n, stride, stride, pd * g,
+                  &red, c->err);
+        if (!rc)
+            rc = comm(t, SN_COLL_REDUCESCATTER, 0, en, estride, estride,
+                      pe * g, &x, c->err);
         red += x;
         if (!rc)
-            rc = comm(t, SN_COLL_ALLGATHER, 0, n, stride, pd * 2, &gat,
-                      c->err);
+            rc = comm(t, SN_COLL_ALLGATHER, 0, n, stride, stride, pd * 2,
+                      &gat, c->err);
         if (!rc)
-            rc = comm(t, SN_COLL_ALLGATHER, 0, en, estride, pe * 2, &x,
-                      c->err);
+            rc = comm(t, SN_COLL_ALLGATHER, 0, en, estride, estride, pe * 2,
+                      &x, c->err);
         gat += x;
     }
     if (rc)
@@ -550,12 +557,12 @@ static int dp_tail(struct step_ctx *c, const struct stage_cost *s0, int m,
         *exposed += gat;
     }
 
-    /* GPT's tied embedding: the first and last stages add their word
+    /* a tied embedding: the first and last stages add their word
      * embedding gradients */
-    if (t->d.gpt && l->pp > 1) {
+    if (t->d.tied && l->pp > 1) {
         rc = comm(t, SN_COLL_ALLREDUCE, 0, 2,
                   (uint32_t)((l->pp - 1) * l->tp * l->cp * l->dp),
-                  t->d.v * t->d.h / l->tp * g, &x, c->err);
+                  (uint32_t)l->tp, t->d.v * t->d.h / l->tp * g, &x, c->err);
         if (rc)
             return rc;
         *exposed += x;
@@ -606,10 +613,10 @@ int sn_train_predict(struct sn_train *t, const struct sn_train_layout *l,
     if (l->tp > 1) {
         double bytes = c.T * d->h * 2;
         rc = comm(t, l->sp ? SN_COLL_ALLGATHER : SN_COLL_ALLREDUCE, 0,
-                  (uint32_t)l->tp, 1, bytes, &c.tp_unit, err);
+                  (uint32_t)l->tp, 1, 1, bytes, &c.tp_unit, err);
         if (!rc && l->sp)
-            rc = comm(t, SN_COLL_REDUCESCATTER, 0, (uint32_t)l->tp, 1, bytes,
-                      &c.tp_rs, err);
+            rc = comm(t, SN_COLL_REDUCESCATTER, 0, (uint32_t)l->tp, 1, 1,
+                      bytes, &c.tp_rs, err);
         if (rc)
             return rc;
     }
@@ -626,8 +633,8 @@ int sn_train_predict(struct sn_train *t, const struct sn_train_layout *l,
      * forward and their gradients backward, split over the TP ranks
      * (Megatron's scatter/gather, or the SP shard), once per chunk */
     if (l->pp > 1) {
-        rc = comm(t, SN_COLL_SENDRECV, 0, 2,
-                  (uint32_t)(l->tp * l->cp * l->dp),
+        uint32_t stage = (uint32_t)(l->tp * l->cp * l->dp);
+        rc = comm(t, SN_COLL_SENDRECV, 0, 2, stage, stage,
                   c.T * d->h * 2 / l->tp, &p2p, err);
         if (rc)
             return rc;

@@ -20,6 +20,7 @@ void sn__dims_init(const struct sn_model_info *m, struct sn__dims *d)
     d->s_max = m->seq;
     d->layers = m->layers;
     d->gpt = !m->gated_mlp;
+    d->tied = m->tied_embeddings;
     d->moe = m->experts > 1;
     if (d->moe) {
         d->experts = m->experts;
@@ -28,9 +29,11 @@ void sn__dims_init(const struct sn_model_info *m, struct sn__dims *d)
         d->moe_layers = m->moe_layers > 0 && m->moe_layers < m->layers
                             ? m->moe_layers
                             : m->layers;
-        /* A dense layer of an MoE model is as wide as the experts a token
-         * meets: DeepSeek-V3's 18432 = (8 routed + 1 shared) x 2048. */
-        d->f_dense = d->f * (d->topk + d->shared);
+        /* A dense layer of an MoE model: as given, else as wide as the
+         * experts a token meets (DeepSeek-V3's 18432 = (8 routed + 1
+         * shared) x 2048) */
+        d->f_dense = m->dense_ffn > 0 ? m->dense_ffn
+                                      : d->f * (d->topk + d->shared);
     } else {
         d->f_dense = d->f;
     }
@@ -81,9 +84,9 @@ double sn_train_params(const struct sn_model_info *m, double *active)
                              d.h * d.experts
                        : 0;
     /* Narayanan et al. SC'21 section 5.1: 12 l h^2 (1 + 13/(12 h) +
-     * (V + s)/(12 l h)) for GPT, whose output layer is tied */
-    emb = d.v * d.h + (d.gpt ? d.s_max * d.h : d.v * d.h) +
-          (d.gpt ? 2 * d.h : d.h);
+     * (V + s)/(12 l h)) for GPT (learned positions, tied output layer) */
+    emb = d.v * d.h + (d.gpt ? d.s_max * d.h : 0) +
+          (d.tied ? 0 : d.v * d.h) + (d.gpt ? 2 * d.h : d.h);
     total = d.layers * attn + (d.layers - nmoe) * dense + nmoe * moe_all +
             emb;
     act = d.layers * attn + (d.layers - nmoe) * dense + nmoe * moe_active +
