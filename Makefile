@@ -35,7 +35,7 @@ CU_SRC  := $(sort $(wildcard src/lib/bench/cuda/*.cu))
 CUC_SRC := $(sort $(wildcard src/lib/bench/cuda/*.c))
 ifeq ($(HAVE_CUDA),1)
 BASE_CFLAGS += -DHAVE_CUDA=1
-CUDA_CFLAGS := -I$(CUDA_HOME)/include
+CUDA_CFLAGS := -isystem $(CUDA_HOME)/include
 CUDA_LIBS := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 \
              -lcudart -lcublasLt -lcublas -lnccl
 NVCCFLAGS ?= -O2 -std=c++17 -Iinclude -Xcompiler -fPIC

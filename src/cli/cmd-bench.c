@@ -13,6 +13,7 @@
 struct bench_cli {
     struct sn_bench_opts o;
     const char *json;
+    const char *spec;
     int rank;          /* once the job is joined */
     bool progress_tty; /* a progress line is on screen */
 };
@@ -284,6 +285,8 @@ static int parse_args(struct bench_cli *b, int argc, char **argv)
             rc = parse_list(b, a, v, false);
         } else if (!strcmp(a, "--json")) {
             b->json = v;
+        } else if (!strcmp(a, "--spec")) {
+            b->spec = v;
         } else if (!strcmp(a, "--fsroot")) {
             o->fsroot = v;
         } else if (!strcmp(a, "--inject")) {
@@ -306,6 +309,8 @@ static int bench_run(int argc, char **argv)
     struct sn_bench_results res;
     struct sn_error err;
     struct sn_buf out;
+    struct sn_spec spec;
+    bool have_spec = false;
     int rc, status = SN_EXIT_OK;
 
     memset(&b, 0, sizeof(b));
@@ -323,8 +328,17 @@ static int bench_run(int argc, char **argv)
                     sn_bench_backend_why(b.o.backend));
         return SN_EXIT_RUN;
     }
-    if ((rc = sn_bench_job_new(&job, &err)))
-        return cli_fail(&err);
+    if (b.spec) {
+        /* every rank reads it: bad input ends every rank the same way */
+        if (sn_spec_load(b.spec, &spec, &err))
+            return b.rank == 0 ? cli_fail(&err) : sn_exit_code(err.code);
+        have_spec = true;
+        b.o.spec = &spec;
+    }
+    if ((rc = sn_bench_job_new(&job, &err))) {
+        status = cli_fail(&err);
+        goto out;
+    }
     b.rank = sn_bench_job_rank(job);
     b.o.on_abort = on_abort;
     b.o.cb_ctx = &b;
@@ -364,13 +378,15 @@ out:
     sn_buf_release(&out);
     sn_bench_results_release(&res);
     sn_bench_job_free(job);
+    if (have_spec)
+        sn_spec_release(&spec);
     return status;
 }
 
 const struct sn_cmd sn_cmd_bench = {
     "bench",
     "[TEST...] [--backend cpu|cuda] [-b MIN -e MAX -f F] [-n ITERS] "
-    "[--until-ci PCT] [--json FILE]",
+    "[--until-ci PCT] [--spec SPEC] [--json FILE]",
     "measure compute, memory, links and collectives (run under mpirun)",
     "Run one rank per device: mpirun -np N supernode bench [TEST...].\n"
     "Tests: compute memory h2d d2h pairs aggregate coll latency (default: "
@@ -406,6 +422,8 @@ const struct sn_cmd sn_cmd_bench = {
     "  --timeout TIME        per test; a hung rank ends the job, exit 3 "
     "(300)\n"
     "  --json FILE           results as JSON (schema supernode.bench/1)\n"
+    "  --spec SPEC           each figure beside the design's value and the\n"
+    "                        efficiency (catalog peaks)\n"
     "  --fsroot DIR          read /proc and /sys under DIR\n"
     "  --inject FAULT        test-only: hang:rank=R[,test=T][,at=loop] or\n"
     "                        corrupt:rank=R\n"

@@ -152,7 +152,7 @@ fi
 
 # 8. bad usage: exit 2, one message, nothing run
 for args in "--until-ci 0" "colll" "-d bf61" "--inject hang" \
-            "coll -b 1M -e 1K" "--timeout soon"; do
+            "coll -b 1M -e 1K" "--timeout soon" "--spec /nonexistent.yaml"; do
     # shellcheck disable=SC2086
     "$bin" bench $args >"$tmp/out" 2>"$tmp/err"
     rc=$?
@@ -163,6 +163,30 @@ for args in "--until-ci 0" "colll" "-d bf61" "--inject hang" \
         bad "bad usage: $args" "exit $rc"
     fi
 done
+
+# 9. the cuda backend: built as a plugin beside the binary when CUDA was
+#    found; without a GPU it says so and exits 3 (scripts/gpu-check.sh runs
+#    it where there is one)
+if [[ -f "$(dirname "$bin")/supernode-cuda.so" ]]; then
+    "$bin" bench --backend cuda compute --gemm-size 256 -n 3 \
+        >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    if [[ $rc -eq 3 ]] && has "$tmp/err" "no CUDA device on host"; then
+        ok "cuda backend (skipped: $(head -n 1 "$tmp/err" | cut -c 12-))"
+    elif [[ $rc -eq 0 ]] && has "$tmp/out" "TFLOP/s"; then
+        ok "cuda backend on a GPU"
+    else
+        bad "cuda backend" "exit $rc"
+    fi
+else
+    "$bin" bench --backend cuda >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    if [[ $rc -eq 3 ]] && has "$tmp/err" "cuda backend is not available"; then
+        ok "cuda backend (skipped: not built)"
+    else
+        bad "cuda backend not built" "exit $rc"
+    fi
+fi
 
 echo "$pass passed, $fail failed"
 [[ $fail -eq 0 ]]

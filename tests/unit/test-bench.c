@@ -257,6 +257,8 @@ static void test_json_carries_schema_units_and_samples(void)
     sn_bench_results_init(&res);
     sn_strlcpy(res.backend, "cpu", sizeof(res.backend));
     sn_strlcpy(res.versions.tool, "0.1.0", sizeof(res.versions.tool));
+    r.expected = 4.5e9;
+    sn_strlcpy(r.expected_src, "catalog hbm_bw", sizeof(r.expected_src));
     sn__bench_results_add(&res, &r);
     sn__bench_results_note(&res, "h2d skipped: %s", "no device");
     res.complete = false;
@@ -271,10 +273,15 @@ static void test_json_carries_schema_units_and_samples(void)
     CHECK_CONTAINS(b.data, "\"cuda_runtime\": null");
     CHECK_CONTAINS(b.data, "\"h2d skipped: no device\"");
     CHECK_CONTAINS(b.data, "\"value\": 2250000000");
+    /* beside the design's value: 2.25 of 4.5 GB/s */
+    CHECK_CONTAINS(b.data, "\"source\": \"catalog hbm_bw\"");
+    CHECK_CONTAINS(b.data, "\"efficiency\": 0.5");
     sn_buf_reset(&b);
     sn_bench_render(&res, &b);
     CHECK_CONTAINS(b.data, "Triad:");
     CHECK_CONTAINS(b.data, "Best Rate MB/s");
+    CHECK_CONTAINS(b.data, "eff%");
+    CHECK_CONTAINS(b.data, " 50.0");
     CHECK_CONTAINS(b.data, "# INCOMPLETE: rank 1 is behind");
     sn_buf_release(&b);
     sn_bench_results_release(&res);

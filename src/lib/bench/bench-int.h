@@ -57,8 +57,14 @@ struct sn__bench_backend {
     int gemm_size;
     const enum sn_bench_dtype *gemm_dtypes;
     size_t ngemm_dtypes;
+    /* open: this rank's device (no communication: a rank without a
+     * device must not leave the others waiting); connect (optional): the
+     * collective set-up every rank takes part in, once all opened */
     int (*open)(struct sn__bench_ctx *c, struct sn_error *err);
+    int (*connect)(struct sn__bench_ctx *c, struct sn_error *err);
     void (*close)(struct sn__bench_ctx *c);
+    /* optional: the clock behind the samples when it is not the host's */
+    void (*timer)(struct sn__bench_ctx *c, struct sn_bench_timer *t);
     void (*versions)(struct sn__bench_ctx *c, struct sn_bench_versions *v);
     void (*state)(struct sn__bench_ctx *c, struct sn_bench_state *st);
     /* NULL when the backend cannot; the reason goes in a note */
@@ -83,6 +89,9 @@ struct sn__bench_backend {
                 enum sn_bench_dtype dt, enum sn_bench_redop redop, int root,
                 uint64_t count, bool inplace, int iters, double *t,
                 struct sn_error *err);
+    /* optional: false for variants the backend cannot run (NCCL has no
+     * in-place alltoall or sendrecv); NULL = all */
+    bool (*coll_variant_ok)(enum sn_coll_op op, bool inplace);
     /* one more collective on fresh data, then count wrong elements here;
      * corrupt flips one output element first (test-only fault) */
     int (*coll_check)(struct sn__bench_ctx *c, enum sn_coll_op op,

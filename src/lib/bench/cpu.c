@@ -11,6 +11,11 @@
 #include "bench-int.h"
 #include "pattern.h"
 
+_Static_assert(SN_PAT_SENDRECV == (int)SN_COLL_SENDRECV &&
+                   SN_PAT_ALLTOALL == (int)SN_COLL_ALLTOALL &&
+                   SN_PAT_MIN == (int)SN_REDOP_MIN,
+               "pattern.h numbers the collectives as model.h does");
+
 /* STREAM's scalar (stream.c: "scalar = 3.0") */
 #define STREAM_SCALAR 3.0
 
@@ -478,20 +483,6 @@ static void put(char *buf, enum sn_bench_dtype dt, uint64_t i, double v)
     }
 }
 
-/* The reduction of element i over every rank's input. */
-static double reduced(enum sn_bench_redop op, int n, uint64_t i)
-{
-    double acc = sn_pattern(0, i);
-
-    for (int r = 1; r < n; r++) {
-        double v = sn_pattern((uint32_t)r, i);
-        acc = op == SN_REDOP_SUM ? acc + v
-              : op == SN_REDOP_MAX ? fmax(acc, v)
-                                   : fmin(acc, v);
-    }
-    return acc;
-}
-
 static int cpu_coll_check(struct sn__bench_ctx *c, enum sn_coll_op op,
                           enum sn_bench_dtype dt, enum sn_bench_redop redop,
                           int root, uint64_t count, bool inplace,
@@ -539,55 +530,13 @@ static int cpu_coll_check(struct sn__bench_ctx *c, enum sn_coll_op op,
     rc = one_coll(c, op, mt, mpi_op(redop), root, (int)count, inplace);
     if (rc != MPI_SUCCESS)
         return SN_MPI(rc, err);
-    switch (op) {
-    case SN_COLL_ALLREDUCE:
-    case SN_COLL_BROADCAST:
-    case SN_COLL_SENDRECV:
-    case SN_COLL_ALLGATHER:
-    case SN_COLL_ALLTOALL:
-        nout = count;
-        break;
-    case SN_COLL_REDUCESCATTER:
-        nout = part;
-        break;
-    case SN_COLL_REDUCE:
-        nout = r == root ? count : 0;
-        break;
-    default:
-        break;
-    }
+    nout = sn_pattern_outputs((int)op, n, r, root, count);
     if (corrupt && nout > 0)
         put(s->rbuf, dt, nout / 2, get(s->rbuf, dt, nout / 2) + 1000);
-    for (uint64_t i = 0; i < nout; i++) {
-        double want = 0, got = get(s->rbuf, dt, i);
-        switch (op) {
-        case SN_COLL_ALLREDUCE:
-        case SN_COLL_REDUCE:
-            want = reduced(redop, n, i);
-            break;
-        case SN_COLL_BROADCAST:
-            want = sn_pattern((uint32_t)root, i);
-            break;
-        case SN_COLL_SENDRECV:
-            want = sn_pattern((uint32_t)((r - 1 + n) % n), i);
-            break;
-        case SN_COLL_ALLGATHER:
-            want = sn_pattern((uint32_t)(i / part), i % part);
-            break;
-        case SN_COLL_ALLTOALL:
-            /* block j came from rank j, which sent its block r */
-            want = sn_pattern((uint32_t)(i / part),
-                              (uint64_t)r * part + i % part);
-            break;
-        case SN_COLL_REDUCESCATTER:
-            want = reduced(redop, n, (uint64_t)r * part + i);
-            break;
-        default:
-            break;
-        }
-        if (got != want)
+    for (uint64_t i = 0; i < nout; i++)
+        if (get(s->rbuf, dt, i) !=
+            sn_pattern_expected((int)op, (int)redop, n, r, root, count, i))
             (*wrong)++;
-    }
     return SN_OK;
 }
 

@@ -841,11 +841,11 @@ static int test_coll(struct sn__bench_ctx *c, struct sn_error *err)
             if (op == SN_COLL_ALLGATHER || op == SN_COLL_REDUCESCATTER ||
                 op == SN_COLL_ALLTOALL)
                 count = count / (uint64_t)n * (uint64_t)n;
-            if (count > 0) {
-                rc = coll_one(c, (enum sn_coll_op)op, count, false, err);
-                if (!rc)
-                    rc = coll_one(c, (enum sn_coll_op)op, count, true, err);
-            }
+            for (int ip = 0; ip < 2 && count > 0 && !rc; ip++)
+                if (!c->be->coll_variant_ok ||
+                    c->be->coll_variant_ok((enum sn_coll_op)op, ip == 1))
+                    rc = coll_one(c, (enum sn_coll_op)op, count, ip == 1,
+                                  err);
             next = (uint64_t)((double)size * c->o.step_factor);
             if (c->o.min_bytes == c->o.max_bytes || next <= size)
                 break;
@@ -1014,10 +1014,17 @@ int sn_bench_run(struct sn_bench_job *job, const struct sn_bench_opts *opts,
     rc = c->be->open(c, err);
     if ((rc = agree(c, rc, err)))
         goto close;
+    if (c->be->connect) {
+        rc = c->be->connect(c, err);
+        if ((rc = agree(c, rc, err)))
+            goto close;
+    }
     if ((rc = rank_table(c, res, err)))
         goto close;
     versions(c, &res->versions);
     sn__bench_timer_probe(&res->timer);
+    if (c->be->timer)
+        c->be->timer(c, &res->timer);
     if ((rc = sn__bench_watch_start(c, err)))
         goto close;
     for (size_t i = 0; i < c->o.ntests && !rc; i++) {

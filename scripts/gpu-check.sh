@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# gpu-check.sh: build supernode with CUDA and run the cuda bench backend on
+# the machine's first GPU, in under 8 minutes: every device test, the
+# collectives on one rank with their data checked, the check catching
+# injected corruption, and the figures docs/benchmarks.md records (GEMM
+# against the catalog's dense peak, memory against HBM bandwidth, host to
+# device and back).
+#
+#   scripts/gpu-check.sh            results in a temporary directory
+#   OUT=dir scripts/gpu-check.sh    results (JSON, tables, log) under dir
+#
+# Prints "N passed, N failed" last; exit 0 only when nothing failed.
+# Without a GPU it says so and exits 0 after the build checks.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${OUT:-$(mktemp -d)}
+mkdir -p "$out"
+pass=0
+fail=0
+start=$SECONDS
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_btl=self,vader
+
+ok() { pass=$((pass + 1)); echo "ok $1 ($((SECONDS - start)) s)"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; }
+finish() {
+    echo "results in $out"
+    echo "$pass passed, $fail failed"
+    [[ $fail -eq 0 ]]
+    exit
+}
+
+# 1. the build: the plugin must come out of it
+jobs=$(nproc 2>/dev/null || echo 4)
+if make -j"$jobs" all >"$out/build.log" 2>&1 &&
+        [[ -f build/rel/supernode-cuda.so ]]; then
+    ok "build with the cuda plugin"
+else
+    bad "build with the cuda plugin (see $out/build.log)"
+    tail -n 20 "$out/build.log"
+    finish
+fi
+sn=build/supernode
+
+# 2. is there a GPU at all?
+nvidia-smi -L >"$out/gpus.txt" 2>&1 || true
+"$sn" bench --backend cuda compute --gemm-size 256 -n 2 -w 1 \
+    >"$out/probe.out" 2>"$out/probe.err"
+rc=$?
+if [[ $rc -eq 3 ]] && grep -q "no CUDA device" "$out/probe.err"; then
+    echo "skip: $(cat "$out/probe.err")"
+    ok "cuda backend skips without a GPU"
+    finish
+fi
+[[ $rc -eq 0 ]] && ok "cuda backend starts" ||
+    { bad "cuda backend starts (exit $rc: $(head -c 300 "$out/probe.err"))"; finish; }
+
+# the catalog entry for this GPU, for --spec: the default spec with its
+# accelerator swapped (the default is an H200 design)
+name=$(head -n 1 "$out/gpus.txt")
+acc=""
+case "$name" in
+*H200*) acc=h200-sxm-141gb ;;
+*H100*) acc=h100-sxm5-80gb ;;
+*B200*) acc=b200-hgx ;;
+*A100*) acc=a100-sxm4-80gb ;;
+esac
+spec=()
+if [[ -n "$acc" ]]; then
+    "$sn" spec default | sed "s/^accelerator: .*/accelerator: $acc/" \
+        >"$out/spec.yaml"
+    "$sn" spec check "$out/spec.yaml" >/dev/null 2>&1 &&
+        spec=(--spec "$out/spec.yaml")
+fi
+
+# 3. every device test on one GPU, collectives on one rank, data checked
+timeout 420 "$sn" bench --backend cuda compute memory h2d d2h coll latency \
+    -b 8 -e 256M -f 8 --latency-iters 2000 "${spec[@]}" \
+    --json "$out/gpu-bench.json" >"$out/gpu-bench.txt" 2>"$out/gpu-bench.err"
+rc=$?
+if [[ $rc -eq 0 ]] && grep -q '"complete": true' "$out/gpu-bench.json" &&
+        grep -q "TFLOP/s" "$out/gpu-bench.txt" &&
+        grep -q "# Out of bounds values : 0 OK" "$out/gpu-bench.txt"; then
+    ok "compute memory h2d d2h coll latency"
+else
+    bad "compute memory h2d d2h coll latency (exit $rc)"
+    tail -n 20 "$out/gpu-bench.err"
+fi
+
+# 4. the data check on the GPU catches corruption (test-only fault)
+timeout 120 "$sn" bench --backend cuda coll --ops allreduce,broadcast \
+    -b 1M -e 1M -n 3 --inject corrupt:rank=0 >"$out/corrupt.txt" \
+    2>"$out/corrupt.err"
+rc=$?
+if [[ $rc -eq 1 ]] && grep -q "FAILED" "$out/corrupt.txt"; then
+    ok "corruption caught on the GPU"
+else
+    bad "corruption caught on the GPU (exit $rc)"
+fi
+
+# 5. the figures, for docs/benchmarks.md
+cat "$out/gpu-bench.txt"
+echo "took $((SECONDS - start)) s"
+finish
