@@ -52,7 +52,7 @@
  * threshold, not a physical limit. */
 #define MIN_BYTES_PER_FLOP (1.0 / 400.0)
 
-/* A standard rack: 42 usable units (EIA-310), as the builders place. */
+/* A standard rack: 42 usable units (EIA-310), unless the spec says. */
 #define RACK_UNITS 42u
 
 const char *sn_rack_kind_name(enum sn_rack_kind k)
@@ -527,7 +527,10 @@ static void power_and_cooling(struct sn_plan *p)
             : cs->type == SN_COOL_IMMERSION ? 1
                                             : DEFAULT_LIQUID_SHARE;
     dt = cs->delta_t > 0 ? cs->delta_t : DEFAULT_DELTA_T;
-    if (cs->coolant == SN_COOLANT_PG25) {
+    if (cs->coolant_density > 0 && cs->coolant_cp > 0) {
+        p->coolant_density = cs->coolant_density;
+        p->coolant_cp = cs->coolant_cp;
+    } else if (cs->coolant == SN_COOLANT_PG25) {
         p->coolant_density = PG25_RHO;
         p->coolant_cp = PG25_CP;
     } else {
@@ -657,7 +660,8 @@ static void check_design(struct sn_plan *p)
     const struct sn_spec *s = p->spec;
     const struct sn_accel_info *acc = s->accel;
     const struct sn_scaleup *su = &s->scaleup;
-    uint32_t units = RACK_UNITS;
+    uint32_t units = s->racks.rack_units > 0 ? (uint32_t)s->racks.rack_units
+                                             : RACK_UNITS;
     size_t over_units = 0;
     uint32_t worst_units = 0;
 

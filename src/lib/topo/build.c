@@ -174,14 +174,14 @@ void sn__topo_place_tray(const struct sn__topo_build *b, uint32_t sn,
 void sn__topo_place_net(struct sn__topo_build *b, uint32_t units,
                         uint32_t *rack, uint16_t *unit)
 {
-    uint32_t in_rack = b->net_slot % SN__RACK_UNITS;
+    uint32_t in_rack = b->net_slot % b->rack_units;
 
-    if (units > SN__RACK_UNITS)
-        units = SN__RACK_UNITS;
-    if (in_rack + units > SN__RACK_UNITS)
-        b->net_slot += SN__RACK_UNITS - in_rack;
-    *rack = b->net_rack0 + b->net_slot / SN__RACK_UNITS;
-    *unit = (uint16_t)(1 + b->net_slot % SN__RACK_UNITS);
+    if (units > b->rack_units)
+        units = b->rack_units;
+    if (in_rack + units > b->rack_units)
+        b->net_slot += b->rack_units - in_rack;
+    *rack = b->net_rack0 + b->net_slot / b->rack_units;
+    *unit = (uint16_t)(1 + b->net_slot % b->rack_units);
     b->net_slot += units;
 }
 
@@ -190,8 +190,8 @@ void sn__topo_place_net(struct sn__topo_build *b, uint32_t units,
  * uplinks do, so none of them is planned as a short copper run. */
 static uint32_t site_rack(const struct sn__topo_build *b)
 {
-    uint32_t last = b->net_rack0 + (b->net_slot + SN__RACK_UNITS - 1) /
-                                       SN__RACK_UNITS;
+    uint32_t last = b->net_rack0 + (b->net_slot + b->rack_units - 1) /
+                                       b->rack_units;
 
     return (last / RACKS_PER_ROW + 1) * RACKS_PER_ROW;
 }
@@ -203,8 +203,8 @@ static double link_length(const struct sn__topo_build *b,
 {
     uint32_t rx = x->rack == SN_NONE ? site_rack(b) : x->rack;
     uint32_t ry = y->rack == SN_NONE ? site_rack(b) : y->rack;
-    double ux = x->rack == SN_NONE ? SN__RACK_UNITS : x->unit;
-    double uy = y->rack == SN_NONE ? SN__RACK_UNITS : y->unit;
+    double ux = x->rack == SN_NONE ? b->rack_units : x->unit;
+    double uy = y->rack == SN_NONE ? b->rack_units : y->unit;
     double h, v;
 
     if (rx == ry) {
@@ -222,8 +222,8 @@ static double link_length(const struct sn__topo_build *b,
             b->pitch +
         fabs((double)(rx / RACKS_PER_ROW) - (double)(ry / RACKS_PER_ROW)) *
             ROW_PITCH;
-    v = (SN__RACK_UNITS + 1 - fmin(ux, SN__RACK_UNITS)) * SN__UNIT_HEIGHT +
-        (SN__RACK_UNITS + 1 - fmin(uy, SN__RACK_UNITS)) * SN__UNIT_HEIGHT +
+    v = (b->rack_units + 1 - fmin(ux, b->rack_units)) * SN__UNIT_HEIGHT +
+        (b->rack_units + 1 - fmin(uy, b->rack_units)) * SN__UNIT_HEIGHT +
         2 * TRAY_RISE;
     return h + v + SLACK_BETWEEN;
 }
@@ -446,11 +446,13 @@ static int shape(struct sn__topo_build *b)
         return rc;
 
     /* placement */
+    b->rack_units = rk->rack_units > 0 ? (uint32_t)rk->rack_units
+                                       : SN__RACK_UNITS;
     b->node_units = rk->node_units > 0 ? (uint32_t)rk->node_units : 1;
     b->nodes_per_rack = rk->nodes_per_rack > 0
                             ? (uint32_t)rk->nodes_per_rack
-                            : (SN__RACK_UNITS / b->node_units
-                                   ? SN__RACK_UNITS / b->node_units
+                            : (b->rack_units / b->node_units
+                                   ? b->rack_units / b->node_units
                                    : 1);
     b->pitch = rk->row_pitch > 0 ? rk->row_pitch : DEFAULT_PITCH;
     b->compute_racks = ceil_div(b->servers, b->nodes_per_rack);
@@ -470,13 +472,13 @@ static int shape(struct sn__topo_build *b)
         used = (b->servers < b->nodes_per_rack ? b->servers
                                                : b->nodes_per_rack) *
                b->node_units;
-        if (used + per_rack * b->tray_units <= SN__RACK_UNITS) {
+        if (used + per_rack * b->tray_units <= b->rack_units) {
             b->tray_mode = SN__TRAYS_IN_RACK;
             b->trays_per_rack = per_rack;
         } else {
             b->tray_mode = SN__TRAYS_OWN_RACKS;
-            b->trays_per_rack = SN__RACK_UNITS / b->tray_units
-                                    ? SN__RACK_UNITS / b->tray_units
+            b->trays_per_rack = b->rack_units / b->tray_units
+                                    ? b->rack_units / b->tray_units
                                     : 1;
             b->switch_racks = ceil_div(b->trays, b->trays_per_rack);
         }
@@ -489,7 +491,7 @@ static int shape(struct sn__topo_build *b)
         /* supernodes smaller than a rack (an 8-GPU server) share racks:
          * nodes_per_rack servers' worth of them, as far as units allow */
         uint32_t blk = b->servers * b->node_units + b->trays * b->tray_units;
-        uint32_t by_units = blk ? SN__RACK_UNITS / blk : 1;
+        uint32_t by_units = blk ? b->rack_units / blk : 1;
         b->sn_per_rack = b->nodes_per_rack / b->servers;
         if (by_units < b->sn_per_rack)
             b->sn_per_rack = by_units;

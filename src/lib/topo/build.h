@@ -15,7 +15,8 @@
 
 #include "sn/topo.h"
 
-/* A standard rack: 42 usable units of 44.45 mm (EIA-310). */
+/* A standard rack: 42 usable units of 44.45 mm (EIA-310), unless the spec
+ * says otherwise (racks.rack_units). */
 #define SN__RACK_UNITS 42u
 #define SN__UNIT_HEIGHT 0.04445
 
@@ -85,6 +86,7 @@ struct sn__topo_build {
     uint32_t group_parallel;   /* partial mesh: links per pair of groups */
 
     /* placement */
+    uint32_t rack_units;       /* usable units per rack */
     uint32_t nodes_per_rack, node_units;
     uint32_t compute_racks;    /* per supernode */
     uint32_t switch_racks;     /* per supernode (own-rack trays) */
