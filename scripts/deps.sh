@@ -11,7 +11,7 @@ pkgs_build=(build-essential pkg-config libyaml-dev libsqlite3-dev
             libhwloc-dev libopenblas-dev libopenmpi-dev openmpi-bin)
 # tests: the sqlite3 shell (integrity checks), network namespaces and
 # shaping (iproute2), clang for the fuzzer, side-by-side peers
-pkgs_test=(sqlite3 iproute2 clang libclang-rt-14-dev hwloc iperf3 hpcc)
+pkgs_test=(sqlite3 iproute2 clang libclang-rt-14-dev hwloc iperf3 hpcc jq)
 
 all=("${pkgs_build[@]}" "${pkgs_test[@]}")
 

@@ -215,9 +215,9 @@ static void text_compute(const struct sn_plan *p, struct sn_buf *out)
     sn_table_row(&t);
     sn_table_cell(&t, "  servers");
     sn_table_cell(&t, "%s", NUM(p->servers));
-    sn_table_cell(&t, "%d rack units each", s->racks.node_units > 0
-                                                ? s->racks.node_units
-                                                : 1);
+    sn_table_cell(&t, "%d rack unit%s each",
+                  s->racks.node_units > 0 ? s->racks.node_units : 1,
+                  s->racks.node_units > 1 ? "s" : "");
     sn_table_row(&t);
     sn_table_cell(&t, "  host CPUs");
     sn_table_cell(&t, "%s", NUM(p->cpus));
@@ -267,7 +267,10 @@ static void text_switches(const struct sn_plan *p, struct sn_buf *out)
     sn_table_cell(&t, "%s", NUM(p->switch_chips));
     sn_table_cell(&t, "%s", NUM(p->switch_boxes));
     sn_table_cell(&t, "%s", "");
-    sn_table_cell(&t, "%s", UNIT(p->switches_w, SN_UNIT_POWER));
+    if (p->switches_w > 0 || !p->switch_chips)
+        sn_table_cell(&t, "%s", UNIT(p->switches_w, SN_UNIT_POWER));
+    else
+        sn_table_cell(&t, "not published");
     table_end(&t, out);
     if (!any)
         sn_buf_puts(out, "  (no switches in this design)\n\n");
@@ -388,7 +391,9 @@ static void text_bandwidth(const struct sn_plan *p, struct sn_buf *out)
     else
         kv(&t, "convergence ratio", "-", "no scale-out network");
     kv(&t, "scale-up aggregate",
-       UNIT(p->scaleup_aggregate, SN_UNIT_BANDWIDTH), "all accelerators");
+       UNIT(p->scaleup_aggregate, SN_UNIT_BANDWIDTH),
+       "all accelerators; %s counting both directions",
+       UNIT(2 * p->scaleup_aggregate, SN_UNIT_BANDWIDTH));
     kv(&t, "scale-up bisection",
        UNIT(p->scaleup_bisection, SN_UNIT_BANDWIDTH), "per supernode");
     kv(&t, "scale-out aggregate",
@@ -573,10 +578,12 @@ void sn_report_plan_text(const struct sn_plan *p, struct sn_buf *out)
     if (s->file)
         sn_buf_printf(out, " (%s)", s->file);
     sn_buf_printf(out, "\n%s supernode%s x %s %s = %s accelerators in %s "
-                       "servers and %s racks\n",
+                       "server%s and %s rack%s\n",
                   NUM(p->supernodes), p->supernodes == 1 ? "" : "s",
                   NUM(p->per_supernode), accel_name(s),
-                  NUM(p->accelerators), NUM(p->servers), NUM(p->racks));
+                  NUM(p->accelerators), NUM(p->servers),
+                  p->servers == 1 ? "" : "s", NUM(p->racks),
+                  p->racks == 1 ? "" : "s");
     sn_buf_puts(out, "scale-up: ");
     fabric_text(s, out);
     sn_buf_puts(out, "\nscale-out: ");
@@ -854,9 +861,15 @@ static void ledger_end(const struct sn_topo *t, uint32_t v, uint32_t port,
     char name[160];
     const char *dev;
 
+    /* the device is what follows the location: "sn0.r00.u01." or "net." */
     sn_topo_node_name(t, v, name, sizeof(name));
-    dev = strrchr(name, '.');
-    dev = dev ? dev + 1 : name;
+    dev = name;
+    for (int dots = n->rack == SN_NONE ? 1 : 3; dots > 0 && dev; dots--) {
+        dev = strchr(dev, '.');
+        dev = dev ? dev + 1 : NULL;
+    }
+    if (!dev)
+        dev = name;
     if (n->supernode == SN_NONE)
         sn_buf_puts(out, "net,");
     else

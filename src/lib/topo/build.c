@@ -472,7 +472,12 @@ static int shape(struct sn__topo_build *b)
         used = (b->servers < b->nodes_per_rack ? b->servers
                                                : b->nodes_per_rack) *
                b->node_units;
-        if (used + per_rack * b->tray_units <= b->rack_units) {
+        /* L2 chips join every server of the supernode, as spines do: they
+         * get switch racks of their own in the middle (CloudMatrix 384 puts
+         * them in separate cabinets); one tier of trays goes into the
+         * compute racks when it fits (the NVL72's nine switch trays) */
+        if (!b->l1_up &&
+            used + per_rack * b->tray_units <= b->rack_units) {
             b->tray_mode = SN__TRAYS_IN_RACK;
             b->trays_per_rack = per_rack;
         } else {

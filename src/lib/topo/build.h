@@ -23,7 +23,7 @@
 /* Caps checked before anything is allocated. */
 #define SN__MAX_ACCELS (1u << 22)
 #define SN__MAX_LINKS_PER_ACCEL 1024u
-#define SN__MAX_NICS_PER_NODE 256u
+#define SN__MAX_NICS_PER_NODE 1024u
 #define SN__MAX_NODES 50000000ull
 #define SN__MAX_LINKS 100000000ull
 
@@ -32,7 +32,8 @@ enum sn__tray_mode {
     SN__TRAYS_NONE,      /* none, or all on the servers' boards */
     SN__TRAYS_IN_RACK,   /* trays spread over the compute racks */
     SN__TRAYS_OWN_RACKS, /* dedicated switch racks in the middle of the
-                            supernode's racks (CloudMatrix-style) */
+                            supernode's racks: L2 chips (CloudMatrix-style),
+                            or trays that do not fit the compute racks */
 };
 
 /* The scale-out network's shape. */

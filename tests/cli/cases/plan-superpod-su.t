@@ -1,0 +1,10 @@
+# DGX SuperPOD H100, one SU (RA-11333-001 Table 4): 8 leaf, 4 spine, 248
+# DGX-to-leaf and 256 leaf-to-spine cables
+args: plan examples/dgx-h100-superpod-su.yaml
+exit: 0
+stdout-has:   leaf                 8      8         0  not published
+stdout-has:   spine                4      4         0  not published
+stdout-has:     NIC uplinks                             8      248
+stdout-has:     switch to switch                        -      256
+stdout-has:   convergence ratio              9 : 1
+stderr-empty:
