@@ -1,0 +1,259 @@
+/* store.h: the results store: measured runs, their results with raw
+ * samples and units, named baselines with the noise seen, and the findings
+ * a check made, in one SQLite database (WAL, versioned schema with
+ * migrations). The store records; it never interprets (diagnose.h does).
+ *
+ * Ownership: sn_store_open() returns a handle freed with sn_store_close().
+ * Arrays filled by the read calls (runs, results, baselines, findings) are
+ * caller-owned and released with the matching _release() call; the
+ * samples of a struct sn_result belong to the result.
+ *
+ * To change the schema: 1. append a migration to the table in
+ * src/lib/store/schema.c (never edit a released one)  2. bump
+ * SN_STORE_SCHEMA_VERSION  3. the read/write code  4. a migration test in
+ * tests/unit/test-store.c  5. docs/check.md.
+ */
+#ifndef SN_STORE_H
+#define SN_STORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sn/util.h"
+
+#define SN_STORE_SCHEMA_VERSION 1
+
+/* Caps on what one record may hold, checked before any allocation. */
+#define SN_STORE_MAX_SAMPLES 100000
+#define SN_STORE_MAX_RESULTS 10000000
+
+/* No rank (the second rank of a device result). */
+#define SN_STORE_NO_RANK UINT32_MAX
+
+/* ---- statistics of samples ------------------------------------------------ */
+
+/* Summary of repeated samples. mad is the raw median absolute deviation;
+ * sigma = 1.4826 x mad is the robust estimate of one sample's standard
+ * deviation under normal noise (Rousseeuw & Croux 1993). */
+struct sn_stats {
+    size_t n;
+    double median, mean, min, max, mad, stddev;
+};
+
+/* Fill st from n samples (n may be 0: every field 0). */
+void sn_stats_compute(const double *x, size_t n, struct sn_stats *st);
+/* The median of n values; sorts x in place. 0 when n is 0. */
+double sn_stats_median(double *x, size_t n);
+/* The robust standard deviation 1.4826 x MAD of n values around their
+ * median; x is reordered. */
+double sn_stats_sigma(double *x, size_t n);
+
+#define SN_STATS_MAD_TO_SIGMA 1.4826
+
+/* ---- results -------------------------------------------------------------------- */
+
+/* Who a result is about. */
+enum sn_subject {
+    SN_SUBJECT_DEVICE, /* one accelerator: rank a */
+    SN_SUBJECT_PAIR,   /* traffic between ranks a and b */
+    SN_SUBJECT_GROUP,  /* a collective over b ranks from rank a */
+};
+
+#define SN_RESULT_TEST_MAX 48
+#define SN_RESULT_PARAMS_MAX 96
+#define SN_RESULT_UNIT_MAX 16
+
+/* One measured quantity for one subject: its samples and their summary.
+ * Units are SI ("B/s", "s", "FLOP/s"); bandwidth is per direction. */
+struct sn_result {
+    char test[SN_RESULT_TEST_MAX];     /* "p2p.bw", "gemm", "allreduce" */
+    char params[SN_RESULT_PARAMS_MAX]; /* "bytes=4194304", sorted keys */
+    char unit[SN_RESULT_UNIT_MAX];
+    uint8_t subject;                   /* enum sn_subject */
+    bool lower_better;                 /* times and latencies */
+    uint32_t a, b;                     /* ranks (see enum sn_subject) */
+    uint32_t round;                    /* pairs measured at the same time
+                                          share a round; SN_STORE_NO_RANK
+                                          when measured alone */
+    size_t nsamples;
+    double *samples;                   /* owned by the result */
+    struct sn_stats stats;
+};
+
+/* A growable, owned array of results. */
+struct sn_results {
+    struct sn_result *items;
+    size_t n, cap;
+};
+
+void sn_results_init(struct sn_results *rs);
+/* Append a copy of r (its samples are copied); returns the new item. */
+struct sn_result *sn_results_add(struct sn_results *rs,
+                                 const struct sn_result *r);
+void sn_results_release(struct sn_results *rs);
+/* The subject as people read it without a topology: "rank3",
+ * "rank0~rank2", "ranks0-7". */
+char *sn_result_subject(const struct sn_result *r, char *buf, size_t size);
+const char *sn_subject_name(enum sn_subject s); /* "device", "pair", ... */
+
+/* ---- runs --------------------------------------------------------------------------- */
+
+/* One run of the bench suite: when, where, who, with what, on which spec,
+ * and whether it finished. Times are ISO 8601 UTC ("2026-11-29T10:00:00Z"). */
+struct sn_run {
+    int64_t id;
+    char started[32];
+    char finished[32];     /* "" until the run is complete */
+    char host[64];
+    char user[64];
+    char tool[32];         /* supernode version */
+    char versions[256];    /* libraries and drivers: "openmpi 4.1.4, ..." */
+    char spec_name[128];
+    char spec_hash[20];    /* 16 hex digits */
+    char suite[16];        /* "quick", "full" */
+    char backend[16];      /* "cpu", "cuda" */
+    int ranks;
+    bool complete;
+    char verdict[8];       /* "PASS", "WARN", "FAIL" or "" */
+    size_t nresults;       /* filled by the read calls */
+    size_t nfindings;
+};
+
+/* One finding as the store keeps it: what diagnose decided, in words. */
+struct sn_store_finding {
+    char severity[8];      /* "PASS", "WARN", "FAIL" */
+    char kind[24];
+    char subject[160];
+    char label[160];
+    char *summary;         /* owned */
+};
+
+struct sn_store;
+
+/* Open (creating when absent) the database at path, switch it to WAL,
+ * and bring its schema up to SN_STORE_SCHEMA_VERSION with the migrations,
+ * each in its own transaction. SN_EINPUT when the file is not a
+ * supernode database or was written by a newer schema; SN_EIO when it
+ * cannot be opened. *out is NULL on failure. */
+int sn_store_open(const char *path, struct sn_store **out,
+                  struct sn_error *err);
+void sn_store_close(struct sn_store *st);
+/* The schema version of the open database. */
+int sn_store_schema_version(struct sn_store *st);
+
+/* Now as ISO 8601 UTC, for struct sn_run times. Returns buf. */
+char *sn_store_timestamp(char *buf, size_t size);
+
+/* Record the start of a run (complete = false); run->id is set. Committed
+ * at once, so a run that dies later stays visible as incomplete. */
+int sn_store_run_begin(struct sn_store *st, struct sn_run *run,
+                       struct sn_error *err);
+/* Add results to a run, all or nothing (one transaction). */
+int sn_store_add_results(struct sn_store *st, int64_t run,
+                         const struct sn_result *res, size_t n,
+                         struct sn_error *err);
+/* Mark a run complete with its verdict ("" when not judged) and
+ * findings, in one transaction; `finished` is set to now. */
+int sn_store_run_finish(struct sn_store *st, int64_t run, const char *verdict,
+                        const struct sn_store_finding *f, size_t nf,
+                        struct sn_error *err);
+/* Store a whole run (begin, results, finish) in one transaction, as an
+ * import does; run->id is set. A complete run keeps its `finished` time
+ * when it has one. */
+int sn_store_run_put(struct sn_store *st, struct sn_run *run,
+                     const struct sn_result *res, size_t n,
+                     const struct sn_store_finding *f, size_t nf,
+                     struct sn_error *err);
+
+/* Read one run. SN_ENOTFOUND when there is no run with that id. */
+int sn_store_run_get(struct sn_store *st, int64_t id, struct sn_run *run,
+                     struct sn_error *err);
+/* The newest runs first, at most limit (0: all). *runs is caller-owned
+ * (free()). */
+int sn_store_runs_list(struct sn_store *st, size_t limit,
+                       struct sn_run **runs, size_t *n,
+                       struct sn_error *err);
+/* The id of the newest complete run; SN_ENOTFOUND when there is none. */
+int sn_store_run_latest(struct sn_store *st, int64_t *id,
+                        struct sn_error *err);
+/* The results of a run in the order they were added. */
+int sn_store_results_get(struct sn_store *st, int64_t run,
+                         struct sn_results *out, struct sn_error *err);
+/* The findings stored with a run, strongest first as they were stored.
+ * Release with sn_store_findings_release(). */
+int sn_store_findings_get(struct sn_store *st, int64_t run,
+                          struct sn_store_finding **f, size_t *n,
+                          struct sn_error *err);
+void sn_store_findings_release(struct sn_store_finding *f, size_t n);
+
+/* ---- a run as a document ------------------------------------------------------ */
+
+/* Write a run with its results (raw samples included when samples is true)
+ * and findings as one "supernode.run/1" JSON object into j; with rs NULL,
+ * only the run's own fields and counts. */
+void sn_store_run_json(struct sn_json *j, const struct sn_run *run,
+                       const struct sn_results *rs,
+                       const struct sn_store_finding *f, size_t nf,
+                       bool samples);
+/* Read a "supernode.run/1" document (what sn_store_run_json() writes)
+ * from text named file. Errors are located ("file:line:col: ..."),
+ * SN_EINPUT; on failure every output is left empty. The caller releases
+ * rs with sn_results_release() and *f with sn_store_findings_release(). */
+int sn_store_run_parse(const char *file, const char *text, size_t len,
+                       struct sn_run *run, struct sn_results *rs,
+                       struct sn_store_finding **f, size_t *nf,
+                       struct sn_error *err);
+
+/* ---- baselines ------------------------------------------------------------------------ */
+
+/* What one subject measured when all was well, with the noise seen: the
+ * median of the samples of every run behind it and the robust standard
+ * deviation of those samples (run-to-run shifts included when several
+ * runs were pooled). */
+struct sn_baseline_entry {
+    char test[SN_RESULT_TEST_MAX];
+    char params[SN_RESULT_PARAMS_MAX];
+    char unit[SN_RESULT_UNIT_MAX];
+    uint8_t subject;
+    bool lower_better;
+    uint32_t a, b;
+    double center;
+    double noise;
+    size_t n;              /* samples behind it */
+    int runs;              /* runs behind it */
+};
+
+struct sn_baseline {
+    int64_t id;
+    char name[64];
+    char created[32];
+    char runs[128];        /* source run ids, "3,4,5" */
+    char spec_name[128];
+    char spec_hash[20];
+    struct sn_baseline_entry *entries; /* owned, sorted by key */
+    size_t n;
+};
+
+#define SN_BASELINE_MAX_RUNS 16
+
+/* Save a baseline named name from complete runs (their samples pooled per
+ * subject). SN_EINPUT for a bad name, runs of different specs or a name
+ * that exists when replace is false; SN_ENOTFOUND for a missing run. */
+int sn_store_baseline_save(struct sn_store *st, const char *name,
+                           const int64_t *runs, size_t nruns, bool replace,
+                           struct sn_error *err);
+/* Read a baseline by name; SN_ENOTFOUND (with a did-you-mean) when
+ * absent. Release with sn_baseline_release(). */
+int sn_store_baseline_get(struct sn_store *st, const char *name,
+                          struct sn_baseline *out, struct sn_error *err);
+/* Every baseline, by name, without entries (n holds their count). *out
+ * is caller-owned (free()). */
+int sn_store_baselines_list(struct sn_store *st, struct sn_baseline **out,
+                            size_t *n, struct sn_error *err);
+void sn_baseline_release(struct sn_baseline *b);
+/* The entry for a result's subject, or NULL. */
+const struct sn_baseline_entry *
+sn_baseline_find(const struct sn_baseline *b, const struct sn_result *r);
+
+#endif

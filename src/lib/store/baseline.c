@@ -1,0 +1,463 @@
+/* baseline.c: named baselines: what each subject measured when all was
+ * well, pooled over one or more complete runs, with the noise seen. */
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store-int.h"
+
+/* The key that says two results measure the same thing on the same
+ * subject: test, parameters, subject kind and ranks. */
+static int key_cmp(const char *ta, const char *pa, int sa, uint32_t aa,
+                   uint32_t ba, const char *tb, const char *pb, int sb,
+                   uint32_t ab, uint32_t bb)
+{
+    int c = strcmp(ta, tb);
+
+    if (c)
+        return c;
+    c = strcmp(pa, pb);
+    if (c)
+        return c;
+    if (sa != sb)
+        return sa < sb ? -1 : 1;
+    if (aa != ab)
+        return aa < ab ? -1 : 1;
+    if (ba != bb)
+        return ba < bb ? -1 : 1;
+    return 0;
+}
+
+static int result_cmp(const void *x, const void *y)
+{
+    const struct sn_result *a = *(const struct sn_result *const *)x;
+    const struct sn_result *b = *(const struct sn_result *const *)y;
+
+    return key_cmp(a->test, a->params, a->subject, a->a, a->b, b->test,
+                   b->params, b->subject, b->a, b->b);
+}
+
+static int entry_cmp(const void *x, const void *y)
+{
+    const struct sn_baseline_entry *a = x, *b = y;
+
+    return key_cmp(a->test, a->params, a->subject, a->a, a->b, b->test,
+                   b->params, b->subject, b->a, b->b);
+}
+
+const struct sn_baseline_entry *
+sn_baseline_find(const struct sn_baseline *b, const struct sn_result *r)
+{
+    struct sn_baseline_entry key;
+
+    if (!b || !b->n)
+        return NULL;
+    memcpy(key.test, r->test, sizeof(key.test));
+    memcpy(key.params, r->params, sizeof(key.params));
+    key.subject = r->subject;
+    key.a = r->a;
+    key.b = r->b;
+    return bsearch(&key, b->entries, b->n, sizeof(*b->entries), entry_cmp);
+}
+
+void sn_baseline_release(struct sn_baseline *b)
+{
+    if (!b)
+        return;
+    free(b->entries);
+    memset(b, 0, sizeof(*b));
+}
+
+/* Names are what people type: letters, digits, '.', '_', '-'. */
+static int check_name(const char *name, struct sn_error *err)
+{
+    size_t n = strlen(name);
+
+    if (n == 0 || n >= sizeof(((struct sn_baseline *)0)->name))
+        return sn_error_set(err, SN_EINPUT,
+                            "baseline name '%.80s' must have 1 to 63 "
+                            "characters",
+                            name);
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)name[i];
+        if (!isalnum(c) && c != '.' && c != '_' && c != '-')
+            return sn_error_set(err, SN_EINPUT,
+                                "baseline name '%.80s' has '%c' (expected "
+                                "letters, digits, '.', '_' or '-')",
+                                name, c);
+    }
+    return SN_OK;
+}
+
+/* Pool the samples of one key (results[from..to)) into an entry. */
+static void pool(struct sn_result *const *r, size_t from, size_t to,
+                 struct sn_baseline_entry *e)
+{
+    size_t total = 0, k = 0;
+    double *all;
+
+    memset(e, 0, sizeof(*e));
+    memcpy(e->test, r[from]->test, sizeof(e->test));
+    memcpy(e->params, r[from]->params, sizeof(e->params));
+    memcpy(e->unit, r[from]->unit, sizeof(e->unit));
+    e->subject = r[from]->subject;
+    e->lower_better = r[from]->lower_better;
+    e->a = r[from]->a;
+    e->b = r[from]->b;
+    for (size_t i = from; i < to; i++)
+        total += r[i]->nsamples ? r[i]->nsamples : 1;
+    all = sn_xmalloc(total * sizeof(double));
+    for (size_t i = from; i < to; i++) {
+        if (r[i]->nsamples) {
+            memcpy(all + k, r[i]->samples, r[i]->nsamples * sizeof(double));
+            k += r[i]->nsamples;
+        } else {
+            all[k++] = r[i]->stats.median; /* a summary without samples */
+        }
+    }
+    e->n = total;
+    e->runs = (int)(to - from);
+    e->center = sn_stats_median(all, total);
+    e->noise = sn_stats_sigma(all, total);
+    free(all);
+}
+
+static int write_baseline(struct sn_store *st, const struct sn_baseline *b,
+                          bool replace, struct sn_error *err)
+{
+    static const char ins_entry[] =
+        "INSERT INTO baseline_entries (baseline_id, test, params, unit,"
+        " subject, lower_better, rank_a, rank_b, center, noise, n, runs)"
+        " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)";
+    sqlite3_stmt *s = NULL;
+    int64_t id;
+    int rc;
+
+    rc = sn__store_begin(st, err);
+    if (rc)
+        return rc;
+    if (replace) {
+        rc = sn__store_prepare(st, "DELETE FROM baselines WHERE name = ?1",
+                               &s, err);
+        if (!rc) {
+            sqlite3_bind_text(s, 1, b->name, -1, SQLITE_STATIC);
+            rc = sqlite3_step(s);
+            rc = rc == SQLITE_DONE
+                     ? SN_OK
+                     : STORE_FAIL(st, err, rc, "cannot replace the baseline");
+        }
+        sqlite3_finalize(s);
+        s = NULL;
+    }
+    if (!rc)
+        rc = sn__store_prepare(st,
+                               "INSERT INTO baselines (name, created, runs,"
+                               " spec_name, spec_hash)"
+                               " VALUES (?1, ?2, ?3, ?4, ?5)",
+                               &s, err);
+    if (!rc) {
+        sqlite3_bind_text(s, 1, b->name, -1, SQLITE_STATIC);
+        sqlite3_bind_text(s, 2, b->created, -1, SQLITE_STATIC);
+        sqlite3_bind_text(s, 3, b->runs, -1, SQLITE_STATIC);
+        sqlite3_bind_text(s, 4, b->spec_name, -1, SQLITE_STATIC);
+        sqlite3_bind_text(s, 5, b->spec_hash, -1, SQLITE_STATIC);
+        rc = sqlite3_step(s);
+        if (rc == SQLITE_CONSTRAINT)
+            rc = sn_error_set(err, SN_EINPUT,
+                              "baseline '%s' exists (use --force to "
+                              "replace it)",
+                              b->name);
+        else if (rc != SQLITE_DONE)
+            rc = STORE_FAIL(st, err, rc, "cannot save the baseline");
+        else
+            rc = SN_OK;
+    }
+    sqlite3_finalize(s);
+    s = NULL;
+    id = sqlite3_last_insert_rowid(st->db);
+    if (!rc)
+        rc = sn__store_prepare(st, ins_entry, &s, err);
+    for (size_t i = 0; !rc && i < b->n; i++) {
+        const struct sn_baseline_entry *e = &b->entries[i];
+        sqlite3_reset(s);
+        sqlite3_bind_int64(s, 1, id);
+        sqlite3_bind_text(s, 2, e->test, -1, SQLITE_STATIC);
+        sqlite3_bind_text(s, 3, e->params, -1, SQLITE_STATIC);
+        sqlite3_bind_text(s, 4, e->unit, -1, SQLITE_STATIC);
+        sqlite3_bind_int(s, 5, e->subject);
+        sqlite3_bind_int(s, 6, e->lower_better ? 1 : 0);
+        sqlite3_bind_int64(s, 7,
+                           e->a == SN_STORE_NO_RANK ? -1 : (int64_t)e->a);
+        sqlite3_bind_int64(s, 8,
+                           e->b == SN_STORE_NO_RANK ? -1 : (int64_t)e->b);
+        sqlite3_bind_double(s, 9, e->center);
+        sqlite3_bind_double(s, 10, e->noise);
+        sqlite3_bind_int64(s, 11, (sqlite3_int64)e->n);
+        sqlite3_bind_int(s, 12, e->runs);
+        rc = sqlite3_step(s);
+        rc = rc == SQLITE_DONE
+                 ? SN_OK
+                 : STORE_FAIL(st, err, rc, "cannot save the baseline");
+    }
+    sqlite3_finalize(s);
+    if (!rc)
+        rc = sn__store_commit(st, err);
+    if (rc)
+        sn__store_rollback(st);
+    return rc;
+}
+
+int sn_store_baseline_save(struct sn_store *st, const char *name,
+                           const int64_t *runs, size_t nruns, bool replace,
+                           struct sn_error *err)
+{
+    struct sn_results *rs = NULL;
+    struct sn_result **all = NULL;
+    struct sn_baseline b;
+    struct sn_run run;
+    size_t total = 0, k = 0, cap = 0;
+    int rc;
+
+    memset(&b, 0, sizeof(b));
+    rc = check_name(name, err);
+    if (rc)
+        return rc;
+    if (nruns == 0 || nruns > SN_BASELINE_MAX_RUNS)
+        return sn_error_set(err, SN_EINPUT,
+                            "a baseline takes 1 to %d runs, not %zu",
+                            SN_BASELINE_MAX_RUNS, nruns);
+    sn_strlcpy(b.name, name, sizeof(b.name));
+    sn_store_timestamp(b.created, sizeof(b.created));
+    rs = sn_xcalloc(nruns, sizeof(*rs));
+    for (size_t i = 0; i < nruns; i++) {
+        char id[24];
+        rc = sn_store_run_get(st, runs[i], &run, err);
+        if (rc)
+            goto out;
+        if (!run.complete) {
+            rc = sn_error_set(err, SN_EINPUT,
+                              "run %" PRId64 " is not complete; a baseline "
+                              "needs finished runs",
+                              runs[i]);
+            goto out;
+        }
+        for (size_t j = 0; j < i; j++)
+            if (runs[j] == runs[i]) {
+                rc = sn_error_set(err, SN_EINPUT,
+                                  "run %" PRId64 " is given twice", runs[i]);
+                goto out;
+            }
+        if (i == 0) {
+            sn_strlcpy(b.spec_name, run.spec_name, sizeof(b.spec_name));
+            sn_strlcpy(b.spec_hash, run.spec_hash, sizeof(b.spec_hash));
+        } else if (strcmp(b.spec_hash, run.spec_hash) != 0) {
+            rc = sn_error_set(err, SN_EINPUT,
+                              "runs %" PRId64 " and %" PRId64 " were made "
+                              "on different specs (%s, %s); a baseline "
+                              "describes one cluster",
+                              runs[0], runs[i], b.spec_hash, run.spec_hash);
+            goto out;
+        }
+        snprintf(id, sizeof(id), "%s%" PRId64, i ? "," : "", runs[i]);
+        if (strlen(b.runs) + strlen(id) < sizeof(b.runs))
+            sn_strlcpy(b.runs + strlen(b.runs), id,
+                       sizeof(b.runs) - strlen(b.runs));
+        rc = sn_store_results_get(st, runs[i], &rs[i], err);
+        if (rc)
+            goto out;
+        total += rs[i].n;
+    }
+    if (total == 0) {
+        rc = sn_error_set(err, SN_EINPUT, "run %s has no results",
+                          b.runs);
+        goto out;
+    }
+    all = sn_xmalloc(total * sizeof(*all));
+    for (size_t i = 0; i < nruns; i++)
+        for (size_t j = 0; j < rs[i].n; j++)
+            all[k++] = &rs[i].items[j];
+    qsort(all, total, sizeof(*all), result_cmp);
+    for (size_t i = 0; i < total;) {
+        size_t j = i + 1;
+        while (j < total && result_cmp(&all[i], &all[j]) == 0)
+            j++;
+        SN_GROW(b.entries, cap, b.n + 1);
+        pool(all, i, j, &b.entries[b.n++]);
+        i = j;
+    }
+    rc = write_baseline(st, &b, replace, err);
+out:
+    free(all);
+    for (size_t i = 0; rs && i < nruns; i++)
+        sn_results_release(&rs[i]);
+    free(rs);
+    sn_baseline_release(&b);
+    return rc;
+}
+
+static int baseline_names(struct sn_store *st, char ***names, size_t *n)
+{
+    struct sn_baseline *list = NULL;
+    size_t nl = 0;
+    int rc = sn_store_baselines_list(st, &list, &nl, NULL);
+
+    *names = NULL;
+    *n = 0;
+    if (rc)
+        return rc;
+    *names = sn_xcalloc(nl + 1, sizeof(char *));
+    for (size_t i = 0; i < nl; i++)
+        (*names)[i] = sn_xstrdup(list[i].name);
+    *n = nl;
+    free(list);
+    return SN_OK;
+}
+
+static int not_found(struct sn_store *st, const char *name,
+                     struct sn_error *err)
+{
+    char **names = NULL;
+    size_t n = 0;
+    const char *near = NULL;
+    int rc;
+
+    if (baseline_names(st, &names, &n) == SN_OK)
+        near = sn_suggest(name, (const char *const *)names);
+    if (near)
+        rc = sn_error_set(err, SN_ENOTFOUND,
+                          "no baseline '%.80s' (did you mean '%s'?)", name,
+                          near);
+    else
+        rc = sn_error_set(err, SN_ENOTFOUND,
+                          "no baseline '%.80s' (see 'supernode baseline "
+                          "list')",
+                          name);
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    return rc;
+}
+
+int sn_store_baseline_get(struct sn_store *st, const char *name,
+                          struct sn_baseline *out, struct sn_error *err)
+{
+    static const char sql_head[] =
+        "SELECT id, name, created, runs, spec_name, spec_hash"
+        " FROM baselines WHERE name = ?1";
+    static const char sql_entries[] =
+        "SELECT test, params, unit, subject, lower_better, rank_a, rank_b,"
+        " center, noise, n, runs FROM baseline_entries"
+        " WHERE baseline_id = ?1";
+    sqlite3_stmt *s;
+    size_t cap = 0;
+    int rc;
+
+    memset(out, 0, sizeof(*out));
+    rc = sn__store_prepare(st, sql_head, &s, err);
+    if (rc)
+        return rc;
+    sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
+    rc = sqlite3_step(s);
+    if (rc == SQLITE_ROW) {
+        out->id = sqlite3_column_int64(s, 0);
+        sn__store_col_text(s, 1, out->name, sizeof(out->name));
+        sn__store_col_text(s, 2, out->created, sizeof(out->created));
+        sn__store_col_text(s, 3, out->runs, sizeof(out->runs));
+        sn__store_col_text(s, 4, out->spec_name, sizeof(out->spec_name));
+        sn__store_col_text(s, 5, out->spec_hash, sizeof(out->spec_hash));
+        rc = SN_OK;
+    } else if (rc == SQLITE_DONE) {
+        rc = SN_ENOTFOUND;
+    } else {
+        rc = STORE_FAIL(st, err, rc, "cannot read the baseline");
+    }
+    sqlite3_finalize(s);
+    if (rc == SN_ENOTFOUND)
+        return not_found(st, name, err);
+    if (rc)
+        return rc;
+    rc = sn__store_prepare(st, sql_entries, &s, err);
+    if (rc)
+        return rc;
+    sqlite3_bind_int64(s, 1, out->id);
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        struct sn_baseline_entry *e;
+        sqlite3_int64 a, b;
+        if (out->n >= SN_STORE_MAX_RESULTS) {
+            rc = SQLITE_TOOBIG;
+            break;
+        }
+        SN_GROW(out->entries, cap, out->n + 1);
+        e = &out->entries[out->n++];
+        memset(e, 0, sizeof(*e));
+        sn__store_col_text(s, 0, e->test, sizeof(e->test));
+        sn__store_col_text(s, 1, e->params, sizeof(e->params));
+        sn__store_col_text(s, 2, e->unit, sizeof(e->unit));
+        e->subject = (uint8_t)sqlite3_column_int(s, 3);
+        e->lower_better = sqlite3_column_int(s, 4) != 0;
+        a = sqlite3_column_int64(s, 5);
+        b = sqlite3_column_int64(s, 6);
+        e->a = a < 0 || a >= UINT32_MAX ? SN_STORE_NO_RANK : (uint32_t)a;
+        e->b = b < 0 || b >= UINT32_MAX ? SN_STORE_NO_RANK : (uint32_t)b;
+        e->center = sqlite3_column_double(s, 7);
+        e->noise = sqlite3_column_double(s, 8);
+        e->n = (size_t)sqlite3_column_int64(s, 9);
+        e->runs = sqlite3_column_int(s, 10);
+    }
+    rc = rc == SQLITE_DONE
+             ? SN_OK
+             : STORE_FAIL(st, err, rc, "cannot read the baseline");
+    sqlite3_finalize(s);
+    if (rc) {
+        sn_baseline_release(out);
+        return rc;
+    }
+    /* the primary key orders by (test, params, subject, ranks) but with
+     * SQLite's collation of signed ranks; sort with ours for lookups */
+    qsort(out->entries, out->n, sizeof(*out->entries), entry_cmp);
+    return SN_OK;
+}
+
+int sn_store_baselines_list(struct sn_store *st, struct sn_baseline **out,
+                            size_t *n, struct sn_error *err)
+{
+    sqlite3_stmt *s;
+    size_t cap = 0;
+    int rc;
+
+    *out = NULL;
+    *n = 0;
+    rc = sn__store_prepare(st,
+                           "SELECT id, name, created, runs, spec_name,"
+                           " spec_hash, (SELECT count(*) FROM"
+                           " baseline_entries WHERE baseline_id ="
+                           " baselines.id) FROM baselines ORDER BY name",
+                           &s, err);
+    if (rc)
+        return rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        struct sn_baseline *b;
+        SN_GROW(*out, cap, *n + 1);
+        b = &(*out)[(*n)++];
+        memset(b, 0, sizeof(*b));
+        b->id = sqlite3_column_int64(s, 0);
+        sn__store_col_text(s, 1, b->name, sizeof(b->name));
+        sn__store_col_text(s, 2, b->created, sizeof(b->created));
+        sn__store_col_text(s, 3, b->runs, sizeof(b->runs));
+        sn__store_col_text(s, 4, b->spec_name, sizeof(b->spec_name));
+        sn__store_col_text(s, 5, b->spec_hash, sizeof(b->spec_hash));
+        b->n = (size_t)sqlite3_column_int64(s, 6);
+    }
+    rc = rc == SQLITE_DONE
+             ? SN_OK
+             : STORE_FAIL(st, err, rc, "cannot list the baselines");
+    sqlite3_finalize(s);
+    if (rc) {
+        free(*out);
+        *out = NULL;
+        *n = 0;
+    }
+    return rc;
+}

@@ -1,0 +1,323 @@
+/* schema.c: opening the results database: WAL, the application id that
+ * marks it as ours, and the schema migrations that bring any older file
+ * up to SN_STORE_SCHEMA_VERSION. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "store-int.h"
+
+/* 'SNOD': PRAGMA application_id marks the file as a supernode database so
+ * that a stray SQLite file is refused rather than altered. */
+#define SN_STORE_APP_ID 0x534e4f44
+
+/* Migration i brings the schema from version i to i + 1. Released
+ * migrations are never edited: a new version appends one. */
+static const char *const migrations[] = {
+    /* 1: runs, results with raw samples, findings, baselines */
+    "CREATE TABLE runs ("
+    "  id INTEGER PRIMARY KEY AUTOINCREMENT,"
+    "  started TEXT NOT NULL,"
+    "  finished TEXT,"
+    "  host TEXT NOT NULL DEFAULT '',"
+    "  user TEXT NOT NULL DEFAULT '',"
+    "  tool TEXT NOT NULL DEFAULT '',"
+    "  versions TEXT NOT NULL DEFAULT '',"
+    "  spec_name TEXT NOT NULL DEFAULT '',"
+    "  spec_hash TEXT NOT NULL DEFAULT '',"
+    "  suite TEXT NOT NULL DEFAULT '',"
+    "  backend TEXT NOT NULL DEFAULT '',"
+    "  ranks INTEGER NOT NULL DEFAULT 0,"
+    "  complete INTEGER NOT NULL DEFAULT 0,"
+    "  verdict TEXT NOT NULL DEFAULT '');"
+    "CREATE TABLE results ("
+    "  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+    "  seq INTEGER NOT NULL,"
+    "  test TEXT NOT NULL,"
+    "  params TEXT NOT NULL,"
+    "  unit TEXT NOT NULL,"
+    "  subject INTEGER NOT NULL,"
+    "  lower_better INTEGER NOT NULL,"
+    "  rank_a INTEGER NOT NULL,"
+    "  rank_b INTEGER NOT NULL,"
+    "  round INTEGER NOT NULL,"
+    "  n INTEGER NOT NULL,"
+    "  median REAL, mean REAL, min REAL, max REAL, mad REAL, stddev REAL,"
+    "  samples BLOB,"
+    "  PRIMARY KEY (run_id, seq)) WITHOUT ROWID;"
+    "CREATE TABLE findings ("
+    "  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+    "  seq INTEGER NOT NULL,"
+    "  severity TEXT NOT NULL,"
+    "  kind TEXT NOT NULL,"
+    "  subject TEXT NOT NULL,"
+    "  label TEXT NOT NULL,"
+    "  summary TEXT NOT NULL,"
+    "  PRIMARY KEY (run_id, seq)) WITHOUT ROWID;"
+    "CREATE TABLE baselines ("
+    "  id INTEGER PRIMARY KEY AUTOINCREMENT,"
+    "  name TEXT NOT NULL UNIQUE,"
+    "  created TEXT NOT NULL,"
+    "  runs TEXT NOT NULL,"
+    "  spec_name TEXT NOT NULL DEFAULT '',"
+    "  spec_hash TEXT NOT NULL DEFAULT '');"
+    "CREATE TABLE baseline_entries ("
+    "  baseline_id INTEGER NOT NULL REFERENCES baselines(id)"
+    "    ON DELETE CASCADE,"
+    "  test TEXT NOT NULL,"
+    "  params TEXT NOT NULL,"
+    "  unit TEXT NOT NULL,"
+    "  subject INTEGER NOT NULL,"
+    "  lower_better INTEGER NOT NULL,"
+    "  rank_a INTEGER NOT NULL,"
+    "  rank_b INTEGER NOT NULL,"
+    "  center REAL NOT NULL,"
+    "  noise REAL NOT NULL,"
+    "  n INTEGER NOT NULL,"
+    "  runs INTEGER NOT NULL,"
+    "  PRIMARY KEY (baseline_id, test, params, subject, rank_a, rank_b))"
+    "  WITHOUT ROWID;",
+};
+
+int sn__store_fail(struct sn_store *st, struct sn_error *err, int rc,
+                   const char *what, const char *file, int line)
+{
+    const char *base = strrchr(file, '/');
+    const char *msg = st && st->db ? sqlite3_errmsg(st->db)
+                                   : sqlite3_errstr(rc);
+    int code;
+
+    switch (rc & 0xff) {
+    case SQLITE_NOTADB:
+    case SQLITE_CORRUPT:
+    case SQLITE_FORMAT:
+        code = SN_EINPUT;
+        break;
+    case SQLITE_IOERR:
+    case SQLITE_FULL:
+    case SQLITE_CANTOPEN:
+    case SQLITE_READONLY:
+    case SQLITE_PERM:
+        code = SN_EIO;
+        break;
+    case SQLITE_NOMEM:
+        code = SN_ENOMEM;
+        break;
+    default:
+        code = SN_ERUNTIME;
+        break;
+    }
+    return sn_error_set(err, code, "%s: %s: %s (%s:%d)",
+                        st && st->path ? st->path : "results database", what,
+                        msg, base ? base + 1 : file, line);
+}
+
+int sn__store_exec(struct sn_store *st, const char *sql, const char *what,
+                   struct sn_error *err)
+{
+    int rc = sqlite3_exec(st->db, sql, NULL, NULL, NULL);
+
+    if (rc != SQLITE_OK)
+        return STORE_FAIL(st, err, rc, what);
+    return SN_OK;
+}
+
+int sn__store_prepare(struct sn_store *st, const char *sql,
+                      sqlite3_stmt **stmt, struct sn_error *err)
+{
+    int rc = sqlite3_prepare_v2(st->db, sql, -1, stmt, NULL);
+
+    if (rc != SQLITE_OK) {
+        *stmt = NULL;
+        return STORE_FAIL(st, err, rc, "cannot prepare a query");
+    }
+    return SN_OK;
+}
+
+int sn__store_begin(struct sn_store *st, struct sn_error *err)
+{
+    return sn__store_exec(st, "BEGIN IMMEDIATE", "cannot start a transaction",
+                          err);
+}
+
+int sn__store_commit(struct sn_store *st, struct sn_error *err)
+{
+    return sn__store_exec(st, "COMMIT", "cannot commit", err);
+}
+
+void sn__store_rollback(struct sn_store *st)
+{
+    if (!sqlite3_get_autocommit(st->db))
+        sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+void sn__store_col_text(sqlite3_stmt *s, int col, char *buf, size_t size)
+{
+    const unsigned char *t = sqlite3_column_text(s, col);
+
+    sn_strlcpy(buf, t ? (const char *)t : "", size);
+}
+
+static int pragma_int(struct sn_store *st, const char *sql, int *out,
+                      struct sn_error *err)
+{
+    sqlite3_stmt *s;
+    int rc = sn__store_prepare(st, sql, &s, err);
+
+    if (rc)
+        return rc;
+    rc = sqlite3_step(s);
+    if (rc == SQLITE_ROW) {
+        *out = sqlite3_column_int(s, 0);
+        rc = SN_OK;
+    } else {
+        rc = STORE_FAIL(st, err, rc, "cannot read the schema version");
+    }
+    sqlite3_finalize(s);
+    return rc;
+}
+
+/* Apply the migrations from version `from`, each with its version bump
+ * in one transaction: a crash between two leaves a consistent file at the
+ * last finished version. */
+static int migrate(struct sn_store *st, int from, struct sn_error *err)
+{
+    char sql[96];
+    int rc = SN_OK;
+
+    for (int v = from; v < (int)SN_ARRAY_LEN(migrations); v++) {
+        rc = sn__store_begin(st, err);
+        if (rc)
+            return rc;
+        rc = sn__store_exec(st, migrations[v], "cannot migrate the schema",
+                            err);
+        if (!rc) {
+            snprintf(sql, sizeof(sql),
+                     "PRAGMA application_id = %d; PRAGMA user_version = %d",
+                     SN_STORE_APP_ID, v + 1);
+            rc = sn__store_exec(st, sql, "cannot migrate the schema", err);
+        }
+        if (!rc)
+            rc = sn__store_commit(st, err);
+        if (rc) {
+            sn__store_rollback(st);
+            return rc;
+        }
+    }
+    return rc;
+}
+
+/* Is there any table in the file (a database that is not ours)? */
+static int has_tables(struct sn_store *st, bool *out, struct sn_error *err)
+{
+    int n = 0;
+    int rc = pragma_int(st, "SELECT count(*) FROM sqlite_schema", &n, err);
+
+    *out = n > 0;
+    return rc;
+}
+
+int sn_store_open(const char *path, struct sn_store **out,
+                  struct sn_error *err)
+{
+    struct sn_store *st = sn_xcalloc(1, sizeof(*st));
+    int rc, sqlrc, app = 0, version = 0;
+    bool tables = false;
+
+    *out = NULL;
+    st->path = sn_xstrdup(path);
+    sqlrc = sqlite3_open_v2(path, &st->db,
+                            SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+                                SQLITE_OPEN_NOMUTEX,
+                            NULL);
+    if (sqlrc != SQLITE_OK) {
+        rc = sn_error_set(err, SN_EIO, "%s: cannot open: %s", path,
+                          st->db ? sqlite3_errmsg(st->db)
+                                 : sqlite3_errstr(sqlrc));
+        goto out;
+    }
+    /* another writer (a second check) waits up to 10 s rather than fail */
+    sqlite3_busy_timeout(st->db, 10000);
+    sqlite3_extended_result_codes(st->db, 0);
+    rc = pragma_int(st, "PRAGMA application_id", &app, err);
+    if (!rc)
+        rc = pragma_int(st, "PRAGMA user_version", &version, err);
+    if (rc) {
+        if (err && err->code == SN_EINPUT)
+            rc = sn_error_set(err, SN_EINPUT,
+                              "%s: not a supernode results database", path);
+        goto out;
+    }
+    if (app != 0 && app != SN_STORE_APP_ID) {
+        rc = sn_error_set(err, SN_EINPUT,
+                          "%s: not a supernode results database "
+                          "(application id %#x)",
+                          path, (unsigned)app);
+        goto out;
+    }
+    if (app == 0) {
+        rc = has_tables(st, &tables, err);
+        if (rc)
+            goto out;
+        if (tables || version != 0) {
+            rc = sn_error_set(err, SN_EINPUT,
+                              "%s: not a supernode results database", path);
+            goto out;
+        }
+    }
+    if (version > SN_STORE_SCHEMA_VERSION) {
+        rc = sn_error_set(err, SN_EINPUT,
+                          "%s: schema version %d is newer than this "
+                          "supernode knows (%d); use a newer supernode",
+                          path, version, SN_STORE_SCHEMA_VERSION);
+        goto out;
+    }
+    /* WAL: readers never block the writer, and a killed writer leaves the
+     * last committed state; synchronous NORMAL is safe against process
+     * crashes in WAL mode (sqlite.org/wal.html) */
+    rc = sn__store_exec(st,
+                        "PRAGMA journal_mode = WAL;"
+                        "PRAGMA synchronous = NORMAL;"
+                        "PRAGMA foreign_keys = ON;",
+                        "cannot configure the database", err);
+    if (rc)
+        goto out;
+    rc = migrate(st, version, err);
+out:
+    if (rc) {
+        sn_store_close(st);
+        return rc;
+    }
+    *out = st;
+    return SN_OK;
+}
+
+void sn_store_close(struct sn_store *st)
+{
+    if (!st)
+        return;
+    if (st->db)
+        sqlite3_close_v2(st->db);
+    free(st->path);
+    free(st);
+}
+
+int sn_store_schema_version(struct sn_store *st)
+{
+    int v = -1;
+
+    if (pragma_int(st, "PRAGMA user_version", &v, NULL))
+        return -1;
+    return v;
+}
+
+char *sn_store_timestamp(char *buf, size_t size)
+{
+    time_t now = time(NULL);
+    struct tm tm;
+
+    gmtime_r(&now, &tm);
+    strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buf;
+}

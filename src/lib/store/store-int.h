@@ -1,0 +1,37 @@
+/* store-int.h: what the files of the store module share: the handle and
+ * the one layer that turns SQLite's codes into ours. */
+#ifndef SN_STORE_INT_H
+#define SN_STORE_INT_H
+
+#include <sqlite3.h>
+
+#include "sn/store.h"
+
+struct sn_store {
+    sqlite3 *db;
+    char *path;
+};
+
+/* Turn an SQLite failure into an sn_error naming the database, what was
+ * being done and where in our code: "results.db: cannot add results:
+ * database is locked (runs.c:120)". Returns our code. */
+int sn__store_fail(struct sn_store *st, struct sn_error *err, int rc,
+                   const char *what, const char *file, int line);
+#define STORE_FAIL(st, err, rc, what)                                          \
+    sn__store_fail((st), (err), (rc), (what), __FILE__, __LINE__)
+
+/* Run SQL without results; our code on failure. */
+int sn__store_exec(struct sn_store *st, const char *sql, const char *what,
+                   struct sn_error *err);
+/* Prepare one statement; our code on failure (*stmt NULL). */
+int sn__store_prepare(struct sn_store *st, const char *sql,
+                      sqlite3_stmt **stmt, struct sn_error *err);
+/* BEGIN IMMEDIATE / COMMIT / ROLLBACK. */
+int sn__store_begin(struct sn_store *st, struct sn_error *err);
+int sn__store_commit(struct sn_store *st, struct sn_error *err);
+void sn__store_rollback(struct sn_store *st);
+
+/* Copy a text column into a fixed buffer ("" for NULL). */
+void sn__store_col_text(sqlite3_stmt *s, int col, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,608 @@
+/* test-store.c: the results store: schema and migrations, WAL, runs,
+ * results with raw samples, findings, baselines with their noise, and a
+ * writer killed with SIGKILL in the middle of a transaction. */
+#include <signal.h>
+#include <sqlite3.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "sn/store.h"
+
+/* A fresh directory per case; removed with everything in it. */
+static char *tmpdir(void)
+{
+    char tmpl[] = "/tmp/sn-test-store-XXXXXX";
+    char *d = mkdtemp(tmpl);
+
+    return d ? sn_xstrdup(d) : NULL;
+}
+
+static void rmdir_all(char *dir)
+{
+    char cmd[512];
+
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        printf("  cannot remove %s\n", dir);
+    free(dir);
+}
+
+static char *db_path(const char *dir)
+{
+    struct sn_buf b;
+
+    sn_buf_init(&b);
+    sn_buf_printf(&b, "%s/results.db", dir);
+    return sn_buf_detach(&b, NULL);
+}
+
+/* A pair bandwidth result with samples base, base+1, ... */
+static struct sn_result pair_result(uint32_t a, uint32_t b, double *buf,
+                                    size_t n, double base)
+{
+    struct sn_result r;
+
+    memset(&r, 0, sizeof(r));
+    snprintf(r.test, sizeof(r.test), "p2p.bw");
+    snprintf(r.params, sizeof(r.params), "bytes=4194304");
+    snprintf(r.unit, sizeof(r.unit), "B/s");
+    r.subject = SN_SUBJECT_PAIR;
+    r.a = a;
+    r.b = b;
+    r.round = 0;
+    for (size_t i = 0; i < n; i++)
+        buf[i] = base + (double)i;
+    r.samples = buf;
+    r.nsamples = n;
+    sn_stats_compute(buf, n, &r.stats);
+    return r;
+}
+
+static struct sn_run test_run(const char *hash)
+{
+    struct sn_run run;
+
+    memset(&run, 0, sizeof(run));
+    snprintf(run.host, sizeof(run.host), "node0");
+    snprintf(run.user, sizeof(run.user), "ops");
+    snprintf(run.tool, sizeof(run.tool), "supernode 0.1.0");
+    snprintf(run.spec_name, sizeof(run.spec_name), "cpu-cluster");
+    snprintf(run.spec_hash, sizeof(run.spec_hash), "%s", hash);
+    snprintf(run.suite, sizeof(run.suite), "quick");
+    snprintf(run.backend, sizeof(run.backend), "cpu");
+    run.ranks = 4;
+    return run;
+}
+
+/* Store one complete run of `pairs` pair results, 5 samples each, the
+ * samples of result k starting at base + 10 k. */
+static int64_t put_run(struct sn_store *st, const char *hash, size_t pairs,
+                       double base)
+{
+    struct sn_results rs;
+    struct sn_run run = test_run(hash);
+    struct sn_error err;
+    double buf[5];
+    int rc;
+
+    sn_results_init(&rs);
+    for (size_t k = 0; k < pairs; k++) {
+        struct sn_result r =
+            pair_result(0, (uint32_t)k + 1, buf, 5, base + 10.0 * (double)k);
+        sn_results_add(&rs, &r);
+    }
+    run.complete = true;
+    snprintf(run.verdict, sizeof(run.verdict), "PASS");
+    rc = sn_store_run_put(st, &run, rs.items, rs.n, NULL, 0, &err);
+    sn_results_release(&rs);
+    if (rc)
+        printf("  put_run: %s\n", err.msg);
+    return rc ? -1 : run.id;
+}
+
+static void test_stats_median_mad_closed_form(void)
+{
+    double x[] = {5, 1, 4, 2, 3, 100};
+    struct sn_stats st;
+
+    sn_stats_compute(x, 6, &st);
+    /* sorted 1 2 3 4 5 100: median 3.5; deviations 2.5 1.5 .5 .5 1.5
+     * 96.5: MAD 1.5; the outlier moves neither */
+    CHECK_NEAR(st.median, 3.5, 1e-12);
+    CHECK_NEAR(st.mad, 1.5, 1e-12);
+    CHECK_NEAR(st.mean, 115.0 / 6.0, 1e-12);
+    CHECK(st.min == 1 && st.max == 100 && st.n == 6);
+    CHECK(x[0] == 5); /* the input is not reordered */
+    sn_stats_compute(x, 0, &st);
+    CHECK(st.n == 0 && st.median == 0);
+}
+
+static void test_store_creates_schema_at_current_version_in_wal(void)
+{
+    char *dir = tmpdir(), *path;
+    struct sn_store *st = NULL;
+    struct sn_error err;
+    char wal[600];
+
+    REQUIRE(dir);
+    path = db_path(dir);
+    REQUIRE(sn_store_open(path, &st, &err) == SN_OK);
+    CHECK(sn_store_schema_version(st) == SN_STORE_SCHEMA_VERSION);
+    CHECK(put_run(st, "00000000000000aa", 1, 1.0) > 0);
+    snprintf(wal, sizeof(wal), "%s-wal", path);
+    CHECK(access(wal, F_OK) == 0);
+    sn_store_close(st);
+    /* reopening migrates nothing and keeps the data */
+    REQUIRE(sn_store_open(path, &st, &err) == SN_OK);
+    CHECK(sn_store_schema_version(st) == SN_STORE_SCHEMA_VERSION);
+    sn_store_close(st);
+    free(path);
+    rmdir_all(dir);
+}
+
+static void test_store_refuses_foreign_and_newer_files(void)
+{
+    char *dir = tmpdir(), *path;
+    struct sn_store *st = NULL;
+    struct sn_error err;
+    sqlite3 *db;
+    FILE *f;
+
+    REQUIRE(dir);
+    path = db_path(dir);
+    /* someone else's SQLite database is left alone */
+    REQUIRE(sqlite3_open(path, &db) == SQLITE_OK);
+    sqlite3_exec(db, "CREATE TABLE t (x)", NULL, NULL, NULL);
+    sqlite3_close(db);
+    CHECK(sn_store_open(path, &st, &err) == SN_EINPUT);
+    CHECK(st == NULL);
+    CHECK_CONTAINS(err.msg, "not a supernode results database");
+    unlink(path);
+    /* a text file is not a database */
+    f = fopen(path, "w");
+    REQUIRE(f);
+    fputs("these are not the pages you are looking for\n", f);
+    for (int i = 0; i < 100; i++)
+        fputs("0123456789abcdef0123456789abcdef0123456789abcdef\n", f);
+    fclose(f);
+    CHECK(sn_store_open(path, &st, &err) == SN_EINPUT);
+    CHECK_CONTAINS(err.msg, "not a supernode results database");
+    unlink(path);
+    /* a schema from the future is refused, not downgraded */
+    REQUIRE(sn_store_open(path, &st, &err) == SN_OK);
+    sn_store_close(st);
+    REQUIRE(sqlite3_open(path, &db) == SQLITE_OK);
+    sqlite3_exec(db, "PRAGMA user_version = 99", NULL, NULL, NULL);
+    sqlite3_close(db);
+    CHECK(sn_store_open(path, &st, &err) == SN_EINPUT);
+    CHECK_CONTAINS(err.msg, "schema version 99 is newer");
+    free(path);
+    rmdir_all(dir);
+}
+
+static void test_store_migrates_an_empty_marked_file(void)
+{
+    char *dir = tmpdir(), *path;
+    struct sn_store *st = NULL;
+    struct sn_error err;
+    sqlite3 *db;
+
+    REQUIRE(dir);
+    path = db_path(dir);
+    /* version 0 with our application id: an interrupted first migration;
+     * opening finishes it */
+    REQUIRE(sqlite3_open(path, &db) == SQLITE_OK);
+    sqlite3_exec(db, "PRAGMA application_id = 1397641028", NULL, NULL, NULL);
+    sqlite3_close(db);
+    REQUIRE(sn_store_open(path, &st, &err) == SN_OK);
+    CHECK(sn_store_schema_version(st) == SN_STORE_SCHEMA_VERSION);
+    sn_store_close(st);
+    free(path);
+    rmdir_all(dir);
+}
+
+static void test_store_round_trips_results_with_samples(void)
+{
+    char *dir = tmpdir(), *path;
+    struct sn_store *st = NULL;
+    struct sn_error err;
+    struct sn_run run = test_run("0123456789abcdef"), got;
+    struct sn_results rs;
+    struct sn_result r[2];
+    double s0[3] = {1.0 / 3.0, 2.5e10, -0.0}, s1[1] = {4e-6};
+    char subj[64];
+
+    REQUIRE(dir);
+    path = db_path(dir);
+    REQUIRE(sn_store_open(path, &st, &err) == SN_OK);
+    memset(r, 0, sizeof(r));
+    r[0] = pair_result(2, 3, s0, 0, 0);
+    r[0].samples = s0;
+    r[0].nsamples = 3;
+    r[0].round = 7;
+    r[1].subject = SN_SUBJECT_DEVICE;
+    snprintf(r[1].test, sizeof(r[1].test), "latency");
+    snprintf(r[1].unit, sizeof(r[1].unit), "s");
+    r[1].lower_better = true;
+    r[1].a = 5;
+    r[1].b = SN_STORE_NO_RANK;
+    r[1].round = SN_STORE_NO_RANK;
+    r[1].samples = s1;
+    r[1].nsamples = 1;
+    REQUIRE(sn_store_run_begin(st, &run, &err) == SN_OK);
+    CHECK(run.id > 0);
+    REQUIRE(sn_store_add_results(st, run.id, r, 2, &err) == SN_OK);
+    REQUIRE(sn_store_results_get(st, run.id, &rs, &err) == SN_OK);
+    REQUIRE(rs.n == 2);
+    /* samples come back bit for bit, summaries computed on the way in */
+    CHECK(rs.items[0].nsamples == 3);
+    CHECK(memcmp(rs.items[0].samples, s0, sizeof(s0)) == 0);
+    CHECK(rs.items[0].stats.n == 3);
+    CHECK_NEAR(rs.items[0].stats.median, 1.0 / 3.0, 1e-15);
+    CHECK(rs.items[0].round == 7 && rs.items[0].a == 2 &&
+          rs.items[0].b == 3);
+    CHECK_STR(rs.items[0].params, "bytes=4194304");
+    CHECK_STR(sn_result_subject(&rs.items[0], subj, sizeof(subj)),
+              "rank2~rank3");
+    CHECK(rs.items[1].lower_better && rs.items[1].b == SN_STORE_NO_RANK);
+    CHECK(rs.items[1].round == SN_STORE_NO_RANK);
+    CHECK(rs.items[1].samples[0] == 4e-6);
+    CHECK_STR(sn_result_subject(&rs.items[1], subj, sizeof(subj)), "rank5");
+    sn_results_release(&rs);
+    REQUIRE(sn_store_run_get(st, run.id, &got, &err) == SN_OK);
+    CHECK_STR(got.spec_hash, "0123456789abcdef");
+    CHECK_STR(got.host, "node0");
+    CHECK(got.ranks == 4 && got.nresults == 2);
+    CHECK(sn_store_run_get(st, run.id + 1, &got, &err) == SN_ENOTFOUND);
+    sn_store_close(st);
+    free(path);
+    rmdir_all(dir);
+}
+
+static void test_store_run_is_incomplete_until_finished(void)
+{
+    char *dir = tmpdir(), *path;
+    struct sn_store *st = NULL;
+    struct sn_error err;
+    struct sn_run run = test_run("0123456789abcdef"), got;
+    struct sn_store_finding f[2];
+    struct sn_store_finding *ff = NULL;
+    size_t nf = 0;
+    double buf[5];
+    struct sn_result r = pair_result(0, 1, buf, 5, 100);
+    int64_t latest = 0;
+
+    REQUIRE(dir);
+    path = db_path(dir);
+    REQUIRE(sn_store_open(path, &st, &err) == SN_OK);
+    REQUIRE(sn_store_run_begin(st, &run, &err) == SN_OK);
+    REQUIRE(sn_store_add_results(st, run.id, &r, 1, &err) == SN_OK);
+    REQUIRE(sn_store_run_get(st, run.id, &got, &err) == SN_OK);
+    CHECK(!got.complete && got.finished[0] == '\0');
+    /* an unfinished run is no baseline and not the latest complete one */
+    CHECK(sn_store_run_latest(st, &latest, &err) == SN_ENOTFOUND);
+    CHECK(sn_store_baseline_save(st, "b", &run.id, 1, false, &err) ==
+          SN_EINPUT);
+    CHECK_CONTAINS(err.msg, "not complete");
+    memset(f, 0, sizeof(f));
+    snprintf(f[0].severity, sizeof(f[0].severity), "FAIL");
+    snprintf(f[0].kind, sizeof(f[0].kind), "link");
+    snprintf(f[0].label, sizeof(f[0].label), "net.leaf0.p1~net.leaf1.p0");
+    f[0].summary = "slow";
+    snprintf(f[1].severity, sizeof(f[1].severity), "WARN");
+    REQUIRE(sn_store_run_finish(st, run.id, "FAIL", f, 2, &err) == SN_OK);
+    REQUIRE(sn_store_run_get(st, run.id, &got, &err) == SN_OK);
+    CHECK(got.complete && got.finished[0] != '\0');
+    CHECK_STR(got.verdict, "FAIL");
+    CHECK(got.nfindings == 2);
+    CHECK(sn_store_run_latest(st, &latest, &err) == SN_OK);
+    CHECK(latest == run.id);
+    REQUIRE(sn_store_findings_get(st, run.id, &ff, &nf, &err) == SN_OK);
+    REQUIRE(nf == 2);
+    CHECK_STR(ff[0].label, "net.leaf0.p1~net.leaf1.p0");
+    CHECK_STR(ff[0].summary, "slow");
+    CHECK_STR(ff[1].severity, "WARN");
+    CHECK_STR(ff[1].summary, "");
+    sn_store_findings_release(ff, nf);
+    /* a finished run's results are final */
+    CHECK(sn_store_add_results(st, run.id, &r, 1, &err) == SN_EINPUT);
+    CHECK(sn_store_run_finish(st, run.id, "PASS", NULL, 0, &err) ==
+          SN_EINPUT);
+    sn_store_close(st);
+    free(path);
+    rmdir_all(dir);
+}
+
+static void test_store_add_results_is_all_or_nothing(void)
+{
+    char *dir = tmpdir(), *path;
+    struct sn_store *st = NULL;
+    struct sn_error err;
+    struct sn_run run = test_run("0123456789abcdef");
+    struct sn_results rs;
+    double buf[5];
+    struct sn_result r[3];
+
+    REQUIRE(dir);
+    path = db_path(dir);
+    REQUIRE(sn_store_open(path, &st, &err) == SN_OK);
+    REQUIRE(sn_store_run_begin(st, &run, &err) == SN_OK);
+    r[0] = pair_result(0, 1, buf, 5, 100);
+    r[1] = r[0];
+    r[2] = r[0];
+    /* the third claims more samples than a result may hold */
+    r[2].nsamples = (size_t)SN_STORE_MAX_SAMPLES + 1;
+    CHECK(sn_store_add_results(st, run.id, r, 3, &err) == SN_EINPUT);
+    CHECK_CONTAINS(err.msg, "samples");
+    REQUIRE(sn_store_results_get(st, run.id, &rs, &err) == SN_OK);
+    CHECK(rs.n == 0);
+    sn_results_release(&rs);
+    /* and a good batch afterwards lands whole */
+    CHECK(sn_store_add_results(st, run.id, r, 2, &err) == SN_OK);
+    REQUIRE(sn_store_results_get(st, run.id, &rs, &err) == SN_OK);
+    CHECK(rs.n == 2);
+    sn_results_release(&rs);
+    sn_store_close(st);
+    free(path);
+    rmdir_all(dir);
+}
+
+static void test_store_lists_runs_newest_first(void)
+{
+    char *dir = tmpdir(), *path;
+    struct sn_store *st = NULL;
+    struct sn_error err;
+    struct sn_run *runs = NULL;
+    size_t n = 0;
+    int64_t ids[3];
+
+    REQUIRE(dir);
+    path = db_path(dir);
+    REQUIRE(sn_store_open(path, &st, &err) == SN_OK);
+    for (int i = 0; i < 3; i++)
+        ids[i] = put_run(st, "0123456789abcdef", (size_t)i + 1, 1.0);
+    REQUIRE(sn_store_runs_list(st, 0, &runs, &n, &err) == SN_OK);
+    REQUIRE(n == 3);
+    CHECK(runs[0].id == ids[2] && runs[2].id == ids[0]);
+    CHECK(runs[0].nresults == 3 && runs[2].nresults == 1);
+    free(runs);
+    REQUIRE(sn_store_runs_list(st, 2, &runs, &n, &err) == SN_OK);
+    CHECK(n == 2);
+    free(runs);
+    sn_store_close(st);
+    free(path);
+    rmdir_all(dir);
+}
+
+static void test_store_baseline_pools_runs_with_their_noise(void)
+{
+    char *dir = tmpdir(), *path;
+    struct sn_store *st = NULL;
+    struct sn_error err;
+    struct sn_baseline b;
+    struct sn_baseline *list = NULL;
+    size_t nl = 0;
+    int64_t ids[2];
+    double buf[5];
+    struct sn_result probe;
+    const struct sn_baseline_entry *e;
+
+    REQUIRE(dir);
+    path = db_path(dir);
+    REQUIRE(sn_store_open(path, &st, &err) == SN_OK);
+    /* pair k of run 1: samples 100+10k .. 104+10k; run 2 the same +2 */
+    ids[0] = put_run(st, "0123456789abcdef", 2, 100.0);
+    ids[1] = put_run(st, "0123456789abcdef", 2, 102.0);
+    REQUIRE(sn_store_baseline_save(st, "accept", ids, 2, false, &err) ==
+            SN_OK);
+    REQUIRE(sn_store_baseline_get(st, "accept", &b, &err) == SN_OK);
+    CHECK(b.n == 2);
+    CHECK_STR(b.runs, "1,2");
+    CHECK_STR(b.spec_hash, "0123456789abcdef");
+    probe = pair_result(0, 2, buf, 5, 0);
+    e = sn_baseline_find(&b, &probe);
+    REQUIRE(e);
+    /* pooled: 110..114 and 112..116 = 110 111 112 112 113 113 114 114 115
+     * 116: median 113; |dev| 3 2 1 1 0 0 1 1 2 3: MAD 1 */
+    CHECK_NEAR(e->center, 113.0, 1e-12);
+    CHECK_NEAR(e->noise, SN_STATS_MAD_TO_SIGMA * 1.0, 1e-12);
+    CHECK(e->n == 10 && e->runs == 2);
+    probe.b = 9;
+    CHECK(sn_baseline_find(&b, &probe) == NULL);
+    sn_baseline_release(&b);
+    /* the name is taken until replaced */
+    CHECK(sn_store_baseline_save(st, "accept", ids, 1, false, &err) ==
+          SN_EINPUT);
+    CHECK_CONTAINS(err.msg, "exists");
+    CHECK(sn_store_baseline_save(st, "accept", ids, 1, true, &err) == SN_OK);
+    REQUIRE(sn_store_baseline_get(st, "accept", &b, &err) == SN_OK);
+    CHECK_STR(b.runs, "1");
+    sn_baseline_release(&b);
+    REQUIRE(sn_store_baselines_list(st, &list, &nl, &err) == SN_OK);
+    CHECK(nl == 1 && list[0].n == 2);
+    free(list);
+    sn_store_close(st);
+    free(path);
+    rmdir_all(dir);
+}
+
+static void test_store_baseline_refuses_bad_input(void)
+{
+    char *dir = tmpdir(), *path;
+    struct sn_store *st = NULL;
+    struct sn_error err;
+    struct sn_baseline b;
+    int64_t ids[3];
+
+    REQUIRE(dir);
+    path = db_path(dir);
+    REQUIRE(sn_store_open(path, &st, &err) == SN_OK);
+    ids[0] = put_run(st, "0123456789abcdef", 1, 1.0);
+    ids[1] = put_run(st, "fedcba9876543210", 1, 1.0);
+    ids[2] = 999;
+    CHECK(sn_store_baseline_save(st, "x", ids, 2, false, &err) == SN_EINPUT);
+    CHECK_CONTAINS(err.msg, "different specs");
+    CHECK(sn_store_baseline_save(st, "x", &ids[2], 1, false, &err) ==
+          SN_ENOTFOUND);
+    CHECK(sn_store_baseline_save(st, "a b", ids, 1, false, &err) ==
+          SN_EINPUT);
+    CHECK_CONTAINS(err.msg, "has ' '");
+    CHECK(sn_store_baseline_save(st, "", ids, 1, false, &err) == SN_EINPUT);
+    ids[1] = ids[0];
+    CHECK(sn_store_baseline_save(st, "x", ids, 2, false, &err) == SN_EINPUT);
+    CHECK_CONTAINS(err.msg, "twice");
+    REQUIRE(sn_store_baseline_save(st, "acceptance", ids, 1, false, &err) ==
+            SN_OK);
+    CHECK(sn_store_baseline_get(st, "acceptence", &b, &err) == SN_ENOTFOUND);
+    CHECK_CONTAINS(err.msg, "did you mean 'acceptance'?");
+    sn_store_close(st);
+    free(path);
+    rmdir_all(dir);
+}
+
+/* ---- SIGKILL in the middle of a transaction ---------------------------- */
+
+/* Results the killed writer tries to store: many, with 16 samples each,
+ * far more than SQLite's page cache holds, so pages spill into the WAL
+ * while the transaction is still open. */
+#define KILL_RESULTS 400000
+
+static void child_writes_big_run(const char *path, int fd)
+{
+    struct sn_store *st = NULL;
+    struct sn_error err;
+    struct sn_run run = test_run("0123456789abcdef");
+    struct sn_result *r = sn_xcalloc(KILL_RESULTS, sizeof(*r));
+    double samples[16];
+
+    for (int i = 0; i < 16; i++)
+        samples[i] = 1e9 + i;
+    for (size_t i = 0; i < KILL_RESULTS; i++) {
+        r[i] = pair_result((uint32_t)(i % 1000), (uint32_t)(i / 1000),
+                           samples, 16, 1e9);
+    }
+    if (sn_store_open(path, &st, &err) || sn_store_run_begin(st, &run, &err))
+        _exit(2);
+    if (write(fd, "B", 1) != 1)
+        _exit(2);
+    sn_store_add_results(st, run.id, r, KILL_RESULTS, &err);
+    /* reaching here means the parent was too late */
+    if (write(fd, "D", 1) != 1)
+        _exit(2);
+    _exit(0);
+}
+
+static long file_size(const char *path)
+{
+    struct stat sb;
+
+    return stat(path, &sb) == 0 ? (long)sb.st_size : -1;
+}
+
+static void test_store_survives_sigkill_mid_transaction(void)
+{
+    char *dir = tmpdir(), *path;
+    struct sn_store *st = NULL;
+    struct sn_error err;
+    struct sn_run *runs = NULL;
+    size_t n = 0;
+    int64_t ids[3];
+    int fds[2], status = 0;
+    char c = 0, wal[600];
+    pid_t pid;
+    sqlite3 *db;
+    sqlite3_stmt *s;
+    double t0;
+    long wal_before, wal_size = 0;
+    bool done = false;
+
+    REQUIRE(dir);
+    path = db_path(dir);
+    REQUIRE(sn_store_open(path, &st, &err) == SN_OK);
+    for (int i = 0; i < 3; i++)
+        ids[i] = put_run(st, "0123456789abcdef", 50, 1000.0 * (i + 1));
+    sn_store_close(st);
+    snprintf(wal, sizeof(wal), "%s-wal", path);
+    wal_before = file_size(wal);
+    REQUIRE(pipe(fds) == 0);
+    fflush(stdout);
+    pid = fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+        close(fds[0]);
+        child_writes_big_run(path, fds[1]);
+    }
+    close(fds[1]);
+    /* wait for the child to start its big transaction, then for the WAL
+     * to grow by 8 MiB (pages spilled from the open transaction), then
+     * kill it before it can commit */
+    REQUIRE(read(fds[0], &c, 1) == 1 && c == 'B');
+    t0 = sn_now();
+    while (sn_now() - t0 < 60) {
+        wal_size = file_size(wal);
+        if (wal_size > wal_before + (8L << 20))
+            break;
+        usleep(2000);
+    }
+    kill(pid, SIGKILL);
+    waitpid(pid, &status, 0);
+    /* the child must not have committed */
+    if (read(fds[0], &c, 1) == 1 && c == 'D')
+        done = true;
+    close(fds[0]);
+    CHECK(!done);
+    CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+    CHECK(wal_size > wal_before + (8L << 20));
+    /* integrity_check is ok */
+    REQUIRE(sqlite3_open(path, &db) == SQLITE_OK);
+    REQUIRE(sqlite3_prepare_v2(db, "PRAGMA integrity_check", -1, &s,
+                               NULL) == SQLITE_OK);
+    REQUIRE(sqlite3_step(s) == SQLITE_ROW);
+    CHECK_STR((const char *)sqlite3_column_text(s, 0), "ok");
+    sqlite3_finalize(s);
+    sqlite3_close(db);
+    /* the earlier runs are intact, sample for sample; the killed run is
+     * there, incomplete, without a single result */
+    REQUIRE(sn_store_open(path, &st, &err) == SN_OK);
+    REQUIRE(sn_store_runs_list(st, 0, &runs, &n, &err) == SN_OK);
+    CHECK(n == 4);
+    if (n == 4) {
+        CHECK(!runs[0].complete && runs[0].nresults == 0);
+        for (int i = 0; i < 3; i++) {
+            struct sn_results rs;
+            const struct sn_run *r = &runs[3 - i];
+            CHECK(r->id == ids[i] && r->complete && r->nresults == 50);
+            REQUIRE(sn_store_results_get(st, r->id, &rs, &err) == SN_OK);
+            for (size_t k = 0; k < rs.n; k++) {
+                double want = 1000.0 * (i + 1) + 10.0 * (double)k;
+                CHECK(rs.items[k].nsamples == 5);
+                CHECK(rs.items[k].samples[0] == want);
+                CHECK(rs.items[k].samples[4] == want + 4);
+            }
+            sn_results_release(&rs);
+        }
+    }
+    free(runs);
+    sn_store_close(st);
+    free(path);
+    rmdir_all(dir);
+}
+
+static const struct sn_test cases[] = {
+    T(test_stats_median_mad_closed_form),
+    T(test_store_creates_schema_at_current_version_in_wal),
+    T(test_store_refuses_foreign_and_newer_files),
+    T(test_store_migrates_an_empty_marked_file),
+    T(test_store_round_trips_results_with_samples),
+    T(test_store_run_is_incomplete_until_finished),
+    T(test_store_add_results_is_all_or_nothing),
+    T(test_store_lists_runs_newest_first),
+    T(test_store_baseline_pools_runs_with_their_noise),
+    T(test_store_baseline_refuses_bad_input),
+    T(test_store_survives_sigkill_mid_transaction),
+};
+
+SN_TEST_MAIN(cases)
