@@ -9,12 +9,16 @@ extern const struct sn_cmd sn_cmd_spec;
 extern const struct sn_cmd sn_cmd_version;
 extern const struct sn_cmd sn_cmd_bench;
 extern const struct sn_cmd sn_cmd_plan;
+extern const struct sn_cmd sn_cmd_baseline;
+extern const struct sn_cmd sn_cmd_runs;
 
 const struct sn_cmd *const sn_cmds[] = {
     &sn_cmd_plan,
     &sn_cmd_catalog,
     &sn_cmd_spec,
     &sn_cmd_bench,
+    &sn_cmd_baseline,
+    &sn_cmd_runs,
     &sn_cmd_version,
     NULL,
 };

@@ -3,6 +3,7 @@
 # declarative file (curl's tests/data style):
 #
 #   # what the case checks
+#   setup: $SUPERNODE runs import F --db $TMP/r.db   run first (any number)
 #   args: plan examples/seed-64.yaml --format json
 #   exit: 0
 #   stdout: tests/cli/expected/NAME.out     the whole of stdout, exactly
@@ -27,6 +28,9 @@ for t in tests/cli/cases/*.t; do
     export TMP
     args=$(sed -n 's/^args: //p' "$t" | head -n 1)
     want_exit=$(sed -n 's/^exit: //p' "$t" | head -n 1)
+    while IFS= read -r setup; do
+        (eval "$setup") >/dev/null 2>&1 </dev/null
+    done < <(sed -n 's/^setup: //p' "$t")
     eval "set -- $args"
     "$bin" "$@" >"$TMP/.out" 2>"$TMP/.err" </dev/null
     rc=$?

@@ -1,0 +1,96 @@
+/* cli-store.c: the results database path, run ids and value formatting
+ * shared by `check`, `baseline` and `runs`. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli-store.h"
+#include "cmd.h"
+
+/* mkdir -p for the directory part of path. */
+static int make_parents(const char *path)
+{
+    char *dir = sn_xstrdup(path);
+    int rc = 0;
+
+    for (char *p = dir + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(dir, 0755) && errno != EEXIST) {
+            fprintf(stderr, "supernode: %s: cannot create: %s\n", dir,
+                    strerror(errno));
+            rc = -1;
+            break;
+        }
+        *p = '/';
+    }
+    free(dir);
+    return rc;
+}
+
+int cli_store_open(const char *path, struct sn_store **st)
+{
+    struct sn_buf b;
+    struct sn_error err;
+    const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+    int rc;
+
+    *st = NULL;
+    sn_buf_init(&b);
+    if (path) {
+        sn_buf_puts(&b, path);
+    } else {
+        /* XDG base directory spec: $XDG_DATA_HOME, default
+         * $HOME/.local/share; a relative value is ignored */
+        if (xdg && xdg[0] == '/')
+            sn_buf_printf(&b, "%s/supernode/results.db", xdg);
+        else if (home && home[0])
+            sn_buf_printf(&b, "%s/.local/share/supernode/results.db", home);
+        else {
+            sn_buf_release(&b);
+            return cli_usage_error("no results database: set HOME or "
+                                   "XDG_DATA_HOME, or give --db PATH");
+        }
+        if (make_parents(b.data)) {
+            sn_buf_release(&b);
+            return SN_EXIT_RUN;
+        }
+    }
+    rc = sn_store_open(b.data, st, &err);
+    sn_buf_release(&b);
+    if (rc)
+        return cli_fail(&err);
+    return SN_EXIT_OK;
+}
+
+int cli_parse_run_id(const char *opt, const char *text, int64_t *id)
+{
+    long long v;
+
+    if (cli_parse_long(opt, text, 1, INT64_MAX, &v))
+        return SN_EXIT_USAGE;
+    *id = (int64_t)v;
+    return SN_EXIT_OK;
+}
+
+char *cli_format_value(double v, const char *unit, char *buf, size_t size)
+{
+    static const struct {
+        const char *unit;
+        enum sn_unit_kind kind;
+    } kinds[] = {
+        {"B/s", SN_UNIT_BANDWIDTH}, {"s", SN_UNIT_TIME},
+        {"FLOP/s", SN_UNIT_FLOPS},  {"B", SN_UNIT_BYTES},
+    };
+    char tmp[48];
+
+    for (size_t i = 0; i < SN_ARRAY_LEN(kinds); i++)
+        if (strcmp(unit, kinds[i].unit) == 0)
+            return sn_unit_format(v, kinds[i].kind, buf, size);
+    snprintf(buf, size, "%s%s%s", sn_fmt_double(v, 4, tmp, sizeof(tmp)),
+             unit[0] ? " " : "", unit);
+    return buf;
+}

@@ -1,0 +1,22 @@
+/* cli-store.h: what `check`, `baseline` and `runs` share: where the results
+ * database lives, run ids as people type them, measured values with their
+ * units. */
+#ifndef SN_CLI_STORE_H
+#define SN_CLI_STORE_H
+
+#include <stdint.h>
+
+#include "sn/store.h"
+
+/* Open the results database: path when given (--db), else
+ * $XDG_DATA_HOME/supernode/results.db, else
+ * ~/.local/share/supernode/results.db, creating the directory. Prints the
+ * error and returns an exit status; *st is NULL on failure. */
+int cli_store_open(const char *path, struct sn_store **st);
+/* Parse a run id (a positive whole number) given to option opt; prints
+ * and returns SN_EXIT_USAGE when it is not one. */
+int cli_parse_run_id(const char *opt, const char *text, int64_t *id);
+/* A value in its unit as people read it ("23.4 MB/s", "12.1 us"). */
+char *cli_format_value(double v, const char *unit, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,448 @@
+/* cmd-baseline.c: `supernode baseline save|list|show|diff`: named
+ * baselines of what each subject measured when all was well, with the
+ * noise seen, and a run compared with one subject by subject. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli-store.h"
+#include "cmd.h"
+#include "sn/diagnose.h"
+
+extern const struct sn_cmd sn_cmd_baseline;
+
+struct bl_opts {
+    const char *db;
+    const char *name;
+    int64_t runs[SN_BASELINE_MAX_RUNS];
+    size_t nruns;
+    bool force;
+    enum sn_format format;
+};
+
+static int parse_opts(int argc, char **argv, const char *formats,
+                      bool want_name, bool runs_ok, size_t max_runs,
+                      struct bl_opts *o)
+{
+    memset(o, 0, sizeof(*o));
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--db") || !strcmp(a, "--run") ||
+            !strcmp(a, "--format")) {
+            if (i + 1 >= argc)
+                return cli_usage_error("%s needs a value", a);
+            if (!strcmp(a, "--db")) {
+                o->db = argv[++i];
+            } else if (!strcmp(a, "--format")) {
+                if (!formats)
+                    goto unknown;
+                if (cli_parse_format(argv[++i], formats, &o->format))
+                    return SN_EXIT_USAGE;
+            } else {
+                if (!runs_ok)
+                    goto unknown;
+                if (o->nruns >= max_runs)
+                    return cli_usage_error("baseline %s takes at most %zu "
+                                           "--run",
+                                           argv[1], max_runs);
+                if (cli_parse_run_id("--run", argv[++i],
+                                     &o->runs[o->nruns++]))
+                    return SN_EXIT_USAGE;
+            }
+        } else if (!strcmp(a, "--force") && !strcmp(argv[1], "save")) {
+            o->force = true;
+        } else if (a[0] == '-' && a[1]) {
+            goto unknown;
+        } else if (want_name && !o->name) {
+            o->name = a;
+        } else {
+            cli_usage_error("baseline %s: unexpected argument '%s'", argv[1],
+                            a);
+            return cli_usage_hint(&sn_cmd_baseline);
+        }
+        continue;
+    unknown:
+        cli_usage_error("baseline %s: unknown option '%s'", argv[1], a);
+        return cli_usage_hint(&sn_cmd_baseline);
+    }
+    if (want_name && !o->name) {
+        cli_usage_error("baseline %s needs a NAME", argv[1]);
+        return cli_usage_hint(&sn_cmd_baseline);
+    }
+    return SN_EXIT_OK;
+}
+
+static int bl_save(int argc, char **argv)
+{
+    struct bl_opts o;
+    struct sn_store *st = NULL;
+    struct sn_baseline b;
+    struct sn_error err;
+    int rc;
+
+    rc = parse_opts(argc, argv, NULL, true, true, SN_BASELINE_MAX_RUNS, &o);
+    if (rc)
+        return rc;
+    rc = cli_store_open(o.db, &st);
+    if (rc)
+        return rc;
+    if (o.nruns == 0) {
+        if (sn_store_run_latest(st, &o.runs[0], &err)) {
+            rc = cli_fail(&err);
+            goto out;
+        }
+        o.nruns = 1;
+    }
+    if (sn_store_baseline_save(st, o.name, o.runs, o.nruns, o.force, &err) ||
+        sn_store_baseline_get(st, o.name, &b, &err)) {
+        rc = cli_fail(&err);
+        goto out;
+    }
+    printf("baseline '%s': %zu subjects from run%s %s\n", b.name, b.n,
+           o.nruns == 1 ? "" : "s", b.runs);
+    sn_baseline_release(&b);
+out:
+    sn_store_close(st);
+    return rc;
+}
+
+static int bl_list(int argc, char **argv)
+{
+    struct bl_opts o;
+    struct sn_store *st = NULL;
+    struct sn_baseline *list = NULL;
+    size_t n = 0;
+    struct sn_error err;
+    struct sn_buf out;
+    int rc;
+
+    rc = parse_opts(argc, argv, "table,json", false, false, 0, &o);
+    if (rc)
+        return rc;
+    rc = cli_store_open(o.db, &st);
+    if (rc)
+        return rc;
+    sn_buf_init(&out);
+    if (sn_store_baselines_list(st, &list, &n, &err)) {
+        rc = cli_fail(&err);
+        goto out;
+    }
+    if (o.format == SN_FORMAT_JSON) {
+        struct sn_json j;
+        sn_json_init(&j, &out, true);
+        sn_json_obj_begin(&j);
+        sn_json_kstr(&j, "schema", "supernode.baselines/1");
+        sn_json_key(&j, "baselines");
+        sn_json_arr_begin(&j);
+        for (size_t i = 0; i < n; i++) {
+            sn_json_obj_begin(&j);
+            sn_json_kstr(&j, "name", list[i].name);
+            sn_json_kstr(&j, "created", list[i].created);
+            sn_json_kstr(&j, "runs", list[i].runs);
+            sn_json_kstr(&j, "spec_name", list[i].spec_name);
+            sn_json_kstr(&j, "spec_hash", list[i].spec_hash);
+            sn_json_kint(&j, "subjects", (long long)list[i].n);
+            sn_json_obj_end(&j);
+        }
+        sn_json_arr_end(&j);
+        sn_json_obj_end(&j);
+        sn_buf_putc(&out, '\n');
+    } else if (n == 0) {
+        sn_buf_puts(&out, "no baselines yet (save one with 'supernode "
+                          "baseline save NAME')\n");
+    } else {
+        struct sn_table t;
+        sn_table_init(&t, "");
+        sn_table_col(&t, "NAME", false);
+        sn_table_col(&t, "CREATED", false);
+        sn_table_col(&t, "RUNS", false);
+        sn_table_col(&t, "SPEC", false);
+        sn_table_col(&t, "SUBJECTS", true);
+        for (size_t i = 0; i < n; i++) {
+            sn_table_row(&t);
+            sn_table_cell(&t, "%s", list[i].name);
+            sn_table_cell(&t, "%s", list[i].created);
+            sn_table_cell(&t, "%s", list[i].runs);
+            sn_table_cell(&t, "%s",
+                          list[i].spec_name[0] ? list[i].spec_name : "-");
+            sn_table_cell(&t, "%zu", list[i].n);
+        }
+        sn_table_render(&t, &out);
+        sn_table_release(&t);
+    }
+    cli_print(&out);
+out:
+    free(list);
+    sn_buf_release(&out);
+    sn_store_close(st);
+    return rc;
+}
+
+static void entry_subject(const struct sn_baseline_entry *e, char *buf,
+                          size_t size)
+{
+    struct sn_result r;
+
+    memset(&r, 0, sizeof(r));
+    r.subject = e->subject;
+    r.a = e->a;
+    r.b = e->b;
+    sn_result_subject(&r, buf, size);
+}
+
+static int bl_show(int argc, char **argv)
+{
+    struct bl_opts o;
+    struct sn_store *st = NULL;
+    struct sn_baseline b;
+    struct sn_error err;
+    struct sn_buf out;
+    int rc;
+
+    rc = parse_opts(argc, argv, "table,json", true, false, 0, &o);
+    if (rc)
+        return rc;
+    rc = cli_store_open(o.db, &st);
+    if (rc)
+        return rc;
+    if (sn_store_baseline_get(st, o.name, &b, &err)) {
+        rc = cli_fail(&err);
+        sn_store_close(st);
+        return rc;
+    }
+    sn_buf_init(&out);
+    if (o.format == SN_FORMAT_JSON) {
+        struct sn_json j;
+        char subj[64];
+        sn_json_init(&j, &out, true);
+        sn_json_obj_begin(&j);
+        sn_json_kstr(&j, "schema", "supernode.baseline/1");
+        sn_json_kstr(&j, "name", b.name);
+        sn_json_kstr(&j, "created", b.created);
+        sn_json_kstr(&j, "runs", b.runs);
+        sn_json_kstr(&j, "spec_name", b.spec_name);
+        sn_json_kstr(&j, "spec_hash", b.spec_hash);
+        sn_json_key(&j, "entries");
+        sn_json_arr_begin(&j);
+        for (size_t i = 0; i < b.n; i++) {
+            const struct sn_baseline_entry *e = &b.entries[i];
+            entry_subject(e, subj, sizeof(subj));
+            sn_json_obj_begin(&j);
+            sn_json_kstr(&j, "test", e->test);
+            sn_json_kstr(&j, "params", e->params);
+            sn_json_kstr(&j, "subject", subj);
+            sn_json_kstr(&j, "unit", e->unit);
+            sn_json_knum(&j, "center", e->center);
+            sn_json_knum(&j, "noise", e->noise);
+            sn_json_kint(&j, "samples", (long long)e->n);
+            sn_json_kint(&j, "runs", e->runs);
+            sn_json_obj_end(&j);
+        }
+        sn_json_arr_end(&j);
+        sn_json_obj_end(&j);
+        sn_buf_putc(&out, '\n');
+    } else {
+        struct sn_table t;
+        sn_buf_printf(&out, "baseline '%s': %zu subjects from run%s %s, "
+                            "saved %s\n  spec %s (hash %s)\n\n",
+                      b.name, b.n, strchr(b.runs, ',') ? "s" : "", b.runs,
+                      b.created, b.spec_name[0] ? b.spec_name : "-",
+                      b.spec_hash[0] ? b.spec_hash : "-");
+        sn_table_init(&t, "");
+        sn_table_col(&t, "TEST", false);
+        sn_table_col(&t, "PARAMS", false);
+        sn_table_col(&t, "SUBJECT", false);
+        sn_table_col(&t, "CENTER", true);
+        sn_table_col(&t, "NOISE", true);
+        sn_table_col(&t, "SAMPLES", true);
+        for (size_t i = 0; i < b.n; i++) {
+            const struct sn_baseline_entry *e = &b.entries[i];
+            char v[48], s[64];
+            sn_table_row(&t);
+            sn_table_cell(&t, "%s", e->test);
+            sn_table_cell(&t, "%s", e->params[0] ? e->params : "-");
+            entry_subject(e, s, sizeof(s));
+            sn_table_cell(&t, "%s", s);
+            sn_table_cell(&t, "%s",
+                          cli_format_value(e->center, e->unit, v, sizeof(v)));
+            sn_table_cell(&t, "%.2f%%",
+                          e->center != 0 ? 100.0 * e->noise / fabs(e->center)
+                                         : 0.0);
+            sn_table_cell(&t, "%zu", e->n);
+        }
+        sn_table_render(&t, &out);
+        sn_table_release(&t);
+    }
+    cli_print(&out);
+    sn_buf_release(&out);
+    sn_baseline_release(&b);
+    sn_store_close(st);
+    return SN_EXIT_OK;
+}
+
+static int bl_diff(int argc, char **argv)
+{
+    struct bl_opts o;
+    struct sn_store *st = NULL;
+    struct sn_baseline b;
+    struct sn_results rs;
+    struct sn_diag_config cfg;
+    struct sn_error err;
+    struct sn_buf out;
+    struct sn_table t;
+    struct sn_json j;
+    size_t sev[3] = {0, 0, 0}, unmatched = 0;
+    int rc;
+
+    memset(&b, 0, sizeof(b));
+    sn_results_init(&rs);
+    sn_diag_config_default(&cfg);
+    rc = parse_opts(argc, argv, "table,json", true, true, 1, &o);
+    if (rc)
+        return rc;
+    rc = cli_store_open(o.db, &st);
+    if (rc)
+        return rc;
+    sn_buf_init(&out);
+    if (sn_store_baseline_get(st, o.name, &b, &err) ||
+        (!o.nruns && sn_store_run_latest(st, &o.runs[0], &err)) ||
+        sn_store_results_get(st, o.runs[0], &rs, &err)) {
+        rc = cli_fail(&err);
+        goto out;
+    }
+    if (o.format == SN_FORMAT_JSON) {
+        sn_json_init(&j, &out, true);
+        sn_json_obj_begin(&j);
+        sn_json_kstr(&j, "schema", "supernode.baseline-diff/1");
+        sn_json_kstr(&j, "baseline", b.name);
+        sn_json_kint(&j, "run", o.runs[0]);
+        sn_json_key(&j, "subjects");
+        sn_json_arr_begin(&j);
+    } else {
+        sn_buf_printf(&out, "run %" PRId64 " against baseline '%s' (runs "
+                            "%s)\n\n",
+                      o.runs[0], b.name, b.runs);
+        sn_table_init(&t, "");
+        sn_table_col(&t, "TEST", false);
+        sn_table_col(&t, "PARAMS", false);
+        sn_table_col(&t, "SUBJECT", false);
+        sn_table_col(&t, "BASELINE", true);
+        sn_table_col(&t, "NOW", true);
+        sn_table_col(&t, "CHANGE", true);
+        sn_table_col(&t, "Z", true);
+        sn_table_col(&t, "VERDICT", false);
+    }
+    for (size_t i = 0; i < rs.n; i++) {
+        const struct sn_result *r = &rs.items[i];
+        const struct sn_baseline_entry *e = sn_baseline_find(&b, r);
+        struct sn_diag_cmp c;
+        char s[64], v0[48], v1[48];
+        if (!e) {
+            unmatched++;
+            continue;
+        }
+        sn_diag_vs_baseline(&cfg, r, e, &c);
+        sev[c.severity]++;
+        sn_result_subject(r, s, sizeof(s));
+        if (o.format == SN_FORMAT_JSON) {
+            sn_json_obj_begin(&j);
+            sn_json_kstr(&j, "test", r->test);
+            sn_json_kstr(&j, "params", r->params);
+            sn_json_kstr(&j, "subject", s);
+            sn_json_kstr(&j, "unit", r->unit);
+            sn_json_knum(&j, "baseline", e->center);
+            sn_json_knum(&j, "noise", c.noise);
+            sn_json_knum(&j, "now", r->stats.median);
+            sn_json_knum(&j, "change",
+                         e->center != 0
+                             ? (r->stats.median - e->center) / e->center
+                             : 0.0);
+            sn_json_knum(&j, "z", c.z);
+            sn_json_kstr(&j, "verdict", sn_severity_name(c.severity));
+            sn_json_obj_end(&j);
+        } else {
+            sn_table_row(&t);
+            sn_table_cell(&t, "%s", r->test);
+            sn_table_cell(&t, "%s", r->params[0] ? r->params : "-");
+            sn_table_cell(&t, "%s", s);
+            sn_table_cell(&t, "%s", cli_format_value(e->center, r->unit, v0,
+                                                     sizeof(v0)));
+            sn_table_cell(&t, "%s", cli_format_value(r->stats.median, r->unit,
+                                                     v1, sizeof(v1)));
+            sn_table_cell(&t, "%+.1f%%",
+                          e->center != 0 ? 100.0 *
+                                               (r->stats.median - e->center) /
+                                               e->center
+                                         : 0.0);
+            sn_table_cell(&t, "%+.1f", c.z);
+            sn_table_cell(&t, "%s", sn_severity_name(c.severity));
+        }
+    }
+    if (o.format == SN_FORMAT_JSON) {
+        sn_json_arr_end(&j);
+        sn_json_kint(&j, "not_in_baseline", (long long)unmatched);
+        sn_json_obj_end(&j);
+        sn_buf_putc(&out, '\n');
+    } else {
+        sn_table_render(&t, &out);
+        sn_table_release(&t);
+        sn_buf_printf(&out, "\n%zu PASS, %zu WARN, %zu FAIL", sev[0], sev[1],
+                      sev[2]);
+        if (unmatched)
+            sn_buf_printf(&out, "; %zu results not in the baseline",
+                          unmatched);
+        sn_buf_putc(&out, '\n');
+    }
+    cli_print(&out);
+    rc = sev[SN_SEV_FAIL] ? SN_EXIT_CHECK : SN_EXIT_OK;
+out:
+    sn_buf_release(&out);
+    sn_results_release(&rs);
+    sn_baseline_release(&b);
+    sn_store_close(st);
+    return rc;
+}
+
+static int baseline_run(int argc, char **argv)
+{
+    if (argc < 2) {
+        cli_usage_error("baseline needs a subcommand (save, list, show or "
+                        "diff)");
+        return cli_usage_hint(&sn_cmd_baseline);
+    }
+    if (!strcmp(argv[1], "save"))
+        return bl_save(argc, argv);
+    if (!strcmp(argv[1], "list"))
+        return bl_list(argc, argv);
+    if (!strcmp(argv[1], "show"))
+        return bl_show(argc, argv);
+    if (!strcmp(argv[1], "diff"))
+        return bl_diff(argc, argv);
+    cli_usage_error("baseline: unknown subcommand '%s' (expected save, list, "
+                    "show or diff)",
+                    argv[1]);
+    return cli_usage_hint(&sn_cmd_baseline);
+}
+
+const struct sn_cmd sn_cmd_baseline = {
+    "baseline",
+    "save NAME [--run ID]... [--force] | list | show NAME | "
+    "diff NAME [--run ID]  [--db PATH] [--format table|json]",
+    "keep what the cluster measured when all was well, compare with it",
+    "  baseline save NAME     from the newest complete run, or from the runs\n"
+    "                         given with --run (up to 16, samples pooled so\n"
+    "                         that run-to-run noise is part of the baseline);\n"
+    "                         --force replaces a baseline of that name\n"
+    "  baseline list          every baseline\n"
+    "  baseline show NAME     its subjects: centre (median), noise (robust\n"
+    "                         standard deviation), samples\n"
+    "  baseline diff NAME     the newest complete run (or --run ID) against\n"
+    "                         it, subject by subject, with the noise interval\n"
+    "                         'supernode check --baseline' uses; exit 1 when a\n"
+    "                         subject fails\n"
+    "  --db PATH              the results database (default\n"
+    "                         $XDG_DATA_HOME/supernode/results.db)\n",
+    baseline_run,
+};

@@ -1,0 +1,6 @@
+# a name is kept until --force replaces it
+setup: $SUPERNODE runs import tests/fixtures/check/run-healthy-1.json --db $TMP/r.db
+setup: $SUPERNODE baseline save accept --db $TMP/r.db
+args: baseline save accept --db $TMP/r.db
+exit: 2
+stderr-has: baseline 'accept' exists (use --force to replace it)

@@ -1,0 +1,7 @@
+# --force replaces a baseline
+setup: $SUPERNODE runs import tests/fixtures/check/run-healthy-1.json --db $TMP/r.db
+setup: $SUPERNODE runs import tests/fixtures/check/run-healthy-2.json --db $TMP/r.db
+setup: $SUPERNODE baseline save accept --run 1 --db $TMP/r.db
+args: baseline save accept --run 2 --force --db $TMP/r.db
+exit: 0
+stdout-has: baseline 'accept': 10 subjects from run 2

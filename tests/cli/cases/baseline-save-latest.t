@@ -1,0 +1,6 @@
+# without --run the newest complete run is the baseline
+setup: $SUPERNODE runs import tests/fixtures/check/run-healthy-1.json --db $TMP/r.db
+setup: $SUPERNODE runs import tests/fixtures/check/run-healthy-2.json --db $TMP/r.db
+args: baseline save accept --db $TMP/r.db
+exit: 0
+stdout-has: baseline 'accept': 10 subjects from run 2

@@ -1,0 +1,4 @@
+# a run id is a positive whole number
+args: runs show seven --db $TMP/r.db
+exit: 2
+stderr-has: runs show:

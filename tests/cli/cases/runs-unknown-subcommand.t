@@ -1,0 +1,4 @@
+# runs has three subcommands
+args: runs delete 1
+exit: 2
+stderr-has: runs: unknown subcommand 'delete' (expected list, show or import)
