@@ -61,11 +61,69 @@ struct sn_coll_result {
     double time;            /* seconds */
     double algbw;
     double busbw;
-    double bottleneck_bw;   /* per-rank bandwidth of the bottleneck class */
-    double bottleneck_eff;  /* busbw / bottleneck_bw */
+    double bottleneck_bw;   /* nominal bandwidth one rank has on the
+                               bottleneck class: its scale-up links, or its
+                               share of its domain's NICs */
+    double bottleneck_eff;  /* bytes one rank moves over the bottleneck
+                               class / time / bottleneck_bw: equals
+                               busbw / bottleneck_bw for ring and tree, and
+                               stays below 1 for in-switch reduction, where
+                               the 2(n-1)/n bus factor overstates */
     enum sn_coll_algo algo; /* the algorithm used (auto resolved) */
     enum sn_link_class bottleneck;
+    int proto;              /* enum sn_coll_proto chosen */
+    double latency;         /* seconds: the size-independent part */
+    bool flows;             /* bandwidth from the flow engine (else the
+                               per-level estimate for very large groups) */
 };
+
+/* NCCL's protocols: LL (8-byte lines, 4 of data), LL128 (128-byte lines,
+ * 120 of data), Simple. */
+enum sn_coll_proto {
+    SN_PROTO_LL,
+    SN_PROTO_LL128,
+    SN_PROTO_SIMPLE,
+    SN_PROTO_COUNT
+};
+
+/* The model's constants. sn_coll_params_default() fills them from the
+ * built-in table for the topology's accelerator (NCCL's tuner constants,
+ * reference perf-model-anchors.md section 3.4); a spec's `collectives`
+ * section overrides them. Times in seconds, efficiencies as fractions. */
+struct sn_coll_params {
+    /* usable fraction of a link's nominal per-direction rate, by class */
+    double link_eff[SN_LINK_CLASS_COUNT];
+    double nvls_eff;        /* in-switch reduction efficiency */
+    bool nvls;              /* scale-up switches reduce in the network */
+    double proto_eff[SN_PROTO_COUNT]; /* payload share of each protocol */
+    bool proto_on[SN_PROTO_COUNT];
+    /* latencies per protocol: base per algorithm, and per hop (step) by
+     * the fabric the step crosses */
+    double ring_base[SN_PROTO_COUNT];
+    double tree_base[SN_PROTO_COUNT];
+    double ring_hop[SN_LINK_CLASS_COUNT][SN_PROTO_COUNT];
+    double tree_hop[SN_LINK_CLASS_COUNT][SN_PROTO_COUNT];
+    double nvls_hop;        /* one NVLS operation inside a domain */
+    double nvls_net_hop;    /* one NVLS-tree step across domains */
+    double ll_multinode;    /* LL intra-domain hop factor across domains */
+    double ring_plateau;    /* large multi-domain Simple ring all-reduce
+                               latency factor */
+    double tree_eff;        /* tree bandwidth share NCCL models */
+    double chunk;           /* pipelining chunk, bytes */
+    /* groups whose steps have more flows than this take the per-level
+     * estimate instead of the flow engine */
+    double flow_max;
+    const char *source;     /* where the defaults came from (static) */
+};
+
+/* Fill p with the defaults for t's accelerator (NVLink generation from the
+ * spec's catalog entry; generic values when t has no spec). */
+void sn_coll_params_default(const struct sn_topo *t, struct sn_coll_params *p);
+/* Apply a spec's `collectives` section over p. SN_EINPUT with
+ * file:line:col for unknown keys and bad values. */
+int sn_coll_params_from_spec(const struct sn_spec *spec,
+                             struct sn_coll_params *p, struct sn_error *err);
+const char *sn_coll_proto_name(enum sn_coll_proto p);
 
 struct sn_coll_model;
 
@@ -74,6 +132,10 @@ struct sn_coll_model;
  * constants, reference/perf-model-anchors.md section 3.4). */
 int sn_coll_model_new(const struct sn_topo *t, struct sn_coll_model **out,
                       struct sn_error *err);
+/* Same with explicit constants (copied). */
+int sn_coll_model_new_params(const struct sn_topo *t,
+                             const struct sn_coll_params *p,
+                             struct sn_coll_model **out, struct sn_error *err);
 void sn_coll_model_free(struct sn_coll_model *m);
 /* Predict one collective of `bytes` (the nccl-tests size: the buffer per
  * rank for all-reduce, the total for all-gather/reduce-scatter). */
@@ -81,10 +143,82 @@ int sn_coll_predict(struct sn_coll_model *m, enum sn_coll_op op,
                     const struct sn_group *g, double bytes,
                     enum sn_coll_algo algo, struct sn_coll_result *res,
                     struct sn_error *err);
+/* Same, with `siblings` groups of g's shape running the same collective
+ * at once: those starting at first, first+1, ..., first+siblings-1 (an
+ * explicit list is shifted the same way). They share links (the DP groups
+ * of a TP job share the servers' NICs); the result is the slowest group.
+ * siblings 0 or 1 is sn_coll_predict(). */
+int sn_coll_predict_siblings(struct sn_coll_model *m, enum sn_coll_op op,
+                             const struct sn_group *g, uint32_t siblings,
+                             double bytes, enum sn_coll_algo algo,
+                             struct sn_coll_result *res,
+                             struct sn_error *err);
 /* The nccl-tests bus factor of op for n ranks. */
 double sn_coll_bus_factor(enum sn_coll_op op, uint32_t n);
 const char *sn_coll_op_name(enum sn_coll_op op);
 const char *sn_coll_algo_name(enum sn_coll_algo algo);
+/* Parse names as the CLI writes them ("allreduce", "nvls"); -1 when
+ * unknown. */
+int sn_coll_op_parse(const char *name);
+int sn_coll_algo_parse(const char *name);
+/* Whether algo can run op on g (auto: always true). */
+bool sn_coll_algo_applies(struct sn_coll_model *m, enum sn_coll_op op,
+                          const struct sn_group *g, enum sn_coll_algo algo);
+
+/* ---- pairs ------------------------------------------------------------- */
+
+/* What one ordered accelerator pair should see, from its ECMP routes:
+ * unidirectional bandwidth (one flow alone, split over the routes as the
+ * switches split it), bidirectional (both directions at once), latency of
+ * the wire (links, traffic-weighted over the routes) and of a small NCCL
+ * send/recv (protocol base and hop latency plus the wire). */
+struct sn_pair {
+    uint32_t src, dst;      /* ranks */
+    double uni_bw;          /* bytes/s */
+    double bidi_bw;         /* bytes/s, both directions together */
+    double wire_latency;    /* seconds */
+    double latency;         /* seconds */
+    enum sn_link_class cls; /* class of the pair's bottleneck link */
+    uint32_t bottleneck;    /* its link id */
+    uint32_t hops;          /* links on the route */
+};
+
+/* Predict one pair. */
+int sn_pairs_predict(struct sn_coll_model *m, uint32_t src, uint32_t dst,
+                     struct sn_pair *out, struct sn_error *err);
+/* The links one pair's traffic crosses and the share of it each carries
+ * (per-hop ECMP split), in route order from src; link ids and shares are
+ * written to caller arrays of max entries; *n is the total (which may
+ * exceed max). For localising a slow pair to a cable. */
+int sn_pairs_route(struct sn_coll_model *m, uint32_t src, uint32_t dst,
+                   uint32_t *links, double *share, size_t max, size_t *n,
+                   struct sn_error *err);
+
+/* Pairs grouped into classes of equal expectations (same relation, same
+ * values), for large clusters. Heap arrays freed by sn_pair_classes_release. */
+enum sn_pair_relation {
+    SN_REL_SERVER,   /* same server */
+    SN_REL_DOMAIN,   /* same scale-up domain, another server */
+    SN_REL_NETWORK,  /* across domains */
+    SN_REL_COUNT
+};
+struct sn_pair_class {
+    struct sn_pair example;  /* the first pair in rank order */
+    enum sn_pair_relation rel;
+    uint64_t count;
+};
+struct sn_pair_classes {
+    struct sn_pair_class *items;
+    size_t n;
+    uint64_t pairs;
+};
+/* Every ordered pair of the first `nranks` ranks (all when 0), grouped.
+ * SN_EINPUT beyond SN_PAIRS_MAX ranks. */
+#define SN_PAIRS_MAX 16384
+int sn_pairs_classes(struct sn_coll_model *m, uint32_t nranks,
+                     struct sn_pair_classes *out, struct sn_error *err);
+void sn_pair_classes_release(struct sn_pair_classes *c);
+const char *sn_pair_relation_name(enum sn_pair_relation r);
 
 /* ---- training ---------------------------------------------------------------
  *
