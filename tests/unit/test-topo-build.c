@@ -762,6 +762,16 @@ static void test_unbuildable_specs_are_refused_with_position(void)
     s.scaleup.sw = &chip64; /* 512 ports need 8 chips, 2 links reach 2 */
     CHECK(sn_topo_build(&s, &t, &err) == SN_EINPUT);
     CHECK_CONTAINS(err.msg, "tiers: 2");
+    /* two tiers: an L1 chip takes 8 x 4 links down and as many up: 64
+     * ports, more than a 48-port chip has */
+    spec_init(&s);
+    s.scaleup.accelerators = 64;
+    s.scaleup.fabric = SN_FABRIC_SWITCHED;
+    s.scaleup.tiers = 2;
+    s.scaleup.links_per_accel = 4;
+    s.scaleup.radix = 48;
+    CHECK(sn_topo_build(&s, &t, &err) == SN_EINPUT);
+    CHECK_CONTAINS(err.msg, "an L1 chip of 48 ports");
     spec_init(&s);
     s.supernodes = 1 << 20;
     s.scaleup.accelerators = 64;

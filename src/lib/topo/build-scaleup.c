@@ -17,8 +17,9 @@ static uint32_t ceil_div(uint64_t a, uint64_t d)
 static int shape_switched(struct sn__topo_build *b)
 {
     const struct sn_scaleup *su = &b->s->scaleup;
-    uint32_t radix = su->sw && su->sw->radix > 0 ? (uint32_t)su->sw->radix
-                                                 : 0;
+    uint32_t radix = su->radix > 0                  ? (uint32_t)su->radix
+                     : su->sw && su->sw->radix > 0 ? (uint32_t)su->sw->radix
+                                                   : 0;
     uint32_t tiers = su->tiers > 0 ? (uint32_t)su->tiers : 1;
 
     if (b->links < 1)
@@ -73,21 +74,30 @@ static int shape_switched(struct sn__topo_build *b)
      * uplinks spread evenly over the plane's L2 chips */
     {
         uint32_t down = b->per_node * b->links_per_plane;
-        if (radix && down > radix)
+        if (radix && 2 * down > radix)
             return sn__topo_build_fail(b, &su->pos,
                                        "an L1 chip of %u ports cannot take "
-                                       "%u accelerator links",
+                                       "%u accelerator links and as many "
+                                       "up",
                                        radix, down);
         if (su->switches_per_plane > 0) {
             b->spp = (uint32_t)su->switches_per_plane;
         } else if (radix) {
             for (b->spp = 1; b->spp <= down; b->spp++)
-                if ((uint64_t)b->servers * ceil_div(down, b->spp) <= radix)
+                if ((uint64_t)b->servers * ceil_div(down, b->spp) <= radix &&
+                    down + b->spp * ceil_div(down, b->spp) <= radix)
                     break;
         } else {
             b->spp = down;
         }
         b->l1_up = b->spp * ceil_div(down, b->spp);
+        if (radix && down + b->l1_up > radix)
+            return sn__topo_build_fail(b, &su->pos,
+                                       "an L1 chip of %u ports cannot take "
+                                       "%u links down and %u up (expected "
+                                       "fewer L2 switches per plane or more "
+                                       "planes)",
+                                       radix, down, b->l1_up);
         if (radix && (uint64_t)b->servers * (b->l1_up / b->spp) > radix)
             return sn__topo_build_fail(b, &su->pos,
                                        "an L2 chip of %u ports cannot take "

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "build.h"
 
@@ -522,6 +523,29 @@ static int shape(struct sn__topo_build *b)
     return sn__topo_net_shape(b);
 }
 
+/* An array for `size` bytes that is about to be written front to back.
+ * Large ones are aligned to 2 MiB and offered transparent huge pages:
+ * a 100,000-accelerator cluster's 86 MB of links then costs a few dozen
+ * page faults instead of 21,000, a third of its build time. Freed with
+ * free(). */
+static void *big_array(size_t size)
+{
+    void *p = NULL;
+
+#if defined(MADV_HUGEPAGE)
+    const size_t huge = (size_t)2 << 20;
+    if (size >= 4 * huge) {
+        size = (size + huge - 1) / huge * huge;
+        if (posix_memalign(&p, huge, size) == 0) {
+            madvise(p, size, MADV_HUGEPAGE); /* a hint: failure is fine */
+            return p;
+        }
+    }
+#endif
+    p = sn_xmalloc(size ? size : 1);
+    return p;
+}
+
 static void run(struct sn__topo_build *b)
 {
     b->nnodes = 0;
@@ -563,9 +587,9 @@ int sn_topo_build(const struct sn_spec *spec, struct sn_topo **out,
         goto out;
     }
     t = sn_topo_new(spec);
-    t->nodes = sn_xmalloc((b.nnodes ? b.nnodes : 1) * sizeof(*t->nodes));
+    t->nodes = big_array(b.nnodes * sizeof(*t->nodes));
     t->nodes_cap = b.nnodes;
-    t->links = sn_xmalloc((b.nlinks ? b.nlinks : 1) * sizeof(*t->links));
+    t->links = big_array(b.nlinks * sizeof(*t->links));
     t->links_cap = b.nlinks;
     b.t = t;
     b.fill = true;
