@@ -9,5 +9,6 @@
 #include "sn/topo.h"
 #include "sn/model.h"
 #include "sn/bench.h"
+#include "sn/health.h"
 
 #endif

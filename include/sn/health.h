@@ -1,0 +1,108 @@
+/* health.h: probes of one node, `supernode doctor`'s library. Each probe
+ * reads the machine (sysfs and procfs under a configurable root, NVML
+ * loaded with dlopen, hwloc) and adds checks to a report: a name, a status
+ * (pass, warn, fail, or skip when the probe could not look), the device it
+ * is about, the evidence read and the remedy the field knows.
+ *
+ * Ownership: sn_health_run() fills a caller-owned report that
+ * sn_health_report_release() frees; every string in it is owned by the
+ * report. The configuration is borrowed for the duration of the call.
+ *
+ * To add a check: 1. a probe function in src/lib/health/ that calls
+ * sn_health_report_add() with a stable dotted name  2. its call in
+ * sn_health_run() (health.c) under a probe bit  3. docs/doctor.md (name,
+ * statuses, remedy)  4. a fixture that makes it pass and one that makes it
+ * warn or fail, and a test on each.
+ */
+#ifndef SN_HEALTH_H
+#define SN_HEALTH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "sn/util.h"
+
+/* Statuses, in increasing order of concern: the worst status of a report
+ * is its largest value. */
+enum sn_health_status {
+    SN_HEALTH_PASS,
+    SN_HEALTH_SKIP, /* the probe could not look (no library, no file) */
+    SN_HEALTH_WARN,
+    SN_HEALTH_FAIL,
+    SN_HEALTH_STATUS_COUNT
+};
+
+/* One finding. Strings are never NULL (empty when there is nothing to
+ * say); remedy is empty for a pass. */
+struct sn_health_check {
+    char *name;     /* stable dotted id: "pcie.link", "nvml.ecc" */
+    enum sn_health_status status;
+    char *subject;  /* the device or setting: "0000:17:00.0 gpu 10de:2330" */
+    char *evidence; /* what was read: "8.0 GT/s x8 of 16.0 GT/s x16" */
+    char *remedy;   /* what the field does about it */
+};
+
+/* The checks in the order they were made (probes run in a fixed order
+ * and walk devices sorted by PCI address, so the order is stable). */
+struct sn_health_report {
+    struct sn_health_check *checks;
+    size_t nchecks;
+    size_t cap;
+    char *host;   /* host name read under the root, "" when unknown */
+    char *fsroot; /* the root the probes read under */
+};
+
+/* Probe groups, for sn_health_config.probes. */
+enum {
+    SN_HEALTH_PROBE_PCIE = 1u << 0, /* PCIe link speed/width, AER */
+    SN_HEALTH_PROBE_ALL = 0xffffu,
+};
+
+/* What to probe and where. Initialise with sn_health_config_init() and
+ * set what differs. */
+struct sn_health_config {
+    const char *fsroot; /* every sysfs/procfs path is read under this
+                           directory; "/" (the default) is the live node */
+    unsigned probes;    /* SN_HEALTH_PROBE_* bits; default all */
+};
+
+void sn_health_config_init(struct sn_health_config *cfg);
+
+/* Run the probes cfg selects and add their checks to rep (initialised by
+ * the caller). A failing check is not an error: the call returns SN_OK
+ * and the report says FAIL. Errors are SN_EINPUT for a configuration that
+ * cannot be used (an fsroot that is not a directory) and SN_ENOMEM when a
+ * size cap is hit; checks made before the error stay in rep. */
+int sn_health_run(const struct sn_health_config *cfg,
+                  struct sn_health_report *rep, struct sn_error *err);
+
+void sn_health_report_init(struct sn_health_report *rep);
+void sn_health_report_release(struct sn_health_report *rep);
+/* Append a check; subject and remedy may be NULL (stored as ""), evidence
+ * is a printf format. The strings are copied. */
+void sn_health_report_add(struct sn_health_report *rep, const char *name,
+                          enum sn_health_status status, const char *subject,
+                          const char *remedy, const char *evidence_fmt, ...)
+    SN_PRINTF(6, 7);
+/* How many checks have each status (counts[SN_HEALTH_STATUS_COUNT]). */
+void sn_health_report_counts(const struct sn_health_report *rep,
+                             size_t *counts);
+/* The worst status in the report (PASS for an empty one). */
+enum sn_health_status
+sn_health_report_worst(const struct sn_health_report *rep);
+
+/* "pass", "skip", "warn", "fail". */
+const char *sn_health_status_name(enum sn_health_status s);
+
+/* Append the report as JSON, schema "supernode.doctor/1":
+ * {"schema", "host", "fsroot", "summary": {pass, warn, fail, skip,
+ * status}, "checks": [{name, status, subject, evidence, remedy}]}. */
+void sn_health_report_json(const struct sn_health_report *rep,
+                           struct sn_buf *out);
+/* Append the report as a checklist for people: one line per check
+ * ("FAIL pcie.link 0000:17:00.0 gpu ...: evidence"), the remedy indented
+ * under every check that is not a pass, and a summary line. */
+void sn_health_report_text(const struct sn_health_report *rep,
+                           struct sn_buf *out);
+
+#endif

@@ -1,0 +1,106 @@
+/* health-int.h: what the probes of src/lib/health/ share: the probe
+ * context, file access under the configured root, and the PCI device list
+ * every probe names devices from. Not part of the public API. */
+#ifndef SN_HEALTH_INT_H
+#define SN_HEALTH_INT_H
+
+#include <dirent.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "sn/health.h"
+
+/* Caps on what a probe trusts from the machine (or a fixture). */
+#define HEALTH_MAX_PCI 4096     /* PCI functions enumerated */
+#define HEALTH_MAX_DEPTH 16     /* bridges between a device and the root */
+#define HEALTH_FILE_MAX 65536   /* one sysfs/procfs attribute */
+#define HEALTH_PATH_MAX 4096
+
+/* What a PCI function is for doctor. */
+enum hpci_kind {
+    HPCI_OTHER,
+    HPCI_ACCEL,  /* GPU or other accelerator */
+    HPCI_NIC,    /* Ethernet, InfiniBand or other network controller */
+    HPCI_NVME,   /* NVMe controller */
+    HPCI_BRIDGE, /* PCI bridge or PCIe port */
+};
+
+/* One PCI function as sysfs shows it. Link fields are 0 when the
+ * attribute is absent (virtual devices, old kernels); AER counts are -1
+ * when the kernel does not export them. */
+struct hpci {
+    char bdf[16];          /* "0000:17:00.0" */
+    unsigned cls;          /* class code, 0x030200 */
+    unsigned vendor, device;
+    enum hpci_kind kind;
+    int numa_node;         /* -1 when the firmware did not say */
+    int parent;            /* index of the upstream bridge, -1 at a root bus */
+    int depth;             /* PCI functions above it on the path */
+    bool is_vf;            /* SR-IOV virtual function: no link of its own */
+    double cur_speed, max_speed; /* GT/s per lane */
+    int cur_width, max_width;    /* lanes */
+    long long aer_cor, aer_nonfatal, aer_fatal;
+    char aer_detail[256];  /* the non-zero AER counters by name */
+    char slot[32];         /* physical slot name, "" when unknown */
+    char ifname[64];       /* net interface, nvme controller, "" if none */
+    char driver[32];
+};
+
+/* A probe run: the configuration, the report, the root, and what earlier
+ * probes learnt that later ones reuse. */
+struct hctx {
+    const struct sn_health_config *cfg;
+    struct sn_health_report *rep;
+    char root[HEALTH_PATH_MAX]; /* "" for the live root, else no trailing / */
+    struct hpci *pci;
+    size_t npci;
+    bool pci_done;
+};
+
+/* ---- files under the root (fs.c) ---------------------------------------- */
+
+/* The path of rel ("sys/bus/pci/devices") under the root, in buf. Returns
+ * buf, or NULL when it does not fit. */
+char *sn__health_path(const struct hctx *c, const char *rel, char *buf,
+                      size_t size);
+/* Read a small attribute into buf with trailing whitespace removed.
+ * Returns 0, or -1 when it is missing, unreadable or larger than size. */
+int sn__health_read(const struct hctx *c, const char *rel, char *buf,
+                    size_t size);
+/* Read a whole file (at most max bytes) into a heap buffer the caller
+ * frees. Returns NULL when missing or unreadable. */
+char *sn__health_read_all(const struct hctx *c, const char *rel, size_t max,
+                          size_t *len);
+/* Read an attribute as a whole number (decimal, or hex with 0x). */
+int sn__health_read_long(const struct hctx *c, const char *rel,
+                         long long *out);
+/* Open a directory under the root; NULL when absent. */
+DIR *sn__health_opendir(const struct hctx *c, const char *rel);
+/* readlink() under the root; returns 0 and a NUL-terminated target. */
+int sn__health_readlink(const struct hctx *c, const char *rel, char *buf,
+                        size_t size);
+/* Whether rel exists under the root (a dangling link counts). */
+bool sn__health_exists(const struct hctx *c, const char *rel);
+
+/* ---- PCI (pci.c) ---------------------------------------------------------- */
+
+/* Enumerate sys/bus/pci/devices once per run into c->pci, sorted by
+ * address. Returns SN_OK (an absent bus is an empty list) or SN_ENOMEM when
+ * the device cap is hit. */
+int sn__health_pci_scan(struct hctx *c, struct sn_error *err);
+/* The device at an address ("0000:17:00.0"), or NULL. */
+const struct hpci *sn__health_pci_find(const struct hctx *c,
+                                       const char *bdf);
+/* "gpu", "nic", "nvme", "bridge", "device". */
+const char *sn__health_pci_kind_name(enum hpci_kind k);
+/* A subject naming a device the way an operator finds it:
+ * "0000:17:00.0 gpu 10de:2330 slot 3 (mlx5_0)". */
+void sn__health_pci_subject(const struct hpci *d, char *buf, size_t size);
+/* PCIe generation for a per-lane rate in GT/s (2.5 -> 1 ... 64 -> 6),
+ * 0 when unknown. */
+int sn__health_pcie_gen(double gts);
+
+/* The probes. */
+int sn__health_probe_pcie(struct hctx *c, struct sn_error *err);
+
+#endif

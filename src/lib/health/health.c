@@ -1,0 +1,73 @@
+/* health.c: sn_health_run(), which sets up the root every probe reads
+ * under and runs the probes in the field's troubleshooting order: the
+ * physical layer first. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "health-int.h"
+
+void sn_health_config_init(struct sn_health_config *cfg)
+{
+    memset(cfg, 0, sizeof(*cfg));
+    cfg->fsroot = "/";
+    cfg->probes = SN_HEALTH_PROBE_ALL;
+}
+
+/* The root without trailing slashes; "" for "/". */
+static int set_root(struct hctx *c, const char *fsroot, struct sn_error *err)
+{
+    struct stat st;
+    size_t len;
+
+    if (!fsroot || !*fsroot)
+        fsroot = "/";
+    if (stat(fsroot, &st) != 0)
+        return sn_error_set(err, SN_EINPUT, "%s: cannot use as root: %s",
+                            fsroot, strerror(errno));
+    if (!S_ISDIR(st.st_mode))
+        return sn_error_set(err, SN_EINPUT,
+                            "%s: cannot use as root: not a directory",
+                            fsroot);
+    len = strlen(fsroot);
+    while (len > 0 && fsroot[len - 1] == '/')
+        len--;
+    if (len >= sizeof(c->root))
+        return sn_error_set(err, SN_EINPUT, "%s: root path too long",
+                            fsroot);
+    memcpy(c->root, fsroot, len);
+    c->root[len] = '\0';
+    return SN_OK;
+}
+
+int sn_health_run(const struct sn_health_config *cfg,
+                  struct sn_health_report *rep, struct sn_error *err)
+{
+    struct hctx c;
+    char host[256];
+    int rc;
+
+    memset(&c, 0, sizeof(c));
+    c.cfg = cfg;
+    c.rep = rep;
+    rc = set_root(&c, cfg->fsroot, err);
+    if (rc)
+        goto out;
+    free(rep->fsroot);
+    rep->fsroot = sn_xstrdup(c.root[0] ? c.root : "/");
+    if (sn__health_read(&c, "proc/sys/kernel/hostname", host,
+                        sizeof(host)) == 0) {
+        free(rep->host);
+        rep->host = sn_xstrdup(host);
+    }
+    if (cfg->probes & SN_HEALTH_PROBE_PCIE) {
+        rc = sn__health_probe_pcie(&c, err);
+        if (rc)
+            goto out;
+    }
+out:
+    free(c.pci);
+    return rc;
+}

@@ -1,0 +1,149 @@
+/* report.c: the doctor's report: checks in the order they were made, and
+ * its two renderings, a checklist for people and JSON (supernode.doctor/1)
+ * for machines and for storing with a run. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sn/health.h"
+
+/* A report never grows past this many checks: a node with thousands of
+ * PCI functions still gets every accelerator, NIC and NVMe device, and a
+ * run away probe cannot exhaust memory. */
+#define REPORT_MAX_CHECKS 100000
+
+static const char *const status_names[SN_HEALTH_STATUS_COUNT] = {
+    "pass", "skip", "warn", "fail"};
+static const char *const status_labels[SN_HEALTH_STATUS_COUNT] = {
+    "PASS", "SKIP", "WARN", "FAIL"};
+
+const char *sn_health_status_name(enum sn_health_status s)
+{
+    return (unsigned)s < SN_HEALTH_STATUS_COUNT ? status_names[s] : "?";
+}
+
+void sn_health_report_init(struct sn_health_report *rep)
+{
+    memset(rep, 0, sizeof(*rep));
+    rep->host = sn_xstrdup("");
+    rep->fsroot = sn_xstrdup("/");
+}
+
+void sn_health_report_release(struct sn_health_report *rep)
+{
+    if (!rep)
+        return;
+    for (size_t i = 0; i < rep->nchecks; i++) {
+        free(rep->checks[i].name);
+        free(rep->checks[i].subject);
+        free(rep->checks[i].evidence);
+        free(rep->checks[i].remedy);
+    }
+    free(rep->checks);
+    free(rep->host);
+    free(rep->fsroot);
+    memset(rep, 0, sizeof(*rep));
+}
+
+void sn_health_report_add(struct sn_health_report *rep, const char *name,
+                          enum sn_health_status status, const char *subject,
+                          const char *remedy, const char *evidence_fmt, ...)
+{
+    struct sn_health_check *ck;
+    struct sn_buf ev;
+    va_list ap;
+
+    if (rep->nchecks >= REPORT_MAX_CHECKS)
+        return;
+    SN_GROW(rep->checks, rep->cap, rep->nchecks + 1);
+    ck = &rep->checks[rep->nchecks++];
+    sn_buf_init(&ev);
+    va_start(ap, evidence_fmt);
+    sn_buf_vprintf(&ev, evidence_fmt, ap);
+    va_end(ap);
+    ck->name = sn_xstrdup(name);
+    ck->status = (unsigned)status < SN_HEALTH_STATUS_COUNT ? status
+                                                           : SN_HEALTH_FAIL;
+    ck->subject = sn_xstrdup(subject ? subject : "");
+    ck->evidence = sn_xstrdup(ev.data ? ev.data : "");
+    ck->remedy = sn_xstrdup(remedy && status != SN_HEALTH_PASS ? remedy : "");
+    sn_buf_release(&ev);
+}
+
+void sn_health_report_counts(const struct sn_health_report *rep,
+                             size_t *counts)
+{
+    for (int s = 0; s < SN_HEALTH_STATUS_COUNT; s++)
+        counts[s] = 0;
+    for (size_t i = 0; i < rep->nchecks; i++)
+        counts[rep->checks[i].status]++;
+}
+
+enum sn_health_status
+sn_health_report_worst(const struct sn_health_report *rep)
+{
+    enum sn_health_status w = SN_HEALTH_PASS;
+
+    for (size_t i = 0; i < rep->nchecks; i++)
+        if (rep->checks[i].status > w)
+            w = rep->checks[i].status;
+    return w;
+}
+
+void sn_health_report_json(const struct sn_health_report *rep,
+                           struct sn_buf *out)
+{
+    struct sn_json j;
+    size_t counts[SN_HEALTH_STATUS_COUNT];
+
+    sn_health_report_counts(rep, counts);
+    sn_json_init(&j, out, true);
+    sn_json_obj_begin(&j);
+    sn_json_kstr(&j, "schema", "supernode.doctor/1");
+    sn_json_kstr(&j, "host", rep->host);
+    sn_json_kstr(&j, "fsroot", rep->fsroot);
+    sn_json_key(&j, "summary");
+    sn_json_obj_begin(&j);
+    sn_json_kstr(&j, "status",
+                 sn_health_status_name(sn_health_report_worst(rep)));
+    for (int s = 0; s < SN_HEALTH_STATUS_COUNT; s++)
+        sn_json_kint(&j, status_names[s], (long long)counts[s]);
+    sn_json_obj_end(&j);
+    sn_json_key(&j, "checks");
+    sn_json_arr_begin(&j);
+    for (size_t i = 0; i < rep->nchecks; i++) {
+        const struct sn_health_check *ck = &rep->checks[i];
+        sn_json_obj_begin(&j);
+        sn_json_kstr(&j, "name", ck->name);
+        sn_json_kstr(&j, "status", sn_health_status_name(ck->status));
+        sn_json_kstr(&j, "subject", ck->subject);
+        sn_json_kstr(&j, "evidence", ck->evidence);
+        sn_json_kstr(&j, "remedy", ck->remedy);
+        sn_json_obj_end(&j);
+    }
+    sn_json_arr_end(&j);
+    sn_json_obj_end(&j); /* the writer ends a pretty document with \n */
+}
+
+void sn_health_report_text(const struct sn_health_report *rep,
+                           struct sn_buf *out)
+{
+    size_t counts[SN_HEALTH_STATUS_COUNT];
+    enum sn_health_status worst = sn_health_report_worst(rep);
+
+    sn_health_report_counts(rep, counts);
+    sn_buf_printf(out, "doctor: host %s, root %s\n",
+                  rep->host[0] ? rep->host : "(unknown)", rep->fsroot);
+    for (size_t i = 0; i < rep->nchecks; i++) {
+        const struct sn_health_check *ck = &rep->checks[i];
+        sn_buf_printf(out, "%s  %-20s %s: %s\n", status_labels[ck->status],
+                      ck->name, ck->subject, ck->evidence);
+        if (ck->remedy[0])
+            sn_buf_printf(out, "      remedy: %s\n", ck->remedy);
+    }
+    sn_buf_printf(out, "%s: %zu pass, %zu warn, %zu fail, %zu skipped\n",
+                  status_labels[worst], counts[SN_HEALTH_PASS],
+                  counts[SN_HEALTH_WARN], counts[SN_HEALTH_FAIL],
+                  counts[SN_HEALTH_SKIP]);
+}
