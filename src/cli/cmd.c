@@ -11,6 +11,7 @@ extern const struct sn_cmd sn_cmd_bench;
 extern const struct sn_cmd sn_cmd_plan;
 extern const struct sn_cmd sn_cmd_baseline;
 extern const struct sn_cmd sn_cmd_runs;
+extern const struct sn_cmd sn_cmd_doctor;
 
 const struct sn_cmd *const sn_cmds[] = {
     &sn_cmd_plan,
@@ -19,6 +20,7 @@ const struct sn_cmd *const sn_cmds[] = {
     &sn_cmd_bench,
     &sn_cmd_baseline,
     &sn_cmd_runs,
+    &sn_cmd_doctor,
     &sn_cmd_version,
     NULL,
 };

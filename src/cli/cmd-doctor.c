@@ -1,0 +1,97 @@
+/* cmd-doctor.c: `supernode doctor`: is the node what it should be? Runs
+ * the health probes and prints a checklist (or JSON); exit 1 when any
+ * check fails. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "sn/health.h"
+
+extern const struct sn_cmd sn_cmd_doctor;
+
+/* "--name VALUE" or "--name=VALUE": returns the value and advances *i, or
+ * NULL when argv[*i] is not this option. *missing is set when the value
+ * is absent. */
+static const char *opt_value(int argc, char **argv, int *i, const char *name,
+                             bool *missing)
+{
+    size_t n = strlen(name);
+    const char *a = argv[*i];
+
+    if (strncmp(a, name, n) != 0)
+        return NULL;
+    if (a[n] == '=')
+        return a + n + 1;
+    if (a[n] != '\0')
+        return NULL;
+    if (*i + 1 >= argc) {
+        *missing = true;
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+static int doctor_run(int argc, char **argv)
+{
+    struct sn_health_config cfg;
+    struct sn_health_report rep;
+    struct sn_error err;
+    struct sn_buf out;
+    enum sn_format format = SN_FORMAT_TABLE;
+    int status = SN_EXIT_OK;
+    int rc;
+
+    sn_health_config_init(&cfg);
+    for (int i = 1; i < argc; i++) {
+        bool missing = false;
+        const char *v;
+
+        if ((v = opt_value(argc, argv, &i, "--fsroot", &missing))) {
+            cfg.fsroot = v;
+        } else if ((v = opt_value(argc, argv, &i, "--format", &missing))) {
+            if (cli_parse_format(v, "text,json", &format))
+                return cli_usage_hint(&sn_cmd_doctor);
+        } else if (missing) {
+            cli_usage_error("%s needs a value", argv[i]);
+            return cli_usage_hint(&sn_cmd_doctor);
+        } else {
+            cli_usage_error("doctor: unknown argument '%s'", argv[i]);
+            return cli_usage_hint(&sn_cmd_doctor);
+        }
+    }
+
+    sn_health_report_init(&rep);
+    sn_buf_init(&out);
+    rc = sn_health_run(&cfg, &rep, &err);
+    if (rc) {
+        status = cli_fail(&err);
+        goto out;
+    }
+    if (format == SN_FORMAT_JSON)
+        sn_health_report_json(&rep, &out);
+    else
+        sn_health_report_text(&rep, &out);
+    cli_print(&out);
+    if (sn_health_report_worst(&rep) == SN_HEALTH_FAIL)
+        status = SN_EXIT_CHECK;
+out:
+    sn_buf_release(&out);
+    sn_health_report_release(&rep);
+    return status;
+}
+
+const struct sn_cmd sn_cmd_doctor = {
+    "doctor",
+    "[--fsroot DIR] [--format text|json]",
+    "check that this node is what it should be",
+    "Probes the node in the field's troubleshooting order, physical layer\n"
+    "first: the PCIe link of every accelerator, NIC and NVMe device (speed\n"
+    "and width against what both ends support) and their AER counters.\n"
+    "Each check is PASS, WARN, FAIL or SKIP with the evidence read and the\n"
+    "remedy. Exit status 1 when any check fails.\n\n"
+    "  --fsroot DIR      read sysfs and procfs under DIR instead of /\n"
+    "                    (a tree captured with scripts/capture-fixture.sh)\n"
+    "  --format F        text (default) or json (supernode.doctor/1)\n",
+    doctor_run,
+};
