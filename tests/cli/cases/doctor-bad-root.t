@@ -1,0 +1,4 @@
+# a root that does not exist is bad input: exit 2, nothing on stdout
+args: doctor --fsroot tests/fixtures/sysfs/no-such-tree
+exit: 2
+stderr-has: no-such-tree: cannot use as root

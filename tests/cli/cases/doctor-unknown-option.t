@@ -1,0 +1,4 @@
+# an unknown option is a usage error, and an option without its value too
+args: doctor --fsroot
+exit: 2
+stderr-has: --fsroot needs a value
