@@ -115,7 +115,13 @@ $(TST)/%.o: %.c
 	@echo "  CC      $< (test)"
 	$(Q)$(CC) $(TST_CFLAGS) $(CFLAGS) -c -o $@ $<
 
-$(REL)/%.cu.o $(TST)/%.cu.o: %.cu
+# two rules, not one with two targets: a pattern rule with two targets
+# is one recipe making both, so the second object would never be built
+$(REL)/%.cu.o: %.cu
+	@mkdir -p $(@D)
+	$(NVCC) $(NVCCFLAGS) -c -o $@ $<
+
+$(TST)/%.cu.o: %.cu
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCCFLAGS) -c -o $@ $<
 
