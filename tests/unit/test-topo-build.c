@@ -813,7 +813,45 @@ static void test_network_links_get_media_by_length(void)
     sn_topo_free(t);
 }
 
+/* 8 GPUs and 4 NICs a server: two GPUs share a PCIe switch with a NIC,
+ * so every GPU reaches the network through its NIC without the CPU */
+static void test_every_accelerator_has_a_nic_beside_it(void)
+{
+    struct sn_spec s;
+    struct sn_topo *t;
+    struct sn_path p[4];
+    size_t n = 0;
+    struct sn_error err;
+
+    spec_init(&s);
+    s.supernodes = 2;
+    s.scaleout.topology = SN_NET_FAT_TREE;
+    s.scaleout.nics_per_node = 4;
+    s.scaleout.radix = 8;
+    t = build_ok(&s);
+    REQUIRE(t);
+    for (uint32_t r = 0; r < 8; r++) {
+        uint32_t v = t->accel[r], nics = 0;
+        for (uint32_t k = t->adj_off[v]; k < t->adj_off[v + 1]; k++) {
+            const struct sn_link *l = &t->links[t->adj[k]];
+            const struct sn_node *w = &t->nodes[l->a == v ? l->b : l->a];
+            if (w->kind == SN_NODE_NIC) {
+                nics++;
+                CHECK(w->index == r / 2);
+            }
+        }
+        CHECK(nics == 1);
+    }
+    /* GPU 7 of server 0 to GPU 7 of server 1: gpu-nic3, nic3-leaf,
+     * leaf-nic3, nic3-gpu; no host CPU on the way */
+    CHECK(sn_topo_paths(t, t->accel[7], t->accel[15], p, 4, &n, &err) ==
+          SN_OK);
+    CHECK(n == 1 && p[0].nhops == 4);
+    sn_topo_free(t);
+}
+
 static const struct sn_test cases[] = {
+    T(test_every_accelerator_has_a_nic_beside_it),
     T(test_seed_has_512_scaleup_and_128_uplinks_per_supernode),
     T(test_seed_accelerator_reaches_every_chip_of_its_supernode),
     T(test_ranks_follow_supernode_node_local_index),

@@ -326,10 +326,10 @@ static double nic_pcie(double rate)
     return rate <= PCIE5_X16 ? PCIE5_X16 : PCIE6_X16;
 }
 
-/* Inside each server: every accelerator to the CPU, every NIC to the
- * accelerator it sits beside (the GPUDirect path through a PCIe switch)
- * and to the CPU. In a PCIe tree the accelerators and NICs hang below
- * the PCIe switches instead, which hang below the CPU. */
+/* Inside each server: every accelerator to the CPU; accelerators and NICs
+ * that share a PCIe switch to each other (the GPUDirect path); every NIC
+ * to the CPU. In a PCIe tree the accelerators and NICs hang below the
+ * PCIe switches instead, which hang below the CPU. */
 static void add_host_links(struct sn__topo_build *b, uint32_t sn)
 {
     const struct sn_scaleup *su = &b->s->scaleup;
@@ -366,16 +366,29 @@ static void add_host_links(struct sn__topo_build *b, uint32_t sn)
             sn__topo_build_link(b,
                                 sn__topo_accel_id(b, sn, v * b->per_node + i),
                                 cpu, SN_LINK_HOST, PCIE5_X16, HOST_HOP);
-        for (uint32_t j = 0; j < b->nics; j++) {
-            uint32_t nic = sn__topo_nic_id(b, sn, v, j);
-            uint32_t i = (uint32_t)((uint64_t)j * b->per_node / b->nics);
-            sn__topo_build_link(b, sn__topo_accel_id(b, sn,
-                                                     v * b->per_node + i),
-                                nic, SN_LINK_HOST, nic_pcie(nic_bw),
-                                HOST_HOP);
-            sn__topo_build_link(b, cpu, nic, SN_LINK_HOST, nic_pcie(nic_bw),
-                                HOST_HOP);
+        /* every accelerator shares a PCIe switch with a NIC: with more
+         * NICs than accelerators each NIC sits beside one accelerator,
+         * with fewer each accelerator beside one NIC */
+        if (b->nics >= b->per_node) {
+            for (uint32_t j = 0; j < b->nics; j++) {
+                uint32_t i = (uint32_t)((uint64_t)j * b->per_node / b->nics);
+                sn__topo_build_link(
+                    b, sn__topo_accel_id(b, sn, v * b->per_node + i),
+                    sn__topo_nic_id(b, sn, v, j), SN_LINK_HOST,
+                    nic_pcie(nic_bw), HOST_HOP);
+            }
+        } else if (b->nics) {
+            for (uint32_t i = 0; i < b->per_node; i++) {
+                uint32_t j = (uint32_t)((uint64_t)i * b->nics / b->per_node);
+                sn__topo_build_link(
+                    b, sn__topo_accel_id(b, sn, v * b->per_node + i),
+                    sn__topo_nic_id(b, sn, v, j), SN_LINK_HOST,
+                    nic_pcie(nic_bw), HOST_HOP);
+            }
         }
+        for (uint32_t j = 0; j < b->nics; j++)
+            sn__topo_build_link(b, cpu, sn__topo_nic_id(b, sn, v, j),
+                                SN_LINK_HOST, nic_pcie(nic_bw), HOST_HOP);
     }
 }
 
