@@ -55,8 +55,12 @@ struct sn_health_report {
 /* Probe groups, for sn_health_config.probes. */
 enum {
     SN_HEALTH_PROBE_PCIE = 1u << 0, /* PCIe link speed/width, AER */
+    SN_HEALTH_PROBE_NVML = 1u << 1, /* GPUs through NVML */
     SN_HEALTH_PROBE_ALL = 0xffffu,
 };
+
+/* The NVML library loaded by default (the driver's, on the loader path). */
+#define SN_HEALTH_NVML_DEFAULT "libnvidia-ml.so.1"
 
 /* What to probe and where. Initialise with sn_health_config_init() and
  * set what differs. */
@@ -64,6 +68,11 @@ struct sn_health_config {
     const char *fsroot; /* every sysfs/procfs path is read under this
                            directory; "/" (the default) is the live node */
     unsigned probes;    /* SN_HEALTH_PROBE_* bits; default all */
+    const char *nvml_library; /* dlopen()ed; SN_HEALTH_NVML_DEFAULT by
+                                 default, "" or NULL: NVML checks skipped */
+    unsigned xid_wait_ms;     /* how long to listen for XID events (100) */
+    double idle_after;        /* seconds a process may hold GPU memory
+                                 without work before it is suspect (600) */
 };
 
 void sn_health_config_init(struct sn_health_config *cfg);

@@ -46,6 +46,27 @@ struct hpci {
     char driver[32];
 };
 
+/* An NVIDIA GPU as NVML reports it, for the probes that name GPUs. */
+struct hgpu {
+    unsigned index;        /* NVML index */
+    char bdf[16];          /* sysfs form, "0000:17:00.0" */
+    char name[96];
+    char uuid[96];
+    int pstate;            /* 0 (P0) .. 15, 32 when unknown */
+    bool lost;             /* NVML says the GPU is lost or needs a reset */
+    void *handle;          /* nvmlDevice_t */
+};
+
+/* What an XID code means and what to do (xid.c). */
+struct hxid {
+    unsigned code;
+    const char *meaning;
+    enum sn_health_status status;
+    const char *remedy;
+};
+
+struct hnvml; /* the loaded library (nvml.c) */
+
 /* A probe run: the configuration, the report, the root, and what earlier
  * probes learnt that later ones reuse. */
 struct hctx {
@@ -55,6 +76,12 @@ struct hctx {
     struct hpci *pci;
     size_t npci;
     bool pci_done;
+    struct hnvml *nvml;    /* NULL when NVML is not loaded */
+    char nvml_skip[512];   /* why NVML is not loaded */
+    struct hgpu *gpus;
+    size_t ngpus;
+    char driver_version[96]; /* from NVML, "" when unknown */
+    int cuda_driver_version; /* 12040 = 12.4, 0 when unknown */
 };
 
 /* ---- files under the root (fs.c) ---------------------------------------- */
@@ -100,7 +127,21 @@ void sn__health_pci_subject(const struct hpci *d, char *buf, size_t size);
  * 0 when unknown. */
 int sn__health_pcie_gen(double gts);
 
+/* The GPU NVML knows at a PCI address, or NULL. */
+const struct hgpu *sn__health_gpu_find(const struct hctx *c, const char *bdf);
+
+/* ---- NVML (nvml.c) and XID codes (xid.c) -------------------------------- */
+
+/* Load NVML (cfg->nvml_library), initialise it and list the GPUs into
+ * c->gpus. A library that is absent or fails to initialise is not an
+ * error: c->nvml stays NULL and c->nvml_skip says why. */
+void sn__health_nvml_open(struct hctx *c);
+void sn__health_nvml_close(struct hctx *c);
+/* The entry for an XID code (an "uncommon XID" entry for others). */
+const struct hxid *sn__health_xid(unsigned code);
+
 /* The probes. */
 int sn__health_probe_pcie(struct hctx *c, struct sn_error *err);
+int sn__health_probe_nvml(struct hctx *c, struct sn_error *err);
 
 #endif

@@ -14,6 +14,9 @@ void sn_health_config_init(struct sn_health_config *cfg)
     memset(cfg, 0, sizeof(*cfg));
     cfg->fsroot = "/";
     cfg->probes = SN_HEALTH_PROBE_ALL;
+    cfg->nvml_library = SN_HEALTH_NVML_DEFAULT;
+    cfg->xid_wait_ms = 100;
+    cfg->idle_after = 600;
 }
 
 /* The root without trailing slashes; "" for "/". */
@@ -62,12 +65,26 @@ int sn_health_run(const struct sn_health_config *cfg,
         free(rep->host);
         rep->host = sn_xstrdup(host);
     }
+    /* the PCI list names every device; NVML is opened before the PCIe
+     * checks because a GPU's performance state tells an idle link from a
+     * trained-down one */
+    rc = sn__health_pci_scan(&c, err);
+    if (rc)
+        goto out;
+    if (cfg->probes & SN_HEALTH_PROBE_NVML)
+        sn__health_nvml_open(&c);
     if (cfg->probes & SN_HEALTH_PROBE_PCIE) {
         rc = sn__health_probe_pcie(&c, err);
         if (rc)
             goto out;
     }
+    if (cfg->probes & SN_HEALTH_PROBE_NVML) {
+        rc = sn__health_probe_nvml(&c, err);
+        if (rc)
+            goto out;
+    }
 out:
+    sn__health_nvml_close(&c);
     free(c.pci);
     return rc;
 }

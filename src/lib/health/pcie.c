@@ -96,13 +96,25 @@ static void check_link(struct hctx *c, const struct hpci *d,
         snprintf(ev, sizeof(ev), "trained down: %s, capable of %s", cur,
                  cap);
     } else if (cap_speed > 0 && d->cur_speed < cap_speed * 0.99) {
-        if (d->kind == HPCI_ACCEL) {
+        const struct hgpu *g = sn__health_gpu_find(c, d->bdf);
+        if (d->kind == HPCI_ACCEL && g && g->pstate == 0) {
+            /* in P0 the GPU runs at full speed: no power saving there */
+            st = SN_HEALTH_FAIL;
+            remedy = remedy_trained_down;
+            snprintf(ev, sizeof(ev),
+                     "trained down: %s in P0 (full performance), capable "
+                     "of %s",
+                     cur, cap);
+        } else if (d->kind == HPCI_ACCEL) {
+            char ps[16] = "";
+            if (g && g->pstate >= 0 && g->pstate < 16)
+                snprintf(ps, sizeof(ps), " in P%d", g->pstate);
             st = SN_HEALTH_WARN;
             remedy = remedy_gpu_idle;
             snprintf(ev, sizeof(ev),
-                     "%s, capable of %s (idle power saving or trained "
+                     "%s%s, capable of %s (idle power saving or trained "
                      "down)",
-                     cur, cap);
+                     cur, ps, cap);
         } else {
             st = SN_HEALTH_FAIL;
             remedy = remedy_trained_down;
