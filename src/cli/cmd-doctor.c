@@ -43,12 +43,18 @@ static int doctor_run(int argc, char **argv)
     int rc;
 
     sn_health_config_init(&cfg);
+    /* the environment can point at another NVML (a test double, a driver
+     * outside the loader path); --nvml wins over it */
+    if (getenv("SN_NVML_LIBRARY"))
+        cfg.nvml_library = getenv("SN_NVML_LIBRARY");
     for (int i = 1; i < argc; i++) {
         bool missing = false;
         const char *v;
 
         if ((v = opt_value(argc, argv, &i, "--fsroot", &missing))) {
             cfg.fsroot = v;
+        } else if ((v = opt_value(argc, argv, &i, "--nvml", &missing))) {
+            cfg.nvml_library = strcmp(v, "none") ? v : "";
         } else if ((v = opt_value(argc, argv, &i, "--format", &missing))) {
             if (cli_parse_format(v, "text,json", &format))
                 return cli_usage_hint(&sn_cmd_doctor);
@@ -83,15 +89,21 @@ out:
 
 const struct sn_cmd sn_cmd_doctor = {
     "doctor",
-    "[--fsroot DIR] [--format text|json]",
+    "[--fsroot DIR] [--nvml LIB|none] [--format text|json]",
     "check that this node is what it should be",
     "Probes the node in the field's troubleshooting order, physical layer\n"
     "first: the PCIe link of every accelerator, NIC and NVMe device (speed\n"
-    "and width against what both ends support) and their AER counters.\n"
+    "and width against what both ends support) and their AER counters;\n"
+    "then every GPU through NVML: ECC, row remapping, throttle reasons,\n"
+    "power limit, memory clock, temperature, NVLink, processes holding\n"
+    "memory (dead or idle) and XID events.\n"
     "Each check is PASS, WARN, FAIL or SKIP with the evidence read and the\n"
     "remedy. Exit status 1 when any check fails.\n\n"
     "  --fsroot DIR      read sysfs and procfs under DIR instead of /\n"
     "                    (a tree captured with scripts/capture-fixture.sh)\n"
+    "  --nvml LIB        the NVML library to dlopen() (default\n"
+    "                    libnvidia-ml.so.1, or $SN_NVML_LIBRARY); none\n"
+    "                    skips the GPU checks\n"
     "  --format F        text (default) or json (supernode.doctor/1)\n",
     doctor_run,
 };
