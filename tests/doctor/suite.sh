@@ -6,6 +6,9 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 bin=${SUPERNODE:?}
 fix=tests/fixtures/sysfs
+fake=${SN_BUILD:-build/test}/lib/fake-nvml.so
+# on a fixture tree the machine's own NVML would describe other GPUs
+doc() { "$bin" doctor --nvml none "$@"; }
 pass=0
 fail=0
 tmp=$(mktemp -d)
@@ -62,7 +65,7 @@ check_json() { # file
 }
 if command -v jq >/dev/null; then
     for t in node-good node-trained-down node-aer captured-vm; do
-        "$bin" doctor --fsroot "$fix/$t" --format json >"$tmp/$t.json"
+        doc --fsroot "$fix/$t" --format json >"$tmp/$t.json"
         if check_json "$tmp/$t.json"; then ok; else bad "json of $t"; fi
     done
     "$bin" doctor --format json >"$tmp/live.json"
@@ -72,16 +75,18 @@ else
 fi
 
 # 4. deterministic: the same tree gives the same bytes
-"$bin" doctor --fsroot $fix/node-trained-down >"$tmp/a.txt"
-"$bin" doctor --fsroot $fix/node-trained-down >"$tmp/b.txt"
+SN_FAKE_NVML=tests/fixtures/nvml/bad.yaml "$bin" doctor --nvml "$fake" \
+    --fsroot $fix/node-trained-down >"$tmp/a.txt"
+SN_FAKE_NVML=tests/fixtures/nvml/bad.yaml "$bin" doctor --nvml "$fake" \
+    --fsroot $fix/node-trained-down >"$tmp/b.txt"
 if cmp -s "$tmp/a.txt" "$tmp/b.txt"; then ok; else bad "output differs between runs"; fi
 
 # 5. capture-fixture.sh keeps what doctor reads: capturing a tree and
 #    running doctor on the copy gives the same checks
 for t in node-trained-down node-aer; do
     CAPTURE_ROOT=$fix/$t bash scripts/capture-fixture.sh "$tmp/cap-$t" >/dev/null
-    "$bin" doctor --fsroot "$fix/$t" | tail -n +2 >"$tmp/orig.txt"
-    "$bin" doctor --fsroot "$tmp/cap-$t" | tail -n +2 >"$tmp/copy.txt"
+    doc --fsroot "$fix/$t" | tail -n +2 >"$tmp/orig.txt"
+    doc --fsroot "$tmp/cap-$t" | tail -n +2 >"$tmp/copy.txt"
     if cmp -s "$tmp/orig.txt" "$tmp/copy.txt"; then
         ok
     else
@@ -89,5 +94,33 @@ for t in node-trained-down node-aer; do
         diff "$tmp/orig.txt" "$tmp/copy.txt" | head -n 10
     fi
 done
+
+# 6. the fake NVML through the CLI: --nvml and $SN_NVML_LIBRARY load it
+#    with the same dlopen() path as the driver's library
+SN_FAKE_NVML=tests/fixtures/nvml/bad.yaml "$bin" doctor --nvml "$fake" \
+    --fsroot $fix/node-good --format json >"$tmp/bad.json"
+rc=$?
+if [[ $rc -eq 1 ]] && check_json "$tmp/bad.json" &&
+    jq -e '[.checks[] | select(.status == "fail") | .name] | sort ==
+           ["nvml.devices", "nvml.ecc", "nvml.nvlink", "nvml.power_limit",
+            "nvml.processes", "nvml.row_remap", "nvml.throttle",
+            "nvml.xid"]' "$tmp/bad.json" >/dev/null; then
+    ok
+else
+    bad "fake NVML, bad.yaml: exit $rc"
+    jq -c '.checks[] | select(.status == "fail") | .name' "$tmp/bad.json" | head
+fi
+SN_NVML_LIBRARY=$fake SN_FAKE_NVML=tests/fixtures/nvml/good.yaml \
+    "$bin" doctor --fsroot $fix/node-good >"$tmp/good.txt"
+rc=$?
+if [[ $rc -eq 0 ]] && grep -q '^PASS  nvml.devices .*4 GPUs in NVML' "$tmp/good.txt"; then
+    ok
+else
+    bad "fake NVML from \$SN_NVML_LIBRARY, good.yaml: exit $rc"
+fi
+# --nvml wins over the environment
+SN_NVML_LIBRARY=/nonexistent.so SN_FAKE_NVML=tests/fixtures/nvml/good.yaml \
+    "$bin" doctor --nvml "$fake" --fsroot $fix/node-good >"$tmp/good2.txt"
+if cmp -s "$tmp/good.txt" "$tmp/good2.txt"; then ok; else bad "--nvml over env"; fi
 
 echo "$pass passed, $fail failed"

@@ -1,5 +1,5 @@
 # uncorrectable AER errors fail, correctable ones warn
-args: doctor --fsroot tests/fixtures/sysfs/node-aer --format json
+args: doctor --nvml none --fsroot tests/fixtures/sysfs/node-aer --format json
 exit: 1
 stdout-has: "schema": "supernode.doctor/1"
 stdout-has: "evidence": "correctable 0, non-fatal 1, fatal 0: CmpltTO=1",

@@ -1,0 +1,648 @@
+/* fake-nvml.c: a stand-in for libnvidia-ml.so.1 that exports the NVML
+ * entry points doctor uses and answers them from a YAML fixture (the path
+ * in $SN_FAKE_NVML, read at nvmlInit). doctor loads it through the same
+ * dlopen() path as the real library (--nvml build/test/lib/fake-nvml.so).
+ *
+ * Fixture (a YAML file in tests/fixtures/nvml/): driver, cuda (12040 = 12.4),
+ * init (an NVML error number nvmlInit returns), gpus: a list of
+ *   bus, name, uuid, pstate, lost (handle fails with GPU_IS_LOST),
+ *   ecc {mode, volatile_corrected, volatile_uncorrected,
+ *        aggregate_corrected, aggregate_uncorrected},
+ *   remapped_rows {corrected, uncorrected, pending, failure},
+ *   retired_pages {sbe, dbe, pending}, reasons (bit mask),
+ *   power {limit_w, default_w, min_w, max_w}, clocks {mem, mem_max},
+ *   temperature {gpu, slowdown, shutdown},
+ *   nvlink {links, down [..], errors [{link, replay, recovery, crc_flit,
+ *           crc_data}]}, utilization, processes [{pid, memory_mib, sm}],
+ *   xids [..] (delivered as XID events once registered).
+ * A section that is absent makes its entry points answer NOT_SUPPORTED. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "../../src/lib/health/nvml-api.h"
+
+#define EXPORT __attribute__((visibility("default")))
+#define MAXG 16
+#define MAXP 16
+#define MAXL NVML_NVLINK_MAX_LINKS
+
+struct fake_gpu {
+    char bus[32], name[96], uuid[96];
+    int pstate;
+    int lost;
+    int has_ecc, ecc_on;
+    unsigned long long ecc[2][2]; /* [type][counter] */
+    int has_remap;
+    unsigned remap[4]; /* corrected, uncorrected, pending, failure */
+    int has_retired;
+    unsigned retired[3]; /* sbe, dbe, pending */
+    int has_reasons;
+    unsigned long long reasons;
+    int has_power;
+    unsigned power[4]; /* limit, default, min, max in mW */
+    int has_clocks;
+    unsigned mem_clock, mem_clock_max;
+    int has_temp;
+    unsigned temp[3]; /* gpu, slowdown, shutdown */
+    int nlinks;
+    int link_up[MAXL];
+    unsigned long long link_err[MAXL][4];
+    int has_util;
+    unsigned util;
+    int nprocs;
+    unsigned pid[MAXP], sm[MAXP];
+    int has_sm[MAXP];
+    unsigned long long mem[MAXP];
+    int nxids;
+    unsigned xids[16];
+    int xid_next;
+    int registered;
+};
+
+static struct fake_gpu gpus[MAXG];
+static int ngpus;
+static char driver[80];
+static int cuda;
+static int initialised;
+static struct nvmlEventSet_st {
+    int dummy;
+} event_set;
+
+/* ---- the fixture ------------------------------------------------------- */
+
+static yaml_node_t *get(yaml_document_t *doc, yaml_node_t *map,
+                        const char *key)
+{
+    if (!map || map->type != YAML_MAPPING_NODE)
+        return NULL;
+    for (yaml_node_pair_t *p = map->data.mapping.pairs.start;
+         p < map->data.mapping.pairs.top; p++) {
+        yaml_node_t *k = yaml_document_get_node(doc, p->key);
+        if (k && k->type == YAML_SCALAR_NODE &&
+            !strcmp((const char *)k->data.scalar.value, key))
+            return yaml_document_get_node(doc, p->value);
+    }
+    return NULL;
+}
+
+static const char *str(yaml_node_t *n)
+{
+    return n && n->type == YAML_SCALAR_NODE
+               ? (const char *)n->data.scalar.value
+               : NULL;
+}
+
+static unsigned long long num(yaml_node_t *n)
+{
+    const char *s = str(n);
+
+    if (!s)
+        return 0;
+    if (!strcmp(s, "on") || !strcmp(s, "true"))
+        return 1;
+    return strtoull(s, NULL, 0);
+}
+
+static int seq_len(yaml_node_t *n)
+{
+    return n && n->type == YAML_SEQUENCE_NODE
+               ? (int)(n->data.sequence.items.top -
+                       n->data.sequence.items.start)
+               : 0;
+}
+
+static yaml_node_t *seq_at(yaml_document_t *doc, yaml_node_t *n, int i)
+{
+    return yaml_document_get_node(doc, n->data.sequence.items.start[i]);
+}
+
+static void load_gpu(yaml_document_t *doc, yaml_node_t *m,
+                     struct fake_gpu *g)
+{
+    yaml_node_t *s;
+
+    memset(g, 0, sizeof(*g));
+    snprintf(g->bus, sizeof(g->bus), "%s",
+             str(get(doc, m, "bus")) ? str(get(doc, m, "bus")) : "");
+    snprintf(g->name, sizeof(g->name), "%s",
+             str(get(doc, m, "name")) ? str(get(doc, m, "name")) : "");
+    snprintf(g->uuid, sizeof(g->uuid), "%s",
+             str(get(doc, m, "uuid")) ? str(get(doc, m, "uuid")) : "");
+    g->pstate = get(doc, m, "pstate") ? (int)num(get(doc, m, "pstate"))
+                                      : NVML_PSTATE_UNKNOWN;
+    g->lost = (int)num(get(doc, m, "lost"));
+    if ((s = get(doc, m, "ecc"))) {
+        g->has_ecc = 1;
+        g->ecc_on = (int)num(get(doc, s, "mode"));
+        g->ecc[0][0] = num(get(doc, s, "volatile_corrected"));
+        g->ecc[1][0] = num(get(doc, s, "volatile_uncorrected"));
+        g->ecc[0][1] = num(get(doc, s, "aggregate_corrected"));
+        g->ecc[1][1] = num(get(doc, s, "aggregate_uncorrected"));
+    }
+    if ((s = get(doc, m, "remapped_rows"))) {
+        g->has_remap = 1;
+        g->remap[0] = (unsigned)num(get(doc, s, "corrected"));
+        g->remap[1] = (unsigned)num(get(doc, s, "uncorrected"));
+        g->remap[2] = (unsigned)num(get(doc, s, "pending"));
+        g->remap[3] = (unsigned)num(get(doc, s, "failure"));
+    }
+    if ((s = get(doc, m, "retired_pages"))) {
+        g->has_retired = 1;
+        g->retired[0] = (unsigned)num(get(doc, s, "sbe"));
+        g->retired[1] = (unsigned)num(get(doc, s, "dbe"));
+        g->retired[2] = (unsigned)num(get(doc, s, "pending"));
+    }
+    if ((s = get(doc, m, "reasons"))) {
+        g->has_reasons = 1;
+        g->reasons = num(s);
+    }
+    if ((s = get(doc, m, "power"))) {
+        g->has_power = 1;
+        g->power[0] = (unsigned)num(get(doc, s, "limit_w")) * 1000;
+        g->power[1] = (unsigned)num(get(doc, s, "default_w")) * 1000;
+        g->power[2] = (unsigned)num(get(doc, s, "min_w")) * 1000;
+        g->power[3] = (unsigned)num(get(doc, s, "max_w")) * 1000;
+    }
+    if ((s = get(doc, m, "clocks"))) {
+        g->has_clocks = 1;
+        g->mem_clock = (unsigned)num(get(doc, s, "mem"));
+        g->mem_clock_max = (unsigned)num(get(doc, s, "mem_max"));
+    }
+    if ((s = get(doc, m, "temperature"))) {
+        g->has_temp = 1;
+        g->temp[0] = (unsigned)num(get(doc, s, "gpu"));
+        g->temp[1] = (unsigned)num(get(doc, s, "slowdown"));
+        g->temp[2] = (unsigned)num(get(doc, s, "shutdown"));
+    }
+    if ((s = get(doc, m, "nvlink"))) {
+        yaml_node_t *down = get(doc, s, "down"), *errs = get(doc, s, "errors");
+        g->nlinks = (int)num(get(doc, s, "links"));
+        if (g->nlinks > MAXL)
+            g->nlinks = MAXL;
+        for (int l = 0; l < g->nlinks; l++)
+            g->link_up[l] = 1;
+        for (int i = 0; i < seq_len(down); i++) {
+            unsigned l = (unsigned)num(seq_at(doc, down, i));
+            if (l < MAXL)
+                g->link_up[l] = 0;
+        }
+        for (int i = 0; i < seq_len(errs); i++) {
+            yaml_node_t *e = seq_at(doc, errs, i);
+            unsigned l = (unsigned)num(get(doc, e, "link"));
+            if (l >= MAXL)
+                continue;
+            g->link_err[l][0] = num(get(doc, e, "replay"));
+            g->link_err[l][1] = num(get(doc, e, "recovery"));
+            g->link_err[l][2] = num(get(doc, e, "crc_flit"));
+            g->link_err[l][3] = num(get(doc, e, "crc_data"));
+        }
+    }
+    if ((s = get(doc, m, "utilization"))) {
+        g->has_util = 1;
+        g->util = (unsigned)num(s);
+    }
+    s = get(doc, m, "processes");
+    for (int i = 0; i < seq_len(s) && g->nprocs < MAXP; i++) {
+        yaml_node_t *p = seq_at(doc, s, i);
+        g->pid[g->nprocs] = (unsigned)num(get(doc, p, "pid"));
+        g->mem[g->nprocs] = num(get(doc, p, "memory_mib")) << 20;
+        g->has_sm[g->nprocs] = get(doc, p, "sm") != NULL;
+        g->sm[g->nprocs] = (unsigned)num(get(doc, p, "sm"));
+        g->nprocs++;
+    }
+    s = get(doc, m, "xids");
+    for (int i = 0; i < seq_len(s) && g->nxids < 16; i++)
+        g->xids[g->nxids++] = (unsigned)num(seq_at(doc, s, i));
+}
+
+/* Returns the NVML answer for nvmlInit. */
+static nvmlReturn_t load(void)
+{
+    const char *path = getenv("SN_FAKE_NVML");
+    FILE *f;
+    yaml_parser_t parser;
+    yaml_document_t doc;
+    yaml_node_t *root, *list;
+    nvmlReturn_t rc = NVML_SUCCESS;
+
+    ngpus = 0;
+    if (!path || !(f = fopen(path, "r")))
+        return NVML_ERROR_DRIVER_NOT_LOADED;
+    yaml_parser_initialize(&parser);
+    yaml_parser_set_input_file(&parser, f);
+    if (!yaml_parser_load(&parser, &doc)) {
+        yaml_parser_delete(&parser);
+        fclose(f);
+        return NVML_ERROR_UNKNOWN;
+    }
+    root = yaml_document_get_root_node(&doc);
+    snprintf(driver, sizeof(driver), "%s",
+             str(get(&doc, root, "driver")) ? str(get(&doc, root, "driver"))
+                                            : "");
+    cuda = (int)num(get(&doc, root, "cuda"));
+    if (get(&doc, root, "init"))
+        rc = (nvmlReturn_t)num(get(&doc, root, "init"));
+    list = get(&doc, root, "gpus");
+    for (int i = 0; i < seq_len(list) && ngpus < MAXG; i++)
+        load_gpu(&doc, seq_at(&doc, list, i), &gpus[ngpus++]);
+    yaml_document_delete(&doc);
+    yaml_parser_delete(&parser);
+    fclose(f);
+    return rc;
+}
+
+/* ---- the entry points ---------------------------------------------------- */
+
+static struct fake_gpu *gpu(nvmlDevice_t d)
+{
+    struct fake_gpu *g = (struct fake_gpu *)(void *)d;
+
+    if (!initialised || g < gpus || g >= gpus + ngpus)
+        return NULL;
+    return g;
+}
+
+#define GPU_OR_FAIL(g, d)                                                      \
+    struct fake_gpu *g = gpu(d);                                               \
+    if (!g)                                                                    \
+        return NVML_ERROR_INVALID_ARGUMENT
+
+EXPORT nvmlReturn_t nvmlInit_v2(void)
+{
+    nvmlReturn_t rc = load();
+
+    initialised = rc == NVML_SUCCESS;
+    return rc;
+}
+
+EXPORT nvmlReturn_t nvmlShutdown(void)
+{
+    initialised = 0;
+    return NVML_SUCCESS;
+}
+
+EXPORT const char *nvmlErrorString(nvmlReturn_t r)
+{
+    switch (r) {
+    case NVML_SUCCESS:
+        return "Success";
+    case NVML_ERROR_NOT_SUPPORTED:
+        return "Not Supported";
+    case NVML_ERROR_DRIVER_NOT_LOADED:
+        return "Driver Not Loaded";
+    case NVML_ERROR_GPU_IS_LOST:
+        return "GPU is lost";
+    case NVML_ERROR_TIMEOUT:
+        return "Timeout";
+    default:
+        return "Unknown Error";
+    }
+}
+
+EXPORT nvmlReturn_t nvmlSystemGetDriverVersion(char *v, unsigned len)
+{
+    snprintf(v, len, "%s", driver);
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlSystemGetCudaDriverVersion_v2(int *v)
+{
+    *v = cuda;
+    return cuda ? NVML_SUCCESS : NVML_ERROR_NOT_SUPPORTED;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetCount_v2(unsigned *n)
+{
+    if (!initialised)
+        return NVML_ERROR_UNINITIALIZED;
+    *n = (unsigned)ngpus;
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned i,
+                                                  nvmlDevice_t *d)
+{
+    if (!initialised || i >= (unsigned)ngpus)
+        return NVML_ERROR_INVALID_ARGUMENT;
+    if (gpus[i].lost)
+        return NVML_ERROR_GPU_IS_LOST;
+    *d = (nvmlDevice_t)(void *)&gpus[i];
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetName(nvmlDevice_t d, char *s, unsigned n)
+{
+    GPU_OR_FAIL(g, d);
+    snprintf(s, n, "%s", g->name);
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetUUID(nvmlDevice_t d, char *s, unsigned n)
+{
+    GPU_OR_FAIL(g, d);
+    snprintf(s, n, "%s", g->uuid);
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetPciInfo_v3(nvmlDevice_t d, nvmlPciInfo_t *p)
+{
+    GPU_OR_FAIL(g, d);
+    memset(p, 0, sizeof(*p));
+    snprintf(p->busId, sizeof(p->busId), "%s", g->bus);
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetPerformanceState(nvmlDevice_t d, int *p)
+{
+    GPU_OR_FAIL(g, d);
+    *p = g->pstate;
+    return g->pstate == NVML_PSTATE_UNKNOWN ? NVML_ERROR_NOT_SUPPORTED
+                                            : NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetEccMode(nvmlDevice_t d, int *cur,
+                                         int *pending)
+{
+    GPU_OR_FAIL(g, d);
+    if (!g->has_ecc)
+        return NVML_ERROR_NOT_SUPPORTED;
+    *cur = *pending = g->ecc_on;
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetTotalEccErrors(nvmlDevice_t d, int type,
+                                                int counter,
+                                                unsigned long long *v)
+{
+    GPU_OR_FAIL(g, d);
+    if (!g->has_ecc || type < 0 || type > 1 || counter < 0 || counter > 1)
+        return NVML_ERROR_NOT_SUPPORTED;
+    *v = g->ecc[type][counter];
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetRemappedRows(nvmlDevice_t d, unsigned *c,
+                                              unsigned *u, unsigned *p,
+                                              unsigned *f)
+{
+    GPU_OR_FAIL(g, d);
+    if (!g->has_remap)
+        return NVML_ERROR_NOT_SUPPORTED;
+    *c = g->remap[0];
+    *u = g->remap[1];
+    *p = g->remap[2];
+    *f = g->remap[3];
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetRetiredPages(nvmlDevice_t d, int cause,
+                                              unsigned *count,
+                                              unsigned long long *addr)
+{
+    unsigned n;
+
+    GPU_OR_FAIL(g, d);
+    if (!g->has_retired || cause < 0 || cause > 1)
+        return NVML_ERROR_NOT_SUPPORTED;
+    n = g->retired[cause];
+    if (*count < n || !addr) {
+        *count = n;
+        return n ? NVML_ERROR_INSUFFICIENT_SIZE : NVML_SUCCESS;
+    }
+    for (unsigned i = 0; i < n; i++)
+        addr[i] = 0x1000ULL * (i + 1);
+    *count = n;
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetRetiredPagesPendingStatus(nvmlDevice_t d,
+                                                           int *p)
+{
+    GPU_OR_FAIL(g, d);
+    if (!g->has_retired)
+        return NVML_ERROR_NOT_SUPPORTED;
+    *p = (int)g->retired[2];
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t
+nvmlDeviceGetCurrentClocksEventReasons(nvmlDevice_t d, unsigned long long *r)
+{
+    GPU_OR_FAIL(g, d);
+    if (!g->has_reasons)
+        return NVML_ERROR_NOT_SUPPORTED;
+    *r = g->reasons;
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetEnforcedPowerLimit(nvmlDevice_t d,
+                                                    unsigned *mw)
+{
+    GPU_OR_FAIL(g, d);
+    if (!g->has_power)
+        return NVML_ERROR_NOT_SUPPORTED;
+    *mw = g->power[0];
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetPowerManagementDefaultLimit(nvmlDevice_t d,
+                                                             unsigned *mw)
+{
+    GPU_OR_FAIL(g, d);
+    if (!g->has_power)
+        return NVML_ERROR_NOT_SUPPORTED;
+    *mw = g->power[1];
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t
+nvmlDeviceGetPowerManagementLimitConstraints(nvmlDevice_t d, unsigned *lo,
+                                             unsigned *hi)
+{
+    GPU_OR_FAIL(g, d);
+    if (!g->has_power)
+        return NVML_ERROR_NOT_SUPPORTED;
+    *lo = g->power[2];
+    *hi = g->power[3];
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetClockInfo(nvmlDevice_t d, int type,
+                                           unsigned *mhz)
+{
+    GPU_OR_FAIL(g, d);
+    if (!g->has_clocks || type != NVML_CLOCK_MEM)
+        return NVML_ERROR_NOT_SUPPORTED;
+    *mhz = g->mem_clock;
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetMaxClockInfo(nvmlDevice_t d, int type,
+                                              unsigned *mhz)
+{
+    GPU_OR_FAIL(g, d);
+    if (!g->has_clocks || type != NVML_CLOCK_MEM)
+        return NVML_ERROR_NOT_SUPPORTED;
+    *mhz = g->mem_clock_max;
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetTemperature(nvmlDevice_t d, int sensor,
+                                             unsigned *t)
+{
+    GPU_OR_FAIL(g, d);
+    if (!g->has_temp || sensor != NVML_TEMPERATURE_GPU)
+        return NVML_ERROR_NOT_SUPPORTED;
+    *t = g->temp[0];
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetTemperatureThreshold(nvmlDevice_t d,
+                                                      int which, unsigned *t)
+{
+    GPU_OR_FAIL(g, d);
+    if (!g->has_temp)
+        return NVML_ERROR_NOT_SUPPORTED;
+    if (which == NVML_TEMPERATURE_THRESHOLD_SLOWDOWN)
+        *t = g->temp[1];
+    else if (which == NVML_TEMPERATURE_THRESHOLD_SHUTDOWN)
+        *t = g->temp[2];
+    else
+        return NVML_ERROR_NOT_SUPPORTED;
+    return *t ? NVML_SUCCESS : NVML_ERROR_NOT_SUPPORTED;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetNvLinkState(nvmlDevice_t d, unsigned link,
+                                             int *active)
+{
+    GPU_OR_FAIL(g, d);
+    if (link >= (unsigned)g->nlinks)
+        return g->nlinks ? NVML_ERROR_INVALID_ARGUMENT
+                         : NVML_ERROR_NOT_SUPPORTED;
+    *active = g->link_up[link];
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetNvLinkErrorCounter(nvmlDevice_t d,
+                                                    unsigned link, int counter,
+                                                    unsigned long long *v)
+{
+    GPU_OR_FAIL(g, d);
+    if (link >= (unsigned)g->nlinks || counter < 0 || counter > 3)
+        return NVML_ERROR_INVALID_ARGUMENT;
+    *v = g->link_err[link][counter];
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetUtilizationRates(nvmlDevice_t d,
+                                                  nvmlUtilization_t *u)
+{
+    GPU_OR_FAIL(g, d);
+    if (!g->has_util)
+        return NVML_ERROR_NOT_SUPPORTED;
+    u->gpu = g->util;
+    u->memory = g->util;
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t
+nvmlDeviceGetComputeRunningProcesses_v3(nvmlDevice_t d, unsigned *count,
+                                        nvmlProcessInfo_v2_t *infos)
+{
+    GPU_OR_FAIL(g, d);
+    if (*count < (unsigned)g->nprocs || !infos) {
+        *count = (unsigned)g->nprocs;
+        return g->nprocs ? NVML_ERROR_INSUFFICIENT_SIZE : NVML_SUCCESS;
+    }
+    for (int i = 0; i < g->nprocs; i++) {
+        infos[i].pid = g->pid[i];
+        infos[i].usedGpuMemory = g->mem[i];
+        infos[i].gpuInstanceId = 0xffffffffu;
+        infos[i].computeInstanceId = 0xffffffffu;
+    }
+    *count = (unsigned)g->nprocs;
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t
+nvmlDeviceGetProcessUtilization(nvmlDevice_t d,
+                                nvmlProcessUtilizationSample_t *s,
+                                unsigned *count, unsigned long long since)
+{
+    unsigned n = 0;
+
+    GPU_OR_FAIL(g, d);
+    (void)since;
+    for (int i = 0; i < g->nprocs; i++)
+        n += (unsigned)g->has_sm[i];
+    if (n == 0)
+        return NVML_ERROR_NOT_FOUND;
+    if (!s || *count < n) {
+        *count = n;
+        return NVML_ERROR_INSUFFICIENT_SIZE;
+    }
+    n = 0;
+    for (int i = 0; i < g->nprocs; i++) {
+        if (!g->has_sm[i])
+            continue;
+        memset(&s[n], 0, sizeof(s[n]));
+        s[n].pid = g->pid[i];
+        s[n].timeStamp = 1000000ULL * (n + 1);
+        s[n].smUtil = g->sm[i];
+        s[n].memUtil = g->sm[i] / 2;
+        n++;
+    }
+    *count = n;
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlEventSetCreate(nvmlEventSet_t *set)
+{
+    if (!initialised)
+        return NVML_ERROR_UNINITIALIZED;
+    *set = &event_set;
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceRegisterEvents(nvmlDevice_t d,
+                                             unsigned long long types,
+                                             nvmlEventSet_t set)
+{
+    GPU_OR_FAIL(g, d);
+    if (set != &event_set || !(types & nvmlEventTypeXidCriticalError))
+        return NVML_ERROR_INVALID_ARGUMENT;
+    g->registered = 1;
+    g->xid_next = 0;
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlEventSetWait_v2(nvmlEventSet_t set,
+                                        nvmlEventData_t *data, unsigned ms)
+{
+    (void)ms; /* a fixture has nothing more to wait for */
+    if (set != &event_set)
+        return NVML_ERROR_INVALID_ARGUMENT;
+    for (int i = 0; i < ngpus; i++) {
+        struct fake_gpu *g = &gpus[i];
+        if (!g->registered || g->xid_next >= g->nxids)
+            continue;
+        memset(data, 0, sizeof(*data));
+        data->device = (nvmlDevice_t)(void *)g;
+        data->eventType = nvmlEventTypeXidCriticalError;
+        data->eventData = g->xids[g->xid_next++];
+        data->gpuInstanceId = data->computeInstanceId = 0xffffffffu;
+        return NVML_SUCCESS;
+    }
+    return NVML_ERROR_TIMEOUT;
+}
+
+EXPORT nvmlReturn_t nvmlEventSetFree(nvmlEventSet_t set)
+{
+    if (set != &event_set)
+        return NVML_ERROR_INVALID_ARGUMENT;
+    for (int i = 0; i < ngpus; i++)
+        gpus[i].registered = 0;
+    return NVML_SUCCESS;
+}
