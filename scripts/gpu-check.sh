@@ -2,9 +2,10 @@
 # gpu-check.sh: build supernode with CUDA and run the cuda bench backend on
 # the machine's first GPU, in under 8 minutes: every device test, the
 # collectives on one rank with their data checked, the check catching
-# injected corruption, and the figures docs/benchmarks.md records (GEMM
+# injected corruption, the figures docs/benchmarks.md records (GEMM
 # against the catalog's dense peak, memory against HBM bandwidth, host to
-# device and back).
+# device and back), and `supernode doctor` against the driver's NVML
+# (docs/doctor.md records what it found).
 #
 #   scripts/gpu-check.sh            results in a temporary directory
 #   OUT=dir scripts/gpu-check.sh    results (JSON, tables, log) under dir
@@ -98,7 +99,22 @@ else
     bad "corruption caught on the GPU (exit $rc)"
 fi
 
-# 5. the figures, for docs/benchmarks.md
+# 5. doctor against the driver's NVML: every check on this node, kept
+#    for docs/doctor.md; a FAIL there is a finding about the machine, so
+#    the step counts as done when doctor ran and reported NVML's GPUs
+"$sn" doctor --format json >"$out/doctor.json" 2>"$out/doctor.err"
+rc=$?
+"$sn" doctor >"$out/doctor.txt" 2>/dev/null
+if [[ $rc -le 1 ]] && grep -q '"schema": "supernode.doctor/1"' \
+        "$out/doctor.json" && grep -q '"nvml.devices"' "$out/doctor.json"; then
+    ok "doctor with the driver's NVML (exit $rc)"
+else
+    bad "doctor with the driver's NVML (exit $rc)"
+    head -n 5 "$out/doctor.err"
+fi
+cat "$out/doctor.txt"
+
+# 6. the figures, for docs/benchmarks.md
 cat "$out/gpu-bench.txt"
 echo "took $((SECONDS - start)) s"
 finish
