@@ -1,0 +1,983 @@
+/* diagnose.c: from results to findings: each result against the design,
+ * the baseline and its peers; slow pairs localised to links; verdicts per
+ * device, pair and link; findings with evidence and the next step, in a
+ * fixed order. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag-int.h"
+
+/* ---- names and values ---------------------------------------------------- */
+
+const char *sn_finding_kind_name(enum sn_finding_kind k)
+{
+    switch (k) {
+    case SN_FIND_LINK:
+        return "link";
+    case SN_FIND_SYSTEMIC:
+        return "systemic";
+    case SN_FIND_UNEXPLAINED:
+        return "unexplained-pair";
+    case SN_FIND_DEVICE:
+        return "device";
+    case SN_FIND_PAIR:
+        return "pair";
+    case SN_FIND_GROUP:
+        return "collective";
+    case SN_FIND_MISSING:
+        return "missing";
+    default:
+        return "?";
+    }
+}
+
+static char *fmt_value(double v, const char *unit, char *buf, size_t size)
+{
+    static const struct {
+        const char *unit;
+        enum sn_unit_kind kind;
+    } kinds[] = {
+        {"B/s", SN_UNIT_BANDWIDTH}, {"s", SN_UNIT_TIME},
+        {"FLOP/s", SN_UNIT_FLOPS},  {"B", SN_UNIT_BYTES},
+    };
+    char tmp[48];
+
+    for (size_t i = 0; i < SN_ARRAY_LEN(kinds); i++)
+        if (strcmp(unit, kinds[i].unit) == 0)
+            return sn_unit_format(v, kinds[i].kind, buf, size);
+    snprintf(buf, size, "%s%s%s", sn_fmt_double(v, 4, tmp, sizeof(tmp)),
+             unit[0] ? " " : "", unit);
+    return buf;
+}
+
+static void device_label(const struct sn_topo *t, uint32_t rank, char *buf,
+                         size_t size)
+{
+    if (t && rank < t->naccel)
+        sn_topo_node_name(t, t->accel[rank], buf, size);
+    else
+        snprintf(buf, size, "rank%u", (unsigned)rank);
+}
+
+static void result_names(const struct sn_topo *t, const struct sn_result *r,
+                         char *subject, size_t ssize, char *label,
+                         size_t lsize)
+{
+    char a[96], b[96];
+
+    sn_result_subject(r, subject, ssize);
+    switch (r->subject) {
+    case SN_SUBJECT_DEVICE:
+        device_label(t, r->a, label, lsize);
+        break;
+    case SN_SUBJECT_PAIR:
+        device_label(t, r->a, a, sizeof(a));
+        device_label(t, r->b, b, sizeof(b));
+        snprintf(label, lsize, "%s~%s", a, b);
+        break;
+    default:
+        if (t && r->b == t->naccel && r->a == 0)
+            snprintf(label, lsize, "all %zu accelerators", t->naccel);
+        else
+            snprintf(label, lsize, "%u ranks from rank%u", (unsigned)r->b,
+                     (unsigned)r->a);
+        break;
+    }
+}
+
+/* ---- peers ------------------------------------------------------------------ */
+
+/* Which peers a result is compared with: same test, parameters and kind
+ * of subject; pairs also by the fabric between them (inside one
+ * scale-up domain or across the network). */
+static int peer_class(const struct sn_topo *t, const struct sn_result *r)
+{
+    const struct sn_node *a, *b;
+
+    if (r->subject != SN_SUBJECT_PAIR || !t || r->a >= t->naccel ||
+        r->b >= t->naccel)
+        return 0;
+    a = &t->nodes[t->accel[r->a]];
+    b = &t->nodes[t->accel[r->b]];
+    if (t->spec && t->spec->scaleup.fabric == SN_FABRIC_NONE)
+        return 2;
+    return a->supernode == b->supernode ? 1 : 2;
+}
+
+struct peer_key {
+    const struct sn_result *r;
+    int cls;
+    size_t idx;
+};
+
+static int peer_cmp(const void *x, const void *y)
+{
+    const struct peer_key *a = x, *b = y;
+    int c = strcmp(a->r->test, b->r->test);
+
+    if (c)
+        return c;
+    c = strcmp(a->r->params, b->r->params);
+    if (c)
+        return c;
+    if (a->r->subject != b->r->subject)
+        return a->r->subject < b->r->subject ? -1 : 1;
+    if (a->cls != b->cls)
+        return a->cls < b->cls ? -1 : 1;
+    return (a->idx > b->idx) - (a->idx < b->idx);
+}
+
+static bool same_peers(const struct peer_key *a, const struct peer_key *b)
+{
+    return !strcmp(a->r->test, b->r->test) &&
+           !strcmp(a->r->params, b->r->params) &&
+           a->r->subject == b->r->subject && a->cls == b->cls;
+}
+
+/* Compare each member of a group [from, to) with the group's median and
+ * MAD. Values are oriented (larger is better) and, where the design
+ * gives an expectation for every member, normalised by it so that pairs
+ * over different routes compare. */
+static void compare_group(const struct sn_diag_config *cfg,
+                          const struct peer_key *keys, size_t from,
+                          size_t to, const double *expected,
+                          struct sn_diag_cmp (*cmp)[SN_BASIS_COUNT])
+{
+    size_t n = to - from;
+    double *v = sn_xmalloc(n * sizeof(double));
+    double *tmp = sn_xmalloc(n * sizeof(double));
+    bool normalise = expected != NULL;
+    double med, sigma;
+
+    for (size_t i = from; i < to && normalise; i++)
+        if (!(expected[keys[i].idx] > 0))
+            normalise = false;
+    for (size_t i = from; i < to; i++) {
+        const struct sn_result *r = keys[i].r;
+        double x = r->stats.median;
+        if (normalise)
+            x /= expected[keys[i].idx];
+        v[i - from] = r->lower_better ? (x > 0 ? 1.0 / x : 0.0) : x;
+    }
+    memcpy(tmp, v, n * sizeof(double));
+    med = sn_stats_median(tmp, n);
+    memcpy(tmp, v, n * sizeof(double));
+    sigma = sn_stats_sigma(tmp, n);
+    if (sigma < cfg->noise_floor * fabs(med))
+        sigma = cfg->noise_floor * fabs(med);
+    for (size_t i = from; i < to; i++) {
+        struct sn_diag_cmp *c = &cmp[keys[i].idx][SN_BASIS_PEERS];
+        const struct sn_result *r = keys[i].r;
+        double x = v[i - from], scale = 1.0;
+        memset(c, 0, sizeof(*c));
+        if (med <= 0 || r->stats.n == 0)
+            continue;
+        c->valid = true;
+        c->npeers = n;
+        c->ratio = x / med;
+        c->z = sigma > 0 ? (x - med) / sigma : 0.0;
+        /* the reference in the result's own unit */
+        if (normalise)
+            scale = expected[keys[i].idx];
+        if (r->lower_better) {
+            c->reference = normalise ? scale / med : 1.0 / med;
+            c->noise = c->reference * sigma / med;
+        } else {
+            c->reference = med * scale;
+            c->noise = sigma * scale;
+        }
+        c->lo = c->reference - cfg->peer_z * c->noise;
+        c->hi = c->reference + cfg->peer_z * c->noise;
+        if (c->z < -cfg->peer_z)
+            c->severity =
+                c->ratio < cfg->peer_fail ? SN_SEV_FAIL : SN_SEV_WARN;
+    }
+    free(v);
+    free(tmp);
+}
+
+static int cmp_desc(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+
+    return (x < y) - (x > y);
+}
+
+/* A group of equivalent results and what its best quarter reaches of
+ * the design. */
+struct group {
+    size_t from, to;       /* in the sorted keys */
+    double reach;          /* oriented measured / expected of the best
+                              quarter (median); NaN without a design */
+    double expected;       /* the design value (median over the group) */
+    double measured;       /* the best quarter's measured value */
+};
+
+/* The design comparison of a group: each member against what the design
+ * lets it reach, given what the best quarter of the group reaches. */
+static void design_group(const struct sn_diag_config *cfg,
+                         const struct peer_key *keys, struct group *g,
+                         const double *expected,
+                         struct sn_diag_cmp (*cmp)[SN_BASIS_COUNT])
+{
+    size_t n = g->to - g->from, top;
+    double *e, *x, scale;
+
+    g->reach = NAN;
+    if (!expected)
+        return;
+    for (size_t i = g->from; i < g->to; i++)
+        if (!(expected[keys[i].idx] > 0) || keys[i].r->stats.n == 0)
+            return;
+    e = sn_xmalloc(n * sizeof(double));
+    x = sn_xmalloc(n * sizeof(double));
+    for (size_t i = g->from; i < g->to; i++) {
+        const struct sn_result *r = keys[i].r;
+        double ex = expected[keys[i].idx], m = r->stats.median;
+        e[i - g->from] = r->lower_better ? (m > 0 ? ex / m : 0.0) : m / ex;
+        x[i - g->from] = ex;
+    }
+    g->expected = sn_stats_median(x, n);
+    /* degradation only ever takes bandwidth away: the best quarter of
+     * equivalent subjects shows what this hardware and software reach
+     * while at least a quarter of them is sound */
+    qsort(e, n, sizeof(double), cmp_desc);
+    top = (n + 3) / 4;
+    g->reach = top % 2 ? e[top / 2] : 0.5 * (e[top / 2 - 1] + e[top / 2]);
+    scale = n > 1 && g->reach < 1.0 ? g->reach : 1.0;
+    for (size_t i = g->from; i < g->to; i++) {
+        const struct sn_result *r = keys[i].r;
+        struct sn_diag_cmp *c = &cmp[keys[i].idx][SN_BASIS_DESIGN];
+        double ex = expected[keys[i].idx];
+        sn_diag_vs_design(cfg, r, r->lower_better ? ex / scale : ex * scale,
+                          c);
+        c->expected = ex;
+    }
+    g->measured = keys[g->from].r->lower_better ? g->expected / g->reach
+                                                : g->expected * g->reach;
+    free(e);
+    free(x);
+}
+
+/* Group the results, compare each with its design, its peers; return
+ * the groups (for systemic findings). */
+static size_t compare_groups(const struct sn_diag_config *cfg,
+                             const struct sn_topo *t,
+                             const struct sn_results *rs,
+                             const double *expected,
+                             struct sn_diag_cmp (*cmp)[SN_BASIS_COUNT],
+                             struct peer_key **keys_out,
+                             struct group **groups_out)
+{
+    struct peer_key *keys = sn_xmalloc((rs->n + 1) * sizeof(*keys));
+    struct group *groups = NULL;
+    size_t ng = 0, cap = 0;
+
+    for (size_t i = 0; i < rs->n; i++) {
+        keys[i].r = &rs->items[i];
+        keys[i].cls = peer_class(t, &rs->items[i]);
+        keys[i].idx = i;
+    }
+    qsort(keys, rs->n, sizeof(*keys), peer_cmp);
+    for (size_t i = 0; i < rs->n;) {
+        size_t j = i + 1;
+        struct group *g;
+        while (j < rs->n && same_peers(&keys[i], &keys[j]))
+            j++;
+        SN_GROW(groups, cap, ng + 1);
+        g = &groups[ng++];
+        memset(g, 0, sizeof(*g));
+        g->from = i;
+        g->to = j;
+        design_group(cfg, keys, g, expected, cmp);
+        /* a collective has no peers; too few members have no robust
+         * median */
+        if (keys[i].r->subject != SN_SUBJECT_GROUP && j - i >= cfg->peer_min)
+            compare_group(cfg, keys, i, j, expected, cmp);
+        i = j;
+    }
+    *keys_out = keys;
+    *groups_out = groups;
+    return ng;
+}
+
+/* ---- findings -------------------------------------------------------------- */
+
+struct findings {
+    struct sn_finding *items;
+    size_t n, cap;
+};
+
+static struct sn_finding *finding_new(struct findings *fs)
+{
+    struct sn_finding *f;
+
+    SN_GROW(fs->items, fs->cap, fs->n + 1);
+    f = &fs->items[fs->n++];
+    memset(f, 0, sizeof(*f));
+    f->measured = NAN;
+    f->health = NAN;
+    f->confidence = 1.0;
+    return f;
+}
+
+static void finding_release(struct sn_finding *f)
+{
+    for (size_t i = 0; i < f->nsupport; i++)
+        free(f->support[i]);
+    free(f->support);
+    for (size_t i = 0; i < f->nalternatives; i++)
+        free(f->alternatives[i]);
+    free(f->alternatives);
+    free(f->evidence);
+    free(f->next_step);
+}
+
+static enum sn_severity worst(const struct sn_diag_cmp *c)
+{
+    enum sn_severity s = SN_SEV_PASS;
+
+    for (int b = 0; b < SN_BASIS_COUNT; b++)
+        if (c[b].valid && c[b].severity > s)
+            s = c[b].severity;
+    return s;
+}
+
+/* The oriented ratio of the most damning flagged comparison. */
+static double worst_ratio(const struct sn_diag_cmp *c)
+{
+    double r = 1.0;
+
+    for (int b = 0; b < SN_BASIS_COUNT; b++)
+        if (c[b].valid && c[b].severity > SN_SEV_PASS && c[b].ratio < r)
+            r = c[b].ratio;
+    return r;
+}
+
+/* "measured 12 MB/s; design 25 MB/s (48%, FAIL); ..." */
+static char *result_evidence(const struct sn_result *r,
+                             const struct sn_diag_cmp *c,
+                             const char *design_source)
+{
+    struct sn_buf b;
+    char v[48], w[48];
+
+    sn_buf_init(&b);
+    sn_buf_printf(&b, "%s%s%s measured %s (median of %zu)", r->test,
+                  r->params[0] ? " " : "", r->params,
+                  fmt_value(r->stats.median, r->unit, v, sizeof(v)),
+                  r->stats.n);
+    if (c[SN_BASIS_DESIGN].valid)
+        sn_buf_printf(&b, "; design %s%s%s: %.0f%%, %s",
+                      fmt_value(c[SN_BASIS_DESIGN].reference, r->unit, v,
+                                sizeof(v)),
+                      design_source ? " from " : "",
+                      design_source ? design_source : "",
+                      100.0 * c[SN_BASIS_DESIGN].ratio,
+                      sn_severity_name(c[SN_BASIS_DESIGN].severity));
+    if (c[SN_BASIS_BASELINE].valid)
+        sn_buf_printf(&b, "; baseline %s +/- %s: z %.1f, %s",
+                      fmt_value(c[SN_BASIS_BASELINE].reference, r->unit, v,
+                                sizeof(v)),
+                      fmt_value(c[SN_BASIS_BASELINE].noise, r->unit, w,
+                                sizeof(w)),
+                      c[SN_BASIS_BASELINE].z,
+                      sn_severity_name(c[SN_BASIS_BASELINE].severity));
+    if (c[SN_BASIS_PEERS].valid)
+        sn_buf_printf(&b, "; median of %zu peers %s: %.0f%%, z %.1f, %s",
+                      c[SN_BASIS_PEERS].npeers,
+                      fmt_value(c[SN_BASIS_PEERS].reference, r->unit, v,
+                                sizeof(v)),
+                      100.0 * c[SN_BASIS_PEERS].ratio, c[SN_BASIS_PEERS].z,
+                      sn_severity_name(c[SN_BASIS_PEERS].severity));
+    return sn_buf_detach(&b, NULL);
+}
+
+static const char *device_next_step(const struct sn_result *r)
+{
+    if (!strcmp(r->unit, "FLOP/s"))
+        return "check that clocks are locked and the power limit is not "
+               "left at a balanced default, then throttle reasons and "
+               "temperature ('supernode doctor'); re-run 'supernode check'";
+    if (!strcmp(r->unit, "B/s"))
+        return "check memory clocks and ECC mode, then throttle reasons "
+               "('supernode doctor'); re-run 'supernode check'";
+    return "re-run 'supernode check'; if it persists, check the device "
+           "with 'supernode doctor'";
+}
+
+static const char *link_next_step(const struct sn_topo *t, uint32_t l)
+{
+    switch (t->links[l].medium) {
+    case SN_MEDIUM_BOARD:
+        return "check the link's trained width and speed against its "
+               "rating ('supernode doctor', lspci LnkSta), reseat the "
+               "device, then check the slot; re-run 'supernode check'";
+    case SN_MEDIUM_COPPER:
+    case SN_MEDIUM_ACC:
+        return "check the connector is fully seated and latched at both "
+               "ends, check the bend radius along the run, then replace "
+               "the cable; re-run 'supernode check' after each step";
+    default:
+        return "check the connector is fully seated and latched at both "
+               "ends, clean the optics, check the bend radius along the "
+               "run, then replace the transceiver; re-run 'supernode "
+               "check' after each step";
+    }
+}
+
+/* A finding for one flagged result (device, collective, or a pair when
+ * there is no topology to localise with). */
+static void result_finding(struct findings *fs, const struct sn_topo *t,
+                           const struct sn_result *r,
+                           const struct sn_diag_cmp *c,
+                           const char *design_source)
+{
+    struct sn_finding *f = finding_new(fs);
+
+    f->severity = worst(c);
+    f->kind = r->subject == SN_SUBJECT_DEVICE  ? SN_FIND_DEVICE
+              : r->subject == SN_SUBJECT_PAIR ? SN_FIND_PAIR
+                                              : SN_FIND_GROUP;
+    result_names(t, r, f->subject, sizeof(f->subject), f->label,
+                 sizeof(f->label));
+    sn_strlcpy(f->test, r->test, sizeof(f->test));
+    sn_strlcpy(f->params, r->params, sizeof(f->params));
+    sn_strlcpy(f->unit, r->unit, sizeof(f->unit));
+    f->measured = r->stats.median;
+    memcpy(f->cmp, c, sizeof(f->cmp));
+    f->score = 1.0 - worst_ratio(c);
+    f->evidence = result_evidence(r, c, design_source);
+    if (f->kind == SN_FIND_DEVICE)
+        f->next_step = sn_xstrdup(device_next_step(r));
+    else if (f->kind == SN_FIND_GROUP)
+        f->next_step = sn_xstrdup(
+            "check that the communication library detected the real "
+            "topology (a wrong one sends traffic the long way round), then "
+            "the devices and links above; re-run 'supernode check'");
+    else
+        f->next_step = sn_xstrdup(
+            "give the spec (--spec) so that the slow pair is localised to "
+            "a link; then check both ends' links with 'supernode doctor'");
+}
+
+/* A class of equivalent subjects whose best quarter falls short of the
+ * design: one finding for the class, not one per member. */
+static void systemic_findings(struct findings *fs,
+                              const struct sn_diag_config *cfg,
+                              const struct sn_topo *t,
+                              const struct peer_key *keys,
+                              const struct group *groups, size_t ng)
+{
+    for (size_t k = 0; k < ng; k++) {
+        const struct group *g = &groups[k];
+        const struct sn_result *r = keys[g->from].r;
+        size_t n = g->to - g->from;
+        struct sn_finding *f;
+        struct sn_buf b;
+        char v[48], w[48];
+        const char *what;
+        if (n < 2 || !(g->reach < cfg->design_warn))
+            continue;
+        f = finding_new(fs);
+        f->severity =
+            g->reach < cfg->design_fail ? SN_SEV_FAIL : SN_SEV_WARN;
+        f->kind = SN_FIND_SYSTEMIC;
+        what = r->subject == SN_SUBJECT_DEVICE ? "devices"
+               : keys[g->from].cls == 1        ? "pairs in a domain"
+                                               : "pairs";
+        snprintf(f->subject, sizeof(f->subject), "%s", what);
+        snprintf(f->label, sizeof(f->label), "%zu %s%s%s", n,
+                 r->subject == SN_SUBJECT_DEVICE ? "devices" : "pairs",
+                 t && t->spec && t->spec->accel ? " of " : "",
+                 t && t->spec && t->spec->accel ? t->spec->accel->name : "");
+        sn_strlcpy(f->test, r->test, sizeof(f->test));
+        sn_strlcpy(f->params, r->params, sizeof(f->params));
+        sn_strlcpy(f->unit, r->unit, sizeof(f->unit));
+        f->measured = g->measured;
+        f->cmp[SN_BASIS_DESIGN].valid = true;
+        f->cmp[SN_BASIS_DESIGN].severity = f->severity;
+        f->cmp[SN_BASIS_DESIGN].reference = g->expected;
+        f->cmp[SN_BASIS_DESIGN].expected = g->expected;
+        f->cmp[SN_BASIS_DESIGN].ratio = g->reach;
+        f->score = 1.0 - g->reach;
+        sn_buf_init(&b);
+        sn_buf_printf(&b,
+                      "%s%s%s: the best quarter of %zu %s reach %s, %.0f%% "
+                      "of the design's %s; every one falls short, so no "
+                      "single part explains it",
+                      r->test, r->params[0] ? " " : "", r->params, n,
+                      r->subject == SN_SUBJECT_DEVICE ? "devices" : "pairs",
+                      fmt_value(g->measured, r->unit, v, sizeof(v)),
+                      100.0 * g->reach,
+                      fmt_value(g->expected, r->unit, w, sizeof(w)));
+        f->evidence = sn_buf_detach(&b, NULL);
+        if (r->subject == SN_SUBJECT_DEVICE)
+            f->next_step = sn_xstrdup(
+                "check what every device shares: clocks locked and power "
+                "limits, the driver, runtime and library versions against "
+                "the vendor's compatibility matrix ('supernode doctor'); "
+                "re-run 'supernode check'");
+        else
+            f->next_step = sn_xstrdup(
+                "check what every pair shares: the transport the "
+                "communication library chose and its settings, that it "
+                "detected the real topology, the NICs' negotiated speed; "
+                "then the message size; re-run 'supernode check'");
+    }
+}
+
+/* ---- pairs and localisation -------------------------------------------------- */
+
+struct pair_obs {
+    uint32_t a, b;               /* a < b */
+    enum sn_severity severity;
+    double ratio;
+    size_t worst;                /* the result behind the verdict */
+};
+
+static int pair_obs_cmp(const void *x, const void *y)
+{
+    const struct pair_obs *a = x, *b = y;
+
+    if (a->a != b->a)
+        return a->a < b->a ? -1 : 1;
+    return (a->b > b->b) - (a->b < b->b);
+}
+
+/* One observation per unordered pair: slow when any of its results is. */
+static size_t collect_pairs(const struct sn_results *rs,
+                            struct sn_diag_cmp (*cmp)[SN_BASIS_COUNT],
+                            struct pair_obs **out)
+{
+    struct pair_obs *p = NULL;
+    size_t n = 0, cap = 0, m = 0;
+
+    for (size_t i = 0; i < rs->n; i++) {
+        const struct sn_result *r = &rs->items[i];
+        struct pair_obs *o;
+        if (r->subject != SN_SUBJECT_PAIR)
+            continue;
+        SN_GROW(p, cap, n + 1);
+        o = &p[n++];
+        o->a = r->a < r->b ? r->a : r->b;
+        o->b = r->a < r->b ? r->b : r->a;
+        o->severity = worst(cmp[i]);
+        o->ratio = worst_ratio(cmp[i]);
+        o->worst = i;
+    }
+    if (n)
+        qsort(p, n, sizeof(*p), pair_obs_cmp);
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        struct pair_obs merged = p[i];
+        while (j < n && p[j].a == p[i].a && p[j].b == p[i].b) {
+            if (p[j].severity > merged.severity ||
+                (p[j].severity == merged.severity &&
+                 p[j].ratio < merged.ratio)) {
+                merged.severity = p[j].severity;
+                merged.worst = p[j].worst;
+            }
+            if (p[j].ratio < merged.ratio && p[j].severity > SN_SEV_PASS)
+                merged.ratio = p[j].ratio;
+            j++;
+        }
+        p[m++] = merged;
+        i = j;
+    }
+    *out = p;
+    return m;
+}
+
+static void pair_name(const struct sn_topo *t, const struct pair_obs *o,
+                      char *buf, size_t size)
+{
+    char a[96], b[96];
+
+    device_label(t, o->a, a, sizeof(a));
+    device_label(t, o->b, b, sizeof(b));
+    snprintf(buf, size, "%s~%s", a, b);
+}
+
+static void link_findings(struct findings *fs, const struct sn_topo *t,
+                          const struct sn_results *rs,
+                          const struct pair_obs *obs,
+                          const struct sn_diag_culprits *cul)
+{
+    for (size_t i = 0; i < cul->n; i++) {
+        const struct sn_diag_culprit *c = &cul->items[i];
+        struct sn_finding *f = finding_new(fs);
+        const struct sn_result *r0 = &rs->items[obs[c->support[0]].worst];
+        const struct sn_link *l = &t->links[c->link];
+        struct sn_buf b;
+        char name[256];
+        f->severity = c->severity;
+        f->kind = SN_FIND_LINK;
+        sn_topo_link_id(t, c->link, f->subject, sizeof(f->subject));
+        sn_topo_link_label(t, c->link, f->label, sizeof(f->label));
+        sn_strlcpy(f->test, r0->test, sizeof(f->test));
+        sn_strlcpy(f->params, r0->params, sizeof(f->params));
+        sn_strlcpy(f->unit, r0->unit, sizeof(f->unit));
+        f->confidence = c->confidence;
+        f->health = c->health;
+        f->conflicts = c->conflicts;
+        f->score = (1.0 - c->health) * c->confidence;
+        f->support = sn_xmalloc(c->nsupport * sizeof(char *));
+        for (size_t k = 0; k < c->nsupport; k++) {
+            pair_name(t, &obs[c->support[k]], name, sizeof(name));
+            f->support[f->nsupport++] = sn_xstrdup(name);
+        }
+        if (c->nalternatives)
+            f->alternatives =
+                sn_xmalloc(c->nalternatives * sizeof(char *));
+        for (size_t k = 0; k < c->nalternatives; k++) {
+            sn_topo_link_label(t, c->alternatives[k], name, sizeof(name));
+            f->alternatives[f->nalternatives++] = sn_xstrdup(name);
+        }
+        sn_buf_init(&b);
+        sn_buf_printf(&b,
+                      "%s %s link (%s): %zu slow pair%s cross%s it and %s; "
+                      "they reach %.0f%% of what they should (median), "
+                      "confidence %.0f%%",
+                      sn_link_class_name((enum sn_link_class)l->cls),
+                      sn_medium_name((enum sn_medium)l->medium), f->subject,
+                      c->nsupport, c->nsupport == 1 ? "" : "s",
+                      c->nsupport == 1 ? "es" : "",
+                      c->conflicts == 0
+                          ? "no healthy pair does"
+                          : "so do some healthy pairs",
+                      100.0 * c->health, 100.0 * c->confidence);
+        if (c->conflicts)
+            sn_buf_printf(&b, " (%zu healthy pair%s cross%s it too)",
+                          c->conflicts, c->conflicts == 1 ? "" : "s",
+                          c->conflicts == 1 ? "es" : "");
+        if (c->nalternatives)
+            sn_buf_printf(&b,
+                          "; the measurements cannot tell it from %zu other "
+                          "link%s on the same routes (%s%s), less likely "
+                          "at fault",
+                          c->nalternatives, c->nalternatives == 1 ? "" : "s",
+                          f->alternatives[0],
+                          c->nalternatives > 1 ? ", ..." : "");
+        f->evidence = sn_buf_detach(&b, NULL);
+        f->next_step = sn_xstrdup(link_next_step(t, c->link));
+    }
+}
+
+static void unexplained_findings(struct findings *fs, const struct sn_topo *t,
+                                 const struct sn_results *rs,
+                                 const struct pair_obs *obs,
+                                 struct sn_diag_cmp (*cmp)[SN_BASIS_COUNT],
+                                 const struct sn_diag_culprits *cul,
+                                 const char *const *sources)
+{
+    for (size_t i = 0; i < cul->nunexplained; i++) {
+        const struct pair_obs *o = &obs[cul->unexplained[i]];
+        const struct sn_result *r = &rs->items[o->worst];
+        struct sn_finding *f;
+        result_finding(fs, t, r, cmp[o->worst],
+                       sources ? sources[o->worst] : NULL);
+        f = &fs->items[fs->n - 1];
+        f->kind = SN_FIND_UNEXPLAINED;
+        free(f->next_step);
+        f->next_step = sn_xstrdup(
+            "no single link explains this pair: re-run it; if it stays "
+            "slow, check both devices and their links with 'supernode "
+            "doctor' and that the communication library sees the real "
+            "topology");
+    }
+}
+
+/* ---- baseline subjects this run did not measure -------------------------------- */
+
+/* Order results by what they measure on whom, for lookups. */
+static int result_key_cmp(const void *x, const void *y)
+{
+    const struct sn_result *a = *(const struct sn_result *const *)x;
+    const struct sn_result *b = *(const struct sn_result *const *)y;
+    int c = strcmp(a->test, b->test);
+
+    if (c)
+        return c;
+    c = strcmp(a->params, b->params);
+    if (c)
+        return c;
+    if (a->subject != b->subject)
+        return a->subject < b->subject ? -1 : 1;
+    if (a->a != b->a)
+        return a->a < b->a ? -1 : 1;
+    return (a->b > b->b) - (a->b < b->b);
+}
+
+static void missing_findings(struct findings *fs, const struct sn_topo *t,
+                             const struct sn_results *rs,
+                             const struct sn_baseline *bl)
+{
+    const struct sn_result **idx = sn_xmalloc((rs->n + 1) * sizeof(*idx));
+
+    for (size_t i = 0; i < rs->n; i++)
+        idx[i] = &rs->items[i];
+    qsort(idx, rs->n, sizeof(*idx), result_key_cmp);
+    for (size_t i = 0; i < bl->n; i++) {
+        const struct sn_baseline_entry *e = &bl->entries[i];
+        struct sn_result probe;
+        const struct sn_result *pp = &probe;
+        struct sn_finding *f;
+        struct sn_buf b;
+        char v[48];
+        memset(&probe, 0, sizeof(probe));
+        memcpy(probe.test, e->test, sizeof(probe.test));
+        memcpy(probe.params, e->params, sizeof(probe.params));
+        probe.subject = e->subject;
+        probe.a = e->a;
+        probe.b = e->b;
+        if (bsearch(&pp, idx, rs->n, sizeof(*idx), result_key_cmp))
+            continue;
+        f = finding_new(fs);
+        f->severity = SN_SEV_WARN;
+        f->kind = SN_FIND_MISSING;
+        result_names(t, &probe, f->subject, sizeof(f->subject), f->label,
+                     sizeof(f->label));
+        sn_strlcpy(f->test, e->test, sizeof(f->test));
+        sn_strlcpy(f->params, e->params, sizeof(f->params));
+        sn_strlcpy(f->unit, e->unit, sizeof(f->unit));
+        sn_buf_init(&b);
+        sn_buf_printf(&b,
+                      "%s%s%s: the baseline has %s for it, this run "
+                      "measured nothing",
+                      e->test, e->params[0] ? " " : "", e->params,
+                      fmt_value(e->center, e->unit, v, sizeof(v)));
+        f->evidence = sn_buf_detach(&b, NULL);
+        f->next_step = sn_xstrdup(
+            "check that the device is visible and its rank started "
+            "('supernode doctor'), then re-run 'supernode check'");
+    }
+    free(idx);
+}
+
+/* ---- order ---------------------------------------------------------------------- */
+
+static int kind_rank(enum sn_finding_kind k)
+{
+    static const int order[SN_FIND_KIND_COUNT] = {
+        [SN_FIND_LINK] = 0,    [SN_FIND_SYSTEMIC] = 1,
+        [SN_FIND_UNEXPLAINED] = 2, [SN_FIND_DEVICE] = 3,
+        [SN_FIND_GROUP] = 4,   [SN_FIND_PAIR] = 5,
+        [SN_FIND_MISSING] = 6,
+    };
+    return order[k];
+}
+
+static int finding_cmp(const void *x, const void *y)
+{
+    const struct sn_finding *a = x, *b = y;
+    int c;
+
+    if (a->severity != b->severity)
+        return a->severity > b->severity ? -1 : 1;
+    if (kind_rank(a->kind) != kind_rank(b->kind))
+        return kind_rank(a->kind) < kind_rank(b->kind) ? -1 : 1;
+    /* scores are rounded so that noise in the last digits cannot reorder
+     * findings of the same strength */
+    if (fabs(a->score - b->score) > 1e-9)
+        return a->score > b->score ? -1 : 1;
+    c = strcmp(a->subject, b->subject);
+    if (c)
+        return c;
+    c = strcmp(a->test, b->test);
+    if (c)
+        return c;
+    return strcmp(a->params, b->params);
+}
+
+/* ---- verdicts -------------------------------------------------------------------- */
+
+static void verdicts(struct sn_diag_report *rep, const struct sn_topo *t,
+                     const struct sn_results *rs,
+                     struct sn_diag_cmp (*cmp)[SN_BASIS_COUNT],
+                     const struct pair_obs *obs, size_t nobs,
+                     const struct sn_diag_culprits *cul)
+{
+    size_t ndev = 0;
+
+    for (size_t i = 0; i < rs->n; i++)
+        if (rs->items[i].subject == SN_SUBJECT_DEVICE &&
+            rs->items[i].a + 1 > ndev && rs->items[i].a != SN_STORE_NO_RANK)
+            ndev = rs->items[i].a + 1;
+    if (t && t->naccel > ndev)
+        ndev = t->naccel;
+    rep->devices = sn_xcalloc(ndev + 1, sizeof(*rep->devices));
+    rep->ndevices = ndev;
+    for (size_t d = 0; d < ndev; d++) {
+        snprintf(rep->devices[d].subject, sizeof(rep->devices[d].subject),
+                 "rank%zu", d);
+        device_label(t, (uint32_t)d, rep->devices[d].label,
+                     sizeof(rep->devices[d].label));
+    }
+    for (size_t i = 0; i < rs->n; i++) {
+        const struct sn_result *r = &rs->items[i];
+        if (r->subject != SN_SUBJECT_DEVICE || r->a >= ndev)
+            continue;
+        rep->devices[r->a].measured = true;
+        if (worst(cmp[i]) > rep->devices[r->a].severity)
+            rep->devices[r->a].severity = worst(cmp[i]);
+    }
+    rep->pairs = sn_xcalloc(nobs + 1, sizeof(*rep->pairs));
+    rep->npairs = nobs;
+    for (size_t i = 0; i < nobs; i++) {
+        snprintf(rep->pairs[i].subject, sizeof(rep->pairs[i].subject),
+                 "rank%u~rank%u", (unsigned)obs[i].a, (unsigned)obs[i].b);
+        pair_name(t, &obs[i], rep->pairs[i].label,
+                  sizeof(rep->pairs[i].label));
+        rep->pairs[i].severity = obs[i].severity;
+        rep->pairs[i].measured = true;
+    }
+    if (!t)
+        return;
+    rep->links = sn_xcalloc(t->nlinks + 1, sizeof(*rep->links));
+    rep->nlinks = t->nlinks;
+    for (uint32_t l = 0; l < t->nlinks; l++) {
+        sn_topo_link_id(t, l, rep->links[l].subject,
+                        sizeof(rep->links[l].subject));
+        sn_topo_link_label(t, l, rep->links[l].label,
+                           sizeof(rep->links[l].label));
+        rep->links[l].measured = cul->crossed && l < cul->nlinks &&
+                                 cul->crossed[l];
+    }
+    for (size_t i = 0; i < cul->n; i++)
+        rep->links[cul->items[i].link].severity = cul->items[i].severity;
+}
+
+/* ---- the whole diagnosis --------------------------------------------------------- */
+
+int sn_diag_run(const struct sn_diag_input *in, struct sn_diag_report **out,
+                struct sn_error *err)
+{
+    const struct sn_results *rs = in->results;
+    const struct sn_topo *t = in->topo;
+    struct sn_diag_config defaults;
+    const struct sn_diag_config *cfg = in->cfg;
+    struct sn_diag_cmp (*cmp)[SN_BASIS_COUNT] = NULL;
+    struct sn_diag_report *rep = NULL;
+    struct sn_diag_culprits cul;
+    struct sn_diag_pair *dp = NULL;
+    struct pair_obs *obs = NULL;
+    struct findings fs;
+    struct peer_key *keys = NULL;
+    struct group *groups = NULL;
+    size_t nobs = 0, ngroups = 0;
+    int rc = SN_OK;
+
+    *out = NULL;
+    memset(&cul, 0, sizeof(cul));
+    memset(&fs, 0, sizeof(fs));
+    if (!cfg) {
+        sn_diag_config_default(&defaults);
+        cfg = &defaults;
+    }
+    if (t && !t->finished)
+        return sn_error_set(err, SN_EINPUT, "topology is not finished");
+    for (size_t i = 0; i < rs->n; i++) {
+        const struct sn_result *r = &rs->items[i];
+        bool bad_rank = r->a == SN_STORE_NO_RANK ||
+                        (r->subject == SN_SUBJECT_PAIR &&
+                         r->b == SN_STORE_NO_RANK);
+        if (!bad_rank && t && r->subject != SN_SUBJECT_GROUP)
+            bad_rank = r->a >= t->naccel ||
+                       (r->subject == SN_SUBJECT_PAIR && r->b >= t->naccel);
+        if (bad_rank)
+            return sn_error_set(err, SN_EINPUT,
+                                "result %zu (%s) names rank %u%s, not an "
+                                "accelerator of the spec",
+                                i, r->test, (unsigned)r->a,
+                                r->subject == SN_SUBJECT_PAIR ? " or its peer"
+                                                              : "");
+    }
+    cmp = sn_xcalloc(rs->n + 1, sizeof(*cmp));
+    for (size_t i = 0; i < rs->n; i++) {
+        const struct sn_result *r = &rs->items[i];
+        if (in->baseline)
+            sn_diag_vs_baseline(cfg, r, sn_baseline_find(in->baseline, r),
+                                &cmp[i][SN_BASIS_BASELINE]);
+    }
+    ngroups = compare_groups(cfg, t, rs, in->expected, cmp, &keys, &groups);
+    rep = sn_xcalloc(1, sizeof(*rep));
+    rep->nresults = rs->n;
+    systemic_findings(&fs, cfg, t, keys, groups, ngroups);
+    rep->baseline_used = in->baseline != NULL;
+    /* devices and collectives: one finding per flagged result */
+    for (size_t i = 0; i < rs->n; i++) {
+        const struct sn_result *r = &rs->items[i];
+        if (r->subject == SN_SUBJECT_PAIR || worst(cmp[i]) == SN_SEV_PASS)
+            continue;
+        result_finding(&fs, t, r, cmp[i],
+                       in->expected_source ? in->expected_source[i] : NULL);
+    }
+    /* pairs: localised when there is a topology */
+    nobs = collect_pairs(rs, cmp, &obs);
+    if (t && nobs) {
+        dp = sn_xmalloc(nobs * sizeof(*dp));
+        for (size_t i = 0; i < nobs; i++) {
+            dp[i].a = obs[i].a;
+            dp[i].b = obs[i].b;
+            dp[i].slow = obs[i].severity > SN_SEV_PASS;
+            dp[i].severity = obs[i].severity;
+            dp[i].ratio = obs[i].ratio;
+        }
+        rc = sn_diag_localise(t, dp, nobs, &cul, err);
+        if (rc)
+            goto out;
+        link_findings(&fs, t, rs, obs, &cul);
+        unexplained_findings(&fs, t, rs, obs, cmp, &cul,
+                             in->expected_source);
+    } else {
+        for (size_t i = 0; i < nobs; i++)
+            if (obs[i].severity > SN_SEV_PASS)
+                result_finding(&fs, t, &rs->items[obs[i].worst],
+                               cmp[obs[i].worst],
+                               in->expected_source
+                                   ? in->expected_source[obs[i].worst]
+                                   : NULL);
+    }
+    if (in->baseline)
+        missing_findings(&fs, t, rs, in->baseline);
+    if (fs.n)
+        qsort(fs.items, fs.n, sizeof(*fs.items), finding_cmp);
+    rep->findings = fs.items;
+    rep->n = fs.n;
+    fs.items = NULL;
+    rep->verdict = rep->n ? rep->findings[0].severity : SN_SEV_PASS;
+    verdicts(rep, t, rs, cmp, obs, nobs, &cul);
+out:
+    for (size_t i = 0; fs.items && i < fs.n; i++)
+        finding_release(&fs.items[i]);
+    free(fs.items);
+    sn_diag_culprits_release(&cul);
+    free(dp);
+    free(obs);
+    free(cmp);
+    free(keys);
+    free(groups);
+    if (rc) {
+        sn_diag_report_free(rep);
+        return rc;
+    }
+    *out = rep;
+    return SN_OK;
+}
+
+void sn_diag_report_free(struct sn_diag_report *r)
+{
+    if (!r)
+        return;
+    for (size_t i = 0; i < r->n; i++)
+        finding_release(&r->findings[i]);
+    free(r->findings);
+    free(r->devices);
+    free(r->pairs);
+    free(r->links);
+    free(r);
+}

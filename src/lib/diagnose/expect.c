@@ -1,0 +1,315 @@
+/* expect.c: what the design says each result should be: catalog peaks for
+ * devices, and for pairs the bandwidth their routes give them, shared
+ * max-min fairly with the pairs measured at the same moment (the same
+ * tournament round and direction). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag-int.h"
+
+#define MAX_PATHS 64
+
+/* The value of key in a "k=v,k=v" parameter list, or NULL. */
+static const char *param(const char *params, const char *key, char *buf,
+                         size_t size)
+{
+    size_t kl = strlen(key);
+
+    for (const char *p = params; p && *p;) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len > kl && !strncmp(p, key, kl) && p[kl] == '=') {
+            size_t vl = len - kl - 1;
+            if (vl >= size)
+                vl = size - 1;
+            memcpy(buf, p + kl + 1, vl);
+            buf[vl] = '\0';
+            return buf;
+        }
+        p = end ? end + 1 : NULL;
+    }
+    return NULL;
+}
+
+static void expect_device(const struct sn_topo *t, const char *backend,
+                          const struct sn_result *r, double *e,
+                          const char **src)
+{
+    const struct sn_accel_info *a = t->spec ? t->spec->accel : NULL;
+    char dt[16];
+
+    if (!a)
+        return;
+    if (sn_startswith(r->test, "compute.") && !strcmp(r->unit, "FLOP/s") &&
+        param(r->params, "dtype", dt, sizeof(dt))) {
+        if ((!strcmp(dt, "bf16") || !strcmp(dt, "fp16")) &&
+            a->bf16_flops > 0) {
+            *e = a->bf16_flops;
+            *src = "catalog bf16_flops";
+        } else if (!strcmp(dt, "fp8") && a->fp8_flops > 0) {
+            *e = a->fp8_flops;
+            *src = "catalog fp8_flops";
+        }
+    } else if (sn_startswith(r->test, "memory.") && !strcmp(r->unit, "B/s") &&
+               backend && !strcmp(backend, "cuda") && a->hbm_bw > 0) {
+        /* device memory only: the cpu backend sweeps host DRAM, which the
+         * catalog does not describe */
+        *e = a->hbm_bw;
+        *src = "catalog hbm_bw";
+    }
+}
+
+/* One flow of a pair measurement: the links it crosses, each in one
+ * direction (0: a to b of the link, 1: b to a), with the share of the
+ * flow that takes it. */
+struct flow {
+    size_t result;
+    uint32_t key;          /* concurrency group */
+    size_t off, n;         /* in the hop arrays */
+    double rate;
+    bool frozen;
+};
+
+struct hop {
+    uint32_t link;
+    uint8_t dir;
+    float w;
+};
+
+struct hops {
+    struct hop *items;
+    size_t n, cap;
+};
+
+static void add_paths(const struct sn_topo *t, uint32_t src,
+                      const struct sn_path *p, size_t np, struct hops *h,
+                      struct flow *f)
+{
+    f->off = h->n;
+    for (size_t i = 0; i < np; i++) {
+        uint32_t at = src;
+        for (uint32_t k = 0; k < p[i].nhops; k++) {
+            const struct sn_link *l = &t->links[p[i].link[k]];
+            uint8_t d = l->a == at ? 0 : 1;
+            size_t j;
+            for (j = f->off; j < h->n; j++)
+                if (h->items[j].link == p[i].link[k] && h->items[j].dir == d)
+                    break;
+            if (j == h->n) {
+                SN_GROW(h->items, h->cap, h->n + 1);
+                h->items[h->n].link = p[i].link[k];
+                h->items[h->n].dir = d;
+                h->items[h->n].w = 0;
+                h->n++;
+            }
+            h->items[j].w += (float)(1.0 / (double)np);
+            at = l->a == at ? l->b : l->a;
+        }
+    }
+    f->n = h->n - f->off;
+}
+
+static int flow_key_cmp(const void *x, const void *y)
+{
+    const struct flow *a = x, *b = y;
+
+    if (a->key != b->key)
+        return a->key < b->key ? -1 : 1;
+    return (a->result > b->result) - (a->result < b->result);
+}
+
+/* Max-min fair rates of flows[from, to) by progressive filling: raise
+ * every unfrozen rate together until a link direction fills, freeze the
+ * flows on it, repeat. Capacity is bw x health per direction. */
+static void fair_share(const struct sn_topo *t, struct flow *fl, size_t from,
+                       size_t to, const struct hops *h, double *cap,
+                       double *load, double *users)
+{
+    size_t left = to - from;
+
+    for (size_t i = from; i < to; i++) {
+        fl[i].rate = 0;
+        fl[i].frozen = fl[i].n == 0;
+        if (fl[i].frozen)
+            left--;
+        for (size_t k = fl[i].off; k < fl[i].off + fl[i].n; k++) {
+            size_t s = (size_t)h->items[k].link * 2 + h->items[k].dir;
+            const struct sn_link *l = &t->links[h->items[k].link];
+            cap[s] = (double)l->bw * (double)l->health;
+            load[s] = 0;
+            users[s] = 0;
+        }
+    }
+    while (left) {
+        double step = INFINITY;
+        for (size_t i = from; i < to; i++)
+            for (size_t k = fl[i].off; k < fl[i].off + fl[i].n; k++) {
+                size_t s = (size_t)h->items[k].link * 2 + h->items[k].dir;
+                users[s] = 0;
+            }
+        for (size_t i = from; i < to; i++) {
+            if (fl[i].frozen)
+                continue;
+            for (size_t k = fl[i].off; k < fl[i].off + fl[i].n; k++)
+                users[(size_t)h->items[k].link * 2 + h->items[k].dir] += h->items[k].w;
+        }
+        for (size_t i = from; i < to; i++)
+            for (size_t k = fl[i].off; k < fl[i].off + fl[i].n; k++) {
+                size_t s = (size_t)h->items[k].link * 2 + h->items[k].dir;
+                if (users[s] > 0) {
+                    double room = (cap[s] - load[s]) / users[s];
+                    if (room < step)
+                        step = room;
+                }
+            }
+        if (!isfinite(step) || step < 0)
+            step = 0;
+        for (size_t i = from; i < to; i++) {
+            if (fl[i].frozen)
+                continue;
+            fl[i].rate += step;
+            for (size_t k = fl[i].off; k < fl[i].off + fl[i].n; k++)
+                load[(size_t)h->items[k].link * 2 + h->items[k].dir] += step * h->items[k].w;
+        }
+        /* freeze the flows that cross a full link direction */
+        for (size_t i = from; i < to; i++) {
+            if (fl[i].frozen)
+                continue;
+            for (size_t k = fl[i].off; k < fl[i].off + fl[i].n; k++) {
+                size_t s = (size_t)h->items[k].link * 2 + h->items[k].dir;
+                if (load[s] >= cap[s] * (1 - 1e-9)) {
+                    fl[i].frozen = true;
+                    left--;
+                    break;
+                }
+            }
+        }
+    }
+}
+
+/* The concurrency group of a pair result: pairs of one round run at
+ * once, in bench's phases (uni low to high, uni high to low, bidir both
+ * ways). A pair measured alone is its own group. */
+static uint32_t flow_key(const struct sn_result *r, size_t idx, int dir)
+{
+    uint32_t phase;
+
+    if (r->round == SN_STORE_NO_RANK)
+        return (uint32_t)(0x80000000u | (uint32_t)(idx * 2 + (size_t)dir));
+    if (sn_startswith(r->test, "pairs.bidir"))
+        phase = 2;
+    else
+        phase = r->a < r->b ? 0 : 1;
+    return (r->round * 4 + phase) & 0x7fffffffu;
+}
+
+static int expect_pairs(const struct sn_topo *t, const struct sn_results *rs,
+                        double *expected, const char **source,
+                        struct sn_error *err)
+{
+    struct flow *fl = NULL;
+    struct hops h;
+    struct sn_path *paths = sn_xmalloc(MAX_PATHS * sizeof(*paths));
+    struct sn_route_tree rt;
+    bool have_tree = false;
+    double *cap = NULL, *load = NULL, *users = NULL;
+    size_t nf = 0, fcap = 0;
+    int rc = SN_OK;
+
+    memset(&h, 0, sizeof(h));
+    memset(&rt, 0, sizeof(rt));
+    /* flows of bandwidth results: uni one way, bidir both ways */
+    for (size_t i = 0; i < rs->n; i++) {
+        const struct sn_result *r = &rs->items[i];
+        int ndir;
+        if (r->subject != SN_SUBJECT_PAIR || strcmp(r->unit, "B/s") ||
+            r->a >= t->naccel || r->b >= t->naccel || r->a == r->b)
+            continue;
+        ndir = sn_startswith(r->test, "pairs.bidir") ? 2 : 1;
+        for (int d = 0; d < ndir; d++) {
+            uint32_t s = d ? r->b : r->a, e = d ? r->a : r->b;
+            size_t np = 0;
+            if (!have_tree || rt.src != t->accel[s]) {
+                if (have_tree)
+                    sn_route_tree_release(&rt);
+                have_tree = false;
+                rc = sn_topo_route_tree(t, t->accel[s], &rt, err);
+                if (rc)
+                    goto out;
+                have_tree = true;
+            }
+            rc = sn_topo_route_paths(t, &rt, t->accel[e], paths, MAX_PATHS,
+                                     &np, err);
+            if (rc == SN_ENOTFOUND) {
+                sn_error_clear(err);
+                rc = SN_OK;
+                continue; /* no route: no expectation */
+            }
+            if (rc)
+                goto out;
+            SN_GROW(fl, fcap, nf + 1);
+            memset(&fl[nf], 0, sizeof(fl[nf]));
+            fl[nf].result = i;
+            fl[nf].key = flow_key(r, i, d);
+            add_paths(t, t->accel[s], paths, np, &h, &fl[nf]);
+            nf++;
+        }
+    }
+    if (!nf)
+        goto out;
+    qsort(fl, nf, sizeof(*fl), flow_key_cmp);
+    cap = sn_xcalloc(t->nlinks * 2 + 1, sizeof(double));
+    load = sn_xcalloc(t->nlinks * 2 + 1, sizeof(double));
+    users = sn_xcalloc(t->nlinks * 2 + 1, sizeof(double));
+    for (size_t i = 0; i < nf;) {
+        size_t j = i + 1;
+        bool shared;
+        while (j < nf && fl[j].key == fl[i].key)
+            j++;
+        fair_share(t, fl, i, j, &h, cap, load, users);
+        shared = j - i > 1;
+        for (size_t k = i; k < j; k++) {
+            size_t ri = fl[k].result;
+            /* bidir: per direction, the slower of its two flows */
+            if (!(expected[ri] > 0) || fl[k].rate < expected[ri])
+                expected[ri] = fl[k].rate;
+            if (source)
+                source[ri] = shared ? "routes, shared in the round"
+                                    : "routes";
+        }
+        i = j;
+    }
+out:
+    if (have_tree)
+        sn_route_tree_release(&rt);
+    free(paths);
+    free(fl);
+    free(h.items);
+    free(cap);
+    free(load);
+    free(users);
+    return rc;
+}
+
+int sn_diag_expect(const struct sn_topo *t, const char *backend,
+                   const struct sn_results *rs, double *expected,
+                   const char **source, struct sn_error *err)
+{
+    for (size_t i = 0; i < rs->n; i++) {
+        expected[i] = NAN;
+        if (source)
+            source[i] = NULL;
+    }
+    if (!t->finished)
+        return sn_error_set(err, SN_EINPUT, "topology is not finished");
+    for (size_t i = 0; i < rs->n; i++) {
+        const struct sn_result *r = &rs->items[i];
+        const char *src = NULL;
+        if (r->subject == SN_SUBJECT_DEVICE && r->a < t->naccel)
+            expect_device(t, backend, r, &expected[i], &src);
+        if (source)
+            source[i] = src;
+    }
+    return expect_pairs(t, rs, expected, source, err);
+}

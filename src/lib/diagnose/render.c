@@ -1,0 +1,377 @@
+/* render.c: a diagnosis for people (text), for programs ("supernode.check/1"
+ * JSON) and for CI systems (JUnit XML). */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "diag-int.h"
+
+struct tally {
+    size_t n[3];
+    size_t untested;
+};
+
+static void count(const struct sn_verdict *v, size_t n, struct tally *t)
+{
+    memset(t, 0, sizeof(*t));
+    for (size_t i = 0; i < n; i++) {
+        if (!v[i].measured)
+            t->untested++;
+        else
+            t->n[v[i].severity]++;
+    }
+}
+
+static void tally_text(struct sn_buf *out, const char *what,
+                       const struct tally *t)
+{
+    bool first = true;
+
+    sn_buf_printf(out, "%s", what);
+    for (int s = SN_SEV_FAIL; s >= SN_SEV_PASS; s--) {
+        if (!t->n[s])
+            continue;
+        sn_buf_printf(out, "%s %zu %s", first ? "" : ",", t->n[s],
+                      sn_severity_name((enum sn_severity)s));
+        first = false;
+    }
+    if (t->untested)
+        sn_buf_printf(out, "%s %zu not measured", first ? "" : ",",
+                      t->untested);
+    else if (first)
+        sn_buf_puts(out, " none");
+}
+
+void sn_diag_render_text(const struct sn_diag_report *r, struct sn_buf *out)
+{
+    struct tally td, tp, tl;
+    size_t shown[3] = {0, 0, 0};
+
+    count(r->devices, r->ndevices, &td);
+    count(r->pairs, r->npairs, &tp);
+    count(r->links, r->nlinks, &tl);
+    sn_buf_printf(out, "check: %s, %zu finding%s from %zu results%s\n",
+                  sn_severity_name(r->verdict), r->n, r->n == 1 ? "" : "s",
+                  r->nresults,
+                  r->baseline_used ? " (design, baseline and peers)"
+                                   : " (design and peers; no baseline)");
+    for (size_t i = 0; i < r->n; i++) {
+        const struct sn_finding *f = &r->findings[i];
+        shown[f->severity]++;
+        sn_buf_printf(out, "\n%s %s %s  %s\n", sn_severity_name(f->severity),
+                      sn_finding_kind_name(f->kind), f->subject, f->label);
+        sn_buf_printf(out, "     %s\n", f->evidence);
+        if (f->nsupport) {
+            sn_buf_puts(out, "     slow pairs:");
+            for (size_t k = 0; k < f->nsupport; k++)
+                sn_buf_printf(out, "%s %s", k ? "," : "", f->support[k]);
+            sn_buf_putc(out, '\n');
+        }
+        sn_buf_printf(out, "     next: %s\n", f->next_step);
+    }
+    sn_buf_puts(out, "\n");
+    tally_text(out, "devices:", &td);
+    sn_buf_putc(out, '\n');
+    tally_text(out, "pairs:  ", &tp);
+    sn_buf_putc(out, '\n');
+    if (r->nlinks) {
+        tally_text(out, "links:  ", &tl);
+        sn_buf_putc(out, '\n');
+    }
+}
+
+/* ---- JSON ------------------------------------------------------------------- */
+
+static void cmp_json(struct sn_json *j, enum sn_diag_basis b,
+                     const struct sn_diag_cmp *c)
+{
+    sn_json_key(j, sn_diag_basis_name(b));
+    if (!c->valid) {
+        sn_json_null(j);
+        return;
+    }
+    sn_json_obj_begin(j);
+    sn_json_kstr(j, "severity", sn_severity_name(c->severity));
+    sn_json_knum(j, "reference", c->reference);
+    sn_json_knum(j, "ratio", c->ratio);
+    if (b != SN_BASIS_DESIGN) {
+        sn_json_knum(j, "z", c->z);
+        sn_json_knum(j, "noise", c->noise);
+        sn_json_knum(j, "low", c->lo);
+        sn_json_knum(j, "high", c->hi);
+    }
+    if (b == SN_BASIS_PEERS)
+        sn_json_kint(j, "peers", (long long)c->npeers);
+    sn_json_obj_end(j);
+}
+
+static void strings_json(struct sn_json *j, const char *key, char **s,
+                         size_t n)
+{
+    sn_json_key(j, key);
+    sn_json_arr_begin(j);
+    for (size_t i = 0; i < n; i++)
+        sn_json_str(j, s[i]);
+    sn_json_arr_end(j);
+}
+
+static void verdicts_json(struct sn_json *j, const char *key,
+                          const struct sn_verdict *v, size_t n)
+{
+    sn_json_key(j, key);
+    sn_json_arr_begin(j);
+    for (size_t i = 0; i < n; i++) {
+        sn_json_obj_begin(j);
+        sn_json_kstr(j, "subject", v[i].subject);
+        sn_json_kstr(j, "label", v[i].label);
+        sn_json_kstr(j, "verdict", v[i].measured
+                                       ? sn_severity_name(v[i].severity)
+                                       : "UNTESTED");
+        sn_json_obj_end(j);
+    }
+    sn_json_arr_end(j);
+}
+
+static void tally_json(struct sn_json *j, const char *key,
+                       const struct tally *t)
+{
+    sn_json_key(j, key);
+    sn_json_obj_begin(j);
+    sn_json_kint(j, "PASS", (long long)t->n[SN_SEV_PASS]);
+    sn_json_kint(j, "WARN", (long long)t->n[SN_SEV_WARN]);
+    sn_json_kint(j, "FAIL", (long long)t->n[SN_SEV_FAIL]);
+    sn_json_kint(j, "UNTESTED", (long long)t->untested);
+    sn_json_obj_end(j);
+}
+
+void sn_diag_render_json(const struct sn_diag_report *r, int64_t run_id,
+                         const char *spec_name, struct sn_buf *out)
+{
+    struct sn_json j;
+    struct tally td, tp, tl;
+
+    count(r->devices, r->ndevices, &td);
+    count(r->pairs, r->npairs, &tp);
+    count(r->links, r->nlinks, &tl);
+    sn_json_init(&j, out, true);
+    sn_json_obj_begin(&j);
+    sn_json_kstr(&j, "schema", "supernode.check/1");
+    if (run_id)
+        sn_json_kint(&j, "run", run_id);
+    if (spec_name)
+        sn_json_kstr(&j, "spec", spec_name);
+    sn_json_kstr(&j, "verdict", sn_severity_name(r->verdict));
+    sn_json_kbool(&j, "baseline", r->baseline_used);
+    sn_json_kint(&j, "results", (long long)r->nresults);
+    sn_json_key(&j, "counts");
+    sn_json_obj_begin(&j);
+    tally_json(&j, "devices", &td);
+    tally_json(&j, "pairs", &tp);
+    tally_json(&j, "links", &tl);
+    sn_json_obj_end(&j);
+    sn_json_key(&j, "findings");
+    sn_json_arr_begin(&j);
+    for (size_t i = 0; i < r->n; i++) {
+        const struct sn_finding *f = &r->findings[i];
+        sn_json_obj_begin(&j);
+        sn_json_kstr(&j, "severity", sn_severity_name(f->severity));
+        sn_json_kstr(&j, "kind", sn_finding_kind_name(f->kind));
+        sn_json_kstr(&j, "subject", f->subject);
+        sn_json_kstr(&j, "label", f->label);
+        sn_json_kstr(&j, "test", f->test);
+        sn_json_kstr(&j, "params", f->params);
+        sn_json_kstr(&j, "unit", f->unit);
+        sn_json_knum(&j, "confidence", f->confidence);
+        sn_json_key(&j, "evidence");
+        sn_json_obj_begin(&j);
+        sn_json_kstr(&j, "summary", f->evidence);
+        if (f->kind == SN_FIND_LINK) {
+            sn_json_knum(&j, "health", f->health);
+            sn_json_kint(&j, "conflicts", (long long)f->conflicts);
+            strings_json(&j, "slow_pairs", f->support, f->nsupport);
+            strings_json(&j, "alternatives", f->alternatives,
+                         f->nalternatives);
+        } else {
+            sn_json_knum(&j, "measured", f->measured);
+            for (int b = 0; b < SN_BASIS_COUNT; b++)
+                cmp_json(&j, (enum sn_diag_basis)b, &f->cmp[b]);
+        }
+        sn_json_obj_end(&j);
+        sn_json_kstr(&j, "next_step", f->next_step);
+        sn_json_obj_end(&j);
+    }
+    sn_json_arr_end(&j);
+    sn_json_key(&j, "verdicts");
+    sn_json_obj_begin(&j);
+    verdicts_json(&j, "devices", r->devices, r->ndevices);
+    verdicts_json(&j, "pairs", r->pairs, r->npairs);
+    verdicts_json(&j, "links", r->links, r->nlinks);
+    sn_json_obj_end(&j);
+    sn_json_obj_end(&j);
+    sn_buf_putc(out, '\n');
+}
+
+/* ---- JUnit ------------------------------------------------------------------ */
+
+static void xml_escape(struct sn_buf *b, const char *s)
+{
+    for (; *s; s++) {
+        switch (*s) {
+        case '<':
+            sn_buf_puts(b, "&lt;");
+            break;
+        case '>':
+            sn_buf_puts(b, "&gt;");
+            break;
+        case '&':
+            sn_buf_puts(b, "&amp;");
+            break;
+        case '"':
+            sn_buf_puts(b, "&quot;");
+            break;
+        default:
+            /* control characters are not allowed in XML 1.0 */
+            if ((unsigned char)*s < 0x20 && *s != '\n' && *s != '\t')
+                sn_buf_putc(b, ' ');
+            else
+                sn_buf_putc(b, *s);
+        }
+    }
+}
+
+static bool finding_is_for(const struct sn_finding *f, const char *cls,
+                           const char *subject)
+{
+    if (strcmp(f->subject, subject) != 0)
+        return false;
+    if (!strcmp(cls, "link"))
+        return f->kind == SN_FIND_LINK;
+    if (!strcmp(cls, "device"))
+        return f->kind == SN_FIND_DEVICE ||
+               (f->kind == SN_FIND_MISSING && !strchr(f->subject, '~'));
+    return f->kind == SN_FIND_UNEXPLAINED || f->kind == SN_FIND_PAIR ||
+           (f->kind == SN_FIND_MISSING && strchr(f->subject, '~'));
+}
+
+static void junit_case(struct sn_buf *out, const struct sn_diag_report *r,
+                       const char *cls, const struct sn_verdict *v)
+{
+    sn_buf_puts(out, "    <testcase classname=\"");
+    xml_escape(out, cls);
+    sn_buf_puts(out, "\" name=\"");
+    xml_escape(out, v->subject);
+    sn_buf_puts(out, " ");
+    xml_escape(out, v->label);
+    sn_buf_puts(out, "\"");
+    if (!v->measured) {
+        sn_buf_puts(out, ">\n      <skipped message=\"not measured\"/>\n"
+                         "    </testcase>\n");
+        return;
+    }
+    if (v->severity == SN_SEV_PASS) {
+        sn_buf_puts(out, "/>\n");
+        return;
+    }
+    sn_buf_puts(out, ">\n");
+    for (size_t i = 0; i < r->n; i++) {
+        const struct sn_finding *f = &r->findings[i];
+        if (!finding_is_for(f, cls, v->subject))
+            continue;
+        if (f->severity == SN_SEV_FAIL) {
+            sn_buf_puts(out, "      <failure type=\"");
+            xml_escape(out, sn_finding_kind_name(f->kind));
+            sn_buf_puts(out, "\" message=\"");
+            xml_escape(out, f->evidence);
+            sn_buf_puts(out, "\">");
+            xml_escape(out, f->next_step);
+            sn_buf_puts(out, "</failure>\n");
+        } else {
+            sn_buf_puts(out, "      <system-out>WARN: ");
+            xml_escape(out, f->evidence);
+            sn_buf_puts(out, " Next: ");
+            xml_escape(out, f->next_step);
+            sn_buf_puts(out, "</system-out>\n");
+        }
+    }
+    sn_buf_puts(out, "    </testcase>\n");
+}
+
+static void junit_suite(struct sn_buf *out, const struct sn_diag_report *r,
+                        const char *name, const char *cls,
+                        const struct sn_verdict *v, size_t n)
+{
+    struct tally t;
+
+    count(v, n, &t);
+    sn_buf_printf(out,
+                  "  <testsuite name=\"%s\" tests=\"%zu\" failures=\"%zu\" "
+                  "skipped=\"%zu\">\n",
+                  name, n, t.n[SN_SEV_FAIL], t.untested);
+    for (size_t i = 0; i < n; i++)
+        junit_case(out, r, cls, &v[i]);
+    sn_buf_puts(out, "  </testsuite>\n");
+}
+
+void sn_diag_render_junit(const struct sn_diag_report *r,
+                          const char *suite_name, struct sn_buf *out)
+{
+    size_t ngroup = 0, gfail = 0;
+    struct tally td, tp, tl;
+
+    count(r->devices, r->ndevices, &td);
+    count(r->pairs, r->npairs, &tp);
+    count(r->links, r->nlinks, &tl);
+    for (size_t i = 0; i < r->n; i++)
+        if (r->findings[i].kind == SN_FIND_GROUP) {
+            ngroup++;
+            gfail += r->findings[i].severity == SN_SEV_FAIL;
+        }
+    sn_buf_puts(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    sn_buf_puts(out, "<testsuites name=\"");
+    xml_escape(out, suite_name ? suite_name : "supernode check");
+    sn_buf_printf(out, "\" tests=\"%zu\" failures=\"%zu\">\n",
+                  r->ndevices + r->npairs + r->nlinks + ngroup,
+                  td.n[SN_SEV_FAIL] + tp.n[SN_SEV_FAIL] + tl.n[SN_SEV_FAIL] +
+                      gfail);
+    junit_suite(out, r, "devices", "device", r->devices, r->ndevices);
+    junit_suite(out, r, "pairs", "pair", r->pairs, r->npairs);
+    if (r->nlinks)
+        junit_suite(out, r, "links", "link", r->links, r->nlinks);
+    if (ngroup) {
+        sn_buf_printf(out,
+                      "  <testsuite name=\"collectives\" tests=\"%zu\" "
+                      "failures=\"%zu\">\n",
+                      ngroup, gfail);
+        for (size_t i = 0; i < r->n; i++) {
+            const struct sn_finding *f = &r->findings[i];
+            struct sn_verdict v;
+            if (f->kind != SN_FIND_GROUP)
+                continue;
+            memset(&v, 0, sizeof(v));
+            snprintf(v.subject, sizeof(v.subject), "%s", f->subject);
+            snprintf(v.label, sizeof(v.label), "%s %s", f->test, f->params);
+            v.severity = f->severity;
+            v.measured = true;
+            sn_buf_puts(out, "    <testcase classname=\"collective\" name=\"");
+            xml_escape(out, v.subject);
+            sn_buf_puts(out, " ");
+            xml_escape(out, v.label);
+            sn_buf_puts(out, "\">\n");
+            if (f->severity == SN_SEV_FAIL) {
+                sn_buf_puts(out, "      <failure message=\"");
+                xml_escape(out, f->evidence);
+                sn_buf_puts(out, "\">");
+                xml_escape(out, f->next_step);
+                sn_buf_puts(out, "</failure>\n");
+            } else {
+                sn_buf_puts(out, "      <system-out>WARN: ");
+                xml_escape(out, f->evidence);
+                sn_buf_puts(out, "</system-out>\n");
+            }
+            sn_buf_puts(out, "    </testcase>\n");
+        }
+        sn_buf_puts(out, "  </testsuite>\n");
+    }
+    sn_buf_puts(out, "</testsuites>\n");
+}

@@ -1,0 +1,794 @@
+/* test-diagnose.c: the comparisons (baseline interval, design, peers), the
+ * expected pair bandwidth, localisation of slow pairs to links on
+ * hand-built topologies, the whole diagnosis and its renderings. */
+#include <string.h>
+
+#include "harness.h"
+#include "sn/diagnose.h"
+#include "sn/topo.h"
+
+/* ---- topologies ---------------------------------------------------------- */
+
+/* The test cluster: hosts 0,1 on leaf0, 2,3 on leaf1, one inter-switch
+ * link. Each host: accelerator -- NIC (board), NIC -- leaf (AOC). Rates
+ * per direction: hosts 12.5 MB/s, the inter-switch link isl_bw. */
+struct leaves {
+    struct sn_topo *t;
+    uint32_t acc[4], nic[4], leaf[2];
+    uint32_t host_link[4], board_link[4], isl;
+};
+
+static void build_leaves(struct leaves *c, double isl_bw)
+{
+    struct sn_node n;
+    struct sn_error err;
+
+    memset(c, 0, sizeof(*c));
+    c->t = sn_topo_new(NULL);
+    for (uint32_t i = 0; i < 4; i++) {
+        memset(&n, 0, sizeof(n));
+        n.kind = SN_NODE_ACCEL;
+        n.supernode = i;
+        n.rack = i / 2;
+        n.unit = (uint16_t)(i % 2 + 1);
+        n.rank = i;
+        n.plane = SN_NONE16;
+        c->acc[i] = sn_topo_add_node(c->t, &n);
+        n.kind = SN_NODE_NIC;
+        n.rank = SN_NONE;
+        c->nic[i] = sn_topo_add_node(c->t, &n);
+    }
+    for (uint32_t s = 0; s < 2; s++) {
+        memset(&n, 0, sizeof(n));
+        n.kind = SN_NODE_SWITCH;
+        n.role = SN_SW_LEAF;
+        n.supernode = SN_NONE;
+        n.rack = 2;
+        n.unit = (uint16_t)(s + 1);
+        n.index = s;
+        n.rank = SN_NONE;
+        n.plane = SN_NONE16;
+        c->leaf[s] = sn_topo_add_node(c->t, &n);
+    }
+    for (uint32_t i = 0; i < 4; i++) {
+        c->host_link[i] =
+            sn_topo_add_link(c->t, c->nic[i], c->leaf[i / 2],
+                             SN_LINK_SCALE_OUT, SN_MEDIUM_AOC, 12.5e6, 1e-6,
+                             5);
+        c->board_link[i] =
+            sn_topo_add_link(c->t, c->acc[i], c->nic[i], SN_LINK_HOST,
+                             SN_MEDIUM_BOARD, 63e9, 1e-7, 0.2);
+    }
+    c->isl = sn_topo_add_link(c->t, c->leaf[0], c->leaf[1], SN_LINK_SCALE_OUT,
+                              SN_MEDIUM_COPPER, isl_bw, 1e-6, 1);
+    CHECK(sn_topo_finish(c->t, &err) == SN_OK);
+}
+
+/* A two-tier fat tree: leaves A (hosts 0,1) and B (hosts 2,3), two
+ * spines, each leaf on each spine: cross-leaf pairs have two ECMP paths. */
+struct fat {
+    struct sn_topo *t;
+    uint32_t acc[4], leaf[2], spine[2];
+    uint32_t up[2][2]; /* up[leaf][spine] */
+};
+
+static void build_fat(struct fat *c)
+{
+    struct sn_node n;
+    struct sn_error err;
+
+    memset(c, 0, sizeof(*c));
+    c->t = sn_topo_new(NULL);
+    for (uint32_t i = 0; i < 4; i++) {
+        memset(&n, 0, sizeof(n));
+        n.kind = SN_NODE_ACCEL;
+        n.supernode = i;
+        n.rank = i;
+        n.index = 0;
+        n.plane = SN_NONE16;
+        c->acc[i] = sn_topo_add_node(c->t, &n);
+    }
+    for (uint32_t s = 0; s < 4; s++) {
+        memset(&n, 0, sizeof(n));
+        n.kind = SN_NODE_SWITCH;
+        n.role = s < 2 ? SN_SW_LEAF : SN_SW_SPINE;
+        n.supernode = SN_NONE;
+        n.rack = 9;
+        n.unit = (uint16_t)(s + 1);
+        n.index = s % 2;
+        n.rank = SN_NONE;
+        n.plane = SN_NONE16;
+        if (s < 2)
+            c->leaf[s] = sn_topo_add_node(c->t, &n);
+        else
+            c->spine[s - 2] = sn_topo_add_node(c->t, &n);
+    }
+    /* accelerators straight on the leaves (a NIC-less test fabric) */
+    for (uint32_t i = 0; i < 4; i++)
+        sn_topo_add_link(c->t, c->acc[i], c->leaf[i / 2], SN_LINK_SCALE_OUT,
+                         SN_MEDIUM_MMF, 50e9, 1e-6, 10);
+    for (uint32_t l = 0; l < 2; l++)
+        for (uint32_t s = 0; s < 2; s++)
+            c->up[l][s] = sn_topo_add_link(c->t, c->leaf[l], c->spine[s],
+                                           SN_LINK_SCALE_OUT, SN_MEDIUM_SMF,
+                                           50e9, 1e-6, 100);
+    CHECK(sn_topo_finish(c->t, &err) == SN_OK);
+}
+
+/* ---- results ------------------------------------------------------------- */
+
+/* Rounds of the 4-rank tournament the bench runs. */
+static const uint32_t rounds4[3][2][2] = {
+    {{0, 3}, {1, 2}}, {{0, 2}, {1, 3}}, {{0, 1}, {2, 3}}};
+
+/* Unidirectional pair results for every ordered pair, in tournament
+ * rounds; pair (a, b) reaches base x factor(a, b), 8 samples with a small
+ * deterministic spread (+/- 0.3%). */
+static void pair_results(struct sn_results *rs, double base,
+                         double (*factor)(uint32_t a, uint32_t b))
+{
+    for (uint32_t rd = 0; rd < 3; rd++)
+        for (uint32_t p = 0; p < 2; p++)
+            for (uint32_t d = 0; d < 2; d++) {
+                struct sn_result r;
+                double s[8];
+                uint32_t a = rounds4[rd][p][d], b = rounds4[rd][p][1 - d];
+                memset(&r, 0, sizeof(r));
+                snprintf(r.test, sizeof(r.test), "pairs.uni");
+                snprintf(r.params, sizeof(r.params), "bytes=1048576");
+                snprintf(r.unit, sizeof(r.unit), "B/s");
+                r.subject = SN_SUBJECT_PAIR;
+                r.a = a;
+                r.b = b;
+                r.round = rd;
+                for (int k = 0; k < 8; k++)
+                    s[k] = base * factor(a, b) *
+                           (1.0 + 0.003 * (double)((k * 5 + a + b) % 3 - 1));
+                r.samples = s;
+                r.nsamples = 8;
+                sn_stats_compute(s, 8, &r.stats);
+                sn_results_add(rs, &r);
+            }
+}
+
+static double all_well(uint32_t a, uint32_t b)
+{
+    (void)a;
+    (void)b;
+    return 1.0;
+}
+
+static double host0_half(uint32_t a, uint32_t b)
+{
+    return a == 0 || b == 0 ? 0.5 : 1.0;
+}
+
+static double host3_eighty(uint32_t a, uint32_t b)
+{
+    return a == 3 || b == 3 ? 0.8 : 1.0;
+}
+
+static double cross_forty(uint32_t a, uint32_t b)
+{
+    return a / 2 != b / 2 ? 0.4 : 1.0;
+}
+
+static double everything_forty(uint32_t a, uint32_t b)
+{
+    (void)a;
+    (void)b;
+    return 0.4;
+}
+
+/* Run the whole diagnosis on the leaves cluster: expectations from the
+ * topology, an optional baseline. */
+static struct sn_diag_report *diagnose(struct leaves *c,
+                                       const struct sn_results *rs,
+                                       const struct sn_baseline *bl)
+{
+    double *e = sn_xcalloc(rs->n + 1, sizeof(double));
+    const char **src = sn_xcalloc(rs->n + 1, sizeof(char *));
+    struct sn_diag_input in;
+    struct sn_diag_report *rep = NULL;
+    struct sn_error err;
+
+    if (sn_diag_expect(c->t, "cpu", rs, e, src, &err) != SN_OK)
+        printf("  expect: %s\n", err.msg);
+    memset(&in, 0, sizeof(in));
+    in.topo = c->t;
+    in.results = rs;
+    in.expected = e;
+    in.expected_source = src;
+    in.baseline = bl;
+    if (sn_diag_run(&in, &rep, &err) != SN_OK)
+        printf("  diagnose: %s\n", err.msg);
+    free(e);
+    free(src);
+    return rep;
+}
+
+static size_t count_kind(const struct sn_diag_report *r,
+                         enum sn_finding_kind k)
+{
+    size_t n = 0;
+
+    for (size_t i = 0; i < r->n; i++)
+        n += r->findings[i].kind == k;
+    return n;
+}
+
+/* ---- comparisons ----------------------------------------------------------- */
+
+static void test_diag_baseline_interval_closed_form(void)
+{
+    struct sn_diag_config cfg;
+    struct sn_baseline_entry e;
+    struct sn_result r;
+    struct sn_diag_cmp c;
+
+    sn_diag_config_default(&cfg);
+    memset(&e, 0, sizeof(e));
+    memset(&r, 0, sizeof(r));
+    e.center = 100.0;
+    e.noise = 2.0;
+    r.stats.n = 10;
+    /* now: MAD 1.5/1.4826 so sigma 1.5; combined sqrt(4 + 2.25) = 2.5 */
+    r.stats.mad = 1.5 / SN_STATS_MAD_TO_SIGMA;
+    r.stats.median = 95.0;
+    sn_diag_vs_baseline(&cfg, &r, &e, &c);
+    CHECK(c.valid);
+    CHECK_NEAR(c.noise, 2.5, 1e-9);
+    CHECK_NEAR(c.z, -2.0, 1e-9);
+    CHECK(c.severity == SN_SEV_PASS);
+    CHECK_NEAR(c.lo, 100.0 - 3 * 2.5, 1e-9);
+    r.stats.median = 90.0; /* z = -4 */
+    sn_diag_vs_baseline(&cfg, &r, &e, &c);
+    CHECK(c.severity == SN_SEV_WARN);
+    r.stats.median = 84.0; /* z = -6.4 */
+    sn_diag_vs_baseline(&cfg, &r, &e, &c);
+    CHECK(c.severity == SN_SEV_FAIL);
+    CHECK_NEAR(c.ratio, 0.84, 1e-12);
+    /* faster than the baseline is no failure */
+    r.stats.median = 130.0;
+    sn_diag_vs_baseline(&cfg, &r, &e, &c);
+    CHECK(c.severity == SN_SEV_PASS && c.z > 0);
+}
+
+static void test_diag_baseline_noise_floor_and_latency(void)
+{
+    struct sn_diag_config cfg;
+    struct sn_baseline_entry e;
+    struct sn_result r;
+    struct sn_diag_cmp c;
+
+    sn_diag_config_default(&cfg);
+    memset(&e, 0, sizeof(e));
+    memset(&r, 0, sizeof(r));
+    /* no noise seen at all: the 1% floor keeps a 2% shift a PASS */
+    e.center = 50.0;
+    r.stats.n = 5;
+    r.stats.median = 49.0;
+    sn_diag_vs_baseline(&cfg, &r, &e, &c);
+    CHECK_NEAR(c.noise, 0.5, 1e-12);
+    CHECK_NEAR(c.z, -2.0, 1e-12);
+    CHECK(c.severity == SN_SEV_PASS);
+    /* a latency (lower is better) that grew by 5%: z -5, WARN */
+    r.lower_better = true;
+    r.stats.median = 52.5;
+    sn_diag_vs_baseline(&cfg, &r, &e, &c);
+    CHECK_NEAR(c.z, -5.0, 1e-9);
+    CHECK(c.severity == SN_SEV_WARN);
+    CHECK_NEAR(c.ratio, 50.0 / 52.5, 1e-12);
+    /* no entry, nothing to say */
+    sn_diag_vs_baseline(&cfg, &r, NULL, &c);
+    CHECK(!c.valid);
+}
+
+static void test_diag_design_thresholds(void)
+{
+    struct sn_diag_config cfg;
+    struct sn_result r;
+    struct sn_diag_cmp c;
+
+    sn_diag_config_default(&cfg);
+    memset(&r, 0, sizeof(r));
+    r.stats.n = 3;
+    r.stats.median = 75.0;
+    sn_diag_vs_design(&cfg, &r, 100.0, &c);
+    CHECK(c.valid && c.severity == SN_SEV_PASS);
+    r.stats.median = 70.0;
+    sn_diag_vs_design(&cfg, &r, 100.0, &c);
+    CHECK(c.severity == SN_SEV_WARN);
+    r.stats.median = 59.0;
+    sn_diag_vs_design(&cfg, &r, 100.0, &c);
+    CHECK(c.severity == SN_SEV_FAIL);
+    sn_diag_vs_design(&cfg, &r, NAN, &c);
+    CHECK(!c.valid);
+}
+
+/* ---- expectations ------------------------------------------------------------ */
+
+static void test_diag_expect_shares_a_link_in_a_round(void)
+{
+    struct leaves c;
+    struct sn_results rs;
+    double e[12];
+    const char *src[12];
+    struct sn_error err;
+
+    /* an oversubscribed inter-switch link: as fast as one host */
+    build_leaves(&c, 12.5e6);
+    sn_results_init(&rs);
+    pair_results(&rs, 1e7, all_well);
+    REQUIRE(sn_diag_expect(c.t, "cpu", &rs, e, src, &err) == SN_OK);
+    for (size_t i = 0; i < rs.n; i++) {
+        const struct sn_result *r = &rs.items[i];
+        bool cross = r->a / 2 != r->b / 2;
+        /* two cross-leaf pairs of a round, same direction, share the
+         * inter-switch link; inside a leaf the host links are the
+         * bottleneck */
+        CHECK_NEAR(e[i], cross ? 6.25e6 : 12.5e6, 1e-9);
+        CHECK_STR(src[i], "routes, shared in the round");
+    }
+    sn_results_release(&rs);
+    sn_topo_free(c.t);
+    /* twice as fast: no sharing cost */
+    build_leaves(&c, 25e6);
+    sn_results_init(&rs);
+    pair_results(&rs, 1e7, all_well);
+    REQUIRE(sn_diag_expect(c.t, "cpu", &rs, e, src, &err) == SN_OK);
+    for (size_t i = 0; i < rs.n; i++)
+        CHECK_NEAR(e[i], 12.5e6, 1e-9);
+    sn_results_release(&rs);
+    sn_topo_free(c.t);
+}
+
+/* ---- localisation -------------------------------------------------------------- */
+
+static void leaves_pairs(struct sn_diag_pair *p, double (*f)(uint32_t,
+                                                               uint32_t))
+{
+    size_t k = 0;
+
+    for (uint32_t a = 0; a < 4; a++)
+        for (uint32_t b = a + 1; b < 4; b++, k++) {
+            p[k].a = a;
+            p[k].b = b;
+            p[k].ratio = f(a, b);
+            p[k].slow = p[k].ratio < 0.9;
+            p[k].severity = p[k].slow ? SN_SEV_FAIL : SN_SEV_PASS;
+        }
+}
+
+static void test_localise_names_the_host_cable(void)
+{
+    struct leaves c;
+    struct sn_diag_pair p[6];
+    struct sn_diag_culprits cul;
+    struct sn_error err;
+
+    build_leaves(&c, 25e6);
+    leaves_pairs(p, host0_half);
+    REQUIRE(sn_diag_localise(c.t, p, 6, &cul, &err) == SN_OK);
+    REQUIRE(cul.n == 1);
+    CHECK(cul.items[0].link == c.host_link[0]);
+    CHECK(cul.items[0].nsupport == 3);
+    CHECK_NEAR(cul.items[0].health, 0.5, 1e-12);
+    /* the board trace from the accelerator to its NIC carries the same
+     * pairs: named as the alternative, its prior 2/35 of a cable's */
+    REQUIRE(cul.items[0].nalternatives == 1);
+    CHECK(cul.items[0].alternatives[0] == c.board_link[0]);
+    CHECK_NEAR(cul.items[0].confidence, 1.0 / (1.0 + 2.0 / 35.0), 1e-9);
+    CHECK(cul.nunexplained == 0);
+    CHECK(cul.crossed[c.isl] && cul.crossed[c.host_link[3]]);
+    sn_diag_culprits_release(&cul);
+    sn_topo_free(c.t);
+}
+
+static void test_localise_names_the_inter_switch_link(void)
+{
+    struct leaves c;
+    struct sn_diag_pair p[6];
+    struct sn_diag_culprits cul;
+    struct sn_error err;
+
+    build_leaves(&c, 25e6);
+    leaves_pairs(p, cross_forty);
+    REQUIRE(sn_diag_localise(c.t, p, 6, &cul, &err) == SN_OK);
+    REQUIRE(cul.n == 1);
+    CHECK(cul.items[0].link == c.isl);
+    CHECK(cul.items[0].nsupport == 4);
+    CHECK(cul.items[0].nalternatives == 0);
+    CHECK_NEAR(cul.items[0].confidence, 1.0, 1e-12);
+    sn_diag_culprits_release(&cul);
+    sn_topo_free(c.t);
+}
+
+static double hosts_0_and_3(uint32_t a, uint32_t b)
+{
+    return a == 0 || b == 0 || a == 3 || b == 3 ? 0.5 : 1.0;
+}
+
+static void test_localise_two_faults_need_two_links(void)
+{
+    struct leaves c;
+    struct sn_diag_pair p[6];
+    struct sn_diag_culprits cul;
+    struct sn_error err;
+
+    build_leaves(&c, 25e6);
+    leaves_pairs(p, hosts_0_and_3);
+    REQUIRE(sn_diag_localise(c.t, p, 6, &cul, &err) == SN_OK);
+    REQUIRE(cul.n == 2);
+    /* each covers three slow pairs: equal gains go to the label first in
+     * order, sn0 before sn3 */
+    CHECK(cul.items[0].link == c.host_link[0]);
+    CHECK(cul.items[1].link == c.host_link[3]);
+    CHECK(cul.nunexplained == 0);
+    sn_diag_culprits_release(&cul);
+    sn_topo_free(c.t);
+}
+
+static double only_0_2(uint32_t a, uint32_t b)
+{
+    return a == 0 && b == 2 ? 0.5 : 1.0;
+}
+
+static void test_localise_leaves_unexplainable_pairs_unexplained(void)
+{
+    struct leaves c;
+    struct sn_diag_pair p[6];
+    struct sn_diag_culprits cul;
+    struct sn_error err;
+
+    /* 0~2 slow while 0~1, 2~3 and 1~3 are healthy: every link of 0~2
+     * carries a healthy pair; no link explains it */
+    build_leaves(&c, 25e6);
+    leaves_pairs(p, only_0_2);
+    REQUIRE(sn_diag_localise(c.t, p, 6, &cul, &err) == SN_OK);
+    CHECK(cul.n == 0);
+    REQUIRE(cul.nunexplained == 1);
+    CHECK(p[cul.unexplained[0]].a == 0 && p[cul.unexplained[0]].b == 2);
+    sn_diag_culprits_release(&cul);
+    sn_topo_free(c.t);
+}
+
+static void test_localise_ecmp_keeps_spine_links_ambiguous(void)
+{
+    struct fat c;
+    struct sn_diag_pair p[6];
+    struct sn_diag_culprits cul;
+    struct sn_error err;
+
+    /* cross-leaf pairs slow: each has two paths, one per spine, so any
+     * of the four uplinks may be it (each on half the paths), and a
+     * healthy pair crossing a link on half its paths does not clear it */
+    build_fat(&c);
+    leaves_pairs(p, cross_forty);
+    REQUIRE(sn_diag_localise(c.t, p, 6, &cul, &err) == SN_OK);
+    REQUIRE(cul.n == 1);
+    CHECK(cul.items[0].nalternatives == 3);
+    CHECK_NEAR(cul.items[0].confidence, 0.25, 1e-9);
+    sn_diag_culprits_release(&cul);
+    sn_topo_free(c.t);
+}
+
+static void test_localise_refuses_pairs_outside_the_topology(void)
+{
+    struct leaves c;
+    struct sn_diag_pair p = {0, 9, true, SN_SEV_FAIL, 0.5};
+    struct sn_diag_culprits cul;
+    struct sn_error err;
+
+    build_leaves(&c, 25e6);
+    CHECK(sn_diag_localise(c.t, &p, 1, &cul, &err) == SN_EINPUT);
+    CHECK_CONTAINS(err.msg, "not a pair of the topology's 4 accelerators");
+    sn_topo_free(c.t);
+}
+
+/* ---- the whole diagnosis ---------------------------------------------------------- */
+
+static void test_diag_healthy_cluster_passes(void)
+{
+    struct leaves c;
+    struct sn_results rs;
+    struct sn_diag_report *rep;
+
+    build_leaves(&c, 25e6);
+    sn_results_init(&rs);
+    pair_results(&rs, 0.95 * 12.5e6, all_well);
+    rep = diagnose(&c, &rs, NULL);
+    REQUIRE(rep);
+    CHECK(rep->verdict == SN_SEV_PASS);
+    CHECK(rep->n == 0);
+    CHECK(rep->npairs == 6 && rep->nlinks == c.t->nlinks);
+    sn_diag_report_free(rep);
+    sn_results_release(&rs);
+    sn_topo_free(c.t);
+}
+
+static void test_diag_half_rate_host_link_fails_on_its_label(void)
+{
+    struct leaves c;
+    struct sn_results rs;
+    struct sn_diag_report *rep;
+    char label[192];
+
+    build_leaves(&c, 25e6);
+    sn_results_init(&rs);
+    pair_results(&rs, 0.95 * 12.5e6, host0_half);
+    rep = diagnose(&c, &rs, NULL);
+    REQUIRE(rep && rep->n >= 1);
+    CHECK(rep->verdict == SN_SEV_FAIL);
+    CHECK(rep->findings[0].kind == SN_FIND_LINK);
+    CHECK(rep->findings[0].severity == SN_SEV_FAIL);
+    sn_topo_link_label(c.t, c.host_link[0], label, sizeof(label));
+    CHECK_STR(rep->findings[0].label, label);
+    CHECK(rep->findings[0].nsupport == 3);
+    CHECK_CONTAINS(rep->findings[0].next_step, "clean the optics");
+    /* no other link, nothing systemic */
+    CHECK(count_kind(rep, SN_FIND_LINK) == 1);
+    CHECK(count_kind(rep, SN_FIND_SYSTEMIC) == 0);
+    CHECK(rep->links[c.host_link[0]].severity == SN_SEV_FAIL);
+    CHECK(rep->links[c.isl].severity == SN_SEV_PASS);
+    sn_diag_report_free(rep);
+    sn_results_release(&rs);
+    sn_topo_free(c.t);
+}
+
+static void test_diag_slow_inter_switch_link_is_named_not_hosts(void)
+{
+    struct leaves c;
+    struct sn_results rs;
+    struct sn_diag_report *rep;
+
+    build_leaves(&c, 25e6);
+    sn_results_init(&rs);
+    pair_results(&rs, 0.95 * 12.5e6, cross_forty);
+    rep = diagnose(&c, &rs, NULL);
+    REQUIRE(rep && rep->n >= 1);
+    CHECK(rep->findings[0].kind == SN_FIND_LINK);
+    CHECK_STR(rep->findings[0].subject, "L000008");
+    CHECK(count_kind(rep, SN_FIND_LINK) == 1);
+    CHECK(count_kind(rep, SN_FIND_SYSTEMIC) == 0);
+    sn_diag_report_free(rep);
+    sn_results_release(&rs);
+    sn_topo_free(c.t);
+}
+
+static void test_diag_uniform_shortfall_is_systemic_not_a_cable(void)
+{
+    struct leaves c;
+    struct sn_results rs;
+    struct sn_diag_report *rep;
+
+    build_leaves(&c, 25e6);
+    sn_results_init(&rs);
+    pair_results(&rs, 0.95 * 12.5e6, everything_forty);
+    rep = diagnose(&c, &rs, NULL);
+    REQUIRE(rep && rep->n == 1);
+    CHECK(rep->findings[0].kind == SN_FIND_SYSTEMIC);
+    CHECK(rep->findings[0].severity == SN_SEV_FAIL);
+    CHECK_NEAR(rep->findings[0].cmp[SN_BASIS_DESIGN].ratio, 0.38, 1e-2);
+    CHECK(count_kind(rep, SN_FIND_LINK) == 0);
+    sn_diag_report_free(rep);
+    sn_results_release(&rs);
+    sn_topo_free(c.t);
+}
+
+/* A baseline from results (one run's samples). */
+static void baseline_from(const struct sn_results *rs, struct sn_baseline *b)
+{
+    memset(b, 0, sizeof(*b));
+    b->entries = sn_xcalloc(rs->n, sizeof(*b->entries));
+    for (size_t i = 0; i < rs->n; i++) {
+        struct sn_baseline_entry *e = &b->entries[b->n++];
+        const struct sn_result *r = &rs->items[i];
+        double tmp[64];
+        memcpy(e->test, r->test, sizeof(e->test));
+        memcpy(e->params, r->params, sizeof(e->params));
+        memcpy(e->unit, r->unit, sizeof(e->unit));
+        e->subject = r->subject;
+        e->a = r->a;
+        e->b = r->b;
+        e->center = r->stats.median;
+        memcpy(tmp, r->samples, r->nsamples * sizeof(double));
+        e->noise = sn_stats_sigma(tmp, r->nsamples);
+        e->n = r->nsamples;
+        e->runs = 1;
+    }
+}
+
+static int entry_order(const void *x, const void *y)
+{
+    const struct sn_baseline_entry *a = x, *b = y;
+    int c = strcmp(a->test, b->test);
+
+    if (c)
+        return c;
+    c = strcmp(a->params, b->params);
+    if (c)
+        return c;
+    if (a->subject != b->subject)
+        return a->subject < b->subject ? -1 : 1;
+    if (a->a != b->a)
+        return a->a < b->a ? -1 : 1;
+    return (a->b > b->b) - (a->b < b->b);
+}
+
+static void test_diag_eighty_percent_link_found_with_a_baseline(void)
+{
+    struct leaves c;
+    struct sn_results healthy, now;
+    struct sn_baseline bl;
+    struct sn_diag_report *rep;
+    char label[192];
+
+    build_leaves(&c, 25e6);
+    sn_results_init(&healthy);
+    sn_results_init(&now);
+    pair_results(&healthy, 0.95 * 12.5e6, all_well);
+    pair_results(&now, 0.95 * 12.5e6, host3_eighty);
+    baseline_from(&healthy, &bl);
+    qsort(bl.entries, bl.n, sizeof(*bl.entries), entry_order);
+    /* without the baseline 80% is within the design's margin */
+    rep = diagnose(&c, &now, NULL);
+    REQUIRE(rep);
+    CHECK(count_kind(rep, SN_FIND_LINK) == 0);
+    sn_diag_report_free(rep);
+    /* against the baseline the three pairs of host 3 stand out */
+    rep = diagnose(&c, &now, &bl);
+    REQUIRE(rep && rep->n >= 1);
+    CHECK(rep->baseline_used);
+    CHECK(rep->findings[0].kind == SN_FIND_LINK);
+    sn_topo_link_label(c.t, c.host_link[3], label, sizeof(label));
+    CHECK_STR(rep->findings[0].label, label);
+    CHECK(rep->findings[0].severity == SN_SEV_FAIL);
+    CHECK(count_kind(rep, SN_FIND_LINK) == 1);
+    sn_diag_report_free(rep);
+    /* a subject the baseline has and this run lacks is reported */
+    now.n--;
+    rep = diagnose(&c, &now, &bl);
+    REQUIRE(rep);
+    CHECK(count_kind(rep, SN_FIND_MISSING) == 1);
+    now.n++;
+    sn_diag_report_free(rep);
+    sn_baseline_release(&bl);
+    sn_results_release(&healthy);
+    sn_results_release(&now);
+    sn_topo_free(c.t);
+}
+
+static void test_diag_peers_flag_a_slow_device(void)
+{
+    struct sn_results rs;
+    struct sn_diag_input in;
+    struct sn_diag_report *rep = NULL;
+    struct sn_error err;
+
+    sn_results_init(&rs);
+    /* eight devices at 100 +/- 1, one at 60: far outside the MAD but above
+     * half the median: WARN; then at 40: FAIL */
+    for (int pass = 0; pass < 2; pass++) {
+        sn_results_release(&rs);
+        for (uint32_t d = 0; d < 8; d++) {
+            struct sn_result r;
+            double s[3];
+            double v = d == 5 ? (pass ? 40.0 : 60.0)
+                              : 100.0 + (double)(d % 3) - 1.0;
+            memset(&r, 0, sizeof(r));
+            snprintf(r.test, sizeof(r.test), "memory.triad");
+            snprintf(r.unit, sizeof(r.unit), "B/s");
+            r.subject = SN_SUBJECT_DEVICE;
+            r.a = d;
+            r.b = SN_STORE_NO_RANK;
+            r.round = SN_STORE_NO_RANK;
+            s[0] = s[1] = s[2] = v;
+            r.samples = s;
+            r.nsamples = 3;
+            sn_stats_compute(s, 3, &r.stats);
+            sn_results_add(&rs, &r);
+        }
+        memset(&in, 0, sizeof(in));
+        in.results = &rs;
+        REQUIRE(sn_diag_run(&in, &rep, &err) == SN_OK);
+        REQUIRE(rep->n == 1);
+        CHECK(rep->findings[0].kind == SN_FIND_DEVICE);
+        CHECK_STR(rep->findings[0].subject, "rank5");
+        CHECK(rep->findings[0].severity ==
+              (pass ? SN_SEV_FAIL : SN_SEV_WARN));
+        CHECK(rep->findings[0].cmp[SN_BASIS_PEERS].npeers == 8);
+        CHECK(rep->devices[5].severity == rep->findings[0].severity);
+        CHECK(rep->devices[4].severity == SN_SEV_PASS);
+        sn_diag_report_free(rep);
+    }
+    sn_results_release(&rs);
+}
+
+static void test_diag_same_input_same_output_in_any_order(void)
+{
+    struct leaves c;
+    struct sn_results rs, rev;
+    struct sn_diag_report *a, *b;
+    struct sn_buf ja, jb;
+
+    build_leaves(&c, 25e6);
+    sn_results_init(&rs);
+    sn_results_init(&rev);
+    pair_results(&rs, 0.95 * 12.5e6, hosts_0_and_3);
+    for (size_t i = rs.n; i-- > 0;)
+        sn_results_add(&rev, &rs.items[i]);
+    a = diagnose(&c, &rs, NULL);
+    b = diagnose(&c, &rev, NULL);
+    REQUIRE(a && b);
+    sn_buf_init(&ja);
+    sn_buf_init(&jb);
+    sn_diag_render_json(a, 7, "test", &ja);
+    sn_diag_render_json(b, 7, "test", &jb);
+    CHECK(ja.len == jb.len && memcmp(ja.data, jb.data, ja.len) == 0);
+    sn_buf_release(&ja);
+    sn_buf_release(&jb);
+    sn_diag_report_free(a);
+    sn_diag_report_free(b);
+    sn_results_release(&rs);
+    sn_results_release(&rev);
+    sn_topo_free(c.t);
+}
+
+static void test_diag_renders_json_junit_and_text(void)
+{
+    struct leaves c;
+    struct sn_results rs;
+    struct sn_diag_report *rep;
+    struct sn_buf out;
+
+    build_leaves(&c, 25e6);
+    sn_results_init(&rs);
+    pair_results(&rs, 0.95 * 12.5e6, host0_half);
+    rep = diagnose(&c, &rs, NULL);
+    REQUIRE(rep);
+    sn_buf_init(&out);
+    sn_diag_render_json(rep, 3, "leaves", &out);
+    CHECK_CONTAINS(out.data, "\"schema\": \"supernode.check/1\"");
+    CHECK_CONTAINS(out.data, "\"severity\": \"FAIL\"");
+    CHECK_CONTAINS(out.data, "\"kind\": \"link\"");
+    CHECK_CONTAINS(out.data, "\"subject\": \"L000000\"");
+    CHECK_CONTAINS(out.data, "\"evidence\": {");
+    CHECK_CONTAINS(out.data, "\"slow_pairs\": [");
+    sn_buf_reset(&out);
+    sn_diag_render_junit(rep, "check", &out);
+    CHECK_CONTAINS(out.data, "<?xml version=\"1.0\"");
+    CHECK_CONTAINS(out.data, "<testsuite name=\"links\"");
+    CHECK_CONTAINS(out.data, "<failure type=\"link\"");
+    sn_buf_reset(&out);
+    sn_diag_render_text(rep, &out);
+    CHECK_CONTAINS(out.data, "check: FAIL");
+    CHECK_CONTAINS(out.data, "FAIL link L000000");
+    sn_buf_release(&out);
+    sn_diag_report_free(rep);
+    sn_results_release(&rs);
+    sn_topo_free(c.t);
+}
+
+static const struct sn_test cases[] = {
+    T(test_diag_baseline_interval_closed_form),
+    T(test_diag_baseline_noise_floor_and_latency),
+    T(test_diag_design_thresholds),
+    T(test_diag_expect_shares_a_link_in_a_round),
+    T(test_localise_names_the_host_cable),
+    T(test_localise_names_the_inter_switch_link),
+    T(test_localise_two_faults_need_two_links),
+    T(test_localise_leaves_unexplainable_pairs_unexplained),
+    T(test_localise_ecmp_keeps_spine_links_ambiguous),
+    T(test_localise_refuses_pairs_outside_the_topology),
+    T(test_diag_healthy_cluster_passes),
+    T(test_diag_half_rate_host_link_fails_on_its_label),
+    T(test_diag_slow_inter_switch_link_is_named_not_hosts),
+    T(test_diag_uniform_shortfall_is_systemic_not_a_cable),
+    T(test_diag_eighty_percent_link_found_with_a_baseline),
+    T(test_diag_peers_flag_a_slow_device),
+    T(test_diag_same_input_same_output_in_any_order),
+    T(test_diag_renders_json_junit_and_text),
+};
+
+SN_TEST_MAIN(cases)
