@@ -612,23 +612,114 @@ static const char *const scaleout_keys[] = {
     NULL,
 };
 
-static int cmp_int(const void *a, const void *b)
-{
-    int x = *(const int *)a, y = *(const int *)b;
+/* Explicit networks can list 100,000 switches and a million links: names
+ * are found through a sorted index and node lists checked by sorting, so
+ * a large spec costs n log n, not n^2. */
+struct name_ix {
+    const char *name;
+    int index;
+};
 
-    return (x > y) - (x < y);
+static int cmp_name_ix(const void *a, const void *b)
+{
+    const struct name_ix *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+
+    return c ? c : (x->index > y->index) - (x->index < y->index);
 }
 
-static int net_switch_index(const struct sn_scaleout *o, const char *name)
+/* One place a node is listed: the node, the switch, the YAML item. */
+struct listing {
+    int node;
+    int sw;
+    const struct sn_yaml *item;
+};
+
+static int cmp_listing(const void *a, const void *b)
 {
-    for (size_t i = 0; i < o->nswitches; i++)
-        if (strcmp(o->switches[i].name, name) == 0)
-            return (int)i;
+    const struct listing *x = a, *y = b;
+
+    if (x->node != y->node)
+        return (x->node > y->node) - (x->node < y->node);
+    if (x->sw != y->sw)
+        return (x->sw > y->sw) - (x->sw < y->sw);
+    if (x->item->line != y->item->line)
+        return (x->item->line > y->item->line) -
+               (x->item->line < y->item->line);
+    return (x->item->col > y->item->col) - (x->item->col < y->item->col);
+}
+
+/* The earlier of two nodes in the file. */
+static bool before(const struct sn_yaml *a, const struct sn_yaml *b)
+{
+    return !b || a->line < b->line || (a->line == b->line && a->col < b->col);
+}
+
+static int find_switch(const struct name_ix *ix, size_t n, const char *name)
+{
+    size_t lo = 0, hi = n;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(ix[mid].name, name);
+        if (c == 0)
+            return ix[mid].index;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
     return -1;
 }
 
 static const char *const net_switch_keys[] = {"name", "nodes", "tier", NULL};
 static const char *const net_link_keys[] = {"between", "count", "rate", NULL};
+
+static int explicit_switches(struct sn__ctx *c, const struct sn_yaml *sw,
+                             long long nodes, size_t *nlisted)
+{
+    struct sn_scaleout *o = &c->spec->scaleout;
+    char what[64];
+    int rc;
+
+    o->switches = sn__arena_alloc(c->arena, sw->n * sizeof(*o->switches));
+    *nlisted = 0;
+    for (size_t i = 0; i < sw->n; i++) {
+        const struct sn_yaml *e = sw->items[i], *nl;
+        struct sn_net_switch *x = &o->switches[i];
+        const char *name = NULL;
+        char nw[80];
+
+        snprintf(what, sizeof(what), "scaleout.switches[%zu]", i);
+        if ((rc = sn__expect_map(c, e, what)) ||
+            (rc = sn__check_keys(c, e, what, net_switch_keys)) ||
+            (rc = sn__get_name(c, e, "name", what, &name)) ||
+            (rc = sn__get_int(c, e, "tier", what, 0, 2, &x->tier)))
+            return rc;
+        if (!name)
+            return sn__fail(c, e, "%s has no 'name'", what);
+        x->name = (char *)name;
+        x->pos = pos_of(e);
+        o->nswitches = i + 1;
+        nl = sn_yaml_get(e, "nodes");
+        if (!nl)
+            continue;
+        if (nl->type != SN_YAML_SEQ)
+            return sn__fail(c, nl, "%s.nodes is not a list of node numbers",
+                            what);
+        x->nodes = sn__arena_alloc(c->arena, (nl->n ? nl->n : 1) * sizeof(int));
+        snprintf(nw, sizeof(nw), "%s.nodes", what);
+        for (size_t j = 0; j < nl->n; j++) {
+            long long v;
+            if ((rc = sn__int_value(c, nl->items[j], nw, 0, nodes - 1, &v)))
+                return rc;
+            x->nodes[j] = (int)v;
+        }
+        x->nnodes = nl->n;
+        *nlisted += nl->n;
+    }
+    return SN_OK;
+}
 
 static int explicit_net(struct sn__ctx *c, const struct sn_yaml *m)
 {
@@ -636,10 +727,12 @@ static int explicit_net(struct sn__ctx *c, const struct sn_yaml *m)
     struct sn_scaleout *o = &s->scaleout;
     const struct sn_yaml *sw = sn_yaml_get(m, "switches");
     const struct sn_yaml *ln = sn_yaml_get(m, "links");
+    const struct sn_yaml *bad = NULL;
     long long nodes = (long long)s->supernodes *
                       (s->scaleup.accelerators / s->scaleup.per_node);
+    struct name_ix *ix = NULL;
+    struct listing *all = NULL;
     size_t total = 0, k = 0;
-    int *all = NULL;
     int rc = SN_OK;
     char what[64];
 
@@ -655,75 +748,80 @@ static int explicit_net(struct sn__ctx *c, const struct sn_yaml *m)
                         "scaleout.switches has %zu entries (at most "
                         "%d)",
                         sw->n, SN_SPEC_MAX_NET_SWITCHES);
-    o->switches = sn__arena_alloc(c->arena, sw->n * sizeof(*o->switches));
-    for (size_t i = 0; i < sw->n; i++) {
-        const struct sn_yaml *e = sw->items[i], *nl;
-        struct sn_net_switch *x = &o->switches[i];
-        const char *name = NULL;
+    if ((rc = explicit_switches(c, sw, nodes, &total)))
+        return rc;
 
-        snprintf(what, sizeof(what), "scaleout.switches[%zu]", i);
-        if ((rc = sn__expect_map(c, e, what)) ||
-            (rc = sn__check_keys(c, e, what, net_switch_keys)) ||
-            (rc = sn__get_name(c, e, "name", what, &name)) ||
-            (rc = sn__get_int(c, e, "tier", what, 0, 2, &x->tier)))
-            return rc;
-        if (!name)
-            return sn__fail(c, e, "%s has no 'name'", what);
-        if (net_switch_index(o, name) >= 0)
-            return sn__fail(c, sn_yaml_get(e, "name"),
-                            "%s: switch name '%s' is given twice", what, name);
-        x->name = (char *)name;
-        x->pos = pos_of(e);
-        o->nswitches = i + 1;
-        nl = sn_yaml_get(e, "nodes");
-        if (!nl)
-            continue;
-        if (nl->type != SN_YAML_SEQ)
-            return sn__fail(c, nl, "%s.nodes is not a list of node numbers",
-                            what);
-        x->nodes = sn__arena_alloc(c->arena, nl->n * sizeof(int));
-        for (size_t j = 0; j < nl->n; j++) {
-            long long v;
-            char nw[80];
-            snprintf(nw, sizeof(nw), "%s.nodes", what);
-            if ((rc = sn__int_value(c, nl->items[j], nw, 0, nodes - 1, &v)))
-                return rc;
-            for (size_t q = 0; q < j; q++)
-                if (x->nodes[q] == (int)v)
-                    return sn__fail(c, nl->items[j],
-                                    "%s.nodes lists node %lld twice", what, v);
-            x->nodes[j] = (int)v;
-        }
-        x->nnodes = nl->n;
-        total += nl->n;
+    /* names: unique; the second of a pair is the one reported */
+    ix = sn_xcalloc(o->nswitches, sizeof(*ix));
+    for (size_t i = 0; i < o->nswitches; i++) {
+        ix[i].name = o->switches[i].name;
+        ix[i].index = (int)i;
     }
-    /* a node's ports on the switches cannot outnumber its NICs */
-    all = sn_xcalloc(total ? total : 1, sizeof(int));
-    for (size_t i = 0; i < o->nswitches; i++)
-        for (size_t j = 0; j < o->switches[i].nnodes; j++)
-            all[k++] = o->switches[i].nodes[j];
-    qsort(all, total, sizeof(int), cmp_int);
+    qsort(ix, o->nswitches, sizeof(*ix), cmp_name_ix);
+    for (size_t i = 1; i < o->nswitches; i++) {
+        const struct sn_yaml *e = sw->items[ix[i].index];
+        if (!strcmp(ix[i].name, ix[i - 1].name) &&
+            before(sn_yaml_get(e, "name"), bad))
+            bad = sn_yaml_get(e, "name");
+    }
+    if (bad) {
+        rc = sn__fail(c, bad,
+                      "scaleout.switches: switch name '%s' is given "
+                      "twice",
+                      bad->value);
+        goto out;
+    }
+
+    /* nodes: once per switch, on no more switches than they have NICs */
+    all = sn_xcalloc(total ? total : 1, sizeof(*all));
+    for (size_t i = 0; i < o->nswitches; i++) {
+        const struct sn_yaml *nl = sn_yaml_get(sw->items[i], "nodes");
+        for (size_t j = 0; j < o->switches[i].nnodes; j++) {
+            all[k].node = o->switches[i].nodes[j];
+            all[k].sw = (int)i;
+            all[k].item = nl->items[j];
+            k++;
+        }
+    }
+    qsort(all, total, sizeof(*all), cmp_listing);
+    for (size_t i = 1; i < total; i++)
+        if (all[i].node == all[i - 1].node && all[i].sw == all[i - 1].sw &&
+            before(all[i].item, bad))
+            bad = all[i].item;
+    if (bad) {
+        rc = sn__fail(c, bad,
+                      "scaleout.switches lists node %s twice on one "
+                      "switch",
+                      bad->value);
+        goto out;
+    }
     for (size_t i = 0; i < total;) {
         size_t j = i;
-        while (j < total && all[j] == all[i])
+        while (j < total && all[j].node == all[i].node)
             j++;
-        if ((int)(j - i) > o->nics_per_node) {
-            rc = sn__fail(c, sw,
-                          "node %d is on %zu switches but has %d NIC ports "
-                          "(scaleout.nics_per_node)",
-                          all[i], j - i, o->nics_per_node);
-            break;
-        }
+        if ((int)(j - i) > o->nics_per_node && before(all[j - 1].item, bad))
+            bad = all[j - 1].item;
         i = j;
     }
-    free(all);
-    if (rc || !ln)
-        return rc;
-    if (ln->type != SN_YAML_SEQ)
-        return sn__fail(c, ln, "scaleout.links is not a list of links");
-    if (ln->n > SN_SPEC_MAX_NET_LINKS)
-        return sn__fail(c, ln, "scaleout.links has %zu entries (at most %d)",
-                        ln->n, SN_SPEC_MAX_NET_LINKS);
+    if (bad) {
+        rc = sn__fail(c, bad,
+                      "node %s is on more switches than its %d NIC ports "
+                      "(scaleout.nics_per_node)",
+                      bad->value, o->nics_per_node);
+        goto out;
+    }
+
+    if (!ln)
+        goto out;
+    if (ln->type != SN_YAML_SEQ) {
+        rc = sn__fail(c, ln, "scaleout.links is not a list of links");
+        goto out;
+    }
+    if (ln->n > SN_SPEC_MAX_NET_LINKS) {
+        rc = sn__fail(c, ln, "scaleout.links has %zu entries (at most %d)",
+                      ln->n, SN_SPEC_MAX_NET_LINKS);
+        goto out;
+    }
     o->links =
         sn__arena_alloc(c->arena, (ln->n ? ln->n : 1) * sizeof(*o->links));
     for (size_t i = 0; i < ln->n; i++) {
@@ -734,33 +832,40 @@ static int explicit_net(struct sn__ctx *c, const struct sn_yaml *m)
         snprintf(what, sizeof(what), "scaleout.links[%zu]", i);
         if ((rc = sn__expect_map(c, e, what)) ||
             (rc = sn__check_keys(c, e, what, net_link_keys)))
-            return rc;
+            goto out;
         b = sn_yaml_get(e, "between");
-        if (!b || b->type != SN_YAML_SEQ || b->n != 2)
-            return sn__fail(c, b ? b : e,
-                            "%s.between is not a pair of "
-                            "switch names [A, B]",
-                            what);
+        if (!b || b->type != SN_YAML_SEQ || b->n != 2) {
+            rc = sn__fail(c, b ? b : e,
+                          "%s.between is not a pair of switch "
+                          "names [A, B]",
+                          what);
+            goto out;
+        }
         for (int j = 0; j < 2; j++) {
             const struct sn_yaml *v = b->items[j];
-            if (v->type != SN_YAML_SCALAR)
-                return sn__fail(c, v,
-                                "%s.between holds %s (expected a "
-                                "switch name)",
-                                what, sn_yaml_type_name(v->type));
-            ends[j] = net_switch_index(o, v->value);
+            if (v->type != SN_YAML_SCALAR) {
+                rc = sn__fail(c, v,
+                              "%s.between holds %s (expected a switch "
+                              "name)",
+                              what, sn_yaml_type_name(v->type));
+                goto out;
+            }
+            ends[j] = find_switch(ix, o->nswitches, v->value);
             if (ends[j] < 0) {
                 const char *near =
                     sn_suggest_strided(v->value, &o->switches[0].name,
                                        o->nswitches, sizeof(o->switches[0]));
-                return sn__fail(c, v, "%s: unknown switch '%.64s'%s%s%s", what,
-                                v->value, near ? " (did you mean '" : "",
-                                near ? near : "", near ? "'?)" : "");
+                rc = sn__fail(c, v, "%s: unknown switch '%.64s'%s%s%s", what,
+                              v->value, near ? " (did you mean '" : "",
+                              near ? near : "", near ? "'?)" : "");
+                goto out;
             }
         }
-        if (ends[0] == ends[1])
-            return sn__fail(c, b, "%s joins switch '%s' to itself", what,
-                            o->switches[ends[0]].name);
+        if (ends[0] == ends[1]) {
+            rc = sn__fail(c, b, "%s joins switch '%s' to itself", what,
+                          o->switches[ends[0]].name);
+            goto out;
+        }
         x->a = ends[0];
         x->b = ends[1];
         x->count = 1;
@@ -769,10 +874,13 @@ static int explicit_net(struct sn__ctx *c, const struct sn_yaml *m)
         if ((rc = sn__get_int(c, e, "count", what, 1, 1024, &x->count)) ||
             (rc = sn__get_qty(c, e, "rate", what, SN_UNIT_BANDWIDTH, 1e6, 1e13,
                               &x->bw)))
-            return rc;
+            goto out;
         o->nlinks = i + 1;
     }
-    return SN_OK;
+out:
+    free(all);
+    free(ix);
+    return rc;
 }
 
 static int fat_tree(struct sn__ctx *c, const struct sn_yaml *m)

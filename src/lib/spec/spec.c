@@ -131,7 +131,9 @@ int sn_spec_load(const char *path, struct sn_spec *spec, struct sn_error *err)
     if (!path)
         return sn_spec_parse(SN_SPEC_DEFAULT_NAME, sn_spec_default_text,
                              strlen(sn_spec_default_text), spec, err);
-    rc = sn_read_file(path, SN_SPEC_MAX_BYTES, &text, &len, err);
+    /* read past the spec's own cap so an oversized file gets a located
+     * message from sn_spec_parse; the YAML cap bounds the read */
+    rc = sn_read_file(path, SN_YAML_MAX_BYTES, &text, &len, err);
     if (rc)
         return rc;
     rc = sn_spec_parse(path, text, len, spec, err);
