@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "sn/spec.h"
 #include "sn/util.h"
 
 /* Statuses, in increasing order of concern: the worst status of a report
@@ -56,8 +57,50 @@ struct sn_health_report {
 enum {
     SN_HEALTH_PROBE_PCIE = 1u << 0, /* PCIe link speed/width, AER */
     SN_HEALTH_PROBE_NVML = 1u << 1, /* GPUs through NVML */
+    SN_HEALTH_PROBE_TOPO = 1u << 2, /* expected against found (hwloc) */
     SN_HEALTH_PROBE_ALL = 0xffffu,
 };
+
+/* ---- what the design expects of one node ------------------------------ */
+
+#define SN_HEALTH_MAX_NUMA 64
+
+/* PCIe generation and width a kind of device should run at (0: no
+ * expectation). */
+struct sn_health_pcie_want {
+    int gen;
+    int width;
+};
+
+/* The spec's `node:` section with its defaults (docs/doctor.md). A count
+ * of -1, an empty string, a zero or false means "not checked". */
+struct sn_health_node {
+    int accelerators;       /* per node: supernode.per_node by default */
+    char model[64];         /* a word of the accelerator's name ("h100") */
+    int nics;               /* compute NIC ports: scaleout.nics_per_node */
+    char nic_id[16];        /* "15b3:1021": only these count as NICs */
+    int numa_nodes;
+    int numa_accels[SN_HEALTH_MAX_NUMA]; /* per NUMA node, nnuma entries */
+    int numa_nics[SN_HEALTH_MAX_NUMA];
+    int nnuma;              /* entries in the two lists above, 0 = none */
+    bool balanced;          /* accelerators and NICs split evenly */
+    bool nic_per_switch;    /* every accelerator shares a PCIe switch with
+                               a NIC (GPUDirect RDMA without the CPU) */
+    struct sn_health_pcie_want pcie_accel, pcie_nic, pcie_nvme;
+    int nvlinks;            /* active NVLinks per GPU: links_per_accel */
+    double power_limit_w;   /* the limit the site sets on purpose */
+};
+
+/* Nothing expected. */
+void sn_health_node_init(struct sn_health_node *node);
+/* Read the spec's `node:` section (optional) into *node, defaults from
+ * the rest of the spec: accelerators from supernode.per_node, model from
+ * the accelerator's catalog name, NICs from scaleout.nics_per_node,
+ * NVLinks from links_per_accelerator for NVIDIA switched or mesh fabrics.
+ * SN_EINPUT with "file:line:col: what is wrong (what was expected)". */
+int sn_health_node_from_spec(const struct sn_spec *spec,
+                             struct sn_health_node *node,
+                             struct sn_error *err);
 
 /* The NVML library loaded by default (the driver's, on the loader path). */
 #define SN_HEALTH_NVML_DEFAULT "libnvidia-ml.so.1"
@@ -73,12 +116,17 @@ struct sn_health_config {
     unsigned xid_wait_ms;     /* how long to listen for XID events (100) */
     double idle_after;        /* seconds a process may hold GPU memory
                                  without work before it is suspect (600) */
+    const struct sn_health_node *node; /* expectations; NULL: none */
 };
 
 void sn_health_config_init(struct sn_health_config *cfg);
 
 /* Run the probes cfg selects and add their checks to rep (initialised by
- * the caller). A failing check is not an error: the call returns SN_OK
+ * the caller). The topology probe uses hwloc, which reads its root from
+ * the environment variable HWLOC_FSROOT: a caller that sets cfg->fsroot
+ * sets HWLOC_FSROOT to the same directory (the CLI does); when hwloc read
+ * another root than cfg->fsroot the topology checks are skipped, saying
+ * so. A failing check is not an error: the call returns SN_OK
  * and the report says FAIL. Errors are SN_EINPUT for a configuration that
  * cannot be used (an fsroot that is not a directory) and SN_ENOMEM when a
  * size cap is hit; checks made before the error stay in rep. */

@@ -118,6 +118,8 @@ int sn__health_pci_scan(struct hctx *c, struct sn_error *err);
 /* The device at an address ("0000:17:00.0"), or NULL. */
 const struct hpci *sn__health_pci_find(const struct hctx *c,
                                        const char *bdf);
+/* What a function with this class code (0x030200) and vendor is. */
+enum hpci_kind sn__health_pci_classify(unsigned cls, unsigned vendor);
 /* "gpu", "nic", "nvme", "bridge", "device". */
 const char *sn__health_pci_kind_name(enum hpci_kind k);
 /* A subject naming a device the way an operator finds it:
@@ -143,5 +145,6 @@ const struct hxid *sn__health_xid(unsigned code);
 /* The probes. */
 int sn__health_probe_pcie(struct hctx *c, struct sn_error *err);
 int sn__health_probe_nvml(struct hctx *c, struct sn_error *err);
+int sn__health_probe_topo(struct hctx *c, struct sn_error *err);
 
 #endif

@@ -71,8 +71,14 @@ int sn_health_run(const struct sn_health_config *cfg,
     rc = sn__health_pci_scan(&c, err);
     if (rc)
         goto out;
-    if (cfg->probes & SN_HEALTH_PROBE_NVML)
+    if (cfg->probes & (SN_HEALTH_PROBE_NVML | SN_HEALTH_PROBE_TOPO))
         sn__health_nvml_open(&c);
+    /* is everything there, then the physical layer, then the GPUs */
+    if (cfg->probes & SN_HEALTH_PROBE_TOPO) {
+        rc = sn__health_probe_topo(&c, err);
+        if (rc)
+            goto out;
+    }
     if (cfg->probes & SN_HEALTH_PROBE_PCIE) {
         rc = sn__health_probe_pcie(&c, err);
         if (rc)

@@ -6,6 +6,7 @@
  * occupancy) and XID events; and GPUs on the PCI bus that NVML does not
  * know. */
 #include <dlfcn.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -524,6 +525,7 @@ static void check_power(struct gpu_ctx *x)
     const struct hnvml *n = x->n;
     dev_t_ d = x->g->handle;
     unsigned limit = 0, def = 0, lo = 0, hi = 0;
+    double want;
     nvmlReturn_t r = NVML_ERROR_FUNCTION_NOT_FOUND;
 
     if (n->PowerEnforced)
@@ -536,8 +538,20 @@ static void check_power(struct gpu_ctx *x)
         hi = 0;
     if (!n->PowerDefault || n->PowerDefault(d, &def))
         def = 0;
-    /* NVML speaks milliwatts */
-    if (def && limit < def)
+    /* NVML speaks milliwatts; a limit the design sets on purpose wins
+     * over the default and the maximum */
+    want = x->c->cfg->node ? x->c->cfg->node->power_limit_w : 0;
+    if (want > 0 && fabs(limit / 1000.0 - want) > 1)
+        add(x, "nvml.power_limit",
+            limit / 1000.0 < want ? SN_HEALTH_FAIL : SN_HEALTH_WARN,
+            "the limit differs from the one the design sets: nvidia-smi -pl "
+            "with the design's value (and make it persistent in the image)",
+            "limit %u W, the design sets %.0f W (default %u W, max %u W)",
+            limit / 1000, want, def / 1000, hi / 1000);
+    else if (want > 0)
+        add(x, "nvml.power_limit", SN_HEALTH_PASS, NULL,
+            "limit %u W as the design sets", limit / 1000);
+    else if (def && limit < def)
         add(x, "nvml.power_limit", SN_HEALTH_FAIL,
             "someone lowered the power limit below the default: restore it "
             "(nvidia-smi -pl DEFAULT) unless the site caps power on "
@@ -634,6 +648,7 @@ static void check_nvlink(struct gpu_ctx *x)
     unsigned supported = 0, up = 0;
     char down[256] = "", errs[512] = "";
     bool any_err = false;
+    int want;
 
     if (!n->NvLinkState) {
         add(x, "nvml.nvlink", SN_HEALTH_SKIP, NULL, "no NVLink entry point");
@@ -662,12 +677,27 @@ static void check_nvlink(struct gpu_ctx *x)
                      len ? ", " : "", l, counters[k], v);
         }
     }
+    want = x->c->cfg->node ? x->c->cfg->node->nvlinks : -1;
     if (supported == 0) {
-        add(x, "nvml.nvlink", SN_HEALTH_SKIP, NULL,
-            "no NVLink on this GPU");
+        if (want > 0)
+            add(x, "nvml.nvlink", SN_HEALTH_FAIL,
+                "the design gives this GPU NVLinks the driver does not see: "
+                "check the fabric manager service and the GPU baseboard",
+                "no NVLink reported; the design expects %d", want);
+        else
+            add(x, "nvml.nvlink", SN_HEALTH_SKIP, NULL,
+                "no NVLink on this GPU");
         return;
     }
-    if (up < supported)
+    if (want > 0 && (int)up < want)
+        add(x, "nvml.nvlink", SN_HEALTH_FAIL,
+            "fewer NVLinks up than the design: check the NVLink bridge or "
+            "the tray's connection to the switch, the fabric manager "
+            "service, then reset the GPU",
+            "%u of %u links up, the design expects %d%s%s%s%s", up,
+            supported, want, down[0] ? "; down: " : "", down,
+            any_err ? "; " : "", errs);
+    else if (up < supported)
         add(x, "nvml.nvlink", SN_HEALTH_FAIL,
             "a link is down: check the NVLink bridge or the tray's "
             "connection to the switch, the fabric manager service, then "

@@ -26,7 +26,7 @@ static bool is_bdf(const char *s)
     return true;
 }
 
-static enum hpci_kind classify(unsigned cls, unsigned vendor)
+enum hpci_kind sn__health_pci_classify(unsigned cls, unsigned vendor)
 {
     unsigned base = cls >> 16, sub = (cls >> 8) & 0xff, prog = cls & 0xff;
 
@@ -238,7 +238,7 @@ static void read_device(const struct hctx *c, struct hpci *d, char *parent,
     snprintf(rel, sizeof(rel), PCI_DIR "/%s/numa_node", d->bdf);
     if (sn__health_read_long(c, rel, &v) == 0 && v >= 0 && v < 4096)
         d->numa_node = (int)v;
-    d->kind = classify(d->cls, d->vendor);
+    d->kind = sn__health_pci_classify(d->cls, d->vendor);
     snprintf(rel, sizeof(rel), PCI_DIR "/%s/physfn", d->bdf);
     d->is_vf = sn__health_exists(c, rel);
 

@@ -20,6 +20,11 @@ static const char remedy_gpu_idle[] =
     "under load (`nvidia-smi -q -d PCI`); a lower speed under load is a "
     "trained-down link: reseat the card and its riser or cable";
 
+static const char remedy_design_slot[] =
+    "the slot or the port above it cannot run the link the design "
+    "expects: move the card to a slot that can, or correct the spec's "
+    "node.pcie";
+
 static const char remedy_link_down[] =
     "the link is down: check that the device is powered and seated, read "
     "the kernel log for the moment it dropped, reseat or replace the "
@@ -129,6 +134,26 @@ static void check_link(struct hctx *c, const struct hpci *d,
         fmt_link(d->max_speed, d->max_width, dev, sizeof(dev));
         snprintf(ev + n, sizeof(ev) - n,
                  "; the device supports %s, the port above it less", dev);
+    }
+    /* the design's expectation for this kind of device */
+    if (!below && c->cfg->node) {
+        const struct sn_health_node *w = c->cfg->node;
+        const struct sn_health_pcie_want *want =
+            d->kind == HPCI_ACCEL ? &w->pcie_accel
+            : d->kind == HPCI_NIC ? &w->pcie_nic
+                                  : &w->pcie_nvme;
+        int gen = sn__health_pcie_gen(d->cur_speed);
+        if ((want->gen && gen < want->gen) ||
+            (want->width && d->cur_width < want->width)) {
+            size_t n = strlen(ev);
+            snprintf(ev + n, sizeof(ev) - n, "; the design expects Gen%d x%d",
+                     want->gen, want->width);
+            if (st != SN_HEALTH_FAIL) {
+                st = SN_HEALTH_FAIL;
+                remedy = slot_limited ? remedy_design_slot
+                                      : remedy_trained_down;
+            }
+        }
     }
     sn_health_report_add(c->rep, "pcie.link", st, subject, remedy, "%s", ev);
 }
