@@ -36,12 +36,17 @@ static int doctor_run(int argc, char **argv)
 {
     struct sn_health_config cfg;
     struct sn_health_report rep;
+    struct sn_health_node node;
+    struct sn_spec spec;
     struct sn_error err;
     struct sn_buf out;
     enum sn_format format = SN_FORMAT_TABLE;
+    const char *spec_path = NULL;
+    bool have_root = false, have_spec = false;
     int status = SN_EXIT_OK;
     int rc;
 
+    memset(&spec, 0, sizeof(spec));
     sn_health_config_init(&cfg);
     /* the environment can point at another NVML (a test double, a driver
      * outside the loader path); --nvml wins over it */
@@ -53,6 +58,9 @@ static int doctor_run(int argc, char **argv)
 
         if ((v = opt_value(argc, argv, &i, "--fsroot", &missing))) {
             cfg.fsroot = v;
+            have_root = true;
+        } else if ((v = opt_value(argc, argv, &i, "--spec", &missing))) {
+            spec_path = v;
         } else if ((v = opt_value(argc, argv, &i, "--nvml", &missing))) {
             cfg.nvml_library = strcmp(v, "none") ? v : "";
         } else if ((v = opt_value(argc, argv, &i, "--format", &missing))) {
@@ -67,8 +75,31 @@ static int doctor_run(int argc, char **argv)
         }
     }
 
+    /* hwloc reads its root from HWLOC_FSROOT: keep it and --fsroot the
+     * same directory (an HWLOC_FSROOT already set is the default root) */
+    if (have_root && strcmp(cfg.fsroot, "/"))
+        setenv("HWLOC_FSROOT", cfg.fsroot, 1);
+    else if (have_root)
+        unsetenv("HWLOC_FSROOT");
+    else if (getenv("HWLOC_FSROOT") && *getenv("HWLOC_FSROOT"))
+        cfg.fsroot = getenv("HWLOC_FSROOT");
+
     sn_health_report_init(&rep);
     sn_buf_init(&out);
+    if (spec_path) {
+        rc = sn_spec_load(spec_path, &spec, &err);
+        if (rc) {
+            status = cli_fail(&err);
+            goto out;
+        }
+        have_spec = true;
+        rc = sn_health_node_from_spec(&spec, &node, &err);
+        if (rc) {
+            status = cli_fail(&err);
+            goto out;
+        }
+        cfg.node = &node;
+    }
     rc = sn_health_run(&cfg, &rep, &err);
     if (rc) {
         status = cli_fail(&err);
@@ -84,23 +115,30 @@ static int doctor_run(int argc, char **argv)
 out:
     sn_buf_release(&out);
     sn_health_report_release(&rep);
+    if (have_spec)
+        sn_spec_release(&spec);
     return status;
 }
 
 const struct sn_cmd sn_cmd_doctor = {
     "doctor",
-    "[--fsroot DIR] [--nvml LIB|none] [--format text|json]",
+    "[--spec SPEC] [--fsroot DIR] [--nvml LIB|none] [--format text|json]",
     "check that this node is what it should be",
-    "Probes the node in the field's troubleshooting order, physical layer\n"
-    "first: the PCIe link of every accelerator, NIC and NVMe device (speed\n"
+    "Probes the node in the field's troubleshooting order. Expected against\n"
+    "found (hwloc): accelerators and their model, NICs, NUMA placement, the\n"
+    "PCIe path from each accelerator to its nearest NIC, against the spec's\n"
+    "node section. The physical layer: the PCIe link of every accelerator, NIC and NVMe device (speed\n"
     "and width against what both ends support) and their AER counters;\n"
     "then every GPU through NVML: ECC, row remapping, throttle reasons,\n"
     "power limit, memory clock, temperature, NVLink, processes holding\n"
     "memory (dead or idle) and XID events.\n"
     "Each check is PASS, WARN, FAIL or SKIP with the evidence read and the\n"
     "remedy. Exit status 1 when any check fails.\n\n"
-    "  --fsroot DIR      read sysfs and procfs under DIR instead of /\n"
-    "                    (a tree captured with scripts/capture-fixture.sh)\n"
+    "  --spec SPEC       what the node should be: the spec's node section\n"
+    "                    and its defaults (docs/doctor.md)\n"
+    "  --fsroot DIR      read sysfs and procfs under DIR instead of / (a\n"
+    "                    tree captured with scripts/capture-fixture.sh);\n"
+    "                    hwloc follows through HWLOC_FSROOT\n"
     "  --nvml LIB        the NVML library to dlopen() (default\n"
     "                    libnvidia-ml.so.1, or $SN_NVML_LIBRARY); none\n"
     "                    skips the GPU checks\n"
