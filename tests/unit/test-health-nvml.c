@@ -32,6 +32,7 @@ static int run(const char *tree, const char *fixture, const char *library,
     cfg.fsroot = tree;
     cfg.nvml_library = library ? library : fake;
     cfg.xid_wait_ms = 10;
+    cfg.probes = SN_HEALTH_PROBE_PCIE | SN_HEALTH_PROBE_NVML;
     if (idle_after > 0)
         cfg.idle_after = idle_after;
     sn_health_report_init(rep);
