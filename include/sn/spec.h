@@ -245,6 +245,8 @@ struct sn_scaleup {
     int dims[3];
     int ndims;
     enum sn_medium medium;  /* default copper for scale-up */
+    const struct sn_cable_info *cable; /* forced for every scale-up cable;
+                                          NULL = chosen by reach */
     bool in_network_reduction; /* NVLS-like; default from the switch */
     struct sn_pos pos;
 };
@@ -259,6 +261,8 @@ struct sn_scaleout {
     double oversubscription;/* down:up at the leaf tier (1 = non-blocking) */
     const struct sn_switch_info *sw;
     double latency;         /* seconds per switch hop */
+    const struct sn_cable_info *cable; /* forced for every network cable;
+                                          NULL = sn_catalog_cable_for() */
     /* explicit topology */
     struct sn_net_switch *switches;
     size_t nswitches;

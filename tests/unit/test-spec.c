@@ -155,6 +155,7 @@ static void test_cooling_and_power_defaults_follow_the_choices(void)
                   &s) == SN_OK);
     CHECK_NEAR(s.cooling.liquid_share, 1, 1e-12);
     CHECK_NEAR(s.cooling.coolant_density, 1020, 1e-12);
+    CHECK_NEAR(s.cooling.coolant_cp, 3900, 1e-12);
     CHECK_NEAR(s.power.pue, 1.08, 1e-12);
     CHECK_NEAR(s.power.voltage, 240, 1e-12);
     sn_spec_release(&s);
@@ -589,6 +590,39 @@ static void test_load_reads_files_and_reports_missing_ones(void)
     CHECK_CONTAINS(err.msg, "cannot open");
 }
 
+static void test_cables_can_be_forced(void)
+{
+    struct sn_spec s;
+
+    REQUIRE(parse("accelerator: h100-sxm5-80gb\n"
+                  "supernode: {accelerators: 64, links_per_accelerator: 8,\n"
+                  "            cable: nvlink4-copper}\n"
+                  "scaleout: {topology: fat_tree, cable: mmf-sr4-400g}\n",
+                  &s) == SN_OK);
+    CHECK_STR(s.scaleup.cable->name, "nvlink4-copper");
+    CHECK(s.scaleup.medium == SN_MEDIUM_COPPER);
+    CHECK_STR(s.scaleout.cable->name, "mmf-sr4-400g");
+    sn_spec_release(&s);
+    REQUIRE(parse(MINIMAL, &s) == SN_OK);
+    CHECK(s.scaleup.cable == NULL && s.scaleout.cable == NULL);
+    sn_spec_release(&s);
+    CHECK_STR(fails(MINIMAL "scaleout: {nic: cx8-800g, cable: dac-400g}\n"),
+              "t.yaml:3:34: the dac-400g (50.0 GB/s) is slower than the NIC "
+              "ports (100 GB/s)");
+    CHECK_STR(fails(MINIMAL "scaleout: {cable: mmf-sr4-40g}\n"),
+              "t.yaml:3:19: unknown cable 'mmf-sr4-40g' (did you mean "
+              "'mmf-sr4-400g'?)");
+    CHECK_CONTAINS(fails("accelerator: h100-sxm5-80gb\n"
+                         "supernode: {accelerators: 8, medium: aoc,\n"
+                         "            cable: dac-400g}\n"),
+                   "t.yaml:2:38: supernode.medium aoc contradicts the "
+                   "dac-400g cable (copper)");
+    CHECK_CONTAINS(fails(MINIMAL "scaleout:\n  topology: explicit\n"
+                                 "  switches: [{name: leaf.0}]\n"),
+                   "t.yaml:5:21: scaleout.switches[0].name 'leaf.0' has the "
+                   "character '.'");
+}
+
 static void test_names_of_enums(void)
 {
     CHECK_STR(sn_fabric_name(SN_FABRIC_PARTIAL_MESH), "partial_mesh");
@@ -613,6 +647,7 @@ static const struct sn_test cases[] = {
     T(test_catalog_section_adds_and_overrides_entries),
     T(test_inline_accelerator_and_model),
     T(test_load_reads_files_and_reports_missing_ones),
+    T(test_cables_can_be_forced),
     T(test_names_of_enums),
 };
 

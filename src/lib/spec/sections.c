@@ -112,6 +112,38 @@ static int accelerator(struct sn__ctx *c)
                     n->value);
 }
 
+/* A catalog cable named at key, at least as fast as rate; NULL when the
+ * key is absent. */
+static int pick_cable(struct sn__ctx *c, const struct sn_yaml *m,
+                      const char *what, double rate, const char *ratewhat,
+                      const struct sn_cable_info **out)
+{
+    const struct sn_catalog *cat = &c->spec->catalog;
+    const struct sn_yaml *n;
+    int rc;
+
+    *out = NULL;
+    if ((n = sn__scalar(c, m, "cable", what, &rc)) == NULL)
+        return rc;
+    *out = sn_catalog_cable(cat, n->value);
+    if (!*out) {
+        const char *near = sn__catalog_suggest((const void *const *)cat->cables,
+                                               cat->ncables, n->value);
+        return sn__fail(c, n, "unknown cable '%.64s'%s%s%s", n->value,
+                        near ? " (did you mean '"
+                             : " (see 'supernode catalog list cables')",
+                        near ? near : "", near ? "'?)" : "");
+    }
+    if ((*out)->rate < rate * 0.999) {
+        char a[32], b[32];
+        return sn__fail(
+            c, n, "the %s (%s) is slower than %s (%s)", (*out)->name,
+            sn_unit_format((*out)->rate, SN_UNIT_BANDWIDTH, a, sizeof(a)),
+            ratewhat, sn_unit_format(rate, SN_UNIT_BANDWIDTH, b, sizeof(b)));
+    }
+    return SN_OK;
+}
+
 /* ---- supernode: the scale-up domain ---------------------------------------
  */
 
@@ -130,6 +162,7 @@ static const char *const scaleup_keys[] = {
     "group",
     "torus",
     "medium",
+    "cable",
     "in_network_reduction",
     NULL,
 };
@@ -485,10 +518,19 @@ static int scaleup(struct sn__ctx *c)
     /* a domain inside one node runs on the board; across nodes, cables */
     u->medium =
         u->accelerators == u->per_node ? SN_MEDIUM_BOARD : SN_MEDIUM_COPPER;
-    if ((rc = sn__get_enum(c, m, "medium", what, medium_names, &medium)))
+    if ((rc = sn__get_enum(c, m, "medium", what, medium_names, &medium)) ||
+        (rc = pick_cable(c, m, what, u->link_bw, "supernode.link_rate",
+                         &u->cable)))
         return rc;
+    if (u->cable && medium >= 0 && (enum sn_medium)medium != u->cable->medium)
+        return sn__fail(c, sn_yaml_get(m, "medium"),
+                        "supernode.medium %s contradicts the %s cable (%s)",
+                        medium_names[medium], u->cable->name,
+                        sn_medium_name(u->cable->medium));
     if (medium >= 0)
         u->medium = (enum sn_medium)medium;
+    else if (u->cable)
+        u->medium = u->cable->medium;
 
     switch (u->fabric) {
     case SN_FABRIC_SWITCHED:
@@ -608,8 +650,8 @@ static const char *const scaleout_keys[] = {
     "topology", "nics_per_node", "nics_per_accelerator",
     "nic",      "nic_rate",      "tiers",
     "switch",   "radix",         "oversubscription",
-    "latency",  "switches",      "links",
-    NULL,
+    "latency",  "cable",         "switches",
+    "links",    NULL,
 };
 
 /* Explicit networks can list 100,000 switches and a million links: names
@@ -698,6 +740,13 @@ static int explicit_switches(struct sn__ctx *c, const struct sn_yaml *sw,
             return rc;
         if (!name)
             return sn__fail(c, e, "%s has no 'name'", what);
+        /* labels join names with '.': "net.r04.u01.<name>.p3" */
+        if (strchr(name, '.'))
+            return sn__fail(c, sn_yaml_get(e, "name"),
+                            "%s.name '%s' has the character '.' (expected "
+                            "lowercase letters, digits, '-' or '_': the name "
+                            "becomes part of cable labels)",
+                            what, name);
         x->name = (char *)name;
         x->pos = pos_of(e);
         o->nswitches = i + 1;
@@ -1041,7 +1090,8 @@ static int scaleout(struct sn__ctx *c)
             return rc;
     }
     if (o->topology == SN_NET_NONE) {
-        static const char *const nn[] = {"nic", "nic_rate", "latency", NULL};
+        static const char *const nn[] = {"nic", "nic_rate", "latency", "cable",
+                                         NULL};
         for (size_t i = 0; nn[i]; i++)
             if ((rc = not_here(c, m, what, nn[i],
                                "does not apply to topology none")))
@@ -1078,6 +1128,8 @@ static int scaleout(struct sn__ctx *c)
     else if (o->topology == SN_NET_EXPLICIT)
         rc = explicit_net(c, m);
     if (rc)
+        return rc;
+    if ((rc = pick_cable(c, m, what, o->nic_bw, "the NIC ports", &o->cable)))
         return rc;
     o->latency = o->sw ? o->sw->latency : 0;
     return sn__get_qty(c, m, "latency", what, SN_UNIT_TIME, 1e-9, 1e-3,
@@ -1187,9 +1239,11 @@ static int cooling(struct sn__ctx *c)
         k->coolant_cp = 4180;
     } else {
         /* PG25: specific gravity 1.020 (Perry's Table 5.13) [V]; c_p
-         * 3.9-4.0 kJ/(kg K) (Dow data, not retrieved) [E] */
+         * 3.9-4.0 kJ/(kg K) (Dow data, not retrieved) [E], the low end
+         * as in the catalog's worked example (181 L/min for 120 kW at
+         * 10 K) */
         k->coolant_density = 1020;
-        k->coolant_cp = 3950;
+        k->coolant_cp = 3900;
     }
     return SN_OK;
 }
