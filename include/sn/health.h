@@ -58,6 +58,9 @@ enum {
     SN_HEALTH_PROBE_PCIE = 1u << 0, /* PCIe link speed/width, AER */
     SN_HEALTH_PROBE_NVML = 1u << 1, /* GPUs through NVML */
     SN_HEALTH_PROBE_TOPO = 1u << 2, /* expected against found (hwloc) */
+    SN_HEALTH_PROBE_VERSIONS = 1u << 3, /* versions against the matrix */
+    SN_HEALTH_PROBE_CPU = 1u << 4,  /* governor, NUMA balancing, huge pages */
+    SN_HEALTH_PROBE_KLOG = 1u << 5, /* kernel log: XID, AER, link down */
     SN_HEALTH_PROBE_ALL = 0xffffu,
 };
 
@@ -89,6 +92,10 @@ struct sn_health_node {
     struct sn_health_pcie_want pcie_accel, pcie_nic, pcie_nvme;
     int nvlinks;            /* active NVLinks per GPU: links_per_accel */
     double power_limit_w;   /* the limit the site sets on purpose */
+    char thp[16];           /* transparent huge pages: always, madvise,
+                               never */
+    int hugepages_2m;       /* reserved 2 MiB pages */
+    int hugepages_1g;       /* reserved 1 GiB pages */
 };
 
 /* Nothing expected. */
@@ -101,6 +108,19 @@ void sn_health_node_init(struct sn_health_node *node);
 int sn_health_node_from_spec(const struct sn_spec *spec,
                              struct sn_health_node *node,
                              struct sn_error *err);
+
+/* ---- the compatibility matrix --------------------------------------- */
+
+/* Allowed combinations of kernel, driver, CUDA, NCCL, MPI, BLAS and
+ * firmware versions (docs/doctor.md), loaded from YAML. Opaque; freed with
+ * sn_health_matrix_free(). */
+struct sn_health_matrix;
+
+/* Load a matrix file into *out (NULL on failure). SN_EINPUT with
+ * "file:line:col: what is wrong (what was expected)". */
+int sn_health_matrix_load(const char *path, struct sn_health_matrix **out,
+                          struct sn_error *err);
+void sn_health_matrix_free(struct sn_health_matrix *m);
 
 /* The NVML library loaded by default (the driver's, on the loader path). */
 #define SN_HEALTH_NVML_DEFAULT "libnvidia-ml.so.1"
@@ -117,6 +137,7 @@ struct sn_health_config {
     double idle_after;        /* seconds a process may hold GPU memory
                                  without work before it is suspect (600) */
     const struct sn_health_node *node; /* expectations; NULL: none */
+    const struct sn_health_matrix *matrix; /* allowed versions; NULL: none */
 };
 
 void sn_health_config_init(struct sn_health_config *cfg);

@@ -132,3 +132,13 @@ bool sn__health_exists(const struct hctx *c, const char *rel)
     return sn__health_path(c, rel, path, sizeof(path)) &&
            lstat(path, &st) == 0;
 }
+
+void sn__health_fmt_age(double s, char *buf, size_t size)
+{
+    if (s < 7200)
+        snprintf(buf, size, "%.0f min", s / 60);
+    else if (s < 2 * 86400)
+        snprintf(buf, size, "%.0f h", s / 3600);
+    else
+        snprintf(buf, size, "%.0f days", s / 86400);
+}

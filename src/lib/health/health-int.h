@@ -52,6 +52,7 @@ struct hgpu {
     char bdf[16];          /* sysfs form, "0000:17:00.0" */
     char name[96];
     char uuid[96];
+    char vbios[64];        /* VBIOS version, "" when unknown */
     int pstate;            /* 0 (P0) .. 15, 32 when unknown */
     bool lost;             /* NVML says the GPU is lost or needs a reset */
     void *handle;          /* nvmlDevice_t */
@@ -66,6 +67,25 @@ struct hxid {
 };
 
 struct hnvml; /* the loaded library (nvml.c) */
+
+/* The components whose versions the matrix constrains (versions.c). */
+enum hver_component {
+    HV_KERNEL, HV_DRIVER, HV_CUDA_DRIVER, HV_CUDA, HV_NCCL, HV_MPI, HV_BLAS,
+    HV_BIOS, HV_NIC_FW, HV_GPU_VBIOS, HV_NVME_FW, HV_COUNT
+};
+
+#define HEALTH_MAX_VERSIONS 32 /* values of one component (per device) */
+
+/* One component's version(s): one value, or one per device (firmware). */
+struct hversion {
+    const char *name;      /* "nccl", "nic_firmware" */
+    struct {
+        char value[64];
+        char subject[64];  /* the device, "" for the node */
+    } vals[HEALTH_MAX_VERSIONS];
+    int n;
+    char source[160];      /* where the first value was read */
+};
 
 /* A probe run: the configuration, the report, the root, and what earlier
  * probes learnt that later ones reuse. */
@@ -82,6 +102,8 @@ struct hctx {
     size_t ngpus;
     char driver_version[96]; /* from NVML, "" when unknown */
     int cuda_driver_version; /* 12040 = 12.4, 0 when unknown */
+    struct hversion versions[HV_COUNT];
+    bool versions_done;
 };
 
 /* ---- files under the root (fs.c) ---------------------------------------- */
@@ -106,6 +128,8 @@ DIR *sn__health_opendir(const struct hctx *c, const char *rel);
 /* readlink() under the root; returns 0 and a NUL-terminated target. */
 int sn__health_readlink(const struct hctx *c, const char *rel, char *buf,
                         size_t size);
+/* A duration for people: "45 min", "7 h", "10 days". */
+void sn__health_fmt_age(double seconds, char *buf, size_t size);
 /* Whether rel exists under the root (a dangling link counts). */
 bool sn__health_exists(const struct hctx *c, const char *rel);
 
@@ -146,5 +170,10 @@ const struct hxid *sn__health_xid(unsigned code);
 int sn__health_probe_pcie(struct hctx *c, struct sn_error *err);
 int sn__health_probe_nvml(struct hctx *c, struct sn_error *err);
 int sn__health_probe_topo(struct hctx *c, struct sn_error *err);
+int sn__health_probe_versions(struct hctx *c, struct sn_error *err);
+int sn__health_probe_cpu(struct hctx *c, struct sn_error *err);
+int sn__health_probe_klog(struct hctx *c, struct sn_error *err);
+/* Read every component's version into c->versions. */
+void sn__health_versions_read(struct hctx *c);
 
 #endif

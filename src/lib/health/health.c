@@ -71,7 +71,8 @@ int sn_health_run(const struct sn_health_config *cfg,
     rc = sn__health_pci_scan(&c, err);
     if (rc)
         goto out;
-    if (cfg->probes & (SN_HEALTH_PROBE_NVML | SN_HEALTH_PROBE_TOPO))
+    if (cfg->probes & (SN_HEALTH_PROBE_NVML | SN_HEALTH_PROBE_TOPO |
+                       SN_HEALTH_PROBE_VERSIONS))
         sn__health_nvml_open(&c);
     /* is everything there, then the physical layer, then the GPUs */
     if (cfg->probes & SN_HEALTH_PROBE_TOPO) {
@@ -86,6 +87,22 @@ int sn_health_run(const struct sn_health_config *cfg,
     }
     if (cfg->probes & SN_HEALTH_PROBE_NVML) {
         rc = sn__health_probe_nvml(&c, err);
+        if (rc)
+            goto out;
+    }
+    /* then driver and library versions, the host, and the log */
+    if (cfg->probes & SN_HEALTH_PROBE_VERSIONS) {
+        rc = sn__health_probe_versions(&c, err);
+        if (rc)
+            goto out;
+    }
+    if (cfg->probes & SN_HEALTH_PROBE_CPU) {
+        rc = sn__health_probe_cpu(&c, err);
+        if (rc)
+            goto out;
+    }
+    if (cfg->probes & SN_HEALTH_PROBE_KLOG) {
+        rc = sn__health_probe_klog(&c, err);
         if (rc)
             goto out;
     }

@@ -16,6 +16,8 @@ void sn_health_node_init(struct sn_health_node *node)
     node->nics = -1;
     node->numa_nodes = -1;
     node->nvlinks = -1;
+    node->hugepages_2m = -1;
+    node->hugepages_1g = -1;
 }
 
 struct nctx {
@@ -164,7 +166,8 @@ static int parse_section(struct nctx *x, const struct sn_yaml *sec,
     static const char *const keys[] = {
         "accelerators", "model",   "nics",           "nic_id",
         "numa_nodes",   "numa",    "nic_per_switch", "pcie",
-        "nvlinks",      "power_limit", NULL};
+        "nvlinks",      "power_limit", "thp",            "hugepages_2m",
+        "hugepages_1g", NULL};
     static const char *const pcie_keys[] = {"accelerator", "nic", "nvme",
                                             NULL};
     static const char *const numa_keys[] = {"accelerators", "nics", NULL};
@@ -186,6 +189,20 @@ static int parse_section(struct nctx *x, const struct sn_yaml *sec,
             rc = get_int(x, v, k, 1, SN_HEALTH_MAX_NUMA, &node->numa_nodes);
         } else if (!strcmp(k, "nvlinks")) {
             rc = get_int(x, v, k, 0, 64, &node->nvlinks);
+        } else if (!strcmp(k, "hugepages_2m")) {
+            rc = get_int(x, v, k, 0, 100000000, &node->hugepages_2m);
+        } else if (!strcmp(k, "hugepages_1g")) {
+            rc = get_int(x, v, k, 0, 1000000, &node->hugepages_1g);
+        } else if (!strcmp(k, "thp")) {
+            rc = want_type(x, v, SN_YAML_SCALAR, k);
+            if (!rc && strcmp(v->value, "always") &&
+                strcmp(v->value, "madvise") && strcmp(v->value, "never"))
+                rc = sn_error_at(x->err, SN_EINPUT, x->file, v->line, v->col,
+                                 "node.thp: '%s' (expected always, madvise "
+                                 "or never)",
+                                 v->value);
+            if (!rc)
+                sn_strlcpy(node->thp, v->value, sizeof(node->thp));
         } else if (!strcmp(k, "nic_per_switch")) {
             rc = get_bool(x, v, k, &node->nic_per_switch);
         } else if (!strcmp(k, "model")) {

@@ -37,6 +37,7 @@ struct hnvml {
     nvmlReturn_t (*CudaDriverVersion)(int *);
     nvmlReturn_t (*Name)(dev_t_, char *, unsigned);
     nvmlReturn_t (*Uuid)(dev_t_, char *, unsigned);
+    nvmlReturn_t (*Vbios)(dev_t_, char *, unsigned);
     nvmlReturn_t (*PciInfo)(dev_t_, nvmlPciInfo_t *);
     nvmlReturn_t (*Pstate)(dev_t_, int *);
     nvmlReturn_t (*EccMode)(dev_t_, int *, int *);
@@ -102,6 +103,7 @@ static void bind_all(struct hnvml *n)
          "nvmlSystemGetCudaDriverVersion");
     BIND(n, Name, "nvmlDeviceGetName");
     BIND(n, Uuid, "nvmlDeviceGetUUID");
+    BIND(n, Vbios, "nvmlDeviceGetVbiosVersion");
     BIND(n, PciInfo, "nvmlDeviceGetPciInfo_v3");
     BIND(n, Pstate, "nvmlDeviceGetPerformanceState");
     BIND(n, EccMode, "nvmlDeviceGetEccMode");
@@ -227,6 +229,10 @@ void sn__health_nvml_open(struct hctx *c)
         if (n->Uuid && n->Uuid(d, g->uuid, sizeof(g->uuid)) != NVML_SUCCESS)
             g->uuid[0] = '\0';
         g->uuid[sizeof(g->uuid) - 1] = '\0';
+        if (n->Vbios &&
+            n->Vbios(d, g->vbios, sizeof(g->vbios)) != NVML_SUCCESS)
+            g->vbios[0] = '\0';
+        g->vbios[sizeof(g->vbios) - 1] = '\0';
         if (n->Pstate) {
             r = n->Pstate(d, &g->pstate);
             if (r == NVML_ERROR_GPU_IS_LOST || r == NVML_ERROR_RESET_REQUIRED)
@@ -749,17 +755,6 @@ static double uptime(const struct hctx *c)
     return strtod(buf, NULL);
 }
 
-/* "45 min", "7 h", "10 days". */
-static void fmt_age(double s, char *buf, size_t size)
-{
-    if (s < 7200)
-        snprintf(buf, size, "%.0f min", s / 60);
-    else if (s < 2 * 86400)
-        snprintf(buf, size, "%.0f h", s / 3600);
-    else
-        snprintf(buf, size, "%.0f days", s / 86400);
-}
-
 static void check_processes(struct gpu_ctx *x)
 {
     const struct hnvml *n = x->n;
@@ -846,7 +841,7 @@ static void check_processes(struct gpu_ctx *x)
         if (!worked && have_util && util.gpu == 0 && up > 0 &&
             up - start >= x->c->cfg->idle_after) {
             char age[32];
-            fmt_age(up - start, age, sizeof(age));
+            sn__health_fmt_age(up - start, age, sizeof(age));
             add(x, "nvml.processes", SN_HEALTH_WARN,
                 "a process holds memory and does no work: a hung or "
                 "forgotten job keeps the GPU from the scheduler; check what "

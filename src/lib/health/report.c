@@ -137,7 +137,7 @@ void sn_health_report_text(const struct sn_health_report *rep,
                   rep->host[0] ? rep->host : "(unknown)", rep->fsroot);
     for (size_t i = 0; i < rep->nchecks; i++) {
         const struct sn_health_check *ck = &rep->checks[i];
-        sn_buf_printf(out, "%s  %-20s %s: %s\n", status_labels[ck->status],
+        sn_buf_printf(out, "%s  %-21s %s: %s\n", status_labels[ck->status],
                       ck->name, ck->subject, ck->evidence);
         if (ck->remedy[0])
             sn_buf_printf(out, "      remedy: %s\n", ck->remedy);
