@@ -114,6 +114,33 @@ for l in sys/class/net/*; do
     want_path "$l"
 done
 
+# ---- versions: where installs leave them ------------------------------
+want_path usr/local/cuda/version.json var/lib/dpkg/status
+placeholders=()
+for d in usr/local/cuda/lib64 usr/local/cuda/targets/x86_64-linux/lib \
+        usr/local/cuda/targets/sbsa-linux/lib usr/lib/x86_64-linux-gnu \
+        usr/lib/aarch64-linux-gnu usr/lib/x86_64-linux-gnu/openblas-pthread \
+        usr/lib/x86_64-linux-gnu/openblas-openmp \
+        usr/lib/aarch64-linux-gnu/openblas-pthread usr/lib64 \
+        usr/local/lib opt/nccl/lib; do
+    [[ -d "$d" ]] || continue
+    # the names carry the versions; the libraries themselves stay behind
+    for f in "$d"/libnccl.so* "$d"/libcudart.so* "$d"/libopenblas*-r*.so; do
+        [[ -e "$f" || -L "$f" ]] && placeholders+=("$f")
+    done
+done
+headers=()
+for h in usr/local/cuda/include/nccl.h usr/include/nccl.h \
+        usr/local/cuda/include/cuda_runtime_api.h \
+        usr/lib/x86_64-linux-gnu/openmpi/include/mpi.h \
+        usr/lib/aarch64-linux-gnu/openmpi/include/mpi.h \
+        usr/include/openmpi-x86_64/mpi.h usr/include/mpi.h; do
+    [[ -f "$h" ]] && headers+=("$h")
+done
+dist=()
+[[ -d usr/local/cuda/dist-info ]] &&
+    for e in usr/local/cuda/dist-info/*.dist-info; do dist+=("$e"); done
+
 # one cp for everything: each file read to its end (sysfs reports 4096
 # bytes whatever an attribute holds); a file that fails to read (some
 # attributes answer EIO) is left out, not half-copied
@@ -121,6 +148,30 @@ xargs -0 -r cp -d --parents -t "$dest" -- <"$list" 2>/dev/null || true
 for f in "${configs[@]}"; do
     head -c 256 "$f" >"$dest/$f" 2>/dev/null || rm -f "$dest/$f"
 done
+for f in "${placeholders[@]}"; do
+    mkdir -p "$dest/${f%/*}"
+    if [[ -L "$f" ]]; then
+        ln -sfn "$(readlink "$f")" "$dest/$f"
+    else
+        : >"$dest/$f"
+    fi
+done
+for h in "${headers[@]}"; do
+    # only the version lines of a header
+    mkdir -p "$dest/${h%/*}"
+    grep -E '^#define +(NCCL_(MAJOR|MINOR|PATCH)|CUDART_VERSION|OMPI_(MAJOR|MINOR|RELEASE)_VERSION) ' \
+        "$h" >"$dest/$h" || rm -f "$dest/$h"
+done
+for e in "${dist[@]}"; do
+    mkdir -p "$dest/$e"
+done
+if [[ -f "$dest/var/lib/dpkg/status" ]]; then
+    # the stanzas of the packages doctor reads, three lines each
+    awk -v RS= -v ORS='\n\n' '/^Package: (libopenmpi3|libopenmpi40|openmpi-bin|libmpich12|mpich|libnccl2|libopenblas0-pthread|libopenblas0-openmp|libopenblas0|libopenblas-base)\n/' \
+        "$dest/var/lib/dpkg/status" |
+        grep -E '^(Package|Status|Version): |^$' >"$dest/var/lib/dpkg/status.tmp"
+    mv "$dest/var/lib/dpkg/status.tmp" "$dest/var/lib/dpkg/status"
+fi
 
 # ---- kernel log: /dev/kmsg records ("prio,seq,usec,flags;text") --------
 if [[ -r dev/kmsg ]]; then

@@ -41,7 +41,8 @@ static int doctor_run(int argc, char **argv)
     struct sn_error err;
     struct sn_buf out;
     enum sn_format format = SN_FORMAT_TABLE;
-    const char *spec_path = NULL;
+    const char *spec_path = NULL, *matrix_path = NULL;
+    struct sn_health_matrix *matrix = NULL;
     bool have_root = false, have_spec = false;
     int status = SN_EXIT_OK;
     int rc;
@@ -61,6 +62,8 @@ static int doctor_run(int argc, char **argv)
             have_root = true;
         } else if ((v = opt_value(argc, argv, &i, "--spec", &missing))) {
             spec_path = v;
+        } else if ((v = opt_value(argc, argv, &i, "--matrix", &missing))) {
+            matrix_path = v;
         } else if ((v = opt_value(argc, argv, &i, "--nvml", &missing))) {
             cfg.nvml_library = strcmp(v, "none") ? v : "";
         } else if ((v = opt_value(argc, argv, &i, "--format", &missing))) {
@@ -100,6 +103,14 @@ static int doctor_run(int argc, char **argv)
         }
         cfg.node = &node;
     }
+    if (matrix_path) {
+        rc = sn_health_matrix_load(matrix_path, &matrix, &err);
+        if (rc) {
+            status = cli_fail(&err);
+            goto out;
+        }
+        cfg.matrix = matrix;
+    }
     rc = sn_health_run(&cfg, &rep, &err);
     if (rc) {
         status = cli_fail(&err);
@@ -117,31 +128,39 @@ out:
     sn_health_report_release(&rep);
     if (have_spec)
         sn_spec_release(&spec);
+    sn_health_matrix_free(matrix);
     return status;
 }
 
 const struct sn_cmd sn_cmd_doctor = {
     "doctor",
-    "[--spec SPEC] [--fsroot DIR] [--nvml LIB|none] [--format text|json]",
+    "[--spec SPEC] [--matrix FILE] [--fsroot DIR] [--nvml LIB|none] "
+    "[--format text|json]",
     "check that this node is what it should be",
-    "Probes the node in the field's troubleshooting order. Expected against\n"
-    "found (hwloc): accelerators and their model, NICs, NUMA placement, the\n"
-    "PCIe path from each accelerator to its nearest NIC, against the spec's\n"
-    "node section. The physical layer: the PCIe link of every accelerator, NIC and NVMe device (speed\n"
-    "and width against what both ends support) and their AER counters;\n"
-    "then every GPU through NVML: ECC, row remapping, throttle reasons,\n"
-    "power limit, memory clock, temperature, NVLink, processes holding\n"
-    "memory (dead or idle) and XID events.\n"
-    "Each check is PASS, WARN, FAIL or SKIP with the evidence read and the\n"
-    "remedy. Exit status 1 when any check fails.\n\n"
+    "Probes one node in the field's troubleshooting order and prints a\n"
+    "checklist: PASS, WARN, FAIL or SKIP for each check, with the evidence\n"
+    "read and the remedy.\n\n"
+    "  topo.*     expected against found (hwloc): accelerators and model,\n"
+    "             NICs, NUMA placement, each accelerator's nearest NIC\n"
+    "  pcie.*     link speed and width of every accelerator, NIC and NVMe\n"
+    "             device against what both ends support; AER counters\n"
+    "  nvml.*     per GPU: ECC, row remapping, throttle reasons, power\n"
+    "             limit, memory clock, temperature, NVLink, processes\n"
+    "             holding memory (dead or idle), XID events\n"
+    "  version.*  kernel, driver, CUDA, NCCL, MPI, BLAS, firmware; the\n"
+    "             compatibility matrix\n"
+    "  cpu.*      frequency governor, NUMA balancing, huge pages\n"
+    "  kernel.log XID, AER, link-down and limited-link lines\n\n"
     "  --spec SPEC       what the node should be: the spec's node section\n"
     "                    and its defaults (docs/doctor.md)\n"
+    "  --matrix FILE     allowed version combinations (YAML)\n"
     "  --fsroot DIR      read sysfs and procfs under DIR instead of / (a\n"
     "                    tree captured with scripts/capture-fixture.sh);\n"
     "                    hwloc follows through HWLOC_FSROOT\n"
     "  --nvml LIB        the NVML library to dlopen() (default\n"
     "                    libnvidia-ml.so.1, or $SN_NVML_LIBRARY); none\n"
     "                    skips the GPU checks\n"
-    "  --format F        text (default) or json (supernode.doctor/1)\n",
+    "  --format F        text (default) or json (supernode.doctor/1)\n\n"
+    "Exit status 1 when any check fails, 2 for a bad spec or matrix.\n",
     doctor_run,
 };
