@@ -64,7 +64,7 @@ check_json() { # file
              or .status == "skip"))' "$1" >/dev/null
 }
 if command -v jq >/dev/null; then
-    for t in node-good node-trained-down node-aer captured-vm; do
+    for t in node-good node-trained-down node-aer node-drift captured-vm; do
         doc --fsroot "$fix/$t" --format json >"$tmp/$t.json"
         if check_json "$tmp/$t.json"; then ok; else bad "json of $t"; fi
     done
@@ -83,8 +83,9 @@ if cmp -s "$tmp/a.txt" "$tmp/b.txt"; then ok; else bad "output differs between r
 
 # 5. capture-fixture.sh keeps what doctor reads: capturing a tree and
 #    running doctor on the copy gives the same checks
-for t in node-trained-down node-aer; do
-    CAPTURE_ROOT=$fix/$t bash scripts/capture-fixture.sh "$tmp/cap-$t" >/dev/null
+for t in node-trained-down node-aer node-drift; do
+    CAPTURE_ROOT=$fix/$t bash scripts/capture-fixture.sh --full-log \
+        "$tmp/cap-$t" >/dev/null
     doc --fsroot "$fix/$t" | tail -n +2 >"$tmp/orig.txt"
     doc --fsroot "$tmp/cap-$t" | tail -n +2 >"$tmp/copy.txt"
     if cmp -s "$tmp/orig.txt" "$tmp/copy.txt"; then

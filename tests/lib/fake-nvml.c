@@ -5,7 +5,8 @@
  *
  * Fixture (a YAML file in tests/fixtures/nvml/): driver, cuda (12040 = 12.4),
  * init (an NVML error number nvmlInit returns), gpus: a list of
- *   bus, name, uuid, pstate, lost (handle fails with GPU_IS_LOST),
+ *   bus, name, uuid, vbios, pstate, lost (handle fails with
+ *   GPU_IS_LOST),
  *   ecc {mode, volatile_corrected, volatile_uncorrected,
  *        aggregate_corrected, aggregate_uncorrected},
  *   remapped_rows {corrected, uncorrected, pending, failure},
@@ -29,7 +30,7 @@
 #define MAXL NVML_NVLINK_MAX_LINKS
 
 struct fake_gpu {
-    char bus[32], name[96], uuid[96];
+    char bus[32], name[96], uuid[96], vbios[64];
     int pstate;
     int lost;
     int has_ecc, ecc_on;
@@ -130,6 +131,8 @@ static void load_gpu(yaml_document_t *doc, yaml_node_t *m,
              str(get(doc, m, "name")) ? str(get(doc, m, "name")) : "");
     snprintf(g->uuid, sizeof(g->uuid), "%s",
              str(get(doc, m, "uuid")) ? str(get(doc, m, "uuid")) : "");
+    snprintf(g->vbios, sizeof(g->vbios), "%s",
+             str(get(doc, m, "vbios")) ? str(get(doc, m, "vbios")) : "");
     g->pstate = get(doc, m, "pstate") ? (int)num(get(doc, m, "pstate"))
                                       : NVML_PSTATE_UNKNOWN;
     g->lost = (int)num(get(doc, m, "lost"));
@@ -343,6 +346,16 @@ EXPORT nvmlReturn_t nvmlDeviceGetUUID(nvmlDevice_t d, char *s, unsigned n)
 {
     GPU_OR_FAIL(g, d);
     snprintf(s, n, "%s", g->uuid);
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetVbiosVersion(nvmlDevice_t d, char *s,
+                                              unsigned n)
+{
+    GPU_OR_FAIL(g, d);
+    if (!g->vbios[0])
+        return NVML_ERROR_NOT_SUPPORTED;
+    snprintf(s, n, "%s", g->vbios);
     return NVML_SUCCESS;
 }
 
