@@ -129,7 +129,9 @@ static void o_qty(struct out *o, const char *key, const char *jkey, double v,
         sn_json_knum(&o->j, jkey, v);
         return;
     }
-    if (kind == SN_UNIT_RATIO || kind == SN_UNIT_COUNT)
+    if (kind == SN_UNIT_COUNT && v >= 1e9)
+        snprintf(buf, sizeof(buf), "%.3gB", v / 1e9); /* 70.6B params */
+    else if (kind == SN_UNIT_RATIO || kind == SN_UNIT_COUNT)
         sn_fmt_double(v, 6, buf, sizeof(buf));
     else
         sn_unit_format(v, kind, buf, sizeof(buf));
@@ -162,8 +164,11 @@ static void show(const struct sn_spec *s, struct out *o)
     if (u->fabric != SN_FABRIC_NONE) {
         o_int(o, "links_per_accelerator", u->links_per_accel);
         o_qty(o, "link_rate", "link_bw", u->link_bw, SN_UNIT_BANDWIDTH);
-        o_qty(o, "link_latency", "link_latency_s", u->link_latency,
-              SN_UNIT_TIME);
+        if (u->link_latency > 0 || o->json)
+            o_qty(o, "link_latency", "link_latency_s", u->link_latency,
+                  SN_UNIT_TIME);
+        else
+            o_str(o, "link_latency", "not given");
         o_str(o, "medium", sn_medium_name(u->medium));
     }
     if (u->fabric == SN_FABRIC_SWITCHED || u->fabric == SN_FABRIC_PCIE_TREE) {
@@ -191,7 +196,10 @@ static void show(const struct sn_spec *s, struct out *o)
     if (n->topology != SN_NET_NONE) {
         o_str(o, "nic", n->nic ? n->nic->name : "(by rate)");
         o_qty(o, "nic_rate", "nic_bw", n->nic_bw, SN_UNIT_BANDWIDTH);
-        o_qty(o, "latency", "latency_s", n->latency, SN_UNIT_TIME);
+        if (n->latency > 0 || o->json)
+            o_qty(o, "latency", "latency_s", n->latency, SN_UNIT_TIME);
+        else
+            o_str(o, "latency", "not given");
     }
     if (n->topology == SN_NET_FAT_TREE || n->topology == SN_NET_RAIL_FAT_TREE) {
         o_str(o, "switch", n->sw ? n->sw->name : "(by radix)");

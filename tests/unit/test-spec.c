@@ -410,6 +410,15 @@ static void test_rejects_bytes_syntax_and_empty_input(void)
                        "YAML)");
     CHECK_STR(fails("name: x\xff\n"), "t.yaml:1:8: byte 0xff is not valid "
                                       "UTF-8 (expected UTF-8 text)");
+    CHECK_STR(fails("name: ab\xc2\x90\n"),
+              "t.yaml:1:9: character U+0090 is not printable (expected YAML "
+              "text)");
+    CHECK_STR(fails("a: 1\nb: \xef\xbf\xbe\n"),
+              "t.yaml:2:4: character U+FFFE is not printable (expected YAML "
+              "text)");
+    CHECK_STR(fails("name: \xed\xa0\x80\n"),
+              "t.yaml:1:7: byte 0xed is not valid UTF-8 (expected UTF-8 "
+              "text)");
     CHECK_CONTAINS(fails("a: &x 1\nb: *x\n"), "t.yaml:2:4: aliases");
     CHECK_CONTAINS(fails(MINIMAL "supernodes: 2\nsupernodes: 3\n"),
                    "t.yaml:4:1: duplicate key 'supernodes'");

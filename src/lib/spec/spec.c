@@ -57,6 +57,14 @@ static int check_text(const char *file, const char *text, size_t len,
             if (n && ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
                       (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff))
                 n = 0;
+            /* YAML's printable set leaves out the C1 controls but NEL,
+             * and U+FFFE/U+FFFF; libyaml would refuse them by offset */
+            if (n && ((cp >= 0x80 && cp <= 0x9f && cp != 0x85) ||
+                      cp == 0xfffe || cp == 0xffff))
+                return sn_error_at(err, SN_EINPUT, file, line, col,
+                                   "character U+%04X is not printable "
+                                   "(expected YAML text)",
+                                   cp);
             if (!n)
                 return sn_error_at(err, SN_EINPUT, file, line, col,
                                    "byte 0x%02x is not valid UTF-8 (expected "
