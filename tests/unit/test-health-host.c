@@ -225,7 +225,7 @@ static void test_matrix_errors_are_located(void)
     CHECK(sn_health_matrix_load(MX "no-such.yaml", &m, &err) != SN_OK);
 }
 
-/* ---- the CPU side ---------------------------------------------------------- */
+/* ---- the CPU side -------------------------------------------------------- */
 
 static void test_cpu_good_node_passes(void)
 {
@@ -290,7 +290,7 @@ static void test_cpu_huge_pages_against_the_design(void)
     sn_health_report_release(&rep);
 }
 
-/* ---- the kernel log -------------------------------------------------------- */
+/* ---- the kernel log ------------------------------------------------------ */
 
 static void test_klog_clean_log_passes(void)
 {

@@ -133,7 +133,7 @@ static void scratch_free(void)
         printf("  could not remove %s\n", scratch);
 }
 
-/* ---- report ---------------------------------------------------------------- */
+/* ---- report -------------------------------------------------------------- */
 
 static void test_report_counts_and_worst_status(void)
 {

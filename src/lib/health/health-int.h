@@ -133,7 +133,7 @@ void sn__health_fmt_age(double seconds, char *buf, size_t size);
 /* Whether rel exists under the root (a dangling link counts). */
 bool sn__health_exists(const struct hctx *c, const char *rel);
 
-/* ---- PCI (pci.c) ---------------------------------------------------------- */
+/* ---- PCI (pci.c) --------------------------------------------------------- */
 
 /* Enumerate sys/bus/pci/devices once per run into c->pci, sorted by
  * address. Returns SN_OK (an absent bus is an empty list) or SN_ENOMEM when

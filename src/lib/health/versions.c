@@ -632,8 +632,9 @@ static size_t describe_drift(const struct hctx *c,
                 len += (size_t)w;
         }
         for (size_t g = 0; g < e->nglobs[k] && len < size; g++) {
-            w = snprintf(buf + len, size - len, "%s%s%s", g ? " or " : " (allowed ",
-                         e->globs[k][g], g + 1 == e->nglobs[k] ? ")" : "");
+            w = snprintf(buf + len, size - len, "%s%s%s",
+                         g ? " or " : " (allowed ", e->globs[k][g],
+                         g + 1 == e->nglobs[k] ? ")" : "");
             if (w > 0 && (size_t)w < size - len)
                 len += (size_t)w;
         }
