@@ -75,9 +75,11 @@ struct sn_diag_cmp {
     size_t npeers;        /* peers: group size */
 };
 
-/* A result against the baseline entry for its subject. The noise of a
- * run's median is its robust sample sigma, combined with the baseline's
- * and floored at cfg->noise_floor of the baseline (relative). */
+/* A result against the baseline entry for its subject. The noise of the
+ * difference of medians: the baseline's run-to-run drift when it measured
+ * one (several runs), else this run's standard error of the median; plus
+ * the baseline centre's standard error; floored at cfg->noise_floor of
+ * the baseline (relative). */
 void sn_diag_vs_baseline(const struct sn_diag_config *cfg,
                          const struct sn_result *r,
                          const struct sn_baseline_entry *e,
@@ -137,10 +139,12 @@ struct sn_diag_culprits {
 };
 
 /* The smallest set of links whose routes explain the slow pairs and not
- * the healthy ones: links on a healthy pair's routes (most of its ECMP
- * paths) are cleared; greedy set cover of the slow pairs by the others,
- * ties broken by prior (cabled before board traces) then label. Pairs
- * whose ranks are not in the topology are refused (SN_EINPUT). */
+ * the healthy ones: links on more than half of a healthy pair's ECMP
+ * paths are cleared; greedy set cover of the slow pairs by the others,
+ * ties broken by prior (cabled before board traces) then label. Slow
+ * pairs left then go to cleared links with at least twice as many slow
+ * pairs as healthy ones plus one (at most WARN). Pairs whose ranks are
+ * not in the topology are refused (SN_EINPUT). */
 int sn_diag_localise(const struct sn_topo *t, const struct sn_diag_pair *p,
                      size_t n, struct sn_diag_culprits *out,
                      struct sn_error *err);
@@ -154,7 +158,8 @@ enum sn_finding_kind {
                             the best of them too, so not one part */
     SN_FIND_UNEXPLAINED, /* a slow pair no link explains */
     SN_FIND_DEVICE,      /* one accelerator below design, baseline, peers */
-    SN_FIND_PAIR,        /* a slow pair (without a topology to localise) */
+    SN_FIND_PAIR,        /* a pair result that was not localised: no
+                            topology, a lone slow measurement, a latency */
     SN_FIND_GROUP,       /* a collective below design or baseline */
     SN_FIND_MISSING,     /* a baseline subject this run did not measure */
     SN_FIND_KIND_COUNT

@@ -22,7 +22,7 @@
 
 #include "sn/util.h"
 
-#define SN_STORE_SCHEMA_VERSION 1
+#define SN_STORE_SCHEMA_VERSION 2
 
 /* Caps on what one record may hold, checked before any allocation. */
 #define SN_STORE_MAX_SAMPLES 100000
@@ -208,9 +208,10 @@ int sn_store_run_parse(const char *file, const char *text, size_t len,
 /* ---- baselines ------------------------------------------------------------------------ */
 
 /* What one subject measured when all was well, with the noise seen: the
- * median of the samples of every run behind it and the robust standard
- * deviation of those samples (run-to-run shifts included when several
- * runs were pooled). */
+ * median of the samples of every run behind it, the robust standard
+ * deviation of those samples, and how far one run's median strays from
+ * run to run (relative; estimated over every subject of the same test,
+ * 0 when the baseline has one run). */
 struct sn_baseline_entry {
     char test[SN_RESULT_TEST_MAX];
     char params[SN_RESULT_PARAMS_MAX];
@@ -220,6 +221,8 @@ struct sn_baseline_entry {
     uint32_t a, b;
     double center;
     double noise;
+    double drift;          /* relative standard deviation of a run's
+                              median between runs */
     size_t n;              /* samples behind it */
     int runs;              /* runs behind it */
 };

@@ -9,6 +9,7 @@ extern const struct sn_cmd sn_cmd_spec;
 extern const struct sn_cmd sn_cmd_version;
 extern const struct sn_cmd sn_cmd_bench;
 extern const struct sn_cmd sn_cmd_plan;
+extern const struct sn_cmd sn_cmd_check;
 extern const struct sn_cmd sn_cmd_baseline;
 extern const struct sn_cmd sn_cmd_runs;
 extern const struct sn_cmd sn_cmd_doctor;
@@ -18,6 +19,7 @@ const struct sn_cmd *const sn_cmds[] = {
     &sn_cmd_catalog,
     &sn_cmd_spec,
     &sn_cmd_bench,
+    &sn_cmd_check,
     &sn_cmd_baseline,
     &sn_cmd_runs,
     &sn_cmd_doctor,

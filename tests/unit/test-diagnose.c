@@ -219,39 +219,58 @@ static size_t count_kind(const struct sn_diag_report *r,
 
 /* ---- comparisons ----------------------------------------------------------- */
 
+/* sqrt(pi / 2): the standard error of a median is this x sigma /
+ * sqrt(n) */
+#define SE_MEDIAN 1.2533141373155
+
 static void test_diag_baseline_interval_closed_form(void)
 {
     struct sn_diag_config cfg;
     struct sn_baseline_entry e;
     struct sn_result r;
     struct sn_diag_cmp c;
+    double se_b, se_n, noise;
 
     sn_diag_config_default(&cfg);
     memset(&e, 0, sizeof(e));
     memset(&r, 0, sizeof(r));
+    /* one-run baseline: the two medians' standard errors */
     e.center = 100.0;
-    e.noise = 2.0;
-    r.stats.n = 10;
-    /* now: MAD 1.5/1.4826 so sigma 1.5; combined sqrt(4 + 2.25) = 2.5 */
-    r.stats.mad = 1.5 / SN_STATS_MAD_TO_SIGMA;
-    r.stats.median = 95.0;
+    e.noise = 4.0;
+    e.n = 16;
+    e.runs = 1;
+    r.stats.n = 4;
+    r.stats.mad = 3.0 / SN_STATS_MAD_TO_SIGMA; /* sigma 3 */
+    se_b = SE_MEDIAN * 4.0 / 4.0;
+    se_n = SE_MEDIAN * 3.0 / 2.0;
+    noise = sqrt(se_b * se_b + se_n * se_n);
+    r.stats.median = 100.0 - 2.0 * noise;
     sn_diag_vs_baseline(&cfg, &r, &e, &c);
     CHECK(c.valid);
-    CHECK_NEAR(c.noise, 2.5, 1e-9);
+    CHECK_NEAR(c.noise, noise, 1e-9);
     CHECK_NEAR(c.z, -2.0, 1e-9);
     CHECK(c.severity == SN_SEV_PASS);
-    CHECK_NEAR(c.lo, 100.0 - 3 * 2.5, 1e-9);
-    r.stats.median = 90.0; /* z = -4 */
+    CHECK_NEAR(c.lo, 100.0 - 3 * noise, 1e-9);
+    r.stats.median = 100.0 - 4.0 * noise;
     sn_diag_vs_baseline(&cfg, &r, &e, &c);
     CHECK(c.severity == SN_SEV_WARN);
-    r.stats.median = 84.0; /* z = -6.4 */
+    r.stats.median = 100.0 - 6.5 * noise;
     sn_diag_vs_baseline(&cfg, &r, &e, &c);
     CHECK(c.severity == SN_SEV_FAIL);
-    CHECK_NEAR(c.ratio, 0.84, 1e-12);
     /* faster than the baseline is no failure */
     r.stats.median = 130.0;
     sn_diag_vs_baseline(&cfg, &r, &e, &c);
     CHECK(c.severity == SN_SEV_PASS && c.z > 0);
+    /* a baseline of three runs that drifted 5% between them: the drift,
+     * not this run's standard error, says how far a median may stray */
+    e.runs = 3;
+    e.drift = 0.05;
+    noise = sqrt(5.0 * 5.0 + se_b * se_b);
+    r.stats.median = 100.0 - 3.5 * noise;
+    sn_diag_vs_baseline(&cfg, &r, &e, &c);
+    CHECK_NEAR(c.noise, noise, 1e-9);
+    CHECK_NEAR(c.z, -3.5, 1e-9);
+    CHECK(c.severity == SN_SEV_WARN);
 }
 
 static void test_diag_baseline_noise_floor_and_latency(void)
@@ -266,6 +285,8 @@ static void test_diag_baseline_noise_floor_and_latency(void)
     memset(&r, 0, sizeof(r));
     /* no noise seen at all: the 1% floor keeps a 2% shift a PASS */
     e.center = 50.0;
+    e.n = 10;
+    e.runs = 1;
     r.stats.n = 5;
     r.stats.median = 49.0;
     sn_diag_vs_baseline(&cfg, &r, &e, &c);
@@ -302,6 +323,14 @@ static void test_diag_design_thresholds(void)
     r.stats.median = 59.0;
     sn_diag_vs_design(&cfg, &r, 100.0, &c);
     CHECK(c.severity == SN_SEV_FAIL);
+    /* noisy samples: judged by the median plus two standard errors,
+     * 55 + 2 x 1.2533 x 10 / sqrt(4) = 67.5: a WARN, not a FAIL */
+    r.stats.median = 55.0;
+    r.stats.n = 4;
+    r.stats.mad = 10.0 / SN_STATS_MAD_TO_SIGMA;
+    sn_diag_vs_design(&cfg, &r, 100.0, &c);
+    CHECK(c.severity == SN_SEV_WARN);
+    CHECK_NEAR(c.ratio, 0.55, 1e-12);
     sn_diag_vs_design(&cfg, &r, NAN, &c);
     CHECK(!c.valid);
 }
@@ -705,6 +734,58 @@ static void test_diag_peers_flag_a_slow_device(void)
     sn_results_release(&rs);
 }
 
+/* The bidirectional results of every pair (one exchange, both ways),
+ * pair (0, 3) at factor f. */
+static void bidir_results(struct sn_results *rs, double base, double f)
+{
+    for (uint32_t rd = 0; rd < 3; rd++)
+        for (uint32_t p = 0; p < 2; p++)
+            for (uint32_t d = 0; d < 2; d++) {
+                struct sn_result r;
+                double s[8];
+                uint32_t a = rounds4[rd][p][d], b = rounds4[rd][p][1 - d];
+                double x = (a == 0 && b == 3) || (a == 3 && b == 0) ? f
+                                                                    : 1.0;
+                memset(&r, 0, sizeof(r));
+                snprintf(r.test, sizeof(r.test), "pairs.bidir");
+                snprintf(r.params, sizeof(r.params), "bytes=1048576");
+                snprintf(r.unit, sizeof(r.unit), "B/s");
+                r.subject = SN_SUBJECT_PAIR;
+                r.a = a;
+                r.b = b;
+                r.round = rd;
+                for (int k = 0; k < 8; k++)
+                    s[k] = base * x * (1.0 + 0.002 * (double)(k % 3));
+                r.samples = s;
+                r.nsamples = 8;
+                sn_stats_compute(s, 8, &r.stats);
+                sn_results_add(rs, &r);
+            }
+}
+
+static void test_diag_one_slow_exchange_is_no_cable(void)
+{
+    struct leaves c;
+    struct sn_results rs;
+    struct sn_diag_report *rep;
+
+    /* pair 0~3's both-ways exchange was slow (its two results), its two
+     * one-way results were not: one piece of evidence against two, one
+     * pair finding and no cable named */
+    build_leaves(&c, 50e6);
+    sn_results_init(&rs);
+    pair_results(&rs, 0.95 * 12.5e6, all_well);
+    bidir_results(&rs, 0.9 * 12.5e6, 0.4);
+    rep = diagnose(&c, &rs, NULL);
+    REQUIRE(rep && rep->n == 1);
+    CHECK(rep->findings[0].kind == SN_FIND_PAIR);
+    CHECK_STR(rep->findings[0].test, "pairs.bidir");
+    CHECK(count_kind(rep, SN_FIND_LINK) == 0);
+    sn_diag_report_free(rep);
+    sn_results_release(&rs);
+    sn_topo_free(c.t);
+}
+
 static void test_diag_same_input_same_output_in_any_order(void)
 {
     struct leaves c;
@@ -787,6 +868,7 @@ static const struct sn_test cases[] = {
     T(test_diag_uniform_shortfall_is_systemic_not_a_cable),
     T(test_diag_eighty_percent_link_found_with_a_baseline),
     T(test_diag_peers_flag_a_slow_device),
+    T(test_diag_one_slow_exchange_is_no_cable),
     T(test_diag_same_input_same_output_in_any_order),
     T(test_diag_renders_json_junit_and_text),
 };

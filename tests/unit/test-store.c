@@ -1,6 +1,7 @@
 /* test-store.c: the results store: schema and migrations, WAL, runs,
  * results with raw samples, findings, baselines with their noise, and a
  * writer killed with SIGKILL in the middle of a transaction. */
+#include <math.h>
 #include <signal.h>
 #include <sqlite3.h>
 #include <stdint.h>
@@ -199,6 +200,39 @@ static void test_store_migrates_an_empty_marked_file(void)
     sqlite3_close(db);
     REQUIRE(sn_store_open(path, &st, &err) == SN_OK);
     CHECK(sn_store_schema_version(st) == SN_STORE_SCHEMA_VERSION);
+    sn_store_close(st);
+    free(path);
+    rmdir_all(dir);
+}
+
+static void test_store_migrates_version_1_keeping_its_data(void)
+{
+    char *dir = tmpdir(), *path;
+    struct sn_store *st = NULL;
+    struct sn_error err;
+    struct sn_baseline b;
+    sqlite3 *db;
+    int64_t id;
+
+    REQUIRE(dir);
+    path = db_path(dir);
+    REQUIRE(sn_store_open(path, &st, &err) == SN_OK);
+    id = put_run(st, "0123456789abcdef", 3, 10.0);
+    REQUIRE(sn_store_baseline_save(st, "old", &id, 1, false, &err) == SN_OK);
+    sn_store_close(st);
+    /* take the file back to version 1: no drift column */
+    REQUIRE(sqlite3_open(path, &db) == SQLITE_OK);
+    CHECK(sqlite3_exec(db,
+                       "ALTER TABLE baseline_entries DROP COLUMN drift;"
+                       "PRAGMA user_version = 1",
+                       NULL, NULL, NULL) == SQLITE_OK);
+    sqlite3_close(db);
+    REQUIRE(sn_store_open(path, &st, &err) == SN_OK);
+    CHECK(sn_store_schema_version(st) == SN_STORE_SCHEMA_VERSION);
+    REQUIRE(sn_store_baseline_get(st, "old", &b, &err) == SN_OK);
+    CHECK(b.n == 3 && b.entries[0].drift == 0.0);
+    CHECK_NEAR(b.entries[0].center, 12.0, 1e-12);
+    sn_baseline_release(&b);
     sn_store_close(st);
     free(path);
     rmdir_all(dir);
@@ -410,6 +444,13 @@ static void test_store_baseline_pools_runs_with_their_noise(void)
     CHECK_NEAR(e->center, 113.0, 1e-12);
     CHECK_NEAR(e->noise, SN_STATS_MAD_TO_SIGMA * 1.0, 1e-12);
     CHECK(e->n == 10 && e->runs == 2);
+    /* drift: per-run medians 102 and 104 (the other pair 112 and 114)
+     * stray +/-1 from their mean; pooled |dev| 1/103 twice and 1/113
+     * twice: MAD (1/103 + 1/113) / 2, times sqrt(2 / 1) for two runs */
+    CHECK_NEAR(e->drift,
+               SN_STATS_MAD_TO_SIGMA * 0.5 * (1.0 / 103 + 1.0 / 113) *
+                   sqrt(2.0),
+               1e-9);
     probe.b = 9;
     CHECK(sn_baseline_find(&b, &probe) == NULL);
     sn_baseline_release(&b);
@@ -596,6 +637,7 @@ static const struct sn_test cases[] = {
     T(test_store_creates_schema_at_current_version_in_wal),
     T(test_store_refuses_foreign_and_newer_files),
     T(test_store_migrates_an_empty_marked_file),
+    T(test_store_migrates_version_1_keeping_its_data),
     T(test_store_round_trips_results_with_samples),
     T(test_store_run_is_incomplete_until_finished),
     T(test_store_add_results_is_all_or_nothing),

@@ -199,6 +199,13 @@ static void compare_group(const struct sn_diag_config *cfg,
     free(tmp);
 }
 
+static int cmp_asc(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+
+    return (x > y) - (x < y);
+}
+
 static int cmp_desc(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -458,6 +465,12 @@ static void result_finding(struct findings *fs, const struct sn_topo *t,
             "check that the communication library detected the real "
             "topology (a wrong one sends traffic the long way round), then "
             "the devices and links above; re-run 'supernode check'");
+    else if (t)
+        f->next_step = sn_xstrdup(
+            "one measurement of this pair fell short and the rest did not "
+            "(noise, a fault in one direction, or a latency): re-run "
+            "'supernode check'; if it stays, check both ends' links with "
+            "'supernode doctor'");
     else
         f->next_step = sn_xstrdup(
             "give the spec (--spec) so that the slow pair is localised to "
@@ -534,9 +547,14 @@ static void systemic_findings(struct findings *fs,
 
 struct pair_obs {
     uint32_t a, b;               /* a < b */
-    enum sn_severity severity;
+    bool slow;                   /* for localisation: its bandwidth is */
+    enum sn_severity severity;   /* of the bandwidth, as localisation
+                                    sees it */
     double ratio;
+    enum sn_severity verdict;    /* the worst of all its results */
     size_t worst;                /* the result behind the verdict */
+    size_t nbw;                  /* bandwidth results (scratch) */
+    bool both_ways;              /* one exchange both ways (scratch) */
 };
 
 static int pair_obs_cmp(const void *x, const void *y)
@@ -545,16 +563,35 @@ static int pair_obs_cmp(const void *x, const void *y)
 
     if (a->a != b->a)
         return a->a < b->a ? -1 : 1;
-    return (a->b > b->b) - (a->b < b->b);
+    if (a->b != b->b)
+        return a->b < b->b ? -1 : 1;
+    return (a->worst > b->worst) - (a->worst < b->worst);
 }
 
-/* One observation per unordered pair: slow when any of its results is. */
+static int sev_desc(const void *x, const void *y)
+{
+    int a = *(const int *)x, b = *(const int *)y;
+
+    return (a < b) - (a > b);
+}
+
+/* One observation per unordered pair. A degraded link slows every
+ * bandwidth measurement of the pairs that cross it (both directions,
+ * alone and both ways at once); noise slows one. So a pair is slow for
+ * localisation when at least half of its bandwidth results are flagged,
+ * and as slow as the least damning of that half. Latencies are judged
+ * per pair but not localised: on a shared host they follow the
+ * scheduler more than the cable. */
 static size_t collect_pairs(const struct sn_results *rs,
                             struct sn_diag_cmp (*cmp)[SN_BASIS_COUNT],
                             struct pair_obs **out)
 {
     struct pair_obs *p = NULL;
     size_t n = 0, cap = 0, m = 0;
+    int *sev = NULL;
+    double *rat = NULL;
+    size_t *vote_of = NULL;
+    size_t scap = 0, rcap = 0, vcap = 0;
 
     for (size_t i = 0; i < rs->n; i++) {
         const struct sn_result *r = &rs->items[i];
@@ -563,31 +600,75 @@ static size_t collect_pairs(const struct sn_results *rs,
             continue;
         SN_GROW(p, cap, n + 1);
         o = &p[n++];
+        memset(o, 0, sizeof(*o));
         o->a = r->a < r->b ? r->a : r->b;
         o->b = r->a < r->b ? r->b : r->a;
-        o->severity = worst(cmp[i]);
-        o->ratio = worst_ratio(cmp[i]);
         o->worst = i;
+        o->nbw = !r->lower_better;
+        o->both_ways = sn_startswith(r->test, "pairs.bidir");
     }
     if (n)
         qsort(p, n, sizeof(*p), pair_obs_cmp);
     for (size_t i = 0; i < n;) {
-        size_t j = i + 1;
+        size_t j = i, nb = 0, k;
         struct pair_obs merged = p[i];
+        merged.verdict = SN_SEV_PASS;
+        merged.ratio = 1.0;
         while (j < n && p[j].a == p[i].a && p[j].b == p[i].b) {
-            if (p[j].severity > merged.severity ||
-                (p[j].severity == merged.severity &&
-                 p[j].ratio < merged.ratio)) {
-                merged.severity = p[j].severity;
-                merged.worst = p[j].worst;
+            size_t ri = p[j].worst;
+            enum sn_severity s = worst(cmp[ri]);
+            if (s > merged.verdict ||
+                (s == merged.verdict && s > SN_SEV_PASS &&
+                 worst_ratio(cmp[ri]) < worst_ratio(cmp[merged.worst]))) {
+                merged.verdict = s;
+                merged.worst = ri;
             }
-            if (p[j].ratio < merged.ratio && p[j].severity > SN_SEV_PASS)
-                merged.ratio = p[j].ratio;
+            if (p[j].nbw) {
+                /* the two results of one exchange both ways are one
+                 * piece of evidence: the first casts the vote, the
+                 * second only makes it worse */
+                size_t v = nb;
+                for (size_t q = i; q < j && p[j].both_ways; q++)
+                    if (p[q].nbw && p[q].both_ways &&
+                        !strcmp(rs->items[p[q].worst].test,
+                                rs->items[ri].test) &&
+                        !strcmp(rs->items[p[q].worst].params,
+                                rs->items[ri].params))
+                        v = vote_of[q - i];
+                SN_GROW(vote_of, vcap, j - i + 1);
+                vote_of[j - i] = v;
+                if (v == nb) {
+                    SN_GROW(sev, scap, nb + 1);
+                    SN_GROW(rat, rcap, nb + 1);
+                    sev[nb] = (int)s;
+                    rat[nb] = worst_ratio(cmp[ri]);
+                    nb++;
+                } else {
+                    if ((int)s > sev[v])
+                        sev[v] = (int)s;
+                    if (worst_ratio(cmp[ri]) < rat[v])
+                        rat[v] = worst_ratio(cmp[ri]);
+                }
+            }
             j++;
+        }
+        if (nb) {
+            /* k-th most severe, k = ceil(nb / 2): at least half the
+             * bandwidth results are this bad */
+            k = (nb + 1) / 2;
+            qsort(sev, nb, sizeof(*sev), sev_desc);
+            merged.severity = (enum sn_severity)sev[k - 1];
+            merged.slow = merged.severity > SN_SEV_PASS;
+            /* and the k-th lowest ratio */
+            qsort(rat, nb, sizeof(*rat), cmp_asc);
+            merged.ratio = rat[k - 1];
         }
         p[m++] = merged;
         i = j;
     }
+    free(sev);
+    free(rat);
+    free(vote_of);
     *out = p;
     return m;
 }
@@ -832,7 +913,7 @@ static void verdicts(struct sn_diag_report *rep, const struct sn_topo *t,
                  "rank%u~rank%u", (unsigned)obs[i].a, (unsigned)obs[i].b);
         pair_name(t, &obs[i], rep->pairs[i].label,
                   sizeof(rep->pairs[i].label));
-        rep->pairs[i].severity = obs[i].severity;
+        rep->pairs[i].severity = obs[i].verdict;
         rep->pairs[i].measured = true;
     }
     if (!t)
@@ -923,7 +1004,7 @@ int sn_diag_run(const struct sn_diag_input *in, struct sn_diag_report **out,
         for (size_t i = 0; i < nobs; i++) {
             dp[i].a = obs[i].a;
             dp[i].b = obs[i].b;
-            dp[i].slow = obs[i].severity > SN_SEV_PASS;
+            dp[i].slow = obs[i].slow;
             dp[i].severity = obs[i].severity;
             dp[i].ratio = obs[i].ratio;
         }
@@ -933,9 +1014,18 @@ int sn_diag_run(const struct sn_diag_input *in, struct sn_diag_report **out,
         link_findings(&fs, t, rs, obs, &cul);
         unexplained_findings(&fs, t, rs, obs, cmp, &cul,
                              in->expected_source);
+        /* pairs with a flagged result that localisation did not take:
+         * a lone slow measurement, or a latency */
+        for (size_t i = 0; i < nobs; i++)
+            if (!obs[i].slow && obs[i].verdict > SN_SEV_PASS)
+                result_finding(&fs, t, &rs->items[obs[i].worst],
+                               cmp[obs[i].worst],
+                               in->expected_source
+                                   ? in->expected_source[obs[i].worst]
+                                   : NULL);
     } else {
         for (size_t i = 0; i < nobs; i++)
-            if (obs[i].severity > SN_SEV_PASS)
+            if (obs[i].verdict > SN_SEV_PASS)
                 result_finding(&fs, t, &rs->items[obs[i].worst],
                                cmp[obs[i].worst],
                                in->expected_source

@@ -191,12 +191,12 @@ static void fair_share(const struct sn_topo *t, struct flow *fl, size_t from,
 /* The concurrency group of a pair result: pairs of one round run at
  * once, in bench's phases (uni low to high, uni high to low, bidir both
  * ways). A pair measured alone is its own group. */
-static uint32_t flow_key(const struct sn_result *r, size_t idx, int dir)
+static uint32_t flow_key(const struct sn_result *r, size_t idx)
 {
     uint32_t phase;
 
     if (r->round == SN_STORE_NO_RANK)
-        return (uint32_t)(0x80000000u | (uint32_t)(idx * 2 + (size_t)dir));
+        return (uint32_t)(0x80000000u | (uint32_t)idx);
     if (sn_startswith(r->test, "pairs.bidir"))
         phase = 2;
     else
@@ -219,16 +219,16 @@ static int expect_pairs(const struct sn_topo *t, const struct sn_results *rs,
 
     memset(&h, 0, sizeof(h));
     memset(&rt, 0, sizeof(rt));
-    /* flows of bandwidth results: uni one way, bidir both ways */
+    /* one flow per bandwidth result, from a to b: a bidirectional
+     * measurement is two results, one per direction, and the two
+     * directions of a link never compete */
     for (size_t i = 0; i < rs->n; i++) {
         const struct sn_result *r = &rs->items[i];
-        int ndir;
         if (r->subject != SN_SUBJECT_PAIR || strcmp(r->unit, "B/s") ||
             r->a >= t->naccel || r->b >= t->naccel || r->a == r->b)
             continue;
-        ndir = sn_startswith(r->test, "pairs.bidir") ? 2 : 1;
-        for (int d = 0; d < ndir; d++) {
-            uint32_t s = d ? r->b : r->a, e = d ? r->a : r->b;
+        {
+            uint32_t s = r->a, e = r->b;
             size_t np = 0;
             if (!have_tree || rt.src != t->accel[s]) {
                 if (have_tree)
@@ -251,7 +251,7 @@ static int expect_pairs(const struct sn_topo *t, const struct sn_results *rs,
             SN_GROW(fl, fcap, nf + 1);
             memset(&fl[nf], 0, sizeof(fl[nf]));
             fl[nf].result = i;
-            fl[nf].key = flow_key(r, i, d);
+            fl[nf].key = flow_key(r, i);
             add_paths(t, t->accel[s], paths, np, &h, &fl[nf]);
             nf++;
         }
@@ -271,9 +271,7 @@ static int expect_pairs(const struct sn_topo *t, const struct sn_results *rs,
         shared = j - i > 1;
         for (size_t k = i; k < j; k++) {
             size_t ri = fl[k].result;
-            /* bidir: per direction, the slower of its two flows */
-            if (!(expected[ri] > 0) || fl[k].rate < expected[ri])
-                expected[ri] = fl[k].rate;
+            expected[ri] = fl[k].rate;
             if (source)
                 source[ri] = shared ? "routes, shared in the round"
                                     : "routes";

@@ -291,6 +291,9 @@ static void make_culprit(const struct sn_topo *t, const struct incidence *inc,
     }
     free(ratios);
     c->conflicts = conflicts[l];
+    /* contradicted by a healthy pair: a suspicion, not a verdict */
+    if (c->conflicts && c->severity > SN_SEV_WARN)
+        c->severity = SN_SEV_WARN;
     /* links with exactly the same slow pairs and as clear of healthy
      * ones: the observations cannot tell them apart */
     for (uint32_t o = 0; o < t->nlinks; o++) {
@@ -360,7 +363,7 @@ int sn_diag_localise(const struct sn_topo *t, const struct sn_diag_pair *p,
         }
     /* Greedy set cover: first over uncleared links; then, for slow pairs
      * every one of whose links is cleared, over links whose slow pairs
-     * outnumber the healthy pairs crossing them. */
+     * outnumber twice the healthy pairs crossing them. */
     for (int pass = 0; pass < 2 && ncovered < nslow; pass++) {
         for (;;) {
             uint32_t best = UINT32_MAX;
@@ -378,7 +381,9 @@ int sn_diag_localise(const struct sn_topo *t, const struct sn_diag_pair *p,
                         g += inc.w[k];
                         sup++;
                     }
-                if (pass == 1 && sup <= conflicts[l])
+                /* a link healthy pairs cross needs twice their number of
+                 * slow pairs, plus one, to be suspected at all */
+                if (pass == 1 && sup < 2 * (size_t)conflicts[l] + 1)
                     continue;
                 if (g <= 0)
                     continue;

@@ -1,6 +1,7 @@
 /* baseline.c: named baselines: what each subject measured when all was
  * well, pooled over one or more complete runs, with the noise seen. */
 #include <ctype.h>
+#include <math.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -124,13 +125,82 @@ static void pool(struct sn_result *const *r, size_t from, size_t to,
     free(all);
 }
 
+/* Same test, parameters and kind of subject: the subjects whose run-to-run
+ * drift is estimated together. */
+static bool same_test(const struct sn_baseline_entry *a,
+                      const struct sn_baseline_entry *b)
+{
+    return !strcmp(a->test, b->test) && !strcmp(a->params, b->params) &&
+           a->subject == b->subject;
+}
+
+/* How far one run's median strays between runs, relative, for every
+ * group of entries of the same test: each subject's per-run medians
+ * against their mean, pooled over the group (robustly: 1.4826 x MAD),
+ * scaled by sqrt(R / (R - 1)) for the mean the deviations are taken
+ * from. Entries [from, to) of b are one test; per-run medians come from
+ * the sorted results. */
+static void estimate_drift(struct sn_baseline *b,
+                           struct sn_result *const *all, size_t total)
+{
+    size_t ndev = 0, cap = 0;
+    double *dev = NULL;
+
+    for (size_t i = 0; i < b->n;) {
+        size_t j = i + 1, k = 0;
+        double sigma = 0.0;
+        while (j < b->n && same_test(&b->entries[i], &b->entries[j]))
+            j++;
+        ndev = 0;
+        /* walk the sorted results alongside the group's entries */
+        for (size_t e = i; e < j; e++) {
+            const struct sn_baseline_entry *en = &b->entries[e];
+            double mean = 0.0;
+            size_t from, nr = 0;
+            while (k < total &&
+                   (strcmp(all[k]->test, en->test) ||
+                    strcmp(all[k]->params, en->params) ||
+                    all[k]->subject != en->subject || all[k]->a != en->a ||
+                    all[k]->b != en->b))
+                k++;
+            from = k;
+            while (k < total && !strcmp(all[k]->test, en->test) &&
+                   !strcmp(all[k]->params, en->params) &&
+                   all[k]->subject == en->subject && all[k]->a == en->a &&
+                   all[k]->b == en->b) {
+                mean += all[k]->stats.median;
+                nr++;
+                k++;
+            }
+            if (nr < 2 || mean == 0.0)
+                continue;
+            mean /= (double)nr;
+            for (size_t r = from; r < from + nr; r++) {
+                SN_GROW(dev, cap, ndev + 1);
+                dev[ndev++] = all[r]->stats.median / mean - 1.0;
+            }
+        }
+        if (ndev >= 2) {
+            double runs = (double)b->entries[i].runs;
+            sigma = sn_stats_sigma(dev, ndev);
+            if (runs > 1)
+                sigma *= sqrt(runs / (runs - 1.0));
+        }
+        for (size_t e = i; e < j; e++)
+            b->entries[e].drift = sigma;
+        i = j;
+    }
+    free(dev);
+}
+
 static int write_baseline(struct sn_store *st, const struct sn_baseline *b,
                           bool replace, struct sn_error *err)
 {
     static const char ins_entry[] =
         "INSERT INTO baseline_entries (baseline_id, test, params, unit,"
-        " subject, lower_better, rank_a, rank_b, center, noise, n, runs)"
-        " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)";
+        " subject, lower_better, rank_a, rank_b, center, noise, n, runs,"
+        " drift) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12,"
+        " ?13)";
     sqlite3_stmt *s = NULL;
     int64_t id;
     int rc;
@@ -196,6 +266,7 @@ static int write_baseline(struct sn_store *st, const struct sn_baseline *b,
         sqlite3_bind_double(s, 10, e->noise);
         sqlite3_bind_int64(s, 11, (sqlite3_int64)e->n);
         sqlite3_bind_int(s, 12, e->runs);
+        sqlite3_bind_double(s, 13, e->drift);
         rc = sqlite3_step(s);
         rc = rc == SQLITE_DONE
                  ? SN_OK
@@ -287,6 +358,7 @@ int sn_store_baseline_save(struct sn_store *st, const char *name,
         pool(all, i, j, &b.entries[b.n++]);
         i = j;
     }
+    estimate_drift(&b, all, total);
     rc = write_baseline(st, &b, replace, err);
 out:
     free(all);
@@ -348,7 +420,7 @@ int sn_store_baseline_get(struct sn_store *st, const char *name,
         " FROM baselines WHERE name = ?1";
     static const char sql_entries[] =
         "SELECT test, params, unit, subject, lower_better, rank_a, rank_b,"
-        " center, noise, n, runs FROM baseline_entries"
+        " center, noise, n, runs, drift FROM baseline_entries"
         " WHERE baseline_id = ?1";
     sqlite3_stmt *s;
     size_t cap = 0;
@@ -405,6 +477,7 @@ int sn_store_baseline_get(struct sn_store *st, const char *name,
         e->noise = sqlite3_column_double(s, 8);
         e->n = (size_t)sqlite3_column_int64(s, 9);
         e->runs = sqlite3_column_int(s, 10);
+        e->drift = sqlite3_column_double(s, 11);
     }
     rc = rc == SQLITE_DONE
              ? SN_OK

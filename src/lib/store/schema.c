@@ -78,6 +78,8 @@ static const char *const migrations[] = {
     "  runs INTEGER NOT NULL,"
     "  PRIMARY KEY (baseline_id, test, params, subject, rank_a, rank_b))"
     "  WITHOUT ROWID;",
+    /* 2: how far a run's median strays between the baseline's runs */
+    "ALTER TABLE baseline_entries ADD COLUMN drift REAL NOT NULL DEFAULT 0;",
 };
 
 int sn__store_fail(struct sn_store *st, struct sn_error *err, int rc,
@@ -228,8 +230,10 @@ int sn_store_open(const char *path, struct sn_store **out,
     *out = NULL;
     st->path = sn_xstrdup(path);
     sqlrc = sqlite3_open_v2(path, &st->db,
+                            /* serialized: a bench watchdog thread may
+                             * store partial results */
                             SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
-                                SQLITE_OPEN_NOMUTEX,
+                                SQLITE_OPEN_FULLMUTEX,
                             NULL);
     if (sqlrc != SQLITE_OK) {
         rc = sn_error_set(err, SN_EIO, "%s: cannot open: %s", path,

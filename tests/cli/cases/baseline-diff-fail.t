@@ -6,6 +6,6 @@ setup: $SUPERNODE baseline save accept --run 1 --run 2 --db $TMP/r.db
 args: baseline diff accept --db $TMP/r.db
 exit: 1
 stdout-has: run 3 against baseline 'accept' (runs 1,2)
-stdout-has: p2p.bw        bytes=4194304  rank0~rank1  23.5 MB/s  11.7 MB/s  -50.1%  -50.1  FAIL
-stdout-has: p2p.bw        bytes=4194304  rank1~rank2  23.5 MB/s  23.5 MB/s   -0.0%   -0.0  PASS
-stdout-has: 7 PASS, 0 WARN, 3 FAIL
+stdout-has: pairs.uni      bytes=1048576              rank0~rank1  11.3 MB/s  5.66 MB/s  -49.9%  -49.9  FAIL
+stdout-has: pairs.uni      bytes=1048576              rank1~rank2  11.3 MB/s  11.3 MB/s   +0.4%   +0.4  PASS
+stdout-has: 22 PASS, 0 WARN, 6 FAIL

@@ -4,4 +4,4 @@ setup: $SUPERNODE runs import tests/fixtures/check/run-healthy-2.json --db $TMP/
 setup: $SUPERNODE baseline save accept --run 1 --db $TMP/r.db
 args: baseline diff accept --run 2 --db $TMP/r.db
 exit: 0
-stdout-has: 10 PASS, 0 WARN, 0 FAIL
+stdout-has: 28 PASS, 0 WARN, 0 FAIL

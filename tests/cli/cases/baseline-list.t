@@ -4,4 +4,4 @@ setup: $SUPERNODE baseline save accept --db $TMP/r.db
 args: baseline list --db $TMP/r.db
 exit: 0
 stdout-has: NAME    CREATED
-stdout-has: cpu-cluster        10
+stdout-has: cpu-cluster        28

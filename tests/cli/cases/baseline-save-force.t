@@ -4,4 +4,4 @@ setup: $SUPERNODE runs import tests/fixtures/check/run-healthy-2.json --db $TMP/
 setup: $SUPERNODE baseline save accept --run 1 --db $TMP/r.db
 args: baseline save accept --run 2 --force --db $TMP/r.db
 exit: 0
-stdout-has: baseline 'accept': 10 subjects from run 2
+stdout-has: baseline 'accept': 28 subjects from run 2

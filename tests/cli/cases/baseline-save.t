@@ -3,4 +3,4 @@ setup: $SUPERNODE runs import tests/fixtures/check/run-healthy-1.json --db $TMP/
 setup: $SUPERNODE runs import tests/fixtures/check/run-healthy-2.json --db $TMP/r.db
 args: baseline save accept --run 1 --run 2 --db $TMP/r.db
 exit: 0
-stdout-has: baseline 'accept': 10 subjects from runs 1,2
+stdout-has: baseline 'accept': 28 subjects from runs 1,2

@@ -4,4 +4,4 @@ setup: $SUPERNODE runs import tests/fixtures/check/run-healthy-2.json --db $TMP/
 setup: $SUPERNODE baseline save accept --run 1 --run 2 --db $TMP/r.db
 args: baseline show accept --db $TMP/r.db
 exit: 0
-stdout-has: p2p.bw        bytes=4194304  rank0~rank1  23.5 MB/s  0.28%       20
+stdout-has: pairs.uni      bytes=1048576              rank0~rank1  11.3 MB/s  0.78%       20

@@ -3,5 +3,5 @@ setup: $SUPERNODE runs import tests/fixtures/check/run-healthy-1.json --db $TMP/
 args: runs list --db $TMP/r.db --format json
 exit: 0
 stdout-has: "schema": "supernode.runs/1"
-stdout-has: "nresults": 10
+stdout-has: "nresults": 28
 stdout-lacks: "samples"

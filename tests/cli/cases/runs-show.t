@@ -3,6 +3,6 @@ setup: $SUPERNODE runs import tests/fixtures/check/run-host0-half.json --db $TMP
 args: runs show 1 --db $TMP/r.db
 exit: 0
 stdout-has: run 1: complete, not judged
-stdout-has:   spec      cpu-cluster (hash 3f1c0d9e5b7a2461)
-stdout-has: p2p.bw        bytes=4194304  rank0~rank1  11.7 MB/s    0.5%  10
+stdout-has:   spec      cpu-cluster (hash 5d1f0c2b7a9e3648)
+stdout-has: pairs.uni      bytes=1048576              rank0~rank1  5.66 MB/s    0.6%  10
 stderr-empty:

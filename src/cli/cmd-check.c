@@ -1,0 +1,718 @@
+/* cmd-check.c: `supernode check --spec SPEC`: the acceptance check. Runs
+ * the bench suite as one MPI job (every rank runs this command), stores
+ * the run, and on rank 0 judges it against the design, a baseline and
+ * peers, localises slow pairs to cables, prints the findings and writes
+ * JSON and JUnit. `--run ID` and `--results FILE` judge a run measured
+ * before, without MPI. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli-store.h"
+#include "cmd.h"
+#include "sn/bench.h"
+#include "sn/diagnose.h"
+
+extern const struct sn_cmd sn_cmd_check;
+
+struct check_cli {
+    const char *spec_path;
+    const char *suite;
+    const char *baseline;
+    const char *db;
+    const char *json;
+    const char *junit;
+    const char *results;   /* --results FILE */
+    int64_t run_id;        /* --run ID */
+    bool no_store;
+    long long iters;       /* 0: the suite's */
+    enum sn_bench_backend backend;
+    enum sn_bench_test tests[SN_BENCH_TEST_COUNT];
+    size_t ntests;
+    int rank;
+    /* while measuring */
+    struct sn_store *st;
+    int64_t stored_run;
+    bool progress_tty;
+};
+
+/* The rank MPI launchers announce, before MPI is up, so that one rank
+ * speaks about bad usage rather than all of them. */
+static int launcher_rank(void)
+{
+    static const char *const vars[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK",
+                                       "PMI_RANK", "SLURM_PROCID"};
+
+    for (size_t i = 0; i < SN_ARRAY_LEN(vars); i++) {
+        const char *v = getenv(vars[i]);
+        if (v && *v)
+            return atoi(v);
+    }
+    return 0;
+}
+
+static int bad(const struct check_cli *c, const char *fmt, ...)
+    SN_PRINTF(2, 3);
+static int bad(const struct check_cli *c, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (c->rank != 0)
+        return SN_EXIT_USAGE;
+    fputs("supernode: check: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return SN_EXIT_USAGE;
+}
+
+static int parse_tests(struct check_cli *c, const char *list)
+{
+    char *copy = sn_xstrdup(list), *save = NULL;
+    struct sn_error err;
+    int rc = SN_EXIT_OK;
+
+    for (char *t = strtok_r(copy, ",", &save); t;
+         t = strtok_r(NULL, ",", &save)) {
+        enum sn_bench_test x;
+        if (sn_bench_test_parse(t, &x, &err)) {
+            rc = bad(c, "--tests: %s", err.msg);
+            break;
+        }
+        if (c->ntests < SN_BENCH_TEST_COUNT)
+            c->tests[c->ntests++] = x;
+    }
+    free(copy);
+    return rc;
+}
+
+static int parse_args(struct check_cli *c, int argc, char **argv)
+{
+    struct sn_error err;
+
+    c->suite = "quick";
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        bool takes = !strcmp(a, "--spec") || !strcmp(a, "--suite") ||
+                     !strcmp(a, "--baseline") || !strcmp(a, "--db") ||
+                     !strcmp(a, "--json") || !strcmp(a, "--junit") ||
+                     !strcmp(a, "--run") || !strcmp(a, "--results") ||
+                     !strcmp(a, "--backend") || !strcmp(a, "--tests") ||
+                     !strcmp(a, "--iters");
+        if (takes && !v)
+            return bad(c, "%s needs a value", a);
+        if (!strcmp(a, "--spec"))
+            c->spec_path = v;
+        else if (!strcmp(a, "--suite"))
+            c->suite = v;
+        else if (!strcmp(a, "--baseline"))
+            c->baseline = v;
+        else if (!strcmp(a, "--db"))
+            c->db = v;
+        else if (!strcmp(a, "--json"))
+            c->json = v;
+        else if (!strcmp(a, "--junit"))
+            c->junit = v;
+        else if (!strcmp(a, "--results"))
+            c->results = v;
+        else if (!strcmp(a, "--run")) {
+            long long id;
+            if (sn_parse_long(v, 1, INT64_MAX, &id, &err))
+                return bad(c, "--run: %s", err.msg);
+            c->run_id = id;
+        } else if (!strcmp(a, "--backend")) {
+            if (sn_bench_backend_parse(v, &c->backend, &err))
+                return bad(c, "--backend: %s", err.msg);
+        } else if (!strcmp(a, "--tests")) {
+            if (parse_tests(c, v))
+                return SN_EXIT_USAGE;
+        } else if (!strcmp(a, "--iters")) {
+            if (sn_parse_long(v, 1, 100000, &c->iters, &err))
+                return bad(c, "--iters: %s", err.msg);
+        } else if (!strcmp(a, "--no-store")) {
+            c->no_store = true;
+            continue;
+        } else {
+            if (c->rank == 0) {
+                cli_usage_error("check: unknown argument '%s'", a);
+                cli_usage_hint(&sn_cmd_check);
+            }
+            return SN_EXIT_USAGE;
+        }
+        i++;
+    }
+    if (!c->spec_path)
+        return bad(c, "--spec SPEC is required (the design the run is "
+                      "judged against)");
+    if (strcmp(c->suite, "quick") && strcmp(c->suite, "full"))
+        return bad(c, "--suite: unknown suite '%s' (expected quick or full)",
+                   c->suite);
+    if (c->run_id && c->results)
+        return bad(c, "--run and --results both name the run to judge; "
+                      "give one");
+    return SN_EXIT_OK;
+}
+
+/* ---- bench results as store results ------------------------------------- */
+
+static void add_param(struct sn_buf *b, const char *key, const char *fmt,
+                      ...) SN_PRINTF(3, 4);
+static void add_param(struct sn_buf *b, const char *key, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (b->len)
+        sn_buf_putc(b, ',');
+    sn_buf_printf(b, "%s=", key);
+    va_start(ap, fmt);
+    sn_buf_vprintf(b, fmt, ap);
+    va_end(ap);
+}
+
+/* The parameters that say what was measured, as "k=v" in key order. */
+static void bench_params(const struct sn_bench_result *r, char *out,
+                         size_t size)
+{
+    struct sn_buf b;
+
+    sn_buf_init(&b);
+    if (r->bytes > 0)
+        add_param(&b, "bytes", "%llu", (unsigned long long)r->bytes);
+    if (r->dtype[0])
+        add_param(&b, "dtype", "%s", r->dtype);
+    if (r->test == SN_BENCH_COLL && r->inplace >= 0)
+        add_param(&b, "inplace", "%d", r->inplace);
+    if (r->gemm_k > 0)
+        add_param(&b, "k", "%lld", (long long)r->gemm_k);
+    if (r->gemm_m > 0)
+        add_param(&b, "m", "%lld", (long long)r->gemm_m);
+    if (r->gemm_n > 0)
+        add_param(&b, "n", "%lld", (long long)r->gemm_n);
+    if (r->test == SN_BENCH_H2D || r->test == SN_BENCH_D2H) {
+        if (r->numa >= 0)
+            add_param(&b, "numa", "%d", r->numa);
+        if (r->pinned >= 0)
+            add_param(&b, "pinned", "%d", r->pinned);
+    }
+    if (r->redop[0])
+        add_param(&b, "redop", "%s", r->redop);
+    if (r->test == SN_BENCH_COLL && r->root >= 0)
+        add_param(&b, "root", "%d", r->root);
+    sn_strlcpy(out, b.len ? b.data : "", size);
+    sn_buf_release(&b);
+}
+
+/* One bench result as a store result. Samples become values in the
+ * result's unit; a collective's times become nccl-tests bus bandwidth. */
+static void convert(const struct sn_bench_result *r, int nranks,
+                    struct sn_results *out)
+{
+    struct sn_result x;
+    enum sn_coll_op op;
+    double factor = 1.0;
+    bool busbw = false;
+    struct sn_error err;
+
+    memset(&x, 0, sizeof(x));
+    snprintf(x.test, sizeof(x.test), "%s.%s", sn_bench_test_name(r->test),
+             r->op);
+    bench_params(r, x.params, sizeof(x.params));
+    sn_strlcpy(x.unit, r->unit, sizeof(x.unit));
+    switch (r->subject) {
+    case SN_SUBJ_RANK:
+        x.subject = SN_SUBJECT_DEVICE;
+        x.a = (uint32_t)r->rank;
+        x.b = SN_STORE_NO_RANK;
+        break;
+    case SN_SUBJ_PAIR:
+        x.subject = SN_SUBJECT_PAIR;
+        x.a = (uint32_t)r->rank;
+        x.b = (uint32_t)r->peer;
+        break;
+    default:
+        x.subject = SN_SUBJECT_GROUP;
+        x.a = 0;
+        x.b = (uint32_t)(r->nranks > 0 ? r->nranks : nranks);
+        break;
+    }
+    x.round = r->round >= 0 ? (uint32_t)r->round : SN_STORE_NO_RANK;
+    if (r->test == SN_BENCH_COLL && !strcmp(r->unit, "s") && r->bytes > 0 &&
+        sn_bench_coll_op_parse(r->op, &op, &err) == SN_OK) {
+        /* nccl-tests: busbw = size / time x the op's bus factor */
+        busbw = true;
+        factor = sn_bench_bus_factor(op, (int)x.b);
+        sn_strlcpy(x.unit, "B/s", sizeof(x.unit));
+        snprintf(x.test, sizeof(x.test), "coll.%s.busbw", r->op);
+    }
+    x.lower_better = !strcmp(x.unit, "s");
+    x.samples = sn_xmalloc((r->nsamples ? r->nsamples : 1) * sizeof(double));
+    for (size_t i = 0; i < r->nsamples; i++) {
+        double t = r->samples[i];
+        if (busbw)
+            x.samples[x.nsamples++] = t > 0 ? (double)r->bytes / t * factor
+                                            : 0;
+        else if (r->work > 0 && strcmp(x.unit, "s"))
+            x.samples[x.nsamples++] = t > 0 ? r->work / t : 0;
+        else
+            x.samples[x.nsamples++] = t;
+    }
+    sn_stats_compute(x.samples, x.nsamples, &x.stats);
+    if (x.nsamples)
+        sn_results_add(out, &x);
+    free(x.samples);
+}
+
+/* ---- the run record ------------------------------------------------------------ */
+
+static void run_record(const struct check_cli *c, const struct sn_spec *spec,
+                       const struct sn_bench_results *res, struct sn_run *run)
+{
+    const char *user = getenv("USER");
+    char host[64] = "";
+
+    memset(run, 0, sizeof(*run));
+    if (!user || !*user)
+        user = getenv("LOGNAME");
+    sn_strlcpy(run->user, user ? user : "", sizeof(run->user));
+    if (res && res->nranks > 0)
+        sn_strlcpy(run->host, res->ranks[0].host, sizeof(run->host));
+    else if (gethostname(host, sizeof(host)) == 0)
+        sn_strlcpy(run->host, host, sizeof(run->host));
+    snprintf(run->tool, sizeof(run->tool), "supernode %s", SN_VERSION);
+    if (res) {
+        const struct sn_bench_versions *v = &res->versions;
+        struct sn_buf b;
+        sn_buf_init(&b);
+        sn_buf_printf(&b, "%s", v->mpi);
+        if (v->blas[0])
+            sn_buf_printf(&b, "; %s", v->blas);
+        if (v->cuda_runtime[0])
+            sn_buf_printf(&b, "; cuda %s", v->cuda_runtime);
+        if (v->driver[0])
+            sn_buf_printf(&b, "; driver %s", v->driver);
+        if (v->nccl[0])
+            sn_buf_printf(&b, "; nccl %s", v->nccl);
+        if (v->kernel[0])
+            sn_buf_printf(&b, "; kernel %s", v->kernel);
+        sn_strlcpy(run->versions, b.len ? b.data : "", sizeof(run->versions));
+        sn_buf_release(&b);
+        run->ranks = res->nranks;
+        sn_strlcpy(run->backend, res->backend, sizeof(run->backend));
+    }
+    sn_strlcpy(run->spec_name, spec->name ? spec->name : "",
+               sizeof(run->spec_name));
+    snprintf(run->spec_hash, sizeof(run->spec_hash), "%016" PRIx64,
+             spec->hash);
+    sn_strlcpy(run->suite, c->suite, sizeof(run->suite));
+    sn_store_timestamp(run->started, sizeof(run->started));
+}
+
+/* ---- measuring ----------------------------------------------------------------- */
+
+static void on_progress(void *ctx, const char *line)
+{
+    struct check_cli *c = ctx;
+
+    fprintf(stderr, "\r\033[Kcheck: %s", line);
+    fflush(stderr);
+    c->progress_tty = true;
+}
+
+static void end_progress(struct check_cli *c)
+{
+    if (c->progress_tty) {
+        fputs("\r\033[K", stderr);
+        fflush(stderr);
+        c->progress_tty = false;
+    }
+}
+
+/* A rank hung or the job was signalled (the watchdog thread calls this):
+ * keep what rank 0 has in the stored run, which stays incomplete. */
+static void on_abort(void *ctx, const struct sn_bench_results *partial,
+                     const struct sn_bench_abort *why)
+{
+    struct check_cli *c = ctx;
+    struct sn_results rs;
+    struct sn_error err;
+
+    end_progress(c);
+    fprintf(stderr, "supernode: check: %s\n", why->message);
+    if (c->rank != 0 || !c->st || !c->stored_run)
+        return;
+    sn_results_init(&rs);
+    for (size_t i = 0; i < partial->n; i++)
+        convert(&partial->items[i], partial->nranks, &rs);
+    if (sn_store_add_results(c->st, c->stored_run, rs.items, rs.n, &err))
+        fprintf(stderr, "supernode: check: %s\n", err.msg);
+    else
+        fprintf(stderr,
+                "supernode: check: run %" PRId64 " keeps %zu results, "
+                "marked incomplete\n",
+                c->stored_run, rs.n);
+    sn_results_release(&rs);
+}
+
+/* The slowest accelerator-facing link decides the pair message size: a
+ * message should take about 100 ms on it, long enough that the clock and
+ * the scheduler are small beside it, short enough for a quick check. */
+static uint64_t pair_bytes_for(const struct sn_topo *t)
+{
+    double slowest = INFINITY;
+    uint64_t bytes = 64 << 10;
+
+    for (size_t i = 0; i < t->nlinks; i++) {
+        const struct sn_link *l = &t->links[i];
+        if (l->cls != SN_LINK_HOST && l->bw > 0 && l->bw < slowest)
+            slowest = l->bw;
+    }
+    if (!isfinite(slowest))
+        return 0; /* no fabric: the backend's default */
+    while (bytes < (256u << 20) && (double)bytes * 2 <= slowest * 0.1)
+        bytes *= 2;
+    return bytes;
+}
+
+static void suite_opts(const struct check_cli *c, const struct sn_topo *t,
+                       const struct sn_spec *spec, struct sn_bench_opts *o)
+{
+    sn_bench_opts_init(o);
+    o->backend = c->backend;
+    o->spec = spec;
+    if (c->ntests) {
+        memcpy(o->tests, c->tests, c->ntests * sizeof(c->tests[0]));
+        o->ntests = c->ntests;
+    }
+    o->pair_bytes = pair_bytes_for(t);
+    if (!strcmp(c->suite, "quick")) {
+        /* the acceptance essentials, each at one size: compute and
+         * memory per device, every pair, one all-reduce */
+        if (!c->ntests) {
+            o->tests[o->ntests++] = SN_BENCH_COMPUTE;
+            o->tests[o->ntests++] = SN_BENCH_MEMORY;
+            o->tests[o->ntests++] = SN_BENCH_PAIRS;
+            o->tests[o->ntests++] = SN_BENCH_COLL;
+        }
+        o->warmup = 1;
+        o->iters = 10;
+        o->latency_iters = 1000;
+        o->coll_ops = 1u << SN_COLL_ALLREDUCE;
+        o->min_bytes = o->max_bytes = o->pair_bytes ? o->pair_bytes
+                                                    : (uint64_t)1 << 20;
+        if (c->backend == SN_BENCH_CPU) {
+            o->gemm_size = 512;
+            o->mem_bytes = (uint64_t)16 << 20;
+        }
+    }
+    if (c->iters)
+        o->iters = (int)c->iters;
+}
+
+/* ---- judging --------------------------------------------------------------------- */
+
+static int judge(struct check_cli *c, const struct sn_spec *spec,
+                 const struct sn_topo *t, struct sn_store *st,
+                 const struct sn_run *run, const struct sn_results *rs,
+                 int64_t store_as)
+{
+    double *expected = sn_xcalloc(rs->n + 1, sizeof(double));
+    const char **source = sn_xcalloc(rs->n + 1, sizeof(char *));
+    struct sn_baseline bl;
+    bool have_bl = false;
+    struct sn_diag_input in;
+    struct sn_diag_report *rep = NULL;
+    struct sn_store_finding *sf = NULL;
+    struct sn_error err;
+    struct sn_buf out;
+    int rc = SN_EXIT_OK;
+
+    sn_buf_init(&out);
+    memset(&bl, 0, sizeof(bl));
+    if (c->baseline) {
+        if (sn_store_baseline_get(st, c->baseline, &bl, &err)) {
+            rc = cli_fail(&err);
+            goto out;
+        }
+        have_bl = true;
+        if (bl.spec_hash[0] && strcmp(bl.spec_hash, run->spec_hash))
+            fprintf(stderr,
+                    "supernode: check: note: baseline '%s' was taken on "
+                    "spec %s (hash %s), this run on %s (hash %s)\n",
+                    bl.name, bl.spec_name, bl.spec_hash, run->spec_name,
+                    run->spec_hash);
+    }
+    if (sn_diag_expect(t, run->backend, rs, expected, source, &err)) {
+        rc = cli_fail(&err);
+        goto out;
+    }
+    memset(&in, 0, sizeof(in));
+    in.topo = t;
+    in.results = rs;
+    in.expected = expected;
+    in.expected_source = source;
+    in.baseline = have_bl ? &bl : NULL;
+    if (sn_diag_run(&in, &rep, &err)) {
+        rc = cli_fail(&err);
+        goto out;
+    }
+    if (store_as) {
+        sf = sn_xcalloc(rep->n + 1, sizeof(*sf));
+        for (size_t i = 0; i < rep->n; i++) {
+            const struct sn_finding *f = &rep->findings[i];
+            sn_strlcpy(sf[i].severity, sn_severity_name(f->severity),
+                       sizeof(sf[i].severity));
+            sn_strlcpy(sf[i].kind, sn_finding_kind_name(f->kind),
+                       sizeof(sf[i].kind));
+            sn_strlcpy(sf[i].subject, f->subject, sizeof(sf[i].subject));
+            sn_strlcpy(sf[i].label, f->label, sizeof(sf[i].label));
+            sf[i].summary = f->evidence;
+        }
+        if (sn_store_run_finish(st, store_as, sn_severity_name(rep->verdict),
+                                sf, rep->n, &err)) {
+            rc = cli_fail(&err);
+            goto out;
+        }
+    }
+    if (store_as || run->id)
+        sn_buf_printf(&out, "run %" PRId64 " on %s, %s suite, %d ranks\n",
+                      store_as ? store_as : run->id, spec->name, run->suite,
+                      run->ranks);
+    sn_diag_render_text(rep, &out);
+    cli_print(&out);
+    if (c->json) {
+        sn_buf_reset(&out);
+        sn_diag_render_json(rep, store_as ? store_as : run->id, spec->name,
+                            &out);
+        if ((rc = cli_write(c->json, &out)))
+            goto out;
+    }
+    if (c->junit) {
+        sn_buf_reset(&out);
+        sn_diag_render_junit(rep, spec->name, &out);
+        if ((rc = cli_write(c->junit, &out)))
+            goto out;
+    }
+    rc = rep->verdict == SN_SEV_FAIL ? SN_EXIT_CHECK : SN_EXIT_OK;
+out:
+    free(sf);
+    sn_diag_report_free(rep);
+    sn_baseline_release(&bl);
+    sn_buf_release(&out);
+    free(expected);
+    free(source);
+    return rc;
+}
+
+/* Judge a stored run (--run) or one read from a file (--results): no
+ * MPI, no measurement. */
+static int check_recorded(struct check_cli *c, const struct sn_spec *spec,
+                          const struct sn_topo *t)
+{
+    struct sn_store *st = NULL;
+    struct sn_run run;
+    struct sn_results rs;
+    struct sn_store_finding *f = NULL;
+    size_t nf = 0, len = 0;
+    struct sn_error err;
+    char *text = NULL;
+    int64_t store_as = 0;
+    int rc;
+
+    sn_results_init(&rs);
+    if (c->results) {
+        if (sn_read_file(c->results, SN_YAML_MAX_BYTES, &text, &len, &err) ||
+            sn_store_run_parse(c->results, text, len, &run, &rs, &f, &nf,
+                               &err)) {
+            free(text);
+            return cli_fail(&err);
+        }
+        free(text);
+        sn_store_findings_release(f, nf);
+    }
+    if (c->results && c->no_store && !c->baseline) {
+        rc = judge(c, spec, t, NULL, &run, &rs, 0);
+        goto out;
+    }
+    rc = cli_store_open(c->db, &st);
+    if (rc)
+        goto out;
+    if (c->run_id &&
+        (sn_store_run_get(st, c->run_id, &run, &err) ||
+         sn_store_results_get(st, c->run_id, &rs, &err))) {
+        rc = cli_fail(&err);
+        goto out;
+    }
+    if (c->results && !c->no_store) {
+        /* the file's run becomes a stored run, judged here */
+        run.complete = false;
+        run.verdict[0] = '\0';
+        if (sn_store_run_put(st, &run, rs.items, rs.n, NULL, 0, &err)) {
+            rc = cli_fail(&err);
+            goto out;
+        }
+        store_as = run.id;
+    }
+    if ((uint64_t)run.ranks > t->naccel)
+        fprintf(stderr,
+                "supernode: check: note: the run has %d ranks, the spec %zu "
+                "accelerators\n",
+                run.ranks, t->naccel);
+    rc = judge(c, spec, t, st, &run, &rs, store_as);
+out:
+    sn_results_release(&rs);
+    sn_store_close(st);
+    return rc;
+}
+
+static int check_measure(struct check_cli *c, const struct sn_spec *spec,
+                         const struct sn_topo *t)
+{
+    struct sn_bench_job *job = NULL;
+    struct sn_bench_opts o;
+    struct sn_bench_results res;
+    struct sn_results rs;
+    struct sn_run run;
+    struct sn_error err;
+    int rc, status = SN_EXIT_OK;
+
+    sn_bench_results_init(&res);
+    sn_results_init(&rs);
+    if (!sn_bench_backend_available(c->backend)) {
+        if (c->rank == 0)
+            fprintf(stderr, "supernode: check: the %s backend is not "
+                            "available: %s\n",
+                    sn_bench_backend_name(c->backend),
+                    sn_bench_backend_why(c->backend));
+        return SN_EXIT_RUN;
+    }
+    if ((rc = sn_bench_job_new(&job, &err)))
+        return cli_fail(&err);
+    c->rank = sn_bench_job_rank(job);
+    if ((size_t)sn_bench_job_size(job) > t->naccel) {
+        status = bad(c, "the job has %d ranks but the spec %zu "
+                        "accelerators (one rank per accelerator)",
+                     sn_bench_job_size(job), t->naccel);
+        goto agree;
+    }
+    /* rank 0 records the run before measuring: a run that dies stays in
+     * the store, marked incomplete */
+    if (c->rank == 0 && (!c->no_store || c->baseline))
+        status = cli_store_open(c->db, &c->st);
+    if (c->rank == 0 && !c->no_store && !status) {
+        {
+            run_record(c, spec, NULL, &run);
+            run.ranks = sn_bench_job_size(job);
+            sn_strlcpy(run.backend, sn_bench_backend_name(c->backend),
+                       sizeof(run.backend));
+            if (sn_store_run_begin(c->st, &run, &err))
+                status = cli_fail(&err);
+            else
+                c->stored_run = run.id;
+        }
+    }
+agree:
+    /* every rank goes on only if rank 0 could record the run */
+    status = sn_bench_job_agree(job, status);
+    if (status)
+        goto out;
+    suite_opts(c, t, spec, &o);
+    o.on_abort = on_abort;
+    o.cb_ctx = c;
+    o.catch_signals = true;
+    if (c->rank == 0 && isatty(STDERR_FILENO))
+        o.progress = on_progress;
+    rc = sn_bench_run(job, &o, &res, &err);
+    end_progress(c);
+    if (rc) {
+        status = c->rank == 0 ? cli_fail(&err) : sn_exit_code(err.code);
+        goto out;
+    }
+    if (c->rank == 0) {
+        for (size_t i = 0; i < res.n; i++)
+            convert(&res.items[i], res.nranks, &rs);
+        run_record(c, spec, &res, &run);
+        run.id = c->stored_run;
+        if (c->st &&
+            sn_store_add_results(c->st, c->stored_run, rs.items, rs.n,
+                                 &err)) {
+            status = cli_fail(&err);
+        } else {
+            for (size_t i = 0; i < res.nnotes; i++)
+                fprintf(stderr, "supernode: check: note: %s\n",
+                        res.notes[i]);
+            status = judge(c, spec, t, c->st, &run, &rs, c->stored_run);
+        }
+    }
+    status = sn_bench_job_agree(job, status);
+out:
+    sn_results_release(&rs);
+    sn_bench_results_release(&res);
+    sn_store_close(c->st);
+    c->st = NULL;
+    sn_bench_job_free(job);
+    return status;
+}
+
+static int check_run(int argc, char **argv)
+{
+    struct check_cli c;
+    struct sn_spec spec;
+    struct sn_topo *t = NULL;
+    struct sn_error err;
+    int rc;
+
+    memset(&c, 0, sizeof(c));
+    c.rank = launcher_rank();
+    if ((rc = parse_args(&c, argc, argv)))
+        return rc;
+    /* every rank reads the spec: bad input ends every rank the same way */
+    if (sn_spec_load(c.spec_path, &spec, &err))
+        return c.rank == 0 ? cli_fail(&err) : sn_exit_code(err.code);
+    if (sn_topo_build(&spec, &t, &err)) {
+        rc = c.rank == 0 ? cli_fail(&err) : sn_exit_code(err.code);
+        goto out;
+    }
+    if (c.run_id || c.results)
+        rc = check_recorded(&c, &spec, t);
+    else
+        rc = check_measure(&c, &spec, t);
+out:
+    sn_topo_free(t);
+    sn_spec_release(&spec);
+    return rc;
+}
+
+const struct sn_cmd sn_cmd_check = {
+    "check",
+    "--spec SPEC [--suite quick|full] [--baseline NAME] [--db PATH] "
+    "[--json FILE] [--junit FILE] [--run ID | --results FILE]",
+    "acceptance check: measure, store, judge, name the device or cable",
+    "Run under mpirun with one rank per accelerator, ranks in the spec's\n"
+    "order (mpirun -np N supernode check --spec SPEC). Measures the suite,\n"
+    "stores the run, then judges every result against the design, the\n"
+    "baseline and its peers, localises slow pairs to the links that\n"
+    "explain them, and prints the findings, strongest first, each with its\n"
+    "evidence and the next step. Exit 1 on any FAIL.\n\n"
+    "  --suite quick|full    quick: GEMM, memory, every pair, one\n"
+    "                        all-reduce; full: every test the backend has\n"
+    "  --baseline NAME       also compare with this baseline\n"
+    "  --db PATH             results database (default\n"
+    "                        $XDG_DATA_HOME/supernode/results.db)\n"
+    "  --json FILE           findings as \"supernode.check/1\" JSON\n"
+    "  --junit FILE          verdicts as JUnit XML for CI\n"
+    "  --backend cpu|cuda    the bench backend (cpu)\n"
+    "  --tests LIST          only these bench tests (compute,memory,pairs,...)\n"
+    "  --iters N             timed iterations per measurement\n"
+    "  --run ID              judge a stored run again (no measuring)\n"
+    "  --results FILE        judge a \"supernode.run/1\" document, stored as\n"
+    "                        a new run unless --no-store\n"
+    "  --no-store            do not record the run\n",
+    check_run,
+};

@@ -1,0 +1,4 @@
+# judging a run that is not there
+args: check --spec examples/cpu-cluster.yaml --run 9 --db $TMP/r.db
+exit: 2
+stderr-has: no run 9

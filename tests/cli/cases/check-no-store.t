@@ -1,0 +1,5 @@
+# --no-store judges without a database
+args: check --spec examples/cpu-cluster.yaml --results tests/fixtures/check/run-healthy-2.json --no-store --db $TMP/r.db
+exit: 0
+stdout-has: check: PASS
+no-file: $TMP/r.db

@@ -1,0 +1,4 @@
+# --run and --results both name the run to judge
+args: check --spec examples/cpu-cluster.yaml --run 1 --results tests/fixtures/check/run-healthy-1.json
+exit: 2
+stderr-has: --run and --results both name the run to judge
