@@ -13,9 +13,11 @@ extern const struct sn_cmd sn_cmd_check;
 extern const struct sn_cmd sn_cmd_baseline;
 extern const struct sn_cmd sn_cmd_runs;
 extern const struct sn_cmd sn_cmd_doctor;
+extern const struct sn_cmd sn_cmd_sim;
 
 const struct sn_cmd *const sn_cmds[] = {
     &sn_cmd_plan,
+    &sn_cmd_sim,
     &sn_cmd_catalog,
     &sn_cmd_spec,
     &sn_cmd_bench,

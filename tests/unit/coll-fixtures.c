@@ -125,9 +125,12 @@ struct sn_topo *fx_build(const struct fx_cluster *c)
                              SN_MEDIUM_BOARD, c->pcie_bw, 1e-7, 0.2);
     for (uint32_t s = 0; s < c->servers; s++)
         for (uint32_t g = 0; g < c->gpus; g++) {
-            if (c->nics)
+            for (uint32_t j = 0; c->nics && j < (c->nic_links ? c->nic_links
+                                                              : 1);
+                 j++)
                 sn_topo_add_link(t, gpu[s * c->gpus + g],
-                                 nic[s * c->nics + g * c->nics / c->gpus],
+                                 nic[s * c->nics +
+                                     (g * c->nics / c->gpus + j) % c->nics],
                                  SN_LINK_HOST, SN_MEDIUM_BOARD, c->pcie_bw,
                                  1e-7, 0.2);
             sn_topo_add_link(t, gpu[s * c->gpus + g], cpu[s], SN_LINK_HOST,

@@ -25,6 +25,8 @@ struct fx_cluster {
     double up_bw, up_lat;        /* per scale-up link */
     uint32_t nics;               /* NICs per server; accelerator g uses NIC
                                     g * nics / gpus */
+    uint32_t nic_links;          /* NICs per accelerator (0 or 1: one);
+                                    the next ones in order, wrapping */
     double nic_bw, net_lat;      /* per NIC port, per network link */
     double pcie_bw;              /* accelerator-NIC and accelerator-CPU */
     uint32_t hosts_per_leaf;     /* NIC ports per leaf */

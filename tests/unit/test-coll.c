@@ -410,6 +410,51 @@ static void test_coll_estimate_agrees_with_flow_engine(void)
     sn_topo_free(t);
 }
 
+/* Servers with 4 NICs for 8 GPUs: half the GPUs reach the network over
+ * the CPU. The estimate gives every rank its server's NIC share, as the
+ * engine finds when all 8 rail groups run at once. */
+static void test_coll_estimate_shares_nics_of_the_server(void)
+{
+    struct fx_cluster c;
+    struct sn_topo *t;
+    struct sn_coll_params p;
+    struct sn_coll_model *mf = NULL, *me = NULL;
+    struct sn_coll_result rf, re;
+    struct sn_group g = grp(0, 4, 8);
+    struct sn_error err;
+
+    memset(&c, 0, sizeof(c));
+    c.servers = 4;
+    c.gpus = 8;
+    c.chips = 4;
+    c.links_per_gpu = 18;
+    c.up_bw = 25e9;
+    c.nics = 4;
+    c.nic_bw = 25e9;
+    c.pcie_bw = 64e9;
+    c.rail = true;
+    c.hosts_per_leaf = 4;
+    c.spines = 2;
+    c.uplinks = 4;
+    c.uplink_bw = 25e9;
+    t = fx_build(&c);
+    fx_params_nvlink(4, true, &p);
+    REQUIRE(sn_coll_model_new_params(t, &p, &mf, &err) == SN_OK);
+    p.flow_max = 0;
+    REQUIRE(sn_coll_model_new_params(t, &p, &me, &err) == SN_OK);
+    REQUIRE(sn_coll_predict_siblings(mf, SN_COLL_ALLREDUCE, &g, 8, 1 * GiB,
+                                     SN_ALGO_RING, &rf, &err) == SN_OK);
+    REQUIRE(sn_coll_predict_siblings(me, SN_COLL_ALLREDUCE, &g, 8, 1 * GiB,
+                                     SN_ALGO_RING, &re, &err) == SN_OK);
+    CHECK(rf.flows && !re.flows);
+    CHECK_NEAR(re.time - re.latency, rf.time - rf.latency, 1e-6);
+    /* half a 25 GB/s NIC per GPU at 0.97 */
+    CHECK_NEAR(re.busbw, 0.5 * 25e9 * 48.5 / 50, 0.05);
+    sn_coll_model_free(mf);
+    sn_coll_model_free(me);
+    sn_topo_free(t);
+}
+
 /* A second call on the same group answers from the cache: the same
  * result, bit for bit. */
 static void test_coll_repeated_calls_are_identical(void)
@@ -578,6 +623,119 @@ static void test_coll_multinode_ring(void)
     sn_topo_free(a);
 }
 
+/* ---- the same through specs: parser, builder, catalog constants -------- */
+
+struct spec_model {
+    struct sn_spec spec;
+    struct sn_topo *t;
+    struct sn_coll_model *m;
+};
+
+static int spec_open(struct spec_model *s, const char *path,
+                     struct sn_error *err)
+{
+    int rc;
+
+    memset(s, 0, sizeof(*s));
+    rc = sn_spec_load(path, &s->spec, err);
+    if (rc)
+        return rc;
+    rc = sn_topo_build(&s->spec, &s->t, err);
+    if (!rc)
+        rc = sn_coll_model_new(s->t, &s->m, err);
+    return rc;
+}
+
+static void spec_close(struct spec_model *s)
+{
+    sn_coll_model_free(s->m);
+    sn_topo_free(s->t);
+    sn_spec_release(&s->spec);
+}
+
+/* The measurements above on designs written as specs: the NVLink
+ * generation and NVLS come from the catalog, not from the test. Sources
+ * and tolerances as in the fixture tests: A100 LUT 217.3 / 229.4 (10%),
+ * 8x200G ring 192 (10%), H100 ring 370, NVLS 480, 8x400G ring 385, one
+ * NDR NIC 47 (10%). */
+static void test_coll_spec_measured_systems(void)
+{
+    struct spec_model a, h;
+    struct sn_error err;
+
+    REQUIRE(spec_open(&a, "tests/fixtures/specs/coll-dgx-a100.yaml",
+                      &err) == SN_OK);
+    REQUIRE(spec_open(&h, "tests/fixtures/specs/coll-dgx-h100.yaml",
+                      &err) == SN_OK);
+    CHECK_NEAR(busbw_of(a.m, SN_COLL_ALLREDUCE, grp(0, 8, 1), 256 * MiB,
+                        SN_ALGO_AUTO),
+               217.3, 0.10);
+    CHECK_NEAR(busbw_of(a.m, SN_COLL_ALLREDUCE, grp(0, 8, 1), 1 * GiB,
+                        SN_ALGO_AUTO),
+               229.4, 0.10);
+    CHECK_NEAR(busbw_of(a.m, SN_COLL_ALLREDUCE, grp(0, 32, 1), 4 * GiB,
+                        SN_ALGO_RING),
+               192, 0.10);
+    CHECK_NEAR(busbw_of(h.m, SN_COLL_ALLREDUCE, grp(0, 8, 1), 4 * GiB,
+                        SN_ALGO_RING),
+               370, 0.10);
+    CHECK_NEAR(busbw_of(h.m, SN_COLL_ALLREDUCE, grp(0, 8, 1), 1 * GiB,
+                        SN_ALGO_AUTO),
+               480, 0.10);
+    CHECK_NEAR(busbw_of(h.m, SN_COLL_ALLREDUCE, grp(0, 32, 1), 1 * GiB,
+                        SN_ALGO_RING),
+               385, 0.10);
+    CHECK_NEAR(busbw_of(h.m, SN_COLL_ALLREDUCE, grp(0, 4, 8), 256 * MiB,
+                        SN_ALGO_AUTO),
+               47, 0.10);
+    spec_close(&a);
+    spec_close(&h);
+}
+
+/* A spec's collectives section overrides the constants: NVLink at 90%,
+ * no NVLS, LL and Simple only, slower network hops. */
+static void test_coll_spec_constants_override(void)
+{
+    struct spec_model s;
+    struct sn_coll_params p;
+    struct sn_coll_result r;
+    struct sn_error err;
+
+    REQUIRE(spec_open(&s, "tests/fixtures/specs/coll-constants.yaml",
+                      &err) == SN_OK);
+    sn_coll_params_default(s.t, &p);
+    CHECK_NEAR(p.link_eff[SN_LINK_SCALE_UP], 20.6 / 25, 1e-12);
+    REQUIRE(sn_coll_params_from_spec(&s.spec, &p, &err) == SN_OK);
+    CHECK_NEAR(p.link_eff[SN_LINK_SCALE_UP], 0.9, 1e-12);
+    CHECK(!p.nvls);
+    CHECK(p.proto_on[SN_PROTO_LL] && !p.proto_on[SN_PROTO_LL128] &&
+          p.proto_on[SN_PROTO_SIMPLE]);
+    CHECK_NEAR(p.ring_hop[SN_LINK_SCALE_OUT][SN_PROTO_SIMPLE], 20e-6, 1e-12);
+    /* the model built from the spec uses them: ring (no NVLS) at 18 x 25 x
+     * 0.9 = 405 GB/s less its latency, within 1% at 4 GB */
+    predict(s.m, SN_COLL_ALLREDUCE, grp(0, 8, 1), 4 * GiB, SN_ALGO_AUTO, &r);
+    CHECK(r.algo == SN_ALGO_RING);
+    CHECK_NEAR(r.busbw, 405e9, 0.01);
+    spec_close(&s);
+}
+
+/* Bad constants are refused with file:line:col. */
+static void test_coll_spec_bad_constants_are_located(void)
+{
+    struct spec_model s;
+    struct sn_error err;
+
+    CHECK(spec_open(&s, "tests/fixtures/specs/coll-bad-constant.yaml",
+                    &err) == SN_EINPUT);
+    CHECK_CONTAINS(err.msg, "coll-bad-constant.yaml:13:23: collectives:");
+    CHECK(s.m == NULL);
+    spec_close(&s);
+    CHECK(spec_open(&s, "tests/fixtures/specs/coll-bad-latency.yaml",
+                    &err) == SN_EINPUT);
+    CHECK_CONTAINS(err.msg, "coll-bad-latency.yaml:13:16:");
+    spec_close(&s);
+}
+
 static const struct sn_test cases[] = {
     T(test_coll_ring_allreduce_matches_closed_form),
     T(test_coll_ring_allgather_matches_closed_form),
@@ -591,12 +749,16 @@ static const struct sn_test cases[] = {
     T(test_coll_failed_link_never_speeds_up),
     T(test_coll_sibling_groups_share_links),
     T(test_coll_estimate_agrees_with_flow_engine),
+    T(test_coll_estimate_shares_nics_of_the_server),
     T(test_coll_repeated_calls_are_identical),
     T(test_coll_a100_allreduce_curve),
     T(test_coll_h100_ring_and_nvls),
     T(test_coll_h800_nvls),
     T(test_coll_ndr_nic_per_gpu),
     T(test_coll_multinode_ring),
+    T(test_coll_spec_measured_systems),
+    T(test_coll_spec_constants_override),
+    T(test_coll_spec_bad_constants_are_located),
 };
 
 SN_TEST_MAIN(cases)

@@ -222,6 +222,50 @@ static void test_flow_alltoall_matches_explicit_flows(void)
     sn_topo_free(t);
 }
 
+/* Every GPU on two NICs of two rails: destinations have two network
+ * exits, and the aggregated all-to-all takes its general path; it still
+ * equals the explicit flows. */
+static void test_flow_alltoall_with_two_exits_matches_explicit(void)
+{
+    struct fx_cluster c;
+    struct sn_topo *t;
+    struct sn_flownet *fn = NULL;
+    struct sn__flow *f;
+    uint32_t nodes[16];
+    size_t n = 16, k = 0;
+    struct sn__step a, b;
+    struct sn_error err;
+
+    memset(&c, 0, sizeof(c));
+    c.servers = 4;
+    c.gpus = 4;
+    c.nics = 4;
+    c.nic_links = 2;
+    c.nic_bw = 25e9;
+    c.pcie_bw = 64e9;
+    c.rail = true;
+    c.hosts_per_leaf = 4;
+    c.spines = 2;
+    c.uplinks = 4;
+    c.uplink_bw = 25e9;
+    t = fx_build(&c);
+    REQUIRE(sn__flownet_new(t, ONE, &fn, &err) == SN_OK);
+    f = malloc(n * n * sizeof(*f));
+    for (size_t i = 0; i < n; i++) {
+        nodes[i] = t->accel[i];
+        for (size_t j = 0; j < n; j++)
+            if (i != j)
+                f[k++] = (struct sn__flow){t->accel[i], t->accel[j], 1};
+    }
+    REQUIRE(sn__flow_alltoall(fn, nodes, n, 0, &a, &err) == SN_OK);
+    REQUIRE(sn__flow_step(fn, f, k, &b, &err) == SN_OK);
+    CHECK_NEAR(a.t_unit, b.t_unit, 1e-9);
+    CHECK(a.bottleneck == b.bottleneck);
+    free(f);
+    sn__flownet_free(fn);
+    sn_topo_free(t);
+}
+
 /* A link at half health halves every flow that crosses it with a share
  * large enough to make it the bottleneck, and no other. */
 static void test_flow_degraded_link_lowers_only_its_routes(void)
@@ -366,6 +410,7 @@ static const struct sn_test cases[] = {
     T(test_flow_rates_are_max_min_fair),
     T(test_flow_step_time_is_the_slowest_fair_rate),
     T(test_flow_alltoall_matches_explicit_flows),
+    T(test_flow_alltoall_with_two_exits_matches_explicit),
     T(test_flow_degraded_link_lowers_only_its_routes),
     T(test_flow_failed_link_is_avoided),
     T(test_flow_falls_back_to_explicit_paths),

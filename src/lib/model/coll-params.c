@@ -90,7 +90,7 @@ void sn_coll_params_default(const struct sn_topo *t, struct sn_coll_params *p)
     p->tree_eff = 0.92;           /* anchors 2.5: 0.92 x tree busbw */
     /* NCCL_BUFFSIZE 4 MiB over NCCL_STEPS 8: 512 KiB per pipeline step */
     p->chunk = 512.0 * 1024.0;
-    p->flow_max = 262144;
+    p->flow_max = 65536;
     switch (gen) {
     case 3:
         p->source = "NCCL tuner constants, NVLink 3 (SM80)";

@@ -128,40 +128,59 @@ static uint32_t other_end(const struct sn_link *l, uint32_t v)
 
 /* Per-rank capacities, read once: scale-up injection, the part of it that
  * reaches in-network-reduction switches, and the rank's share of its
- * NICs' network links. */
+ * server's NICs (all of the server's ranks use the network at once; a rank
+ * without a NIC of its own reaches them over its host link). */
 static void rank_caps(struct sn_coll_model *m)
 {
     const struct sn_topo *t = m->t;
     const double *eff = m->p.link_eff;
-    uint32_t *users = sn_xcalloc(t->nnodes + 1, sizeof(uint32_t));
-    double *nic_out = sn_xcalloc(t->nnodes + 1, sizeof(double));
-    double *nic_out_nom = sn_xcalloc(t->nnodes + 1, sizeof(double));
+    struct hmap srv = {0};
+    double *out = NULL, *out_nom = NULL;
+    uint32_t *users = NULL;
+    size_t nsrv = 0, cap = 0;
 
-    for (size_t i = 0; i < t->nlinks; i++) {
-        const struct sn_link *l = &t->links[i];
-        uint32_t ends[2] = {l->a, l->b};
-        for (int e = 0; e < 2; e++) {
-            const struct sn_node *nd = &t->nodes[ends[e]];
-            const struct sn_node *o = &t->nodes[ends[1 - e]];
-            if (nd->kind != SN_NODE_NIC)
-                continue;
-            if (l->cls == SN_LINK_SCALE_OUT) {
-                nic_out[ends[e]] += (double)l->bw * l->health *
-                                    eff[SN_LINK_SCALE_OUT];
-                nic_out_nom[ends[e]] += l->bw;
-            } else if (l->cls == SN_LINK_HOST && o->kind == SN_NODE_ACCEL &&
-                       l->health > 0) {
-                users[ends[e]]++;
+    /* per server: network capacity of its NICs and its accelerators */
+    for (size_t v = 0; v < t->nnodes; v++) {
+        const struct sn_node *nd = &t->nodes[v];
+        uint64_t key = (uint64_t)nd->supernode << 32 | nd->server;
+        uint32_t id;
+        if (nd->kind != SN_NODE_NIC && nd->kind != SN_NODE_ACCEL)
+            continue;
+        id = hget(&srv, key);
+        if (id == SN_NONE) {
+            id = (uint32_t)nsrv++;
+            hput(&srv, key, id);
+            if (nsrv > cap) {
+                size_t old = cap;
+                SN_GROW(out, cap, nsrv);
+                out_nom = sn_xrealloc(out_nom, cap * sizeof(double));
+                users = sn_xrealloc(users, cap * sizeof(uint32_t));
+                for (size_t i = old; i < cap; i++) {
+                    out[i] = out_nom[i] = 0;
+                    users[i] = 0;
+                }
             }
+        }
+        if (nd->kind == SN_NODE_ACCEL) {
+            users[id]++;
+            continue;
+        }
+        for (uint32_t a = t->adj_off[v]; a < t->adj_off[v + 1]; a++) {
+            const struct sn_link *l = &t->links[t->adj[a]];
+            if (l->cls != SN_LINK_SCALE_OUT)
+                continue;
+            out[id] += (double)l->bw * l->health * eff[SN_LINK_SCALE_OUT];
+            out_nom[id] += l->bw;
         }
     }
     for (size_t r = 0; r < t->naccel; r++) {
         uint32_t v = t->accel[r];
-        double up = 0, upn = 0, nv = 0, nic = 0, nicn = 0, host = 0;
+        const struct sn_node *nd = &t->nodes[v];
+        uint32_t id = hget(&srv, (uint64_t)nd->supernode << 32 | nd->server);
+        double up = 0, upn = 0, nv = 0, direct = 0, via_cpu = 0, host = 0;
         for (uint32_t a = t->adj_off[v]; a < t->adj_off[v + 1]; a++) {
             const struct sn_link *l = &t->links[t->adj[a]];
-            uint32_t w = other_end(l, v);
-            const struct sn_node *o = &t->nodes[w];
+            const struct sn_node *o = &t->nodes[other_end(l, v)];
             double c = (double)l->bw * l->health * eff[l->cls];
             if (l->cls == SN_LINK_SCALE_UP) {
                 up += c;
@@ -171,23 +190,28 @@ static void rank_caps(struct sn_coll_model *m)
             } else if (l->cls == SN_LINK_HOST) {
                 if (l->bw > host)
                     host = l->bw;
-                if (o->kind == SN_NODE_NIC && users[w]) {
-                    double share = nic_out[w] / users[w];
-                    nic += c < share ? c : share;
-                    nicn += nic_out_nom[w] / users[w];
-                }
+                if (o->kind == SN_NODE_NIC)
+                    direct += c;
+                else if (o->kind == SN_NODE_CPU ||
+                         (o->kind == SN_NODE_SWITCH && o->role == SN_SW_PCIE))
+                    via_cpu += c;
             }
         }
         m->up_cap[r] = up;
         m->up_nom[r] = upn;
         m->nvls_cap[r] = nv;
-        m->nic_cap[r] = nic;
-        m->nic_nom[r] = nicn;
         m->host_nom[r] = host;
+        if (id != SN_NONE && users[id]) {
+            double share = out[id] / users[id];
+            double path = direct > 0 ? direct : via_cpu;
+            m->nic_cap[r] = path < share ? path : share;
+            m->nic_nom[r] = out_nom[id] / users[id];
+        }
     }
+    hfree(&srv);
+    free(out);
+    free(out_nom);
     free(users);
-    free(nic_out);
-    free(nic_out_nom);
 }
 
 int sn_coll_model_new_params(const struct sn_topo *t,
@@ -299,6 +323,7 @@ void sn_coll_model_free(struct sn_coll_model *m)
 struct sn_flownet *sn__coll_flownet(struct sn_coll_model *m);
 const struct sn_coll_params *sn__coll_params(const struct sn_coll_model *m);
 uint32_t sn__coll_domain(const struct sn_coll_model *m, uint32_t rank);
+const struct sn_topo *sn__coll_topo(const struct sn_coll_model *m);
 
 struct sn_flownet *sn__coll_flownet(struct sn_coll_model *m)
 {
@@ -313,6 +338,11 @@ const struct sn_coll_params *sn__coll_params(const struct sn_coll_model *m)
 uint32_t sn__coll_domain(const struct sn_coll_model *m, uint32_t rank)
 {
     return m->dom[rank];
+}
+
+const struct sn_topo *sn__coll_topo(const struct sn_coll_model *m)
+{
+    return m->t;
 }
 
 /* ---- groups ------------------------------------------------------------------- */

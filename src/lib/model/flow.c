@@ -69,6 +69,7 @@ struct seg {
     uint32_t off, n;   /* incidences */
     uint32_t aoff, an; /* arrivals */
     double bneck;      /* min cap/share: what one flow alone gets through */
+    uint32_t bneck_ld; /* the link direction that sets it */
     double lat;        /* in pieces: mean latency to the endpoint */
 };
 
@@ -105,6 +106,11 @@ struct sn_flownet {
     uint32_t *fidx;    /* per node: fabric index or SN_NONE */
     uint32_t *fnode;   /* fabric index -> node */
     uint32_t nfab;
+    /* fabric components (over fabric-to-fabric links): a distance tree
+     * covers the component of its root only */
+    uint32_t *fcomp;   /* per fabric index: component */
+    uint32_t *flocal;  /* per fabric index: index inside its component */
+    uint32_t *fcsize;  /* per component: fabric nodes */
     uint32_t *comp;    /* per node: scale-up component */
     /* endpoint searches */
     struct hmap lmap_of;
@@ -119,6 +125,7 @@ struct sn_flownet {
     struct prof *pr;
     size_t npr, pr_cap;
     struct pexit *px;
+    uint32_t *pxtree;  /* per profile exit: its distance tree, SN_NONE */
     size_t npx, px_cap;
     /* fabric distance trees per (exit, class), in fabric hops */
     struct hmap tree_of;
@@ -147,9 +154,15 @@ struct sn_flownet {
     double *fab_w, *fab_lat;   /* per fabric index */
     uint32_t *fab_mark;
     uint32_t fab_gen;
+    uint32_t *dmemo, *dmark;   /* per fabric index: prof_dist memo */
+    uint32_t dgen;
     double *ld_acc;            /* per link direction */
     uint32_t *ld_mark;
     uint32_t ld_gen;
+    double *xload;             /* per link direction: loads pushed
+                                  through the fabric directly (all-to-all) */
+    uint32_t *xlist;
+    size_t nx, x_cap;
     uint32_t *touched;
     size_t ntouched, touched_cap;
 };
@@ -249,6 +262,31 @@ int sn__flownet_new(const struct sn_topo *t,
             fn->fidx[v] = fn->nfab++;
         }
     }
+    /* fabric components */
+    {
+        uint32_t *par = sn_xmalloc((fn->nfab + 1) * sizeof(uint32_t));
+        for (uint32_t i = 0; i < fn->nfab; i++)
+            par[i] = i;
+        for (size_t i = 0; i < t->nlinks; i++) {
+            const struct sn_link *l = &t->links[i];
+            uint32_t fa = fn->fidx[l->a], fb = fn->fidx[l->b];
+            if (fa == SN_NONE || fb == SN_NONE || !(l->health > 0))
+                continue;
+            fa = uf_find(par, fa);
+            fb = uf_find(par, fb);
+            if (fa != fb)
+                par[fa > fb ? fa : fb] = fa < fb ? fa : fb;
+        }
+        fn->fcomp = sn_xmalloc((fn->nfab + 1) * sizeof(uint32_t));
+        fn->flocal = sn_xmalloc((fn->nfab + 1) * sizeof(uint32_t));
+        fn->fcsize = sn_xcalloc(fn->nfab + 1, sizeof(uint32_t));
+        for (uint32_t i = 0; i < fn->nfab; i++) {
+            uint32_t r = uf_find(par, i);
+            fn->fcomp[i] = r;
+            fn->flocal[i] = fn->fcsize[r]++;
+        }
+        free(par);
+    }
     /* scale-up components, over healthy scale-up links */
     fn->comp = sn_xmalloc((t->nnodes + 1) * sizeof(uint32_t));
     for (size_t v = 0; v < t->nnodes; v++)
@@ -269,8 +307,11 @@ int sn__flownet_new(const struct sn_topo *t,
     fn->fab_w = sn_xcalloc(fn->nfab + 1, sizeof(double));
     fn->fab_lat = sn_xcalloc(fn->nfab + 1, sizeof(double));
     fn->fab_mark = sn_xcalloc(fn->nfab + 1, sizeof(uint32_t));
+    fn->dmemo = sn_xcalloc(fn->nfab + 1, sizeof(uint32_t));
+    fn->dmark = sn_xcalloc(fn->nfab + 1, sizeof(uint32_t));
     fn->ld_acc = sn_xcalloc(fn->nld + 1, sizeof(double));
     fn->ld_mark = sn_xcalloc(fn->nld + 1, sizeof(uint32_t));
+    fn->xload = sn_xcalloc(fn->nld + 1, sizeof(double));
     *out = fn;
     return SN_OK;
 }
@@ -283,6 +324,9 @@ void sn__flownet_free(struct sn_flownet *fn)
     free(fn->lat);
     free(fn->fidx);
     free(fn->fnode);
+    free(fn->fcomp);
+    free(fn->flocal);
+    free(fn->fcsize);
     free(fn->comp);
     hfree(&fn->lmap_of);
     free(fn->lm);
@@ -292,6 +336,7 @@ void sn__flownet_free(struct sn_flownet *fn)
     hfree(&fn->prof_of);
     free(fn->pr);
     free(fn->px);
+    free(fn->pxtree);
     hfree(&fn->tree_of);
     for (size_t i = 0; i < fn->ntree; i++)
         free(fn->tree[i]);
@@ -313,8 +358,12 @@ void sn__flownet_free(struct sn_flownet *fn)
     free(fn->fab_w);
     free(fn->fab_lat);
     free(fn->fab_mark);
+    free(fn->dmemo);
+    free(fn->dmark);
     free(fn->ld_acc);
     free(fn->ld_mark);
+    free(fn->xload);
+    free(fn->xlist);
     free(fn->touched);
     free(fn);
 }
@@ -412,7 +461,10 @@ static uint32_t prof_intern(struct sn_flownet *fn, int cls,
     }
     SN_GROW(fn->pr, fn->pr_cap, fn->npr + 1);
     SN_GROW(fn->px, fn->px_cap, fn->npx + n);
+    fn->pxtree = sn_xrealloc(fn->pxtree, fn->px_cap * sizeof(uint32_t));
     memcpy(&fn->px[fn->npx], x, n * sizeof(*x));
+    for (size_t i = 0; i < n; i++)
+        fn->pxtree[fn->npx + i] = SN_NONE;
     id = (uint32_t)fn->npr++;
     fn->pr[id].off = (uint32_t)fn->npx;
     fn->pr[id].n = (uint32_t)n;
@@ -572,12 +624,30 @@ static uint32_t lmap_get(struct sn_flownet *fn, uint32_t root)
     }
     for (int c = 0; c < NCLS; c++) {
         struct pexit x[MAX_ENTRIES];
-        size_t nx = 0;
+        size_t nx = 0, keep = 0;
         for (uint32_t i = 0; i < m->n && nx < MAX_ENTRIES; i++) {
             const struct lstate *e = &fn->st[m->off + i];
             if (e->kind == LS_ENTRY && e->cls == c)
                 x[nx++] = (struct pexit){e->node, e->dist, e->k};
         }
+        /* An exit a whole host hop costlier than another exit of the same
+         * fabric component is never on a shortest route: the fabric path
+         * between them is shorter than a host hop's cost (fabrics are far
+         * less than 64 switch hops across). Keeping it would only split
+         * the profiles of endpoints that route alike. */
+        for (size_t i = 0; i < nx; i++) {
+            bool dominated = false;
+            uint32_t fi = fn->fidx[x[i].node];
+            for (size_t j = 0; j < nx && !dominated; j++) {
+                uint32_t fj = fn->fidx[x[j].node];
+                dominated = fi != SN_NONE && fj != SN_NONE &&
+                            fn->fcomp[fi] == fn->fcomp[fj] &&
+                            x[j].h + HOST_COST <= x[i].h;
+            }
+            if (!dominated)
+                x[keep++] = x[i];
+        }
+        nx = keep;
         qsort(x, nx, sizeof(x[0]), cmp_pexit);
         m->prof[c] = nx ? prof_intern(fn, c, x, nx) : SN_NONE;
     }
@@ -587,39 +657,44 @@ static uint32_t lmap_get(struct sn_flownet *fn, uint32_t root)
 
 /* ---- fabric distances ----------------------------------------------------- */
 
-/* Hops from every fabric node to node b inside class cls, by BFS over
- * fabric-to-fabric links of that class. */
-static const uint16_t *tree_get(struct sn_flownet *fn, uint32_t b, int cls)
+/* Hops from every fabric node of b's component to b inside class cls,
+ * by BFS over fabric-to-fabric links of that class; indexed by the nodes'
+ * index inside the component. Returns the tree id. */
+static uint32_t tree_get(struct sn_flownet *fn, uint32_t b, int cls)
 {
     const struct sn_topo *t = fn->t;
     uint64_t key = (uint64_t)b << 2 | (uint64_t)cls;
-    uint32_t id = hget(&fn->tree_of, key);
+    uint32_t id = hget(&fn->tree_of, key), fb, comp;
     uint16_t *d;
     size_t head = 0, tail = 0;
 
     if (id != SN_NONE)
-        return fn->tree[id];
-    d = sn_xmalloc((fn->nfab + 1) * sizeof(uint16_t));
-    for (uint32_t i = 0; i < fn->nfab; i++)
-        d[i] = FAB_INF;
-    if (fn->fidx[b] != SN_NONE) {
-        d[fn->fidx[b]] = 0;
+        return id;
+    fb = fn->fidx[b];
+    comp = fb == SN_NONE ? SN_NONE : fn->fcomp[fb];
+    d = sn_xmalloc(((comp == SN_NONE ? 0 : fn->fcsize[comp]) + 1) *
+                   sizeof(uint16_t));
+    if (comp != SN_NONE) {
+        for (uint32_t i = 0; i < fn->fcsize[comp]; i++)
+            d[i] = FAB_INF;
+        d[fn->flocal[fb]] = 0;
         fn->bfs[tail++] = b;
     }
     while (head < tail) {
         uint32_t u = fn->bfs[head++];
-        uint16_t du = d[fn->fidx[u]];
+        uint16_t du = d[fn->flocal[fn->fidx[u]]];
         if (du + 1 >= FAB_INF)
             continue;
         for (uint32_t a = t->adj_off[u]; a < t->adj_off[u + 1]; a++) {
             const struct sn_link *l = &t->links[t->adj[a]];
-            uint32_t w = other_end(l, u);
+            uint32_t w = other_end(l, u), fw;
             if (l->cls != cls || !(l->health > 0) || fn->fidx[w] == SN_NONE ||
                 !is_fabric_for(t, w, cls))
                 continue;
-            if (d[fn->fidx[w]] != FAB_INF)
+            fw = fn->flocal[fn->fidx[w]];
+            if (d[fw] != FAB_INF)
                 continue;
-            d[fn->fidx[w]] = (uint16_t)(du + 1);
+            d[fw] = (uint16_t)(du + 1);
             fn->bfs[tail++] = w;
         }
     }
@@ -627,25 +702,56 @@ static const uint16_t *tree_get(struct sn_flownet *fn, uint32_t b, int cls)
     id = (uint32_t)fn->ntree++;
     fn->tree[id] = d;
     hput(&fn->tree_of, key, id);
-    return d;
+    return id;
 }
 
 /* Cost from fabric node x to the endpoint of profile p (INF32 if none). */
 static uint32_t prof_dist(struct sn_flownet *fn, uint32_t p, uint32_t x)
 {
     const struct prof *pr = &fn->pr[p];
-    uint32_t best = INF32;
+    uint32_t best = INF32, fx = fn->fidx[x];
 
-    if (fn->fidx[x] == SN_NONE)
+    if (fx == SN_NONE)
         return INF32;
     for (uint32_t i = 0; i < pr->n; i++) {
         const struct pexit *e = &fn->px[pr->off + i];
-        const uint16_t *d = tree_get(fn, e->node, pr->cls);
-        uint16_t h = d[fn->fidx[x]];
+        uint32_t fe = fn->fidx[e->node], tid;
+        uint16_t h;
+        if (fe == SN_NONE || fn->fcomp[fe] != fn->fcomp[fx])
+            continue;
+        tid = fn->pxtree[pr->off + i];
+        if (tid == SN_NONE) {
+            tid = tree_get(fn, e->node, pr->cls);
+            fn->pxtree[pr->off + i] = tid;
+        }
+        h = fn->tree[tid][fn->flocal[fx]];
         if (h != FAB_INF && h + e->h < best)
             best = h + e->h;
     }
     return best;
+}
+
+/* prof_dist through a memo valid for one walk (dist_begin). */
+static void dist_begin(struct sn_flownet *fn)
+{
+    fn->dgen++;
+    if (fn->dgen == 0) {
+        memset(fn->dmark, 0, (fn->nfab + 1) * sizeof(uint32_t));
+        fn->dgen = 1;
+    }
+}
+
+static uint32_t dist_memo(struct sn_flownet *fn, uint32_t p, uint32_t x)
+{
+    uint32_t fx = fn->fidx[x];
+
+    if (fx == SN_NONE)
+        return INF32;
+    if (fn->dmark[fx] != fn->dgen) {
+        fn->dmark[fx] = fn->dgen;
+        fn->dmemo[fx] = prof_dist(fn, p, x);
+    }
+    return fn->dmemo[fx];
 }
 
 /* ---- pieces --------------------------------------------------------------- */
@@ -657,6 +763,7 @@ static uint32_t seg_begin(struct sn_flownet *fn)
     fn->sg[fn->nsg].off = (uint32_t)fn->ninc;
     fn->sg[fn->nsg].aoff = (uint32_t)fn->nar;
     fn->sg[fn->nsg].bneck = INFINITY;
+    fn->sg[fn->nsg].bneck_ld = SN_NONE;
     return (uint32_t)fn->nsg++;
 }
 
@@ -666,15 +773,19 @@ static void seg_inc(struct sn_flownet *fn, uint32_t s, uint32_t ld,
     struct seg *g = &fn->sg[s];
     double r;
 
-    SN_GROW(fn->inc_ld, fn->inc_cap, fn->ninc + 1);
-    fn->inc_sh = sn_xrealloc(fn->inc_sh, fn->inc_cap * sizeof(double));
+    if (fn->ninc + 1 > fn->inc_cap) {
+        SN_GROW(fn->inc_ld, fn->inc_cap, fn->ninc + 1);
+        fn->inc_sh = sn_xrealloc(fn->inc_sh, fn->inc_cap * sizeof(double));
+    }
     fn->inc_ld[fn->ninc] = ld;
     fn->inc_sh[fn->ninc] = share;
     fn->ninc++;
     g->n++;
     r = share > 0 ? fn->cap[ld] / share : INFINITY;
-    if (r < g->bneck)
+    if (r < g->bneck || (r == g->bneck && ld < g->bneck_ld)) {
         g->bneck = r;
+        g->bneck_ld = ld;
+    }
 }
 
 static void seg_arrive(struct sn_flownet *fn, uint32_t s, uint32_t key,
@@ -823,6 +934,7 @@ static uint32_t fab_piece(struct sn_flownet *fn, uint32_t a, int cls,
         return s;
     pr = &fn->pr[p];
     s = seg_begin(fn);
+    dist_begin(fn);
     fn->fab_gen++;
     if (fn->fab_gen == 0) {
         memset(fn->fab_mark, 0, (fn->nfab + 1) * sizeof(uint32_t));
@@ -838,7 +950,7 @@ static uint32_t fab_piece(struct sn_flownet *fn, uint32_t a, int cls,
         nnext = 0;
         for (size_t i = 0; i < nlevel; i++) {
             uint32_t u = level[i], fu = fn->fidx[u];
-            uint32_t du = prof_dist(fn, p, u), k_exit = 0, nf = 0, total;
+            uint32_t du = dist_memo(fn, p, u), k_exit = 0, nf = 0, total;
             double wu = fn->fab_w[fu], lu = fn->fab_lat[fu];
             for (uint32_t e = 0; e < pr->n; e++) {
                 const struct pexit *x = &fn->px[pr->off + e];
@@ -851,7 +963,7 @@ static uint32_t fab_piece(struct sn_flownet *fn, uint32_t a, int cls,
                 if (l->cls != cls || !(l->health > 0) ||
                     fn->fidx[w] == SN_NONE || !is_fabric_for(t, w, cls))
                     continue;
-                if (prof_dist(fn, p, w) + 1 == du)
+                if (dist_memo(fn, p, w) + 1 == du)
                     nf++;
             }
             total = k_exit + nf;
@@ -868,7 +980,7 @@ static uint32_t fab_piece(struct sn_flownet *fn, uint32_t a, int cls,
                 if (l->cls != cls || !(l->health > 0) ||
                     fn->fidx[w] == SN_NONE || !is_fabric_for(t, w, cls))
                     continue;
-                if (prof_dist(fn, p, w) + 1 != du)
+                if (dist_memo(fn, p, w) + 1 != du)
                     continue;
                 f = wu / total;
                 nl = lu + fn->lat[id];
@@ -1029,8 +1141,10 @@ static uint32_t half_begin(struct sn_flownet *fn)
 static void half_piece(struct sn_flownet *fn, uint32_t h, uint32_t s,
                        double w)
 {
-    SN_GROW(fn->hseg, fn->hs_cap, fn->nhs + 1);
-    fn->hw = sn_xrealloc(fn->hw, fn->hs_cap * sizeof(double));
+    if (fn->nhs + 1 > fn->hs_cap) {
+        SN_GROW(fn->hseg, fn->hs_cap, fn->nhs + 1);
+        fn->hw = sn_xrealloc(fn->hw, fn->hs_cap * sizeof(double));
+    }
     fn->hseg[fn->nhs] = s;
     fn->hw[fn->nhs] = w;
     fn->nhs++;
@@ -1053,6 +1167,77 @@ static void half_exit(struct sn_flownet *fn, uint32_t h, uint32_t node,
     SN_GROW(fn->hx, fn->hx_cap, fn->nhx + 1);
     fn->hx[fn->nhx++] = (struct hexit){node, (uint8_t)cls, u, lat};
     hf->xn++;
+}
+
+/* The out piece of lmap mi toward target states (absolute indices) with
+ * their remaining costs, cached by s and the set of target states (their
+ * remaining costs follow from the set: all targets end on the best cost);
+ * pieces that end at the destination itself are not shared. */
+static uint32_t out_cached(struct sn_flownet *fn, uint32_t mi, uint32_t off,
+                           const uint32_t *tgt, const uint32_t *tail,
+                           size_t ntgt)
+{
+    uint64_t key = sn_hash64(&mi, sizeof(mi), 0x0b);
+    bool local = false;
+    uint32_t out;
+
+    for (size_t i = 0; i < ntgt; i++) {
+        uint32_t rel = tgt[i] - off;
+        key = sn_hash64(&rel, sizeof(rel), key);
+        local |= fn->st[tgt[i]].kind == LS_END;
+    }
+    out = local ? SN_NONE : hget(&fn->out_of, key);
+    if (out == SN_NONE) {
+        out = out_piece(fn, mi, tgt, tail, ntgt);
+        if (!local)
+            hput(&fn->out_of, key, out);
+    }
+    return out;
+}
+
+/* The targets of lmap mi toward profile p of class cls: the entries on a
+ * best route and their remaining costs. Returns the best cost (INF32 when
+ * none reaches). */
+static uint32_t class_targets(struct sn_flownet *fn, uint32_t mi,
+                              uint32_t p, uint32_t *tgt, uint32_t *tail,
+                              size_t *ntgt)
+{
+    const struct lmap *m = &fn->lm[mi];
+    int cls = fn->pr[p].cls;
+    uint32_t best = INF32, tl[MAX_ENTRIES];
+    uint32_t st[MAX_ENTRIES];
+    size_t nc = 0;
+
+    *ntgt = 0;
+    for (uint32_t i = 0; i < m->n && nc < MAX_ENTRIES; i++) {
+        const struct lstate *e = &fn->st[m->off + i];
+        uint32_t t;
+        if (e->kind != LS_ENTRY || e->cls != cls)
+            continue;
+        t = prof_dist(fn, p, e->node);
+        if (t == INF32)
+            continue;
+        st[nc] = m->off + i;
+        tl[nc] = t;
+        nc++;
+        if (e->dist + t < best)
+            best = e->dist + t;
+    }
+    for (size_t i = 0; i < nc; i++)
+        if (fn->st[st[i]].dist + tl[i] == best) {
+            tgt[*ntgt] = st[i];
+            tail[*ntgt] = tl[i];
+            (*ntgt)++;
+        }
+    /* a transit accelerator sends on its own links when it is a target */
+    for (size_t i = 0; i < *ntgt; i++)
+        if (fn->st[tgt[i]].node == m->root) {
+            tgt[0] = tgt[i];
+            tail[0] = tail[i];
+            *ntgt = 1;
+            break;
+        }
+    return best;
 }
 
 /* Choose targets and build a half: for class routes (cls >= 0) toward
@@ -1129,7 +1314,7 @@ static uint32_t half_build(struct sn_flownet *fn, uint32_t mi, int cls,
     if (best == INF32)
         return h;
     fn->hf[h].cost = best;
-    out = out_piece(fn, mi, tgt, tail, ntgt);
+    out = out_cached(fn, mi, off, tgt, tail, ntgt);
     half_piece(fn, h, out, 1.0);
     {
         /* pieces built below may move fn->sg: keep indices, not pointers */
@@ -1163,6 +1348,26 @@ static uint32_t half_build(struct sn_flownet *fn, uint32_t mi, int cls,
         fn->hf[h].lat_pre = lat_pre;
     }
     return h;
+}
+
+/* The cost of the best route of lmap mi toward profile p, without
+ * building it. */
+static uint32_t class_cost(struct sn_flownet *fn, uint32_t mi, uint32_t p)
+{
+    const struct lmap *m = &fn->lm[mi];
+    int cls = fn->pr[p].cls;
+    uint32_t best = INF32;
+
+    for (uint32_t i = 0; i < m->n; i++) {
+        const struct lstate *e = &fn->st[m->off + i];
+        uint32_t tl;
+        if (e->kind != LS_ENTRY || e->cls != cls)
+            continue;
+        tl = prof_dist(fn, p, e->node);
+        if (tl != INF32 && e->dist + tl < best)
+            best = e->dist + tl;
+    }
+    return best;
 }
 
 static uint32_t half_class(struct sn_flownet *fn, uint32_t mi, uint32_t p)
@@ -1255,21 +1460,27 @@ static int half_for(struct sn_flownet *fn, uint32_t s, uint32_t d,
         *out = h;
         return SN_OK;
     }
-    for (int c = 0; c < NCLS; c++) {
-        uint32_t p = fn->lm[md].prof[c], hc;
-        if (p == SN_NONE || fn->lm[ms].prof[c] == SN_NONE)
-            continue;
-        /* the scale-up class reaches only the same component */
-        if (c == SN_LINK_SCALE_UP && fn->lm[ms].comp != fn->lm[md].comp)
-            continue;
-        hc = half_class(fn, ms, p);
-        if (fn->hf[hc].cost < best) {
-            best = fn->hf[hc].cost;
-            nbest = 1;
-            hbest = hc;
-        } else if (fn->hf[hc].cost == best && best != INF32) {
-            nbest++;
+    {
+        uint32_t pbest = SN_NONE;
+        /* compare the classes by cost first; build only the winner */
+        for (int c = 0; c < NCLS; c++) {
+            uint32_t p = fn->lm[md].prof[c], cc;
+            if (p == SN_NONE || fn->lm[ms].prof[c] == SN_NONE)
+                continue;
+            /* the scale-up class reaches only the same component */
+            if (c == SN_LINK_SCALE_UP && fn->lm[ms].comp != fn->lm[md].comp)
+                continue;
+            cc = class_cost(fn, ms, p);
+            if (cc < best) {
+                best = cc;
+                nbest = 1;
+                pbest = p;
+            } else if (cc == best && best != INF32) {
+                nbest++;
+            }
         }
+        if (pbest != SN_NONE)
+            hbest = half_class(fn, ms, pbest);
     }
     {
         const struct lmap *m = &fn->lm[ms];
@@ -1308,14 +1519,17 @@ struct pieces {
     uint32_t *seg;
     double *w;
     size_t n, cap;
+    size_t nhalf;  /* pieces before the in pieces: out, then fabric */
     double latency;
     uint32_t cost;
 };
 
 static void pieces_add(struct pieces *pc, uint32_t s, double w)
 {
-    SN_GROW(pc->seg, pc->cap, pc->n + 1);
-    pc->w = sn_xrealloc(pc->w, pc->cap * sizeof(double));
+    if (pc->n + 1 > pc->cap) {
+        SN_GROW(pc->seg, pc->cap, pc->n + 1);
+        pc->w = sn_xrealloc(pc->w, pc->cap * sizeof(double));
+    }
     pc->seg[pc->n] = s;
     pc->w[pc->n] = w;
     pc->n++;
@@ -1329,6 +1543,7 @@ static int route_pieces(struct sn_flownet *fn, uint32_t s, uint32_t d,
     double lat = 0;
 
     pc->n = 0;
+    pc->nhalf = 0;
     pc->latency = 0;
     pc->cost = 0;
     if (s == d)
@@ -1339,6 +1554,7 @@ static int route_pieces(struct sn_flownet *fn, uint32_t s, uint32_t d,
     for (uint32_t i = 0; i < fn->hf[h].sn; i++)
         pieces_add(pc, fn->hseg[fn->hf[h].soff + i],
                    fn->hw[fn->hf[h].soff + i]);
+    pc->nhalf = pc->n;
     lat = fn->hf[h].w_local * fn->hf[h].lat_local;
     for (uint32_t i = 0; i < fn->hf[h].xn; i++) {
         const struct hexit x = fn->hx[fn->hf[h].xoff + i];
@@ -1475,6 +1691,11 @@ static void step_finish(struct sn_flownet *fn, const struct wacc *a,
         for (uint32_t k = 0; k < g->n; k++)
             ld_add(fn, fn->inc_ld[g->off + k], w * fn->inc_sh[g->off + k]);
     }
+    for (size_t i = 0; i < fn->nx; i++) {
+        ld_add(fn, fn->xlist[i], fn->xload[fn->xlist[i]]);
+        fn->xload[fn->xlist[i]] = 0;
+    }
+    fn->nx = 0;
     out->bottleneck = SN_NONE;
     for (size_t i = 0; i < fn->ntouched; i++) {
         uint32_t ld = fn->touched[i];
@@ -1530,6 +1751,101 @@ static int a2a_block(struct sn_flownet *fn, const uint32_t *nodes, size_t n,
                      struct wacc *acc_w, struct sn__step *out, double *max_pre,
                      double *max_in, struct sn_error *err);
 
+static void xload_add(struct sn_flownet *fn, uint32_t ld, double v)
+{
+    if (fn->xload[ld] == 0) {
+        SN_GROW(fn->xlist, fn->x_cap, fn->nx + 1);
+        fn->xlist[fn->nx++] = ld;
+    }
+    fn->xload[ld] += v;
+}
+
+/* Push the traffic that enters the fabric at several entries toward the
+ * single exit of profile p, splitting per hop as the pieces do, and add
+ * the link loads to fn->xload: one sweep over the fabric per destination
+ * profile instead of one piece per (entry, profile). Returns the largest
+ * wire latency from an entry to the exit. */
+struct inj {
+    uint32_t node;
+    double amount;
+};
+
+static double push_to_profile(struct sn_flownet *fn, uint32_t p,
+                              const struct inj *in, size_t nin)
+{
+    const struct sn_topo *t = fn->t;
+    const struct prof *pr = &fn->pr[p];
+    const struct pexit *x = &fn->px[pr->off];
+    int cls = pr->cls;
+    struct heap h = {0};
+    double worst = 0;
+
+    dist_begin(fn);
+    fn->fab_gen++;
+    if (fn->fab_gen == 0) {
+        memset(fn->fab_mark, 0, (fn->nfab + 1) * sizeof(uint32_t));
+        fn->fab_gen = 1;
+    }
+    for (size_t i = 0; i < nin; i++) {
+        uint32_t f = fn->fidx[in[i].node], d = dist_memo(fn, p, in[i].node);
+        if (f == SN_NONE || d == INF32)
+            continue;
+        if (fn->fab_mark[f] != fn->fab_gen) {
+            fn->fab_mark[f] = fn->fab_gen;
+            fn->fab_w[f] = 0;
+            fn->fab_lat[f] = 0;
+            /* a max-heap on the cost to the exit: negate */
+            heap_push(&h, (uint64_t)(UINT32_MAX - d) << 32 | f);
+        }
+        fn->fab_w[f] += in[i].amount;
+    }
+    while (h.n) {
+        uint64_t top = heap_pop(&h);
+        uint32_t f = (uint32_t)top, u = fn->fnode[f];
+        uint32_t du = UINT32_MAX - (uint32_t)(top >> 32), k_exit = 0, nf = 0;
+        double a = fn->fab_w[f], lu = fn->fab_lat[f];
+        if (x->node == u && x->h == du)
+            k_exit = x->k;
+        for (uint32_t ai = t->adj_off[u]; ai < t->adj_off[u + 1]; ai++) {
+            const struct sn_link *l = &t->links[t->adj[ai]];
+            uint32_t w = other_end(l, u);
+            if (l->cls != cls || !(l->health > 0) ||
+                fn->fidx[w] == SN_NONE || !is_fabric_for(t, w, cls))
+                continue;
+            if (dist_memo(fn, p, w) + 1 == du)
+                nf++;
+        }
+        if (k_exit && lu > worst)
+            worst = lu;
+        if (!nf)
+            continue;
+        for (uint32_t ai = t->adj_off[u]; ai < t->adj_off[u + 1]; ai++) {
+            uint32_t id = t->adj[ai];
+            const struct sn_link *l = &t->links[id];
+            uint32_t w = other_end(l, u), fw;
+            double share = a / (k_exit + nf);
+            if (l->cls != cls || !(l->health > 0) ||
+                fn->fidx[w] == SN_NONE || !is_fabric_for(t, w, cls))
+                continue;
+            if (dist_memo(fn, p, w) + 1 != du)
+                continue;
+            xload_add(fn, ld_of(l, id, u), share);
+            fw = fn->fidx[w];
+            if (fn->fab_mark[fw] != fn->fab_gen) {
+                fn->fab_mark[fw] = fn->fab_gen;
+                fn->fab_w[fw] = 0;
+                fn->fab_lat[fw] = 0;
+                heap_push(&h, (uint64_t)(UINT32_MAX - (du - 1)) << 32 | fw);
+            }
+            fn->fab_w[fw] += share;
+            if (lu + fn->lat[id] > fn->fab_lat[fw])
+                fn->fab_lat[fw] = lu + fn->lat[id];
+        }
+    }
+    free(h.v);
+    return worst;
+}
+
 int sn__flow_alltoall(struct sn_flownet *fn, const uint32_t *nodes, size_t n,
                       size_t group, struct sn__step *out,
                       struct sn_error *err)
@@ -1569,6 +1885,10 @@ static int a2a_block(struct sn_flownet *fn, const uint32_t *nodes, size_t n,
     uint32_t *nhead = NULL, *nnext = NULL; /* near buckets */
     size_t nb = 0, nb_cap = 0;
     double **acc = NULL; /* per profile index: per exit sum of u */
+    bool fast;
+    struct inj **injs = NULL;
+    size_t *ninj = NULL, *inj_cap = NULL;
+    uint32_t *far_src = NULL;
     int rc = SN_OK;
 
     if (n < 2)
@@ -1610,6 +1930,17 @@ static int a2a_block(struct sn_flownet *fn, const uint32_t *nodes, size_t n,
     acc = sn_xcalloc(np + 1, sizeof(double *));
     for (size_t k = 0; k < np; k++)
         acc[k] = sn_xcalloc(fn->pr[plist[k]].n + 1, sizeof(double));
+    /* every destination profile with one exit: the fabric part goes by
+     * pushing each profile's demand through the fabric (push_to_profile)
+     * and each destination's in piece carries one unit per far source */
+    fast = np > 0;
+    for (size_t k = 0; k < np; k++)
+        fast &= fn->pr[plist[k]].n == 1;
+    if (fast) {
+        injs = sn_xcalloc(np + 1, sizeof(*injs));
+        ninj = sn_xcalloc(np + 1, sizeof(size_t));
+        inj_cap = sn_xcalloc(np + 1, sizeof(size_t));
+    }
     for (size_t i = 0; i < n; i++) {
         const struct sn_node *nd = &t->nodes[nodes[i]];
         uint64_t keys[2] = {(uint64_t)1 << 62 | fn->comp[nodes[i]],
@@ -1660,6 +1991,41 @@ static int a2a_block(struct sn_flownet *fn, const uint32_t *nodes, size_t n,
                                   (unsigned)nodes[i]);
                 break;
             }
+            if (fast) {
+                uint32_t tgt[MAX_ENTRIES], tail[MAX_ENTRIES], best, o;
+                size_t ntgt = 0;
+                if (!cnt)
+                    continue;
+                best = class_targets(fn, ep[i], plist[k], tgt, tail, &ntgt);
+                if (best == INF32) {
+                    rc = sn_error_set(err, SN_ENOTFOUND,
+                                      "no route between network exits of "
+                                      "node %u",
+                                      (unsigned)nodes[i]);
+                    break;
+                }
+                o = out_cached(fn, ep[i], fn->lm[ep[i]].off, tgt, tail, ntgt);
+                wacc_add(acc_w, o, cnt);
+                for (uint32_t q = 0; q < fn->sg[o].an; q++) {
+                    const struct arrival *ar = &fn->ar[fn->sg[o].aoff + q];
+                    size_t e;
+                    if (ar->lat > *max_pre)
+                        *max_pre = ar->lat;
+                    for (e = 0; e < ninj[k]; e++)
+                        if (injs[k][e].node == fn->st[ar->key].node)
+                            break;
+                    if (e == ninj[k]) {
+                        SN_GROW(injs[k], inj_cap[k], ninj[k] + 1);
+                        injs[k][e].node = fn->st[ar->key].node;
+                        injs[k][e].amount = 0;
+                        ninj[k]++;
+                    }
+                    injs[k][e].amount += ar->w * cnt;
+                }
+                if (cost_hops(best) > out->max_hops)
+                    out->max_hops = cost_hops(best);
+                continue;
+            }
             /* computed even when every destination of k is near: the in
              * pieces below subtract the near sources from the sum */
             h = half_class(fn, ep[i], plist[k]);
@@ -1697,6 +2063,17 @@ static int a2a_block(struct sn_flownet *fn, const uint32_t *nodes, size_t n,
         if (rc)
             goto out;
     }
+    if (fast) {
+        double fab_lat = 0;
+        /* far sources of every destination: all but the near ones */
+        far_src = sn_xcalloc(n + 1, sizeof(uint32_t));
+        for (size_t k = 0; k < np; k++) {
+            double l = push_to_profile(fn, plist[k], injs[k], ninj[k]);
+            if (l > fab_lat)
+                fab_lat = l;
+        }
+        *max_pre += fab_lat;
+    }
     /* in pieces of far pairs: the sum over all sources minus the near */
     for (size_t j = 0; j < n; j++) {
         const struct sn_node *nd = &t->nodes[nodes[j]];
@@ -1711,6 +2088,28 @@ static int a2a_block(struct sn_flownet *fn, const uint32_t *nodes, size_t n,
             continue;
         k = hget(&pidx, pout[j]);
         pr = &fn->pr[plist[k]];
+        if (fast) {
+            /* one unit from every source that is not near j */
+            uint32_t nn2 = 0, ip;
+            for (int b2 = 0; b2 < 2; b2++) {
+                uint32_t b = hget(&near_of, keys[b2]);
+                for (uint32_t e = nhead[b]; e != SN_NONE; e = nnext[e]) {
+                    uint32_t i = e / 2;
+                    if (far_src[i] != j + 1) {
+                        far_src[i] = (uint32_t)j + 1;
+                        nn2++;
+                    }
+                }
+            }
+            if (n > nn2) {
+                ip = in_piece(fn, fn->px[pr->off].node, SN_LINK_SCALE_OUT,
+                              nodes[j]);
+                wacc_add(acc_w, ip, (double)(n - nn2));
+                if (fn->sg[ip].lat > *max_in)
+                    *max_in = fn->sg[ip].lat;
+            }
+            continue;
+        }
         u = sn_xmalloc((pr->n + 1) * sizeof(double));
         memcpy(u, acc[k], pr->n * sizeof(double));
         for (int b2 = 0; b2 < 2; b2++) {
@@ -1757,6 +2156,13 @@ out:
         for (size_t k = 0; k < np; k++)
             free(acc[k]);
     free(acc);
+    if (injs)
+        for (size_t k = 0; k < np; k++)
+            free(injs[k]);
+    free(injs);
+    free(ninj);
+    free(inj_cap);
+    free(far_src);
     free(ep);
     free(pout);
     free(plist);
@@ -1903,5 +2309,242 @@ out:
     free(hot);
     free(done);
     free(fz);
+    return rc;
+}
+
+/* ---- pairs ------------------------------------------------------------------ */
+
+/* Compose a flow's rate from its pieces: exact when the pieces share no
+ * link, which holds when at most one fabric piece and one in piece carry
+ * links (the pieces of one kind can then not meet); otherwise the shares
+ * are summed per link. */
+static void pair_compose(struct sn_flownet *fn, const struct pieces *pc,
+                         struct sn__pairval *v)
+{
+    size_t fab_links = 0, in_links = 0;
+
+    v->rate = INFINITY;
+    v->bottleneck = SN_NONE;
+    for (size_t i = 1; i < pc->nhalf; i++)
+        fab_links += fn->sg[pc->seg[i]].n > 0;
+    for (size_t i = pc->nhalf; i < pc->n; i++)
+        in_links += fn->sg[pc->seg[i]].n > 0;
+    if (fab_links <= 1 && in_links <= 1) {
+        for (size_t i = 0; i < pc->n; i++) {
+            const struct seg *g = &fn->sg[pc->seg[i]];
+            double r;
+            if (!g->n || pc->w[i] <= 0)
+                continue;
+            r = g->bneck / pc->w[i];
+            if (r < v->rate || (r == v->rate && g->bneck_ld < v->bottleneck)) {
+                v->rate = r;
+                v->bottleneck = g->bneck_ld;
+            }
+        }
+        return;
+    }
+    ld_begin(fn);
+    for (size_t i = 0; i < pc->n; i++) {
+        const struct seg *g = &fn->sg[pc->seg[i]];
+        for (uint32_t k = 0; k < g->n; k++)
+            ld_add(fn, fn->inc_ld[g->off + k], pc->w[i] * fn->inc_sh[g->off + k]);
+    }
+    for (size_t i = 0; i < fn->ntouched; i++) {
+        uint32_t ld = fn->touched[i];
+        double sh = fn->ld_acc[ld], r;
+        if (sh <= 0)
+            continue;
+        r = fn->cap[ld] / sh;
+        if (r < v->rate || (r == v->rate && ld < v->bottleneck)) {
+            v->rate = r;
+            v->bottleneck = ld;
+        }
+    }
+}
+
+int sn__flow_pair(struct sn_flownet *fn, uint32_t s, uint32_t d,
+                  struct sn__pairval *v, struct sn_error *err)
+{
+    struct pieces pc = {0};
+    int rc;
+
+    memset(v, 0, sizeof(*v));
+    v->bottleneck = SN_NONE;
+    if (s >= fn->t->nnodes || d >= fn->t->nnodes)
+        return sn_error_set(err, SN_EINPUT, "no node %u or %u", (unsigned)s,
+                            (unsigned)d);
+    rc = route_pieces(fn, s, d, &pc, err);
+    if (rc == SN_OK) {
+        pair_compose(fn, &pc, v);
+        v->latency = pc.latency;
+        v->hops = cost_hops(pc.cost);
+    }
+    free(pc.seg);
+    free(pc.w);
+    return rc;
+}
+
+/* The in pieces of a destination toward its network exits, as a
+ * signature: destinations with equal profile and signature are
+ * interchangeable as the far end of any pair. */
+struct dsig {
+    uint32_t prof;
+    uint32_t n;
+    uint64_t hash;
+};
+
+int sn__flow_pairs_grouped(struct sn_flownet *fn, const uint32_t *nodes,
+                           size_t n, sn__pair_emit emit, void *ctx,
+                           struct sn_error *err)
+{
+    const struct sn_topo *t = fn->t;
+    struct pieces pc = {0};
+    struct hmap gidx = {0}, near_of = {0};
+    uint32_t *ep = sn_xmalloc((n + 1) * sizeof(uint32_t));
+    uint32_t *grp = sn_xmalloc((n + 1) * sizeof(uint32_t));
+    uint32_t *gfirst = NULL, *gnext = sn_xmalloc((n + 1) * sizeof(uint32_t));
+    uint32_t *gprof = NULL, *gcount = NULL, *glast = NULL;
+    uint32_t *nhead = NULL, *nnext = sn_xmalloc((2 * n + 1) * sizeof(uint32_t));
+    size_t ng = 0, g_cap = 0, nb = 0, nb_cap = 0;
+    uint32_t *near = NULL, *gsub = NULL;
+    size_t near_cap = 0;
+    int rc = SN_OK;
+
+    for (size_t i = 0; i < n; i++) {
+        const struct sn_node *nd = &t->nodes[nodes[i]];
+        uint64_t keys[2] = {(uint64_t)1 << 62 | fn->comp[nodes[i]],
+                            (uint64_t)2 << 62 |
+                                (uint64_t)nd->supernode << 32 | nd->server};
+        uint32_t p;
+        ep[i] = lmap_get(fn, nodes[i]);
+        p = fn->lm[ep[i]].prof[SN_LINK_SCALE_OUT];
+        grp[i] = SN_NONE;
+        gnext[i] = SN_NONE;
+        if (p != SN_NONE) {
+            /* signature: the in pieces from every exit of the profile */
+            const struct prof *pr = &fn->pr[p];
+            uint64_t h = sn_hash64(&p, sizeof(p), 99);
+            uint32_t gi;
+            for (uint32_t e = 0; e < pr->n; e++) {
+                uint32_t ip = in_piece(fn, fn->px[pr->off + e].node,
+                                       SN_LINK_SCALE_OUT, nodes[i]);
+                const struct seg *g = &fn->sg[ip];
+                uint32_t cap_ld = g->bneck_ld == SN_NONE ? 0 : 1;
+                h = sn_hash64(&g->bneck, sizeof(g->bneck), h);
+                h = sn_hash64(&g->lat, sizeof(g->lat), h);
+                h = sn_hash64(&cap_ld, sizeof(cap_ld), h);
+                h = sn_hash64(&g->n, sizeof(g->n), h);
+            }
+            gi = hget(&gidx, h);
+            if (gi == SN_NONE) {
+                gi = (uint32_t)ng++;
+                hput(&gidx, h, gi);
+                if (ng > g_cap) {
+                    SN_GROW(gfirst, g_cap, ng);
+                    gprof = sn_xrealloc(gprof, g_cap * sizeof(uint32_t));
+                    gcount = sn_xrealloc(gcount, g_cap * sizeof(uint32_t));
+                    glast = sn_xrealloc(glast, g_cap * sizeof(uint32_t));
+                }
+                gfirst[gi] = (uint32_t)i;
+                glast[gi] = (uint32_t)i;
+                gprof[gi] = p;
+                gcount[gi] = 0;
+            } else {
+                gnext[glast[gi]] = (uint32_t)i;
+                glast[gi] = (uint32_t)i;
+            }
+            grp[i] = gi;
+            gcount[gi]++;
+        }
+        for (int k = 0; k < 2; k++) {
+            uint32_t b = hget(&near_of, keys[k]);
+            if (b == SN_NONE) {
+                b = (uint32_t)nb++;
+                SN_GROW(nhead, nb_cap, nb);
+                nhead[b] = SN_NONE;
+                hput(&near_of, keys[k], b);
+            }
+            nnext[2 * i + (size_t)k] = nhead[b];
+            nhead[b] = (uint32_t)(2 * i + (size_t)k);
+        }
+    }
+    gsub = sn_xcalloc(ng + 1, sizeof(uint32_t));
+    for (size_t i = 0; i < n && rc == SN_OK; i++) {
+        const struct sn_node *nd = &t->nodes[nodes[i]];
+        uint64_t keys[2] = {(uint64_t)1 << 62 | fn->comp[nodes[i]],
+                            (uint64_t)2 << 62 |
+                                (uint64_t)nd->supernode << 32 | nd->server};
+        size_t nn = 0;
+        for (int k = 0; k < 2; k++) {
+            uint32_t b = hget(&near_of, keys[k]);
+            for (uint32_t e = nhead[b]; e != SN_NONE; e = nnext[e]) {
+                uint32_t j = e / 2;
+                bool dup = false;
+                for (size_t q = 0; q < nn; q++)
+                    dup |= near[q] == j;
+                if (!dup) {
+                    SN_GROW(near, near_cap, nn + 1);
+                    near[nn++] = j;
+                }
+            }
+        }
+        /* near pairs, one by one, in rank order */
+        for (size_t a = 1; a < nn; a++)
+            for (size_t b = a; b > 0 && near[b - 1] > near[b]; b--) {
+                uint32_t tmp = near[b];
+                near[b] = near[b - 1];
+                near[b - 1] = tmp;
+            }
+        for (size_t q = 0; q < nn; q++) {
+            struct sn__pairval v;
+            uint32_t j = near[q];
+            if (grp[j] != SN_NONE)
+                gsub[grp[j]]++;
+            if (j == i)
+                continue;
+            rc = sn__flow_pair(fn, nodes[i], nodes[j], &v, err);
+            if (rc)
+                break;
+            emit(ctx, i, j, 1, &v);
+        }
+        /* far groups: one pair stands for every member not near i */
+        for (size_t gi = 0; gi < ng && rc == SN_OK; gi++) {
+            uint32_t cnt = gcount[gi] - gsub[gi], j = gfirst[gi];
+            struct sn__pairval v;
+            if (!cnt)
+                continue;
+            while (j != SN_NONE) {
+                bool is_near = false;
+                for (size_t q = 0; q < nn && !is_near; q++)
+                    is_near = near[q] == j;
+                if (!is_near)
+                    break;
+                j = gnext[j];
+            }
+            rc = sn__flow_pair(fn, nodes[i], nodes[j], &v, err);
+            if (rc)
+                break;
+            emit(ctx, i, j, cnt, &v);
+        }
+        for (size_t q = 0; q < nn; q++)
+            if (grp[near[q]] != SN_NONE)
+                gsub[grp[near[q]]] = 0;
+    }
+    (void)gprof;
+    free(pc.seg);
+    free(pc.w);
+    hfree(&gidx);
+    hfree(&near_of);
+    free(ep);
+    free(grp);
+    free(gfirst);
+    free(gnext);
+    free(gprof);
+    free(gcount);
+    free(glast);
+    free(nhead);
+    free(nnext);
+    free(near);
+    free(gsub);
     return rc;
 }

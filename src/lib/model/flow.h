@@ -84,4 +84,27 @@ int sn__flow_alltoall(struct sn_flownet *fn, const uint32_t *nodes, size_t n,
 int sn__flow_rates(struct sn_flownet *fn, const struct sn__flow *f, size_t n,
                    double *rates, struct sn_error *err);
 
+/* One pair alone: the rate one flow gets, the link direction that sets
+ * it, the traffic-weighted wire latency and the hops. */
+struct sn__pairval {
+    double rate;
+    uint32_t bottleneck;
+    double latency;
+    uint32_t hops;
+};
+
+int sn__flow_pair(struct sn_flownet *fn, uint32_t src, uint32_t dst,
+                  struct sn__pairval *v, struct sn_error *err);
+
+/* Every ordered pair of the endpoints, grouped: pairs inside a scale-up
+ * component or a server one by one (count 1), and for each source the
+ * far destinations with the same network exits and the same way in as
+ * one call with their count and the first of them in order as the
+ * example. emit(ctx, i, j, count, value) with i, j indices into nodes. */
+typedef void (*sn__pair_emit)(void *ctx, size_t i, size_t j, uint64_t count,
+                              const struct sn__pairval *v);
+int sn__flow_pairs_grouped(struct sn_flownet *fn, const uint32_t *nodes,
+                           size_t n, sn__pair_emit emit, void *ctx,
+                           struct sn_error *err);
+
 #endif

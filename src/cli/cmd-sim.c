@@ -1,0 +1,858 @@
+/* cmd-sim.c: `supernode sim`: predictions on a design's topology.
+ *   sim coll  [SPEC]  one collective over a sweep of sizes, nccl-tests
+ *                     columns plus the algorithm and the bottleneck
+ *   sim pairs [SPEC]  what every accelerator pair should see
+ * Both take links degraded or failed by ledger label, to show what a bad
+ * cable costs and which pairs and collectives it touches. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+
+#define MAX_CHANGES 1024
+#define MAX_ROWS 1000
+#define MAX_BYTES (1ULL << 40) /* 1 TiB: far above any accelerator's HBM */
+/* Pairs are listed one by one up to this many accelerators, then by
+ * class (--all and --classes choose). */
+#define PAIRS_LIST_MAX 32
+
+struct change {
+    const char *label;
+    double health;
+};
+
+struct sim_opts {
+    const char *spec;
+    enum sn_format format;
+    struct change changes[MAX_CHANGES];
+    size_t nchanges;
+    /* coll */
+    int op;
+    int algo;
+    const char *group;
+    long long ranks;
+    uint64_t minb, maxb;
+    long long factor;
+    const char *dtype;
+    /* pairs */
+    int list; /* -1 classes, 1 every pair, 0 by size */
+};
+
+/* nccl-tests' type names and sizes */
+static const struct {
+    const char *name;
+    const char *alias;
+    int size;
+} dtypes[] = {
+    {"float", "fp32", 4},      {"half", "fp16", 2},     {"bfloat16", "bf16", 2},
+    {"double", "fp64", 8},     {"int8", "i8", 1},       {"uint8", "u8", 1},
+    {"int32", "i32", 4},       {"uint32", "u32", 4},    {"int64", "i64", 8},
+    {"uint64", "u64", 8},      {"fp8e4m3", "e4m3", 1},  {"fp8e5m2", "e5m2", 1},
+};
+
+static const char *opt_value(int argc, char **argv, int *i, const char *name,
+                             const char *alias, int *rc)
+{
+    const char *a = argv[*i];
+    size_t n = strlen(name);
+
+    if (!strncmp(a, name, n) && a[n] == '=')
+        return a + n + 1;
+    if (strcmp(a, name) && (!alias || strcmp(a, alias)))
+        return NULL;
+    if (*i + 1 >= argc) {
+        *rc = cli_usage_error("%s needs a value", name);
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+static int parse_change(struct sim_opts *o, const char *v, bool fail)
+{
+    struct sn_error err;
+    struct change *c;
+
+    if (o->nchanges >= MAX_CHANGES)
+        return cli_usage_error("more than %d --degrade/--fail", MAX_CHANGES);
+    c = &o->changes[o->nchanges];
+    if (fail) {
+        c->label = v;
+        c->health = 0;
+    } else {
+        const char *eq = strrchr(v, '=');
+        static char labels[MAX_CHANGES][256];
+        double h;
+        if (!eq || eq == v || strlen(v) >= sizeof(labels[0]))
+            return cli_usage_error("--degrade '%s': expected LABEL=FRACTION, "
+                                   "such as L000123=0.5",
+                                   v);
+        if (sn_unit_parse(eq + 1, SN_UNIT_RATIO, true, &h, &err) ||
+            !(h > 0 && h <= 1))
+            return cli_usage_error("--degrade '%s': the fraction must be "
+                                   "above 0 and at most 1 (use --fail for "
+                                   "a dead link)",
+                                   v);
+        memcpy(labels[o->nchanges], v, (size_t)(eq - v));
+        labels[o->nchanges][eq - v] = 0;
+        c->label = labels[o->nchanges];
+        c->health = h;
+    }
+    o->nchanges++;
+    return SN_EXIT_OK;
+}
+
+static int parse(int argc, char **argv, struct sim_opts *o, bool coll)
+{
+    const char *cmd = coll ? "sim coll" : "sim pairs";
+    int rc = SN_EXIT_OK;
+
+    memset(o, 0, sizeof(*o));
+    o->format = SN_FORMAT_TABLE;
+    o->op = -1;
+    o->algo = SN_ALGO_AUTO;
+    o->minb = 8;
+    o->maxb = 16ULL << 30;
+    o->factor = 2;
+    o->dtype = "float";
+    for (int i = 1; i < argc; i++) {
+        const char *v;
+        struct sn_error err;
+        if ((v = opt_value(argc, argv, &i, "--format", NULL, &rc))) {
+            if (cli_parse_format(v, "text,table,json", &o->format))
+                return SN_EXIT_USAGE;
+        } else if ((v = opt_value(argc, argv, &i, "--degrade", NULL, &rc))) {
+            if ((rc = parse_change(o, v, false)))
+                return rc;
+        } else if ((v = opt_value(argc, argv, &i, "--fail", NULL, &rc))) {
+            if ((rc = parse_change(o, v, true)))
+                return rc;
+        } else if ((v = opt_value(argc, argv, &i, "--ranks", "-n", &rc))) {
+            if (cli_parse_long("--ranks", v, 2, 100000000, &o->ranks))
+                return SN_EXIT_USAGE;
+        } else if (coll && (v = opt_value(argc, argv, &i, "--op", "-o",
+                                          &rc))) {
+            o->op = sn_coll_op_parse(v);
+            if (o->op < 0)
+                return cli_usage_error(
+                    "unknown collective '%s' (expected allreduce, "
+                    "allgather, reducescatter, alltoall, broadcast, reduce "
+                    "or sendrecv)",
+                    v);
+        } else if (coll && (v = opt_value(argc, argv, &i, "--algo", "-a",
+                                          &rc))) {
+            o->algo = sn_coll_algo_parse(v);
+            if (o->algo < 0)
+                return cli_usage_error("unknown algorithm '%s' (expected "
+                                       "auto, ring, tree, nvls, hier or "
+                                       "direct)",
+                                       v);
+        } else if (coll && (v = opt_value(argc, argv, &i, "--group", "-g",
+                                          &rc))) {
+            o->group = v;
+        } else if (coll && (v = opt_value(argc, argv, &i, "--minbytes", "-b",
+                                          &rc))) {
+            if (sn_unit_parse_size(v, &o->minb, &err))
+                return cli_usage_error("--minbytes: %s", err.msg);
+        } else if (coll && (v = opt_value(argc, argv, &i, "--maxbytes", "-e",
+                                          &rc))) {
+            if (sn_unit_parse_size(v, &o->maxb, &err))
+                return cli_usage_error("--maxbytes: %s", err.msg);
+        } else if (coll && (v = opt_value(argc, argv, &i, "--stepfactor",
+                                          "-f", &rc))) {
+            if (cli_parse_long("--stepfactor", v, 2, 1024, &o->factor))
+                return SN_EXIT_USAGE;
+        } else if (coll && (v = opt_value(argc, argv, &i, "--dtype", "-d",
+                                          &rc))) {
+            o->dtype = v;
+        } else if (!coll && !strcmp(argv[i], "--all")) {
+            o->list = 1;
+        } else if (!coll && !strcmp(argv[i], "--classes")) {
+            o->list = -1;
+        } else if (rc) {
+            return rc;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            return cli_usage_error("%s: unknown option '%s' (see 'supernode "
+                                   "help sim')",
+                                   cmd, argv[i]);
+        } else if (o->spec) {
+            return cli_usage_error("%s takes one SPEC (got '%s' and '%s')",
+                                   cmd, o->spec, argv[i]);
+        } else {
+            o->spec = argv[i];
+        }
+    }
+    if (rc)
+        return rc;
+    if (coll) {
+        if (o->op < 0)
+            o->op = SN_COLL_ALLREDUCE;
+        if (o->minb < 1 || o->maxb > MAX_BYTES || o->minb > o->maxb)
+            return cli_usage_error("sizes must run from 1 byte to 1 TiB, "
+                                   "-b no larger than -e");
+        if (o->group && o->ranks)
+            return cli_usage_error("sim coll: give --ranks or --group, not "
+                                   "both");
+    }
+    return SN_EXIT_OK;
+}
+
+/* Load the spec, build the topology, make the nominal model and, when
+ * links change, a second model on the changed topology. */
+struct world {
+    struct sn_spec spec;
+    bool loaded;
+    struct sn_topo *t;
+    struct sn_coll_model *nominal, *m;
+};
+
+static int world_open(struct world *w, const struct sim_opts *o)
+{
+    struct sn_error err;
+
+    memset(w, 0, sizeof(*w));
+    if (sn_spec_load(o->spec, &w->spec, &err))
+        return cli_fail(&err);
+    w->loaded = true;
+    if (sn_topo_build(&w->spec, &w->t, &err) ||
+        sn_coll_model_new(w->t, &w->nominal, &err))
+        return cli_fail(&err);
+    if (!o->nchanges) {
+        w->m = w->nominal;
+        return SN_EXIT_OK;
+    }
+    for (size_t i = 0; i < o->nchanges; i++) {
+        uint32_t id;
+        if (sn_topo_find_link(w->t, o->changes[i].label, &id, &err) ||
+            sn_topo_set_health(w->t, id, o->changes[i].health, &err))
+            return cli_fail(&err);
+    }
+    if (sn_coll_model_new(w->t, &w->m, &err))
+        return cli_fail(&err);
+    return SN_EXIT_OK;
+}
+
+static void world_close(struct world *w)
+{
+    if (w->m != w->nominal)
+        sn_coll_model_free(w->m);
+    sn_coll_model_free(w->nominal);
+    sn_topo_free(w->t);
+    if (w->loaded)
+        sn_spec_release(&w->spec);
+}
+
+static void json_changes(struct sn_json *j, const struct world *w,
+                         const struct sim_opts *o)
+{
+    char buf[256];
+
+    sn_json_key(j, "changed_links");
+    sn_json_arr_begin(j);
+    for (size_t i = 0; i < o->nchanges; i++) {
+        uint32_t id;
+        struct sn_error err;
+        if (sn_topo_find_link(w->t, o->changes[i].label, &id, &err))
+            continue;
+        sn_json_obj_begin(j);
+        sn_json_kstr(j, "id", sn_topo_link_id(w->t, id, buf, sizeof(buf)));
+        sn_json_kstr(j, "label",
+                     sn_topo_link_label(w->t, id, buf, sizeof(buf)));
+        sn_json_knum(j, "health", o->changes[i].health);
+        sn_json_obj_end(j);
+    }
+    sn_json_arr_end(j);
+}
+
+static void text_changes(struct sn_buf *b, const struct world *w,
+                         const struct sim_opts *o)
+{
+    char id[32], label[256];
+
+    for (size_t i = 0; i < o->nchanges; i++) {
+        uint32_t l;
+        struct sn_error err;
+        if (sn_topo_find_link(w->t, o->changes[i].label, &l, &err))
+            continue;
+        sn_buf_printf(b, "# %s %s %s\n",
+                      o->changes[i].health > 0 ? "degraded" : "failed",
+                      sn_topo_link_id(w->t, l, id, sizeof(id)),
+                      sn_topo_link_label(w->t, l, label, sizeof(label)));
+        if (o->changes[i].health > 0)
+            sn_buf_printf(b, "#   to %g of its rate\n", o->changes[i].health);
+    }
+}
+
+/* ---- sim coll ---------------------------------------------------------------- */
+
+/* A group as a job places it, by name. */
+static int group_by_name(const struct sn_topo *t, const char *name,
+                         uint32_t **ranks, uint32_t *n, char *desc,
+                         size_t dsize)
+{
+    static const char *const kinds[] = {"cluster", "domain", "node",
+                                        "server",  "rail",   NULL};
+    char kind[32];
+    const char *colon = strchr(name, ':');
+    long long k = 0;
+    uint32_t *out = sn_xmalloc((t->naccel + 1) * sizeof(uint32_t));
+    uint32_t cnt = 0;
+    size_t klen = colon ? (size_t)(colon - name) : strlen(name);
+
+    if (klen >= sizeof(kind))
+        klen = sizeof(kind) - 1;
+    memcpy(kind, name, klen);
+    kind[klen] = 0;
+    if (colon && cli_parse_long("--group", colon + 1, 0, 100000000, &k)) {
+        free(out);
+        return SN_EXIT_USAGE;
+    }
+    if (!strcmp(kind, "cluster")) {
+        for (uint32_t r = 0; r < t->naccel; r++)
+            out[cnt++] = r;
+        snprintf(desc, dsize, "cluster");
+    } else if (!strcmp(kind, "domain")) {
+        for (uint32_t r = 0; r < t->naccel; r++)
+            if (t->nodes[t->accel[r]].supernode == (uint32_t)k)
+                out[cnt++] = r;
+        snprintf(desc, dsize, "domain %lld", k);
+    } else if (!strcmp(kind, "node") || !strcmp(kind, "server")) {
+        /* the k-th server in rank order */
+        uint32_t seen = 0, sn = SN_NONE, sv = SN_NONE;
+        for (uint32_t r = 0; r < t->naccel; r++) {
+            const struct sn_node *nd = &t->nodes[t->accel[r]];
+            if (nd->supernode != sn || nd->server != sv) {
+                if (sn != SN_NONE)
+                    seen++;
+                sn = nd->supernode;
+                sv = nd->server;
+            }
+            if (seen == (uint32_t)k)
+                out[cnt++] = r;
+        }
+        snprintf(desc, dsize, "node %lld", k);
+    } else if (!strcmp(kind, "rail")) {
+        /* the k-th accelerator of every server */
+        uint32_t sn = SN_NONE, sv = SN_NONE, local = 0;
+        for (uint32_t r = 0; r < t->naccel; r++) {
+            const struct sn_node *nd = &t->nodes[t->accel[r]];
+            if (nd->supernode != sn || nd->server != sv) {
+                sn = nd->supernode;
+                sv = nd->server;
+                local = 0;
+            }
+            if (local++ == (uint32_t)k)
+                out[cnt++] = r;
+        }
+        snprintf(desc, dsize, "rail %lld", k);
+    } else {
+        const char *s = sn_suggest(kind, kinds);
+        free(out);
+        if (s)
+            return cli_usage_error("unknown group '%s' (did you mean "
+                                   "'%s'?)",
+                                   name, s);
+        return cli_usage_error("unknown group '%s' (expected cluster, "
+                               "domain[:K], node[:K] or rail[:K])",
+                               name);
+    }
+    if (cnt < 2) {
+        free(out);
+        return cli_usage_error("group '%s' has %u rank%s in this design (a "
+                               "collective needs 2)",
+                               name, cnt, cnt == 1 ? "" : "s");
+    }
+    *ranks = out;
+    *n = cnt;
+    return SN_EXIT_OK;
+}
+
+static const char *redop(int op)
+{
+    return op == SN_COLL_ALLREDUCE || op == SN_COLL_REDUCESCATTER ||
+                   op == SN_COLL_REDUCE
+               ? "sum"
+               : "none";
+}
+
+static void fmt(char *b, size_t n, double v, int prec)
+{
+    if (!isfinite(v))
+        snprintf(b, n, "inf");
+    else
+        snprintf(b, n, "%.*f", prec, v);
+}
+
+static int coll_run(int argc, char **argv)
+{
+    struct sim_opts o;
+    struct world w;
+    struct sn_group g;
+    struct sn_coll_result r, rn;
+    struct sn_error err;
+    struct sn_buf out;
+    struct sn_json j;
+    struct sn_table tb;
+    uint32_t *ranks = NULL, n = 0;
+    char desc[64] = "", b1[64], b2[64], b3[64];
+    int ts = 0, rc;
+    const char *tname = NULL;
+    bool changed;
+    size_t rows = 0;
+
+    sn_buf_init(&out);
+    memset(&w, 0, sizeof(w));
+    sn_table_init(&tb, "");
+    rc = parse(argc, argv, &o, true);
+    if (rc)
+        goto out;
+    for (size_t i = 0; i < SN_ARRAY_LEN(dtypes); i++)
+        if (sn_strcaseeq(o.dtype, dtypes[i].name) ||
+            sn_strcaseeq(o.dtype, dtypes[i].alias)) {
+            ts = dtypes[i].size;
+            tname = dtypes[i].name;
+        }
+    if (!ts) {
+        rc = cli_usage_error("unknown --dtype '%s' (expected float, half, "
+                             "bfloat16, double, int8, uint8, int32, uint32, "
+                             "int64, uint64, fp8e4m3 or fp8e5m2)",
+                             o.dtype);
+        goto out;
+    }
+    rc = world_open(&w, &o);
+    if (rc)
+        goto out;
+    changed = o.nchanges > 0;
+    if (o.group) {
+        rc = group_by_name(w.t, o.group, &ranks, &n, desc, sizeof(desc));
+        if (rc)
+            goto out;
+        g = (struct sn_group){0, n, 1, ranks};
+    } else {
+        n = o.ranks ? (uint32_t)o.ranks : (uint32_t)w.t->naccel;
+        if (n > w.t->naccel) {
+            rc = cli_usage_error("--ranks %u: the design has %zu "
+                                 "accelerators",
+                                 n, w.t->naccel);
+            goto out;
+        }
+        g = (struct sn_group){0, n, 1, NULL};
+        snprintf(desc, sizeof(desc), o.ranks ? "first %u ranks" : "cluster",
+                 n);
+    }
+    if (o.format == SN_FORMAT_JSON) {
+        sn_json_init(&j, &out, true);
+        sn_json_obj_begin(&j);
+        sn_json_kstr(&j, "schema", "supernode.coll/1");
+        sn_json_kstr(&j, "spec", w.spec.name ? w.spec.name : "");
+        sn_json_kstr(&j, "op", sn_coll_op_name(o.op));
+        sn_json_kstr(&j, "group", desc);
+        sn_json_kint(&j, "ranks", n);
+        sn_json_kstr(&j, "type", tname);
+        sn_json_kstr(&j, "algo_requested", sn_coll_algo_name(o.algo));
+        json_changes(&j, &w, &o);
+        sn_json_key(&j, "rows");
+        sn_json_arr_begin(&j);
+    } else {
+        sn_buf_printf(&out, "# supernode sim coll: %s on %u ranks (%s), "
+                            "%s\n",
+                      sn_coll_op_name(o.op), n, desc,
+                      w.spec.name ? w.spec.name : "");
+        text_changes(&out, &w, &o);
+        sn_table_col(&tb, "size", true);
+        sn_table_col(&tb, "count", true);
+        sn_table_col(&tb, "type", false);
+        sn_table_col(&tb, "redop", false);
+        sn_table_col(&tb, "root", true);
+        sn_table_col(&tb, "time_us", true);
+        sn_table_col(&tb, "algbw", true);
+        sn_table_col(&tb, "busbw", true);
+        if (changed)
+            sn_table_col(&tb, "nominal", true);
+        sn_table_col(&tb, "algo", false);
+        sn_table_col(&tb, "proto", false);
+        sn_table_col(&tb, "bottleneck", false);
+        sn_table_col(&tb, "eff", true);
+    }
+    for (uint64_t size = o.minb; size <= o.maxb && rows < MAX_ROWS;
+         size = size * (uint64_t)o.factor) {
+        uint64_t count = size / (uint64_t)ts;
+        double bytes;
+        int root = o.op == SN_COLL_BROADCAST || o.op == SN_COLL_REDUCE ? 0
+                                                                       : -1;
+        /* nccl-tests: all-gather, reduce-scatter and all-to-all buffers
+         * hold a whole number of elements per rank */
+        if (o.op == SN_COLL_ALLGATHER || o.op == SN_COLL_REDUCESCATTER ||
+            o.op == SN_COLL_ALLTOALL)
+            count = count / n * n;
+        if (!count)
+            continue;
+        bytes = (double)count * ts;
+        if (sn_coll_predict(w.m, o.op, &g, bytes, o.algo, &r, &err) ||
+            (changed &&
+             sn_coll_predict(w.nominal, o.op, &g, bytes, o.algo, &rn, &err))) {
+            rc = cli_fail(&err);
+            goto out;
+        }
+        rows++;
+        if (o.format == SN_FORMAT_JSON) {
+            sn_json_obj_begin(&j);
+            sn_json_kint(&j, "size_bytes", (long long)bytes);
+            sn_json_kint(&j, "count", (long long)count);
+            sn_json_kstr(&j, "type", tname);
+            sn_json_kstr(&j, "redop", redop(o.op));
+            sn_json_kint(&j, "root", root);
+            sn_json_knum(&j, "time_us", r.time * 1e6);
+            sn_json_knum(&j, "algbw_GBps", r.algbw / 1e9);
+            sn_json_knum(&j, "busbw_GBps", r.busbw / 1e9);
+            if (changed)
+                sn_json_knum(&j, "nominal_busbw_GBps", rn.busbw / 1e9);
+            sn_json_kstr(&j, "algo", sn_coll_algo_name(r.algo));
+            sn_json_kstr(&j, "proto", sn_coll_proto_name(r.proto));
+            sn_json_kstr(&j, "bottleneck", sn_link_class_name(r.bottleneck));
+            sn_json_knum(&j, "bottleneck_GBps", r.bottleneck_bw / 1e9);
+            sn_json_knum(&j, "bottleneck_eff", r.bottleneck_eff);
+            sn_json_knum(&j, "latency_us", r.latency * 1e6);
+            sn_json_kstr(&j, "model", r.flows ? "flows" : "per-rank");
+            sn_json_obj_end(&j);
+        } else {
+            sn_table_row(&tb);
+            sn_table_cell(&tb, "%.0f", bytes);
+            sn_table_cell(&tb, "%llu", (unsigned long long)count);
+            sn_table_cell(&tb, "%s", tname);
+            sn_table_cell(&tb, "%s", redop(o.op));
+            sn_table_cell(&tb, "%d", root);
+            fmt(b1, sizeof(b1), r.time * 1e6, 2);
+            sn_table_cell(&tb, "%s", b1);
+            fmt(b2, sizeof(b2), r.algbw / 1e9, 2);
+            sn_table_cell(&tb, "%s", b2);
+            fmt(b3, sizeof(b3), r.busbw / 1e9, 2);
+            sn_table_cell(&tb, "%s", b3);
+            if (changed) {
+                fmt(b1, sizeof(b1), rn.busbw / 1e9, 2);
+                sn_table_cell(&tb, "%s", b1);
+            }
+            sn_table_cell(&tb, "%s", sn_coll_algo_name(r.algo));
+            sn_table_cell(&tb, "%s", sn_coll_proto_name(r.proto));
+            sn_table_cell(&tb, "%s", sn_link_class_name(r.bottleneck));
+            sn_table_cell(&tb, "%.2f", r.bottleneck_eff);
+        }
+        if (size > UINT64_MAX / (uint64_t)o.factor)
+            break;
+    }
+    if (o.format == SN_FORMAT_JSON) {
+        sn_json_arr_end(&j);
+        sn_json_obj_end(&j);
+        sn_buf_putc(&out, '\n');
+    } else {
+        sn_table_render(&tb, &out);
+        sn_buf_printf(&out, "# time_us in microseconds; algbw, busbw%s in "
+                            "GB/s (nccl-tests definitions); eff = bytes "
+                            "over the bottleneck class / time / its rate\n",
+                      changed ? ", nominal" : "");
+    }
+    cli_print(&out);
+out:
+    sn_table_release(&tb);
+    sn_buf_release(&out);
+    free(ranks);
+    world_close(&w);
+    return rc;
+}
+
+/* ---- sim pairs ------------------------------------------------------------------ */
+
+static bool lowered(const struct sn_pair *now, const struct sn_pair *nom)
+{
+    return now->uni_bw < nom->uni_bw * (1 - 1e-9) ||
+           now->bidi_bw < nom->bidi_bw * (1 - 1e-9);
+}
+
+static void pair_json(struct sn_json *j, const struct world *w,
+                      const struct sn_pair *p, const struct sn_pair *nom,
+                      enum sn_pair_relation rel, uint64_t count, bool classes)
+{
+    char buf[256];
+
+    sn_json_obj_begin(j);
+    sn_json_kint(j, "src", p->src);
+    sn_json_kint(j, "dst", p->dst);
+    sn_json_kstr(j, "src_name", sn_topo_node_name(w->t, w->t->accel[p->src],
+                                                  buf, sizeof(buf)));
+    sn_json_kstr(j, "dst_name", sn_topo_node_name(w->t, w->t->accel[p->dst],
+                                                  buf, sizeof(buf)));
+    sn_json_kstr(j, "relation", sn_pair_relation_name(rel));
+    if (classes)
+        sn_json_kint(j, "count", (long long)count);
+    sn_json_knum(j, "uni_GBps", p->uni_bw / 1e9);
+    sn_json_knum(j, "bidi_GBps", p->bidi_bw / 1e9);
+    sn_json_knum(j, "latency_us", p->latency * 1e6);
+    sn_json_knum(j, "wire_latency_us", p->wire_latency * 1e6);
+    sn_json_kint(j, "hops", p->hops);
+    sn_json_kstr(j, "bottleneck", sn_link_class_name(p->cls));
+    if (p->bottleneck != SN_NONE) {
+        sn_json_kstr(j, "bottleneck_id", sn_topo_link_id(w->t, p->bottleneck,
+                                                         buf, sizeof(buf)));
+        sn_json_kstr(j, "bottleneck_link",
+                     sn_topo_link_label(w->t, p->bottleneck, buf,
+                                        sizeof(buf)));
+    }
+    if (nom) {
+        sn_json_knum(j, "nominal_uni_GBps", nom->uni_bw / 1e9);
+        sn_json_knum(j, "nominal_bidi_GBps", nom->bidi_bw / 1e9);
+        sn_json_kbool(j, "lowered", lowered(p, nom));
+    }
+    sn_json_obj_end(j);
+}
+
+static void pair_row(struct sn_table *tb, const struct world *w,
+                     const struct sn_pair *p, const struct sn_pair *nom,
+                     enum sn_pair_relation rel, uint64_t count, bool classes)
+{
+    char a[128], b[128], id[32];
+
+    sn_table_row(tb);
+    if (classes)
+        sn_table_cell(tb, "%llu", (unsigned long long)count);
+    sn_table_cell(tb, "%u", p->src);
+    sn_table_cell(tb, "%u", p->dst);
+    sn_table_cell(tb, "%s", sn_topo_node_name(w->t, w->t->accel[p->src], a,
+                                              sizeof(a)));
+    sn_table_cell(tb, "%s", sn_topo_node_name(w->t, w->t->accel[p->dst], b,
+                                              sizeof(b)));
+    sn_table_cell(tb, "%s", sn_pair_relation_name(rel));
+    sn_table_cell(tb, "%.1f", p->uni_bw / 1e9);
+    sn_table_cell(tb, "%.1f", p->bidi_bw / 1e9);
+    sn_table_cell(tb, "%.2f", p->latency * 1e6);
+    sn_table_cell(tb, "%u", p->hops);
+    sn_table_cell(tb, "%s", sn_link_class_name(p->cls));
+    sn_table_cell(tb, "%s", p->bottleneck == SN_NONE
+                                ? "-"
+                                : sn_topo_link_id(w->t, p->bottleneck, id,
+                                                  sizeof(id)));
+    if (nom) {
+        sn_table_cell(tb, "%.1f", nom->uni_bw / 1e9);
+        sn_table_cell(tb, "%s", lowered(p, nom) ? "LOWER" : "");
+    }
+}
+
+static enum sn_pair_relation rel_of(const struct world *w, uint32_t a,
+                                    uint32_t b)
+{
+    const struct sn_node *x = &w->t->nodes[w->t->accel[a]];
+    const struct sn_node *y = &w->t->nodes[w->t->accel[b]];
+
+    if (x->supernode == y->supernode && x->server == y->server)
+        return SN_REL_SERVER;
+    return x->supernode == y->supernode ? SN_REL_DOMAIN : SN_REL_NETWORK;
+}
+
+static int pairs_run(int argc, char **argv)
+{
+    struct sim_opts o;
+    struct world w;
+    struct sn_pair_classes cl;
+    struct sn_error err;
+    struct sn_buf out;
+    struct sn_json j;
+    struct sn_table tb;
+    uint32_t n;
+    bool every, changed;
+    uint64_t total = 0, low = 0;
+    int rc;
+
+    sn_buf_init(&out);
+    memset(&w, 0, sizeof(w));
+    memset(&cl, 0, sizeof(cl));
+    sn_table_init(&tb, "");
+    rc = parse(argc, argv, &o, false);
+    if (rc)
+        goto out;
+    rc = world_open(&w, &o);
+    if (rc)
+        goto out;
+    changed = o.nchanges > 0;
+    n = o.ranks ? (uint32_t)o.ranks : (uint32_t)w.t->naccel;
+    if (n > w.t->naccel) {
+        rc = cli_usage_error("--ranks %u: the design has %zu accelerators",
+                             n, w.t->naccel);
+        goto out;
+    }
+    every = o.list > 0 || (o.list == 0 && n <= PAIRS_LIST_MAX);
+    if (o.list > 0 && n > 4096) {
+        rc = cli_usage_error("--all lists every pair up to 4096 ranks (%u "
+                             "asked); use --classes or --ranks",
+                             n);
+        goto out;
+    }
+    if (!every && sn_pairs_classes(w.m, n, &cl, &err)) {
+        rc = cli_fail(&err);
+        goto out;
+    }
+    if (o.format == SN_FORMAT_JSON) {
+        sn_json_init(&j, &out, true);
+        sn_json_obj_begin(&j);
+        sn_json_kstr(&j, "schema", "supernode.pairs/1");
+        sn_json_kstr(&j, "spec", w.spec.name ? w.spec.name : "");
+        sn_json_kint(&j, "ranks", n);
+        sn_json_kint(&j, "pairs", (long long)n * (n - 1));
+        json_changes(&j, &w, &o);
+        sn_json_key(&j, every ? "pairs_list" : "classes");
+        sn_json_arr_begin(&j);
+    } else {
+        sn_buf_printf(&out, "# supernode sim pairs: %u accelerators, %llu "
+                            "ordered pairs%s, %s\n",
+                      n, (unsigned long long)n * (n - 1),
+                      every ? "" : " in classes of equal expectations",
+                      w.spec.name ? w.spec.name : "");
+        text_changes(&out, &w, &o);
+        if (!every)
+            sn_table_col(&tb, "count", true);
+        sn_table_col(&tb, every ? "src" : "e.g. src", true);
+        sn_table_col(&tb, "dst", true);
+        sn_table_col(&tb, "src_name", false);
+        sn_table_col(&tb, "dst_name", false);
+        sn_table_col(&tb, "relation", false);
+        sn_table_col(&tb, "uni", true);
+        sn_table_col(&tb, "bidi", true);
+        sn_table_col(&tb, "lat_us", true);
+        sn_table_col(&tb, "hops", true);
+        sn_table_col(&tb, "bottleneck", false);
+        sn_table_col(&tb, "link", false);
+        if (changed) {
+            sn_table_col(&tb, "nominal", true);
+            sn_table_col(&tb, "", false);
+        }
+    }
+    if (every) {
+        for (uint32_t a = 0; a < n; a++)
+            for (uint32_t b = 0; b < n; b++) {
+                struct sn_pair p, pn;
+                if (a == b)
+                    continue;
+                if (sn_pairs_predict(w.m, a, b, &p, &err) ||
+                    (changed &&
+                     sn_pairs_predict(w.nominal, a, b, &pn, &err))) {
+                    rc = cli_fail(&err);
+                    goto out;
+                }
+                total++;
+                low += changed && lowered(&p, &pn);
+                if (o.format == SN_FORMAT_JSON)
+                    pair_json(&j, &w, &p, changed ? &pn : NULL,
+                              rel_of(&w, a, b), 1, false);
+                else
+                    pair_row(&tb, &w, &p, changed ? &pn : NULL,
+                             rel_of(&w, a, b), 1, false);
+            }
+    } else {
+        for (size_t k = 0; k < cl.n; k++) {
+            const struct sn_pair_class *c = &cl.items[k];
+            struct sn_pair pn;
+            if (changed && sn_pairs_predict(w.nominal, c->example.src,
+                                            c->example.dst, &pn, &err)) {
+                rc = cli_fail(&err);
+                goto out;
+            }
+            total += c->count;
+            low += changed && lowered(&c->example, &pn) ? c->count : 0;
+            if (o.format == SN_FORMAT_JSON)
+                pair_json(&j, &w, &c->example, changed ? &pn : NULL, c->rel,
+                          c->count, true);
+            else
+                pair_row(&tb, &w, &c->example, changed ? &pn : NULL, c->rel,
+                         c->count, true);
+        }
+    }
+    if (o.format == SN_FORMAT_JSON) {
+        sn_json_arr_end(&j);
+        if (changed)
+            sn_json_kint(&j, "lowered_pairs", (long long)low);
+        sn_json_obj_end(&j);
+        sn_buf_putc(&out, '\n');
+    } else {
+        sn_table_render(&tb, &out);
+        sn_buf_printf(&out, "# uni, bidi%s in GB/s; lat_us: a small NCCL "
+                            "send/recv (LL base + one hop, or the wire)\n",
+                      changed ? ", nominal" : "");
+        if (changed)
+            sn_buf_printf(&out, "# %llu of %llu pairs lowered by the changed "
+                                "links\n",
+                          (unsigned long long)low,
+                          (unsigned long long)total);
+    }
+    cli_print(&out);
+out:
+    sn_pair_classes_release(&cl);
+    sn_table_release(&tb);
+    sn_buf_release(&out);
+    world_close(&w);
+    return rc;
+}
+
+/* ---- dispatch -------------------------------------------------------------------- */
+
+static const struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+} subs[] = {{"coll", coll_run}, {"pairs", pairs_run}};
+
+static int sim_run(int argc, char **argv)
+{
+    const char *names[SN_ARRAY_LEN(subs) + 1];
+    const char *s;
+
+    if (argc < 2)
+        return cli_usage_error("sim needs a subcommand: coll or pairs (see "
+                               "'supernode help sim')");
+    for (size_t i = 0; i < SN_ARRAY_LEN(subs); i++) {
+        if (!strcmp(argv[1], subs[i].name))
+            return subs[i].run(argc - 1, argv + 1);
+        names[i] = subs[i].name;
+    }
+    names[SN_ARRAY_LEN(subs)] = NULL;
+    s = sn_suggest(argv[1], names);
+    if (s)
+        return cli_usage_error("unknown sim subcommand '%s' (did you mean "
+                               "'%s'?)",
+                               argv[1], s);
+    return cli_usage_error("unknown sim subcommand '%s' (expected coll or "
+                           "pairs)",
+                           argv[1]);
+}
+
+const struct sn_cmd sn_cmd_sim = {
+    "sim",
+    "coll|pairs [SPEC] [options]",
+    "predict collectives and pair bandwidth on a design",
+    "sim coll [SPEC] [--op OP] [--ranks N | --group GROUP] [-b MIN] [-e MAX]\n"
+    "         [-f FACTOR] [--dtype T] [--algo A] [--degrade LABEL=FRACTION]\n"
+    "         [--fail LABEL] [--format table|json]\n"
+    "  One collective over a sweep of sizes (nccl-tests' -b/-e/-f; default\n"
+    "  8 B to 16 GiB by 2), with nccl-tests' columns and definitions (size,\n"
+    "  count, type, redop, root, time_us, algbw, busbw), the algorithm and\n"
+    "  protocol chosen, the bottleneck link class and its efficiency.\n"
+    "  OP: allreduce (default), allgather, reducescatter, alltoall,\n"
+    "  broadcast, reduce, sendrecv. ALGO: auto (default: the lowest\n"
+    "  predicted time, as NCCL's tuner picks), ring, tree, nvls, hier,\n"
+    "  direct. GROUP: cluster (default), domain[:K] (one scale-up domain),\n"
+    "  node[:K] (one server), rail[:K] (accelerator K of every server).\n"
+    "  T: float (default), half, bfloat16, double, int8, uint8, int32,\n"
+    "  uint32, int64, uint64, fp8e4m3, fp8e5m2.\n"
+    "\n"
+    "sim pairs [SPEC] [--ranks N] [--all | --classes] [--degrade ...]\n"
+    "          [--fail ...] [--format table|json]\n"
+    "  Unidirectional and bidirectional bandwidth and latency expected for\n"
+    "  every ordered accelerator pair from its routes; one row per pair up\n"
+    "  to 32 accelerators (--all: up to 4096), else one row per class of\n"
+    "  equal pairs with its count and first pair.\n"
+    "\n"
+    "LABEL is a link's label or ledger id as 'supernode plan --ledger'\n"
+    "prints them; --degrade sets the link to FRACTION of its rate (0.5 or\n"
+    "50%), --fail takes it out. Both repeat; the output then shows the\n"
+    "nominal values beside and marks the pairs that are lower.\n"
+    "SPEC defaults to the built-in design. JSON: supernode.coll/1 and\n"
+    "supernode.pairs/1.\n",
+    sim_run,
+};

@@ -1,0 +1,4 @@
+# --degrade needs a fraction above 0 and at most 1
+args: sim coll --degrade L000000=1.5
+exit: 2
+stderr-has: the fraction must be above 0 and at most 1

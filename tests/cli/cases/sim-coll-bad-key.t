@@ -1,0 +1,4 @@
+# a misspelt collectives key: file:line:col and the nearest key
+args: sim pairs tests/fixtures/specs/coll-bad-key.yaml
+exit: 2
+stderr-has: coll-bad-key.yaml:13:3: collectives: unknown key 'scaleup_efficency' in collectives (did you mean 'scaleup_efficiency'?)

@@ -1,0 +1,4 @@
+# a misspelt subcommand gets a suggestion
+args: sim col
+exit: 2
+stderr-has: unknown sim subcommand 'col' (did you mean 'coll'?)
