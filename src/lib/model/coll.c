@@ -39,6 +39,8 @@ struct patres {
 struct grp {
     uint64_t key;
     uint32_t n, sib;
+    uint32_t first, stride; /* the shape, when not a list */
+    bool list;
     uint32_t *ranks;   /* sib groups of n ranks, one after another */
     /* group 0's domains in order of first appearance */
     uint32_t m;
@@ -57,6 +59,7 @@ struct sn_coll_model {
     struct sn_coll_params p;
     struct sn_flownet *fn;
     uint32_t *dom;     /* per rank: scale-up domain id */
+    uint32_t ndom;
     double *up_cap, *up_nom, *nvls_cap, *nic_cap, *nic_nom, *host_nom;
     struct hmap grp_of;
     struct grp **grps;
@@ -268,6 +271,7 @@ int sn_coll_model_new_params(const struct sn_topo *t,
         }
         m->dom[r] = id;
     }
+    m->ndom = (uint32_t)ids.n;
     hfree(&ids);
     rank_caps(m);
     *out = m;
@@ -361,8 +365,10 @@ static uint64_t group_key(const struct sn_group *g, uint32_t sib)
 static bool grp_same(const struct grp *a, const struct sn_group *g,
                      uint32_t sib)
 {
-    if (a->n != g->n || a->sib != sib)
+    if (a->n != g->n || a->sib != sib || a->list != (g->ranks != NULL))
         return false;
+    if (!g->ranks)
+        return a->first == g->first && (a->stride == g->stride || g->n < 2);
     for (uint32_t i = 0; i < g->n; i++) {
         uint32_t r = g->ranks ? g->ranks[i] : g->first + i * g->stride;
         if (a->ranks[i] != r)
@@ -377,7 +383,8 @@ static int grp_build(struct sn_coll_model *m, const struct sn_group *g,
 {
     const struct sn_topo *t = m->t;
     struct grp *G;
-    struct hmap seen = {0}, dl = {0};
+    uint8_t *seen;
+    uint32_t *dl, ndom = 0;
     uint32_t *count;
     int rc = SN_OK;
 
@@ -394,6 +401,10 @@ static int grp_build(struct sn_coll_model *m, const struct sn_group *g,
     G = sn_xcalloc(1, sizeof(*G));
     G->n = g->n;
     G->sib = sib;
+    G->first = g->first;
+    G->stride = g->stride;
+    G->list = g->ranks != NULL;
+    seen = sn_xcalloc(t->naccel / 8 + 1, 1);
     G->ranks = sn_xmalloc((size_t)g->n * sib * sizeof(uint32_t));
     for (uint32_t s = 0; s < sib && !rc; s++) {
         for (uint32_t i = 0; i < g->n; i++) {
@@ -407,17 +418,17 @@ static int grp_build(struct sn_coll_model *m, const struct sn_group *g,
                                   (unsigned long long)r, t->naccel - 1);
                 break;
             }
-            if (hget(&seen, r) != SN_NONE) {
+            if (seen[r / 8] & (1u << (r % 8))) {
                 rc = sn_error_set(err, SN_EINPUT,
                                   "rank %llu appears twice in the group",
                                   (unsigned long long)r);
                 break;
             }
-            hput(&seen, r, 0);
+            seen[r / 8] |= (uint8_t)(1u << (r % 8));
             G->ranks[(size_t)s * g->n + i] = (uint32_t)r;
         }
     }
-    hfree(&seen);
+    free(seen);
     if (rc) {
         grp_free(G);
         return rc;
@@ -426,15 +437,19 @@ static int grp_build(struct sn_coll_model *m, const struct sn_group *g,
     count = sn_xcalloc(g->n + 1, sizeof(uint32_t));
     {
         uint32_t *which = sn_xmalloc((g->n + 1) * sizeof(uint32_t));
+        ndom = m->ndom;
+        dl = sn_xmalloc((ndom + 1) * sizeof(uint32_t));
+        memset(dl, 0xff, (ndom + 1) * sizeof(uint32_t));
         for (uint32_t i = 0; i < g->n; i++) {
-            uint32_t d = m->dom[G->ranks[i]], j = hget(&dl, d);
+            uint32_t d = m->dom[G->ranks[i]], j = dl[d];
             if (j == SN_NONE) {
                 j = G->m++;
-                hput(&dl, d, j);
+                dl[d] = j;
             }
             which[i] = j;
             count[j]++;
         }
+        free(dl);
         G->doff = sn_xcalloc(G->m + 1, sizeof(uint32_t));
         G->dlist = sn_xmalloc((g->n + 1) * sizeof(uint32_t));
         for (uint32_t j = 0; j < G->m; j++)
@@ -444,7 +459,6 @@ static int grp_build(struct sn_coll_model *m, const struct sn_group *g,
             G->dlist[G->doff[which[i]] + count[which[i]]++] = G->ranks[i];
         free(which);
     }
-    hfree(&dl);
     G->gmin = UINT32_MAX;
     for (uint32_t j = 0; j < G->m; j++) {
         uint32_t c = G->doff[j + 1] - G->doff[j];

@@ -42,6 +42,10 @@ struct lstate {
     uint8_t cls;  /* class of the arriving link, CLS_ROOT for the root */
     uint8_t kind; /* LS_* */
     uint16_t k;   /* entries: shortest-path links arriving at the state */
+    uint8_t dominated; /* entries: a whole host hop costlier than another
+                          entry of the same fabric component, so never on
+                          a shortest route (fabrics are far less than 64
+                          switch hops across) */
 };
 
 /* An endpoint's host side: its states in settle order. */
@@ -512,7 +516,7 @@ static uint32_t lmap_get(struct sn_flownet *fn, uint32_t root)
         fn->gen = 1;
     }
     SN_GROW(tmp, tmp_cap, 1);
-    tmp[0] = (struct lstate){root, 0, CLS_ROOT, LS_ROOT, 0};
+    tmp[0] = (struct lstate){root, 0, CLS_ROOT, LS_ROOT, 0, 0};
     ntmp = 1;
     fn->mark[(size_t)root * 4 + CLS_ROOT] = fn->gen;
     fn->slot[(size_t)root * 4 + CLS_ROOT] = 0;
@@ -566,7 +570,7 @@ static uint32_t lmap_get(struct sn_flownet *fn, uint32_t root)
             SN_GROW(tmp, tmp_cap, ntmp + 1);
             SN_GROW(done, done_cap, ntmp + 1);
             tmp[ntmp] = (struct lstate){w, nd, (uint8_t)l->cls,
-                                        (uint8_t)kind, 0};
+                                        (uint8_t)kind, 0, 0};
             done[ntmp] = 0;
             fn->mark[key] = fn->gen;
             fn->slot[key] = (uint32_t)ntmp;
@@ -577,7 +581,7 @@ static uint32_t lmap_get(struct sn_flownet *fn, uint32_t root)
     if (root_fab) {
         SN_GROW(fn->st, fn->st_cap, fn->nst + 1);
         fn->st[fn->nst++] = (struct lstate){root, 0, SN_LINK_SCALE_UP,
-                                            LS_ENTRY, 1};
+                                            LS_ENTRY, 1, 0};
     }
     free(h.v);
     free(tmp);
@@ -621,6 +625,19 @@ static uint32_t lmap_get(struct sn_flownet *fn, uint32_t root)
             }
         }
         e->k = (uint16_t)(k ? k : 1);
+    }
+    for (uint32_t i = 0; i < m->n; i++) {
+        struct lstate *e = &fn->st[m->off + i];
+        uint32_t fe = fn->fidx[e->node];
+        if (e->kind != LS_ENTRY || fe == SN_NONE)
+            continue;
+        for (uint32_t j = 0; j < m->n && !e->dominated; j++) {
+            const struct lstate *o = &fn->st[m->off + j];
+            uint32_t fo = fn->fidx[o->node];
+            e->dominated = o->kind == LS_ENTRY && o->cls == e->cls &&
+                           fo != SN_NONE && fn->fcomp[fo] == fn->fcomp[fe] &&
+                           o->dist + HOST_COST <= e->dist;
+        }
     }
     for (int c = 0; c < NCLS; c++) {
         struct pexit x[MAX_ENTRIES];
@@ -719,6 +736,12 @@ static uint32_t prof_dist(struct sn_flownet *fn, uint32_t p, uint32_t x)
         uint16_t h;
         if (fe == SN_NONE || fn->fcomp[fe] != fn->fcomp[fx])
             continue;
+        if (e->node == x) {
+            /* at the exit itself: no tree needed */
+            if (e->h < best)
+                best = e->h;
+            continue;
+        }
         tid = fn->pxtree[pr->off + i];
         if (tid == SN_NONE) {
             tid = tree_get(fn, e->node, pr->cls);
@@ -952,12 +975,17 @@ static uint32_t fab_piece(struct sn_flownet *fn, uint32_t a, int cls,
             uint32_t u = level[i], fu = fn->fidx[u];
             uint32_t du = dist_memo(fn, p, u), k_exit = 0, nf = 0, total;
             double wu = fn->fab_w[fu], lu = fn->fab_lat[fu];
+            uint32_t hmin = INF32;
             for (uint32_t e = 0; e < pr->n; e++) {
                 const struct pexit *x = &fn->px[pr->off + e];
                 if (x->node == u && x->h == du)
                     k_exit = x->k;
+                if (x->h < hmin)
+                    hmin = x->h;
             }
-            for (uint32_t ai = t->adj_off[u]; ai < t->adj_off[u + 1]; ai++) {
+            /* no fabric hop leads below the cheapest exit's own cost */
+            for (uint32_t ai = t->adj_off[u];
+                 du > hmin && ai < t->adj_off[u + 1]; ai++) {
                 const struct sn_link *l = &t->links[t->adj[ai]];
                 uint32_t w = other_end(l, u);
                 if (l->cls != cls || !(l->health > 0) ||
@@ -1212,7 +1240,7 @@ static uint32_t class_targets(struct sn_flownet *fn, uint32_t mi,
     for (uint32_t i = 0; i < m->n && nc < MAX_ENTRIES; i++) {
         const struct lstate *e = &fn->st[m->off + i];
         uint32_t t;
-        if (e->kind != LS_ENTRY || e->cls != cls)
+        if (e->kind != LS_ENTRY || e->cls != cls || e->dominated)
             continue;
         t = prof_dist(fn, p, e->node);
         if (t == INF32)
@@ -1269,7 +1297,7 @@ static uint32_t half_build(struct sn_flownet *fn, uint32_t mi, int cls,
             ncand++;
             continue;
         }
-        if (e->kind != LS_ENTRY)
+        if (e->kind != LS_ENTRY || e->dominated)
             continue;
         if (cls >= 0) {
             if (e->cls != cls)
@@ -1361,7 +1389,7 @@ static uint32_t class_cost(struct sn_flownet *fn, uint32_t mi, uint32_t p)
     for (uint32_t i = 0; i < m->n; i++) {
         const struct lstate *e = &fn->st[m->off + i];
         uint32_t tl;
-        if (e->kind != LS_ENTRY || e->cls != cls)
+        if (e->kind != LS_ENTRY || e->cls != cls || e->dominated)
             continue;
         tl = prof_dist(fn, p, e->node);
         if (tl != INF32 && e->dist + tl < best)
@@ -1886,9 +1914,13 @@ static int a2a_block(struct sn_flownet *fn, const uint32_t *nodes, size_t n,
     size_t nb = 0, nb_cap = 0;
     double **acc = NULL; /* per profile index: per exit sum of u */
     bool fast;
-    struct inj **injs = NULL;
-    size_t *ninj = NULL, *inj_cap = NULL;
+    double **dense = NULL;  /* per profile: injection per entry index */
+    size_t *inj_cap = NULL;
+    struct hmap eidx = {0}; /* entry node -> entry index */
+    uint32_t *enode = NULL;
+    size_t ne = 0, e_cap = 0;
     uint32_t *far_src = NULL;
+    uint32_t one_entry = SN_NONE, one_out = SN_NONE;
     int rc = SN_OK;
 
     if (n < 2)
@@ -1937,8 +1969,7 @@ static int a2a_block(struct sn_flownet *fn, const uint32_t *nodes, size_t n,
     for (size_t k = 0; k < np; k++)
         fast &= fn->pr[plist[k]].n == 1;
     if (fast) {
-        injs = sn_xcalloc(np + 1, sizeof(*injs));
-        ninj = sn_xcalloc(np + 1, sizeof(size_t));
+        dense = sn_xcalloc(np + 1, sizeof(*dense));
         inj_cap = sn_xcalloc(np + 1, sizeof(size_t));
     }
     for (size_t i = 0; i < n; i++) {
@@ -1979,6 +2010,47 @@ static int a2a_block(struct sn_flownet *fn, const uint32_t *nodes, size_t n,
             if (cost_hops(pc.cost) > out->max_hops)
                 out->max_hops = cost_hops(pc.cost);
         }
+        if (fast) {
+            /* the source's only network entry, if it has one */
+            const struct lmap *mi = &fn->lm[ep[i]];
+            one_entry = SN_NONE;
+            one_out = SN_NONE;
+            uint32_t nbest = 0;
+            for (uint32_t q = 0; q < mi->n; q++) {
+                const struct lstate *e = &fn->st[mi->off + q];
+                if (e->kind != LS_ENTRY || e->cls != SN_LINK_SCALE_OUT ||
+                    e->dominated)
+                    continue;
+                if (one_entry == SN_NONE ||
+                    e->dist < fn->st[one_entry].dist) {
+                    one_entry = mi->off + q;
+                    nbest = 1;
+                } else if (e->dist == fn->st[one_entry].dist) {
+                    nbest++;
+                }
+            }
+            /* the cheapest entry is the only way in when it is unique and
+             * every other entry of its fabric component is a whole host
+             * hop costlier (see the profile rule in lmap_get) */
+            for (uint32_t q = 0; one_entry != SN_NONE && q < mi->n; q++) {
+                const struct lstate *e = &fn->st[mi->off + q];
+                const struct lstate *b = &fn->st[one_entry];
+                uint32_t fe, fb;
+                if (nbest != 1) {
+                    one_entry = SN_NONE;
+                    break;
+                }
+                if (e->kind != LS_ENTRY || e->cls != SN_LINK_SCALE_OUT ||
+                    e->dominated || mi->off + q == one_entry)
+                    continue;
+                fe = fn->fidx[e->node];
+                fb = fn->fidx[b->node];
+                if (fe == SN_NONE || fb == SN_NONE ||
+                    fn->fcomp[fe] != fn->fcomp[fb] ||
+                    e->dist < b->dist + HOST_COST)
+                    one_entry = SN_NONE;
+            }
+        }
         for (size_t k = 0; k < np && rc == SN_OK; k++) {
             uint32_t cnt = pcount[k] - sub[k], h;
             const struct half *hf;
@@ -1996,6 +2068,47 @@ static int a2a_block(struct sn_flownet *fn, const uint32_t *nodes, size_t n,
                 size_t ntgt = 0;
                 if (!cnt)
                     continue;
+                if (one_entry != SN_NONE) {
+                    /* a single way into the network: the same out piece
+                     * for every far profile that it reaches */
+                    const struct lstate *e1 = &fn->st[one_entry];
+                    uint32_t tl = prof_dist(fn, plist[k], e1->node);
+                    if (tl != INF32) {
+                        if (one_out == SN_NONE) {
+                            uint32_t t1 = one_entry, z = tl;
+                            one_out = out_cached(fn, ep[i],
+                                                 fn->lm[ep[i]].off, &t1, &z,
+                                                 1);
+                        }
+                        wacc_add(acc_w, one_out, cnt);
+                        if (fn->sg[one_out].an &&
+                            fn->ar[fn->sg[one_out].aoff].lat > *max_pre)
+                            *max_pre = fn->ar[fn->sg[one_out].aoff].lat;
+                        {
+                            uint32_t e = hget(&eidx, e1->node);
+                            if (e == SN_NONE) {
+                                e = (uint32_t)ne++;
+                                hput(&eidx, e1->node, e);
+                                SN_GROW(enode, e_cap, ne);
+                                enode[e] = e1->node;
+                            }
+                            if (e >= inj_cap[k]) {
+                                size_t old = inj_cap[k], nc = old ? old : 16;
+                                while (nc <= e)
+                                    nc *= 2;
+                                dense[k] = sn_xrealloc(dense[k],
+                                                       nc * sizeof(double));
+                                for (size_t z2 = old; z2 < nc; z2++)
+                                    dense[k][z2] = 0;
+                                inj_cap[k] = nc;
+                            }
+                            dense[k][e] += cnt;
+                        }
+                        if (cost_hops(e1->dist + tl) > out->max_hops)
+                            out->max_hops = cost_hops(e1->dist + tl);
+                        continue;
+                    }
+                }
                 best = class_targets(fn, ep[i], plist[k], tgt, tail, &ntgt);
                 if (best == INF32) {
                     rc = sn_error_set(err, SN_ENOTFOUND,
@@ -2008,19 +2121,27 @@ static int a2a_block(struct sn_flownet *fn, const uint32_t *nodes, size_t n,
                 wacc_add(acc_w, o, cnt);
                 for (uint32_t q = 0; q < fn->sg[o].an; q++) {
                     const struct arrival *ar = &fn->ar[fn->sg[o].aoff + q];
-                    size_t e;
+                    uint32_t node = fn->st[ar->key].node;
+                    uint32_t e = hget(&eidx, node);
                     if (ar->lat > *max_pre)
                         *max_pre = ar->lat;
-                    for (e = 0; e < ninj[k]; e++)
-                        if (injs[k][e].node == fn->st[ar->key].node)
-                            break;
-                    if (e == ninj[k]) {
-                        SN_GROW(injs[k], inj_cap[k], ninj[k] + 1);
-                        injs[k][e].node = fn->st[ar->key].node;
-                        injs[k][e].amount = 0;
-                        ninj[k]++;
+                    if (e == SN_NONE) {
+                        e = (uint32_t)ne++;
+                        hput(&eidx, node, e);
+                        SN_GROW(enode, e_cap, ne);
                     }
-                    injs[k][e].amount += ar->w * cnt;
+                    enode[e] = node;
+                    /* dense per (profile, entry): grown on demand */
+                    if (e >= inj_cap[k]) {
+                        size_t old = inj_cap[k], nc = old ? old : 16;
+                        while (nc <= e)
+                            nc *= 2;
+                        dense[k] = sn_xrealloc(dense[k], nc * sizeof(double));
+                        for (size_t z = old; z < nc; z++)
+                            dense[k][z] = 0;
+                        inj_cap[k] = nc;
+                    }
+                    dense[k][e] += ar->w * cnt;
                 }
                 if (cost_hops(best) > out->max_hops)
                     out->max_hops = cost_hops(best);
@@ -2067,11 +2188,21 @@ static int a2a_block(struct sn_flownet *fn, const uint32_t *nodes, size_t n,
         double fab_lat = 0;
         /* far sources of every destination: all but the near ones */
         far_src = sn_xcalloc(n + 1, sizeof(uint32_t));
+        struct inj *list = sn_xmalloc((ne + 1) * sizeof(*list));
         for (size_t k = 0; k < np; k++) {
-            double l = push_to_profile(fn, plist[k], injs[k], ninj[k]);
+            size_t nl = 0;
+            double l;
+            for (size_t e = 0; e < inj_cap[k] && e < ne; e++)
+                if (dense[k][e] > 0) {
+                    list[nl].node = enode[e];
+                    list[nl].amount = dense[k][e];
+                    nl++;
+                }
+            l = push_to_profile(fn, plist[k], list, nl);
             if (l > fab_lat)
                 fab_lat = l;
         }
+        free(list);
         *max_pre += fab_lat;
     }
     /* in pieces of far pairs: the sum over all sources minus the near */
@@ -2156,12 +2287,13 @@ out:
         for (size_t k = 0; k < np; k++)
             free(acc[k]);
     free(acc);
-    if (injs)
+    if (dense)
         for (size_t k = 0; k < np; k++)
-            free(injs[k]);
-    free(injs);
-    free(ninj);
+            free(dense[k]);
+    free(dense);
     free(inj_cap);
+    hfree(&eidx);
+    free(enode);
     free(far_src);
     free(ep);
     free(pout);
