@@ -343,6 +343,27 @@ static void test_state_reads_sysfs_under_root(void)
     snprintf(path, sizeof(path),
              "%s/sys/class/thermal/thermal_zone1/temp", root);
     write_file(path, "71500\n");
+    /* caches: level 1 32 KiB, level 3 32 MiB: the largest level wins */
+    snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/cpu0/cache/index0",
+             root);
+    mkdirs(path);
+    snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/cpu0/cache/index3",
+             root);
+    mkdirs(path);
+    snprintf(path, sizeof(path),
+             "%s/sys/devices/system/cpu/cpu0/cache/index0/level", root);
+    write_file(path, "1\n");
+    snprintf(path, sizeof(path),
+             "%s/sys/devices/system/cpu/cpu0/cache/index0/size", root);
+    write_file(path, "32K\n");
+    snprintf(path, sizeof(path),
+             "%s/sys/devices/system/cpu/cpu0/cache/index3/level", root);
+    write_file(path, "3\n");
+    snprintf(path, sizeof(path),
+             "%s/sys/devices/system/cpu/cpu0/cache/index3/size", root);
+    write_file(path, "32768K\n");
+    CHECK_NEAR(sn__bench_llc_bytes(root), 32.0 * 1048576, 1e-12);
+    CHECK(sn__bench_llc_bytes("/nonexistent-root") == 0);
     memset(&st, 0, sizeof(st));
     sn__bench_state_cpu(root, &st);
     CHECK(st.valid);

@@ -120,6 +120,7 @@ struct sn__bench_ctx {
     size_t nlocal, local_cap;
     char device[96];
     int threads;                     /* cpu threads of this rank */
+    double t0;                       /* sn_now() when the run began */
     /* watchdog */
     _Atomic uint32_t section;
     _Atomic int32_t iter;
@@ -183,6 +184,8 @@ int sn__bench_unpack(const char *data, size_t len,
 void sn__bench_state_cpu(const char *fsroot, struct sn_bench_state *st);
 void sn__bench_cpu_model(const char *fsroot, char *buf, size_t size);
 void sn__bench_kernel_version(char *buf, size_t size);
+/* Bytes of the largest cache level CPU 0 reports, or 0 when unknown. */
+double sn__bench_llc_bytes(const char *fsroot);
 /* NVML through dlopen; false when the library or device is absent */
 bool sn__bench_nvml_state(const char *pci_bus_id, struct sn_bench_state *st);
 bool sn__bench_nvml_driver(char *buf, size_t size);

@@ -377,7 +377,7 @@ static void fire(struct sn__bench_ctx *c, int culprit, const char *message)
     pthread_mutex_lock(&c->lock);
     if (c->res) {
         sn_bench_results_copy(&partial, c->res);
-        partial.elapsed = sn_now() - atomic_load(&c->test_start);
+        partial.elapsed = sn_now() - c->t0;
     }
     pthread_mutex_unlock(&c->lock);
     partial.complete = false;

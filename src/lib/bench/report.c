@@ -693,9 +693,11 @@ static void render_latency(const struct sn_bench_results *res,
     sn_table_col(&t, "P99.9", true);
     sn_table_col(&t, "Max", true);
     sn_table_col(&t, "Iterations", true);
-    for (size_t i = 0; i < res->n; i++) {
-        const struct sn_bench_result *r = &res->items[i];
-        if (r->test != SN_BENCH_LATENCY)
+    /* pairs first, then the job-wide rows */
+    for (size_t k = 0; k < 2 * res->n; k++) {
+        const struct sn_bench_result *r = &res->items[k % res->n];
+        bool pair = r->subject == SN_SUBJ_PAIR;
+        if (r->test != SN_BENCH_LATENCY || pair != (k < res->n))
             continue;
         if (r->subject == SN_SUBJ_PAIR &&
             (!worst || r->stats.p99 > worst->stats.p99))

@@ -198,14 +198,14 @@ static int combine(struct sn__bench_ctx *c, const struct measure *m,
 static int measure(struct sn__bench_ctx *c, const struct measure *m,
                    struct sn_bench_result *r, struct sn_error *err)
 {
-    int cap = c->o.until_ci > 0 ? c->o.max_iters : m->iters;
+    int cap = c->o.until_ci > 0 && c->o.max_iters > m->iters
+                  ? c->o.max_iters
+                  : m->iters;
     int n = 0, batch = m->iters, rc;
-    double *t = sn_xmalloc((size_t)(cap > m->warmup ? cap : m->warmup + 1) *
+    double *t = sn_xmalloc((size_t)(cap > m->warmup ? cap : m->warmup) *
                            sizeof(*t));
     bool met = false;
 
-    if (cap < m->iters)
-        cap = m->iters;
     if (m->warmup > 0 && (rc = m->fn(c, m->arg, m->warmup, t, err)))
         goto out;
     for (;;) {
@@ -418,6 +418,16 @@ static int test_memory(struct sn__bench_ctx *c, struct sn_error *err)
     static const int arrays[SN_K_COUNT] = {2, 2, 3, 3};
     uint64_t bytes = c->o.mem_bytes / 8 * 8;
     int rc = SN_OK;
+    double llc = c->o.backend == SN_BENCH_CPU
+                     ? sn__bench_llc_bytes(c->o.fsroot)
+                     : 0;
+
+    /* STREAM's rule: each array at least 4 times the caches, or the
+     * figure is partly the cache's */
+    if (llc > 0 && (double)bytes < 4 * llc)
+        note(c, "memory: arrays of %llu B are under 4 times the "
+                "last-level cache (%.0f B): the figures include cache",
+             (unsigned long long)bytes, llc);
 
     for (int k = 0; k < SN_K_COUNT && !rc; k++) {
         struct stream_arg a = {(enum sn__stream_kernel)k, bytes};
@@ -974,6 +984,30 @@ static void versions(struct sn__bench_ctx *c, struct sn_bench_versions *v)
     c->be->versions(c, v);
 }
 
+/* Say when results sit near the clock's limits: a median under 100
+ * steps of the measured granularity is a figure the timer blurs. */
+static void timer_note(struct sn__bench_ctx *c, struct sn_bench_results *res)
+{
+    size_t near = 0;
+    const struct sn_bench_result *first = NULL;
+    double step = res->timer.granularity;
+
+    if (c->job->rank != 0 || !(step > 0) || !isfinite(step))
+        return;
+    for (size_t i = 0; i < res->n; i++) {
+        if (res->items[i].time < 100 * step) {
+            if (!first)
+                first = &res->items[i];
+            near++;
+        }
+    }
+    if (near)
+        note(c, "%zu result%s time under 100 steps of the clock (%s, "
+                "%.0f ns steps), %s %s first: read them as coarse",
+             near, near == 1 ? "'s median" : "s' medians", res->timer.name,
+             step * 1e9, sn_bench_test_name(first->test), first->op);
+}
+
 typedef int (*test_fn)(struct sn__bench_ctx *c, struct sn_error *err);
 
 static int test_h2d(struct sn__bench_ctx *c, struct sn_error *err)
@@ -1005,6 +1039,7 @@ int sn_bench_run(struct sn_bench_job *job, const struct sn_bench_opts *opts,
     pthread_mutex_init(&c->where_lock, NULL);
     c->job = job;
     c->res = res;
+    c->t0 = t0;
     c->sigpipe[0] = c->sigpipe[1] = -1;
     if ((rc = resolve(c, opts, err)))
         goto out;
@@ -1046,6 +1081,8 @@ int sn_bench_run(struct sn_bench_job *job, const struct sn_bench_opts *opts,
     }
     atomic_store(&c->test_start, 0.0);
     sn__bench_watch_stop(c);
+    if (!rc)
+        timer_note(c, res);
 close:
     c->be->close(c);
 out:

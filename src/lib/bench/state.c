@@ -149,6 +149,35 @@ void sn__bench_cpu_model(const char *fsroot, char *buf, size_t size)
     fclose(f);
 }
 
+double sn__bench_llc_bytes(const char *fsroot)
+{
+    int best_level = 0;
+    double best = 0;
+
+    for (int i = 0; i < 8; i++) {
+        char path[96], line[64], *end;
+        double level, size;
+        snprintf(path, sizeof(path),
+                 "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
+        if (!read_number(fsroot, path, &level))
+            continue;
+        snprintf(path, sizeof(path),
+                 "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+        if (!read_line(fsroot, path, line, sizeof(line)))
+            continue;
+        size = strtod(line, &end); /* "32768K" */
+        if (*end == 'K')
+            size *= 1024;
+        else if (*end == 'M')
+            size *= 1048576;
+        if ((int)level > best_level) {
+            best_level = (int)level;
+            best = size;
+        }
+    }
+    return best;
+}
+
 void sn__bench_kernel_version(char *buf, size_t size)
 {
     struct utsname u;
