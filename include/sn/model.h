@@ -322,6 +322,11 @@ struct sn_train_system {
     double hbm_bw;       /* bytes/s */
     int accels;          /* in the cluster */
     int domain;          /* accelerators per scale-up domain */
+    int per_node;        /* accelerators per node (they share its NICs);
+                            0 = the domain */
+    bool uniform_network;/* non-blocking scale-out: a group with one rank
+                            per domain performs the same wherever its
+                            domains are (lets the model reuse answers) */
     struct sn_train_calib calib;
     struct sn_train_comm comm;
 };
@@ -388,6 +393,22 @@ struct sn_train_result {
     enum sn_train_limit limit;
 };
 
+/* A training system built from a spec: the accelerator's figures and
+ * calibration, the topology (sn_topo_build) and the collective model
+ * that times every collective of a step. Caller-owned; the spec must
+ * outlive it. */
+struct sn_train_env {
+    struct sn_topo *topo;
+    struct sn_coll_model *coll;       /* large groups estimated per level */
+    struct sn_coll_model *coll_exact; /* every group on the flow engine:
+                                         where the estimate cannot apply */
+    struct sn_train_system sys;
+};
+
+int sn_train_env_init(struct sn_train_env *e, const struct sn_spec *spec,
+                      struct sn_error *err);
+void sn_train_env_release(struct sn_train_env *e);
+
 /* Parameters of a model: total, and active per token (MoE). */
 double sn_train_params(const struct sn_model_info *m, double *active);
 /* FLOPs of one step with layout l (gbs x seq tokens). */
@@ -410,7 +431,7 @@ void sn_train_memory(const struct sn_model_info *m,
                      struct sn_train_memory *mem);
 
 /* Layout rules: products, divisibility (heads, kv heads, ffn and hidden by
- * tp; layers by pp x vpp; batch by mbs x dp; sequence by cp; experts and dp
+ * tp; at least pp x vpp layers; batch by mbs x dp; sequence by cp; experts and dp
  * by ep), supported combinations. SN_EINPUT with a message saying which
  * rule fails. */
 int sn_train_check(const struct sn_model_info *m,
@@ -503,6 +524,12 @@ int sn_train_model_parse(const char *file, const char *text, size_t len,
                          struct sn_error *err);
 int sn_train_model_load(const char *path, struct sn_train_model_file *out,
                         struct sn_error *err);
+/* `--model NAME|FILE`: a catalog preset of c by name, else a model file
+ * when `name` names a readable file; SN_ENOTFOUND with a "did you mean"
+ * otherwise. */
+int sn_train_model_resolve(const struct sn_catalog *c, const char *name,
+                           struct sn_train_model_file *out,
+                           struct sn_error *err);
 
 /* ---- goodput under failures ------------------------------------------------ */
 
@@ -582,5 +609,120 @@ int sn_goodput_compute(const struct sn_goodput_params *p,
                        const struct sn_goodput_job *job,
                        struct sn_goodput_result *r, struct sn_error *err);
 const char *sn_fail_class_name(enum sn_fail_class c);
+
+/* ---- validation against measured runs -------------------------------------- */
+
+#define SN_VALIDATE_SCHEMA "supernode.validate/1"
+#define SN_VALIDATE_MAX_ROWS 100000
+
+/* One measured run and its prediction. Strings point into the report. */
+struct sn_validate_row {
+    int line;                    /* CSV line */
+    const char *source, *model, *gpu, *metric;
+    double measured;
+    bool predicted_ok;           /* false: `reason` says why */
+    double predicted;            /* in the row's metric */
+    double error_pct;            /* (predicted - measured) / measured */
+    char reason[256];
+    char system[48];             /* built-in system the row ran on */
+    char assumed[160];           /* what the row left out and was assumed */
+    struct sn_train_layout layout;
+    struct sn_train_result result;
+    int gpus;
+};
+
+/* Spearman rank correlation of predicted and measured times over the
+ * rows of one source with the same model and GPU count, and whether the
+ * layout predicted fastest is within 5% of the measured best. */
+struct sn_validate_group {
+    const char *source, *model;
+    int gpus;
+    size_t n;
+    double spearman;
+    double top_measured;         /* measured value of the predicted best */
+    double best_measured;
+    double top_gap_pct;          /* top_measured / best_measured - 1 */
+};
+
+struct sn_validate_source {
+    const char *source;
+    size_t n, predicted;
+    double median_abs_pct, mean_abs_pct;
+};
+
+struct sn_validate_report {
+    char *file;
+    struct sn_validate_row *rows;
+    size_t nrows, npredicted;
+    double median_abs_pct, mean_abs_pct;
+    size_t worst[5];             /* row indices, largest |error| first */
+    size_t nworst;
+    struct sn_validate_source *sources;
+    size_t nsources;
+    struct sn_validate_group *groups;
+    size_t ngroups;
+    void *owned;                 /* private: the parsed CSV */
+};
+
+/* Predict every row of a CSV in the column layout of
+ * validation/training-public.csv (source, model, params_B, layers,
+ * hidden, heads, seq, vocab, gpu, n_gpus, tp, pp, dp, other_parallel,
+ * micro_batch, global_batch, recompute, measured_metric, measured_value,
+ * notes) on the built-in system its gpu column names. Rows that cannot
+ * be predicted are kept with the reason. SN_EINPUT (located) when the
+ * file is not such a CSV. The report is released with
+ * sn_validate_report_release(). */
+int sn_validate_csv(const char *file, const char *text, size_t len,
+                    struct sn_validate_report *rep, struct sn_error *err);
+void sn_validate_report_release(struct sn_validate_report *rep);
+
+/* The built-in system spec (YAML text) for a gpu column and notes, with
+ * `gpus` accelerators; writes the system's name. NULL when no built-in
+ * system matches. The text is heap-allocated; the caller frees it. */
+char *sn_validate_system_spec(const char *gpu, const char *notes, int gpus,
+                              char *name, size_t name_size);
+
+/* ---- sweeps ------------------------------------------------------------------ */
+
+#define SN_SWEEP_MAX_VALUES 256
+
+/* What `supernode sweep` varies and what it predicts at each value. */
+struct sn_sweep {
+    const char *spec_path;       /* NULL: the built-in default */
+    const char *key;             /* dotted spec key, as sn_spec_set() */
+    const char *const *values;
+    size_t nvalues;
+    const struct sn_model_info *model; /* NULL: the spec's workload */
+    int gpus;                    /* 0: every accelerator of each design */
+    int gbs, seq;                /* 0: about 4M tokens; the model's */
+    enum sn_dtype dtype;
+};
+
+/* One value of the sweep: the re-planned design, the fastest layout that
+ * fits, goodput, and the plan's links, switch chips and power. */
+struct sn_sweep_point {
+    const char *value;
+    bool ok;                     /* false: `error` says why */
+    char error[SN_ERROR_MSG_MAX];
+    int accels, domain;
+    struct sn_train_candidate best;
+    bool have_best;
+    bool have_goodput;
+    struct sn_goodput_result goodput;
+    double tokens_per_accel;     /* tokens/s per accelerator */
+    double effective_per_accel;  /* the same times goodput */
+    size_t links, switch_chips;
+    double power_w;              /* steady draw of the IT load */
+    double facility_w;           /* with cooling (PUE) */
+    bool best_value;             /* the sweet spot */
+};
+
+/* Re-plan and re-predict at every value. Values that do not validate or
+ * where nothing fits are kept with their error. The best point has the
+ * highest goodput-weighted tokens/s per accelerator (ties: fewer switch
+ * chips). Errors only for what makes the whole sweep impossible (no
+ * model, too many values). */
+int sn_sweep_run(const struct sn_sweep *s, struct sn_sweep_point *pts,
+                 struct sn_error *err);
 
 #endif

@@ -253,7 +253,7 @@ int sn_goodput_compute(const struct sn_goodput_params *p,
     else
         return sn_error_set(err, SN_EINPUT,
                             "the checkpoint write time is unknown (give "
-                            "storage.write_bw or reliability."
+                            "storage.write_bandwidth or reliability."
                             "checkpoint_write)");
     r->checkpoint_write = d;
     R = p->restart;

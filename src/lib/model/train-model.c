@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "train-int.h"
 
@@ -220,4 +221,36 @@ int sn_train_model_load(const char *path, struct sn_train_model_file *out,
     rc = sn_train_model_parse(path, text, len, out, err);
     free(text);
     return rc;
+}
+
+int sn_train_model_resolve(const struct sn_catalog *c, const char *name,
+                           struct sn_train_model_file *out,
+                           struct sn_error *err)
+{
+    const struct sn_model_info *m = sn_catalog_model(c, name);
+    const char *near;
+
+    memset(out, 0, sizeof(*out));
+    if (m) {
+        out->info = *m;
+        return SN_OK;
+    }
+    if (access(name, R_OK) == 0)
+        return sn_train_model_load(name, out, err);
+    {
+        const char *names[256];
+        size_t n = 0;
+        for (; n < c->nmodels && n + 1 < SN_ARRAY_LEN(names); n++)
+            names[n] = c->models[n]->name;
+        names[n] = NULL;
+        near = sn_suggest(name, names);
+    }
+    if (near)
+        return sn_error_set(err, SN_ENOTFOUND,
+                            "unknown model '%s' (did you mean '%s'?)", name,
+                            near);
+    return sn_error_set(err, SN_ENOTFOUND,
+                        "unknown model '%s' (expected a preset from "
+                        "'supernode catalog list models' or a YAML file)",
+                        name);
 }

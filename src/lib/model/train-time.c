@@ -126,8 +126,29 @@ static int comm(struct sn_train *t, enum sn_coll_op op, uint32_t first,
     *sec = 0;
     if (n <= 1 || !(bytes > 0))
         return SN_OK;
+    /* the sibling groups that share g's NICs are those on g's nodes: at
+     * most one per accelerator of a node; the others run on other nodes
+     * (what they share beyond the leaves, a non-blocking fat tree does
+     * not slow) */
+    {
+        uint32_t cap = (uint32_t)(t->sys.per_node > 0 ? t->sys.per_node
+                                                      : t->sys.domain);
+        if (cap > 0 && siblings > cap)
+            siblings = cap;
+    }
     if (siblings < 1)
         siblings = 1;
+    /* on a non-blocking network a group of one rank per domain (stride a
+     * multiple of the domain) sees the same links wherever it sits: time
+     * it at consecutive domains, so that the many strides of a search
+     * share one answer */
+    if (t->sys.uniform_network && t->sys.domain > 0 &&
+        stride % (uint32_t)t->sys.domain == 0 && stride > 0) {
+        first = first % (uint32_t)t->sys.domain;
+        stride = (uint32_t)t->sys.domain;
+        g.first = first;
+        g.stride = stride;
+    }
     j = memo_hash(op, first, n, stride, siblings, bytes) & (t->memo_cap - 1);
     while (t->memo[j].used) {
         struct memo_slot *s = &t->memo[j];

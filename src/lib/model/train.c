@@ -188,11 +188,13 @@ int sn_train_check(const struct sn_model_info *m,
         return sn_error_set(err, SN_EINPUT,
                             "pp %d is more than the %d layers", l->pp,
                             m->layers);
-    if (l->vpp > 1 && (l->pp < 2 || m->layers % (l->pp * l->vpp)))
+    /* uneven stages are allowed (Llama 3 runs 126 layers on 16 stages):
+     * every model chunk needs a layer */
+    if (l->vpp > 1 && (l->pp < 2 || m->layers < l->pp * l->vpp))
         return sn_error_set(err, SN_EINPUT,
-                            "interleaving needs pp > 1 and layers %d "
-                            "divisible by pp x vpp = %d",
-                            m->layers, l->pp * l->vpp);
+                            "interleaving needs pp > 1 and at least pp x "
+                            "vpp = %d layers (the model has %d)",
+                            l->pp * l->vpp, m->layers);
     if (l->gbs % ((long long)l->mbs * l->dp))
         return sn_error_set(err, SN_EINPUT,
                             "global batch %d is not a multiple of "

@@ -1,0 +1,172 @@
+/* sweep.c: a design parameter swept over values. Each value re-validates
+ * the spec (sn_spec_set), rebuilds the topology, re-plans (links, switch
+ * chips, power) and re-predicts training: the fastest layout that fits,
+ * and goodput with the fault domain that design implies. The sweet spot
+ * is the value with the most goodput-weighted tokens per accelerator:
+ * what a larger scale-up domain gains in communication against what its
+ * larger fault domain and spares cost. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sn/plan.h"
+#include "train-int.h"
+
+static void point_error(struct sn_sweep_point *p, const struct sn_error *e)
+{
+    p->ok = false;
+    snprintf(p->error, sizeof(p->error), "%s", e->msg);
+}
+
+static void one(const struct sn_sweep *s, struct sn_sweep_point *p)
+{
+    struct sn_spec spec;
+    struct sn_topo *topo = NULL;
+    struct sn_plan *plan = NULL;
+    struct sn_train_env env;
+    struct sn_train *t = NULL;
+    struct sn_train_search q;
+    struct sn_train_opts o;
+    struct sn_train_search_stats st;
+    struct sn_goodput_params gp;
+    struct sn_goodput_job job = {0};
+    struct sn_error e;
+    const struct sn_model_info *m;
+    bool loaded = false, have_env = false;
+    size_t n = 0;
+    int seq;
+
+    p->ok = true;
+    if (sn_spec_load(s->spec_path, &spec, &e)) {
+        point_error(p, &e);
+        return;
+    }
+    loaded = true;
+    if (sn_spec_set(&spec, s->key, p->value, &e)) {
+        point_error(p, &e);
+        goto out;
+    }
+    /* a job of a fixed size gets as many supernodes as it needs, so that
+     * the designs compare at equal size */
+    if (s->gpus > sn_spec_total_accels(&spec) &&
+        strcmp(s->key, "supernodes")) {
+        char count[32];
+        int per = spec.scaleup.accelerators;
+        snprintf(count, sizeof(count), "%d", (s->gpus + per - 1) / per);
+        if (sn_spec_set(&spec, "supernodes", count, &e)) {
+            point_error(p, &e);
+            goto out;
+        }
+    }
+    m = s->model ? s->model : spec.workload.model;
+    if (!m) {
+        snprintf(p->error, sizeof(p->error),
+                 "no model (give --model or workload.model)");
+        p->ok = false;
+        goto out;
+    }
+    if (sn_topo_build(&spec, &topo, &e) || sn_plan_build(topo, &plan, &e) ||
+        sn_train_env_init(&env, &spec, &e)) {
+        point_error(p, &e);
+        goto out;
+    }
+    have_env = true;
+    p->accels = s->gpus > 0 ? s->gpus : sn_spec_total_accels(&spec);
+    p->domain = spec.scaleup.accelerators;
+    p->links = plan->links_total;
+    p->switch_chips = plan->switch_chips;
+    p->power_w = plan->steady_w;
+    p->facility_w = plan->facility_w;
+    if (p->accels > sn_spec_total_accels(&spec)) {
+        snprintf(p->error, sizeof(p->error),
+                 "the design has %d accelerators, fewer than the %d of "
+                 "the job",
+                 sn_spec_total_accels(&spec), p->accels);
+        p->ok = false;
+        goto out;
+    }
+    if (sn_train_new(m, &env.sys, &t, &e)) {
+        point_error(p, &e);
+        goto out;
+    }
+    seq = s->seq > 0 ? s->seq : (m->seq > 0 ? m->seq : 2048);
+    sn_train_search_default(&q);
+    q.accels = p->accels;
+    q.seq = seq;
+    q.gbs = s->gbs > 0 ? s->gbs : (4194304 + seq - 1) / seq;
+    q.dtype = s->dtype;
+    sn_train_opts_default(&o);
+    if (sn_train_search_run(t, &q, &o, &p->best, 1, &n, &st, &e)) {
+        point_error(p, &e);
+        goto out;
+    }
+    if (!n) {
+        snprintf(p->error, sizeof(p->error),
+                 "no layout of %s fits on %d x %s", m->name, p->accels,
+                 spec.accel->name);
+        p->ok = false;
+        goto out;
+    }
+    p->have_best = true;
+    p->tokens_per_accel = p->best.result.tokens_per_s / p->accels;
+
+    sn_goodput_params_default(&gp);
+    if (sn_goodput_parse(spec.file, sn_spec_section(&spec, "reliability"),
+                         &gp, &e)) {
+        point_error(p, &e);
+        goto out;
+    }
+    job.accels = p->accels;
+    job.per_supernode = spec.scaleup.accelerators;
+    job.per_node = spec.scaleup.per_node;
+    job.nics_per_node = spec.scaleout.nics_per_node;
+    job.scaleup_switches =
+        spec.scaleup.switches_per_plane *
+        (spec.scaleup.planes > 0 ? spec.scaleup.planes : 1) *
+        (spec.scaleup.tiers > 1 ? 2 : 1);
+    job.checkpoint_bytes =
+        m->params * (spec.storage.bytes_per_param > 0
+                         ? spec.storage.bytes_per_param
+                         : 14);
+    job.write_bw = spec.storage.write_bw;
+    job.read_bw = spec.storage.read_bw;
+    p->have_goodput = sn_goodput_compute(&gp, &job, &p->goodput, &e) == SN_OK;
+    p->effective_per_accel =
+        p->tokens_per_accel * (p->have_goodput ? p->goodput.goodput : 1);
+out:
+    sn_train_free(t);
+    if (have_env)
+        sn_train_env_release(&env);
+    sn_plan_free(plan);
+    sn_topo_free(topo);
+    if (loaded)
+        sn_spec_release(&spec);
+}
+
+int sn_sweep_run(const struct sn_sweep *s, struct sn_sweep_point *pts,
+                 struct sn_error *err)
+{
+    size_t best = SIZE_MAX;
+
+    if (!s->key || !s->nvalues)
+        return sn_error_set(err, SN_EINPUT, "a sweep needs a key and values");
+    if (s->nvalues > SN_SWEEP_MAX_VALUES)
+        return sn_error_set(err, SN_EINPUT,
+                            "%zu values to sweep (at most %d)", s->nvalues,
+                            SN_SWEEP_MAX_VALUES);
+    for (size_t i = 0; i < s->nvalues; i++) {
+        memset(&pts[i], 0, sizeof(pts[i]));
+        pts[i].value = s->values[i];
+        one(s, &pts[i]);
+        if (!pts[i].ok)
+            continue;
+        if (best == SIZE_MAX ||
+            pts[i].effective_per_accel > pts[best].effective_per_accel ||
+            (pts[i].effective_per_accel == pts[best].effective_per_accel &&
+             pts[i].switch_chips < pts[best].switch_chips))
+            best = i;
+    }
+    if (best != SIZE_MAX)
+        pts[best].best_value = true;
+    return SN_OK;
+}

@@ -1,0 +1,762 @@
+/* validate.c: published training runs against the model. Each CSV row
+ * (the layout of validation/training-public.csv) becomes a model, a
+ * layout and a built-in system; its step is predicted and compared in the
+ * row's own metric. What a row leaves out is assumed and said so; what
+ * cannot be predicted is listed with the reason. docs/model.md
+ * ("Training: validation") states every rule. */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "train-int.h"
+
+enum col {
+    C_SOURCE, C_MODEL, C_PARAMS, C_LAYERS, C_HIDDEN, C_HEADS, C_SEQ, C_VOCAB,
+    C_GPU, C_NGPUS, C_TP, C_PP, C_DP, C_OTHER, C_MBS, C_GBS, C_RECOMPUTE,
+    C_METRIC, C_VALUE, C_NOTES, C_COUNT
+};
+
+static const char *const col_names[C_COUNT] = {
+    "source", "model", "params_B", "layers", "hidden", "heads", "seq",
+    "vocab", "gpu", "n_gpus", "tp", "pp", "dp", "other_parallel",
+    "micro_batch", "global_batch", "recompute", "measured_metric",
+    "measured_value", "notes",
+};
+
+static const bool col_required[C_COUNT] = {
+    [C_MODEL] = true, [C_GPU] = true, [C_NGPUS] = true, [C_TP] = true,
+    [C_PP] = true, [C_DP] = true, [C_METRIC] = true, [C_VALUE] = true,
+};
+
+enum metric {
+    M_NONE, M_TIME_S, M_TIME_MS, M_HW_TFLOPS, M_MODEL_TFLOPS, M_MFU, M_HFU,
+    M_TOKENS, M_TOKENS_GPU, M_SAMPLES,
+};
+
+/* An environment per distinct system spec, kept for the whole run. */
+struct env_slot {
+    char *text;
+    struct sn_spec spec;
+    struct sn_train_env env;
+    int rc;
+    char msg[256];
+};
+
+struct owned {
+    struct sn_csv csv;
+    struct env_slot **envs;      /* each slot stays put: topologies point
+                                    at their spec */
+    size_t nenvs, cap;
+};
+
+static void lowercase(const char *s, char *out, size_t size)
+{
+    size_t i;
+
+    for (i = 0; s && s[i] && i + 1 < size; i++)
+        out[i] = (char)tolower((unsigned char)s[i]);
+    out[i] = '\0';
+}
+
+/* Letters and digits only, lowercase: "Llama 3 405B" -> "llama3405b". */
+static void squash(const char *s, char *out, size_t size)
+{
+    size_t k = 0;
+
+    for (size_t i = 0; s && s[i] && k + 1 < size; i++)
+        if (isalnum((unsigned char)s[i]))
+            out[k++] = (char)tolower((unsigned char)s[i]);
+    out[k] = '\0';
+}
+
+static bool blank(const char *s)
+{
+    while (s && isspace((unsigned char)*s))
+        s++;
+    return !s || !*s;
+}
+
+/* A whole number from a cell; false when blank or not a number. */
+static bool cell_int(const char *s, long long min, long long max, int *out)
+{
+    long long v;
+
+    if (blank(s) || sn_parse_long(s, min, max, &v, NULL))
+        return false;
+    *out = (int)v;
+    return true;
+}
+
+/* The number after a tag in free text: "EP64", "EP=64", "CP 16", "v=3". */
+static int tagged(const char *text, const char *tag)
+{
+    size_t n = strlen(tag);
+
+    for (const char *p = text; (p = strstr(p, tag)); p++) {
+        const char *q = p + n;
+        if (p > text && isalpha((unsigned char)p[-1]))
+            continue;
+        while (*q == ' ' || *q == '=' || *q == ':')
+            q++;
+        if (isdigit((unsigned char)*q))
+            return atoi(q);
+    }
+    return 0;
+}
+
+static enum metric parse_metric(const char *m)
+{
+    char s[96];
+
+    lowercase(m, s, sizeof(s));
+    if (!strcmp(s, "iteration_time_s") || !strcmp(s, "step_time_s"))
+        return M_TIME_S;
+    if (!strcmp(s, "iteration_time_ms") || !strcmp(s, "step_time_ms"))
+        return M_TIME_MS;
+    if (strstr(s, "tflops") &&
+        (strstr(s, "recompute") || strstr(s, "hardware") ||
+         strstr(s, "hfu")))
+        return M_HW_TFLOPS;
+    if (strstr(s, "tflops"))
+        return M_MODEL_TFLOPS;
+    if (!strcmp(s, "mfu"))
+        return M_MFU;
+    if (!strcmp(s, "hfu"))
+        return M_HFU;
+    if (strstr(s, "tokens_per_s") &&
+        (strstr(s, "per_gpu") || strstr(s, "/gpu")))
+        return M_TOKENS_GPU;
+    if (strstr(s, "tokens_per_s"))
+        return M_TOKENS;
+    if (strstr(s, "samples_per_s") || strstr(s, "sequences_per_s"))
+        return M_SAMPLES;
+    return M_NONE;
+}
+
+static double metric_value(enum metric m, const struct sn_train_result *r,
+                           const struct sn_train_layout *l, int gpus)
+{
+    switch (m) {
+    case M_TIME_S:
+        return r->step_time;
+    case M_TIME_MS:
+        return r->step_time * 1e3;
+    case M_HW_TFLOPS:
+        return r->flops.hw / (gpus * r->step_time) / 1e12;
+    case M_MODEL_TFLOPS:
+        return r->flops.model / (gpus * r->step_time) / 1e12;
+    case M_MFU:
+        return r->mfu;
+    case M_HFU:
+        return r->hfu;
+    case M_TOKENS:
+        return r->tokens_per_s;
+    case M_TOKENS_GPU:
+        return r->tokens_per_s / gpus;
+    case M_SAMPLES:
+        return l->gbs / r->step_time;
+    default:
+        return NAN;
+    }
+}
+
+/* Accelerators whose software is of the FlashAttention / Transformer
+ * Engine era (Hopper and later); A100 rows ran 2021-22 Megatron-LM. */
+static bool modern_accel(const char *accel)
+{
+    static const char *const old[] = {"a100", "v100", NULL};
+
+    for (size_t i = 0; old[i]; i++)
+        if (strstr(accel, old[i]))
+            return false;
+    return true;
+}
+
+static bool moe_name(const char *squashed)
+{
+    static const char *const hints[] = {"moe",  "mixtral", "deepseek",
+                                        "gptoss", "x7b", "x22b", "qwen3",
+                                        "dbrx", "grok", NULL};
+
+    for (size_t i = 0; hints[i]; i++)
+        if (strstr(squashed, hints[i]))
+            return true;
+    return false;
+}
+
+static struct env_slot *env_for(struct owned *own, char *text)
+{
+    struct env_slot *e;
+    struct sn_error err;
+
+    for (size_t i = 0; i < own->nenvs; i++) {
+        if (!strcmp(own->envs[i]->text, text)) {
+            free(text);
+            return own->envs[i];
+        }
+    }
+    SN_GROW(own->envs, own->cap, own->nenvs + 1);
+    e = sn_xcalloc(1, sizeof(*e));
+    own->envs[own->nenvs++] = e;
+    e->text = text;
+    e->rc = sn_spec_parse("<system>", text, strlen(text), &e->spec, &err);
+    if (!e->rc) {
+        e->rc = sn_train_env_init(&e->env, &e->spec, &err);
+        if (e->rc)
+            sn_spec_release(&e->spec);
+    }
+    if (e->rc)
+        snprintf(e->msg, sizeof(e->msg), "%.250s", err.msg);
+    return e;
+}
+
+/* The model of a row: its dimensions, and a catalog preset's structure
+ * when the names match (GQA, gated MLP, MoE, vocabulary). */
+static bool row_model(char **f, struct sn_model_info *m, char *why,
+                      size_t why_size, char *assumed, size_t as)
+{
+    const struct sn_catalog *cat = sn_catalog_builtin();
+    const struct sn_model_info *preset = NULL;
+    char want[96], have[96];
+    int layers = 0, hidden = 0, heads = 0, seq = 0, vocab = 0;
+
+    squash(f[C_MODEL], want, sizeof(want));
+    for (size_t i = 0; i < cat->nmodels && !preset; i++) {
+        squash(cat->models[i]->name, have, sizeof(have));
+        if (!strcmp(have, want))
+            preset = cat->models[i];
+        squash(cat->models[i]->display, have, sizeof(have));
+        if (!preset && !strcmp(have, want))
+            preset = cat->models[i];
+    }
+    cell_int(f[C_LAYERS], 1, 100000, &layers);
+    cell_int(f[C_HIDDEN], 1, 1000000, &hidden);
+    cell_int(f[C_HEADS], 1, 100000, &heads);
+    cell_int(f[C_SEQ], 1, 10000000, &seq);
+    cell_int(f[C_VOCAB], 1, 10000000, &vocab);
+    if (preset && (!layers || layers == preset->layers) &&
+        (!hidden || hidden == preset->hidden) &&
+        (!heads || heads == preset->heads)) {
+        *m = *preset;
+        if (seq)
+            m->seq = seq;
+        if (vocab)
+            m->vocab = vocab;
+        return true;
+    }
+    if (!layers || !hidden || !heads || !seq) {
+        snprintf(why, why_size, "model '%s' is not in the catalog and the "
+                                "row lacks layers, hidden, heads or seq",
+                 f[C_MODEL]);
+        return false;
+    }
+    if (moe_name(want) || tagged(f[C_OTHER], "EP") > 1 ||
+        tagged(f[C_OTHER], "ep") > 1) {
+        snprintf(why, why_size, "mixture-of-experts model '%s' is not in "
+                                "the catalog: its experts and top-k are "
+                                "unknown",
+                 f[C_MODEL]);
+        return false;
+    }
+    memset(m, 0, sizeof(*m));
+    m->name = f[C_MODEL];
+    m->display = f[C_MODEL];
+    m->layers = layers;
+    m->hidden = hidden;
+    m->heads = heads;
+    m->kv_heads = heads;
+    m->seq = seq;
+    if (hidden % heads) {
+        snprintf(why, why_size, "hidden %d is not a multiple of heads %d",
+                 hidden, heads);
+        return false;
+    }
+    if (strstr(want, "llama")) {
+        /* LLaMA's SwiGLU width: 2/3 of 4h rounded up to 256 (Touvron et
+         * al. 2023), untied embeddings, 32000 tokens */
+        m->gated_mlp = true;
+        m->ffn = 256 * (int)ceil(8.0 * hidden / 3 / 256);
+        m->vocab = vocab ? vocab : 32000;
+        snprintf(assumed, as, "SwiGLU ffn %d%s", m->ffn,
+                 vocab ? "" : ", vocab 32000");
+    } else {
+        /* GPT-style: ffn 4h, tied embeddings; GPT-2's vocabulary padded
+         * to 51200 as Megatron-LM does */
+        m->ffn = 4 * hidden;
+        m->vocab = vocab ? vocab : 51200;
+        m->tied_embeddings = true;
+        if (!vocab)
+            snprintf(assumed, as, "vocab 51200");
+    }
+    return true;
+}
+
+static void append(char *s, size_t size, const char *what)
+{
+    size_t n = strlen(s);
+
+    if (n + 3 < size)
+        snprintf(s + n, size - n, "%s%s", n ? ", " : "", what);
+}
+
+static void predict_row(struct owned *own, char **f, int line,
+                        struct sn_validate_row *row)
+{
+    struct sn_model_info m;
+    struct sn_train_layout l;
+    struct sn_train_opts o;
+    struct sn_train *t = NULL;
+    struct sn_error err;
+    struct env_slot *e;
+    char other[512], notes[512], rc_text[64], gpu_l[128], *spec;
+    enum metric metric;
+    int gpus, cp, ep, v, zero;
+    bool modern, rc_given, sp_given;
+    char buf[64];
+
+    row->line = line;
+    row->source = f[C_SOURCE];
+    row->model = f[C_MODEL];
+    row->gpu = f[C_GPU];
+    row->metric = f[C_METRIC];
+    if (sn_parse_double(f[C_VALUE], &row->measured, NULL) ||
+        !(row->measured > 0)) {
+        snprintf(row->reason, sizeof(row->reason),
+                 "measured value '%.40s' is not a positive number",
+                 f[C_VALUE]);
+        return;
+    }
+    metric = parse_metric(f[C_METRIC]);
+    if (metric == M_NONE) {
+        snprintf(row->reason, sizeof(row->reason),
+                 "metric '%.60s' is not predicted (iteration time, TFLOP/s "
+                 "per GPU, MFU, HFU or tokens/s)",
+                 f[C_METRIC]);
+        return;
+    }
+    if (!cell_int(f[C_NGPUS], 1, 10000000, &gpus)) {
+        snprintf(row->reason, sizeof(row->reason), "n_gpus '%.30s' is not a "
+                                                   "number",
+                 f[C_NGPUS]);
+        return;
+    }
+    row->gpus = gpus;
+    if (!row_model(f, &m, row->reason, sizeof(row->reason), row->assumed,
+                   sizeof(row->assumed)))
+        return;
+
+    lowercase(f[C_OTHER], other, sizeof(other));
+    lowercase(f[C_NOTES], notes, sizeof(notes));
+    lowercase(f[C_GPU], gpu_l, sizeof(gpu_l));
+    memset(&l, 0, sizeof(l));
+    if (!cell_int(f[C_TP], 1, 100000, &l.tp) ||
+        !cell_int(f[C_PP], 1, 100000, &l.pp) ||
+        !cell_int(f[C_DP], 1, 10000000, &l.dp)) {
+        snprintf(row->reason, sizeof(row->reason),
+                 "tp, pp or dp is missing");
+        return;
+    }
+    /* other_parallel: context and expert parallelism, interleaving,
+     * ZeRO / FSDP, sequence parallelism, as the sources write them */
+    cp = tagged(other, "cp");
+    ep = tagged(other, "ep");
+    v = tagged(other, "v=");
+    if (!v)
+        v = tagged(other, "vpp");
+    l.cp = cp > 1 ? cp : 1;
+    l.ep = ep > 1 ? ep : 1;
+    l.vpp = v > 1 ? v : 1;
+    if ((long long)l.tp * l.pp * l.dp * l.cp != gpus &&
+        (long long)l.tp * l.pp * l.dp == gpus && l.cp > 1) {
+        /* the source counted CP inside DP */
+        l.dp /= l.cp;
+    }
+    if ((long long)l.tp * l.pp * l.dp * l.cp != gpus) {
+        snprintf(row->reason, sizeof(row->reason),
+                 "tp x pp x dp x cp = %d x %d x %d x %d is not the %d GPUs",
+                 l.tp, l.pp, l.dp, l.cp, gpus);
+        return;
+    }
+    zero = -1;
+    if (strstr(other, "zero-3") || strstr(other, "fsdp"))
+        zero = 3;
+    else if (strstr(other, "zero-2"))
+        zero = 2;
+    else if (strstr(other, "zero-1") || strstr(other, "distributed opt"))
+        zero = 1;
+    /* sharded data parallelism with a pipeline keeps the weights whole
+     * across the micro-batches (Llama 3's FSDP does not reshard after
+     * the forward): the distributed optimizer is the closest layout */
+    if (zero >= 2 && l.pp > 1) {
+        zero = 1;
+        append(row->assumed, sizeof(row->assumed),
+               "sharded DP with PP as the distributed optimizer");
+    }
+    sp_given = strstr(other, "sequence parallel") != NULL;
+
+    /* the system: spec text from the gpu column */
+    spec = sn_validate_system_spec(f[C_GPU], f[C_NOTES], gpus, row->system,
+                                   sizeof(row->system));
+    if (!spec) {
+        snprintf(row->reason, sizeof(row->reason),
+                 "no built-in system for gpu '%.60s' with %d GPUs",
+                 f[C_GPU], gpus);
+        return;
+    }
+    e = env_for(own, spec);
+    if (e->rc) {
+        snprintf(row->reason, sizeof(row->reason), "system %.40s: %.200s",
+                 row->system, e->msg);
+        return;
+    }
+
+    /* the software stack: Hopper-era runs use fused attention, the
+     * distributed optimizer, sequence parallelism and overlapped
+     * collectives (Megatron-Core, NeMo); A100-era Megatron-LM neither */
+    modern = modern_accel(e->spec.accel->name) ||
+             strstr(notes, "megatron-core") || strstr(notes, "nemo") ||
+             strstr(notes, "flash");
+    sn_train_opts_default(&o);
+    if (!modern) {
+        o.flash_attention = false;
+        o.dropout = true;
+        o.overlap_grad_reduce = false;
+        o.overlap_param_gather = false;
+        o.overlap_tp = false;
+        o.overlap_p2p = false;
+    }
+    if (strstr(other, "overlap") || strstr(notes, "overlap")) {
+        o.overlap_grad_reduce = true;
+        o.overlap_param_gather = true;
+        o.overlap_tp = true;
+    }
+    l.sp = l.tp > 1 && (sp_given || (modern && !strstr(other, "without sp")));
+    l.zero = zero >= 0 ? zero : (modern && l.dp * l.cp > 1 ? 1 : 0);
+    if (l.zero && l.dp * l.cp == 1)
+        l.zero = 0;
+    /* precision as the notes say; else FP16 mixed precision for the
+     * A100-era stacks (Megatron-LM and DeepSpeed's default then), BF16 */
+    l.dtype = modern ? SN_DTYPE_BF16 : SN_DTYPE_FP16;
+    if (strstr(notes, "fp8") && e->env.sys.fp8_flops > 0)
+        l.dtype = SN_DTYPE_FP8;
+    else if (strstr(notes, "bf16"))
+        l.dtype = SN_DTYPE_BF16;
+    else if (strstr(notes, "fp16"))
+        l.dtype = SN_DTYPE_FP16;
+    l.seq = m.seq;
+    if (!cell_int(f[C_GBS], 1, 100000000, &l.gbs)) {
+        snprintf(row->reason, sizeof(row->reason), "global batch is "
+                                                   "missing");
+        return;
+    }
+    if (!cell_int(f[C_MBS], 1, 1000000, &l.mbs)) {
+        l.mbs = 1;
+        append(row->assumed, sizeof(row->assumed), "micro-batch 1");
+    }
+    if (l.gbs % (l.mbs * l.dp)) {
+        snprintf(row->reason, sizeof(row->reason),
+                 "global batch %d is not a multiple of micro-batch %d x dp "
+                 "%d",
+                 l.gbs, l.mbs, l.dp);
+        return;
+    }
+    lowercase(f[C_RECOMPUTE], rc_text, sizeof(rc_text));
+    rc_given = true;
+    if (!strncmp(rc_text, "full", 4))
+        l.recompute = SN_RECOMPUTE_FULL;
+    else if (!strncmp(rc_text, "selective", 9))
+        l.recompute = SN_RECOMPUTE_SELECTIVE;
+    else if (!strncmp(rc_text, "none", 4) || !strncmp(rc_text, "no", 2))
+        l.recompute = SN_RECOMPUTE_NONE;
+    else {
+        rc_given = false;
+        l.recompute = SN_RECOMPUTE_SELECTIVE;
+    }
+
+    if (sn_train_new(&m, &e->env.sys, &t, &err)) {
+        snprintf(row->reason, sizeof(row->reason), "%.250s", err.msg);
+        return;
+    }
+    if (sn_train_check(&m, &l, gpus, &err) ||
+        sn_train_predict(t, &l, &o, &row->result, &err)) {
+        snprintf(row->reason, sizeof(row->reason), "%.250s", err.msg);
+        goto out;
+    }
+    /* Megatron's --recompute-activations (selective) when the row does
+     * not say; full recompute when that does not fit */
+    if (!rc_given) {
+        if (!row->result.mem.fits) {
+            l.recompute = SN_RECOMPUTE_FULL;
+            if (sn_train_predict(t, &l, &o, &row->result, &err)) {
+                snprintf(row->reason, sizeof(row->reason), "%.250s", err.msg);
+                goto out;
+            }
+        }
+        snprintf(buf, sizeof(buf), "recompute %s",
+                 sn_recompute_name(l.recompute));
+        append(row->assumed, sizeof(row->assumed), buf);
+    }
+    row->layout = l;
+    row->predicted = metric_value(metric, &row->result, &l, gpus);
+    row->error_pct = (row->predicted - row->measured) / row->measured * 100;
+    row->predicted_ok = true;
+out:
+    sn_train_free(t);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, size_t n)
+{
+    if (!n)
+        return NAN;
+    qsort(v, n, sizeof(*v), cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Ranks with ties averaged. */
+static void ranks(const double *v, size_t n, double *r)
+{
+    for (size_t i = 0; i < n; i++) {
+        double less = 0, same = 0;
+        for (size_t j = 0; j < n; j++) {
+            less += v[j] < v[i];
+            same += v[j] == v[i];
+        }
+        r[i] = less + (same + 1) / 2;
+    }
+}
+
+static double spearman(const double *a, const double *b, size_t n)
+{
+    double *ra = sn_xcalloc(n, sizeof(double));
+    double *rb = sn_xcalloc(n, sizeof(double));
+    double ma = 0, mb = 0, num = 0, da = 0, db = 0, rho;
+
+    ranks(a, n, ra);
+    ranks(b, n, rb);
+    for (size_t i = 0; i < n; i++) {
+        ma += ra[i] / n;
+        mb += rb[i] / n;
+    }
+    for (size_t i = 0; i < n; i++) {
+        num += (ra[i] - ma) * (rb[i] - mb);
+        da += (ra[i] - ma) * (ra[i] - ma);
+        db += (rb[i] - mb) * (rb[i] - mb);
+    }
+    rho = da > 0 && db > 0 ? num / sqrt(da * db) : NAN;
+    free(ra);
+    free(rb);
+    return rho;
+}
+
+static bool is_time_metric(const char *m)
+{
+    enum metric k = parse_metric(m);
+
+    return k == M_TIME_S || k == M_TIME_MS;
+}
+
+static void summarise(struct sn_validate_report *rep)
+{
+    size_t n = rep->nrows;
+    double *abs = sn_xcalloc(n ? n : 1, sizeof(double));
+    size_t k = 0;
+
+    /* overall */
+    for (size_t i = 0; i < n; i++)
+        if (rep->rows[i].predicted_ok)
+            abs[k++] = fabs(rep->rows[i].error_pct);
+    rep->npredicted = k;
+    rep->mean_abs_pct = 0;
+    for (size_t i = 0; i < k; i++)
+        rep->mean_abs_pct += abs[i] / k;
+    rep->median_abs_pct = median(abs, k);
+    if (!k)
+        rep->mean_abs_pct = NAN;
+
+    /* the worst rows */
+    for (size_t w = 0; w < SN_ARRAY_LEN(rep->worst); w++) {
+        double best = -1;
+        size_t at = n;
+        for (size_t i = 0; i < n; i++) {
+            bool taken = false;
+            if (!rep->rows[i].predicted_ok)
+                continue;
+            for (size_t j = 0; j < w; j++)
+                taken = taken || rep->worst[j] == i;
+            if (!taken && fabs(rep->rows[i].error_pct) > best) {
+                best = fabs(rep->rows[i].error_pct);
+                at = i;
+            }
+        }
+        if (at == n)
+            break;
+        rep->worst[rep->nworst++] = at;
+    }
+
+    /* per source, in the order sources first appear */
+    for (size_t i = 0; i < n; i++) {
+        const char *src = rep->rows[i].source;
+        size_t s;
+        for (s = 0; s < rep->nsources; s++)
+            if (!strcmp(rep->sources[s].source, src))
+                break;
+        if (s == rep->nsources) {
+            struct sn_validate_source *x;
+            rep->sources = sn_xrealloc(rep->sources,
+                                       (rep->nsources + 1) * sizeof(*x));
+            x = &rep->sources[rep->nsources++];
+            memset(x, 0, sizeof(*x));
+            x->source = src;
+            k = 0;
+            for (size_t j = i; j < n; j++) {
+                if (strcmp(rep->rows[j].source, src))
+                    continue;
+                x->n++;
+                if (rep->rows[j].predicted_ok)
+                    abs[k++] = fabs(rep->rows[j].error_pct);
+            }
+            x->predicted = k;
+            for (size_t j = 0; j < k; j++)
+                x->mean_abs_pct += abs[j] / k;
+            x->median_abs_pct = median(abs, k);
+            if (!k)
+                x->mean_abs_pct = NAN;
+        }
+    }
+
+    /* ranking groups: same source, model and GPU count, timed rows */
+    for (size_t i = 0; i < n; i++) {
+        const struct sn_validate_row *r = &rep->rows[i];
+        double *pm, *pp, best = INFINITY, top = NAN, toppred = INFINITY;
+        size_t cnt = 0, g;
+        bool seen = false;
+
+        if (!r->predicted_ok || !is_time_metric(r->metric))
+            continue;
+        for (g = 0; g < rep->ngroups && !seen; g++)
+            seen = !strcmp(rep->groups[g].source, r->source) &&
+                   !strcmp(rep->groups[g].model, r->model) &&
+                   rep->groups[g].gpus == r->gpus;
+        if (seen)
+            continue;
+        pm = sn_xcalloc(n, sizeof(double));
+        pp = sn_xcalloc(n, sizeof(double));
+        for (size_t j = i; j < n; j++) {
+            const struct sn_validate_row *q = &rep->rows[j];
+            if (!q->predicted_ok || strcmp(q->source, r->source) ||
+                strcmp(q->model, r->model) || q->gpus != r->gpus ||
+                !is_time_metric(q->metric))
+                continue;
+            pm[cnt] = q->measured;
+            pp[cnt] = q->predicted;
+            best = fmin(best, q->measured);
+            if (q->predicted < toppred) {
+                toppred = q->predicted;
+                top = q->measured;
+            }
+            cnt++;
+        }
+        if (cnt >= 3) {
+            struct sn_validate_group *x;
+            rep->groups = sn_xrealloc(rep->groups,
+                                      (rep->ngroups + 1) * sizeof(*x));
+            x = &rep->groups[rep->ngroups++];
+            x->source = r->source;
+            x->model = r->model;
+            x->gpus = r->gpus;
+            x->n = cnt;
+            x->spearman = spearman(pm, pp, cnt);
+            x->top_measured = top;
+            x->best_measured = best;
+            x->top_gap_pct = (top / best - 1) * 100;
+        }
+        free(pm);
+        free(pp);
+    }
+    free(abs);
+}
+
+int sn_validate_csv(const char *file, const char *text, size_t len,
+                    struct sn_validate_report *rep, struct sn_error *err)
+{
+    struct owned *own;
+    int col[C_COUNT], rc;
+    static char empty[] = "";
+
+    memset(rep, 0, sizeof(*rep));
+    own = sn_xcalloc(1, sizeof(*own));
+    rep->owned = own;
+    rep->file = sn_xstrdup(file);
+    rc = sn_csv_parse(file, text, len, SN_VALIDATE_MAX_ROWS + 1, &own->csv,
+                      err);
+    if (rc)
+        goto fail;
+    if (own->csv.nrows < 1) {
+        rc = sn_error_at(err, SN_EINPUT, file, 1, 0,
+                         "empty file (expected a header row: %s, ...)",
+                         "source, model, layers, hidden, heads");
+        goto fail;
+    }
+    for (int c = 0; c < C_COUNT; c++) {
+        col[c] = sn_csv_column(&own->csv, col_names[c]);
+        if (col[c] < 0 && col_required[c]) {
+            rc = sn_error_at(err, SN_EINPUT, file, own->csv.lines[0], 0,
+                             "the header has no '%s' column (expected the "
+                             "columns of training-public.csv)",
+                             col_names[c]);
+            goto fail;
+        }
+    }
+    rep->nrows = own->csv.nrows - 1;
+    rep->rows = sn_xcalloc(rep->nrows ? rep->nrows : 1,
+                           sizeof(*rep->rows));
+    for (size_t i = 1; i < own->csv.nrows; i++) {
+        char *f[C_COUNT];
+        for (int c = 0; c < C_COUNT; c++)
+            f[c] = col[c] >= 0 && (size_t)col[c] < own->csv.nfields[i]
+                       ? own->csv.fields[i][col[c]]
+                       : empty;
+        predict_row(own, f, own->csv.lines[i], &rep->rows[i - 1]);
+    }
+    summarise(rep);
+    return SN_OK;
+fail:
+    sn_validate_report_release(rep);
+    return rc;
+}
+
+void sn_validate_report_release(struct sn_validate_report *rep)
+{
+    struct owned *own;
+
+    if (!rep)
+        return;
+    own = rep->owned;
+    if (own) {
+        for (size_t i = 0; i < own->nenvs; i++) {
+            if (!own->envs[i]->rc) {
+                sn_train_env_release(&own->envs[i]->env);
+                sn_spec_release(&own->envs[i]->spec);
+            }
+            free(own->envs[i]->text);
+            free(own->envs[i]);
+        }
+        free(own->envs);
+        sn_csv_release(&own->csv);
+        free(own);
+    }
+    free(rep->rows);
+    free(rep->sources);
+    free(rep->groups);
+    free(rep->file);
+    memset(rep, 0, sizeof(*rep));
+}
