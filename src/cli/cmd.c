@@ -10,6 +10,8 @@ extern const struct sn_cmd sn_cmd_version;
 extern const struct sn_cmd sn_cmd_bench;
 extern const struct sn_cmd sn_cmd_plan;
 extern const struct sn_cmd sn_cmd_check;
+extern const struct sn_cmd sn_cmd_sweep;
+extern const struct sn_cmd sn_cmd_validate;
 extern const struct sn_cmd sn_cmd_baseline;
 extern const struct sn_cmd sn_cmd_runs;
 extern const struct sn_cmd sn_cmd_doctor;
@@ -22,6 +24,8 @@ const struct sn_cmd *const sn_cmds[] = {
     &sn_cmd_spec,
     &sn_cmd_bench,
     &sn_cmd_check,
+    &sn_cmd_sweep,
+    &sn_cmd_validate,
     &sn_cmd_baseline,
     &sn_cmd_runs,
     &sn_cmd_doctor,

@@ -1,0 +1,727 @@
+/* cmd-sim-train.c: `supernode sim train [SPEC] --model NAME|FILE ...`: the
+ * memory, step time, throughput, MFU/HFU and goodput of one training
+ * layout on a spec's cluster, or (`--search`) the fastest layouts that
+ * fit, as text or JSON (supernode.train/1, supernode.train-search/1).
+ * Reached through `supernode sim train`. */
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+
+#define GIB (1024.0 * 1024.0 * 1024.0)
+#define TOP_MAX 1000
+
+struct train_opts {
+    const char *spec;
+    const char *model;
+    const char *output;
+    enum sn_format format;
+    long long gpus, tp, pp, dp, ep, cp, mbs, gbs, seq, vpp, zero;
+    int recompute;          /* -1: not given */
+    int dtype;              /* -1: not given */
+    int sp;                 /* -1 not given, 0 off, 1 on */
+    bool legacy;            /* 2021-22 Megatron-LM software */
+    bool search;
+    long long top;
+    long long explain;      /* 0: none; K: the K-th of the search */
+};
+
+static const char *opt_value(int argc, char **argv, int *i, const char *name,
+                             int *rc)
+{
+    const char *a = argv[*i];
+    size_t n = strlen(name);
+
+    if (!strncmp(a, name, n) && a[n] == '=')
+        return a + n + 1;
+    if (strcmp(a, name))
+        return NULL;
+    if (*i + 1 >= argc) {
+        *rc = cli_usage_error("%s needs a value", name);
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+static int pick(const char *opt, const char *v, const char *const *names,
+                int *out)
+{
+    for (int i = 0; names[i]; i++) {
+        if (!strcmp(v, names[i])) {
+            *out = i;
+            return SN_EXIT_OK;
+        }
+    }
+    return cli_usage_error("%s: unknown value '%s'", opt, v);
+}
+
+static int parse(int argc, char **argv, struct train_opts *o)
+{
+    static const char *const rc_names[] = {"none", "selective", "full",
+                                           NULL};
+    static const char *const dt_names[] = {"bf16", "fp16", "fp8", NULL};
+    static const struct {
+        const char *name;
+        long long min, max;
+        size_t off;
+    } nums[] = {
+        {"--gpus", 1, 10000000, offsetof(struct train_opts, gpus)},
+        {"--tp", 1, 1024, offsetof(struct train_opts, tp)},
+        {"--pp", 1, 100000, offsetof(struct train_opts, pp)},
+        {"--dp", 1, 10000000, offsetof(struct train_opts, dp)},
+        {"--ep", 1, 100000, offsetof(struct train_opts, ep)},
+        {"--cp", 1, 1024, offsetof(struct train_opts, cp)},
+        {"--mbs", 1, 100000, offsetof(struct train_opts, mbs)},
+        {"--gbs", 1, 100000000, offsetof(struct train_opts, gbs)},
+        {"--seq", 1, 100000000, offsetof(struct train_opts, seq)},
+        {"--vpp", 1, 1024, offsetof(struct train_opts, vpp)},
+        {"--zero", 0, 3, offsetof(struct train_opts, zero)},
+        {"--top", 1, TOP_MAX, offsetof(struct train_opts, top)},
+        {"--explain", 1, TOP_MAX, offsetof(struct train_opts, explain)},
+    };
+    int rc = SN_EXIT_OK;
+
+    memset(o, 0, sizeof(*o));
+    o->format = SN_FORMAT_TABLE;
+    o->recompute = o->dtype = o->sp = -1;
+    o->zero = -1;
+    o->top = 10;
+    for (int i = 1; i < argc; i++) {
+        const char *v;
+        bool done = false;
+
+        for (size_t k = 0; k < SN_ARRAY_LEN(nums) && !done; k++) {
+            if ((v = opt_value(argc, argv, &i, nums[k].name, &rc))) {
+                long long *dst = (long long *)((char *)o + nums[k].off);
+                if (cli_parse_long(nums[k].name, v, nums[k].min, nums[k].max,
+                                   dst))
+                    return SN_EXIT_USAGE;
+                done = true;
+            } else if (rc) {
+                return rc;
+            }
+        }
+        if (done)
+            continue;
+        if ((v = opt_value(argc, argv, &i, "--format", &rc))) {
+            if (cli_parse_format(v, "text,table,json", &o->format))
+                return SN_EXIT_USAGE;
+        } else if ((v = opt_value(argc, argv, &i, "--model", &rc))) {
+            o->model = v;
+        } else if ((v = opt_value(argc, argv, &i, "--output", &rc))) {
+            o->output = v;
+        } else if ((v = opt_value(argc, argv, &i, "--recompute", &rc))) {
+            if (pick("--recompute", v, rc_names, &o->recompute))
+                return SN_EXIT_USAGE;
+        } else if ((v = opt_value(argc, argv, &i, "--dtype", &rc))) {
+            if (pick("--dtype", v, dt_names, &o->dtype))
+                return SN_EXIT_USAGE;
+        } else if (rc) {
+            return rc;
+        } else if (!strcmp(argv[i], "--sp")) {
+            o->sp = 1;
+        } else if (!strcmp(argv[i], "--no-sp")) {
+            o->sp = 0;
+        } else if (!strcmp(argv[i], "--search")) {
+            o->search = true;
+        } else if (!strcmp(argv[i], "--legacy")) {
+            o->legacy = true;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            return cli_usage_error("sim train: unknown option '%s' (see "
+                                   "'supernode help sim')",
+                                   argv[i]);
+        } else if (o->spec) {
+            return cli_usage_error("sim train takes one SPEC (got '%s' and "
+                                   "'%s')",
+                                   o->spec, argv[i]);
+        } else {
+            o->spec = argv[i];
+        }
+    }
+    if (o->explain && !o->search)
+        return cli_usage_error("--explain K explains the K-th layout of "
+                               "--search");
+    if (o->explain > o->top)
+        o->top = o->explain;
+    return SN_EXIT_OK;
+}
+
+/* ---- rendering -------------------------------------------------------------- */
+
+static void layout_line(const struct sn_train_layout *l, struct sn_buf *b)
+{
+    sn_buf_printf(b,
+                  "tp %d  pp %d  dp %d  cp %d  ep %d  vpp %d  mbs %d  gbs %d"
+                  "  seq %d  recompute %s  zero %d  sp %s  dtype %s",
+                  l->tp, l->pp, l->dp, l->cp, l->ep, l->vpp, l->mbs, l->gbs,
+                  l->seq, sn_recompute_name(l->recompute), l->zero,
+                  l->sp ? "on" : "off", sn_dtype_name(l->dtype));
+}
+
+static const char *main_limit(const struct sn_train_result *r, char *buf,
+                              size_t size)
+{
+    double comm = r->part[SN_PART_TP] + r->part[SN_PART_CP] +
+                  r->part[SN_PART_EP] + r->part[SN_PART_PP] +
+                  r->part[SN_PART_DP];
+
+    switch (r->limit) {
+    case SN_LIMIT_MEMORY:
+        snprintf(buf, size, "memory (%.1f GiB over)",
+                 (r->mem.total - r->mem.capacity) / GIB);
+        break;
+    case SN_LIMIT_BUBBLE:
+        snprintf(buf, size, "bubble %.0f%%",
+                 100 * r->part[SN_PART_BUBBLE] / r->step_time);
+        break;
+    case SN_LIMIT_COMM:
+        snprintf(buf, size, "communication %.0f%%",
+                 100 * comm / r->step_time);
+        break;
+    default:
+        snprintf(buf, size, "compute");
+        break;
+    }
+    return buf;
+}
+
+static void memory_text(const struct sn_train_memory *m, struct sn_buf *b)
+{
+    struct sn_table t;
+    const struct {
+        const char *name;
+        double v;
+    } rows[] = {
+        {"weights", m->weights},       {"gradients", m->gradients},
+        {"optimizer", m->optimizer},   {"activations", m->activations},
+        {"logits", m->logits},         {"buffers", m->buffers},
+    };
+
+    sn_table_init(&t, "  ");
+    sn_table_col(&t, "", false);
+    sn_table_col(&t, "GiB", true);
+    for (size_t i = 0; i < SN_ARRAY_LEN(rows); i++) {
+        sn_table_row(&t);
+        sn_table_cell(&t, "%s", rows[i].name);
+        sn_table_cell(&t, "%.2f", rows[i].v / GIB);
+    }
+    sn_table_row(&t);
+    sn_table_cell(&t, "total");
+    sn_table_cell(&t, "%.2f", m->total / GIB);
+    sn_buf_printf(b, "memory per accelerator (pipeline stage %d)\n",
+                  m->stage);
+    sn_table_render(&t, b);
+    sn_table_release(&t);
+    if (m->fits)
+        sn_buf_printf(b, "  fits: %.2f of %.2f GiB HBM (%.2f GiB free)\n",
+                      m->total / GIB, m->capacity / GIB,
+                      (m->capacity - m->total) / GIB);
+    else
+        sn_buf_printf(b,
+                      "  DOES NOT FIT: %.2f GiB needed, %.2f GiB of HBM, "
+                      "%.2f GiB over\n",
+                      m->total / GIB, m->capacity / GIB,
+                      (m->total - m->capacity) / GIB);
+}
+
+static void step_text(const struct sn_train_result *r, int gpus,
+                      struct sn_buf *b)
+{
+    struct sn_table t;
+    char lim[64];
+
+    sn_table_init(&t, "  ");
+    sn_table_col(&t, "", false);
+    sn_table_col(&t, "seconds", true);
+    sn_table_col(&t, "share", true);
+    for (int p = 0; p < SN_PART_COUNT; p++) {
+        sn_table_row(&t);
+        sn_table_cell(&t, "%s", sn_train_part_name(p));
+        sn_table_cell(&t, "%.4f", r->part[p]);
+        sn_table_cell(&t, "%.1f%%", 100 * r->part[p] / r->step_time);
+    }
+    sn_table_row(&t);
+    sn_table_cell(&t, "step");
+    sn_table_cell(&t, "%.4f", r->step_time);
+    sn_table_cell(&t, "100.0%%");
+    sn_buf_printf(b, "\nstep time (%d micro-batches per pipeline)\n",
+                  r->microbatches);
+    sn_table_render(&t, b);
+    sn_table_release(&t);
+    sn_buf_printf(b,
+                  "\nthroughput\n"
+                  "  tokens/s               %.0f (%.1f per accelerator)\n"
+                  "  model TFLOP/s per GPU  %.1f\n"
+                  "  MFU                    %.1f%% (model FLOPs: "
+                  "72-coefficient formula per GEMM, no recompute)\n"
+                  "  HFU                    %.1f%% (with recompute: "
+                  "96-coefficient for full)\n"
+                  "  limited by             %s\n",
+                  r->tokens_per_s, r->tokens_per_s / gpus,
+                  r->flops_per_gpu / 1e12, 100 * r->mfu, 100 * r->hfu,
+                  main_limit(r, lim, sizeof(lim)));
+}
+
+static void goodput_text(const struct sn_goodput_result *g, bool have,
+                         const char *why, struct sn_buf *b)
+{
+    if (!have) {
+        sn_buf_printf(b, "\ngoodput: not computed (%s)\n", why);
+        return;
+    }
+    sn_buf_printf(b,
+                  "\ngoodput under failures\n"
+                  "  job MTBF               %.2f h\n"
+                  "  checkpoint write       %.1f s, restart %.1f s\n"
+                  "  interval Young / Daly  %.1f / %.1f min\n"
+                  "  waste                  checkpoints %.1f%%, rework "
+                  "%.1f%%, restarts %.1f%%, supernodes out %.1f%%\n"
+                  "  ETTR                   %.1f%%\n"
+                  "  goodput                %.1f%% (spares %.1f%% of the "
+                  "accelerators)\n",
+                  g->mtbf / 3600, g->checkpoint_write, g->restart,
+                  g->young / 60, g->daly / 60, 100 * g->waste_checkpoint,
+                  100 * g->waste_rework, 100 * g->waste_restart,
+                  100 * g->waste_supernode, 100 * g->ettr, 100 * g->goodput,
+                  100 * g->spare_fraction);
+}
+
+static void layout_json(struct sn_json *j, const struct sn_train_layout *l)
+{
+    sn_json_key(j, "layout");
+    sn_json_obj_begin(j);
+    sn_json_kint(j, "tp", l->tp);
+    sn_json_kint(j, "pp", l->pp);
+    sn_json_kint(j, "dp", l->dp);
+    sn_json_kint(j, "cp", l->cp);
+    sn_json_kint(j, "ep", l->ep);
+    sn_json_kint(j, "vpp", l->vpp);
+    sn_json_kint(j, "mbs", l->mbs);
+    sn_json_kint(j, "gbs", l->gbs);
+    sn_json_kint(j, "seq", l->seq);
+    sn_json_kstr(j, "recompute", sn_recompute_name(l->recompute));
+    sn_json_kint(j, "zero", l->zero);
+    sn_json_kbool(j, "sp", l->sp);
+    sn_json_kstr(j, "dtype", sn_dtype_name(l->dtype));
+    sn_json_obj_end(j);
+}
+
+static void result_json(struct sn_json *j, const struct sn_train_result *r)
+{
+    const struct sn_train_memory *m = &r->mem;
+
+    sn_json_knum(j, "step_time_s", r->step_time);
+    sn_json_knum(j, "tokens_per_s", r->tokens_per_s);
+    sn_json_knum(j, "model_flops_per_gpu", r->flops_per_gpu);
+    sn_json_knum(j, "mfu", r->mfu);
+    sn_json_knum(j, "hfu", r->hfu);
+    sn_json_knum(j, "model_flops_per_step", r->flops.model);
+    sn_json_knum(j, "hardware_flops_per_step", r->flops.hw);
+    sn_json_kint(j, "microbatches", r->microbatches);
+    sn_json_kstr(j, "limit", sn_train_limit_name(r->limit));
+    sn_json_key(j, "memory");
+    sn_json_obj_begin(j);
+    sn_json_kint(j, "stage", m->stage);
+    sn_json_knum(j, "weights_bytes", m->weights);
+    sn_json_knum(j, "gradients_bytes", m->gradients);
+    sn_json_knum(j, "optimizer_bytes", m->optimizer);
+    sn_json_knum(j, "activations_bytes", m->activations);
+    sn_json_knum(j, "logits_bytes", m->logits);
+    sn_json_knum(j, "buffers_bytes", m->buffers);
+    sn_json_knum(j, "total_bytes", m->total);
+    sn_json_knum(j, "capacity_bytes", m->capacity);
+    sn_json_kbool(j, "fits", m->fits);
+    sn_json_knum(j, "over_bytes", m->fits ? 0 : m->total - m->capacity);
+    sn_json_obj_end(j);
+    sn_json_key(j, "breakdown");
+    sn_json_obj_begin(j);
+    for (int p = 0; p < SN_PART_COUNT; p++)
+        sn_json_knum(j, sn_train_part_name(p), r->part[p]);
+    sn_json_obj_end(j);
+}
+
+static void goodput_json(struct sn_json *j, const struct sn_goodput_result *g,
+                         bool have)
+{
+    sn_json_key(j, "goodput");
+    if (!have) {
+        sn_json_null(j);
+        return;
+    }
+    sn_json_obj_begin(j);
+    sn_json_knum(j, "mtbf_s", g->mtbf);
+    sn_json_knum(j, "checkpoint_write_s", g->checkpoint_write);
+    sn_json_knum(j, "restart_s", g->restart);
+    sn_json_knum(j, "young_interval_s", g->young);
+    sn_json_knum(j, "daly_interval_s", g->daly);
+    sn_json_knum(j, "ettr", g->ettr);
+    sn_json_knum(j, "spare_fraction", g->spare_fraction);
+    sn_json_knum(j, "goodput", g->goodput);
+    sn_json_key(j, "failures_per_hour");
+    sn_json_obj_begin(j);
+    for (int c = 0; c < SN_FAIL_COUNT; c++)
+        sn_json_knum(j, sn_fail_class_name(c), g->rate[c]);
+    sn_json_obj_end(j);
+    sn_json_obj_end(j);
+}
+
+/* ---- the run ------------------------------------------------------------------ */
+
+/* Goodput of the job on this spec: storage sets the checkpoint cost,
+ * reliability the rest. *why says what is missing when it cannot. */
+static int goodput(const struct sn_spec *spec,
+                   const struct sn_model_info *m, int gpus,
+                   struct sn_goodput_result *g, bool *have, char *why,
+                   size_t why_size, struct sn_error *err)
+{
+    struct sn_goodput_params p;
+    struct sn_goodput_job job = {0};
+    struct sn_error e;
+    int rc;
+
+    *have = false;
+    sn_goodput_params_default(&p);
+    rc = sn_goodput_parse(spec->file, sn_spec_section(spec, "reliability"),
+                          &p, err);
+    if (rc)
+        return rc;
+    job.accels = gpus;
+    job.per_supernode = spec->scaleup.accelerators;
+    job.per_node = spec->scaleup.per_node;
+    job.nics_per_node = spec->scaleout.nics_per_node;
+    job.scaleup_switches = spec->scaleup.switches_per_plane *
+                           (spec->scaleup.planes > 0 ? spec->scaleup.planes
+                                                     : 1);
+    job.checkpoint_bytes = m->params * (spec->storage.bytes_per_param > 0
+                                            ? spec->storage.bytes_per_param
+                                            : 14);
+    job.write_bw = spec->storage.write_bw;
+    job.read_bw = spec->storage.read_bw;
+    if (sn_goodput_compute(&p, &job, g, &e)) {
+        snprintf(why, why_size, "%.200s", e.msg);
+        return SN_OK;
+    }
+    *have = true;
+    return SN_OK;
+}
+
+/* A layout from the options, defaults filled in. */
+static int make_layout(const struct train_opts *o,
+                       const struct sn_model_info *m, int gpus,
+                       struct sn_train_layout *l)
+{
+    memset(l, 0, sizeof(*l));
+    l->tp = o->tp ? (int)o->tp : 1;
+    l->pp = o->pp ? (int)o->pp : 1;
+    l->cp = o->cp ? (int)o->cp : 1;
+    l->ep = o->ep ? (int)o->ep : 1;
+    l->vpp = o->vpp ? (int)o->vpp : 1;
+    l->mbs = o->mbs ? (int)o->mbs : 1;
+    l->seq = o->seq ? (int)o->seq : (m->seq > 0 ? m->seq : 2048);
+    if (o->dp)
+        l->dp = (int)o->dp;
+    else if (gpus % (l->tp * l->pp * l->cp) == 0)
+        l->dp = gpus / (l->tp * l->pp * l->cp);
+    else
+        return cli_usage_error("--gpus %d is not a multiple of tp x pp x cp "
+                               "= %d",
+                               gpus, l->tp * l->pp * l->cp);
+    /* default batch: about 4M tokens (a common pre-training batch) in
+     * whole micro-batches of every DP rank */
+    if (o->gbs) {
+        l->gbs = (int)o->gbs;
+    } else {
+        long long unit = (long long)l->mbs * l->dp;
+        long long want = (4194304 + l->seq - 1) / l->seq;
+        l->gbs = (int)(((want + unit - 1) / unit) * unit);
+    }
+    l->recompute = o->recompute >= 0 ? (enum sn_recompute)o->recompute
+                                     : SN_RECOMPUTE_NONE;
+    l->dtype = o->dtype >= 0 ? (enum sn_dtype)o->dtype : SN_DTYPE_BF16;
+    l->sp = o->sp >= 0 ? o->sp == 1 : l->tp > 1;
+    l->zero = o->zero >= 0 ? (int)o->zero : (l->dp * l->cp > 1 ? 1 : 0);
+    return SN_EXIT_OK;
+}
+
+static void head(struct sn_buf *b, const struct sn_spec *spec,
+                 const struct sn_model_info *m, int gpus)
+{
+    sn_buf_printf(b, "%s on %d x %s (%s, %d per scale-up domain)\n",
+                  m->display ? m->display : m->name, gpus, spec->accel->name,
+                  spec->name ? spec->name : "spec", spec->scaleup.accelerators);
+}
+
+static void search_text(const struct sn_train_candidate *top, size_t n,
+                        const struct sn_train_search_stats *st,
+                        struct sn_buf *b)
+{
+    struct sn_table t;
+    static const char *const cols[] = {"#",   "tp",  "pp",  "dp",
+                                       "cp",  "ep",  "vpp", "mbs",
+                                       "recompute", "zero", "step s",
+                                       "tokens/s", "MFU", "GiB", NULL};
+    char lim[64];
+
+    sn_buf_printf(b,
+                  "searched %llu layouts that pass the rules, %llu fit in "
+                  "memory, in %.3f s\n",
+                  (unsigned long long)st->enumerated,
+                  (unsigned long long)st->fitting, st->seconds);
+    if (!n) {
+        sn_buf_printf(b, "no layout fits\n");
+        return;
+    }
+    sn_table_init(&t, "");
+    for (size_t c = 0; cols[c]; c++)
+        sn_table_col(&t, cols[c], c != 9);
+    sn_table_col(&t, "limited by", false);
+    for (size_t i = 0; i < n; i++) {
+        const struct sn_train_layout *l = &top[i].layout;
+        const struct sn_train_result *r = &top[i].result;
+        sn_table_row(&t);
+        sn_table_cell(&t, "%zu", i + 1);
+        sn_table_cell(&t, "%d", l->tp);
+        sn_table_cell(&t, "%d", l->pp);
+        sn_table_cell(&t, "%d", l->dp);
+        sn_table_cell(&t, "%d", l->cp);
+        sn_table_cell(&t, "%d", l->ep);
+        sn_table_cell(&t, "%d", l->vpp);
+        sn_table_cell(&t, "%d", l->mbs);
+        sn_table_cell(&t, "%s", sn_recompute_name(l->recompute));
+        sn_table_cell(&t, "%d", l->zero);
+        sn_table_cell(&t, "%.3f", r->step_time);
+        sn_table_cell(&t, "%.0f", r->tokens_per_s);
+        sn_table_cell(&t, "%.1f%%", 100 * r->mfu);
+        sn_table_cell(&t, "%.1f", r->mem.total / GIB);
+        sn_table_cell(&t, "%s", main_limit(r, lim, sizeof(lim)));
+    }
+    sn_table_render(&t, b);
+    sn_table_release(&t);
+}
+
+static void explain_text(const struct sn_train_candidate *c, size_t k,
+                         const struct sn_train_candidate *best, int gpus,
+                         struct sn_buf *b)
+{
+    sn_buf_printf(b, "\nlayout #%zu: ", k);
+    layout_line(&c->layout, b);
+    sn_buf_printf(b, "\n");
+    memory_text(&c->result.mem, b);
+    step_text(&c->result, gpus, b);
+    if (k > 1) {
+        sn_buf_printf(b, "\nagainst #1 (%.3f s), where the %.3f s go:\n",
+                      best->result.step_time,
+                      c->result.step_time - best->result.step_time);
+        for (int p = 0; p < SN_PART_COUNT; p++) {
+            double d = c->result.part[p] - best->result.part[p];
+            if (fabs(d) >= 0.0005 * best->result.step_time)
+                sn_buf_printf(b, "  %-10s %+.4f s\n", sn_train_part_name(p),
+                              d);
+        }
+    }
+}
+
+static int sim_train_run(int argc, char **argv)
+{
+    struct train_opts o;
+    struct sn_spec spec;
+    struct sn_train_env env;
+    struct sn_train_model_file mf;
+    struct sn_train *t = NULL;
+    struct sn_train_opts so;
+    struct sn_train_layout l;
+    struct sn_train_result r;
+    struct sn_train_candidate *top = NULL;
+    struct sn_train_search_stats st;
+    struct sn_goodput_result g;
+    struct sn_error err;
+    struct sn_buf out;
+    struct sn_json j;
+    const struct sn_model_info *m;
+    bool loaded = false, have_env = false, have_g = false;
+    char why[256] = "";
+    size_t ntop = 0;
+    int rc, gpus;
+
+    sn_buf_init(&out);
+    sn_error_clear(&err);
+    rc = parse(argc, argv, &o);
+    if (rc)
+        goto out;
+    if (sn_spec_load(o.spec, &spec, &err)) {
+        rc = cli_fail(&err);
+        goto out;
+    }
+    loaded = true;
+    if (o.model) {
+        if (sn_train_model_resolve(&spec.catalog, o.model, &mf, &err)) {
+            rc = cli_fail(&err);
+            goto out;
+        }
+        m = &mf.info;
+    } else if (spec.workload.model) {
+        m = spec.workload.model;
+    } else {
+        rc = cli_usage_error("sim train: no model (give --model NAME|FILE "
+                             "or workload.model in the spec)");
+        goto out;
+    }
+    gpus = o.gpus ? (int)o.gpus : sn_spec_total_accels(&spec);
+    if (gpus > sn_spec_total_accels(&spec)) {
+        rc = cli_usage_error("--gpus %d is more than the spec's %d "
+                             "accelerators",
+                             gpus, sn_spec_total_accels(&spec));
+        goto out;
+    }
+    if (sn_train_env_init(&env, &spec, &err)) {
+        rc = cli_fail(&err);
+        goto out;
+    }
+    have_env = true;
+    if (sn_train_new(m, &env.sys, &t, &err)) {
+        rc = cli_fail(&err);
+        goto out;
+    }
+    sn_train_opts_default(&so);
+    if (o.legacy) {
+        so.flash_attention = false;
+        so.dropout = true;
+        so.overlap_grad_reduce = so.overlap_param_gather = false;
+        so.overlap_tp = so.overlap_p2p = false;
+    }
+    if ((rc = make_layout(&o, m, gpus, &l)))
+        goto out;
+    if (goodput(&spec, m, gpus, &g, &have_g, why, sizeof(why), &err)) {
+        rc = cli_fail(&err);
+        goto out;
+    }
+
+    if (o.search) {
+        struct sn_train_search s;
+        sn_train_search_default(&s);
+        s.accels = gpus;
+        s.gbs = l.gbs;
+        s.seq = l.seq;
+        s.dtype = l.dtype;
+        if (o.recompute >= 0) {
+            s.fixed_recompute = true;
+            s.recompute = (enum sn_recompute)o.recompute;
+        }
+        if (o.zero >= 0) {
+            s.fixed_zero = true;
+            s.zero = (int)o.zero;
+        }
+        top = sn_xcalloc((size_t)o.top, sizeof(*top));
+        if (sn_train_search_run(t, &s, &so, top, (size_t)o.top, &ntop, &st,
+                                &err)) {
+            rc = cli_fail(&err);
+            goto out;
+        }
+        if (o.format == SN_FORMAT_JSON) {
+            sn_json_init(&j, &out, true);
+            sn_json_obj_begin(&j);
+            sn_json_kstr(&j, "schema", "supernode.train-search/1");
+            sn_json_kstr(&j, "model", m->name);
+            sn_json_kstr(&j, "accelerator", spec.accel->name);
+            sn_json_kint(&j, "gpus", gpus);
+            sn_json_kint(&j, "enumerated", (long long)st.enumerated);
+            sn_json_kint(&j, "fitting", (long long)st.fitting);
+            sn_json_key(&j, "layouts");
+            sn_json_arr_begin(&j);
+            for (size_t i = 0; i < ntop; i++) {
+                sn_json_obj_begin(&j);
+                sn_json_kint(&j, "rank", (long long)i + 1);
+                layout_json(&j, &top[i].layout);
+                result_json(&j, &top[i].result);
+                sn_json_obj_end(&j);
+            }
+            sn_json_arr_end(&j);
+            sn_json_obj_end(&j);
+            sn_buf_putc(&out, '\n');
+        } else {
+            head(&out, &spec, m, gpus);
+            sn_buf_printf(&out, "global batch %d x %d tokens, %s\n", l.gbs,
+                          l.seq, sn_dtype_name(l.dtype));
+            search_text(top, ntop, &st, &out);
+            if (o.explain) {
+                if ((size_t)o.explain > ntop) {
+                    rc = cli_usage_error("--explain %lld: only %zu layouts "
+                                         "fit",
+                                         o.explain, ntop);
+                    goto out;
+                }
+                explain_text(&top[o.explain - 1], (size_t)o.explain, &top[0],
+                             gpus, &out);
+            }
+        }
+    } else {
+        if (sn_train_check(m, &l, gpus, &err) ||
+            sn_train_predict(t, &l, &so, &r, &err)) {
+            rc = cli_fail(&err);
+            goto out;
+        }
+        if (o.format == SN_FORMAT_JSON) {
+            sn_json_init(&j, &out, true);
+            sn_json_obj_begin(&j);
+            sn_json_kstr(&j, "schema", "supernode.train/1");
+            sn_json_kstr(&j, "spec", spec.name);
+            sn_json_kstr(&j, "model", m->name);
+            sn_json_knum(&j, "params", sn_train_params(m, NULL));
+            sn_json_kstr(&j, "accelerator", spec.accel->name);
+            sn_json_kint(&j, "gpus", gpus);
+            sn_json_kint(&j, "scaleup_domain", spec.scaleup.accelerators);
+            layout_json(&j, &l);
+            result_json(&j, &r);
+            goodput_json(&j, &g, have_g);
+            sn_json_obj_end(&j);
+            sn_buf_putc(&out, '\n');
+        } else {
+            head(&out, &spec, m, gpus);
+            sn_buf_printf(&out, "layout: ");
+            layout_line(&l, &out);
+            sn_buf_printf(&out, "\n\n");
+            memory_text(&r.mem, &out);
+            step_text(&r, gpus, &out);
+            goodput_text(&g, have_g, why, &out);
+        }
+    }
+    if (o.output)
+        rc = cli_write(o.output, &out);
+    else
+        cli_print(&out);
+out:
+    free(top);
+    sn_train_free(t);
+    if (have_env)
+        sn_train_env_release(&env);
+    if (loaded)
+        sn_spec_release(&spec);
+    sn_buf_release(&out);
+    return rc;
+}
+
+const struct sn_cmd sn_cmd_sim_train = {
+    "train",
+    "[SPEC] --model NAME|FILE [--gpus N] [--tp N --pp N --dp N --ep N "
+    "--cp N --mbs N --gbs N --seq N --vpp N --recompute "
+    "none|selective|full --zero 0..3 --sp|--no-sp --dtype bf16|fp16|fp8] "
+    "[--legacy] [--search [--top K] [--explain K]] [--format table|json] "
+    "[--output FILE]",
+    "training memory, step time, MFU and goodput of a layout; layout search",
+    "Predicts one training step of a transformer on the spec's cluster:\n"
+    "memory per accelerator (weights, gradients, optimizer state under\n"
+    "ZeRO, activations, logits, buffers) against HBM; the step time with\n"
+    "its breakdown (compute, exposed TP/CP/EP/PP/DP communication, pipeline\n"
+    "bubble, optimizer); tokens/s, TFLOP/s per GPU, MFU and HFU; and, when\n"
+    "the spec gives storage bandwidth, the Young/Daly checkpoint interval\n"
+    "and the effective training time ratio. --search ranks every layout\n"
+    "that fits; --explain K shows where the K-th one's time goes.\n"
+    "Defaults: all accelerators, tp/pp/cp 1, dp the rest, mbs 1, a global\n"
+    "batch of about 4M tokens, no recompute, the distributed optimizer,\n"
+    "sequence parallelism with tp > 1, bf16, current Megatron-Core\n"
+    "software (--legacy: 2021-22 Megatron-LM, no fused attention).\n",
+    sim_train_run,
+};

@@ -1,0 +1,326 @@
+/* cmd-sweep.c: `supernode sweep [SPEC] --set KEY=V1,V2,...`: re-plans
+ * and re-predicts a design at every value of one parameter (throughput of
+ * the best layout, goodput, links, switch chips, power) and marks the
+ * value with the most goodput-weighted tokens per accelerator. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+
+struct sweep_opts {
+    const char *spec;
+    const char *set;
+    const char *model;
+    const char *output;
+    enum sn_format format;
+    long long gpus, gbs, seq;
+    int dtype;
+};
+
+static int parse(int argc, char **argv, struct sweep_opts *o)
+{
+    static const char *const dt_names[] = {"bf16", "fp16", "fp8", NULL};
+
+    memset(o, 0, sizeof(*o));
+    o->format = SN_FORMAT_TABLE;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = NULL, *name = NULL;
+        static const char *const with_value[] = {
+            "--set", "--model", "--output", "--format", "--gpus", "--gbs",
+            "--seq", "--dtype", NULL,
+        };
+        for (size_t k = 0; with_value[k] && !name; k++) {
+            size_t n = strlen(with_value[k]);
+            if (!strncmp(a, with_value[k], n) && a[n] == '=') {
+                name = with_value[k];
+                v = a + n + 1;
+            } else if (!strcmp(a, with_value[k])) {
+                name = with_value[k];
+                if (i + 1 >= argc)
+                    return cli_usage_error("%s needs a value", name);
+                v = argv[++i];
+            }
+        }
+        if (!name) {
+            if (a[0] == '-' && a[1])
+                return cli_usage_error("sweep: unknown option '%s' (see "
+                                       "'supernode help sweep')",
+                                       a);
+            if (o->spec)
+                return cli_usage_error("sweep takes one SPEC (got '%s' and "
+                                       "'%s')",
+                                       o->spec, a);
+            o->spec = a;
+        } else if (!strcmp(name, "--set")) {
+            if (o->set)
+                return cli_usage_error("sweep varies one key: give --set "
+                                       "once");
+            o->set = v;
+        } else if (!strcmp(name, "--model")) {
+            o->model = v;
+        } else if (!strcmp(name, "--output")) {
+            o->output = v;
+        } else if (!strcmp(name, "--format")) {
+            if (cli_parse_format(v, "text,table,json", &o->format))
+                return SN_EXIT_USAGE;
+        } else if (!strcmp(name, "--gpus")) {
+            if (cli_parse_long(name, v, 1, 10000000, &o->gpus))
+                return SN_EXIT_USAGE;
+        } else if (!strcmp(name, "--gbs")) {
+            if (cli_parse_long(name, v, 1, 100000000, &o->gbs))
+                return SN_EXIT_USAGE;
+        } else if (!strcmp(name, "--seq")) {
+            if (cli_parse_long(name, v, 1, 100000000, &o->seq))
+                return SN_EXIT_USAGE;
+        } else {
+            bool found = false;
+            for (int k = 0; dt_names[k]; k++) {
+                if (!strcmp(v, dt_names[k])) {
+                    o->dtype = k;
+                    found = true;
+                }
+            }
+            if (!found)
+                return cli_usage_error("--dtype: unknown value '%s' "
+                                       "(expected bf16, fp16 or fp8)",
+                                       v);
+        }
+    }
+    if (!o->set)
+        return cli_usage_error("sweep needs --set KEY=V1,V2,... (see "
+                               "'supernode help sweep')");
+    return SN_EXIT_OK;
+}
+
+/* Split "key=v1,v2,..." in place. */
+static int split(char *set, char **key, char **values, size_t *n)
+{
+    char *eq = strchr(set, '='), *p;
+
+    if (!eq || eq == set || !eq[1])
+        return cli_usage_error("--set '%s': expected KEY=V1,V2,...", set);
+    *eq = '\0';
+    *key = set;
+    *n = 0;
+    for (p = eq + 1; p;) {
+        char *c = strchr(p, ',');
+        if (c)
+            *c = '\0';
+        if (!*p)
+            return cli_usage_error("--set %s: an empty value", set);
+        if (*n >= SN_SWEEP_MAX_VALUES)
+            return cli_usage_error("--set %s: more than %d values", set,
+                                   SN_SWEEP_MAX_VALUES);
+        values[(*n)++] = p;
+        p = c ? c + 1 : NULL;
+    }
+    return SN_EXIT_OK;
+}
+
+static void text(const char *key, const struct sn_sweep_point *pts,
+                 size_t n, struct sn_buf *b)
+{
+    struct sn_table t;
+    const char *const cols[] = {
+        "",        key,       "accels", "domain", "tp", "pp",  "dp",
+        "ep",      "step s",  "tokens/s", "per accel", "MFU", "ETTR",
+        "goodput", "effective/accel", "links", "switch chips", "power kW",
+        NULL,
+    };
+
+    sn_table_init(&t, "");
+    for (size_t c = 0; cols[c]; c++)
+        sn_table_col(&t, cols[c], c >= 2);
+    for (size_t i = 0; i < n; i++) {
+        const struct sn_sweep_point *p = &pts[i];
+        const struct sn_train_layout *l = &p->best.layout;
+        const struct sn_train_result *r = &p->best.result;
+        sn_table_row(&t);
+        sn_table_cell(&t, "%s", p->best_value ? "*" : "");
+        sn_table_cell(&t, "%s", p->value);
+        if (!p->ok && !p->accels) {
+            sn_table_cell(&t, "-");
+            continue;
+        }
+        sn_table_cell(&t, "%d", p->accels);
+        sn_table_cell(&t, "%d", p->domain);
+        if (!p->have_best) {
+            sn_table_cell(&t, "-");
+            continue;
+        }
+        sn_table_cell(&t, "%d", l->tp);
+        sn_table_cell(&t, "%d", l->pp);
+        sn_table_cell(&t, "%d", l->dp);
+        sn_table_cell(&t, "%d", l->ep);
+        sn_table_cell(&t, "%.3f", r->step_time);
+        sn_table_cell(&t, "%.0f", r->tokens_per_s);
+        sn_table_cell(&t, "%.1f", p->tokens_per_accel);
+        sn_table_cell(&t, "%.1f%%", 100 * r->mfu);
+        if (p->have_goodput) {
+            sn_table_cell(&t, "%.1f%%", 100 * p->goodput.ettr);
+            sn_table_cell(&t, "%.1f%%", 100 * p->goodput.goodput);
+        } else {
+            sn_table_cell(&t, "-");
+            sn_table_cell(&t, "-");
+        }
+        sn_table_cell(&t, "%.1f", p->effective_per_accel);
+        sn_table_cell(&t, "%zu", p->links);
+        sn_table_cell(&t, "%zu", p->switch_chips);
+        sn_table_cell(&t, "%.1f", p->power_w / 1e3);
+    }
+    sn_table_render(&t, b);
+    sn_table_release(&t);
+    for (size_t i = 0; i < n; i++)
+        if (!pts[i].ok)
+            sn_buf_printf(b, "%s=%s: %s\n", key, pts[i].value,
+                          pts[i].error);
+    sn_buf_printf(b, "* the sweet spot: most tokens/s per accelerator after "
+                     "goodput (ETTR and spare supernodes)\n");
+}
+
+static void json(const char *key, const struct sn_sweep_point *pts, size_t n,
+                 struct sn_buf *b)
+{
+    struct sn_json j;
+
+    sn_json_init(&j, b, true);
+    sn_json_obj_begin(&j);
+    sn_json_kstr(&j, "schema", "supernode.sweep/1");
+    sn_json_kstr(&j, "key", key);
+    sn_json_key(&j, "points");
+    sn_json_arr_begin(&j);
+    for (size_t i = 0; i < n; i++) {
+        const struct sn_sweep_point *p = &pts[i];
+        const struct sn_train_layout *l = &p->best.layout;
+        const struct sn_train_result *r = &p->best.result;
+        sn_json_obj_begin(&j);
+        sn_json_kstr(&j, "value", p->value);
+        sn_json_kbool(&j, "best", p->best_value);
+        if (!p->ok) {
+            sn_json_kstr(&j, "error", p->error);
+            sn_json_obj_end(&j);
+            continue;
+        }
+        sn_json_kint(&j, "accelerators", p->accels);
+        sn_json_kint(&j, "scaleup_domain", p->domain);
+        sn_json_key(&j, "layout");
+        sn_json_obj_begin(&j);
+        sn_json_kint(&j, "tp", l->tp);
+        sn_json_kint(&j, "pp", l->pp);
+        sn_json_kint(&j, "dp", l->dp);
+        sn_json_kint(&j, "cp", l->cp);
+        sn_json_kint(&j, "ep", l->ep);
+        sn_json_kint(&j, "vpp", l->vpp);
+        sn_json_kint(&j, "mbs", l->mbs);
+        sn_json_kint(&j, "gbs", l->gbs);
+        sn_json_kstr(&j, "recompute", sn_recompute_name(l->recompute));
+        sn_json_kint(&j, "zero", l->zero);
+        sn_json_obj_end(&j);
+        sn_json_knum(&j, "step_time_s", r->step_time);
+        sn_json_knum(&j, "tokens_per_s", r->tokens_per_s);
+        sn_json_knum(&j, "tokens_per_s_per_accelerator", p->tokens_per_accel);
+        sn_json_knum(&j, "mfu", r->mfu);
+        if (p->have_goodput) {
+            sn_json_knum(&j, "ettr", p->goodput.ettr);
+            sn_json_knum(&j, "goodput", p->goodput.goodput);
+            sn_json_knum(&j, "checkpoint_interval_s", p->goodput.interval);
+        }
+        sn_json_knum(&j, "effective_tokens_per_s_per_accelerator",
+                     p->effective_per_accel);
+        sn_json_kint(&j, "links", (long long)p->links);
+        sn_json_kint(&j, "switch_chips", (long long)p->switch_chips);
+        sn_json_knum(&j, "power_w", p->power_w);
+        sn_json_knum(&j, "facility_power_w", p->facility_w);
+        sn_json_obj_end(&j);
+    }
+    sn_json_arr_end(&j);
+    sn_json_obj_end(&j);
+    sn_buf_putc(b, '\n');
+}
+
+static int sweep_run(int argc, char **argv)
+{
+    struct sweep_opts o;
+    struct sn_sweep s;
+    struct sn_sweep_point *pts = NULL;
+    struct sn_train_model_file mf;
+    struct sn_error err;
+    struct sn_buf out;
+    char *set = NULL, *key = NULL, *values[SN_SWEEP_MAX_VALUES];
+    size_t n = 0;
+    int rc;
+
+    sn_buf_init(&out);
+    rc = parse(argc, argv, &o);
+    if (rc)
+        goto out;
+    set = sn_xstrdup(o.set);
+    if ((rc = split(set, &key, values, &n)))
+        goto out;
+    memset(&s, 0, sizeof(s));
+    s.spec_path = o.spec;
+    s.key = key;
+    s.values = (const char *const *)values;
+    s.nvalues = n;
+    s.gpus = (int)o.gpus;
+    s.gbs = (int)o.gbs;
+    s.seq = (int)o.seq;
+    s.dtype = (enum sn_dtype)o.dtype;
+    if (o.model) {
+        if (sn_train_model_resolve(sn_catalog_builtin(), o.model, &mf,
+                                   &err)) {
+            rc = cli_fail(&err);
+            goto out;
+        }
+        s.model = &mf.info;
+    }
+    pts = sn_xcalloc(n, sizeof(*pts));
+    if (sn_sweep_run(&s, pts, &err)) {
+        rc = cli_fail(&err);
+        goto out;
+    }
+    {
+        /* every value refused: the sweep itself is bad input */
+        size_t ok = 0;
+        for (size_t i = 0; i < n; i++)
+            ok += pts[i].ok;
+        if (!ok) {
+            rc = cli_usage_error("sweep: %s", pts[0].error);
+            goto out;
+        }
+    }
+    if (o.format == SN_FORMAT_JSON)
+        json(key, pts, n, &out);
+    else
+        text(key, pts, n, &out);
+    if (o.output)
+        rc = cli_write(o.output, &out);
+    else
+        cli_print(&out);
+out:
+    free(pts);
+    free(set);
+    sn_buf_release(&out);
+    return rc;
+}
+
+const struct sn_cmd sn_cmd_sweep = {
+    "sweep",
+    "[SPEC] --set KEY=V1,V2,... [--model NAME|FILE] [--gpus N] [--gbs N] "
+    "[--seq N] [--dtype bf16|fp16|fp8] [--format table|json] "
+    "[--output FILE]",
+    "re-plan and re-predict a design over the values of one parameter",
+    "For every value of KEY (a dotted spec key, as 'spec check --set'),\n"
+    "the design is re-validated, re-built and re-planned, and training is\n"
+    "re-predicted: the fastest layout that fits (the layout search), its\n"
+    "step time, tokens/s and MFU; goodput under failures (the spec's\n"
+    "reliability and storage sections); links, switch chips and power from\n"
+    "the plan. The value with the most goodput-weighted tokens/s per\n"
+    "accelerator is marked: for the size of the scale-up domain, the sweet\n"
+    "spot between what tighter coupling gains and what a larger fault\n"
+    "domain costs. Example:\n"
+    "  supernode sweep --set supernode.accelerators=8,16,32,64\n"
+    "The model is the spec's workload unless --model names one.\n",
+    sweep_run,
+};

@@ -1,0 +1,4 @@
+# a key the spec does not have: every value refused, exit 2
+args: sweep --set supernode.acelerators=8,16 --model llama3-8b
+exit: 2
+stderr-has: acelerators

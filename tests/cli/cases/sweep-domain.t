@@ -1,0 +1,7 @@
+# sweeping the scale-up domain at a fixed job size: each design gets the
+# supernodes the 64-GPU job needs; one value is marked the sweet spot
+args: sweep --set supernode.accelerators=8,16,32 --model llama3-8b --gpus 64 --gbs 256
+exit: 0
+stdout-has: supernode.accelerators  accels  domain
+stdout-has: * the sweet spot: most tokens/s per accelerator after goodput
+stderr-empty:

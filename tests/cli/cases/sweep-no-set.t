@@ -1,0 +1,4 @@
+# sweep needs --set
+args: sweep --model llama3-8b
+exit: 2
+stderr-has: sweep needs --set KEY=V1,V2,...

@@ -1,0 +1,4 @@
+# a file that does not exist: exit 2 with its name
+args: validate tests/fixtures/validation/no-such.csv
+exit: 2
+stderr-has: no-such.csv

@@ -1,0 +1,4 @@
+# validate needs a file
+args: validate
+exit: 2
+stderr-has: validate needs a FILE.csv
