@@ -32,7 +32,7 @@ static const bool col_required[C_COUNT] = {
 
 enum metric {
     M_NONE, M_TIME_S, M_TIME_MS, M_HW_TFLOPS, M_MODEL_TFLOPS, M_MFU, M_HFU,
-    M_TOKENS, M_TOKENS_GPU, M_SAMPLES,
+    M_TOKENS, M_TOKENS_GPU, M_SAMPLES, M_GPU_HOURS_T,
 };
 
 /* An environment per distinct system spec, kept for the whole run. */
@@ -111,24 +111,35 @@ static enum metric parse_metric(const char *m)
     char s[96];
 
     lowercase(m, s, sizeof(s));
-    if (!strcmp(s, "iteration_time_s") || !strcmp(s, "step_time_s"))
-        return M_TIME_S;
-    if (!strcmp(s, "iteration_time_ms") || !strcmp(s, "step_time_ms"))
+    if (strstr(s, "time_to_train") || strstr(s, "days"))
+        return M_NONE; /* convergence, not a step */
+    if ((strstr(s, "iteration_time") || strstr(s, "step_time") ||
+         strstr(s, "time_per_iteration") || strstr(s, "seconds_per_step")) &&
+        strstr(s, "ms"))
         return M_TIME_MS;
-    if (strstr(s, "tflops") &&
+    if (strstr(s, "iteration_time") || strstr(s, "step_time") ||
+        strstr(s, "time_per_iteration") || strstr(s, "seconds_per_step"))
+        return M_TIME_S;
+    if (strstr(s, "tflop") &&
         (strstr(s, "recompute") || strstr(s, "hardware") ||
          strstr(s, "hfu")))
         return M_HW_TFLOPS;
-    if (strstr(s, "tflops"))
+    if (strstr(s, "tflop"))
         return M_MODEL_TFLOPS;
-    if (!strcmp(s, "mfu"))
+    if (!strcmp(s, "mfu") || !strcmp(s, "mfu_pct") ||
+        !strcmp(s, "mfu_percent"))
         return M_MFU;
-    if (!strcmp(s, "hfu"))
+    if (!strcmp(s, "hfu") || !strcmp(s, "hfu_pct") ||
+        !strcmp(s, "hfu_percent"))
         return M_HFU;
-    if (strstr(s, "tokens_per_s") &&
-        (strstr(s, "per_gpu") || strstr(s, "/gpu")))
+    if (strstr(s, "gpu_hours") && strstr(s, "trillion"))
+        return M_GPU_HOURS_T;
+    if ((strstr(s, "tokens_per_s") || strstr(s, "tokens/s") ||
+         strstr(s, "tokens_per_sec")) &&
+        (strstr(s, "gpu") || strstr(s, "device") || strstr(s, "accel")))
         return M_TOKENS_GPU;
-    if (strstr(s, "tokens_per_s"))
+    if (strstr(s, "tokens_per_s") || strstr(s, "tokens/s") ||
+        strstr(s, "tokens_per_sec"))
         return M_TOKENS;
     if (strstr(s, "samples_per_s") || strstr(s, "sequences_per_s"))
         return M_SAMPLES;
@@ -157,6 +168,8 @@ static double metric_value(enum metric m, const struct sn_train_result *r,
         return r->tokens_per_s / gpus;
     case M_SAMPLES:
         return l->gbs / r->step_time;
+    case M_GPU_HOURS_T:
+        return 1e12 / (r->tokens_per_s / gpus) / 3600;
     default:
         return NAN;
     }
@@ -328,14 +341,6 @@ static void predict_row(struct owned *own, char **f, int line,
                  f[C_VALUE]);
         return;
     }
-    metric = parse_metric(f[C_METRIC]);
-    if (metric == M_NONE) {
-        snprintf(row->reason, sizeof(row->reason),
-                 "metric '%.60s' is not predicted (iteration time, TFLOP/s "
-                 "per GPU, MFU, HFU or tokens/s)",
-                 f[C_METRIC]);
-        return;
-    }
     if (!cell_int(f[C_NGPUS], 1, 10000000, &gpus)) {
         snprintf(row->reason, sizeof(row->reason), "n_gpus '%.30s' is not a "
                                                    "number",
@@ -343,6 +348,15 @@ static void predict_row(struct owned *own, char **f, int line,
         return;
     }
     row->gpus = gpus;
+    metric = parse_metric(f[C_METRIC]);
+    if (metric == M_NONE) {
+        snprintf(row->reason, sizeof(row->reason),
+                 "metric '%.60s' is not predicted (iteration time, TFLOP/s "
+                 "per GPU, MFU, HFU, tokens/s or GPU-hours per trillion "
+                 "tokens; time to train needs the steps to converge)",
+                 f[C_METRIC]);
+        return;
+    }
     if (!row_model(f, &m, row->reason, sizeof(row->reason), row->assumed,
                    sizeof(row->assumed)))
         return;
@@ -500,6 +514,9 @@ static void predict_row(struct owned *own, char **f, int line,
     }
     row->layout = l;
     row->predicted = metric_value(metric, &row->result, &l, gpus);
+    /* MFU and HFU written in percent */
+    if ((metric == M_MFU || metric == M_HFU) && row->measured > 1)
+        row->predicted *= 100;
     row->error_pct = (row->predicted - row->measured) / row->measured * 100;
     row->predicted_ok = true;
 out:
