@@ -1,0 +1,78 @@
+/* test-train-sweep.c: sweeps re-plan and re-predict a design per value
+ * and mark one sweet spot. */
+#include "harness.h"
+#include "sn/model.h"
+
+static void test_sweep_domain_size_at_a_fixed_job(void)
+{
+    /* the built-in seed design (H200, 8 per node) with its scale-up domain
+     * swept; a 64-GPU job of Llama 3 8B: every design gets the supernodes
+     * the job needs, the plan's links grow with the domain, one value is
+     * marked */
+    static const char *const values[] = {"8", "16", "32", "0"};
+    struct sn_sweep s = {0};
+    struct sn_sweep_point pts[4];
+    struct sn_error err;
+    int marked = 0;
+
+    s.key = "supernode.accelerators";
+    s.values = values;
+    s.nvalues = 4;
+    s.model = sn_catalog_model(sn_catalog_builtin(), "llama3-8b");
+    s.gpus = 64;
+    s.gbs = 256;
+    REQUIRE(s.model);
+    REQUIRE(sn_sweep_run(&s, pts, &err) == SN_OK);
+    for (int i = 0; i < 3; i++) {
+        CHECK(pts[i].ok);
+        CHECK(pts[i].accels == 64);
+        CHECK(pts[i].have_best && pts[i].best.result.mem.fits);
+        CHECK(pts[i].links > 0 && pts[i].switch_chips > 0);
+        CHECK(pts[i].power_w > 0);
+        CHECK(pts[i].effective_per_accel > 0);
+        CHECK(pts[i].effective_per_accel <= pts[i].tokens_per_accel);
+        marked += pts[i].best_value;
+    }
+    CHECK(pts[0].domain == 8 && pts[2].domain == 32);
+    /* value 0 does not validate: kept with the spec's message */
+    CHECK(!pts[3].ok && !pts[3].best_value);
+    CHECK_CONTAINS(pts[3].error, "supernode.accelerators");
+    CHECK(marked == 1);
+}
+
+static void test_sweep_marks_the_most_effective_tokens(void)
+{
+    static const char *const values[] = {"8", "16"};
+    struct sn_sweep s = {0};
+    struct sn_sweep_point pts[2];
+    struct sn_error err;
+
+    s.key = "supernode.accelerators";
+    s.values = values;
+    s.nvalues = 2;
+    s.model = sn_catalog_model(sn_catalog_builtin(), "llama3-8b");
+    s.gpus = 32;
+    s.gbs = 128;
+    REQUIRE(sn_sweep_run(&s, pts, &err) == SN_OK);
+    REQUIRE(pts[0].ok && pts[1].ok);
+    CHECK(pts[0].best_value ==
+          (pts[0].effective_per_accel >= pts[1].effective_per_accel));
+    CHECK(pts[0].best_value != pts[1].best_value);
+}
+
+static void test_sweep_refuses_no_values(void)
+{
+    struct sn_sweep s = {0};
+    struct sn_error err;
+
+    s.key = "supernodes";
+    CHECK(sn_sweep_run(&s, NULL, &err) == SN_EINPUT);
+}
+
+static const struct sn_test cases[] = {
+    T(test_sweep_domain_size_at_a_fixed_job),
+    T(test_sweep_marks_the_most_effective_tokens),
+    T(test_sweep_refuses_no_values),
+};
+
+SN_TEST_MAIN(cases)
