@@ -264,6 +264,7 @@ struct sn_yaml {
     size_t n;              /* items (seq), pairs (map) */
     struct sn_yaml **items;
     struct sn_yaml **keys; /* maps only */
+    size_t cap;            /* private: allocated length of items/keys */
 };
 
 /* A loaded document and the name it is reported under. */

@@ -276,6 +276,35 @@ static void test_yaml_refuses_bad_documents(void)
     expect_yaml_error(deep, k, "nested deeper than");
 }
 
+static void test_yaml_wide_mappings_and_lists_load(void)
+{
+    struct sn_buf text;
+    struct sn_yaml_doc doc;
+    struct sn_error err;
+
+    /* 20,000 keys and a 20,000-item list: the duplicate-key check and the
+     * growth of containers must not be quadratic, and a duplicate far down
+     * a wide mapping is still found */
+    sn_buf_init(&text);
+    for (int i = 0; i < 20000; i++)
+        sn_buf_printf(&text, "k%d: %d\n", i, i);
+    sn_buf_puts(&text, "l:\n");
+    for (int i = 0; i < 20000; i++)
+        sn_buf_printf(&text, "  - %d\n", i);
+    REQUIRE(sn_yaml_parse("w.yaml", text.data, text.len, &doc, &err) ==
+            SN_OK);
+    CHECK(doc.root->n == 20001);
+    CHECK(sn_yaml_get(doc.root, "l")->n == 20000);
+    CHECK_STR(sn_yaml_get(doc.root, "k19999")->value, "19999");
+    sn_yaml_doc_release(&doc);
+    sn_buf_puts(&text, "k12345: again\n");
+    CHECK(sn_yaml_parse("w.yaml", text.data, text.len, &doc, &err) ==
+          SN_EINPUT);
+    CHECK_CONTAINS(err.msg, "w.yaml:40002:1: duplicate key 'k12345' (first "
+                            "given at line 12346)");
+    sn_buf_release(&text);
+}
+
 static void test_csv_handles_quotes_and_crlf(void)
 {
     const char *text = "a,b,c\r\n1,\"x, \"\"y\"\"\",3\n\n4,,\n";
@@ -339,6 +368,7 @@ static const struct sn_test cases[] = {
     T(test_table_pads_columns),
     T(test_yaml_tree_with_positions),
     T(test_yaml_refuses_bad_documents),
+    T(test_yaml_wide_mappings_and_lists_load),
     T(test_csv_handles_quotes_and_crlf),
     T(test_write_file_atomic_leaves_nothing_on_failure),
     T(test_hash_is_stable),

@@ -8,10 +8,19 @@
 
 #include "sn/util.h"
 
+/* The keys of one open mapping, for finding duplicates in O(1): open
+ * addressing over FNV-1a hashes, slots hold index + 1 into the map's keys,
+ * grown when half full. */
+struct keyset {
+    uint32_t *slot;
+    size_t cap;
+};
+
 struct builder {
     const char *file;
     struct sn_yaml *stack[SN_YAML_MAX_DEPTH + 2];
     struct sn_yaml *pending_key[SN_YAML_MAX_DEPTH + 2];
+    struct keyset keys[SN_YAML_MAX_DEPTH + 2];
     int depth;
     size_t nodes;
     struct sn_yaml *root;
@@ -46,15 +55,72 @@ static struct sn_yaml *node_new(enum sn_yaml_type type, yaml_mark_t mark)
 static void push_item(struct sn_yaml *parent, struct sn_yaml *key,
                       struct sn_yaml *item)
 {
-    size_t cap = parent->n; /* grown one at a time from exact size */
-
-    parent->items = sn_xrealloc(parent->items, (cap + 1) * sizeof(item));
-    parent->items[parent->n] = item;
-    if (parent->type == SN_YAML_MAP) {
-        parent->keys = sn_xrealloc(parent->keys, (cap + 1) * sizeof(key));
-        parent->keys[parent->n] = key;
+    if (parent->n == parent->cap) {
+        size_t cap = parent->cap ? parent->cap * 2 : 4;
+        parent->items = sn_xrealloc(parent->items, cap * sizeof(item));
+        if (parent->type == SN_YAML_MAP)
+            parent->keys = sn_xrealloc(parent->keys, cap * sizeof(key));
+        parent->cap = cap;
     }
+    parent->items[parent->n] = item;
+    if (parent->type == SN_YAML_MAP)
+        parent->keys[parent->n] = key;
     parent->n++;
+}
+
+static size_t key_hash(const char *s)
+{
+    return (size_t)sn_hash64(s, strlen(s), 0);
+}
+
+/* The earlier key equal to `name` in map (indexed by ks), or NULL. */
+static struct sn_yaml *keyset_find(const struct keyset *ks,
+                                   const struct sn_yaml *map, const char *name)
+{
+    if (!ks->cap)
+        return NULL;
+    for (size_t i = key_hash(name) & (ks->cap - 1);; i = (i + 1) & (ks->cap - 1)) {
+        uint32_t v = ks->slot[i];
+        if (!v)
+            return NULL;
+        if (strcmp(map->keys[v - 1]->value, name) == 0)
+            return map->keys[v - 1];
+    }
+}
+
+static void keyset_insert(struct keyset *ks, const struct sn_yaml *map,
+                          size_t index, const char *name)
+{
+    if ((map->n + 1) * 2 > ks->cap) {
+        size_t cap = ks->cap ? ks->cap * 2 : 16;
+        uint32_t *slot = sn_xcalloc(cap, sizeof(uint32_t));
+        for (size_t k = 0; k < ks->cap; k++) {
+            uint32_t v = ks->slot[k];
+            size_t i;
+            if (!v)
+                continue;
+            i = key_hash(map->keys[v - 1]->value) & (cap - 1);
+            while (slot[i])
+                i = (i + 1) & (cap - 1);
+            slot[i] = v;
+        }
+        free(ks->slot);
+        ks->slot = slot;
+        ks->cap = cap;
+    }
+    for (size_t i = key_hash(name) & (ks->cap - 1);; i = (i + 1) & (ks->cap - 1)) {
+        if (!ks->slot[i]) {
+            ks->slot[i] = (uint32_t)index + 1;
+            return;
+        }
+    }
+}
+
+static void keyset_release(struct keyset *ks)
+{
+    free(ks->slot);
+    ks->slot = NULL;
+    ks->cap = 0;
 }
 
 /* Attach a finished node to its parent (or make it the root). Returns
@@ -80,12 +146,14 @@ static int attach(struct builder *b, struct sn_yaml *n, struct sn_error *err)
             node_free(n);
             return rc;
         }
-        for (size_t i = 0; i < parent->n; i++) {
-            if (strcmp(parent->keys[i]->value, n->value) == 0) {
+        {
+            struct sn_yaml *first =
+                keyset_find(&b->keys[b->depth - 1], parent, n->value);
+            if (first) {
                 int rc = sn_error_at(
                     err, SN_EINPUT, b->file, n->line, n->col,
                     "duplicate key '%.64s' (first given at line %d)",
-                    n->value, parent->keys[i]->line);
+                    n->value, first->line);
                 node_free(n);
                 return rc;
             }
@@ -93,6 +161,9 @@ static int attach(struct builder *b, struct sn_yaml *n, struct sn_error *err)
         b->pending_key[b->depth - 1] = n;
         return SN_OK;
     }
+    if (parent->type == SN_YAML_MAP)
+        keyset_insert(&b->keys[b->depth - 1], parent, parent->n,
+                      b->pending_key[b->depth - 1]->value);
     push_item(parent, b->pending_key[b->depth - 1], n);
     b->pending_key[b->depth - 1] = NULL;
     return SN_OK;
@@ -182,6 +253,7 @@ static int handle_event(struct builder *b, yaml_event_t *ev, bool *done,
                      ev->start_mark);
         b->stack[b->depth] = n;
         b->pending_key[b->depth] = NULL;
+        keyset_release(&b->keys[b->depth]);
         b->depth++;
         return SN_OK;
     case YAML_SEQUENCE_END_EVENT:
@@ -189,6 +261,7 @@ static int handle_event(struct builder *b, yaml_event_t *ev, bool *done,
         b->depth--;
         n = b->stack[b->depth];
         b->stack[b->depth] = NULL;
+        keyset_release(&b->keys[b->depth]);
         return attach(b, n, err);
     default:
         return SN_OK;
@@ -230,6 +303,7 @@ int sn_yaml_parse(const char *file, const char *text, size_t len,
         for (int i = b.depth - 1; i >= 0; i--) {
             node_free(b.pending_key[i]);
             node_free(b.stack[i]);
+            keyset_release(&b.keys[i]);
         }
         node_free(b.root);
         return rc;
