@@ -85,15 +85,20 @@ else
     bad "one rank without mpirun" "exit $rc"
 fi
 
-# 3. one pair at a time
-mpi2 "$bin" bench pairs --isolated "${small[@]}" --json "$tmp/iso.json" \
+# 3. one pair at a time, beside the design (--spec): pairs against `sim
+#    pairs`, the collective against `sim coll`
+mpi2 "$bin" bench pairs coll --isolated "${small[@]}" --ops allreduce \
+    --spec examples/cpu-cluster.yaml --json "$tmp/iso.json" \
     >"$tmp/out" 2>"$tmp/err"
 rc=$?
 if [[ $rc -eq 0 ]] && has "$tmp/out" "one pair at a time" &&
-        [[ $(count "$tmp/iso.json" '"concurrent": false') -eq 6 ]]; then
-    ok "isolated pairs"
+        [[ $(count "$tmp/iso.json" '"concurrent": false') -eq 6 ]] &&
+        [[ $(count "$tmp/iso.json" '"source": "sim pairs') -eq 6 ]] &&
+        [[ $(count "$tmp/iso.json" '"source": "sim coll time"') -eq 2 ]] &&
+        has "$tmp/out" "% of sim pairs"; then
+    ok "isolated pairs beside the design"
 else
-    bad "isolated pairs" "exit $rc"
+    bad "isolated pairs beside the design" "exit $rc"
 fi
 
 # 4. corruption on rank 1 (test-only fault) is counted as #wrong, exit 1

@@ -288,6 +288,30 @@ static void test_json_carries_schema_units_and_samples(void)
     sn__bench_result_release(&r);
 }
 
+static void test_json_efficiency_is_design_over_time_for_times(void)
+{
+    struct sn_bench_results res;
+    struct sn_bench_result r;
+    double t[3] = {2e-6, 2e-6, 2e-6};
+    struct sn_buf b;
+
+    /* a latency of 2 us against a design of 1.5 us is 75% of the design */
+    sn__bench_result_init(&r);
+    r.test = SN_BENCH_LATENCY;
+    sn_strlcpy(r.op, "latency", sizeof(r.op));
+    sn__bench_result_samples(&r, t, 3, 0, "latency", "s");
+    r.expected = 1.5e-6;
+    sn_strlcpy(r.expected_src, "sim pairs latency", sizeof(r.expected_src));
+    sn_bench_results_init(&res);
+    sn__bench_results_add(&res, &r);
+    sn_buf_init(&b);
+    sn_bench_json(&res, &b);
+    CHECK_CONTAINS(b.data, "\"efficiency\": 0.75");
+    sn_buf_release(&b);
+    sn_bench_results_release(&res);
+    sn__bench_result_release(&r);
+}
+
 static void write_file(const char *path, const char *text)
 {
     FILE *f = fopen(path, "w");
@@ -399,6 +423,7 @@ static const struct sn_test cases[] = {
     T(test_result_values_are_work_over_time),
     T(test_pack_round_trips_and_rejects_truncation),
     T(test_json_carries_schema_units_and_samples),
+    T(test_json_efficiency_is_design_over_time_for_times),
     T(test_state_reads_sysfs_under_root),
     T(test_state_without_sysfs_is_unreadable_not_zero),
 };

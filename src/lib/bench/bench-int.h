@@ -121,6 +121,11 @@ struct sn__bench_ctx {
     char device[96];
     int threads;                     /* cpu threads of this rank */
     double t0;                       /* sn_now() when the run began */
+    /* rank 0, with --spec: the design's topology and collective model
+     * for `sim pairs` and `sim coll` expectations, built on first use */
+    struct sn_topo *topo;
+    struct sn_coll_model *model;
+    bool model_tried;
     /* watchdog */
     _Atomic uint32_t section;
     _Atomic int32_t iter;

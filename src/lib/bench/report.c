@@ -10,6 +10,16 @@
 
 #include "sn/bench.h"
 
+/* Measured against the design: value / expected, or expected / value for
+ * times, so that 100% is the design and less is worse either way. */
+static double efficiency(const struct sn_bench_result *r)
+{
+    if (!(r->expected > 0) || !(r->stats.median > 0))
+        return NAN;
+    return !strcmp(r->unit, "s") ? r->expected / r->stats.median
+                                 : r->stats.median / r->expected;
+}
+
 /* ---- JSON ---------------------------------------------------------------------- */
 
 static void json_stats(struct sn_json *j, const struct sn_bench_stats *s)
@@ -149,7 +159,7 @@ static void json_result(struct sn_json *j, const struct sn_bench_result *r)
         sn_json_obj_begin(j);
         sn_json_knum(j, "value", r->expected);
         sn_json_kstr(j, "source", r->expected_src);
-        sn_json_knum(j, "efficiency", r->stats.median / r->expected);
+        sn_json_knum(j, "efficiency", efficiency(r));
         sn_json_obj_end(j);
     } else {
         sn_json_null(j);
@@ -300,7 +310,7 @@ static void expected_cells(struct sn_table *t,
 {
     if (r->expected > 0) {
         cell_num(t, r->expected / scale, decimals);
-        cell_num(t, 100.0 * r->stats.median / r->expected, 1);
+        cell_num(t, 100.0 * efficiency(r), 1);
     } else {
         sn_table_cell(t, "-");
         sn_table_cell(t, "-");
@@ -450,7 +460,7 @@ static void render_host(const struct sn_bench_results *res,
 static void render_matrix(const struct sn_bench_results *res,
                           enum sn_bench_test test, const char *op,
                           const char *title, double scale, int decimals,
-                          struct sn_buf *out)
+                          bool eff, struct sn_buf *out)
 {
     int n = res->nranks;
     struct sn_table t;
@@ -461,7 +471,8 @@ static void render_matrix(const struct sn_bench_results *res,
 
     for (size_t i = 0; i < res->n; i++) {
         const struct sn_bench_result *r = &res->items[i];
-        if (r->test == test && !strcmp(r->op, op)) {
+        if (r->test == test && !strcmp(r->op, op) &&
+            (!eff || r->expected > 0)) {
             any = true;
             bytes = r->bytes;
             concurrent = r->concurrent;
@@ -497,7 +508,9 @@ static void render_matrix(const struct sn_bench_results *res,
                     r->peer == d)
                     hit = r;
             }
-            if (hit)
+            if (hit && eff)
+                cell_num(&t, 100 * efficiency(hit), 1);
+            else if (hit)
                 cell_num(&t, hit->stats.median / scale, decimals);
             else
                 sn_table_cell(&t, "N/A");
@@ -511,6 +524,7 @@ static void render_aggregate(const struct sn_bench_results *res,
                              struct sn_buf *out)
 {
     struct sn_table t;
+    bool exp = any_expected(res, SN_BENCH_AGGREGATE);
 
     sn_buf_puts(out, "# aggregate: every pair of a round exchanging both "
                      "ways at once, against the same pairs one at a "
@@ -523,6 +537,10 @@ static void render_aggregate(const struct sn_bench_results *res,
     sn_table_col(&t, "sum alone(GB/s)", true);
     sn_table_col(&t, "ratio%", true);
     sn_table_col(&t, "cv%", true);
+    if (exp) {
+        sn_table_col(&t, "expected", true);
+        sn_table_col(&t, "eff%", true);
+    }
     for (size_t i = 0; i < res->n; i++) {
         const struct sn_bench_result *r = &res->items[i];
         if (r->test != SN_BENCH_AGGREGATE || strcmp(r->op, "aggregate"))
@@ -535,6 +553,8 @@ static void render_aggregate(const struct sn_bench_results *res,
         cell_num(&t, r->ref / 1e9, 2);
         cell_num(&t, r->ref > 0 ? 100 * r->stats.median / r->ref : NAN, 1);
         cell_num(&t, 100 * r->stats.cv, 2);
+        if (exp)
+            expected_cells(&t, r, 1e9, 2);
     }
     sn_table_render(&t, out);
     sn_table_release(&t);
@@ -547,10 +567,11 @@ static bool coll_same_row(const struct sn_bench_result *a,
            !strcmp(a->op, b->op) && a->bytes == b->bytes;
 }
 
-static void coll_cells(struct sn_table *t, const struct sn_bench_result *r)
+static void coll_cells(struct sn_table *t, const struct sn_bench_result *r,
+                       bool exp)
 {
     if (!r) {
-        for (int k = 0; k < 4; k++)
+        for (int k = 0; k < (exp ? 5 : 4); k++)
             sn_table_cell(t, "N/A");
         return;
     }
@@ -561,6 +582,9 @@ static void coll_cells(struct sn_table *t, const struct sn_bench_result *r)
         sn_table_cell(t, "%lld", r->wrong);
     else
         sn_table_cell(t, "N/A");
+    /* the design's time, as a percentage: sim time / measured time */
+    if (exp)
+        cell_num(t, 100 * efficiency(r), 1);
 }
 
 /* nccl-tests' table, one per collective, with its two footer lines. */
@@ -569,6 +593,7 @@ static void render_coll(const struct sn_bench_results *res,
 {
     const char *done[SN_COLL_OP_COUNT];
     size_t ndone = 0;
+    bool exp = any_expected(res, SN_BENCH_COLL);
 
     for (size_t i = 0; i < res->n; i++) {
         const struct sn_bench_result *first = &res->items[i];
@@ -601,10 +626,14 @@ static void render_coll(const struct sn_bench_results *res,
         sn_table_col(&t, "algbw(GB/s)", true);
         sn_table_col(&t, "busbw(GB/s)", true);
         sn_table_col(&t, "#wrong", true);
+        if (exp)
+            sn_table_col(&t, "eff%", true);
         sn_table_col(&t, "time(us)", true);
         sn_table_col(&t, "algbw(GB/s)", true);
         sn_table_col(&t, "busbw(GB/s)", true);
         sn_table_col(&t, "#wrong", true);
+        if (exp)
+            sn_table_col(&t, "eff%", true);
         for (size_t a = i; a < res->n; a++) {
             const struct sn_bench_result *r = &res->items[a], *oop = NULL,
                                          *ip = NULL;
@@ -637,8 +666,8 @@ static void render_coll(const struct sn_bench_results *res,
             sn_table_cell(&t, "%s", sn_bench_dtype_nccl_name(dt));
             sn_table_cell(&t, "%s", r->redop[0] ? r->redop : "none");
             sn_table_cell(&t, "%d", r->root);
-            coll_cells(&t, oop);
-            coll_cells(&t, ip);
+            coll_cells(&t, oop, exp);
+            coll_cells(&t, ip, exp);
         }
         sn_table_render(&t, out);
         sn_table_release(&t);
@@ -675,6 +704,7 @@ static void histogram(const struct sn_bench_result *r, struct sn_buf *out)
 static void render_latency(const struct sn_bench_results *res,
                            struct sn_buf *out)
 {
+    bool exp = any_expected(res, SN_BENCH_LATENCY);
     struct sn_table t;
     const struct sn_bench_result *worst = NULL;
 
@@ -693,6 +723,10 @@ static void render_latency(const struct sn_bench_results *res,
     sn_table_col(&t, "P99.9", true);
     sn_table_col(&t, "Max", true);
     sn_table_col(&t, "Iterations", true);
+    if (exp) {
+        sn_table_col(&t, "expected", true);
+        sn_table_col(&t, "eff%", true);
+    }
     /* pairs first, then the job-wide rows */
     for (size_t k = 0; k < 2 * res->n; k++) {
         const struct sn_bench_result *r = &res->items[k % res->n];
@@ -719,6 +753,8 @@ static void render_latency(const struct sn_bench_results *res,
         cell_num(&t, r->stats.p999 * 1e6, 2);
         cell_num(&t, r->stats.max * 1e6, 2);
         sn_table_cell(&t, "%u", r->stats.n);
+        if (exp)
+            expected_cells(&t, r, 1e-6, 2);
     }
     sn_table_render(&t, out);
     sn_table_release(&t);
@@ -756,13 +792,22 @@ void sn_bench_render(const struct sn_bench_results *res, struct sn_buf *out)
     if (any_of(res, SN_BENCH_PAIRS)) {
         sn_buf_puts(out, "# pairs\n");
         render_matrix(res, SN_BENCH_PAIRS, "uni",
-                      "unidirectional bandwidth (GB/s)", 1e9, 2, out);
+                      "unidirectional bandwidth (GB/s)", 1e9, 2, false, out);
         render_matrix(res, SN_BENCH_PAIRS, "bidir",
                       "bidirectional bandwidth (GB/s per direction)", 1e9,
-                      2, out);
+                      2, false, out);
         render_matrix(res, SN_BENCH_PAIRS, "latency",
                       "latency (us, half round trip, median)", 1e-6, 2,
+                      false, out);
+        render_matrix(res, SN_BENCH_PAIRS, "uni",
+                      "unidirectional bandwidth, % of sim pairs", 1, 1,
+                      true, out);
+        render_matrix(res, SN_BENCH_PAIRS, "bidir",
+                      "bidirectional bandwidth, % of sim pairs", 1, 1, true,
                       out);
+        render_matrix(res, SN_BENCH_PAIRS, "latency",
+                      "latency, % of sim pairs (sim / measured)", 1, 1,
+                      true, out);
     }
     if (any_of(res, SN_BENCH_AGGREGATE))
         render_aggregate(res, out);

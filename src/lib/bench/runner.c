@@ -346,6 +346,95 @@ static void expect(struct sn__bench_ctx *c, struct sn_bench_result *r)
     }
 }
 
+/* The design's model, on rank 0, once: NULL (with a note) when the spec
+ * cannot give one or has fewer accelerators than the job has ranks. */
+static struct sn_coll_model *design_model(struct sn__bench_ctx *c)
+{
+    struct sn_error err;
+
+    if (c->model_tried)
+        return c->model;
+    c->model_tried = true;
+    if (!c->o.spec)
+        return NULL;
+    if ((int)sn_spec_total_accels(c->o.spec) < c->job->size) {
+        note(c, "--spec: %d accelerators in the design, %d ranks in the "
+                "job: no sim pairs or sim coll expectations",
+             sn_spec_total_accels(c->o.spec), c->job->size);
+        return NULL;
+    }
+    if (sn_topo_build(c->o.spec, &c->topo, &err) ||
+        sn_coll_model_new(c->topo, &c->model, &err)) {
+        note(c, "--spec: no sim expectations: %s", err.msg);
+        sn_topo_free(c->topo);
+        c->topo = NULL;
+        c->model = NULL;
+    }
+    return c->model;
+}
+
+static void set_expected(struct sn_bench_result *r, double v,
+                         const char *src)
+{
+    if (!(v > 0) || !isfinite(v))
+        return;
+    r->expected = v;
+    sn_strlcpy(r->expected_src, src, sizeof(r->expected_src));
+}
+
+/* Rank 0, after a test's results are in: pairs against `sim pairs`
+ * (rank r = the design's accelerator rank r), collectives and the small
+ * all-reduce against `sim coll` over ranks 0 .. n-1. */
+static void expect_sim(struct sn__bench_ctx *c, struct sn_bench_result *r)
+{
+    struct sn_coll_model *m;
+    struct sn_error err;
+    struct sn_pair p;
+    struct sn_coll_result cr;
+    struct sn_group g = {0, 0, 1, NULL};
+    enum sn_coll_op op;
+
+    if (r->test != SN_BENCH_PAIRS && r->test != SN_BENCH_AGGREGATE &&
+        r->test != SN_BENCH_COLL && r->test != SN_BENCH_LATENCY)
+        return;
+    if (!(m = design_model(c)))
+        return;
+    if (r->subject == SN_SUBJ_PAIR) {
+        if (sn_pairs_predict(m, (uint32_t)r->rank, (uint32_t)r->peer, &p,
+                             &err))
+            return;
+        if (!strcmp(r->op, "uni"))
+            set_expected(r, p.uni_bw, "sim pairs uni_bw");
+        else if (!strcmp(r->op, "bidir") || !strcmp(r->op, "isolated"))
+            /* the model's bidirectional figure is both directions */
+            set_expected(r, p.bidi_bw / 2, "sim pairs bidi_bw/2");
+        else if (!strcmp(r->op, "latency"))
+            set_expected(r, p.latency, "sim pairs latency");
+        return;
+    }
+    if (r->test == SN_BENCH_AGGREGATE) {
+        /* the pairs of the round each as the design gives them alone:
+         * contention in the design shows as a ratio below 1 here too */
+        int n = c->job->size, *partner = sn_xcalloc((size_t)n, sizeof(int));
+        double sum = 0;
+        sn_bench_tournament(n, r->round, partner);
+        for (int a = 0; a < n; a++)
+            if (partner[a] > a &&
+                !sn_pairs_predict(m, (uint32_t)a, (uint32_t)partner[a], &p,
+                                  &err))
+                sum += p.bidi_bw;
+        free(partner);
+        set_expected(r, sum, "sim pairs bidi_bw, summed");
+        return;
+    }
+    if (sn_bench_coll_op_parse(r->op, &op, &err))
+        return;
+    g.n = (uint32_t)r->nranks;
+    if (!sn_coll_predict(m, op, &g, (double)r->bytes, SN_ALGO_AUTO, &cr,
+                         &err))
+        set_expected(r, cr.time, "sim coll time");
+}
+
 /* ---- per-device tests ------------------------------------------------------ */
 
 struct gemm_arg {
@@ -1002,10 +1091,11 @@ static void timer_note(struct sn__bench_ctx *c, struct sn_bench_results *res)
         }
     }
     if (near)
-        note(c, "%zu result%s time under 100 steps of the clock (%s, "
-                "%.0f ns steps), %s %s first: read them as coarse",
-             near, near == 1 ? "'s median" : "s' medians", res->timer.name,
-             step * 1e9, sn_bench_test_name(first->test), first->op);
+        note(c, "%zu result%s a median time under 100 steps of the clock "
+                "(%s, %.0f ns steps), the first %s %s: read %s as coarse",
+             near, near == 1 ? " has" : "s have", res->timer.name,
+             step * 1e9, sn_bench_test_name(first->test), first->op,
+             near == 1 ? "it" : "them");
 }
 
 typedef int (*test_fn)(struct sn__bench_ctx *c, struct sn_error *err);
@@ -1072,12 +1162,19 @@ int sn_bench_run(struct sn_bench_job *job, const struct sn_bench_opts *opts,
                           c->o.inject.in_loop;
         if (fault_here(c, SN_FAULT_HANG, t) && !c->o.inject.in_loop)
             sn__bench_hang(c);
+        size_t before = res->n;
         rc = tests[t](c, err);
         c->hang_in_loop = false;
         if (!rc)
             rc = sn__bench_gather(c, err);
         if (rc)
             sn__bench_fail(c, err); /* the others may wait for us: end */
+        if (job->rank == 0 && c->o.spec) {
+            pthread_mutex_lock(&c->lock);
+            for (size_t k = before; k < res->n; k++)
+                expect_sim(c, &res->items[k]);
+            pthread_mutex_unlock(&c->lock);
+        }
     }
     atomic_store(&c->test_start, 0.0);
     sn__bench_watch_stop(c);
@@ -1096,6 +1193,8 @@ out:
             sn__bench_result_release(&res->items[i]);
         res->n = 0;
     }
+    sn_coll_model_free(c->model);
+    sn_topo_free(c->topo);
     pthread_mutex_destroy(&c->where_lock);
     pthread_mutex_destroy(&c->lock);
     free(c);
