@@ -192,6 +192,22 @@ int sn_topo_route_paths(const struct sn_topo *t, const struct sn_route_tree *rt,
                         size_t *n, struct sn_error *err);
 void sn_route_tree_release(struct sn_route_tree *rt);
 
+/* The shortest-path DAG of a route tree, for callers that need every
+ * route to many destinations without enumerating paths (localisation):
+ * for each state s (node * SN_LINK_CLASS_COUNT + class, as in sdist) the
+ * links that enter it on a shortest path, in [off[s], off[s + 1]), and
+ * the state each comes from (SN_NONE: from the source itself). */
+struct sn_route_dag {
+    uint32_t *off;
+    uint32_t *link;
+    uint32_t *from;
+    size_t nstates;
+};
+
+int sn_topo_route_dag(const struct sn_topo *t, const struct sn_route_tree *rt,
+                      struct sn_route_dag *dag, struct sn_error *err);
+void sn_route_dag_release(struct sn_route_dag *dag);
+
 /* ---- counting ---------------------------------------------------------------- */
 
 /* Links and devices by class, medium and kind, for plan and the tests. */

@@ -9,10 +9,6 @@
 
 #include "diag-int.h"
 
-/* Paths enumerated per pair. Beyond this the ECMP weights are estimated
- * from the first paths found (a fat tree with 64 spines per pod). */
-#define MAX_PATHS 64
-
 /* A link on more than half of a healthy pair's ECMP paths is more likely
  * than not to have carried its flow (one flow hashes onto one path): such
  * a link is cleared. */
@@ -60,52 +56,119 @@ static int cmp_src(const void *a, const void *b)
     return (x->idx > y->idx) - (x->idx < y->idx);
 }
 
-/* Add pair idx's links (from its paths) to the row arrays. Rows are
- * filled out of order, so each row goes to a scratch list first. */
+/* One pair's links and their shares, before they go into the rows. */
 struct row {
     uint32_t *link;
     float *w;
     size_t n;
 };
 
-static void paths_to_row(const struct sn_path *paths, size_t np,
-                         struct row *row, uint32_t *scratch)
-{
-    size_t k = 0, nu = 0;
+/* Scratch for the backward pass over one pair's shortest-path DAG,
+ * indexed by state and by link, reset through the lists of what was
+ * touched so that a pair costs what its DAG holds. */
+struct walk {
+    double *back;          /* per state: shortest paths from it to dst */
+    uint8_t *seen;         /* per state */
+    double *flow;          /* per link: paths through it */
+    uint32_t *states;      /* reverse topological order, built by DFS */
+    size_t nstates;
+    uint32_t *links;       /* links touched */
+    size_t nlinks;
+    uint32_t *stack, *next; /* DFS: state and its next predecessor */
+};
 
-    for (size_t i = 0; i < np; i++)
-        for (uint32_t h = 0; h < paths[i].nhops; h++)
-            scratch[k++] = paths[i].link[h];
-    qsort(scratch, k, sizeof(*scratch), cmp_u32);
-    row->link = sn_xmalloc((k ? k : 1) * sizeof(uint32_t));
-    row->w = sn_xmalloc((k ? k : 1) * sizeof(float));
-    for (size_t i = 0; i < k;) {
-        size_t j = i;
-        while (j < k && scratch[j] == scratch[i])
-            j++;
-        row->link[nu] = scratch[i];
-        row->w[nu] = (float)((double)(j - i) / (double)np);
-        nu++;
-        i = j;
+/* The links of the shortest paths from rt->src to dst (w->links) and the
+ * paths through each (w->flow, of rt->npaths[dst]; the caller resets
+ * them): back[X] counts paths from state X on to dst;
+ * each link into X from state F carries spaths[F] x back[X] of them
+ * (spaths[source] = 1). States are taken in reverse postorder of a DFS
+ * over predecessor edges, so every state comes before its predecessors. */
+static void pair_shares(const struct sn_route_tree *rt,
+                        const struct sn_route_dag *dag, uint32_t dst,
+                        struct walk *w)
+{
+    size_t ncls = SN_LINK_CLASS_COUNT, sp = 0;
+    double total = rt->npaths[dst];
+
+    w->nstates = 0;
+    w->nlinks = 0;
+    if (rt->dist[dst] == SN_NONE || rt->dist[dst] == 0 || !(total > 0))
+        return;
+    /* DFS from the destination's final states over predecessors */
+    for (size_t c = 0; c < ncls; c++) {
+        uint32_t s = (uint32_t)(dst * ncls + c);
+        if (rt->sdist[s] != rt->dist[dst] || w->seen[s])
+            continue;
+        w->back[s] = 1.0;
+        w->seen[s] = 1;
+        w->stack[sp] = s;
+        w->next[sp++] = dag->off[s];
+        while (sp) {
+            uint32_t x = w->stack[sp - 1];
+            uint32_t k = w->next[sp - 1];
+            if (k < dag->off[x + 1]) {
+                uint32_t f = dag->from[k];
+                w->next[sp - 1] = k + 1;
+                if (f != SN_NONE && !w->seen[f]) {
+                    w->seen[f] = 1;
+                    w->back[f] = 0.0;
+                    w->stack[sp] = f;
+                    w->next[sp++] = dag->off[f];
+                }
+                continue;
+            }
+            w->states[w->nstates++] = x; /* postorder */
+            sp--;
+        }
     }
-    row->n = nu;
+    /* reverse postorder: a state before the states it is reached from */
+    for (size_t i = w->nstates; i-- > 0;) {
+        uint32_t x = w->states[i];
+        double b = w->back[x];
+        for (uint32_t k = dag->off[x]; k < dag->off[x + 1]; k++) {
+            uint32_t f = dag->from[k], l = dag->link[k];
+            if (w->flow[l] == 0.0)
+                w->links[w->nlinks++] = l;
+            w->flow[l] += b * (f == SN_NONE ? 1.0 : rt->spaths[f]);
+            if (f != SN_NONE)
+                w->back[f] += b;
+        }
+    }
+    for (size_t i = 0; i < w->nstates; i++)
+        w->seen[w->states[i]] = 0;
 }
 
+/* What the pairs' routes say, in one pass over the pairs, source by
+ * source: a healthy pair clears the links on more than half of its paths
+ * (cleared: the largest share seen; conflicts: how many healthy pairs
+ * had a link on more than half of theirs) and is then forgotten; a slow
+ * pair keeps its row of links and shares. crossed marks every link some
+ * route uses. */
 static int build_routes(const struct sn_topo *t, const struct sn_diag_pair *p,
-                        size_t n, struct routes *out, struct sn_error *err)
+                        size_t n, struct routes *out, float *cleared,
+                        uint32_t *conflicts, uint8_t *crossed,
+                        struct sn_error *err)
 {
     struct by_src *order = sn_xmalloc((n ? n : 1) * sizeof(*order));
     struct row *rows = sn_xcalloc(n ? n : 1, sizeof(*rows));
-    struct sn_path *paths = sn_xmalloc(MAX_PATHS * sizeof(*paths));
-    uint32_t *scratch =
-        sn_xmalloc(MAX_PATHS * SN_PATH_MAX_HOPS * sizeof(uint32_t));
+    size_t ns = t->nnodes * SN_LINK_CLASS_COUNT + 1;
+    struct walk w;
     struct sn_route_tree rt;
+    struct sn_route_dag dag;
     bool have_tree = false;
     size_t total = 0;
     int rc = SN_OK;
 
     memset(&rt, 0, sizeof(rt));
+    memset(&dag, 0, sizeof(dag));
     memset(out, 0, sizeof(*out));
+    w.back = sn_xcalloc(ns, sizeof(double));
+    w.seen = sn_xcalloc(ns, 1);
+    w.flow = sn_xcalloc(t->nlinks + 1, sizeof(double));
+    w.states = sn_xmalloc(ns * sizeof(uint32_t));
+    w.links = sn_xmalloc((t->nlinks + 1) * sizeof(uint32_t));
+    w.stack = sn_xmalloc(ns * sizeof(uint32_t));
+    w.next = sn_xmalloc(ns * sizeof(uint32_t));
     for (size_t i = 0; i < n; i++) {
         if (p[i].a >= t->naccel || p[i].b >= t->naccel || p[i].a == p[i].b) {
             rc = sn_error_set(err, SN_EINPUT,
@@ -121,29 +184,50 @@ static int build_routes(const struct sn_topo *t, const struct sn_diag_pair *p,
     }
     qsort(order, n, sizeof(*order), cmp_src);
     for (size_t i = 0; i < n; i++) {
-        size_t np = 0;
+        size_t idx = order[i].idx;
+        double all;
         if (!have_tree || rt.src != t->accel[order[i].src]) {
-            if (have_tree)
+            if (have_tree) {
                 sn_route_tree_release(&rt);
+                sn_route_dag_release(&dag);
+            }
             have_tree = false;
             rc = sn_topo_route_tree(t, t->accel[order[i].src], &rt, err);
-            if (rc)
+            if (!rc)
+                rc = sn_topo_route_dag(t, &rt, &dag, err);
+            if (rc) {
+                sn_route_tree_release(&rt);
                 goto out;
+            }
             have_tree = true;
         }
-        rc = sn_topo_route_paths(t, &rt, t->accel[order[i].dst], paths,
-                                 MAX_PATHS, &np, err);
-        if (rc == SN_ENOTFOUND) {
-            /* no route: nothing to localise on for this pair */
-            sn_error_clear(err);
-            rc = SN_OK;
-            np = 0;
+        /* a pair without a route has no links: nothing to localise on */
+        pair_shares(&rt, &dag, t->accel[order[i].dst], &w);
+        all = rt.npaths[t->accel[order[i].dst]];
+        if (p[idx].slow && w.nlinks) {
+            struct row *row = &rows[idx];
+            qsort(w.links, w.nlinks, sizeof(uint32_t), cmp_u32);
+            row->link = sn_xmalloc(w.nlinks * sizeof(uint32_t));
+            row->w = sn_xmalloc(w.nlinks * sizeof(float));
+            row->n = w.nlinks;
+            total += w.nlinks;
+            for (size_t k = 0; k < w.nlinks; k++) {
+                row->link[k] = w.links[k];
+                row->w[k] = (float)(w.flow[w.links[k]] / all);
+            }
         }
-        if (rc)
-            goto out;
-        if (np)
-            paths_to_row(paths, np, &rows[order[i].idx], scratch);
-        total += rows[order[i].idx].n;
+        for (size_t k = 0; k < w.nlinks; k++) {
+            uint32_t l = w.links[k];
+            float share = (float)(w.flow[l] / all);
+            crossed[l] = 1;
+            w.flow[l] = 0.0;
+            if (p[idx].slow)
+                continue;
+            if (share > cleared[l])
+                cleared[l] = share;
+            if (share > CLEAR_WEIGHT)
+                conflicts[l]++;
+        }
     }
     out->off = sn_xmalloc((n + 1) * sizeof(size_t));
     out->link = sn_xmalloc((total ? total : 1) * sizeof(uint32_t));
@@ -160,16 +244,23 @@ static int build_routes(const struct sn_topo *t, const struct sn_diag_pair *p,
     }
     out->n = n;
 out:
-    if (have_tree)
+    if (have_tree) {
         sn_route_tree_release(&rt);
+        sn_route_dag_release(&dag);
+    }
     for (size_t i = 0; i < n; i++) {
         free(rows[i].link);
         free(rows[i].w);
     }
     free(rows);
     free(order);
-    free(paths);
-    free(scratch);
+    free(w.back);
+    free(w.seen);
+    free(w.flow);
+    free(w.states);
+    free(w.links);
+    free(w.stack);
+    free(w.next);
     if (rc)
         routes_release(out);
     return rc;
@@ -324,32 +415,23 @@ int sn_diag_localise(const struct sn_topo *t, const struct sn_diag_pair *p,
     memset(&inc, 0, sizeof(inc));
     if (!t->finished)
         return sn_error_set(err, SN_EINPUT, "topology is not finished");
-    rc = build_routes(t, p, n, &r, err);
-    if (rc)
-        return rc;
     cleared = sn_xcalloc(nl + 1, sizeof(float));
     conflicts = sn_xcalloc(nl + 1, sizeof(uint32_t));
-    cand = sn_xcalloc(nl + 1, 1);
-    chosen = sn_xcalloc(nl + 1, 1);
     out->crossed = sn_xcalloc(nl + 1, 1);
     out->nlinks = nl;
-    for (size_t k = 0; k < r.off[n]; k++)
-        out->crossed[r.link[k]] = 1;
-    covered = sn_xcalloc(n + 1, 1);
-    /* clear the links healthy pairs depend on */
-    for (size_t i = 0; i < n; i++) {
-        if (p[i].slow) {
-            nslow++;
-            continue;
-        }
-        for (size_t k = r.off[i]; k < r.off[i + 1]; k++) {
-            uint32_t l = r.link[k];
-            if (r.w[k] > cleared[l])
-                cleared[l] = r.w[k];
-            if (r.w[k] > CLEAR_WEIGHT)
-                conflicts[l]++;
-        }
+    /* clear the links healthy pairs depend on; keep the slow pairs' */
+    rc = build_routes(t, p, n, &r, cleared, conflicts, out->crossed, err);
+    if (rc) {
+        free(cleared);
+        free(conflicts);
+        sn_diag_culprits_release(out);
+        return rc;
     }
+    cand = sn_xcalloc(nl + 1, 1);
+    chosen = sn_xcalloc(nl + 1, 1);
+    covered = sn_xcalloc(n + 1, 1);
+    for (size_t i = 0; i < n; i++)
+        nslow += p[i].slow;
     if (nslow == 0)
         goto out;
     incidence_build(&r, p, nl, &inc);

@@ -274,3 +274,78 @@ int sn_topo_paths(const struct sn_topo *t, uint32_t src, uint32_t dst,
     sn_route_tree_release(&rt);
     return rc;
 }
+
+int sn_topo_route_dag(const struct sn_topo *t, const struct sn_route_tree *rt,
+                      struct sn_route_dag *dag, struct sn_error *err)
+{
+    size_t ns = t->nnodes * NCLS, n = 0;
+    uint32_t *fill;
+
+    memset(dag, 0, sizeof(*dag));
+    if (!t->finished)
+        return sn_error_set(err, SN_EINPUT, "topology is not finished");
+    dag->nstates = ns;
+    dag->off = sn_xcalloc(ns + 1, sizeof(uint32_t));
+    /* two passes over every state's links: count, then fill; a link
+     * enters state (v, c) on a shortest path when it has class c, comes
+     * from a state one link cost closer that may forward into c, or
+     * straight from the source */
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1) {
+            for (size_t s = 0; s < ns; s++)
+                dag->off[s + 1] += dag->off[s];
+            n = dag->off[ns];
+            dag->link = sn_xmalloc((n ? n : 1) * sizeof(uint32_t));
+            dag->from = sn_xmalloc((n ? n : 1) * sizeof(uint32_t));
+        }
+        fill = pass ? sn_xcalloc(ns + 1, sizeof(uint32_t)) : NULL;
+        for (uint32_t v = 0; v < t->nnodes; v++) {
+            for (int c = 0; c < NCLS; c++) {
+                size_t s = (size_t)v * NCLS + (size_t)c;
+                uint32_t d = rt->sdist[s];
+                if (d == SN_NONE || v == rt->src)
+                    continue;
+                for (uint32_t a = t->adj_off[v]; a < t->adj_off[v + 1]; a++) {
+                    const struct sn_link *l = &t->links[t->adj[a]];
+                    uint32_t u = other_end(l, v), lc = cost(l);
+                    if (l->cls != c || !usable(l) || u == v || lc > d)
+                        continue;
+                    if (u == rt->src) {
+                        if (lc != d)
+                            continue;
+                        if (pass == 0) {
+                            dag->off[s + 1]++;
+                        } else {
+                            uint32_t at = dag->off[s] + fill[s]++;
+                            dag->link[at] = t->adj[a];
+                            dag->from[at] = SN_NONE;
+                        }
+                        continue;
+                    }
+                    for (int c2 = 0; c2 < NCLS; c2++) {
+                        size_t s2 = (size_t)u * NCLS + (size_t)c2;
+                        if (rt->sdist[s2] != d - lc || !forwards(t, u, c2, c))
+                            continue;
+                        if (pass == 0) {
+                            dag->off[s + 1]++;
+                        } else {
+                            uint32_t at = dag->off[s] + fill[s]++;
+                            dag->link[at] = t->adj[a];
+                            dag->from[at] = (uint32_t)s2;
+                        }
+                    }
+                }
+            }
+        }
+        free(fill);
+    }
+    return SN_OK;
+}
+
+void sn_route_dag_release(struct sn_route_dag *dag)
+{
+    free(dag->off);
+    free(dag->link);
+    free(dag->from);
+    memset(dag, 0, sizeof(*dag));
+}
