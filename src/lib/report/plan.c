@@ -244,36 +244,36 @@ static void text_switches(const struct sn_plan *p, struct sn_buf *out)
     static const char *const heads[] = {">chips", ">boxes", ">on board",
                                         ">power"};
     struct sn_table t;
-    bool any = false;
 
-    table_start(&t, "Switches", 4, heads);
-    for (size_t i = 0; i < SN_ARRAY_LEN(role_order); i++) {
-        const struct sn_plan_switches *sw = &p->sw[role_order[i]];
-        if (!sw->chips)
-            continue;
-        any = true;
+    if (!p->switch_chips) {
+        sn_buf_puts(out, "Switches: none in this design\n\n");
+    } else {
+        table_start(&t, "Switches", 4, heads);
+        for (size_t i = 0; i < SN_ARRAY_LEN(role_order); i++) {
+            const struct sn_plan_switches *sw = &p->sw[role_order[i]];
+            if (!sw->chips)
+                continue;
+            sn_table_row(&t);
+            sn_table_cell(&t, "  %s", role_label(role_order[i]));
+            sn_table_cell(&t, "%s", NUM(sw->chips));
+            sn_table_cell(&t, "%s", NUM(sw->boxes));
+            sn_table_cell(&t, "%s", NUM(sw->onboard));
+            if (sw->power_w > 0 || role_order[i] == SN_SW_PCIE)
+                sn_table_cell(&t, "%s", UNIT(sw->power_w, SN_UNIT_POWER));
+            else
+                sn_table_cell(&t, "not published");
+        }
         sn_table_row(&t);
-        sn_table_cell(&t, "  %s", role_label(role_order[i]));
-        sn_table_cell(&t, "%s", NUM(sw->chips));
-        sn_table_cell(&t, "%s", NUM(sw->boxes));
-        sn_table_cell(&t, "%s", NUM(sw->onboard));
-        if (sw->power_w > 0 || role_order[i] == SN_SW_PCIE)
-            sn_table_cell(&t, "%s", UNIT(sw->power_w, SN_UNIT_POWER));
+        sn_table_cell(&t, "  total");
+        sn_table_cell(&t, "%s", NUM(p->switch_chips));
+        sn_table_cell(&t, "%s", NUM(p->switch_boxes));
+        sn_table_cell(&t, "%s", "");
+        if (p->switches_w > 0)
+            sn_table_cell(&t, "%s", UNIT(p->switches_w, SN_UNIT_POWER));
         else
             sn_table_cell(&t, "not published");
+        table_end(&t, out);
     }
-    sn_table_row(&t);
-    sn_table_cell(&t, "  total");
-    sn_table_cell(&t, "%s", NUM(p->switch_chips));
-    sn_table_cell(&t, "%s", NUM(p->switch_boxes));
-    sn_table_cell(&t, "%s", "");
-    if (p->switches_w > 0 || !p->switch_chips)
-        sn_table_cell(&t, "%s", UNIT(p->switches_w, SN_UNIT_POWER));
-    else
-        sn_table_cell(&t, "not published");
-    table_end(&t, out);
-    if (!any)
-        sn_buf_puts(out, "  (no switches in this design)\n\n");
     if (p->spec->scaleout.topology == SN_NET_EXTERNAL)
         sn_buf_printf(out, "  The %s NIC uplinks end on the site network; "
                            "its switches are not part of this design.\n\n",
@@ -387,20 +387,26 @@ static void text_bandwidth(const struct sn_plan *p, struct sn_buf *out)
         kv(&t, "convergence ratio", ratio,
            "scale-up : scale-out per accelerator; tensor parallelism stays "
            "inside a supernode");
+    } else {
+        kv(&t, "convergence ratio", "-",
+           p->scaleout_per_accel > 0 ? "no scale-up fabric"
+                                     : "no scale-out network");
     }
-    else
-        kv(&t, "convergence ratio", "-", "no scale-out network");
-    kv(&t, "scale-up aggregate",
-       UNIT(p->scaleup_aggregate, SN_UNIT_BANDWIDTH),
-       "all accelerators; %s counting both directions",
-       UNIT(2 * p->scaleup_aggregate, SN_UNIT_BANDWIDTH));
-    kv(&t, "scale-up bisection",
-       UNIT(p->scaleup_bisection, SN_UNIT_BANDWIDTH), "per supernode");
+    if (p->scaleup_per_accel > 0) {
+        kv(&t, "scale-up aggregate",
+           UNIT(p->scaleup_aggregate, SN_UNIT_BANDWIDTH),
+           "all accelerators; %s counting both directions",
+           UNIT(2 * p->scaleup_aggregate, SN_UNIT_BANDWIDTH));
+        kv(&t, "scale-up bisection",
+           UNIT(p->scaleup_bisection, SN_UNIT_BANDWIDTH), "per supernode");
+    }
     kv(&t, "scale-out aggregate",
        UNIT(p->scaleout_aggregate, SN_UNIT_BANDWIDTH), "all NIC ports");
     if (isnan(p->scaleout_bisection))
-        kv(&t, "scale-out bisection", "-", "set by a network not designed "
-                                           "here");
+        kv(&t, "scale-out bisection", "-",
+           s->scaleout.topology == SN_NET_EXPLICIT
+               ? "not computed for an explicit network"
+               : "set by a network not designed here");
     else
         kv(&t, "scale-out bisection",
            UNIT(p->scaleout_bisection, SN_UNIT_BANDWIDTH), "cluster");
