@@ -80,6 +80,10 @@ exact dgx-h100-superpod-4su .totals.switch_boxes 48 "Table 7: 48 QM9700"
 exact dgx-h100-superpod-4su .totals.links.scale_out_nic 1016 "Table 4: 1,020 - 4 UFM"
 exact dgx-h100-superpod-4su .totals.links.scale_out_switch 1024 "Table 4"
 exact dgx-h100-superpod-4su .totals.links.scale_out 2040 "Table 8: 2,040 NDR cables"
+# Table 8: 1,536 switch + 508 system twin-port OSFP (2 ports each), all
+# multimode: 4,088 port ends, 8 of them on the 4 UFM cables: 4,080
+exact dgx-h100-superpod-4su .totals.transceivers 4080 "Table 8: 2 x (1,536 + 508) - 8 UFM"
+exact dgx-h100-superpod-4su .totals.cables.mmf.links 2040 "all multimode fibre"
 # Table 3, 16 SU: 512 nodes, 128 leaf, 128 spine, 64 core, 4,096 cables at
 # each level.
 exact dgx-h100-superpod-16su .totals.accelerators 4096 "Table 3"
@@ -118,6 +122,10 @@ exact cloudmatrix-384 .totals.links.scale_up_switch 5376 "5,376 = 48 x 7 x 16"
 # 1,536 RDMA-plane modules = 384 x 4: both ends of 384 NPU-leaf and 384
 # leaf-spine links of a non-blocking two-tier network [D]
 exact cloudmatrix-384 '.totals.links.scale_out * 2' 1536 "1,536 RDMA modules"
+exact cloudmatrix-384 '.totals.cables.smf.links - .totals.links.scale_up_switch' 768 "RDMA links all optical"
+# not matched: this plan counts an optic at each end of the 5,376 L1-L2
+# links (10,752); the published 5,376 UB modules are one per link
+exact cloudmatrix-384 .totals.transceivers 12288 "10,752 + 1,536 (published 6,912)"
 
 echo "$pass passed, $fail failed"
 [[ $fail -eq 0 ]]

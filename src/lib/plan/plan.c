@@ -173,11 +173,19 @@ static const struct optics *optics_of(const struct sn_spec *s,
     for (size_t i = 0; i < *n; i++)
         if (cache[i].medium == m && cache[i].cls == cls && cache[i].bw == bw)
             return &cache[i];
-    c = cable_of(s, m, bw);
+    /* a cable the spec forces for the class is the cable of its links */
+    c = cls == SN_LINK_SCALE_UP ? s->scaleup.cable
+        : cls == SN_LINK_SCALE_OUT ? s->scaleout.cable
+                                   : NULL;
+    if (!c || c->medium != m)
+        c = cable_of(s, m, bw);
     o.medium = (uint8_t)m;
     o.cls = (uint8_t)cls;
     o.bw = bw;
-    o.reach = reach_of(s, m, cls, bw);
+    o.reach = c && c->medium == m && (c == s->scaleup.cable ||
+                                      c == s->scaleout.cable)
+                  ? c->max_reach
+                  : reach_of(s, m, cls, bw);
     if (c) {
         o.needs = c->needs_transceivers;
         o.w = c->needs_transceivers ? c->transceiver_power_w : 0;

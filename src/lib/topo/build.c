@@ -277,7 +277,10 @@ uint32_t sn__topo_build_link(struct sn__topo_build *b, uint32_t a,
     else if (len <= IN_CHASSIS)
         m = SN_MEDIUM_BOARD;
     else if (cls == SN_LINK_SCALE_UP)
-        m = b->s->scaleup.medium;
+        m = b->s->scaleup.cable ? b->s->scaleup.cable->medium
+                                : b->s->scaleup.medium;
+    else if (b->s->scaleout.cable)
+        m = b->s->scaleout.cable->medium; /* the spec forces one cable */
     else
         m = net_medium(b, len, bw);
     sn_topo_add_link(b->t, a, z, cls, m, bw, hop_latency + len * PROPAGATION,
