@@ -2,7 +2,8 @@
  * memory, step time, throughput, MFU/HFU and goodput of one training
  * layout on a spec's cluster, or (`--search`) the fastest layouts that
  * fit, as text or JSON (supernode.train/1, supernode.train-search/1).
- * Reached through `supernode sim train`. */
+ * Reached through `supernode sim train` (cmd-sim.c); its usage is in
+ * sim's help. */
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -524,7 +525,11 @@ static void explain_text(const struct sn_train_candidate *c, size_t k,
     }
 }
 
-static int sim_train_run(int argc, char **argv)
+/* `supernode sim train ...` (argv[0] is "train"), dispatched from
+ * cmd-sim.c: returns the exit status, prints the report or the error. */
+int sn_cli_sim_train(int argc, char **argv);
+
+int sn_cli_sim_train(int argc, char **argv)
 {
     struct train_opts o;
     struct sn_spec spec;
@@ -702,26 +707,3 @@ out:
     sn_buf_release(&out);
     return rc;
 }
-
-const struct sn_cmd sn_cmd_sim_train = {
-    "train",
-    "[SPEC] --model NAME|FILE [--gpus N] [--tp N --pp N --dp N --ep N "
-    "--cp N --mbs N --gbs N --seq N --vpp N --recompute "
-    "none|selective|full --zero 0..3 --sp|--no-sp --dtype bf16|fp16|fp8] "
-    "[--legacy] [--search [--top K] [--explain K]] [--format table|json] "
-    "[--output FILE]",
-    "training memory, step time, MFU and goodput of a layout; layout search",
-    "Predicts one training step of a transformer on the spec's cluster:\n"
-    "memory per accelerator (weights, gradients, optimizer state under\n"
-    "ZeRO, activations, logits, buffers) against HBM; the step time with\n"
-    "its breakdown (compute, exposed TP/CP/EP/PP/DP communication, pipeline\n"
-    "bubble, optimizer); tokens/s, TFLOP/s per GPU, MFU and HFU; and, when\n"
-    "the spec gives storage bandwidth, the Young/Daly checkpoint interval\n"
-    "and the effective training time ratio. --search ranks every layout\n"
-    "that fits; --explain K shows where the K-th one's time goes.\n"
-    "Defaults: all accelerators, tp/pp/cp 1, dp the rest, mbs 1, a global\n"
-    "batch of about 4M tokens, no recompute, the distributed optimizer,\n"
-    "sequence parallelism with tp > 1, bf16, current Megatron-Core\n"
-    "software (--legacy: 2021-22 Megatron-LM, no fused attention).\n",
-    sim_train_run,
-};

@@ -793,10 +793,13 @@ out:
 
 /* ---- dispatch -------------------------------------------------------------------- */
 
+int sn_cli_sim_train(int argc, char **argv); /* cmd-sim-train.c */
+
 static const struct {
     const char *name;
     int (*run)(int argc, char **argv);
-} subs[] = {{"coll", coll_run}, {"pairs", pairs_run}};
+} subs[] = {{"coll", coll_run}, {"pairs", pairs_run},
+            {"train", sn_cli_sim_train}};
 
 static int sim_run(int argc, char **argv)
 {
@@ -804,7 +807,7 @@ static int sim_run(int argc, char **argv)
     const char *s;
 
     if (argc < 2)
-        return cli_usage_error("sim needs a subcommand: coll or pairs (see "
+        return cli_usage_error("sim needs a subcommand: coll, pairs or train (see "
                                "'supernode help sim')");
     for (size_t i = 0; i < SN_ARRAY_LEN(subs); i++) {
         if (!strcmp(argv[1], subs[i].name))
@@ -817,14 +820,14 @@ static int sim_run(int argc, char **argv)
         return cli_usage_error("unknown sim subcommand '%s' (did you mean "
                                "'%s'?)",
                                argv[1], s);
-    return cli_usage_error("unknown sim subcommand '%s' (expected coll or "
+    return cli_usage_error("unknown sim subcommand '%s' (expected coll, train or "
                            "pairs)",
                            argv[1]);
 }
 
 const struct sn_cmd sn_cmd_sim = {
     "sim",
-    "coll|pairs [SPEC] [options]",
+    "coll|pairs|train [SPEC] [options]",
     "predict collectives and pair bandwidth on a design",
     "sim coll [SPEC] [--op OP] [--ranks N | --group GROUP] [-b MIN] [-e MAX]\n"
     "         [-f FACTOR] [--dtype T] [--algo A] [--degrade LABEL=FRACTION]\n"
@@ -852,7 +855,24 @@ const struct sn_cmd sn_cmd_sim = {
     "prints them; --degrade sets the link to FRACTION of its rate (0.5 or\n"
     "50%), --fail takes it out. Both repeat; the output then shows the\n"
     "nominal values beside and marks the pairs that are lower.\n"
-    "SPEC defaults to the built-in design. JSON: supernode.coll/1 and\n"
-    "supernode.pairs/1.\n",
+    "\n"
+    "sim train [SPEC] --model NAME|FILE [--gpus N] [--tp N --pp N --dp N\n"
+    "          --ep N --cp N --mbs N --gbs N --seq N --vpp N --recompute\n"
+    "          none|selective|full --zero 0..3 --sp|--no-sp --dtype\n"
+    "          bf16|fp16|fp8] [--legacy] [--search [--top K] [--explain K]]\n"
+    "          [--format table|json] [--output FILE]\n"
+    "  One training step of a transformer: memory per accelerator against\n"
+    "  HBM (weights, gradients, optimizer under ZeRO, activations, logits,\n"
+    "  buffers), step time with its breakdown (compute, exposed TP/CP/EP/\n"
+    "  PP/DP communication, bubble, optimizer), tokens/s, TFLOP/s per GPU,\n"
+    "  MFU and HFU, and with storage bandwidth the Young/Daly checkpoint\n"
+    "  interval and ETTR. --search ranks every layout that fits, --explain K\n"
+    "  shows where the K-th one's time goes. Defaults: every accelerator,\n"
+    "  tp/pp/cp 1, mbs 1, about 4M tokens a step, the distributed optimizer,\n"
+    "  SP with tp > 1, bf16, current Megatron-Core software (--legacy:\n"
+    "  2021-22 Megatron-LM). docs/model.md has the model.\n"
+    "\n"
+    "SPEC defaults to the built-in design. JSON: supernode.coll/1,\n"
+    "supernode.pairs/1, supernode.train/1, supernode.train-search/1.\n",
     sim_run,
 };

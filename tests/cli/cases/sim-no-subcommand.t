@@ -1,4 +1,4 @@
 # sim alone names its subcommands
 args: sim
 exit: 2
-stderr-has: sim needs a subcommand: coll or pairs
+stderr-has: sim needs a subcommand: coll, pairs or train

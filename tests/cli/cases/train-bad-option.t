@@ -1,0 +1,4 @@
+# an unknown recompute mode
+args: sim train --model llama3-8b --recompute some
+exit: 2
+stderr-has: --recompute: unknown value 'some'
