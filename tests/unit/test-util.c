@@ -140,6 +140,17 @@ static void test_suggest_finds_near_names(void)
     CHECK(sn_edit_distance("kitten", "sitting") == 3);
 }
 
+static void test_suggest_ties_prefer_same_length(void)
+{
+    /* both one edit away; in either order, the mistyped letter wins */
+    static const char *const a[] = {"supernode", "supernodes", NULL};
+    static const char *const b[] = {"supernodes", "supernode", NULL};
+
+    CHECK_STR(sn_suggest("supernodez", a), "supernodes");
+    CHECK_STR(sn_suggest("supernodez", b), "supernodes");
+    CHECK_STR(sn_suggest("supernod", a), "supernode");
+}
+
 static void test_buf_grows_and_detaches(void)
 {
     struct sn_buf b;
@@ -362,6 +373,7 @@ static const struct sn_test cases[] = {
     T(test_units_format_three_figures),
     T(test_error_at_formats_location),
     T(test_suggest_finds_near_names),
+    T(test_suggest_ties_prefer_same_length),
     T(test_buf_grows_and_detaches),
     T(test_json_writer_is_valid_and_ordered),
     T(test_json_pretty_indents),

@@ -197,7 +197,8 @@ const char *sn_suggest_strided(const char *word, const void *first, size_t n,
                                size_t stride)
 {
     const char *best = NULL;
-    int best_d = 1 << 30, best_cs = 1 << 30;
+    int best_d = 1 << 30, best_cs = 1 << 30, best_dl = 1 << 30;
+    int wlen = (int)strlen(word);
 
     for (size_t i = 0; i < n; i++) {
         const char *cand =
@@ -205,15 +206,21 @@ const char *sn_suggest_strided(const char *word, const void *first, size_t n,
         int d;
         if (!cand)
             continue;
+        int cs, dl;
         d = sn_edit_distance(word, cand);
         if (d > best_d || !plausible(word, cand, d))
             continue;
         /* ties go to the candidate that also matches case ("Gbps" over
-         * "GBps" for "Gbsp") */
-        if (d < best_d || distance(word, cand, false) < best_cs) {
+         * "GBps" for "Gbsp"), then to the one of the word's length: a
+         * mistyped letter is likelier than a dropped one ("supernodez"
+         * means "supernodes", not "supernode") */
+        cs = distance(word, cand, false);
+        dl = abs((int)strlen(cand) - wlen);
+        if (d < best_d || cs < best_cs || (cs == best_cs && dl < best_dl)) {
             best = cand;
             best_d = d;
-            best_cs = distance(word, cand, false);
+            best_cs = cs;
+            best_dl = dl;
         }
     }
     return best;
