@@ -828,7 +828,7 @@ static int sim_run(int argc, char **argv)
 const struct sn_cmd sn_cmd_sim = {
     "sim",
     "coll|pairs|train [SPEC] [options]",
-    "predict collectives and pair bandwidth on a design",
+    "predict pair bandwidth, collectives and training on a design",
     "sim coll [SPEC] [--op OP] [--ranks N | --group GROUP] [-b MIN] [-e MAX]\n"
     "         [-f FACTOR] [--dtype T] [--algo A] [--degrade LABEL=FRACTION]\n"
     "         [--fail LABEL] [--format table|json]\n"
