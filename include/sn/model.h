@@ -692,6 +692,11 @@ struct sn_sweep {
     const char *key;             /* dotted spec key, as sn_spec_set() */
     const char *const *values;
     size_t nvalues;
+    /* keys set to one value at every point, in this order, before `key`
+     * (`sweep --set supernode.tiers=2 --set supernode.accelerators=...`) */
+    const char *const *fixed_keys;
+    const char *const *fixed_values;
+    size_t nfixed;
     const struct sn_model_info *model; /* NULL: the spec's workload */
     int gpus;                    /* 0: every accelerator of each design */
     int gbs, seq;                /* 0: about 4M tokens; the model's */

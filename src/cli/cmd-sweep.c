@@ -8,9 +8,13 @@
 
 #include "cmd.h"
 
+/* --set options: one varies, the others fix a key at every point */
+#define SWEEP_MAX_SETS 16
+
 struct sweep_opts {
     const char *spec;
-    const char *set;
+    const char *sets[SWEEP_MAX_SETS];
+    size_t nsets;
     const char *model;
     const char *output;
     enum sn_format format;
@@ -53,10 +57,10 @@ static int parse(int argc, char **argv, struct sweep_opts *o)
                                        o->spec, a);
             o->spec = a;
         } else if (!strcmp(name, "--set")) {
-            if (o->set)
-                return cli_usage_error("sweep varies one key: give --set "
-                                       "once");
-            o->set = v;
+            if (o->nsets == SWEEP_MAX_SETS)
+                return cli_usage_error("sweep: at most %d --set options",
+                                       SWEEP_MAX_SETS);
+            o->sets[o->nsets++] = v;
         } else if (!strcmp(name, "--model")) {
             o->model = v;
         } else if (!strcmp(name, "--output")) {
@@ -87,7 +91,7 @@ static int parse(int argc, char **argv, struct sweep_opts *o)
                                        v);
         }
     }
-    if (!o->set)
+    if (!o->nsets)
         return cli_usage_error("sweep needs --set KEY=V1,V2,... (see "
                                "'supernode help sweep')");
     return SN_EXIT_OK;
@@ -118,9 +122,10 @@ static int split(char *set, char **key, char **values, size_t *n)
     return SN_EXIT_OK;
 }
 
-static void text(const char *key, const struct sn_sweep_point *pts,
+static void text(const struct sn_sweep *sw, const struct sn_sweep_point *pts,
                  size_t n, struct sn_buf *b)
 {
+    const char *key = sw->key;
     struct sn_table t;
     const char *const cols[] = {
         "",        key,       "accels", "domain", "tp", "pp",  "dp",
@@ -129,6 +134,9 @@ static void text(const char *key, const struct sn_sweep_point *pts,
         NULL,
     };
 
+    for (size_t i = 0; i < sw->nfixed; i++)
+        sn_buf_printf(b, "%s %s=%s\n", i ? "   " : "with", sw->fixed_keys[i],
+                      sw->fixed_values[i]);
     sn_table_init(&t, "");
     for (size_t c = 0; cols[c]; c++)
         sn_table_col(&t, cols[c], c >= 2);
@@ -179,15 +187,20 @@ static void text(const char *key, const struct sn_sweep_point *pts,
                      "goodput (ETTR and spare supernodes)\n");
 }
 
-static void json(const char *key, const struct sn_sweep_point *pts, size_t n,
-                 struct sn_buf *b)
+static void json(const struct sn_sweep *sw, const struct sn_sweep_point *pts,
+                 size_t n, struct sn_buf *b)
 {
     struct sn_json j;
 
     sn_json_init(&j, b, true);
     sn_json_obj_begin(&j);
     sn_json_kstr(&j, "schema", "supernode.sweep/1");
-    sn_json_kstr(&j, "key", key);
+    sn_json_kstr(&j, "key", sw->key);
+    sn_json_key(&j, "fixed");
+    sn_json_obj_begin(&j);
+    for (size_t i = 0; i < sw->nfixed; i++)
+        sn_json_kstr(&j, sw->fixed_keys[i], sw->fixed_values[i]);
+    sn_json_obj_end(&j);
     sn_json_key(&j, "points");
     sn_json_arr_begin(&j);
     for (size_t i = 0; i < n; i++) {
@@ -247,22 +260,57 @@ static int sweep_run(int argc, char **argv)
     struct sn_train_model_file mf;
     struct sn_error err;
     struct sn_buf out;
-    char *set = NULL, *key = NULL, *values[SN_SWEEP_MAX_VALUES];
-    size_t n = 0;
+    char *sets[SWEEP_MAX_SETS] = {0}, *keys[SWEEP_MAX_SETS];
+    char **values = NULL, *key = NULL;
+    const char *fixed_keys[SWEEP_MAX_SETS], *fixed_values[SWEEP_MAX_SETS];
+    size_t counts[SWEEP_MAX_SETS], n = 0, nfixed = 0, varied;
     int rc;
 
     sn_buf_init(&out);
     rc = parse(argc, argv, &o);
     if (rc)
         goto out;
-    set = sn_xstrdup(o.set);
-    if ((rc = split(set, &key, values, &n)))
-        goto out;
+    values = sn_xcalloc(o.nsets * SN_SWEEP_MAX_VALUES, sizeof(*values));
+    varied = o.nsets;
+    for (size_t i = 0; i < o.nsets; i++) {
+        sets[i] = sn_xstrdup(o.sets[i]);
+        if ((rc = split(sets[i], &keys[i], values + i * SN_SWEEP_MAX_VALUES,
+                        &counts[i])))
+            goto out;
+        if (counts[i] < 2)
+            continue;
+        if (varied < o.nsets) {
+            rc = cli_usage_error("sweep varies one key: %s and %s both "
+                                 "have several values",
+                                 keys[varied], keys[i]);
+            goto out;
+        }
+        varied = i;
+    }
+    if (varied == o.nsets) {
+        if (o.nsets > 1) {
+            rc = cli_usage_error("sweep varies one key: give it several "
+                                 "values (--set KEY=V1,V2,...)");
+            goto out;
+        }
+        varied = 0;
+    }
+    for (size_t i = 0; i < o.nsets; i++) {
+        if (i == varied)
+            continue;
+        fixed_keys[nfixed] = keys[i];
+        fixed_values[nfixed++] = values[i * SN_SWEEP_MAX_VALUES];
+    }
+    key = keys[varied];
+    n = counts[varied];
     memset(&s, 0, sizeof(s));
     s.spec_path = o.spec;
     s.key = key;
-    s.values = (const char *const *)values;
+    s.values = (const char *const *)(values + varied * SN_SWEEP_MAX_VALUES);
     s.nvalues = n;
+    s.fixed_keys = fixed_keys;
+    s.fixed_values = fixed_values;
+    s.nfixed = nfixed;
     s.gpus = (int)o.gpus;
     s.gbs = (int)o.gbs;
     s.seq = (int)o.seq;
@@ -291,23 +339,26 @@ static int sweep_run(int argc, char **argv)
         }
     }
     if (o.format == SN_FORMAT_JSON)
-        json(key, pts, n, &out);
+        json(&s, pts, n, &out);
     else
-        text(key, pts, n, &out);
+        text(&s, pts, n, &out);
     if (o.output)
         rc = cli_write(o.output, &out);
     else
         cli_print(&out);
 out:
     free(pts);
-    free(set);
+    for (size_t i = 0; i < SWEEP_MAX_SETS; i++)
+        free(sets[i]);
+    free(values);
     sn_buf_release(&out);
     return rc;
 }
 
 const struct sn_cmd sn_cmd_sweep = {
     "sweep",
-    "[SPEC] --set KEY=V1,V2,... [--model NAME|FILE] [--gpus N] [--gbs N] "
+    "[SPEC] [--set KEY=V]... --set KEY=V1,V2,... [--model NAME|FILE] "
+    "[--gpus N] [--gbs N] "
     "[--seq N] [--dtype bf16|fp16|fp8] [--format table|json] "
     "[--output FILE]",
     "re-plan and re-predict a design over the values of one parameter",
@@ -321,6 +372,11 @@ const struct sn_cmd sn_cmd_sweep = {
     "spot between what tighter coupling gains and what a larger fault\n"
     "domain costs. Example:\n"
     "  supernode sweep --set supernode.accelerators=8,16,32,64\n"
+    "Further --set options with one value fix a key at every point, applied\n"
+    "in order before the varied one: a one-tier switched fabric cannot\n"
+    "grow past its chip's radix, so to sweep beyond it\n"
+    "  supernode sweep --set supernode.tiers=2 \\\n"
+    "      --set supernode.accelerators=8,16,32,64,72,128,256\n"
     "The model is the spec's workload unless --model names one.\n",
     sweep_run,
 };

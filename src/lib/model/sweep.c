@@ -42,6 +42,12 @@ static void one(const struct sn_sweep *s, struct sn_sweep_point *p)
         return;
     }
     loaded = true;
+    for (size_t i = 0; i < s->nfixed; i++) {
+        if (sn_spec_set(&spec, s->fixed_keys[i], s->fixed_values[i], &e)) {
+            point_error(p, &e);
+            goto out;
+        }
+    }
     if (sn_spec_set(&spec, s->key, p->value, &e)) {
         point_error(p, &e);
         goto out;
