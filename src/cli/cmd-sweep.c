@@ -97,6 +97,23 @@ static int parse(int argc, char **argv, struct sweep_opts *o)
     return SN_EXIT_OK;
 }
 
+/* The comma that ends a value, skipping those inside a YAML flow list or
+ * mapping ("supernode.dims=[4,4,4],[4,4,8]"); NULL at the last value. */
+static char *value_end(char *p)
+{
+    int depth = 0;
+
+    for (; *p; p++) {
+        if (*p == '[' || *p == '{')
+            depth++;
+        else if ((*p == ']' || *p == '}') && depth > 0)
+            depth--;
+        else if (*p == ',' && !depth)
+            return p;
+    }
+    return NULL;
+}
+
 /* Split "key=v1,v2,..." in place. */
 static int split(char *set, char **key, char **values, size_t *n)
 {
@@ -108,7 +125,7 @@ static int split(char *set, char **key, char **values, size_t *n)
     *key = set;
     *n = 0;
     for (p = eq + 1; p;) {
-        char *c = strchr(p, ',');
+        char *c = value_end(p);
         if (c)
             *c = '\0';
         if (!*p)
