@@ -227,6 +227,85 @@ static void test_superpod_transceivers_match_the_ra(void)
     done(&b);
 }
 
+/* The cable a spec forces for a class is the cable of every link of that
+ * class between chassis: its medium, its optics, and its reach, past which
+ * the plan warns with the numbers (the longest placed link, computed here
+ * from the topology, against the cable's reach). */
+static void check_forced(double up_reach, bool expect_warn)
+{
+    struct sn_cable_info up = {
+        .name = "test-cu", .display = "TEST-CU", .medium = SN_MEDIUM_COPPER,
+        .max_reach = up_reach, .rate = 25e9, .scale_up = true,
+    };
+    static const struct sn_cable_info mmf = {
+        .name = "test-sr", .display = "TEST-SR", .medium = SN_MEDIUM_MMF,
+        .max_reach = 50, .rate = 50e9, .transceiver_power_w = 12,
+        .needs_transceivers = true,
+    };
+    const struct sn_plan_warning *w;
+    struct sn_spec s;
+    struct built b;
+    size_t over = 0, cabled = 0;
+    double longest = 0;
+    char label[400] = "";
+
+    spec_seed(&s);
+    s.scaleup.cable = &up;
+    s.scaleout.cable = &mmf;
+    s.scaleout.topology = SN_NET_RAIL_FAT_TREE;
+    s.scaleout.radix = 64;
+    s.scaleout.sw = &ib64;
+    REQUIRE(plan(&s, &b));
+    for (size_t i = 0; i < b.t->nlinks; i++) {
+        const struct sn_link *l = &b.t->links[i];
+        if (l->cls != SN_LINK_SCALE_UP || l->medium == SN_MEDIUM_BOARD)
+            continue;
+        cabled++;
+        CHECK(l->medium == SN_MEDIUM_COPPER);
+        if (l->length > up_reach)
+            over++;
+        if (l->length > longest) {
+            longest = l->length;
+            sn_topo_link_label(b.t, (uint32_t)i, label, sizeof(label));
+        }
+    }
+    CHECK(cabled > 0);
+    /* every network link is the forced multimode cable, optics at both
+     * ends at its 12 W */
+    CHECK(b.p->links[SN_LINK_SCALE_OUT] > 512);
+    CHECK(b.p->cables[SN_MEDIUM_MMF] == b.p->links[SN_LINK_SCALE_OUT]);
+    CHECK(b.p->cables[SN_MEDIUM_COPPER] == cabled);
+    CHECK(b.p->cables[SN_MEDIUM_AOC] == 0 && b.p->cables[SN_MEDIUM_SMF] == 0);
+    CHECK(b.p->transceivers == 2 * b.p->links[SN_LINK_SCALE_OUT]);
+    CHECK_NEAR(b.p->transceiver_w, 12.0 * (double)b.p->transceivers, 1e-9);
+    w = find_warn(b.p, "cabling");
+    if (!expect_warn) {
+        CHECK(over == 0);
+        CHECK(w == NULL);
+        done(&b);
+        return;
+    }
+    CHECK(over > 0);
+    REQUIRE(w != NULL);
+    CHECK_NEAR(w->value, longest, 1e-6);
+    CHECK_NEAR(w->limit, up_reach, 1e-12);
+    CHECK_CONTAINS(w->msg, "scale-up links outrun the cable the spec names "
+                           "for them: TEST-CU reaches 0.50 m");
+    CHECK_CONTAINS(w->msg, label); /* where: the longest link's label */
+    {
+        char head[64];
+        snprintf(head, sizeof(head), "%zu scale-up links", over);
+        CHECK(strncmp(w->msg, head, strlen(head)) == 0);
+    }
+    done(&b);
+}
+
+static void test_forced_cable_sets_every_link_and_warns_past_reach(void)
+{
+    check_forced(0.5, true);  /* shorter than trays a few units apart */
+    check_forced(30, false);  /* longer than any run in the seed's racks */
+}
+
 /* ---- bandwidth ------------------------------------------------------- */
 
 static void test_seed_convergence_ratio_is_two(void)
@@ -613,6 +692,7 @@ static const struct sn_test cases[] = {
     T(test_seed_counts_2560_links),
     T(test_nvl72_has_nine_trays_of_two),
     T(test_superpod_transceivers_match_the_ra),
+    T(test_forced_cable_sets_every_link_and_warns_past_reach),
     T(test_seed_convergence_ratio_is_two),
     T(test_bisection_closed_forms),
     T(test_seed_power_arithmetic),

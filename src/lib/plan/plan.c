@@ -160,6 +160,7 @@ struct optics {
     bool needs;
     double w;
     double reach;
+    const struct sn_cable_info *forced; /* the spec's cable for the class */
 };
 
 static const struct optics *optics_of(const struct sn_spec *s,
@@ -182,10 +183,11 @@ static const struct optics *optics_of(const struct sn_spec *s,
     o.medium = (uint8_t)m;
     o.cls = (uint8_t)cls;
     o.bw = bw;
-    o.reach = c && c->medium == m && (c == s->scaleup.cable ||
-                                      c == s->scaleout.cable)
-                  ? c->max_reach
-                  : reach_of(s, m, cls, bw);
+    o.forced = c && c->medium == m && (c == s->scaleup.cable ||
+                                       c == s->scaleout.cable)
+                   ? c
+                   : NULL;
+    o.reach = o.forced ? c->max_reach : reach_of(s, m, cls, bw);
     if (c) {
         o.needs = c->needs_transceivers;
         o.w = c->needs_transceivers ? c->transceiver_power_w : 0;
@@ -326,15 +328,48 @@ static void count_nodes(struct sn_plan *p)
     free(has_up);
 }
 
+/* Links longer than their cable reaches, for one class and medium. */
+struct overreach {
+    size_t n;
+    double longest, reach;
+    uint32_t link;                      /* the longest */
+    const struct sn_cable_info *forced;
+};
+
+/* WARN cabling for the links of one class and medium that outrun their
+ * cable: naming the cable when the spec forces it, so the fix is clear. */
+static void warn_reach(struct sn_plan *p, enum sn_link_class cls,
+                       enum sn_medium m, const struct overreach *o)
+{
+    char label[400];
+
+    sn_topo_link_label(p->topo, o->link, label, sizeof(label));
+    if (o->forced)
+        warn(p, "cabling", o->longest, o->reach,
+             "%zu %s links outrun the cable the spec names for them: %s "
+             "reaches %.2f m, the longest link is %.2f m (%s); move the "
+             "devices closer or name a longer-reach cable",
+             o->n, sn_link_class_name(cls),
+             o->forced->display ? o->forced->display : o->forced->name,
+             o->reach, o->longest, label);
+    else
+        warn(p, "cabling", o->longest, o->reach,
+             "%zu %s %s links outrun their medium: %s reaches %.2f m, the "
+             "longest link is %.2f m (%s); move the racks closer or use a "
+             "longer-reach medium",
+             o->n, sn_link_class_name(cls), sn_medium_name(m),
+             sn_medium_name(m), o->reach, o->longest, label);
+}
+
 static void count_links(struct sn_plan *p)
 {
     const struct sn_topo *t = p->topo;
     const struct sn_spec *s = p->spec;
     struct optics cache[32];
     size_t ncache = 0;
-    size_t over[SN_MEDIUM_COUNT] = {0};
-    double over_max[SN_MEDIUM_COUNT] = {0}, reach[SN_MEDIUM_COUNT] = {0};
+    struct overreach over[SN_LINK_CLASS_COUNT][SN_MEDIUM_COUNT];
 
+    memset(over, 0, sizeof(over));
     for (size_t i = 0; i < t->nlinks; i++) {
         const struct sn_link *l = &t->links[i];
         const struct sn_node *a = &t->nodes[l->a], *b = &t->nodes[l->b];
@@ -363,10 +398,14 @@ static void count_links(struct sn_plan *p)
                       (enum sn_medium)l->medium, (enum sn_link_class)l->cls,
                       l->bw);
         if (l->medium != SN_MEDIUM_BOARD && l->length > o->reach) {
-            over[l->medium]++;
-            reach[l->medium] = o->reach;
-            if (l->length > over_max[l->medium])
-                over_max[l->medium] = l->length;
+            struct overreach *ov = &over[l->cls][l->medium];
+            ov->n++;
+            ov->reach = o->reach;
+            ov->forced = o->forced;
+            if (l->length > ov->longest) {
+                ov->longest = l->length;
+                ov->link = (uint32_t)i;
+            }
         }
         if (!o->needs)
             continue;
@@ -378,14 +417,11 @@ static void count_links(struct sn_plan *p)
             p->rack[b->rack].steady_w += o->w;
     }
     p->links_total = p->links[SN_LINK_SCALE_UP] + p->links[SN_LINK_SCALE_OUT];
-    for (int m = 0; m < SN_MEDIUM_COUNT; m++)
-        if (over[m])
-            warn(p, "cabling", over_max[m], reach[m],
-                 "%zu %s links are longer than the medium reaches "
-                 "(longest %.1f m, reach %.1f m): move the racks closer or "
-                 "use a longer-reach medium",
-                 over[m], sn_medium_name((enum sn_medium)m), over_max[m],
-                 reach[m]);
+    for (int c = 0; c < SN_LINK_CLASS_COUNT; c++)
+        for (int m = 0; m < SN_MEDIUM_COUNT; m++)
+            if (over[c][m].n)
+                warn_reach(p, (enum sn_link_class)c, (enum sn_medium)m,
+                           &over[c][m]);
 }
 
 /* ---- bandwidth -------------------------------------------------------- */
