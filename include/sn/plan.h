@@ -121,6 +121,10 @@ struct sn_plan {
     double liquid_w, air_w;
     double coolant_m3s;          /* whole cluster */
     double coolant_density, coolant_cp; /* kg/m^3, J/(kg K) */
+    double air_limit_w;          /* heat air carries per rack */
+    double rack_max_steady_w;    /* the rack dissipating most */
+    bool air_alone;              /* every rack's whole heat within
+                                    air_limit_w: air could cool it all */
 
     /* storage (when the spec has a workload or storage section) */
     bool storage;

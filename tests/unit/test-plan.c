@@ -502,6 +502,30 @@ static void test_air_cooling_over_its_limit_is_warned(void)
 
 /* hardware-catalog.md 4.4: 70 B x 14 B = 980 GB: 49 s at 20 GB/s, 3.9 s
  * at 250 GB/s. Exact arithmetic. */
+/* Whether air alone could carry a cold-plate rack's whole heat: the
+ * 40.8 kW of four DGX H100 is just over the 40 kW default, 30 kW is not. */
+static void test_air_alone_judges_the_heaviest_rack(void)
+{
+    struct sn_spec s;
+    struct built b;
+
+    spec_one_load(&s, 40.8e3);
+    REQUIRE(plan(&s, &b));
+    CHECK_NEAR(b.p->rack_max_steady_w, 40.8e3, 1e-12);
+    CHECK_NEAR(b.p->air_limit_w, 40e3, 1e-12);
+    CHECK(!b.p->air_alone);
+    done(&b);
+    spec_one_load(&s, 30e3);
+    REQUIRE(plan(&s, &b));
+    CHECK(b.p->air_alone);
+    done(&b);
+    spec_one_load(&s, 40.8e3);
+    s.cooling.air_limit_w = 45e3;
+    REQUIRE(plan(&s, &b));
+    CHECK(b.p->air_alone);
+    done(&b);
+}
+
 static void test_checkpoint_times_match_worked_example(void)
 {
     struct sn_spec s;
@@ -615,6 +639,37 @@ static void test_text_reads_like_a_plan(void)
     done(&b);
 }
 
+/* The text gives every rack's power, current and coolant, one row per
+ * kind of rack and set of figures. The seed's eight racks are alike:
+ * 32 accelerators x 700 W x 1.82 = 40.77 kW, 4 switch chips x 100 W and
+ * 64 NIC optics x 9 W: 41.74 kW steady; + 32 x 700 W x 0.3 = 48.46 kW
+ * peak, 71.0 A at 415 V 3-phase, PF 0.95. */
+static void test_text_lists_racks_by_kind(void)
+{
+    struct sn_spec s;
+    struct built b;
+    struct sn_buf out;
+    const char *row;
+    char line[256];
+
+    spec_seed(&s);
+    REQUIRE(plan(&s, &b));
+    sn_buf_init(&out);
+    sn_report_plan_text(b.p, &out);
+    CHECK_CONTAINS(out.data, "\nRacks ");
+    row = strstr(out.data, "  compute      8  r00-r07 ");
+    REQUIRE(row != NULL);
+    snprintf(line, sizeof(line), "%.*s", (int)strcspn(row, "\n"), row);
+    CHECK_CONTAINS(line, " 41.7 kW ");
+    CHECK_CONTAINS(line, " 48.5 kW ");
+    CHECK_CONTAINS(line, " 72.7 kW ");
+    CHECK_CONTAINS(line, " 71.0 A ");
+    CHECK_CONTAINS(out.data, "  air alone         not enough  the heaviest "
+                             "rack dissipates 41.7 kW");
+    sn_buf_release(&out);
+    done(&b);
+}
+
 static void test_json_has_the_stable_keys(void)
 {
     struct sn_spec s;
@@ -639,6 +694,7 @@ static void test_json_has_the_stable_keys(void)
     CHECK_CONTAINS(out.data, "\"checkpoint_bytes\": 980000000000");
     CHECK_CONTAINS(out.data, "\"required_write_Bps\": ");
     CHECK_CONTAINS(out.data, "\"scale_out_bisection_Bps\": null");
+    CHECK_CONTAINS(out.data, "\"air_alone\": false");
     sn_buf_release(&out);
     sn_buf_release(&again);
     done(&b);
@@ -700,11 +756,13 @@ static const struct sn_test cases[] = {
     T(test_rack_over_its_limit_is_warned_with_numbers),
     T(test_coolant_flow_matches_worked_example),
     T(test_air_cooling_over_its_limit_is_warned),
+    T(test_air_alone_judges_the_heaviest_rack),
     T(test_checkpoint_times_match_worked_example),
     T(test_memory_fit_counts_accelerators),
     T(test_low_hbm_bandwidth_per_flop_is_warned),
     T(test_domain_beyond_the_accelerator_is_warned),
     T(test_text_reads_like_a_plan),
+    T(test_text_lists_racks_by_kind),
     T(test_json_has_the_stable_keys),
     T(test_ledger_has_one_row_per_link),
     T(test_dot_collapses_repeated_units),

@@ -601,8 +601,15 @@ static void power_and_cooling(struct sn_plan *p)
         p->coolant_m3s += rk->coolant_m3s;
     }
     p->worst = NULL;
+    p->air_limit_w = air_limit;
+    p->air_alone = true;
     for (size_t r = 0; r < p->nrack; r++) {
         struct sn_plan_rack *rk = &p->rack[r];
+        if (rk->steady_w > p->rack_max_steady_w)
+            p->rack_max_steady_w = rk->steady_w;
+        /* could air carry the rack's whole heat, liquid or not */
+        if (rk->steady_w > air_limit)
+            p->air_alone = false;
         rk->provisioned_w = rk->peak_w * p->headroom;
         rk->current_a = feed_current(pw, rk->peak_w);
         if (!p->worst || rk->peak_w > p->worst->peak_w)

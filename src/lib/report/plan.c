@@ -477,6 +477,99 @@ static void text_power(const struct sn_plan *p, struct sn_buf *out)
     table_end(&t, out);
 }
 
+/* Racks whose figures print the same, as one row of the rack table. */
+struct rack_group {
+    enum sn_rack_kind kind;
+    char key[160];          /* the figures as printed */
+    size_t count;
+    uint32_t first, last;
+};
+
+/* The figures of one rack as the table prints them, tab-separated. */
+static void rack_key(const struct sn_plan *p, const struct sn_plan_rack *rk,
+                     char *key, size_t size)
+{
+    bool liquid = p->spec->cooling.type != SN_COOL_AIR;
+
+    snprintf(key, size, "%s\t%s\t%s\t%s\t%s\t%s",
+             UNIT(rk->steady_w, SN_UNIT_POWER),
+             UNIT(rk->peak_w, SN_UNIT_POWER),
+             UNIT(rk->provisioned_w, SN_UNIT_POWER),
+             isnan(rk->current_a) ? "-" : amps(rk->current_a),
+             liquid ? UNIT(rk->coolant_m3s, SN_UNIT_FLOW) : "-",
+             UNIT(rk->air_w, SN_UNIT_POWER));
+}
+
+/* Most designs repeat a few kinds of rack: the table gives one row per
+ * kind of rack and set of figures, in the order first met; the JSON
+ * document lists every rack. */
+#define RACK_ROWS 12
+
+static void text_racks(const struct sn_plan *p, struct sn_buf *out)
+{
+    static const char *const heads[] = {">racks", "",       ">steady",
+                                        ">peak",  ">provisioned",
+                                        ">feed current", ">coolant",
+                                        ">to air"};
+    struct rack_group *g = NULL;
+    size_t ng = 0, cap = 0, shown = 0, rest = 0;
+    struct sn_table t;
+
+    if (!p->nrack)
+        return;
+    for (size_t r = 0; r < p->nrack; r++) {
+        const struct sn_plan_rack *rk = &p->rack[r];
+        char key[160];
+        size_t k;
+        rack_key(p, rk, key, sizeof(key));
+        for (k = 0; k < ng; k++)
+            if (g[k].kind == rk->kind && strcmp(g[k].key, key) == 0)
+                break;
+        if (k == ng) {
+            SN_GROW(g, cap, ng + 1);
+            memset(&g[ng], 0, sizeof(g[ng]));
+            g[ng].kind = rk->kind;
+            snprintf(g[ng].key, sizeof(g[ng].key), "%s", key);
+            g[ng].first = rk->rack;
+            ng++;
+        }
+        g[k].count++;
+        g[k].last = rk->rack;
+    }
+    table_start(&t, "Racks", 8, heads);
+    for (size_t k = 0; k < ng; k++) {
+        char *f = g[k].key, *tab;
+        if (shown == RACK_ROWS) {
+            rest += g[k].count;
+            continue;
+        }
+        shown++;
+        sn_table_row(&t);
+        sn_table_cell(&t, "  %s", sn_rack_kind_name(g[k].kind));
+        sn_table_cell(&t, "%s", NUM(g[k].count));
+        if (g[k].count == 1)
+            sn_table_cell(&t, "r%02u", (unsigned)g[k].first);
+        else
+            sn_table_cell(&t, "r%02u%sr%02u", (unsigned)g[k].first,
+                          g[k].last - g[k].first + 1 == g[k].count ? "-"
+                                                                  : " ... ",
+                          (unsigned)g[k].last);
+        for (int c = 0; c < 6; c++) {
+            tab = strchr(f, '\t');
+            if (tab)
+                *tab = '\0';
+            sn_table_cell(&t, "%s", f);
+            f = tab ? tab + 1 : f + strlen(f);
+        }
+    }
+    table_end(&t, out);
+    if (rest)
+        sn_buf_printf(out, "  and %s more racks of other figures (every rack "
+                           "in --format json)\n\n",
+                      NUM(rest));
+    free(g);
+}
+
 static void text_cooling(const struct sn_plan *p, struct sn_buf *out)
 {
     static const char *const heads[] = {">", ""};
@@ -493,6 +586,11 @@ static void text_cooling(const struct sn_plan *p, struct sn_buf *out)
     }
     table_start(&t, "Cooling", 2, heads);
     kv(&t, "type", cooling_name(cs->type), NULL);
+    if (p->nrack)
+        kv(&t, "air alone", p->air_alone ? "enough" : "not enough",
+           "the heaviest rack dissipates %s; air carries %s per rack",
+           UNIT(p->rack_max_steady_w, SN_UNIT_POWER),
+           UNIT(p->air_limit_w, SN_UNIT_POWER));
     if (cs->type != SN_COOL_AIR) {
         kv(&t, "heat to liquid", UNIT(p->liquid_w, SN_UNIT_POWER),
            "%s%% of the heat",
@@ -508,8 +606,7 @@ static void text_cooling(const struct sn_plan *p, struct sn_buf *out)
     }
     kv(&t, "heat to air", UNIT(p->air_w, SN_UNIT_POWER),
        "at most %s per rack; air carries %s",
-       UNIT(max_air, SN_UNIT_POWER),
-       UNIT(cs->air_limit_w > 0 ? cs->air_limit_w : 40e3, SN_UNIT_POWER));
+       UNIT(max_air, SN_UNIT_POWER), UNIT(p->air_limit_w, SN_UNIT_POWER));
     table_end(&t, out);
 }
 
@@ -601,6 +698,7 @@ void sn_report_plan_text(const struct sn_plan *p, struct sn_buf *out)
     text_cables(p, out);
     text_bandwidth(p, out);
     text_power(p, out);
+    text_racks(p, out);
     text_cooling(p, out);
     text_storage(p, out);
     text_memory(p, out);
@@ -742,6 +840,9 @@ static void json_totals(const struct sn_plan *p, struct sn_json *j)
     sn_json_knum(j, "rack_max_coolant_lpm", round(max_flow * 60e3 * 100) /
                                                 100);
     sn_json_knum(j, "rack_max_air_w", max_air);
+    sn_json_knum(j, "air_limit_w", p->air_limit_w);
+    sn_json_knum(j, "rack_max_steady_w", p->rack_max_steady_w);
+    sn_json_kbool(j, "air_alone", p->air_alone);
     sn_json_obj_end(j);
 
     sn_json_key(j, "storage");
