@@ -640,7 +640,7 @@ static void test_text_reads_like_a_plan(void)
 }
 
 /* The text gives every rack's power, current and coolant, one row per
- * kind of rack and set of figures. The seed's eight racks are alike:
+ * kind of rack with each figure's range. The seed's eight racks are alike:
  * 32 accelerators x 700 W x 1.82 = 40.77 kW, 4 switch chips x 100 W and
  * 64 NIC optics x 9 W: 41.74 kW steady; + 32 x 700 W x 0.3 = 48.46 kW
  * peak, 71.0 A at 415 V 3-phase, PF 0.95. */
@@ -666,6 +666,29 @@ static void test_text_lists_racks_by_kind(void)
     CHECK_CONTAINS(line, " 71.0 A ");
     CHECK_CONTAINS(out.data, "  air alone         not enough  the heaviest "
                              "rack dissipates 41.7 kW");
+    sn_buf_release(&out);
+    done(&b);
+}
+
+/* Racks of one kind that differ print as ranges: three 400 W loads two
+ * to a rack are 800 W in r00 and 400 W in r01, "400-800 W" steady; at
+ * twice that peak, "800 W - 1.60 kW" (the unit differs at the ends). */
+static void test_text_gives_ranges_over_a_kind_of_rack(void)
+{
+    struct sn_spec s;
+    struct built b;
+    struct sn_buf out;
+
+    spec_one_load(&s, 400);
+    s.scaleup.accelerators = 3;
+    s.racks.nodes_per_rack = 2;
+    s.power.transient_factor = 2;
+    REQUIRE(plan(&s, &b));
+    REQUIRE(b.p->nrack == 2);
+    sn_buf_init(&out);
+    sn_report_plan_text(b.p, &out);
+    CHECK_CONTAINS(out.data, "  compute      2  r00-r01  400-800 W  "
+                             "800 W - 1.60 kW ");
     sn_buf_release(&out);
     done(&b);
 }
@@ -763,6 +786,7 @@ static const struct sn_test cases[] = {
     T(test_domain_beyond_the_accelerator_is_warned),
     T(test_text_reads_like_a_plan),
     T(test_text_lists_racks_by_kind),
+    T(test_text_gives_ranges_over_a_kind_of_rack),
     T(test_json_has_the_stable_keys),
     T(test_ledger_has_one_row_per_link),
     T(test_dot_collapses_repeated_units),

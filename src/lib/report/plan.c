@@ -477,97 +477,107 @@ static void text_power(const struct sn_plan *p, struct sn_buf *out)
     table_end(&t, out);
 }
 
-/* Racks whose figures print the same, as one row of the rack table. */
-struct rack_group {
-    enum sn_rack_kind kind;
-    char key[160];          /* the figures as printed */
+/* The racks of one kind, and the range of each figure over them. */
+struct rack_kind {
     size_t count;
     uint32_t first, last;
+    double lo[6], hi[6];
 };
 
-/* The figures of one rack as the table prints them, tab-separated. */
-static void rack_key(const struct sn_plan *p, const struct sn_plan_rack *rk,
-                     char *key, size_t size)
+/* A rack's figures, in the table's column order. */
+static void rack_figures(const struct sn_plan_rack *rk, double f[6])
 {
-    bool liquid = p->spec->cooling.type != SN_COOL_AIR;
-
-    snprintf(key, size, "%s\t%s\t%s\t%s\t%s\t%s",
-             UNIT(rk->steady_w, SN_UNIT_POWER),
-             UNIT(rk->peak_w, SN_UNIT_POWER),
-             UNIT(rk->provisioned_w, SN_UNIT_POWER),
-             isnan(rk->current_a) ? "-" : amps(rk->current_a),
-             liquid ? UNIT(rk->coolant_m3s, SN_UNIT_FLOW) : "-",
-             UNIT(rk->air_w, SN_UNIT_POWER));
+    f[0] = rk->steady_w;
+    f[1] = rk->peak_w;
+    f[2] = rk->provisioned_w;
+    f[3] = rk->current_a;
+    f[4] = rk->coolant_m3s;
+    f[5] = rk->air_w;
 }
 
-/* Most designs repeat a few kinds of rack: the table gives one row per
- * kind of rack and set of figures, in the order first met; the JSON
- * document lists every rack. */
-#define RACK_ROWS 12
+static const char *rack_fmt(int col, double v, char *buf, size_t size)
+{
+    if (col == 3)
+        return isnan(v) ? "-" : amps_fmt(v, buf, size);
+    return sn_unit_format(v, col == 4 ? SN_UNIT_FLOW : SN_UNIT_POWER, buf,
+                          size);
+}
 
+/* One figure over the racks of a kind: "126 kW" when all print alike,
+ * else the range, "7.78-13.0 kW" (the unit once when both ends share it). */
+static void rack_cell(struct sn_table *t, int col, double lo, double hi)
+{
+    char a[48], b[48];
+    const char *x = rack_fmt(col, lo, a, sizeof(a));
+    const char *y = rack_fmt(col, hi, b, sizeof(b));
+    const char *ux = strrchr(x, ' '), *uy = strrchr(y, ' ');
+
+    if (strcmp(x, y) == 0)
+        sn_table_cell(t, "%s", x);
+    else if (ux && uy && strcmp(ux, uy) == 0)
+        sn_table_cell(t, "%.*s-%s", (int)(ux - x), x, y);
+    else
+        sn_table_cell(t, "%s - %s", x, y);
+}
+
+/* Every rack's power, current and cooling, one row per kind of rack
+ * (compute, scale-up switch, network) with each figure's range over the
+ * kind, so a 1,389-rack cluster stays three lines; the JSON document
+ * lists every rack. */
 static void text_racks(const struct sn_plan *p, struct sn_buf *out)
 {
     static const char *const heads[] = {">racks", "",       ">steady",
                                         ">peak",  ">provisioned",
                                         ">feed current", ">coolant",
                                         ">to air"};
-    struct rack_group *g = NULL;
-    size_t ng = 0, cap = 0, shown = 0, rest = 0;
+    static const enum sn_rack_kind order[] = {SN_RACK_COMPUTE,
+                                              SN_RACK_SCALEUP,
+                                              SN_RACK_NETWORK};
+    struct rack_kind k[3];
+    bool liquid = p->spec->cooling.type != SN_COOL_AIR;
     struct sn_table t;
 
     if (!p->nrack)
         return;
+    memset(k, 0, sizeof(k));
     for (size_t r = 0; r < p->nrack; r++) {
         const struct sn_plan_rack *rk = &p->rack[r];
-        char key[160];
-        size_t k;
-        rack_key(p, rk, key, sizeof(key));
-        for (k = 0; k < ng; k++)
-            if (g[k].kind == rk->kind && strcmp(g[k].key, key) == 0)
-                break;
-        if (k == ng) {
-            SN_GROW(g, cap, ng + 1);
-            memset(&g[ng], 0, sizeof(g[ng]));
-            g[ng].kind = rk->kind;
-            snprintf(g[ng].key, sizeof(g[ng].key), "%s", key);
-            g[ng].first = rk->rack;
-            ng++;
+        struct rack_kind *g = &k[rk->kind < 3 ? rk->kind : 2];
+        double f[6];
+        rack_figures(rk, f);
+        for (int c = 0; c < 6; c++) {
+            if (!g->count || f[c] < g->lo[c])
+                g->lo[c] = f[c];
+            if (!g->count || f[c] > g->hi[c])
+                g->hi[c] = f[c];
         }
-        g[k].count++;
-        g[k].last = rk->rack;
+        if (!g->count)
+            g->first = rk->rack;
+        g->last = rk->rack;
+        g->count++;
     }
     table_start(&t, "Racks", 8, heads);
-    for (size_t k = 0; k < ng; k++) {
-        char *f = g[k].key, *tab;
-        if (shown == RACK_ROWS) {
-            rest += g[k].count;
+    for (size_t i = 0; i < SN_ARRAY_LEN(order); i++) {
+        const struct rack_kind *g = &k[order[i]];
+        if (!g->count)
             continue;
-        }
-        shown++;
         sn_table_row(&t);
-        sn_table_cell(&t, "  %s", sn_rack_kind_name(g[k].kind));
-        sn_table_cell(&t, "%s", NUM(g[k].count));
-        if (g[k].count == 1)
-            sn_table_cell(&t, "r%02u", (unsigned)g[k].first);
+        sn_table_cell(&t, "  %s", sn_rack_kind_name(order[i]));
+        sn_table_cell(&t, "%s", NUM(g->count));
+        if (g->count == 1)
+            sn_table_cell(&t, "r%02u", (unsigned)g->first);
         else
-            sn_table_cell(&t, "r%02u%sr%02u", (unsigned)g[k].first,
-                          g[k].last - g[k].first + 1 == g[k].count ? "-"
-                                                                  : " ... ",
-                          (unsigned)g[k].last);
+            sn_table_cell(&t, "r%02u%sr%02u", (unsigned)g->first,
+                          g->last - g->first + 1 == g->count ? "-" : " ... ",
+                          (unsigned)g->last);
         for (int c = 0; c < 6; c++) {
-            tab = strchr(f, '\t');
-            if (tab)
-                *tab = '\0';
-            sn_table_cell(&t, "%s", f);
-            f = tab ? tab + 1 : f + strlen(f);
+            if (c == 4 && !liquid)
+                sn_table_cell(&t, "-");
+            else
+                rack_cell(&t, c, g->lo[c], g->hi[c]);
         }
     }
     table_end(&t, out);
-    if (rest)
-        sn_buf_printf(out, "  and %s more racks of other figures (every rack "
-                           "in --format json)\n\n",
-                      NUM(rest));
-    free(g);
 }
 
 static void text_cooling(const struct sn_plan *p, struct sn_buf *out)
