@@ -137,6 +137,44 @@ static void test_search_respects_fixed_choices_and_memory(void)
     sn_train_free(t);
 }
 
+static void test_search_results_equal_a_direct_prediction(void)
+{
+    /* the search passes the memory it computed to the step-time model
+     * and costs equal middle pipeline stages once: what it reports must
+     * be exactly what sn_train_predict gives for the same layout, for
+     * short and long pipelines alike (GPT-39.1B has 48 layers: pipelines
+     * up to 48 stages, some uneven) */
+    struct sn_train *t = a100(&tm_gpt_39b);
+    struct sn_train_search s;
+    struct sn_train_opts o;
+    struct sn_train_candidate top[40];
+    struct sn_train_search_stats st;
+    struct sn_train_result r;
+    struct sn_error err;
+    size_t n;
+    int long_pipes = 0;
+
+    REQUIRE(t);
+    sn_train_search_default(&s);
+    sn_train_opts_default(&o);
+    s.accels = 256;
+    s.gbs = 1536;
+    s.seq = 2048;
+    s.max_tp = 2; /* memory forces long pipelines */
+    REQUIRE(sn_train_search_run(t, &s, &o, top, 40, &n, &st, &err) ==
+            SN_OK);
+    REQUIRE(n > 0);
+    for (size_t i = 0; i < n; i++) {
+        REQUIRE(sn_train_predict(t, &top[i].layout, &o, &r, &err) == SN_OK);
+        CHECK(r.step_time == top[i].result.step_time);
+        CHECK(r.mem.total == top[i].result.mem.total);
+        CHECK(r.part[SN_PART_BUBBLE] == top[i].result.part[SN_PART_BUBBLE]);
+        long_pipes += top[i].layout.pp >= 8;
+    }
+    CHECK(long_pipes > 0);
+    sn_train_free(t);
+}
+
 static void test_search_is_deterministic(void)
 {
     struct sn_train *t = a100(&tm_gpt_39b);
@@ -193,6 +231,7 @@ static const struct sn_test cases[] = {
     T(test_search_ranks_fitting_layouts_fastest_first),
     T(test_search_best_beats_every_hand_picked_layout),
     T(test_search_respects_fixed_choices_and_memory),
+    T(test_search_results_equal_a_direct_prediction),
     T(test_search_is_deterministic),
     T(test_search_moe_tries_expert_parallelism),
 };

@@ -162,8 +162,8 @@ int sn_train_search_run(struct sn_train *t, const struct sn_train_search *s,
                                         continue;
                                     st->fitting++;
                                     cand.layout = l;
-                                    rc = sn_train_predict(t, &l, o,
-                                                          &cand.result, err);
+                                    rc = sn__train_predict(
+                                        t, &l, o, &mem, &cand.result, err);
                                     if (rc)
                                         goto out;
                                     keep(top, k, ntop, &cand);

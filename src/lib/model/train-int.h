@@ -42,6 +42,13 @@ double sn__inflight_chunks(int pp, int vpp, int m, int r);
 /* The model and system a struct sn_train was made with. */
 const struct sn_model_info *sn__train_model(const struct sn_train *t);
 const struct sn_train_system *sn__train_system(const struct sn_train *t);
+/* sn_train_predict for a layout the caller has already checked
+ * (sn_train_check) and whose memory it has computed: `mem` is taken as
+ * the result's memory. NULL: check and compute, as sn_train_predict. */
+int sn__train_predict(struct sn_train *t, const struct sn_train_layout *l,
+                      const struct sn_train_opts *o,
+                      const struct sn_train_memory *mem,
+                      struct sn_train_result *r, struct sn_error *err);
 /* Bytes per parameter for weights, gradients and optimizer state. */
 void sn__state_bytes(enum sn_dtype dt, double *w, double *g, double *o);
 

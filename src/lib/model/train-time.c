@@ -595,6 +595,14 @@ int sn_train_predict(struct sn_train *t, const struct sn_train_layout *l,
                      const struct sn_train_opts *o, struct sn_train_result *r,
                      struct sn_error *err)
 {
+    return sn__train_predict(t, l, o, NULL, r, err);
+}
+
+int sn__train_predict(struct sn_train *t, const struct sn_train_layout *l,
+                      const struct sn_train_opts *o,
+                      const struct sn_train_memory *mem,
+                      struct sn_train_result *r, struct sn_error *err)
+{
     struct step_ctx c;
     struct layer_cost dense, moe;
     struct stage_cost sc, worst = {0}, s0 = {0};
@@ -605,9 +613,11 @@ int sn_train_predict(struct sn_train *t, const struct sn_train_layout *l,
     int m, rc;
 
     memset(r, 0, sizeof(*r));
-    rc = sn_train_check(&t->model, l, 0, err);
-    if (rc)
-        return rc;
+    if (!mem) { /* the search has checked the layout and its memory */
+        rc = sn_train_check(&t->model, l, 0, err);
+        if (rc)
+            return rc;
+    }
     if (l->dtype == SN_DTYPE_FP8 && !(t->sys.fp8_flops > 0))
         return sn_error_set(err, SN_EINPUT, "'%s' has no FP8 tensor cores",
                             t->sys.accel ? t->sys.accel : "the accelerator");
@@ -661,17 +671,39 @@ int sn_train_predict(struct sn_train *t, const struct sn_train_layout *l,
             return rc;
     }
 
-    for (int s = 0; s < l->pp; s++) {
-        rc = stage(&c, s, &dense, &moe, o->overlap_p2p ? 0 : 2 * v * p2p,
-                   &sc);
-        if (rc)
-            return rc;
-        if (s == 0)
-            s0 = sc;
-        sum += sc.total;
-        if (sc.total > tmax) {
-            tmax = sc.total;
-            worst = sc;
+    /* the stages between the first and the last differ only in their
+     * layer counts: a middle stage with the counts of the one before it
+     * costs the same (this keeps a 100-stage pipeline as cheap to time
+     * as a short one) */
+    {
+        int mid_n = -1, mid_nm = -1;
+        struct stage_cost mid = {0};
+        for (int s = 0; s < l->pp; s++) {
+            bool middle = s > 0 && s < l->pp - 1;
+            int first, n = sn__stage_layers(d->layers, l->pp, s, &first);
+            int nm = 0;
+            for (int i = first; i < first + n; i++)
+                nm += sn__layer_is_moe(d, i);
+            if (middle && n == mid_n && nm == mid_nm) {
+                sc = mid;
+            } else {
+                rc = stage(&c, s, &dense, &moe,
+                           o->overlap_p2p ? 0 : 2 * v * p2p, &sc);
+                if (rc)
+                    return rc;
+                if (middle) {
+                    mid = sc;
+                    mid_n = n;
+                    mid_nm = nm;
+                }
+            }
+            if (s == 0)
+                s0 = sc;
+            sum += sc.total;
+            if (sc.total > tmax) {
+                tmax = sc.total;
+                worst = sc;
+            }
         }
     }
     /* 1F1B: m micro-batches through the slowest stage, plus the fill and
@@ -714,7 +746,10 @@ int sn_train_predict(struct sn_train *t, const struct sn_train_layout *l,
     r->part[SN_PART_OPTIMIZER] = opt;
 
     sn_train_flops(&t->model, l, &r->flops);
-    sn_train_memory(&t->model, l, o, &t->sys, &r->mem);
+    if (mem)
+        r->mem = *mem;
+    else
+        sn_train_memory(&t->model, l, o, &t->sys, &r->mem);
     accels = (double)l->tp * l->cp * l->pp * l->dp;
     r->tokens_per_s = r->flops.tokens / r->step_time;
     r->flops_per_gpu = r->flops.model / (accels * r->step_time);
