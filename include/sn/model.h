@@ -698,7 +698,10 @@ struct sn_sweep {
     const char *const *fixed_values;
     size_t nfixed;
     const struct sn_model_info *model; /* NULL: the spec's workload */
-    int gpus;                    /* 0: every accelerator of each design */
+    int gpus;                    /* job size; 0: the spec's accelerators
+                                    before the swept value (each design
+                                    of the spec's size), or each design's
+                                    when the key is `supernodes` */
     int gbs, seq;                /* 0: about 4M tokens; the model's */
     enum sn_dtype dtype;
 };

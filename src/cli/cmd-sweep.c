@@ -394,6 +394,10 @@ const struct sn_cmd sn_cmd_sweep = {
     "grow past its chip's radix, so to sweep beyond it\n"
     "  supernode sweep --set supernode.tiers=2 \\\n"
     "      --set supernode.accelerators=8,16,32,64,72,128,256\n"
+    "Every design runs the same job: --gpus N, else as many accelerators\n"
+    "as the spec has (with the fixed keys) before the varied one; a sweep\n"
+    "of 'supernodes' varies the job itself. Each design gets the\n"
+    "supernodes the job needs, no more.\n"
     "The model is the spec's workload unless --model names one.\n",
     sweep_run,
 };

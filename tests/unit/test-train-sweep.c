@@ -60,6 +60,59 @@ static void test_sweep_marks_the_most_effective_tokens(void)
     CHECK(pts[0].best_value != pts[1].best_value);
 }
 
+static void test_sweep_compares_designs_at_the_spec_size(void)
+{
+    /* no job size given: every design runs the job of the spec as given
+     * before the swept value (here the seed design with the fixed
+     * setting supernodes=1: 64 accelerators), each with the supernodes
+     * that job needs; the fixed setting holds for every design */
+    static const char *const values[] = {"8", "16"};
+    static const char *const fkeys[] = {"supernodes"}, *const fvals[] = {"1"};
+    struct sn_sweep s = {0};
+    struct sn_sweep_point pts[2];
+    struct sn_error err;
+
+    s.key = "supernode.accelerators";
+    s.values = values;
+    s.nvalues = 2;
+    s.fixed_keys = fkeys;
+    s.fixed_values = fvals;
+    s.nfixed = 1;
+    s.model = sn_catalog_model(sn_catalog_builtin(), "llama3-8b");
+    s.gbs = 256;
+    REQUIRE(s.model);
+    REQUIRE(sn_sweep_run(&s, pts, &err) == SN_OK);
+    for (int i = 0; i < 2; i++) {
+        CHECK(pts[i].ok);
+        CHECK(pts[i].accels == 64);
+    }
+    CHECK(pts[0].domain == 8 && pts[1].domain == 16);
+    /* the plans describe 64 accelerators each: 8 x 8 links and 8 x 16
+     * NIC ports either way */
+    CHECK(pts[0].links == pts[1].links);
+}
+
+static void test_sweep_reports_a_bad_fixed_setting_per_value(void)
+{
+    static const char *const values[] = {"8"};
+    static const char *const fkeys[] = {"supernode.tiers"},
+                             *const fvals[] = {"5"};
+    struct sn_sweep s = {0};
+    struct sn_sweep_point pts[1];
+    struct sn_error err;
+
+    s.key = "supernode.accelerators";
+    s.values = values;
+    s.nvalues = 1;
+    s.fixed_keys = fkeys;
+    s.fixed_values = fvals;
+    s.nfixed = 1;
+    s.model = sn_catalog_model(sn_catalog_builtin(), "llama3-8b");
+    REQUIRE(sn_sweep_run(&s, pts, &err) == SN_OK);
+    CHECK(!pts[0].ok);
+    CHECK_CONTAINS(pts[0].error, "tiers");
+}
+
 static void test_sweep_refuses_no_values(void)
 {
     struct sn_sweep s = {0};
@@ -72,6 +125,8 @@ static void test_sweep_refuses_no_values(void)
 static const struct sn_test cases[] = {
     T(test_sweep_domain_size_at_a_fixed_job),
     T(test_sweep_marks_the_most_effective_tokens),
+    T(test_sweep_compares_designs_at_the_spec_size),
+    T(test_sweep_reports_a_bad_fixed_setting_per_value),
     T(test_sweep_refuses_no_values),
 };
 

@@ -52,10 +52,10 @@ static void one(const struct sn_sweep *s, struct sn_sweep_point *p)
         point_error(p, &e);
         goto out;
     }
-    /* a job of a fixed size gets as many supernodes as it needs, so that
-     * the designs compare at equal size */
-    if (s->gpus > sn_spec_total_accels(&spec) &&
-        strcmp(s->key, "supernodes")) {
+    /* a job of a fixed size gets the supernodes it needs, no more, so
+     * that the designs (and their plans: links, switch chips, power)
+     * compare at equal size */
+    if (s->gpus > 0 && strcmp(s->key, "supernodes")) {
         char count[32];
         int per = spec.scaleup.accelerators;
         snprintf(count, sizeof(count), "%d", (s->gpus + per - 1) / per);
@@ -149,10 +149,31 @@ out:
         sn_spec_release(&spec);
 }
 
+/* The job every design runs when the caller gives none: the spec as
+ * given, with the fixed keys, before the swept value. 0 when that spec
+ * does not load (each point then reports why). */
+static int default_job(const struct sn_sweep *s)
+{
+    struct sn_spec base;
+    struct sn_error e;
+    int n = 0;
+
+    if (sn_spec_load(s->spec_path, &base, &e))
+        return 0;
+    for (size_t i = 0; i < s->nfixed; i++)
+        if (sn_spec_set(&base, s->fixed_keys[i], s->fixed_values[i], &e))
+            goto out;
+    n = sn_spec_total_accels(&base);
+out:
+    sn_spec_release(&base);
+    return n;
+}
+
 int sn_sweep_run(const struct sn_sweep *s, struct sn_sweep_point *pts,
                  struct sn_error *err)
 {
     size_t best = SIZE_MAX;
+    struct sn_sweep job = *s;
 
     if (!s->key || !s->nvalues)
         return sn_error_set(err, SN_EINPUT, "a sweep needs a key and values");
@@ -160,10 +181,16 @@ int sn_sweep_run(const struct sn_sweep *s, struct sn_sweep_point *pts,
         return sn_error_set(err, SN_EINPUT,
                             "%zu values to sweep (at most %d)", s->nvalues,
                             SN_SWEEP_MAX_VALUES);
+    /* Designs compare at equal job size: per-accelerator throughput and
+     * goodput of a 32-GPU job against a 256-GPU one would mark the
+     * smallest design for being small. Only a sweep of the supernode
+     * count itself varies the job. */
+    if (job.gpus <= 0 && strcmp(s->key, "supernodes"))
+        job.gpus = default_job(s);
     for (size_t i = 0; i < s->nvalues; i++) {
         memset(&pts[i], 0, sizeof(pts[i]));
         pts[i].value = s->values[i];
-        one(s, &pts[i]);
+        one(&job, &pts[i]);
         if (!pts[i].ok)
             continue;
         if (best == SIZE_MAX ||
