@@ -79,11 +79,12 @@ static void test_validate_vtrain_ranking(void)
      * (model, GPU count) the layout predicted fastest is within 5% of the
      * measured best (issue target, met by all four groups). Spearman
      * rank correlation: the target is 0.8 in every group; 3.6B, 18.4B
-     * and 175B reach it. The 39.1B group reaches 0.73: its measured
-     * micro-batch 3 and 6 runs at TP 4 and its TP 2 runs are 15-37%
-     * slower than any layout effect the model knows (and than the same
-     * layouts at micro-batch 2 or at TP 8); docs/model.md lists them.
-     * This asserts what is reached so that a regression fails. */
+     * and 175B reach it. The 39.1B group reaches 0.73 (target not met):
+     * its measurements contradict every layout term at once (TP 4 x PP 8
+     * micro-batch 6 as fast as micro-batch 2 while at PP 4 it is 34%
+     * slower; TP 2 22-37% slower than predicted and, in vTrain's full
+     * file, slower than TP 1 at the same PP); docs/model.md gives the
+     * rows. This asserts what is reached so that a regression fails. */
     int groups = 0;
 
     REQUIRE(load());
