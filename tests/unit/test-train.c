@@ -332,6 +332,50 @@ static void test_train_tp_across_the_domain_costs_more(void)
     sn_train_free(tacross);
 }
 
+static void test_train_tp_overlap_only_inside_the_domain(void)
+{
+    /* Transformer Engine overlaps the SP all-gather and reduce-scatter
+     * with their GEMMs only inside one NVLink domain (TransformerEngine
+     * issue #1071): with overlap asked for, TP 8 in an 8-GPU domain hides
+     * part of its collectives, TP 16 across two domains hides none (the
+     * same result as without overlap) */
+    static struct tc_fabric fab;
+    struct sn_train_system sys = {0};
+    struct sn_train *t;
+    struct sn_train_opts on = megatron_2022(), off;
+    struct sn_train_layout in = layout(8, 1, 16, 1, 256, SN_RECOMPUTE_NONE);
+    struct sn_train_layout across = in;
+    struct sn_train_result r_on, r_off;
+    struct sn_error err;
+
+    fab = tc_dgx_a100;
+    sys.flops = 312e12;
+    sys.hbm_bw = 2.039e12;
+    sys.hbm_bytes = 80e9;
+    sys.domain = fab.domain;
+    sn_train_calib_for("a100", &sys.calib);
+    sys.comm.time = tc_time;
+    sys.comm.ctx = &fab;
+    on.overlap_tp = true;
+    off = on;
+    off.overlap_tp = false;
+    in.sp = true;
+    across = in;
+    across.tp = 16;
+    across.dp = 8;
+    REQUIRE(fab.domain == 8);
+    REQUIRE(sn_train_new(&tm_gpt_39b, &sys, &t, &err) == SN_OK);
+    REQUIRE(sn_train_predict(t, &in, &on, &r_on, &err) == SN_OK);
+    REQUIRE(sn_train_predict(t, &in, &off, &r_off, &err) == SN_OK);
+    CHECK(r_on.part[SN_PART_TP] < 0.5 * r_off.part[SN_PART_TP]);
+    REQUIRE(sn_train_predict(t, &across, &on, &r_on, &err) == SN_OK);
+    REQUIRE(sn_train_predict(t, &across, &off, &r_off, &err) == SN_OK);
+    CHECK(r_on.part[SN_PART_TP] > 0);
+    CHECK(r_on.part[SN_PART_TP] == r_off.part[SN_PART_TP]);
+    CHECK(r_on.step_time == r_off.step_time);
+    sn_train_free(t);
+}
+
 static void test_train_overlap_hides_data_parallel_reduction(void)
 {
     struct sn_train *t = selene(&tm_gpt_18b, 256);
@@ -449,6 +493,7 @@ static const struct sn_test cases[] = {
     T(test_train_bubble_follows_1f1b_and_interleaved),
     T(test_train_parts_add_up_and_mfu_hfu_consistent),
     T(test_train_tp_across_the_domain_costs_more),
+    T(test_train_tp_overlap_only_inside_the_domain),
     T(test_train_overlap_hides_data_parallel_reduction),
     T(test_train_predict_rejects_fp8_without_tensor_cores),
     T(test_train_model_file_parses_and_locates_errors),

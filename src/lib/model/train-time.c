@@ -223,6 +223,7 @@ struct step_ctx {
     double rdiv;     /* tp with sequence parallelism, else 1 */
     double tp_unit;  /* seconds of one TP collective of T x h (AR or AG) */
     double tp_rs;    /* one reduce-scatter with SP */
+    bool tp_overlap; /* the TP collectives may hide under their GEMMs */
     struct sn_error *err;
 };
 
@@ -270,7 +271,7 @@ static void attention_core(const struct step_ctx *c, double *fwd,
 static double tp_exposed(const struct step_ctx *c, double comm_t, double g,
                          double *hidden)
 {
-    if (c->o->overlap_tp && c->l->sp) {
+    if (c->tp_overlap) {
         double e = comm_t > g ? comm_t - g : 0;
         *hidden += comm_t - e;
         return e;
@@ -641,6 +642,15 @@ int sn__train_predict(struct sn_train *t, const struct sn_train_layout *l,
     c.r.attn = t->sys.flops * k->gemm_eff * k->attn_eff;
     c.T = (double)l->mbs * l->seq / l->cp;
     c.rdiv = (l->sp && l->tp > 1) ? l->tp : 1;
+    /* Transformer Engine's comm+GEMM overlap (userbuffers) moves data by
+     * CUDA IPC and multicast handles, which exist only inside one NVLink
+     * domain (TransformerEngine issue #1071; multi-node NVLink domains
+     * since PR #1470): a TP group that crosses the scale-up domain runs
+     * its collectives through NCCL, exposed. TP groups are contiguous
+     * from rank 0, so a tp dividing the domain stays inside one. */
+    c.tp_overlap = o->overlap_tp && l->sp &&
+                   (t->sys.domain <= 0 ||
+                    (l->tp <= t->sys.domain && t->sys.domain % l->tp == 0));
     if (l->tp > 1) {
         double bytes = c.T * d->h * 2;
         rc = comm(t, l->sp ? SN_COLL_ALLGATHER : SN_COLL_ALLREDUCE, 0,
