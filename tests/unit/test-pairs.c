@@ -81,38 +81,16 @@ static bool same_pair_values(const struct sn_pair *a, const struct sn_pair *b)
            a->cls == b->cls && a->hops == b->hops;
 }
 
-/* Classes count every ordered pair exactly once, and every pair checked
- * one by one falls in a class with its values and relation. */
-static void test_pairs_classes_cover_every_pair(void)
+/* Classes of the first n ranks count every ordered pair exactly once, and
+ * every pair checked one by one falls in a class with its values and
+ * relation. */
+static void check_classes_cover(struct sn_topo *t, struct sn_coll_model *m)
 {
-    struct fx_cluster c;
-    struct sn_topo *t;
-    struct sn_coll_model *m;
     struct sn_pair_classes cl;
     struct sn_error err;
     uint64_t *seen;
-    uint32_t n;
+    uint32_t n = (uint32_t)t->naccel;
 
-    memset(&c, 0, sizeof(c));
-    /* two 2-server NVSwitch domains of 4 GPUs each, one NIC per GPU,
-     * 4 servers under 2 leaves and a spine */
-    c.servers = 4;
-    c.gpus = 4;
-    c.servers_per_domain = 2;
-    c.chips = 2;
-    c.links_per_gpu = 4;
-    c.up_bw = 25e9;
-    c.nics = 4;
-    c.nic_bw = 50e9;
-    c.pcie_bw = 64e9;
-    c.hosts_per_leaf = 8;
-    c.spines = 1;
-    c.uplinks = 4;
-    c.uplink_bw = 50e9;
-    t = fx_build(&c);
-    m = model(t);
-    REQUIRE(m);
-    n = (uint32_t)t->naccel;
     REQUIRE(sn_pairs_classes(m, 0, &cl, &err) == SN_OK);
     CHECK(cl.pairs == (uint64_t)n * (n - 1));
     seen = calloc(cl.n + 1, sizeof(uint64_t));
@@ -142,12 +120,109 @@ static void test_pairs_classes_cover_every_pair(void)
         }
     for (size_t k = 0; k < cl.n; k++)
         CHECK(seen[k] == cl.items[k].count);
-    /* the three relations are all there */
-    CHECK(cl.n >= 3);
     free(seen);
+    sn_pair_classes_release(&cl);
+}
+
+static void test_pairs_classes_cover_every_pair(void)
+{
+    struct fx_cluster c;
+    struct sn_topo *t;
+    struct sn_coll_model *m;
+    struct sn_pair_classes cl;
+    struct sn_error err;
+
+    memset(&c, 0, sizeof(c));
+    /* two 2-server NVSwitch domains of 4 GPUs each, one NIC per GPU,
+     * 4 servers under 2 leaves and a spine */
+    c.servers = 4;
+    c.gpus = 4;
+    c.servers_per_domain = 2;
+    c.chips = 2;
+    c.links_per_gpu = 4;
+    c.up_bw = 25e9;
+    c.nics = 4;
+    c.nic_bw = 50e9;
+    c.pcie_bw = 64e9;
+    c.hosts_per_leaf = 8;
+    c.spines = 1;
+    c.uplinks = 4;
+    c.uplink_bw = 50e9;
+    t = fx_build(&c);
+    m = model(t);
+    REQUIRE(m);
+    check_classes_cover(t, m);
+    /* the three relations are all there */
+    REQUIRE(sn_pairs_classes(m, 0, &cl, &err) == SN_OK);
+    CHECK(cl.n >= 3);
     sn_pair_classes_release(&cl);
     sn_coll_model_free(m);
     sn_topo_free(t);
+}
+
+/* Far pairs are summed per group of interchangeable sources and
+ * destinations: the count and values stay those of the pairs one by one
+ * on a rail fabric with a 2:1 leaf tier, a degraded leaf uplink and a
+ * degraded NIC link (which split groups), and with network links so long
+ * that wire latencies decide the pair latency (blocks then go pair by
+ * pair). */
+static void test_pairs_classes_group_sources_exactly(void)
+{
+    struct fx_cluster c;
+    struct sn_error err;
+
+    memset(&c, 0, sizeof(c));
+    c.servers = 8;
+    c.gpus = 4;
+    c.chips = 2;
+    c.links_per_gpu = 4;
+    c.up_bw = 25e9;
+    c.nics = 4;
+    c.nic_bw = 50e9;
+    c.pcie_bw = 64e9;
+    c.hosts_per_leaf = 4;
+    c.rail = true;
+    c.spines = 2;
+    c.uplinks = 2;
+    c.uplink_bw = 50e9;
+    for (int long_wires = 0; long_wires < 2; long_wires++) {
+        struct sn_topo *t;
+        struct sn_coll_model *m;
+        uint32_t up = SN_NONE, nic = SN_NONE;
+        c.net_lat = long_wires ? 2e-6 : 0;
+        t = fx_build(&c);
+        for (uint32_t i = 0; i < t->nlinks; i++) {
+            const struct sn_link *l = &t->links[i];
+            bool a_sw = t->nodes[l->a].kind == SN_NODE_SWITCH,
+                 b_sw = t->nodes[l->b].kind == SN_NODE_SWITCH;
+            if (l->cls != SN_LINK_SCALE_OUT)
+                continue;
+            if (a_sw && b_sw && up == SN_NONE)
+                up = i;
+            else if (a_sw != b_sw && nic == SN_NONE)
+                nic = i;
+        }
+        REQUIRE(up != SN_NONE && nic != SN_NONE);
+        /* one NIC cable half a microsecond longer than the others */
+        for (uint32_t i = t->nlinks; i-- > 0;)
+            if (t->links[i].cls == SN_LINK_SCALE_OUT && i != nic &&
+                (t->nodes[t->links[i].a].kind == SN_NODE_NIC ||
+                 t->nodes[t->links[i].b].kind == SN_NODE_NIC)) {
+                t->links[i].latency += 0.5e-6f;
+                break;
+            }
+        m = model(t);
+        REQUIRE(m);
+        check_classes_cover(t, m);
+        sn_coll_model_free(m);
+        REQUIRE(sn_topo_set_health(t, up, 0.5, &err) == SN_OK);
+        REQUIRE(sn_topo_set_health(t, nic, 0.25, &err) == SN_OK);
+        m = model(t);
+        REQUIRE(m);
+        check_classes_cover(t, m);
+        sn_coll_model_free(m);
+        sn_topo_free(t);
+    }
 }
 
 /* A NIC link at half health lowers exactly the pairs that leave or enter
@@ -205,6 +280,7 @@ static const struct sn_test cases[] = {
     T(test_pairs_nvswitch_pair_gets_every_link),
     T(test_pairs_network_pair_gets_its_nic),
     T(test_pairs_classes_cover_every_pair),
+    T(test_pairs_classes_group_sources_exactly),
     T(test_pairs_degraded_link_lowers_exactly_its_pairs),
 };
 

@@ -97,14 +97,16 @@ int sn__flow_pair(struct sn_flownet *fn, uint32_t src, uint32_t dst,
                   struct sn__pairval *v, struct sn_error *err);
 
 /* Every ordered pair of the endpoints, grouped: pairs inside a scale-up
- * component or a server one by one (count 1), and for each source the
- * far destinations with the same network exits and the same way in as
- * one call with their count and the first of them in order as the
- * example. emit(ctx, i, j, count, value) with i, j indices into nodes. */
+ * component or a server one by one (count 1); far pairs per (source
+ * group, destination group) of endpoints with the same network exits,
+ * way in and way out, as one call with their count and the smallest pair
+ * in rank order as the example. Wire latencies are not told apart while
+ * every pair of a block stays below lat_floor (else the block goes pair
+ * by pair). emit(ctx, i, j, count, value), i and j indices into nodes. */
 typedef void (*sn__pair_emit)(void *ctx, size_t i, size_t j, uint64_t count,
                               const struct sn__pairval *v);
 int sn__flow_pairs_grouped(struct sn_flownet *fn, const uint32_t *nodes,
-                           size_t n, sn__pair_emit emit, void *ctx,
-                           struct sn_error *err);
+                           size_t n, double lat_floor, sn__pair_emit emit,
+                           void *ctx, struct sn_error *err);
 
 #endif

@@ -244,8 +244,13 @@ int sn_pairs_classes(struct sn_coll_model *m, uint32_t nranks,
     c.nodes = nodes;
     c.out = out;
     c.err = err;
-    rc = sn__flow_pairs_grouped(sn__coll_flownet(m), nodes, nranks, emit, &c,
-                                err);
+    /* far pairs cross the network: their latency is the larger of NCCL's
+     * hop and the wire (fill), so wires shorter than the hop are not told
+     * apart */
+    rc = sn__flow_pairs_grouped(
+        sn__coll_flownet(m), nodes, nranks,
+        sn__coll_params(m)->ring_hop[SN_LINK_SCALE_OUT][SN_PROTO_LL], emit,
+        &c, err);
     if (!rc)
         rc = c.rc;
     hfree(&c.idx);
