@@ -96,6 +96,15 @@ struct sn_coll_params {
     double nvls_eff;        /* in-switch reduction efficiency */
     bool nvls;              /* scale-up switches reduce in the network */
     double proto_eff[SN_PROTO_COUNT]; /* payload share of each protocol */
+    /* NCCL's tuner refinements of LL and LL128 bandwidth per algorithm,
+     * used instead of proto_eff where above 0 */
+    double ll_ring;           /* ring all-reduce or reduce, or any ring
+                                 across domains */
+    double ll_ring_domain;    /* other ring collectives inside a domain */
+    double ll_tree;           /* tree */
+    double ll128_ring;        /* ring, two or more ranks per domain */
+    double ll128_ring_alone;  /* ring, one rank per domain */
+    double ll128_tree_domain; /* tree inside one domain */
     bool proto_on[SN_PROTO_COUNT];
     /* latencies per protocol: base per algorithm, and per hop (step) by
      * the fabric the step crosses */

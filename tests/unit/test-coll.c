@@ -513,6 +513,42 @@ static void test_coll_a100_allreduce_curve(void)
     sn_topo_free(t);
 }
 
+/* Small messages follow NCCL's own tuner (tuning.cc, anchors 3.4): on 8x
+ * A100 a 1 MiB ring all-reduce takes LL, its base 6.6 us plus 14 NVLink
+ * hops (NCCL's 0.6 us, here the fixture's 0.7 us of wire through the
+ * switch, the larger), and 2(n-1)/n S at a quarter of the 240 GB/s bus
+ * bandwidth (12 links at NCCL's 20.0 GB/s): 46.98 us, to 1e-6. The
+ * measurements are slower, and the gap is stated here as docs/model.md
+ * states it, not fitted: vTrain's AR_GPU8 LUT takes 92.7 us at 1 MB
+ * (busbw 19.8), about 2.1x the model's choice; AR_GPU2 44.2 us against
+ * 19.6 us (ring Simple), about 2.25x. The issue asks 25%; NCCL's tuner
+ * itself predicts 45.6 and 19.6 us. */
+static void test_coll_small_messages_follow_nccl_tuner(void)
+{
+    struct sn_topo *t = fx_dgx_a100(1);
+    struct sn_coll_params p;
+    struct sn_coll_model *m = NULL;
+    struct sn_coll_result r;
+    struct sn_error err;
+    double S = 1 * MiB, ring_ll = (6.6 + 14 * 0.7) * 1e-6 +
+                                  2.0 * 7 / 8 * S / (240e9 / 4);
+    double simple2 = (8.4 + 2 * 3.4) * 1e-6 + S / 240e9;
+
+    fx_params_nvlink(3, false, &p);
+    REQUIRE(sn_coll_model_new_params(t, &p, &m, &err) == SN_OK);
+    predict(m, SN_COLL_ALLREDUCE, grp(0, 8, 1), S, SN_ALGO_RING, &r);
+    CHECK(r.proto == SN_PROTO_LL);
+    CHECK_NEAR(r.time, ring_ll, 1e-6);
+    predict(m, SN_COLL_ALLREDUCE, grp(0, 8, 1), S, SN_ALGO_AUTO, &r);
+    CHECK_NEAR(92.7e-6 / r.time, 2.1, 0.10);
+    predict(m, SN_COLL_ALLREDUCE, grp(0, 2, 1), S, SN_ALGO_AUTO, &r);
+    CHECK(r.algo == SN_ALGO_RING && r.proto == SN_PROTO_SIMPLE);
+    CHECK_NEAR(r.time, simple2, 1e-6);
+    CHECK_NEAR(44.2e-6 / r.time, 2.25, 0.10);
+    sn_coll_model_free(m);
+    sn_topo_free(t);
+}
+
 /* 8x H100: ring ~370 GB/s ("effective NVLink bandwidth of 370 GB/s") and
  * NVLS ~480 at >= 1 GB (NCCL maintainer, nccl-tests #212; 476 in #290;
  * H200 475 in #272), within 10%. NVLS rests on the 0.85 Hopper factor
@@ -711,6 +747,8 @@ static void test_coll_spec_constants_override(void)
     CHECK(p.proto_on[SN_PROTO_LL] && !p.proto_on[SN_PROTO_LL128] &&
           p.proto_on[SN_PROTO_SIMPLE]);
     CHECK_NEAR(p.ring_hop[SN_LINK_SCALE_OUT][SN_PROTO_SIMPLE], 20e-6, 1e-12);
+    CHECK_NEAR(p.ll_ring, 0.3, 1e-12);
+    CHECK_NEAR(p.ll_tree, 1 / 3.8, 1e-12);
     /* the model built from the spec uses them: ring (no NVLS) at 18 x 25 x
      * 0.9 = 405 GB/s less its latency, within 1% at 4 GB */
     predict(s.m, SN_COLL_ALLREDUCE, grp(0, 8, 1), 4 * GiB, SN_ALGO_AUTO, &r);
@@ -752,6 +790,7 @@ static const struct sn_test cases[] = {
     T(test_coll_estimate_shares_nics_of_the_server),
     T(test_coll_repeated_calls_are_identical),
     T(test_coll_a100_allreduce_curve),
+    T(test_coll_small_messages_follow_nccl_tuner),
     T(test_coll_h100_ring_and_nvls),
     T(test_coll_h800_nvls),
     T(test_coll_ndr_nic_per_gpu),

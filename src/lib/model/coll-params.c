@@ -74,6 +74,19 @@ void sn_coll_params_default(const struct sn_topo *t, struct sn_coll_params *p)
     p->proto_eff[SN_PROTO_LL] = 0.5;
     p->proto_eff[SN_PROTO_LL128] = 120.0 / 128.0;
     p->proto_eff[SN_PROTO_SIMPLE] = 1.0;
+    /* What NCCL's tuner makes of them (NVIDIA/nccl src/graph/tuning.cc,
+     * ncclTopoTuneModel, "various model refinements"): LL stores a flag
+     * with every 4 bytes and polls it, and NCCL models a ring at 1/4 of
+     * the bus bandwidth for all-reduce, reduce or across nodes, 1/3
+     * otherwise, a tree at 1/3.8; LL128 at 0.92 of it on a ring (0.7 with
+     * one rank per node, where a GPU sends and receives through its NIC)
+     * and 7/9 on a tree inside one node. */
+    p->ll_ring = 1.0 / 4.0;
+    p->ll_ring_domain = 1.0 / 3.0;
+    p->ll_tree = 1.0 / 3.8;
+    p->ll128_ring = 0.92;
+    p->ll128_ring_alone = 0.7;
+    p->ll128_tree_domain = 7.0 / 9.0;
     for (int k = 0; k < SN_PROTO_COUNT; k++) {
         p->proto_on[k] = true;
         p->ring_base[k] = ring_base[k] * US;
@@ -126,7 +139,8 @@ const char *sn_coll_proto_name(enum sn_coll_proto p)
 static const char *const top_keys[] = {
     "scaleup_efficiency", "scaleout_efficiency", "host_efficiency",
     "nvls_efficiency",    "nvls",                "protocols",
-    "chunk",              "latency",             NULL};
+    "chunk",              "latency",             "protocol_efficiency",
+    NULL};
 
 static const char *const lat_keys[] = {
     "ring_base",         "tree_base",          "ring_hop_scaleup",
@@ -232,12 +246,16 @@ static int unknown_key(struct sn_error *err, const struct sn_spec *spec,
              where);
     return sn_error_at(err, SN_EINPUT, spec->file, k->line, k->col,
                        "collectives: %s (expected one of: %s)", what,
-                       where[0] == 'l' ? "ring_base, tree_base, ring_hop_*, "
-                                         "tree_hop_*, nvls, nvls_network"
-                                       : "scaleup_efficiency, "
-                                         "scaleout_efficiency, "
-                                         "host_efficiency, nvls_efficiency, "
-                                         "nvls, protocols, chunk, latency");
+                       where[0] == 'l'   ? "ring_base, tree_base, ring_hop_*, "
+                                           "tree_hop_*, nvls, nvls_network"
+                       : where[0] == 'p' ? "ll_ring, ll_ring_domain, ll_tree, "
+                                           "ll128_ring, ll128_ring_alone, "
+                                           "ll128_tree_domain"
+                                         : "scaleup_efficiency, "
+                                           "scaleout_efficiency, "
+                                           "host_efficiency, nvls_efficiency, "
+                                           "nvls, protocols, chunk, latency, "
+                                           "protocol_efficiency");
 }
 
 static int parse_latency(struct sn_error *err, const struct sn_spec *spec,
@@ -292,6 +310,35 @@ static int parse_latency(struct sn_error *err, const struct sn_spec *spec,
         }
         if (!done)
             return unknown_key(err, spec, map->keys[i], lat_keys, "latency");
+    }
+    return SN_OK;
+}
+
+/* NCCL's LL and LL128 bandwidth shares per algorithm, as fractions. */
+static int parse_peff(struct sn_error *err, const struct sn_spec *spec,
+                      const struct sn_yaml *map, struct sn_coll_params *p)
+{
+    static const char *const keys[] = {"ll_ring",    "ll_ring_domain",
+                                       "ll_tree",    "ll128_ring",
+                                       "ll128_ring_alone",
+                                       "ll128_tree_domain", NULL};
+    double *dst[] = {&p->ll_ring,    &p->ll_ring_domain,
+                     &p->ll_tree,    &p->ll128_ring,
+                     &p->ll128_ring_alone, &p->ll128_tree_domain};
+
+    if (map->type != SN_YAML_MAP)
+        return bad(err, spec, map, "'protocol_efficiency' is not a mapping",
+                   "a mapping such as {ll_ring: 0.25}");
+    for (size_t i = 0; i < map->n; i++) {
+        const char *k = map->keys[i]->value;
+        size_t j = 0;
+        while (keys[j] && strcmp(k, keys[j]) != 0)
+            j++;
+        if (!keys[j])
+            return unknown_key(err, spec, map->keys[i], keys,
+                               "protocol_efficiency");
+        if (parse_fraction(err, spec, map->items[i], k, dst[j]))
+            return SN_EINPUT;
     }
     return SN_OK;
 }
@@ -383,6 +430,8 @@ int sn_coll_params_from_spec(const struct sn_spec *spec,
                 q.chunk = x;
         } else if (strcmp(k, "latency") == 0) {
             rc = parse_latency(err, spec, v, &q);
+        } else if (strcmp(k, "protocol_efficiency") == 0) {
+            rc = parse_peff(err, spec, v, &q);
         } else {
             rc = unknown_key(err, spec, sec->keys[i], top_keys,
                              "collectives");

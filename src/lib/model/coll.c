@@ -879,6 +879,25 @@ static double step_lat(double hop_lat, double wire)
     return hop_lat > wire ? hop_lat : wire;
 }
 
+/* Bandwidth share of protocol p on a ring or a tree: NCCL's tuner
+ * refinements where set, else the protocol's payload share. */
+static double peff(const struct sn_coll_model *m, const struct grp *G,
+                   enum sn_coll_op op, bool tree, int p)
+{
+    double e = 0;
+
+    if (p == SN_PROTO_LL)
+        e = tree ? m->p.ll_tree
+            : G->m > 1 || op == SN_COLL_ALLREDUCE || op == SN_COLL_REDUCE
+                ? m->p.ll_ring
+                : m->p.ll_ring_domain;
+    else if (p == SN_PROTO_LL128)
+        e = tree ? (G->m == 1 ? m->p.ll128_tree_domain : 0)
+            : (double)G->n / G->m < 2 ? m->p.ll128_ring_alone
+                                      : m->p.ll128_ring;
+    return e > 0 ? e : m->p.proto_eff[p];
+}
+
 static bool nvls_usable(const struct sn_coll_model *m, const struct grp *G)
 {
     return m->p.nvls && G->nvls_min > 0 && G->nvls_min >= G->up_min * 0.999;
@@ -965,7 +984,7 @@ static int eval_ring(struct sn_coll_model *m, struct grp *G,
                   step_lat(hop(m, G, G->intra_cls, p, false), R->wire_in) +
               inter * step_lat(hop(m, G, SN_LINK_SCALE_OUT, p, false),
                                R->wire);
-        bw = R->bw * m->p.proto_eff[p];
+        bw = R->bw * peff(m, G, op, false, p);
         if (op == SN_COLL_ALLREDUCE && mm > 1 && p == SN_PROTO_SIMPLE &&
             S >= n / 16.0 * 65536)
             lat *= m->p.ring_plateau;
@@ -1007,7 +1026,7 @@ static int eval_tree(struct sn_coll_model *m, struct grp *G,
                    dn * step_lat(hop(m, G, SN_LINK_SCALE_OUT, p, true),
                                  R->wire));
         /* a rank sends S up and S down, over its parent and children */
-        bw = R->bw * m->p.tree_eff * m->p.proto_eff[p];
+        bw = R->bw * m->p.tree_eff * peff(m, G, op, true, p);
         t = lat + phases * S / bw;
         cand_pick(best, t, lat, p, R->cls, phases * S * share_out(G, R->cls),
                   R->flows);
@@ -1057,7 +1076,7 @@ static int eval_hier(struct sn_coll_model *m, struct grp *G,
     if (rc)
         return rc;
     for (int p = 0; p < SN_PROTO_COUNT; p++) {
-        double eff = m->p.proto_eff[p];
+        double eff = peff(m, G, op, false, p);
         double ti = 0, li = 0, tn, ln, tt, lt, t, lat, in_bytes = 0;
         double bw_time_in = 0, bw_time_net;
         int cls;
