@@ -772,6 +772,12 @@ static void test_coll_spec_bad_constants_are_located(void)
                     &err) == SN_EINPUT);
     CHECK_CONTAINS(err.msg, "coll-bad-latency.yaml:13:16:");
     spec_close(&s);
+    CHECK(spec_open(&s, "tests/fixtures/specs/coll-bad-peff.yaml", &err) ==
+          SN_EINPUT);
+    CHECK_CONTAINS(err.msg, "coll-bad-peff.yaml:13:5: collectives: unknown "
+                            "key 'll_rign' in protocol_efficiency (did you "
+                            "mean 'll_ring'?)");
+    spec_close(&s);
 }
 
 static const struct sn_test cases[] = {
