@@ -242,8 +242,10 @@ void sn_diag_render_text(const struct sn_diag_report *r, struct sn_buf *out);
 /* The "supernode.check/1" JSON document; run_id 0 leaves it out. */
 void sn_diag_render_json(const struct sn_diag_report *r, int64_t run_id,
                          const char *spec_name, struct sn_buf *out);
-/* JUnit XML for CI: one test case per device, pair and link verdict, the
- * findings as failures. */
+/* JUnit XML for CI: one test case per device, pair and link verdict and
+ * per systemic or collective finding; every case whose verdict is FAIL
+ * carries one <failure> (a slow pair's names the link that explains it),
+ * WARN findings go to <system-out>. */
 void sn_diag_render_junit(const struct sn_diag_report *r,
                           const char *suite_name, struct sn_buf *out);
 

@@ -1,6 +1,7 @@
 /* test-diagnose.c: the comparisons (baseline interval, design, peers), the
  * expected pair bandwidth, localisation of slow pairs to links on
  * hand-built topologies, the whole diagnosis and its renderings. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "harness.h"
@@ -851,6 +852,69 @@ static void test_diag_renders_json_junit_and_text(void)
     sn_topo_free(c.t);
 }
 
+static size_t count_str(const char *hay, const char *needle)
+{
+    size_t n = 0;
+
+    for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+        n++;
+    return n;
+}
+
+/* The failures a JUnit document announces in <testsuites failures="N">. */
+static long junit_failures(const char *xml)
+{
+    const char *p = strstr(xml, "<testsuites ");
+
+    p = p ? strstr(p, "failures=\"") : NULL;
+    return p ? strtol(p + 10, NULL, 10) : -1;
+}
+
+static void test_diag_junit_gives_every_failed_case_its_failure(void)
+{
+    struct leaves c;
+    struct sn_results rs;
+    struct sn_diag_report *rep;
+    struct sn_buf out;
+    const char *pair_case;
+
+    /* a halved host link: the link and its three slow pairs fail, each
+     * pair's case saying which link made it slow */
+    build_leaves(&c, 25e6);
+    sn_results_init(&rs);
+    pair_results(&rs, 0.95 * 12.5e6, host0_half);
+    rep = diagnose(&c, &rs, NULL);
+    REQUIRE(rep);
+    sn_buf_init(&out);
+    sn_diag_render_junit(rep, "check", &out);
+    CHECK(junit_failures(out.data) == 4);
+    CHECK(count_str(out.data, "<failure ") == 4);
+    pair_case = strstr(out.data, "name=\"rank0~rank3 ");
+    REQUIRE(pair_case);
+    CHECK(strncmp(strstr(pair_case, "<"), "<failure type=\"link\" "
+                  "message=\"slow because of link L000000 ", 50) == 0);
+    sn_diag_report_free(rep);
+    sn_results_release(&rs);
+    /* a shortfall every pair shares: one systemic case, failed, and the
+     * exit status's FAIL is in the document */
+    sn_results_init(&rs);
+    pair_results(&rs, 0.95 * 12.5e6, everything_forty);
+    rep = diagnose(&c, &rs, NULL);
+    REQUIRE(rep && rep->verdict == SN_SEV_FAIL);
+    sn_buf_reset(&out);
+    sn_diag_render_junit(rep, "check", &out);
+    CHECK_CONTAINS(out.data, "<testsuite name=\"systemic\" tests=\"1\" "
+                             "failures=\"1\">");
+    CHECK_CONTAINS(out.data, "<failure type=\"systemic\"");
+    CHECK(junit_failures(out.data) >= 1);
+    CHECK(count_str(out.data, "<failure ") ==
+          (size_t)junit_failures(out.data));
+    sn_buf_release(&out);
+    sn_diag_report_free(rep);
+    sn_results_release(&rs);
+    sn_topo_free(c.t);
+}
+
 static const struct sn_test cases[] = {
     T(test_diag_baseline_interval_closed_form),
     T(test_diag_baseline_noise_floor_and_latency),
@@ -871,6 +935,7 @@ static const struct sn_test cases[] = {
     T(test_diag_one_slow_exchange_is_no_cable),
     T(test_diag_same_input_same_output_in_any_order),
     T(test_diag_renders_json_junit_and_text),
+    T(test_diag_junit_gives_every_failed_case_its_failure),
 };
 
 SN_TEST_MAIN(cases)

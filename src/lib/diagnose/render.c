@@ -240,23 +240,85 @@ static void xml_escape(struct sn_buf *b, const char *s)
     }
 }
 
-static bool finding_is_for(const struct sn_finding *f, const char *cls,
-                           const char *subject)
+/* Do two "x~y" names name the same pair, in either direction? */
+static bool same_pair(const char *x, const char *y)
 {
-    if (strcmp(f->subject, subject) != 0)
+    const char *tx = strchr(x, '~'), *ty = strchr(y, '~');
+    size_t ax, ay;
+
+    if (!tx || !ty)
         return false;
+    ax = (size_t)(tx - x);
+    ay = (size_t)(ty - y);
+    if (ax == ay && !strncmp(x, y, ax) && !strcmp(tx + 1, ty + 1))
+        return true;
+    /* x's first name is y's second and the other way round */
+    return strlen(ty + 1) == ax && !strncmp(x, ty + 1, ax) &&
+           strlen(tx + 1) == ay && !strncmp(tx + 1, y, ay);
+}
+
+/* Is finding f about the subject of test case v in class cls? A pair's
+ * case also takes the link finding whose slow pairs include it: that
+ * link is why the pair failed. */
+static bool finding_is_for(const struct sn_finding *f, const char *cls,
+                           const struct sn_verdict *v)
+{
     if (!strcmp(cls, "link"))
-        return f->kind == SN_FIND_LINK;
+        return f->kind == SN_FIND_LINK && !strcmp(f->subject, v->subject);
     if (!strcmp(cls, "device"))
-        return f->kind == SN_FIND_DEVICE ||
-               (f->kind == SN_FIND_MISSING && !strchr(f->subject, '~'));
-    return f->kind == SN_FIND_UNEXPLAINED || f->kind == SN_FIND_PAIR ||
-           (f->kind == SN_FIND_MISSING && strchr(f->subject, '~'));
+        return (f->kind == SN_FIND_DEVICE || f->kind == SN_FIND_MISSING) &&
+               !strcmp(f->subject, v->subject);
+    if (f->kind == SN_FIND_LINK) {
+        for (size_t k = 0; k < f->nsupport; k++)
+            if (same_pair(f->support[k], v->label))
+                return true;
+        return false;
+    }
+    return (f->kind == SN_FIND_UNEXPLAINED || f->kind == SN_FIND_PAIR ||
+            f->kind == SN_FIND_MISSING) &&
+           same_pair(f->subject, v->subject);
+}
+
+/* One finding in a test case: the strongest of a failed case as its
+ * <failure> (one per case, so that every consumer counts it once), the
+ * others as WARN lines in <system-out>. */
+static void junit_finding(struct sn_buf *out, const struct sn_finding *f,
+                          const char *cls, bool as_failure)
+{
+    bool via_link = f->kind == SN_FIND_LINK && strcmp(cls, "link");
+
+    if (as_failure) {
+        sn_buf_puts(out, "      <failure type=\"");
+        xml_escape(out, sn_finding_kind_name(f->kind));
+        sn_buf_puts(out, "\" message=\"");
+    } else {
+        sn_buf_printf(out, "      <system-out>%s: ",
+                      sn_severity_name(f->severity));
+    }
+    if (via_link) {
+        sn_buf_puts(out, "slow because of link ");
+        xml_escape(out, f->subject);
+        sn_buf_puts(out, " ");
+        xml_escape(out, f->label);
+        sn_buf_puts(out, ": ");
+    }
+    xml_escape(out, f->evidence);
+    if (as_failure) {
+        sn_buf_puts(out, "\">");
+        xml_escape(out, f->next_step);
+        sn_buf_puts(out, "</failure>\n");
+    } else {
+        sn_buf_puts(out, " Next: ");
+        xml_escape(out, f->next_step);
+        sn_buf_puts(out, "</system-out>\n");
+    }
 }
 
 static void junit_case(struct sn_buf *out, const struct sn_diag_report *r,
                        const char *cls, const struct sn_verdict *v)
 {
+    bool failed = false;
+
     sn_buf_puts(out, "    <testcase classname=\"");
     xml_escape(out, cls);
     sn_buf_puts(out, "\" name=\"");
@@ -274,26 +336,18 @@ static void junit_case(struct sn_buf *out, const struct sn_diag_report *r,
         return;
     }
     sn_buf_puts(out, ">\n");
+    /* findings are strongest first: a failed case's first finding is
+     * its failure */
     for (size_t i = 0; i < r->n; i++) {
         const struct sn_finding *f = &r->findings[i];
-        if (!finding_is_for(f, cls, v->subject))
+        if (!finding_is_for(f, cls, v))
             continue;
-        if (f->severity == SN_SEV_FAIL) {
-            sn_buf_puts(out, "      <failure type=\"");
-            xml_escape(out, sn_finding_kind_name(f->kind));
-            sn_buf_puts(out, "\" message=\"");
-            xml_escape(out, f->evidence);
-            sn_buf_puts(out, "\">");
-            xml_escape(out, f->next_step);
-            sn_buf_puts(out, "</failure>\n");
-        } else {
-            sn_buf_puts(out, "      <system-out>WARN: ");
-            xml_escape(out, f->evidence);
-            sn_buf_puts(out, " Next: ");
-            xml_escape(out, f->next_step);
-            sn_buf_puts(out, "</system-out>\n");
-        }
+        junit_finding(out, f, cls, v->severity == SN_SEV_FAIL && !failed);
+        failed = failed || v->severity == SN_SEV_FAIL;
     }
+    if (v->severity == SN_SEV_FAIL && !failed)
+        sn_buf_puts(out, "      <failure type=\"FAIL\" message=\"below "
+                         "its design, baseline or peers\"/>\n");
     sn_buf_puts(out, "    </testcase>\n");
 }
 
@@ -313,65 +367,75 @@ static void junit_suite(struct sn_buf *out, const struct sn_diag_report *r,
     sn_buf_puts(out, "  </testsuite>\n");
 }
 
+/* The findings about a class of subjects (systemic) or a collective, one
+ * test case each, in a suite of their own. */
+static void junit_finding_suite(struct sn_buf *out,
+                                const struct sn_diag_report *r,
+                                const char *name, enum sn_finding_kind kind)
+{
+    size_t n = 0, nfail = 0;
+    const char *cls = sn_finding_kind_name(kind);
+
+    for (size_t i = 0; i < r->n; i++)
+        if (r->findings[i].kind == kind) {
+            n++;
+            nfail += r->findings[i].severity == SN_SEV_FAIL;
+        }
+    if (!n)
+        return;
+    sn_buf_printf(out,
+                  "  <testsuite name=\"%s\" tests=\"%zu\" failures=\"%zu\">\n",
+                  name, n, nfail);
+    for (size_t i = 0; i < r->n; i++) {
+        const struct sn_finding *f = &r->findings[i];
+        if (f->kind != kind)
+            continue;
+        sn_buf_puts(out, "    <testcase classname=\"");
+        xml_escape(out, cls);
+        sn_buf_puts(out, "\" name=\"");
+        xml_escape(out, f->subject);
+        sn_buf_puts(out, " ");
+        xml_escape(out, f->test);
+        if (f->params[0]) {
+            sn_buf_puts(out, " ");
+            xml_escape(out, f->params);
+        }
+        sn_buf_puts(out, "\">\n");
+        junit_finding(out, f, cls, f->severity == SN_SEV_FAIL);
+        sn_buf_puts(out, "    </testcase>\n");
+    }
+    sn_buf_puts(out, "  </testsuite>\n");
+}
+
 void sn_diag_render_junit(const struct sn_diag_report *r,
                           const char *suite_name, struct sn_buf *out)
 {
-    size_t ngroup = 0, gfail = 0;
+    size_t nclass = 0, cfail = 0;
     struct tally td, tp, tl;
 
     count(r->devices, r->ndevices, &td);
     count(r->pairs, r->npairs, &tp);
     count(r->links, r->nlinks, &tl);
     for (size_t i = 0; i < r->n; i++)
-        if (r->findings[i].kind == SN_FIND_GROUP) {
-            ngroup++;
-            gfail += r->findings[i].severity == SN_SEV_FAIL;
+        if (r->findings[i].kind == SN_FIND_GROUP ||
+            r->findings[i].kind == SN_FIND_SYSTEMIC) {
+            nclass++;
+            cfail += r->findings[i].severity == SN_SEV_FAIL;
         }
     sn_buf_puts(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     sn_buf_puts(out, "<testsuites name=\"");
     xml_escape(out, suite_name ? suite_name : "supernode check");
     sn_buf_printf(out, "\" tests=\"%zu\" failures=\"%zu\">\n",
-                  r->ndevices + r->npairs + r->nlinks + ngroup,
+                  r->ndevices + r->npairs + r->nlinks + nclass,
                   td.n[SN_SEV_FAIL] + tp.n[SN_SEV_FAIL] + tl.n[SN_SEV_FAIL] +
-                      gfail);
+                      cfail);
     junit_suite(out, r, "devices", "device", r->devices, r->ndevices);
     junit_suite(out, r, "pairs", "pair", r->pairs, r->npairs);
     if (r->nlinks)
         junit_suite(out, r, "links", "link", r->links, r->nlinks);
-    if (ngroup) {
-        sn_buf_printf(out,
-                      "  <testsuite name=\"collectives\" tests=\"%zu\" "
-                      "failures=\"%zu\">\n",
-                      ngroup, gfail);
-        for (size_t i = 0; i < r->n; i++) {
-            const struct sn_finding *f = &r->findings[i];
-            struct sn_verdict v;
-            if (f->kind != SN_FIND_GROUP)
-                continue;
-            memset(&v, 0, sizeof(v));
-            snprintf(v.subject, sizeof(v.subject), "%s", f->subject);
-            snprintf(v.label, sizeof(v.label), "%s %s", f->test, f->params);
-            v.severity = f->severity;
-            v.measured = true;
-            sn_buf_puts(out, "    <testcase classname=\"collective\" name=\"");
-            xml_escape(out, v.subject);
-            sn_buf_puts(out, " ");
-            xml_escape(out, v.label);
-            sn_buf_puts(out, "\">\n");
-            if (f->severity == SN_SEV_FAIL) {
-                sn_buf_puts(out, "      <failure message=\"");
-                xml_escape(out, f->evidence);
-                sn_buf_puts(out, "\">");
-                xml_escape(out, f->next_step);
-                sn_buf_puts(out, "</failure>\n");
-            } else {
-                sn_buf_puts(out, "      <system-out>WARN: ");
-                xml_escape(out, f->evidence);
-                sn_buf_puts(out, "</system-out>\n");
-            }
-            sn_buf_puts(out, "    </testcase>\n");
-        }
-        sn_buf_puts(out, "  </testsuite>\n");
-    }
+    /* what no single subject carries: a shortfall of a whole class, and
+     * the collectives */
+    junit_finding_suite(out, r, "systemic", SN_FIND_SYSTEMIC);
+    junit_finding_suite(out, r, "collectives", SN_FIND_GROUP);
     sn_buf_puts(out, "</testsuites>\n");
 }
