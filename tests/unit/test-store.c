@@ -504,6 +504,64 @@ static void test_store_baseline_refuses_bad_input(void)
     rmdir_all(dir);
 }
 
+/* ---- several processes opening a new file at once ----------------------- */
+
+#define OPENERS 8
+
+static void test_store_new_file_opened_by_many_processes_at_once(void)
+{
+    char *dir = tmpdir(), *path;
+    pid_t pids[OPENERS];
+    int go[2], ok = 0;
+    struct sn_store *st = NULL;
+    struct sn_error err;
+
+    REQUIRE(dir);
+    path = db_path(dir);
+    REQUIRE(pipe(go) == 0);
+    fflush(stdout);
+    /* every child waits on the pipe, then all open the same new file and
+     * store a run: each must find the schema made exactly once */
+    for (int i = 0; i < OPENERS; i++) {
+        pids[i] = fork();
+        REQUIRE(pids[i] >= 0);
+        if (pids[i] == 0) {
+            char c;
+            int64_t id;
+            close(go[1]);
+            if (read(go[0], &c, 1) != 0)
+                _exit(3);
+            if (sn_store_open(path, &st, &err)) {
+                fprintf(stderr, "  opener %d: %s\n", i, err.msg);
+                _exit(1);
+            }
+            id = put_run(st, "0123456789abcdef", 3, 100.0 * i);
+            sn_store_close(st);
+            _exit(id > 0 ? 0 : 2);
+        }
+    }
+    close(go[0]);
+    close(go[1]); /* end of file: every child goes at once */
+    for (int i = 0; i < OPENERS; i++) {
+        int status = 0;
+        waitpid(pids[i], &status, 0);
+        ok += WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    }
+    CHECK(ok == OPENERS);
+    REQUIRE(sn_store_open(path, &st, &err) == SN_OK);
+    CHECK(sn_store_schema_version(st) == SN_STORE_SCHEMA_VERSION);
+    {
+        struct sn_run *runs = NULL;
+        size_t n = 0;
+        REQUIRE(sn_store_runs_list(st, 0, &runs, &n, &err) == SN_OK);
+        CHECK(n == OPENERS);
+        free(runs);
+    }
+    sn_store_close(st);
+    free(path);
+    rmdir_all(dir);
+}
+
 /* ---- SIGKILL in the middle of a transaction ---------------------------- */
 
 /* Results the killed writer tries to store: many, with 16 samples each,
@@ -644,6 +702,7 @@ static const struct sn_test cases[] = {
     T(test_store_lists_runs_newest_first),
     T(test_store_baseline_pools_runs_with_their_noise),
     T(test_store_baseline_refuses_bad_input),
+    T(test_store_new_file_opened_by_many_processes_at_once),
     T(test_store_survives_sigkill_mid_transaction),
 };
 

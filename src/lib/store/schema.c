@@ -180,20 +180,32 @@ static int pragma_int(struct sn_store *st, const char *sql, int *out,
     return rc;
 }
 
-/* Apply the migrations from version `from`, each with its version bump
+/* Apply the migrations the file still needs, each with its version bump
  * in one transaction: a crash between two leaves a consistent file at the
- * last finished version. */
+ * last finished version. The version is read again inside each
+ * transaction: two processes opening a new file at once (two checks
+ * started together) would otherwise both apply the first migration, and
+ * the second would fail on tables the first made. */
 static int migrate(struct sn_store *st, int from, struct sn_error *err)
 {
     char sql[96];
-    int rc = SN_OK;
+    int rc = SN_OK, v = 0;
 
-    for (int v = from; v < (int)SN_ARRAY_LEN(migrations); v++) {
+    /* up to date: no write lock, so that readers never wait for one */
+    if (from >= (int)SN_ARRAY_LEN(migrations))
+        return SN_OK;
+    for (;;) {
         rc = sn__store_begin(st, err);
         if (rc)
             return rc;
-        rc = sn__store_exec(st, migrations[v], "cannot migrate the schema",
-                            err);
+        rc = pragma_int(st, "PRAGMA user_version", &v, err);
+        if (!rc && v >= (int)SN_ARRAY_LEN(migrations)) {
+            rc = sn__store_commit(st, err);
+            break;
+        }
+        if (!rc)
+            rc = sn__store_exec(st, migrations[v],
+                                "cannot migrate the schema", err);
         if (!rc) {
             snprintf(sql, sizeof(sql),
                      "PRAGMA application_id = %d; PRAGMA user_version = %d",
@@ -202,11 +214,11 @@ static int migrate(struct sn_store *st, int from, struct sn_error *err)
         }
         if (!rc)
             rc = sn__store_commit(st, err);
-        if (rc) {
-            sn__store_rollback(st);
-            return rc;
-        }
+        if (rc)
+            break;
     }
+    if (rc)
+        sn__store_rollback(st);
     return rc;
 }
 
