@@ -855,16 +855,21 @@ static int kind_rank(enum sn_finding_kind k)
 static int finding_cmp(const void *x, const void *y)
 {
     const struct sn_finding *a = x, *b = y;
+    double sa, sb;
     int c;
 
     if (a->severity != b->severity)
         return a->severity > b->severity ? -1 : 1;
     if (kind_rank(a->kind) != kind_rank(b->kind))
         return kind_rank(a->kind) < kind_rank(b->kind) ? -1 : 1;
-    /* scores are rounded so that noise in the last digits cannot reorder
-     * findings of the same strength */
-    if (fabs(a->score - b->score) > 1e-9)
-        return a->score > b->score ? -1 : 1;
+    /* scores are rounded to 1e-9 so that noise in the last digits cannot
+     * reorder findings of the same strength; rounded, not compared within
+     * a tolerance, which would not be transitive (a ~ b ~ c, a > c) and
+     * let the sort's result depend on the order it was given */
+    sa = round(a->score * 1e9);
+    sb = round(b->score * 1e9);
+    if (sa != sb)
+        return sa > sb ? -1 : 1;
     c = strcmp(a->subject, b->subject);
     if (c)
         return c;
