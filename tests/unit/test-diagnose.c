@@ -689,6 +689,162 @@ static void test_diag_eighty_percent_link_found_with_a_baseline(void)
     sn_topo_free(c.t);
 }
 
+static double everything_ninety(uint32_t a, uint32_t b)
+{
+    (void)a;
+    (void)b;
+    return 0.9;
+}
+
+static void test_diag_class_wide_drop_from_baseline_is_systemic(void)
+{
+    struct leaves c;
+    struct sn_results healthy, now;
+    struct sn_baseline bl;
+    struct sn_diag_report *rep;
+
+    /* every pair 10% below its baseline (a new driver, a loaded machine):
+     * within the design's margin, far outside the baseline's noise. One
+     * systemic finding, and no cable blamed for what all of them share */
+    build_leaves(&c, 25e6);
+    sn_results_init(&healthy);
+    sn_results_init(&now);
+    pair_results(&healthy, 0.95 * 12.5e6, all_well);
+    pair_results(&now, 0.95 * 12.5e6, everything_ninety);
+    baseline_from(&healthy, &bl);
+    snprintf(bl.name, sizeof(bl.name), "accepted");
+    qsort(bl.entries, bl.n, sizeof(*bl.entries), entry_order);
+    rep = diagnose(&c, &now, &bl);
+    REQUIRE(rep && rep->n == 1);
+    CHECK(rep->findings[0].kind == SN_FIND_SYSTEMIC);
+    CHECK(rep->findings[0].severity == SN_SEV_FAIL);
+    CHECK_NEAR(rep->findings[0].cmp[SN_BASIS_BASELINE].ratio, 0.9, 1e-2);
+    CHECK_CONTAINS(rep->findings[0].evidence, "baseline 'accepted'");
+    CHECK_CONTAINS(rep->findings[0].next_step, "changed since the baseline");
+    CHECK(count_kind(rep, SN_FIND_LINK) == 0);
+    for (size_t i = 0; i < rep->npairs; i++)
+        CHECK(rep->pairs[i].severity == SN_SEV_PASS);
+    sn_diag_report_free(rep);
+    sn_baseline_release(&bl);
+    sn_results_release(&healthy);
+    sn_results_release(&now);
+    sn_topo_free(c.t);
+}
+
+/* Both-ways results of every ordered pair, pair (a, b) at factor(a, b). */
+static void bidir_by(struct sn_results *rs, double base,
+                     double (*factor)(uint32_t a, uint32_t b))
+{
+    for (uint32_t rd = 0; rd < 3; rd++)
+        for (uint32_t p = 0; p < 2; p++)
+            for (uint32_t d = 0; d < 2; d++) {
+                struct sn_result r;
+                double s[8];
+                uint32_t a = rounds4[rd][p][d], b = rounds4[rd][p][1 - d];
+                memset(&r, 0, sizeof(r));
+                snprintf(r.test, sizeof(r.test), "pairs.bidir");
+                snprintf(r.params, sizeof(r.params), "bytes=1048576");
+                snprintf(r.unit, sizeof(r.unit), "B/s");
+                r.subject = SN_SUBJECT_PAIR;
+                r.a = a;
+                r.b = b;
+                r.round = rd;
+                for (int k = 0; k < 8; k++)
+                    s[k] = base * factor(a, b) *
+                           (1.0 + 0.003 * (double)((k * 5 + a + b) % 3 - 1));
+                r.samples = s;
+                r.nsamples = 8;
+                sn_stats_compute(s, 8, &r.stats);
+                sn_results_add(rs, &r);
+            }
+}
+
+/* Host 3's link at about 80%, as a loaded machine measures it: pair
+ * 1~3's results each a few noise widths down, only one of its three
+ * beyond the baseline's threshold on its own. */
+static double host3_uneven(uint32_t a, uint32_t b)
+{
+    if (a == 1 && b == 3)
+        return 0.84; /* z -4.0 at 4% noise */
+    if (a == 3 && b == 1)
+        return 0.896; /* z -2.6 */
+    return a == 3 || b == 3 ? 0.82 : 1.0;
+}
+
+static double host3_uneven_both(uint32_t a, uint32_t b)
+{
+    return (a == 1 && b == 3) || (a == 3 && b == 1) ? 0.9 /* z -2.5 */
+           : a == 3 || b == 3                       ? 0.82
+                                                    : 1.0;
+}
+
+/* Pair 0~1 a little low everywhere, as noise leaves a pair: at 1%
+ * noise z -1.5, -1.25 and -1, -2.2 together: no evidence of a link. */
+static double pair01_low(uint32_t a, uint32_t b)
+{
+    if (a == 0 && b == 1)
+        return 0.985;
+    if (a == 1 && b == 0)
+        return 0.9875;
+    return 1.0;
+}
+
+static double pair01_low_both(uint32_t a, uint32_t b)
+{
+    return (a == 0 && b == 1) || (a == 1 && b == 0) ? 0.99 : 1.0;
+}
+
+static void test_diag_pair_below_baseline_in_every_result_is_slow(void)
+{
+    struct leaves c;
+    struct sn_results healthy, now;
+    struct sn_baseline bl;
+    struct sn_diag_report *rep;
+    char label[192];
+
+    build_leaves(&c, 50e6);
+    sn_results_init(&healthy);
+    sn_results_init(&now);
+    pair_results(&healthy, 0.95 * 12.5e6, all_well);
+    bidir_by(&healthy, 0.9 * 12.5e6, all_well);
+    baseline_from(&healthy, &bl);
+    /* a baseline of three runs that drifted 4% between them */
+    for (size_t i = 0; i < bl.n; i++) {
+        bl.entries[i].runs = 3;
+        bl.entries[i].drift = 0.04;
+    }
+    qsort(bl.entries, bl.n, sizeof(*bl.entries), entry_order);
+    pair_results(&now, 0.95 * 12.5e6, host3_uneven);
+    bidir_by(&now, 0.9 * 12.5e6, host3_uneven_both);
+    rep = diagnose(&c, &now, &bl);
+    REQUIRE(rep && rep->n >= 1);
+    /* pair 1~3 counts as slow (z -4.0, -2.6, -2.5: -5.2 together), so it
+     * does not clear host 3's cable: the cable is found */
+    sn_topo_link_label(c.t, c.host_link[3], label, sizeof(label));
+    CHECK(rep->findings[0].kind == SN_FIND_LINK);
+    CHECK_STR(rep->findings[0].label, label);
+    CHECK(rep->findings[0].nsupport == 3);
+    CHECK(count_kind(rep, SN_FIND_LINK) == 1);
+    CHECK(count_kind(rep, SN_FIND_UNEXPLAINED) == 0);
+    sn_diag_report_free(rep);
+    /* a pair a little low in every result, inside the noise of a steadier
+     * baseline: no finding at all */
+    for (size_t i = 0; i < bl.n; i++)
+        bl.entries[i].drift = 0.01;
+    sn_results_release(&now);
+    sn_results_init(&now);
+    pair_results(&now, 0.95 * 12.5e6, pair01_low);
+    bidir_by(&now, 0.9 * 12.5e6, pair01_low_both);
+    rep = diagnose(&c, &now, &bl);
+    REQUIRE(rep);
+    CHECK(rep->n == 0);
+    sn_diag_report_free(rep);
+    sn_baseline_release(&bl);
+    sn_results_release(&healthy);
+    sn_results_release(&now);
+    sn_topo_free(c.t);
+}
+
 static void test_diag_peers_flag_a_slow_device(void)
 {
     struct sn_results rs;
@@ -931,6 +1087,8 @@ static const struct sn_test cases[] = {
     T(test_diag_slow_inter_switch_link_is_named_not_hosts),
     T(test_diag_uniform_shortfall_is_systemic_not_a_cable),
     T(test_diag_eighty_percent_link_found_with_a_baseline),
+    T(test_diag_class_wide_drop_from_baseline_is_systemic),
+    T(test_diag_pair_below_baseline_in_every_result_is_slow),
     T(test_diag_peers_flag_a_slow_device),
     T(test_diag_one_slow_exchange_is_no_cable),
     T(test_diag_same_input_same_output_in_any_order),

@@ -221,6 +221,10 @@ struct group {
                               quarter (median); NaN without a design */
     double expected;       /* the design value (median over the group) */
     double measured;       /* the best quarter's measured value */
+    /* against the baseline: what the best quarter reaches of its
+     * baseline (oriented, NaN without one) and its standardised shift */
+    double bl_reach;
+    double bl_z;
 };
 
 /* The design comparison of a group: each member against what the design
@@ -269,12 +273,69 @@ static void design_group(const struct sn_diag_config *cfg,
     free(x);
 }
 
+/* The baseline comparison of a group. A change every member shares (a
+ * new driver, a setting, a loaded machine) moves the whole class: the
+ * best quarter of the group shows how far, as it does for the design.
+ * Each member is then judged against its baseline moved by that much, so
+ * that a shared shift becomes one systemic finding instead of a failure
+ * on every pair and cables blamed for them; what one member lost beyond
+ * the class is what localisation works on. */
+static void baseline_group(const struct sn_diag_config *cfg,
+                           const struct peer_key *keys, struct group *g,
+                           const struct sn_baseline *bl,
+                           struct sn_diag_cmp (*cmp)[SN_BASIS_COUNT])
+{
+    size_t n = 0, top;
+    double *ratio, *z;
+
+    g->bl_reach = NAN;
+    g->bl_z = NAN;
+    if (!bl)
+        return;
+    ratio = sn_xmalloc((g->to - g->from) * sizeof(double));
+    z = sn_xmalloc((g->to - g->from) * sizeof(double));
+    for (size_t i = g->from; i < g->to; i++) {
+        const struct sn_diag_cmp *c = &cmp[keys[i].idx][SN_BASIS_BASELINE];
+        if (!c->valid || !isfinite(c->z))
+            continue;
+        ratio[n] = c->ratio;
+        z[n++] = c->z;
+    }
+    if (n < 2)
+        goto out;
+    qsort(ratio, n, sizeof(double), cmp_desc);
+    qsort(z, n, sizeof(double), cmp_desc);
+    top = (n + 3) / 4;
+    g->bl_reach = top % 2 ? ratio[top / 2]
+                          : 0.5 * (ratio[top / 2 - 1] + ratio[top / 2]);
+    g->bl_z = top % 2 ? z[top / 2] : 0.5 * (z[top / 2 - 1] + z[top / 2]);
+    if (!(g->bl_reach < 1.0) || !(g->bl_reach > 0.0))
+        goto out;
+    for (size_t i = g->from; i < g->to; i++) {
+        const struct sn_result *r = keys[i].r;
+        struct sn_diag_cmp *c = &cmp[keys[i].idx][SN_BASIS_BASELINE];
+        const struct sn_baseline_entry *e = sn_baseline_find(bl, r);
+        struct sn_baseline_entry moved;
+        if (!c->valid || !e)
+            continue;
+        moved = *e;
+        moved.center = r->lower_better ? e->center / g->bl_reach
+                                       : e->center * g->bl_reach;
+        sn_diag_vs_baseline(cfg, r, &moved, c);
+        c->expected = e->center;
+    }
+out:
+    free(ratio);
+    free(z);
+}
+
 /* Group the results, compare each with its design, its peers; return
  * the groups (for systemic findings). */
 static size_t compare_groups(const struct sn_diag_config *cfg,
                              const struct sn_topo *t,
                              const struct sn_results *rs,
                              const double *expected,
+                             const struct sn_baseline *bl,
                              struct sn_diag_cmp (*cmp)[SN_BASIS_COUNT],
                              struct peer_key **keys_out,
                              struct group **groups_out)
@@ -300,6 +361,7 @@ static size_t compare_groups(const struct sn_diag_config *cfg,
         g->from = i;
         g->to = j;
         design_group(cfg, keys, g, expected, cmp);
+        baseline_group(cfg, keys, g, bl, cmp);
         /* a collective has no peers; too few members have no robust
          * median */
         if (keys[i].r->subject != SN_SUBJECT_GROUP && j - i >= cfg->peer_min)
@@ -385,10 +447,20 @@ static char *result_evidence(const struct sn_result *r,
                       design_source ? design_source : "",
                       100.0 * c[SN_BASIS_DESIGN].ratio,
                       sn_severity_name(c[SN_BASIS_DESIGN].severity));
-    if (c[SN_BASIS_BASELINE].valid)
-        sn_buf_printf(&b, "; baseline %s +/- %s: z %.1f, %s",
-                      fmt_value(c[SN_BASIS_BASELINE].reference, r->unit, v,
+    if (c[SN_BASIS_BASELINE].valid &&
+        c[SN_BASIS_BASELINE].expected > 0 &&
+        c[SN_BASIS_BASELINE].expected != c[SN_BASIS_BASELINE].reference)
+        sn_buf_printf(&b, "; baseline %s, moved with its whole class to %s",
+                      fmt_value(c[SN_BASIS_BASELINE].expected, r->unit, v,
                                 sizeof(v)),
+                      fmt_value(c[SN_BASIS_BASELINE].reference, r->unit, w,
+                                sizeof(w)));
+    else if (c[SN_BASIS_BASELINE].valid)
+        sn_buf_printf(&b, "; baseline %s", fmt_value(
+                          c[SN_BASIS_BASELINE].reference, r->unit, v,
+                          sizeof(v)));
+    if (c[SN_BASIS_BASELINE].valid)
+        sn_buf_printf(&b, " +/- %s: z %.1f, %s",
                       fmt_value(c[SN_BASIS_BASELINE].noise, r->unit, w,
                                 sizeof(w)),
                       c[SN_BASIS_BASELINE].z,
@@ -478,68 +550,113 @@ static void result_finding(struct findings *fs, const struct sn_topo *t,
 }
 
 /* A class of equivalent subjects whose best quarter falls short of the
- * design: one finding for the class, not one per member. */
+ * design, or moved away from its baseline: one finding for the class,
+ * not one per member. */
 static void systemic_findings(struct findings *fs,
                               const struct sn_diag_config *cfg,
                               const struct sn_topo *t,
                               const struct peer_key *keys,
-                              const struct group *groups, size_t ng)
+                              const struct group *groups, size_t ng,
+                              const char *baseline_name)
 {
     for (size_t k = 0; k < ng; k++) {
         const struct group *g = &groups[k];
         const struct sn_result *r = keys[g->from].r;
         size_t n = g->to - g->from;
+        enum sn_severity dsev = SN_SEV_PASS, bsev = SN_SEV_PASS;
+        const char *members =
+            r->subject == SN_SUBJECT_DEVICE ? "devices" : "pairs";
         struct sn_finding *f;
         struct sn_buf b;
         char v[48], w[48];
         const char *what;
-        if (n < 2 || !(g->reach < cfg->design_warn))
+        if (n < 2)
+            continue;
+        if (g->reach < cfg->design_fail)
+            dsev = SN_SEV_FAIL;
+        else if (g->reach < cfg->design_warn)
+            dsev = SN_SEV_WARN;
+        if (g->bl_z < -cfg->baseline_fail_z)
+            bsev = SN_SEV_FAIL;
+        else if (g->bl_z < -cfg->baseline_warn_z)
+            bsev = SN_SEV_WARN;
+        if (dsev == SN_SEV_PASS && bsev == SN_SEV_PASS)
             continue;
         f = finding_new(fs);
-        f->severity =
-            g->reach < cfg->design_fail ? SN_SEV_FAIL : SN_SEV_WARN;
+        f->severity = dsev > bsev ? dsev : bsev;
         f->kind = SN_FIND_SYSTEMIC;
         what = r->subject == SN_SUBJECT_DEVICE ? "devices"
                : keys[g->from].cls == 1        ? "pairs in a domain"
                                                : "pairs";
         snprintf(f->subject, sizeof(f->subject), "%s", what);
-        snprintf(f->label, sizeof(f->label), "%zu %s%s%s", n,
-                 r->subject == SN_SUBJECT_DEVICE ? "devices" : "pairs",
+        snprintf(f->label, sizeof(f->label), "%zu %s%s%s", n, members,
                  t && t->spec && t->spec->accel ? " of " : "",
                  t && t->spec && t->spec->accel ? t->spec->accel->name : "");
         sn_strlcpy(f->test, r->test, sizeof(f->test));
         sn_strlcpy(f->params, r->params, sizeof(f->params));
         sn_strlcpy(f->unit, r->unit, sizeof(f->unit));
-        f->measured = g->measured;
-        f->cmp[SN_BASIS_DESIGN].valid = true;
-        f->cmp[SN_BASIS_DESIGN].severity = f->severity;
-        f->cmp[SN_BASIS_DESIGN].reference = g->expected;
-        f->cmp[SN_BASIS_DESIGN].expected = g->expected;
-        f->cmp[SN_BASIS_DESIGN].ratio = g->reach;
-        f->score = 1.0 - g->reach;
         sn_buf_init(&b);
-        sn_buf_printf(&b,
-                      "%s%s%s: the best quarter of %zu %s reach %s, %.0f%% "
-                      "of the design's %s; every one falls short, so no "
-                      "single part explains it",
-                      r->test, r->params[0] ? " " : "", r->params, n,
-                      r->subject == SN_SUBJECT_DEVICE ? "devices" : "pairs",
-                      fmt_value(g->measured, r->unit, v, sizeof(v)),
-                      100.0 * g->reach,
-                      fmt_value(g->expected, r->unit, w, sizeof(w)));
+        sn_buf_printf(&b, "%s%s%s: ", r->test, r->params[0] ? " " : "",
+                      r->params);
+        if (dsev > SN_SEV_PASS) {
+            f->measured = g->measured;
+            f->cmp[SN_BASIS_DESIGN].valid = true;
+            f->cmp[SN_BASIS_DESIGN].severity = dsev;
+            f->cmp[SN_BASIS_DESIGN].reference = g->expected;
+            f->cmp[SN_BASIS_DESIGN].expected = g->expected;
+            f->cmp[SN_BASIS_DESIGN].ratio = g->reach;
+            f->cmp[SN_BASIS_DESIGN].z = NAN;
+            sn_buf_printf(&b,
+                          "the best quarter of %zu %s reach %s, %.0f%% of "
+                          "the design's %s",
+                          n, members,
+                          fmt_value(g->measured, r->unit, v, sizeof(v)),
+                          100.0 * g->reach,
+                          fmt_value(g->expected, r->unit, w, sizeof(w)));
+        }
+        if (bsev > SN_SEV_PASS) {
+            f->cmp[SN_BASIS_BASELINE].valid = true;
+            f->cmp[SN_BASIS_BASELINE].severity = bsev;
+            f->cmp[SN_BASIS_BASELINE].reference = NAN;
+            f->cmp[SN_BASIS_BASELINE].ratio = g->bl_reach;
+            f->cmp[SN_BASIS_BASELINE].z = g->bl_z;
+            f->cmp[SN_BASIS_BASELINE].lo = NAN;
+            f->cmp[SN_BASIS_BASELINE].hi = NAN;
+            f->cmp[SN_BASIS_BASELINE].noise = NAN;
+            sn_buf_printf(&b,
+                          "%sthe best quarter of %zu %s reach %.0f%% of "
+                          "baseline '%s' (z %.1f)",
+                          dsev > SN_SEV_PASS ? "; " : "", n, members,
+                          100.0 * g->bl_reach,
+                          baseline_name ? baseline_name : "", g->bl_z);
+        }
+        sn_buf_puts(&b, "; every one falls short, so no single part "
+                        "explains it");
+        f->score = 1.0 - (dsev >= bsev ? g->reach : g->bl_reach);
         f->evidence = sn_buf_detach(&b, NULL);
-        if (r->subject == SN_SUBJECT_DEVICE)
-            f->next_step = sn_xstrdup(
-                "check what every device shares: clocks locked and power "
-                "limits, the driver, runtime and library versions against "
-                "the vendor's compatibility matrix ('supernode doctor'); "
-                "re-run 'supernode check'");
+        /* a class that moved since its baseline: first what changed
+         * since then, then what its members share */
+        sn_buf_init(&b);
+        if (bsev > SN_SEV_PASS)
+            sn_buf_puts(&b, "check what changed since the baseline was "
+                            "taken (driver, library and firmware versions, "
+                            "settings, other jobs on the machines); then ");
         else
-            f->next_step = sn_xstrdup(
-                "check what every pair shares: the transport the "
-                "communication library chose and its settings, that it "
-                "detected the real topology, the NICs' negotiated speed; "
-                "then the message size; re-run 'supernode check'");
+            sn_buf_puts(&b, "check ");
+        if (r->subject == SN_SUBJECT_DEVICE)
+            sn_buf_puts(&b,
+                        "what every device shares: clocks locked and power "
+                        "limits, the driver, runtime and library versions "
+                        "against the vendor's compatibility matrix "
+                        "('supernode doctor'); re-run 'supernode check'");
+        else
+            sn_buf_puts(&b,
+                        "what every pair shares: the transport the "
+                        "communication library chose and its settings, "
+                        "that it detected the real topology, the NICs' "
+                        "negotiated speed; then the message size; re-run "
+                        "'supernode check'");
+        f->next_step = sn_buf_detach(&b, NULL);
     }
 }
 
@@ -579,19 +696,26 @@ static int sev_desc(const void *x, const void *y)
  * bandwidth measurement of the pairs that cross it (both directions,
  * alone and both ways at once); noise slows one. So a pair is slow for
  * localisation when at least half of its bandwidth results are flagged,
- * and as slow as the least damning of that half. Latencies are judged
- * per pair but not localised: on a shared host they follow the
- * scheduler more than the cable. */
-static size_t collect_pairs(const struct sn_results *rs,
+ * and as slow as the least damning of that half. With a baseline, a pair
+ * whose every bandwidth result fell below it is slow too when together
+ * they say so: their z-scores combined (Stouffer: the sum over the square
+ * root of their number, a standard normal when each is) beyond the
+ * baseline's thresholds. A link at 80% leaves each result a few noise
+ * widths down, where one of them may just miss its own threshold; all of
+ * them down together is what a link does and noise does not. Latencies
+ * are judged per pair but not localised: on a shared host they follow
+ * the scheduler more than the cable. */
+static size_t collect_pairs(const struct sn_diag_config *cfg,
+                            const struct sn_results *rs,
                             struct sn_diag_cmp (*cmp)[SN_BASIS_COUNT],
                             struct pair_obs **out)
 {
     struct pair_obs *p = NULL;
     size_t n = 0, cap = 0, m = 0;
     int *sev = NULL;
-    double *rat = NULL;
-    size_t *vote_of = NULL;
-    size_t scap = 0, rcap = 0, vcap = 0;
+    double *rat = NULL, *zsum = NULL, *bl_rat = NULL;
+    size_t *vote_of = NULL, *zn = NULL;
+    size_t scap = 0, rcap = 0, vcap = 0, zcap = 0, zncap = 0, brcap = 0;
 
     for (size_t i = 0; i < rs->n; i++) {
         const struct sn_result *r = &rs->items[i];
@@ -612,11 +736,13 @@ static size_t collect_pairs(const struct sn_results *rs,
     for (size_t i = 0; i < n;) {
         size_t j = i, nb = 0, k;
         struct pair_obs merged = p[i];
+        bool bl_all = true;
         merged.verdict = SN_SEV_PASS;
         merged.ratio = 1.0;
         while (j < n && p[j].a == p[i].a && p[j].b == p[i].b) {
             size_t ri = p[j].worst;
             enum sn_severity s = worst(cmp[ri]);
+            const struct sn_diag_cmp *bc = &cmp[ri][SN_BASIS_BASELINE];
             if (s > merged.verdict ||
                 (s == merged.verdict && s > SN_SEV_PASS &&
                  worst_ratio(cmp[ri]) < worst_ratio(cmp[merged.worst]))) {
@@ -640,14 +766,29 @@ static size_t collect_pairs(const struct sn_results *rs,
                 if (v == nb) {
                     SN_GROW(sev, scap, nb + 1);
                     SN_GROW(rat, rcap, nb + 1);
+                    SN_GROW(zsum, zcap, nb + 1);
+                    SN_GROW(zn, zncap, nb + 1);
+                    SN_GROW(bl_rat, brcap, nb + 1);
                     sev[nb] = (int)s;
                     rat[nb] = worst_ratio(cmp[ri]);
+                    zsum[nb] = 0.0;
+                    zn[nb] = 0;
+                    bl_rat[nb] = 1.0;
                     nb++;
                 } else {
                     if ((int)s > sev[v])
                         sev[v] = (int)s;
                     if (worst_ratio(cmp[ri]) < rat[v])
                         rat[v] = worst_ratio(cmp[ri]);
+                }
+                /* one exchange's two directions: their mean z */
+                if (bc->valid && isfinite(bc->z)) {
+                    zsum[v] += bc->z;
+                    zn[v]++;
+                    if (bc->ratio < bl_rat[v])
+                        bl_rat[v] = bc->ratio;
+                } else {
+                    bl_all = false;
                 }
             }
             j++;
@@ -663,11 +804,35 @@ static size_t collect_pairs(const struct sn_results *rs,
             qsort(rat, nb, sizeof(*rat), cmp_asc);
             merged.ratio = rat[k - 1];
         }
+        if (nb >= 2 && !merged.slow && bl_all) {
+            double zc = 0.0;
+            bool all_down = true;
+            for (size_t v = 0; v < nb; v++) {
+                double z = zsum[v] / (double)zn[v];
+                all_down = all_down && z < 0.0;
+                zc += z;
+            }
+            zc /= sqrt((double)nb);
+            if (all_down && zc < -cfg->baseline_warn_z) {
+                merged.slow = true;
+                merged.severity = zc < -cfg->baseline_fail_z ? SN_SEV_FAIL
+                                                             : SN_SEV_WARN;
+                qsort(bl_rat, nb, sizeof(*bl_rat), cmp_asc);
+                merged.ratio = nb % 2 ? bl_rat[nb / 2]
+                                      : 0.5 * (bl_rat[nb / 2 - 1] +
+                                               bl_rat[nb / 2]);
+                if (merged.severity > merged.verdict)
+                    merged.verdict = merged.severity;
+            }
+        }
         p[m++] = merged;
         i = j;
     }
     free(sev);
     free(rat);
+    free(zsum);
+    free(zn);
+    free(bl_rat);
     free(vote_of);
     *out = p;
     return m;
@@ -989,10 +1154,12 @@ int sn_diag_run(const struct sn_diag_input *in, struct sn_diag_report **out,
             sn_diag_vs_baseline(cfg, r, sn_baseline_find(in->baseline, r),
                                 &cmp[i][SN_BASIS_BASELINE]);
     }
-    ngroups = compare_groups(cfg, t, rs, in->expected, cmp, &keys, &groups);
+    ngroups = compare_groups(cfg, t, rs, in->expected, in->baseline, cmp,
+                             &keys, &groups);
     rep = sn_xcalloc(1, sizeof(*rep));
     rep->nresults = rs->n;
-    systemic_findings(&fs, cfg, t, keys, groups, ngroups);
+    systemic_findings(&fs, cfg, t, keys, groups, ngroups,
+                      in->baseline ? in->baseline->name : NULL);
     rep->baseline_used = in->baseline != NULL;
     /* devices and collectives: one finding per flagged result */
     for (size_t i = 0; i < rs->n; i++) {
@@ -1003,7 +1170,7 @@ int sn_diag_run(const struct sn_diag_input *in, struct sn_diag_report **out,
                        in->expected_source ? in->expected_source[i] : NULL);
     }
     /* pairs: localised when there is a topology */
-    nobs = collect_pairs(rs, cmp, &obs);
+    nobs = collect_pairs(cfg, rs, cmp, &obs);
     if (t && nobs) {
         dp = sn_xmalloc(nobs * sizeof(*dp));
         for (size_t i = 0; i < nobs; i++) {
