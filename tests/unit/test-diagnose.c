@@ -845,6 +845,74 @@ static void test_diag_pair_below_baseline_in_every_result_is_slow(void)
     sn_topo_free(c.t);
 }
 
+/* Latency results of every ordered pair, pair (a, b) at base x f(a, b). */
+static void latency_by(struct sn_results *rs, double base,
+                       double (*factor)(uint32_t a, uint32_t b))
+{
+    for (uint32_t rd = 0; rd < 3; rd++)
+        for (uint32_t p = 0; p < 2; p++)
+            for (uint32_t d = 0; d < 2; d++) {
+                struct sn_result r;
+                double s[8];
+                uint32_t a = rounds4[rd][p][d], b = rounds4[rd][p][1 - d];
+                memset(&r, 0, sizeof(r));
+                snprintf(r.test, sizeof(r.test), "pairs.latency");
+                snprintf(r.params, sizeof(r.params), "bytes=8");
+                snprintf(r.unit, sizeof(r.unit), "s");
+                r.subject = SN_SUBJECT_PAIR;
+                r.lower_better = true;
+                r.a = a;
+                r.b = b;
+                r.round = rd;
+                for (int k = 0; k < 8; k++)
+                    s[k] = base * factor(a, b) *
+                           (1.0 + 0.01 * (double)((k * 5 + a + b) % 3 - 1));
+                r.samples = s;
+                r.nsamples = 8;
+                sn_stats_compute(s, 8, &r.stats);
+                sn_results_add(rs, &r);
+            }
+}
+
+static double pair12_slow(uint32_t a, uint32_t b)
+{
+    return (a == 1 && b == 2) || (a == 2 && b == 1) ? 3.4 : 1.0;
+}
+
+static void test_diag_latency_alone_is_at_most_a_warning(void)
+{
+    struct leaves c;
+    struct sn_results healthy, now;
+    struct sn_baseline bl;
+    struct sn_diag_report *rep;
+
+    /* pair 1~2's latency at 3.4 times its baseline (a loaded host), its
+     * bandwidth as before: a WARN on the pair, no FAIL, no cable */
+    build_leaves(&c, 25e6);
+    sn_results_init(&healthy);
+    sn_results_init(&now);
+    pair_results(&healthy, 0.95 * 12.5e6, all_well);
+    latency_by(&healthy, 33e-6, all_well);
+    pair_results(&now, 0.95 * 12.5e6, all_well);
+    latency_by(&now, 33e-6, pair12_slow);
+    baseline_from(&healthy, &bl);
+    qsort(bl.entries, bl.n, sizeof(*bl.entries), entry_order);
+    rep = diagnose(&c, &now, &bl);
+    REQUIRE(rep && rep->n >= 1);
+    CHECK(rep->verdict == SN_SEV_WARN);
+    CHECK(rep->findings[0].kind == SN_FIND_PAIR);
+    CHECK_STR(rep->findings[0].test, "pairs.latency");
+    CHECK(rep->findings[0].cmp[SN_BASIS_BASELINE].z < -6.0);
+    CHECK(count_kind(rep, SN_FIND_LINK) == 0);
+    for (size_t i = 0; i < rep->npairs; i++)
+        CHECK(rep->pairs[i].severity != SN_SEV_FAIL);
+    sn_diag_report_free(rep);
+    sn_baseline_release(&bl);
+    sn_results_release(&healthy);
+    sn_results_release(&now);
+    sn_topo_free(c.t);
+}
+
 static void test_diag_peers_flag_a_slow_device(void)
 {
     struct sn_results rs;
@@ -1089,6 +1157,7 @@ static const struct sn_test cases[] = {
     T(test_diag_eighty_percent_link_found_with_a_baseline),
     T(test_diag_class_wide_drop_from_baseline_is_systemic),
     T(test_diag_pair_below_baseline_in_every_result_is_slow),
+    T(test_diag_latency_alone_is_at_most_a_warning),
     T(test_diag_peers_flag_a_slow_device),
     T(test_diag_one_slow_exchange_is_no_cable),
     T(test_diag_same_input_same_output_in_any_order),
