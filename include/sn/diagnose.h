@@ -98,8 +98,10 @@ void sn_diag_vs_design(const struct sn_diag_config *cfg,
  * and for pair bandwidth ("pairs.uni", "pairs.bidir" per direction) the
  * rate their ECMP routes give them, shared max-min fairly among the pairs
  * measured in the same round and direction (capacity bw x health per
- * direction). Latencies get no design value: the catalog describes links,
- * not the software's per-message cost. */
+ * direction); on the cuda backend, for collectives ("coll.<op>.busbw")
+ * the bus bandwidth the collective model predicts (NCCL's algorithms; the
+ * cpu backend's MPI collectives get none). Latencies get no design value:
+ * the catalog describes links, not the software's per-message cost. */
 int sn_diag_expect(const struct sn_topo *t, const char *backend,
                    const struct sn_results *rs, double *expected,
                    const char **source, struct sn_error *err);

@@ -1,11 +1,13 @@
 /* test-diagnose.c: the comparisons (baseline interval, design, peers), the
  * expected pair bandwidth, localisation of slow pairs to links on
  * hand-built topologies, the whole diagnosis and its renderings. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "harness.h"
 #include "sn/diagnose.h"
+#include "sn/spec.h"
 #include "sn/topo.h"
 
 /* ---- topologies ---------------------------------------------------------- */
@@ -913,6 +915,73 @@ static void test_diag_latency_alone_is_at_most_a_warning(void)
     sn_topo_free(c.t);
 }
 
+/* One all-reduce of 1 MiB over the four ranks, at busbw bw. */
+static void allreduce_result(struct sn_results *rs, double bw)
+{
+    struct sn_result r;
+    double s[5];
+
+    memset(&r, 0, sizeof(r));
+    snprintf(r.test, sizeof(r.test), "coll.allreduce.busbw");
+    snprintf(r.params, sizeof(r.params),
+             "bytes=1048576,dtype=float,inplace=0,redop=sum,root=-1");
+    snprintf(r.unit, sizeof(r.unit), "B/s");
+    r.subject = SN_SUBJECT_GROUP;
+    r.a = 0;
+    r.b = 4;
+    r.round = SN_STORE_NO_RANK;
+    for (int k = 0; k < 5; k++)
+        s[k] = bw * (1.0 + 0.002 * (double)(k - 2));
+    r.samples = s;
+    r.nsamples = 5;
+    sn_stats_compute(s, 5, &r.stats);
+    sn_results_add(rs, &r);
+}
+
+static void test_diag_collective_judged_against_the_model_on_cuda(void)
+{
+    struct sn_spec spec;
+    struct sn_topo *t = NULL;
+    struct sn_results rs;
+    struct sn_error err;
+    struct sn_diag_input in;
+    struct sn_diag_report *rep = NULL;
+    double e[1];
+    const char *src[1];
+
+    REQUIRE(sn_spec_load("examples/cpu-cluster.yaml", &spec, &err) ==
+            SN_OK);
+    REQUIRE(sn_topo_build(&spec, &t, &err) == SN_OK);
+    sn_results_init(&rs);
+    allreduce_result(&rs, 6e6);
+    /* a ring all-reduce's bus bandwidth reaches the slowest link on the
+     * ring (nccl-tests PERFORMANCE.md: busbw is comparable to the
+     * hardware's peak): each host's 100 Mbit/s link, 12.5 MB/s per
+     * direction; the model's link efficiency keeps it within 10% below */
+    REQUIRE(sn_diag_expect(t, "cuda", &rs, e, src, &err) == SN_OK);
+    CHECK(e[0] > 0.9 * 12.5e6 && e[0] <= 12.5e6);
+    CHECK(src[0] && strstr(src[0], "collective model"));
+    /* MPI's collectives on the cpu backend: no design value */
+    REQUIRE(sn_diag_expect(t, "cpu", &rs, e, src, &err) == SN_OK);
+    CHECK(isnan(e[0]));
+    /* at half of it: a collective finding, FAIL, from the model */
+    REQUIRE(sn_diag_expect(t, "cuda", &rs, e, src, &err) == SN_OK);
+    memset(&in, 0, sizeof(in));
+    in.topo = t;
+    in.results = &rs;
+    in.expected = e;
+    in.expected_source = src;
+    REQUIRE(sn_diag_run(&in, &rep, &err) == SN_OK);
+    REQUIRE(rep->n == 1);
+    CHECK(rep->findings[0].kind == SN_FIND_GROUP);
+    CHECK(rep->findings[0].severity == SN_SEV_FAIL);
+    CHECK_CONTAINS(rep->findings[0].evidence, "from the collective model");
+    sn_diag_report_free(rep);
+    sn_results_release(&rs);
+    sn_topo_free(t);
+    sn_spec_release(&spec);
+}
+
 static void test_diag_peers_flag_a_slow_device(void)
 {
     struct sn_results rs;
@@ -1158,6 +1227,7 @@ static const struct sn_test cases[] = {
     T(test_diag_class_wide_drop_from_baseline_is_systemic),
     T(test_diag_pair_below_baseline_in_every_result_is_slow),
     T(test_diag_latency_alone_is_at_most_a_warning),
+    T(test_diag_collective_judged_against_the_model_on_cuda),
     T(test_diag_peers_flag_a_slow_device),
     T(test_diag_one_slow_exchange_is_no_cable),
     T(test_diag_same_input_same_output_in_any_order),

@@ -1,12 +1,14 @@
 /* expect.c: what the design says each result should be: catalog peaks for
- * devices, and for pairs the bandwidth their routes give them, shared
+ * devices, for pairs the bandwidth their routes give them, shared
  * max-min fairly with the pairs measured at the same moment (the same
- * tournament round and direction). */
+ * tournament round and direction), and for NCCL's collectives the
+ * collective model's bus bandwidth. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "diag-int.h"
+#include "sn/model.h"
 
 #define MAX_PATHS 64
 
@@ -290,10 +292,73 @@ out:
     return rc;
 }
 
+/* A collective's bus bandwidth as the collective model predicts it on
+ * this topology (what `sim coll` prints), for the cuda backend only: the
+ * model's algorithms and protocols are NCCL's. The cpu backend runs MPI's
+ * collectives, whose algorithm choice (recursive doubling, Rabenseifner,
+ * a ring by message size) the model does not describe; they get no
+ * design value, only their baseline. Results are "coll.<op>.busbw" of a
+ * group of ranks r->b from rank r->a. */
+static int expect_colls(const struct sn_topo *t, const char *backend,
+                        const struct sn_results *rs, double *expected,
+                        const char **source, struct sn_error *err)
+{
+    struct sn_coll_model *m = NULL;
+    int rc = SN_OK;
+
+    if (!backend || strcmp(backend, "cuda"))
+        return SN_OK;
+    for (size_t i = 0; i < rs->n; i++) {
+        const struct sn_result *r = &rs->items[i];
+        const char *op_start = r->test + 5, *op_end;
+        struct sn_group g;
+        struct sn_coll_result res;
+        struct sn_error perr;
+        char name[32], buf[32];
+        double bytes;
+        int op;
+        if (r->subject != SN_SUBJECT_GROUP ||
+            !sn_startswith(r->test, "coll.") || strcmp(r->unit, "B/s"))
+            continue;
+        op_end = strchr(op_start, '.');
+        if (!op_end || strcmp(op_end, ".busbw") ||
+            (size_t)(op_end - op_start) >= sizeof(name))
+            continue;
+        memcpy(name, op_start, (size_t)(op_end - op_start));
+        name[op_end - op_start] = '\0';
+        op = sn_coll_op_parse(name);
+        if (op < 0 || !param(r->params, "bytes", buf, sizeof(buf)))
+            continue;
+        bytes = strtod(buf, NULL);
+        if (!(bytes > 0) || r->b < 2 || r->a >= t->naccel ||
+            r->b > t->naccel - r->a)
+            continue;
+        if (!m && (rc = sn_coll_model_new(t, &m, err)))
+            goto out;
+        memset(&g, 0, sizeof(g));
+        g.first = r->a;
+        g.n = r->b;
+        g.stride = 1;
+        /* a group the model cannot place says nothing: no design value */
+        if (sn_coll_predict(m, (enum sn_coll_op)op, &g, bytes, SN_ALGO_AUTO,
+                            &res, &perr) != SN_OK ||
+            !(res.busbw > 0))
+            continue;
+        expected[i] = res.busbw;
+        if (source)
+            source[i] = "the collective model";
+    }
+out:
+    sn_coll_model_free(m);
+    return rc;
+}
+
 int sn_diag_expect(const struct sn_topo *t, const char *backend,
                    const struct sn_results *rs, double *expected,
                    const char **source, struct sn_error *err)
 {
+    int rc;
+
     for (size_t i = 0; i < rs->n; i++) {
         expected[i] = NAN;
         if (source)
@@ -309,5 +374,8 @@ int sn_diag_expect(const struct sn_topo *t, const char *backend,
         if (source)
             source[i] = src;
     }
+    rc = expect_colls(t, backend, rs, expected, source, err);
+    if (rc)
+        return rc;
     return expect_pairs(t, rs, expected, source, err);
 }
