@@ -96,6 +96,10 @@ e2e_shape() {
 
 e2e_net_down() {
     local p=$1 n
+    # veth pairs still in this namespace (a setup that failed half-way)
+    for n in h0 h1 h2 h3 p0 p1 p2 p3 c0 c1 i0 i1; do
+        ip link del "e2e$$$n" >/dev/null 2>&1
+    done
     for n in ctl h0 h1 h2 h3 sw0 sw1; do
         if ip netns list | grep -qw "$(e2e_ns "$p" "$n")"; then
             # processes still inside (a hung rank) go first

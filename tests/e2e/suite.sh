@@ -9,8 +9,10 @@
 #   3. the inter-switch link degraded: it is named, not the host links
 #   4. host 3's link at 80%: named (against the baseline), no other link
 # Needs root and working network namespaces; otherwise it says why and
-# counts nothing (SN_E2E=0 skips it too). One run at a time per machine. Everything it makes is removed at the end, also when it
-# fails or is interrupted.
+# counts nothing (SN_E2E=0 skips it too). One run at a time per machine.
+# The whole test must take under 5 minutes. Everything it makes is
+# removed at the end, also when it fails or is interrupted, and it checks
+# that nothing is left.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
@@ -232,11 +234,20 @@ fi
 
 # ---- everything made is removed ------------------------------------------------------
 e2e_net_down "$P"
-if ip netns list | grep -q "^$P-"; then
-    bad "teardown: namespaces left: $(ip netns list | grep "^$P-" | tr '\n' ' ')"
+left=$(ip netns list | grep "^$P-" | cut -d' ' -f1 | tr '\n' ' ')
+# veth ends are named e2e<pid>... in this namespace until they move
+left+=$(ip -o link show | grep -o "e2e$$[a-z0-9]*" | sort -u | tr '\n' ' ')
+if [[ -n "${left// /}" ]]; then
+    bad "teardown: left behind: $left"
 else
     ok "teardown: namespaces, links and qdiscs removed"
 fi
-echo "e2e: $((${#runs[@]})) checks, $(($(date +%s) - t0)) s in all"
+# the whole test, network and twelve checks, within five minutes
+took=$(($(date +%s) - t0))
+if [[ $took -lt 300 ]]; then
+    ok "time: ${#runs[@]} checks, $took s in all (limit 300 s)"
+else
+    bad "time: ${#runs[@]} checks, $took s in all (limit 300 s)"
+fi
 echo "$pass passed, $fail failed"
 [[ $fail -eq 0 ]]
