@@ -222,6 +222,45 @@ static int migrate(struct sn_store *st, int from, struct sn_error *err)
     return rc;
 }
 
+/* Put the file in WAL mode (it stays so). Switching a new file needs it
+ * alone, and SQLite answers "locked" at once rather than waiting while
+ * another process reads it (several checks opening a new file together):
+ * wait and try again, as long as the busy timeout would, until one of
+ * them has switched it. */
+static int use_wal(struct sn_store *st, struct sn_error *err)
+{
+    sqlite3_stmt *s = NULL;
+    char mode[16] = "";
+    int rc = SQLITE_OK;
+
+    for (int tries = 0; tries < 200; tries++) {
+        rc = sqlite3_prepare_v2(st->db, "PRAGMA journal_mode = WAL", -1, &s,
+                                NULL);
+        if (rc == SQLITE_OK) {
+            rc = sqlite3_step(s);
+            if (rc == SQLITE_ROW) {
+                sn__store_col_text(s, 0, mode, sizeof(mode));
+                /* still another mode: someone held the file */
+                rc = sn_strcaseeq(mode, "wal") ? SQLITE_OK : SQLITE_BUSY;
+            }
+        }
+        sqlite3_finalize(s);
+        s = NULL;
+        if (rc != SQLITE_BUSY && rc != SQLITE_LOCKED)
+            break;
+        sqlite3_sleep(50); /* 200 x 50 ms: the 10 s busy timeout */
+    }
+    if (rc == SQLITE_BUSY && mode[0])
+        return sn_error_set(err, SN_EIO,
+                            "%s: cannot switch to WAL mode (it stays in "
+                            "'%s' mode; another process holds the file, or "
+                            "the file system does not support WAL)",
+                            st->path, mode);
+    if (rc != SQLITE_OK)
+        return STORE_FAIL(st, err, rc, "cannot configure the database");
+    return SN_OK;
+}
+
 /* Is there any table in the file (a database that is not ours)? */
 static int has_tables(struct sn_store *st, bool *out, struct sn_error *err)
 {
@@ -256,10 +295,20 @@ int sn_store_open(const char *path, struct sn_store **out,
     /* another writer (a second check) waits up to 10 s rather than fail */
     sqlite3_busy_timeout(st->db, 10000);
     sqlite3_extended_result_codes(st->db, 0);
-    rc = pragma_int(st, "PRAGMA application_id", &app, err);
+    /* the file's identity read in one snapshot: read one by one, a
+     * process creating the file at the same moment could commit between
+     * them, and its half-seen schema look like a foreign database */
+    rc = sn__store_exec(st, "BEGIN", "cannot start a transaction", err);
+    if (!rc)
+        rc = pragma_int(st, "PRAGMA application_id", &app, err);
     if (!rc)
         rc = pragma_int(st, "PRAGMA user_version", &version, err);
+    if (!rc)
+        rc = has_tables(st, &tables, err);
+    if (!rc)
+        rc = sn__store_exec(st, "COMMIT", "cannot end a transaction", err);
     if (rc) {
+        sn__store_rollback(st);
         if (err && err->code == SN_EINPUT)
             rc = sn_error_set(err, SN_EINPUT,
                               "%s: not a supernode results database", path);
@@ -272,15 +321,10 @@ int sn_store_open(const char *path, struct sn_store **out,
                           path, (unsigned)app);
         goto out;
     }
-    if (app == 0) {
-        rc = has_tables(st, &tables, err);
-        if (rc)
-            goto out;
-        if (tables || version != 0) {
-            rc = sn_error_set(err, SN_EINPUT,
-                              "%s: not a supernode results database", path);
-            goto out;
-        }
+    if (app == 0 && (tables || version != 0)) {
+        rc = sn_error_set(err, SN_EINPUT,
+                          "%s: not a supernode results database", path);
+        goto out;
     }
     if (version > SN_STORE_SCHEMA_VERSION) {
         rc = sn_error_set(err, SN_EINPUT,
@@ -292,11 +336,12 @@ int sn_store_open(const char *path, struct sn_store **out,
     /* WAL: readers never block the writer, and a killed writer leaves the
      * last committed state; synchronous NORMAL is safe against process
      * crashes in WAL mode (sqlite.org/wal.html) */
-    rc = sn__store_exec(st,
-                        "PRAGMA journal_mode = WAL;"
-                        "PRAGMA synchronous = NORMAL;"
-                        "PRAGMA foreign_keys = ON;",
-                        "cannot configure the database", err);
+    rc = use_wal(st, err);
+    if (!rc)
+        rc = sn__store_exec(st,
+                            "PRAGMA synchronous = NORMAL;"
+                            "PRAGMA foreign_keys = ON;",
+                            "cannot configure the database", err);
     if (rc)
         goto out;
     rc = migrate(st, version, err);
