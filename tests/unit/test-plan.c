@@ -294,7 +294,12 @@ static void check_forced(double up_reach, bool expect_warn)
     CHECK_CONTAINS(w->msg, label); /* where: the longest link's label */
     {
         char head[64];
-        snprintf(head, sizeof(head), "%zu scale-up links", over);
+        /* the count as printed, with a thousands separator */
+        if (over >= 1000)
+            snprintf(head, sizeof(head), "%zu,%03zu scale-up links",
+                     over / 1000, over % 1000);
+        else
+            snprintf(head, sizeof(head), "%zu scale-up links", over);
         CHECK(strncmp(w->msg, head, strlen(head)) == 0);
     }
     done(&b);

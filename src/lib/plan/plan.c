@@ -68,6 +68,25 @@ const char *sn_rack_kind_name(enum sn_rack_kind k)
     return "?";
 }
 
+/* A count as warnings print it, with thousands separators: 12,501. */
+static const char *count_fmt(size_t v, char *buf, size_t size)
+{
+    char raw[32];
+    size_t len, o = 0;
+
+    snprintf(raw, sizeof(raw), "%zu", v);
+    len = strlen(raw);
+    for (size_t i = 0; i < len && o + 2 < size; i++) {
+        if (i && (len - i) % 3 == 0)
+            buf[o++] = ',';
+        buf[o++] = raw[i];
+    }
+    buf[o] = '\0';
+    return buf;
+}
+
+#define COUNT(v) count_fmt((size_t)(v), (char[32]){0}, 32)
+
 static void warn(struct sn_plan *p, const char *topic, double value,
                  double limit, const char *fmt, ...) SN_PRINTF(5, 6);
 
@@ -346,18 +365,18 @@ static void warn_reach(struct sn_plan *p, enum sn_link_class cls,
     sn_topo_link_label(p->topo, o->link, label, sizeof(label));
     if (o->forced)
         warn(p, "cabling", o->longest, o->reach,
-             "%zu %s links outrun the cable the spec names for them: %s "
+             "%s %s links outrun the cable the spec names for them: %s "
              "reaches %.2f m, the longest link is %.2f m (%s); move the "
              "devices closer or name a longer-reach cable",
-             o->n, sn_link_class_name(cls),
+             COUNT(o->n), sn_link_class_name(cls),
              o->forced->display ? o->forced->display : o->forced->name,
              o->reach, o->longest, label);
     else
         warn(p, "cabling", o->longest, o->reach,
-             "%zu %s %s links outrun their medium: %s reaches %.2f m, the "
+             "%s %s %s links outrun their medium: %s reaches %.2f m, the "
              "longest link is %.2f m (%s); move the racks closer or use a "
              "longer-reach medium",
-             o->n, sn_link_class_name(cls), sn_medium_name(m),
+             COUNT(o->n), sn_link_class_name(cls), sn_medium_name(m),
              sn_medium_name(m), o->reach, o->longest, label);
 }
 
@@ -624,15 +643,15 @@ static void power_and_cooling(struct sn_plan *p)
     }
     if (over_power)
         warn(p, "power", p->worst->peak_w, limit,
-             "%zu of %zu racks draw more than the rack limit of %.1f kW at "
+             "%s of %s racks draw more than the rack limit of %.1f kW at "
              "peak (worst: rack r%02u at %.1f kW)",
-             over_power, p->nrack, limit / 1e3, (unsigned)p->worst->rack,
+             COUNT(over_power), COUNT(p->nrack), limit / 1e3, (unsigned)p->worst->rack,
              p->worst->peak_w / 1e3);
     if (over_air)
         warn(p, "cooling", worst_air->air_w, air_limit,
-             "%zu racks leave more heat to air than air carries (%.1f kW "
+             "%s racks leave more heat to air than air carries (%.1f kW "
              "per rack; worst: rack r%02u at %.1f kW)%s",
-             over_air, air_limit / 1e3, (unsigned)worst_air->rack,
+             COUNT(over_air), air_limit / 1e3, (unsigned)worst_air->rack,
              worst_air->air_w / 1e3,
              cs->type == SN_COOL_AIR ? ": liquid cooling is needed" : "");
 }
@@ -698,10 +717,10 @@ static void storage_and_memory(struct sn_plan *p)
         warn(p, "memory", p->train_bytes, p->hbm_cluster,
              "the training state of %.0f GB (%.0f B per parameter, "
              "activations not counted) does not fit the cluster's %.0f GB "
-             "of HBM even fully sharded: it needs at least %zu "
+             "of HBM even fully sharded: it needs at least %s "
              "accelerators",
              p->train_bytes / 1e9, tpp, p->hbm_cluster / 1e9,
-             p->min_accels);
+             COUNT(p->min_accels));
 }
 
 /* ---- design checks ------------------------------------------------- */
@@ -759,18 +778,18 @@ static void check_design(struct sn_plan *p)
             (r == SN_SW_SCALEUP_L1 && sw->onboard == sw->chips))
             continue;
         warn(p, "power", 0, 0,
-             "no power figure for the %s (%s): %zu %s counted at 0 W",
+             "no power figure for the %s (%s): %s %s counted at 0 W",
              info ? (info->display ? info->display : info->name)
                   : "switch",
              sn_switch_role_name((enum sn_switch_role)r),
-             sw->boxes ? sw->boxes : sw->chips,
+             COUNT(sw->boxes ? sw->boxes : sw->chips),
              sw->boxes ? "boxes" : "chips");
     }
     if (over_units)
         warn(p, "placement", worst_units, units,
-             "%zu racks need more than %u units (up to %u): fewer nodes "
+             "%s racks need more than %u units (up to %u): fewer nodes "
              "per rack",
-             over_units, units, worst_units);
+             COUNT(over_units), units, worst_units);
 }
 
 int sn_plan_build(const struct sn_topo *t, struct sn_plan **out,
