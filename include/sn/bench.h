@@ -87,6 +87,7 @@ struct sn_bench_state {
     double temp_c;        /* accelerator temperature */
     double power_w;       /* accelerator board power */
     uint64_t throttle;    /* NVML clocks event reasons bit mask */
+    bool throttle_read;   /* throttle holds NVML's answer (0 = none) */
     bool valid;           /* read at all */
 };
 
@@ -192,15 +193,22 @@ struct sn_bench_results {
 };
 
 /* Test-only faults (documented as such in docs/bench.md): make one rank
- * hang, or corrupt the data it checks, to prove the timeout and
+ * hang, die (SIGKILL, as the OOM killer or a crash would end it) or
+ * corrupt the data it checks, to prove the timeout, abort and
  * correctness paths. */
-enum sn_bench_fault { SN_FAULT_NONE, SN_FAULT_HANG, SN_FAULT_CORRUPT };
+enum sn_bench_fault {
+    SN_FAULT_NONE,
+    SN_FAULT_HANG,
+    SN_FAULT_CORRUPT,
+    SN_FAULT_DIE
+};
 
 struct sn_bench_inject {
     enum sn_bench_fault fault;
     int rank;
     int test;              /* enum sn_bench_test, or -1 for any */
-    bool in_loop;          /* hang: inside a timed loop, not at the start */
+    bool in_loop;          /* hang, die: inside a timed loop, not at the
+                              start */
 };
 
 /* Why the run ends early, for the abort callback. */

@@ -312,6 +312,41 @@ static void test_json_efficiency_is_design_over_time_for_times(void)
     sn__bench_result_release(&r);
 }
 
+static void test_json_state_leaves_unread_fields_null(void)
+{
+    struct sn_bench_results res;
+    struct sn_bench_result r = sample_result();
+    struct sn_buf b;
+
+    /* the cpu backend reads the host only: the accelerator's fields,
+     * throttle reasons included, are unread, which is not "no reason" */
+    r.before.valid = r.after.valid = true;
+    r.before.cpu_freq_hz = r.after.cpu_freq_hz = 2.5e9;
+    sn_bench_results_init(&res);
+    sn__bench_results_add(&res, &r);
+    sn_buf_init(&b);
+    sn_bench_json(&res, &b);
+    CHECK_CONTAINS(b.data, "\"cpu_freq_hz\": 2500000000");
+    CHECK_CONTAINS(b.data, "\"sm_clock_hz\": null");
+    CHECK_CONTAINS(b.data, "\"throttle_reasons\": null");
+    CHECK(!strstr(b.data, "\"throttle_reasons\": 0"));
+    sn_bench_results_release(&res);
+    /* NVML answered: its mask is written, 0 (no reason) included */
+    r.before.throttle_read = true;
+    r.before.throttle = 0;
+    r.after.throttle_read = true;
+    r.after.throttle = 0x20; /* software thermal slowdown (nvml.h) */
+    sn_bench_results_init(&res);
+    sn__bench_results_add(&res, &r);
+    sn_buf_reset(&b);
+    sn_bench_json(&res, &b);
+    CHECK_CONTAINS(b.data, "\"throttle_reasons\": 0");
+    CHECK_CONTAINS(b.data, "\"throttle_reasons\": 32");
+    sn_buf_release(&b);
+    sn_bench_results_release(&res);
+    sn__bench_result_release(&r);
+}
+
 static void write_file(const char *path, const char *text)
 {
     FILE *f = fopen(path, "w");
@@ -424,6 +459,7 @@ static const struct sn_test cases[] = {
     T(test_pack_round_trips_and_rejects_truncation),
     T(test_json_carries_schema_units_and_samples),
     T(test_json_efficiency_is_design_over_time_for_times),
+    T(test_json_state_leaves_unread_fields_null),
     T(test_state_reads_sysfs_under_root),
     T(test_state_without_sysfs_is_unreadable_not_zero),
 };

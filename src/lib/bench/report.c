@@ -67,7 +67,12 @@ static void json_state(struct sn_json *j, const struct sn_bench_state *s)
     sn_json_knum(j, "mem_clock_hz", s->mem_clock_hz);
     sn_json_knum(j, "temp_c", s->temp_c);
     sn_json_knum(j, "power_w", s->power_w);
-    sn_json_kint(j, "throttle_reasons", (long long)s->throttle);
+    /* unread is not "no reason": 0 only when NVML said so */
+    sn_json_key(j, "throttle_reasons");
+    if (s->throttle_read)
+        sn_json_int(j, (long long)s->throttle);
+    else
+        sn_json_null(j);
     sn_json_obj_end(j);
 }
 

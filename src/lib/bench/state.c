@@ -254,8 +254,10 @@ bool sn__bench_nvml_state(const char *pci_bus_id, struct sn_bench_state *st)
         st->temp_c = v;
     if (nvml.power && nvml.power(dev, &v) == 0)
         st->power_w = v / 1e3; /* milliwatts */
-    if (nvml.reasons && nvml.reasons(dev, &reasons) == 0)
+    if (nvml.reasons && nvml.reasons(dev, &reasons) == 0) {
         st->throttle = reasons;
+        st->throttle_read = true;
+    }
     st->valid = true;
     return true;
 }
