@@ -129,9 +129,11 @@ static int parse_inject(struct bench_cli *b, const char *v)
         in->fault = SN_FAULT_HANG;
     else if (klen == 7 && !strncmp(v, "corrupt", 7))
         in->fault = SN_FAULT_CORRUPT;
+    else if (klen == 3 && !strncmp(v, "die", 3))
+        in->fault = SN_FAULT_DIE;
     else
         return bad(b, "--inject: unknown fault '%.40s' (expected "
-                      "hang:rank=R or corrupt:rank=R)",
+                      "hang:rank=R, die:rank=R or corrupt:rank=R)",
                    v);
     in->rank = -1;
     sn_strlcpy(buf, colon ? colon + 1 : "", sizeof(buf));
@@ -156,7 +158,9 @@ static int parse_inject(struct bench_cli *b, const char *v)
     }
     if (in->rank < 0)
         return bad(b, "--inject: which rank? (%s:rank=R)",
-                   in->fault == SN_FAULT_HANG ? "hang" : "corrupt");
+                   in->fault == SN_FAULT_HANG  ? "hang"
+                   : in->fault == SN_FAULT_DIE ? "die"
+                                               : "corrupt");
     return SN_EXIT_OK;
 }
 
@@ -425,8 +429,9 @@ const struct sn_cmd sn_cmd_bench = {
     "  --spec SPEC           each figure beside the design's value and the\n"
     "                        efficiency (catalog peaks)\n"
     "  --fsroot DIR          read /proc and /sys under DIR\n"
-    "  --inject FAULT        test-only: hang:rank=R[,test=T][,at=loop] or\n"
-    "                        corrupt:rank=R\n"
+    "  --inject FAULT        test-only: hang:rank=R[,test=T][,at=loop],\n"
+    "                        die:rank=R[,test=T][,at=loop] or "
+    "corrupt:rank=R\n"
     "\n"
     "Exit status: 0 ok, 1 wrong data, 2 bad usage, 3 runtime failure or "
     "timeout.\n"

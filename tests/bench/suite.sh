@@ -132,6 +132,27 @@ has "$tmp/hang.json" '"complete": false' || why+=" not marked incomplete;"
 [[ $took -lt 60 ]] || why+=" took ${took}s;"
 [[ -z "$why" ]] && ok "hang at test start" || bad "hang at test start" "$why"
 
+# 5b. a rank that dies (SIGKILL, test-only fault) at the start of a test:
+#     Open MPI's mpirun ends the job at once and returns the dead rank's
+#     status (128 + 9), naming that rank; rank 0 turns the launcher's
+#     SIGTERM into the partial write, naming the test, well within the
+#     timeout
+start=$(date +%s)
+mpi2 "$bin" bench compute memory "${small[@]}" --timeout 30 \
+    --inject die:rank=1,test=memory --json "$tmp/die.json" \
+    >"$tmp/out" 2>"$tmp/err"
+rc=$?
+took=$(($(date +%s) - start))
+why=""
+[[ $rc -eq 137 ]] || why+=" exit $rc;"
+has "$tmp/err" "during test 'memory' (a rank died" || why+=" test not named;"
+grep -q "rank 1 .*exited on signal 9" "$tmp/err" || why+=" rank not named;"
+has "$tmp/die.json" '"complete": false' || why+=" not marked incomplete;"
+has "$tmp/die.json" '"test": "memory",' || why+=" abort test missing;"
+[[ $(count "$tmp/die.json" '"test": "compute"') -eq 4 ]] || why+=" compute results lost;"
+[[ $took -lt 30 ]] || why+=" took ${took}s;"
+[[ -z "$why" ]] && ok "rank dies at test start" || bad "rank dies at test start" "$why"
+
 # 6. a rank that stops inside a timed collective loop
 mpi2 "$bin" bench coll --ops allreduce -b 1K -e 1K -n 50 --timeout 2 \
     --inject hang:rank=1,test=coll,at=loop >"$tmp/out" 2>"$tmp/err"
@@ -160,7 +181,7 @@ else
 fi
 
 # 8. bad usage: exit 2, one message, nothing run
-for args in "--until-ci 0" "colll" "-d bf61" "--inject hang" \
+for args in "--until-ci 0" "colll" "-d bf61" "--inject hang" "--inject die" \
             "coll -b 1M -e 1K" "--timeout soon" "--spec /nonexistent.yaml"; do
     # shellcheck disable=SC2086
     "$bin" bench $args >"$tmp/out" 2>"$tmp/err"

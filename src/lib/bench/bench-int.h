@@ -141,8 +141,8 @@ struct sn__bench_ctx {
     bool hang_in_loop;               /* test-only: hang at iteration 2 */
 };
 
-/* Record the iteration a loop is at; the test-only in-loop hang fires
- * here. Cheap: one relaxed store and a predictable branch. */
+/* Record the iteration a loop is at; the test-only in-loop hang (or
+ * death) fires here. Cheap: one relaxed store and a predictable branch. */
 void sn__bench_hang(struct sn__bench_ctx *c);
 static inline void sn__tick(struct sn__bench_ctx *c, int i)
 {

@@ -545,6 +545,11 @@ void sn__bench_fail(struct sn__bench_ctx *c, const struct sn_error *err)
 
 void sn__bench_hang(struct sn__bench_ctx *c)
 {
+    /* test-only (--inject die): end this process the way the OOM killer
+     * or a crash does, with no chance to say goodbye; the launcher and
+     * the other ranks must cope */
+    if (c->o.inject.fault == SN_FAULT_DIE)
+        raise(SIGKILL);
     /* test-only (--inject hang): stop making progress without spinning,
      * as a rank stuck in a driver call would; the watchdog ends the job */
     sn__bench_where(c, "injected hang (test-only fault) in %s", c->test);

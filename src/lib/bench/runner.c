@@ -1154,13 +1154,15 @@ int sn_bench_run(struct sn_bench_job *job, const struct sn_bench_opts *opts,
         goto close;
     for (size_t i = 0; i < c->o.ntests && !rc; i++) {
         enum sn_bench_test t = c->o.tests[i];
+        bool stop;
         sn_strlcpy(c->test, sn_bench_test_name(t), sizeof(c->test));
         if ((rc = section(c, err, "%s", c->test)))
             sn__bench_fail(c, err);
         atomic_store(&c->test_start, sn_now());
-        c->hang_in_loop = fault_here(c, SN_FAULT_HANG, t) &&
-                          c->o.inject.in_loop;
-        if (fault_here(c, SN_FAULT_HANG, t) && !c->o.inject.in_loop)
+        stop = fault_here(c, SN_FAULT_HANG, t) ||
+               fault_here(c, SN_FAULT_DIE, t);
+        c->hang_in_loop = stop && c->o.inject.in_loop;
+        if (stop && !c->o.inject.in_loop)
             sn__bench_hang(c);
         size_t before = res->n;
         rc = tests[t](c, err);
