@@ -173,6 +173,16 @@ struct sn_bench_timer {
     double overhead;
 };
 
+/* How a run sampled, as resolved from the options (defaults filled). */
+struct sn_bench_sampling {
+    int warmup, iters, latency_iters;
+    double until_ci;       /* fraction; 0 = off */
+    int max_iters;         /* cap with until_ci */
+    double timeout;        /* seconds per test */
+    bool check;            /* collective data checked */
+    bool isolated;         /* pairs one at a time */
+};
+
 /* Everything a run produced. On rank 0 it holds every rank's results. */
 struct sn_bench_results {
     struct sn_bench_result *items;
@@ -190,6 +200,7 @@ struct sn_bench_results {
     size_t nnotes;
     double started;        /* seconds since the epoch */
     double elapsed;        /* seconds */
+    struct sn_bench_sampling sampling;
 };
 
 /* Test-only faults (documented as such in docs/bench.md): make one rank

@@ -263,8 +263,17 @@ static void test_json_carries_schema_units_and_samples(void)
     sn__bench_results_note(&res, "h2d skipped: %s", "no device");
     res.complete = false;
     sn_strlcpy(res.abort_msg, "rank 1 is behind", sizeof(res.abort_msg));
+    res.sampling.warmup = 2;
+    res.sampling.iters = 20;
+    res.sampling.until_ci = 0.01;
+    res.sampling.max_iters = 1000;
     sn_buf_init(&b);
     sn_bench_json(&res, &b);
+    /* how the samples were taken travels with them */
+    CHECK_CONTAINS(b.data, "\"warmup\": 2");
+    CHECK_CONTAINS(b.data, "\"iters\": 20");
+    CHECK_CONTAINS(b.data, "\"until_ci\": 0.01");
+    CHECK_CONTAINS(b.data, "\"max_iters\": 1000");
     CHECK_CONTAINS(b.data, "\"schema\": \"supernode.bench/1\"");
     CHECK_CONTAINS(b.data, "\"complete\": false");
     CHECK_CONTAINS(b.data, "\"message\": \"rank 1 is behind\"");

@@ -249,6 +249,21 @@ void sn_bench_json(const struct sn_bench_results *res, struct sn_buf *out)
     kstr_or_null(&j, "nccl", v->nccl);
     kstr_or_null(&j, "kernel", v->kernel);
     sn_json_obj_end(&j);
+    sn_json_key(&j, "sampling");
+    sn_json_obj_begin(&j);
+    sn_json_kint(&j, "warmup", res->sampling.warmup);
+    sn_json_kint(&j, "iters", res->sampling.iters);
+    sn_json_kint(&j, "latency_iters", res->sampling.latency_iters);
+    sn_json_key(&j, "until_ci");
+    if (res->sampling.until_ci > 0)
+        sn_json_num(&j, res->sampling.until_ci);
+    else
+        sn_json_null(&j);
+    sn_json_kint(&j, "max_iters", res->sampling.max_iters);
+    sn_json_knum(&j, "timeout_s", res->sampling.timeout);
+    sn_json_kbool(&j, "check", res->sampling.check);
+    sn_json_kbool(&j, "isolated", res->sampling.isolated);
+    sn_json_obj_end(&j);
     sn_json_kstr(&j, "mpi_thread_level",
                  thread_level_name(res->mpi_thread_level));
     sn_json_key(&j, "timer");

@@ -155,6 +155,7 @@ void sn_bench_results_copy(struct sn_bench_results *dst,
     memcpy(dst->abort_msg, src->abort_msg, sizeof(dst->abort_msg));
     dst->started = src->started;
     dst->elapsed = src->elapsed;
+    dst->sampling = src->sampling;
 }
 
 long long sn_bench_wrong(const struct sn_bench_results *res)

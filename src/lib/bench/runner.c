@@ -1134,6 +1134,14 @@ int sn_bench_run(struct sn_bench_job *job, const struct sn_bench_opts *opts,
     if ((rc = resolve(c, opts, err)))
         goto out;
     sn_strlcpy(res->backend, c->be->name, sizeof(res->backend));
+    res->sampling.warmup = c->o.warmup;
+    res->sampling.iters = c->o.iters;
+    res->sampling.latency_iters = c->o.latency_iters;
+    res->sampling.until_ci = c->o.until_ci;
+    res->sampling.max_iters = c->o.max_iters;
+    res->sampling.timeout = c->o.timeout;
+    res->sampling.check = c->o.check;
+    res->sampling.isolated = c->o.isolated;
     res->mpi_thread_level = job->thread_level;
     res->started = (double)time(NULL);
     rc = c->be->open(c, err);
