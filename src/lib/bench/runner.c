@@ -755,26 +755,30 @@ static int test_aggregate(struct sn__bench_ctx *c, struct sn_error *err)
         struct sn_bench_result *r = NULL;
 
         sn_bench_tournament(n, round, partner);
-        /* each pair alone: the reference */
+        /* each pair alone: the reference, timed exactly as the round at
+         * once below (a barrier of every rank before each iteration, the
+         * slowest rank's time), so that the ratio shows contention and
+         * nothing else: back-to-back iterations would add the two sides'
+         * skew to every sample and make the pair alone look slower */
         for (int a = 0; a < n && !rc; a++) {
             int b = partner[a];
-            struct p2p_arg pa = {SN_P2P_BIDIR, -1, bytes};
-            struct measure pm = {p2p_loop, &pa, C_MAX_PEER, -1, false,
+            struct agg_arg pa = {-1, bytes};
+            struct measure pm = {agg_loop, &pa, C_MAX_ALL, -1, false,
                                  (double)bytes, c->o.warmup, c->o.iters};
-            struct sn_bench_result *pr;
+            struct sn_bench_result *pr = NULL;
             if (b < a)
                 continue;
             npairs++;
             if ((rc = section(c, err, "aggregate round %d/%d: %d-%d alone",
                               round + 1, sn_bench_rounds(n), a, b)))
                 break;
-            if (me != a && me != b)
-                continue;
-            pa.peer = pm.peer = me == a ? b : a;
-            pr = result(c, SN_BENCH_AGGREGATE, "isolated", "bandwidth",
-                        "B/s");
-            pair_subject(c, pr, pa.peer, round, false);
-            pr->bytes = bytes;
+            if (me == a || me == b) {
+                pa.peer = me == a ? b : a;
+                pr = result(c, SN_BENCH_AGGREGATE, "isolated", "bandwidth",
+                            "B/s");
+                pair_subject(c, pr, pa.peer, round, false);
+                pr->bytes = bytes;
+            }
             if ((rc = measured(c, &pm, pr, err)))
                 break;
             if (me == a)
