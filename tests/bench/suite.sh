@@ -57,6 +57,15 @@ for want in "Triad:" "GFLOP/s" "# Out of bounds values : 0 OK" \
 done
 has "$tmp/all.json" '"schema": "supernode.bench/1"' || why+=" no schema;"
 has "$tmp/all.json" '"complete": true' || why+=" not complete;"
+# what the document must carry besides the results: the timer's measured
+# granularity, the versions, how it sampled; the cpu backend reads the
+# host's state only, so the accelerator's fields are null, not 0
+grep -q '"granularity_s": [0-9]' "$tmp/all.json" || why+=" no timer granularity;"
+has "$tmp/all.json" '"mpi": "Open MPI' || why+=" no MPI version;"
+has "$tmp/all.json" '"blas": "OpenBLAS' || why+=" no BLAS version;"
+has "$tmp/all.json" '"warmup": 1,' || why+=" no sampling;"
+has "$tmp/all.json" '"throttle_reasons": null' || why+=" throttle not null;"
+has "$tmp/all.json" '"throttle_reasons": 0' && why+=" throttle 0 unread;"
 # 2 ranks x 2 GEMM types, 2 x 4 kernels, 6 pair results, 2 isolated + 1
 # aggregate, 7 collectives x 1 size x 2 variants, 2 pair + 1 allreduce
 # latencies
