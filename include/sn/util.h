@@ -171,6 +171,9 @@ int sn_parse_long(const char *text, long long min, long long max,
 int sn_parse_double(const char *text, double *out, struct sn_error *err);
 /* Format a double with %.*g without locale surprises and without "-0". */
 char *sn_fmt_double(double v, int digits, char *buf, size_t size);
+/* Format a count with thousands separators ("12,501"), as reports print
+ * them; returns buf. */
+char *sn_fmt_count(size_t v, char *buf, size_t size);
 
 /* ---- JSON output --------------------------------------------------------------- */
 

@@ -140,6 +140,18 @@ static void test_suggest_finds_near_names(void)
     CHECK(sn_edit_distance("kitten", "sitting") == 3);
 }
 
+static void test_fmt_count_groups_thousands(void)
+{
+    char buf[32];
+
+    CHECK_STR(sn_fmt_count(0, buf, sizeof(buf)), "0");
+    CHECK_STR(sn_fmt_count(999, buf, sizeof(buf)), "999");
+    CHECK_STR(sn_fmt_count(1000, buf, sizeof(buf)), "1,000");
+    CHECK_STR(sn_fmt_count(2404080, buf, sizeof(buf)), "2,404,080");
+    /* a short buffer is cut, never overrun */
+    CHECK_STR(sn_fmt_count(2404080, buf, 5), "2,4");
+}
+
 static void test_suggest_ties_prefer_same_length(void)
 {
     /* both one edit away; in either order, the mistyped letter wins */
@@ -374,6 +386,7 @@ static const struct sn_test cases[] = {
     T(test_error_at_formats_location),
     T(test_suggest_finds_near_names),
     T(test_suggest_ties_prefer_same_length),
+    T(test_fmt_count_groups_thousands),
     T(test_buf_grows_and_detaches),
     T(test_json_writer_is_valid_and_ordered),
     T(test_json_pretty_indents),

@@ -69,23 +69,7 @@ const char *sn_rack_kind_name(enum sn_rack_kind k)
 }
 
 /* A count as warnings print it, with thousands separators: 12,501. */
-static const char *count_fmt(size_t v, char *buf, size_t size)
-{
-    char raw[32];
-    size_t len, o = 0;
-
-    snprintf(raw, sizeof(raw), "%zu", v);
-    len = strlen(raw);
-    for (size_t i = 0; i < len && o + 2 < size; i++) {
-        if (i && (len - i) % 3 == 0)
-            buf[o++] = ',';
-        buf[o++] = raw[i];
-    }
-    buf[o] = '\0';
-    return buf;
-}
-
-#define COUNT(v) count_fmt((size_t)(v), (char[32]){0}, 32)
+#define COUNT(v) sn_fmt_count((size_t)(v), (char[32]){0}, 32)
 
 static void warn(struct sn_plan *p, const char *topic, double value,
                  double limit, const char *fmt, ...) SN_PRINTF(5, 6);

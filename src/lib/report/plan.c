@@ -15,23 +15,7 @@
 /* ---- formatting helpers ------------------------------------------------ */
 
 /* A whole number with thousands separators: 2,560. */
-static const char *num(size_t v, char *buf, size_t size)
-{
-    char raw[32];
-    size_t len, o = 0;
-
-    snprintf(raw, sizeof(raw), "%zu", v);
-    len = strlen(raw);
-    for (size_t i = 0; i < len && o + 2 < size; i++) {
-        if (i && (len - i) % 3 == 0)
-            buf[o++] = ',';
-        buf[o++] = raw[i];
-    }
-    buf[o] = '\0';
-    return buf;
-}
-
-#define NUM(v) num((size_t)(v), (char[32]){0}, 32)
+#define NUM(v) sn_fmt_count((size_t)(v), (char[32]){0}, 32)
 #define UNIT(v, k) sn_unit_format((v), (k), (char[48]){0}, 48)
 
 static const char *accel_name(const struct sn_spec *s)
@@ -39,26 +23,6 @@ static const char *accel_name(const struct sn_spec *s)
     if (!s->accel)
         return "accelerator";
     return s->accel->display ? s->accel->display : s->accel->name;
-}
-
-static const char *role_label(int role)
-{
-    switch (role) {
-    case SN_SW_SCALEUP_L1:
-        return "scale-up switch";
-    case SN_SW_SCALEUP_L2:
-        return "scale-up L2 switch";
-    case SN_SW_LEAF:
-        return "leaf";
-    case SN_SW_SPINE:
-        return "spine";
-    case SN_SW_CORE:
-        return "core";
-    case SN_SW_PCIE:
-        return "PCIe switch";
-    default:
-        return "switch";
-    }
 }
 
 static const char *role_key(int role)
@@ -254,7 +218,9 @@ static void text_switches(const struct sn_plan *p, struct sn_buf *out)
             if (!sw->chips)
                 continue;
             sn_table_row(&t);
-            sn_table_cell(&t, "  %s", role_label(role_order[i]));
+            sn_table_cell(&t, "  %s",
+                          sn_switch_role_name((enum sn_switch_role)
+                                                  role_order[i]));
             sn_table_cell(&t, "%s", NUM(sw->chips));
             sn_table_cell(&t, "%s", NUM(sw->boxes));
             sn_table_cell(&t, "%s", NUM(sw->onboard));
@@ -1049,9 +1015,7 @@ static const char *class_label(int c)
     default:
         break;
     }
-    if (role == SN_SW_EXTERNAL)
-        return "site network";
-    return role_label(role);
+    return sn_switch_role_name((enum sn_switch_role)role);
 }
 
 struct edge_key {

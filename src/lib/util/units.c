@@ -406,6 +406,22 @@ int sn_parse_double(const char *text, double *out, struct sn_error *err)
     return SN_OK;
 }
 
+char *sn_fmt_count(size_t v, char *buf, size_t size)
+{
+    char raw[32];
+    size_t len, o = 0;
+
+    snprintf(raw, sizeof(raw), "%zu", v);
+    len = strlen(raw);
+    for (size_t i = 0; i < len && o + 2 < size; i++) {
+        if (i && (len - i) % 3 == 0)
+            buf[o++] = ',';
+        buf[o++] = raw[i];
+    }
+    buf[o] = '\0';
+    return buf;
+}
+
 char *sn_fmt_double(double v, int digits, char *buf, size_t size)
 {
     if (!isfinite(v)) {
