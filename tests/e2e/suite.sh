@@ -45,6 +45,12 @@ flock -w 600 8 || skip "another multi-host run held the lock for 10 minutes"
 
 . tests/e2e/net.sh
 
+# A run killed outright (SIGKILL: no trap runs) leaves its namespaces
+# behind; holding the lock, any whose run is gone are ours to remove.
+for stale in $(ip netns list | sed -n 's/^\(sne2e[0-9]*\)-.*/\1/p' | sort -u); do
+    kill -0 "${stale#sne2e}" 2>/dev/null || e2e_net_down "$stale"
+done
+
 P="sne2e$$"
 work=$(mktemp -d)
 cleanup() {
