@@ -75,3 +75,20 @@ int cli_parse_long(const char *opt, const char *text, long long min,
         return cli_usage_error("%s: %s", opt, err.msg);
     return SN_EXIT_OK;
 }
+
+const char *cli_opt_value(int argc, char **argv, int *i, const char *name,
+                          const char *alias, int *rc)
+{
+    const char *a = argv[*i];
+    size_t n = strlen(name);
+
+    if (!strncmp(a, name, n) && a[n] == '=')
+        return a + n + 1;
+    if (strcmp(a, name) && (!alias || strcmp(a, alias)))
+        return NULL;
+    if (*i + 1 >= argc) {
+        *rc = cli_usage_error("%s needs a value", name);
+        return NULL;
+    }
+    return argv[++*i];
+}

@@ -20,25 +20,6 @@ struct plan_opts {
     enum sn_format format;
 };
 
-/* The value of an option given as "--opt VALUE" or "--opt=VALUE"; NULL
- * when argv[*i] is not that option. */
-static const char *opt_value(int argc, char **argv, int *i, const char *name,
-                             const char *alias, int *rc)
-{
-    const char *a = argv[*i];
-    size_t n = strlen(name);
-
-    if (!strncmp(a, name, n) && a[n] == '=')
-        return a + n + 1;
-    if (strcmp(a, name) && (!alias || strcmp(a, alias)))
-        return NULL;
-    if (*i + 1 >= argc) {
-        *rc = cli_usage_error("%s needs a value", name);
-        return NULL;
-    }
-    return argv[++*i];
-}
-
 static int parse(int argc, char **argv, struct plan_opts *o)
 {
     int rc = SN_EXIT_OK;
@@ -47,14 +28,14 @@ static int parse(int argc, char **argv, struct plan_opts *o)
     o->format = SN_FORMAT_TABLE;
     for (int i = 1; i < argc; i++) {
         const char *v;
-        if ((v = opt_value(argc, argv, &i, "--format", "-f", &rc))) {
+        if ((v = cli_opt_value(argc, argv, &i, "--format", "-f", &rc))) {
             if (cli_parse_format(v, "text,table,json", &o->format))
                 return SN_EXIT_USAGE;
-        } else if ((v = opt_value(argc, argv, &i, "--output", "-o", &rc))) {
+        } else if ((v = cli_opt_value(argc, argv, &i, "--output", "-o", &rc))) {
             o->output = v;
-        } else if ((v = opt_value(argc, argv, &i, "--ledger", NULL, &rc))) {
+        } else if ((v = cli_opt_value(argc, argv, &i, "--ledger", NULL, &rc))) {
             o->ledger = v;
-        } else if ((v = opt_value(argc, argv, &i, "--dot", NULL, &rc))) {
+        } else if ((v = cli_opt_value(argc, argv, &i, "--dot", NULL, &rc))) {
             o->dot = v;
         } else if (rc) {
             return rc;

@@ -30,23 +30,6 @@ struct train_opts {
     long long explain;      /* 0: none; K: the K-th of the search */
 };
 
-static const char *opt_value(int argc, char **argv, int *i, const char *name,
-                             int *rc)
-{
-    const char *a = argv[*i];
-    size_t n = strlen(name);
-
-    if (!strncmp(a, name, n) && a[n] == '=')
-        return a + n + 1;
-    if (strcmp(a, name))
-        return NULL;
-    if (*i + 1 >= argc) {
-        *rc = cli_usage_error("%s needs a value", name);
-        return NULL;
-    }
-    return argv[++*i];
-}
-
 static int pick(const char *opt, const char *v, const char *const *names,
                 int *out)
 {
@@ -95,7 +78,7 @@ static int parse(int argc, char **argv, struct train_opts *o)
         bool done = false;
 
         for (size_t k = 0; k < SN_ARRAY_LEN(nums) && !done; k++) {
-            if ((v = opt_value(argc, argv, &i, nums[k].name, &rc))) {
+            if ((v = cli_opt_value(argc, argv, &i, nums[k].name, NULL, &rc))) {
                 long long *dst = (long long *)((char *)o + nums[k].off);
                 if (cli_parse_long(nums[k].name, v, nums[k].min, nums[k].max,
                                    dst))
@@ -107,17 +90,18 @@ static int parse(int argc, char **argv, struct train_opts *o)
         }
         if (done)
             continue;
-        if ((v = opt_value(argc, argv, &i, "--format", &rc))) {
+        if ((v = cli_opt_value(argc, argv, &i, "--format", NULL, &rc))) {
             if (cli_parse_format(v, "text,table,json", &o->format))
                 return SN_EXIT_USAGE;
-        } else if ((v = opt_value(argc, argv, &i, "--model", &rc))) {
+        } else if ((v = cli_opt_value(argc, argv, &i, "--model", NULL, &rc))) {
             o->model = v;
-        } else if ((v = opt_value(argc, argv, &i, "--output", &rc))) {
+        } else if ((v = cli_opt_value(argc, argv, &i, "--output", NULL, &rc))) {
             o->output = v;
-        } else if ((v = opt_value(argc, argv, &i, "--recompute", &rc))) {
+        } else if ((v = cli_opt_value(argc, argv, &i, "--recompute", NULL,
+                                      &rc))) {
             if (pick("--recompute", v, rc_names, &o->recompute))
                 return SN_EXIT_USAGE;
-        } else if ((v = opt_value(argc, argv, &i, "--dtype", &rc))) {
+        } else if ((v = cli_opt_value(argc, argv, &i, "--dtype", NULL, &rc))) {
             if (pick("--dtype", v, dt_names, &o->dtype))
                 return SN_EXIT_USAGE;
         } else if (rc) {

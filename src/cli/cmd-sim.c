@@ -52,23 +52,6 @@ static const struct {
     {"uint64", "u64", 8},      {"fp8e4m3", "e4m3", 1},  {"fp8e5m2", "e5m2", 1},
 };
 
-static const char *opt_value(int argc, char **argv, int *i, const char *name,
-                             const char *alias, int *rc)
-{
-    const char *a = argv[*i];
-    size_t n = strlen(name);
-
-    if (!strncmp(a, name, n) && a[n] == '=')
-        return a + n + 1;
-    if (strcmp(a, name) && (!alias || strcmp(a, alias)))
-        return NULL;
-    if (*i + 1 >= argc) {
-        *rc = cli_usage_error("%s needs a value", name);
-        return NULL;
-    }
-    return argv[++*i];
-}
-
 static int parse_change(struct sim_opts *o, const char *v, bool fail)
 {
     struct sn_error err;
@@ -119,19 +102,20 @@ static int parse(int argc, char **argv, struct sim_opts *o, bool coll)
     for (int i = 1; i < argc; i++) {
         const char *v;
         struct sn_error err;
-        if ((v = opt_value(argc, argv, &i, "--format", NULL, &rc))) {
+        if ((v = cli_opt_value(argc, argv, &i, "--format", NULL, &rc))) {
             if (cli_parse_format(v, "text,table,json", &o->format))
                 return SN_EXIT_USAGE;
-        } else if ((v = opt_value(argc, argv, &i, "--degrade", NULL, &rc))) {
+        } else if ((v = cli_opt_value(argc, argv, &i, "--degrade", NULL,
+                                      &rc))) {
             if ((rc = parse_change(o, v, false)))
                 return rc;
-        } else if ((v = opt_value(argc, argv, &i, "--fail", NULL, &rc))) {
+        } else if ((v = cli_opt_value(argc, argv, &i, "--fail", NULL, &rc))) {
             if ((rc = parse_change(o, v, true)))
                 return rc;
-        } else if ((v = opt_value(argc, argv, &i, "--ranks", "-n", &rc))) {
+        } else if ((v = cli_opt_value(argc, argv, &i, "--ranks", "-n", &rc))) {
             if (cli_parse_long("--ranks", v, 2, 100000000, &o->ranks))
                 return SN_EXIT_USAGE;
-        } else if (coll && (v = opt_value(argc, argv, &i, "--op", "-o",
+        } else if (coll && (v = cli_opt_value(argc, argv, &i, "--op", "-o",
                                           &rc))) {
             o->op = sn_coll_op_parse(v);
             if (o->op < 0)
@@ -140,7 +124,7 @@ static int parse(int argc, char **argv, struct sim_opts *o, bool coll)
                     "allgather, reducescatter, alltoall, broadcast, reduce "
                     "or sendrecv)",
                     v);
-        } else if (coll && (v = opt_value(argc, argv, &i, "--algo", "-a",
+        } else if (coll && (v = cli_opt_value(argc, argv, &i, "--algo", "-a",
                                           &rc))) {
             o->algo = sn_coll_algo_parse(v);
             if (o->algo < 0)
@@ -148,22 +132,22 @@ static int parse(int argc, char **argv, struct sim_opts *o, bool coll)
                                        "auto, ring, tree, nvls, hier or "
                                        "direct)",
                                        v);
-        } else if (coll && (v = opt_value(argc, argv, &i, "--group", "-g",
+        } else if (coll && (v = cli_opt_value(argc, argv, &i, "--group", "-g",
                                           &rc))) {
             o->group = v;
-        } else if (coll && (v = opt_value(argc, argv, &i, "--minbytes", "-b",
-                                          &rc))) {
+        } else if (coll && (v = cli_opt_value(argc, argv, &i, "--minbytes",
+                                              "-b", &rc))) {
             if (sn_unit_parse_size(v, &o->minb, &err))
                 return cli_usage_error("--minbytes: %s", err.msg);
-        } else if (coll && (v = opt_value(argc, argv, &i, "--maxbytes", "-e",
-                                          &rc))) {
+        } else if (coll && (v = cli_opt_value(argc, argv, &i, "--maxbytes",
+                                              "-e", &rc))) {
             if (sn_unit_parse_size(v, &o->maxb, &err))
                 return cli_usage_error("--maxbytes: %s", err.msg);
-        } else if (coll && (v = opt_value(argc, argv, &i, "--stepfactor",
+        } else if (coll && (v = cli_opt_value(argc, argv, &i, "--stepfactor",
                                           "-f", &rc))) {
             if (cli_parse_long("--stepfactor", v, 2, 1024, &o->factor))
                 return SN_EXIT_USAGE;
-        } else if (coll && (v = opt_value(argc, argv, &i, "--dtype", "-d",
+        } else if (coll && (v = cli_opt_value(argc, argv, &i, "--dtype", "-d",
                                           &rc))) {
             o->dtype = v;
         } else if (!coll && !strcmp(argv[i], "--all")) {

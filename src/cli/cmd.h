@@ -44,5 +44,11 @@ void cli_print(const struct sn_buf *buf);
 /* Parse a whole number option within [min, max]. */
 int cli_parse_long(const char *opt, const char *text, long long min,
                    long long max, long long *out);
+/* The value of option `name` (or its short `alias`, may be NULL) given as
+ * "--opt VALUE" or "--opt=VALUE" at argv[*i], advancing *i past it; NULL
+ * when argv[*i] is not that option, or (with *rc set to the usage exit
+ * status and the error printed) when its value is missing. */
+const char *cli_opt_value(int argc, char **argv, int *i, const char *name,
+                          const char *alias, int *rc);
 
 #endif
