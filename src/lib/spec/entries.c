@@ -108,6 +108,32 @@ static int need(struct sn__ctx *c, const struct sn_yaml *map, const char *what,
     return SN_OK;
 }
 
+/* The opening every catalog entry shares: a mapping with known keys, its
+ * name (required when @name_required), the catalog row it builds on (by
+ * 'base', or by its own name), and, without such a row, the keys an entry
+ * made from nothing must give. */
+static int entry_open(struct sn__ctx *c, const struct sn_yaml *map,
+                      const char *what, const char *kind,
+                      const char *const *keys, const char *const *required,
+                      bool name_required, const void *const *items, size_t n,
+                      const char **name, const void **base)
+{
+    int rc;
+
+    *base = NULL;
+    if ((rc = sn__expect_map(c, map, what)) ||
+        (rc = sn__check_keys(c, map, what, keys)) ||
+        (rc = sn__get_name(c, map, "name", what, name)))
+        return rc;
+    if (name_required && !*name)
+        return sn__fail(c, map, "%s has no 'name'", what);
+    if ((rc = find_base(c, map, what, kind, *name, items, n, base)))
+        return rc;
+    if (!*base && (rc = need(c, map, what, required)))
+        return rc;
+    return SN_OK;
+}
+
 /* ---- accelerators ------------------------------------------------------ */
 
 static const char *const accel_keys[] = {
@@ -146,16 +172,11 @@ int sn__accel_entry(struct sn__ctx *c, const struct sn_yaml *map,
     const char *name = NULL, *src = NULL, *sw = NULL;
     int rc, fabric = -1;
 
-    if ((rc = sn__expect_map(c, map, what)) ||
-        (rc = sn__check_keys(c, map, what, accel_keys)) ||
-        (rc = sn__get_name(c, map, "name", what, &name)) ||
-        (rc = find_base(c, map, what, "accelerator", name,
-                        (const void *const *)c->spec->catalog.accels,
-                        c->spec->catalog.naccels, &basep)))
+    if ((rc = entry_open(c, map, what, "accelerator", accel_keys, required,
+                         false, (const void *const *)c->spec->catalog.accels,
+                         c->spec->catalog.naccels, &name, &basep)))
         return rc;
     base = basep;
-    if (!base && (rc = need(c, map, what, required)))
-        return rc;
     a = sn__arena_alloc(c->arena, sizeof(*a));
     if (base) {
         *a = *base;
@@ -265,18 +286,10 @@ static int switch_entry(struct sn__ctx *c, const struct sn_yaml *map,
     const char *name = NULL, *src = NULL;
     int rc;
 
-    if ((rc = sn__expect_map(c, map, what)) ||
-        (rc = sn__check_keys(c, map, what, switch_keys)) ||
-        (rc = sn__get_name(c, map, "name", what, &name)))
-        return rc;
-    if (!name)
-        return sn__fail(c, map, "%s has no 'name'", what);
-    if ((rc = find_base(c, map, what, "switch", name,
-                        (const void *const *)l->items, l->n, &basep)))
+    if ((rc = entry_open(c, map, what, "switch", switch_keys, required, true,
+                         (const void *const *)l->items, l->n, &name, &basep)))
         return rc;
     base = basep;
-    if (!base && (rc = need(c, map, what, required)))
-        return rc;
     s = sn__arena_alloc(c->arena, sizeof(*s));
     if (base) {
         *s = *base;
@@ -327,18 +340,10 @@ static int nic_entry(struct sn__ctx *c, const struct sn_yaml *map,
     const char *name = NULL, *src = NULL;
     int rc;
 
-    if ((rc = sn__expect_map(c, map, what)) ||
-        (rc = sn__check_keys(c, map, what, nic_keys)) ||
-        (rc = sn__get_name(c, map, "name", what, &name)))
-        return rc;
-    if (!name)
-        return sn__fail(c, map, "%s has no 'name'", what);
-    if ((rc = find_base(c, map, what, "nic", name,
-                        (const void *const *)l->items, l->n, &basep)))
+    if ((rc = entry_open(c, map, what, "nic", nic_keys, required, true,
+                         (const void *const *)l->items, l->n, &name, &basep)))
         return rc;
     base = basep;
-    if (!base && (rc = need(c, map, what, required)))
-        return rc;
     x = sn__arena_alloc(c->arena, sizeof(*x));
     if (base) {
         *x = *base;
@@ -380,18 +385,10 @@ static int cable_entry(struct sn__ctx *c, const struct sn_yaml *map,
     const char *name = NULL, *src = NULL;
     int rc, medium = -1;
 
-    if ((rc = sn__expect_map(c, map, what)) ||
-        (rc = sn__check_keys(c, map, what, cable_keys)) ||
-        (rc = sn__get_name(c, map, "name", what, &name)))
-        return rc;
-    if (!name)
-        return sn__fail(c, map, "%s has no 'name'", what);
-    if ((rc = find_base(c, map, what, "cable", name,
-                        (const void *const *)l->items, l->n, &basep)))
+    if ((rc = entry_open(c, map, what, "cable", cable_keys, required, true,
+                         (const void *const *)l->items, l->n, &name, &basep)))
         return rc;
     base = basep;
-    if (!base && (rc = need(c, map, what, required)))
-        return rc;
     x = sn__arena_alloc(c->arena, sizeof(*x));
     if (base)
         *x = *base;
@@ -498,16 +495,11 @@ int sn__model_entry(struct sn__ctx *c, const struct sn_yaml *map,
     bool reshaped = false;
     int rc;
 
-    if ((rc = sn__expect_map(c, map, what)) ||
-        (rc = sn__check_keys(c, map, what, model_keys)) ||
-        (rc = sn__get_name(c, map, "name", what, &name)) ||
-        (rc = find_base(c, map, what, "model", name,
-                        (const void *const *)c->spec->catalog.models,
-                        c->spec->catalog.nmodels, &basep)))
+    if ((rc = entry_open(c, map, what, "model", model_keys, required, false,
+                         (const void *const *)c->spec->catalog.models,
+                         c->spec->catalog.nmodels, &name, &basep)))
         return rc;
     base = basep;
-    if (!base && (rc = need(c, map, what, required)))
-        return rc;
     m = sn__arena_alloc(c->arena, sizeof(*m));
     if (base) {
         *m = *base;
