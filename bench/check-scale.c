@@ -7,22 +7,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <time.h>
 
+#include "bench-common.h"
 #include "sn/diagnose.h"
 #include "sn/spec.h"
 #include "sn/store.h"
 #include "sn/topo.h"
-
-static double cpu_now(void)
-{
-    struct rusage ru;
-
-    getrusage(RUSAGE_SELF, &ru);
-    return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 +
-           (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6;
-}
 
 static int localise(const char *path)
 {
@@ -71,13 +62,13 @@ static int localise(const char *path)
             nslow += p[n].slow;
         }
     w0 = sn_now();
-    c0 = cpu_now();
+    c0 = bench_cpu_now();
     if (sn_diag_localise(t, p, n, &cul, &err)) {
         fprintf(stderr, "check-scale: %s\n", err.msg);
         return 1;
     }
     w1 = sn_now();
-    c1 = cpu_now();
+    c1 = bench_cpu_now();
     printf("localise: %zu accelerators, %zu links (%zu fabric), %zu pairs "
            "(%zu slow): %.3f s wall, %.3f s CPU; ",
            t->naccel, t->nlinks, fabric, n, nslow, w1 - w0, c1 - c0);
@@ -136,7 +127,7 @@ static int store_one(const char *dir, const char *name,
     snprintf(run.spec_name, sizeof(run.spec_name), "check-1k");
     run.ranks = 1000;
     w0 = sn_now();
-    c0 = cpu_now();
+    c0 = bench_cpu_now();
     if (sn_store_run_begin(st, &run, &err) ||
         sn_store_add_results(st, run.id, rs->items, rs->n, &err) ||
         sn_store_run_finish(st, run.id, "PASS", NULL, 0, &err)) {
@@ -144,7 +135,7 @@ static int store_one(const char *dir, const char *name,
         return 1;
     }
     w1 = sn_now();
-    c1 = cpu_now();
+    c1 = bench_cpu_now();
     sn_store_close(st);
     printf("store %s: %zu results of %zu samples: %.3f s wall, %.3f s "
            "CPU\n",

@@ -16,15 +16,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench-common.h"
 #include "sn/sn.h"
-
-static double cpu_now(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 struct clk {
     double wall, cpu;
@@ -32,7 +25,7 @@ struct clk {
 
 static struct clk clk_now(void)
 {
-    struct clk c = {sn_now(), cpu_now()};
+    struct clk c = {sn_now(), bench_cpu_now()};
     return c;
 }
 
@@ -42,26 +35,7 @@ static void clk_print(const char *what, struct clk a, struct clk b)
            b.cpu - a.cpu);
 }
 
-static const char nvl72_fmt[] =
-    "name: nvl72-x%d\n"
-    "accelerator: gb200-nvl72\n"
-    "supernode:\n"
-    "  accelerators: 72\n"
-    "  per_node: 4\n"
-    "  fabric: switched\n"
-    "  links_per_accelerator: 18\n"
-    "  switch: nvlink5-switch\n"
-    "  medium: copper\n"
-    "supernodes: %d\n"
-    "scaleout:\n"
-    "  topology: rail_fat_tree\n"
-    "  nics_per_node: 4\n"
-    "  nic: cx7-400g\n"
-    "  switch: quantum-x800-q3400\n"
-    "  tiers: 3\n"
-    "racks:\n"
-    "  nodes_per_rack: 18\n"
-    "  node_units: 1\n";
+static const char nvl72_fmt[] = BENCH_NVL72_FLEET;
 
 static void die(const char *what, const struct sn_error *err)
 {

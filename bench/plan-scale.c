@@ -11,29 +11,11 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "bench-common.h"
 #include "sn/sn.h"
 #include "sn/plan.h"
 
-static const char spec_fmt[] =
-    "name: nvl72-x%d\n"
-    "accelerator: gb200-nvl72\n"
-    "supernode:\n"
-    "  accelerators: 72\n"
-    "  per_node: 4\n"
-    "  fabric: switched\n"
-    "  links_per_accelerator: 18\n"
-    "  switch: nvlink5-switch\n"
-    "  medium: copper\n"
-    "supernodes: %d\n"
-    "scaleout:\n"
-    "  topology: rail_fat_tree\n"
-    "  nics_per_node: 4\n"
-    "  nic: cx7-400g\n"
-    "  switch: quantum-x800-q3400\n"
-    "  tiers: 3\n"
-    "racks:\n"
-    "  nodes_per_rack: 18\n"
-    "  node_units: 1\n"
+static const char spec_fmt[] = BENCH_NVL72_FLEET
     "cooling:\n"
     "  type: cold_plate\n"
     "workload:\n"

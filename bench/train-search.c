@@ -9,15 +9,8 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "bench-common.h"
 #include "sn/sn.h"
-
-static double cpu_now(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 int main(int argc, char **argv)
 {
@@ -39,14 +32,14 @@ int main(int argc, char **argv)
         return 2;
     }
     t0 = sn_now();
-    c0 = cpu_now();
+    c0 = bench_cpu_now();
     if (sn_spec_load(argv[1], &spec, &err) ||
         sn_train_env_init(&env, &spec, &err)) {
         fprintf(stderr, "%s\n", err.msg);
         return 1;
     }
     build = sn_now() - t0;
-    build_cpu = cpu_now() - c0;
+    build_cpu = bench_cpu_now() - c0;
     m = sn_catalog_model(&spec.catalog, argv[2]);
     if (!m || sn_train_new(m, &env.sys, &t, &err)) {
         fprintf(stderr, "unknown model or %s\n", err.msg);
@@ -57,18 +50,18 @@ int main(int argc, char **argv)
     s.gbs = atoi(argv[4]);
     s.seq = m->seq;
     sn_train_opts_default(&o);
-    c0 = cpu_now();
+    c0 = bench_cpu_now();
     if (sn_train_search_run(t, &s, &o, top, 5, &n, &cold, &err)) {
         fprintf(stderr, "%s\n", err.msg);
         return 1;
     }
-    cold_cpu = cpu_now() - c0;
-    c0 = cpu_now();
+    cold_cpu = bench_cpu_now() - c0;
+    c0 = bench_cpu_now();
     if (sn_train_search_run(t, &s, &o, top, 5, &n, &warm, &err)) {
         fprintf(stderr, "%s\n", err.msg);
         return 1;
     }
-    warm_cpu = cpu_now() - c0;
+    warm_cpu = bench_cpu_now() - c0;
     printf("%s on %d GPUs (%s): topology and collective model %.3f s "
            "(cpu %.3f s)\n",
            m->name, s.accels, spec.name, build, build_cpu);
