@@ -560,20 +560,40 @@ EXPORT nvmlReturn_t nvmlDeviceGetUtilizationRates(nvmlDevice_t d,
     return NVML_SUCCESS;
 }
 
+/* Entries of 24 bytes (nvmlProcessInfo_v2_t), or of the size in
+ * $SN_FAKE_NVML_STRIDE: 16 (v1 layout: pid, memory) or 32 (R535's first
+ * drivers: v2 plus usedGpuCcProtectedMemory), as real drivers have done
+ * under the same name. Any other size is written as given, to test a
+ * layout doctor does not know. */
 EXPORT nvmlReturn_t
 nvmlDeviceGetComputeRunningProcesses_v3(nvmlDevice_t d, unsigned *count,
-                                        nvmlProcessInfo_v2_t *infos)
+                                        void *infos)
 {
+    const char *env = getenv("SN_FAKE_NVML_STRIDE");
+    size_t stride = env && *env ? (size_t)atoi(env) : 24;
+    unsigned char *out = infos;
+
     GPU_OR_FAIL(g, d);
+    if (stride < 16 || stride > 64)
+        stride = 24;
     if (*count < (unsigned)g->nprocs || !infos) {
         *count = (unsigned)g->nprocs;
         return g->nprocs ? NVML_ERROR_INSUFFICIENT_SIZE : NVML_SUCCESS;
     }
     for (int i = 0; i < g->nprocs; i++) {
-        infos[i].pid = g->pid[i];
-        infos[i].usedGpuMemory = g->mem[i];
-        infos[i].gpuInstanceId = 0xffffffffu;
-        infos[i].computeInstanceId = 0xffffffffu;
+        unsigned char *e = out + (size_t)i * stride;
+        unsigned pid = g->pid[i], none = 0xffffffffu;
+        unsigned long long mem = g->mem[i], cc = 0;
+
+        memset(e, 0, stride);
+        memcpy(e, &pid, sizeof(pid));
+        memcpy(e + 8, &mem, sizeof(mem));
+        if (stride >= 24) {
+            memcpy(e + 16, &none, sizeof(none));
+            memcpy(e + 20, &none, sizeof(none));
+        }
+        if (stride >= 32)
+            memcpy(e + 24, &cc, sizeof(cc));
     }
     *count = (unsigned)g->nprocs;
     return NVML_SUCCESS;

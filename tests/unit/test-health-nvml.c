@@ -283,6 +283,47 @@ static void test_nvml_memory_held_by_a_dead_process_fails(void)
     sn_health_report_release(&rep);
 }
 
+/* Drivers have filled the same entry point with 16-, 24- and 32-byte
+ * entries (see read_processes in nvml.c); every size must give the same
+ * two processes on 0000:83:00.0, and a size no driver used must be said,
+ * not misread. */
+static void test_nvml_process_list_read_at_every_driver_layout(void)
+{
+    static const char *const strides[] = {"16", "24", "32"};
+    struct sn_health_report rep;
+
+    for (size_t s = 0; s < SN_ARRAY_LEN(strides); s++) {
+        bool dead = false, idle = false;
+        setenv("SN_FAKE_NVML_STRIDE", strides[s], 1);
+        REQUIRE(run(SYS "node-good", NV "bad.yaml", NULL, 0, &rep) == SN_OK);
+        for (size_t i = 0; i < rep.nchecks; i++) {
+            const struct sn_health_check *c = &rep.checks[i];
+            if (strcmp(c->name, "nvml.processes"))
+                continue;
+            dead |= c->status == SN_HEALTH_FAIL &&
+                    strstr(c->evidence, "pid 4343 holds 40.0 GiB") != NULL;
+            idle |= c->status == SN_HEALTH_WARN &&
+                    strstr(c->evidence, "pid 4242 (state S) holds 20.0 GiB") !=
+                        NULL;
+        }
+        if (!dead || !idle)
+            printf("  stride %s: dead %d idle %d\n", strides[s], dead, idle);
+        CHECK(dead && idle);
+        sn_health_report_release(&rep);
+    }
+    setenv("SN_FAKE_NVML_STRIDE", "40", 1);
+    REQUIRE(run(SYS "node-good", NV "bad.yaml", NULL, 0, &rep) == SN_OK);
+    {
+        const struct sn_health_check *ck =
+            find(&rep, "nvml.processes", "0000:83:00.0");
+        REQUIRE(ck);
+        CHECK(ck->status == SN_HEALTH_WARN);
+        CHECK_CONTAINS(ck->evidence, "entries of no known size");
+    }
+    sn_health_report_release(&rep);
+    unsetenv("SN_FAKE_NVML_STRIDE");
+}
+
 static void test_nvml_idle_holder_warns_only_after_the_idle_time(void)
 {
     struct sn_health_report rep;
@@ -399,6 +440,7 @@ static const struct sn_test cases[] = {
     T(test_nvml_floating_memory_clock_and_heat_warn),
     T(test_nvml_nvlink_down_fails_naming_the_links),
     T(test_nvml_memory_held_by_a_dead_process_fails),
+    T(test_nvml_process_list_read_at_every_driver_layout),
     T(test_nvml_idle_holder_warns_only_after_the_idle_time),
     T(test_nvml_gpu_on_the_bus_but_not_in_nvml_fails),
     T(test_nvml_lost_gpu_is_reported_once),

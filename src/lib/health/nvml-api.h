@@ -43,13 +43,8 @@ typedef struct nvmlPciInfo_st {
     char busId[NVML_DEVICE_PCI_BUS_ID_BUFFER_SIZE]; /* "00000000:17:00.0" */
 } nvmlPciInfo_t;
 
-/* nvmlDeviceGetComputeRunningProcesses_v3 fills the v2 layout */
-typedef struct nvmlProcessInfo_v2_st {
-    unsigned int pid;
-    unsigned long long usedGpuMemory; /* bytes */
-    unsigned int gpuInstanceId;
-    unsigned int computeInstanceId;
-} nvmlProcessInfo_v2_t;
+/* nvmlDeviceGetComputeRunningProcesses_v3 fills entries whose size
+ * depends on the driver; nvml.c reads them by offset (read_processes). */
 
 typedef struct nvmlProcessUtilizationSample_st {
     unsigned int pid;

@@ -8,6 +8,7 @@
 #include <dlfcn.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,7 +60,8 @@ struct hnvml {
     nvmlReturn_t (*NvLinkState)(dev_t_, unsigned, int *);
     nvmlReturn_t (*NvLinkErrors)(dev_t_, unsigned, int,
                                  unsigned long long *);
-    nvmlReturn_t (*Processes)(dev_t_, unsigned *, nvmlProcessInfo_v2_t *);
+    /* the entries' layout depends on the driver: see read_processes() */
+    nvmlReturn_t (*Processes)(dev_t_, unsigned *, void *);
     nvmlReturn_t (*ProcessUtil)(dev_t_, nvmlProcessUtilizationSample_t *,
                                 unsigned *, unsigned long long);
     nvmlReturn_t (*Utilization)(dev_t_, nvmlUtilization_t *);
@@ -755,15 +757,76 @@ static double uptime(const struct hctx *c)
     return strtod(buf, NULL);
 }
 
+/* nvmlDeviceGetComputeRunningProcesses_v3 fills entries whose size the
+ * driver decides, without a version bump: 24 bytes (nvmlProcessInfo_v2_t,
+ * nvml.h of CUDA 11 and 12), 32 bytes with usedGpuCcProtectedMemory added
+ * (the first R535 drivers: XuehaiPan/nvitop PR #79, gpuopenanalytics/pynvml
+ * PR #48) and 16 bytes, the v1 layout (nvitop PR #226). A buffer sized for
+ * 24-byte entries overflows under a 32-byte driver. Every layout starts
+ * with pid (offset 0) and usedGpuMemory (offset 8), so the buffer is sized
+ * for the largest, filled with a pattern, and the last byte the library
+ * wrote gives the stride: each layout ends in a field whose top byte is
+ * 0x00 or 0xff (memory in bytes, an instance id, 0xffffffff without MIG),
+ * never the pattern. */
+#define PROC_FILL 0xa5
+#define PROC_MAX_STRIDE 32
+
+struct proc_entry {
+    unsigned pid;
+    unsigned long long mem; /* bytes */
+};
+
+/* The stride of @count entries whose last written byte ends at @end, or 0
+ * when no known layout explains it. */
+static size_t proc_stride(size_t end, unsigned count)
+{
+    static const size_t strides[] = {16, 24, 32};
+
+    for (size_t i = 0; count && i < SN_ARRAY_LEN(strides); i++)
+        if (end == (size_t)count * strides[i])
+            return strides[i];
+    return 0;
+}
+
+/* Read the compute processes into @out (up to *count entries, the
+ * capacity on entry). Returns NVML's answer; *stride is 0 when the
+ * answer's layout is not one of the known ones. */
+static nvmlReturn_t read_processes(const struct hnvml *n, dev_t_ handle,
+                                   unsigned *count, struct proc_entry *out,
+                                   size_t *stride)
+{
+    size_t cap = (size_t)*count * PROC_MAX_STRIDE, end;
+    unsigned char *buf = sn_xmalloc(cap);
+    nvmlReturn_t r;
+
+    memset(buf, PROC_FILL, cap);
+    r = n->Processes(handle, count, buf);
+    if (*count > cap / PROC_MAX_STRIDE)
+        *count = (unsigned)(cap / PROC_MAX_STRIDE);
+    for (end = cap; end > 0 && buf[end - 1] == PROC_FILL; end--)
+        ;
+    *stride = r == NVML_SUCCESS ? proc_stride(end, *count) : 0;
+    for (unsigned i = 0; *stride && i < *count; i++) {
+        uint32_t pid;
+        uint64_t mem;
+        memcpy(&pid, buf + i * *stride, sizeof(pid));
+        memcpy(&mem, buf + i * *stride + 8, sizeof(mem));
+        out[i].pid = pid;
+        out[i].mem = mem;
+    }
+    free(buf);
+    return r;
+}
+
 static void check_processes(struct gpu_ctx *x)
 {
     const struct hnvml *n = x->n;
-    nvmlProcessInfo_v2_t *procs = NULL;
+    struct proc_entry *procs = NULL;
     nvmlProcessUtilizationSample_t *samples = NULL;
     nvmlUtilization_t util = {0, 0};
     unsigned count = 0, nsamples = 0;
     bool have_util = false;
-    size_t problems = 0;
+    size_t problems = 0, stride = 0;
     double up = uptime(x->c);
     nvmlReturn_t r;
 
@@ -784,11 +847,19 @@ static void check_processes(struct gpu_ctx *x)
     /* room for processes that start between the two calls */
     count = count + 8 > MAX_PROCS ? MAX_PROCS : count + 8;
     procs = sn_xcalloc(count, sizeof(*procs));
-    r = n->Processes(x->g->handle, &count, procs);
-    if (count > MAX_PROCS)
-        count = MAX_PROCS;
+    r = read_processes(n, x->g->handle, &count, procs, &stride);
     if (!answered(x, "nvml.processes", "compute processes", r))
         goto out;
+    if (count > 0 && !stride) {
+        add(x, "nvml.processes", SN_HEALTH_WARN,
+            "the driver's process list has a layout doctor does not know; "
+            "list the processes with nvidia-smi and report the driver "
+            "version",
+            "%u compute process%s listed in entries of no known size "
+            "(16, 24 or 32 bytes)",
+            count, count == 1 ? "" : "es");
+        goto out;
+    }
     /* recent per-process utilisation samples: the driver keeps the last
      * few seconds, so "no sample with work" means "idle right now" */
     if (n->ProcessUtil &&
@@ -807,8 +878,8 @@ static void check_processes(struct gpu_ctx *x)
     have_util = n->Utilization &&
                 n->Utilization(x->g->handle, &util) == NVML_SUCCESS;
     for (unsigned i = 0; i < count; i++) {
-        const nvmlProcessInfo_v2_t *p = &procs[i];
-        double gib = (double)p->usedGpuMemory / (1024.0 * 1024 * 1024);
+        const struct proc_entry *p = &procs[i];
+        double gib = (double)p->mem / (1024.0 * 1024 * 1024);
         char state = '?';
         double start = 0;
         bool worked = false;
