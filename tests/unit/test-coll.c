@@ -505,6 +505,13 @@ static void test_coll_a100_allreduce_curve(void)
     CHECK_NEAR(busbw_of(m, SN_COLL_ALLREDUCE, grp(0, 8, 1), 1 * GiB,
                         SN_ALGO_AUTO),
                229.4, 0.10);
+    /* a second, independent nccl-tests run on 8x A100-SXM4-40GB (Oracle
+     * BM.GPU4.8, all_reduce_perf -b 64 -e 10G -f 2 -g 8, oracle-japan/
+     * ocitutorials GPU-cluster tutorial): 1 GB 230.08, within 10%; it
+     * agrees with the vTrain table within 1% from 64 MB up */
+    CHECK_NEAR(busbw_of(m, SN_COLL_ALLREDUCE, grp(0, 8, 1), 1 * GiB,
+                        SN_ALGO_AUTO),
+               230.08, 0.10);
     /* 4 GPUs of the same server, 1 GB: 221.9 (AR_GPU4), within 10% */
     CHECK_NEAR(busbw_of(m, SN_COLL_ALLREDUCE, grp(0, 4, 1), 1 * GiB,
                         SN_ALGO_AUTO),
@@ -545,6 +552,43 @@ static void test_coll_small_messages_follow_nccl_tuner(void)
     CHECK(r.algo == SN_ALGO_RING && r.proto == SN_PROTO_SIMPLE);
     CHECK_NEAR(r.time, simple2, 1e-6);
     CHECK_NEAR(44.2e-6 / r.time, 2.25, 0.10);
+    sn_coll_model_free(m);
+    sn_topo_free(t);
+}
+
+/* The small-message gap is not one cost per call. The independent run
+ * (Oracle BM.GPU4.8, 8x A100-SXM4-40GB, nccl-tests -g 8, out-of-place
+ * times) takes 32.01 us at 64 B, 76.71 us at 1 MiB and 134.5 us at
+ * 4 MiB. Measured minus model grows with size (about 17, 33 and 61 us):
+ * a constant that closes 1 MiB puts 64 B more than 25% above its
+ * measurement, and the most the 64 B point admits leaves 4 MiB more
+ * than 25% below. So the missing time is lost bandwidth at medium sizes
+ * that NCCL's tuner does not model either. No constant is added; this
+ * test states the gap so that a change to the model restates it. */
+static void test_coll_small_message_gap_is_not_a_per_call_cost(void)
+{
+    struct sn_topo *t = fx_dgx_a100(1);
+    struct sn_coll_params p;
+    struct sn_coll_model *m = NULL;
+    struct sn_coll_result r64, r1, r4;
+    struct sn_error err;
+    double m64 = 32.01e-6, m1 = 76.71e-6, m4 = 134.5e-6, c_close, c_max;
+
+    fx_params_nvlink(3, false, &p);
+    REQUIRE(sn_coll_model_new_params(t, &p, &m, &err) == SN_OK);
+    predict(m, SN_COLL_ALLREDUCE, grp(0, 8, 1), 64, SN_ALGO_AUTO, &r64);
+    predict(m, SN_COLL_ALLREDUCE, grp(0, 8, 1), 1 * MiB, SN_ALGO_AUTO,
+            &r1);
+    predict(m, SN_COLL_ALLREDUCE, grp(0, 8, 1), 4 * MiB, SN_ALGO_AUTO,
+            &r4);
+    /* the gap itself: 1.75x at 1 MiB, 1.8x at 4 MiB (10%) */
+    CHECK_NEAR(m1 / r1.time, 1.75, 0.10);
+    CHECK_NEAR(m4 / r4.time, 1.8, 0.10);
+    c_close = m1 - r1.time;
+    CHECK((r64.time + c_close) / m64 > 1.25);
+    c_max = m64 - r64.time;
+    CHECK((r4.time + c_max) / m4 < 0.75);
+    CHECK(m4 - r4.time > 1.5 * (m1 - r1.time));
     sn_coll_model_free(m);
     sn_topo_free(t);
 }
@@ -797,6 +841,7 @@ static const struct sn_test cases[] = {
     T(test_coll_repeated_calls_are_identical),
     T(test_coll_a100_allreduce_curve),
     T(test_coll_small_messages_follow_nccl_tuner),
+    T(test_coll_small_message_gap_is_not_a_per_call_cost),
     T(test_coll_h100_ring_and_nvls),
     T(test_coll_h800_nvls),
     T(test_coll_ndr_nic_per_gpu),
