@@ -105,6 +105,9 @@ struct sn_coll_params {
     double ll128_ring;        /* ring, two or more ranks per domain */
     double ll128_ring_alone;  /* ring, one rank per domain */
     double ll128_tree_domain; /* tree inside one domain */
+    /* NCCL's per-size tree bandwidth correction (treeCorrectionFactor,
+     * all-reduce); false keeps the uncorrected tree */
+    bool tree_correction;
     bool proto_on[SN_PROTO_COUNT];
     /* latencies per protocol: base per algorithm, and per hop (step) by
      * the fabric the step crosses */

@@ -525,11 +525,15 @@ static void test_coll_a100_allreduce_curve(void)
  * hops (NCCL's 0.6 us, here the fixture's 0.7 us of wire through the
  * switch, the larger), and 2(n-1)/n S at a quarter of the 240 GB/s bus
  * bandwidth (12 links at NCCL's 20.0 GB/s): 46.98 us, to 1e-6. The
- * measurements are slower, and the gap is stated here as docs/model.md
- * states it, not fitted: vTrain's AR_GPU8 LUT takes 92.7 us at 1 MB
- * (busbw 19.8), about 2.1x the model's choice; AR_GPU2 44.2 us against
- * 19.6 us (ring Simple), about 2.25x. The issue asks 25%; NCCL's tuner
- * itself predicts 45.6 and 19.6 us. */
+ * tree would be faster without NCCL's tree correction (LL128: 14 us
+ * base, 2 x 7 hops of 1.25 us, 2S at 240 x 0.92 x 7/9 GB/s: 43.71 us);
+ * NCCL scales its bandwidth by 0.6 at 1 MiB (column 14 of
+ * treeCorrectionFactor), 51.85 us, so ring LL is chosen, as NCCL does.
+ * The measurements are slower, and the gap is stated here as
+ * docs/model.md states it, not fitted: vTrain's AR_GPU8 LUT takes
+ * 92.7 us at 1 MB (busbw 19.8), about 2.0x the model; AR_GPU2 44.2 us
+ * against 19.6 us (ring Simple), about 2.25x. The issue asks 25%; NCCL's
+ * tuner itself predicts 45.6 and 19.6 us. */
 static void test_coll_small_messages_follow_nccl_tuner(void)
 {
     struct sn_topo *t = fx_dgx_a100(1);
@@ -540,14 +544,31 @@ static void test_coll_small_messages_follow_nccl_tuner(void)
     double S = 1 * MiB, ring_ll = (6.6 + 14 * 0.7) * 1e-6 +
                                   2.0 * 7 / 8 * S / (240e9 / 4);
     double simple2 = (8.4 + 2 * 3.4) * 1e-6 + S / 240e9;
+    double tree128 = (14.0 + 2 * 7 * 1.25) * 1e-6;
 
     fx_params_nvlink(3, false, &p);
     REQUIRE(sn_coll_model_new_params(t, &p, &m, &err) == SN_OK);
     predict(m, SN_COLL_ALLREDUCE, grp(0, 8, 1), S, SN_ALGO_RING, &r);
     CHECK(r.proto == SN_PROTO_LL);
     CHECK_NEAR(r.time, ring_ll, 1e-6);
+    predict(m, SN_COLL_ALLREDUCE, grp(0, 8, 1), S, SN_ALGO_TREE, &r);
+    CHECK(r.proto == SN_PROTO_LL128);
+    CHECK_NEAR(r.time, tree128 + 2 * S / (240e9 * 0.92 * 7 / 9 * 0.6),
+               1e-6);
+    p.tree_correction = false;
+    sn_coll_model_free(m);
+    m = NULL;
+    REQUIRE(sn_coll_model_new_params(t, &p, &m, &err) == SN_OK);
     predict(m, SN_COLL_ALLREDUCE, grp(0, 8, 1), S, SN_ALGO_AUTO, &r);
-    CHECK_NEAR(92.7e-6 / r.time, 2.1, 0.10);
+    CHECK(r.algo == SN_ALGO_TREE);
+    CHECK_NEAR(r.time, tree128 + 2 * S / (240e9 * 0.92 * 7 / 9), 1e-6);
+    p.tree_correction = true;
+    sn_coll_model_free(m);
+    m = NULL;
+    REQUIRE(sn_coll_model_new_params(t, &p, &m, &err) == SN_OK);
+    predict(m, SN_COLL_ALLREDUCE, grp(0, 8, 1), S, SN_ALGO_AUTO, &r);
+    CHECK(r.algo == SN_ALGO_RING && r.proto == SN_PROTO_LL);
+    CHECK_NEAR(92.7e-6 / r.time, 1.97, 0.10);
     predict(m, SN_COLL_ALLREDUCE, grp(0, 2, 1), S, SN_ALGO_AUTO, &r);
     CHECK(r.algo == SN_ALGO_RING && r.proto == SN_PROTO_SIMPLE);
     CHECK_NEAR(r.time, simple2, 1e-6);
@@ -559,7 +580,7 @@ static void test_coll_small_messages_follow_nccl_tuner(void)
 /* The small-message gap is not one cost per call. The independent run
  * (Oracle BM.GPU4.8, 8x A100-SXM4-40GB, nccl-tests -g 8, out-of-place
  * times) takes 32.01 us at 64 B, 76.71 us at 1 MiB and 134.5 us at
- * 4 MiB. Measured minus model grows with size (about 17, 33 and 61 us):
+ * 4 MiB. Measured minus model grows with size (about 16, 30 and 61 us):
  * a constant that closes 1 MiB puts 64 B more than 25% above its
  * measurement, and the most the 64 B point admits leaves 4 MiB more
  * than 25% below. So the missing time is lost bandwidth at medium sizes
@@ -581,9 +602,9 @@ static void test_coll_small_message_gap_is_not_a_per_call_cost(void)
             &r1);
     predict(m, SN_COLL_ALLREDUCE, grp(0, 8, 1), 4 * MiB, SN_ALGO_AUTO,
             &r4);
-    /* the gap itself: 1.75x at 1 MiB, 1.8x at 4 MiB (10%) */
-    CHECK_NEAR(m1 / r1.time, 1.75, 0.10);
-    CHECK_NEAR(m4 / r4.time, 1.8, 0.10);
+    /* the gap itself: 1.63x at 1 MiB, 1.82x at 4 MiB (10%) */
+    CHECK_NEAR(m1 / r1.time, 1.63, 0.10);
+    CHECK_NEAR(m4 / r4.time, 1.82, 0.10);
     c_close = m1 - r1.time;
     CHECK((r64.time + c_close) / m64 > 1.25);
     c_max = m64 - r64.time;
@@ -785,6 +806,7 @@ static void test_coll_spec_constants_override(void)
                       &err) == SN_OK);
     sn_coll_params_default(s.t, &p);
     CHECK_NEAR(p.link_eff[SN_LINK_SCALE_UP], 20.6 / 25, 1e-12);
+    CHECK(p.tree_correction);
     REQUIRE(sn_coll_params_from_spec(&s.spec, &p, &err) == SN_OK);
     CHECK_NEAR(p.link_eff[SN_LINK_SCALE_UP], 0.9, 1e-12);
     CHECK(!p.nvls);
@@ -793,6 +815,7 @@ static void test_coll_spec_constants_override(void)
     CHECK_NEAR(p.ring_hop[SN_LINK_SCALE_OUT][SN_PROTO_SIMPLE], 20e-6, 1e-12);
     CHECK_NEAR(p.ll_ring, 0.3, 1e-12);
     CHECK_NEAR(p.ll_tree, 1 / 3.8, 1e-12);
+    CHECK(!p.tree_correction);
     /* the model built from the spec uses them: ring (no NVLS) at 18 x 25 x
      * 0.9 = 405 GB/s less its latency, within 1% at 4 GB */
     predict(s.m, SN_COLL_ALLREDUCE, grp(0, 8, 1), 4 * GiB, SN_ALGO_AUTO, &r);

@@ -87,6 +87,11 @@ void sn_coll_params_default(const struct sn_topo *t, struct sn_coll_params *p)
     p->ll128_ring = 0.92;
     p->ll128_ring_alone = 0.7;
     p->ll128_tree_domain = 7.0 / 9.0;
+    /* NCCL scales a tree all-reduce's bandwidth by a per-size factor,
+     * 0.4 to 1 (treeCorrectionFactor in src/tuning/cost_model.cc, used
+     * by src/tuning/tree.cc; "trees are not perfectly sticking to the
+     * model for medium sizes"); the table is in coll.c */
+    p->tree_correction = true;
     for (int k = 0; k < SN_PROTO_COUNT; k++) {
         p->proto_on[k] = true;
         p->ring_base[k] = ring_base[k] * US;
@@ -140,7 +145,7 @@ static const char *const top_keys[] = {
     "scaleup_efficiency", "scaleout_efficiency", "host_efficiency",
     "nvls_efficiency",    "nvls",                "protocols",
     "chunk",              "latency",             "protocol_efficiency",
-    NULL};
+    "tree_correction",    NULL};
 
 static const char *const lat_keys[] = {
     "ring_base",         "tree_base",          "ring_hop_scaleup",
@@ -255,7 +260,8 @@ static int unknown_key(struct sn_error *err, const struct sn_spec *spec,
                                            "scaleout_efficiency, "
                                            "host_efficiency, nvls_efficiency, "
                                            "nvls, protocols, chunk, latency, "
-                                           "protocol_efficiency");
+                                           "protocol_efficiency, "
+                                           "tree_correction");
 }
 
 static int parse_latency(struct sn_error *err, const struct sn_spec *spec,
@@ -414,6 +420,14 @@ int sn_coll_params_from_spec(const struct sn_spec *spec,
                 q.nvls = sn_streq(v->value, "true");
             else if (!rc)
                 rc = bad(err, spec, v, "'nvls' is not a boolean",
+                         "true or false");
+        } else if (strcmp(k, "tree_correction") == 0) {
+            rc = need_scalar(err, spec, v, k, "true or false");
+            if (!rc && (sn_streq(v->value, "true") ||
+                        sn_streq(v->value, "false")))
+                q.tree_correction = sn_streq(v->value, "true");
+            else if (!rc)
+                rc = bad(err, spec, v, "'tree_correction' is not a boolean",
                          "true or false");
         } else if (strcmp(k, "protocols") == 0) {
             rc = parse_protocols(err, spec, v, &q);

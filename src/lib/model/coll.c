@@ -1004,6 +1004,34 @@ static int eval_ring(struct sn_coll_model *m, struct grp *G,
     return SN_OK;
 }
 
+/* NCCL's tree correction (NVIDIA/nccl src/tuning/cost_model.cc,
+ * treeCorrectionFactor, applied in src/tuning/tree.cc to all-reduce):
+ * the tree's bandwidth times a factor per power of two of the size, from
+ * 64 B (column 0) to 512 MiB (column 23), by protocol LL, LL128, Simple.
+ * NCCL's own note: trees do not follow the alpha-beta model at medium
+ * sizes, and the static factor "works quite well". */
+static double tree_correction(int p, double S)
+{
+    static const double f[SN_PROTO_COUNT][24] = {
+        {1.0, 1.0, 1.0, 1.0, .9, .8, .7, .7, .7, .7, .6, .5,
+         .4, .4, .5, .6, .7, .8, .9, 1.0, 1.0, 1.0, 1.0, 1.0},
+        {1.0, 1.0, 1.0, 1.0, 1.0, .9, .8, .8, .8, .7, .6, .6,
+         .6, .6, .6, .6, .8, .9, .9, .9, .9, 1.0, 1.0, 1.0},
+        {.9, .9, .9, .9, .9, .9, .9, .8, .7, .6, .6, .5,
+         .5, .5, .5, .6, .7, .8, .7, .7, .8, .9, .9, .9}};
+    double units = floor(S / 64);
+    int k = 0;
+
+    /* NCCL's log2i(nBytes >> 6): sizes below 64 B have no column */
+    if (units < 1)
+        return 1.0;
+    while (k < 24 && units >= 2) {
+        units = floor(units / 2);
+        k++;
+    }
+    return k < 24 ? f[p][k] : 1.0;
+}
+
 static int eval_tree(struct sn_coll_model *m, struct grp *G,
                      enum sn_coll_op op, double S, struct cand *best,
                      struct sn_error *err)
@@ -1027,6 +1055,8 @@ static int eval_tree(struct sn_coll_model *m, struct grp *G,
                                  R->wire));
         /* a rank sends S up and S down, over its parent and children */
         bw = R->bw * m->p.tree_eff * peff(m, G, op, true, p);
+        if (m->p.tree_correction && op == SN_COLL_ALLREDUCE)
+            bw *= tree_correction(p, S);
         t = lat + phases * S / bw;
         cand_pick(best, t, lat, p, R->cls, phases * S * share_out(G, R->cls),
                   R->flows);
