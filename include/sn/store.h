@@ -4,7 +4,8 @@
  * migrations). The store records; it never interprets (diagnose.h does).
  *
  * Ownership: sn_store_open() returns a handle freed with sn_store_close().
- * Arrays filled by the read calls (runs, results, baselines, findings) are
+ * Arrays filled by the read calls (runs, results, baselines, findings,
+ * health checks) are
  * caller-owned and released with the matching _release() call; the
  * samples of a struct sn_result belong to the result.
  *
@@ -22,11 +23,12 @@
 
 #include "sn/util.h"
 
-#define SN_STORE_SCHEMA_VERSION 2
+#define SN_STORE_SCHEMA_VERSION 3
 
 /* Caps on what one record may hold, checked before any allocation. */
 #define SN_STORE_MAX_SAMPLES 100000
 #define SN_STORE_MAX_RESULTS 10000000
+#define SN_STORE_MAX_HEALTH 1000000
 
 /* No rank (the second rank of a device result). */
 #define SN_STORE_NO_RANK UINT32_MAX
@@ -186,6 +188,35 @@ int sn_store_findings_get(struct sn_store *st, int64_t run,
                           struct sn_store_finding **f, size_t *n,
                           struct sn_error *err);
 void sn_store_findings_release(struct sn_store_finding *f, size_t n);
+
+/* ---- node health with a run ------------------------------------------------ */
+
+/* One check `supernode doctor` made on a host of the run (health.h), as
+ * the store keeps it: every field a column, so that runs can be searched
+ * by check, status or device. */
+struct sn_store_health {
+    char host[64];         /* the host it was made on */
+    char name[48];         /* "pcie.link", "nvml.ecc" */
+    char status[8];        /* "PASS", "SKIP", "WARN", "FAIL" */
+    char subject[160];     /* the device or setting; "" for the node */
+    char *evidence;        /* owned; never NULL once read */
+    char *remedy;          /* owned; "" for a pass */
+};
+
+/* Add health checks to a run, after those it has, all or nothing (one
+ * transaction). NULL evidence or remedy is stored as "". SN_ENOTFOUND for
+ * a missing run; SN_EINPUT for a complete run (its record is final), a
+ * status that is not one of the four, or more than SN_STORE_MAX_HEALTH
+ * checks in the run. */
+int sn_store_health_put(struct sn_store *st, int64_t run,
+                        const struct sn_store_health *h, size_t n,
+                        struct sn_error *err);
+/* The health checks of a run in the order they were added (none: *n = 0).
+ * SN_ENOTFOUND for a missing run. Release with sn_store_health_release(). */
+int sn_store_health_get(struct sn_store *st, int64_t run,
+                        struct sn_store_health **h, size_t *n,
+                        struct sn_error *err);
+void sn_store_health_release(struct sn_store_health *h, size_t n);
 
 /* ---- a run as a document ------------------------------------------------------ */
 

@@ -220,10 +220,11 @@ static void test_store_migrates_version_1_keeping_its_data(void)
     id = put_run(st, "0123456789abcdef", 3, 10.0);
     REQUIRE(sn_store_baseline_save(st, "old", &id, 1, false, &err) == SN_OK);
     sn_store_close(st);
-    /* take the file back to version 1: no drift column */
+    /* take the file back to version 1: no drift column, no health */
     REQUIRE(sqlite3_open(path, &db) == SQLITE_OK);
     CHECK(sqlite3_exec(db,
                        "ALTER TABLE baseline_entries DROP COLUMN drift;"
+                       "DROP INDEX health_by_check; DROP TABLE health;"
                        "PRAGMA user_version = 1",
                        NULL, NULL, NULL) == SQLITE_OK);
     sqlite3_close(db);
@@ -233,6 +234,186 @@ static void test_store_migrates_version_1_keeping_its_data(void)
     CHECK(b.n == 3 && b.entries[0].drift == 0.0);
     CHECK_NEAR(b.entries[0].center, 12.0, 1e-12);
     sn_baseline_release(&b);
+    sn_store_close(st);
+    free(path);
+    rmdir_all(dir);
+}
+
+/* Does the file at path have a schema object of this type and name? Read
+ * with SQLite itself, not through the store. */
+static bool schema_has(const char *path, const char *type, const char *name)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *s = NULL;
+    bool found = false;
+
+    if (sqlite3_open(path, &db) == SQLITE_OK &&
+        sqlite3_prepare_v2(db,
+                           "SELECT count(*) FROM sqlite_schema"
+                           " WHERE type = ?1 AND name = ?2",
+                           -1, &s, NULL) == SQLITE_OK) {
+        sqlite3_bind_text(s, 1, type, -1, SQLITE_STATIC);
+        sqlite3_bind_text(s, 2, name, -1, SQLITE_STATIC);
+        found = sqlite3_step(s) == SQLITE_ROW && sqlite3_column_int(s, 0) > 0;
+    }
+    sqlite3_finalize(s);
+    sqlite3_close(db);
+    return found;
+}
+
+static void test_store_migrates_version_2_adding_health(void)
+{
+    char *dir = tmpdir(), *path;
+    struct sn_store *st = NULL;
+    struct sn_error err;
+    struct sn_store_health h, *got = NULL;
+    struct sn_run run = test_run("0123456789abcdef");
+    size_t n = 9;
+    sqlite3 *db;
+    int64_t old;
+
+    REQUIRE(dir);
+    path = db_path(dir);
+    REQUIRE(sn_store_open(path, &st, &err) == SN_OK);
+    old = put_run(st, "0123456789abcdef", 2, 10.0);
+    REQUIRE(old > 0);
+    sn_store_close(st);
+    /* take the file back to version 2, as the last release left it: no
+     * health table */
+    REQUIRE(sqlite3_open(path, &db) == SQLITE_OK);
+    CHECK(sqlite3_exec(db,
+                       "DROP INDEX health_by_check; DROP TABLE health;"
+                       "PRAGMA user_version = 2",
+                       NULL, NULL, NULL) == SQLITE_OK);
+    sqlite3_close(db);
+    REQUIRE(!schema_has(path, "table", "health"));
+    REQUIRE(sn_store_open(path, &st, &err) == SN_OK);
+    CHECK(sn_store_schema_version(st) == 3);
+    CHECK(schema_has(path, "table", "health"));
+    CHECK(schema_has(path, "index", "health_by_check"));
+    /* the old run is there, with no health checks; a new one takes some */
+    REQUIRE(sn_store_health_get(st, old, &got, &n, &err) == SN_OK);
+    CHECK(n == 0 && got == NULL);
+    REQUIRE(sn_store_run_begin(st, &run, &err) == SN_OK);
+    memset(&h, 0, sizeof(h));
+    snprintf(h.host, sizeof(h.host), "node0");
+    snprintf(h.name, sizeof(h.name), "cpu.governor");
+    snprintf(h.status, sizeof(h.status), "WARN");
+    h.evidence = "powersave";
+    CHECK(sn_store_health_put(st, run.id, &h, 1, &err) == SN_OK);
+    REQUIRE(sn_store_health_get(st, run.id, &got, &n, &err) == SN_OK);
+    CHECK(n == 1);
+    sn_store_health_release(got, n);
+    sn_store_close(st);
+    free(path);
+    rmdir_all(dir);
+}
+
+/* A doctor check as the store keeps it (strings borrowed). */
+static struct sn_store_health health_check(const char *host, const char *name,
+                                           const char *status,
+                                           const char *subject,
+                                           const char *evidence,
+                                           const char *remedy)
+{
+    struct sn_store_health h;
+
+    memset(&h, 0, sizeof(h));
+    snprintf(h.host, sizeof(h.host), "%s", host);
+    snprintf(h.name, sizeof(h.name), "%s", name);
+    snprintf(h.status, sizeof(h.status), "%s", status);
+    snprintf(h.subject, sizeof(h.subject), "%s", subject);
+    h.evidence = (char *)evidence;
+    h.remedy = (char *)remedy;
+    return h;
+}
+
+static void test_store_health_round_trips_in_order_as_columns(void)
+{
+    char *dir = tmpdir(), *path;
+    struct sn_store *st = NULL;
+    struct sn_error err;
+    struct sn_run run = test_run("0123456789abcdef");
+    struct sn_store_health h[3], *got = NULL;
+    size_t n = 0;
+    sqlite3 *db;
+    sqlite3_stmt *s = NULL;
+
+    REQUIRE(dir);
+    path = db_path(dir);
+    REQUIRE(sn_store_open(path, &st, &err) == SN_OK);
+    REQUIRE(sn_store_run_begin(st, &run, &err) == SN_OK);
+    h[0] = health_check("node0", "pcie.link", "FAIL",
+                        "0000:17:00.0 gpu 10de:2330",
+                        "8.0 GT/s x8 of 32.0 GT/s x16", "reseat the card");
+    h[1] = health_check("node0", "cpu.governor", "PASS", "", "performance",
+                        NULL);
+    h[2] = health_check("node1", "pcie.link", "PASS",
+                        "0000:17:00.0 gpu 10de:2330",
+                        "32.0 GT/s x16 of 32.0 GT/s x16", "");
+    REQUIRE(sn_store_health_put(st, run.id, h, 2, &err) == SN_OK);
+    /* a second batch (another host) goes after the first */
+    REQUIRE(sn_store_health_put(st, run.id, &h[2], 1, &err) == SN_OK);
+    REQUIRE(sn_store_health_get(st, run.id, &got, &n, &err) == SN_OK);
+    REQUIRE(n == 3);
+    CHECK_STR(got[0].host, "node0");
+    CHECK_STR(got[0].name, "pcie.link");
+    CHECK_STR(got[0].status, "FAIL");
+    CHECK_STR(got[0].subject, "0000:17:00.0 gpu 10de:2330");
+    CHECK_STR(got[0].evidence, "8.0 GT/s x8 of 32.0 GT/s x16");
+    CHECK_STR(got[0].remedy, "reseat the card");
+    CHECK_STR(got[1].remedy, ""); /* NULL stored as "" */
+    CHECK_STR(got[1].subject, "");
+    CHECK_STR(got[2].host, "node1");
+    sn_store_health_release(got, n);
+    sn_store_close(st);
+    /* the fields are columns: a query finds the failed links directly */
+    REQUIRE(sqlite3_open(path, &db) == SQLITE_OK);
+    REQUIRE(sqlite3_prepare_v2(db,
+                               "SELECT host, subject FROM health WHERE"
+                               " name = 'pcie.link' AND status = 'FAIL'",
+                               -1, &s, NULL) == SQLITE_OK);
+    REQUIRE(sqlite3_step(s) == SQLITE_ROW);
+    CHECK_STR((const char *)sqlite3_column_text(s, 0), "node0");
+    CHECK(sqlite3_step(s) == SQLITE_DONE);
+    sqlite3_finalize(s);
+    sqlite3_close(db);
+    free(path);
+    rmdir_all(dir);
+}
+
+static void test_store_health_put_refuses_bad_input_whole(void)
+{
+    char *dir = tmpdir(), *path;
+    struct sn_store *st = NULL;
+    struct sn_error err;
+    struct sn_run run = test_run("0123456789abcdef");
+    struct sn_store_health h[2], *got = NULL;
+    size_t n = 7;
+    int64_t done;
+
+    REQUIRE(dir);
+    path = db_path(dir);
+    REQUIRE(sn_store_open(path, &st, &err) == SN_OK);
+    REQUIRE(sn_store_run_begin(st, &run, &err) == SN_OK);
+    h[0] = health_check("node0", "nvml.ecc", "PASS", "gpu0", "0", "");
+    h[1] = health_check("node0", "nvml.xid", "pass", "gpu0", "none", "");
+    /* a status in the wrong words: refused, and the good check with it */
+    CHECK(sn_store_health_put(st, run.id, h, 2, &err) == SN_EINPUT);
+    CHECK_CONTAINS(err.msg, "status 'pass'");
+    REQUIRE(sn_store_health_get(st, run.id, &got, &n, &err) == SN_OK);
+    CHECK(n == 0);
+    sn_store_health_release(got, n);
+    /* no such run */
+    CHECK(sn_store_health_put(st, run.id + 100, h, 1, &err) == SN_ENOTFOUND);
+    CHECK(sn_store_health_get(st, run.id + 100, &got, &n, &err) ==
+          SN_ENOTFOUND);
+    CHECK(got == NULL && n == 0);
+    /* a complete run's record is final */
+    done = put_run(st, "0123456789abcdef", 1, 1.0);
+    REQUIRE(done > 0);
+    CHECK(sn_store_health_put(st, done, h, 1, &err) == SN_EINPUT);
+    CHECK_CONTAINS(err.msg, "complete");
     sn_store_close(st);
     free(path);
     rmdir_all(dir);
@@ -696,6 +877,9 @@ static const struct sn_test cases[] = {
     T(test_store_refuses_foreign_and_newer_files),
     T(test_store_migrates_an_empty_marked_file),
     T(test_store_migrates_version_1_keeping_its_data),
+    T(test_store_migrates_version_2_adding_health),
+    T(test_store_health_round_trips_in_order_as_columns),
+    T(test_store_health_put_refuses_bad_input_whole),
     T(test_store_round_trips_results_with_samples),
     T(test_store_run_is_incomplete_until_finished),
     T(test_store_add_results_is_all_or_nothing),

@@ -105,8 +105,8 @@ static int next_seq(struct sn_store *st, int64_t run, int64_t *seq,
     return rc;
 }
 
-static int run_exists(struct sn_store *st, int64_t run, bool *complete,
-                      struct sn_error *err)
+int sn__store_run_exists(struct sn_store *st, int64_t run, bool *complete,
+                         struct sn_error *err)
 {
     sqlite3_stmt *s;
     int rc = sn__store_prepare(st, "SELECT complete FROM runs WHERE id = ?1",
@@ -272,7 +272,7 @@ int sn_store_add_results(struct sn_store *st, int64_t run,
     int rc = sn__store_begin(st, err);
 
     if (!rc)
-        rc = run_exists(st, run, &complete, err);
+        rc = sn__store_run_exists(st, run, &complete, err);
     if (!rc && complete)
         rc = sn_error_set(err, SN_EINPUT,
                           "run %" PRId64 " is complete; its results are "
@@ -295,7 +295,7 @@ int sn_store_run_finish(struct sn_store *st, int64_t run, const char *verdict,
     int rc = sn__store_begin(st, err);
 
     if (!rc)
-        rc = run_exists(st, run, &complete, err);
+        rc = sn__store_run_exists(st, run, &complete, err);
     if (!rc && complete)
         rc = sn_error_set(err, SN_EINPUT, "run %" PRId64 " is already complete",
                           run);
@@ -460,7 +460,7 @@ int sn_store_results_get(struct sn_store *st, int64_t run,
     int rc;
 
     sn_results_init(out);
-    rc = run_exists(st, run, &complete, err);
+    rc = sn__store_run_exists(st, run, &complete, err);
     if (!rc)
         rc = sn__store_prepare(st, sql, &s, err);
     if (rc)

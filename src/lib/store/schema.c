@@ -80,6 +80,19 @@ static const char *const migrations[] = {
     "  WITHOUT ROWID;",
     /* 2: how far a run's median strays between the baseline's runs */
     "ALTER TABLE baseline_entries ADD COLUMN drift REAL NOT NULL DEFAULT 0;",
+    /* 3: what `supernode doctor` found on each host of a run, one row per
+     * check, searchable by check and status */
+    "CREATE TABLE health ("
+    "  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+    "  seq INTEGER NOT NULL,"
+    "  host TEXT NOT NULL,"
+    "  name TEXT NOT NULL,"
+    "  status TEXT NOT NULL,"
+    "  subject TEXT NOT NULL,"
+    "  evidence TEXT NOT NULL,"
+    "  remedy TEXT NOT NULL,"
+    "  PRIMARY KEY (run_id, seq)) WITHOUT ROWID;"
+    "CREATE INDEX health_by_check ON health (name, status);",
 };
 
 int sn__store_fail(struct sn_store *st, struct sn_error *err, int rc,

@@ -31,6 +31,10 @@ int sn__store_begin(struct sn_store *st, struct sn_error *err);
 int sn__store_commit(struct sn_store *st, struct sn_error *err);
 void sn__store_rollback(struct sn_store *st);
 
+/* Does run exist (SN_ENOTFOUND when not), and is it complete? */
+int sn__store_run_exists(struct sn_store *st, int64_t run, bool *complete,
+                         struct sn_error *err);
+
 /* Copy a text column into a fixed buffer ("" for NULL). */
 void sn__store_col_text(sqlite3_stmt *s, int col, char *buf, size_t size);
 
