@@ -299,6 +299,29 @@ int sn_bench_job_rank(const struct sn_bench_job *job);
  * job leave with one exit status. */
 int sn_bench_job_agree(struct sn_bench_job *job, int value);
 int sn_bench_job_size(const struct sn_bench_job *job);
+/* The host name this rank runs on (gethostname()). */
+const char *sn_bench_job_host(const struct sn_bench_job *job);
+/* Whether this rank is the lowest rank of those whose host has its host
+ * name, so that work done once per host (its health checks) is done once
+ * (a collective call). SN_ERUNTIME when MPI fails. */
+int sn_bench_job_host_first(struct sn_bench_job *job, bool *first,
+                            struct sn_error *err);
+
+/* The most bytes one rank may give sn_bench_job_gather(). */
+#define SN_BENCH_GATHER_MAX ((size_t)1 << 20)
+
+/* Gather len bytes of data from every rank to rank 0 (a collective call:
+ * every rank calls it, with its own data, len 0 for none). On rank 0, *all
+ * holds the ranks' bytes one after the other in rank order, with a NUL
+ * after the last, and *offs the job size + 1 offsets into it: rank r's
+ * bytes are all[offs[r]] up to all[offs[r + 1]]. Both are heap arrays the
+ * caller frees; NULL on the other ranks and on failure. When a rank has
+ * more than SN_BENCH_GATHER_MAX bytes nothing is gathered and every rank
+ * returns SN_EINPUT (rank 0's message names the rank); SN_ERUNTIME when
+ * MPI fails. */
+int sn_bench_job_gather(struct sn_bench_job *job, const void *data,
+                        size_t len, char **all, size_t **offs,
+                        struct sn_error *err);
 
 /* Run the tests in opts on every rank of the job (all ranks call it with
  * the same options). Fills *res (caller-owned; release it) on every rank,

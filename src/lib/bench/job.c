@@ -126,6 +126,106 @@ int sn_bench_job_size(const struct sn_bench_job *job)
     return job->size;
 }
 
+const char *sn_bench_job_host(const struct sn_bench_job *job)
+{
+    return job->host;
+}
+
+int sn_bench_job_host_first(struct sn_bench_job *job, bool *first,
+                            struct sn_error *err)
+{
+    size_t hl = sizeof(job->host);
+    char *hosts = sn_xcalloc((size_t)job->size, hl);
+    int rc;
+
+    /* by name, not by shared memory: hosts in containers or network
+     * namespaces of one machine (each with its own name) are each a host
+     * to the people reading the report */
+    *first = true;
+    rc = SN_MPI(MPI_Allgather(job->host, (int)hl, MPI_CHAR, hosts, (int)hl,
+                              MPI_CHAR, job->comm),
+                err);
+    for (int r = 0; !rc && r < job->rank; r++)
+        if (!strncmp(hosts + (size_t)r * hl, job->host, hl))
+            *first = false;
+    free(hosts);
+    return rc;
+}
+
+int sn_bench_job_gather(struct sn_bench_job *job, const void *data,
+                        size_t len, char **all, size_t **offs,
+                        struct sn_error *err)
+{
+    int mine = len > SN_BENCH_GATHER_MAX ? -1 : (int)len;
+    int *lens = NULL, *displ = NULL, ok = SN_OK, over = -1, rc;
+    size_t total = 0;
+
+    *all = NULL;
+    *offs = NULL;
+    if (job->rank == 0) {
+        lens = sn_xcalloc((size_t)job->size, sizeof(*lens));
+        displ = sn_xcalloc((size_t)job->size, sizeof(*displ));
+    }
+    if ((rc = SN_MPI(MPI_Gather(&mine, 1, MPI_INT, lens, 1, MPI_INT, 0,
+                                job->comm),
+                     err)))
+        goto out;
+    /* rank 0 decides and says so: no rank may wait in the Gatherv while
+     * another has given up */
+    if (job->rank == 0) {
+        for (int r = 0; r < job->size; r++) {
+            if (lens[r] < 0 && over < 0)
+                over = r;
+            displ[r] = (int)total;
+            total += lens[r] > 0 ? (size_t)lens[r] : 0;
+        }
+        /* job size x 1 MiB must still fit MPI's int displacements */
+        if (over >= 0 || total > (size_t)INT32_MAX)
+            ok = SN_EINPUT;
+    }
+    if ((rc = SN_MPI(MPI_Bcast(&ok, 1, MPI_INT, 0, job->comm), err)))
+        goto out;
+    if (ok) {
+        if (job->rank == 0 && over >= 0)
+            rc = sn_error_set(err, SN_EINPUT,
+                              "bench: rank %d has more than %zu bytes to "
+                              "gather",
+                              over, SN_BENCH_GATHER_MAX);
+        else if (job->rank == 0)
+            rc = sn_error_set(err, SN_EINPUT,
+                              "bench: %zu bytes to gather from %d ranks "
+                              "(at most 2 GiB)",
+                              total, job->size);
+        else
+            rc = sn_error_set(err, SN_EINPUT,
+                              "bench: rank 0 refused to gather (a rank had "
+                              "too much to send)");
+        goto out;
+    }
+    if (job->rank == 0) {
+        *all = sn_xmalloc(total + 1);
+        (*all)[total] = '\0';
+    }
+    if ((rc = SN_MPI(MPI_Gatherv(len ? data : "", len ? mine : 0, MPI_BYTE,
+                                 *all, lens, displ, MPI_BYTE, 0, job->comm),
+                     err)))
+        goto out;
+    if (job->rank == 0) {
+        *offs = sn_xmalloc(((size_t)job->size + 1) * sizeof(**offs));
+        for (int r = 0; r < job->size; r++)
+            (*offs)[r] = (size_t)displ[r];
+        (*offs)[job->size] = total;
+    }
+out:
+    if (rc) {
+        free(*all);
+        *all = NULL;
+    }
+    free(displ);
+    free(lens);
+    return rc;
+}
+
 void sn__bench_where(struct sn__bench_ctx *c, const char *fmt, ...)
 {
     va_list ap;
