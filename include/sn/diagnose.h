@@ -164,6 +164,7 @@ enum sn_finding_kind {
                             topology, a lone slow measurement, a latency */
     SN_FIND_GROUP,       /* a collective below design or baseline */
     SN_FIND_MISSING,     /* a baseline subject this run did not measure */
+    SN_FIND_HEALTH,      /* a node-health check (doctor) failed on a host */
     SN_FIND_KIND_COUNT
 };
 
@@ -208,6 +209,8 @@ struct sn_diag_report {
     size_t ndevices, npairs, nlinks;
     size_t nresults;
     bool baseline_used;
+    struct sn_store_health *health; /* the run's doctor checks, copied */
+    size_t nhealth;
 };
 
 /* How the design comparison works: the design value of each result is
@@ -230,6 +233,12 @@ struct sn_diag_input {
     const char *const *expected_source;/* per result, may be NULL */
     const struct sn_baseline *baseline;
     const struct sn_diag_config *cfg;
+    /* what doctor found on the run's hosts (may be NULL): a FAIL becomes
+     * a health finding naming the host and the device, with the remedy as
+     * its next step; the other statuses are shown, never findings, so
+     * they cannot raise the verdict */
+    const struct sn_store_health *health;
+    size_t nhealth;
 };
 
 int sn_diag_run(const struct sn_diag_input *in, struct sn_diag_report **out,
@@ -239,13 +248,21 @@ void sn_diag_report_free(struct sn_diag_report *r);
 /* ---- rendering ------------------------------------------------------------------ */
 
 /* The report for people: verdict, findings with evidence and next step,
- * and a count of verdicts per kind of subject. */
+ * a count of verdicts per kind of subject, and the node health section
+ * when the run has doctor checks. */
 void sn_diag_render_text(const struct sn_diag_report *r, struct sn_buf *out);
+/* The node health section alone: per host (in the order they come), the
+ * count of each status and every check that did not pass, worst first,
+ * with the remedy of each WARN (and of each FAIL when fail_remedies).
+ * Nothing for n = 0. */
+void sn_diag_render_health(const struct sn_store_health *h, size_t n,
+                           bool fail_remedies, struct sn_buf *out);
 /* The "supernode.check/1" JSON document; run_id 0 leaves it out. */
 void sn_diag_render_json(const struct sn_diag_report *r, int64_t run_id,
                          const char *spec_name, struct sn_buf *out);
-/* JUnit XML for CI: one test case per device, pair and link verdict and
- * per systemic or collective finding; every case whose verdict is FAIL
+/* JUnit XML for CI: one test case per device, pair and link verdict, per
+ * systemic or collective finding and per doctor check (a FAIL fails, a
+ * SKIP is skipped); every case whose verdict is FAIL
  * carries one <failure> (a slow pair's names the link that explains it),
  * WARN findings go to <system-out>. */
 void sn_diag_render_junit(const struct sn_diag_report *r,

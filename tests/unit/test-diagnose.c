@@ -1208,6 +1208,149 @@ static void test_diag_junit_gives_every_failed_case_its_failure(void)
     sn_topo_free(c.t);
 }
 
+/* ---- node health ------------------------------------------------------------ */
+
+static struct sn_store_health doctor_check(const char *host, const char *name,
+                                          const char *status,
+                                          const char *subject,
+                                          const char *evidence,
+                                          const char *remedy)
+{
+    struct sn_store_health h;
+
+    memset(&h, 0, sizeof(h));
+    snprintf(h.host, sizeof(h.host), "%s", host);
+    snprintf(h.name, sizeof(h.name), "%s", name);
+    snprintf(h.status, sizeof(h.status), "%s", status);
+    snprintf(h.subject, sizeof(h.subject), "%s", subject);
+    h.evidence = (char *)evidence;
+    h.remedy = (char *)remedy;
+    return h;
+}
+
+/* The healthy leaves cluster's pairs with these doctor checks. */
+static struct sn_diag_report *diagnose_health(struct leaves *c,
+                                              const struct sn_store_health *h,
+                                              size_t n)
+{
+    struct sn_results rs;
+    struct sn_diag_input in;
+    struct sn_diag_report *rep = NULL;
+    struct sn_error err;
+
+    sn_results_init(&rs);
+    pair_results(&rs, 0.95 * 12.5e6, all_well);
+    memset(&in, 0, sizeof(in));
+    in.topo = c->t;
+    in.results = &rs;
+    in.health = h;
+    in.nhealth = n;
+    if (sn_diag_run(&in, &rep, &err) != SN_OK)
+        printf("  diagnose: %s\n", err.msg);
+    sn_results_release(&rs);
+    return rep;
+}
+
+static void test_diag_doctor_fail_is_a_finding_its_warn_is_not(void)
+{
+    struct leaves c;
+    struct sn_diag_report *rep;
+    struct sn_store_health h[4];
+    const struct sn_finding *f;
+
+    build_leaves(&c, 25e6);
+    h[0] = doctor_check("node1", "cpu.governor", "WARN", "",
+                        "powersave on 64 CPUs", "set performance");
+    h[1] = doctor_check("node0", "pcie.link", "FAIL",
+                        "0000:83:00.0 gpu 10de:2330 slot GPU2",
+                        "trained down: Gen5 x8", "reseat the card");
+    h[2] = doctor_check("node0", "nvml.library", "SKIP", "", "no NVML", "");
+    h[3] = doctor_check("node1", "pcie.link", "PASS", "0000:83:00.0",
+                        "Gen5 x16", "");
+    /* a WARN (and a SKIP) alone leave a healthy run healthy */
+    rep = diagnose_health(&c, h, 1);
+    REQUIRE(rep);
+    CHECK(rep->verdict == SN_SEV_PASS);
+    CHECK(rep->n == 0);
+    CHECK(rep->nhealth == 1);
+    sn_diag_report_free(rep);
+    /* a FAIL is a finding on its host, the remedy its next step */
+    rep = diagnose_health(&c, h, 4);
+    REQUIRE(rep);
+    CHECK(rep->verdict == SN_SEV_FAIL);
+    REQUIRE(rep->n == 1);
+    f = &rep->findings[0];
+    CHECK(f->kind == SN_FIND_HEALTH && f->severity == SN_SEV_FAIL);
+    CHECK_STR(f->subject, "node0");
+    CHECK_STR(f->label, "0000:83:00.0 gpu 10de:2330 slot GPU2");
+    CHECK_STR(f->test, "pcie.link");
+    CHECK_CONTAINS(f->evidence, "trained down: Gen5 x8");
+    CHECK_STR(f->next_step, "reseat the card");
+    CHECK_STR(sn_finding_kind_name(f->kind), "health");
+    CHECK(rep->nhealth == 4 && rep->health[1].evidence != h[1].evidence);
+    sn_diag_report_free(rep);
+    sn_topo_free(c.t);
+}
+
+static void test_diag_renders_node_health_everywhere(void)
+{
+    struct leaves c;
+    struct sn_diag_report *rep;
+    struct sn_store_health h[4];
+    struct sn_buf out;
+
+    build_leaves(&c, 25e6);
+    h[0] = doctor_check("node0", "pcie.link", "FAIL", "0000:83:00.0",
+                        "trained down", "reseat the card");
+    h[1] = doctor_check("node0", "cpu.governor", "WARN", "", "powersave",
+                        "set performance");
+    h[2] = doctor_check("node1", "pcie.link", "PASS", "0000:83:00.0",
+                        "at its maximum", "");
+    h[3] = doctor_check("node1", "nvml.library", "SKIP", "", "no <NVML>",
+                        "");
+    rep = diagnose_health(&c, h, 4);
+    REQUIRE(rep);
+    sn_buf_init(&out);
+    sn_diag_render_text(rep, &out);
+    CHECK_CONTAINS(out.data, "FAIL health node0  0000:83:00.0\n");
+    CHECK_CONTAINS(out.data,
+                   "node health (doctor, 2 hosts): 1 FAIL, 1 WARN, 1 SKIP, "
+                   "1 PASS\n"
+                   "  node0: 1 FAIL, 1 WARN\n"
+                   "    FAIL pcie.link 0000:83:00.0: trained down\n"
+                   "    WARN cpu.governor: powersave\n"
+                   "         next: set performance\n"
+                   "  node1: 1 SKIP, 1 PASS\n"
+                   "    SKIP nvml.library: no <NVML>\n");
+    /* a pass is counted, not listed; a FAIL's remedy is said once, as
+     * its finding's next step */
+    CHECK(!strstr(out.data, "at its maximum"));
+    CHECK(count_str(out.data, "reseat the card") == 1);
+    sn_buf_reset(&out);
+    sn_diag_render_health(h, 4, true, &out);
+    CHECK_CONTAINS(out.data, "    FAIL pcie.link 0000:83:00.0: trained down\n"
+                             "         next: reseat the card\n");
+    sn_buf_reset(&out);
+    sn_diag_render_json(rep, 3, "leaves", &out);
+    CHECK_CONTAINS(out.data, "\"kind\": \"health\"");
+    CHECK_CONTAINS(out.data, "\"health\": [");
+    CHECK_CONTAINS(out.data, "\"name\": \"cpu.governor\"");
+    CHECK_CONTAINS(out.data, "\"remedy\": \"set performance\"");
+    CHECK_CONTAINS(out.data, "\"SKIP\": 1"); /* only health has SKIP */
+    sn_buf_reset(&out);
+    sn_diag_render_junit(rep, "check", &out);
+    CHECK_CONTAINS(out.data, "<testsuite name=\"health\" tests=\"4\" "
+                             "failures=\"1\" skipped=\"1\">");
+    CHECK_CONTAINS(out.data, "<failure type=\"health\" message=\"trained "
+                             "down\">reseat the card</failure>");
+    CHECK_CONTAINS(out.data, "<skipped message=\"no &lt;NVML&gt;\"/>");
+    /* the pairs all pass: the only failure is the doctor's */
+    CHECK(junit_failures(out.data) == 1);
+    sn_buf_release(&out);
+    sn_diag_report_free(rep);
+    sn_topo_free(c.t);
+}
+
 static const struct sn_test cases[] = {
     T(test_diag_baseline_interval_closed_form),
     T(test_diag_baseline_noise_floor_and_latency),
@@ -1233,6 +1376,8 @@ static const struct sn_test cases[] = {
     T(test_diag_same_input_same_output_in_any_order),
     T(test_diag_renders_json_junit_and_text),
     T(test_diag_junit_gives_every_failed_case_its_failure),
+    T(test_diag_doctor_fail_is_a_finding_its_warn_is_not),
+    T(test_diag_renders_node_health_everywhere),
 };
 
 SN_TEST_MAIN(cases)

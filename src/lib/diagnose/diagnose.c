@@ -29,6 +29,8 @@ const char *sn_finding_kind_name(enum sn_finding_kind k)
         return "collective";
     case SN_FIND_MISSING:
         return "missing";
+    case SN_FIND_HEALTH:
+        return "health";
     default:
         return "?";
     }
@@ -1004,15 +1006,65 @@ static void missing_findings(struct findings *fs, const struct sn_topo *t,
     free(idx);
 }
 
+/* ---- node health ---------------------------------------------------------------- */
+
+/* A doctor FAIL on a host is a finding: the host is the subject, the
+ * device the label, the doctor's remedy the next step. */
+static void health_findings(struct findings *fs,
+                            const struct sn_store_health *h, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        struct sn_finding *f;
+        struct sn_buf b;
+        if (strcmp(h[i].status, "FAIL"))
+            continue;
+        f = finding_new(fs);
+        f->severity = SN_SEV_FAIL;
+        f->kind = SN_FIND_HEALTH;
+        sn_strlcpy(f->subject, h[i].host, sizeof(f->subject));
+        sn_strlcpy(f->label, h[i].subject[0] ? h[i].subject : h[i].name,
+                   sizeof(f->label));
+        sn_strlcpy(f->test, h[i].name, sizeof(f->test));
+        sn_buf_init(&b);
+        sn_buf_printf(&b, "doctor %s on %s: %s", h[i].name, h[i].host,
+                      h[i].evidence && h[i].evidence[0] ? h[i].evidence
+                                                        : "failed");
+        f->evidence = sn_buf_detach(&b, NULL);
+        sn_buf_init(&b);
+        if (h[i].remedy && h[i].remedy[0])
+            sn_buf_puts(&b, h[i].remedy);
+        else
+            sn_buf_printf(&b, "run 'supernode doctor' on %s for the "
+                              "details", h[i].host);
+        f->next_step = sn_buf_detach(&b, NULL);
+    }
+}
+
+static struct sn_store_health *health_copy(const struct sn_store_health *h,
+                                           size_t n)
+{
+    struct sn_store_health *c = sn_xcalloc(n + 1, sizeof(*c));
+
+    for (size_t i = 0; i < n; i++) {
+        c[i] = h[i];
+        c[i].evidence = sn_xstrdup(h[i].evidence ? h[i].evidence : "");
+        c[i].remedy = sn_xstrdup(h[i].remedy ? h[i].remedy : "");
+    }
+    return c;
+}
+
 /* ---- order ---------------------------------------------------------------------- */
 
 static int kind_rank(enum sn_finding_kind k)
 {
+    /* the most particular cause first: a cable, then a part of one
+     * node (what doctor found; it often explains the device findings
+     * below it), then a whole class */
     static const int order[SN_FIND_KIND_COUNT] = {
-        [SN_FIND_LINK] = 0,    [SN_FIND_SYSTEMIC] = 1,
-        [SN_FIND_UNEXPLAINED] = 2, [SN_FIND_DEVICE] = 3,
-        [SN_FIND_GROUP] = 4,   [SN_FIND_PAIR] = 5,
-        [SN_FIND_MISSING] = 6,
+        [SN_FIND_LINK] = 0,    [SN_FIND_HEALTH] = 1,
+        [SN_FIND_SYSTEMIC] = 2, [SN_FIND_UNEXPLAINED] = 3,
+        [SN_FIND_DEVICE] = 4,  [SN_FIND_GROUP] = 5,
+        [SN_FIND_PAIR] = 6,    [SN_FIND_MISSING] = 7,
     };
     return order[k];
 }
@@ -1041,7 +1093,11 @@ static int finding_cmp(const void *x, const void *y)
     c = strcmp(a->test, b->test);
     if (c)
         return c;
-    return strcmp(a->params, b->params);
+    c = strcmp(a->params, b->params);
+    if (c)
+        return c;
+    /* one check failing on two devices of a host */
+    return strcmp(a->label, b->label);
 }
 
 /* ---- verdicts -------------------------------------------------------------------- */
@@ -1217,6 +1273,11 @@ int sn_diag_run(const struct sn_diag_input *in, struct sn_diag_report **out,
     }
     if (in->baseline)
         missing_findings(&fs, t, rs, in->baseline);
+    health_findings(&fs, in->health, in->nhealth);
+    if (in->nhealth) {
+        rep->health = health_copy(in->health, in->nhealth);
+        rep->nhealth = in->nhealth;
+    }
     if (fs.n)
         qsort(fs.items, fs.n, sizeof(*fs.items), finding_cmp);
     rep->findings = fs.items;
@@ -1252,5 +1313,6 @@ void sn_diag_report_free(struct sn_diag_report *r)
     free(r->devices);
     free(r->pairs);
     free(r->links);
+    sn_store_health_release(r->health, r->nhealth);
     free(r);
 }

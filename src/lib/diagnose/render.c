@@ -79,6 +79,91 @@ void sn_diag_render_text(const struct sn_diag_report *r, struct sn_buf *out)
         tally_text(out, "links:  ", &tl);
         sn_buf_putc(out, '\n');
     }
+    if (r->nhealth) {
+        sn_buf_putc(out, '\n');
+        /* a FAIL's remedy is its finding's next step, above */
+        sn_diag_render_health(r->health, r->nhealth, false, out);
+    }
+}
+
+/* ---- node health ------------------------------------------------------------ */
+
+static const char *const health_status[] = {"FAIL", "WARN", "SKIP", "PASS"};
+#define NSTATUS SN_ARRAY_LEN(health_status)
+
+/* Index into health_status (worst first); PASS for anything else. */
+static size_t status_index(const char *s)
+{
+    for (size_t k = 0; k < NSTATUS; k++)
+        if (!strcmp(s, health_status[k]))
+            return k;
+    return NSTATUS - 1;
+}
+
+static void status_counts(struct sn_buf *out, const size_t *counts)
+{
+    bool first = true;
+
+    for (size_t k = 0; k < NSTATUS; k++) {
+        if (!counts[k])
+            continue;
+        sn_buf_printf(out, "%s%zu %s", first ? "" : ", ", counts[k],
+                      health_status[k]);
+        first = false;
+    }
+    if (first)
+        sn_buf_puts(out, "no checks");
+}
+
+/* Is host h[i].host seen before index i? */
+static bool host_seen(const struct sn_store_health *h, size_t i)
+{
+    for (size_t k = 0; k < i; k++)
+        if (!strcmp(h[k].host, h[i].host))
+            return true;
+    return false;
+}
+
+void sn_diag_render_health(const struct sn_store_health *h, size_t n,
+                           bool fail_remedies, struct sn_buf *out)
+{
+    size_t all[NSTATUS] = {0}, nhosts = 0;
+
+    if (!n)
+        return;
+    for (size_t i = 0; i < n; i++) {
+        all[status_index(h[i].status)]++;
+        nhosts += !host_seen(h, i);
+    }
+    sn_buf_printf(out, "node health (doctor, %zu host%s): ", nhosts,
+                  nhosts == 1 ? "" : "s");
+    status_counts(out, all);
+    sn_buf_putc(out, '\n');
+    for (size_t i = 0; i < n; i++) {
+        size_t counts[NSTATUS] = {0};
+        if (host_seen(h, i))
+            continue;
+        for (size_t k = i; k < n; k++)
+            if (!strcmp(h[k].host, h[i].host))
+                counts[status_index(h[k].status)]++;
+        sn_buf_printf(out, "  %s: ", h[i].host[0] ? h[i].host : "?");
+        status_counts(out, counts);
+        sn_buf_putc(out, '\n');
+        /* what did not pass, worst first, in the order doctor made it */
+        for (size_t s = 0; s + 1 < NSTATUS; s++) {
+            for (size_t k = i; k < n; k++) {
+                const struct sn_store_health *c = &h[k];
+                if (strcmp(c->host, h[i].host) || status_index(c->status) != s)
+                    continue;
+                sn_buf_printf(out, "    %-4s %s%s%s: %s\n", c->status,
+                              c->name, c->subject[0] ? " " : "", c->subject,
+                              c->evidence ? c->evidence : "");
+                if ((s == 1 || (s == 0 && fail_remedies)) && c->remedy &&
+                    c->remedy[0])
+                    sn_buf_printf(out, "         next: %s\n", c->remedy);
+            }
+        }
+    }
 }
 
 /* ---- JSON ------------------------------------------------------------------- */
@@ -145,6 +230,20 @@ static void tally_json(struct sn_json *j, const char *key,
     sn_json_obj_end(j);
 }
 
+/* counts.health: how many doctor checks had each status. */
+static void health_json(struct sn_json *j, const struct sn_diag_report *r)
+{
+    size_t counts[NSTATUS] = {0};
+
+    for (size_t i = 0; i < r->nhealth; i++)
+        counts[status_index(r->health[i].status)]++;
+    sn_json_key(j, "health");
+    sn_json_obj_begin(j);
+    for (size_t k = NSTATUS; k-- > 0;)
+        sn_json_kint(j, health_status[k], (long long)counts[k]);
+    sn_json_obj_end(j);
+}
+
 void sn_diag_render_json(const struct sn_diag_report *r, int64_t run_id,
                          const char *spec_name, struct sn_buf *out)
 {
@@ -169,6 +268,7 @@ void sn_diag_render_json(const struct sn_diag_report *r, int64_t run_id,
     tally_json(&j, "devices", &td);
     tally_json(&j, "pairs", &tp);
     tally_json(&j, "links", &tl);
+    health_json(&j, r);
     sn_json_obj_end(&j);
     sn_json_key(&j, "findings");
     sn_json_arr_begin(&j);
@@ -208,6 +308,21 @@ void sn_diag_render_json(const struct sn_diag_report *r, int64_t run_id,
     verdicts_json(&j, "pairs", r->pairs, r->npairs);
     verdicts_json(&j, "links", r->links, r->nlinks);
     sn_json_obj_end(&j);
+    /* what doctor found on each host, every check */
+    sn_json_key(&j, "health");
+    sn_json_arr_begin(&j);
+    for (size_t i = 0; i < r->nhealth; i++) {
+        const struct sn_store_health *h = &r->health[i];
+        sn_json_obj_begin(&j);
+        sn_json_kstr(&j, "host", h->host);
+        sn_json_kstr(&j, "name", h->name);
+        sn_json_kstr(&j, "status", h->status);
+        sn_json_kstr(&j, "subject", h->subject);
+        sn_json_kstr(&j, "evidence", h->evidence ? h->evidence : "");
+        sn_json_kstr(&j, "remedy", h->remedy ? h->remedy : "");
+        sn_json_obj_end(&j);
+    }
+    sn_json_arr_end(&j);
     sn_json_obj_end(&j);
     sn_buf_putc(out, '\n');
 }
@@ -407,10 +522,68 @@ static void junit_finding_suite(struct sn_buf *out,
     sn_buf_puts(out, "  </testsuite>\n");
 }
 
+/* The doctor checks, one test case each: a FAIL fails with the remedy, a
+ * SKIP is skipped, a WARN says so in <system-out>. */
+static void junit_health_suite(struct sn_buf *out,
+                               const struct sn_diag_report *r)
+{
+    size_t nfail = 0, nskip = 0;
+
+    if (!r->nhealth)
+        return;
+    for (size_t i = 0; i < r->nhealth; i++) {
+        nfail += !strcmp(r->health[i].status, "FAIL");
+        nskip += !strcmp(r->health[i].status, "SKIP");
+    }
+    sn_buf_printf(out,
+                  "  <testsuite name=\"health\" tests=\"%zu\" "
+                  "failures=\"%zu\" skipped=\"%zu\">\n",
+                  r->nhealth, nfail, nskip);
+    for (size_t i = 0; i < r->nhealth; i++) {
+        const struct sn_store_health *h = &r->health[i];
+        const char *ev = h->evidence ? h->evidence : "";
+        sn_buf_puts(out, "    <testcase classname=\"health.");
+        xml_escape(out, h->host);
+        sn_buf_puts(out, "\" name=\"");
+        xml_escape(out, h->name);
+        if (h->subject[0]) {
+            sn_buf_puts(out, " ");
+            xml_escape(out, h->subject);
+        }
+        sn_buf_puts(out, "\"");
+        if (!strcmp(h->status, "PASS")) {
+            sn_buf_puts(out, "/>\n");
+            continue;
+        }
+        sn_buf_puts(out, ">\n");
+        if (!strcmp(h->status, "FAIL")) {
+            sn_buf_puts(out, "      <failure type=\"health\" message=\"");
+            xml_escape(out, ev);
+            sn_buf_puts(out, "\">");
+            xml_escape(out, h->remedy ? h->remedy : "");
+            sn_buf_puts(out, "</failure>\n");
+        } else if (!strcmp(h->status, "SKIP")) {
+            sn_buf_puts(out, "      <skipped message=\"");
+            xml_escape(out, ev);
+            sn_buf_puts(out, "\"/>\n");
+        } else {
+            sn_buf_puts(out, "      <system-out>WARN: ");
+            xml_escape(out, ev);
+            if (h->remedy && h->remedy[0]) {
+                sn_buf_puts(out, " Next: ");
+                xml_escape(out, h->remedy);
+            }
+            sn_buf_puts(out, "</system-out>\n");
+        }
+        sn_buf_puts(out, "    </testcase>\n");
+    }
+    sn_buf_puts(out, "  </testsuite>\n");
+}
+
 void sn_diag_render_junit(const struct sn_diag_report *r,
                           const char *suite_name, struct sn_buf *out)
 {
-    size_t nclass = 0, cfail = 0;
+    size_t nclass = 0, cfail = 0, hfail = 0;
     struct tally td, tp, tl;
 
     count(r->devices, r->ndevices, &td);
@@ -422,13 +595,15 @@ void sn_diag_render_junit(const struct sn_diag_report *r,
             nclass++;
             cfail += r->findings[i].severity == SN_SEV_FAIL;
         }
+    for (size_t i = 0; i < r->nhealth; i++)
+        hfail += !strcmp(r->health[i].status, "FAIL");
     sn_buf_puts(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     sn_buf_puts(out, "<testsuites name=\"");
     xml_escape(out, suite_name ? suite_name : "supernode check");
     sn_buf_printf(out, "\" tests=\"%zu\" failures=\"%zu\">\n",
-                  r->ndevices + r->npairs + r->nlinks + nclass,
+                  r->ndevices + r->npairs + r->nlinks + nclass + r->nhealth,
                   td.n[SN_SEV_FAIL] + tp.n[SN_SEV_FAIL] + tl.n[SN_SEV_FAIL] +
-                      cfail);
+                      cfail + hfail);
     junit_suite(out, r, "devices", "device", r->devices, r->ndevices);
     junit_suite(out, r, "pairs", "pair", r->pairs, r->npairs);
     if (r->nlinks)
@@ -437,5 +612,6 @@ void sn_diag_render_junit(const struct sn_diag_report *r,
      * the collectives */
     junit_finding_suite(out, r, "systemic", SN_FIND_SYSTEMIC);
     junit_finding_suite(out, r, "collectives", SN_FIND_GROUP);
+    junit_health_suite(out, r);
     sn_buf_puts(out, "</testsuites>\n");
 }
