@@ -5,32 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli-health.h"
 #include "cmd.h"
 #include "sn/health.h"
 
 extern const struct sn_cmd sn_cmd_doctor;
-
-/* "--name VALUE" or "--name=VALUE": returns the value and advances *i, or
- * NULL when argv[*i] is not this option. *missing is set when the value
- * is absent. */
-static const char *opt_value(int argc, char **argv, int *i, const char *name,
-                             bool *missing)
-{
-    size_t n = strlen(name);
-    const char *a = argv[*i];
-
-    if (strncmp(a, name, n) != 0)
-        return NULL;
-    if (a[n] == '=')
-        return a + n + 1;
-    if (a[n] != '\0')
-        return NULL;
-    if (*i + 1 >= argc) {
-        *missing = true;
-        return NULL;
-    }
-    return argv[++*i];
-}
 
 static int doctor_run(int argc, char **argv)
 {
@@ -41,51 +20,34 @@ static int doctor_run(int argc, char **argv)
     struct sn_error err;
     struct sn_buf out;
     enum sn_format format = SN_FORMAT_TABLE;
-    const char *spec_path = NULL, *matrix_path = NULL;
+    struct cli_health_opts hopts = {NULL, NULL, NULL};
+    const char *spec_path = NULL;
     struct sn_health_matrix *matrix = NULL;
-    bool have_root = false, have_spec = false;
+    char *saved = NULL;
+    bool have_spec = false;
     int status = SN_EXIT_OK;
-    int rc;
+    int rc = SN_EXIT_OK;
 
     memset(&spec, 0, sizeof(spec));
     sn_health_config_init(&cfg);
-    /* the environment can point at another NVML (a test double, a driver
-     * outside the loader path); --nvml wins over it */
-    if (getenv("SN_NVML_LIBRARY"))
-        cfg.nvml_library = getenv("SN_NVML_LIBRARY");
     for (int i = 1; i < argc; i++) {
-        bool missing = false;
         const char *v;
 
-        if ((v = opt_value(argc, argv, &i, "--fsroot", &missing))) {
-            cfg.fsroot = v;
-            have_root = true;
-        } else if ((v = opt_value(argc, argv, &i, "--spec", &missing))) {
+        if (cli_health_opt(argc, argv, &i, &hopts, &rc)) {
+            continue;
+        } else if ((v = cli_opt_value(argc, argv, &i, "--spec", NULL, &rc))) {
             spec_path = v;
-        } else if ((v = opt_value(argc, argv, &i, "--matrix", &missing))) {
-            matrix_path = v;
-        } else if ((v = opt_value(argc, argv, &i, "--nvml", &missing))) {
-            cfg.nvml_library = strcmp(v, "none") ? v : "";
-        } else if ((v = opt_value(argc, argv, &i, "--format", &missing))) {
+        } else if ((v = cli_opt_value(argc, argv, &i, "--format", NULL,
+                                      &rc))) {
             if (cli_parse_format(v, "text,json", &format))
                 return cli_usage_hint(&sn_cmd_doctor);
-        } else if (missing) {
-            cli_usage_error("%s needs a value", argv[i]);
+        } else if (rc) {
             return cli_usage_hint(&sn_cmd_doctor);
         } else {
             cli_usage_error("doctor: unknown argument '%s'", argv[i]);
             return cli_usage_hint(&sn_cmd_doctor);
         }
     }
-
-    /* hwloc reads its root from HWLOC_FSROOT: keep it and --fsroot the
-     * same directory (an HWLOC_FSROOT already set is the default root) */
-    if (have_root && strcmp(cfg.fsroot, "/"))
-        setenv("HWLOC_FSROOT", cfg.fsroot, 1);
-    else if (have_root)
-        unsetenv("HWLOC_FSROOT");
-    else if (getenv("HWLOC_FSROOT") && *getenv("HWLOC_FSROOT"))
-        cfg.fsroot = getenv("HWLOC_FSROOT");
 
     sn_health_report_init(&rep);
     sn_buf_init(&out);
@@ -103,15 +65,15 @@ static int doctor_run(int argc, char **argv)
         }
         cfg.node = &node;
     }
-    if (matrix_path) {
-        rc = sn_health_matrix_load(matrix_path, &matrix, &err);
-        if (rc) {
-            status = cli_fail(&err);
-            goto out;
-        }
-        cfg.matrix = matrix;
+    rc = cli_health_setup(&hopts, &cfg, &matrix, &err);
+    if (rc) {
+        status = cli_fail(&err);
+        goto out;
     }
+    cfg.matrix = matrix;
+    cli_health_env_begin(&cfg, &saved);
     rc = sn_health_run(&cfg, &rep, &err);
+    cli_health_env_end(saved);
     if (rc) {
         status = cli_fail(&err);
         goto out;
