@@ -13,10 +13,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli-health.h"
 #include "cli-store.h"
 #include "cmd.h"
 #include "sn/bench.h"
 #include "sn/diagnose.h"
+#include "sn/health.h"
 
 extern const struct sn_cmd sn_cmd_check;
 
@@ -30,11 +32,20 @@ struct check_cli {
     const char *results;   /* --results FILE */
     int64_t run_id;        /* --run ID */
     bool no_store;
+    bool no_doctor;        /* --no-doctor */
+    struct cli_health_opts hopts; /* --fsroot, --nvml, --matrix */
     long long iters;       /* 0: the suite's */
     enum sn_bench_backend backend;
     enum sn_bench_test tests[SN_BENCH_TEST_COUNT];
     size_t ntests;
     int rank;
+    /* the node-health checks: how to probe, and on rank 0 what every
+     * host's checks found */
+    struct sn_health_config hcfg;
+    struct sn_health_node node;
+    struct sn_health_matrix *matrix;
+    struct sn_store_health *health;
+    size_t nhealth;
     /* while measuring */
     struct sn_store *st;
     int64_t stored_run;
@@ -105,7 +116,8 @@ static int parse_args(struct check_cli *c, int argc, char **argv)
                      !strcmp(a, "--json") || !strcmp(a, "--junit") ||
                      !strcmp(a, "--run") || !strcmp(a, "--results") ||
                      !strcmp(a, "--backend") || !strcmp(a, "--tests") ||
-                     !strcmp(a, "--iters");
+                     !strcmp(a, "--iters") || !strcmp(a, "--fsroot") ||
+                     !strcmp(a, "--nvml") || !strcmp(a, "--matrix");
         if (takes && !v)
             return bad(c, "%s needs a value", a);
         if (!strcmp(a, "--spec"))
@@ -122,6 +134,12 @@ static int parse_args(struct check_cli *c, int argc, char **argv)
             c->junit = v;
         else if (!strcmp(a, "--results"))
             c->results = v;
+        else if (!strcmp(a, "--fsroot"))
+            c->hopts.fsroot = v;
+        else if (!strcmp(a, "--nvml"))
+            c->hopts.nvml = v;
+        else if (!strcmp(a, "--matrix"))
+            c->hopts.matrix = v;
         else if (!strcmp(a, "--run")) {
             long long id;
             if (sn_parse_long(v, 1, INT64_MAX, &id, &err))
@@ -138,6 +156,9 @@ static int parse_args(struct check_cli *c, int argc, char **argv)
                 return bad(c, "--iters: %s", err.msg);
         } else if (!strcmp(a, "--no-store")) {
             c->no_store = true;
+            continue;
+        } else if (!strcmp(a, "--no-doctor")) {
+            c->no_doctor = true;
             continue;
         } else {
             if (c->rank == 0) {
@@ -157,6 +178,11 @@ static int parse_args(struct check_cli *c, int argc, char **argv)
     if (c->run_id && c->results)
         return bad(c, "--run and --results both name the run to judge; "
                       "give one");
+    if ((c->hopts.fsroot || c->hopts.nvml || c->hopts.matrix) &&
+        (c->no_doctor || c->run_id || c->results))
+        return bad(c, "--fsroot, --nvml and --matrix point the node-health "
+                      "checks made while measuring (not with --no-doctor, "
+                      "--run or --results)");
     return SN_EXIT_OK;
 }
 
@@ -415,6 +441,203 @@ static void suite_opts(const struct check_cli *c, const struct sn_topo *t,
         o->iters = (int)c->iters;
 }
 
+/* ---- node health ----------------------------------------------------------------- */
+
+/* How one host's checks travel to rank 0: NUL-terminated fields (no
+ * field holds a NUL), the tag, the host, then five per check. */
+#define HEALTH_PACK_TAG "supernode.health-pack/1"
+#define HEALTH_FIELDS 5
+
+static void pack_field(struct sn_buf *b, const char *s)
+{
+    if (!s)
+        s = "";
+    sn_buf_append(b, s, strlen(s) + 1);
+}
+
+static size_t pack_size(const struct sn_store_health *h)
+{
+    return strlen(h->name) + strlen(h->status) + strlen(h->subject) +
+           strlen(h->evidence) + strlen(h->remedy) + HEALTH_FIELDS;
+}
+
+static void pack_check(struct sn_buf *b, const struct sn_store_health *h)
+{
+    pack_field(b, h->name);
+    pack_field(b, h->status);
+    pack_field(b, h->subject);
+    pack_field(b, h->evidence);
+    pack_field(b, h->remedy);
+}
+
+/* A check of doctor's own, about the probes rather than the node. */
+static void add_note(struct sn_store_health **rows, size_t *n, size_t *cap,
+                     const char *host, const char *evidence,
+                     const char *remedy)
+{
+    struct sn_store_health *r;
+
+    SN_GROW(*rows, *cap, *n + 1);
+    r = &(*rows)[(*n)++];
+    memset(r, 0, sizeof(*r));
+    sn_strlcpy(r->host, host, sizeof(r->host));
+    sn_strlcpy(r->name, "doctor", sizeof(r->name));
+    sn_strlcpy(r->status, "WARN", sizeof(r->status));
+    r->evidence = sn_xstrdup(evidence);
+    r->remedy = sn_xstrdup(remedy);
+}
+
+/* Pack the rows, leaving out what does not fit the gather's cap (a note
+ * says how many; a node has about a hundred checks, far below it). */
+static void health_pack(struct sn_store_health *rows, size_t n,
+                        const char *host, struct sn_buf *b)
+{
+    size_t room = SN_BENCH_GATHER_MAX - 4096, used, k;
+    char why[160];
+
+    pack_field(b, HEALTH_PACK_TAG);
+    pack_field(b, host);
+    used = b->len;
+    for (k = 0; k < n && used + pack_size(&rows[k]) <= room; k++) {
+        used += pack_size(&rows[k]);
+        pack_check(b, &rows[k]);
+    }
+    if (k < n) {
+        struct sn_store_health *note = NULL;
+        size_t nn = 0, cap = 0;
+        snprintf(why, sizeof(why),
+                 "%zu of %zu checks left out: more than %zu bytes", n - k,
+                 n, room);
+        add_note(&note, &nn, &cap, host, why,
+                 "run 'supernode doctor' on the host for all of them");
+        pack_check(b, note);
+        sn_store_health_release(note, nn);
+    }
+}
+
+/* Append rank's packed checks to c->health. */
+static int health_unpack(struct check_cli *c, size_t *cap, int rank,
+                         const char *p, size_t len, struct sn_error *err)
+{
+    const char *end = p + len, *f[HEALTH_FIELDS], *host;
+
+    if (!len)
+        return SN_OK;
+    /* every field is terminated, so strlen() stays inside */
+    if (end[-1] != '\0' || strcmp(p, HEALTH_PACK_TAG))
+        goto bad;
+    p += strlen(p) + 1;
+    if (p >= end)
+        goto bad;
+    host = p;
+    p += strlen(p) + 1;
+    while (p < end) {
+        struct sn_store_health *r;
+        for (int k = 0; k < HEALTH_FIELDS; k++) {
+            if (p >= end)
+                goto bad;
+            f[k] = p;
+            p += strlen(p) + 1;
+        }
+        SN_GROW(c->health, *cap, c->nhealth + 1);
+        r = &c->health[c->nhealth++];
+        memset(r, 0, sizeof(*r));
+        sn_strlcpy(r->host, host, sizeof(r->host));
+        sn_strlcpy(r->name, f[0], sizeof(r->name));
+        sn_strlcpy(r->status, f[1], sizeof(r->status));
+        sn_strlcpy(r->subject, f[2], sizeof(r->subject));
+        r->evidence = sn_xstrdup(f[3]);
+        r->remedy = sn_xstrdup(f[4]);
+    }
+    return SN_OK;
+bad:
+    return sn_error_set(err, SN_ERUNTIME,
+                        "check: rank %d sent node-health checks that cannot "
+                        "be read",
+                        rank);
+}
+
+/* The node-health checks of every host, once per host: the first rank of
+ * each runs them, rank 0 gathers them, stores them with the run and keeps
+ * them for the report. Every rank calls it (collective calls inside);
+ * returns this rank's exit status. */
+static int check_health(struct check_cli *c, struct sn_bench_job *job)
+{
+    const char *host = sn_bench_job_host(job);
+    struct sn_health_report rep;
+    struct sn_store_health *mine = NULL;
+    size_t nmine = 0, cap = 0, hcap = 0, *offs = NULL;
+    struct sn_buf pack;
+    struct sn_error err;
+    char *all = NULL, *saved = NULL;
+    bool first = false;
+    int rc, status = SN_EXIT_OK;
+
+    sn_health_report_init(&rep);
+    sn_buf_init(&pack);
+    if ((rc = sn_bench_job_host_first(job, &first, &err))) {
+        status = c->rank == 0 ? cli_fail(&err) : sn_exit_code(err.code);
+        goto out;
+    }
+    if (first) {
+        cli_health_env_begin(&c->hcfg, &saved);
+        rc = sn_health_run(&c->hcfg, &rep, &err);
+        cli_health_env_end(saved);
+        cli_health_rows(&rep, host, &mine, &nmine, &cap);
+        /* what the probes found before they stopped stays; that they
+         * stopped is said, and the measurements still count */
+        if (rc)
+            add_note(&mine, &nmine, &cap, host, err.msg,
+                     "run 'supernode doctor' on the host to see why");
+        health_pack(mine, nmine, host, &pack);
+    }
+    if ((rc = sn_bench_job_gather(job, pack.data, pack.len, &all, &offs,
+                                  &err))) {
+        status = c->rank == 0 ? cli_fail(&err) : sn_exit_code(err.code);
+        goto out;
+    }
+    if (c->rank != 0)
+        goto out;
+    for (int r = 0; r < sn_bench_job_size(job) && !status; r++)
+        if (health_unpack(c, &hcap, r, all + offs[r], offs[r + 1] - offs[r],
+                          &err))
+            status = cli_fail(&err);
+    if (!status && c->st && c->stored_run && c->nhealth &&
+        sn_store_health_put(c->st, c->stored_run, c->health, c->nhealth,
+                            &err))
+        status = cli_fail(&err);
+out:
+    free(all);
+    free(offs);
+    sn_buf_release(&pack);
+    sn_store_health_release(mine, nmine);
+    sn_health_report_release(&rep);
+    return status;
+}
+
+/* Point the probes (every rank, before the job: a bad option or spec
+ * ends every rank the same way, before anything is measured). */
+static int health_prepare(struct check_cli *c, const struct sn_spec *spec)
+{
+    struct sn_error err;
+
+    sn_health_config_init(&c->hcfg);
+    if (cli_health_setup(&c->hopts, &c->hcfg, &c->matrix, &err))
+        goto fail;
+    c->hcfg.matrix = c->matrix;
+    /* the design's expectations of a node when the spec states them; the
+     * defaults alone (accelerators per node from the scale-up section)
+     * would fail every node of a design without accelerator devices */
+    if (sn_spec_section(spec, "node")) {
+        if (sn_health_node_from_spec(spec, &c->node, &err))
+            goto fail;
+        c->hcfg.node = &c->node;
+    }
+    return SN_EXIT_OK;
+fail:
+    return c->rank == 0 ? cli_fail(&err) : sn_exit_code(err.code);
+}
+
 /* ---- judging --------------------------------------------------------------------- */
 
 static int judge(struct check_cli *c, const struct sn_spec *spec,
@@ -458,6 +681,8 @@ static int judge(struct check_cli *c, const struct sn_spec *spec,
     in.expected = expected;
     in.expected_source = source;
     in.baseline = have_bl ? &bl : NULL;
+    in.health = c->health;
+    in.nhealth = c->nhealth;
     if (sn_diag_run(&in, &rep, &err)) {
         rc = cli_fail(&err);
         goto out;
@@ -545,7 +770,9 @@ static int check_recorded(struct check_cli *c, const struct sn_spec *spec,
         goto out;
     if (c->run_id &&
         (sn_store_run_get(st, c->run_id, &run, &err) ||
-         sn_store_results_get(st, c->run_id, &rs, &err))) {
+         sn_store_results_get(st, c->run_id, &rs, &err) ||
+         sn_store_health_get(st, c->run_id, &c->health, &c->nhealth,
+                             &err))) {
         rc = cli_fail(&err);
         goto out;
     }
@@ -622,6 +849,13 @@ agree:
     status = sn_bench_job_agree(job, status);
     if (status)
         goto out;
+    /* the nodes before the measurements: the probes do not disturb them,
+     * and what they find is stored even if the run dies */
+    if (!c->no_doctor) {
+        status = sn_bench_job_agree(job, check_health(c, job));
+        if (status)
+            goto out;
+    }
     suite_opts(c, t, spec, &o);
     o.on_abort = on_abort;
     o.cb_ctx = c;
@@ -679,11 +913,16 @@ static int check_run(int argc, char **argv)
         rc = c.rank == 0 ? cli_fail(&err) : sn_exit_code(err.code);
         goto out;
     }
-    if (c.run_id || c.results)
+    if (c.run_id || c.results) {
         rc = check_recorded(&c, &spec, t);
-    else
+    } else {
+        if (!c.no_doctor && (rc = health_prepare(&c, &spec)))
+            goto out;
         rc = check_measure(&c, &spec, t);
+    }
 out:
+    sn_store_health_release(c.health, c.nhealth);
+    sn_health_matrix_free(c.matrix);
     sn_topo_free(t);
     sn_spec_release(&spec);
     return rc;
@@ -692,14 +931,17 @@ out:
 const struct sn_cmd sn_cmd_check = {
     "check",
     "--spec SPEC [--suite quick|full] [--baseline NAME] [--db PATH] "
-    "[--json FILE] [--junit FILE] [--run ID | --results FILE]",
+    "[--json FILE] [--junit FILE] [--run ID | --results FILE] "
+    "[--no-doctor | --fsroot DIR --nvml LIB|none --matrix FILE]",
     "acceptance check: measure, store, judge, name the device or cable",
     "Run under mpirun with one rank per accelerator, ranks in the spec's\n"
-    "order (mpirun -np N supernode check --spec SPEC). Measures the suite,\n"
-    "stores the run, then judges every result against the design, the\n"
-    "baseline and its peers, localises slow pairs to the links that\n"
-    "explain them, and prints the findings, strongest first, each with its\n"
-    "evidence and the next step. Exit 1 on any FAIL.\n\n"
+    "order (mpirun -np N supernode check --spec SPEC). Runs the node-health\n"
+    "checks of 'supernode doctor' once on every host, measures the suite,\n"
+    "stores the run with both, then judges every result against the\n"
+    "design, the baseline and its peers, localises slow pairs to the links\n"
+    "that explain them, and prints the findings, strongest first, each with\n"
+    "its evidence and the next step, and each host's health. A doctor FAIL\n"
+    "is a finding; its WARNs are shown, not findings. Exit 1 on any FAIL.\n\n"
     "  --suite quick|full    quick: GEMM, memory, every pair, one\n"
     "                        all-reduce; full: every test the backend has\n"
     "  --baseline NAME       also compare with this baseline\n"
@@ -713,6 +955,13 @@ const struct sn_cmd sn_cmd_check = {
     "  --run ID              judge a stored run again (no measuring)\n"
     "  --results FILE        judge a \"supernode.run/1\" document, stored as\n"
     "                        a new run unless --no-store\n"
-    "  --no-store            do not record the run\n",
+    "  --no-store            do not record the run\n"
+    "  --no-doctor           skip the node-health checks\n"
+    "  --fsroot DIR          the checks read sysfs and procfs under DIR\n"
+    "  --nvml LIB|none       the NVML library they load (none: no GPU\n"
+    "                        checks; default $SN_NVML_LIBRARY or the\n"
+    "                        driver's)\n"
+    "  --matrix FILE         allowed version combinations (YAML)\n"
+    "                        (as 'supernode doctor' has them)\n",
     check_run,
 };

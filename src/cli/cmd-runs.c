@@ -9,6 +9,7 @@
 
 #include "cli-store.h"
 #include "cmd.h"
+#include "sn/diagnose.h"
 
 extern const struct sn_cmd sn_cmd_runs;
 
@@ -133,6 +134,7 @@ out:
 
 static void show_text(const struct sn_run *r, const struct sn_results *rs,
                       const struct sn_store_finding *f, size_t nf,
+                      const struct sn_store_health *h, size_t nh,
                       struct sn_buf *out)
 {
     struct sn_table t;
@@ -189,6 +191,10 @@ static void show_text(const struct sn_run *r, const struct sn_results *rs,
                           f[i].summary,
                           f[i].label[0] ? " : " : "", f[i].label);
     }
+    if (nh) {
+        sn_buf_putc(out, '\n');
+        sn_diag_render_health(h, nh, true, out);
+    }
 }
 
 static int runs_show(int argc, char **argv)
@@ -198,7 +204,8 @@ static int runs_show(int argc, char **argv)
     struct sn_run run;
     struct sn_results rs;
     struct sn_store_finding *f = NULL;
-    size_t nf = 0;
+    struct sn_store_health *h = NULL;
+    size_t nf = 0, nh = 0;
     struct sn_error err;
     struct sn_buf out;
     int64_t id;
@@ -216,7 +223,8 @@ static int runs_show(int argc, char **argv)
     sn_buf_init(&out);
     if (sn_store_run_get(st, id, &run, &err) ||
         sn_store_results_get(st, id, &rs, &err) ||
-        sn_store_findings_get(st, id, &f, &nf, &err)) {
+        sn_store_findings_get(st, id, &f, &nf, &err) ||
+        sn_store_health_get(st, id, &h, &nh, &err)) {
         rc = cli_fail(&err);
         goto out;
     }
@@ -226,10 +234,11 @@ static int runs_show(int argc, char **argv)
         sn_store_run_json(&j, &run, &rs, f, nf, true);
         sn_buf_putc(&out, '\n');
     } else {
-        show_text(&run, &rs, f, nf, &out);
+        show_text(&run, &rs, f, nf, h, nh, &out);
     }
     cli_print(&out);
 out:
+    sn_store_health_release(h, nh);
     sn_store_findings_release(f, nf);
     sn_results_release(&rs);
     sn_buf_release(&out);
@@ -301,7 +310,8 @@ const struct sn_cmd sn_cmd_runs = {
     "  runs list            the newest runs first (--limit N, default 20;\n"
     "                       0 for all)\n"
     "  runs show ID         one run: when, where, who, versions, spec, its\n"
-    "                       results (median, spread, samples) and findings;\n"
+    "                       results (median, spread, samples), findings and\n"
+    "                       node health (what doctor found on each host);\n"
     "                       --format json writes a \"supernode.run/1\"\n"
     "                       document with every raw sample\n"
     "  runs import FILE     store a \"supernode.run/1\" document as a new run\n"

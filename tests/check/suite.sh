@@ -1,0 +1,193 @@
+#!/usr/bin/env bash
+# suite.sh BUILD: `supernode check` with the node-health checks it makes
+# while measuring, on the cpu backend, pointed at the doctor's fixture
+# trees (--fsroot) and the fake NVML: two ranks on one host run them
+# once; a trained-down GPU link is a FAIL finding naming the host and the
+# device with doctor's remedy (exit 1), stored with the run and shown by
+# `check --run` and `runs show`; a good node gives no health finding;
+# warnings do not raise the verdict; --no-doctor skips them; bad options
+# end before anything is stored. Tiny sizes: this checks behaviour.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+bin=${SUPERNODE:?}
+fake=${SN_BUILD:-build/test}/lib/fake-nvml.so
+supp=$PWD/tests/bench/lsan-mpi.supp
+pass=0
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_btl=self,vader
+# the machine's own NVML stays out unless a case names one
+unset SN_NVML_LIBRARY HWLOC_FSROOT
+quiet_asan="detect_leaks=0:abort_on_error=0"
+host=$(hostname)
+trees=tests/fixtures/sysfs
+spec=examples/cpu-cluster.yaml
+small=(--tests memory --iters 3)
+
+ok() { pass=$((pass + 1)); echo "ok $1"; }
+bad() {
+    fail=$((fail + 1))
+    echo "FAIL $1: $2"
+    sed 's/^/  stdout: /' "$tmp/out" | tail -n 25
+    grep -v 'Suppressions\|count  *bytes' "$tmp/err" | sed 's/^/  stderr: /' |
+        tail -n 10
+}
+has() { grep -qF -- "$2" "$1"; }
+
+# check ARGS...: one lone process (a job of one rank), leaks unchecked
+check1() {
+    ASAN_OPTIONS=$quiet_asan timeout 120 "$bin" check --spec "$spec" \
+        "${small[@]}" "$@" >"$tmp/out" 2>"$tmp/err"
+}
+
+if ! command -v jq >/dev/null; then
+    echo "FAIL jq is not installed (scripts/deps.sh installs it)"
+    echo "0 passed, 1 failed"
+    exit 1
+fi
+
+# how many checks doctor itself makes on the trained-down tree
+"$bin" doctor --nvml none --fsroot "$trees/node-trained-down" \
+    --format json >"$tmp/doctor.json" 2>/dev/null
+ndoc=$(jq '.checks | length' "$tmp/doctor.json")
+nfail=$(jq '[.checks[] | select(.status == "fail")] | length' \
+    "$tmp/doctor.json")
+
+# 1. two ranks on one host, a GPU link trained down: the checks run once,
+#    the FAIL is a finding with doctor's remedy, exit 1; leak checking on
+#    with Open MPI's own allocations suppressed
+db=$tmp/r.db
+ASAN_OPTIONS="fast_unwind_on_malloc=0:detect_leaks=1:abort_on_error=0" \
+LSAN_OPTIONS="suppressions=$supp" \
+    timeout 120 mpirun -np 2 --oversubscribe "$bin" check --spec "$spec" \
+    "${small[@]}" --db "$db" --nvml none \
+    --fsroot "$trees/node-trained-down" --json "$tmp/c.json" \
+    --junit "$tmp/c.xml" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+why=""
+[[ $rc -eq 1 ]] || why+=" exit $rc, expected 1;"
+has "$tmp/out" "FAIL health $host  0000:83:00.0 gpu 10de:2330 slot GPU2" ||
+    why+=" no health finding for GPU2;"
+has "$tmp/out" "doctor pcie.link on $host: trained down: Gen5 x8" ||
+    why+=" no evidence;"
+has "$tmp/out" "next: reseat the card" || why+=" no remedy as next step;"
+has "$tmp/out" "node health (doctor, 1 host): $nfail FAIL" ||
+    why+=" no node health section with $nfail FAIL;"
+# once per host: each failing device once among the findings and once in
+# the section, the JSON holding exactly doctor's checks
+n=$(grep -c "pcie.link 0000:83:00.0 gpu 10de:2330 slot GPU2" "$tmp/out")
+[[ $n -eq 1 ]] || why+=" GPU2's check listed $n times in the section;"
+n=$(grep -c "^FAIL health " "$tmp/out")
+[[ $n -eq $nfail ]] || why+=" $n health findings, doctor has $nfail FAILs;"
+jq -e --argjson n "$ndoc" --argjson f "$nfail" --arg h "$host" '
+    .verdict == "FAIL" and (.health | length) == $n and
+    ([.health[] | select(.status == "FAIL")] | length) == $f and
+    all(.health[]; .host == $h) and .counts.health.FAIL == $f and
+    ([.findings[] | select(.kind == "health")] | length) == $f and
+    ([.findings[] | select(.kind == "health")][0] |
+        .severity == "FAIL" and .subject == $h and .next_step != "")
+    ' "$tmp/c.json" >/dev/null || why+=" JSON health wrong;"
+has "$tmp/c.xml" '<testsuite name="health" tests="'"$ndoc"'" failures="'"$nfail"'"' ||
+    why+=" no JUnit health suite;"
+has "$tmp/c.xml" '<failure type="health"' || why+=" no JUnit failure;"
+has "$tmp/err" "ERROR: AddressSanitizer" && why+=" asan error;"
+has "$tmp/err" "ERROR: LeakSanitizer" && why+=" leak;"
+[[ -z "$why" ]] && ok "two ranks, trained-down link: FAIL finding, once per host" ||
+    bad "two ranks, trained-down link" "$why"
+
+# 2. the checks are stored with the run: runs show lists them, check
+#    --run judges them again, and they are columns a query can find
+ASAN_OPTIONS=$quiet_asan "$bin" runs show 1 --db "$db" >"$tmp/out" 2>"$tmp/err"
+why=""
+has "$tmp/out" "run 1: complete, FAIL" || why+=" run not FAIL;"
+has "$tmp/out" "node health (doctor, 1 host): $nfail FAIL" ||
+    why+=" runs show lacks node health;"
+has "$tmp/out" "FAIL pcie.link 0000:83:00.0 gpu 10de:2330 slot GPU2" ||
+    why+=" runs show lacks the failed link;"
+ASAN_OPTIONS=$quiet_asan "$bin" check --spec "$spec" --run 1 --db "$db" \
+    >"$tmp/out2" 2>>"$tmp/err"
+rc=$?
+[[ $rc -eq 1 ]] || why+=" check --run exit $rc;"
+has "$tmp/out2" "FAIL health $host  0000:83:00.0 gpu 10de:2330 slot GPU2" ||
+    why+=" check --run lacks the health finding;"
+if command -v sqlite3 >/dev/null; then
+    n=$(sqlite3 "$db" "SELECT count(*) FROM health WHERE run_id = 1 AND
+        name = 'pcie.link' AND status = 'FAIL'")
+    [[ $n -eq $(jq '[.checks[] | select(.status == "fail" and
+        .name == "pcie.link")] | length' "$tmp/doctor.json") ]] ||
+        why+=" $n pcie.link FAIL rows;"
+fi
+[[ -z "$why" ]] && ok "stored with the run: runs show, check --run" ||
+    bad "stored with the run" "$why"
+
+# 3. a good node: no health finding, exit 0
+check1 --db "$tmp/good.db" --nvml none --fsroot "$trees/node-good" \
+    --json "$tmp/good.json"
+rc=$?
+why=""
+[[ $rc -eq 0 ]] || why+=" exit $rc;"
+has "$tmp/out" "check: PASS" || why+=" not PASS;"
+has "$tmp/out" "FAIL health" && why+=" a health finding;"
+has "$tmp/out" "node health (doctor, 1 host):" || why+=" no section;"
+jq -e '.verdict == "PASS" and (.health | length) > 20 and
+    .counts.health.FAIL == 0' "$tmp/good.json" >/dev/null ||
+    why+=" JSON wrong;"
+[[ -z "$why" ]] && ok "good node: no health finding, exit 0" ||
+    bad "good node" "$why"
+
+# 4. warnings are shown and leave the verdict alone: the captured virtual
+#    machine has no accelerator (WARN)
+check1 --no-store --nvml none --fsroot "$trees/captured-vm"
+rc=$?
+why=""
+[[ $rc -eq 0 ]] || why+=" exit $rc;"
+has "$tmp/out" "check: PASS, 0 findings" || why+=" the verdict moved;"
+grep -q '^    WARN ' "$tmp/out" || why+=" no WARN listed;"
+[[ -z "$why" ]] && ok "doctor WARNs shown, verdict PASS" ||
+    bad "doctor WARNs" "$why"
+
+# 5. the fake NVML through --nvml: a GPU's ECC errors fail on the good tree
+SN_FAKE_NVML=tests/fixtures/nvml/bad.yaml check1 --no-store \
+    --nvml "$fake" --fsroot "$trees/node-good"
+rc=$?
+why=""
+[[ $rc -eq 1 ]] || why+=" exit $rc;"
+grep -q "^FAIL health $host  .*" "$tmp/out" || why+=" no health finding;"
+has "$tmp/out" "doctor nvml." || why+=" no NVML finding;"
+[[ -z "$why" ]] && ok "fake NVML through --nvml: FAIL" ||
+    bad "fake NVML" "$why"
+
+# 6. --no-doctor: no section, nothing stored
+check1 --db "$tmp/nod.db" --no-doctor --json "$tmp/nod.json"
+rc=$?
+why=""
+[[ $rc -eq 0 ]] || why+=" exit $rc;"
+has "$tmp/out" "node health" && why+=" section shown;"
+jq -e '(.health | length) == 0' "$tmp/nod.json" >/dev/null ||
+    why+=" JSON has health;"
+ASAN_OPTIONS=$quiet_asan "$bin" runs show 1 --db "$tmp/nod.db" >"$tmp/out" 2>&1
+has "$tmp/out" "node health" && why+=" stored;"
+[[ -z "$why" ]] && ok "--no-doctor skips the checks" || bad "--no-doctor" "$why"
+
+# 7. bad options end every rank before a run is recorded
+check1 --db "$tmp/bad.db" --nvml none --fsroot "$trees/no-such-tree"
+rc=$?
+why=""
+[[ $rc -eq 2 ]] || why+=" exit $rc;"
+has "$tmp/err" "no-such-tree: cannot use as root" || why+=" message;"
+[[ -e "$tmp/bad.db" ]] && why+=" database created;"
+check1 --no-store --no-doctor --fsroot "$trees/node-good"
+rc2=$?
+[[ $rc2 -eq 2 ]] || why+=" --no-doctor with --fsroot exit $rc2;"
+has "$tmp/err" "not with --no-doctor" || why+=" no usage message;"
+check1 --no-store --matrix tests/fixtures/node/bad-unknown-key.yaml
+rc3=$?
+[[ $rc3 -eq 2 ]] || why+=" bad matrix exit $rc3;"
+[[ -z "$why" ]] && ok "bad root, conflicting options, bad matrix: exit 2" ||
+    bad "bad options" "$why"
+
+echo "$pass passed, $fail failed"
+[[ $fail -eq 0 ]]
