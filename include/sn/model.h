@@ -1,7 +1,8 @@
 /* model.h: predictions on a topology: pair bandwidth and latency,
- * collectives (ring, tree, NVLS, hierarchical, direct) with an alpha-beta
- * cost and a flow-level contention engine; transformer FLOPs, memory, step
- * time and MFU; layout search; goodput under failures; sweeps.
+ * collectives (ring, tree, NVLS, two- and three-level hierarchical,
+ * direct) with an alpha-beta cost and a flow-level contention engine;
+ * transformer FLOPs, memory, step time and MFU; layout search; goodput
+ * under failures; sweeps.
  *
  * Ownership: sn_coll_model_new() returns a heap object freed with
  * sn_coll_model_free(); it borrows the topology, which must outlive it.
@@ -43,6 +44,9 @@ enum sn_coll_algo {
     SN_ALGO_NVLS,   /* in-switch reduction */
     SN_ALGO_HIER,   /* intra-domain RS, inter-domain per rail, intra AG */
     SN_ALGO_DIRECT, /* pairwise (all-to-all, send/recv) */
+    SN_ALGO_HIER3,  /* three levels: intra-domain RS, RS on each rail among
+                       the domains under the same leaf switches (a pod),
+                       the rest on each rail across pods, then AG back */
     SN_ALGO_COUNT
 };
 

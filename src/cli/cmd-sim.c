@@ -129,8 +129,8 @@ static int parse(int argc, char **argv, struct sim_opts *o, bool coll)
             o->algo = sn_coll_algo_parse(v);
             if (o->algo < 0)
                 return cli_usage_error("unknown algorithm '%s' (expected "
-                                       "auto, ring, tree, nvls, hier or "
-                                       "direct)",
+                                       "auto, ring, tree, nvls, hier, "
+                                       "hier3 or direct)",
                                        v);
         } else if (coll && (v = cli_opt_value(argc, argv, &i, "--group", "-g",
                                           &rc))) {
@@ -822,9 +822,11 @@ const struct sn_cmd sn_cmd_sim = {
     "  protocol chosen, the bottleneck link class and its efficiency.\n"
     "  OP: allreduce (default), allgather, reducescatter, alltoall,\n"
     "  broadcast, reduce, sendrecv. ALGO: auto (default: the lowest\n"
-    "  predicted time, as NCCL's tuner picks), ring, tree, nvls, hier,\n"
-    "  direct. GROUP: cluster (default), domain[:K] (one scale-up domain),\n"
-    "  node[:K] (one server), rail[:K] (accelerator K of every server).\n"
+    "  predicted time, as NCCL's tuner picks), ring, tree, nvls, hier (in\n"
+    "  each domain, then on each rail), hier3 (in each domain, on each rail\n"
+    "  under each leaf, then across them), direct. GROUP: cluster\n"
+    "  (default), domain[:K] (one scale-up domain), node[:K] (one server),\n"
+    "  rail[:K] (accelerator K of every server).\n"
     "  T: float (default), half, bfloat16, double, int8, uint8, int32,\n"
     "  uint32, int64, uint64, fp8e4m3, fp8e5m2.\n"
     "\n"

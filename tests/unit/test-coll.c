@@ -195,6 +195,306 @@ static void test_coll_hierarchical_matches_closed_form(void)
     sn_topo_free(t);
 }
 
+/* Three-level fixture: 16 servers of 2 GPUs (one scale-up chip, two
+ * 100 GB/s links per GPU: 200 GB/s a rank inside its server), one 50 GB/s
+ * NIC per GPU on a rail-optimised leaf tier of 4 servers a leaf, so 4
+ * pods of 4 domains; every leaf has `uplinks` links to as many spines:
+ * 4 is non-blocking, 1 is 4:1. */
+static struct sn_topo *pods(uint32_t uplinks)
+{
+    struct fx_cluster c;
+
+    memset(&c, 0, sizeof(c));
+    c.servers = 16;
+    c.gpus = 2;
+    c.chips = 1;
+    c.links_per_gpu = 2;
+    c.up_bw = 100e9;
+    c.up_lat = 0.25e-6;
+    c.nics = 2;
+    c.nic_bw = 50e9;
+    c.net_lat = 0.5e-6;
+    c.pcie_bw = 64e9;
+    c.rail = true;
+    c.hosts_per_leaf = 4;
+    c.spines = uplinks;
+    c.uplinks = uplinks;
+    c.uplink_bw = 50e9;
+    return fx_build(&c);
+}
+
+/* Link rates and latencies are floats in the topology, so the closed
+ * forms take them as floats too. The wire latency of one step on the
+ * pods fixture, as the routes add it: inside a server GPU-chip-GPU; in a pod
+ * GPU-NIC-leaf-NIC-GPU; across pods two more hops over a spine. */
+#define W_UP (2.0 * (double)0.25e-6f)
+#define W_POD (2.0 * (double)1e-7f + 2.0 * (double)0.5e-6f)
+#define W_X (2.0 * (double)1e-7f + 4.0 * (double)0.5e-6f)
+
+/* The 32 ranks with the domains in pod order interleaved (domain j of the
+ * list is server 4 (j mod 4) + j / 4): every ring edge from one domain to
+ * the next crosses the spine. */
+static void interleaved(uint32_t *ranks)
+{
+    for (uint32_t j = 0; j < 16; j++) {
+        uint32_t s = 4 * (j % 4) + j / 4;
+        ranks[2 * j] = 2 * s;
+        ranks[2 * j + 1] = 2 * s + 1;
+    }
+}
+
+/* Three-level all-reduce on a non-blocking fabric with neutral constants
+ * (g = 2 ranks a domain, r = 4 domains a pod, q = 4 pods):
+ *   T = 2(g-1)/g S/B_up + 2(r-1)/r (S/g)/B_nic + 2(q-1)/q (S/(g r))/B_nic
+ *       + 2(g-1) w_up + 2(r-1) w_pod + 2(q-1) w_x
+ * to 1e-9; all-gather and reduce-scatter take each phase once. The
+ * bandwidth term equals the two-level one, 2(g-1)/g S/B_up +
+ * 2(m-1)/m (S/g)/B_nic (both move a rank's share once), and the latency
+ * is 12 network steps instead of 2(m-1) = 30. */
+static void test_coll_hier3_matches_closed_form(void)
+{
+    struct sn_topo *t = pods(4);
+    struct sn_coll_params p;
+    struct sn_coll_model *m = NULL;
+    struct sn_coll_result r, r2;
+    struct sn_error err;
+    double g = 2, rr = 4, q = 4, mm = 16, S = 1 * GiB;
+    double Bup = 2 * (double)100e9f, B = (double)50e9f;
+    double bw = 2 * (g - 1) / g * S / Bup + 2 * (rr - 1) / rr * (S / g) / B +
+                2 * (q - 1) / q * (S / (g * rr)) / B;
+
+    fx_ideal_params(&p);
+    REQUIRE(sn_coll_model_new_params(t, &p, &m, &err) == SN_OK);
+    CHECK_NEAR(predict(m, SN_COLL_ALLREDUCE, grp(0, 32, 1), S, SN_ALGO_HIER3,
+                       &r),
+               bw + 2 * (g - 1) * W_UP + 2 * (rr - 1) * W_POD +
+                   2 * (q - 1) * W_X,
+               1e-9);
+    CHECK(r.algo == SN_ALGO_HIER3);
+    CHECK(r.flows);
+    CHECK_NEAR(predict(m, SN_COLL_ALLGATHER, grp(0, 32, 1), S, SN_ALGO_HIER3,
+                       &r),
+               bw / 2 + (g - 1) * W_UP + (rr - 1) * W_POD + (q - 1) * W_X,
+               1e-9);
+    CHECK_NEAR(predict(m, SN_COLL_REDUCESCATTER, grp(0, 32, 1), S,
+                       SN_ALGO_HIER3, &r),
+               bw / 2 + (g - 1) * W_UP + (rr - 1) * W_POD + (q - 1) * W_X,
+               1e-9);
+    /* small: across pods by double binary tree, 2 log2 q steps moving
+     * 2 S/(g r): 64 KiB is below the crossover 4 w_x B (g r) */
+    S = 64 * 1024;
+    CHECK_NEAR(predict(m, SN_COLL_ALLREDUCE, grp(0, 32, 1), S, SN_ALGO_HIER3,
+                       &r),
+               2 * (g - 1) / g * S / Bup + 2 * (rr - 1) / rr * (S / g) / B +
+                   2 * (S / (g * rr)) / B + 2 * (g - 1) * W_UP +
+                   2 * (rr - 1) * W_POD + 2 * 2 * W_X,
+               1e-9);
+    S = 1 * GiB;
+    /* two-level: the same bandwidth term, 2(m-1) network steps */
+    predict(m, SN_COLL_ALLREDUCE, grp(0, 32, 1), S, SN_ALGO_HIER, &r2);
+    CHECK_NEAR(r2.time - r2.latency,
+               2 * (g - 1) / g * S / Bup + 2 * (mm - 1) / mm * (S / g) / B,
+               1e-9);
+    CHECK_NEAR(predict(m, SN_COLL_ALLREDUCE, grp(0, 32, 1), S, SN_ALGO_HIER3,
+                       &r) - r.latency,
+               r2.time - r2.latency, 1e-9);
+    CHECK(r.latency < r2.latency);
+    sn_coll_model_free(m);
+    sn_topo_free(t);
+}
+
+/* A 4:1 spine (one uplink a leaf for 4 NICs): when the group lists its
+ * domains interleaved across pods, every edge of the two-level rail ring
+ * climbs to the spine, 4 flows a leaf over one uplink, at B/4:
+ *   T2 = 2(g-1)/g S/B_up + 2(m-1)/m (S/g)/(B/4) + 2(g-1) w_up + 2(m-1) w_x
+ * while three-level keeps S/g - S/(g r) under the leaves:
+ *   T3 = 2(g-1)/g S/B_up + 2(r-1)/r (S/g)/B + 2(q-1)/q (S/(g r))/(B/4)
+ *        + 2(g-1) w_up + 2(r-1) w_pod + 2(q-1) w_x
+ * both to 1e-9, and auto takes three-level. */
+static void test_coll_hier3_wins_when_rings_cross_the_spine(void)
+{
+    struct sn_topo *t = pods(1);
+    struct sn_coll_params p;
+    struct sn_coll_model *m = NULL;
+    struct sn_coll_result r2, r3, ra;
+    struct sn_error err;
+    uint32_t ranks[32];
+    struct sn_group g32 = {0, 32, 1, ranks};
+    double g = 2, rr = 4, q = 4, mm = 16, S = 1 * GiB;
+    double Bup = 2 * (double)100e9f, B = (double)50e9f;
+
+    interleaved(ranks);
+    fx_ideal_params(&p);
+    REQUIRE(sn_coll_model_new_params(t, &p, &m, &err) == SN_OK);
+    CHECK_NEAR(predict(m, SN_COLL_ALLREDUCE, g32, S, SN_ALGO_HIER, &r2),
+               2 * (g - 1) / g * S / Bup +
+                   2 * (mm - 1) / mm * (S / g) / (B / 4) +
+                   2 * (g - 1) * W_UP + 2 * (mm - 1) * W_X,
+               1e-9);
+    CHECK_NEAR(predict(m, SN_COLL_ALLREDUCE, g32, S, SN_ALGO_HIER3, &r3),
+               2 * (g - 1) / g * S / Bup + 2 * (rr - 1) / rr * (S / g) / B +
+                   2 * (q - 1) / q * (S / (g * rr)) / (B / 4) +
+                   2 * (g - 1) * W_UP + 2 * (rr - 1) * W_POD +
+                   2 * (q - 1) * W_X,
+               1e-9);
+    CHECK(r3.time < 0.5 * r2.time);
+    predict(m, SN_COLL_ALLREDUCE, g32, S, SN_ALGO_AUTO, &ra);
+    CHECK(ra.algo == SN_ALGO_HIER3);
+    CHECK(ra.time == r3.time);
+    sn_coll_model_free(m);
+    sn_topo_free(t);
+}
+
+/* Where it does not win: the same 4:1 spine with the domains in order.
+ * The two-level rail ring leaves each leaf once (one flow over the
+ * uplink: full rate), but three-level sends all 4 of a leaf's ranks up
+ * at once for the cross-pod step, at B/4:
+ *   T3 - T2 = (S/g)/B [2(r-1)/r + 4 x 2(q-1)/(q r) - 2(m-1)/m] > 0
+ * (bandwidth terms, to 1e-9), so auto keeps two levels at 1 GiB. */
+static void test_coll_hier3_loses_on_a_thin_spine_in_order(void)
+{
+    struct sn_topo *t = pods(1);
+    struct sn_coll_params p;
+    struct sn_coll_model *m = NULL;
+    struct sn_coll_result r2, r3, ra;
+    struct sn_error err;
+    double g = 2, rr = 4, q = 4, mm = 16, S = 1 * GiB, B = (double)50e9f;
+
+    fx_ideal_params(&p);
+    REQUIRE(sn_coll_model_new_params(t, &p, &m, &err) == SN_OK);
+    predict(m, SN_COLL_ALLREDUCE, grp(0, 32, 1), S, SN_ALGO_HIER, &r2);
+    predict(m, SN_COLL_ALLREDUCE, grp(0, 32, 1), S, SN_ALGO_HIER3, &r3);
+    CHECK_NEAR((r3.time - r3.latency) - (r2.time - r2.latency),
+               (S / g) / B *
+                   (2 * (rr - 1) / rr + 4 * 2 * (q - 1) / (q * rr) -
+                    2 * (mm - 1) / mm),
+               1e-9);
+    CHECK(r3.time > r2.time);
+    predict(m, SN_COLL_ALLREDUCE, grp(0, 32, 1), S, SN_ALGO_AUTO, &ra);
+    CHECK(ra.algo != SN_ALGO_HIER3);
+    sn_coll_model_free(m);
+    sn_topo_free(t);
+}
+
+/* A spine link at half its rate, non-blocking fabric: it carries a
+ * quarter of each of the 4 cross-pod flows of its leaf, so the
+ * cross-pod step runs at B/2 and three-level slows by exactly
+ * 2(q-1)/q (S/(g r))/B (to 1e-9); the two-level rail ring sends one flow
+ * a leaf up, a quarter of it on that link, and does not change. */
+static void test_coll_hier3_degraded_spine_link_slows_it(void)
+{
+    struct sn_topo *t = pods(4);
+    struct sn_coll_params p;
+    struct sn_coll_model *m0 = NULL, *m1 = NULL;
+    struct sn_coll_result a0, a1, b0, b1;
+    struct sn_error err;
+    uint32_t bad = SN_NONE;
+    double g = 2, rr = 4, q = 4, S = 1 * GiB, B = (double)50e9f;
+
+    fx_ideal_params(&p);
+    REQUIRE(sn_coll_model_new_params(t, &p, &m0, &err) == SN_OK);
+    for (uint32_t i = 0; i < t->nlinks && bad == SN_NONE; i++)
+        if (t->nodes[t->links[i].a].role == SN_SW_LEAF &&
+            t->nodes[t->links[i].b].role == SN_SW_SPINE)
+            bad = i;
+    REQUIRE(bad != SN_NONE);
+    REQUIRE(sn_topo_set_health(t, bad, 0.5, &err) == SN_OK);
+    REQUIRE(sn_coll_model_new_params(t, &p, &m1, &err) == SN_OK);
+    predict(m0, SN_COLL_ALLREDUCE, grp(0, 32, 1), S, SN_ALGO_HIER3, &a0);
+    predict(m1, SN_COLL_ALLREDUCE, grp(0, 32, 1), S, SN_ALGO_HIER3, &a1);
+    CHECK_NEAR(a1.time - a0.time, 2 * (q - 1) / q * (S / (g * rr)) / B,
+               1e-9);
+    predict(m0, SN_COLL_ALLREDUCE, grp(0, 32, 1), S, SN_ALGO_HIER, &b0);
+    predict(m1, SN_COLL_ALLREDUCE, grp(0, 32, 1), S, SN_ALGO_HIER, &b1);
+    CHECK(b1.time == b0.time);
+    sn_coll_model_free(m0);
+    sn_coll_model_free(m1);
+    sn_topo_free(t);
+}
+
+/* The per-level estimate of three-level (groups too large for the flow
+ * engine) agrees with the engine on both fabrics: across pods it takes
+ * the leaf's up/down ratio, 1 non-blocking and 1/4 on the 4:1 spine. */
+static void test_coll_hier3_estimate_agrees_with_flow_engine(void)
+{
+    uint32_t ups[] = {4, 1};
+    enum sn_coll_op ops[] = {SN_COLL_ALLREDUCE, SN_COLL_ALLGATHER,
+                             SN_COLL_REDUCESCATTER};
+
+    for (size_t u = 0; u < SN_ARRAY_LEN(ups); u++) {
+        struct sn_topo *t = pods(ups[u]);
+        struct sn_coll_params p;
+        struct sn_coll_model *mf = NULL, *me = NULL;
+        struct sn_error err;
+        fx_params_nvlink(4, false, &p);
+        REQUIRE(sn_coll_model_new_params(t, &p, &mf, &err) == SN_OK);
+        p.flow_max = 0;
+        REQUIRE(sn_coll_model_new_params(t, &p, &me, &err) == SN_OK);
+        for (size_t i = 0; i < SN_ARRAY_LEN(ops); i++) {
+            struct sn_coll_result rf, re;
+            predict(mf, ops[i], grp(0, 32, 1), 1 * GiB, SN_ALGO_HIER3, &rf);
+            predict(me, ops[i], grp(0, 32, 1), 1 * GiB, SN_ALGO_HIER3, &re);
+            CHECK(rf.flows && !re.flows);
+            CHECK_NEAR(re.time, rf.time, 1e-9);
+        }
+        sn_coll_model_free(mf);
+        sn_coll_model_free(me);
+        sn_topo_free(t);
+    }
+}
+
+/* Three-level needs two or more pods with the same number, two or more,
+ * of the group's domains, and runs all-reduce, all-gather and
+ * reduce-scatter; otherwise it is refused with the reason, and auto
+ * (which takes the fastest of what applies) still answers. */
+static void test_coll_hier3_needs_equal_pods(void)
+{
+    struct sn_topo *t = pods(4);
+    struct sn_coll_params p;
+    struct sn_coll_model *m = NULL;
+    struct sn_coll_result r;
+    struct sn_error err;
+    struct sn_group uneven = grp(0, 20, 1), one = grp(0, 8, 1);
+    struct sn_group all = grp(0, 32, 1), rail = grp(0, 16, 2);
+
+    fx_params_nvlink(4, false, &p);
+    REQUIRE(sn_coll_model_new_params(t, &p, &m, &err) == SN_OK);
+    CHECK(sn_coll_predict(m, SN_COLL_ALLREDUCE, &uneven, 1e6, SN_ALGO_HIER3,
+                          &r, &err) == SN_EINPUT);
+    CHECK_CONTAINS(err.msg, "here 3 pods of 2 to 4 domains");
+    CHECK(sn_coll_predict(m, SN_COLL_ALLREDUCE, &one, 1e6, SN_ALGO_HIER3, &r,
+                          &err) == SN_EINPUT);
+    CHECK_CONTAINS(err.msg, "one pod");
+    CHECK(sn_coll_predict(m, SN_COLL_BROADCAST, &all, 1e6, SN_ALGO_HIER3, &r,
+                          &err) == SN_EINPUT);
+    CHECK_CONTAINS(err.msg, "allreduce, allgather and reducescatter only");
+    CHECK(sn_coll_algo_applies(m, SN_COLL_ALLREDUCE, &all, SN_ALGO_HIER3));
+    /* one rank a domain (a rail): g = 1, pods of 4 domains */
+    CHECK(sn_coll_algo_applies(m, SN_COLL_ALLREDUCE, &rail, SN_ALGO_HIER3));
+    CHECK(!sn_coll_algo_applies(m, SN_COLL_ALLREDUCE, &uneven,
+                                SN_ALGO_HIER3));
+    CHECK(sn_coll_predict(m, SN_COLL_ALLREDUCE, &uneven, 1e6, SN_ALGO_AUTO,
+                          &r, &err) == SN_OK);
+    CHECK(r.algo != SN_ALGO_HIER3);
+    /* auto is the fastest of the algorithms that apply, three-level
+     * among them */
+    for (int op = 0; op < SN_COLL_OP_COUNT; op++)
+        for (double S = 8; S <= 4 * GiB; S *= 64) {
+            struct sn_coll_result ra, rx;
+            double best = INFINITY;
+            REQUIRE(sn_coll_predict(m, op, &all, S, SN_ALGO_AUTO, &ra,
+                                    &err) == SN_OK);
+            for (int a = SN_ALGO_RING; a < SN_ALGO_COUNT; a++)
+                if (sn_coll_algo_applies(m, op, &all, a) &&
+                    sn_coll_predict(m, op, &all, S, a, &rx, &err) == SN_OK &&
+                    rx.time < best)
+                    best = rx.time;
+            CHECK(ra.time == best);
+        }
+    sn_coll_model_free(m);
+    sn_topo_free(t);
+}
+
 /* nccl-tests bus factors (doc/PERFORMANCE.md): AllReduce 2(n-1)/n;
  * ReduceScatter, AllGather, AlltoAll (n-1)/n; the rest 1. */
 static void test_coll_bus_factors_follow_nccl_tests(void)
@@ -900,6 +1200,12 @@ static const struct sn_test cases[] = {
     T(test_coll_alltoall_fat_tree_matches_closed_form),
     T(test_coll_oversubscribed_tier_halves_inter_share),
     T(test_coll_hierarchical_matches_closed_form),
+    T(test_coll_hier3_matches_closed_form),
+    T(test_coll_hier3_wins_when_rings_cross_the_spine),
+    T(test_coll_hier3_loses_on_a_thin_spine_in_order),
+    T(test_coll_hier3_degraded_spine_link_slows_it),
+    T(test_coll_hier3_estimate_agrees_with_flow_engine),
+    T(test_coll_hier3_needs_equal_pods),
     T(test_coll_bus_factors_follow_nccl_tests),
     T(test_coll_auto_picks_the_fastest_algorithm),
     T(test_coll_refuses_algorithms_that_do_not_apply),

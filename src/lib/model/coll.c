@@ -20,7 +20,18 @@
 #include "hmap.h"
 #include "sn/model.h"
 
-enum pat { PAT_RING, PAT_INTRA, PAT_RAIL, PAT_SR, PAT_A2A, PAT_COUNT };
+/* PAT_POD: on each rail, a ring among the domains of every pod;
+ * PAT_XPOD: on each rail, a ring through the pods (three-level). */
+enum pat {
+    PAT_RING,
+    PAT_INTRA,
+    PAT_RAIL,
+    PAT_SR,
+    PAT_A2A,
+    PAT_POD,
+    PAT_XPOD,
+    PAT_COUNT
+};
 
 /* What one pattern's step gives: bw is the per-rank bandwidth of the
  * step (bytes/s a rank moves through its flows of the step), wire the
@@ -49,6 +60,14 @@ struct grp {
     uint32_t gmin, gmax;
     bool regular;
     int intra_cls;     /* scale-up, or host when the ranks have none */
+    /* pods of group 0 (three-level): domains whose ranks enter the
+     * network at the same switches, index by index */
+    uint32_t npods;    /* pods found (0: not looked for or no exits) */
+    uint32_t pod_rmin, pod_rmax; /* the group's domains per pod */
+    uint32_t pod_r;    /* domains per pod when three-level applies */
+    uint32_t *porder;  /* m domain indices, pod by pod (NULL: does not
+                          apply) */
+    bool pod_noexit;   /* a rank has no network switch behind it */
     double up_min, nvls_min, nic_min;    /* effective, per rank */
     double up_nom, nic_nom, host_nom;    /* nominal, per rank */
     struct patres pat[PAT_COUNT];
@@ -61,6 +80,7 @@ struct sn_coll_model {
     uint32_t *dom;     /* per rank: scale-up domain id */
     uint32_t ndom;
     double *up_cap, *up_nom, *nvls_cap, *nic_cap, *nic_nom, *host_nom;
+    uint64_t *exits;   /* per rank: the switches its NICs plug into */
     struct hmap grp_of;
     struct grp **grps;
     size_t ngrps, grps_cap;
@@ -73,7 +93,7 @@ static const char *const op_names[SN_COLL_OP_COUNT] = {
     "broadcast", "reduce",    "sendrecv"};
 
 static const char *const algo_names[SN_ALGO_COUNT] = {
-    "auto", "ring", "tree", "nvls", "hier", "direct"};
+    "auto", "ring", "tree", "nvls", "hier", "direct", "hier3"};
 
 const char *sn_coll_op_name(enum sn_coll_op op)
 {
@@ -217,6 +237,113 @@ static void rank_caps(struct sn_coll_model *m)
     free(users);
 }
 
+/* ---- network exits (three-level pods) ------------------------------------ */
+
+#define NO_EXIT UINT64_MAX
+
+/* The switches a set of NICs plugs into, folded so that the same set
+ * gives the same value: one switch is its node id; several a mark bit
+ * and a sum of their mixed ids. */
+struct exits {
+    uint32_t first;
+    bool several;
+    uint64_t sum;
+};
+
+static uint64_t mix64(uint64_t k)
+{
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdULL;
+    k ^= k >> 33;
+    k *= 0xc4ceb9fe1a85ec53ULL;
+    return k ^ (k >> 33);
+}
+
+static void exits_add_nic(const struct sn_topo *t, uint32_t nic,
+                          struct exits *e)
+{
+    for (uint32_t a = t->adj_off[nic]; a < t->adj_off[nic + 1]; a++) {
+        const struct sn_link *l = &t->links[t->adj[a]];
+        uint32_t o = other_end(l, nic);
+        if (l->cls != SN_LINK_SCALE_OUT || t->nodes[o].kind != SN_NODE_SWITCH)
+            continue;
+        if (e->first == SN_NONE)
+            e->first = o;
+        else if (o != e->first)
+            e->several = true;
+        e->sum += mix64(o);
+    }
+}
+
+static uint64_t exits_value(const struct exits *e)
+{
+    if (e->first == SN_NONE)
+        return NO_EXIT;
+    if (!e->several)
+        return e->first;
+    return (uint64_t)1 << 62 | (e->sum & (((uint64_t)1 << 62) - 1));
+}
+
+/* Where each rank enters the network: the first switches (leaves) behind
+ * its own NICs, or behind every NIC of its server when it reaches them
+ * only through the host. Read from the cabling, not from link health: a
+ * pod is where the switches stand, and a failed link is the flow
+ * engine's to price. */
+static void rank_exits(struct sn_coll_model *m)
+{
+    const struct sn_topo *t = m->t;
+    struct hmap srv = {0};
+    struct exits *se = NULL;
+    size_t nsrv = 0, cap = 0;
+    bool need_srv = false;
+
+    for (size_t r = 0; r < t->naccel; r++) {
+        uint32_t v = t->accel[r];
+        struct exits e = {SN_NONE, false, 0};
+        bool direct = false;
+        for (uint32_t a = t->adj_off[v]; a < t->adj_off[v + 1]; a++) {
+            const struct sn_link *l = &t->links[t->adj[a]];
+            uint32_t o = other_end(l, v);
+            if (l->cls == SN_LINK_HOST && t->nodes[o].kind == SN_NODE_NIC) {
+                exits_add_nic(t, o, &e);
+                direct = true;
+            }
+        }
+        m->exits[r] = exits_value(&e);
+        if (!direct) {
+            m->exits[r] = NO_EXIT - 1; /* the server's, below */
+            need_srv = true;
+        }
+    }
+    if (!need_srv)
+        return;
+    for (size_t v = 0; v < t->nnodes; v++) {
+        const struct sn_node *nd = &t->nodes[v];
+        uint64_t key = (uint64_t)nd->supernode << 32 | nd->server;
+        uint32_t id;
+        if (nd->kind != SN_NODE_NIC)
+            continue;
+        id = hget(&srv, key);
+        if (id == SN_NONE) {
+            id = (uint32_t)nsrv++;
+            hput(&srv, key, id);
+            SN_GROW(se, cap, nsrv);
+            se[id] = (struct exits){SN_NONE, false, 0};
+        }
+        exits_add_nic(t, (uint32_t)v, &se[id]);
+    }
+    for (size_t r = 0; r < t->naccel; r++) {
+        const struct sn_node *nd = &t->nodes[t->accel[r]];
+        uint32_t id;
+        if (m->exits[r] != NO_EXIT - 1)
+            continue;
+        id = hget(&srv, (uint64_t)nd->supernode << 32 | nd->server);
+        m->exits[r] = id == SN_NONE ? NO_EXIT : exits_value(&se[id]);
+    }
+    hfree(&srv);
+    free(se);
+}
+
 int sn_coll_model_new_params(const struct sn_topo *t,
                              const struct sn_coll_params *p,
                              struct sn_coll_model **out, struct sn_error *err)
@@ -245,6 +372,7 @@ int sn_coll_model_new_params(const struct sn_topo *t,
     m->nic_cap = sn_xcalloc(t->naccel, sizeof(double));
     m->nic_nom = sn_xcalloc(t->naccel, sizeof(double));
     m->host_nom = sn_xcalloc(t->naccel, sizeof(double));
+    m->exits = sn_xmalloc(t->naccel * sizeof(uint64_t));
     /* domains: the scale-up component; ranks without scale-up links form
      * one domain per server */
     for (size_t r = 0; r < t->naccel; r++) {
@@ -274,6 +402,7 @@ int sn_coll_model_new_params(const struct sn_topo *t,
     m->ndom = (uint32_t)ids.n;
     hfree(&ids);
     rank_caps(m);
+    rank_exits(m);
     *out = m;
     return SN_OK;
 }
@@ -301,6 +430,7 @@ static void grp_free(struct grp *g)
     free(g->ranks);
     free(g->doff);
     free(g->dlist);
+    free(g->porder);
     free(g);
 }
 
@@ -316,6 +446,7 @@ void sn_coll_model_free(struct sn_coll_model *m)
     free(m->nic_cap);
     free(m->nic_nom);
     free(m->host_nom);
+    free(m->exits);
     for (size_t i = 0; i < m->ngrps; i++)
         grp_free(m->grps[i]);
     free(m->grps);
@@ -378,6 +509,82 @@ static bool grp_same(const struct grp *a, const struct sn_group *g,
 }
 
 /* Expand, check and cut a group into domains. */
+/* Whether domains i and j of group 0 enter the network at the same
+ * switches, local index by local index. */
+static bool same_exits(const struct sn_coll_model *m, const struct grp *G,
+                       uint32_t i, uint32_t j)
+{
+    const uint32_t *a = G->dlist + G->doff[i], *b = G->dlist + G->doff[j];
+
+    for (uint32_t k = 0; k < G->gmax; k++)
+        if (m->exits[a[k]] != m->exits[b[k]])
+            return false;
+    return true;
+}
+
+/* The pods of group 0 for the three-level scheme: its domains grouped by
+ * where their ranks enter the network, local index by local index (so
+ * that rank k of every domain of a pod meets under one leaf: a scalable
+ * unit of a rail-optimised fat tree). Three levels apply with two or
+ * more pods holding the same number, two or more, of the group's
+ * domains. */
+static void grp_pods(const struct sn_coll_model *m, struct grp *G)
+{
+    struct hmap ids = {0};
+    uint32_t *pod, *first, *cnt, np = 0;
+
+    if (G->m < 2 || !G->regular)
+        return;
+    pod = sn_xmalloc(G->m * sizeof(uint32_t));
+    first = sn_xmalloc(G->m * sizeof(uint32_t));
+    cnt = sn_xcalloc(G->m, sizeof(uint32_t));
+    for (uint32_t j = 0; j < G->m; j++) {
+        const uint32_t *l = G->dlist + G->doff[j];
+        uint32_t id;
+        /* probe on the first rank's exits, then compare them all (a
+         * domain's pod is usually found at the first probe: this is one
+         * pass over the group's ranks) */
+        for (uint64_t k = m->exits[l[0]];; k++) {
+            id = hget(&ids, k);
+            if (id == SN_NONE) {
+                for (uint32_t x = 0; x < G->gmax; x++)
+                    if (m->exits[l[x]] == NO_EXIT) {
+                        G->pod_noexit = true;
+                        goto out;
+                    }
+                id = np++;
+                first[id] = j;
+                hput(&ids, k, id);
+                break;
+            }
+            if (same_exits(m, G, first[id], j))
+                break;
+        }
+        pod[j] = id;
+        cnt[id]++;
+    }
+    G->npods = np;
+    G->pod_rmin = UINT32_MAX;
+    for (uint32_t i = 0; i < np; i++) {
+        if (cnt[i] < G->pod_rmin)
+            G->pod_rmin = cnt[i];
+        if (cnt[i] > G->pod_rmax)
+            G->pod_rmax = cnt[i];
+    }
+    if (np >= 2 && G->pod_rmin == G->pod_rmax && G->pod_rmin >= 2) {
+        G->pod_r = G->pod_rmin;
+        G->porder = sn_xmalloc(G->m * sizeof(uint32_t));
+        memset(cnt, 0, G->m * sizeof(uint32_t));
+        for (uint32_t j = 0; j < G->m; j++)
+            G->porder[pod[j] * G->pod_r + cnt[pod[j]]++] = j;
+    }
+out:
+    hfree(&ids);
+    free(pod);
+    free(first);
+    free(cnt);
+}
+
 static int grp_build(struct sn_coll_model *m, const struct sn_group *g,
                      uint32_t sib, struct grp **out, struct sn_error *err)
 {
@@ -482,6 +689,7 @@ static int grp_build(struct sn_coll_model *m, const struct sn_group *g,
         G->host_nom = fmin(G->host_nom, m->host_nom[r]);
     }
     G->intra_cls = G->up_nom > 0 ? SN_LINK_SCALE_UP : SN_LINK_HOST;
+    grp_pods(m, G);
     *out = G;
     return SN_OK;
 }
@@ -651,6 +859,30 @@ static void flows_rail(struct sn_coll_model *m, const struct grp *G,
     }
 }
 
+/* Three-level, on each rail k: a ring among the r domains of every pod
+ * (PAT_POD), or through the q pods at each position in the pod
+ * (PAT_XPOD); siblings keep group 0's pods slot by slot. */
+static void flows_pods(struct sn_coll_model *m, const struct grp *G,
+                       bool across, struct flist *fl)
+{
+    uint32_t r = G->pod_r, q = G->m / r;
+
+    for (uint32_t s = 0; s < G->sib; s++) {
+        struct layout L;
+        layout_for(m, G, s, &L);
+        for (uint32_t p = 0; p < q; p++)
+            for (uint32_t i = 0; i < r; i++) {
+                uint32_t j = G->porder[p * r + i];
+                uint32_t jn = across ? G->porder[(p + 1) % q * r + i]
+                                     : G->porder[p * r + (i + 1) % r];
+                for (uint32_t k = 0; k < G->gmin; k++)
+                    flist_add(m, fl, L.dlist[L.doff[j] + k],
+                              L.dlist[L.doff[jn] + k], 1);
+            }
+        free(L.dlist);
+    }
+}
+
 static void flows_sr(struct sn_coll_model *m, const struct grp *G,
                      struct flist *fl)
 {
@@ -762,6 +994,86 @@ out:
     return rc;
 }
 
+/* How much slower than its NICs a step goes when every rank below a
+ * switch sends up through it at once: the smallest ratio of capacity up
+ * to capacity down over the switches a route climbs (leaf to spine,
+ * spine to core), at most 1. */
+static double climb_ratio(const struct sn_coll_model *m,
+                          const struct sn__route *rt)
+{
+    const struct sn_topo *t = m->t;
+    struct hmap seen = {0};
+    double worst = 1;
+
+    for (size_t i = 0; i < rt->n; i++) {
+        const struct sn_link *l = &t->links[rt->ld[i] / 2];
+        uint32_t u = rt->ld[i] & 1 ? l->b : l->a, v = other_end(l, u);
+        const struct sn_node *nu = &t->nodes[u], *nv = &t->nodes[v];
+        double up = 0, down = 0;
+        if (nu->kind != SN_NODE_SWITCH || nv->kind != SN_NODE_SWITCH ||
+            nu->role < SN_SW_LEAF || nu->role >= nv->role ||
+            nv->role > SN_SW_CORE || hget(&seen, u) != SN_NONE)
+            continue;
+        hput(&seen, u, 0);
+        for (uint32_t a = t->adj_off[u]; a < t->adj_off[u + 1]; a++) {
+            uint32_t li = t->adj[a];
+            const struct sn_link *x = &t->links[li];
+            uint32_t o = other_end(x, u);
+            const struct sn_node *no = &t->nodes[o];
+            if (x->cls != SN_LINK_SCALE_OUT)
+                continue;
+            if (no->kind == SN_NODE_SWITCH && no->role > nu->role &&
+                no->role <= SN_SW_CORE)
+                up += sn__flownet_cap(m->fn, 2 * li + (x->a == u ? 0 : 1));
+            else
+                down += sn__flownet_cap(m->fn, 2 * li + (x->a == o ? 0 : 1));
+        }
+        if (down > 0 && up / down < worst)
+            worst = up / down;
+    }
+    hfree(&seen);
+    return worst;
+}
+
+/* The per-level estimate of the three-level patterns: every rank at its
+ * NIC share, across pods also at the climb ratio of the switches above
+ * its leaf (the cross-pod step has every rank of every pod going up at
+ * once: a 1:7 aggregation tier gives it 1/7); wire latency from one
+ * route of the pattern. The route ends at domain 1's first rank, where
+ * pat_estimate's sample route ends too: the distance tree toward it (a
+ * search of the whole scale-out network, milliseconds at 100,000
+ * accelerators) is then built once. */
+static int pat_estimate_pods(struct sn_coll_model *m, struct grp *G,
+                             enum pat p, struct patres *r,
+                             struct sn_error *err)
+{
+    uint32_t rr = G->pod_r, q = G->m / rr, at = 0, a, b;
+    struct sn__route rt;
+    int rc;
+
+    while (G->porder[at] != 1)
+        at++;
+    a = p == PAT_POD ? G->porder[at / rr * rr + (at % rr + 1) % rr]
+                     : G->porder[(at / rr + 1) % q * rr];
+    a = G->dlist[G->doff[a]];
+    b = G->dlist[G->doff[1]];
+
+    sn__route_init(&rt);
+    rc = sn__flow_route(m->fn, m->t->accel[a], m->t->accel[b], &rt, err);
+    if (!rc) {
+        r->wire = r->wire_in = rt.latency;
+        r->flows = false;
+        r->cls = SN_LINK_SCALE_OUT;
+        r->bw = G->nic_min * (p == PAT_XPOD ? climb_ratio(m, &rt) : 1);
+        if (!(r->bw > 0) || !isfinite(r->bw))
+            rc = sn_error_set(err, SN_ENOTFOUND,
+                              "the group's ranks have no usable link for "
+                              "this pattern");
+    }
+    sn__route_release(&rt);
+    return rc;
+}
+
 static int pat_get(struct sn_coll_model *m, struct grp *G, enum pat p,
                    const struct patres **out, struct sn_error *err)
 {
@@ -777,7 +1089,9 @@ static int pat_get(struct sn_coll_model *m, struct grp *G, enum pat p,
     }
     memset(&r, 0, sizeof(r));
     if (pat_flow_count(G, p) > m->p.flow_max) {
-        rc = pat_estimate(m, G, p, &r, err);
+        rc = p == PAT_POD || p == PAT_XPOD
+                 ? pat_estimate_pods(m, G, p, &r, err)
+                 : pat_estimate(m, G, p, &r, err);
         if (rc)
             return rc;
         goto done;
@@ -798,6 +1112,10 @@ static int pat_get(struct sn_coll_model *m, struct grp *G, enum pat p,
             break;
         case PAT_RAIL:
             flows_rail(m, G, &fl);
+            break;
+        case PAT_POD:
+        case PAT_XPOD:
+            flows_pods(m, G, p == PAT_XPOD, &fl);
             break;
         default:
             flows_sr(m, G, &fl);
@@ -921,6 +1239,10 @@ static bool algo_ok(const struct sn_coll_model *m, const struct grp *G,
                op != SN_COLL_ALLTOALL && op != SN_COLL_SENDRECV;
     case SN_ALGO_DIRECT:
         return op == SN_COLL_ALLTOALL || op == SN_COLL_SENDRECV;
+    case SN_ALGO_HIER3:
+        return G->porder &&
+               (op == SN_COLL_ALLREDUCE || op == SN_COLL_ALLGATHER ||
+                op == SN_COLL_REDUCESCATTER);
     default:
         return false;
     }
@@ -1087,6 +1409,30 @@ static int eval_nvls(struct sn_coll_model *m, struct grp *G,
     return SN_OK;
 }
 
+/* The intra-domain phase of the hierarchical schemes, once (reduce-scatter
+ * or all-gather of S over g ranks): a ring, or NVLS with Simple when the
+ * switches reduce. */
+static void intra_phase(const struct sn_coll_model *m, const struct grp *G,
+                        const struct patres *I, double S, int p, double eff,
+                        double *t, double *lat)
+{
+    double g = G->gmax, bytes = (g - 1) / g * S;
+
+    *t = *lat = 0;
+    if (g < 2)
+        return;
+    *t = bytes / (I->bw * eff);
+    *lat = (g - 1) * step_lat(hop(m, G, G->intra_cls, p, false), I->wire);
+    if (p == SN_PROTO_SIMPLE && nvls_usable(m, G)) {
+        double tv = bytes / (G->nvls_min * m->p.nvls_eff);
+        double lv = step_lat(m->p.nvls_hop, 2 * I->wire);
+        if (tv + lv < *t + *lat) {
+            *t = tv;
+            *lat = lv;
+        }
+    }
+}
+
 /* Hierarchical: reduce-scatter (or gather) inside every domain, the
  * inter-domain part on each rail at S/g, then all-gather inside. */
 static int eval_hier(struct sn_coll_model *m, struct grp *G,
@@ -1107,26 +1453,13 @@ static int eval_hier(struct sn_coll_model *m, struct grp *G,
         return rc;
     for (int p = 0; p < SN_PROTO_COUNT; p++) {
         double eff = peff(m, G, op, false, p);
-        double ti = 0, li = 0, tn, ln, tt, lt, t, lat, in_bytes = 0;
+        double ti, li, tn, ln, tt, lt, t, lat, in_bytes = (g - 1) / g * S;
         double bw_time_in = 0, bw_time_net;
         int cls;
         if (!m->p.proto_on[p])
             continue;
         /* one intra phase: ring, or NVLS when the switches reduce */
-        if (g > 1) {
-            double hr = hop(m, G, G->intra_cls, p, false);
-            in_bytes = (g - 1) / g * S;
-            ti = in_bytes / (I->bw * eff);
-            li = (g - 1) * step_lat(hr, I->wire);
-            if (p == SN_PROTO_SIMPLE && nvls_usable(m, G)) {
-                double tv = in_bytes / (G->nvls_min * m->p.nvls_eff);
-                double lv = step_lat(m->p.nvls_hop, 2 * I->wire);
-                if (tv + lv < ti + li) {
-                    ti = tv;
-                    li = lv;
-                }
-            }
-        }
+        intra_phase(m, G, I, S, p, eff, &ti, &li);
         /* the rail part */
         switch (op) {
         case SN_COLL_ALLREDUCE:
@@ -1178,6 +1511,73 @@ static int eval_hier(struct sn_coll_model *m, struct grp *G,
                                                  : (mm - 1) / mm * Sg)
                       : (op == SN_COLL_ALLREDUCE ? 2 * in_bytes : in_bytes),
                   L->flows && (!I || I->flows));
+    }
+    return SN_OK;
+}
+
+/* Three-level: reduce-scatter inside every domain (S to S/g), on each
+ * rail among the r domains of a pod (S/g to S/(g r)), all-reduce of
+ * S/(g r) on each rail across the q pods (ring or tree), then the
+ * all-gathers back; all-gather and reduce-scatter take one way. A rank
+ * moves the same bytes as in the two-level scheme (both are bandwidth
+ * optimal); what differs is where they go: the pod phase stays under the
+ * leaves, and only S/(g r) climbs above them, from every rank at once,
+ * in 2(r-1) + 2(q-1) steps (or 2 log2 q by tree) instead of 2(m-1). */
+static int eval_hier3(struct sn_coll_model *m, struct grp *G,
+                      enum sn_coll_op op, double S, struct cand *best,
+                      struct sn_error *err)
+{
+    const struct patres *I = NULL, *P, *X;
+    double g = G->gmax, r = G->pod_r, q = (double)G->m / G->pod_r;
+    double Sg = S / g, Sgr = Sg / r;
+    bool ar = op == SN_COLL_ALLREDUCE;
+    int rc;
+
+    if (g > 1) {
+        rc = pat_get(m, G, PAT_INTRA, &I, err);
+        if (rc)
+            return rc;
+    }
+    rc = pat_get(m, G, PAT_POD, &P, err);
+    if (!rc)
+        rc = pat_get(m, G, PAT_XPOD, &X, err);
+    if (rc)
+        return rc;
+    for (int p = 0; p < SN_PROTO_COUNT; p++) {
+        double eff = peff(m, G, op, false, p);
+        double hn = hop(m, G, SN_LINK_SCALE_OUT, p, false);
+        double ti, li, tp, lp, tx, lx, xbytes, t_in, t_net, lat;
+        int cls;
+        if (!m->p.proto_on[p])
+            continue;
+        intra_phase(m, G, I, S, p, eff, &ti, &li);
+        tp = (r - 1) / r * Sg / (P->bw * eff);
+        lp = (r - 1) * step_lat(hn, P->wire);
+        xbytes = (ar ? 2 : 1) * (q - 1) / q * Sgr;
+        tx = xbytes / (X->bw * eff);
+        lx = (ar ? 2 : 1) * (q - 1) * step_lat(hn, X->wire);
+        if (ar) {
+            /* across pods by double binary tree when that is faster */
+            double tt = 2 * Sgr / (X->bw * m->p.tree_eff * eff);
+            double lt = 2 * log2c((uint32_t)q) *
+                        step_lat(hop(m, G, SN_LINK_SCALE_OUT, p, true),
+                                 X->wire);
+            if (tt + lt < tx + lx) {
+                tx = tt;
+                lx = lt;
+                xbytes = 2 * Sgr;
+            }
+        }
+        t_in = (ar ? 2 : 1) * ti;
+        t_net = (ar ? 2 : 1) * tp + tx;
+        lat = m->p.ring_base[p] + (ar ? 2 : 1) * (li + lp) + lx;
+        cls = t_net >= t_in ? SN_LINK_SCALE_OUT
+                            : (I ? I->cls : G->intra_cls);
+        cand_pick(best, t_in + t_net + lat, lat, p, cls,
+                  cls == SN_LINK_SCALE_OUT
+                      ? (ar ? 2 : 1) * (r - 1) / r * Sg + xbytes
+                      : (ar ? 2 : 1) * (g - 1) / g * S,
+                  P->flows && X->flows && (!I || I->flows));
     }
     return SN_OK;
 }
@@ -1242,9 +1642,29 @@ static double nominal_bw(const struct grp *G, int cls)
     }
 }
 
-static const char *why_not(enum sn_coll_op op, enum sn_coll_algo a)
+static const char *why_not(const struct grp *G, enum sn_coll_op op,
+                           enum sn_coll_algo a, char *buf, size_t size)
 {
     switch (a) {
+    case SN_ALGO_HIER3:
+        if (op != SN_COLL_ALLREDUCE && op != SN_COLL_ALLGATHER &&
+            op != SN_COLL_REDUCESCATTER)
+            return "it runs allreduce, allgather and reducescatter only";
+        if (G->m < 2 || !G->regular)
+            return "it needs ranks in several scale-up domains, the same "
+                   "number in each";
+        if (G->pod_noexit)
+            return "a rank of the group has no network switch behind its "
+                   "NICs";
+        if (G->npods < 2)
+            return "the group's domains all sit under the same leaf "
+                   "switches (one pod: hier runs it)";
+        snprintf(buf, size,
+                 "it needs two or more of the group's domains under each "
+                 "pod's leaf switches, the same number in each (here %u "
+                 "pods of %u to %u domains)",
+                 G->npods, G->pod_rmin, G->pod_rmax);
+        return buf;
     case SN_ALGO_NVLS:
         return op == SN_COLL_ALLREDUCE || op == SN_COLL_ALLGATHER ||
                        op == SN_COLL_REDUCESCATTER
@@ -1279,6 +1699,7 @@ int sn_coll_predict_siblings(struct sn_coll_model *m, enum sn_coll_op op,
 {
     struct grp *G;
     struct cand best[SN_ALGO_COUNT];
+    char why[160];
     int rc, pick = -1;
 
     memset(res, 0, sizeof(*res));
@@ -1301,7 +1722,7 @@ int sn_coll_predict_siblings(struct sn_coll_model *m, enum sn_coll_op op,
         return sn_error_set(err, SN_EINPUT, "algorithm %s does not apply to "
                                             "%s on this group: %s",
                             sn_coll_algo_name(algo), sn_coll_op_name(op),
-                            why_not(op, algo));
+                            why_not(G, op, algo, why, sizeof(why)));
     for (int a = SN_ALGO_RING; a < SN_ALGO_COUNT; a++) {
         best[a].time = INFINITY;
         if (algo != SN_ALGO_AUTO && a != (int)algo)
@@ -1320,6 +1741,9 @@ int sn_coll_predict_siblings(struct sn_coll_model *m, enum sn_coll_op op,
             break;
         case SN_ALGO_HIER:
             rc = eval_hier(m, G, op, bytes, &best[a], err);
+            break;
+        case SN_ALGO_HIER3:
+            rc = eval_hier3(m, G, op, bytes, &best[a], err);
             break;
         default:
             rc = eval_direct(m, G, op, bytes, &best[a], err);
