@@ -272,6 +272,58 @@ static void test_train_bubble_follows_1f1b_and_interleaved(void)
     sn_train_free(t);
 }
 
+/* A system whose GEMMs are bound by HBM alone (compute taken out), with
+ * free communication: what is left is bytes over bandwidth. */
+static struct sn_train *bytes_only(const struct sn_model_info *m,
+                                   struct sn_train_system *sys)
+{
+    struct sn_train *t = NULL;
+    struct sn_error err;
+
+    memset(sys, 0, sizeof(*sys));
+    sys->flops = 1e30;
+    sys->hbm_bw = 3.35e12;
+    sys->hbm_bytes = 80e9;
+    sn_train_calib_for("h100", &sys->calib);
+    sys->comm.time = free_comm;
+    if (sn_train_new(m, sys, &t, &err))
+        printf("  %s\n", err.msg);
+    return t;
+}
+
+static void test_train_cross_entropy_counts_megatron_kernels(void)
+{
+    /* Megatron's vocabulary-parallel cross entropy moves 38 bytes per
+     * logit in the forward (cast to FP32, max, subtract, exp, sum,
+     * divide) and 14 in the backward (scale, cast back); the logits GEMM
+     * (HBM-bound here) reads its weights and writes its output. Changing
+     * only the vocabulary isolates them: per extra vocabulary entry the
+     * forward moves (2h + 2T + 38T) bytes and the backward twice the GEMM
+     * plus 14T. Exact up to rounding. */
+    struct sn_model_info m = tm_llama3_8b;
+    struct sn_train_system sys;
+    struct sn_train *t;
+    struct sn_train_opts o;
+    struct sn_train_layout l = layout(1, 1, 1, 1, 1, SN_RECOMPUTE_NONE);
+    struct sn_train_result r1, r2;
+    struct sn_error err;
+    double dv = 64000, T = 2048, h = m.hidden, mem;
+
+    sn_train_opts_default(&o);
+    REQUIRE((t = bytes_only(&m, &sys)) != NULL);
+    REQUIRE(sn_train_predict(t, &l, &o, &r1, &err) == SN_OK);
+    sn_train_free(t);
+    m.vocab += (int)dv;
+    REQUIRE((t = bytes_only(&m, &sys)) != NULL);
+    REQUIRE(sn_train_predict(t, &l, &o, &r2, &err) == SN_OK);
+    sn_train_free(t);
+    mem = sys.hbm_bw * sys.calib.mem_eff;
+    CHECK_NEAR((r2.part[SN_PART_FORWARD] - r1.part[SN_PART_FORWARD]) * mem,
+               (2 * h + 2 * T + 38 * T) * dv, 1e-9);
+    CHECK_NEAR((r2.part[SN_PART_BACKWARD] - r1.part[SN_PART_BACKWARD]) * mem,
+               (4 * h + 4 * T + 14 * T) * dv, 1e-9);
+}
+
 static void test_train_parts_add_up_and_mfu_hfu_consistent(void)
 {
     struct sn_train *t = selene(&tm_gpt_175b, 64);
@@ -491,6 +543,7 @@ static const struct sn_test cases[] = {
     T(test_train_check_rejects_bad_layouts),
     T(test_train_step_matches_korthikanti_table_5),
     T(test_train_bubble_follows_1f1b_and_interleaved),
+    T(test_train_cross_entropy_counts_megatron_kernels),
     T(test_train_parts_add_up_and_mfu_hfu_consistent),
     T(test_train_tp_across_the_domain_costs_more),
     T(test_train_tp_overlap_only_inside_the_domain),
