@@ -309,7 +309,10 @@ struct sn_train_calib {
     double kernel_time;  /* fixed seconds per kernel (launch, fill and
                             tail): with it small GEMMs run below gemm_eff,
                             Hockney's n1/2 = kernel_time x rate */
-    double attn_eff;     /* fused attention rate / large-GEMM rate */
+    double attn_eff;     /* fused attention forward rate / large-GEMM
+                            rate */
+    double attn_bwd_eff; /* fused attention backward rate / large-GEMM
+                            rate (0: attn_eff) */
     double overlap_tax;  /* compute slow-down while collectives overlap it */
     double reserved;     /* HBM bytes the job cannot use (CUDA context,
                             library workspaces, allocator slack) */

@@ -324,6 +324,52 @@ static void test_train_cross_entropy_counts_megatron_kernels(void)
                (4 * h + 4 * T + 14 * T) * dv, 1e-9);
 }
 
+static void test_train_fused_attention_backward_rate_per_generation(void)
+{
+    /* The same tokens per micro-batch (2 x 2048 against 1 x 4096) leave
+     * every kernel alike but the attention core, whose FLOPs double with
+     * the sequence. Its extra forward time is L x 2Tasd / R_fwd and the
+     * backward's 2.5x the FLOPs at R_bwd: on Hopper (cuDNN's fused
+     * attention measured at 0.57 and 0.44 of the GEMM rate) the backward
+     * costs 2.5 x 0.57/0.44 = 3.2 forwards; on A100 (FlashAttention-2:
+     * 73% and 63% of peak) 2.5 x 0.8/0.72 = 2.8. */
+    static const char *const accels[] = {"h100", "a100"};
+    const struct sn_model_info *m = &tm_llama3_8b;
+
+    for (size_t i = 0; i < SN_ARRAY_LEN(accels); i++) {
+        struct sn_train_system sys = {0};
+        struct sn_train *t;
+        struct sn_train_opts o;
+        struct sn_train_layout l = layout(1, 1, 1, 2, 2, SN_RECOMPUTE_NONE);
+        struct sn_train_result r1, r2;
+        struct sn_error err;
+        double df, db, T = 4096, rf, rb;
+
+        sn_train_opts_default(&o);
+        sys.flops = 989e12;
+        sys.hbm_bw = 3.35e12;
+        sys.hbm_bytes = 80e9;
+        sn_train_calib_for(accels[i], &sys.calib);
+        sys.comm.time = free_comm;
+        REQUIRE(sn_train_new(m, &sys, &t, &err) == SN_OK);
+        REQUIRE(sn_train_predict(t, &l, &o, &r1, &err) == SN_OK);
+        l.mbs = 1;
+        l.gbs = 1;
+        l.seq = 4096;
+        REQUIRE(sn_train_predict(t, &l, &o, &r2, &err) == SN_OK);
+        sn_train_free(t);
+        df = r2.part[SN_PART_FORWARD] - r1.part[SN_PART_FORWARD];
+        db = r2.part[SN_PART_BACKWARD] - r1.part[SN_PART_BACKWARD];
+        rf = sys.flops * sys.calib.gemm_eff * sys.calib.attn_eff;
+        rb = sys.flops * sys.calib.gemm_eff * sys.calib.attn_bwd_eff;
+        CHECK_NEAR(df, m->layers * 2 * T * m->heads * 2048 * 128 / rf,
+                   1e-9);
+        CHECK_NEAR(db / df, 2.5 * rf / rb, 1e-9);
+        CHECK_NEAR(db / df, i == 0 ? 2.5 * 0.57 / 0.44 : 2.5 * 0.8 / 0.72,
+                   1e-9);
+    }
+}
+
 static void test_train_parts_add_up_and_mfu_hfu_consistent(void)
 {
     struct sn_train *t = selene(&tm_gpt_175b, 64);
@@ -544,6 +590,7 @@ static const struct sn_test cases[] = {
     T(test_train_step_matches_korthikanti_table_5),
     T(test_train_bubble_follows_1f1b_and_interleaved),
     T(test_train_cross_entropy_counts_megatron_kernels),
+    T(test_train_fused_attention_backward_rate_per_generation),
     T(test_train_parts_add_up_and_mfu_hfu_consistent),
     T(test_train_tp_across_the_domain_costs_more),
     T(test_train_tp_overlap_only_inside_the_domain),

@@ -182,7 +182,8 @@ static int comm(struct sn_train *t, enum sn_coll_op op, uint32_t first,
 
 struct rates {
     double gemm;    /* FLOP/s a large GEMM sustains in the layout's dtype */
-    double attn;    /* fused attention FLOP/s */
+    double attn;    /* fused attention FLOP/s, forward */
+    double attn_b;  /* fused attention FLOP/s, backward */
     double mem;     /* bytes/s streaming kernels sustain */
     double kt;      /* seconds per kernel */
     double elt;     /* bytes per GEMM input element */
@@ -239,9 +240,10 @@ static void attention_core(const struct step_ctx *c, double *fwd,
     if (c->o->flash_attention) {
         /* fused kernel, causal: half the s x s blocks are skipped; the
          * backward recomputes the scores (2.5x the forward's FLOPs,
-         * Dao 2023) */
+         * Dao 2023) and runs at a rate of its own, lower than the
+         * forward's on every generation measured */
         *fwd = 0.5 * flops / c->r.attn + c->r.kt;
-        *bwd = 2.5 * 0.5 * flops / c->r.attn + 2 * c->r.kt;
+        *bwd = 2.5 * 0.5 * flops / c->r.attn_b + 2 * c->r.kt;
         return;
     }
     {
@@ -647,6 +649,9 @@ int sn__train_predict(struct sn_train *t, const struct sn_train_layout *l,
     }
     /* attention runs in BF16 even in FP8 recipes */
     c.r.attn = t->sys.flops * k->gemm_eff * k->attn_eff;
+    c.r.attn_b = k->attn_bwd_eff > 0 ? t->sys.flops * k->gemm_eff *
+                                           k->attn_bwd_eff
+                                     : c.r.attn;
     c.T = (double)l->mbs * l->seq / l->cp;
     c.rdiv = (l->sp && l->tp > 1) ? l->tp : 1;
     /* Transformer Engine's comm+GEMM overlap (userbuffers) moves data by
