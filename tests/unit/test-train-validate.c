@@ -79,7 +79,7 @@ static void test_validate_vtrain_ranking(void)
      * (model, GPU count) the layout predicted fastest is within 5% of the
      * measured best (issue target, met by all four groups). Spearman
      * rank correlation: the target is 0.8 in every group; 3.6B, 18.4B
-     * and 175B reach it. The 39.1B group reaches 0.73 (target not met):
+     * and 175B reach it. The 39.1B group reaches 0.74 (target not met):
      * its measurements contradict every layout term at once (TP 4 x PP 8
      * micro-batch 6 as fast as micro-batch 2 while at PP 4 it is 34%
      * slower; TP 2 22-37% slower than predicted and, in vTrain's full
@@ -95,7 +95,7 @@ static void test_validate_vtrain_ranking(void)
         groups++;
         CHECK(x->top_gap_pct <= 5.0);
         if (!strcmp(x->model, "GPT-39.1B"))
-            CHECK(x->spearman >= 0.70);
+            CHECK(x->spearman >= 0.74);
         else
             CHECK(x->spearman >= 0.80);
     }
@@ -108,13 +108,19 @@ static void test_validate_per_source_accuracy(void)
      * vTrain: median 10% (vTrain itself reports 14.7% MAPE multi-node);
      * Narayanan Table 2's ZeRO-3 rows are the known outliers: DeepSpeed's
      * 2021 ZeRO-3 ran its gathers far below the fabric's bandwidth at
-     * 768 GPUs and more (88 and 44 TFLOP/s measured) */
+     * 768 GPUs and more (88 and 44 TFLOP/s measured). The Megatron-LM
+     * README's H100 rows: median 10% too; they were at 10.9% while the
+     * model gave Hopper A100's fused-attention rates and one pass of the
+     * cross entropy (8.3% with the measured rates and Megatron's
+     * kernels, docs/model.md "Validation") */
     REQUIRE(load());
     for (size_t s = 0; s < rep.nsources; s++) {
         const struct sn_validate_source *x = &rep.sources[s];
         if (strstr(x->source, "Table 1"))
             CHECK(x->median_abs_pct <= 10.0);
         if (strstr(x->source, "vTrain"))
+            CHECK(x->median_abs_pct <= 10.0);
+        if (strstr(x->source, "Megatron-LM README"))
             CHECK(x->median_abs_pct <= 10.0);
     }
 }
