@@ -9,6 +9,10 @@
 #
 #   scripts/gpu-check.sh            results in a temporary directory
 #   OUT=dir scripts/gpu-check.sh    results (JSON, tables, log) under dir
+#   SN_BUNDLE=file scripts/gpu-check.sh
+#                                   no build: run from what
+#                                   scripts/gpu-bundle.sh packed on a
+#                                   machine with the build dependencies
 #
 # Prints "N passed, N failed" last; exit 0 only when nothing failed.
 # Without a GPU it says so and exits 0 after the build checks.
@@ -31,17 +35,42 @@ finish() {
     exit
 }
 
-# 1. the build: the plugin must come out of it
-jobs=$(nproc 2>/dev/null || echo 4)
-if make -j"$jobs" all >"$out/build.log" 2>&1 &&
-        [[ -f build/rel/supernode-cuda.so ]]; then
-    ok "build with the cuda plugin"
+# 1. the build: the plugin must come out of it. From a bundle, the
+#    libraries it carries come first, then CUDA's where this machine keeps
+#    them (the toolkit, or the wheels a Python stack brings), and Open MPI
+#    runs one rank without a daemon from the plugins it carries
+if [[ -n "${SN_BUNDLE:-}" ]]; then
+    b=$(mktemp -d)
+    if tar -C "$b" -xJf "$SN_BUNDLE" && [[ -f $b/bin/supernode-cuda.so ]]; then
+        ok "bundle unpacked"
+    else
+        bad "bundle $SN_BUNDLE unpacked"
+        finish
+    fi
+    cuda_libs=$(find -H /usr/local/cuda*/lib64 /usr/lib/x86_64-linux-gnu \
+        /usr/local/lib/python3*/dist-packages/nvidia \
+        /usr/lib/python3*/dist-packages/nvidia \
+        /usr/local/lib/python3*/site-packages/nvidia \
+        -maxdepth 4 \( -name 'libcublasLt.so.*' -o -name 'libnccl.so.*' \
+        -o -name 'libcudart.so.*' \) 2>/dev/null |
+        xargs -r -n 1 dirname | sort -u | paste -sd:)
+    export LD_LIBRARY_PATH="$b/lib${cuda_libs:+:$cuda_libs}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    export OMPI_MCA_mca_base_component_path=$b/mpi
+    export OMPI_MCA_ess_singleton_isolated=1
+    echo "CUDA libraries from: ${cuda_libs:-nowhere}" | tee "$out/build.log"
+    sn=$b/bin/supernode
 else
-    bad "build with the cuda plugin (see $out/build.log)"
-    tail -n 20 "$out/build.log"
-    finish
+    jobs=$(nproc 2>/dev/null || echo 4)
+    if make -j"$jobs" all >"$out/build.log" 2>&1 &&
+            [[ -f build/rel/supernode-cuda.so ]]; then
+        ok "build with the cuda plugin"
+    else
+        bad "build with the cuda plugin (see $out/build.log)"
+        tail -n 20 "$out/build.log"
+        finish
+    fi
+    sn=build/supernode
 fi
-sn=build/supernode
 
 # 2. is there a GPU at all? The driver's own list decides: a GPU that
 #    nvidia-smi lists but the backend cannot use (a driver older than the
@@ -91,7 +120,23 @@ else
     echo "note: no catalog entry for '$name': figures without expected values"
 fi
 
-# 3. every device test on one GPU, collectives on one rank, data checked
+# 3. doctor against the driver's NVML first (seconds; a bench that
+#    hangs must not cost it): every check on this node, kept for
+#    docs/doctor.md; a FAIL there is a finding about the machine, so
+#    the step counts as done when doctor ran and reported NVML's GPUs
+"$sn" doctor --format json >"$out/doctor.json" 2>"$out/doctor.err"
+rc=$?
+"$sn" doctor >"$out/doctor.txt" 2>/dev/null
+if [[ $rc -le 1 ]] && grep -q '"schema": "supernode.doctor/1"' \
+        "$out/doctor.json" && grep -q '"nvml.devices"' "$out/doctor.json"; then
+    ok "doctor with the driver's NVML (exit $rc)"
+else
+    bad "doctor with the driver's NVML (exit $rc)"
+    head -n 5 "$out/doctor.err"
+fi
+cat "$out/doctor.txt"
+
+# 4. every device test on one GPU, collectives on one rank, data checked
 timeout 420 "$sn" bench --backend cuda compute memory h2d d2h coll latency \
     -b 8 -e 256M -f 8 --latency-iters 2000 "${spec[@]}" \
     --json "$out/gpu-bench.json" >"$out/gpu-bench.txt" 2>"$out/gpu-bench.err"
@@ -105,7 +150,7 @@ else
     tail -n 20 "$out/gpu-bench.err"
 fi
 
-# 3b. what only a GPU can show: device state read through NVML around
+# 4b. what only a GPU can show: device state read through NVML around
 #     each result, the driver, CUDA and NCCL versions, and no figure above
 #     the catalog's peak (that would be a wrong FLOP or byte count)
 j=$out/gpu-bench.json
@@ -138,7 +183,7 @@ if [[ -s $j ]]; then
     fi
 fi
 
-# 4. the data check on the GPU catches corruption (test-only fault)
+# 5. the data check on the GPU catches corruption (test-only fault)
 timeout 120 "$sn" bench --backend cuda coll --ops allreduce,broadcast \
     -b 1M -e 1M -n 3 --inject corrupt:rank=0 >"$out/corrupt.txt" \
     2>"$out/corrupt.err"
@@ -148,21 +193,6 @@ if [[ $rc -eq 1 ]] && grep -q "FAILED" "$out/corrupt.txt"; then
 else
     bad "corruption caught on the GPU (exit $rc)"
 fi
-
-# 5. doctor against the driver's NVML: every check on this node, kept
-#    for docs/doctor.md; a FAIL there is a finding about the machine, so
-#    the step counts as done when doctor ran and reported NVML's GPUs
-"$sn" doctor --format json >"$out/doctor.json" 2>"$out/doctor.err"
-rc=$?
-"$sn" doctor >"$out/doctor.txt" 2>/dev/null
-if [[ $rc -le 1 ]] && grep -q '"schema": "supernode.doctor/1"' \
-        "$out/doctor.json" && grep -q '"nvml.devices"' "$out/doctor.json"; then
-    ok "doctor with the driver's NVML (exit $rc)"
-else
-    bad "doctor with the driver's NVML (exit $rc)"
-    head -n 5 "$out/doctor.err"
-fi
-cat "$out/doctor.txt"
 
 # 6. the figures, for docs/benchmarks.md
 cat "$out/gpu-bench.txt"
