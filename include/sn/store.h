@@ -160,12 +160,15 @@ int sn_store_add_results(struct sn_store *st, int64_t run,
 int sn_store_run_finish(struct sn_store *st, int64_t run, const char *verdict,
                         const struct sn_store_finding *f, size_t nf,
                         struct sn_error *err);
-/* Store a whole run (begin, results, finish) in one transaction, as an
- * import does; run->id is set. A complete run keeps its `finished` time
- * when it has one. */
+struct sn_store_health;
+
+/* Store a whole run (begin, results, health checks, finish) in one
+ * transaction, as an import does; run->id is set. A complete run keeps
+ * its `finished` time when it has one. h may be NULL (nh 0). */
 int sn_store_run_put(struct sn_store *st, struct sn_run *run,
                      const struct sn_result *res, size_t n,
                      const struct sn_store_finding *f, size_t nf,
+                     const struct sn_store_health *h, size_t nh,
                      struct sn_error *err);
 
 /* Read one run. SN_ENOTFOUND when there is no run with that id. */
@@ -220,20 +223,25 @@ void sn_store_health_release(struct sn_store_health *h, size_t n);
 
 /* ---- a run as a document ------------------------------------------------------ */
 
-/* Write a run with its results (raw samples included when samples is true)
- * and findings as one "supernode.run/1" JSON object into j; with rs NULL,
- * only the run's own fields and counts. */
+/* Write a run with its results (raw samples included when samples is true),
+ * findings and node-health checks (h may be NULL) as one
+ * "supernode.run/1" JSON object into j; with rs NULL, only the run's own
+ * fields and counts. */
 void sn_store_run_json(struct sn_json *j, const struct sn_run *run,
                        const struct sn_results *rs,
                        const struct sn_store_finding *f, size_t nf,
+                       const struct sn_store_health *h, size_t nh,
                        bool samples);
 /* Read a "supernode.run/1" document (what sn_store_run_json() writes)
- * from text named file. Errors are located ("file:line:col: ..."),
- * SN_EINPUT; on failure every output is left empty. The caller releases
- * rs with sn_results_release() and *f with sn_store_findings_release(). */
+ * from text named file; "health" is optional (documents written before it
+ * have none). Errors are located ("file:line:col: ..."), SN_EINPUT; on
+ * failure every output is left empty. The caller releases rs with
+ * sn_results_release(), *f with sn_store_findings_release() and *h with
+ * sn_store_health_release(). */
 int sn_store_run_parse(const char *file, const char *text, size_t len,
                        struct sn_run *run, struct sn_results *rs,
                        struct sn_store_finding **f, size_t *nf,
+                       struct sn_store_health **h, size_t *nh,
                        struct sn_error *err);
 
 /* ---- baselines ------------------------------------------------------------------------ */

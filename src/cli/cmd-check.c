@@ -754,7 +754,7 @@ static int check_recorded(struct check_cli *c, const struct sn_spec *spec,
     if (c->results) {
         if (sn_read_file(c->results, SN_YAML_MAX_BYTES, &text, &len, &err) ||
             sn_store_run_parse(c->results, text, len, &run, &rs, &f, &nf,
-                               &err)) {
+                               &c->health, &c->nhealth, &err)) {
             free(text);
             return cli_fail(&err);
         }
@@ -780,7 +780,8 @@ static int check_recorded(struct check_cli *c, const struct sn_spec *spec,
         /* the file's run becomes a stored run, judged here */
         run.complete = false;
         run.verdict[0] = '\0';
-        if (sn_store_run_put(st, &run, rs.items, rs.n, NULL, 0, &err)) {
+        if (sn_store_run_put(st, &run, rs.items, rs.n, NULL, 0, c->health,
+                             c->nhealth, &err)) {
             rc = cli_fail(&err);
             goto out;
         }

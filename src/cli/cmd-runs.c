@@ -91,7 +91,7 @@ static int runs_list(int argc, char **argv)
         sn_json_key(&j, "runs");
         sn_json_arr_begin(&j);
         for (size_t i = 0; i < n; i++)
-            sn_store_run_json(&j, &runs[i], NULL, NULL, 0, false);
+            sn_store_run_json(&j, &runs[i], NULL, NULL, 0, NULL, 0, false);
         sn_json_arr_end(&j);
         sn_json_obj_end(&j);
         sn_buf_putc(&out, '\n');
@@ -231,7 +231,7 @@ static int runs_show(int argc, char **argv)
     if (o.format == SN_FORMAT_JSON) {
         struct sn_json j;
         sn_json_init(&j, &out, true);
-        sn_store_run_json(&j, &run, &rs, f, nf, true);
+        sn_store_run_json(&j, &run, &rs, f, nf, h, nh, true);
         sn_buf_putc(&out, '\n');
     } else {
         show_text(&run, &rs, f, nf, h, nh, &out);
@@ -253,7 +253,8 @@ static int runs_import(int argc, char **argv)
     struct sn_run run;
     struct sn_results rs;
     struct sn_store_finding *f = NULL;
-    size_t nf = 0, len = 0;
+    struct sn_store_health *h = NULL;
+    size_t nf = 0, nh = 0, len = 0;
     struct sn_error err;
     char *text = NULL;
     int rc;
@@ -263,7 +264,8 @@ static int runs_import(int argc, char **argv)
     if (rc)
         return rc;
     if (sn_read_file(o.arg, SN_YAML_MAX_BYTES, &text, &len, &err) ||
-        sn_store_run_parse(o.arg, text, len, &run, &rs, &f, &nf, &err)) {
+        sn_store_run_parse(o.arg, text, len, &run, &rs, &f, &nf, &h, &nh,
+                           &err)) {
         free(text);
         return cli_fail(&err);
     }
@@ -271,13 +273,14 @@ static int runs_import(int argc, char **argv)
     rc = cli_store_open(o.db, &st);
     if (rc)
         goto out;
-    if (sn_store_run_put(st, &run, rs.items, rs.n, f, nf, &err)) {
+    if (sn_store_run_put(st, &run, rs.items, rs.n, f, nf, h, nh, &err)) {
         rc = cli_fail(&err);
         goto out;
     }
     printf("run %" PRId64 ": imported %zu results from %s\n", run.id, rs.n,
            o.arg);
 out:
+    sn_store_health_release(h, nh);
     sn_store_findings_release(f, nf);
     sn_results_release(&rs);
     sn_store_close(st);
@@ -313,7 +316,7 @@ const struct sn_cmd sn_cmd_runs = {
     "                       results (median, spread, samples), findings and\n"
     "                       node health (what doctor found on each host);\n"
     "                       --format json writes a \"supernode.run/1\"\n"
-    "                       document with every raw sample\n"
+    "                       document with every raw sample and check\n"
     "  runs import FILE     store a \"supernode.run/1\" document as a new run\n"
     "  --db PATH            the results database (default\n"
     "                       $XDG_DATA_HOME/supernode/results.db)\n",

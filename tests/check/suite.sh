@@ -4,7 +4,8 @@
 # trees (--fsroot) and the fake NVML: two ranks on one host run them
 # once; a trained-down GPU link is a FAIL finding naming the host and the
 # device with doctor's remedy (exit 1), stored with the run and shown by
-# `check --run` and `runs show`; a good node gives no health finding;
+# `check --run` and `runs show`, and travels in the run's document
+# (export, import, --results); a good node gives no health finding;
 # warnings do not raise the verdict; --no-doctor skips them; bad options
 # end before anything is stored. Tiny sizes: this checks behaviour.
 set -uo pipefail
@@ -123,7 +124,29 @@ fi
 [[ -z "$why" ]] && ok "stored with the run: runs show, check --run" ||
     bad "stored with the run" "$why"
 
-# 3. a good node: no health finding, exit 0
+# 3. and they travel with the run's document: exported, imported into
+#    another database, judged from the file
+why=""
+ASAN_OPTIONS=$quiet_asan "$bin" runs show 1 --db "$db" --format json \
+    >"$tmp/run1.json" 2>"$tmp/err"
+jq -e --argjson n "$ndoc" '(.health | length) == $n' "$tmp/run1.json" \
+    >/dev/null || why+=" the document lacks the checks;"
+ASAN_OPTIONS=$quiet_asan "$bin" runs import "$tmp/run1.json" \
+    --db "$tmp/copy.db" >/dev/null 2>>"$tmp/err" || why+=" import failed;"
+ASAN_OPTIONS=$quiet_asan "$bin" runs show 1 --db "$tmp/copy.db" \
+    >"$tmp/out" 2>>"$tmp/err"
+has "$tmp/out" "node health (doctor, 1 host): $nfail FAIL" ||
+    why+=" the imported run lacks them;"
+ASAN_OPTIONS=$quiet_asan "$bin" check --spec "$spec" --no-store \
+    --results "$tmp/run1.json" >"$tmp/out" 2>>"$tmp/err"
+rc=$?
+[[ $rc -eq 1 ]] || why+=" check --results exit $rc;"
+has "$tmp/out" "FAIL health $host  0000:83:00.0 gpu 10de:2330 slot GPU2" ||
+    why+=" check --results lacks the health finding;"
+[[ -z "$why" ]] && ok "in the run's document: export, import, --results" ||
+    bad "in the run's document" "$why"
+
+# 4. a good node: no health finding, exit 0
 check1 --db "$tmp/good.db" --nvml none --fsroot "$trees/node-good" \
     --json "$tmp/good.json"
 rc=$?
@@ -138,7 +161,7 @@ jq -e '.verdict == "PASS" and (.health | length) > 20 and
 [[ -z "$why" ]] && ok "good node: no health finding, exit 0" ||
     bad "good node" "$why"
 
-# 4. warnings are shown and leave the verdict alone: the captured virtual
+# 5. warnings are shown and leave the verdict alone: the captured virtual
 #    machine has no accelerator (WARN)
 check1 --no-store --nvml none --fsroot "$trees/captured-vm"
 rc=$?
@@ -149,7 +172,7 @@ grep -q '^    WARN ' "$tmp/out" || why+=" no WARN listed;"
 [[ -z "$why" ]] && ok "doctor WARNs shown, verdict PASS" ||
     bad "doctor WARNs" "$why"
 
-# 5. the fake NVML through --nvml: a GPU's ECC errors fail on the good tree
+# 6. the fake NVML through --nvml: a GPU's ECC errors fail on the good tree
 SN_FAKE_NVML=tests/fixtures/nvml/bad.yaml check1 --no-store \
     --nvml "$fake" --fsroot "$trees/node-good"
 rc=$?
@@ -160,7 +183,7 @@ has "$tmp/out" "doctor nvml." || why+=" no NVML finding;"
 [[ -z "$why" ]] && ok "fake NVML through --nvml: FAIL" ||
     bad "fake NVML" "$why"
 
-# 6. --no-doctor: no section, nothing stored
+# 7. --no-doctor: no section, nothing stored
 check1 --db "$tmp/nod.db" --no-doctor --json "$tmp/nod.json"
 rc=$?
 why=""
@@ -172,7 +195,7 @@ ASAN_OPTIONS=$quiet_asan "$bin" runs show 1 --db "$tmp/nod.db" >"$tmp/out" 2>&1
 has "$tmp/out" "node health" && why+=" stored;"
 [[ -z "$why" ]] && ok "--no-doctor skips the checks" || bad "--no-doctor" "$why"
 
-# 7. bad options end every rank before a run is recorded
+# 8. bad options end every rank before a run is recorded
 check1 --db "$tmp/bad.db" --nvml none --fsroot "$trees/no-such-tree"
 rc=$?
 why=""

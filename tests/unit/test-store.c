@@ -97,7 +97,7 @@ static int64_t put_run(struct sn_store *st, const char *hash, size_t pairs,
     }
     run.complete = true;
     snprintf(run.verdict, sizeof(run.verdict), "PASS");
-    rc = sn_store_run_put(st, &run, rs.items, rs.n, NULL, 0, &err);
+    rc = sn_store_run_put(st, &run, rs.items, rs.n, NULL, 0, NULL, 0, &err);
     sn_results_release(&rs);
     if (rc)
         printf("  put_run: %s\n", err.msg);
@@ -414,6 +414,45 @@ static void test_store_health_put_refuses_bad_input_whole(void)
     REQUIRE(done > 0);
     CHECK(sn_store_health_put(st, done, h, 1, &err) == SN_EINPUT);
     CHECK_CONTAINS(err.msg, "complete");
+    sn_store_close(st);
+    free(path);
+    rmdir_all(dir);
+}
+
+static void test_store_run_put_keeps_health_or_nothing(void)
+{
+    char *dir = tmpdir(), *path;
+    struct sn_store *st = NULL;
+    struct sn_error err;
+    struct sn_run run = test_run("0123456789abcdef");
+    struct sn_run *runs = NULL;
+    struct sn_store_health h[2], *got = NULL;
+    size_t n = 0;
+
+    REQUIRE(dir);
+    path = db_path(dir);
+    REQUIRE(sn_store_open(path, &st, &err) == SN_OK);
+    h[0] = health_check("node0", "pcie.aer", "WARN", "0000:17:00.0",
+                        "3 correctable", "watch it");
+    h[1] = health_check("node1", "kernel.log", "SKIP", "", "needs root", "");
+    run.complete = true;
+    /* an import carries its checks: stored whole with the complete run */
+    REQUIRE(sn_store_run_put(st, &run, NULL, 0, NULL, 0, h, 2, &err) ==
+            SN_OK);
+    REQUIRE(sn_store_health_get(st, run.id, &got, &n, &err) == SN_OK);
+    REQUIRE(n == 2);
+    CHECK_STR(got[0].evidence, "3 correctable");
+    CHECK_STR(got[1].host, "node1");
+    sn_store_health_release(got, n);
+    /* a bad status: no run at all */
+    snprintf(h[1].status, sizeof(h[1].status), "OK");
+    run.id = 0;
+    CHECK(sn_store_run_put(st, &run, NULL, 0, NULL, 0, h, 2, &err) ==
+          SN_EINPUT);
+    CHECK(run.id == 0);
+    REQUIRE(sn_store_runs_list(st, 0, &runs, &n, &err) == SN_OK);
+    CHECK(n == 1);
+    free(runs);
     sn_store_close(st);
     free(path);
     rmdir_all(dir);
@@ -880,6 +919,7 @@ static const struct sn_test cases[] = {
     T(test_store_migrates_version_2_adding_health),
     T(test_store_health_round_trips_in_order_as_columns),
     T(test_store_health_put_refuses_bad_input_whole),
+    T(test_store_run_put_keeps_health_or_nothing),
     T(test_store_round_trips_results_with_samples),
     T(test_store_run_is_incomplete_until_finished),
     T(test_store_add_results_is_all_or_nothing),

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sn/store.h"
+#include "store-int.h"
 
 #define RUN_SCHEMA "supernode.run/1"
 
@@ -25,6 +25,7 @@ static void put_rank(struct sn_json *j, const char *key, uint32_t r)
 void sn_store_run_json(struct sn_json *j, const struct sn_run *run,
                        const struct sn_results *rs,
                        const struct sn_store_finding *f, size_t nf,
+                       const struct sn_store_health *h, size_t nh,
                        bool samples)
 {
     char subj[64];
@@ -94,6 +95,19 @@ void sn_store_run_json(struct sn_json *j, const struct sn_run *run,
         sn_json_kstr(j, "subject", f[i].subject);
         sn_json_kstr(j, "label", f[i].label);
         sn_json_kstr(j, "summary", f[i].summary ? f[i].summary : "");
+        sn_json_obj_end(j);
+    }
+    sn_json_arr_end(j);
+    sn_json_key(j, "health");
+    sn_json_arr_begin(j);
+    for (size_t i = 0; i < nh; i++) {
+        sn_json_obj_begin(j);
+        sn_json_kstr(j, "host", h[i].host);
+        sn_json_kstr(j, "name", h[i].name);
+        sn_json_kstr(j, "status", h[i].status);
+        sn_json_kstr(j, "subject", h[i].subject);
+        sn_json_kstr(j, "evidence", h[i].evidence ? h[i].evidence : "");
+        sn_json_kstr(j, "remedy", h[i].remedy ? h[i].remedy : "");
         sn_json_obj_end(j);
     }
     sn_json_arr_end(j);
@@ -271,9 +285,43 @@ static int read_finding(struct reader *rd, const struct sn_yaml *m,
     return rc;
 }
 
+/* One node-health check of a run document. */
+static int read_health(struct reader *rd, const struct sn_yaml *m,
+                       struct sn_store_health *h)
+{
+    char evidence[2048], remedy[2048];
+    int rc;
+
+    memset(h, 0, sizeof(*h));
+    if (m->type != SN_YAML_MAP)
+        return bad(rd, m, "a health check must be %s", "a mapping");
+    rc = get_str(rd, m, "host", true, h->host, sizeof(h->host));
+    if (!rc)
+        rc = get_str(rd, m, "name", true, h->name, sizeof(h->name));
+    if (!rc)
+        rc = get_str(rd, m, "status", true, h->status, sizeof(h->status));
+    if (!rc)
+        rc = get_str(rd, m, "subject", false, h->subject,
+                     sizeof(h->subject));
+    if (!rc)
+        rc = get_str(rd, m, "evidence", false, evidence, sizeof(evidence));
+    if (!rc)
+        rc = get_str(rd, m, "remedy", false, remedy, sizeof(remedy));
+    if (!rc && sn__store_health_valid(h, 1, NULL))
+        rc = bad(rd, sn_yaml_get(m, "status"),
+                 "unknown status '%s' (expected PASS, SKIP, WARN or FAIL)",
+                 h->status);
+    if (!rc) {
+        h->evidence = sn_xstrdup(evidence);
+        h->remedy = sn_xstrdup(remedy);
+    }
+    return rc;
+}
+
 int sn_store_run_parse(const char *file, const char *text, size_t len,
                        struct sn_run *run, struct sn_results *rs,
                        struct sn_store_finding **f, size_t *nf,
+                       struct sn_store_health **h, size_t *nh,
                        struct sn_error *err)
 {
     struct sn_yaml_doc doc;
@@ -287,6 +335,8 @@ int sn_store_run_parse(const char *file, const char *text, size_t len,
     sn_results_init(rs);
     *f = NULL;
     *nf = 0;
+    *h = NULL;
+    *nh = 0;
     rc = sn_yaml_parse(file, text, len, &doc, err);
     if (rc)
         return rc;
@@ -357,6 +407,20 @@ int sn_store_run_parse(const char *file, const char *text, size_t len,
             (*nf)++;
         }
     }
+    v = sn_yaml_get(root, "health");
+    if (!rc && v && v->type != SN_YAML_SEQ)
+        rc = bad(&rd, v, "'health' must be %s", "a list");
+    if (!rc && v && v->n > SN_STORE_MAX_HEALTH)
+        rc = sn_error_at(err, SN_EINPUT, file, v->line, v->col,
+                         "%zu health checks (at most %d)", v->n,
+                         SN_STORE_MAX_HEALTH);
+    if (!rc && v && v->n) {
+        *h = sn_xcalloc(v->n, sizeof(**h));
+        for (size_t i = 0; !rc && i < v->n; i++) {
+            rc = read_health(&rd, v->items[i], &(*h)[i]);
+            (*nh)++;
+        }
+    }
 out:
     sn_yaml_doc_release(&doc);
     if (rc) {
@@ -364,6 +428,9 @@ out:
         sn_store_findings_release(*f, *nf);
         *f = NULL;
         *nf = 0;
+        sn_store_health_release(*h, *nh);
+        *h = NULL;
+        *nh = 0;
         memset(run, 0, sizeof(*run));
     }
     return rc;

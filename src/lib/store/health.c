@@ -39,15 +39,31 @@ static int health_count(struct sn_store *st, int64_t run, int64_t *count,
     return rc;
 }
 
-static int insert_health(struct sn_store *st, int64_t run,
-                         const struct sn_store_health *h, size_t n,
-                         int64_t seq, struct sn_error *err)
+int sn__store_health_valid(const struct sn_store_health *h, size_t n,
+                           struct sn_error *err)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!status_known(h[i].status))
+            return sn_error_set(err, SN_EINPUT,
+                                "health check %zu (%s on %s) has status "
+                                "'%s' (expected PASS, SKIP, WARN or FAIL)",
+                                i, h[i].name, h[i].host, h[i].status);
+    if (n > SN_STORE_MAX_HEALTH)
+        return sn_error_set(err, SN_EINPUT,
+                            "%zu health checks (at most %d in a run)", n,
+                            SN_STORE_MAX_HEALTH);
+    return SN_OK;
+}
+
+int sn__store_health_insert(struct sn_store *st, int64_t run,
+                            const struct sn_store_health *h, size_t n,
+                            int64_t seq, struct sn_error *err)
 {
     static const char sql[] =
         "INSERT INTO health (run_id, seq, host, name, status, subject,"
         " evidence, remedy) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
     sqlite3_stmt *s = NULL;
-    int rc = sn__store_prepare(st, sql, &s, err);
+    int rc = n ? sn__store_prepare(st, sql, &s, err) : SN_OK;
 
     for (size_t i = 0; !rc && i < n; i++) {
         sqlite3_reset(s);
@@ -79,12 +95,9 @@ int sn_store_health_put(struct sn_store *st, int64_t run,
     int rc;
 
     /* checked before the transaction: nothing is written for bad input */
-    for (size_t i = 0; i < n; i++)
-        if (!status_known(h[i].status))
-            return sn_error_set(err, SN_EINPUT,
-                                "health check %zu (%s on %s) has status "
-                                "'%s' (expected PASS, SKIP, WARN or FAIL)",
-                                i, h[i].name, h[i].host, h[i].status);
+    rc = sn__store_health_valid(h, n, err);
+    if (rc)
+        return rc;
     rc = sn__store_begin(st, err);
     if (!rc)
         rc = sn__store_run_exists(st, run, &complete, err);
@@ -102,7 +115,7 @@ int sn_store_health_put(struct sn_store *st, int64_t run,
                           "health checks (at most %d)",
                           run, have, n, SN_STORE_MAX_HEALTH);
     if (!rc)
-        rc = insert_health(st, run, h, n, have, err);
+        rc = sn__store_health_insert(st, run, h, n, have, err);
     if (!rc)
         rc = sn__store_commit(st, err);
     if (rc)

@@ -313,11 +313,15 @@ int sn_store_run_finish(struct sn_store *st, int64_t run, const char *verdict,
 int sn_store_run_put(struct sn_store *st, struct sn_run *run,
                      const struct sn_result *res, size_t n,
                      const struct sn_store_finding *f, size_t nf,
+                     const struct sn_store_health *h, size_t nh,
                      struct sn_error *err)
 {
-    int rc = sn__store_begin(st, err);
+    int rc = sn__store_health_valid(h, nh, err);
     bool complete = run->complete;
 
+    if (rc)
+        return rc;
+    rc = sn__store_begin(st, err);
     run->complete = false;
     if (!rc)
         rc = insert_run(st, run, err);
@@ -325,6 +329,8 @@ int sn_store_run_put(struct sn_store *st, struct sn_run *run,
         rc = insert_results(st, run->id, res, n, err);
     if (!rc)
         rc = insert_findings(st, run->id, f, nf, err);
+    if (!rc)
+        rc = sn__store_health_insert(st, run->id, h, nh, 0, err);
     if (!rc && complete)
         rc = mark_finished(st, run->id, run->verdict, run->finished, err);
     if (!rc)

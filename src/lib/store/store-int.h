@@ -35,6 +35,15 @@ void sn__store_rollback(struct sn_store *st);
 int sn__store_run_exists(struct sn_store *st, int64_t run, bool *complete,
                          struct sn_error *err);
 
+/* Health checks: every status one of PASS, SKIP, WARN, FAIL (SN_EINPUT
+ * naming the first that is not); insert them as rows seq, seq + 1, ...
+ * of run inside the caller's transaction. */
+int sn__store_health_valid(const struct sn_store_health *h, size_t n,
+                           struct sn_error *err);
+int sn__store_health_insert(struct sn_store *st, int64_t run,
+                            const struct sn_store_health *h, size_t n,
+                            int64_t seq, struct sn_error *err);
+
 /* Copy a text column into a fixed buffer ("" for NULL). */
 void sn__store_col_text(sqlite3_stmt *s, int col, char *buf, size_t size);
 
