@@ -1039,24 +1039,26 @@ static double climb_ratio(const struct sn_coll_model *m,
  * NIC share, across pods also at the climb ratio of the switches above
  * its leaf (the cross-pod step has every rank of every pod going up at
  * once: a 1:7 aggregation tier gives it 1/7); wire latency from one
- * route of the pattern. The route ends at domain 1's first rank, where
- * pat_estimate's sample route ends too: the distance tree toward it (a
- * search of the whole scale-out network, milliseconds at 100,000
- * accelerators) is then built once. */
+ * route of the pattern, on one rail. The route ends where pat_estimate's
+ * first sample route ends (domain 0's second rank, or domain 1's rank
+ * when domains hold one): the distance tree toward it over the scale-out
+ * network, a search of every switch link (3 ms at 100,000 accelerators),
+ * is then built once. */
 static int pat_estimate_pods(struct sn_coll_model *m, struct grp *G,
                              enum pat p, struct patres *r,
                              struct sn_error *err)
 {
     uint32_t rr = G->pod_r, q = G->m / rr, at = 0, a, b;
+    uint32_t k = G->gmax > 1 ? 1 : 0, d = G->gmax > 1 ? 0 : 1;
     struct sn__route rt;
     int rc;
 
-    while (G->porder[at] != 1)
+    while (G->porder[at] != d)
         at++;
     a = p == PAT_POD ? G->porder[at / rr * rr + (at % rr + 1) % rr]
                      : G->porder[(at / rr + 1) % q * rr];
-    a = G->dlist[G->doff[a]];
-    b = G->dlist[G->doff[1]];
+    a = G->dlist[G->doff[a] + k];
+    b = G->dlist[G->doff[d] + k];
 
     sn__route_init(&rt);
     rc = sn__flow_route(m->fn, m->t->accel[a], m->t->accel[b], &rt, err);
