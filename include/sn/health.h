@@ -165,7 +165,8 @@ void sn_health_report_add(struct sn_health_report *rep, const char *name,
 /* How many checks have each status (counts[SN_HEALTH_STATUS_COUNT]). */
 void sn_health_report_counts(const struct sn_health_report *rep,
                              size_t *counts);
-/* The worst status in the report (PASS for an empty one). */
+/* The report's verdict: FAIL, else WARN, else PASS when any check
+ * passed (or there are none), SKIP only when every check was skipped. */
 enum sn_health_status
 sn_health_report_worst(const struct sn_health_report *rep);
 

@@ -142,9 +142,12 @@ static void test_report_counts_and_worst_status(void)
 
     sn_health_report_init(&rep);
     CHECK(sn_health_report_worst(&rep) == SN_HEALTH_PASS);
-    sn_health_report_add(&rep, "a", SN_HEALTH_PASS, "x", "ignored", "ok");
+    /* nothing could be looked at: the verdict says so */
     sn_health_report_add(&rep, "b", SN_HEALTH_SKIP, NULL, NULL, "n=%d", 3);
     CHECK(sn_health_report_worst(&rep) == SN_HEALTH_SKIP);
+    /* one check passed: the skipped one does not turn the verdict */
+    sn_health_report_add(&rep, "a", SN_HEALTH_PASS, "x", "ignored", "ok");
+    CHECK(sn_health_report_worst(&rep) == SN_HEALTH_PASS);
     sn_health_report_add(&rep, "c", SN_HEALTH_WARN, "y", "fix", "w");
     CHECK(sn_health_report_worst(&rep) == SN_HEALTH_WARN);
     sn_health_report_add(&rep, "d", SN_HEALTH_FAIL, "z", "fix", "f");
@@ -156,9 +159,9 @@ static void test_report_counts_and_worst_status(void)
     CHECK(counts[SN_HEALTH_WARN] == 1);
     CHECK(counts[SN_HEALTH_FAIL] == 1);
     /* a pass carries no remedy; NULL subject becomes "" */
-    CHECK_STR(rep.checks[0].remedy, "");
-    CHECK_STR(rep.checks[1].subject, "");
-    CHECK_STR(rep.checks[1].evidence, "n=3");
+    CHECK_STR(rep.checks[1].remedy, "");
+    CHECK_STR(rep.checks[0].subject, "");
+    CHECK_STR(rep.checks[0].evidence, "n=3");
     sn_health_report_release(&rep);
 }
 

@@ -83,12 +83,19 @@ void sn_health_report_counts(const struct sn_health_report *rep,
 enum sn_health_status
 sn_health_report_worst(const struct sn_health_report *rep)
 {
-    enum sn_health_status w = SN_HEALTH_PASS;
+    size_t counts[SN_HEALTH_STATUS_COUNT];
 
-    for (size_t i = 0; i < rep->nchecks; i++)
-        if (rep->checks[i].status > w)
-            w = rep->checks[i].status;
-    return w;
+    /* a probe that could not look (no AER counters, no BIOS version
+     * readable) says nothing against the node: it makes the verdict SKIP
+     * only when nothing was checked at all */
+    sn_health_report_counts(rep, counts);
+    if (counts[SN_HEALTH_FAIL])
+        return SN_HEALTH_FAIL;
+    if (counts[SN_HEALTH_WARN])
+        return SN_HEALTH_WARN;
+    if (counts[SN_HEALTH_PASS] || !counts[SN_HEALTH_SKIP])
+        return SN_HEALTH_PASS;
+    return SN_HEALTH_SKIP;
 }
 
 void sn_health_report_json(const struct sn_health_report *rep,
