@@ -1344,15 +1344,14 @@ static double tree_correction(int p, double S)
         {.9, .9, .9, .9, .9, .9, .9, .8, .7, .6, .6, .5,
          .5, .5, .5, .6, .7, .8, .7, .7, .8, .9, .9, .9}};
     double units = floor(S / 64);
-    int k = 0;
+    int k;
 
-    /* NCCL's log2i(nBytes >> 6): sizes below 64 B have no column */
-    if (units < 1)
+    /* NCCL's log2i(nBytes >> 6): sizes below 64 B have no column. ilogb
+     * is floor(log2) of a positive double, read from its exponent, where
+     * halving in a loop cost a third of a cached prediction */
+    if (!(units >= 1))
         return 1.0;
-    while (k < 24 && units >= 2) {
-        units = floor(units / 2);
-        k++;
-    }
+    k = ilogb(units);
     return k < 24 ? f[p][k] : 1.0;
 }
 
