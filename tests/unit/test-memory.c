@@ -248,6 +248,66 @@ static void test_memory_moe_experts_split_by_ep(void)
     CHECK_NEAR((one.weights - eight.weights) / 2, 32 * 7 * expert, 1e-9);
 }
 
+/* Llama 3 405B as Meta ran it at 16,384 H100 (Dubey et al. 2024, Table 4
+ * and section 3.3.2): TP 8, PP 16, DP 128, one sequence of 8,192 tokens
+ * per micro-batch, 16 per pipeline, no activation recompute */
+static struct sn_train_layout llama3_layout(int vpp, int zero)
+{
+    struct sn_train_layout l = {
+        .tp = 8, .pp = 16, .dp = 128, .cp = 1, .ep = 1, .vpp = vpp,
+        .mbs = 1, .gbs = 2048, .seq = 8192,
+        .recompute = SN_RECOMPUTE_NONE, .zero = zero, .sp = true,
+        .dtype = SN_DTYPE_BF16};
+    return l;
+}
+
+static void test_memory_llama3_first_and_last_stage_hold_a_layer_fewer(void)
+{
+    /* Llama 3 section 3.3.2: 126 layers on 16 stages, the first and the
+     * last one layer fewer so that the embedding and the output layer
+     * weigh as a layer each: 7 + 14 x 8 + 7. Stage 0's weights are seven
+     * layers and the embedding (closed form, 2 bytes per parameter); its
+     * activations 7/8 of those of a 128-layer model's stage 0 with the
+     * same 16 micro-batches in flight. */
+    struct sn_train_opts o;
+    struct sn_train_layout l = llama3_layout(1, 1);
+    struct sn_train_memory mem, even;
+    struct sn_model_info m128 = tm_llama3_405b;
+    double h = 16384, kvd = 8 * 128, layer, stage0;
+
+    sn_train_opts_default(&o);
+    layer = (2 * h * h + 2 * h * kvd + 3 * h * 53248) / 8 + 2 * h;
+    stage0 = 7 * layer + 128256 * h / 8;
+    sn_train_memory(&tm_llama3_405b, &l, &o, NULL, &mem);
+    CHECK(mem.stage == 0);
+    CHECK_NEAR(mem.weights / (2 * stage0), 1, 1e-9);
+    m128.layers = 128;
+    sn_train_memory(&m128, &l, &o, NULL, &even);
+    CHECK_NEAR(mem.activations / even.activations, 7.0 / 8, 1e-9);
+}
+
+static void test_memory_llama3_fits_80gb_with_sharded_gradients(void)
+{
+    /* Llama 3 section 3.3.2: FSDP shards the optimizer states and the
+     * gradients (not the weights) and the 8K runs need no activation
+     * checkpointing on 80 GB H100. ZeRO-2 under the pipeline: the FP32
+     * gradients over the 128 DP ranks, the rest as ZeRO-1; it fits. */
+    struct sn_train_system sys = {.hbm_bytes = 80e9};
+    struct sn_train_opts o;
+    struct sn_train_layout l1 = llama3_layout(8, 1), l2 = llama3_layout(8, 2);
+    struct sn_train_memory z1, z2;
+    struct sn_error err;
+
+    sn_train_opts_default(&o);
+    sn_train_calib_for("h100", &sys.calib);
+    CHECK(sn_train_check(&tm_llama3_405b, &l2, 16384, &err) == SN_OK);
+    sn_train_memory(&tm_llama3_405b, &l1, &o, &sys, &z1);
+    sn_train_memory(&tm_llama3_405b, &l2, &o, &sys, &z2);
+    CHECK_NEAR(z2.gradients, z1.gradients / 128, 1e-6);
+    CHECK_NEAR(z2.activations, z1.activations, 1e-6);
+    CHECK(z2.fits);
+}
+
 static const struct sn_test cases[] = {
     T(test_memory_activations_match_korthikanti_figure_1),
     T(test_memory_per_layer_formula_exact),
@@ -257,6 +317,8 @@ static const struct sn_test cases[] = {
     T(test_memory_pipeline_inflight_1f1b_and_interleaved),
     T(test_memory_reports_does_not_fit),
     T(test_memory_moe_experts_split_by_ep),
+    T(test_memory_llama3_first_and_last_stage_hold_a_layer_fewer),
+    T(test_memory_llama3_fits_80gb_with_sharded_gradients),
 };
 
 SN_TEST_MAIN(cases)

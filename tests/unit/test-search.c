@@ -160,7 +160,9 @@ static void test_search_results_equal_a_direct_prediction(void)
     s.accels = 256;
     s.gbs = 1536;
     s.seq = 2048;
-    s.max_tp = 2; /* memory forces long pipelines */
+    s.max_tp = 2; /* memory forces long pipelines, with the */
+    s.fixed_zero = true; /* distributed optimizer's whole gradients */
+    s.zero = 1;
     REQUIRE(sn_train_search_run(t, &s, &o, top, 40, &n, &st, &err) ==
             SN_OK);
     REQUIRE(n > 0);
@@ -227,6 +229,53 @@ static void test_search_moe_tries_expert_parallelism(void)
     sn_train_free(t);
 }
 
+static void test_search_interleaves_stages_of_uneven_layers(void)
+{
+    /* Llama 3 405B: 126 layers do not divide into 16 x v chunks, but with
+     * the embedding and the loss as a chunk each (Llama 3 section 3.3.2,
+     * Megatron-Core's account_for_embedding/loss_in_pipeline_split) the
+     * 128 do, so the search tries the interleaved schedule there; every
+     * layout it keeps passes the rules, and interleaving that 16-stage
+     * pipeline is faster than 1F1B (bubble (p-1)/(v m)) */
+    struct sn_train *t = a100(&tm_llama3_405b);
+    struct sn_train_search s;
+    struct sn_train_opts o;
+    struct sn_train_candidate top[400];
+    struct sn_train_search_stats st;
+    struct sn_error err;
+    size_t n, uneven = 0;
+    double v1 = 0, v8 = 0;
+
+    REQUIRE(t);
+    sn_train_search_default(&s);
+    sn_train_opts_default(&o);
+    s.accels = 2048;
+    s.gbs = 256;
+    s.seq = 8192;
+    s.max_tp = 8;
+    s.fixed_recompute = true;
+    s.recompute = SN_RECOMPUTE_FULL;
+    REQUIRE(sn_train_search_run(t, &s, &o, top, 400, &n, &st, &err) ==
+            SN_OK);
+    REQUIRE(n > 0 && n < 400);
+    for (size_t i = 0; i < n; i++) {
+        const struct sn_train_layout *l = &top[i].layout;
+        CHECK(sn_train_check(&tm_llama3_405b, l, 2048, &err) == SN_OK);
+        if (l->vpp > 1 && 126 % (l->pp * l->vpp))
+            uneven++;
+        if (l->tp == 8 && l->pp == 16 && l->mbs == 1 && l->zero == 1) {
+            if (l->vpp == 1)
+                v1 = top[i].result.step_time;
+            if (l->vpp == 8)
+                v8 = top[i].result.step_time;
+        }
+    }
+    CHECK(uneven > 0);
+    REQUIRE(v1 > 0 && v8 > 0);
+    CHECK(v8 < v1);
+    sn_train_free(t);
+}
+
 static const struct sn_test cases[] = {
     T(test_search_ranks_fitting_layouts_fastest_first),
     T(test_search_best_beats_every_hand_picked_layout),
@@ -234,6 +283,7 @@ static const struct sn_test cases[] = {
     T(test_search_results_equal_a_direct_prediction),
     T(test_search_is_deterministic),
     T(test_search_moe_tries_expert_parallelism),
+    T(test_search_interleaves_stages_of_uneven_layers),
 };
 
 SN_TEST_MAIN(cases)

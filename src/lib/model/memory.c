@@ -31,8 +31,23 @@ void sn__state_bytes(enum sn_dtype dt, double *w, double *g, double *o)
 
 int sn__stage_layers(int layers, int pp, int stage, int *first)
 {
-    int base = layers / pp, extra = layers % pp;
+    int base = layers / pp, extra = layers % pp, per, n, f;
 
+    /* Llama 3 (Dubey et al. 2024, section 3.3.2) runs 126 layers on 16
+     * stages by giving the first and the last stage one layer fewer, as
+     * the embedding and the output layer with the loss weigh about a
+     * layer each; Megatron-Core does the same with
+     * account_for_embedding_in_pipeline_split and
+     * account_for_loss_in_pipeline_split. Taken when it balances: the
+     * layers do not divide and the layers plus those two do. */
+    if (extra && pp > 2 && (layers + 2) % pp == 0) {
+        per = (layers + 2) / pp;
+        f = stage == 0 ? 0 : stage * per - 1;
+        n = stage == 0 || stage == pp - 1 ? per - 1 : per;
+        if (first)
+            *first = f;
+        return n;
+    }
     if (first)
         *first = stage * base + (stage < extra ? stage : extra);
     return base + (stage < extra ? 1 : 0);

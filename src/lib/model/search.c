@@ -116,7 +116,11 @@ int sn_train_search_run(struct sn_train *t, const struct sn_train_search *s,
                 vpps[nvpp++] = 1;
                 if (pp > 1)
                     for (int v = 2; v <= max_vpp && nvpp < 16; v++)
-                        if (m->layers % (pp * v) == 0)
+                        /* equal chunks, as they are or with the
+                         * embedding and the loss counted as a layer each
+                         * (Llama 3's 126 layers in 16 x v chunks) */
+                        if (m->layers % (pp * v) == 0 ||
+                            (m->layers + 2) % (pp * v) == 0)
                             vpps[nvpp++] = v;
                 for (int e = 0; e < nep; e++) {
                     int ep = eps[e];
@@ -150,7 +154,7 @@ int sn_train_search_run(struct sn_train *t, const struct sn_train_search *s,
                                     if (s->fixed_zero && z != s->zero)
                                         continue;
                                     if (!s->fixed_zero &&
-                                        ((z >= 2 && pp > 1) ||
+                                        ((z == 3 && pp > 1) ||
                                          (z >= 1 && dp * cp == 1)))
                                         continue;
                                     if (sn_train_check(m, &l, s->accels,

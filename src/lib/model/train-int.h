@@ -33,8 +33,11 @@ double sn__norm_params(const struct sn__dims *d);
 /* Whether layer i (0-based) has an MoE MLP: the dense layers come first
  * (DeepSeek-V3 keeps its first three dense). */
 bool sn__layer_is_moe(const struct sn__dims *d, int i);
-/* Layers on pipeline stage `stage` of pp: the first layers % pp stages
- * take one more; *first is the first layer's index. */
+/* Layers on pipeline stage `stage` of pp; *first is the first layer's
+ * index. When the layers do not divide but the layers plus two do, the
+ * first and last stages take one fewer (the embedding and the loss count
+ * as a layer each: Llama 3, Megatron-Core); else the first layers % pp
+ * stages take one more. */
 int sn__stage_layers(int layers, int pp, int stage, int *first);
 /* Micro-batch model chunks stage r holds in flight under 1F1B (vpp = 1) or
  * the interleaved schedule (Megatron-LM's warm-up count plus one). */

@@ -571,10 +571,12 @@ static int dp_tail(struct step_ctx *c, const struct stage_cost *s0, int m,
         nb = 1;
     win_b = (s0->bwd + s0->recompute) / (l->vpp > 1 ? l->vpp : 1);
     win_f = s0->fwd / (l->vpp > 1 ? l->vpp : 1);
+    /* ZeRO-2's reductions run under every micro-batch's backward, of
+     * every chunk; only the last one's last bucket is left over */
     if (l->zero == 2)
-        win_b *= m;
+        win_b = (s0->bwd + s0->recompute) * m;
     if (c->o->overlap_grad_reduce) {
-        double e = fmax(red - win_b, red / nb);
+        double e = fmax(red - win_b, red / (l->zero == 2 ? m * nb : nb));
         *exposed += e;
         *overlapped += red - e;
     } else {

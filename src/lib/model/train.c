@@ -189,8 +189,11 @@ int sn_train_check(const struct sn_model_info *m,
                             "pp %d is more than the %d layers", l->pp,
                             m->layers);
     /* uneven stages are allowed (Llama 3 runs 126 layers on 16 stages):
-     * every model chunk needs a layer */
-    if (l->vpp > 1 && (l->pp < 2 || m->layers < l->pp * l->vpp))
+     * every model chunk needs a layer, or the embedding or the loss when
+     * those count as one (the first and last chunks of Llama 3's 128) */
+    if (l->vpp > 1 &&
+        (l->pp < 2 || (m->layers < l->pp * l->vpp &&
+                       (m->layers + 2) % (l->pp * l->vpp) != 0)))
         return sn_error_set(err, SN_EINPUT,
                             "interleaving needs pp > 1 and at least pp x "
                             "vpp = %d layers (the model has %d)",
@@ -216,12 +219,17 @@ int sn_train_check(const struct sn_model_info *m,
     if (l->sp && l->tp < 2)
         return sn_error_set(err, SN_EINPUT,
                             "sequence parallelism needs tp > 1");
-    if (l->zero >= 2 && l->pp > 1)
+    /* ZeRO-2 under a pipeline reduce-scatters the gradients of every
+     * micro-batch into FP32 shards, as Llama 3's FSDP does (Dubey et al.
+     * 2024, section 3.3.2: optimizer states and gradients sharded, the
+     * weights kept whole after the forward, FP32 gradient accumulation
+     * and reduce-scatter); ZeRO-3 would gather the weights again for
+     * every micro-batch, which no pipelined recipe does */
+    if (l->zero == 3 && l->pp > 1)
         return sn_error_set(err, SN_EINPUT,
-                            "zero stage %d does not combine with pipeline "
-                            "parallelism (gradients must stay whole "
-                            "across micro-batches)",
-                            l->zero);
+                            "zero stage 3 does not combine with pipeline "
+                            "parallelism (the weights would be gathered "
+                            "again for every micro-batch)");
     return SN_OK;
 }
 
