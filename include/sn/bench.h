@@ -299,6 +299,10 @@ int sn_bench_job_rank(const struct sn_bench_job *job);
  * job leave with one exit status. */
 int sn_bench_job_agree(struct sn_bench_job *job, int value);
 int sn_bench_job_size(const struct sn_bench_job *job);
+/* End the whole job now with exit status code (MPI_Abort), from any
+ * thread: what a caller does when this rank cannot go on and the others
+ * would wait for it forever. Does not return. */
+_Noreturn void sn_bench_job_abort(struct sn_bench_job *job, int code);
 /* The host name this rank runs on (gethostname()). */
 const char *sn_bench_job_host(const struct sn_bench_job *job);
 /* Whether this rank is the lowest rank of those whose host has its host

@@ -4,8 +4,10 @@
  * peers, localises slow pairs to cables, prints the findings and writes
  * JSON and JUnit. `--run ID` and `--results FILE` judge a run measured
  * before, without MPI. */
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +24,12 @@
 
 extern const struct sn_cmd sn_cmd_check;
 
+/* The probes' deadline, seconds: doctor takes a fraction of a second on a
+ * node; NVML's start on a large node, seconds. A probe stuck in the
+ * driver would hold every rank in the gather, and the bench's watchdog
+ * is not running yet. */
+#define CHECK_DOCTOR_TIMEOUT 300
+
 struct check_cli {
     const char *spec_path;
     const char *suite;
@@ -33,6 +41,7 @@ struct check_cli {
     int64_t run_id;        /* --run ID */
     bool no_store;
     bool no_doctor;        /* --no-doctor */
+    long long doctor_timeout; /* --doctor-timeout seconds */
     struct cli_health_opts hopts; /* --fsroot, --nvml, --matrix */
     long long iters;       /* 0: the suite's */
     enum sn_bench_backend backend;
@@ -108,6 +117,7 @@ static int parse_args(struct check_cli *c, int argc, char **argv)
     struct sn_error err;
 
     c->suite = "quick";
+    c->doctor_timeout = CHECK_DOCTOR_TIMEOUT;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -117,7 +127,8 @@ static int parse_args(struct check_cli *c, int argc, char **argv)
                      !strcmp(a, "--run") || !strcmp(a, "--results") ||
                      !strcmp(a, "--backend") || !strcmp(a, "--tests") ||
                      !strcmp(a, "--iters") || !strcmp(a, "--fsroot") ||
-                     !strcmp(a, "--nvml") || !strcmp(a, "--matrix");
+                     !strcmp(a, "--nvml") || !strcmp(a, "--matrix") ||
+                     !strcmp(a, "--doctor-timeout");
         if (takes && !v)
             return bad(c, "%s needs a value", a);
         if (!strcmp(a, "--spec"))
@@ -140,6 +151,10 @@ static int parse_args(struct check_cli *c, int argc, char **argv)
             c->hopts.nvml = v;
         else if (!strcmp(a, "--matrix"))
             c->hopts.matrix = v;
+        else if (!strcmp(a, "--doctor-timeout")) {
+            if (sn_parse_long(v, 1, 86400, &c->doctor_timeout, &err))
+                return bad(c, "--doctor-timeout: %s", err.msg);
+        }
         else if (!strcmp(a, "--run")) {
             long long id;
             if (sn_parse_long(v, 1, INT64_MAX, &id, &err))
@@ -178,11 +193,12 @@ static int parse_args(struct check_cli *c, int argc, char **argv)
     if (c->run_id && c->results)
         return bad(c, "--run and --results both name the run to judge; "
                       "give one");
-    if ((c->hopts.fsroot || c->hopts.nvml || c->hopts.matrix) &&
+    if ((c->hopts.fsroot || c->hopts.nvml || c->hopts.matrix ||
+         c->doctor_timeout != CHECK_DOCTOR_TIMEOUT) &&
         (c->no_doctor || c->run_id || c->results))
-        return bad(c, "--fsroot, --nvml and --matrix point the node-health "
-                      "checks made while measuring (not with --no-doctor, "
-                      "--run or --results)");
+        return bad(c, "--fsroot, --nvml, --matrix and --doctor-timeout "
+                      "point the node-health checks made while measuring "
+                      "(not with --no-doctor, --run or --results)");
     return SN_EXIT_OK;
 }
 
@@ -443,6 +459,78 @@ static void suite_opts(const struct check_cli *c, const struct sn_topo *t,
 
 /* ---- node health ----------------------------------------------------------------- */
 
+struct deadline {
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    bool done;
+    long long seconds;
+    const char *host;
+    struct sn_bench_job *job;
+};
+
+/* Past the deadline this rank says why on its own (rank 0 is waiting in
+ * the gather) and ends the job; the stored run stays incomplete, as with
+ * a hung test. */
+static void *deadline_main(void *arg)
+{
+    struct deadline *d = arg;
+    struct timespec until;
+    bool fired = false;
+
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += (time_t)d->seconds;
+    pthread_mutex_lock(&d->lock);
+    while (!d->done && !fired)
+        fired = pthread_cond_timedwait(&d->cond, &d->lock, &until) ==
+                ETIMEDOUT;
+    fired = fired && !d->done;
+    pthread_mutex_unlock(&d->lock);
+    if (fired) {
+        fprintf(stderr,
+                "supernode: check: the node-health checks on %s did not "
+                "finish within %lld s (a probe stuck in the driver?); "
+                "ending the job (run 'supernode doctor' there, or check "
+                "with --no-doctor)\n",
+                d->host, d->seconds);
+        fflush(stderr);
+        sn_bench_job_abort(d->job, SN_EXIT_RUN);
+    }
+    return NULL;
+}
+
+/* sn_health_run() under the deadline. */
+static int health_run_bounded(struct check_cli *c, struct sn_bench_job *job,
+                              struct sn_health_report *rep,
+                              struct sn_error *err)
+{
+    struct deadline d;
+    pthread_t th;
+    bool watching;
+    char *saved = NULL;
+    int rc;
+
+    memset(&d, 0, sizeof(d));
+    pthread_mutex_init(&d.lock, NULL);
+    pthread_cond_init(&d.cond, NULL);
+    d.seconds = c->doctor_timeout;
+    d.host = sn_bench_job_host(job);
+    d.job = job;
+    watching = pthread_create(&th, NULL, deadline_main, &d) == 0;
+    cli_health_env_begin(&c->hcfg, &saved);
+    rc = sn_health_run(&c->hcfg, rep, err);
+    cli_health_env_end(saved);
+    if (watching) {
+        pthread_mutex_lock(&d.lock);
+        d.done = true;
+        pthread_cond_signal(&d.cond);
+        pthread_mutex_unlock(&d.lock);
+        pthread_join(th, NULL);
+    }
+    pthread_cond_destroy(&d.cond);
+    pthread_mutex_destroy(&d.lock);
+    return rc;
+}
+
 /* How one host's checks travel to rank 0: NUL-terminated fields (no
  * field holds a NUL), the tag, the host, then five per check. */
 #define HEALTH_PACK_TAG "supernode.health-pack/1"
@@ -569,7 +657,7 @@ static int check_health(struct check_cli *c, struct sn_bench_job *job)
     size_t nmine = 0, cap = 0, hcap = 0, *offs = NULL;
     struct sn_buf pack;
     struct sn_error err;
-    char *all = NULL, *saved = NULL;
+    char *all = NULL;
     bool first = false;
     int rc, status = SN_EXIT_OK;
 
@@ -580,9 +668,7 @@ static int check_health(struct check_cli *c, struct sn_bench_job *job)
         goto out;
     }
     if (first) {
-        cli_health_env_begin(&c->hcfg, &saved);
-        rc = sn_health_run(&c->hcfg, &rep, &err);
-        cli_health_env_end(saved);
+        rc = health_run_bounded(c, job, &rep, &err);
         cli_health_rows(&rep, host, &mine, &nmine, &cap);
         /* what the probes found before they stopped stays; that they
          * stopped is said, and the measurements still count */
@@ -963,6 +1049,8 @@ const struct sn_cmd sn_cmd_check = {
     "                        checks; default $SN_NVML_LIBRARY or the\n"
     "                        driver's)\n"
     "  --matrix FILE         allowed version combinations (YAML)\n"
-    "                        (as 'supernode doctor' has them)\n",
+    "                        (as 'supernode doctor' has them)\n"
+    "  --doctor-timeout S    end the job when a host's checks take longer\n"
+    "                        (a probe stuck in the driver; default 300)\n",
     check_run,
 };

@@ -7,7 +7,8 @@
 # `check --run` and `runs show`, and travels in the run's document
 # (export, import, --results); a good node gives no health finding;
 # warnings do not raise the verdict; --no-doctor skips them; bad options
-# end before anything is stored. Tiny sizes: this checks behaviour.
+# end before anything is stored; a probe stuck in the driver meets the
+# deadline. Tiny sizes: this checks behaviour.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 bin=${SUPERNODE:?}
@@ -211,6 +212,25 @@ rc3=$?
 [[ $rc3 -eq 2 ]] || why+=" bad matrix exit $rc3;"
 [[ -z "$why" ]] && ok "bad root, conflicting options, bad matrix: exit 2" ||
     bad "bad options" "$why"
+
+# 9. a probe stuck in the driver: the deadline ends the job, naming the
+#    host, and the run stays incomplete in the store
+t0=$SECONDS
+SN_FAKE_NVML=tests/fixtures/nvml/hang.yaml ASAN_OPTIONS=$quiet_asan \
+    timeout 50 mpirun -np 2 --oversubscribe "$bin" check --spec "$spec" \
+    "${small[@]}" --db "$tmp/hang.db" --nvml "$fake" \
+    --fsroot "$trees/node-good" --doctor-timeout 2 >"$tmp/out" 2>"$tmp/err"
+rc=$?
+took=$((SECONDS - t0))
+why=""
+[[ $rc -ne 0 && $rc -ne 124 ]] || why+=" exit $rc;"
+[[ $took -lt 40 ]] || why+=" took $took s;"
+has "$tmp/err" "the node-health checks on $host did not finish within 2 s" ||
+    why+=" no message naming the host;"
+ASAN_OPTIONS=$quiet_asan "$bin" runs list --db "$tmp/hang.db" >"$tmp/out" 2>&1
+grep -q " incomplete " "$tmp/out" || why+=" no incomplete run stored;"
+[[ -z "$why" ]] && ok "a stuck probe: the deadline ends the job ($took s)" ||
+    bad "stuck probe" "$why"
 
 echo "$pass passed, $fail failed"
 [[ $fail -eq 0 ]]

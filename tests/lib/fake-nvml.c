@@ -4,7 +4,9 @@
  * dlopen() path as the real library (--nvml build/test/lib/fake-nvml.so).
  *
  * Fixture (a YAML file in tests/fixtures/nvml/): driver, cuda (12040 = 12.4),
- * init (an NVML error number nvmlInit returns), gpus: a list of
+ * init (an NVML error number nvmlInit returns), hang_init (seconds
+ * nvmlInit sleeps first: a driver call that does not come back), gpus: a
+ * list of
  *   bus, name, uuid, vbios, pstate, lost (handle fails with
  *   GPU_IS_LOST),
  *   ecc {mode, volatile_corrected, volatile_uncorrected,
@@ -20,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <yaml.h>
 
 #include "../../src/lib/health/nvml-api.h"
@@ -247,6 +250,8 @@ static nvmlReturn_t load(void)
     cuda = (int)num(get(&doc, root, "cuda"));
     if (get(&doc, root, "init"))
         rc = (nvmlReturn_t)num(get(&doc, root, "init"));
+    if (get(&doc, root, "hang_init"))
+        sleep((unsigned)num(get(&doc, root, "hang_init")));
     list = get(&doc, root, "gpus");
     for (int i = 0; i < seq_len(list) && ngpus < MAXG; i++)
         load_gpu(&doc, seq_at(&doc, list, i), &gpus[ngpus++]);

@@ -126,6 +126,14 @@ int sn_bench_job_size(const struct sn_bench_job *job)
     return job->size;
 }
 
+_Noreturn void sn_bench_job_abort(struct sn_bench_job *job, int code)
+{
+    MPI_Abort(job->comm, code);
+    /* MPI_Abort does not return; if an implementation lets it, the
+     * process must still not carry on with a job it declared dead */
+    _exit(code);
+}
+
 const char *sn_bench_job_host(const struct sn_bench_job *job)
 {
     return job->host;
