@@ -51,6 +51,9 @@ struct sn_accel_info {
     double bf16_flops;   /* dense BF16/FP16 tensor FLOP/s */
     double fp8_flops;    /* dense FP8 FLOP/s; 0 when not supported */
     double hbm_bytes;    /* HBM capacity, bytes */
+    /* what the driver reports as the device's memory (nvidia-smi's total),
+     * the room a training job has; 0 when unknown: hbm_bytes serves */
+    double hbm_usable_bytes;
     double hbm_bw;       /* HBM bandwidth, bytes/s */
     const char *scaleup_name; /* "NVLink 4" */
     int scaleup_links;   /* scale-up links per accelerator */

@@ -153,6 +153,9 @@ static void show(const struct sn_spec *s, struct out *o)
     o_str(o, "confidence", conf(a->confidence));
     o_qty(o, "bf16", "bf16_flops", a->bf16_flops, SN_UNIT_FLOPS);
     o_qty(o, "hbm", "hbm_bytes", a->hbm_bytes, SN_UNIT_BYTES);
+    if (a->hbm_usable_bytes > 0)
+        o_qty(o, "hbm_usable", "hbm_usable_bytes", a->hbm_usable_bytes,
+              SN_UNIT_BYTES);
     o_qty(o, "hbm_bandwidth", "hbm_bw", a->hbm_bw, SN_UNIT_BANDWIDTH);
     o_qty(o, "tdp", "tdp_w", a->tdp_w, SN_UNIT_POWER);
     o_end(o);

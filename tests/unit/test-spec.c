@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "sn/model.h"
 #include "sn/spec.h"
 
 static struct sn_error err;
@@ -640,8 +641,48 @@ static void test_names_of_enums(void)
     CHECK_STR(sn_net_topology_name(SN_NET_EXTERNAL), "external");
 }
 
+/* The catalog's HBM is the datasheet's figure; the room a job has is the
+ * driver's (nvidia-smi's total: vendors count HBM in GiB and print GB).
+ * An entry that changes hbm over a catalog row drops the row's driver
+ * figure, which belonged to the other capacity. */
+static void test_usable_hbm_is_the_drivers_figure(void)
+{
+    struct sn_spec s;
+    struct sn_train_env e;
+
+    REQUIRE(parse(MINIMAL, &s) == SN_OK);
+    CHECK_NEAR(s.accel->hbm_bytes, 80e9, 1e-12);
+    CHECK_NEAR(s.accel->hbm_usable_bytes, 81559.0 * 1048576, 1e-12);
+    REQUIRE(sn_train_env_init(&e, &s, &err) == SN_OK);
+    CHECK_NEAR(e.sys.hbm_bytes, 81559.0 * 1048576, 1e-12);
+    sn_train_env_release(&e);
+    sn_spec_release(&s);
+
+    REQUIRE(parse("accelerator: {base: h100-sxm5-80gb, hbm: 40GB}\n"
+                  "supernode: {accelerators: 8}\n",
+                  &s) == SN_OK);
+    CHECK(s.accel->hbm_usable_bytes == 0);
+    REQUIRE(sn_train_env_init(&e, &s, &err) == SN_OK);
+    CHECK_NEAR(e.sys.hbm_bytes, 40e9, 1e-12);
+    sn_train_env_release(&e);
+    sn_spec_release(&s);
+
+    REQUIRE(parse("accelerator: {base: a100-sxm4-80gb, hbm: 40GB, "
+                  "hbm_usable: 40960MiB}\nsupernode: {accelerators: 8}\n",
+                  &s) == SN_OK);
+    CHECK_NEAR(s.accel->hbm_usable_bytes, 40960.0 * 1048576, 1e-12);
+    sn_spec_release(&s);
+
+    CHECK_CONTAINS(fails("accelerator: {base: h100-sxm5-80gb, hbm: 40GB, "
+                         "hbm_usable: 80GB}\n"
+                         "supernode: {accelerators: 8}\n"),
+                   "t.yaml:1:60: accelerator.hbm_usable is more than 10% "
+                   "over its hbm");
+}
+
 static const struct sn_test cases[] = {
     T(test_default_spec_is_the_seed_64),
+    T(test_usable_hbm_is_the_drivers_figure),
     T(test_units_are_read_as_people_write_them),
     T(test_defaults_come_from_the_catalog_and_the_notes),
     T(test_cooling_and_power_defaults_follow_the_choices),

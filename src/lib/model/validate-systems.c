@@ -155,8 +155,13 @@ char *sn_validate_system_spec(const char *gpu, const char *notes, int gpus,
     accel = s->accel;
     sn_buf_init(&b);
     sn_buf_printf(&b, "name: %s\n", s->name);
+    /* nvidia-smi's total on A100 40GB: 40960 MiB (modal-labs/modal-client
+     * PR #2797) */
     if (mem40)
-        sn_buf_printf(&b, "accelerator: {base: %s, hbm: 40GB}\n", accel);
+        sn_buf_printf(&b,
+                      "accelerator: {base: %s, hbm: 40GB, "
+                      "hbm_usable: 40960MiB}\n",
+                      accel);
     else
         sn_buf_printf(&b, "accelerator: %s\n", accel);
     sn_buf_printf(&b,

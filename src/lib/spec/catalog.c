@@ -12,6 +12,7 @@
 /* Shorthands for the unit arithmetic in the tables below. */
 #define TF 1e12 /* TFLOP/s */
 #define GB 1e9  /* bytes, or bytes/s per direction */
+#define MIB 1048576.0 /* the MiB nvidia-smi counts memory in */
 #define TBS 1e12
 #define GBPS (1e9 / 8) /* one Gb/s in bytes/s */
 
@@ -32,6 +33,8 @@ static const struct sn_accel_info a100 = {
     .bf16_flops = 312 * TF,
     .fp8_flops = 0,
     .hbm_bytes = 80 * GB,
+    /* nvidia-smi's total on A100 80GB (modal-labs/modal-client PR #2797) */
+    .hbm_usable_bytes = 81920 * MIB,
     .hbm_bw = 2.039 * TBS,
     .scaleup_name = "NVLink 3",
     .scaleup_links = 12,
@@ -60,6 +63,9 @@ static const struct sn_accel_info h100 = {
     .bf16_flops = 989.4 * TF,
     .fp8_flops = 1978.9 * TF,
     .hbm_bytes = 80 * GB,
+    /* nvidia-smi's total on H100 SXM5 80GB (NVIDIA/nccl #1264; modal-labs/
+     * modal-client PR #2797) */
+    .hbm_usable_bytes = 81559 * MIB,
     .hbm_bw = 3.35 * TBS,
     .scaleup_name = "NVLink 4",
     .scaleup_links = 18,
@@ -90,6 +96,9 @@ static const struct sn_accel_info h200 = {
     .bf16_flops = 989.4 * TF,
     .fp8_flops = 1978.9 * TF,
     .hbm_bytes = 141 * GB,
+    /* nvidia-smi's total, measured on an H200 SXM (driver 580.159.04,
+     * docs/benchmarks.md "On a GPU") */
+    .hbm_usable_bytes = 143771 * MIB,
     .hbm_bw = 4.8 * TBS,
     .scaleup_name = "NVLink 4",
     .scaleup_links = 18,

@@ -144,6 +144,7 @@ static const char *const accel_keys[] = {
     "bf16",
     "fp8",
     "hbm",
+    "hbm_usable",
     "hbm_bandwidth",
     "scaleup_name",
     "scaleup_links",
@@ -160,6 +161,27 @@ static const char *const accel_keys[] = {
     "source",
     NULL,
 };
+
+/* 'hbm_usable': the driver's figure. An entry that changes 'hbm' over a
+ * catalog row without giving it drops the row's figure, which belonged
+ * to the other capacity. */
+static int usable_hbm(struct sn__ctx *c, const struct sn_yaml *map,
+                      const char *what, struct sn_accel_info *a)
+{
+    int rc;
+
+    if (sn_yaml_get(map, "hbm") && !sn_yaml_get(map, "hbm_usable"))
+        a->hbm_usable_bytes = 0;
+    rc = sn__get_qty(c, map, "hbm_usable", what, SN_UNIT_BYTES, 1e6, 1e15,
+                     &a->hbm_usable_bytes);
+    if (!rc && a->hbm_usable_bytes > 0 && a->hbm_bytes > 0 &&
+        a->hbm_usable_bytes > 1.1 * a->hbm_bytes)
+        return sn__fail(c, sn_yaml_get(map, "hbm_usable"),
+                        "%s.hbm_usable is more than 10%% over its hbm "
+                        "(the driver reports at most the memory there is)",
+                        what);
+    return rc;
+}
 
 int sn__accel_entry(struct sn__ctx *c, const struct sn_yaml *map,
                     const char *what, const struct sn_accel_info **out)
@@ -202,6 +224,7 @@ int sn__accel_entry(struct sn__ctx *c, const struct sn_yaml *map,
                           &a->fp8_flops)) ||
         (rc = sn__get_qty(c, map, "hbm", what, SN_UNIT_BYTES, 1e6, 1e15,
                           &a->hbm_bytes)) ||
+        (rc = usable_hbm(c, map, what, a)) ||
         (rc = sn__get_qty(c, map, "hbm_bandwidth", what, SN_UNIT_BANDWIDTH, 1e6,
                           1e16, &a->hbm_bw)) ||
         (rc = sn__get_text(c, map, "scaleup_name", what, 128,
