@@ -1,6 +1,7 @@
 /* cli.c: output and error helpers shared by the subcommands. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd.h"
@@ -91,4 +92,33 @@ const char *cli_opt_value(int argc, char **argv, int *i, const char *name,
         return NULL;
     }
     return argv[++*i];
+}
+
+int cli_launcher_rank(void)
+{
+    static const char *const vars[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK",
+                                       "PMI_RANK", "SLURM_PROCID"};
+
+    for (size_t i = 0; i < SN_ARRAY_LEN(vars); i++) {
+        const char *v = getenv(vars[i]);
+        if (v && *v)
+            return atoi(v);
+    }
+    return 0;
+}
+
+void cli_progress_line(bool *shown, const char *who, const char *line)
+{
+    fprintf(stderr, "\r\033[K%s: %s", who, line);
+    fflush(stderr);
+    *shown = true;
+}
+
+void cli_progress_end(bool *shown)
+{
+    if (*shown) {
+        fputs("\r\033[K", stderr);
+        fflush(stderr);
+        *shown = false;
+    }
 }

@@ -18,37 +18,11 @@ struct bench_cli {
     bool progress_tty; /* a progress line is on screen */
 };
 
-/* The rank MPI launchers announce, before MPI is up: only rank 0 speaks
- * about bad usage, so N ranks do not print the same message N times. */
-static int launcher_rank(void)
-{
-    static const char *const vars[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK",
-                                       "PMI_RANK", "SLURM_PROCID"};
-
-    for (size_t i = 0; i < SN_ARRAY_LEN(vars); i++) {
-        const char *v = getenv(vars[i]);
-        if (v && *v)
-            return atoi(v);
-    }
-    return 0;
-}
-
 static void on_progress(void *ctx, const char *line)
 {
     struct bench_cli *b = ctx;
 
-    fprintf(stderr, "\r\033[Kbench: %s", line);
-    fflush(stderr);
-    b->progress_tty = true;
-}
-
-static void end_progress(struct bench_cli *b)
-{
-    if (b->progress_tty) {
-        fputs("\r\033[K", stderr);
-        fflush(stderr);
-        b->progress_tty = false;
-    }
+    cli_progress_line(&b->progress_tty, "bench", line);
 }
 
 /* The run is being cut short (called from the watchdog thread): write
@@ -58,7 +32,7 @@ static void on_abort(void *ctx, const struct sn_bench_results *partial,
 {
     struct bench_cli *b = ctx;
 
-    end_progress(b);
+    cli_progress_end(&b->progress_tty);
     fprintf(stderr, "supernode: bench: %s\n", why->message);
     if (b->rank == 0) {
         struct sn_buf out;
@@ -321,7 +295,7 @@ static int bench_run(int argc, char **argv)
     sn_bench_opts_init(&b.o);
     sn_bench_results_init(&res);
     sn_buf_init(&out);
-    b.rank = launcher_rank();
+    b.rank = cli_launcher_rank();
     if ((rc = parse_args(&b, argc, argv)))
         return rc;
     if (!sn_bench_backend_available(b.o.backend)) {
@@ -350,7 +324,7 @@ static int bench_run(int argc, char **argv)
     if (b.rank == 0 && isatty(STDERR_FILENO))
         b.o.progress = on_progress;
     rc = sn_bench_run(job, &b.o, &res, &err);
-    end_progress(&b);
+    cli_progress_end(&b.progress_tty);
     if (rc) {
         /* every rank holds the same error: one says it */
         if (b.rank == 0)

@@ -61,21 +61,6 @@ struct check_cli {
     bool progress_tty;
 };
 
-/* The rank MPI launchers announce, before MPI is up, so that one rank
- * speaks about bad usage rather than all of them. */
-static int launcher_rank(void)
-{
-    static const char *const vars[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK",
-                                       "PMI_RANK", "SLURM_PROCID"};
-
-    for (size_t i = 0; i < SN_ARRAY_LEN(vars); i++) {
-        const char *v = getenv(vars[i]);
-        if (v && *v)
-            return atoi(v);
-    }
-    return 0;
-}
-
 static int bad(const struct check_cli *c, const char *fmt, ...)
     SN_PRINTF(2, 3);
 static int bad(const struct check_cli *c, const char *fmt, ...)
@@ -362,18 +347,7 @@ static void on_progress(void *ctx, const char *line)
 {
     struct check_cli *c = ctx;
 
-    fprintf(stderr, "\r\033[Kcheck: %s", line);
-    fflush(stderr);
-    c->progress_tty = true;
-}
-
-static void end_progress(struct check_cli *c)
-{
-    if (c->progress_tty) {
-        fputs("\r\033[K", stderr);
-        fflush(stderr);
-        c->progress_tty = false;
-    }
+    cli_progress_line(&c->progress_tty, "check", line);
 }
 
 /* A rank hung or the job was signalled (the watchdog thread calls this):
@@ -385,7 +359,7 @@ static void on_abort(void *ctx, const struct sn_bench_results *partial,
     struct sn_results rs;
     struct sn_error err;
 
-    end_progress(c);
+    cli_progress_end(&c->progress_tty);
     fprintf(stderr, "supernode: check: %s\n", why->message);
     if (c->rank != 0 || !c->st || !c->stored_run)
         return;
@@ -950,7 +924,7 @@ agree:
     if (c->rank == 0 && isatty(STDERR_FILENO))
         o.progress = on_progress;
     rc = sn_bench_run(job, &o, &res, &err);
-    end_progress(c);
+    cli_progress_end(&c->progress_tty);
     if (rc) {
         status = c->rank == 0 ? cli_fail(&err) : sn_exit_code(err.code);
         goto out;
@@ -990,7 +964,7 @@ static int check_run(int argc, char **argv)
     int rc;
 
     memset(&c, 0, sizeof(c));
-    c.rank = launcher_rank();
+    c.rank = cli_launcher_rank();
     if ((rc = parse_args(&c, argc, argv)))
         return rc;
     /* every rank reads the spec: bad input ends every rank the same way */

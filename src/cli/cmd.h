@@ -50,5 +50,14 @@ int cli_parse_long(const char *opt, const char *text, long long min,
  * status and the error printed) when its value is missing. */
 const char *cli_opt_value(int argc, char **argv, int *i, const char *name,
                           const char *alias, int *rc);
+/* The rank MPI launchers announce (Open MPI, PMIx, PMI, Slurm), before MPI
+ * is up, so that one rank speaks about bad usage rather than all; 0 when
+ * none does. */
+int cli_launcher_rank(void);
+/* A progress line on stderr that the next one overwrites: "WHO: LINE".
+ * *shown remembers that one is on screen, for cli_progress_end. */
+void cli_progress_line(bool *shown, const char *who, const char *line);
+/* Clear a progress line left on screen (none: nothing happens). */
+void cli_progress_end(bool *shown);
 
 #endif
