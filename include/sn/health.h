@@ -172,6 +172,9 @@ sn_health_report_worst(const struct sn_health_report *rep);
 
 /* "pass", "skip", "warn", "fail". */
 const char *sn_health_status_name(enum sn_health_status s);
+/* "PASS", "SKIP", "WARN", "FAIL": the checklist's labels, as the store
+ * and check write them. */
+const char *sn_health_status_label(enum sn_health_status s);
 
 /* Append the report as JSON, schema "supernode.doctor/1":
  * {"schema", "host", "fsroot", "summary": {pass, warn, fail, skip,

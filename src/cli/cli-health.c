@@ -79,18 +79,22 @@ void cli_health_env_end(char *saved)
     free(saved);
 }
 
-const char *cli_health_status(enum sn_health_status s)
+void cli_health_row_add(struct sn_store_health **rows, size_t *n,
+                        size_t *cap, const char *host, const char *name,
+                        const char *status, const char *subject,
+                        const char *evidence, const char *remedy)
 {
-    switch (s) {
-    case SN_HEALTH_PASS:
-        return "PASS";
-    case SN_HEALTH_SKIP:
-        return "SKIP";
-    case SN_HEALTH_WARN:
-        return "WARN";
-    default:
-        return "FAIL";
-    }
+    struct sn_store_health *r;
+
+    SN_GROW(*rows, *cap, *n + 1);
+    r = &(*rows)[(*n)++];
+    memset(r, 0, sizeof(*r));
+    sn_strlcpy(r->host, host, sizeof(r->host));
+    sn_strlcpy(r->name, name, sizeof(r->name));
+    sn_strlcpy(r->status, status, sizeof(r->status));
+    sn_strlcpy(r->subject, subject ? subject : "", sizeof(r->subject));
+    r->evidence = sn_xstrdup(evidence ? evidence : "");
+    r->remedy = sn_xstrdup(remedy ? remedy : "");
 }
 
 void cli_health_rows(const struct sn_health_report *rep, const char *host,
@@ -98,16 +102,8 @@ void cli_health_rows(const struct sn_health_report *rep, const char *host,
 {
     for (size_t i = 0; i < rep->nchecks; i++) {
         const struct sn_health_check *c = &rep->checks[i];
-        struct sn_store_health *r;
-        SN_GROW(*rows, *cap, *n + 1);
-        r = &(*rows)[(*n)++];
-        memset(r, 0, sizeof(*r));
-        sn_strlcpy(r->host, host, sizeof(r->host));
-        sn_strlcpy(r->name, c->name, sizeof(r->name));
-        sn_strlcpy(r->status, cli_health_status(c->status),
-                   sizeof(r->status));
-        sn_strlcpy(r->subject, c->subject, sizeof(r->subject));
-        r->evidence = sn_xstrdup(c->evidence);
-        r->remedy = sn_xstrdup(c->remedy);
+        cli_health_row_add(rows, n, cap, host, c->name,
+                           sn_health_status_label(c->status), c->subject,
+                           c->evidence, c->remedy);
     }
 }

@@ -47,8 +47,11 @@ void cli_health_env_end(char *saved);
 void cli_health_rows(const struct sn_health_report *rep, const char *host,
                      struct sn_store_health **rows, size_t *n, size_t *cap);
 
-/* A status as the store and check write it: "PASS", "SKIP", "WARN",
- * "FAIL". */
-const char *cli_health_status(enum sn_health_status s);
+/* Append one store row, the strings copied (NULL subject, evidence or
+ * remedy as ""). */
+void cli_health_row_add(struct sn_store_health **rows, size_t *n,
+                        size_t *cap, const char *host, const char *name,
+                        const char *status, const char *subject,
+                        const char *evidence, const char *remedy);
 
 #endif

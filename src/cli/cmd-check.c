@@ -532,23 +532,6 @@ static void pack_check(struct sn_buf *b, const struct sn_store_health *h)
     pack_field(b, h->remedy);
 }
 
-/* A check of doctor's own, about the probes rather than the node. */
-static void add_note(struct sn_store_health **rows, size_t *n, size_t *cap,
-                     const char *host, const char *evidence,
-                     const char *remedy)
-{
-    struct sn_store_health *r;
-
-    SN_GROW(*rows, *cap, *n + 1);
-    r = &(*rows)[(*n)++];
-    memset(r, 0, sizeof(*r));
-    sn_strlcpy(r->host, host, sizeof(r->host));
-    sn_strlcpy(r->name, "doctor", sizeof(r->name));
-    sn_strlcpy(r->status, "WARN", sizeof(r->status));
-    r->evidence = sn_xstrdup(evidence);
-    r->remedy = sn_xstrdup(remedy);
-}
-
 /* Pack the rows, leaving out what does not fit the gather's cap (a note
  * says how many; a node has about a hundred checks, far below it). */
 static void health_pack(struct sn_store_health *rows, size_t n,
@@ -570,8 +553,11 @@ static void health_pack(struct sn_store_health *rows, size_t n,
         snprintf(why, sizeof(why),
                  "%zu of %zu checks left out: more than %zu bytes", n - k,
                  n, room);
-        add_note(&note, &nn, &cap, host, why,
-                 "run 'supernode doctor' on the host for all of them");
+        /* a check of doctor's own, about the probes, not the node */
+        cli_health_row_add(&note, &nn, &cap, host, "doctor", "WARN", NULL,
+                           why,
+                           "run 'supernode doctor' on the host for all of "
+                           "them");
         pack_check(b, note);
         sn_store_health_release(note, nn);
     }
@@ -594,22 +580,14 @@ static int health_unpack(struct check_cli *c, size_t *cap, int rank,
     host = p;
     p += strlen(p) + 1;
     while (p < end) {
-        struct sn_store_health *r;
         for (int k = 0; k < HEALTH_FIELDS; k++) {
             if (p >= end)
                 goto bad;
             f[k] = p;
             p += strlen(p) + 1;
         }
-        SN_GROW(c->health, *cap, c->nhealth + 1);
-        r = &c->health[c->nhealth++];
-        memset(r, 0, sizeof(*r));
-        sn_strlcpy(r->host, host, sizeof(r->host));
-        sn_strlcpy(r->name, f[0], sizeof(r->name));
-        sn_strlcpy(r->status, f[1], sizeof(r->status));
-        sn_strlcpy(r->subject, f[2], sizeof(r->subject));
-        r->evidence = sn_xstrdup(f[3]);
-        r->remedy = sn_xstrdup(f[4]);
+        cli_health_row_add(&c->health, &c->nhealth, cap, host, f[0], f[1],
+                           f[2], f[3], f[4]);
     }
     return SN_OK;
 bad:
@@ -647,8 +625,10 @@ static int check_health(struct check_cli *c, struct sn_bench_job *job)
         /* what the probes found before they stopped stays; that they
          * stopped is said, and the measurements still count */
         if (rc)
-            add_note(&mine, &nmine, &cap, host, err.msg,
-                     "run 'supernode doctor' on the host to see why");
+            cli_health_row_add(&mine, &nmine, &cap, host, "doctor", "WARN",
+                               NULL, err.msg,
+                               "run 'supernode doctor' on the host to see "
+                               "why");
         health_pack(mine, nmine, host, &pack);
     }
     if ((rc = sn_bench_job_gather(job, pack.data, pack.len, &all, &offs,

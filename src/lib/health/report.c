@@ -23,6 +23,11 @@ const char *sn_health_status_name(enum sn_health_status s)
     return (unsigned)s < SN_HEALTH_STATUS_COUNT ? status_names[s] : "?";
 }
 
+const char *sn_health_status_label(enum sn_health_status s)
+{
+    return (unsigned)s < SN_HEALTH_STATUS_COUNT ? status_labels[s] : "?";
+}
+
 void sn_health_report_init(struct sn_health_report *rep)
 {
     memset(rep, 0, sizeof(*rep));
