@@ -15,6 +15,9 @@ NVCC    ?= nvcc
 PKGS    := yaml-0.1 sqlite3 hwloc openblas ompi-c
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+# empty when every package is there; read once, when make starts, which is
+# why `run` and `test` install first and then build in a second make
+PKG_MISSING := $(shell pkg-config --exists $(PKGS) 2>/dev/null || echo 1)
 
 WARN    := -Wall -Wextra -pedantic -Wshadow -Wstrict-prototypes \
            -Wmissing-prototypes -Wno-unused-parameter
@@ -71,7 +74,8 @@ HELP_OBJ    := $(HELP_SRC:%.c=$(TST)/%.o)
 TESTLIB_SO  := $(TESTLIB_SRC:tests/lib/%.c=$(TST)/lib/%.so)
 
 .SECONDARY:
-.PHONY: all run test unit fuzz bench clean deps check-deps
+.PHONY: all run test test-build unit fuzz bench clean deps check-deps \
+        need-pkgs
 .DEFAULT_GOAL := all
 
 all: build/supernode
@@ -109,12 +113,22 @@ $(TST)/libsupernode.a: $(TST_LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(REL)/%.o: %.c
+# a build without the packages stops at once with what to do, instead of
+# a compiler error about mpi.h
+need-pkgs:
+ifneq ($(PKG_MISSING),)
+	@echo "supernode: the build packages are missing (pkg-config:" \
+	    "$(PKGS)); 'make run' or 'make test' installs them, or run" \
+	    "'bash scripts/deps.sh' as root" >&2
+	@exit 2
+endif
+
+$(REL)/%.o: %.c | need-pkgs
 	@mkdir -p $(@D)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(REL_CFLAGS) $(CFLAGS) -c -o $@ $<
 
-$(TST)/%.o: %.c
+$(TST)/%.o: %.c | need-pkgs
 	@mkdir -p $(@D)
 	@echo "  CC      $< (test)"
 	$(Q)$(CC) $(TST_CFLAGS) $(CFLAGS) -c -o $@ $<
@@ -141,7 +155,10 @@ $(TST)/lib/%.so: tests/lib/%.c
 	    -Wextra -Werror -o $@ $< -lyaml
 
 # `make run`: what a newcomer types first on a fresh Debian 12 machine.
-run: check-deps all
+# The packages are installed first and the build runs in a second make:
+# this make read pkg-config's flags when it started, before they existed.
+run: check-deps
+	@$(MAKE) --no-print-directory all
 	./build/supernode plan
 
 check-deps:
@@ -152,9 +169,12 @@ deps:
 
 unit: $(UNIT_BIN)
 
-test: check-deps $(TST)/supernode $(TST_PLUGIN) $(UNIT_BIN) $(TESTLIB_SO) \
-      build/supernode
+test: check-deps
+	@$(MAKE) --no-print-directory test-build
 	@bash tests/run.sh $(TST)
+
+test-build: $(TST)/supernode $(TST_PLUGIN) $(UNIT_BIN) $(TESTLIB_SO) \
+            build/supernode
 
 fuzz:
 	$(MAKE) -f tests/fuzz/fuzz.mk

@@ -107,13 +107,17 @@ mpi() {
 }
 
 # ---- the launcher puts rank r on host r -------------------------------------
-mpi sh -c 'echo "$OMPI_COMM_WORLD_RANK $(hostname)"' >"$work/launch" 2>&1
+# stdout alone: Open MPI's launcher may warn on stderr (setpgid refused
+# when the suite runs without a terminal's process group), which says
+# nothing about where the ranks run
+mpi sh -c 'echo "$OMPI_COMM_WORLD_RANK $(hostname)"' >"$work/launch" \
+    2>"$work/launch.err"
 want=$(for i in 0 1 2 3; do echo "$i $(e2e_ns "$P" "h$i")"; done)
 if [[ "$(sort "$work/launch")" == "$want" ]]; then
     ok "launch: rank r runs on host r (hostfile order)"
 else
     bad "launch: ranks and hosts do not line up:"
-    sed 's/^/  /' "$work/launch" | head -n 20
+    sed 's/^/  /' "$work/launch" "$work/launch.err" | head -n 20
 fi
 
 # ---- the labels the plan gives the links this suite shapes ------------------
