@@ -71,6 +71,12 @@ struct sn_accel_info {
     int scaleup_planes;      /* switch planes; 0 = one per link */
     const char *switch_name; /* its scale-up switch chip, or NULL */
     double node_overhead;    /* node power / accelerator TDP */
+    /* Switch chips on one node's board as the platform carries them
+     * (HGX H100/H200: 4 NVSwitch chips, each GPU's 18 links split
+     * 5/4/4/5; HGX B200/B300: 2; HGX A100: 6); a one-node switched
+     * supernode takes them unless its spec says otherwise. 0: computed
+     * from the radix. */
+    int board_switches;
 };
 
 /* Which fabric a switch chip serves and what it can do. */

@@ -107,9 +107,11 @@ static void test_defaults_come_from_the_catalog_and_the_notes(void)
     CHECK(s.scaleup.per_node == 8);
     CHECK(s.scaleup.fabric == SN_FABRIC_SWITCHED);
     CHECK(s.scaleup.links_per_accel == 18);
-    CHECK(s.scaleup.planes == 18);
+    /* the HGX H100 board: 4 NVSwitch chips, each GPU's 18 links split
+     * over them (hardware-catalog.md section 2.1), not one chip a link */
+    CHECK(s.scaleup.planes == 1);
     CHECK_NEAR(s.scaleup.link_bw, 25e9, 1e-12); /* 450 GB/s over 18 */
-    CHECK(s.scaleup.switches_per_plane == 1);
+    CHECK(s.scaleup.switches_per_plane == 4);
     CHECK(s.scaleup.in_network_reduction);
     CHECK(s.scaleup.medium == SN_MEDIUM_BOARD); /* one node */
     CHECK(s.supernodes == 1);
@@ -322,12 +324,13 @@ static void test_errors_name_file_line_and_column(void)
 
 static void test_rejects_counts_that_do_not_fit(void)
 {
-    /* 128 accelerators x 1 link a plane need 2 chips of 64 ports */
+    /* 128 accelerators x 8 links in one plane need 16 chips of 64 */
     CHECK_CONTAINS(fails("accelerator: h100-sxm5-80gb\n"
                          "supernode: {accelerators: 128, "
                          "links_per_accelerator: 8, switches_per_plane: 1}\n"),
                    "t.yaml:2:78: 1 nvswitch-gen3 chips of 64 ports per plane "
-                   "cannot take the 128 links");
+                   "cannot take the 1024 links of each plane (expected at "
+                   "least 16)");
     CHECK_CONTAINS(fails("accelerator: h100-sxm5-80gb\n"
                          "supernode: {accelerators: 8, "
                          "links_per_accelerator: 24}\n"),
@@ -361,8 +364,8 @@ static void test_rejects_counts_that_do_not_fit(void)
     CHECK_CONTAINS(fails("accelerator: h100-sxm5-80gb\n"
                          "supernode: {accelerators: 128, "
                          "links_per_accelerator: 8}\n"),
-                   "t.yaml:2:27: 128 accelerators need 2 nvswitch-gen3 chips "
-                   "per plane, but each has only 1 link in a plane");
+                   "t.yaml:2:27: 128 accelerators need 16 nvswitch-gen3 chips "
+                   "per plane, but each has only 8 links in a plane");
     CHECK_CONTAINS(fails("accelerator: h100-sxm5-80gb\n"
                          "supernode: {accelerators: 16, fabric: partial_mesh,"
                          "\n            links_per_accelerator: 4, group: 4}\n"),

@@ -362,6 +362,52 @@ static void test_rail_fat_tree_matches_superpod_tables(void)
     }
 }
 
+static void test_small_rail_cluster_cables_the_ports_in_use(void)
+{
+    /* 8 NICs a server on 64-port leaves; the uplinks follow the servers
+     * a leaf serves (issue: 4 servers planned 256 leaf-to-spine cables
+     * for 32 NIC ports), and 32 ports fit one switch */
+    static const struct {
+        int nodes, tiers;
+        size_t leaf, spine, leaf_spine;
+    } rows[] = {
+        {4, 0, 1, 0, 0},   /* 32 ports: one 64-port switch */
+        {8, 0, 1, 0, 0},   /* 64 ports: still one */
+        {4, 2, 8, 1, 32},  /* asked for two tiers: 4 down, 4 up a leaf */
+        {9, 0, 8, 2, 80},  /* 9 down, 10 up (2 spines x 5) a leaf */
+        {16, 0, 8, 2, 128},
+        {9, 1, 8, 0, 0},   /* rail-only: one switch a rail */
+    };
+
+    for (size_t i = 0; i < SN_ARRAY_LEN(rows); i++) {
+        struct sn_spec s;
+        struct sn_topo_counts c;
+        struct sn_topo *t;
+        spec_init(&s);
+        s.supernodes = rows[i].nodes;
+        s.scaleout.topology = SN_NET_RAIL_FAT_TREE;
+        s.scaleout.nics_per_node = 8;
+        s.scaleout.radix = 64;
+        s.scaleout.tiers = rows[i].tiers;
+        s.scaleout.sw = &ib64;
+        t = build_ok(&s);
+        REQUIRE(t);
+        sn_topo_count(t, &c);
+        CHECK(c.switches_by_role[SN_SW_LEAF] == rows[i].leaf);
+        CHECK(c.switches_by_role[SN_SW_SPINE] == rows[i].spine);
+        CHECK(count_between(t, SN_NODE_NIC, -1, SN_NODE_SWITCH, SN_SW_LEAF) ==
+              (size_t)rows[i].nodes * 8);
+        CHECK(count_between(t, SN_NODE_SWITCH, SN_SW_LEAF, SN_NODE_SWITCH,
+                            SN_SW_SPINE) == rows[i].leaf_spine);
+        if (c.switches_by_role[SN_SW_LEAF] != rows[i].leaf ||
+            c.switches_by_role[SN_SW_SPINE] != rows[i].spine)
+            printf("  row %zu: %zu leaves %zu spines\n", i,
+                   c.switches_by_role[SN_SW_LEAF],
+                   c.switches_by_role[SN_SW_SPINE]);
+        sn_topo_free(t);
+    }
+}
+
 static void test_rail_leaf_serves_one_rail_of_one_su(void)
 {
     struct sn_spec s;
@@ -860,6 +906,7 @@ static const struct sn_test cases[] = {
     T(test_k_ary_fat_tree_matches_al_fares),
     T(test_k_ary_fat_tree_routes_across_pods_in_six_hops),
     T(test_rail_fat_tree_matches_superpod_tables),
+    T(test_small_rail_cluster_cables_the_ports_in_use),
     T(test_rail_leaf_serves_one_rail_of_one_su),
     T(test_oversubscription_thins_leaf_uplinks),
     T(test_fat_tree_too_big_for_two_tiers_is_refused),

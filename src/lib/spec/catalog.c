@@ -54,6 +54,7 @@ static const struct sn_accel_info a100 = {
     .scaleup_planes = 6,
     .switch_name = "nvswitch-gen2",
     .node_overhead = OVERHEAD_8GPU,
+    .board_switches = 6,
 };
 
 static const struct sn_accel_info h100 = {
@@ -84,9 +85,10 @@ static const struct sn_accel_info h100 = {
     .per_node = 8,
     .fabric = SN_FABRIC_SWITCHED,
     .scaleup_tiers = 1,
-    .scaleup_planes = 0,
+    .scaleup_planes = 1,
     .switch_name = "nvswitch-gen3",
     .node_overhead = 1.82,
+    .board_switches = 4,
 };
 
 static const struct sn_accel_info h200 = {
@@ -115,9 +117,10 @@ static const struct sn_accel_info h200 = {
     .per_node = 8,
     .fabric = SN_FABRIC_SWITCHED,
     .scaleup_tiers = 1,
-    .scaleup_planes = 0,
+    .scaleup_planes = 1,
     .switch_name = "nvswitch-gen3",
     .node_overhead = 1.82,
+    .board_switches = 4,
 };
 
 static const struct sn_accel_info b200 = {
@@ -143,9 +146,10 @@ static const struct sn_accel_info b200 = {
     .per_node = 8,
     .fabric = SN_FABRIC_SWITCHED,
     .scaleup_tiers = 1,
-    .scaleup_planes = 0,
+    .scaleup_planes = 1,
     .switch_name = "nvlink5-switch",
     .node_overhead = 1.79,
+    .board_switches = 2,
 };
 
 static const struct sn_accel_info gb200 = {
@@ -200,9 +204,10 @@ static const struct sn_accel_info b300 = {
     .per_node = 8,
     .fabric = SN_FABRIC_SWITCHED,
     .scaleup_tiers = 1,
-    .scaleup_planes = 0,
+    .scaleup_planes = 1,
     .switch_name = "nvlink5-switch",
     .node_overhead = OVERHEAD_8GPU,
+    .board_switches = 2,
 };
 
 static const struct sn_accel_info gb300 = {

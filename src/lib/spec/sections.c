@@ -259,6 +259,17 @@ static int check_switched(struct sn__ctx *c, const struct sn_yaml *m)
          * lpp chips, each taking A x ceil(lpp / chips) links */
         need = ((long long)u->accelerators * lpp + u->radix - 1) / u->radix;
         u->switches_per_plane = (int)need;
+        /* a one-node supernode on the accelerator's own switch is the
+         * platform's board: it carries the chips it carries (HGX H100
+         * 4, not the 3 the radix would allow), when they fit */
+        if (u->accelerators <= u->per_node && a->board_switches > 0 &&
+            u->sw && a->switch_name &&
+            sn_strcaseeq(u->sw->name, a->switch_name) &&
+            a->board_switches % u->planes == 0) {
+            long long board = a->board_switches / u->planes;
+            if (board >= need && board <= lpp)
+                u->switches_per_plane = (int)board;
+        }
         if ((rc = sn__get_int(c, m, "switches_per_plane", "supernode", 1,
                               SN_SPEC_MAX_ACCELS, &u->switches_per_plane)))
             return rc;
@@ -985,7 +996,9 @@ static int fat_tree(struct sn__ctx *c, const struct sn_yaml *m)
     /* leaves: rail-optimised, one per rail for every d servers; else one
      * for every d NIC ports (DGX SuperPOD RA; Al-Fares et al.) */
     leaves = rail ? ceil(servers / d) * o->nics_per_node : ceil(ports / d);
-    fits[0] = rail ? servers <= o->radix : ports <= o->radix;
+    /* one tier: every port on one switch, or (rail, asked for) one
+     * switch per rail */
+    fits[0] = ports <= o->radix || (rail && servers <= o->radix);
     fits[1] = leaves <= o->radix;
     fits[2] = ceil(leaves / (o->radix / 2)) <= o->radix;
     cap = (double)o->radix * (o->radix / 2) * d;
@@ -997,9 +1010,13 @@ static int fat_tree(struct sn__ctx *c, const struct sn_yaml *m)
                         "%.0f NIC ports do not fit in %d tier%s of %d-port "
                         "switches (expected more tiers or a larger radix)",
                         ports, o->tiers, o->tiers > 1 ? "s" : "", o->radix);
-    /* chosen here, a rail-optimised network keeps a spine tier: rails
-     * alone would join no two rails */
-    for (int t = rail ? 2 : 1; t <= 3 && !o->tiers; t++)
+    /* chosen here: the fewest tiers that join every port. One tier only
+     * when one switch takes them all: one switch per rail alone would
+     * join no two rails (a rail-only network is asked for with tiers:
+     * 1) */
+    if (ports <= o->radix)
+        o->tiers = 1;
+    for (int t = 2; t <= 3 && !o->tiers; t++)
         if (fits[t - 1])
             o->tiers = t;
     if (!o->tiers)

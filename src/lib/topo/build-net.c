@@ -65,26 +65,24 @@ static int shape_fat_tree(struct sn__topo_build *b, bool rail)
     if (n->down > n->radix - 1)
         n->down = n->radix - 1;
     n->up = n->radix - n->down;
-    one = rail ? servers <= n->radix : n->ports <= n->radix;
     want = so->tiers > 0 ? (uint32_t)so->tiers : 0;
-    /* chosen automatically, a rail-optimised network keeps a spine tier:
-     * rails alone would join no two rails (a rail-only network is asked
-     * for with tiers: 1) */
-    if (want == 0 && rail)
-        one = false;
     if (want > 3)
         return sn__topo_build_fail(b, &so->pos,
                                    "a fat tree has 1 to 3 tiers (got %u)",
                                    want);
+    /* one tier: every NIC port on one switch (rails share it), or, for a
+     * rail-optimised network asked for with tiers: 1 whose ports do not
+     * fit one switch, one switch per rail and nothing between rails */
+    one = n->ports <= n->radix;
     if (want == 1 || (want == 0 && one)) {
-        if (!one)
+        if (!one && !(rail && servers <= n->radix))
             return sn__topo_build_fail(b, &so->pos,
                                        "%u NIC ports do not fit one tier "
                                        "of %u-port switches (expected "
                                        "tiers: 2 or 3)",
                                        n->ports, n->radix);
         n->tiers = 1;
-        n->leaves = rail ? b->nics : 1;
+        n->leaves = rail && !one ? b->nics : 1;
         n->down = n->radix;
         n->up = 0;
         n->sus = 1;
@@ -97,11 +95,27 @@ static int shape_fat_tree(struct sn__topo_build *b, bool rail)
         n->leaves = ceil_div(n->ports, n->down);
     }
     if (want == 2 || want == 0) {
-        n->spines = n->leaves <= n->radix
-                        ? even_split(ceil_div((uint64_t)n->leaves * n->up,
-                                              n->radix),
-                                     n->up, n->leaves, n->radix)
-                        : 0;
+        /* uplinks follow the down ports in use: a leaf with fewer
+         * servers than ports has as many uplinks as the
+         * oversubscription gives them, rounded up to a multiple of the
+         * spines so every spine takes the same number from every leaf
+         * (the DGX SuperPOD SU: 31 DGX a leaf, 4 spines, 32 uplinks) */
+        uint32_t used = rail ? (servers < n->down ? servers : n->down)
+                             : (n->ports < n->down ? n->ports : n->down);
+        uint32_t up = used < n->down
+                          ? ceil_div((uint64_t)used * n->up, n->down)
+                          : n->up;
+        n->spines = 0;
+        if (n->leaves <= n->radix) {
+            uint32_t lo = ceil_div((uint64_t)n->leaves * up, n->radix);
+            for (uint32_t s = lo ? lo : 1; s <= n->up && !n->spines; s++) {
+                uint32_t u = s * ceil_div(up, s);
+                if (u <= n->up && (uint64_t)n->leaves * (u / s) <= n->radix) {
+                    n->spines = s;
+                    n->up = u;
+                }
+            }
+        }
         if (n->spines) {
             n->tiers = 2;
             return SN_OK;
@@ -315,7 +329,7 @@ static void fat_tree_links(struct sn__topo_build *b, bool rail)
         for (uint32_t j = 0; j < b->nics; j++) {
             uint32_t leaf;
             if (n->tiers == 1)
-                leaf = rail ? j : 0;
+                leaf = n->leaves > 1 ? j : 0;
             else if (rail)
                 leaf = (g / n->down) * b->nics + j;
             else
