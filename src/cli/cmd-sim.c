@@ -183,11 +183,14 @@ static int parse(int argc, char **argv, struct sim_opts *o, bool coll)
 }
 
 /* Load the spec, build the topology, make the nominal model and, when
- * links change, a second model on the changed topology. */
+ * links change, a second model on a second topology with the changes.
+ * Each model reads its own topology's link health while it routes, so
+ * the nominal one must not see the changes (a failed link once showed
+ * in the "nominal" column). */
 struct world {
     struct sn_spec spec;
     bool loaded;
-    struct sn_topo *t;
+    struct sn_topo *t, *changed;
     struct sn_coll_model *nominal, *m;
 };
 
@@ -206,13 +209,15 @@ static int world_open(struct world *w, const struct sim_opts *o)
         w->m = w->nominal;
         return SN_EXIT_OK;
     }
+    if (sn_topo_build(&w->spec, &w->changed, &err))
+        return cli_fail(&err);
     for (size_t i = 0; i < o->nchanges; i++) {
         uint32_t id;
-        if (sn_topo_find_link(w->t, o->changes[i].label, &id, &err) ||
-            sn_topo_set_health(w->t, id, o->changes[i].health, &err))
+        if (sn_topo_find_link(w->changed, o->changes[i].label, &id, &err) ||
+            sn_topo_set_health(w->changed, id, o->changes[i].health, &err))
             return cli_fail(&err);
     }
-    if (sn_coll_model_new(w->t, &w->m, &err))
+    if (sn_coll_model_new(w->changed, &w->m, &err))
         return cli_fail(&err);
     return SN_EXIT_OK;
 }
@@ -222,6 +227,7 @@ static void world_close(struct world *w)
     if (w->m != w->nominal)
         sn_coll_model_free(w->m);
     sn_coll_model_free(w->nominal);
+    sn_topo_free(w->changed);
     sn_topo_free(w->t);
     if (w->loaded)
         sn_spec_release(&w->spec);
