@@ -264,6 +264,7 @@ enum sn_dtype {
     SN_DTYPE_BF16,
     SN_DTYPE_FP16,
     SN_DTYPE_FP8, /* FP8 GEMMs, BF16 weights and FP32 optimizer state */
+    SN_DTYPE_FP4, /* FP4 (NVFP4/MXFP4) GEMMs, the rest as FP8 */
     SN_DTYPE_COUNT
 };
 
@@ -304,6 +305,7 @@ struct sn_train_calib {
     double gemm_eff;     /* fraction of dense BF16 peak a large GEMM
                             sustains (maximum achievable matmul FLOPS) */
     double gemm_eff_fp8; /* the same for FP8 GEMMs against the FP8 peak */
+    double gemm_eff_fp4; /* the same for FP4 GEMMs against the FP4 peak */
     double mem_eff;      /* fraction of HBM bandwidth streaming kernels
                             sustain */
     double kernel_time;  /* fixed seconds per kernel (launch, fill and
@@ -337,6 +339,7 @@ struct sn_train_system {
     const char *accel;   /* catalog name, for messages */
     double flops;        /* dense BF16/FP16 peak per accelerator, FLOP/s */
     double fp8_flops;    /* dense FP8 peak; 0 = no FP8 */
+    double fp4_flops;    /* dense FP4 peak; 0 = no FP4 */
     double hbm_bytes;
     double hbm_bw;       /* bytes/s */
     int accels;          /* in the cluster */
@@ -406,7 +409,9 @@ struct sn_train_result {
     double part[SN_PART_COUNT];
     double tokens_per_s;
     double flops_per_gpu;            /* model FLOP/s per accelerator */
-    double mfu;                      /* model FLOPs / (accels x peak x t) */
+    double mfu;                      /* model FLOPs / (accels x peak x t),
+                                        the peak of the layout's dtype */
+    double peak;                     /* that peak, FLOP/s per accelerator */
     double hfu;                      /* hardware FLOPs / (same) */
     int microbatches;                /* per pipeline per step */
     enum sn_train_limit limit;
@@ -474,6 +479,9 @@ const char *sn_train_part_name(enum sn_train_part p);
 const char *sn_train_limit_name(enum sn_train_limit l);
 const char *sn_recompute_name(enum sn_recompute r);
 const char *sn_dtype_name(enum sn_dtype d);
+/* The dense tensor peak of dtype d on system s (FLOP/s), the figure MFU
+ * is stated against; 0 when the accelerator lacks the type. */
+double sn_train_peak(const struct sn_train_system *s, enum sn_dtype d);
 
 /* ---- layout search -------------------------------------------------------- */
 

@@ -77,6 +77,7 @@ struct sn_accel_info {
      * supernode takes them unless its spec says otherwise. 0: computed
      * from the radix. */
     int board_switches;
+    double fp4_flops;    /* dense FP4 (NVFP4/MXFP4) FLOP/s; 0 when none */
 };
 
 /* Which fabric a switch chip serves and what it can do. */

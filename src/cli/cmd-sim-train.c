@@ -46,7 +46,8 @@ static int parse(int argc, char **argv, struct train_opts *o)
 {
     static const char *const rc_names[] = {"none", "selective", "full",
                                            NULL};
-    static const char *const dt_names[] = {"bf16", "fp16", "fp8", NULL};
+    static const char *const dt_names[] = {"bf16", "fp16", "fp8", "fp4",
+                                           NULL};
     static const struct {
         const char *name;
         long long min, max;
@@ -212,11 +213,12 @@ static void memory_text(const struct sn_train_memory *m, struct sn_buf *b)
                       (m->total - m->capacity) / GIB);
 }
 
-static void step_text(const struct sn_train_result *r, int gpus,
-                      struct sn_buf *b)
+static void step_text(const struct sn_train_result *r,
+                      enum sn_dtype dtype, int gpus, struct sn_buf *b)
 {
     struct sn_table t;
     char lim[64];
+    const char *dt = sn_dtype_name(dtype);
 
     sn_table_init(&t, "  ");
     sn_table_col(&t, "", false);
@@ -240,13 +242,15 @@ static void step_text(const struct sn_train_result *r, int gpus,
                   "\nthroughput\n"
                   "  tokens/s               %.0f (%.1f per accelerator)\n"
                   "  model TFLOP/s per GPU  %.1f\n"
-                  "  MFU                    %.1f%% (model FLOPs: "
-                  "72-coefficient formula per GEMM, no recompute)\n"
+                  "  MFU                    %.1f%% of the %s peak, %.1f "
+                  "TFLOP/s (model FLOPs: 72-coefficient formula per GEMM, "
+                  "no recompute)\n"
                   "  HFU                    %.1f%% (with recompute: "
                   "96-coefficient for full)\n"
                   "  limited by             %s\n",
                   r->tokens_per_s, r->tokens_per_s / gpus,
-                  r->flops_per_gpu / 1e12, 100 * r->mfu, 100 * r->hfu,
+                  r->flops_per_gpu / 1e12, 100 * r->mfu, dt, r->peak / 1e12,
+                  100 * r->hfu,
                   main_limit(r, lim, sizeof(lim)));
 }
 
@@ -302,6 +306,7 @@ static void result_json(struct sn_json *j, const struct sn_train_result *r)
     sn_json_knum(j, "tokens_per_s", r->tokens_per_s);
     sn_json_knum(j, "model_flops_per_gpu", r->flops_per_gpu);
     sn_json_knum(j, "mfu", r->mfu);
+    sn_json_knum(j, "mfu_peak_flops", r->peak);
     sn_json_knum(j, "hfu", r->hfu);
     sn_json_knum(j, "model_flops_per_step", r->flops.model);
     sn_json_knum(j, "hardware_flops_per_step", r->flops.hw);
@@ -495,7 +500,7 @@ static void explain_text(const struct sn_train_candidate *c, size_t k,
     layout_line(&c->layout, b);
     sn_buf_printf(b, "\n");
     memory_text(&c->result.mem, b);
-    step_text(&c->result, gpus, b);
+    step_text(&c->result, c->layout.dtype, gpus, b);
     if (k > 1) {
         sn_buf_printf(b, "\nagainst #1 (%.3f s), where the %.3f s go:\n",
                       best->result.step_time,
@@ -632,8 +637,12 @@ int sn_cli_sim_train(int argc, char **argv)
             sn_buf_putc(&out, '\n');
         } else {
             head(&out, &spec, m, gpus);
-            sn_buf_printf(&out, "global batch %d x %d tokens, %s\n", l.gbs,
-                          l.seq, sn_dtype_name(l.dtype));
+            sn_buf_printf(&out,
+                          "global batch %d x %d tokens, %s; MFU against the "
+                          "dense %s peak, %.1f TFLOP/s\n",
+                          l.gbs, l.seq, sn_dtype_name(l.dtype),
+                          sn_dtype_name(l.dtype),
+                          sn_train_peak(&env.sys, l.dtype) / 1e12);
             search_text(top, ntop, &st, &out);
             if (o.explain) {
                 if ((size_t)o.explain > ntop) {
@@ -673,7 +682,7 @@ int sn_cli_sim_train(int argc, char **argv)
             layout_line(&l, &out);
             sn_buf_printf(&out, "\n\n");
             memory_text(&r.mem, &out);
-            step_text(&r, gpus, &out);
+            step_text(&r, l.dtype, gpus, &out);
             goodput_text(&g, have_g, why, &out);
         }
     }

@@ -24,7 +24,8 @@ struct sweep_opts {
 
 static int parse(int argc, char **argv, struct sweep_opts *o)
 {
-    static const char *const dt_names[] = {"bf16", "fp16", "fp8", NULL};
+    static const char *const dt_names[] = {"bf16", "fp16", "fp8", "fp4",
+                                           NULL};
 
     memset(o, 0, sizeof(*o));
     o->format = SN_FORMAT_TABLE;
@@ -87,7 +88,7 @@ static int parse(int argc, char **argv, struct sweep_opts *o)
             }
             if (!found)
                 return cli_usage_error("--dtype: unknown value '%s' "
-                                       "(expected bf16, fp16 or fp8)",
+                                       "(expected bf16, fp16, fp8 or fp4)",
                                        v);
         }
     }

@@ -507,6 +507,45 @@ static void test_train_predict_rejects_fp8_without_tensor_cores(void)
     sn_train_free(t);
 }
 
+static void test_train_mfu_is_against_the_peak_of_the_dtype(void)
+{
+    /* an FP8 step against the BF16 peak read 103.8% MFU: MFU is stated
+     * against the dense peak of the type the GEMMs run in */
+    static struct tc_fabric fab;
+    struct sn_train_system sys = {0};
+    struct sn_train *t;
+    struct sn_train_opts o;
+    struct sn_train_layout l = layout(8, 1, 4, 1, 256, SN_RECOMPUTE_NONE);
+    struct sn_train_result bf, f8;
+    struct sn_error err;
+
+    fab = tc_dgx_a100;
+    sys.accel = "h100-sxm5-80gb";
+    sys.flops = 989.4e12;
+    sys.fp8_flops = 1978.9e12;
+    sys.hbm_bytes = 80e9;
+    sys.hbm_bw = 3.35e12;
+    sys.accels = 32;
+    sys.domain = 8;
+    sn_train_calib_for(sys.accel, &sys.calib);
+    sys.comm.time = tc_time;
+    sys.comm.ctx = &fab;
+    sn_train_opts_default(&o);
+    REQUIRE(sn_train_new(&tm_gpt_22b, &sys, &t, &err) == SN_OK);
+    REQUIRE(sn_train_predict(t, &l, &o, &bf, &err) == SN_OK);
+    l.dtype = SN_DTYPE_FP8;
+    REQUIRE(sn_train_predict(t, &l, &o, &f8, &err) == SN_OK);
+    CHECK_NEAR(bf.peak, 989.4e12, 1e-12);
+    CHECK_NEAR(f8.peak, 1978.9e12, 1e-12);
+    CHECK_NEAR(f8.mfu, f8.flops_per_gpu / 1978.9e12, 1e-12);
+    CHECK(f8.flops_per_gpu > bf.flops_per_gpu); /* faster GEMMs */
+    CHECK(f8.mfu < bf.mfu && f8.mfu < 1);
+    l.dtype = SN_DTYPE_FP4; /* Hopper has none */
+    CHECK(sn_train_predict(t, &l, &o, &f8, &err) == SN_EINPUT);
+    CHECK_CONTAINS(err.msg, "no FP4");
+    sn_train_free(t);
+}
+
 static void test_train_model_file_parses_and_locates_errors(void)
 {
     static const char good[] =
@@ -596,6 +635,7 @@ static const struct sn_test cases[] = {
     T(test_train_tp_overlap_only_inside_the_domain),
     T(test_train_overlap_hides_data_parallel_reduction),
     T(test_train_predict_rejects_fp8_without_tensor_cores),
+    T(test_train_mfu_is_against_the_peak_of_the_dtype),
     T(test_train_model_file_parses_and_locates_errors),
     T(test_train_catalog_presets_match_their_published_sizes),
 };

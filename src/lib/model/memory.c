@@ -23,6 +23,12 @@ void sn__state_bytes(enum sn_dtype dt, double *w, double *g, double *o)
     case SN_DTYPE_FP8:
         *w = 3, *g = 4, *o = 12;
         break;
+    case SN_DTYPE_FP4:
+        /* NVFP4 training (NVIDIA, "Pretraining Large Language Models with
+         * NVFP4", arXiv:2509.25149) keeps the BF16 weights and FP32
+         * optimizer; the FP4 weight copy is half a byte */
+        *w = 2.5, *g = 4, *o = 12;
+        break;
     default:
         *w = 2, *g = 4, *o = 12;
         break;

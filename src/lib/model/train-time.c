@@ -630,9 +630,10 @@ int sn__train_predict(struct sn_train *t, const struct sn_train_layout *l,
         if (rc)
             return rc;
     }
-    if (l->dtype == SN_DTYPE_FP8 && !(t->sys.fp8_flops > 0))
-        return sn_error_set(err, SN_EINPUT, "'%s' has no FP8 tensor cores",
-                            t->sys.accel ? t->sys.accel : "the accelerator");
+    if (!(sn_train_peak(&t->sys, l->dtype) > 0))
+        return sn_error_set(err, SN_EINPUT, "'%s' has no %s tensor cores",
+                            t->sys.accel ? t->sys.accel : "the accelerator",
+                            l->dtype == SN_DTYPE_FP4 ? "FP4" : "FP8");
     m = l->gbs / (l->mbs * l->dp);
 
     memset(&c, 0, sizeof(c));
@@ -645,6 +646,9 @@ int sn__train_predict(struct sn_train *t, const struct sn_train_layout *l,
     if (l->dtype == SN_DTYPE_FP8) {
         c.r.gemm = t->sys.fp8_flops * k->gemm_eff_fp8;
         c.r.elt = 1;
+    } else if (l->dtype == SN_DTYPE_FP4) {
+        c.r.gemm = t->sys.fp4_flops * k->gemm_eff_fp4;
+        c.r.elt = 0.5;
     } else {
         c.r.gemm = t->sys.flops * k->gemm_eff;
         c.r.elt = 2;
@@ -777,8 +781,11 @@ int sn__train_predict(struct sn_train *t, const struct sn_train_layout *l,
     accels = (double)l->tp * l->cp * l->pp * l->dp;
     r->tokens_per_s = r->flops.tokens / r->step_time;
     r->flops_per_gpu = r->flops.model / (accels * r->step_time);
-    r->mfu = r->flops_per_gpu / t->sys.flops;
-    r->hfu = r->flops.hw / (accels * r->step_time) / t->sys.flops;
+    /* MFU against the peak of the type the GEMMs run in: an FP8 step
+     * against the BF16 peak read 103.8% */
+    r->peak = sn_train_peak(&t->sys, l->dtype);
+    r->mfu = r->flops_per_gpu / r->peak;
+    r->hfu = r->flops.hw / (accels * r->step_time) / r->peak;
 
     comm_parts = r->part[SN_PART_TP] + r->part[SN_PART_CP] +
                  r->part[SN_PART_EP] + r->part[SN_PART_PP] +

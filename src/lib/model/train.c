@@ -317,6 +317,7 @@ const char *sn_train_calib_for(const char *accel, struct sn_train_calib *c)
     /* generic: the median of the MAMF table above */
     c->gemm_eff = 0.77 * SUSTAINED;
     c->gemm_eff_fp8 = 0.73 * SUSTAINED;
+    c->gemm_eff_fp4 = 0;
     c->mem_eff = 0.8;
     c->kernel_time = 5e-6;
     c->attn_eff = 0.8;
@@ -340,6 +341,9 @@ const char *sn_train_calib_for(const char *accel, struct sn_train_calib *c)
             break;
         }
     }
+    /* No achievable-matmul measurement of FP4 GEMMs was found: they are
+     * taken to reach the share of their peak FP8 GEMMs reach [E] */
+    c->gemm_eff_fp4 = c->gemm_eff_fp8;
     return used;
 }
 
@@ -351,8 +355,20 @@ const char *sn_recompute_name(enum sn_recompute r)
 
 const char *sn_dtype_name(enum sn_dtype d)
 {
-    static const char *const names[] = {"bf16", "fp16", "fp8"};
+    static const char *const names[] = {"bf16", "fp16", "fp8", "fp4"};
     return d >= 0 && d < SN_DTYPE_COUNT ? names[d] : "?";
+}
+
+double sn_train_peak(const struct sn_train_system *s, enum sn_dtype d)
+{
+    switch (d) {
+    case SN_DTYPE_FP8:
+        return s->fp8_flops;
+    case SN_DTYPE_FP4:
+        return s->fp4_flops;
+    default:
+        return s->flops;
+    }
 }
 
 const char *sn_train_part_name(enum sn_train_part p)

@@ -150,6 +150,9 @@ static const struct sn_accel_info b200 = {
     .switch_name = "nvlink5-switch",
     .node_overhead = 1.79,
     .board_switches = 2,
+    /* HGX B200: FP4 144 PF with sparsity, 72 dense, for 8 GPUs (fibermall
+     * reproduction of the NVIDIA HGX table, hardware-catalog.md 2.3) */
+    .fp4_flops = 9000 * TF,
 };
 
 static const struct sn_accel_info gb200 = {
@@ -180,6 +183,9 @@ static const struct sn_accel_info gb200 = {
     .scaleup_planes = 0,
     .switch_name = "nvlink5-switch",
     .node_overhead = 1.45,
+    /* GB200 NVL72: FP4 1,440 PF with sparsity over 72 GPUs -> 10 PF dense
+     * (hardware-catalog.md 1) */
+    .fp4_flops = 10000 * TF,
 };
 
 static const struct sn_accel_info b300 = {
@@ -208,6 +214,9 @@ static const struct sn_accel_info b300 = {
     .switch_name = "nvlink5-switch",
     .node_overhead = OVERHEAD_8GPU,
     .board_switches = 2,
+    /* HGX B300: FP4 108 PF dense for 8 GPUs (fibermall reproduction of the
+     * NVIDIA HGX table, hardware-catalog.md 1) */
+    .fp4_flops = 13500 * TF,
 };
 
 static const struct sn_accel_info gb300 = {
@@ -236,6 +245,9 @@ static const struct sn_accel_info gb300 = {
     .scaleup_planes = 0,
     .switch_name = "nvlink5-switch",
     .node_overhead = 1.45,
+    /* GB300 NVL72: 1,080 PF dense FP4 over 72 GPUs (glennklockwood B300
+     * page, hardware-catalog.md 1) */
+    .fp4_flops = 15000 * TF,
 };
 
 static const struct sn_accel_info mi300x = {

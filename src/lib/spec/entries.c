@@ -143,6 +143,7 @@ static const char *const accel_keys[] = {
     "vendor",
     "bf16",
     "fp8",
+    "fp4",
     "hbm",
     "hbm_usable",
     "hbm_bandwidth",
@@ -223,6 +224,8 @@ int sn__accel_entry(struct sn__ctx *c, const struct sn_yaml *map,
                           &a->bf16_flops)) ||
         (rc = sn__get_qty(c, map, "fp8", what, SN_UNIT_FLOPS, 0, 1e18,
                           &a->fp8_flops)) ||
+        (rc = sn__get_qty(c, map, "fp4", what, SN_UNIT_FLOPS, 0, 1e18,
+                          &a->fp4_flops)) ||
         (rc = sn__get_qty(c, map, "hbm", what, SN_UNIT_BYTES, 1e6, 1e15,
                           &a->hbm_bytes)) ||
         (rc = usable_hbm(c, map, what, a)) ||
