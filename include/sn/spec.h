@@ -78,6 +78,9 @@ struct sn_accel_info {
      * from the radix. */
     int board_switches;
     double fp4_flops;    /* dense FP4 (NVFP4/MXFP4) FLOP/s; 0 when none */
+    /* The share of a scale-up link's rate the vendor's collective library
+     * moves as payload; 0: by NVLink generation, or the generic share */
+    double scaleup_eff;
 };
 
 /* Which fabric a switch chip serves and what it can do. */

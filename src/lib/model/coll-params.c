@@ -62,6 +62,11 @@ void sn_coll_params_default(const struct sn_topo *t, struct sn_coll_params *p)
         p->link_eff[SN_LINK_SCALE_UP] = 20.0 / 25.0;
         break;
     }
+    /* other fabrics: the accelerator's own figure where its catalog
+     * entry has one (AMD: 48 of 64 GB/s per Infinity Fabric link) */
+    if (!gen && t && t->spec && t->spec->accel &&
+        t->spec->accel->scaleup_eff > 0)
+        p->link_eff[SN_LINK_SCALE_UP] = t->spec->accel->scaleup_eff;
     /* NIC: CX7/BF3 48.5 of 50 GB/s (SimAI calbusbw.h, anchors 3.3) */
     p->link_eff[SN_LINK_SCALE_OUT] = 48.5 / 50.0;
     /* PCIe: Gen5 51.2 of 64 GB/s, Gen4 25.6 of 32 (SimAI, anchors 3.3) */

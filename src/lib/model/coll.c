@@ -788,10 +788,60 @@ static void layout_for(struct sn_coll_model *m, const struct grp *G,
     (void)m;
 }
 
+/* Whether the scale-up domain is a full mesh: every pair of its
+ * accelerators on links of their own. */
+static bool mesh_fabric(const struct sn_coll_model *m)
+{
+    return m->t->spec && m->t->spec->scaleup.fabric == SN_FABRIC_FULL_MESH;
+}
+
+/* The rings of one domain on a full mesh: every rank sends an equal share
+ * to every other, the union of the rings that cover each directed link
+ * equally. RCCL drives the 7 Infinity Fabric links of an MI300X this way
+ * (14 ring orderings over the 56 directed links, each twice: ROCm/rccl
+ * src/graph/rome_models.cc); one ring in group order would use one link
+ * of 7 (busbw 51 GB/s against the 318 measured). */
+static void flows_mesh(struct sn_coll_model *m, struct flist *fl,
+                       const uint32_t *rk, uint32_t g)
+{
+    for (uint32_t i = 0; g > 1 && i < g; i++)
+        for (uint32_t j = 0; j < g; j++)
+            if (j != i)
+                flist_add(m, fl, rk[i], rk[j], 1.0 / (g - 1));
+}
+
+/* Where step q of a channel's walk through a mesh domain of g ranks
+ * lands, as an offset from its entry. Even g: the zigzag 0, 1, -1, 2,
+ * -2, ..., g/2 (Walecki), whose g - 1 steps are each difference mod g
+ * once, so the g channels, entering at g different ranks, use every
+ * directed link of the domain once. Odd g: the stride of channel k
+ * among the steps coprime to g. A switched domain: 0, 1, 2, ... */
+static uint32_t mesh_walk(uint32_t g, uint32_t k, uint32_t q, bool mesh)
+{
+    uint32_t steps[64], n = 0;
+
+    if (!mesh || q == 0)
+        return q % g;
+    if (g % 2 == 0)
+        return q % 2 ? (q + 1) / 2 : g - q / 2;
+    for (uint32_t st = 1; st < g && n < 64; st++) {
+        uint32_t a = st, b = g;
+        while (b) {
+            uint32_t r = a % b;
+            a = b;
+            b = r;
+        }
+        if (a == 1)
+            steps[n++] = st;
+    }
+    return (uint32_t)((uint64_t)q * (n ? steps[k % n] : 1) % g);
+}
+
 /* The multi-channel ring: channel k enters every domain at one local
  * index, walks it, and leaves from the rank just before, to the rank of
  * the same local index in the next domain (rail-aligned, as NCCL's ring
- * search builds them). One domain: a single ring in group order. */
+ * search builds them). One domain: a single ring in group order, or on a
+ * full mesh the rings over all its links. */
 static void flows_ring(struct sn_coll_model *m, const struct grp *G,
                        struct flist *fl, uint32_t *channels)
 {
@@ -801,6 +851,10 @@ static void flows_ring(struct sn_coll_model *m, const struct grp *G,
     for (uint32_t s = 0; s < G->sib; s++) {
         const uint32_t *rk = G->ranks + (size_t)s * G->n;
         struct layout L;
+        if (G->m == 1 && mesh_fabric(m)) {
+            flows_mesh(m, fl, rk, G->n);
+            continue;
+        }
         if (G->m == 1) {
             for (uint32_t i = 0; i < G->n; i++)
                 flist_add(m, fl, rk[i], rk[(i + 1) % G->n], 1);
@@ -809,6 +863,7 @@ static void flows_ring(struct sn_coll_model *m, const struct grp *G,
         layout_for(m, G, s, &L);
         for (uint32_t k = 0; k < c; k++) {
             uint32_t e = k;
+            bool mesh = mesh_fabric(m);
             for (uint32_t j = 0; j < L.m; j++) {
                 const uint32_t *l = L.dlist + L.doff[j];
                 uint32_t g = L.doff[j + 1] - L.doff[j], x;
@@ -817,8 +872,9 @@ static void flows_ring(struct sn_coll_model *m, const struct grp *G,
                 uint32_t gn = L.doff[jn + 1] - L.doff[jn];
                 e %= g;
                 for (uint32_t q = 0; q + 1 < g; q++)
-                    flist_add(m, fl, l[(e + q) % g], l[(e + q + 1) % g], 1);
-                x = (e + g - 1) % g;
+                    flist_add(m, fl, l[(e + mesh_walk(g, k, q, mesh)) % g],
+                              l[(e + mesh_walk(g, k, q + 1, mesh)) % g], 1);
+                x = (e + mesh_walk(g, k, g - 1, mesh)) % g;
                 e = jn == 0 ? k % gn : x % gn;
                 flist_add(m, fl, l[x], ln[e], 1);
             }
@@ -836,6 +892,10 @@ static void flows_intra(struct sn_coll_model *m, const struct grp *G,
         for (uint32_t j = 0; j < L.m; j++) {
             const uint32_t *l = L.dlist + L.doff[j];
             uint32_t g = L.doff[j + 1] - L.doff[j];
+            if (mesh_fabric(m)) {
+                flows_mesh(m, fl, l, g);
+                continue;
+            }
             for (uint32_t q = 0; g > 1 && q < g; q++)
                 flist_add(m, fl, l[q], l[(q + 1) % g], 1);
         }

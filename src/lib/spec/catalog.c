@@ -278,6 +278,10 @@ static const struct sn_accel_info mi300x = {
     .scaleup_planes = 0,
     .switch_name = NULL,
     .node_overhead = OVERHEAD_8GPU,
+    /* AMD: "each xGMI link is 64 GB/s peak, 48 GB/s usable after
+     * overheads" (ROCm/rccl issue #1210, AMD staff); TransferBench reads
+     * 45-47 GB/s per link (ROCm blog, RCCL and xGMI on MI300X) [V] */
+    .scaleup_eff = 48.0 / 64.0,
 };
 
 static const struct sn_accel_info mi325x = {
@@ -305,6 +309,10 @@ static const struct sn_accel_info mi325x = {
     .scaleup_planes = 0,
     .switch_name = NULL,
     .node_overhead = OVERHEAD_8GPU,
+    /* AMD: "each xGMI link is 64 GB/s peak, 48 GB/s usable after
+     * overheads" (ROCm/rccl issue #1210, AMD staff); TransferBench reads
+     * 45-47 GB/s per link (ROCm blog, RCCL and xGMI on MI300X) [V] */
+    .scaleup_eff = 48.0 / 64.0,
 };
 
 static const struct sn_accel_info mi355x = {
@@ -333,6 +341,10 @@ static const struct sn_accel_info mi355x = {
     .scaleup_planes = 0,
     .switch_name = NULL,
     .node_overhead = OVERHEAD_8GPU,
+    /* AMD: "each xGMI link is 64 GB/s peak, 48 GB/s usable after
+     * overheads" (ROCm/rccl issue #1210, AMD staff); TransferBench reads
+     * 45-47 GB/s per link (ROCm blog, RCCL and xGMI on MI300X) [V] */
+    .scaleup_eff = 48.0 / 64.0,
 };
 
 static const struct sn_accel_info gaudi3 = {
@@ -361,6 +373,11 @@ static const struct sn_accel_info gaudi3 = {
     .scaleup_planes = 0,
     .switch_name = NULL,
     .node_overhead = OVERHEAD_8GPU,
+    /* the scale-up ports are 200GbE RoCE v2 NICs: the share a NIC moves
+     * as payload, as the scale-out class (48.5 of 50 GB/s, SimAI
+     * calbusbw.h); RoCE v2 at MTU 4096 carries 4096 of 4174 bytes on
+     * the wire, 0.98 [D] */
+    .scaleup_eff = 48.5 / 50.0,
 };
 
 static const struct sn_accel_info ascend910b = {

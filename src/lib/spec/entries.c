@@ -159,6 +159,7 @@ static const char *const accel_keys[] = {
     "planes",
     "switch",
     "node_overhead",
+    "scaleup_efficiency",
     "board_switches",
     "source",
     NULL,
@@ -252,6 +253,8 @@ int sn__accel_entry(struct sn__ctx *c, const struct sn_yaml *map,
         (rc = sn__get_name(c, map, "switch", what, &sw)) ||
         (rc = sn__get_qty(c, map, "node_overhead", what, SN_UNIT_RATIO, 1, 10,
                           &a->node_overhead)) ||
+        (rc = sn__get_qty(c, map, "scaleup_efficiency", what, SN_UNIT_RATIO,
+                          0, 1, &a->scaleup_eff)) ||
         (rc = sn__get_int(c, map, "board_switches", what, 0,
                           SN_SPEC_MAX_LINKS_PER_ACCEL, &a->board_switches)) ||
         (rc = sn__get_text(c, map, "source", what, 400, &src)))
