@@ -441,6 +441,14 @@ void sn_train_flops(const struct sn_model_info *m,
                     struct sn_train_flops *f);
 
 void sn_train_opts_default(struct sn_train_opts *o);
+
+/* The default global batch, in sequences of seq tokens, for a job on
+ * `accels` accelerators: about 4M tokens a step whatever the job's size
+ * (Llama 3 began at 4M, NeMo's recipes run 512 x 8192), as the odd part
+ * of the accelerator count times the power of two that comes nearest, so
+ * every data-parallel width the count allows divides it (248 GPUs: 31 x
+ * 16 = 496 sequences). It does not grow with the cluster. */
+int sn_train_default_gbs(int accels, int seq);
 /* Calibration for an accelerator by catalog name (prefix match: "a100",
  * "h100", "h800", "b200", ...); the generic entry when none matches.
  * Returns the name of the entry used. */
@@ -500,6 +508,7 @@ struct sn_train_search {
     enum sn_recompute recompute;
     bool fixed_zero;     /* only `zero` below */
     int zero;
+    bool fit_only;       /* stop at the first layout that fits, untimed */
 };
 
 /* One ranked layout. */
@@ -525,6 +534,15 @@ int sn_train_search_run(struct sn_train *t, const struct sn_train_search *s,
                         struct sn_train_candidate *top, size_t k,
                         size_t *ntop, struct sn_train_search_stats *st,
                         struct sn_error *err);
+
+/* The smallest accelerator count, a multiple of `step` up to `max`, at
+ * which some layout of search s (s->accels ignored) fits in memory: 0
+ * in *out when none does up to max. Memory alone decides, so the system's
+ * collective model is not consulted. Counts are probed by doubling, then
+ * every multiple of step below the first that fits. */
+int sn_train_min_accels(struct sn_train *t, const struct sn_train_search *s,
+                        const struct sn_train_opts *o, int step, int max,
+                        int *out, struct sn_error *err);
 
 /* ---- custom models --------------------------------------------------------- */
 

@@ -298,21 +298,8 @@ static void layout_json(struct sn_json *j, const struct sn_train_layout *l)
     sn_json_obj_end(j);
 }
 
-static void result_json(struct sn_json *j, const struct sn_train_result *r)
+static void memory_json(struct sn_json *j, const struct sn_train_memory *m)
 {
-    const struct sn_train_memory *m = &r->mem;
-
-    sn_json_knum(j, "step_time_s", r->step_time);
-    sn_json_knum(j, "tokens_per_s", r->tokens_per_s);
-    sn_json_knum(j, "model_flops_per_gpu", r->flops_per_gpu);
-    sn_json_knum(j, "mfu", r->mfu);
-    sn_json_knum(j, "mfu_peak_flops", r->peak);
-    sn_json_knum(j, "hfu", r->hfu);
-    sn_json_knum(j, "model_flops_per_step", r->flops.model);
-    sn_json_knum(j, "hardware_flops_per_step", r->flops.hw);
-    sn_json_kint(j, "microbatches", r->microbatches);
-    sn_json_kstr(j, "limit", sn_train_limit_name(r->limit));
-    sn_json_key(j, "memory");
     sn_json_obj_begin(j);
     sn_json_kint(j, "stage", m->stage);
     sn_json_knum(j, "weights_bytes", m->weights);
@@ -326,6 +313,22 @@ static void result_json(struct sn_json *j, const struct sn_train_result *r)
     sn_json_kbool(j, "fits", m->fits);
     sn_json_knum(j, "over_bytes", m->fits ? 0 : m->total - m->capacity);
     sn_json_obj_end(j);
+}
+
+static void result_json(struct sn_json *j, const struct sn_train_result *r)
+{
+    sn_json_knum(j, "step_time_s", r->step_time);
+    sn_json_knum(j, "tokens_per_s", r->tokens_per_s);
+    sn_json_knum(j, "model_flops_per_gpu", r->flops_per_gpu);
+    sn_json_knum(j, "mfu", r->mfu);
+    sn_json_knum(j, "mfu_peak_flops", r->peak);
+    sn_json_knum(j, "hfu", r->hfu);
+    sn_json_knum(j, "model_flops_per_step", r->flops.model);
+    sn_json_knum(j, "hardware_flops_per_step", r->flops.hw);
+    sn_json_kint(j, "microbatches", r->microbatches);
+    sn_json_kstr(j, "limit", sn_train_limit_name(r->limit));
+    sn_json_key(j, "memory");
+    memory_json(j, &r->mem);
     sn_json_key(j, "breakdown");
     sn_json_obj_begin(j);
     for (int p = 0; p < SN_PART_COUNT; p++)
@@ -419,13 +422,14 @@ static int make_layout(const struct train_opts *o,
         return cli_usage_error("--gpus %d is not a multiple of tp x pp x cp "
                                "= %d",
                                gpus, l->tp * l->pp * l->cp);
-    /* default batch: about 4M tokens (a common pre-training batch) in
-     * whole micro-batches of every DP rank */
+    /* default batch: about 4M tokens whatever the job's size
+     * (sn_train_default_gbs); a layout given here that it does not divide
+     * into whole micro-batches of every DP rank rounds it up to them */
     if (o->gbs) {
         l->gbs = (int)o->gbs;
     } else {
         long long unit = (long long)l->mbs * l->dp;
-        long long want = (4194304 + l->seq - 1) / l->seq;
+        long long want = sn_train_default_gbs(gpus, l->seq);
         l->gbs = (int)(((want + unit - 1) / unit) * unit);
     }
     l->recompute = o->recompute >= 0 ? (enum sn_recompute)o->recompute
@@ -518,6 +522,38 @@ static void explain_text(const struct sn_train_candidate *c, size_t k,
  * cmd-sim.c: returns the exit status, prints the report or the error. */
 int sn_cli_sim_train(int argc, char **argv);
 
+/* the most accelerators a spec's cluster holds (docs/spec.md, Limits) */
+#define MAX_CLUSTER 10000000
+
+/* The smallest accelerator count (a multiple of the spec's node) at which
+ * a layout of search s fits: not fitting is a result, and this is the
+ * figure that makes it one. */
+static int min_fit(struct sn_train *t, const struct sn_train_search *s,
+                   const struct sn_train_opts *so, const struct sn_spec *spec,
+                   int *n)
+{
+    struct sn_error err;
+    int step = spec->scaleup.per_node > 0 ? spec->scaleup.per_node : 1;
+
+    if (sn_train_min_accels(t, s, so, step, MAX_CLUSTER, n,
+                            &err))
+        return cli_fail(&err);
+    return SN_EXIT_OK;
+}
+
+static void min_fit_text(int n, int step, struct sn_buf *b)
+{
+    if (n > 0)
+        sn_buf_printf(b,
+                      "the smallest accelerator count with a layout that "
+                      "fits: %d (searched in multiples of %d)\n",
+                      n, step);
+    else
+        sn_buf_printf(b, "no accelerator count up to %d has a layout that "
+                         "fits\n",
+                      MAX_CLUSTER);
+}
+
 int sn_cli_sim_train(int argc, char **argv)
 {
     struct train_opts o;
@@ -538,7 +574,7 @@ int sn_cli_sim_train(int argc, char **argv)
     bool loaded = false, have_env = false, have_g = false;
     char why[256] = "";
     size_t ntop = 0;
-    int rc, gpus;
+    int rc, gpus, min_gpus = 0;
 
     sn_buf_init(&out);
     sn_error_clear(&err);
@@ -597,7 +633,11 @@ int sn_cli_sim_train(int argc, char **argv)
         struct sn_train_search s;
         sn_train_search_default(&s);
         s.accels = gpus;
-        s.gbs = l.gbs;
+        /* the search's batch is the default for the job's size, not the
+         * one rounded to the data-parallel width of tp = pp = 1 (that
+         * grew with the cluster: 33M tokens at 4,096 GPUs) */
+        s.gbs = o.gbs ? (int)o.gbs : sn_train_default_gbs(gpus, l.seq);
+        l.gbs = s.gbs;
         s.seq = l.seq;
         s.dtype = l.dtype;
         if (o.recompute >= 0) {
@@ -614,6 +654,8 @@ int sn_cli_sim_train(int argc, char **argv)
             rc = cli_fail(&err);
             goto out;
         }
+        if (!ntop && (rc = min_fit(t, &s, &so, &spec, &min_gpus)))
+            goto out;
         if (o.format == SN_FORMAT_JSON) {
             sn_json_init(&j, &out, true);
             sn_json_obj_begin(&j);
@@ -623,6 +665,8 @@ int sn_cli_sim_train(int argc, char **argv)
             sn_json_kint(&j, "gpus", gpus);
             sn_json_kint(&j, "enumerated", (long long)st.enumerated);
             sn_json_kint(&j, "fitting", (long long)st.fitting);
+            if (!ntop)
+                sn_json_kint(&j, "min_accelerators", min_gpus);
             sn_json_key(&j, "layouts");
             sn_json_arr_begin(&j);
             for (size_t i = 0; i < ntop; i++) {
@@ -644,6 +688,8 @@ int sn_cli_sim_train(int argc, char **argv)
                           sn_dtype_name(l.dtype),
                           sn_train_peak(&env.sys, l.dtype) / 1e12);
             search_text(top, ntop, &st, &out);
+            if (!ntop)
+                min_fit_text(min_gpus, spec.scaleup.per_node, &out);
             if (o.explain) {
                 if ((size_t)o.explain > ntop) {
                     rc = cli_usage_error("--explain %lld: only %zu layouts "
@@ -661,7 +707,44 @@ int sn_cli_sim_train(int argc, char **argv)
             rc = cli_fail(&err);
             goto out;
         }
-        if (o.format == SN_FORMAT_JSON) {
+        if (!r.mem.fits) {
+            struct sn_train_search s;
+            sn_train_search_default(&s);
+            s.gbs = l.gbs;
+            s.seq = l.seq;
+            s.dtype = l.dtype;
+            if ((rc = min_fit(t, &s, &so, &spec, &min_gpus)))
+                goto out;
+        }
+        if (o.format == SN_FORMAT_JSON && !r.mem.fits) {
+            /* a layout that does not fit has no step time: its memory and
+             * the count at which some layout fits, nothing else */
+            sn_json_init(&j, &out, true);
+            sn_json_obj_begin(&j);
+            sn_json_kstr(&j, "schema", "supernode.train/1");
+            sn_json_kstr(&j, "spec", spec.name);
+            sn_json_kstr(&j, "model", m->name);
+            sn_json_knum(&j, "params", sn_train_params(m, NULL));
+            sn_json_kstr(&j, "accelerator", spec.accel->name);
+            sn_json_kint(&j, "gpus", gpus);
+            sn_json_kint(&j, "scaleup_domain", spec.scaleup.accelerators);
+            layout_json(&j, &l);
+            sn_json_kbool(&j, "fits", false);
+            sn_json_kint(&j, "min_accelerators", min_gpus);
+            sn_json_key(&j, "memory");
+            memory_json(&j, &r.mem);
+            sn_json_obj_end(&j);
+            sn_buf_putc(&out, '\n');
+        } else if (!r.mem.fits) {
+            head(&out, &spec, m, gpus);
+            sn_buf_printf(&out, "layout: ");
+            layout_line(&l, &out);
+            sn_buf_printf(&out, "\n\n");
+            memory_text(&r.mem, &out);
+            sn_buf_printf(&out, "\nno step time, throughput or goodput: the "
+                                "layout does not fit\n");
+            min_fit_text(min_gpus, spec.scaleup.per_node, &out);
+        } else if (o.format == SN_FORMAT_JSON) {
             sn_json_init(&j, &out, true);
             sn_json_obj_begin(&j);
             sn_json_kstr(&j, "schema", "supernode.train/1");
@@ -690,6 +773,9 @@ int sn_cli_sim_train(int argc, char **argv)
         rc = cli_write(o.output, &out);
     else
         cli_print(&out);
+    /* not fitting is a finding: exit 1, as a failed check */
+    if (!rc && ((o.search && !ntop) || (!o.search && !r.mem.fits)))
+        rc = SN_EXIT_CHECK;
 out:
     free(top);
     sn_train_free(t);

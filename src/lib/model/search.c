@@ -166,6 +166,13 @@ int sn_train_search_run(struct sn_train *t, const struct sn_train_search *s,
                                         continue;
                                     st->fitting++;
                                     cand.layout = l;
+                                    if (s->fit_only) {
+                                        memset(&cand.result, 0,
+                                               sizeof(cand.result));
+                                        cand.result.mem = mem;
+                                        keep(top, k, ntop, &cand);
+                                        goto out;
+                                    }
                                     rc = sn__train_predict(
                                         t, &l, o, &mem, &cand.result, err);
                                     if (rc)
@@ -182,4 +189,61 @@ int sn_train_search_run(struct sn_train *t, const struct sn_train_search *s,
 out:
     st->seconds = sn_now() - t0;
     return rc;
+}
+
+/* Whether some layout of s fits on n accelerators. */
+static int fits_on(struct sn_train *t, const struct sn_train_search *s,
+                   const struct sn_train_opts *o, int n, bool *fits,
+                   struct sn_error *err)
+{
+    struct sn_train_search q = *s;
+    struct sn_train_candidate c;
+    struct sn_train_search_stats st;
+    size_t nc = 0;
+    int rc;
+
+    q.accels = n;
+    q.fit_only = true;
+    rc = sn_train_search_run(t, &q, o, &c, 1, &nc, &st, err);
+    *fits = rc == SN_OK && nc > 0;
+    return rc;
+}
+
+int sn_train_min_accels(struct sn_train *t, const struct sn_train_search *s,
+                        const struct sn_train_opts *o, int step, int max,
+                        int *out, struct sn_error *err)
+{
+    long long lo = 0, hi = 0;
+    bool fits = false;
+    int rc;
+
+    *out = 0;
+    if (step < 1 || max < step)
+        return sn_error_set(err, SN_EINPUT,
+                            "the accelerator count to search needs a step "
+                            "of at least 1 and a maximum of at least it");
+    /* doubling: the first count that fits, and the last that did not */
+    for (long long n = step; n <= max; n *= 2) {
+        if ((rc = fits_on(t, s, o, (int)n, &fits, err)))
+            return rc;
+        if (fits) {
+            hi = n;
+            break;
+        }
+        lo = n;
+    }
+    if (!hi)
+        return SN_OK;
+    /* then every multiple of step between them: fitting need not be
+     * monotonic in the count (a count whose divisors give no layout) */
+    for (long long n = lo + step; n < hi; n += step) {
+        if ((rc = fits_on(t, s, o, (int)n, &fits, err)))
+            return rc;
+        if (fits) {
+            hi = n;
+            break;
+        }
+    }
+    *out = (int)hi;
+    return SN_OK;
 }

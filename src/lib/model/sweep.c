@@ -99,7 +99,7 @@ static void one(const struct sn_sweep *s, struct sn_sweep_point *p)
     sn_train_search_default(&q);
     q.accels = p->accels;
     q.seq = seq;
-    q.gbs = s->gbs > 0 ? s->gbs : (4194304 + seq - 1) / seq;
+    q.gbs = s->gbs > 0 ? s->gbs : sn_train_default_gbs(p->accels, seq);
     q.dtype = s->dtype;
     sn_train_opts_default(&o);
     if (sn_train_search_run(t, &q, &o, &p->best, 1, &n, &st, &e)) {

@@ -386,3 +386,22 @@ const char *sn_train_limit_name(enum sn_train_limit l)
                                         "communication"};
     return l >= 0 && l < SN_LIMIT_COUNT ? names[l] : "?";
 }
+
+int sn_train_default_gbs(int accels, int seq)
+{
+    /* 4M tokens: Llama 3's first stage (Dubey et al. 2024, section
+     * 3.4.1) and NeMo's pre-training recipes (512 x 8192) */
+    double want = 4194304.0 / (seq > 0 ? seq : 2048);
+    long long odd = accels > 0 ? accels : 1, best, p;
+
+    while (odd % 2 == 0)
+        odd /= 2;
+    /* the power of two that brings odd x 2^b nearest want, in ratio */
+    best = odd;
+    for (p = odd; p < 4 * want && p < (1LL << 40); p *= 2)
+        if (fabs(log((double)p / want)) < fabs(log((double)best / want)))
+            best = p;
+    if (odd > 2 * want) /* an odd count larger than the batch: itself */
+        best = odd;
+    return best > 0x3fffffff ? 0x3fffffff : (int)best;
+}
