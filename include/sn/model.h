@@ -640,7 +640,16 @@ struct sn_goodput_result {
     double spare_fraction;       /* spares / (job + spares) */
     double goodput;              /* ettr x (1 - spare_fraction) */
     double p_no_spare;           /* a failure finds no spare */
+    /* the assumptions behind the figures, for the reader */
+    enum sn_fault_domain domain;
+    int spares;                  /* -1: unlimited */
+    double repair;               /* s */
 };
+
+/* One line that states the assumptions of a goodput result (fault
+ * domain, spares, repair time) and the keys that change them. */
+void sn_goodput_assumption(const struct sn_goodput_result *r, char *buf,
+                           size_t len);
 
 void sn_goodput_params_default(struct sn_goodput_params *p);
 /* Read the spec's reliability section (may be NULL: defaults) over the
@@ -757,18 +766,28 @@ struct sn_sweep_point {
     const char *value;
     bool ok;                     /* false: `error` says why */
     char error[SN_ERROR_MSG_MAX];
-    int accels, domain;
+    int accels, domain;          /* the job's accelerators, per domain */
+    int design_accels;           /* the design's: >= accels when the job
+                                    does not fill whole supernodes */
     struct sn_train_candidate best;
     bool have_best;
     bool have_goodput;
     struct sn_goodput_result goodput;
-    double tokens_per_accel;     /* tokens/s per accelerator */
-    double effective_per_accel;  /* the same times goodput */
+    double tokens_per_accel;     /* tokens/s per accelerator of the job */
+    double effective_per_accel;  /* tokens/s x goodput per accelerator of
+                                    the design (idle ones count) */
+    double scaling;              /* effective_per_accel over the first
+                                    point's (a sweep of supernodes) */
     size_t links, switch_chips;
     double power_w;              /* steady draw of the IT load */
     double facility_w;           /* with cooling (PUE) */
     bool best_value;             /* the sweet spot */
 };
+
+/* Whether a sweep of key varies the job itself (supernodes): then
+ * per-accelerator throughput can only fall as it grows and no sweet spot
+ * is marked; `scaling` says how much is kept. */
+bool sn_sweep_grows_job(const char *key);
 
 /* Re-plan and re-predict at every value. Values that do not validate or
  * where nothing fits are kept with their error. The best point has the

@@ -257,6 +257,8 @@ static void step_text(const struct sn_train_result *r,
 static void goodput_text(const struct sn_goodput_result *g, bool have,
                          const char *why, struct sn_buf *b)
 {
+    char as[320];
+
     if (!have) {
         sn_buf_printf(b, "\ngoodput: not computed (%s)\n", why);
         return;
@@ -276,6 +278,8 @@ static void goodput_text(const struct sn_goodput_result *g, bool have,
                   100 * g->waste_rework, 100 * g->waste_restart,
                   100 * g->waste_supernode, 100 * g->ettr, 100 * g->goodput,
                   100 * g->spare_fraction);
+    sn_goodput_assumption(g, as, sizeof(as));
+    sn_buf_printf(b, "  assumes                %s\n", as);
 }
 
 static void layout_json(struct sn_json *j, const struct sn_train_layout *l)
@@ -353,6 +357,14 @@ static void goodput_json(struct sn_json *j, const struct sn_goodput_result *g,
     sn_json_knum(j, "ettr", g->ettr);
     sn_json_knum(j, "spare_fraction", g->spare_fraction);
     sn_json_knum(j, "goodput", g->goodput);
+    sn_json_knum(j, "waste_supernodes_out", g->waste_supernode);
+    sn_json_kstr(j, "fault_domain",
+                 g->domain == SN_FAULT_JOB ? "job" : "supernode");
+    if (g->spares < 0)
+        sn_json_kstr(j, "spares", "unlimited");
+    else
+        sn_json_kint(j, "spares", g->spares);
+    sn_json_knum(j, "repair_s", g->repair);
     sn_json_key(j, "failures_per_hour");
     sn_json_obj_begin(j);
     for (int c = 0; c < SN_FAIL_COUNT; c++)

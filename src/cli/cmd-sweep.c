@@ -145,12 +145,16 @@ static void text(const struct sn_sweep *sw, const struct sn_sweep_point *pts,
 {
     const char *key = sw->key;
     struct sn_table t;
+    bool grows = sn_sweep_grows_job(key);
     const char *const cols[] = {
-        "",        key,       "accels", "domain", "tp", "pp",  "dp",
-        "ep",      "step s",  "tokens/s", "per accel", "MFU", "ETTR",
-        "goodput", "effective/accel", "links", "switch chips", "power kW",
+        "",        key,       "accels", "job",      "domain", "tp",
+        "pp",      "dp",      "ep",     "step s",   "tokens/s",
+        "per GPU", "MFU",     "ETTR",   "goodput",  "effective/accel",
+        grows ? "scaling" : "links",    grows ? "links" : "switch chips",
+        grows ? "switch chips" : "power kW", grows ? "power kW" : NULL,
         NULL,
     };
+    char as[320] = "";
 
     for (size_t i = 0; i < sw->nfixed; i++)
         sn_buf_printf(b, "%s %s=%s\n", i ? "   " : "with", sw->fixed_keys[i],
@@ -169,6 +173,7 @@ static void text(const struct sn_sweep *sw, const struct sn_sweep_point *pts,
             sn_table_cell(&t, "-");
             continue;
         }
+        sn_table_cell(&t, "%d", p->design_accels);
         sn_table_cell(&t, "%d", p->accels);
         sn_table_cell(&t, "%d", p->domain);
         if (!p->have_best) {
@@ -191,6 +196,10 @@ static void text(const struct sn_sweep *sw, const struct sn_sweep_point *pts,
             sn_table_cell(&t, "-");
         }
         sn_table_cell(&t, "%.1f", p->effective_per_accel);
+        if (grows)
+            sn_table_cell(&t, "%.1f%%", 100 * p->scaling);
+        if (p->have_goodput && !as[0])
+            sn_goodput_assumption(&p->goodput, as, sizeof(as));
         sn_table_cell(&t, "%zu", p->links);
         sn_table_cell(&t, "%zu", p->switch_chips);
         sn_table_cell(&t, "%.1f", p->power_w / 1e3);
@@ -201,8 +210,20 @@ static void text(const struct sn_sweep *sw, const struct sn_sweep_point *pts,
         if (!pts[i].ok)
             sn_buf_printf(b, "%s=%s: %s\n", key, pts[i].value,
                           pts[i].error);
-    sn_buf_printf(b, "* the sweet spot: most tokens/s per accelerator after "
-                     "goodput (ETTR and spare supernodes)\n");
+    if (grows)
+        sn_buf_printf(b, "no sweet spot: a sweep of supernodes grows the job, "
+                         "and its throughput per accelerator can only fall; "
+                         "scaling is effective/accel against the first "
+                         "row\n");
+    else
+        sn_buf_printf(b, "* the sweet spot: most tokens/s per accelerator of "
+                         "the design after goodput (ETTR and spare "
+                         "supernodes)\n");
+    sn_buf_printf(b, "per GPU: tokens/s per accelerator of the job; "
+                     "effective/accel: x goodput, per accelerator of the "
+                     "design\n");
+    if (as[0])
+        sn_buf_printf(b, "goodput assumes: %s\n", as);
 }
 
 static void json(const struct sn_sweep *sw, const struct sn_sweep_point *pts,
@@ -233,7 +254,8 @@ static void json(const struct sn_sweep *sw, const struct sn_sweep_point *pts,
             sn_json_obj_end(&j);
             continue;
         }
-        sn_json_kint(&j, "accelerators", p->accels);
+        sn_json_kint(&j, "accelerators", p->design_accels);
+        sn_json_kint(&j, "job_accelerators", p->accels);
         sn_json_kint(&j, "scaleup_domain", p->domain);
         sn_json_key(&j, "layout");
         sn_json_obj_begin(&j);
@@ -259,6 +281,8 @@ static void json(const struct sn_sweep *sw, const struct sn_sweep_point *pts,
         }
         sn_json_knum(&j, "effective_tokens_per_s_per_accelerator",
                      p->effective_per_accel);
+        if (sn_sweep_grows_job(sw->key))
+            sn_json_knum(&j, "scaling", p->scaling);
         sn_json_kint(&j, "links", (long long)p->links);
         sn_json_kint(&j, "switch_chips", (long long)p->switch_chips);
         sn_json_knum(&j, "power_w", p->power_w);

@@ -49,6 +49,7 @@ static void test_goodput_young_daly_and_ettr_match_worked_example(void)
     sn_goodput_params_default(&p);
     p.checkpoint_write = 30;
     p.checkpoint_restore = 0.001;
+    p.spares = -1; /* the example restarts at once on a replacement */
     REQUIRE(sn_goodput_compute(&p, &j, &r, &err) == SN_OK);
     M = r.mtbf;
     CHECK_NEAR(r.young, sqrt(2 * d * M), 1e-12);
@@ -112,23 +113,55 @@ static void test_goodput_supernode_domain_grows_with_its_size(void)
     CHECK(big.goodput < small.goodput);
 }
 
-static void test_goodput_no_spare_waits_for_repair(void)
+static void test_goodput_no_spare_runs_a_supernode_short(void)
 {
+    /* by default every failure stops the job and the failed supernode
+     * stays out until repaired (24 h): the job runs without it, its 1/S
+     * share lost for the repair; one supernode waits for the repair */
     struct sn_goodput_params p;
     struct sn_goodput_job j = llama3_job();
     struct sn_goodput_result r;
     struct sn_error err;
+    double local;
 
     sn_goodput_params_default(&p);
+    REQUIRE(p.spares == 0 && p.domain == SN_FAULT_JOB);
+    REQUIRE(sn_goodput_compute(&p, &j, &r, &err) == SN_OK);
+    local = r.rate[SN_FAIL_ACCEL] + r.rate[SN_FAIL_NIC] + r.rate[SN_FAIL_HOST];
+    CHECK_NEAR(r.waste_supernode, local * 24 / 2048, 1e-9);
+    /* the interruptions are still Llama 3's: 3.09 h */
+    CHECK_NEAR(r.mtbf / 3600, 54.0 * 24 / 419, 1e-9);
+    /* 20 spares cover about 6 supernodes in repair: Poisson excess */
+    p.spares = 20;
+    REQUIRE(sn_goodput_compute(&p, &j, &r, &err) == SN_OK);
+    CHECK(r.waste_supernode < 1e-9);
+    /* one supernode of 8: it waits for the repair */
+    j.accels = 8;
     p.spares = 0;
     REQUIRE(sn_goodput_compute(&p, &j, &r, &err) == SN_OK);
-    CHECK_NEAR(r.p_no_spare, 1, 1e-12);
-    CHECK(r.ettr == 0); /* a day's repair every 3 hours */
-    p.spares = 20;
-    p.repair = 3600;
-    REQUIRE(sn_goodput_compute(&p, &j, &r, &err) == SN_OK);
-    /* Poisson tail: local failures 0.27/h x 1 h in repair, 20 spares */
-    CHECK(r.p_no_spare < 1e-12);
+    CHECK_NEAR(r.waste_supernode,
+               (r.rate[SN_FAIL_ACCEL] + r.rate[SN_FAIL_NIC] +
+                r.rate[SN_FAIL_HOST]) * 24,
+               1e-9);
+}
+
+static void test_goodput_default_blast_radius_grows_with_domain(void)
+{
+    /* the trade-off of DOMAIN.md shows without any reliability keys: 256
+     * GPUs in 8-GPU supernodes lose 1/32 of what one 256-GPU supernode
+     * loses while a failed one is in repair */
+    struct sn_goodput_params p;
+    struct sn_goodput_job j = llama3_job();
+    struct sn_goodput_result small, big;
+    struct sn_error err;
+
+    sn_goodput_params_default(&p);
+    j.accels = 256;
+    REQUIRE(sn_goodput_compute(&p, &j, &small, &err) == SN_OK);
+    j.per_supernode = 256;
+    REQUIRE(sn_goodput_compute(&p, &j, &big, &err) == SN_OK);
+    CHECK_NEAR(big.waste_supernode / small.waste_supernode, 32, 1e-9);
+    CHECK(big.ettr < small.ettr - 0.05);
 }
 
 static int parse(const char *text, struct sn_goodput_params *p,
@@ -179,7 +212,8 @@ static const struct sn_test cases[] = {
     T(test_goodput_young_daly_and_ettr_match_worked_example),
     T(test_goodput_checkpoint_time_from_storage),
     T(test_goodput_supernode_domain_grows_with_its_size),
-    T(test_goodput_no_spare_waits_for_repair),
+    T(test_goodput_no_spare_runs_a_supernode_short),
+    T(test_goodput_default_blast_radius_grows_with_domain),
     T(test_goodput_parse_section_and_located_errors),
 };
 

@@ -36,7 +36,11 @@ void sn_goodput_params_default(struct sn_goodput_params *p)
     p->mtbf[SN_FAIL_SCALEUP] = 0;
     p->mtbf[SN_FAIL_SOFTWARE] = 16384.0 * 1296 / 63;
     p->domain = SN_FAULT_JOB;
-    p->spares = -1;          /* a replacement is always at hand */
+    /* no spare supernode: a failed supernode is out of the job until it
+     * is repaired, so the blast radius of a failure grows with the
+     * supernode (DOMAIN.md: a larger supernode grows the fault domain);
+     * `spares: unlimited` is the pool that always has a replacement */
+    p->spares = 0;
     p->restart = 600;        /* 10 min (MegaScale: back in < 15 min) */
     p->repair = 24 * 3600.0;
 }
@@ -144,13 +148,15 @@ int sn_goodput_parse(const char *file, const struct sn_yaml *sec,
                 return fail_at(err, file, v, msg);
             }
         } else if (!strcmp(key, "spares")) {
-            long long n;
+            long long n = -1;
             struct sn_error e;
             if (v->type != SN_YAML_SCALAR ||
-                sn_parse_long(v->value, 0, 100000, &n, &e)) {
+                (strcmp(v->value, "unlimited") &&
+                 sn_parse_long(v->value, 0, 100000, &n, &e))) {
                 snprintf(msg, sizeof(msg),
                          "reliability.spares: '%.64s' (expected a whole "
-                         "number of spare supernodes from 0 to 100000)",
+                         "number of spare supernodes from 0 to 100000, or "
+                         "unlimited)",
                          v->type == SN_YAML_SCALAR ? v->value : "?");
                 return fail_at(err, file, v, msg);
             }
@@ -200,6 +206,20 @@ int sn_goodput_parse(const char *file, const struct sn_yaml *sec,
         }
     }
     return SN_OK;
+}
+
+/* E[(X - k)+] for X ~ Poisson(mu): the supernodes in repair that k
+ * spares do not cover, on average. */
+static double poisson_excess(double mu, int k)
+{
+    double term = exp(-mu), below = 0;
+
+    /* E[(X-k)+] = mu - k + sum_{i<k} (k - i) P(X = i) */
+    for (int i = 0; i < k; i++) {
+        below += (k - i) * term;
+        term *= mu / (i + 1);
+    }
+    return fmax(0, mu - k + below);
 }
 
 /* P(X >= k) for X ~ Poisson(mu). */
@@ -270,8 +290,6 @@ int sn_goodput_compute(const struct sn_goodput_params *p,
     if (p->spares >= 0)
         r->p_no_spare = poisson_tail(local / 3600 * p->repair, p->spares);
     out_time = p->restart + r->p_no_spare * p->repair;
-    if (p->domain == SN_FAULT_JOB && stop > 0)
-        R += local / stop * r->p_no_spare * p->repair;
     r->restart = R;
 
     /* Young (1974): sqrt(2 delta M); Daly (2006): the higher-order
@@ -302,6 +320,14 @@ int sn_goodput_compute(const struct sn_goodput_params *p,
     if (p->domain == SN_FAULT_SUPERNODE) {
         supernodes_out = local / 3600 * out_time;
         r->waste_supernode = fmin(1, supernodes_out / S);
+    } else if (p->spares >= 0) {
+        /* every failure stops the job (Llama 3: 419 interruptions); the
+         * job restarts without the failed supernode, which the spares
+         * replace while they last, and runs a supernode short until it
+         * is repaired: its share of the job, 1/S, for the repair time.
+         * One supernode (S = 1) waits for the repair. */
+        supernodes_out = poisson_excess(local / 3600 * p->repair, p->spares);
+        r->waste_supernode = fmin(1, supernodes_out / S);
     }
     r->ettr = 1 - r->waste_checkpoint - r->waste_rework - r->waste_restart -
               r->waste_supernode;
@@ -311,5 +337,28 @@ int sn_goodput_compute(const struct sn_goodput_params *p,
         r->spare_fraction = (double)p->spares * per_sn /
                             (job->accels + (double)p->spares * per_sn);
     r->goodput = r->ettr * (1 - r->spare_fraction);
+    r->domain = p->domain;
+    r->spares = p->spares;
+    r->repair = p->repair;
     return SN_OK;
+}
+
+void sn_goodput_assumption(const struct sn_goodput_result *r, char *buf,
+                           size_t len)
+{
+    char sp[48];
+
+    if (r->spares < 0)
+        snprintf(sp, sizeof(sp), "a replacement always at hand");
+    else
+        snprintf(sp, sizeof(sp), "%d spare supernode%s", r->spares,
+                 r->spares == 1 ? "" : "s");
+    snprintf(buf, len,
+             "%s; a failed supernode is out of the job until repaired "
+             "(%.0f h), %s (reliability: fault_domain, spares, repair)",
+             r->domain == SN_FAULT_JOB
+                 ? "every failure stops the job"
+                 : "software and network failures stop the job, hardware "
+                   "failures take their supernode out",
+             r->repair / 3600, sp);
 }

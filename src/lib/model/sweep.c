@@ -77,7 +77,8 @@ static void one(const struct sn_sweep *s, struct sn_sweep_point *p)
         goto out;
     }
     have_env = true;
-    p->accels = s->gpus > 0 ? s->gpus : sn_spec_total_accels(&spec);
+    p->design_accels = sn_spec_total_accels(&spec);
+    p->accels = s->gpus > 0 ? s->gpus : p->design_accels;
     p->domain = spec.scaleup.accelerators;
     p->links = plan->links_total;
     p->switch_chips = plan->switch_chips;
@@ -137,8 +138,11 @@ static void one(const struct sn_sweep *s, struct sn_sweep_point *p)
     job.write_bw = spec.storage.write_bw;
     job.read_bw = spec.storage.read_bw;
     p->have_goodput = sn_goodput_compute(&gp, &job, &p->goodput, &e) == SN_OK;
-    p->effective_per_accel =
-        p->tokens_per_accel * (p->have_goodput ? p->goodput.goodput : 1);
+    /* per accelerator of the design: a 256-GPU job on four 72-GPU
+     * domains leaves 32 idle, and their links and power are planned */
+    p->effective_per_accel = p->best.result.tokens_per_s *
+                             (p->have_goodput ? p->goodput.goodput : 1) /
+                             p->design_accels;
 out:
     sn_train_free(t);
     if (have_env)
@@ -167,6 +171,11 @@ static int default_job(const struct sn_sweep *s)
 out:
     sn_spec_release(&base);
     return n;
+}
+
+bool sn_sweep_grows_job(const char *key)
+{
+    return key && !strcmp(key, "supernodes");
 }
 
 int sn_sweep_run(const struct sn_sweep *s, struct sn_sweep_point *pts,
@@ -199,7 +208,18 @@ int sn_sweep_run(const struct sn_sweep *s, struct sn_sweep_point *pts,
              pts[i].switch_chips < pts[best].switch_chips))
             best = i;
     }
-    if (best != SIZE_MAX)
+    /* a sweep of the supernode count grows the job: its per-accelerator
+     * throughput only falls (scale-out traffic, failures), so the first
+     * value would always be marked; say what is kept instead */
+    for (size_t i = 0, first = SIZE_MAX; i < s->nvalues; i++) {
+        if (!pts[i].ok || !(pts[i].effective_per_accel > 0))
+            continue;
+        if (first == SIZE_MAX)
+            first = i;
+        pts[i].scaling =
+            pts[i].effective_per_accel / pts[first].effective_per_accel;
+    }
+    if (best != SIZE_MAX && !sn_sweep_grows_job(s->key))
         pts[best].best_value = true;
     return SN_OK;
 }

@@ -3,5 +3,5 @@
 args: sweep examples/tpu-v5p-cube.yaml --set supernode.torus=[4,4,4] --set supernodes=1,2 --model llama3-8b --gbs 256
 exit: 0
 stdout-has: with supernode.torus=[4,4,4]
-stdout-has:    supernodes  accels
+stdout-has:   supernodes  accels  job
 stderr-empty:
