@@ -93,9 +93,12 @@ struct sn_plan {
     size_t cables[SN_MEDIUM_COUNT];     /* fabric links by medium */
     double cable_m[SN_MEDIUM_COUNT];    /* metres of cable by medium */
     double longest_m[SN_MEDIUM_COUNT];
-    size_t transceivers;         /* pluggable optics, one per optical
-                                    link end */
-    double transceiver_w;
+    size_t transceivers;         /* pluggable optics modules, one per
+                                    optical link end or per links_per_module
+                                    of them */
+    size_t active_ends;          /* ends of active copper and optical
+                                    cables (their electronics draw power) */
+    double transceiver_w;        /* modules and active ends */
 
     /* bandwidth, bytes/s per direction */
     double scaleup_per_accel;

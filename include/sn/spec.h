@@ -81,6 +81,12 @@ struct sn_accel_info {
     /* The share of a scale-up link's rate the vendor's collective library
      * moves as payload; 0: by NVLink generation, or the generic share */
     double scaleup_eff;
+    /* The host side of one node: its CPUs (0: one host complex) and each
+     * accelerator's link to its CPU, bytes/s per direction (0: PCIe 5.0
+     * x16) and name ("NVLink-C2C"; NULL: "PCIe") */
+    int host_cpus;
+    double host_bw;
+    const char *host_link;
 };
 
 /* Which fabric a switch chip serves and what it can do. */
@@ -133,6 +139,10 @@ struct sn_cable_info {
     const char *source;
     bool scale_up;       /* a scale-up cable (NVLink copper); never picked
                             by sn_catalog_cable_for() */
+    /* links one module at a link end carries: a module whose lanes break
+     * out into several narrower links (CloudMatrix 384: one 400G module
+     * for two 28 GB/s UB links); 0 or 1: one link a module */
+    int links_per_module;
 };
 
 /* A transformer model: dense or mixture-of-experts. */

@@ -123,9 +123,12 @@ exact cloudmatrix-384 .totals.links.scale_up_switch 5376 "5,376 = 48 x 7 x 16"
 # leaf-spine links of a non-blocking two-tier network [D]
 exact cloudmatrix-384 '.totals.links.scale_out * 2' 1536 "1,536 RDMA modules"
 exact cloudmatrix-384 '.totals.cables.smf.links - .totals.links.scale_up_switch' 768 "RDMA links all optical"
-# not matched: this plan counts an optic at each end of the 5,376 L1-L2
-# links (10,752); the published 5,376 UB modules are one per link
-exact cloudmatrix-384 .totals.transceivers 12288 "10,752 + 1,536 (published 6,912)"
+# SemiAnalysis (2025-04-16): 6,912 x 400G LPO modules. A module at each
+# end of 2,688 UB cables, each carrying two 28 GB/s L1-L2 links (5,376),
+# and of the 768 RDMA-plane links (1,536) [D]
+exact cloudmatrix-384 .totals.transceivers 6912 "6,912 = 5,376 + 1,536"
+# SemiAnalysis' ~559 kW [S/E], within 10%: the 910C's TDP is an [E]
+within cloudmatrix-384 .totals.power.steady_w 503e3 615e3 "559 kW +-10%"
 
 echo "$pass passed, $fail failed"
 [[ $fail -eq 0 ]]

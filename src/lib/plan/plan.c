@@ -160,8 +160,9 @@ static double reach_of(const struct sn_spec *s, enum sn_medium m,
 struct optics {
     uint8_t medium, cls;
     float bw;
-    bool needs;
-    double w;
+    bool needs;     /* pluggable modules at both ends */
+    double w;       /* per end: a module's share, or an active end */
+    double per_end; /* modules per link end (1 / links_per_module) */
     double reach;
     const struct sn_cable_info *forced; /* the spec's cable for the class */
 };
@@ -191,9 +192,13 @@ static const struct optics *optics_of(const struct sn_spec *s,
                    ? c
                    : NULL;
     o.reach = o.forced ? c->max_reach : reach_of(s, m, cls, bw);
+    o.per_end = 1;
     if (c) {
         o.needs = c->needs_transceivers;
-        o.w = c->needs_transceivers ? c->transceiver_power_w : 0;
+        if (o.needs && c->links_per_module > 1)
+            o.per_end = 1.0 / c->links_per_module;
+        /* active copper and AOC ends draw power too, without modules */
+        o.w = c->transceiver_power_w * o.per_end;
     } else {
         o.needs = m == SN_MEDIUM_MMF || m == SN_MEDIUM_SMF;
         o.w = o.needs ? DEFAULT_TRANSCEIVER_W : 0;
@@ -267,10 +272,12 @@ static void count_nodes(struct sn_plan *p)
             if (n->role == SN_SW_EXTERNAL)
                 break;
             if (n->server != SN_NONE) {
+                /* on a server's board: the node's own figure (node
+                 * overhead x accelerator power, taken from the system's
+                 * published power, DGX H100 10.2 kW with its 4 NVSwitch
+                 * chips) already holds them */
                 sw->chips++;
                 sw->onboard++;
-                if (n->role != SN_SW_PCIE && usw)
-                    w = usw->power_w;
             } else if (up) {
                 /* chips of one tray share a rack and unit and come one
                  * after the other */
@@ -371,6 +378,7 @@ static void count_links(struct sn_plan *p)
     struct optics cache[32];
     size_t ncache = 0;
     struct overreach over[SN_LINK_CLASS_COUNT][SN_MEDIUM_COUNT];
+    double modules = 0;
 
     memset(over, 0, sizeof(over));
     for (size_t i = 0; i < t->nlinks; i++) {
@@ -410,15 +418,20 @@ static void count_links(struct sn_plan *p)
                 ov->link = (uint32_t)i;
             }
         }
-        if (!o->needs)
+        if (!o->needs && !(o->w > 0))
             continue;
-        p->transceivers += 2;
+        if (o->needs)
+            modules += 2 * o->per_end;
+        else
+            p->active_ends += 2;
         p->transceiver_w += 2 * o->w;
         if (a->rack < p->nrack)
             p->rack[a->rack].steady_w += o->w;
         if (b->rack < p->nrack)
             p->rack[b->rack].steady_w += o->w;
     }
+    /* modules shared by links: whole ones (a few per design round up) */
+    p->transceivers = (size_t)ceil(modules - 1e-9);
     p->links_total = p->links[SN_LINK_SCALE_UP] + p->links[SN_LINK_SCALE_OUT];
     for (int c = 0; c < SN_LINK_CLASS_COUNT; c++)
         for (int m = 0; m < SN_MEDIUM_COUNT; m++)

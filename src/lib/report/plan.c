@@ -185,7 +185,19 @@ static void text_compute(const struct sn_plan *p, struct sn_buf *out)
     sn_table_row(&t);
     sn_table_cell(&t, "  host CPUs");
     sn_table_cell(&t, "%s", NUM(p->cpus));
-    sn_table_cell(&t, "one host complex per server");
+    {
+        int cpn = s->accel && s->accel->host_cpus > 0 ? s->accel->host_cpus
+                                                      : 1;
+        const char *hl = s->accel && s->accel->host_link
+                             ? s->accel->host_link
+                             : "PCIe";
+        if (cpn > 1)
+            sn_table_cell(&t, "%d per server; accelerators on %s", cpn, hl);
+        else
+            sn_table_cell(&t, "one host complex per server; accelerators "
+                              "on %s",
+                          hl);
+    }
     sn_table_row(&t);
     sn_table_cell(&t, "  NIC ports");
     sn_table_cell(&t, "%s", NUM(p->nics));
@@ -224,7 +236,9 @@ static void text_switches(const struct sn_plan *p, struct sn_buf *out)
             sn_table_cell(&t, "%s", NUM(sw->chips));
             sn_table_cell(&t, "%s", NUM(sw->boxes));
             sn_table_cell(&t, "%s", NUM(sw->onboard));
-            if (sw->power_w > 0 || role_order[i] == SN_SW_PCIE)
+            if (sw->onboard == sw->chips)
+                sn_table_cell(&t, "in the servers'");
+            else if (sw->power_w > 0)
                 sn_table_cell(&t, "%s", UNIT(sw->power_w, SN_UNIT_POWER));
             else
                 sn_table_cell(&t, "not published");
@@ -236,6 +250,10 @@ static void text_switches(const struct sn_plan *p, struct sn_buf *out)
         sn_table_cell(&t, "%s", "");
         if (p->switches_w > 0)
             sn_table_cell(&t, "%s", UNIT(p->switches_w, SN_UNIT_POWER));
+        else if (p->sw[SN_SW_SCALEUP_L1].onboard +
+                     p->sw[SN_SW_PCIE].onboard ==
+                 p->switch_chips)
+            sn_table_cell(&t, "in the servers'");
         else
             sn_table_cell(&t, "not published");
         table_end(&t, out);
@@ -274,7 +292,7 @@ static void text_links(const struct sn_plan *p, struct sn_buf *out)
     link_row(&t, "    switch to switch", p->scaleout_switch, sn, false);
     link_row(&t, "  total (scale-up + scale-out)", p->links_total, sn,
              !shared);
-    link_row(&t, "  host (PCIe, on board)", p->links[SN_LINK_HOST], sn, true);
+    link_row(&t, "  host (on board)", p->links[SN_LINK_HOST], sn, true);
     table_end(&t, out);
 }
 
@@ -304,8 +322,14 @@ static void text_cables(const struct sn_plan *p, struct sn_buf *out)
     sn_table_cell(&t, "%s", NUM(p->transceivers));
     sn_table_cell(&t, "%s", "");
     sn_table_cell(&t, "%s", "");
-    sn_table_cell(&t, "one per optical link end, %s in all",
-                  UNIT(p->transceiver_w, SN_UNIT_POWER));
+    if (p->active_ends)
+        sn_table_cell(&t, "optical modules; %s active cable ends; %s in all",
+                      NUM(p->active_ends),
+                      UNIT(p->transceiver_w, SN_UNIT_POWER));
+    else
+        sn_table_cell(&t, "optical modules, one per link end or shared; %s "
+                          "in all",
+                      UNIT(p->transceiver_w, SN_UNIT_POWER));
     table_end(&t, out);
 }
 
@@ -410,9 +434,9 @@ static void text_power(const struct sn_plan *p, struct sn_buf *out)
        "x%s node overhead (CPUs, memory, fans, NICs)",
        sn_fmt_double(p->node_overhead, 3, (char[32]){0}, 32));
     kv(&t, "switches", UNIT(p->switches_w, SN_UNIT_POWER), NULL);
-    kv(&t, "optics", UNIT(p->transceiver_w, SN_UNIT_POWER), "%s "
-                                                            "transceivers",
-       NUM(p->transceivers));
+    kv(&t, "optics", UNIT(p->transceiver_w, SN_UNIT_POWER),
+       "%s transceivers, %s active cable ends", NUM(p->transceivers),
+       NUM(p->active_ends));
     kv(&t, "steady", UNIT(p->steady_w, SN_UNIT_POWER), "sum of the above");
     kv(&t, "peak", UNIT(p->peak_w, SN_UNIT_POWER),
        "accelerators at x%s of TDP in load transients",
@@ -741,6 +765,7 @@ static void json_links(const struct sn_plan *p, struct sn_json *j)
     }
     sn_json_obj_end(j);
     sn_json_kint(j, "transceivers", (long long)p->transceivers);
+    sn_json_kint(j, "active_cable_ends", (long long)p->active_ends);
 }
 
 static void json_totals(const struct sn_plan *p, struct sn_json *j)

@@ -55,6 +55,8 @@ static const struct sn_accel_info a100 = {
     .switch_name = "nvswitch-gen2",
     .node_overhead = OVERHEAD_8GPU,
     .board_switches = 6,
+    /* two host CPUs per node, as DGX (2 Xeon, hardware-catalog.md 2.1) */
+    .host_cpus = 2,
 };
 
 static const struct sn_accel_info h100 = {
@@ -89,6 +91,8 @@ static const struct sn_accel_info h100 = {
     .switch_name = "nvswitch-gen3",
     .node_overhead = 1.82,
     .board_switches = 4,
+    /* two host CPUs per node, as DGX (2 Xeon, hardware-catalog.md 2.1) */
+    .host_cpus = 2,
 };
 
 static const struct sn_accel_info h200 = {
@@ -121,6 +125,8 @@ static const struct sn_accel_info h200 = {
     .switch_name = "nvswitch-gen3",
     .node_overhead = 1.82,
     .board_switches = 4,
+    /* two host CPUs per node, as DGX (2 Xeon, hardware-catalog.md 2.1) */
+    .host_cpus = 2,
 };
 
 static const struct sn_accel_info b200 = {
@@ -153,6 +159,8 @@ static const struct sn_accel_info b200 = {
     /* HGX B200: FP4 144 PF with sparsity, 72 dense, for 8 GPUs (fibermall
      * reproduction of the NVIDIA HGX table, hardware-catalog.md 2.3) */
     .fp4_flops = 9000 * TF,
+    /* two host CPUs per node, as DGX (2 Xeon, hardware-catalog.md 2.1) */
+    .host_cpus = 2,
 };
 
 static const struct sn_accel_info gb200 = {
@@ -175,17 +183,26 @@ static const struct sn_accel_info gb200 = {
         "dense 5.0/2.5 PF per GPU; 186 GB per GPU (MLCommons "
         "inference_results_v6.1 Crusoe GB200-NVL72 JSON); 1.8 TB/s "
         "bidirectional per GPU; [E] ~1200 W per GPU; 4 GPUs per 1U compute "
-        "tray; node overhead (rack 120-132 kW / 72 GPUs = 1.67-1.83 kW per "
-        "GPU) / 1.2 kW = 1.45 [D], switch trays included",
+        "tray; [V] NVIDIA Domain Power Service docs: GB200 GPU 200-1200 W, "
+        "compute tray (2 Grace, 4 GPUs) 6,667 W maximum -> node overhead "
+        "6,667 / (4 x 1,200) = 1.39 [D]; the switch trays are counted as "
+        "switches",
     .per_node = 4,
     .fabric = SN_FABRIC_SWITCHED,
     .scaleup_tiers = 1,
     .scaleup_planes = 0,
     .switch_name = "nvlink5-switch",
-    .node_overhead = 1.45,
+    .node_overhead = 6667.0 / 4800,
     /* GB200 NVL72: FP4 1,440 PF with sparsity over 72 GPUs -> 10 PF dense
      * (hardware-catalog.md 1) */
     .fp4_flops = 10000 * TF,
+    /* a compute tray: 2 Grace CPUs and 4 GPUs, each Grace joined to its
+     * two GPUs by NVLink-C2C at 900 GB/s bidirectional (DGX GB200 User
+     * Guide, hardware; NVIDIA GB200 page via setloop.io) [V]: 225 GB/s
+     * per direction per GPU when the two share it evenly [D] */
+    .host_cpus = 2,
+    .host_bw = 225 * GB,
+    .host_link = "NVLink-C2C",
 };
 
 static const struct sn_accel_info b300 = {
@@ -217,6 +234,8 @@ static const struct sn_accel_info b300 = {
     /* HGX B300: FP4 108 PF dense for 8 GPUs (fibermall reproduction of the
      * NVIDIA HGX table, hardware-catalog.md 1) */
     .fp4_flops = 13500 * TF,
+    /* two host CPUs per node, as DGX (2 Xeon, hardware-catalog.md 2.1) */
+    .host_cpus = 2,
 };
 
 static const struct sn_accel_info gb300 = {
@@ -238,16 +257,25 @@ static const struct sn_accel_info gb300 = {
         "[V] GB300 NVL72: 720 PF FP8 / 360 PF BF16 sparse, 20 TB HBM at 576 "
         "TB/s, 130 TB/s NVLink (glennklockwood B300 page); [S] Verda blog: "
         "dense FP8 5 PF, BF16 2.5 PF, 279 GB usable; [E] max TDP 1.4 kW; 4 "
-        "GPUs per compute tray; node overhead 1.45 as GB200 NVL72 [D/E]",
+        "GPUs per compute tray; [S] a compute tray draws about 6.6 kW "
+        "(Morgan Stanley via epium.com; Introl: ~6.5 kW) -> node overhead "
+        "6.6 / 5.6 = 1.18 [D]; the switch trays are counted as switches",
     .per_node = 4,
     .fabric = SN_FABRIC_SWITCHED,
     .scaleup_tiers = 1,
     .scaleup_planes = 0,
     .switch_name = "nvlink5-switch",
-    .node_overhead = 1.45,
+    .node_overhead = 6600.0 / 5600,
     /* GB300 NVL72: 1,080 PF dense FP4 over 72 GPUs (glennklockwood B300
      * page, hardware-catalog.md 1) */
     .fp4_flops = 15000 * TF,
+    /* a compute tray: 2 Grace CPUs and 4 GPUs, each Grace joined to its
+     * two GPUs by NVLink-C2C at 900 GB/s bidirectional (DGX GB200 User
+     * Guide, hardware; NVIDIA GB200 page via setloop.io) [V]: 225 GB/s
+     * per direction per GPU when the two share it evenly [D] */
+    .host_cpus = 2,
+    .host_bw = 225 * GB,
+    .host_link = "NVLink-C2C",
 };
 
 static const struct sn_accel_info mi300x = {
@@ -282,6 +310,9 @@ static const struct sn_accel_info mi300x = {
      * overheads" (ROCm/rccl issue #1210, AMD staff); TransferBench reads
      * 45-47 GB/s per link (ROCm blog, RCCL and xGMI on MI300X) [V] */
     .scaleup_eff = 48.0 / 64.0,
+    /* two host CPUs per 8-accelerator server (MLCommons 8xMI300X_2xEPYC
+     * system; Dell XE9680, Supermicro 8-GPU platforms) [V/S] */
+    .host_cpus = 2,
 };
 
 static const struct sn_accel_info mi325x = {
@@ -313,6 +344,9 @@ static const struct sn_accel_info mi325x = {
      * overheads" (ROCm/rccl issue #1210, AMD staff); TransferBench reads
      * 45-47 GB/s per link (ROCm blog, RCCL and xGMI on MI300X) [V] */
     .scaleup_eff = 48.0 / 64.0,
+    /* two host CPUs per 8-accelerator server (MLCommons 8xMI300X_2xEPYC
+     * system; Dell XE9680, Supermicro 8-GPU platforms) [V/S] */
+    .host_cpus = 2,
 };
 
 static const struct sn_accel_info mi355x = {
@@ -345,6 +379,9 @@ static const struct sn_accel_info mi355x = {
      * overheads" (ROCm/rccl issue #1210, AMD staff); TransferBench reads
      * 45-47 GB/s per link (ROCm blog, RCCL and xGMI on MI300X) [V] */
     .scaleup_eff = 48.0 / 64.0,
+    /* two host CPUs per 8-accelerator server (MLCommons 8xMI300X_2xEPYC
+     * system; Dell XE9680, Supermicro 8-GPU platforms) [V/S] */
+    .host_cpus = 2,
 };
 
 static const struct sn_accel_info gaudi3 = {
@@ -378,6 +415,9 @@ static const struct sn_accel_info gaudi3 = {
      * calbusbw.h); RoCE v2 at MTU 4096 carries 4096 of 4174 bytes on
      * the wire, 0.98 [D] */
     .scaleup_eff = 48.5 / 50.0,
+    /* two host CPUs per 8-accelerator server (MLCommons 8xMI300X_2xEPYC
+     * system; Dell XE9680, Supermicro 8-GPU platforms) [V/S] */
+    .host_cpus = 2,
 };
 
 static const struct sn_accel_info ascend910b = {
@@ -406,6 +446,8 @@ static const struct sn_accel_info ascend910b = {
     .scaleup_planes = 0,
     .switch_name = NULL,
     .node_overhead = OVERHEAD_8GPU,
+    /* Atlas 800T A2: 4 Kunpeng 920 CPUs (cn-catalog.md 3, count [?]) [S] */
+    .host_cpus = 4,
 };
 
 static const struct sn_accel_info ascend910c = {
@@ -419,7 +461,7 @@ static const struct sn_accel_info ascend910c = {
     .scaleup_name = "Unified Bus (UB)",
     .scaleup_links = 14,
     .scaleup_bw = 392 * GB,
-    .tdp_w = 0,
+    .tdp_w = 750,
     .max_domain = 384,
     .transient_factor = TRANSIENT,
     .confidence = SN_CONF_VENDOR,
@@ -430,13 +472,19 @@ static const struct sn_accel_info ascend910c = {
         "48 nodes with 7 on-board L1 UB switches each; [S] 14 UB links per NPU "
         "(besthub.dev summary of the paper: fourteen interfaces), i.e. 2 per "
         "plane at 28 GB/s [D] (the reference CSV's 7 links is an [E] of one "
-        "per plane); TDP not published; no FP8; node overhead 1.8 [E]",
+        "per plane); TDP not published: [E] 750 W, two 910B-class dies of "
+        "310-400 W (boardor, ArthurChiao) with 8 HBM stacks; no FP8; node "
+        "overhead 1.8 [E] with the 4 Kunpeng CPUs and 7 L1 UB switches on "
+        "the board",
     .per_node = 8,
     .fabric = SN_FABRIC_SWITCHED,
     .scaleup_tiers = 2,
     .scaleup_planes = 7,
     .switch_name = "ub-switch",
     .node_overhead = OVERHEAD_8GPU,
+    /* 4 Kunpeng CPUs per 8-NPU node: 192 in CloudMatrix 384 (Zuo et al.,
+     * arXiv:2506.12708) [V] */
+    .host_cpus = 4,
 };
 
 static const struct sn_accel_info tpuv5p = {
@@ -450,7 +498,7 @@ static const struct sn_accel_info tpuv5p = {
     .scaleup_name = "ICI (3D torus)",
     .scaleup_links = 6,
     .scaleup_bw = 600 * GB,
-    .tdp_w = 0,
+    .tdp_w = 450,
     .max_domain = 8960,
     .transient_factor = TRANSIENT,
     .confidence = SN_CONF_VENDOR,
@@ -458,7 +506,9 @@ static const struct sn_accel_info tpuv5p = {
               "BF16 (FP8 also listed 459), 95 GB HBM2e, 2765 GBps, ICI 1200 "
               "GBps bidirectional per chip, 3D torus, 8960-chip pod, 4 chips "
               "per host; [D] 6 torus links, 600 GB/s per direction; power not "
-              "published; node overhead 1.8 [E]",
+              "published (heise: Google conceals it): [E] 450 W, about twice "
+              "TPU v4's ~200 W for twice its FLOPS and three times its HBM; "
+              "node overhead 1.8 [E]",
     .per_node = 4,
     .fabric = SN_FABRIC_TORUS,
     .scaleup_tiers = 1,
@@ -478,14 +528,16 @@ static const struct sn_accel_info tpuv6e = {
     .scaleup_name = "ICI (2D torus)",
     .scaleup_links = 4,
     .scaleup_bw = 400 * GB,
-    .tdp_w = 0,
+    .tdp_w = 400,
     .max_domain = 256,
     .transient_factor = TRANSIENT,
     .confidence = SN_CONF_VENDOR,
     .source = "[V] docs.cloud.google.com/tpu/docs/v6e: 918 TFLOPS BF16, no FP8 "
               "listed, 32 GB, 1638 GBps, ICI 800 GBps bidirectional over 4 "
               "ports, 2D torus, 256-chip pod, 8 chips per host; [D] 400 GB/s "
-              "per direction; power not published; node overhead 1.8 [E]",
+              "per direction; power not published: [E] 400 W, 918 TFLOPS at "
+              "the ~2.3 TFLOPS/W of its contemporaries (B200: 2.25 PF at 1 "
+              "kW); node overhead 1.8 [E]",
     .per_node = 8,
     .fabric = SN_FABRIC_TORUS,
     .scaleup_tiers = 1,
@@ -509,16 +561,20 @@ static const struct sn_switch_info nvswitch2 = {
     .scale_up = true,
     .radix = 36,
     .port_bw = 25 * GB,
-    .power_w = 0,
+    .power_w = 120,
     .in_network_reduction = false,
     .latency = 0,
     .chips_per_box = 6,
     .rack_units = 0,
     .confidence = SN_CONF_ESTIMATE,
-    .source = "[E] 36 NVLink 3 ports per chip and 6 chips on the HGX A100 "
-              "baseboard (NVIDIA A100 architecture material, not re-read); "
-              "NVLink 3 link 25 GB/s per direction; no in-switch reduction "
-              "before the third generation; power and latency not published",
+    .source =
+        "[E] 36 NVLink 3 ports per chip and 6 chips on the HGX A100 baseboard, "
+        "each GPU's 12 links 2 to each (NVIDIA Fabric Manager User Guide, "
+        "NVLink topology tables, via openfabric-systems/simllm notes); NVLink 3 "
+        "link 25 GB/s per direction; no in-switch reduction before the third "
+        "generation; [E] 120 W per chip, scaled from the first generation's "
+        "~100 W at twice the ports on a newer node (no NVIDIA figure "
+        "published); latency not published",
 };
 
 static const struct sn_switch_info nvswitch3 = {
@@ -528,7 +584,7 @@ static const struct sn_switch_info nvswitch3 = {
     .scale_up = true,
     .radix = 64,
     .port_bw = 25 * GB,
-    .power_w = 0,
+    .power_w = 250,
     .in_network_reduction = true,
     .latency = 0,
     .chips_per_box = 2,
@@ -540,7 +596,10 @@ static const struct sn_switch_info nvswitch3 = {
         "in-network reductions, NVLink Switch System of up to 256 GPUs; [S] 64 "
         "NVLink ports per chip (pcgamer, Hot Chips 2022 coverage); NVLink 4 "
         "link 25 GB/s per direction; [S] the NVLink Switch is a 1U box of 2 "
-        "chips; 4 chips on an HGX H100 board; power and latency not published",
+        "chips; 4 chips on an HGX H100 board, each GPU's 18 links split 5/4/4/5 "
+        "(Fabric Manager User Guide via simllm notes); [E] 250 W per chip: 25.6 "
+        "Tb/s at 8-10 pJ/bit (no NVIDIA figure published), inside the DGX H100 "
+        "10.2 kW system figure on the board; latency not published",
 };
 
 static const struct sn_switch_info nvlink5sw = {
@@ -550,17 +609,21 @@ static const struct sn_switch_info nvlink5sw = {
     .scale_up = true,
     .radix = 72,
     .port_bw = 50 * GB,
-    .power_w = 0,
+    .power_w = 400,
     .in_network_reduction = true,
     .latency = 0,
     .chips_per_box = 2,
     .rack_units = 1,
     .confidence = SN_CONF_VENDOR,
-    .source = "[V] NVIDIA Mission Control/BCM docs: 9 NVLink switch trays per "
-              "NVL72 rack; [S] setloop.io: 2 NVLink 5 ASICs per 1U tray; [D] "
-              "72 GPUs x 18 links = 1296 = 18 chips x 72 ports, consistent "
-              "with 144 ports per tray; NVLink 5 link 50 GB/s per direction; "
-              "SHARP in-network reduction; power and latency not published",
+    .source =
+        "[V] NVIDIA Mission Control/BCM docs: 9 NVLink switch trays per NVL72 "
+        "rack; [S] setloop.io: 2 NVLink 5 ASICs per 1U tray; [D] 72 GPUs x 18 "
+        "links = 1296 = 18 chips x 72 ports, consistent with 144 ports per "
+        "tray; NVLink 5 link 50 GB/s per direction; SHARP in-network reduction; "
+        "[E] 400 W per chip with its share of the tray (0.8 kW a tray: 57.6 "
+        "Tb/s a chip at 5-7 pJ/bit plus tray management; Introl lists 0.4 kW a "
+        "tray, and the NVL72 rack's remainder after 18 compute trays at 6,667 W "
+        "bounds it near 1.3 kW); latency not published",
 };
 
 static const struct sn_switch_info ubswitch = {
@@ -570,7 +633,7 @@ static const struct sn_switch_info ubswitch = {
     .scale_up = true,
     .radix = 48,
     .port_bw = 28 * GB,
-    .power_w = 0,
+    .power_w = 150,
     .in_network_reduction = false,
     .latency = 0,
     .chips_per_box = 1,
@@ -579,9 +642,10 @@ static const struct sn_switch_info ubswitch = {
     .source =
         "[E] CloudMatrix384 (arXiv:2506.12708 via emergentmind and "
         "chinaresearchcollective summaries): 7 L1 UB switches per node with 16 "
-        "NPU-facing and 16 L2-facing links, 7 planes x 16 L2 switches; 48 "
-        "ports = one per node's L1 chip of the plane [D]; 28 GB/s per link = "
-        "392 GB/s / 14 [D]; reduction, power and latency not published",
+        "NPU-facing and 16 L2-facing links, 7 planes x 16 L2 switches; 48 ports "
+        "= one per node's L1 chip of the plane [D]; 28 GB/s per link = 392 GB/s "
+        "/ 14 [D]; [E] 150 W per chip: about 14 Tb/s switched at 8-10 pJ/bit, "
+        "no Huawei figure published; reduction and latency not published",
 };
 
 static const struct sn_switch_info qm9700 = {
@@ -591,17 +655,20 @@ static const struct sn_switch_info qm9700 = {
     .scale_up = false,
     .radix = 64,
     .port_bw = 400 * GBPS,
-    .power_w = 0,
+    .power_w = 747,
     .in_network_reduction = true,
     .latency = 0,
     .chips_per_box = 1,
     .rack_units = 1,
     .confidence = SN_CONF_VENDOR,
-    .source = "[V] QM9700/QM9790 1U NDR 400Gb/s InfiniBand switch user manual: "
-              "32 OSFP cages of 2 logical 400 Gb/s ports = 64 ports, 1U; "
-              "SHARPv3 in-network reduction (Quantum-2); DGX SuperPOD H100 RA "
-              "compute fabric switch; power depends on optics and is counted "
-              "per transceiver; latency not re-read",
+    .source =
+        "[V] QM9700/QM9790 1U NDR 400Gb/s InfiniBand switch user manual: 32 "
+        "OSFP cages of 2 logical 400 Gb/s ports = 64 ports, 1U; SHARPv3 "
+        "in-network reduction (Quantum-2); DGX SuperPOD H100 RA compute fabric "
+        "switch; [V via S] 747 W typical with passive cables, 1.72 kW maximum "
+        "with active optics (the manual's specifications as quoted in the "
+        "Rackula project's research notes): the box without its optics, which "
+        "are counted per transceiver; latency not re-read",
 };
 
 static const struct sn_switch_info q3400 = {
@@ -611,15 +678,17 @@ static const struct sn_switch_info q3400 = {
     .scale_up = false,
     .radix = 144,
     .port_bw = 800 * GBPS,
-    .power_w = 0,
+    .power_w = 2500,
     .in_network_reduction = true,
     .latency = 0,
     .chips_per_box = 1,
     .rack_units = 4,
     .confidence = SN_CONF_VENDOR,
-    .source = "[V] DGX SuperPOD B300 XDR RA: Quantum-X800 switches, two-tier "
-              "limit 10,368 endpoints = 144 x 72 -> 144 ports of 800 Gb/s; "
-              "SHARPv4; [E] 4U; power and latency not re-read",
+    .source =
+        "[V] DGX SuperPOD B300 XDR RA: Quantum-X800 switches, two-tier limit "
+        "10,368 endpoints = 144 x 72 -> 144 ports of 800 Gb/s; SHARPv4; [S] 4U; "
+        "[E] 2.5 kW without optics (no NVIDIA figure found; 72 x 25 W 1.6T "
+        "modules add 1.8 kW, counted per transceiver); latency not re-read",
 };
 
 static const struct sn_switch_info th5 = {
@@ -629,16 +698,19 @@ static const struct sn_switch_info th5 = {
     .scale_up = false,
     .radix = 64,
     .port_bw = 800 * GBPS,
-    .power_w = 0,
+    .power_w = 1000,
     .in_network_reduction = false,
     .latency = 0,
     .chips_per_box = 1,
     .rack_units = 2,
     .confidence = SN_CONF_SECONDARY,
-    .source = "[S] NextPlatform 2024-04-09: Gaudi 3 reference leaf is a "
-              "Broadcom Tomahawk 5 switch with 64 x 800G ports; Juniper "
-              "QFX5241-64OD: 64 OSFP 800G ports; [E] 2U box; no in-network "
-              "reduction; power and latency vendor-specific",
+    .source =
+        "[S] NextPlatform 2024-04-09: Gaudi 3 reference leaf is a Broadcom "
+        "Tomahawk 5 switch with 64 x 800G ports; Juniper QFX5240-64OD: 64 OSFP "
+        "800G ports; [E] 2U box; no in-network reduction; [E] 1.0 kW without "
+        "optics, by the NVIDIA SN5610 of the same class (0.9 kW typical, 2.08 "
+        "kW with 64 optical modules: SN5000 manual via the Rackula notes); "
+        "latency vendor-specific",
 };
 
 static const struct sn_switch_info *const switches[] = {
@@ -756,12 +828,13 @@ static const struct sn_cable_info aoc200 = {
     .medium = SN_MEDIUM_AOC,
     .max_reach = 30.0,
     .rate = 200 * GBPS,
-    .transceiver_power_w = 0,
+    .transceiver_power_w = 5.0,
     .needs_transceivers = false,
     .confidence = SN_CONF_ESTIMATE,
     .source = "[V] DGX SuperPOD H100 RA Table 8: 200G QSFP56 AOCs for the "
               "in-band network; [E] 30 m reach ('tens of metres'); optics "
-              "built in, power counted as 0 W per end here",
+              "built in: [E] 5 W an end, as a 200G SR4 module (NVIDIA "
+              "MMA4Z00-NS400 at 200G: 5 W typical, 6.5 W max)",
     .scale_up = false,
 };
 
@@ -771,11 +844,12 @@ static const struct sn_cable_info aoc400 = {
     .medium = SN_MEDIUM_AOC,
     .max_reach = 30.0,
     .rate = 400 * GBPS,
-    .transceiver_power_w = 0,
+    .transceiver_power_w = 9.0,
     .needs_transceivers = false,
     .confidence = SN_CONF_ESTIMATE,
     .source =
-        "[E] 400G AOC, 30 m reach assumed as for the 200G AOC; optics built in",
+        "[E] 400G AOC, 30 m reach assumed as for the 200G AOC; optics built "
+        "in: [E] 9 W an end, as the 400G SR4 module (MMA4Z00-NS400 9 W max)",
     .scale_up = false,
 };
 
@@ -883,9 +957,29 @@ static const struct sn_cable_info nvl5cu = {
     .scale_up = true,
 };
 
+static const struct sn_cable_info ublpo = {
+    .name = "ub-lpo-400g",
+    .display = "400G LPO optics for Unified Bus (CloudMatrix 384)",
+    .medium = SN_MEDIUM_SMF,
+    .max_reach = 100.0,
+    .rate = 56 * GB,
+    .transceiver_power_w = 6.0,
+    .needs_transceivers = true,
+    .confidence = SN_CONF_ESTIMATE,
+    .source = "[S] CloudMatrix 384 runs its UB fabric over 400G LPO modules "
+              "(SemiAnalysis 2025-04-16: 6,912 x 400G LPO, 14 per NPU on the "
+              "UB fabric; qsfptek; besthub.dev wiring scheme: 56 x 400G UB "
+              "ports a node); [D] 48 nodes x 56 = 2,688 optical UB cables "
+              "for 5,376 L1-L2 links of 28 GB/s: a module carries two "
+              "links, 56 GB/s; [E] 6 W a module (half an 800G LPO's 8-9 W "
+              "plus its laser); 100 m reach assumed",
+    .scale_up = true,
+    .links_per_module = 2,
+};
+
 static const struct sn_cable_info *const cables[] = {
     &dac400, &dac800, &acc400, &acc800, &aoc200, &aoc400, &mmf400,
-    &smf400, &mmf800, &smf800, &smffr4, &nvl4cu, &nvl5cu,
+    &smf400, &mmf800, &smf800, &smffr4, &nvl4cu, &nvl5cu, &ublpo,
 };
 
 /* ---- model presets ---------------------------------------------------- */

@@ -402,8 +402,10 @@ static int nic_entry(struct sn__ctx *c, const struct sn_yaml *map,
 }
 
 static const char *const cable_keys[] = {
-    "name", "display",           "base",     "medium", "reach",
-    "rate", "transceiver_power", "scale_up", "source", NULL,
+    "name",   "display",          "base",
+    "medium", "reach",            "rate",
+    "transceiver_power", "scale_up", "links_per_module",
+    "source", NULL,
 };
 
 static int cable_entry(struct sn__ctx *c, const struct sn_yaml *map,
@@ -436,6 +438,8 @@ static int cable_entry(struct sn__ctx *c, const struct sn_yaml *map,
         (rc = sn__get_qty(c, map, "transceiver_power", what, SN_UNIT_POWER, 0,
                           100, &x->transceiver_power_w)) ||
         (rc = sn__get_bool(c, map, "scale_up", what, &x->scale_up)) ||
+        (rc = sn__get_int(c, map, "links_per_module", what, 1, 16,
+                          &x->links_per_module)) ||
         (rc = sn__get_text(c, map, "source", what, 400, &src)))
         return rc;
     if (medium >= 0)

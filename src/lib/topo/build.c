@@ -82,16 +82,26 @@ uint32_t sn__topo_cpu_id(const struct sn__topo_build *b, uint32_t sn,
     return sn__topo_server_base(b, sn, server) + b->per_node;
 }
 
+/* The CPU the i-th of `of` devices of a server hangs from: the CPUs split
+ * them in order (a GB200 tray: GPUs 0-1 on Grace 0, 2-3 on Grace 1). */
+static uint32_t cpu_of(const struct sn__topo_build *b, uint32_t sn,
+                       uint32_t server, uint32_t i, uint32_t of)
+{
+    return sn__topo_cpu_id(b, sn, server) +
+           (uint32_t)((uint64_t)i * b->cpus / (of ? of : 1));
+}
+
 uint32_t sn__topo_nic_id(const struct sn__topo_build *b, uint32_t sn,
                          uint32_t server, uint32_t nic)
 {
-    return sn__topo_server_base(b, sn, server) + b->per_node + 1 + nic;
+    return sn__topo_server_base(b, sn, server) + b->per_node + b->cpus + nic;
 }
 
 uint32_t sn__topo_onboard_id(const struct sn__topo_build *b, uint32_t sn,
                              uint32_t server, uint32_t k)
 {
-    return sn__topo_server_base(b, sn, server) + b->per_node + 1 + b->nics +
+    return sn__topo_server_base(b, sn, server) + b->per_node + b->cpus +
+           b->nics +
            k;
 }
 
@@ -311,9 +321,11 @@ static void add_servers(struct sn__topo_build *b, uint32_t sn)
             sn__topo_build_node(b, &n);
         }
         n.kind = SN_NODE_CPU;
-        n.index = 0;
         n.rank = SN_NONE;
-        sn__topo_build_node(b, &n);
+        for (uint32_t c = 0; c < b->cpus; c++) {
+            n.index = c;
+            sn__topo_build_node(b, &n);
+        }
         n.kind = SN_NODE_NIC;
         for (uint32_t j = 0; j < b->nics; j++) {
             n.index = j;
@@ -338,6 +350,9 @@ static void add_host_links(struct sn__topo_build *b, uint32_t sn)
     const struct sn_scaleup *su = &b->s->scaleup;
     double nic_bw = b->net.bw;
     bool tree = su->fabric == SN_FABRIC_PCIE_TREE;
+    double host_bw = b->s->accel && b->s->accel->host_bw > 0
+                         ? b->s->accel->host_bw
+                         : PCIE5_X16;
 
     for (uint32_t v = 0; v < b->servers; v++) {
         uint32_t cpu = sn__topo_cpu_id(b, sn, v);
@@ -365,10 +380,18 @@ static void add_host_links(struct sn__topo_build *b, uint32_t sn)
             }
             continue;
         }
+        /* each accelerator to its CPU: PCIe, or the accelerator's own
+         * host link (GB200: NVLink-C2C to its Grace); the CPUs of a node
+         * to each other (the socket link, taken at a PCIe 5.0 x16 rate
+         * [E]) */
         for (uint32_t i = 0; i < b->per_node; i++)
             sn__topo_build_link(b,
                                 sn__topo_accel_id(b, sn, v * b->per_node + i),
-                                cpu, SN_LINK_HOST, PCIE5_X16, HOST_HOP);
+                                cpu_of(b, sn, v, i, b->per_node),
+                                SN_LINK_HOST, host_bw, HOST_HOP);
+        for (uint32_t c = 1; c < b->cpus; c++)
+            sn__topo_build_link(b, cpu + c - 1, cpu + c, SN_LINK_HOST,
+                                PCIE5_X16, HOST_HOP);
         /* every accelerator shares a PCIe switch with a NIC: with more
          * NICs than accelerators each NIC sits beside one accelerator,
          * with fewer each accelerator beside one NIC */
@@ -390,8 +413,9 @@ static void add_host_links(struct sn__topo_build *b, uint32_t sn)
             }
         }
         for (uint32_t j = 0; j < b->nics; j++)
-            sn__topo_build_link(b, cpu, sn__topo_nic_id(b, sn, v, j),
-                                SN_LINK_HOST, nic_pcie(nic_bw), HOST_HOP);
+            sn__topo_build_link(b, cpu_of(b, sn, v, j, b->nics),
+                                sn__topo_nic_id(b, sn, v, j), SN_LINK_HOST,
+                                nic_pcie(nic_bw), HOST_HOP);
     }
 }
 
@@ -521,7 +545,10 @@ static int shape(struct sn__topo_build *b)
             b->sn_per_rack = 1;
         b->sn_units = blk;
     }
-    b->server_block = b->per_node + 1 + b->nics + b->onboard_sw;
+    b->cpus = b->s->accel && b->s->accel->host_cpus > 0
+                  ? (uint32_t)b->s->accel->host_cpus
+                  : 1;
+    b->server_block = b->per_node + b->cpus + b->nics + b->onboard_sw;
     b->sn_block = b->servers * b->server_block + b->offboard_sw;
     b->net_rack0 = b->sn_per_rack > 1
                        ? ceil_div(b->supernodes, b->sn_per_rack)

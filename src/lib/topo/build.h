@@ -69,6 +69,7 @@ struct sn__topo_build {
     uint32_t servers;     /* servers per supernode */
     uint32_t nics;        /* NIC ports per server facing the network */
     uint32_t onboard_sw;  /* switch chips on each server's board */
+    uint32_t cpus;        /* host CPUs per server */
     uint32_t server_block;/* node ids per server */
     uint32_t offboard_sw; /* scale-up switch chips per supernode off board */
     uint32_t sn_block;    /* node ids per supernode */

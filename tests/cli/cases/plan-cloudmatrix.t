@@ -1,11 +1,13 @@
 # CloudMatrix 384: 336 L1 and 112 L2 UB switches, 16 cabinets, 5,376 L1-L2
-# links (hardware-catalog.md 2.6); the 910C's power is unpublished: WARN
+# links (hardware-catalog.md 2.6); 6,912 optical modules (SemiAnalysis); the
+# unpublished powers are estimates [E], never 0 W
 args: plan examples/cloudmatrix-384.yaml
 exit: 0
 stdout-has: 1 supernode x 384 Ascend 910C = 384 accelerators in 48 servers and 16 racks
-stdout-has:   scale-up switch       336      0       336  not published
-stdout-has:   scale-up L2 switch    112    112         0  not published
+stdout-has:   scale-up switch       336      0       336  in the servers'
+stdout-has:   scale-up L2 switch    112    112         0          16.8 kW
 stdout-has:     switch to switch                    5,376    5,376
 stdout-has:   racks             16  12 compute, 3 scale-up switch, 1 network
-stdout-has:   WARN power: the catalog has no power figure for the Ascend 910C
+stdout-has:   transceivers    6,912                    optical modules, one per link end or shared; 46.1 kW in all
+stdout-lacks: WARN power
 stderr-empty:
