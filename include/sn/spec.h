@@ -87,6 +87,7 @@ struct sn_accel_info {
     int host_cpus;
     double host_bw;
     const char *host_link;
+    bool roadmap;        /* announced, not shipping: figures may change */
 };
 
 /* Which fabric a switch chip serves and what it can do. */
@@ -262,6 +263,9 @@ struct sn_scaleup {
     const struct sn_switch_info *sw; /* NULL when given by radix alone */
     int radix;              /* ports per switch chip (from sw or given) */
     int switches_per_plane; /* computed when not given */
+    int switch_groups;      /* 1 tier: groups of nodes (racks) with chips
+                               of their own, a plane's chips joined group
+                               to group (GB200 NVL36x2: 2); 1 = one set */
     /* partial mesh */
     int group;              /* accelerators per fully connected group */
     /* torus */

@@ -112,6 +112,15 @@ static void show_accel(struct kv *o, const struct sn_accel_info *a)
     kv_str(o, "switch", a->switch_name ? a->switch_name : "");
     kv_qty(o, "node_overhead", "node_overhead", a->node_overhead,
            SN_UNIT_RATIO);
+    kv_int(o, "board_switches", a->board_switches);
+    kv_int(o, "host_cpus", a->host_cpus > 0 ? a->host_cpus : 1);
+    kv_qty(o, "host_bandwidth", "host_bw",
+           a->host_bw > 0 ? a->host_bw : 63e9, SN_UNIT_BANDWIDTH);
+    kv_str(o, "host_link", a->host_link ? a->host_link : "PCIe");
+    if (a->scaleup_eff > 0)
+        kv_qty(o, "scaleup_efficiency", "scaleup_eff", a->scaleup_eff,
+               SN_UNIT_RATIO);
+    kv_bool(o, "roadmap", a->roadmap);
     kv_str(o, "confidence", sn_confidence_mark(a->confidence));
     kv_str(o, "source", a->source);
 }
@@ -155,6 +164,8 @@ static void show_cable(struct kv *o, const struct sn_cable_info *c)
     kv_qty(o, "transceiver_power", "transceiver_power_w",
            c->transceiver_power_w, SN_UNIT_POWER);
     kv_bool(o, "needs_transceivers", c->needs_transceivers);
+    kv_int(o, "links_per_module",
+           c->links_per_module > 1 ? c->links_per_module : 1);
     kv_bool(o, "scale_up", c->scale_up);
     kv_str(o, "confidence", sn_confidence_mark(c->confidence));
     kv_str(o, "source", c->source);

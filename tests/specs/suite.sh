@@ -134,5 +134,11 @@ if [[ ${#missing[@]} -eq 0 ]]; then
 else
     bad docs/catalog.md "entries missing: ${missing[*]}"
 fi
+# and its hardware tables are the binary's (scripts/catalog-doc.sh)
+if out=$(bash scripts/catalog-doc.sh "$bin" --check 2>&1); then
+    ok
+else
+    bad docs/catalog.md "$out"
+fi
 
 echo "$pass passed, $fail failed"

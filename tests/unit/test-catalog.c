@@ -42,7 +42,9 @@ static void test_every_reference_accelerator_is_built_in(void)
 {
     const struct sn_catalog *c = sn_catalog_builtin();
 
-    CHECK(c->naccels == SN_ARRAY_LEN(rows));
+    /* every row of the reference table, and the China-market parts of
+     * cn-catalog.md beside them (test below) */
+    CHECK(c->naccels >= SN_ARRAY_LEN(rows));
     for (size_t i = 0; i < SN_ARRAY_LEN(rows); i++) {
         const struct row *r = &rows[i];
         const struct sn_accel_info *a = sn_catalog_accel(c, r->name);
@@ -68,6 +70,45 @@ static void test_every_reference_accelerator_is_built_in(void)
         CHECK(a->max_domain == r->domain);
         CHECK(a->per_node >= 1 && a->node_overhead >= 1);
         CHECK(a->transient_factor >= 1.2 && a->transient_factor <= 1.3);
+    }
+}
+
+/* China-market parts against reference/cn-catalog.md (marks as there):
+ * H20 148/296 TFLOPS, 96 GB at 4.0 TB/s, 900 GB/s NVLink (450 a
+ * direction), 400 W; H800 and A800 with NVLink cut to 400 GB/s (200 a
+ * direction); L20 PCIe only; the HC25 roadmap marked as roadmap; 910C
+ * with an estimated TDP, never 0 W. */
+static void test_china_market_parts_match_cn_catalog(void)
+{
+    static const struct {
+        const char *name;
+        double bf16, fp8, hbm, hbm_tbs, up;
+        bool roadmap;
+    } cn[] = {
+        {"h20-sxm", 148, 296, 96, 4.0, 450, false},
+        {"h800-sxm5", 989.4, 1978.9, 80, 3.35, 200, false},
+        {"a800-sxm4-80gb", 312, 0, 80, 2.039, 200, false},
+        {"l20-pcie", 119.5, 239, 48, 0.864, 31.5, false},
+        {"ascend-910c", 752, 0, 128, 3.2, 392, false},
+        {"ascend-950pr", 500, 1000, 128, 1.6, 1000, true},
+        {"ascend-950dt", 500, 1000, 144, 4.0, 1000, true},
+        {"ascend-960", 1000, 2000, 288, 9.6, 1100, true},
+        {"ascend-970", 2000, 4000, 288, 14.4, 2000, true},
+    };
+    const struct sn_catalog *c = sn_catalog_builtin();
+
+    for (size_t i = 0; i < SN_ARRAY_LEN(cn); i++) {
+        const struct sn_accel_info *a = sn_catalog_accel(c, cn[i].name);
+        REQUIRE(a != NULL);
+        CHECK_NEAR(a->bf16_flops, cn[i].bf16 * 1e12, 1e-12);
+        CHECK_NEAR(a->fp8_flops, cn[i].fp8 * 1e12, 1e-12);
+        CHECK_NEAR(a->hbm_bytes, cn[i].hbm * 1e9, 1e-12);
+        CHECK_NEAR(a->hbm_bw, cn[i].hbm_tbs * 1e12, 1e-12);
+        CHECK_NEAR(a->scaleup_bw, cn[i].up * 1e9, 1e-12);
+        CHECK(a->roadmap == cn[i].roadmap);
+        CHECK(a->tdp_w > 0);
+        if (a->roadmap)
+            CHECK(strstr(a->display, "roadmap") != NULL);
     }
 }
 
@@ -225,6 +266,7 @@ static void test_marks_and_medium_names(void)
 
 static const struct sn_test cases[] = {
     T(test_every_reference_accelerator_is_built_in),
+    T(test_china_market_parts_match_cn_catalog),
     T(test_nvlink_links_run_at_their_generation_rate),
     T(test_lookups_ignore_case_and_suggest_names),
     T(test_cable_choice_follows_reach_and_rate),

@@ -761,6 +761,11 @@ static void check_design(struct sn_plan *p)
                 worst_units = p->rack[r].units;
         }
     }
+    if (acc && acc->roadmap)
+        warn(p, "catalog", 0, 0,
+             "the %s is announced, not shipping: its figures are the "
+             "vendor's roadmap and estimates (supernode catalog show %s)",
+             acc->display ? acc->display : acc->name, acc->name);
     if (acc && !(acc->tdp_w > 0))
         warn(p, "power", 0, 0,
              "the catalog has no power figure for the %s: accelerators are "

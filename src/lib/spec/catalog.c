@@ -546,10 +546,370 @@ static const struct sn_accel_info tpuv6e = {
     .node_overhead = OVERHEAD_8GPU,
 };
 
+
+/* ---- China-market parts (reference/cn-catalog.md, marks as there) ----- */
+
+static const struct sn_accel_info h20 = {
+    .name = "h20-sxm",
+    .display = "H20 (HGX SXM)",
+    .vendor = "NVIDIA",
+    .bf16_flops = 148 * TF,
+    .fp8_flops = 296 * TF,
+    .hbm_bytes = 96 * GB,
+    .hbm_bw = 4.0 * TBS,
+    .scaleup_name = "NVLink 4",
+    .scaleup_links = 18,
+    .scaleup_bw = 450 * GB,
+    .tdp_w = 400,
+    .max_domain = 8,
+    .transient_factor = TRANSIENT,
+    .confidence = SN_CONF_SECONDARY,
+    .source = "[S] Tom's Hardware (H20, L20 and L2 for China; table from the "
+              "Vipera listings), TweakTown (400 W, 8-way HGX, 900 GB/s NVLink) "
+              "and ArthurChiao's data-sheet notes: 148 TFLOPS BF16 and 296 FP8 "
+              "dense, 96 GB HBM3 at 4.0 TB/s; [D] 18 NVLink 4 links x 25 GB/s "
+              "per direction = 900 GB/s bidirectional; HGX board as H100 (4 "
+              "NVSwitch chips, 2 host CPUs) [E]; node overhead: the DGX H100 "
+              "system's 3.0 kW beside its GPUs over 8 x 400 W [D/E]",
+    .per_node = 8,
+    .fabric = SN_FABRIC_SWITCHED,
+    .scaleup_tiers = 1,
+    .scaleup_planes = 1,
+    .switch_name = "nvswitch-gen3",
+    /* the DGX H100's 10.2 kW less its 8 x 700 W GPUs is 4.6 kW of host,
+     * NICs, fans and switches; over 8 x 400 W: 1 + 4.6/3.2 */
+    .node_overhead = 1 + 4.6 / 3.2,
+    .board_switches = 4,
+    .host_cpus = 2,
+};
+
+static const struct sn_accel_info h800 = {
+    .name = "h800-sxm5",
+    .display = "H800 SXM5",
+    .vendor = "NVIDIA",
+    .bf16_flops = 989.4 * TF,
+    .fp8_flops = 1978.9 * TF,
+    .hbm_bytes = 80 * GB,
+    .hbm_usable_bytes = 81559 * MIB,
+    .hbm_bw = 3.35 * TBS,
+    .scaleup_name = "NVLink 4",
+    .scaleup_links = 8,
+    .scaleup_bw = 200 * GB,
+    .tdp_w = 700,
+    .max_domain = 8,
+    .transient_factor = TRANSIENT,
+    .confidence = SN_CONF_SECONDARY,
+    .source = "[S] ArthurChiao's data-sheet notes: H100 compute and memory "
+              "with NVLink cut to 400 GB/s bidirectional; aiwiki (launched "
+              "2023-03-21, banned from 2023-10-17); [D] 8 NVLink 4 links x 25 "
+              "GB/s per direction; SimAI's H800 constants (8 links, NVLS 215 "
+              "GB/s) agree; [E] the HGX board's 4 NVSwitch chips, 2 links to "
+              "each; node overhead as DGX H100",
+    .per_node = 8,
+    .fabric = SN_FABRIC_SWITCHED,
+    .scaleup_tiers = 1,
+    .scaleup_planes = 1,
+    .switch_name = "nvswitch-gen3",
+    .node_overhead = 1.82,
+    .board_switches = 4,
+    .host_cpus = 2,
+};
+
+static const struct sn_accel_info a800 = {
+    .name = "a800-sxm4-80gb",
+    .display = "A800-SXM4-80GB",
+    .vendor = "NVIDIA",
+    .bf16_flops = 312 * TF,
+    .fp8_flops = 0,
+    .hbm_bytes = 80 * GB,
+    .hbm_usable_bytes = 81920 * MIB,
+    .hbm_bw = 2.039 * TBS,
+    .scaleup_name = "NVLink 3",
+    .scaleup_links = 8,
+    .scaleup_bw = 200 * GB,
+    .tdp_w = 400,
+    .max_domain = 8,
+    .transient_factor = TRANSIENT,
+    .confidence = SN_CONF_SECONDARY,
+    .source = "[S] tweakers.net 203182 and ArthurChiao's data-sheet notes: "
+              "A100 with NVLink cut from 600 to 400 GB/s bidirectional, 400 W "
+              "SXM; [D] 8 NVLink 3 links x 25 GB/s per direction; no FP8; [E] "
+              "how the 8 links meet the HGX board's NVSwitch chips is not "
+              "published: the fewest 36-port chips that take them; node "
+              "overhead 1.8 as DGX A100",
+    .per_node = 8,
+    .fabric = SN_FABRIC_SWITCHED,
+    .scaleup_tiers = 1,
+    .scaleup_planes = 1,
+    .switch_name = "nvswitch-gen2",
+    .node_overhead = OVERHEAD_8GPU,
+    .host_cpus = 2,
+};
+
+static const struct sn_accel_info l20 = {
+    .name = "l20-pcie",
+    .display = "L20 PCIe",
+    .vendor = "NVIDIA",
+    .bf16_flops = 119.5 * TF,
+    .fp8_flops = 239 * TF,
+    .hbm_bytes = 48 * GB,
+    .hbm_bw = 0.864 * TBS,
+    .scaleup_name = "PCIe Gen4 x16",
+    .scaleup_links = 1,
+    /* PCIe 4.0 x16: 16 GT/s x 16 lanes x 128b/130b / 8 = 31.5 GB/s */
+    .scaleup_bw = 31.5 * GB,
+    .tdp_w = 275,
+    .max_domain = 8,
+    .transient_factor = TRANSIENT,
+    .confidence = SN_CONF_SECONDARY,
+    .source = "[S] Tom's Hardware (H20, L20 and L2 for China) and "
+              "ArthurChiao's data-sheet notes: 119.5 TFLOPS BF16 dense, 239 "
+              "FP8, 48 GB GDDR6 (no HBM) at 864 GB/s, 275 W, PCIe Gen4 x16 "
+              "only (no NVLink); peer-to-peer over the server's PCIe switches "
+              "(8 cards a server assumed [E]); node overhead 1.8 [E]",
+    .per_node = 8,
+    .fabric = SN_FABRIC_PCIE_TREE,
+    .scaleup_tiers = 1,
+    .scaleup_planes = 0,
+    .switch_name = NULL,
+    .node_overhead = OVERHEAD_8GPU,
+    .host_cpus = 2,
+};
+
+/* Ascend 910B by SoC: AI cores from the CANN SoC names as HAMi's device
+ * table lists them (Project-HAMi charts/hami device-configmap.yaml) and
+ * the DaVinci cube of 16x16x16 FP16 MACs, 8,192 FLOP a cycle a core;
+ * Huawei publishes no clock, 1.8 GHz is taken [E] (cn-catalog.md 2). */
+#define DAVINCI(cores) ((cores) * 8192.0 * 1.8e9)
+#define ASCEND910B(nm, key, disp, cores, hbm, src)                             \
+    static const struct sn_accel_info nm = {                                   \
+        .name = key,                                                           \
+        .display = disp,                                                       \
+        .vendor = "Huawei",                                                    \
+        .bf16_flops = DAVINCI(cores),                                          \
+        .fp8_flops = 0,                                                        \
+        .hbm_bytes = (hbm)*GB,                                                 \
+        .hbm_bw = 1.6 * TBS,                                                   \
+        .scaleup_name = "HCCS",                                                \
+        .scaleup_links = 7,                                                    \
+        .scaleup_bw = 196 * GB,                                                \
+        .tdp_w = 400,                                                          \
+        .max_domain = 8,                                                       \
+        .transient_factor = TRANSIENT,                                         \
+        .confidence = SN_CONF_ESTIMATE,                                        \
+        .source = src,                                                         \
+        .per_node = 8,                                                         \
+        .fabric = SN_FABRIC_FULL_MESH,                                         \
+        .scaleup_tiers = 1,                                                    \
+        .node_overhead = OVERHEAD_8GPU,                                        \
+        .host_cpus = 4,                                                        \
+    }
+#define ASCEND910B_SRC                                                         \
+    " [E] FLOPS = AI cores x 8,192 FLOP a cycle x 1.8 GHz (no clock is "       \
+    "published; third parties quote 280-414 TFLOPS by SKU); 1.6 TB/s as one "  \
+    "910C die [D]; HCCS: 7 links in the Atlas 800T A2's 8-NPU full mesh, "     \
+    "392 GB/s bidirectional (ArthurChiao) -> 196 per direction; 400 W "        \
+    "(ArthurChiao; boardor: 310 W) [S]; no FP8"
+
+ASCEND910B(ascend910b2, "ascend-910b2", "Ascend 910B2", 24, 64,
+           "[V-ish] HAMi device table: 910B2, 24 AI cores, 64 GB;"
+           ASCEND910B_SRC);
+ASCEND910B(ascend910b3, "ascend-910b3", "Ascend 910B3", 20, 64,
+           "[V-ish] HAMi device table: 910B3, 20 AI cores, 64 GB;"
+           ASCEND910B_SRC);
+ASCEND910B(ascend910b4, "ascend-910b4", "Ascend 910B4", 20, 32,
+           "[V-ish] HAMi device table: 910B4, 20 AI cores, 32 GB (910B4-1: "
+           "64 GB);" ASCEND910B_SRC);
+
+/* Huawei Connect 2025 roadmap (Eric Xu's keynote, 2025-09-18, as relayed
+ * by several outlets; cn-catalog.md 2): FP8 and FP4 rates, memory, UB
+ * bandwidth per chip. No BF16 rate and no TDP were given. */
+#define ASCEND_ROADMAP_SRC                                                     \
+    " [E] BF16 at half the FP8 rate (Ascend has doubled its rate per halving " \
+    "of precision); the UB figure read as bidirectional, as 910C's 784 GB/s " \
+    "is 2 x 392 [D], so half of it per direction [E]; no TDP published: [E] " \
+    "1 kW, twice the 910C's FP8-class rate on a newer process, liquid-cooled " \
+    "SuperPoDs; 8 a node, 14 UB links (as 910C), 2 switch tiers and 1.8 "  \
+    "node overhead as 910C [E]"
+
+static const struct sn_accel_info ascend950pr = {
+    .name = "ascend-950pr",
+    .display = "Ascend 950PR (roadmap, Q1 2026)",
+    .vendor = "Huawei",
+    .bf16_flops = 500 * TF,
+    .fp8_flops = 1000 * TF,
+    .fp4_flops = 2000 * TF,
+    .hbm_bytes = 128 * GB,
+    .hbm_bw = 1.6 * TBS,
+    .scaleup_name = "Unified Bus 2.0",
+    .scaleup_links = 14,
+    .scaleup_bw = 1000 * GB,
+    .tdp_w = 1000,
+    .max_domain = 8192,
+    .transient_factor = TRANSIENT,
+    .confidence = SN_CONF_VENDOR,
+    .source = "[V] Huawei Connect 2025 keynote: 1 PFLOPS FP8 (MXFP8/HiF8), 2 "
+              "PFLOPS MXFP4, 128 GB HiBL 1.0 in-house HBM at 1.6 TB/s, 2 TB/s "
+              "UB per chip (2.5x 910C), Q1 2026;" ASCEND_ROADMAP_SRC,
+    .per_node = 8,
+    .fabric = SN_FABRIC_SWITCHED,
+    .scaleup_tiers = 2,
+    .scaleup_planes = 0,
+    .switch_name = "ub2-switch",
+    .node_overhead = OVERHEAD_8GPU,
+    .host_cpus = 4,
+    .roadmap = true,
+};
+
+static const struct sn_accel_info ascend950dt = {
+    .name = "ascend-950dt",
+    .display = "Ascend 950DT (roadmap, Q4 2026)",
+    .vendor = "Huawei",
+    .bf16_flops = 500 * TF,
+    .fp8_flops = 1000 * TF,
+    .fp4_flops = 2000 * TF,
+    .hbm_bytes = 144 * GB,
+    .hbm_bw = 4.0 * TBS,
+    .scaleup_name = "Unified Bus 2.0",
+    .scaleup_links = 14,
+    .scaleup_bw = 1000 * GB,
+    .tdp_w = 1000,
+    .max_domain = 8192,
+    .transient_factor = TRANSIENT,
+    .confidence = SN_CONF_VENDOR,
+    .source = "[V] Huawei Connect 2025 keynote: the 950PR's die with 144 GB "
+              "HiZQ 2.0 at 4 TB/s, 2 TB/s UB, Q4 2026; 8,192 in the Atlas 950 "
+              "SuperPoD;" ASCEND_ROADMAP_SRC,
+    .per_node = 8,
+    .fabric = SN_FABRIC_SWITCHED,
+    .scaleup_tiers = 2,
+    .scaleup_planes = 0,
+    .switch_name = "ub2-switch",
+    .node_overhead = OVERHEAD_8GPU,
+    .host_cpus = 4,
+    .roadmap = true,
+};
+
+static const struct sn_accel_info ascend960 = {
+    .name = "ascend-960",
+    .display = "Ascend 960 (roadmap, Q4 2027)",
+    .vendor = "Huawei",
+    .bf16_flops = 1000 * TF,
+    .fp8_flops = 2000 * TF,
+    .fp4_flops = 4000 * TF,
+    .hbm_bytes = 288 * GB,
+    .hbm_bw = 9.6 * TBS,
+    .scaleup_name = "Unified Bus 2.0",
+    .scaleup_links = 14,
+    .scaleup_bw = 1100 * GB,
+    .tdp_w = 1000,
+    .max_domain = 15488,
+    .transient_factor = TRANSIENT,
+    .confidence = SN_CONF_SECONDARY,
+    .source = "[S] Huawei Connect 2025 summaries: 2 PFLOPS FP8, 4 PFLOPS "
+              "HiF4, 288 GB at 9.6 TB/s, 2.2 TB/s UB (ports doubled), Q4 "
+              "2027, 15,488 in the Atlas 960 SuperPoD ([D] 34 PB/s / 15,488 "
+              "= 2.2 TB/s agrees);" ASCEND_ROADMAP_SRC,
+    .per_node = 8,
+    .fabric = SN_FABRIC_SWITCHED,
+    .scaleup_tiers = 2,
+    .scaleup_planes = 0,
+    .switch_name = "ub2-switch",
+    .node_overhead = OVERHEAD_8GPU,
+    .host_cpus = 4,
+    .roadmap = true,
+};
+
+static const struct sn_accel_info ascend970 = {
+    .name = "ascend-970",
+    .display = "Ascend 970 (roadmap, Q4 2028)",
+    .vendor = "Huawei",
+    .bf16_flops = 2000 * TF,
+    .fp8_flops = 4000 * TF,
+    .fp4_flops = 8000 * TF,
+    .hbm_bytes = 288 * GB,
+    .hbm_bw = 14.4 * TBS,
+    .scaleup_name = "Unified Bus 2.0",
+    .scaleup_links = 14,
+    .scaleup_bw = 2000 * GB,
+    .tdp_w = 1000,
+    .max_domain = 15488,
+    .transient_factor = TRANSIENT,
+    .confidence = SN_CONF_ESTIMATE,
+    .source = "[S] Huawei Connect 2025 summaries (specifications still being "
+              "finalised): 4 PFLOPS FP8, 8 PFLOPS FP4, 14.4 TB/s, 4 TB/s UB, "
+              "Q4 2028; [E] memory not given: 288 GB as the 960; domain as "
+              "the 960;" ASCEND_ROADMAP_SRC,
+    .per_node = 8,
+    .fabric = SN_FABRIC_SWITCHED,
+    .scaleup_tiers = 2,
+    .scaleup_planes = 0,
+    .switch_name = "ub2-switch",
+    .node_overhead = OVERHEAD_8GPU,
+    .host_cpus = 4,
+    .roadmap = true,
+};
+
+static const struct sn_accel_info mlu370 = {
+    .name = "mlu370-x8",
+    .display = "Cambricon MLU370-X8",
+    .vendor = "Cambricon",
+    .bf16_flops = 96 * TF,
+    .fp8_flops = 0,
+    .hbm_bytes = 48 * GB,
+    .hbm_bw = 0.6144 * TBS,
+    .scaleup_name = "MLU-Link",
+    .scaleup_links = 1,
+    .scaleup_bw = 100 * GB,
+    .tdp_w = 250,
+    .max_domain = 8,
+    .transient_factor = TRANSIENT,
+    .confidence = SN_CONF_VENDOR,
+    .source = "[V] Cambricon launch release (2022-03, via press): 96 TFLOPS "
+              "FP16, 48 GB LPDDR5 at 614.4 GB/s (not HBM), MLU-Link 200 GB/s "
+              "a card, 250 W; a 4-card bridge joins 8 chips in a full mesh; "
+              "[E] 200 GB/s read as bidirectional (100 per direction) and the "
+              "bridge as one switch-like link a card; node overhead 1.8",
+    .per_node = 8,
+    .fabric = SN_FABRIC_PCIE_TREE,
+    .scaleup_tiers = 1,
+    .node_overhead = OVERHEAD_8GPU,
+    .host_cpus = 2,
+};
+
+static const struct sn_accel_info mtts4000 = {
+    .name = "mtt-s4000",
+    .display = "Moore Threads MTT S4000",
+    .vendor = "Moore Threads",
+    .bf16_flops = 100 * TF,
+    .fp8_flops = 0,
+    .hbm_bytes = 48 * GB,
+    .hbm_bw = 0.768 * TBS,
+    .scaleup_name = "MTLink 1.0",
+    .scaleup_links = 1,
+    .scaleup_bw = 120 * GB,
+    .tdp_w = 450,
+    .max_domain = 8,
+    .transient_factor = TRANSIENT,
+    .confidence = SN_CONF_SECONDARY,
+    .source = "[S] io-tech.fi, tweakpc, itbear (MDC 2025 recap): 100 TFLOPS "
+              "FP16/BF16, 48 GB GDDR6 384-bit at 768 GB/s, MTLink 1.0 240 GB/s, "
+              "PCIe 5 x16, 450 W; KUAE MCCX D800 = 8 x S4000 a server; [E] "
+              "240 GB/s read as bidirectional; node overhead 1.8",
+    .per_node = 8,
+    .fabric = SN_FABRIC_PCIE_TREE,
+    .scaleup_tiers = 1,
+    .node_overhead = OVERHEAD_8GPU,
+    .host_cpus = 2,
+};
+
 static const struct sn_accel_info *const accels[] = {
-    &a100,   &h100,       &h200,       &b200,   &gb200,
-    &b300,   &gb300,      &mi300x,     &mi325x, &mi355x,
-    &gaudi3, &ascend910b, &ascend910c, &tpuv5p, &tpuv6e,
+    &a100,        &h100,        &h200,        &b200,        &gb200,
+    &b300,        &gb300,       &mi300x,      &mi325x,      &mi355x,
+    &gaudi3,      &ascend910b,  &ascend910c,  &tpuv5p,      &tpuv6e,
+    &h20,         &h800,        &a800,        &l20,         &ascend910b2,
+    &ascend910b3, &ascend910b4, &ascend950pr, &ascend950dt, &ascend960,
+    &ascend970,   &mlu370,      &mtts4000,
 };
 
 /* ---- switch chips (scale-up) and switch boxes (scale-out) ------------ */
@@ -648,6 +1008,26 @@ static const struct sn_switch_info ubswitch = {
         "no Huawei figure published; reduction and latency not published",
 };
 
+static const struct sn_switch_info ub2switch = {
+    .name = "ub2-switch",
+    .display = "Huawei Unified Bus 2.0 switch (roadmap)",
+    .vendor = "Huawei",
+    .scale_up = true,
+    .radix = 128,
+    .port_bw = 150 * GB,
+    .power_w = 400,
+    .in_network_reduction = false,
+    .latency = 0,
+    .chips_per_box = 1,
+    .rack_units = 2,
+    .confidence = SN_CONF_ESTIMATE,
+    .source = "[E] Huawei Connect 2025: UB 2.0 (spec opened 2025-09) joins "
+              "8,192 Ascend 950 in one SuperPoD over an all-optical fabric; "
+              "UB-Mesh (arXiv:2503.20377) names low- and high-radix UB "
+              "switches; no chip figures are published: 128 ports of up to "
+              "150 GB/s, 400 W and 2U a switch are assumptions for planning",
+};
+
 static const struct sn_switch_info qm9700 = {
     .name = "qm9700",
     .display = "NVIDIA Quantum-2 QM9700",
@@ -714,7 +1094,8 @@ static const struct sn_switch_info th5 = {
 };
 
 static const struct sn_switch_info *const switches[] = {
-    &nvswitch2, &nvswitch3, &nvlink5sw, &ubswitch, &qm9700, &q3400, &th5,
+    &nvswitch2, &nvswitch3, &nvlink5sw, &ubswitch,
+    &ub2switch, &qm9700,    &q3400,     &th5,
 };
 
 /* ---- NICs ------------------------------------------------------------- */

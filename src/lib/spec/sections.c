@@ -159,6 +159,7 @@ static const char *const scaleup_keys[] = {
     "switch",
     "radix",
     "switches_per_plane",
+    "switch_groups",
     "group",
     "torus",
     "medium",
@@ -217,7 +218,11 @@ static int check_switched(struct sn__ctx *c, const struct sn_yaml *m)
     long long lpp, ports, need;
     int rc;
 
-    u->tiers = a->scaleup_tiers > 0 ? a->scaleup_tiers : 1;
+    /* the accelerator's tiers are its multi-node domain's: a supernode of
+     * one node has its switch chips on the board, one tier */
+    u->tiers = a->scaleup_tiers > 0 && u->accelerators > u->per_node
+                   ? a->scaleup_tiers
+                   : 1;
     u->planes = 0;
     if ((rc = sn__get_int(c, m, "tiers", "supernode", 1, 2, &u->tiers)) ||
         (rc = sn__get_int(c, m, "planes", "supernode", 1,
@@ -253,11 +258,27 @@ static int check_switched(struct sn__ctx *c, const struct sn_yaml *m)
             sn_unit_format(u->sw->port_bw, SN_UNIT_BANDWIDTH, p, sizeof(p)));
     }
     lpp = u->links_per_accel / u->planes;
+    u->switch_groups = 1;
+    if ((rc = sn__get_int(c, m, "switch_groups", "supernode", 1, 64,
+                          &u->switch_groups)))
+        return rc;
+    if (u->switch_groups > 1 &&
+        (u->tiers != 1 ||
+         (u->accelerators / u->per_node) % u->switch_groups))
+        return sn__fail(c, sn_yaml_get(m, "switch_groups"),
+                        "supernode.switch_groups %d needs one tier and a "
+                        "node count (%d) it divides",
+                        u->switch_groups, u->accelerators / u->per_node);
     if (u->tiers == 1) {
         /* one tier: every accelerator reaches every chip of its plane (or
          * two accelerators would share no chip), so a plane has at most
-         * lpp chips, each taking A x ceil(lpp / chips) links */
-        need = ((long long)u->accelerators * lpp + u->radix - 1) / u->radix;
+         * lpp chips, each taking A x ceil(lpp / chips) links. Switch
+         * groups (NVL36x2: two racks of 36) have chips of their own, each
+         * taking its group's links and as many trunks to the other
+         * groups' chips */
+        long long members = u->accelerators / u->switch_groups;
+        int mult = u->switch_groups > 1 ? 2 : 1;
+        need = (members * lpp * mult + u->radix - 1) / u->radix;
         u->switches_per_plane = (int)need;
         /* a one-node supernode on the accelerator's own switch is the
          * platform's board: it carries the chips it carries (HGX H100
@@ -284,7 +305,7 @@ static int check_switched(struct sn__ctx *c, const struct sn_yaml *m)
                 "2, more links per plane, or fewer accelerators)",
                 u->accelerators, u->switches_per_plane, swname, lpp,
                 lpp == 1 ? "" : "s");
-        ports = (long long)u->accelerators *
+        ports = members * mult *
                 ((lpp + u->switches_per_plane - 1) / u->switches_per_plane);
         if (ports > u->radix)
             return sn__fail(c, AT(m, "switches_per_plane"),
@@ -457,7 +478,8 @@ static int scaleup(struct sn__ctx *c)
                 return rc;
         {
             static const char *const sw2[] = {"switch", "radix",
-                                              "switches_per_plane", NULL};
+                                              "switches_per_plane",
+                                              "switch_groups", NULL};
             for (size_t i = 0; sw2[i]; i++)
                 if ((rc = not_here(c, m, what, sw2[i],
                                    "applies only to fabric switched")))
@@ -502,8 +524,14 @@ static int scaleup(struct sn__ctx *c)
                         "supernode.links_per_accelerator %d exceeds the %d "
                         "scale-up links of the %s",
                         u->links_per_accel, a->scaleup_links, a->name);
+    /* a PCIe tree runs at PCIe 5.0 x16, or slower where the
+     * accelerator's own PCIe is (an L20 is Gen4 x16) */
     if (u->fabric == SN_FABRIC_PCIE_TREE)
-        u->link_bw = PCIE5_X16;
+        u->link_bw = a->fabric == SN_FABRIC_PCIE_TREE &&
+                             a->scaleup_links > 0 && a->scaleup_bw > 0 &&
+                             a->scaleup_bw / a->scaleup_links < PCIE5_X16
+                         ? a->scaleup_bw / a->scaleup_links
+                         : PCIE5_X16;
     else if (a->scaleup_links > 0)
         u->link_bw = a->scaleup_bw / a->scaleup_links;
     if ((rc = sn__get_qty(c, m, "link_rate", what, SN_UNIT_BANDWIDTH, 1e6, 1e13,

@@ -39,11 +39,21 @@ static int shape_switched(struct sn__topo_build *b)
                                    "tiers (got %u)",
                                    tiers);
     if (tiers == 1) {
-        uint32_t lpp = b->links_per_plane, per_switch;
+        uint32_t lpp = b->links_per_plane, per_switch, members;
+        b->sw_groups = su->switch_groups > 1 ? (uint32_t)su->switch_groups : 1;
+        if (b->sw_groups > 1 &&
+            (b->servers % b->sw_groups || b->supernodes < 1))
+            return sn__topo_build_fail(b, &su->pos,
+                                       "%u servers do not split into %u "
+                                       "switch groups",
+                                       b->servers, b->sw_groups);
+        members = b->accels / b->sw_groups;
         if (su->switches_per_plane > 0)
             b->spp = (uint32_t)su->switches_per_plane;
         else if (radix)
-            b->spp = ceil_div((uint64_t)b->accels * lpp, radix);
+            b->spp = ceil_div((uint64_t)members * lpp *
+                                  (b->sw_groups > 1 ? 2 : 1),
+                              radix);
         else
             b->spp = lpp;
         /* one tier: every accelerator must reach every switch of its
@@ -56,18 +66,32 @@ static int shape_switched(struct sn__topo_build *b)
                                        "(expected tiers: 2 or fewer "
                                        "accelerators)",
                                        b->accels, b->spp, lpp);
-        per_switch = b->accels * ceil_div(lpp, b->spp);
-        if (radix && per_switch > radix)
+        per_switch = members * ceil_div(lpp, b->spp);
+        /* grouped: a chip's trunks to the same chip of the other groups
+         * carry what comes down to it (non-blocking) */
+        if (b->sw_groups > 1) {
+            if (per_switch % (b->sw_groups - 1))
+                return sn__topo_build_fail(b, &su->pos,
+                                           "%u links down a chip do not "
+                                           "split evenly over %u other "
+                                           "switch groups",
+                                           per_switch, b->sw_groups - 1);
+            b->trunk = per_switch / (b->sw_groups - 1);
+        }
+        if (radix && per_switch * (b->sw_groups > 1 ? 2 : 1) > radix)
             return sn__topo_build_fail(b, &su->pos,
                                        "a switch chip of %u ports cannot "
-                                       "take %u accelerator links (expected "
-                                       "more switches per plane or more "
-                                       "planes)",
-                                       radix, per_switch);
+                                       "take %u accelerator links%s "
+                                       "(expected more switches per plane "
+                                       "or more planes)",
+                                       radix, per_switch,
+                                       b->sw_groups > 1 ? " and as many to the "
+                                                       "other groups"
+                                                     : "");
         if (b->servers == 1)
             b->onboard_sw = b->planes * b->spp;
         else
-            b->offboard_sw = b->planes * b->spp;
+            b->offboard_sw = b->sw_groups * b->planes * b->spp;
         return SN_OK;
     }
     /* two tiers: one L1 chip per plane on each server's board, non-blocking
@@ -264,7 +288,8 @@ void sn__topo_scaleup_nodes(struct sn__topo_build *b, uint32_t sn)
     for (uint32_t c = 0; c < b->offboard_sw; c++) {
         sn__topo_place_tray(b, sn, c, &n.rack, &n.unit);
         n.index = c;
-        n.plane = (uint16_t)(c / b->spp);
+        /* chips go group by group: plane, then position in the plane */
+        n.plane = (uint16_t)(c / b->spp % b->planes);
         sn__topo_build_node(b, &n);
     }
 }
@@ -276,8 +301,12 @@ static void links_switched(struct sn__topo_build *b, uint32_t sn)
     const struct sn_scaleup *su = &b->s->scaleup;
     double half = su->link_latency / 2;
 
+    uint32_t groups = b->sw_groups > 1 ? b->sw_groups : 1;
+    uint32_t members = b->accels / groups;
+
     for (uint32_t r = 0; r < b->accels; r++) {
         uint32_t a = sn__topo_accel_id(b, sn, r), v = r / b->per_node;
+        uint32_t g0 = (r / members) * b->planes * b->spp;
         for (uint32_t p = 0; p < b->planes; p++) {
             for (uint32_t k = 0; k < b->links_per_plane; k++) {
                 uint32_t w;
@@ -288,12 +317,24 @@ static void links_switched(struct sn__topo_build *b, uint32_t sn)
                                             p * b->spp + k % b->spp);
                 else
                     w = sn__topo_offboard_id(b, sn,
-                                             p * b->spp + k % b->spp);
+                                             g0 + p * b->spp + k % b->spp);
                 sn__topo_build_link(b, a, w, SN_LINK_SCALE_UP, su->link_bw,
                                     half);
             }
         }
     }
+    /* switch groups: each chip to the same chip of every other group */
+    for (uint32_t g = 0; groups > 1 && g < groups; g++)
+        for (uint32_t h = g + 1; h < groups; h++)
+            for (uint32_t c = 0; c < b->planes * b->spp; c++)
+                for (uint32_t t = 0; t < b->trunk; t++)
+                    sn__topo_build_link(
+                        b,
+                        sn__topo_offboard_id(b, sn,
+                                             g * b->planes * b->spp + c),
+                        sn__topo_offboard_id(b, sn,
+                                             h * b->planes * b->spp + c),
+                        SN_LINK_SCALE_UP, su->link_bw, half);
     if (!b->l1_up)
         return;
     /* L1 to L2: as much bandwidth up as comes down, over l1_up links */

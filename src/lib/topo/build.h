@@ -78,6 +78,9 @@ struct sn__topo_build {
     uint32_t links;            /* per accelerator */
     uint32_t planes;
     uint32_t links_per_plane;  /* per accelerator per plane */
+    uint32_t sw_groups;        /* 1 tier: switch groups (NVL36x2: 2) */
+    uint32_t trunk;            /* links between two groups' chips of a
+                                  plane position */
     uint32_t spp;              /* switches per plane (L1, or L2 with 2
                                   tiers) */
     uint32_t l1_up;            /* 2 tiers: uplinks per L1 chip */

@@ -1,7 +1,7 @@
 # `catalog list` prints one table per kind with the confidence marks
 args: catalog list
 exit: 0
-stdout-has: h100-sxm5-80gb  NVIDIA   989 TFLOP/s  80.0 GB  3.35 TB/s  18 x 25.0 GB/s    700 W     256  V
+stdout-has: h100-sxm5-80gb  NVIDIA          989 TFLOP/s  80.0 GB  3.35 TB/s  18 x 25.0 GB/s    700 W     256  V
 stdout-has: nvswitch-gen3       scale-up     64  25.0 GB/s  yes              2  V
 stdout-has: cx7-400g  NVIDIA  50.0 GB/s      1  V
 stdout-has: mmf-sr4-400g    mmf     50.0 m  50.0 GB/s     9.00 W  network   V
