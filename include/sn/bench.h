@@ -410,6 +410,13 @@ int sn_bench_backend_parse(const char *name, enum sn_bench_backend *out,
 bool sn_bench_backend_available(enum sn_bench_backend b);
 /* Why a backend is not available (a line for messages), or "". */
 const char *sn_bench_backend_why(enum sn_bench_backend b);
+/* The libraries backend b was built with, without starting MPI or a job:
+ * MPI and BLAS (cpu), CUDA runtime, NCCL and cuBLASLt (cuda, when its
+ * plugin loads). SN_ENOTSUP with the reason when the backend is not
+ * there. */
+int sn_bench_backend_versions(enum sn_bench_backend b,
+                              struct sn_bench_versions *v,
+                              struct sn_error *err);
 int sn_bench_coll_op_parse(const char *name, enum sn_coll_op *out,
                            struct sn_error *err);
 /* The nccl-tests bus factor of a collective over n ranks

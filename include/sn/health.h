@@ -172,6 +172,8 @@ sn_health_report_worst(const struct sn_health_report *rep);
 
 /* "pass", "skip", "warn", "fail". */
 const char *sn_health_status_name(enum sn_health_status s);
+/* The hwloc library's version in buf, "2.9.0". */
+void sn_health_hwloc_version(char *buf, size_t len);
 /* "PASS", "SKIP", "WARN", "FAIL": the checklist's labels, as the store
  * and check write them. */
 const char *sn_health_status_label(enum sn_health_status s);

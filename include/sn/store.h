@@ -143,6 +143,8 @@ int sn_store_open(const char *path, struct sn_store **out,
 void sn_store_close(struct sn_store *st);
 /* The schema version of the open database. */
 int sn_store_schema_version(struct sn_store *st);
+/* The SQLite library's version, "3.40.1" (static storage). */
+const char *sn_store_sqlite_version(void);
 
 /* Now as ISO 8601 UTC, for struct sn_run times. Returns buf. */
 char *sn_store_timestamp(char *buf, size_t size);

@@ -122,3 +122,44 @@ void cli_progress_end(bool *shown)
         *shown = false;
     }
 }
+
+int cli_set_opt(int argc, char **argv, int *i, struct cli_sets *s, int *rc)
+{
+    const char *v = cli_opt_value(argc, argv, i, "--set", NULL, rc);
+
+    if (!v)
+        return 0;
+    if (s->n == CLI_MAX_SETS) {
+        *rc = cli_usage_error("--set: at most %d overrides", CLI_MAX_SETS);
+        return 1;
+    }
+    s->v[s->n++] = v;
+    return 1;
+}
+
+int cli_spec_load(const char *file, const struct cli_sets *s,
+                  struct sn_spec *spec)
+{
+    struct sn_error err;
+
+    sn_error_clear(&err);
+    if (sn_spec_load(file, spec, &err))
+        return cli_fail(&err);
+    for (int i = 0; s && i < s->n; i++) {
+        char key[256];
+        const char *eq = strchr(s->v[i], '=');
+        size_t n = eq ? (size_t)(eq - s->v[i]) : 0;
+
+        if (!eq || n == 0 || n >= sizeof(key)) {
+            sn_spec_release(spec);
+            return cli_usage_error("--set: '%s' is not KEY=VALUE", s->v[i]);
+        }
+        memcpy(key, s->v[i], n);
+        key[n] = '\0';
+        if (sn_spec_set(spec, key, eq + 1, &err)) {
+            sn_spec_release(spec);
+            return cli_fail(&err);
+        }
+    }
+    return SN_EXIT_OK;
+}

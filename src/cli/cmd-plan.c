@@ -18,6 +18,7 @@ struct plan_opts {
     const char *ledger;
     const char *dot;
     enum sn_format format;
+    struct cli_sets sets;
 };
 
 static int parse(int argc, char **argv, struct plan_opts *o)
@@ -28,7 +29,10 @@ static int parse(int argc, char **argv, struct plan_opts *o)
     o->format = SN_FORMAT_TABLE;
     for (int i = 1; i < argc; i++) {
         const char *v;
-        if ((v = cli_opt_value(argc, argv, &i, "--format", "-f", &rc))) {
+        if (cli_set_opt(argc, argv, &i, &o->sets, &rc)) {
+            if (rc)
+                return rc;
+        } else if ((v = cli_opt_value(argc, argv, &i, "--format", "-f", &rc))) {
             if (cli_parse_format(v, "text,table,json", &o->format))
                 return SN_EXIT_USAGE;
         } else if ((v = cli_opt_value(argc, argv, &i, "--output", "-o", &rc))) {
@@ -72,10 +76,8 @@ static int plan_run(int argc, char **argv)
     rc = parse(argc, argv, &o);
     if (rc)
         goto out;
-    if (sn_spec_load(o.spec, &spec, &err)) {
-        rc = cli_fail(&err);
+    if ((rc = cli_spec_load(o.spec, &o.sets, &spec)))
         goto out;
-    }
     loaded = true;
     if (sn_topo_build(&spec, &topo, &err) ||
         sn_plan_build(topo, &plan, &err)) {
@@ -112,7 +114,8 @@ out:
 
 const struct sn_cmd sn_cmd_plan = {
     "plan",
-    "[SPEC] [--format text|json] [-o FILE] [--ledger FILE.csv] "
+    "[SPEC] [--set KEY=VALUE]... [--format text|json] [-o FILE] "
+    "[--ledger FILE.csv] "
     "[--dot FILE]",
     "plan a supernode: links, cables, switches, power, cooling, storage",
     "Builds the topology SPEC describes (the built-in 64-accelerator design,\n"
@@ -123,6 +126,8 @@ const struct sn_cmd sn_cmd_plan = {
     "provisioned, per rack, feed current); cooling (air or liquid, coolant\n"
     "flow); checkpoint storage and memory fit. WARN lines give the reason and\n"
     "the number.\n\n"
+    "  --set KEY=VALUE     override one value of the spec by its dotted key\n"
+    "                      (as spec check: --set supernode.accelerators=32)\n"
     "  --format text|json  text (default) or the JSON document\n"
     "                      \"supernode.plan/1\"\n"
     "  -o, --output FILE   write the plan to FILE instead of standard output\n"

@@ -28,6 +28,7 @@ struct train_opts {
     bool search;
     long long top;
     long long explain;      /* 0: none; K: the K-th of the search */
+    struct cli_sets sets;
 };
 
 static int pick(const char *opt, const char *v, const char *const *names,
@@ -77,6 +78,12 @@ static int parse(int argc, char **argv, struct train_opts *o)
     for (int i = 1; i < argc; i++) {
         const char *v;
         bool done = false;
+
+        if (cli_set_opt(argc, argv, &i, &o->sets, &rc)) {
+            if (rc)
+                return rc;
+            continue;
+        }
 
         for (size_t k = 0; k < SN_ARRAY_LEN(nums) && !done; k++) {
             if ((v = cli_opt_value(argc, argv, &i, nums[k].name, NULL, &rc))) {
@@ -593,10 +600,8 @@ int sn_cli_sim_train(int argc, char **argv)
     rc = parse(argc, argv, &o);
     if (rc)
         goto out;
-    if (sn_spec_load(o.spec, &spec, &err)) {
-        rc = cli_fail(&err);
+    if ((rc = cli_spec_load(o.spec, &o.sets, &spec)))
         goto out;
-    }
     loaded = true;
     if (o.model) {
         if (sn_train_model_resolve(&spec.catalog, o.model, &mf, &err)) {

@@ -38,6 +38,7 @@ struct sim_opts {
     const char *dtype;
     /* pairs */
     int list; /* -1 classes, 1 every pair, 0 by size */
+    struct cli_sets sets;
 };
 
 /* nccl-tests' type names and sizes */
@@ -102,7 +103,10 @@ static int parse(int argc, char **argv, struct sim_opts *o, bool coll)
     for (int i = 1; i < argc; i++) {
         const char *v;
         struct sn_error err;
-        if ((v = cli_opt_value(argc, argv, &i, "--format", NULL, &rc))) {
+        if (cli_set_opt(argc, argv, &i, &o->sets, &rc)) {
+            if (rc)
+                return rc;
+        } else if ((v = cli_opt_value(argc, argv, &i, "--format", NULL, &rc))) {
             if (cli_parse_format(v, "text,table,json", &o->format))
                 return SN_EXIT_USAGE;
         } else if ((v = cli_opt_value(argc, argv, &i, "--degrade", NULL,
@@ -197,10 +201,11 @@ struct world {
 static int world_open(struct world *w, const struct sim_opts *o)
 {
     struct sn_error err;
+    int rc;
 
     memset(w, 0, sizeof(*w));
-    if (sn_spec_load(o->spec, &w->spec, &err))
-        return cli_fail(&err);
+    if ((rc = cli_spec_load(o->spec, &o->sets, &w->spec)))
+        return rc;
     w->loaded = true;
     if (sn_topo_build(&w->spec, &w->t, &err) ||
         sn_coll_model_new(w->t, &w->nominal, &err))
@@ -819,6 +824,9 @@ const struct sn_cmd sn_cmd_sim = {
     "sim",
     "coll|pairs|train [SPEC] [options]",
     "predict pair bandwidth, collectives and training on a design",
+    "Every sim command takes --set KEY=VALUE (repeated) to override a value\n"
+    "of SPEC by its dotted key, as spec check and plan do.\n"
+    "\n"
     "sim coll [SPEC] [--op OP] [--ranks N | --group GROUP] [-b MIN] [-e MAX]\n"
     "         [-f FACTOR] [--dtype T] [--algo A] [--degrade LABEL=FRACTION]\n"
     "         [--fail LABEL] [--format table|json]\n"

@@ -11,33 +11,6 @@ static const char *conf(enum sn_confidence c)
     return sn_confidence_mark(c);
 }
 
-/* Load FILE (or the default) and apply each --set KEY=VALUE in order. */
-static int load(const char *file, char **sets, int nsets, struct sn_spec *spec)
-{
-    struct sn_error err;
-
-    sn_error_clear(&err);
-    if (sn_spec_load(file, spec, &err))
-        return cli_fail(&err);
-    for (int i = 0; i < nsets; i++) {
-        char key[256];
-        const char *eq = strchr(sets[i], '=');
-        size_t n = eq ? (size_t)(eq - sets[i]) : 0;
-
-        if (!eq || n == 0 || n >= sizeof(key)) {
-            sn_spec_release(spec);
-            return cli_usage_error("--set: '%s' is not KEY=VALUE", sets[i]);
-        }
-        memcpy(key, sets[i], n);
-        key[n] = '\0';
-        if (sn_spec_set(spec, key, eq + 1, &err)) {
-            sn_spec_release(spec);
-            return cli_fail(&err);
-        }
-    }
-    return SN_EXIT_OK;
-}
-
 static void summary(const struct sn_spec *s, struct sn_buf *out)
 {
     char a[32], b[32];
@@ -276,8 +249,8 @@ static int spec_run(int argc, char **argv)
 {
     const struct sn_cmd *self = sn_cmd_find("spec");
     const char *verb, *file = NULL;
-    char *sets[64];
-    int nsets = 0, rc;
+    struct cli_sets sets = {{0}, 0};
+    int rc;
     enum sn_format fmt = SN_FORMAT_TABLE;
     struct sn_spec spec;
     struct sn_buf out;
@@ -288,16 +261,9 @@ static int spec_run(int argc, char **argv)
     }
     verb = argv[1];
     for (int i = 2; i < argc; i++) {
-        if (!strcmp(argv[i], "--set") && i + 1 < argc) {
-            if (nsets == (int)SN_ARRAY_LEN(sets))
-                return cli_usage_error("--set: at most %zu overrides",
-                                       SN_ARRAY_LEN(sets));
-            sets[nsets++] = argv[++i];
-        } else if (!strncmp(argv[i], "--set=", 6)) {
-            if (nsets == (int)SN_ARRAY_LEN(sets))
-                return cli_usage_error("--set: at most %zu overrides",
-                                       SN_ARRAY_LEN(sets));
-            sets[nsets++] = argv[i] + 6;
+        if (cli_set_opt(argc, argv, &i, &sets, &rc)) {
+            if (rc)
+                return rc;
         } else if (!strcmp(argv[i], "--format") && i + 1 < argc) {
             if ((rc = cli_parse_format(argv[++i], "table,text,json", &fmt)))
                 return rc;
@@ -312,7 +278,7 @@ static int spec_run(int argc, char **argv)
         }
     }
     if (!strcmp(verb, "default")) {
-        if (file || nsets)
+        if (file || sets.n)
             return cli_usage_error("spec default takes no arguments");
         fputs(sn_spec_default_text, stdout);
         return SN_EXIT_OK;
@@ -328,7 +294,7 @@ static int spec_run(int argc, char **argv)
                                "show or default)",
                                verb);
     }
-    if ((rc = load(file, sets, nsets, &spec)))
+    if ((rc = cli_spec_load(file, &sets, &spec)))
         return rc;
     sn_buf_init(&out);
     if (!strcmp(verb, "check")) {

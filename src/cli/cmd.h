@@ -50,6 +50,20 @@ int cli_parse_long(const char *opt, const char *text, long long min,
  * status and the error printed) when its value is missing. */
 const char *cli_opt_value(int argc, char **argv, int *i, const char *name,
                           const char *alias, int *rc);
+/* Overrides of spec values, --set KEY=VALUE, as spec, plan, sim and
+ * sweep take them. */
+#define CLI_MAX_SETS 64
+struct cli_sets {
+    const char *v[CLI_MAX_SETS];
+    int n;
+};
+/* argv[*i] is --set VALUE or --set=VALUE: record it and return 1 (0 when
+ * it is not --set; *rc set and the error printed when it is wrong). */
+int cli_set_opt(int argc, char **argv, int *i, struct cli_sets *s, int *rc);
+/* Load FILE (NULL: the built-in design) and apply each override in order;
+ * an exit status, the error printed. */
+int cli_spec_load(const char *file, const struct cli_sets *s,
+                  struct sn_spec *spec);
 /* The rank MPI launchers announce (Open MPI, PMIx, PMI, Slurm), before MPI
  * is up, so that one rank speaks about bad usage rather than all; 0 when
  * none does. */

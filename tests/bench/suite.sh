@@ -227,5 +227,21 @@ else
     fi
 fi
 
+# ---- the default memory arrays follow STREAM's rule -----------------------
+# 4 x the last-level cache: a 24 MiB L3 (fixture tree) gives 96 MiB arrays,
+# not the 64 MiB floor, and no "include cache" note
+mkdir -p "$tmp/root/sys/devices/system/cpu/cpu0/cache/index3"
+echo 3 >"$tmp/root/sys/devices/system/cpu/cpu0/cache/index3/level"
+echo 24576K >"$tmp/root/sys/devices/system/cpu/cpu0/cache/index3/size"
+ASAN_OPTIONS=$quiet_asan "$bin" bench memory -n 1 -w 0 --fsroot "$tmp/root" \
+    >"$tmp/out" 2>"$tmp/err"
+rc=$?
+why=""
+[[ $rc -eq 0 ]] || why+=" exit $rc;"
+has "$tmp/out" "Copy:     100663296" || why+=" arrays not 96 MiB;"
+! has "$tmp/out" "include cache" || why+=" cache note;"
+[[ -z "$why" ]] && ok "memory: default arrays 4 x the LLC" ||
+    bad "memory default size" "$why"
+
 echo "$pass passed, $fail failed"
 [[ $fail -eq 0 ]]

@@ -60,8 +60,15 @@ static int resolve(struct sn__bench_ctx *c, const struct sn_bench_opts *in,
     }
     if (!o->fsroot)
         o->fsroot = "";
-    if (!o->mem_bytes)
-        o->mem_bytes = be->mem_bytes;
+    if (!o->mem_bytes) {
+        /* STREAM's rule for the default: each array at least 4 times the
+         * last-level cache, so the figure is memory's, not the cache's */
+        double llc = o->backend == SN_BENCH_CPU
+                         ? sn__bench_llc_bytes(o->fsroot)
+                         : 0;
+        uint64_t need = (uint64_t)(4 * llc + (1 << 20) - 1) >> 20 << 20;
+        o->mem_bytes = be->mem_bytes > need ? be->mem_bytes : need;
+    }
     if (!o->pair_bytes)
         o->pair_bytes = be->pair_bytes;
     if (!o->host_bytes)
@@ -1061,7 +1068,7 @@ static int rank_table(struct sn__bench_ctx *c, struct sn_bench_results *res,
                   err);
 }
 
-static void versions(struct sn__bench_ctx *c, struct sn_bench_versions *v)
+static void versions_base(struct sn_bench_versions *v)
 {
     char lib[MPI_MAX_LIBRARY_VERSION_STRING];
     int len = 0;
@@ -1074,7 +1081,30 @@ static void versions(struct sn__bench_ctx *c, struct sn_bench_versions *v)
         sn_strlcpy(v->mpi, lib, sizeof(v->mpi));
     }
     sn__bench_kernel_version(v->kernel, sizeof(v->kernel));
+}
+
+static void versions(struct sn__bench_ctx *c, struct sn_bench_versions *v)
+{
+    versions_base(v);
     c->be->versions(c, v);
+}
+
+int sn_bench_backend_versions(enum sn_bench_backend b,
+                              struct sn_bench_versions *v,
+                              struct sn_error *err)
+{
+    const struct sn__bench_backend *be = sn__bench_backend_for(b);
+    struct sn__bench_ctx c;
+
+    versions_base(v);
+    if (!be)
+        return sn_error_set(err, SN_ENOTSUP, "%s",
+                            sn_bench_backend_why(b));
+    /* the backends' version readers use no state of a job */
+    memset(&c, 0, sizeof(c));
+    c.be = be;
+    be->versions(&c, v);
+    return SN_OK;
 }
 
 /* Say when results sit near the clock's limits: a median under 100

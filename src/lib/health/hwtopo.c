@@ -517,3 +517,10 @@ out:
     hwloc_topology_destroy(t.topo);
     return SN_OK;
 }
+
+void sn_health_hwloc_version(char *buf, size_t len)
+{
+    unsigned v = hwloc_get_api_version();
+
+    snprintf(buf, len, "%u.%u.%u", v >> 16, (v >> 8) & 0xff, v & 0xff);
+}

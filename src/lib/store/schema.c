@@ -395,3 +395,8 @@ char *sn_store_timestamp(char *buf, size_t size)
     strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
     return buf;
 }
+
+const char *sn_store_sqlite_version(void)
+{
+    return sqlite3_libversion();
+}

@@ -1,0 +1,4 @@
+# a --set that names no key is a located error, exit 2
+args: plan --set supernode.acelerators=32
+exit: 2
+stderr-has: (after --set supernode.acelerators=32)
