@@ -232,5 +232,23 @@ grep -q " incomplete " "$tmp/out" || why+=" no incomplete run stored;"
 [[ -z "$why" ]] && ok "a stuck probe: the deadline ends the job ($took s)" ||
     bad "stuck probe" "$why"
 
+# 10. the cpu backend against a GPU design: the pairs inside the NVLink
+#     domain are not judged against NVLink's rate ("1% of 450 GB/s") but
+#     said to be beyond the backend, with --backend cuda as the way
+printf 'accelerator: h100-sxm5-80gb\nsupernode: {accelerators: 2, per_node: 2}\n' \
+    >"$tmp/gpu2.yaml"
+ASAN_OPTIONS=$quiet_asan timeout 120 mpirun -np 2 --oversubscribe "$bin" \
+    check --spec "$tmp/gpu2.yaml" --tests pairs --iters 3 --no-doctor \
+    --db "$tmp/gpu2.db" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+why=""
+[[ $rc -eq 0 ]] || why+=" exit $rc;"
+has "$tmp/out" "the cpu backend cannot measure the NVLink 4 fabric of this design" ||
+    why+=" no backend finding;"
+has "$tmp/out" "run check with --backend cuda" || why+=" no next step;"
+! grep -q "% of 450" "$tmp/out" || why+=" judged against NVLink;"
+[[ -z "$why" ]] && ok "cpu backend on a GPU design: the fabric is not judged" ||
+    bad "cpu backend, GPU design" "$why"
+
 echo "$pass passed, $fail failed"
 [[ $fail -eq 0 ]]

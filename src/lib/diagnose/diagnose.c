@@ -1228,6 +1228,42 @@ int sn_diag_run(const struct sn_diag_input *in, struct sn_diag_report **out,
     systemic_findings(&fs, cfg, t, keys, groups, ngroups,
                       in->baseline ? in->baseline->name : NULL);
     rep->baseline_used = in->baseline != NULL;
+    /* pairs on a fabric the backend cannot drive: one finding that says
+     * so, in place of a percentage of a rate it never had a way to reach
+     * (the cpu backend's "1% of 450 GB/s") */
+    {
+        size_t n = 0;
+        for (size_t i = 0; in->expected_source && i < rs->n; i++)
+            if (in->expected_source[i] == sn__diag_cpu_fabric_note)
+                n++;
+        if (n) {
+            struct sn_finding *f = finding_new(&fs);
+            struct sn_buf b;
+            const struct sn_accel_info *a =
+                t && t->spec ? t->spec->accel : NULL;
+            f->severity = SN_SEV_WARN;
+            f->kind = SN_FIND_SYSTEMIC;
+            snprintf(f->subject, sizeof(f->subject), "backend");
+            snprintf(f->label, sizeof(f->label), "%zu pair results", n);
+            sn_buf_init(&b);
+            sn_buf_printf(&b,
+                          "the cpu backend cannot measure the %s fabric of "
+                          "this design: its %zu pair results inside a "
+                          "scale-up domain moved host memory through MPI, "
+                          "so they are judged against the baseline and "
+                          "their peers only, not the design",
+                          a && a->scaleup_name && a->scaleup_name[0]
+                              ? a->scaleup_name
+                              : "scale-up",
+                          n);
+            f->evidence = sn_buf_detach(&b, NULL);
+            sn_buf_init(&b);
+            sn_buf_printf(&b, "run check with --backend cuda on the "
+                              "accelerators to measure the fabric");
+            f->next_step = sn_buf_detach(&b, NULL);
+            f->score = (double)n;
+        }
+    }
     /* devices and collectives: one finding per flagged result */
     for (size_t i = 0; i < rs->n; i++) {
         const struct sn_result *r = &rs->items[i];
