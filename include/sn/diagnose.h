@@ -250,13 +250,16 @@ void sn_diag_report_free(struct sn_diag_report *r);
 /* The report for people: verdict, findings with evidence and next step,
  * a count of verdicts per kind of subject, and the node health section
  * when the run has doctor checks. */
-void sn_diag_render_text(const struct sn_diag_report *r, struct sn_buf *out);
+void sn_diag_render_text(const struct sn_diag_report *r, bool verbose,
+                         struct sn_buf *out);
 /* The node health section alone: per host (in the order they come), the
  * count of each status and every check that did not pass, worst first,
  * with the remedy of each WARN (and of each FAIL when fail_remedies).
- * Nothing for n = 0. */
+ * The SKIPs are listed one by one only when verbose; else one line
+ * counts them. Nothing for n = 0. */
 void sn_diag_render_health(const struct sn_store_health *h, size_t n,
-                           bool fail_remedies, struct sn_buf *out);
+                           bool fail_remedies, bool verbose,
+                           struct sn_buf *out);
 /* The "supernode.check/1" JSON document; run_id 0 leaves it out. */
 void sn_diag_render_json(const struct sn_diag_report *r, int64_t run_id,
                          const char *spec_name, struct sn_buf *out);

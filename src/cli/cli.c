@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd.h"
 
@@ -107,19 +108,40 @@ int cli_launcher_rank(void)
     return 0;
 }
 
-void cli_progress_line(bool *shown, const char *who, const char *line)
+void cli_progress_line(struct cli_progress *p, const char *who,
+                       const char *line)
 {
-    fprintf(stderr, "\r\033[K%s: %s", who, line);
+    char head[32];
+    size_t n = strcspn(line, " ");
+    double now = sn_now();
+
+    if (!p->init) {
+        p->init = true;
+        p->tty = isatty(STDERR_FILENO);
+        p->last = -1e9;
+    }
+    if (p->tty) {
+        fprintf(stderr, "\r\033[K%s: %s", who, line);
+        fflush(stderr);
+        p->shown = true;
+        return;
+    }
+    /* the test is the line's first word ("memory", "pairs") */
+    snprintf(head, sizeof(head), "%.*s", (int)(n < 31 ? n : 31), line);
+    if (!strcmp(head, p->head) && now - p->last < CLI_PROGRESS_EVERY)
+        return;
+    fprintf(stderr, "%s: %s\n", who, line);
     fflush(stderr);
-    *shown = true;
+    sn_strlcpy(p->head, head, sizeof(p->head));
+    p->last = now;
 }
 
-void cli_progress_end(bool *shown)
+void cli_progress_end(struct cli_progress *p)
 {
-    if (*shown) {
+    if (p->shown) {
         fputs("\r\033[K", stderr);
         fflush(stderr);
-        *shown = false;
+        p->shown = false;
     }
 }
 

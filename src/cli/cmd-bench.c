@@ -15,14 +15,14 @@ struct bench_cli {
     const char *json;
     const char *spec;
     int rank;          /* once the job is joined */
-    bool progress_tty; /* a progress line is on screen */
+    struct cli_progress progress;
 };
 
 static void on_progress(void *ctx, const char *line)
 {
     struct bench_cli *b = ctx;
 
-    cli_progress_line(&b->progress_tty, "bench", line);
+    cli_progress_line(&b->progress, "bench", line);
 }
 
 /* The run is being cut short (called from the watchdog thread): write
@@ -32,7 +32,7 @@ static void on_abort(void *ctx, const struct sn_bench_results *partial,
 {
     struct bench_cli *b = ctx;
 
-    cli_progress_end(&b->progress_tty);
+    cli_progress_end(&b->progress);
     fprintf(stderr, "supernode: bench: %s\n", why->message);
     if (b->rank == 0) {
         struct sn_buf out;
@@ -321,10 +321,10 @@ static int bench_run(int argc, char **argv)
     b.o.on_abort = on_abort;
     b.o.cb_ctx = &b;
     b.o.catch_signals = true;
-    if (b.rank == 0 && isatty(STDERR_FILENO))
+    if (b.rank == 0)
         b.o.progress = on_progress;
     rc = sn_bench_run(job, &b.o, &res, &err);
-    cli_progress_end(&b.progress_tty);
+    cli_progress_end(&b.progress);
     if (rc) {
         /* every rank holds the same error: one says it */
         if (b.rank == 0)

@@ -41,6 +41,7 @@ struct check_cli {
     int64_t run_id;        /* --run ID */
     bool no_store;
     bool no_doctor;        /* --no-doctor */
+    bool verbose;          /* --verbose: every node-health SKIP listed */
     long long doctor_timeout; /* --doctor-timeout seconds */
     struct cli_health_opts hopts; /* --fsroot, --nvml, --matrix */
     long long iters;       /* 0: the suite's */
@@ -58,7 +59,7 @@ struct check_cli {
     /* while measuring */
     struct sn_store *st;
     int64_t stored_run;
-    bool progress_tty;
+    struct cli_progress progress;
 };
 
 static int bad(const struct check_cli *c, const char *fmt, ...)
@@ -159,6 +160,9 @@ static int parse_args(struct check_cli *c, int argc, char **argv)
             continue;
         } else if (!strcmp(a, "--no-doctor")) {
             c->no_doctor = true;
+            continue;
+        } else if (!strcmp(a, "--verbose") || !strcmp(a, "-v")) {
+            c->verbose = true;
             continue;
         } else {
             if (c->rank == 0) {
@@ -347,7 +351,7 @@ static void on_progress(void *ctx, const char *line)
 {
     struct check_cli *c = ctx;
 
-    cli_progress_line(&c->progress_tty, "check", line);
+    cli_progress_line(&c->progress, "check", line);
 }
 
 /* A rank hung or the job was signalled (the watchdog thread calls this):
@@ -359,7 +363,7 @@ static void on_abort(void *ctx, const struct sn_bench_results *partial,
     struct sn_results rs;
     struct sn_error err;
 
-    cli_progress_end(&c->progress_tty);
+    cli_progress_end(&c->progress);
     fprintf(stderr, "supernode: check: %s\n", why->message);
     if (c->rank != 0 || !c->st || !c->stored_run)
         return;
@@ -422,10 +426,10 @@ static void suite_opts(const struct check_cli *c, const struct sn_topo *t,
         o->coll_ops = 1u << SN_COLL_ALLREDUCE;
         o->min_bytes = o->max_bytes = o->pair_bytes ? o->pair_bytes
                                                     : (uint64_t)1 << 20;
-        if (c->backend == SN_BENCH_CPU) {
+        /* the memory arrays keep bench's default, 4 times the
+         * last-level cache (STREAM's rule): smaller ones measure cache */
+        if (c->backend == SN_BENCH_CPU)
             o->gemm_size = 512;
-            o->mem_bytes = (uint64_t)16 << 20;
-        }
     }
     if (c->iters)
         o->iters = (int)c->iters;
@@ -665,14 +669,13 @@ static int health_prepare(struct check_cli *c, const struct sn_spec *spec)
     if (cli_health_setup(&c->hopts, &c->hcfg, &c->matrix, &err))
         goto fail;
     c->hcfg.matrix = c->matrix;
-    /* the design's expectations of a node when the spec states them; the
-     * defaults alone (accelerators per node from the scale-up section)
-     * would fail every node of a design without accelerator devices */
-    if (sn_spec_section(spec, "node")) {
-        if (sn_health_node_from_spec(spec, &c->node, &err))
-            goto fail;
-        c->hcfg.node = &c->node;
-    }
+    /* the design's expectations of a node, by the rule doctor --spec
+     * uses: its `node:` section over the defaults the rest of the spec
+     * gives (accelerators per node from the scale-up section); a design
+     * of CPU ranks says node: {accelerators: 0} */
+    if (sn_health_node_from_spec(spec, &c->node, &err))
+        goto fail;
+    c->hcfg.node = &c->node;
     return SN_EXIT_OK;
 fail:
     return c->rank == 0 ? cli_fail(&err) : sn_exit_code(err.code);
@@ -749,7 +752,7 @@ static int judge(struct check_cli *c, const struct sn_spec *spec,
         sn_buf_printf(&out, "run %" PRId64 " on %s, %s suite, %d ranks\n",
                       store_as ? store_as : run->id, spec->name, run->suite,
                       run->ranks);
-    sn_diag_render_text(rep, &out);
+    sn_diag_render_text(rep, c->verbose, &out);
     cli_print(&out);
     if (c->json) {
         sn_buf_reset(&out);
@@ -901,10 +904,10 @@ agree:
     o.on_abort = on_abort;
     o.cb_ctx = c;
     o.catch_signals = true;
-    if (c->rank == 0 && isatty(STDERR_FILENO))
+    if (c->rank == 0)
         o.progress = on_progress;
     rc = sn_bench_run(job, &o, &res, &err);
-    cli_progress_end(&c->progress_tty);
+    cli_progress_end(&c->progress);
     if (rc) {
         status = c->rank == 0 ? cli_fail(&err) : sn_exit_code(err.code);
         goto out;
@@ -998,6 +1001,7 @@ const struct sn_cmd sn_cmd_check = {
     "                        a new run unless --no-store\n"
     "  --no-store            do not record the run\n"
     "  --no-doctor           skip the node-health checks\n"
+    "  -v, --verbose         list every node-health SKIP (else counted)\n"
     "  --fsroot DIR          the checks read sysfs and procfs under DIR\n"
     "  --nvml LIB|none       the NVML library they load (none: no GPU\n"
     "                        checks; default $SN_NVML_LIBRARY or the\n"

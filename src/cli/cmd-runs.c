@@ -193,7 +193,7 @@ static void show_text(const struct sn_run *r, const struct sn_results *rs,
     }
     if (nh) {
         sn_buf_putc(out, '\n');
-        sn_diag_render_health(h, nh, true, out);
+        sn_diag_render_health(h, nh, true, true, out);
     }
 }
 

@@ -68,10 +68,20 @@ int cli_spec_load(const char *file, const struct cli_sets *s,
  * is up, so that one rank speaks about bad usage rather than all; 0 when
  * none does. */
 int cli_launcher_rank(void);
-/* A progress line on stderr that the next one overwrites: "WHO: LINE".
- * *shown remembers that one is on screen, for cli_progress_end. */
-void cli_progress_line(bool *shown, const char *who, const char *line);
+/* Progress on stderr. On a terminal one line that the next overwrites;
+ * otherwise (under mpirun rank 0's stderr is a pipe, or a log) a plain
+ * line when the test changes and at most every CLI_PROGRESS_EVERY seconds
+ * within one, so a long run is never silent. Zero-initialised: ready. */
+#define CLI_PROGRESS_EVERY 10.0
+struct cli_progress {
+    bool init, tty;
+    bool shown;            /* a terminal line is on screen */
+    double last;           /* when the last plain line went out */
+    char head[32];         /* the test it was about */
+};
+void cli_progress_line(struct cli_progress *p, const char *who,
+                       const char *line);
 /* Clear a progress line left on screen (none: nothing happens). */
-void cli_progress_end(bool *shown);
+void cli_progress_end(struct cli_progress *p);
 
 #endif

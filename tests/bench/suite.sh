@@ -227,6 +227,19 @@ else
     fi
 fi
 
+# ---- progress without a terminal: plain lines, one a test ------------------
+# (under mpirun rank 0's stderr is a pipe; a run of minutes was silent)
+ASAN_OPTIONS=$quiet_asan mpi2 "$bin" bench compute memory "${small[@]}" \
+    -n 2 -w 0 >"$tmp/out" 2>"$tmp/err"
+rc=$?
+why=""
+[[ $rc -eq 0 ]] || why+=" exit $rc;"
+has "$tmp/err" "bench: compute" || why+=" no compute progress;"
+has "$tmp/err" "bench: memory" || why+=" no memory progress;"
+! grep -q $'\r\|\033' "$tmp/err" || why+=" terminal codes in a pipe;"
+[[ -z "$why" ]] && ok "progress: plain lines when stderr is no terminal" ||
+    bad "progress without a terminal" "$why"
+
 # ---- the default memory arrays follow STREAM's rule -----------------------
 # 4 x the last-level cache: a 24 MiB L3 (fixture tree) gives 96 MiB arrays,
 # not the 64 MiB floor, and no "include cache" note

@@ -1136,7 +1136,7 @@ static void test_diag_renders_json_junit_and_text(void)
     CHECK_CONTAINS(out.data, "<testsuite name=\"links\"");
     CHECK_CONTAINS(out.data, "<failure type=\"link\"");
     sn_buf_reset(&out);
-    sn_diag_render_text(rep, &out);
+    sn_diag_render_text(rep, true, &out);
     CHECK_CONTAINS(out.data, "check: FAIL");
     CHECK_CONTAINS(out.data, "FAIL link L000000");
     sn_buf_release(&out);
@@ -1311,7 +1311,7 @@ static void test_diag_renders_node_health_everywhere(void)
     rep = diagnose_health(&c, h, 4);
     REQUIRE(rep);
     sn_buf_init(&out);
-    sn_diag_render_text(rep, &out);
+    sn_diag_render_text(rep, true, &out);
     CHECK_CONTAINS(out.data, "FAIL health node0  0000:83:00.0\n");
     CHECK_CONTAINS(out.data,
                    "node health (doctor, 2 hosts): 1 FAIL, 1 WARN, 1 SKIP, "
@@ -1322,12 +1322,21 @@ static void test_diag_renders_node_health_everywhere(void)
                    "         next: set performance\n"
                    "  node1: 1 SKIP, 1 PASS\n"
                    "    SKIP nvml.library: no <NVML>\n");
+    /* without --verbose the SKIPs are counted, not listed (a PASS
+     * report read 11 SKIP lines a host) */
+    sn_buf_reset(&out);
+    sn_diag_render_text(rep, false, &out);
+    CHECK_CONTAINS(out.data, "  node1: 1 SKIP, 1 PASS\n"
+                             "    1 SKIP (--verbose lists them)\n");
+    CHECK(!strstr(out.data, "no <NVML>"));
+    sn_buf_reset(&out);
+    sn_diag_render_text(rep, true, &out);
     /* a pass is counted, not listed; a FAIL's remedy is said once, as
      * its finding's next step */
     CHECK(!strstr(out.data, "at its maximum"));
     CHECK(count_str(out.data, "reseat the card") == 1);
     sn_buf_reset(&out);
-    sn_diag_render_health(h, 4, true, &out);
+    sn_diag_render_health(h, 4, true, true, &out);
     CHECK_CONTAINS(out.data, "    FAIL pcie.link 0000:83:00.0: trained down\n"
                              "         next: reseat the card\n");
     sn_buf_reset(&out);

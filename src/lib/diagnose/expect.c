@@ -206,21 +206,25 @@ static uint32_t flow_key(const struct sn_result *r, size_t idx)
     return (r->round * 4 + phase) & 0x7fffffffu;
 }
 
-/* Whether any of the paths crosses a scale-up link. */
-static bool on_scaleup(const struct sn_topo *t, const struct sn_path *p,
-                       size_t np)
+/* Whether any of the paths crosses a link of class cls. */
+static bool crosses(const struct sn_topo *t, const struct sn_path *p,
+                    size_t np, int cls)
 {
     for (size_t i = 0; i < np; i++)
         for (uint32_t k = 0; k < p[i].nhops; k++)
-            if (t->links[p[i].link[k]].cls == SN_LINK_SCALE_UP)
+            if (t->links[p[i].link[k]].cls == cls)
                 return true;
     return false;
 }
 
-/* The note for a pair the cpu backend cannot measure (static storage). */
+/* The notes for pairs the cpu backend cannot hold to the design (static
+ * storage): on a scale-up fabric, and inside one server. */
 const char *const sn__diag_cpu_fabric_note =
     "not measurable on the cpu backend: MPI moves host memory, not the "
     "design's scale-up fabric (use --backend cuda)";
+const char *const sn__diag_cpu_host_note =
+    "inside one server on the cpu backend: MPI's shared memory, which the "
+    "design does not describe (judged against peers and the baseline)";
 
 static int expect_pairs(const struct sn_topo *t, const char *backend,
                         const struct sn_results *rs, double *expected,
@@ -269,9 +273,16 @@ static int expect_pairs(const struct sn_topo *t, const char *backend,
                 goto out;
             /* the cpu backend's pairs travel MPI through host memory:
              * the accelerators' fabric is not what it measures */
-            if (cpu && on_scaleup(t, paths, np)) {
+            if (cpu && crosses(t, paths, np, SN_LINK_SCALE_UP)) {
                 if (source)
                     source[i] = sn__diag_cpu_fabric_note;
+                continue;
+            }
+            /* nor are the PCIe links between ranks of one server: MPI
+             * copies through shared memory there */
+            if (cpu && !crosses(t, paths, np, SN_LINK_SCALE_OUT)) {
+                if (source)
+                    source[i] = sn__diag_cpu_host_note;
                 continue;
             }
             SN_GROW(fl, fcap, nf + 1);

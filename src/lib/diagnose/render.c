@@ -43,7 +43,8 @@ static void tally_text(struct sn_buf *out, const char *what,
         sn_buf_puts(out, " none");
 }
 
-void sn_diag_render_text(const struct sn_diag_report *r, struct sn_buf *out)
+void sn_diag_render_text(const struct sn_diag_report *r, bool verbose,
+                         struct sn_buf *out)
 {
     struct tally td, tp, tl;
     size_t shown[3] = {0, 0, 0};
@@ -82,7 +83,7 @@ void sn_diag_render_text(const struct sn_diag_report *r, struct sn_buf *out)
     if (r->nhealth) {
         sn_buf_putc(out, '\n');
         /* a FAIL's remedy is its finding's next step, above */
-        sn_diag_render_health(r->health, r->nhealth, false, out);
+        sn_diag_render_health(r->health, r->nhealth, false, verbose, out);
     }
 }
 
@@ -125,7 +126,8 @@ static bool host_seen(const struct sn_store_health *h, size_t i)
 }
 
 void sn_diag_render_health(const struct sn_store_health *h, size_t n,
-                           bool fail_remedies, struct sn_buf *out)
+                           bool fail_remedies, bool verbose,
+                           struct sn_buf *out)
 {
     size_t all[NSTATUS] = {0}, nhosts = 0;
 
@@ -149,8 +151,17 @@ void sn_diag_render_health(const struct sn_store_health *h, size_t n,
         sn_buf_printf(out, "  %s: ", h[i].host[0] ? h[i].host : "?");
         status_counts(out, counts);
         sn_buf_putc(out, '\n');
-        /* what did not pass, worst first, in the order doctor made it */
+        /* what did not pass, worst first, in the order doctor made it;
+         * the SKIPs (probes the machine could not answer) only when
+         * asked: a healthy node's report is its FAILs and WARNs */
         for (size_t s = 0; s + 1 < NSTATUS; s++) {
+            if (s == 2 && !verbose) {
+                if (counts[2])
+                    sn_buf_printf(out, "    %zu SKIP (--verbose lists "
+                                       "them)\n",
+                                  counts[2]);
+                continue;
+            }
             for (size_t k = i; k < n; k++) {
                 const struct sn_store_health *c = &h[k];
                 if (strcmp(c->host, h[i].host) || status_index(c->status) != s)
