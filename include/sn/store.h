@@ -280,6 +280,31 @@ struct sn_baseline {
 };
 
 #define SN_BASELINE_MAX_RUNS 16
+/* Runs a baseline needs by default: one run's noise is no estimate of
+ * run-to-run noise (a lone run let the next check FAIL at z -24.9) */
+#define SN_BASELINE_MIN_RUNS 3
+
+/* Whether runs make a sound baseline: at least min_runs of them, none
+ * with a FAIL verdict, all of one suite, backend and rank count, none a
+ * second import of another (same start and host). SN_OK when they do;
+ * SN_EINPUT with every reason in err (one sentence) when not. The checks
+ * sn_store_baseline_save() always makes (complete, one spec, no id twice)
+ * are its own. */
+int sn_store_baseline_vet(struct sn_store *st, const int64_t *runs,
+                          size_t nruns, size_t min_runs,
+                          struct sn_error *err);
+/* The newest complete runs that make a baseline with the newest one:
+ * same spec, suite, backend and ranks, no FAIL, not duplicates; at most
+ * max of them into runs[], newest first, *n how many. SN_ENOTFOUND when
+ * there is no complete run. */
+int sn_store_baseline_candidates(struct sn_store *st, size_t max,
+                                 int64_t *runs, size_t *n,
+                                 struct sn_error *err);
+/* Whether run may be compared with baseline b: the same suite, backend
+ * and rank count as the baseline's first source run. SN_OK, or SN_EINPUT
+ * saying what differs. */
+int sn_store_baseline_like(struct sn_store *st, const struct sn_baseline *b,
+                           const struct sn_run *run, struct sn_error *err);
 
 /* Save a baseline named name from complete runs (their samples pooled per
  * subject). SN_EINPUT for a bad name, runs of different specs or a name

@@ -51,7 +51,8 @@ static int parse_opts(int argc, char **argv, const char *formats,
                                      &o->runs[o->nruns++]))
                     return SN_EXIT_USAGE;
             }
-        } else if (!strcmp(a, "--force") && !strcmp(argv[1], "save")) {
+        } else if (!strcmp(a, "--force") &&
+                   (!strcmp(argv[1], "save") || !strcmp(argv[1], "diff"))) {
             o->force = true;
         } else if (a[0] == '-' && a[1]) {
             goto unknown;
@@ -88,12 +89,27 @@ static int bl_save(int argc, char **argv)
     rc = cli_store_open(o.db, &st);
     if (rc)
         return rc;
-    if (o.nruns == 0) {
-        if (sn_store_run_latest(st, &o.runs[0], &err)) {
-            rc = cli_fail(&err);
+    /* without --run: the newest complete run and the runs like it */
+    if (o.nruns == 0 &&
+        sn_store_baseline_candidates(st, SN_BASELINE_MIN_RUNS, o.runs,
+                                     &o.nruns, &err)) {
+        rc = cli_fail(&err);
+        goto out;
+    }
+    /* a sound baseline: enough runs, no FAIL among them, all alike;
+     * --force overrides that and says what it overrode */
+    if (sn_store_baseline_vet(st, o.runs, o.nruns, SN_BASELINE_MIN_RUNS,
+                              &err)) {
+        if (!o.force) {
+            fprintf(stderr,
+                    "supernode: baseline save: %s (run 'supernode check' "
+                    "until %d runs agree, or --force)\n",
+                    err.msg, SN_BASELINE_MIN_RUNS);
+            rc = SN_EXIT_USAGE;
             goto out;
         }
-        o.nruns = 1;
+        fprintf(stderr, "supernode: baseline save: --force overrides: %s\n",
+                err.msg);
     }
     if (sn_store_baseline_save(st, o.name, o.runs, o.nruns, o.force, &err) ||
         sn_store_baseline_get(st, o.name, &b, &err)) {
@@ -312,6 +328,24 @@ static int bl_diff(int argc, char **argv)
         rc = cli_fail(&err);
         goto out;
     }
+    /* like with like: a quick run against a full one's baseline, or a
+     * cpu run against a cuda one, tells nothing (--force compares) */
+    {
+        struct sn_run run;
+        if (sn_store_run_get(st, o.runs[0], &run, &err)) {
+            rc = cli_fail(&err);
+            goto out;
+        }
+        if (sn_store_baseline_like(st, &b, &run, &err)) {
+            if (!o.force) {
+                rc = cli_fail(&err);
+                goto out;
+            }
+            fprintf(stderr, "supernode: baseline diff: --force compares: "
+                            "%s\n",
+                    err.msg);
+        }
+    }
     if (o.format == SN_FORMAT_JSON) {
         sn_json_init(&j, &out, true);
         sn_json_obj_begin(&j);
@@ -429,19 +463,25 @@ static int baseline_run(int argc, char **argv)
 const struct sn_cmd sn_cmd_baseline = {
     "baseline",
     "save NAME [--run ID]... [--force] | list | show NAME | "
-    "diff NAME [--run ID]  [--db PATH] [--format table|json]",
+    "diff NAME [--run ID] [--force]  [--db PATH] [--format table|json]",
     "keep what the cluster measured when all was well, compare with it",
-    "  baseline save NAME     from the newest complete run, or from the runs\n"
-    "                         given with --run (up to 16, samples pooled so\n"
-    "                         that run-to-run noise is part of the baseline);\n"
-    "                         --force replaces a baseline of that name\n"
+    "  baseline save NAME     from the newest complete runs (the newest and\n"
+    "                         the ones like it), or from the runs given with\n"
+    "                         --run (up to 16, samples pooled so that\n"
+    "                         run-to-run noise is part of the baseline): at\n"
+    "                         least 3 complete runs of one suite, backend and\n"
+    "                         rank count, none with a FAIL, none imported\n"
+    "                         twice; --force overrides that (and says what)\n"
+    "                         and replaces a baseline of that name\n"
     "  baseline list          every baseline\n"
     "  baseline show NAME     its subjects: centre (median), noise (robust\n"
     "                         standard deviation), samples\n"
     "  baseline diff NAME     the newest complete run (or --run ID) against\n"
     "                         it, subject by subject, with the noise interval\n"
     "                         'supernode check --baseline' uses; exit 1 when a\n"
-    "                         subject fails\n"
+    "                         subject fails; the run must be of the baseline's\n"
+    "                         suite, backend and rank count (--force compares\n"
+    "                         anyway)\n"
     "  --db PATH              the results database (default\n"
     "                         $XDG_DATA_HOME/supernode/results.db)\n",
     baseline_run,

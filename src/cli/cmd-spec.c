@@ -250,7 +250,7 @@ static int spec_run(int argc, char **argv)
     const struct sn_cmd *self = sn_cmd_find("spec");
     const char *verb, *file = NULL;
     struct cli_sets sets = {{0}, 0};
-    int rc;
+    int rc = SN_EXIT_OK;
     enum sn_format fmt = SN_FORMAT_TABLE;
     struct sn_spec spec;
     struct sn_buf out;

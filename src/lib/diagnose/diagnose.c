@@ -428,13 +428,26 @@ static double worst_ratio(const struct sn_diag_cmp *c)
     return r;
 }
 
+/* A ratio as people read it: a share for throughput ("48%"), a multiple
+ * for latency and time, where lower is better ("1.9x"): ratio is
+ * oriented (reference over measured for those). */
+static const char *share(double ratio, bool lower_better, char *buf,
+                         size_t len)
+{
+    if (lower_better)
+        snprintf(buf, len, "%.1fx", ratio > 0 ? 1.0 / ratio : INFINITY);
+    else
+        snprintf(buf, len, "%.0f%%", 100.0 * ratio);
+    return buf;
+}
+
 /* "measured 12 MB/s; design 25 MB/s (48%, FAIL); ..." */
 static char *result_evidence(const struct sn_result *r,
                              const struct sn_diag_cmp *c,
                              const char *design_source)
 {
     struct sn_buf b;
-    char v[48], w[48];
+    char v[48], w[48], q[24];
 
     sn_buf_init(&b);
     sn_buf_printf(&b, "%s%s%s measured %s (median of %zu)", r->test,
@@ -442,12 +455,13 @@ static char *result_evidence(const struct sn_result *r,
                   fmt_value(r->stats.median, r->unit, v, sizeof(v)),
                   r->stats.n);
     if (c[SN_BASIS_DESIGN].valid)
-        sn_buf_printf(&b, "; design %s%s%s: %.0f%%, %s",
+        sn_buf_printf(&b, "; design %s%s%s: %s, %s",
                       fmt_value(c[SN_BASIS_DESIGN].reference, r->unit, v,
                                 sizeof(v)),
                       design_source ? " from " : "",
                       design_source ? design_source : "",
-                      100.0 * c[SN_BASIS_DESIGN].ratio,
+                      share(c[SN_BASIS_DESIGN].ratio, r->lower_better, q,
+                            sizeof(q)),
                       sn_severity_name(c[SN_BASIS_DESIGN].severity));
     if (c[SN_BASIS_BASELINE].valid &&
         c[SN_BASIS_BASELINE].expected > 0 &&
@@ -468,11 +482,13 @@ static char *result_evidence(const struct sn_result *r,
                       c[SN_BASIS_BASELINE].z,
                       sn_severity_name(c[SN_BASIS_BASELINE].severity));
     if (c[SN_BASIS_PEERS].valid)
-        sn_buf_printf(&b, "; median of %zu peers %s: %.0f%%, z %.1f, %s",
+        sn_buf_printf(&b, "; median of %zu peers %s: %s, z %.1f, %s",
                       c[SN_BASIS_PEERS].npeers,
                       fmt_value(c[SN_BASIS_PEERS].reference, r->unit, v,
                                 sizeof(v)),
-                      100.0 * c[SN_BASIS_PEERS].ratio, c[SN_BASIS_PEERS].z,
+                      share(c[SN_BASIS_PEERS].ratio, r->lower_better, q,
+                            sizeof(q)),
+                      c[SN_BASIS_PEERS].z,
                       sn_severity_name(c[SN_BASIS_PEERS].severity));
     return sn_buf_detach(&b, NULL);
 }
@@ -608,13 +624,22 @@ static void systemic_findings(struct findings *fs,
             f->cmp[SN_BASIS_DESIGN].expected = g->expected;
             f->cmp[SN_BASIS_DESIGN].ratio = g->reach;
             f->cmp[SN_BASIS_DESIGN].z = NAN;
-            sn_buf_printf(&b,
-                          "the best quarter of %zu %s reach %s, %.0f%% of "
-                          "the design's %s",
-                          n, members,
-                          fmt_value(g->measured, r->unit, v, sizeof(v)),
-                          100.0 * g->reach,
-                          fmt_value(g->expected, r->unit, w, sizeof(w)));
+            if (r->lower_better)
+                sn_buf_printf(&b,
+                              "the best quarter of %zu %s take %s, %.1fx "
+                              "the design's %s",
+                              n, members,
+                              fmt_value(g->measured, r->unit, v, sizeof(v)),
+                              g->reach > 0 ? 1.0 / g->reach : INFINITY,
+                              fmt_value(g->expected, r->unit, w, sizeof(w)));
+            else
+                sn_buf_printf(&b,
+                              "the best quarter of %zu %s reach %s, %.0f%% "
+                              "of the design's %s",
+                              n, members,
+                              fmt_value(g->measured, r->unit, v, sizeof(v)),
+                              100.0 * g->reach,
+                              fmt_value(g->expected, r->unit, w, sizeof(w)));
         }
         if (bsev > SN_SEV_PASS) {
             f->cmp[SN_BASIS_BASELINE].valid = true;
@@ -625,12 +650,20 @@ static void systemic_findings(struct findings *fs,
             f->cmp[SN_BASIS_BASELINE].lo = NAN;
             f->cmp[SN_BASIS_BASELINE].hi = NAN;
             f->cmp[SN_BASIS_BASELINE].noise = NAN;
-            sn_buf_printf(&b,
-                          "%sthe best quarter of %zu %s reach %.0f%% of "
-                          "baseline '%s' (z %.1f)",
-                          dsev > SN_SEV_PASS ? "; " : "", n, members,
-                          100.0 * g->bl_reach,
-                          baseline_name ? baseline_name : "", g->bl_z);
+            if (r->lower_better)
+                sn_buf_printf(&b,
+                              "%sthe best quarter of %zu %s take %.1fx the "
+                              "latency of baseline '%s' (z %.1f)",
+                              dsev > SN_SEV_PASS ? "; " : "", n, members,
+                              g->bl_reach > 0 ? 1.0 / g->bl_reach : INFINITY,
+                              baseline_name ? baseline_name : "", g->bl_z);
+            else
+                sn_buf_printf(&b,
+                              "%sthe best quarter of %zu %s reach %.0f%% of "
+                              "baseline '%s' (z %.1f)",
+                              dsev > SN_SEV_PASS ? "; " : "", n, members,
+                              100.0 * g->bl_reach,
+                              baseline_name ? baseline_name : "", g->bl_z);
         }
         sn_buf_puts(&b, "; every one falls short, so no single part "
                         "explains it");

@@ -534,3 +534,124 @@ int sn_store_baselines_list(struct sn_store *st, struct sn_baseline **out,
     }
     return rc;
 }
+
+/* Two runs that are one run imported twice: the same start and host. */
+static bool same_run(const struct sn_run *a, const struct sn_run *b)
+{
+    return !strcmp(a->started, b->started) && !strcmp(a->host, b->host);
+}
+
+static bool alike(const struct sn_run *a, const struct sn_run *b)
+{
+    return !strcmp(a->spec_hash, b->spec_hash) && !strcmp(a->suite, b->suite) &&
+           !strcmp(a->backend, b->backend) && a->ranks == b->ranks;
+}
+
+int sn_store_baseline_vet(struct sn_store *st, const int64_t *runs,
+                          size_t nruns, size_t min_runs,
+                          struct sn_error *err)
+{
+    struct sn_run *r;
+    struct sn_buf why;
+    int rc = SN_OK;
+
+    if (nruns > SN_BASELINE_MAX_RUNS)
+        return sn_error_set(err, SN_EINPUT,
+                            "a baseline takes at most %d runs, not %zu",
+                            SN_BASELINE_MAX_RUNS, nruns);
+    r = sn_xcalloc(nruns + 1, sizeof(*r));
+    for (size_t i = 0; i < nruns; i++)
+        if ((rc = sn_store_run_get(st, runs[i], &r[i], err)))
+            goto out;
+    sn_buf_init(&why);
+    if (nruns < min_runs)
+        sn_buf_printf(&why, "%s%zu run%s where a baseline needs %zu (the "
+                            "noise between runs is what it measures)",
+                      why.len ? "; " : "", nruns, nruns == 1 ? "" : "s",
+                      min_runs);
+    for (size_t i = 0; i < nruns; i++) {
+        if (!strcmp(r[i].verdict, "FAIL"))
+            sn_buf_printf(&why, "%srun %" PRId64 " found a FAIL", why.len ? "; " : "",
+                          r[i].id);
+        if (i && (strcmp(r[i].suite, r[0].suite) ||
+                  strcmp(r[i].backend, r[0].backend) ||
+                  r[i].ranks != r[0].ranks))
+            sn_buf_printf(&why,
+                          "%srun %" PRId64 " is %s/%s on %d ranks, run %" PRId64
+                          " %s/%s on %d",
+                          why.len ? "; " : "", r[i].id, r[i].suite,
+                          r[i].backend, r[i].ranks, r[0].id, r[0].suite,
+                          r[0].backend, r[0].ranks);
+        for (size_t j = 0; j < i; j++)
+            if (same_run(&r[i], &r[j]))
+                sn_buf_printf(&why,
+                              "%sruns %" PRId64 " and %" PRId64 " are one run "
+                              "imported twice (started %s on %s)",
+                              why.len ? "; " : "", r[j].id, r[i].id,
+                              r[i].started, r[i].host);
+    }
+    if (why.len)
+        rc = sn_error_set(err, SN_EINPUT, "not a sound baseline: %s",
+                          why.data);
+    sn_buf_release(&why);
+out:
+    free(r);
+    return rc;
+}
+
+int sn_store_baseline_candidates(struct sn_store *st, size_t max,
+                                 int64_t *runs, size_t *n,
+                                 struct sn_error *err)
+{
+    struct sn_run *all = NULL, newest;
+    size_t nall = 0;
+    int rc;
+
+    *n = 0;
+    if ((rc = sn_store_run_latest(st, &runs[0], err)) ||
+        (rc = sn_store_run_get(st, runs[0], &newest, err)))
+        return rc;
+    *n = 1;
+    if ((rc = sn_store_runs_list(st, 0, &all, &nall, err)))
+        return rc;
+    for (size_t i = 0; i < nall && *n < max; i++) {
+        const struct sn_run *r = &all[i];
+        bool dup = false;
+        if (r->id == newest.id || !r->complete || !alike(r, &newest) ||
+            !strcmp(r->verdict, "FAIL"))
+            continue;
+        for (size_t k = 0; k < i && !dup; k++)
+            for (size_t m = 0; m < *n && !dup; m++)
+                dup = all[k].id == runs[m] && same_run(&all[k], r);
+        if (same_run(r, &newest) || dup)
+            continue;
+        runs[(*n)++] = r->id;
+    }
+    free(all);
+    return SN_OK;
+}
+
+int sn_store_baseline_like(struct sn_store *st, const struct sn_baseline *b,
+                           const struct sn_run *run, struct sn_error *err)
+{
+    struct sn_run src;
+    long long first = atoll(b->runs);
+    int rc;
+
+    if (first <= 0)
+        return SN_OK;
+    if ((rc = sn_store_run_get(st, first, &src, err))) {
+        /* its runs may have been removed: nothing to compare with */
+        sn_error_clear(err);
+        return SN_OK;
+    }
+    if (strcmp(src.suite, run->suite) || strcmp(src.backend, run->backend) ||
+        src.ranks != run->ranks)
+        return sn_error_set(err, SN_EINPUT,
+                            "run %" PRId64 " (%s suite, %s backend, %d ranks) "
+                            "is not like baseline '%s' (%s, %s, %d ranks): "
+                            "compare like with like",
+                            run->id, run->suite, run->backend, run->ranks,
+                            b->name, src.suite, src.backend, src.ranks);
+    return SN_OK;
+}

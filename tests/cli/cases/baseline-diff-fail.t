@@ -2,7 +2,7 @@
 setup: $SUPERNODE runs import tests/fixtures/check/run-healthy-1.json --db $TMP/r.db
 setup: $SUPERNODE runs import tests/fixtures/check/run-healthy-2.json --db $TMP/r.db
 setup: $SUPERNODE runs import tests/fixtures/check/run-host0-half.json --db $TMP/r.db
-setup: $SUPERNODE baseline save accept --run 1 --run 2 --db $TMP/r.db
+setup: $SUPERNODE baseline save accept --run 1 --run 2 --force --db $TMP/r.db
 args: baseline diff accept --db $TMP/r.db
 exit: 1
 stdout-has: run 3 against baseline 'accept' (runs 1,2)

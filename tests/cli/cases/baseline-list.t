@@ -1,6 +1,6 @@
 # baselines by name with their runs and subject counts
 setup: $SUPERNODE runs import tests/fixtures/check/run-healthy-1.json --db $TMP/r.db
-setup: $SUPERNODE baseline save accept --db $TMP/r.db
+setup: $SUPERNODE baseline save accept --force --db $TMP/r.db
 args: baseline list --db $TMP/r.db
 exit: 0
 stdout-has: NAME    CREATED

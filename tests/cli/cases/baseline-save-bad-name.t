@@ -1,5 +1,5 @@
 # names are letters, digits, '.', '_' and '-'
 setup: $SUPERNODE runs import tests/fixtures/check/run-healthy-1.json --db $TMP/r.db
-args: baseline save "after upgrade" --db $TMP/r.db
+args: baseline save "after upgrade" --force --db $TMP/r.db
 exit: 2
 stderr-has: baseline name 'after upgrade' has ' ' (expected letters, digits, '.', '_' or '-')

@@ -4,5 +4,5 @@ setup: $SUPERNODE runs import tests/fixtures/check/run-host0-half.json --db $TMP
 args: runs list --db $TMP/r.db
 exit: 0
 stdout-has: ID  STARTED               SPEC         SUITE  RANKS  RESULTS  STATE     VERDICT
-stdout-has:  2  2026-11-29T10:00:00Z  cpu-cluster  quick      4       28  complete  -
+stdout-has:  2  2026-11-29T10:30:00Z  cpu-cluster  quick      4       28  complete  -
 stderr-empty:
