@@ -265,6 +265,10 @@ struct sn_bench_opts {
     const char *fsroot;
     /* expected values; NULL = none */
     const struct sn_spec *spec;
+    /* where the ranks ran (sn_bench_job_placement); pairs of ranks that
+     * share a host the spec separates get no expected value. NULL: not
+     * checked */
+    const struct sn_bench_placement *placement;
     struct sn_bench_inject inject;
     /* callbacks, all optional. progress: one line per section (rank 0).
      * on_abort: the run is being cut short (a rank hung past the timeout,
@@ -310,6 +314,31 @@ const char *sn_bench_job_host(const struct sn_bench_job *job);
  * (a collective call). SN_ERUNTIME when MPI fails. */
 int sn_bench_job_host_first(struct sn_bench_job *job, bool *first,
                             struct sn_error *err);
+
+/* Where the ranks of a job run against where the spec puts them. Every
+ * rank is the spec's accelerator of the same index (ranks in the
+ * supernode, node, local-index order of the topology); its node is
+ * rank / per_node. With the spec's hosts: each rank's host is its node's;
+ * without: the ranks of one node share a host and nodes do not (mpirun's
+ * order). Caller-owned; zero-initialised is releasable. */
+struct sn_bench_placement {
+    size_t mismatches;     /* ranks off their place */
+    bool colocated;        /* ranks of different nodes share a host */
+    char what[640];        /* the first few, in words */
+    int nranks;
+    int *host_of;          /* per rank: an index of its host name */
+    int *node_of;          /* per rank: its node in the spec */
+};
+/* Learn every rank's host and hold it against spec (a collective call;
+ * the verdict on every rank, the words on rank 0). SN_OK with
+ * p->mismatches set; SN_ERUNTIME when MPI fails. */
+int sn_bench_job_placement(struct sn_bench_job *job, const struct sn_spec *spec,
+                           struct sn_bench_placement *p,
+                           struct sn_error *err);
+/* Whether ranks a and b share a host that the spec gives them apart. */
+bool sn_bench_placement_colocated(const struct sn_bench_placement *p, int a,
+                                  int b);
+void sn_bench_placement_release(struct sn_bench_placement *p);
 
 /* The most bytes one rank may give sn_bench_job_gather(). */
 #define SN_BENCH_GATHER_MAX ((size_t)1 << 20)

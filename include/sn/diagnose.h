@@ -102,6 +102,11 @@ void sn_diag_vs_design(const struct sn_diag_config *cfg,
  * the bus bandwidth the collective model predicts (NCCL's algorithms; the
  * cpu backend's MPI collectives get none). Latencies get no design value:
  * the catalog describes links, not the software's per-message cost. */
+/* The expectation source a caller gives pair results whose ranks share a
+ * host the spec gives them apart (check --allow-colocated): they get no
+ * design value, and sn_diag_run() says so in one finding. */
+extern const char *const sn_diag_colocated_note;
+
 int sn_diag_expect(const struct sn_topo *t, const char *backend,
                    const struct sn_results *rs, double *expected,
                    const char **source, struct sn_error *err);

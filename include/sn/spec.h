@@ -366,6 +366,12 @@ struct sn_spec {
     struct sn_catalog catalog; /* built-in plus the spec's own entries */
     void *owned;            /* private: storage for the spec's own entries */
     uint64_t hash;          /* of the spec text, for run records */
+    /* `hosts:`, the host name of every node in rank order (node 0 of
+     * supernode 0 first), to hold a job's placement to; NULL when the
+     * spec has none (then mpirun's order: ranks of one node on one host,
+     * nodes on hosts of their own) */
+    const char **hosts;
+    size_t nhosts;
     /* The parsed document, kept for the sections other modules own and
      * validate themselves with the same located errors: `collectives`
      * (model constants), `reliability` (goodput), `node` (doctor's

@@ -16,6 +16,8 @@ struct bench_cli {
     const char *spec;
     int rank;          /* once the job is joined */
     struct cli_progress progress;
+    bool allow_colocated; /* --allow-colocated */
+    struct sn_bench_placement place;
 };
 
 static void on_progress(void *ctx, const char *line)
@@ -190,6 +192,10 @@ static int parse_args(struct bench_cli *b, int argc, char **argv)
             o->isolated = true;
             continue;
         }
+        if (!strcmp(a, "--allow-colocated")) {
+            b->allow_colocated = true;
+            continue;
+        }
         if (!strcmp(a, "--no-check")) {
             o->check = false;
             continue;
@@ -318,6 +324,27 @@ static int bench_run(int argc, char **argv)
         goto out;
     }
     b.rank = sn_bench_job_rank(job);
+    /* with --spec the figures are the design's only where the ranks sit
+     * where it puts them: two ranks on one host read "% of sim 61496" */
+    if (have_spec) {
+        if (sn_bench_job_placement(job, &spec, &b.place, &err)) {
+            status = b.rank == 0 ? cli_fail(&err) : sn_exit_code(err.code);
+            goto out;
+        }
+        if (b.place.mismatches && !b.allow_colocated) {
+            status = bad(&b,
+                         "bench: the ranks do not run where the spec puts "
+                         "them: %s (one host per node in rank order, or the "
+                         "spec's hosts:; --allow-colocated measures anyway "
+                         "and leaves those pairs without a design value)",
+                         b.place.what);
+            goto out;
+        }
+        if (b.place.mismatches && b.rank == 0)
+            fprintf(stderr, "supernode: bench: --allow-colocated: %s\n",
+                    b.place.what);
+        b.o.placement = &b.place;
+    }
     b.o.on_abort = on_abort;
     b.o.cb_ctx = &b;
     b.o.catch_signals = true;
@@ -355,6 +382,7 @@ out:
         status = sn_bench_job_agree(job, status);
     sn_buf_release(&out);
     sn_bench_results_release(&res);
+    sn_bench_placement_release(&b.place);
     sn_bench_job_free(job);
     if (have_spec)
         sn_spec_release(&spec);
@@ -400,6 +428,9 @@ const struct sn_cmd sn_cmd_bench = {
     "  --timeout TIME        per test; a hung rank ends the job, exit 3 "
     "(300)\n"
     "  --json FILE           results as JSON (schema supernode.bench/1)\n"
+    "  --allow-colocated     with --spec: run though ranks share hosts the\n"
+    "                        spec gives them apart (their pairs get no design\n"
+    "                        value); else exit 2 naming them\n"
     "  --spec SPEC           each figure beside the design's value and the\n"
     "                        efficiency (catalog peaks)\n"
     "  --fsroot DIR          read /proc and /sys under DIR\n"

@@ -42,6 +42,8 @@ struct check_cli {
     bool no_store;
     bool no_doctor;        /* --no-doctor */
     bool verbose;          /* --verbose: every node-health SKIP listed */
+    bool allow_colocated;  /* --allow-colocated */
+    struct sn_bench_placement place; /* where the ranks ran */
     long long doctor_timeout; /* --doctor-timeout seconds */
     struct cli_health_opts hopts; /* --fsroot, --nvml, --matrix */
     long long iters;       /* 0: the suite's */
@@ -163,6 +165,9 @@ static int parse_args(struct check_cli *c, int argc, char **argv)
             continue;
         } else if (!strcmp(a, "--verbose") || !strcmp(a, "-v")) {
             c->verbose = true;
+            continue;
+        } else if (!strcmp(a, "--allow-colocated")) {
+            c->allow_colocated = true;
             continue;
         } else {
             if (c->rank == 0) {
@@ -718,6 +723,16 @@ static int judge(struct check_cli *c, const struct sn_spec *spec,
         rc = cli_fail(&err);
         goto out;
     }
+    /* pairs of ranks that shared a host the spec separates never crossed
+     * the designed links (--allow-colocated) */
+    for (size_t i = 0; c->place.colocated && i < rs->n; i++) {
+        const struct sn_result *r = &rs->items[i];
+        if (r->subject == SN_SUBJECT_PAIR &&
+            sn_bench_placement_colocated(&c->place, (int)r->a, (int)r->b)) {
+            expected[i] = NAN;
+            source[i] = sn_diag_colocated_note;
+        }
+    }
     memset(&in, 0, sizeof(in));
     in.topo = t;
     in.results = rs;
@@ -872,6 +887,25 @@ static int check_measure(struct check_cli *c, const struct sn_spec *spec,
                      sn_bench_job_size(job), t->naccel);
         goto agree;
     }
+    /* the ranks where the spec puts them, or every figure would blame
+     * the wrong part (two ranks on one host read as a slow fabric) */
+    if (sn_bench_job_placement(job, spec, &c->place, &err)) {
+        status = c->rank == 0 ? cli_fail(&err) : sn_exit_code(err.code);
+        goto agree;
+    }
+    if (c->place.mismatches && !c->allow_colocated) {
+        status = bad(c,
+                     "the ranks do not run where the spec puts them: %s "
+                     "(one host per node in rank order: a hostfile in node "
+                     "order with mpirun --map-by ppr:%d:node, or the spec's "
+                     "hosts:; --allow-colocated measures anyway and says "
+                     "so)",
+                     c->place.what, spec->scaleup.per_node);
+        goto agree;
+    }
+    if (c->place.mismatches && c->rank == 0)
+        fprintf(stderr, "supernode: check: --allow-colocated: %s\n",
+                c->place.what);
     /* rank 0 records the run before measuring: a run that dies stays in
      * the store, marked incomplete */
     if (c->rank == 0 && (!c->no_store || c->baseline))
@@ -965,6 +999,7 @@ static int check_run(int argc, char **argv)
         rc = check_measure(&c, &spec, t);
     }
 out:
+    sn_bench_placement_release(&c.place);
     sn_store_health_release(c.health, c.nhealth);
     sn_health_matrix_free(c.matrix);
     sn_topo_free(t);
@@ -1002,6 +1037,9 @@ const struct sn_cmd sn_cmd_check = {
     "  --no-store            do not record the run\n"
     "  --no-doctor           skip the node-health checks\n"
     "  -v, --verbose         list every node-health SKIP (else counted)\n"
+    "  --allow-colocated     run though ranks share hosts the spec gives\n"
+    "                        them apart (else exit 2 naming them): their\n"
+    "                        pairs get no design value, and a finding says so\n"
     "  --fsroot DIR          the checks read sysfs and procfs under DIR\n"
     "  --nvml LIB|none       the NVML library they load (none: no GPU\n"
     "                        checks; default $SN_NVML_LIBRARY or the\n"

@@ -97,7 +97,7 @@ fi
 # 3. one pair at a time, beside the design (--spec): pairs against `sim
 #    pairs`, the collective against `sim coll`
 mpi2 "$bin" bench pairs coll --isolated "${small[@]}" --ops allreduce \
-    --spec examples/cpu-cluster.yaml --json "$tmp/iso.json" \
+    --spec examples/one-host.yaml --json "$tmp/iso.json" \
     >"$tmp/out" 2>"$tmp/err"
 rc=$?
 if [[ $rc -eq 0 ]] && has "$tmp/out" "one pair at a time" &&

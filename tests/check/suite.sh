@@ -26,7 +26,7 @@ unset SN_NVML_LIBRARY HWLOC_FSROOT
 quiet_asan="detect_leaks=0:abort_on_error=0"
 host=$(hostname)
 trees=tests/fixtures/sysfs
-spec=examples/cpu-cluster.yaml
+spec=examples/one-host.yaml
 small=(--tests memory --iters 3)
 
 ok() { pass=$((pass + 1)); echo "ok $1"; }
@@ -253,6 +253,37 @@ has "$tmp/out" "run check with --backend cuda" || why+=" no next step;"
 ! grep -q "% of 450" "$tmp/out" || why+=" judged against NVLink;"
 [[ -z "$why" ]] && ok "cpu backend on a GPU design: the fabric is not judged" ||
     bad "cpu backend, GPU design" "$why"
+
+# 11. ranks where the spec puts them: two ranks on this host against the
+#     4-host cluster are refused naming them (they would read as a slow
+#     network); --allow-colocated measures and says so in a finding; the
+#     spec's hosts: names the host each node must run on
+ASAN_OPTIONS=$quiet_asan timeout 120 mpirun -np 2 --oversubscribe "$bin" \
+    check --spec examples/cpu-cluster.yaml --tests pairs --iters 3 \
+    --no-doctor --no-store >"$tmp/out" 2>"$tmp/err"
+rc=$?
+why=""
+[[ $rc -eq 2 ]] || why+=" exit $rc, expected 2;"
+has "$tmp/err" "ranks 0 and 1 both run on $host, but the spec puts them on nodes 0 and 1" ||
+    why+=" mismatch not named;"
+ASAN_OPTIONS=$quiet_asan timeout 120 mpirun -np 2 --oversubscribe "$bin" \
+    check --spec examples/cpu-cluster.yaml --tests pairs --iters 3 \
+    --no-doctor --no-store --allow-colocated >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[[ $rc -eq 0 ]] || why+=" allowed: exit $rc;"
+has "$tmp/out" "WARN systemic placement" || why+=" no placement finding;"
+has "$tmp/out" "colocated (--allow-colocated)" || why+=" not said;"
+sed 's/^racks:/hosts: [n0, n1, n2, n3]\nracks:/' examples/cpu-cluster.yaml \
+    >"$tmp/hosts.yaml"
+ASAN_OPTIONS=$quiet_asan timeout 120 mpirun -np 1 "$bin" \
+    check --spec "$tmp/hosts.yaml" --tests pairs --iters 3 --no-doctor \
+    --no-store >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[[ $rc -eq 2 ]] || why+=" hosts: exit $rc;"
+has "$tmp/err" "rank 0 runs on $host, but the spec's hosts puts its node 0 on n0" ||
+    why+=" hosts mismatch not named;"
+[[ -z "$why" ]] && ok "placement: refused, allowed with a finding, hosts:" ||
+    bad "placement" "$why"
 
 echo "$pass passed, $fail failed"
 [[ $fail -eq 0 ]]

@@ -666,3 +666,96 @@ void sn__bench_hang(struct sn__bench_ctx *c)
         nanosleep(&ts, NULL);
     }
 }
+
+int sn_bench_job_placement(struct sn_bench_job *job, const struct sn_spec *spec,
+                           struct sn_bench_placement *p,
+                           struct sn_error *err)
+{
+    size_t hl = sizeof(job->host);
+    char *hosts = sn_xcalloc((size_t)job->size + 1, hl);
+    int per = spec && spec->scaleup.per_node > 0 ? spec->scaleup.per_node : 1;
+    struct sn_buf w;
+    int rc, count = 0;
+
+    memset(p, 0, sizeof(*p));
+    rc = SN_MPI(MPI_Allgather(job->host, (int)hl, MPI_CHAR, hosts, (int)hl,
+                              MPI_CHAR, job->comm),
+                err);
+    if (rc)
+        goto out;
+    p->nranks = job->size;
+    p->host_of = sn_xcalloc((size_t)job->size + 1, sizeof(int));
+    p->node_of = sn_xcalloc((size_t)job->size + 1, sizeof(int));
+    sn_buf_init(&w);
+    for (int r = 0; r < job->size; r++) {
+        const char *h = hosts + (size_t)r * hl;
+        int first_host = -1, first_node = -1;
+        p->node_of[r] = r / per;
+        p->host_of[r] = r;
+        for (int s = 0; s < r; s++) {
+            if (first_host < 0 && !strncmp(hosts + (size_t)s * hl, h, hl)) {
+                first_host = s;
+                p->host_of[r] = p->host_of[s];
+            }
+            if (first_node < 0 && p->node_of[s] == p->node_of[r])
+                first_node = s;
+        }
+        if (spec && spec->hosts && (size_t)p->node_of[r] < spec->nhosts) {
+            if (strncmp(spec->hosts[p->node_of[r]], h, hl)) {
+                p->mismatches++;
+                if (count++ < 3)
+                    sn_buf_printf(&w, "%srank %d runs on %.64s, but the "
+                                      "spec's hosts puts its node %d on "
+                                      "%.64s",
+                                  w.len ? "; " : "", r, h, p->node_of[r],
+                                  spec->hosts[p->node_of[r]]);
+            }
+            if (first_host >= 0 && p->node_of[first_host] != p->node_of[r])
+                p->colocated = true;
+            continue;
+        }
+        if (first_host >= 0 && p->node_of[first_host] != p->node_of[r]) {
+            p->mismatches++;
+            p->colocated = true;
+            if (count++ < 3)
+                sn_buf_printf(&w, "%sranks %d and %d both run on %.64s, but "
+                                  "the spec puts them on nodes %d and %d",
+                              w.len ? "; " : "", first_host, r, h,
+                              p->node_of[first_host], p->node_of[r]);
+        } else if (first_node >= 0 &&
+                   strncmp(hosts + (size_t)first_node * hl, h, hl)) {
+            p->mismatches++;
+            if (count++ < 3)
+                sn_buf_printf(&w, "%sranks %d and %d are node %d's in the "
+                                  "spec but run on %.64s and %.64s",
+                              w.len ? "; " : "", first_node, r,
+                              p->node_of[r],
+                              hosts + (size_t)first_node * hl, h);
+        }
+    }
+    if (count > 3)
+        sn_buf_printf(&w, "; %d more", count - 3);
+    sn_strlcpy(p->what, w.len ? w.data : "", sizeof(p->what));
+    sn_buf_release(&w);
+out:
+    free(hosts);
+    return rc;
+}
+
+bool sn_bench_placement_colocated(const struct sn_bench_placement *p, int a,
+                                  int b)
+{
+    if (!p || !p->host_of || a < 0 || b < 0 || a >= p->nranks ||
+        b >= p->nranks)
+        return false;
+    return p->host_of[a] == p->host_of[b] && p->node_of[a] != p->node_of[b];
+}
+
+void sn_bench_placement_release(struct sn_bench_placement *p)
+{
+    if (!p)
+        return;
+    free(p->host_of);
+    free(p->node_of);
+    p->host_of = p->node_of = NULL;
+}

@@ -406,6 +406,12 @@ static void expect_sim(struct sn__bench_ctx *c, struct sn_bench_result *r)
         return;
     if (!(m = design_model(c)))
         return;
+    if (r->subject == SN_SUBJ_PAIR &&
+        sn_bench_placement_colocated(c->o.placement, r->rank, r->peer)) {
+        sn_strlcpy(r->expected_src, "none: colocated (--allow-colocated)",
+                   sizeof(r->expected_src));
+        return;
+    }
     if (r->subject == SN_SUBJ_PAIR) {
         if (sn_pairs_predict(m, (uint32_t)r->rank, (uint32_t)r->peer, &p,
                              &err))

@@ -1261,6 +1261,35 @@ int sn_diag_run(const struct sn_diag_input *in, struct sn_diag_report **out,
     systemic_findings(&fs, cfg, t, keys, groups, ngroups,
                       in->baseline ? in->baseline->name : NULL);
     rep->baseline_used = in->baseline != NULL;
+    /* pairs whose ranks share a host the spec separates */
+    {
+        size_t n = 0;
+        for (size_t i = 0; in->expected_source && i < rs->n; i++)
+            if (in->expected_source[i] == sn_diag_colocated_note)
+                n++;
+        if (n) {
+            struct sn_finding *f = finding_new(&fs);
+            struct sn_buf b;
+            f->severity = SN_SEV_WARN;
+            f->kind = SN_FIND_SYSTEMIC;
+            snprintf(f->subject, sizeof(f->subject), "placement");
+            snprintf(f->label, sizeof(f->label), "%zu pair results", n);
+            sn_buf_init(&b);
+            sn_buf_printf(&b,
+                          "colocated (--allow-colocated): %zu pair results "
+                          "are between ranks that share a host the spec "
+                          "gives them apart, so their traffic never crossed "
+                          "the designed links: no design value for them",
+                          n);
+            f->evidence = sn_buf_detach(&b, NULL);
+            sn_buf_init(&b);
+            sn_buf_printf(&b, "run one rank per accelerator on the hosts "
+                              "the spec names (its hosts:, or a hostfile in "
+                              "node order) to measure the design");
+            f->next_step = sn_buf_detach(&b, NULL);
+            f->score = (double)n;
+        }
+    }
     /* pairs on a fabric the backend cannot drive: one finding that says
      * so, in place of a percentage of a rate it never had a way to reach
      * (the cpu backend's "1% of 450 GB/s") */

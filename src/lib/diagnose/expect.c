@@ -222,6 +222,8 @@ static bool crosses(const struct sn_topo *t, const struct sn_path *p,
 const char *const sn__diag_cpu_fabric_note =
     "not measurable on the cpu backend: MPI moves host memory, not the "
     "design's scale-up fabric (use --backend cuda)";
+const char *const sn_diag_colocated_note =
+    "colocated: the ranks share a host the spec gives them apart";
 const char *const sn__diag_cpu_host_note =
     "inside one server on the cpu backend: MPI's shared memory, which the "
     "design does not describe (judged against peers and the baseline)";

@@ -14,7 +14,8 @@ static const char *const top_keys[] = {
     "name",        "description", "accelerator", "supernode",
     "scaleout",    "supernodes",  "racks",       "power",
     "cooling",     "storage",     "workload",    "catalog",
-    "collectives", "reliability", "node",        NULL,
+    "collectives", "reliability", "node",        "hosts",
+    NULL,
 };
 
 static const char *const fabric_names[] = {
@@ -1465,6 +1466,64 @@ static int workload(struct sn__ctx *c)
     return SN_OK;
 }
 
+/* ---- hosts: the host of every node ---------------------------------------- */
+
+/* A host name as gethostname() gives it: letters, digits, '.', '-', '_'. */
+static bool host_name_ok(const char *s)
+{
+    size_t n = strlen(s);
+
+    if (n == 0 || n > 64)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+              (ch >= '0' && ch <= '9') || ch == '.' || ch == '-' ||
+              ch == '_'))
+            return false;
+    }
+    return true;
+}
+
+static int hosts(struct sn__ctx *c)
+{
+    const struct sn_yaml *h = sn_yaml_get(c->root, "hosts");
+    struct sn_spec *s = c->spec;
+    long long nodes = (long long)s->supernodes *
+                      (s->scaleup.accelerators / s->scaleup.per_node);
+
+    if (!h)
+        return SN_OK;
+    if (h->type != SN_YAML_SEQ)
+        return sn__fail(c, h,
+                        "hosts is %s (expected a list of host names, one "
+                        "per node in rank order)",
+                        sn_yaml_type_name(h->type));
+    if ((long long)h->n != nodes)
+        return sn__fail(c, h,
+                        "hosts lists %zu host%s for %lld nodes (expected "
+                        "one per node, node 0 of supernode 0 first)",
+                        h->n, h->n == 1 ? "" : "s", nodes);
+    s->hosts = sn__arena_alloc(c->arena, (h->n + 1) * sizeof(*s->hosts));
+    for (size_t i = 0; i < h->n; i++) {
+        const struct sn_yaml *v = h->items[i];
+        if (v->type != SN_YAML_SCALAR || !host_name_ok(v->value))
+            return sn__fail(c, v,
+                            "hosts[%zu] is not a host name (expected "
+                            "letters, digits, '.', '-' or '_', up to 64)",
+                            i);
+        for (size_t k = 0; k < i; k++)
+            if (!strcmp(s->hosts[k], v->value))
+                return sn__fail(c, v,
+                                "hosts[%zu] '%s' is hosts[%zu] too (expected "
+                                "a host of its own for every node)",
+                                i, v->value, k);
+        s->hosts[i] = sn__arena_strdup(c->arena, v->value);
+    }
+    s->nhosts = h->n;
+    return SN_OK;
+}
+
 /* ---- the whole document ------------------------------------------------ */
 
 int sn__convert(struct sn__ctx *c)
@@ -1499,7 +1558,8 @@ int sn__convert(struct sn__ctx *c)
     if ((rc = sn__catalog_load(c, sn_yaml_get(c->root, "catalog"))) ||
         (rc = accelerator(c)) || (rc = scaleup(c)) || (rc = supernodes(c)) ||
         (rc = scaleout(c)) || (rc = racks(c)) || (rc = cooling(c)) ||
-        (rc = power(c)) || (rc = storage(c)) || (rc = workload(c)))
+        (rc = power(c)) || (rc = storage(c)) || (rc = workload(c)) ||
+        (rc = hosts(c)))
         return rc;
     return SN_OK;
 }
