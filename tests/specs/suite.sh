@@ -134,6 +134,21 @@ if [[ ${#missing[@]} -eq 0 ]]; then
 else
     bad docs/catalog.md "entries missing: ${missing[*]}"
 fi
+# every key a spec's loaders take is documented in docs/spec.md: the key
+# tables of the spec, catalog, collectives, reliability and node readers
+undocumented=()
+while IFS= read -r key; do
+    grep -qF "\`$key\`" docs/spec.md || undocumented+=("$key")
+done < <(for f in src/lib/spec/sections.c src/lib/spec/entries.c \
+        src/lib/model/coll-params.c src/lib/model/goodput.c \
+        src/lib/health/node.c; do
+    awk '/static const char \*const [a-z_]*(keys|classes)\[\] = \{/,/\};/' "$f"
+done | grep -o '"[a-z_0-9]*"' | tr -d '"' | sort -u)
+if [[ ${#undocumented[@]} -eq 0 ]]; then
+    ok
+else
+    bad docs/spec.md "keys not documented: ${undocumented[*]}"
+fi
 # and its hardware tables are the binary's (scripts/catalog-doc.sh)
 if out=$(bash scripts/catalog-doc.sh "$bin" --check 2>&1); then
     ok
