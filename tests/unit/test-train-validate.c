@@ -5,6 +5,8 @@
  * the collective model. Targets and where they come from beside each. */
 #include <stdlib.h>
 
+#include <math.h>
+
 #include "harness.h"
 #include "sn/model.h"
 
@@ -198,6 +200,35 @@ static void test_validate_system_specs_follow_the_gpu_column(void)
     CHECK(!sn_validate_system_spec("TPU v9", "", 8, name, sizeof(name)));
 }
 
+static void test_validate_nvidia_tuned_runs_within_12_percent(void)
+{
+    /* NVIDIA's tuned NeMo recipes (NVIDIA/dgxc-benchmarking v25.04: Llama
+     * 3.1 8B, 70B, 405B on DGX H100, 405B on GB200 NVL72, their own
+     * layouts and batches, tokens/s per GPU): the runs the field's best
+     * software reaches. Each within 12%, the median within 10%: the model
+     * is not the 60%-MFU optimist the searches once suggested, nor far
+     * below a tuned stack. */
+    static const char path[] = "tests/fixtures/validation/nvidia-tuned.csv";
+    struct sn_validate_report r;
+    struct sn_error err;
+    char *text = NULL;
+    size_t len = 0;
+
+    REQUIRE(sn_read_file(path, SN_FILE_MAX, &text, &len, &err) == SN_OK);
+    REQUIRE(sn_validate_csv(path, text, len, &r, &err) == SN_OK);
+    free(text);
+    CHECK(r.nrows == 4 && r.npredicted == 4);
+    for (size_t i = 0; i < r.nrows; i++) {
+        CHECK(r.rows[i].predicted_ok);
+        CHECK(fabs(r.rows[i].error_pct) <= 12.0);
+        if (!(fabs(r.rows[i].error_pct) <= 12.0))
+            printf("  line %d: %+.1f%%\n", r.rows[i].line,
+                   r.rows[i].error_pct);
+    }
+    CHECK(r.median_abs_pct <= 10.0);
+    sn_validate_report_release(&r);
+}
+
 static void test_validate_done(void)
 {
     if (loaded)
@@ -214,6 +245,7 @@ static const struct sn_test cases[] = {
     T(test_validate_lists_unpredictable_rows_with_reason),
     T(test_validate_rejects_a_file_without_the_columns),
     T(test_validate_system_specs_follow_the_gpu_column),
+    T(test_validate_nvidia_tuned_runs_within_12_percent),
     T(test_validate_done),
 };
 
