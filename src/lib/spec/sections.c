@@ -1043,7 +1043,7 @@ static int fat_tree(struct sn__ctx *c, const struct sn_yaml *m)
      * when one switch takes them all: one switch per rail alone would
      * join no two rails (a rail-only network is asked for with tiers:
      * 1) */
-    if (ports <= o->radix)
+    if (!o->tiers && ports <= o->radix)
         o->tiers = 1;
     for (int t = 2; t <= 3 && !o->tiers; t++)
         if (fits[t - 1])
