@@ -570,6 +570,39 @@ static void result_finding(struct findings *fs, const struct sn_topo *t,
 /* A class of equivalent subjects whose best quarter falls short of the
  * design, or moved away from its baseline: one finding for the class,
  * not one per member. */
+/* How many results the caller marked with this expectation source. */
+static size_t count_source(const struct sn_diag_input *in, size_t n,
+                           const char *note)
+{
+    size_t k = 0;
+
+    for (size_t i = 0; in->expected_source && i < n; i++)
+        k += in->expected_source[i] == note;
+    return k;
+}
+
+/* A WARN finding about n pair results the design could not judge, with
+ * its evidence and next step. */
+static void unjudged_finding(struct findings *fs, const char *subject,
+                             size_t n, const char *evidence,
+                             const char *next)
+{
+    struct sn_finding *f = finding_new(fs);
+    struct sn_buf b;
+
+    f->severity = SN_SEV_WARN;
+    f->kind = SN_FIND_SYSTEMIC;
+    snprintf(f->subject, sizeof(f->subject), "%s", subject);
+    snprintf(f->label, sizeof(f->label), "%zu pair results", n);
+    sn_buf_init(&b);
+    sn_buf_puts(&b, evidence);
+    f->evidence = sn_buf_detach(&b, NULL);
+    sn_buf_init(&b);
+    sn_buf_puts(&b, next);
+    f->next_step = sn_buf_detach(&b, NULL);
+    f->score = (double)n;
+}
+
 static void systemic_findings(struct findings *fs,
                               const struct sn_diag_config *cfg,
                               const struct sn_topo *t,
@@ -1261,69 +1294,41 @@ int sn_diag_run(const struct sn_diag_input *in, struct sn_diag_report **out,
     systemic_findings(&fs, cfg, t, keys, groups, ngroups,
                       in->baseline ? in->baseline->name : NULL);
     rep->baseline_used = in->baseline != NULL;
-    /* pairs whose ranks share a host the spec separates */
+    /* pair results the caller gave no design value on purpose: one
+     * finding each kind, in place of a percentage of a rate the run had
+     * no way to reach (the cpu backend's "1% of 450 GB/s", two ranks on
+     * one host against two nodes) */
     {
-        size_t n = 0;
-        for (size_t i = 0; in->expected_source && i < rs->n; i++)
-            if (in->expected_source[i] == sn_diag_colocated_note)
-                n++;
+        const struct sn_accel_info *a = t && t->spec ? t->spec->accel : NULL;
+        const char *fabric = a && a->scaleup_name && a->scaleup_name[0]
+                                 ? a->scaleup_name
+                                 : "scale-up";
+        size_t n = count_source(in, rs->n, sn_diag_colocated_note);
+        char ev[512];
         if (n) {
-            struct sn_finding *f = finding_new(&fs);
-            struct sn_buf b;
-            f->severity = SN_SEV_WARN;
-            f->kind = SN_FIND_SYSTEMIC;
-            snprintf(f->subject, sizeof(f->subject), "placement");
-            snprintf(f->label, sizeof(f->label), "%zu pair results", n);
-            sn_buf_init(&b);
-            sn_buf_printf(&b,
-                          "colocated (--allow-colocated): %zu pair results "
-                          "are between ranks that share a host the spec "
-                          "gives them apart, so their traffic never crossed "
-                          "the designed links: no design value for them",
-                          n);
-            f->evidence = sn_buf_detach(&b, NULL);
-            sn_buf_init(&b);
-            sn_buf_printf(&b, "run one rank per accelerator on the hosts "
-                              "the spec names (its hosts:, or a hostfile in "
-                              "node order) to measure the design");
-            f->next_step = sn_buf_detach(&b, NULL);
-            f->score = (double)n;
+            snprintf(ev, sizeof(ev),
+                     "colocated (--allow-colocated): %zu pair results are "
+                     "between ranks that share a host the spec gives them "
+                     "apart, so their traffic never crossed the designed "
+                     "links: no design value for them",
+                     n);
+            unjudged_finding(&fs, "placement", n, ev,
+                             "run one rank per accelerator on the hosts the "
+                             "spec names (its hosts:, or a hostfile in node "
+                             "order) to measure the design");
         }
-    }
-    /* pairs on a fabric the backend cannot drive: one finding that says
-     * so, in place of a percentage of a rate it never had a way to reach
-     * (the cpu backend's "1% of 450 GB/s") */
-    {
-        size_t n = 0;
-        for (size_t i = 0; in->expected_source && i < rs->n; i++)
-            if (in->expected_source[i] == sn__diag_cpu_fabric_note)
-                n++;
+        n = count_source(in, rs->n, sn__diag_cpu_fabric_note);
         if (n) {
-            struct sn_finding *f = finding_new(&fs);
-            struct sn_buf b;
-            const struct sn_accel_info *a =
-                t && t->spec ? t->spec->accel : NULL;
-            f->severity = SN_SEV_WARN;
-            f->kind = SN_FIND_SYSTEMIC;
-            snprintf(f->subject, sizeof(f->subject), "backend");
-            snprintf(f->label, sizeof(f->label), "%zu pair results", n);
-            sn_buf_init(&b);
-            sn_buf_printf(&b,
-                          "the cpu backend cannot measure the %s fabric of "
-                          "this design: its %zu pair results inside a "
-                          "scale-up domain moved host memory through MPI, "
-                          "so they are judged against the baseline and "
-                          "their peers only, not the design",
-                          a && a->scaleup_name && a->scaleup_name[0]
-                              ? a->scaleup_name
-                              : "scale-up",
-                          n);
-            f->evidence = sn_buf_detach(&b, NULL);
-            sn_buf_init(&b);
-            sn_buf_printf(&b, "run check with --backend cuda on the "
-                              "accelerators to measure the fabric");
-            f->next_step = sn_buf_detach(&b, NULL);
-            f->score = (double)n;
+            snprintf(ev, sizeof(ev),
+                     "the cpu backend cannot measure the %s fabric of this "
+                     "design: its %zu pair results inside a scale-up domain "
+                     "moved host memory through MPI, so they are judged "
+                     "against the baseline and their peers only, not the "
+                     "design",
+                     fabric, n);
+            unjudged_finding(&fs, "backend", n, ev,
+                             "run check with --backend cuda on the "
+                             "accelerators to measure the fabric");
         }
     }
     /* devices and collectives: one finding per flagged result */
