@@ -733,9 +733,7 @@ int sn_cli_sim_train(int argc, char **argv)
             if ((rc = min_fit(t, &s, &so, &spec, &min_gpus)))
                 goto out;
         }
-        if (o.format == SN_FORMAT_JSON && !r.mem.fits) {
-            /* a layout that does not fit has no step time: its memory and
-             * the count at which some layout fits, nothing else */
+        if (o.format == SN_FORMAT_JSON) {
             sn_json_init(&j, &out, true);
             sn_json_obj_begin(&j);
             sn_json_kstr(&j, "schema", "supernode.train/1");
@@ -746,34 +744,17 @@ int sn_cli_sim_train(int argc, char **argv)
             sn_json_kint(&j, "gpus", gpus);
             sn_json_kint(&j, "scaleup_domain", spec.scaleup.accelerators);
             layout_json(&j, &l);
-            sn_json_kbool(&j, "fits", false);
-            sn_json_kint(&j, "min_accelerators", min_gpus);
-            sn_json_key(&j, "memory");
-            memory_json(&j, &r.mem);
-            sn_json_obj_end(&j);
-            sn_buf_putc(&out, '\n');
-        } else if (!r.mem.fits) {
-            head(&out, &spec, m, gpus);
-            sn_buf_printf(&out, "layout: ");
-            layout_line(&l, &out);
-            sn_buf_printf(&out, "\n\n");
-            memory_text(&r.mem, &out);
-            sn_buf_printf(&out, "\nno step time, throughput or goodput: the "
-                                "layout does not fit\n");
-            min_fit_text(min_gpus, spec.scaleup.per_node, &out);
-        } else if (o.format == SN_FORMAT_JSON) {
-            sn_json_init(&j, &out, true);
-            sn_json_obj_begin(&j);
-            sn_json_kstr(&j, "schema", "supernode.train/1");
-            sn_json_kstr(&j, "spec", spec.name);
-            sn_json_kstr(&j, "model", m->name);
-            sn_json_knum(&j, "params", sn_train_params(m, NULL));
-            sn_json_kstr(&j, "accelerator", spec.accel->name);
-            sn_json_kint(&j, "gpus", gpus);
-            sn_json_kint(&j, "scaleup_domain", spec.scaleup.accelerators);
-            layout_json(&j, &l);
-            result_json(&j, &r);
-            goodput_json(&j, &g, have_g);
+            if (r.mem.fits) {
+                result_json(&j, &r);
+                goodput_json(&j, &g, have_g);
+            } else {
+                /* a layout that does not fit has no step time: its memory
+                 * and the count at which some layout fits, nothing else */
+                sn_json_kbool(&j, "fits", false);
+                sn_json_kint(&j, "min_accelerators", min_gpus);
+                sn_json_key(&j, "memory");
+                memory_json(&j, &r.mem);
+            }
             sn_json_obj_end(&j);
             sn_buf_putc(&out, '\n');
         } else {
@@ -782,8 +763,14 @@ int sn_cli_sim_train(int argc, char **argv)
             layout_line(&l, &out);
             sn_buf_printf(&out, "\n\n");
             memory_text(&r.mem, &out);
-            step_text(&r, l.dtype, gpus, &out);
-            goodput_text(&g, have_g, why, &out);
+            if (r.mem.fits) {
+                step_text(&r, l.dtype, gpus, &out);
+                goodput_text(&g, have_g, why, &out);
+            } else {
+                sn_buf_printf(&out, "\nno step time, throughput or goodput: "
+                                    "the layout does not fit\n");
+                min_fit_text(min_gpus, spec.scaleup.per_node, &out);
+            }
         }
     }
     if (o.output)
