@@ -318,6 +318,12 @@ static int bench_run(int argc, char **argv)
         goto out;
     }
     b.rank = sn_bench_job_rank(job);
+    /* an output that cannot be written is found before the measuring,
+     * not after it; every rank leaves with rank 0's verdict */
+    if (b.rank == 0 && b.json)
+        status = cli_outputs_check(&b.json, 1);
+    if ((rc = status = sn_bench_job_agree(job, status)))
+        goto out;
     b.o.on_abort = on_abort;
     b.o.cb_ctx = &b;
     b.o.catch_signals = true;

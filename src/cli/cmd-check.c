@@ -751,17 +751,27 @@ static int judge(struct check_cli *c, const struct sn_spec *spec,
                       run->ranks);
     sn_diag_render_text(rep, &out);
     cli_print(&out);
-    if (c->json) {
-        sn_buf_reset(&out);
-        sn_diag_render_json(rep, store_as ? store_as : run->id, spec->name,
-                            &out);
-        if ((rc = cli_write(c->json, &out)))
-            goto out;
-    }
-    if (c->junit) {
-        sn_buf_reset(&out);
-        sn_diag_render_junit(rep, spec->name, &out);
-        if ((rc = cli_write(c->junit, &out)))
+    if (c->json || c->junit) {
+        /* both or neither: a failed JUnit write leaves the JSON as it
+         * was */
+        struct sn_buf js, ju;
+        struct sn_output outs[2];
+        size_t n = 0;
+        sn_buf_init(&js);
+        sn_buf_init(&ju);
+        if (c->json) {
+            sn_diag_render_json(rep, store_as ? store_as : run->id,
+                                spec->name, &js);
+            outs[n++] = (struct sn_output){c->json, js.data, js.len};
+        }
+        if (c->junit) {
+            sn_diag_render_junit(rep, spec->name, &ju);
+            outs[n++] = (struct sn_output){c->junit, ju.data, ju.len};
+        }
+        rc = cli_write_set(outs, n);
+        sn_buf_release(&ju);
+        sn_buf_release(&js);
+        if (rc)
             goto out;
     }
     rc = rep->verdict == SN_SEV_FAIL ? SN_EXIT_CHECK : SN_EXIT_OK;
@@ -868,6 +878,14 @@ static int check_measure(struct check_cli *c, const struct sn_spec *spec,
                         "accelerators (one rank per accelerator)",
                      sn_bench_job_size(job), t->naccel);
         goto agree;
+    }
+    /* outputs that cannot be written are found before the measuring,
+     * not after it */
+    if (c->rank == 0) {
+        const char *outs[] = {c->json, c->junit};
+        status = cli_outputs_check(outs, SN_ARRAY_LEN(outs));
+        if (status)
+            goto agree;
     }
     /* rank 0 records the run before measuring: a run that dies stays in
      * the store, marked incomplete */
