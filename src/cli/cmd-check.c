@@ -815,7 +815,12 @@ static int check_recorded(struct check_cli *c, const struct sn_spec *spec,
         rc = judge(c, spec, t, NULL, &run, &rs, 0);
         goto out;
     }
-    rc = cli_store_open(c->db, &st);
+    /* a stored run judged again, or a file judged against a baseline
+     * only, reads the database; a file stored as a new run writes it */
+    rc = cli_store_open(c->db,
+                        c->results && !c->no_store ? CLI_DB_WRITE
+                                                   : CLI_DB_READ,
+                        &st);
     if (rc)
         goto out;
     if (c->run_id &&
@@ -890,7 +895,9 @@ static int check_measure(struct check_cli *c, const struct sn_spec *spec,
     /* rank 0 records the run before measuring: a run that dies stays in
      * the store, marked incomplete */
     if (c->rank == 0 && (!c->no_store || c->baseline))
-        status = cli_store_open(c->db, &c->st);
+        status = cli_store_open(c->db,
+                                c->no_store ? CLI_DB_READ : CLI_DB_WRITE,
+                                &c->st);
     if (c->rank == 0 && !c->no_store && !status) {
         {
             run_record(c, spec, NULL, &run);
