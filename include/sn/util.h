@@ -126,6 +126,33 @@ const char *sn_suggest(const char *word, const char *const *candidates);
 const char *sn_suggest_strided(const char *word, const void *first, size_t n,
                                size_t stride);
 
+/* ---- text from the machine -------------------------------------------- */
+
+/* Strings read from the machine (sysfs, procfs, host names, library and
+ * driver versions) or from documents made elsewhere are cleaned where
+ * they are read: valid UTF-8 is kept; each byte of an invalid sequence
+ * and each control character (C0, DEL and C1: what a terminal acts on,
+ * what XML forbids) becomes the four characters "\xNN". Clean text
+ * prints as itself and goes into JSON, XML and the store unchanged, and
+ * cleaning it again changes nothing. */
+#define SN_CLEAN_LINES 1 /* keep newlines and tabs (multi-line text) */
+
+/* Append len bytes of s, cleaned. */
+void sn_buf_put_clean(struct sn_buf *b, const char *s, size_t len,
+                      int flags);
+/* Clean src into dst (size bytes), cut before a character or escape that
+ * would not fit; always NUL-terminated. Returns dst. */
+char *sn_str_clean(char *dst, size_t size, const char *src, int flags);
+/* Clean the NUL-terminated string in s, a buffer of size bytes. */
+void sn_str_clean_in(char *s, size_t size, int flags);
+/* A heap copy of s, cleaned. */
+char *sn_xstrdup_clean(const char *s, int flags);
+/* Whether s is clean already. */
+bool sn_str_is_clean(const char *s, int flags);
+/* The length (1 to 4) of the UTF-8 character starting at s, or 0 when
+ * the bytes there (avail of them) are not one. */
+size_t sn_utf8_len(const unsigned char *s, size_t avail);
+
 /* ---- units --------------------------------------------------------------- */
 
 enum sn_unit_kind {

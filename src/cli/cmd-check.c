@@ -307,11 +307,12 @@ static void run_record(const struct check_cli *c, const struct sn_spec *spec,
     memset(run, 0, sizeof(*run));
     if (!user || !*user)
         user = getenv("LOGNAME");
-    sn_strlcpy(run->user, user ? user : "", sizeof(run->user));
+    /* the environment's and the machine's words, cleaned */
+    sn_str_clean(run->user, sizeof(run->user), user ? user : "", 0);
     if (res && res->nranks > 0)
         sn_strlcpy(run->host, res->ranks[0].host, sizeof(run->host));
-    else if (gethostname(host, sizeof(host)) == 0)
-        sn_strlcpy(run->host, host, sizeof(run->host));
+    else if (gethostname(host, sizeof(host) - 1) == 0)
+        sn_str_clean(run->host, sizeof(run->host), host, 0);
     snprintf(run->tool, sizeof(run->tool), "supernode %s", SN_VERSION);
     if (res) {
         const struct sn_bench_versions *v = &res->versions;

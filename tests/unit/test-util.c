@@ -543,6 +543,58 @@ static void test_error_keeps_the_reason_of_a_long_message(void)
     CHECK_CONTAINS(err.msg, ": again: short");
 }
 
+static void test_clean_escapes_invalid_bytes_and_controls(void)
+{
+    char out[64];
+    char *dup;
+
+    /* valid UTF-8 stays, whatever the script */
+    CHECK_STR(sn_str_clean(out, sizeof(out),
+                           "h100 \xe8\xb6\x85\xe8\x8a\x82\xe7\x82\xb9", 0),
+              "h100 \xe8\xb6\x85\xe8\x8a\x82\xe7\x82\xb9");
+    /* an invalid byte, an overlong form, a surrogate, a truncated
+     * sequence: one escape per byte */
+    CHECK_STR(sn_str_clean(out, sizeof(out), "a\xff" "b", 0), "a\\xffb");
+    CHECK_STR(sn_str_clean(out, sizeof(out), "\xc0\xaf", 0), "\\xc0\\xaf");
+    CHECK_STR(sn_str_clean(out, sizeof(out), "\xed\xa0\x80", 0),
+              "\\xed\\xa0\\x80");
+    CHECK_STR(sn_str_clean(out, sizeof(out), "x\xe8\xb6", 0), "x\\xe8\\xb6");
+    /* what a terminal acts on: ESC (a title-setting OSC), BEL, DEL, C1 */
+    CHECK_STR(sn_str_clean(out, sizeof(out), "\x1b]0;t\x07", 0),
+              "\\x1b]0;t\\x07");
+    CHECK_STR(sn_str_clean(out, sizeof(out), "\x7f\xc2\x9b", 0),
+              "\\x7f\\xc2\\x9b");
+    /* lines kept only when asked */
+    CHECK_STR(sn_str_clean(out, sizeof(out), "a\nb\tc", 0), "a\\x0ab\\x09c");
+    CHECK_STR(sn_str_clean(out, sizeof(out), "a\nb\tc", SN_CLEAN_LINES),
+              "a\nb\tc");
+    /* cleaning clean text changes nothing */
+    sn_str_clean(out, sizeof(out), "\x1b[31mred\xff", 0);
+    CHECK(sn_str_is_clean(out, 0));
+    dup = sn_xstrdup_clean(out, 0);
+    CHECK_STR(dup, out);
+    free(dup);
+    /* cut before an escape or a character that does not fit */
+    CHECK_STR(sn_str_clean(out, 6, "ab\xff", 0), "ab");
+    CHECK_STR(sn_str_clean(out, 4, "ab\xe8\xb6\x85", 0), "ab");
+    memcpy(out, "\xff\xfe", 3);
+    sn_str_clean_in(out, sizeof(out), 0);
+    CHECK_STR(out, "\\xff\\xfe");
+}
+
+static void test_json_output_is_utf8_whatever_the_input(void)
+{
+    struct sn_buf b;
+
+    sn_buf_init(&b);
+    sn_json_escape(&b, "host\xff\x1b\x7f\xc2\x85\xe8\xb6\x85");
+    /* the invalid byte as the text \xff, controls as \u escapes, a valid
+     * character as itself */
+    CHECK_STR(b.data, "\"host\\\\xff\\u001b\\u007f\\u0085\xe8\xb6\x85\"");
+    CHECK(sn_str_is_clean(b.data, 0));
+    sn_buf_release(&b);
+}
+
 static void test_hash_is_stable(void)
 {
     CHECK(sn_hash64("", 0, 0) == 0xcbf29ce484222325ULL);
@@ -574,6 +626,8 @@ static const struct sn_test cases[] = {
     T(test_outputs_are_replaced_as_a_set),
     T(test_outputs_long_names_and_stale_temporaries),
     T(test_error_keeps_the_reason_of_a_long_message),
+    T(test_clean_escapes_invalid_bytes_and_controls),
+    T(test_json_output_is_utf8_whatever_the_input),
     T(test_hash_is_stable),
 };
 

@@ -1052,7 +1052,8 @@ static int rank_table(struct sn__bench_ctx *c, struct sn_bench_results *res,
     me.rank = job->rank;
     me.local_rank = job->local_rank;
     sn_strlcpy(me.host, job->host, sizeof(me.host));
-    sn_strlcpy(me.device, c->device, sizeof(me.device));
+    /* the device's name is the machine's words (cpuinfo, the driver) */
+    sn_str_clean(me.device, sizeof(me.device), c->device, 0);
     res->nranks = job->size;
     res->ranks = sn_xcalloc((size_t)job->size, sizeof(*res->ranks));
     /* everyone gets the table: pair results name the peer's host */
@@ -1075,6 +1076,14 @@ static void versions(struct sn__bench_ctx *c, struct sn_bench_versions *v)
     }
     sn__bench_kernel_version(v->kernel, sizeof(v->kernel));
     c->be->versions(c, v);
+    /* every version string is what a library or the kernel said */
+    sn_str_clean_in(v->mpi, sizeof(v->mpi), 0);
+    sn_str_clean_in(v->blas, sizeof(v->blas), 0);
+    sn_str_clean_in(v->cuda_runtime, sizeof(v->cuda_runtime), 0);
+    sn_str_clean_in(v->cuda_driver, sizeof(v->cuda_driver), 0);
+    sn_str_clean_in(v->driver, sizeof(v->driver), 0);
+    sn_str_clean_in(v->nccl, sizeof(v->nccl), 0);
+    sn_str_clean_in(v->kernel, sizeof(v->kernel), 0);
 }
 
 /* Say when results sit near the clock's limits: a median under 100

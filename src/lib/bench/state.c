@@ -101,6 +101,7 @@ void sn__bench_state_cpu(const char *fsroot, struct sn_bench_state *st)
                  first);
         if (!read_line(fsroot, path, st->governor, sizeof(st->governor)))
             st->governor[0] = '\0';
+        sn_str_clean_in(st->governor, sizeof(st->governor), 0);
     }
     /* the hottest thermal zone: a throttling package shows up there */
     st->cpu_temp_c = NAN;
@@ -142,7 +143,7 @@ void sn__bench_cpu_model(const char *fsroot, char *buf, size_t size)
             while (*colon == ' ' || *colon == '\t')
                 colon++;
             line[strcspn(line, "\n")] = '\0';
-            snprintf(buf, size, "%s", colon);
+            sn_str_clean(buf, size, colon, 0);
             break;
         }
     }

@@ -77,6 +77,9 @@ int sn__health_read(const struct hctx *c, const char *rel, char *buf,
     memcpy(buf, data, len);
     buf[len] = '\0';
     free(data);
+    /* an attribute is the machine's words: invalid bytes and control
+     * characters escaped (lines kept: some attributes list counters) */
+    sn_str_clean_in(buf, size, SN_CLEAN_LINES);
     return 0;
 }
 
@@ -121,6 +124,7 @@ int sn__health_readlink(const struct hctx *c, const char *rel, char *buf,
     if (n < 0 || (size_t)n >= size - 1)
         return -1;
     buf[n] = '\0';
+    sn_str_clean_in(buf, size, 0);
     return 0;
 }
 

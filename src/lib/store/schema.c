@@ -174,7 +174,10 @@ void sn__store_col_text(sqlite3_stmt *s, int col, char *buf, size_t size)
 {
     const unsigned char *t = sqlite3_column_text(s, col);
 
-    sn_strlcpy(buf, t ? (const char *)t : "", size);
+    /* what a database holds was written by anyone: cleaned as it is read
+     * (files made before strings were cleaned at their edges, or changed
+     * by hand) */
+    sn_str_clean(buf, size, t ? (const char *)t : "", 0);
 }
 
 static int pragma_int(struct sn_store *st, const char *sql, int *out,
