@@ -24,11 +24,10 @@
 
 extern const struct sn_cmd sn_cmd_check;
 
-/* The probes' deadline, seconds: doctor takes a fraction of a second on a
- * node; NVML's start on a large node, seconds. A probe stuck in the
- * driver would hold every rank in the gather, and the bench's watchdog
- * is not running yet. */
-#define CHECK_DOCTOR_TIMEOUT 300
+/* The probes' deadline (cli-health.h): a probe stuck in the driver would
+ * hold every rank in the gather, and the bench's watchdog is not running
+ * yet. */
+#define CHECK_DOCTOR_TIMEOUT CLI_HEALTH_TIMEOUT
 
 struct check_cli {
     const char *spec_path;
@@ -434,43 +433,27 @@ static void suite_opts(const struct check_cli *c, const struct sn_topo *t,
 
 /* ---- node health ----------------------------------------------------------------- */
 
-struct deadline {
-    pthread_mutex_t lock;
-    pthread_cond_t cond;
-    bool done;
+/* Past the deadline this rank says why on its own (rank 0 is waiting in
+ * the gather) and ends the job; the stored run stays incomplete, as with
+ * a hung test. */
+struct expiry {
     long long seconds;
     const char *host;
     struct sn_bench_job *job;
 };
 
-/* Past the deadline this rank says why on its own (rank 0 is waiting in
- * the gather) and ends the job; the stored run stays incomplete, as with
- * a hung test. */
-static void *deadline_main(void *arg)
+static void health_expired(void *ctx)
 {
-    struct deadline *d = arg;
-    struct timespec until;
-    bool fired = false;
+    struct expiry *x = ctx;
 
-    clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_sec += (time_t)d->seconds;
-    pthread_mutex_lock(&d->lock);
-    while (!d->done && !fired)
-        fired = pthread_cond_timedwait(&d->cond, &d->lock, &until) ==
-                ETIMEDOUT;
-    fired = fired && !d->done;
-    pthread_mutex_unlock(&d->lock);
-    if (fired) {
-        fprintf(stderr,
-                "supernode: check: the node-health checks on %s did not "
-                "finish within %lld s (a probe stuck in the driver?); "
-                "ending the job (run 'supernode doctor' there, or check "
-                "with --no-doctor)\n",
-                d->host, d->seconds);
-        fflush(stderr);
-        sn_bench_job_abort(d->job, SN_EXIT_RUN);
-    }
-    return NULL;
+    fprintf(stderr,
+            "supernode: check: the node-health checks on %s did not "
+            "finish within %lld s (a probe stuck in the driver?); "
+            "ending the job (run 'supernode doctor' there, or check "
+            "with --no-doctor)\n",
+            x->host, x->seconds);
+    fflush(stderr);
+    sn_bench_job_abort(x->job, SN_EXIT_RUN);
 }
 
 /* sn_health_run() under the deadline. */
@@ -478,32 +461,10 @@ static int health_run_bounded(struct check_cli *c, struct sn_bench_job *job,
                               struct sn_health_report *rep,
                               struct sn_error *err)
 {
-    struct deadline d;
-    pthread_t th;
-    bool watching;
-    char *saved = NULL;
-    int rc;
+    struct expiry x = {c->doctor_timeout, sn_bench_job_host(job), job};
 
-    memset(&d, 0, sizeof(d));
-    pthread_mutex_init(&d.lock, NULL);
-    pthread_cond_init(&d.cond, NULL);
-    d.seconds = c->doctor_timeout;
-    d.host = sn_bench_job_host(job);
-    d.job = job;
-    watching = pthread_create(&th, NULL, deadline_main, &d) == 0;
-    cli_health_env_begin(&c->hcfg, &saved);
-    rc = sn_health_run(&c->hcfg, rep, err);
-    cli_health_env_end(saved);
-    if (watching) {
-        pthread_mutex_lock(&d.lock);
-        d.done = true;
-        pthread_cond_signal(&d.cond);
-        pthread_mutex_unlock(&d.lock);
-        pthread_join(th, NULL);
-    }
-    pthread_cond_destroy(&d.cond);
-    pthread_mutex_destroy(&d.lock);
-    return rc;
+    return cli_health_run_bounded(&c->hcfg, rep, c->doctor_timeout,
+                                  health_expired, &x, err);
 }
 
 /* How one host's checks travel to rank 0: NUL-terminated fields (no

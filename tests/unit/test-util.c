@@ -595,6 +595,32 @@ static void test_json_output_is_utf8_whatever_the_input(void)
     sn_buf_release(&b);
 }
 
+static void test_read_attr_never_blocks_on_a_fifo(void)
+{
+    char dir[] = "/tmp/sn-test-XXXXXX";
+    char fifo[300], file[300];
+    char *data;
+    size_t len = 9;
+    FILE *f;
+
+    REQUIRE(mkdtemp(dir));
+    snprintf(fifo, sizeof(fifo), "%s/scaling_governor", dir);
+    snprintf(file, sizeof(file), "%s/online", dir);
+    REQUIRE(mkfifo(fifo, 0644) == 0);
+    REQUIRE((f = fopen(file, "w")) != NULL);
+    fputs("0-7\n", f);
+    fclose(f);
+    /* no writer on the FIFO: a blocking open would never return */
+    CHECK(sn_read_attr(fifo, 4096, &len) == NULL);
+    CHECK(len == 0);
+    data = sn_read_attr(file, 4096, &len);
+    CHECK(data && len == 4 && !strcmp(data, "0-7\n"));
+    free(data);
+    CHECK(sn_read_attr(file, 2, &len) == NULL); /* over the cap */
+    CHECK(sn_read_attr(dir, 4096, &len) == NULL);
+    rm_rf(dir);
+}
+
 static void test_hash_is_stable(void)
 {
     CHECK(sn_hash64("", 0, 0) == 0xcbf29ce484222325ULL);
@@ -628,6 +654,7 @@ static const struct sn_test cases[] = {
     T(test_error_keeps_the_reason_of_a_long_message),
     T(test_clean_escapes_invalid_bytes_and_controls),
     T(test_json_output_is_utf8_whatever_the_input),
+    T(test_read_attr_never_blocks_on_a_fifo),
     T(test_hash_is_stable),
 };
 

@@ -14,23 +14,32 @@
 
 #include "bench-int.h"
 
-/* Read the first line of root/path into buf; false when unreadable. */
+/* /proc/cpuinfo of a large host: about 1.5 KiB a CPU */
+#define CPUINFO_MAX ((size_t)16 << 20)
+
+/* Read the first line of root/path into buf; false when unreadable. The
+ * read never blocks and takes regular files only (a FIFO planted in an
+ * --fsroot tree is not waited on). */
 static bool read_line(const char *root, const char *path, char *buf,
                       size_t size)
 {
     char full[512];
-    FILE *f;
-    bool ok;
+    char *data;
+    size_t n;
 
     snprintf(full, sizeof(full), "%s%s", root && *root ? root : "", path);
-    f = fopen(full, "r");
-    if (!f)
+    data = sn_read_attr(full, 65536, NULL);
+    if (!data || size == 0) {
+        free(data);
         return false;
-    ok = fgets(buf, (int)size, f) != NULL;
-    fclose(f);
-    if (ok)
-        buf[strcspn(buf, "\n")] = '\0';
-    return ok;
+    }
+    n = strcspn(data, "\n");
+    if (n >= size)
+        n = size - 1;
+    memcpy(buf, data, n);
+    buf[n] = '\0';
+    free(data);
+    return true;
 }
 
 static bool read_number(const char *root, const char *path, double *v)
@@ -47,23 +56,23 @@ static bool read_number(const char *root, const char *path, double *v)
  * cpufreq (virtual machines): the mean over the listed CPUs. */
 static double cpuinfo_mhz(const char *root)
 {
-    char full[512], line[256];
-    FILE *f;
+    char full[512], *data, *line, *save = NULL;
     double sum = 0;
     int n = 0;
 
     snprintf(full, sizeof(full), "%s/proc/cpuinfo", root ? root : "");
-    f = fopen(full, "r");
-    if (!f)
+    data = sn_read_attr(full, CPUINFO_MAX, NULL);
+    if (!data)
         return NAN;
-    while (fgets(line, sizeof(line), f)) {
+    for (line = strtok_r(data, "\n", &save); line;
+         line = strtok_r(NULL, "\n", &save)) {
         const char *colon = strchr(line, ':');
         if (sn_startswith(line, "cpu MHz") && colon) {
             sum += strtod(colon + 1, NULL);
             n++;
         }
     }
-    fclose(f);
+    free(data);
     return n ? sum / n : NAN;
 }
 
@@ -128,26 +137,25 @@ void sn__bench_state_cpu(const char *fsroot, struct sn_bench_state *st)
 
 void sn__bench_cpu_model(const char *fsroot, char *buf, size_t size)
 {
-    char full[512], line[256];
-    FILE *f;
+    char full[512], *data, *line, *save = NULL;
 
     snprintf(buf, size, "cpu");
     snprintf(full, sizeof(full), "%s/proc/cpuinfo", fsroot ? fsroot : "");
-    f = fopen(full, "r");
-    if (!f)
+    data = sn_read_attr(full, CPUINFO_MAX, NULL);
+    if (!data)
         return;
-    while (fgets(line, sizeof(line), f)) {
+    for (line = strtok_r(data, "\n", &save); line;
+         line = strtok_r(NULL, "\n", &save)) {
         const char *colon = strchr(line, ':');
         if (sn_startswith(line, "model name") && colon) {
             colon++;
             while (*colon == ' ' || *colon == '\t')
                 colon++;
-            line[strcspn(line, "\n")] = '\0';
             sn_str_clean(buf, size, colon, 0);
             break;
         }
     }
-    fclose(f);
+    free(data);
 }
 
 double sn__bench_llc_bytes(const char *fsroot)
