@@ -692,6 +692,7 @@ struct sn_validate_group {
     const char *source, *model;
     int gpus;
     size_t n;
+    size_t first;                /* index of its first row */
     double spearman;
     double top_measured;         /* measured value of the predicted best */
     double best_measured;
@@ -700,6 +701,7 @@ struct sn_validate_group {
 
 struct sn_validate_source {
     const char *source;
+    size_t first;                /* index of its first row */
     size_t n, predicted;
     double median_abs_pct, mean_abs_pct;
 };
