@@ -2,10 +2,12 @@
  * command, run under mpirun or srun with one rank per device. Rank 0
  * prints the tables and writes the JSON; progress goes to stderr when it
  * is a terminal. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cmd.h"
@@ -75,6 +77,12 @@ static int parse_size(struct bench_cli *b, const char *opt, const char *v,
 
     if (sn_unit_parse_size(v, out, &err))
         return bad(b, "%s: %s", opt, err.msg);
+    /* 0 is what "not given" looks like inside: it would silently become
+     * the backend's default */
+    if (*out == 0)
+        return bad(b, "%s: a size of 0 bytes (give at least 1, such as 8 "
+                      "or 1M)",
+                   opt);
     return SN_EXIT_OK;
 }
 
@@ -141,12 +149,23 @@ static int parse_inject(struct bench_cli *b, const char *v)
 static int parse_list(struct bench_cli *b, const char *opt, const char *v,
                       bool dtypes)
 {
-    char buf[256], *save = NULL, *item;
+    char buf[256], *item, *next;
     struct sn_error err;
 
+    if (strlen(v) >= sizeof(buf))
+        return bad(b, "%s: a list longer than %zu characters", opt,
+                   sizeof(buf) - 1);
     sn_strlcpy(buf, v, sizeof(buf));
-    for (item = strtok_r(buf, ",", &save); item;
-         item = strtok_r(NULL, ",", &save)) {
+    /* every item named: an empty list would mean "all", an empty item
+     * is a typo */
+    for (item = buf; item; item = next) {
+        next = strchr(item, ',');
+        if (next)
+            *next++ = '\0';
+        if (!*item)
+            return bad(b, "%s: an empty name in '%s' (expected a "
+                          "comma-separated list)",
+                       opt, v);
         if (dtypes) {
             enum sn_bench_dtype d;
             if (sn_bench_dtype_parse(item, &d, &err))
@@ -266,6 +285,16 @@ static int parse_args(struct bench_cli *b, int argc, char **argv)
         } else if (!strcmp(a, "--spec")) {
             b->spec = v;
         } else if (!strcmp(a, "--fsroot")) {
+            /* as doctor has it: a root that is not a directory is bad
+             * input, not an empty machine */
+            struct stat st;
+            if (stat(v, &st) != 0)
+                rc = bad(b, "--fsroot %s: cannot use as root: %s", v,
+                         strerror(errno));
+            else if (!S_ISDIR(st.st_mode))
+                rc = bad(b, "--fsroot %s: cannot use as root: not a "
+                            "directory",
+                         v);
             o->fsroot = v;
         } else if (!strcmp(a, "--inject")) {
             rc = parse_inject(b, v);

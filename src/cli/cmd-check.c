@@ -78,13 +78,23 @@ static int bad(const struct check_cli *c, const char *fmt, ...)
 
 static int parse_tests(struct check_cli *c, const char *list)
 {
-    char *copy = sn_xstrdup(list), *save = NULL;
+    char *copy = sn_xstrdup(list), *next;
     struct sn_error err;
     int rc = SN_EXIT_OK;
 
-    for (char *t = strtok_r(copy, ",", &save); t;
-         t = strtok_r(NULL, ",", &save)) {
+    /* every test named: an empty list would mean the suite's, an empty
+     * item is a typo */
+    for (char *t = copy; t; t = next) {
         enum sn_bench_test x;
+        next = strchr(t, ',');
+        if (next)
+            *next++ = '\0';
+        if (!*t) {
+            rc = bad(c, "--tests: an empty name in '%s' (expected a "
+                        "comma-separated list such as compute,pairs)",
+                     list);
+            break;
+        }
         if (sn_bench_test_parse(t, &x, &err)) {
             rc = bad(c, "--tests: %s", err.msg);
             break;
