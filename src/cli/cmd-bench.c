@@ -187,6 +187,7 @@ static int parse_args(struct bench_cli *b, int argc, char **argv)
     struct sn_bench_opts *o = &b->o;
     struct sn_error err;
     int rc = SN_EXIT_OK;
+    int check_given = 0; /* -c 1: 1; -c 0 or --no-check: -1 */
 
     for (int i = 1; i < argc && !rc; i++) {
         const char *a = argv[i];
@@ -210,7 +211,11 @@ static int parse_args(struct bench_cli *b, int argc, char **argv)
             continue;
         }
         if (!strcmp(a, "--no-check")) {
+            if (check_given > 0)
+                return bad(b, "-c 1 and --no-check contradict each other; "
+                              "give one");
             o->check = false;
+            check_given = -1;
             continue;
         }
         if (!v)
@@ -241,7 +246,11 @@ static int parse_args(struct bench_cli *b, int argc, char **argv)
         } else if (!strcmp(a, "-c") || !strcmp(a, "--check")) {
             int on = 1;
             rc = parse_int(b, a, v, 0, 1, &on);
+            if (!rc && on && check_given < 0)
+                return bad(b, "-c 1 and --no-check contradict each other; "
+                              "give one");
             o->check = on != 0;
+            check_given = on ? 1 : -1;
         } else if (!strcmp(a, "--latency-iters")) {
             rc = parse_int(b, a, v, 1, 10000000, &o->latency_iters);
         } else if (!strcmp(a, "--until-ci")) {
