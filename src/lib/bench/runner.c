@@ -38,6 +38,61 @@ void sn_bench_opts_init(struct sn_bench_opts *o)
     o->inject.test = -1;
 }
 
+/* Elements of one collective buffer at size bytes: nccl-tests' count,
+ * and for the gathered, scattered and exchanged buffers a whole multiple
+ * of the ranks' parts. 0: the size holds too little to run. */
+static uint64_t coll_count(enum sn_coll_op op, uint64_t size, size_t es,
+                           int nranks)
+{
+    uint64_t count = size / es;
+
+    if (op == SN_COLL_ALLGATHER || op == SN_COLL_REDUCESCATTER ||
+        op == SN_COLL_ALLTOALL)
+        count = count / (uint64_t)nranks * (uint64_t)nranks;
+    return count;
+}
+
+/* The sizes of the collective sweep, as test_coll() walks them. */
+static uint64_t coll_next(const struct sn_bench_opts *o, uint64_t size)
+{
+    uint64_t next = (uint64_t)((double)size * o->step_factor);
+
+    if (o->min_bytes == o->max_bytes || next <= size)
+        return 0;
+    return next;
+}
+
+/* A collective sweep in which no size runs for any collective asked for
+ * would report success with no results: refused before anything runs. */
+static int coll_sweep_check(const struct sn_bench_opts *o, int nranks,
+                            struct sn_error *err)
+{
+    size_t es = sn_bench_dtype_size(o->coll_dtype);
+    bool want = false;
+
+    for (size_t i = 0; i < o->ntests; i++)
+        want |= o->tests[i] == SN_BENCH_COLL;
+    if (!want)
+        return SN_OK;
+    for (int op = 0; op < SN_COLL_OP_COUNT; op++) {
+        if (o->coll_ops && !(o->coll_ops & (1u << op)))
+            continue;
+        for (uint64_t size = o->min_bytes; size && size <= o->max_bytes;
+             size = coll_next(o, size))
+            if (coll_count((enum sn_coll_op)op, size, es, nranks) > 0)
+                return SN_OK;
+    }
+    return sn_error_set(err, SN_EINPUT,
+                        "coll: no size from %llu to %llu B can run: a buffer "
+                        "needs one %zu-byte %s element (allgather, "
+                        "reducescatter and alltoall one per rank: %llu B on "
+                        "%d ranks); raise -e or choose a smaller -d",
+                        (unsigned long long)o->min_bytes,
+                        (unsigned long long)o->max_bytes, es,
+                        sn_bench_dtype_name(o->coll_dtype),
+                        (unsigned long long)(es * (size_t)nranks), nranks);
+}
+
 /* Fill defaults and check what no test can run with. Same options give
  * the same answer on every rank, so ranks never disagree here. */
 static int resolve(struct sn__bench_ctx *c, const struct sn_bench_opts *in,
@@ -126,13 +181,21 @@ static int resolve(struct sn__bench_ctx *c, const struct sn_bench_opts *in,
                             o->threads);
     if (o->timeout < 0)
         return sn_error_set(err, SN_EINPUT, "timeout must not be negative");
+    /* a fault for a rank the job does not have would never fire, and the
+     * run would pass for one that proved the fault path */
+    if (o->inject.fault != SN_FAULT_NONE &&
+        (o->inject.rank < 0 || o->inject.rank >= c->job->size))
+        return sn_error_set(err, SN_EINPUT,
+                            "--inject: rank %d is not a rank of this job (0 "
+                            "to %d)",
+                            o->inject.rank, c->job->size - 1);
     coll_ok = in->backend == SN_BENCH_CPU ? CPU_COLL_DTYPES
                                           : CUDA_COLL_DTYPES;
     if (!(coll_ok & DT(o->coll_dtype)))
         return sn_error_set(err, SN_EINPUT,
                             "the %s backend's collectives do not take %s",
                             be->name, sn_bench_dtype_name(o->coll_dtype));
-    return SN_OK;
+    return coll_sweep_check(o, c->job->size, err);
 }
 
 /* ---- timed sections -------------------------------------------------------- */
@@ -934,25 +997,47 @@ static int test_coll(struct sn__bench_ctx *c, struct sn_error *err)
     if ((rc = c->be->reserve(c, c->o.max_bytes, err)))
         return rc;
     for (int op = 0; op < SN_COLL_OP_COUNT && !rc; op++) {
-        uint64_t size = c->o.min_bytes;
+        uint64_t skipped = 0, first = 0, last = 0;
         if (c->o.coll_ops && !(c->o.coll_ops & (1u << op)))
             continue;
-        while (size <= c->o.max_bytes && !rc) {
-            uint64_t count = size / es, next;
+        for (uint64_t size = c->o.min_bytes;
+             size && size <= c->o.max_bytes && !rc;
+             size = coll_next(&c->o, size)) {
             /* nccl-tests: gathered, scattered and exchanged buffers are
              * whole multiples of the ranks' parts */
-            if (op == SN_COLL_ALLGATHER || op == SN_COLL_REDUCESCATTER ||
-                op == SN_COLL_ALLTOALL)
-                count = count / (uint64_t)n * (uint64_t)n;
-            for (int ip = 0; ip < 2 && count > 0 && !rc; ip++)
+            uint64_t count = coll_count((enum sn_coll_op)op, size, es, n);
+            if (!count) {
+                if (!skipped++)
+                    first = size;
+                last = size;
+                continue;
+            }
+            for (int ip = 0; ip < 2 && !rc; ip++)
                 if (!c->be->coll_variant_ok ||
                     c->be->coll_variant_ok((enum sn_coll_op)op, ip == 1))
                     rc = coll_one(c, (enum sn_coll_op)op, count, ip == 1,
                                   err);
-            next = (uint64_t)((double)size * c->o.step_factor);
-            if (c->o.min_bytes == c->o.max_bytes || next <= size)
-                break;
-            size = next;
+        }
+        /* what the sweep left out, and why: never silently */
+        if (skipped) {
+            bool parts = n > 1 && (op == SN_COLL_ALLGATHER ||
+                                   op == SN_COLL_REDUCESCATTER ||
+                                   op == SN_COLL_ALLTOALL);
+            char sizes[96];
+            if (skipped == 1)
+                snprintf(sizes, sizeof(sizes), "%llu B",
+                         (unsigned long long)first);
+            else
+                snprintf(sizes, sizeof(sizes), "%llu sizes from %llu to "
+                                               "%llu B",
+                         (unsigned long long)skipped,
+                         (unsigned long long)first,
+                         (unsigned long long)last);
+            note(c, "coll %s: %s skipped: under one %zu-byte %s element "
+                    "per %s",
+                 sn_bench_coll_name((enum sn_coll_op)op), sizes, es,
+                 sn_bench_dtype_name(c->o.coll_dtype),
+                 parts ? "rank" : "buffer");
         }
     }
     return rc;
