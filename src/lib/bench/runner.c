@@ -198,6 +198,152 @@ static int resolve(struct sn__bench_ctx *c, const struct sn_bench_opts *in,
     return coll_sweep_check(o, c->job->size, err);
 }
 
+/* ---- what the buffers need ------------------------------------------------- */
+
+#define GIB(x) ((double)(x) / (double)(1ULL << 30))
+
+static bool wants(const struct sn_bench_opts *o, enum sn_bench_test t)
+{
+    for (size_t i = 0; i < o->ntests; i++)
+        if (o->tests[i] == t)
+            return true;
+    return false;
+}
+
+static uint64_t mul_sat(uint64_t a, uint64_t b)
+{
+    return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/* The most bytes this rank's buffers hold at once, by what holds them:
+ * GEMM operands (three n x n matrices of the widest type asked for),
+ * STREAM arrays (three), and the send and receive buffers of the pair,
+ * collective, latency and host-copy tests (each sized for the largest
+ * message). Buffers stay allocated from test to test, so they add up. */
+struct budget {
+    uint64_t gemm, stream, msgs, host_copy, total;
+};
+
+static void budget_of(const struct sn__bench_ctx *c, struct budget *b)
+{
+    const struct sn_bench_opts *o = &c->o;
+    const enum sn_bench_dtype *dts =
+        o->ngemm_dtypes ? o->gemm_dtypes : c->be->gemm_dtypes;
+    size_t ndt = o->ngemm_dtypes ? o->ngemm_dtypes : c->be->ngemm_dtypes;
+    uint64_t es = 0, n = (uint64_t)o->gemm_size, msg = 0;
+
+    memset(b, 0, sizeof(*b));
+    if (wants(o, SN_BENCH_COMPUTE)) {
+        for (size_t i = 0; i < ndt; i++)
+            if (sn_bench_dtype_size(dts[i]) > es)
+                es = sn_bench_dtype_size(dts[i]);
+        b->gemm = mul_sat(3 * es, mul_sat(n, n));
+    }
+    if (wants(o, SN_BENCH_MEMORY))
+        b->stream = mul_sat(3, o->mem_bytes / 8 * 8);
+    if (wants(o, SN_BENCH_PAIRS) || wants(o, SN_BENCH_AGGREGATE))
+        msg = o->pair_bytes;
+    if (wants(o, SN_BENCH_COLL) && o->max_bytes > msg)
+        msg = o->max_bytes;
+    if (wants(o, SN_BENCH_LATENCY) && o->lat_bytes > msg)
+        msg = o->lat_bytes;
+    if (c->be->hostcopy &&
+        (wants(o, SN_BENCH_H2D) || wants(o, SN_BENCH_D2H))) {
+        b->host_copy = o->host_bytes;
+        if (o->host_bytes > msg)
+            msg = o->host_bytes;
+    }
+    b->msgs = mul_sat(2, msg);
+    b->total = add_sat(add_sat(b->gemm, b->stream), b->msgs);
+}
+
+/* What needs the memory: "STREAM arrays 3 x 100 GiB, ...". */
+static void budget_parts(const struct sn__bench_ctx *c,
+                         const struct budget *b, char *buf, size_t size)
+{
+    struct sn_buf t;
+
+    sn_buf_init(&t);
+    if (b->gemm)
+        sn_buf_printf(&t, "GEMM operands 3 x %.3g GiB", GIB(b->gemm / 3));
+    if (b->stream)
+        sn_buf_printf(&t, "%sSTREAM arrays 3 x %.3g GiB (--mem-size)",
+                      t.len ? ", " : "", GIB(b->stream / 3));
+    if (b->msgs)
+        sn_buf_printf(&t, "%smessage buffers 2 x %.3g GiB",
+                      t.len ? ", " : "", GIB(b->msgs / 2));
+    if (b->gemm)
+        sn_buf_printf(&t, "; --gemm-size %d", c->o.gemm_size);
+    sn_strlcpy(buf, t.len ? t.data : "none", size);
+    sn_buf_release(&t);
+}
+
+/* Sizes are capped before anything is allocated: against this rank's
+ * share of the host's physical memory (and the process's address-space
+ * limit) for the buffers that live on the host, against the device's
+ * memory for those that live on it. Called on every rank after the
+ * device is open; the ranks agree on the first refusal. */
+static int budget_check(struct sn__bench_ctx *c, struct sn_error *err)
+{
+    const struct sn_bench_opts *o = &c->o;
+    uint64_t host = sn__bench_host_memory(), limit = sn__bench_address_limit();
+    uint64_t share, dev = 0, on_host;
+    int ranks = c->job->local_size > 0 ? c->job->local_size : 1;
+    struct budget b;
+    char parts[256];
+    const char *lower = "lower --gemm-size, --mem-size, --size, -e or "
+                        "--host-size";
+
+    budget_of(c, &b);
+    budget_parts(c, &b, parts, sizeof(parts));
+    if (c->be->max_message) {
+        uint64_t msg = b.msgs / 2;
+        if (msg > c->be->max_message)
+            return sn_error_set(err, SN_EINPUT,
+                                "bench: %llu-byte messages are beyond what "
+                                "one MPI call moves on the %s backend "
+                                "(%llu bytes); lower --size or -e",
+                                (unsigned long long)msg, c->be->name,
+                                (unsigned long long)c->be->max_message);
+    }
+    share = host ? host / (uint64_t)ranks : UINT64_MAX;
+    if (c->be->device_memory) {
+        dev = c->be->device_memory(c);
+        /* on the device: every buffer but the host side of the copies */
+        if (dev && b.total > dev)
+            return sn_error_set(err, SN_EINPUT,
+                                "bench: the buffers need %.3g GiB on the "
+                                "device (%s), more than its %.3g GiB "
+                                "memory; %s",
+                                GIB(b.total), parts, GIB(dev), lower);
+        /* on the host: the copies' host buffer and the collectives' data
+         * check */
+        on_host = add_sat(b.host_copy,
+                          wants(o, SN_BENCH_COLL) ? o->max_bytes : 0);
+    } else {
+        on_host = b.total;
+    }
+    if (on_host > share)
+        return sn_error_set(err, SN_EINPUT,
+                            "bench: the buffers need %.3g GiB per rank (%s), "
+                            "more than this rank's share of the host's "
+                            "memory: %.3g GiB (%.3g GiB over %d rank%s); %s",
+                            GIB(on_host), parts, GIB(share), GIB(host), ranks,
+                            ranks == 1 ? "" : "s", lower);
+    if (on_host > limit)
+        return sn_error_set(err, SN_EINPUT,
+                            "bench: the buffers need %.3g GiB per rank (%s), "
+                            "more than this process may map (ulimit -v: "
+                            "%.3g GiB); %s",
+                            GIB(on_host), parts, GIB(limit), lower);
+    return SN_OK;
+}
+
 /* ---- timed sections -------------------------------------------------------- */
 
 enum combine {
@@ -1243,6 +1389,8 @@ int sn_bench_run(struct sn_bench_job *job, const struct sn_bench_opts *opts,
     res->mpi_thread_level = job->thread_level;
     res->started = (double)time(NULL);
     rc = c->be->open(c, err);
+    if (!rc)
+        rc = budget_check(c, err);
     if ((rc = agree(c, rc, err)))
         goto close;
     if (c->be->connect) {

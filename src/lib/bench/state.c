@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 
 #include "bench-int.h"
 
@@ -185,6 +187,22 @@ double sn__bench_llc_bytes(const char *fsroot)
         }
     }
     return best;
+}
+
+uint64_t sn__bench_host_memory(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+
+    return pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
+}
+
+uint64_t sn__bench_address_limit(void)
+{
+    struct rlimit rl;
+
+    if (getrlimit(RLIMIT_AS, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+        return UINT64_MAX;
+    return (uint64_t)rl.rlim_cur;
 }
 
 void sn__bench_kernel_version(char *buf, size_t size)
