@@ -757,6 +757,30 @@ out:
     return rc;
 }
 
+/* What a recorded run judged here differs in from the design it is
+ * judged against: said, never silent. */
+static void run_notes(const struct sn_spec *spec, const struct sn_topo *t,
+                      const struct sn_run *run)
+{
+    char hash[20];
+
+    if ((uint64_t)run->ranks > t->naccel)
+        fprintf(stderr,
+                "supernode: check: note: the run has %d ranks, the spec %zu "
+                "accelerators\n",
+                run->ranks, t->naccel);
+    /* another design than the one it was measured on: allowed (a spec
+     * revised since), but its expectations may not be the run's */
+    snprintf(hash, sizeof(hash), "%016" PRIx64, spec->hash);
+    if (run->spec_hash[0] && strcmp(run->spec_hash, hash))
+        fprintf(stderr,
+                "supernode: check: note: the run was measured on spec '%s' "
+                "(hash %s) and is judged against '%s' (hash %s): the design "
+                "may not be the one it ran on\n",
+                run->spec_name[0] ? run->spec_name : "-", run->spec_hash,
+                spec->name ? spec->name : "-", hash);
+}
+
 /* Judge a stored run (--run) or one read from a file (--results): no
  * MPI, no measurement. */
 static int check_recorded(struct check_cli *c, const struct sn_spec *spec,
@@ -784,6 +808,7 @@ static int check_recorded(struct check_cli *c, const struct sn_spec *spec,
         sn_store_findings_release(f, nf);
     }
     if (c->results && c->no_store && !c->baseline) {
+        run_notes(spec, t, &run);
         rc = judge(c, spec, t, NULL, &run, &rs, 0);
         goto out;
     }
@@ -814,11 +839,7 @@ static int check_recorded(struct check_cli *c, const struct sn_spec *spec,
         }
         store_as = run.id;
     }
-    if ((uint64_t)run.ranks > t->naccel)
-        fprintf(stderr,
-                "supernode: check: note: the run has %d ranks, the spec %zu "
-                "accelerators\n",
-                run.ranks, t->naccel);
+    run_notes(spec, t, &run);
     rc = judge(c, spec, t, st, &run, &rs, store_as);
 out:
     sn_results_release(&rs);
