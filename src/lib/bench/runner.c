@@ -1283,8 +1283,7 @@ static int rank_table(struct sn__bench_ctx *c, struct sn_bench_results *res,
     me.rank = job->rank;
     me.local_rank = job->local_rank;
     sn_strlcpy(me.host, job->host, sizeof(me.host));
-    /* the device's name is the machine's words (cpuinfo, the driver) */
-    sn_str_clean(me.device, sizeof(me.device), c->device, 0);
+    sn_strlcpy(me.device, c->device, sizeof(me.device));
     res->nranks = job->size;
     res->ranks = sn_xcalloc((size_t)job->size, sizeof(*res->ranks));
     /* everyone gets the table: pair results name the peer's host */
@@ -1389,6 +1388,9 @@ int sn_bench_run(struct sn_bench_job *job, const struct sn_bench_opts *opts,
     res->mpi_thread_level = job->thread_level;
     res->started = (double)time(NULL);
     rc = c->be->open(c, err);
+    /* the device's name is the machine's words (cpuinfo, the driver),
+     * cut to fit: cleaned once for every result that quotes it */
+    sn_str_clean_in(c->device, sizeof(c->device), 0);
     if (!rc)
         rc = budget_check(c, err);
     if ((rc = agree(c, rc, err)))
