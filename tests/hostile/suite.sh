@@ -301,6 +301,14 @@ p in-path-5000 2 'cannot open: File name too long' '' \
   '$SN plan $(long 5000 p)'
 p in-path-5000-validate 2 'File name too long' '' \
   '$SN validate $(long 5000 v).csv'
+p in-db-path-5000 2 'File name too long' '' \
+  '$SN runs import $run1 --db $T/$(long 5000)'
+p in-db-path-5000-read 2 'File name too long' '' \
+  '$SN runs list --db $T/$(long 5000)'
+p in-fsroot-5000 2 'cannot use as root: File name too long' '' \
+  '$SN doctor --nvml none --fsroot $T/$(long 5000)'
+p in-matrix-5000 2 'File name too long' '' \
+  '$SN doctor --nvml none --matrix $T/$(long 5000)'
 p in-missing 2 'cannot open: No such file' '' '$SN plan $T/nothing.yaml'
 p in-directory 2 '' '' '$SN validate $T'
 p in-empty-arg 2 'argument 1 is empty' '' '$SN plan ""'

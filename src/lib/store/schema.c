@@ -377,6 +377,13 @@ int sn_store_open_mode(const char *path, enum sn_store_mode mode,
         rc = sn_error_set(err, SN_EINPUT, "an empty results database path");
         goto out;
     }
+    if (stat(path, &sb) != 0 &&
+        (errno == ENAMETOOLONG || errno == ENOTDIR || errno == ELOOP)) {
+        /* a path that can name no file is bad input, not an I/O error */
+        rc = sn_error_set(err, SN_EINPUT, "%s: cannot open: %s", path,
+                          strerror(errno));
+        goto out;
+    }
     if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
         /* a FIFO would block the open, a device is not a database */
         rc = sn_error_set(err, SN_EINPUT,
