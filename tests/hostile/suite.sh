@@ -93,7 +93,8 @@ export spec run1 node
 
 needs_root() { # probe names that mknod, mount or change users
     case "$1" in
-    out-chardev* | out-dev-* | store-ro-* | text-hostname-* | out-set-kill*)
+    out-chardev* | out-dev-* | store-ro-* | text-hostname-* | \
+        out-set-kill*)
         return 0 ;;
     esac
     return 1
@@ -278,6 +279,9 @@ p out-stale-tmp 0 '' \
   'sleep 60 & pid=$!; kill -9 $pid; wait $pid; touch $T/.sn-$pid-abc123.tmp $T/.sn-1-live00.tmp' \
   '$SN plan -o $T/p.txt' \
   '! ls -A $T | grep -q "^\.sn-[0-9]*[02-9]-abc123" && [[ -e $T/.sn-1-live00.tmp ]]'
+p out-dev-full-disk 3 'No space left on device' 'mkdir $T/d' \
+  'unshare -m sh -c "mount -t tmpfs -o size=16k tmpfs $T/d && echo old >$T/d/x && $SN plan examples/dgx-h100-superpod-4su.yaml --ledger $T/d/l.csv -o $T/d/x; r=\$?; ls -A $T/d >$T/ls; cat $T/d/x >$T/x; exit \$r"' \
+  '! grep -q "^\.sn-" $T/ls && ! grep -q l.csv $T/ls && [[ $(cat $T/x) == old ]]'
 p out-name-250 0 '' '' '$SN plan -o $T/$(long 250)' \
   '[[ -f $T/$(long 250) ]] && notmp $T'
 p out-name-255 0 '' '' '$SN plan --ledger $T/$(long 255 b)' \
@@ -312,6 +316,8 @@ p in-matrix-5000 2 'File name too long' '' \
 p in-missing 2 'cannot open: No such file' '' '$SN plan $T/nothing.yaml'
 p in-directory 2 '' '' '$SN validate $T'
 p in-empty-arg 2 'argument 1 is empty' '' '$SN plan ""'
+p import-huge 2 'larger than' 'head -c 20000000 /dev/zero | tr "\\0" " " >$T/r.json' \
+  '$SN runs import $T/r.json --db $T/r.db' '[[ ! -e $T/r.db ]]'
 p import-truncated 2 'r.json' 'head -c 700 $run1 >$T/r.json' \
   '$SN runs import $T/r.json --db $T/r.db' '[[ ! -e $T/r.db ]]'
 p import-binary 2 '' 'head -c 4096 /dev/urandom >$T/r.json' \
