@@ -491,7 +491,7 @@ static void test_outputs_are_replaced_as_a_set(void)
 static void test_outputs_long_names_and_stale_temporaries(void)
 {
     char dir[] = "/tmp/sn-test-XXXXXX";
-    char name[600], stale[300], mine[300], buf[64];
+    char name[600], stale[300], mine[300], old[300], out[300], buf[64];
     struct sn_error err;
     FILE *f;
     size_t n;
@@ -508,13 +508,22 @@ static void test_outputs_long_names_and_stale_temporaries(void)
      * running; a pid above the kernel's maximum never runs) */
     snprintf(stale, sizeof(stale), "%s/.sn-99999999-abc123.tmp", dir);
     snprintf(mine, sizeof(mine), "%s/.sn-1-abc123.tmp", dir);
+    snprintf(old, sizeof(old), "%s/out.txt.tmp99999999.17", dir);
+    snprintf(out, sizeof(out), "%s/out.txt", dir);
     REQUIRE((f = fopen(stale, "w")) != NULL);
     fclose(f);
     REQUIRE((f = fopen(mine, "w")) != NULL);
     fclose(f);
+    REQUIRE((f = fopen(old, "w")) != NULL);
+    fclose(f);
     CHECK(sn_write_file_atomic(name, "again", 5, &err) == SN_OK);
     CHECK(access(stale, F_OK) != 0);
     CHECK(access(mine, F_OK) == 0);
+    /* the form earlier versions used, named after its target: removed
+     * when that target is written */
+    CHECK(access(old, F_OK) == 0);
+    CHECK(sn_write_file_atomic(out, "x", 1, &err) == SN_OK);
+    CHECK(access(old, F_OK) != 0);
     /* a name over the limit is bad input, said whole */
     memset(name + n, 'b', 500);
     name[n + 500] = '\0';

@@ -8,7 +8,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -338,22 +337,41 @@ static bool tmp_name(const char *name, long *pid)
     return end == dash && *pid > 0;
 }
 
+/* Is name a temporary of the form earlier versions wrote for target,
+ * "TARGET.tmpPID.N", and whose? */
+static bool old_tmp_name(const char *name, const char *target, long *pid)
+{
+    size_t tl = strlen(target);
+    char *end;
+
+    if (strncmp(name, target, tl) || strncmp(name + tl, ".tmp", 4))
+        return false;
+    *pid = strtol(name + tl + 4, &end, 10);
+    if (end == name + tl + 4 || *end != '.' || *pid <= 0)
+        return false;
+    strtol(end + 1, &end, 10);
+    return *end == '\0';
+}
+
 /* Remove the temporaries in dir that processes which no longer run left
- * behind. */
-static void clean_stale(const char *dir)
+ * behind: ours, and those earlier versions named after the target. */
+static void clean_stale(const char *dir, const char *target)
 {
     DIR *d = opendir(dir);
     struct dirent *e;
     long me = (long)getpid();
+    const char *base = strrchr(target, '/');
 
+    base = base ? base + 1 : target;
     if (!d)
         return;
     while ((e = readdir(d)) != NULL) {
         struct sn_buf p;
         struct stat st;
         long pid;
-        if (!tmp_name(e->d_name, &pid) || pid == me ||
-            kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+        if ((!tmp_name(e->d_name, &pid) &&
+             !old_tmp_name(e->d_name, base, &pid)) ||
+            pid == me || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
             continue;
         sn_buf_init(&p);
         sn_buf_printf(&p, "%s/%s", dir, e->d_name);
@@ -368,13 +386,16 @@ static void clean_stale(const char *dir)
 static int make_tmp(struct target *t)
 {
     static const char digits[] = "abcdefghijklmnopqrstuvwxyz0123456789";
-    static _Atomic unsigned counter;
     struct timespec ts;
     uint64_t x;
 
+    /* a name no other writer picks at the same moment (O_EXCL settles the
+     * rare clash): the time, the process and this call's frame */
     clock_gettime(CLOCK_REALTIME, &ts);
     x = (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 20) ^
-        ((uint64_t)getpid() << 40) ^ atomic_fetch_add(&counter, 1) * 7919;
+        ((uint64_t)getpid() << 40) ^ (uint64_t)(uintptr_t)&ts ^
+        (uint64_t)(uintptr_t)t;
+    x |= 1; /* xorshift never leaves 0 */
     for (int tries = 0; tries < 100; tries++) {
         char rnd[TMP_RANDOM + 1];
         struct sn_buf b;
@@ -507,7 +528,7 @@ int sn_write_outputs(const struct sn_output *outs, size_t n,
     for (size_t i = 0; i < n && !rc; i++) {
         if (t[i].kind != T_REPLACE)
             continue;
-        clean_stale(t[i].dir);
+        clean_stale(t[i].dir, t[i].path);
         rc = write_tmp(&t[i], paths[i], outs[i].data, outs[i].len, err);
     }
     /* then what cannot be replaced, in place: devices, FIFOs, sockets and
