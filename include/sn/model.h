@@ -692,6 +692,7 @@ struct sn_validate_group {
     const char *source, *model;
     int gpus;
     size_t n;
+    size_t first;                /* index of its first row */
     double spearman;
     double top_measured;         /* measured value of the predicted best */
     double best_measured;
@@ -700,6 +701,7 @@ struct sn_validate_group {
 
 struct sn_validate_source {
     const char *source;
+    size_t first;                /* index of its first row */
     size_t n, predicted;
     double median_abs_pct, mean_abs_pct;
 };
@@ -789,11 +791,12 @@ struct sn_sweep_point {
  * is marked; `scaling` says how much is kept. */
 bool sn_sweep_grows_job(const char *key);
 
-/* Re-plan and re-predict at every value. Values that do not validate or
- * where nothing fits are kept with their error. The best point has the
- * highest goodput-weighted tokens/s per accelerator (ties: fewer switch
- * chips). Errors only for what makes the whole sweep impossible (no
- * model, too many values). */
+/* Re-plan and re-predict at every value. Every value must give a spec
+ * that validates: one that does not ("abc" for a count) is SN_EINPUT
+ * naming it, before any point is predicted. Values whose design cannot
+ * be built, or where nothing fits, are kept with their error. The best
+ * point has the highest goodput-weighted tokens/s per accelerator (ties:
+ * fewer switch chips). */
 int sn_sweep_run(const struct sn_sweep *s, struct sn_sweep_point *pts,
                  struct sn_error *err);
 

@@ -140,6 +140,22 @@ struct sn_store;
  * cannot be opened. *out is NULL on failure. */
 int sn_store_open(const char *path, struct sn_store **out,
                   struct sn_error *err);
+
+/* How a command uses the database. */
+enum sn_store_mode {
+    SN_STORE_WRITE, /* create when absent, migrate, write */
+    SN_STORE_READ,  /* read only: never created (SN_ENOTFOUND when
+                       absent); a file or directory this process cannot
+                       write is opened read-only and left without -wal
+                       and -shm files */
+};
+
+/* sn_store_open() for a mode. The application id is checked before the
+ * schema version; a negative or unknown version, a file of another
+ * application and a schema that does not match its version (a
+ * half-applied migration) are SN_EINPUT, before any migration runs. */
+int sn_store_open_mode(const char *path, enum sn_store_mode mode,
+                       struct sn_store **out, struct sn_error *err);
 void sn_store_close(struct sn_store *st);
 /* The schema version of the open database. */
 int sn_store_schema_version(struct sn_store *st);

@@ -126,6 +126,33 @@ const char *sn_suggest(const char *word, const char *const *candidates);
 const char *sn_suggest_strided(const char *word, const void *first, size_t n,
                                size_t stride);
 
+/* ---- text from the machine -------------------------------------------- */
+
+/* Strings read from the machine (sysfs, procfs, host names, library and
+ * driver versions) or from documents made elsewhere are cleaned where
+ * they are read: valid UTF-8 is kept; each byte of an invalid sequence
+ * and each control character (C0, DEL and C1: what a terminal acts on,
+ * what XML forbids) becomes the four characters "\xNN". Clean text
+ * prints as itself and goes into JSON, XML and the store unchanged, and
+ * cleaning it again changes nothing. */
+#define SN_CLEAN_LINES 1 /* keep newlines and tabs (multi-line text) */
+
+/* Append len bytes of s, cleaned. */
+void sn_buf_put_clean(struct sn_buf *b, const char *s, size_t len,
+                      int flags);
+/* Clean src into dst (size bytes), cut before a character or escape that
+ * would not fit; always NUL-terminated. Returns dst. */
+char *sn_str_clean(char *dst, size_t size, const char *src, int flags);
+/* Clean the NUL-terminated string in s, a buffer of size bytes. */
+void sn_str_clean_in(char *s, size_t size, int flags);
+/* A heap copy of s, cleaned. */
+char *sn_xstrdup_clean(const char *s, int flags);
+/* Whether s is clean already. */
+bool sn_str_is_clean(const char *s, int flags);
+/* The length (1 to 4) of the UTF-8 character starting at s, or 0 when
+ * the bytes there (avail of them) are not one. */
+size_t sn_utf8_len(const unsigned char *s, size_t avail);
+
 /* ---- units --------------------------------------------------------------- */
 
 enum sn_unit_kind {
@@ -239,12 +266,51 @@ void sn_table_release(struct sn_table *t);
 #define SN_FILE_MAX ((size_t)64 << 20)
 
 /* Read a whole file into a NUL-terminated heap buffer (caller frees).
- * Fails with SN_EINPUT when it is larger than max bytes. */
+ * Fails with SN_EINPUT when it is larger than max bytes or the path names
+ * nothing (missing, too long, a directory), SN_EIO when it cannot be
+ * read. "-" reads standard input. */
 int sn_read_file(const char *path, size_t max, char **data, size_t *len,
                  struct sn_error *err);
-/* Write data to path atomically: a temporary file in the same directory,
- * fsync, rename. On failure nothing is left behind and path is unchanged.
- * "-" writes to standard output. */
+/* Read a small file the machine describes itself in (a sysfs or procfs
+ * attribute) without ever blocking: opened non-blocking, and only a
+ * regular file is read (a FIFO or device planted in the tree is not).
+ * Returns a NUL-terminated heap buffer (caller frees), or NULL (errno
+ * set) when the file is missing, not regular, unreadable or larger than
+ * max bytes. */
+char *sn_read_attr(const char *path, size_t max, size_t *len);
+
+/* One output of a command: where it goes and its bytes. */
+struct sn_output {
+    const char *path;
+    const void *data;
+    size_t len;
+};
+
+/* Write a command's outputs as a set. What each path means:
+ *  - "-": standard output;
+ *  - a regular file, or nothing yet: written to a temporary file in the
+ *    same directory (".sn-PID-XXXXXX.tmp", short whatever the name),
+ *    fsynced and renamed over it; a replaced file keeps its mode;
+ *  - a character device, FIFO or socket: written in place (a device node
+ *    is never replaced by a file);
+ *  - a symbolic link: followed to what it names, which is then written as
+ *    above (the link stays);
+ *  - a directory or block device: refused (SN_EINPUT).
+ * Every temporary is written before any target is touched and the renames
+ * come last, together: when one output fails, no file of the set is
+ * replaced and no temporary is left. Temporaries that killed writers left
+ * in a directory are removed when it is next written to. Two outputs
+ * naming one file are refused. SN_EINPUT for a path that cannot name an
+ * output (empty, too long, a loop of links), SN_EIO for a write that
+ * fails. */
+int sn_write_outputs(const struct sn_output *outs, size_t n,
+                     struct sn_error *err);
+/* Check, before any work, that sn_write_outputs() could write paths:
+ * each names an output as above and its directory exists and is
+ * writable. Nothing is written. */
+int sn_outputs_check(const char *const *paths, size_t n,
+                     struct sn_error *err);
+/* One output: sn_write_outputs() of one. */
 int sn_write_file_atomic(const char *path, const void *data, size_t len,
                          struct sn_error *err);
 

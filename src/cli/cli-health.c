@@ -2,9 +2,11 @@
  * environment hwloc needs to follow --fsroot, and a report as the rows
  * the store keeps with a run. */
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "cli-health.h"
 #include "cmd.h"
@@ -106,4 +108,68 @@ void cli_health_rows(const struct sn_health_report *rep, const char *host,
                            sn_health_status_label(c->status), c->subject,
                            c->evidence, c->remedy);
     }
+}
+
+struct deadline {
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    bool done;
+    long long seconds;
+    void (*expire)(void *ctx);
+    void *ctx;
+};
+
+/* Past the deadline the probes are stuck (a FIFO where a sysfs attribute
+ * should be, which hwloc reads blocking; a driver call that never
+ * returns): no thread can unstick them, so expire() ends the process. */
+static void *deadline_main(void *arg)
+{
+    struct deadline *d = arg;
+    struct timespec until;
+    bool fired = false;
+
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += (time_t)d->seconds;
+    pthread_mutex_lock(&d->lock);
+    while (!d->done && !fired)
+        fired = pthread_cond_timedwait(&d->cond, &d->lock, &until) ==
+                ETIMEDOUT;
+    fired = fired && !d->done;
+    pthread_mutex_unlock(&d->lock);
+    if (fired)
+        d->expire(d->ctx);
+    return NULL;
+}
+
+int cli_health_run_bounded(const struct sn_health_config *cfg,
+                           struct sn_health_report *rep, long long seconds,
+                           void (*expire)(void *ctx), void *ctx,
+                           struct sn_error *err)
+{
+    struct deadline d;
+    pthread_t th;
+    bool watching;
+    char *saved = NULL;
+    int rc;
+
+    memset(&d, 0, sizeof(d));
+    pthread_mutex_init(&d.lock, NULL);
+    pthread_cond_init(&d.cond, NULL);
+    d.seconds = seconds;
+    d.expire = expire;
+    d.ctx = ctx;
+    watching = pthread_create(&th, NULL, deadline_main, &d) == 0;
+    cli_health_env_begin(cfg, &saved);
+    rc = sn_health_run(cfg, rep, err);
+    cli_health_env_end(saved);
+    if (watching) {
+        pthread_mutex_lock(&d.lock);
+        d.done = true;
+        pthread_cond_signal(&d.cond);
+        pthread_mutex_unlock(&d.lock);
+        pthread_join(th, NULL);
+    }
+    pthread_cond_destroy(&d.cond);
+    pthread_mutex_destroy(&d.lock);
+    return rc;
 }

@@ -42,6 +42,18 @@ int cli_health_setup(const struct cli_health_opts *o,
 void cli_health_env_begin(const struct sn_health_config *cfg, char **saved);
 void cli_health_env_end(char *saved);
 
+/* The probes' deadline by default, seconds: doctor takes a fraction of a
+ * second on a node; NVML's start on a large node, seconds. */
+#define CLI_HEALTH_TIMEOUT 300
+
+/* sn_health_run() with cfg's root in the environment (above), under a
+ * deadline of seconds: past it, expire(ctx) is called from another
+ * thread, and must end the process (a stuck probe cannot be stopped). */
+int cli_health_run_bounded(const struct sn_health_config *cfg,
+                           struct sn_health_report *rep, long long seconds,
+                           void (*expire)(void *ctx), void *ctx,
+                           struct sn_error *err);
+
 /* The checks of rep as store rows made on host, appended to *rows (*n
  * of them, *cap allocated; release with sn_store_health_release()). */
 void cli_health_rows(const struct sn_health_report *rep, const char *host,

@@ -31,11 +31,12 @@ static int make_parents(const char *path)
     return rc;
 }
 
-int cli_store_open(const char *path, struct sn_store **st)
+int cli_store_open(const char *path, enum cli_db use, struct sn_store **st)
 {
     struct sn_buf b;
     struct sn_error err;
     const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+    struct stat sb;
     int rc;
 
     *st = NULL;
@@ -54,12 +55,28 @@ int cli_store_open(const char *path, struct sn_store **st)
             return cli_usage_error("no results database: set HOME or "
                                    "XDG_DATA_HOME, or give --db PATH");
         }
-        if (make_parents(b.data)) {
+        /* the default place, before anything was stored there: a list is
+         * empty, anything else is not there yet; nothing is created */
+        if (use != CLI_DB_WRITE && stat(b.data, &sb) != 0 &&
+            errno == ENOENT) {
+            rc = use == CLI_DB_LIST
+                     ? SN_EXIT_OK
+                     : cli_usage_error("%s: no results database yet "
+                                       "(nothing stored: run 'supernode "
+                                       "check' first)",
+                                       b.data);
+            sn_buf_release(&b);
+            return rc;
+        }
+        if (use == CLI_DB_WRITE && make_parents(b.data)) {
             sn_buf_release(&b);
             return SN_EXIT_RUN;
         }
     }
-    rc = sn_store_open(b.data, st, &err);
+    rc = sn_store_open_mode(b.data,
+                            use == CLI_DB_WRITE ? SN_STORE_WRITE
+                                                : SN_STORE_READ,
+                            st, &err);
     sn_buf_release(&b);
     if (rc)
         return cli_fail(&err);

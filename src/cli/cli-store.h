@@ -8,11 +8,21 @@
 
 #include "sn/store.h"
 
+/* What a command does with the results database. */
+enum cli_db {
+    CLI_DB_WRITE, /* stores: created when absent */
+    CLI_DB_READ,  /* reads: never created; absent is an error */
+    CLI_DB_LIST,  /* lists: never created; the default database not yet
+                     there is an empty list (*st NULL) */
+};
+
 /* Open the results database: path when given (--db), else
  * $XDG_DATA_HOME/supernode/results.db, else
- * ~/.local/share/supernode/results.db, creating the directory. Prints the
- * error and returns an exit status; *st is NULL on failure. */
-int cli_store_open(const char *path, struct sn_store **st);
+ * ~/.local/share/supernode/results.db (its directory created for a
+ * writer). A reader opens it read-only where this process cannot write
+ * it. Prints the error and returns an exit status; *st is NULL on
+ * failure, and for CLI_DB_LIST when the default database is not there. */
+int cli_store_open(const char *path, enum cli_db use, struct sn_store **st);
 /* Parse a run id (a positive whole number) given to option opt; prints
  * and returns SN_EXIT_USAGE when it is not one. */
 int cli_parse_run_id(const char *opt, const char *text, int64_t *id);

@@ -55,9 +55,32 @@ int cli_parse_format(const char *text, const char *allowed,
 
 int cli_write(const char *path, const struct sn_buf *buf)
 {
+    struct sn_output o = {path, buf->data, buf->len};
+
+    return cli_write_set(&o, 1);
+}
+
+int cli_write_set(const struct sn_output *outs, size_t n)
+{
     struct sn_error err;
 
-    if (sn_write_file_atomic(path, buf->data, buf->len, &err))
+    fflush(stdout); /* "-" is written past stdio */
+    if (sn_write_outputs(outs, n, &err))
+        return cli_fail(&err);
+    return SN_EXIT_OK;
+}
+
+int cli_outputs_check(const char *const *paths, size_t n)
+{
+    const char *given[8];
+    struct sn_error err;
+    size_t k = 0;
+
+    /* options left out are NULL */
+    for (size_t i = 0; i < n && k < SN_ARRAY_LEN(given); i++)
+        if (paths[i])
+            given[k++] = paths[i];
+    if (sn_outputs_check(given, k, &err))
         return cli_fail(&err);
     return SN_EXIT_OK;
 }

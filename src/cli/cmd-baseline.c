@@ -86,7 +86,7 @@ static int bl_save(int argc, char **argv)
     rc = parse_opts(argc, argv, NULL, true, true, SN_BASELINE_MAX_RUNS, &o);
     if (rc)
         return rc;
-    rc = cli_store_open(o.db, &st);
+    rc = cli_store_open(o.db, CLI_DB_WRITE, &st);
     if (rc)
         return rc;
     /* without --run: the newest complete run and the runs like it */
@@ -137,11 +137,11 @@ static int bl_list(int argc, char **argv)
     rc = parse_opts(argc, argv, "table,json", false, false, 0, &o);
     if (rc)
         return rc;
-    rc = cli_store_open(o.db, &st);
+    rc = cli_store_open(o.db, CLI_DB_LIST, &st);
     if (rc)
         return rc;
     sn_buf_init(&out);
-    if (sn_store_baselines_list(st, &list, &n, &err)) {
+    if (st && sn_store_baselines_list(st, &list, &n, &err)) {
         rc = cli_fail(&err);
         goto out;
     }
@@ -220,7 +220,7 @@ static int bl_show(int argc, char **argv)
     rc = parse_opts(argc, argv, "table,json", true, false, 0, &o);
     if (rc)
         return rc;
-    rc = cli_store_open(o.db, &st);
+    rc = cli_store_open(o.db, CLI_DB_READ, &st);
     if (rc)
         return rc;
     if (sn_store_baseline_get(st, o.name, &b, &err)) {
@@ -318,7 +318,7 @@ static int bl_diff(int argc, char **argv)
     rc = parse_opts(argc, argv, "table,json", true, true, 1, &o);
     if (rc)
         return rc;
-    rc = cli_store_open(o.db, &st);
+    rc = cli_store_open(o.db, CLI_DB_READ, &st);
     if (rc)
         return rc;
     sn_buf_init(&out);

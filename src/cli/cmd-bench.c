@@ -2,10 +2,12 @@
  * command, run under mpirun or srun with one rank per device. Rank 0
  * prints the tables and writes the JSON; progress goes to stderr when it
  * is a terminal. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cmd.h"
@@ -77,6 +79,12 @@ static int parse_size(struct bench_cli *b, const char *opt, const char *v,
 
     if (sn_unit_parse_size(v, out, &err))
         return bad(b, "%s: %s", opt, err.msg);
+    /* 0 is what "not given" looks like inside: it would silently become
+     * the backend's default */
+    if (*out == 0)
+        return bad(b, "%s: a size of 0 bytes (give at least 1, such as 8 "
+                      "or 1M)",
+                   opt);
     return SN_EXIT_OK;
 }
 
@@ -143,12 +151,23 @@ static int parse_inject(struct bench_cli *b, const char *v)
 static int parse_list(struct bench_cli *b, const char *opt, const char *v,
                       bool dtypes)
 {
-    char buf[256], *save = NULL, *item;
+    char buf[256], *item, *next;
     struct sn_error err;
 
+    if (strlen(v) >= sizeof(buf))
+        return bad(b, "%s: a list longer than %zu characters", opt,
+                   sizeof(buf) - 1);
     sn_strlcpy(buf, v, sizeof(buf));
-    for (item = strtok_r(buf, ",", &save); item;
-         item = strtok_r(NULL, ",", &save)) {
+    /* every item named: an empty list would mean "all", an empty item
+     * is a typo */
+    for (item = buf; item; item = next) {
+        next = strchr(item, ',');
+        if (next)
+            *next++ = '\0';
+        if (!*item)
+            return bad(b, "%s: an empty name in '%s' (expected a "
+                          "comma-separated list)",
+                       opt, v);
         if (dtypes) {
             enum sn_bench_dtype d;
             if (sn_bench_dtype_parse(item, &d, &err))
@@ -170,6 +189,7 @@ static int parse_args(struct bench_cli *b, int argc, char **argv)
     struct sn_bench_opts *o = &b->o;
     struct sn_error err;
     int rc = SN_EXIT_OK;
+    int check_given = 0; /* -c 1: 1; -c 0 or --no-check: -1 */
 
     for (int i = 1; i < argc && !rc; i++) {
         const char *a = argv[i];
@@ -197,7 +217,11 @@ static int parse_args(struct bench_cli *b, int argc, char **argv)
             continue;
         }
         if (!strcmp(a, "--no-check")) {
+            if (check_given > 0)
+                return bad(b, "-c 1 and --no-check contradict each other; "
+                              "give one");
             o->check = false;
+            check_given = -1;
             continue;
         }
         if (!v)
@@ -228,7 +252,11 @@ static int parse_args(struct bench_cli *b, int argc, char **argv)
         } else if (!strcmp(a, "-c") || !strcmp(a, "--check")) {
             int on = 1;
             rc = parse_int(b, a, v, 0, 1, &on);
+            if (!rc && on && check_given < 0)
+                return bad(b, "-c 1 and --no-check contradict each other; "
+                              "give one");
             o->check = on != 0;
+            check_given = on ? 1 : -1;
         } else if (!strcmp(a, "--latency-iters")) {
             rc = parse_int(b, a, v, 1, 10000000, &o->latency_iters);
         } else if (!strcmp(a, "--until-ci")) {
@@ -272,6 +300,16 @@ static int parse_args(struct bench_cli *b, int argc, char **argv)
         } else if (!strcmp(a, "--spec")) {
             b->spec = v;
         } else if (!strcmp(a, "--fsroot")) {
+            /* as doctor has it: a root that is not a directory is bad
+             * input, not an empty machine */
+            struct stat st;
+            if (stat(v, &st) != 0)
+                rc = bad(b, "--fsroot %s: cannot use as root: %s", v,
+                         strerror(errno));
+            else if (!S_ISDIR(st.st_mode))
+                rc = bad(b, "--fsroot %s: cannot use as root: not a "
+                            "directory",
+                         v);
             o->fsroot = v;
         } else if (!strcmp(a, "--inject")) {
             rc = parse_inject(b, v);
@@ -345,6 +383,12 @@ static int bench_run(int argc, char **argv)
                     b.place.what);
         b.o.placement = &b.place;
     }
+    /* an output that cannot be written is found before the measuring,
+     * not after it; every rank leaves with rank 0's verdict */
+    if (b.rank == 0 && b.json)
+        status = cli_outputs_check(&b.json, 1);
+    if ((rc = status = sn_bench_job_agree(job, status)))
+        goto out;
     b.o.on_abort = on_abort;
     b.o.cb_ctx = &b;
     b.o.catch_signals = true;

@@ -24,11 +24,10 @@
 
 extern const struct sn_cmd sn_cmd_check;
 
-/* The probes' deadline, seconds: doctor takes a fraction of a second on a
- * node; NVML's start on a large node, seconds. A probe stuck in the
- * driver would hold every rank in the gather, and the bench's watchdog
- * is not running yet. */
-#define CHECK_DOCTOR_TIMEOUT 300
+/* The probes' deadline (cli-health.h): a probe stuck in the driver would
+ * hold every rank in the gather, and the bench's watchdog is not running
+ * yet. */
+#define CHECK_DOCTOR_TIMEOUT CLI_HEALTH_TIMEOUT
 
 struct check_cli {
     const char *spec_path;
@@ -82,13 +81,23 @@ static int bad(const struct check_cli *c, const char *fmt, ...)
 
 static int parse_tests(struct check_cli *c, const char *list)
 {
-    char *copy = sn_xstrdup(list), *save = NULL;
+    char *copy = sn_xstrdup(list), *next;
     struct sn_error err;
     int rc = SN_EXIT_OK;
 
-    for (char *t = strtok_r(copy, ",", &save); t;
-         t = strtok_r(NULL, ",", &save)) {
+    /* every test named: an empty list would mean the suite's, an empty
+     * item is a typo */
+    for (char *t = copy; t; t = next) {
         enum sn_bench_test x;
+        next = strchr(t, ',');
+        if (next)
+            *next++ = '\0';
+        if (!*t) {
+            rc = bad(c, "--tests: an empty name in '%s' (expected a "
+                        "comma-separated list such as compute,pairs)",
+                     list);
+            break;
+        }
         if (sn_bench_test_parse(t, &x, &err)) {
             rc = bad(c, "--tests: %s", err.msg);
             break;
@@ -316,11 +325,12 @@ static void run_record(const struct check_cli *c, const struct sn_spec *spec,
     memset(run, 0, sizeof(*run));
     if (!user || !*user)
         user = getenv("LOGNAME");
-    sn_strlcpy(run->user, user ? user : "", sizeof(run->user));
+    /* the environment's and the machine's words, cleaned */
+    sn_str_clean(run->user, sizeof(run->user), user ? user : "", 0);
     if (res && res->nranks > 0)
         sn_strlcpy(run->host, res->ranks[0].host, sizeof(run->host));
-    else if (gethostname(host, sizeof(host)) == 0)
-        sn_strlcpy(run->host, host, sizeof(run->host));
+    else if (gethostname(host, sizeof(host) - 1) == 0)
+        sn_str_clean(run->host, sizeof(run->host), host, 0);
     snprintf(run->tool, sizeof(run->tool), "supernode %s", SN_VERSION);
     if (res) {
         const struct sn_bench_versions *v = &res->versions;
@@ -442,43 +452,27 @@ static void suite_opts(const struct check_cli *c, const struct sn_topo *t,
 
 /* ---- node health ----------------------------------------------------------------- */
 
-struct deadline {
-    pthread_mutex_t lock;
-    pthread_cond_t cond;
-    bool done;
+/* Past the deadline this rank says why on its own (rank 0 is waiting in
+ * the gather) and ends the job; the stored run stays incomplete, as with
+ * a hung test. */
+struct expiry {
     long long seconds;
     const char *host;
     struct sn_bench_job *job;
 };
 
-/* Past the deadline this rank says why on its own (rank 0 is waiting in
- * the gather) and ends the job; the stored run stays incomplete, as with
- * a hung test. */
-static void *deadline_main(void *arg)
+static void health_expired(void *ctx)
 {
-    struct deadline *d = arg;
-    struct timespec until;
-    bool fired = false;
+    struct expiry *x = ctx;
 
-    clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_sec += (time_t)d->seconds;
-    pthread_mutex_lock(&d->lock);
-    while (!d->done && !fired)
-        fired = pthread_cond_timedwait(&d->cond, &d->lock, &until) ==
-                ETIMEDOUT;
-    fired = fired && !d->done;
-    pthread_mutex_unlock(&d->lock);
-    if (fired) {
-        fprintf(stderr,
-                "supernode: check: the node-health checks on %s did not "
-                "finish within %lld s (a probe stuck in the driver?); "
-                "ending the job (run 'supernode doctor' there, or check "
-                "with --no-doctor)\n",
-                d->host, d->seconds);
-        fflush(stderr);
-        sn_bench_job_abort(d->job, SN_EXIT_RUN);
-    }
-    return NULL;
+    fprintf(stderr,
+            "supernode: check: the node-health checks on %s did not "
+            "finish within %lld s (a probe stuck in the driver?); "
+            "ending the job (run 'supernode doctor' there, or check "
+            "with --no-doctor)\n",
+            x->host, x->seconds);
+    fflush(stderr);
+    sn_bench_job_abort(x->job, SN_EXIT_RUN);
 }
 
 /* sn_health_run() under the deadline. */
@@ -486,32 +480,10 @@ static int health_run_bounded(struct check_cli *c, struct sn_bench_job *job,
                               struct sn_health_report *rep,
                               struct sn_error *err)
 {
-    struct deadline d;
-    pthread_t th;
-    bool watching;
-    char *saved = NULL;
-    int rc;
+    struct expiry x = {c->doctor_timeout, sn_bench_job_host(job), job};
 
-    memset(&d, 0, sizeof(d));
-    pthread_mutex_init(&d.lock, NULL);
-    pthread_cond_init(&d.cond, NULL);
-    d.seconds = c->doctor_timeout;
-    d.host = sn_bench_job_host(job);
-    d.job = job;
-    watching = pthread_create(&th, NULL, deadline_main, &d) == 0;
-    cli_health_env_begin(&c->hcfg, &saved);
-    rc = sn_health_run(&c->hcfg, rep, err);
-    cli_health_env_end(saved);
-    if (watching) {
-        pthread_mutex_lock(&d.lock);
-        d.done = true;
-        pthread_cond_signal(&d.cond);
-        pthread_mutex_unlock(&d.lock);
-        pthread_join(th, NULL);
-    }
-    pthread_cond_destroy(&d.cond);
-    pthread_mutex_destroy(&d.lock);
-    return rc;
+    return cli_health_run_bounded(&c->hcfg, rep, c->doctor_timeout,
+                                  health_expired, &x, err);
 }
 
 /* How one host's checks travel to rank 0: NUL-terminated fields (no
@@ -769,17 +741,27 @@ static int judge(struct check_cli *c, const struct sn_spec *spec,
                       run->ranks);
     sn_diag_render_text(rep, c->verbose, &out);
     cli_print(&out);
-    if (c->json) {
-        sn_buf_reset(&out);
-        sn_diag_render_json(rep, store_as ? store_as : run->id, spec->name,
-                            &out);
-        if ((rc = cli_write(c->json, &out)))
-            goto out;
-    }
-    if (c->junit) {
-        sn_buf_reset(&out);
-        sn_diag_render_junit(rep, spec->name, &out);
-        if ((rc = cli_write(c->junit, &out)))
+    if (c->json || c->junit) {
+        /* both or neither: a failed JUnit write leaves the JSON as it
+         * was */
+        struct sn_buf js, ju;
+        struct sn_output outs[2];
+        size_t n = 0;
+        sn_buf_init(&js);
+        sn_buf_init(&ju);
+        if (c->json) {
+            sn_diag_render_json(rep, store_as ? store_as : run->id,
+                                spec->name, &js);
+            outs[n++] = (struct sn_output){c->json, js.data, js.len};
+        }
+        if (c->junit) {
+            sn_diag_render_junit(rep, spec->name, &ju);
+            outs[n++] = (struct sn_output){c->junit, ju.data, ju.len};
+        }
+        rc = cli_write_set(outs, n);
+        sn_buf_release(&ju);
+        sn_buf_release(&js);
+        if (rc)
             goto out;
     }
     rc = rep->verdict == SN_SEV_FAIL ? SN_EXIT_CHECK : SN_EXIT_OK;
@@ -791,6 +773,30 @@ out:
     free(expected);
     free(source);
     return rc;
+}
+
+/* What a recorded run judged here differs in from the design it is
+ * judged against: said, never silent. */
+static void run_notes(const struct sn_spec *spec, const struct sn_topo *t,
+                      const struct sn_run *run)
+{
+    char hash[20];
+
+    if ((uint64_t)run->ranks > t->naccel)
+        fprintf(stderr,
+                "supernode: check: note: the run has %d ranks, the spec %zu "
+                "accelerators\n",
+                run->ranks, t->naccel);
+    /* another design than the one it was measured on: allowed (a spec
+     * revised since), but its expectations may not be the run's */
+    snprintf(hash, sizeof(hash), "%016" PRIx64, spec->hash);
+    if (run->spec_hash[0] && strcmp(run->spec_hash, hash))
+        fprintf(stderr,
+                "supernode: check: note: the run was measured on spec '%s' "
+                "(hash %s) and is judged against '%s' (hash %s): the design "
+                "may not be the one it ran on\n",
+                run->spec_name[0] ? run->spec_name : "-", run->spec_hash,
+                spec->name ? spec->name : "-", hash);
 }
 
 /* Judge a stored run (--run) or one read from a file (--results): no
@@ -820,10 +826,16 @@ static int check_recorded(struct check_cli *c, const struct sn_spec *spec,
         sn_store_findings_release(f, nf);
     }
     if (c->results && c->no_store && !c->baseline) {
+        run_notes(spec, t, &run);
         rc = judge(c, spec, t, NULL, &run, &rs, 0);
         goto out;
     }
-    rc = cli_store_open(c->db, &st);
+    /* a stored run judged again, or a file judged against a baseline
+     * only, reads the database; a file stored as a new run writes it */
+    rc = cli_store_open(c->db,
+                        c->results && !c->no_store ? CLI_DB_WRITE
+                                                   : CLI_DB_READ,
+                        &st);
     if (rc)
         goto out;
     if (c->run_id &&
@@ -845,11 +857,7 @@ static int check_recorded(struct check_cli *c, const struct sn_spec *spec,
         }
         store_as = run.id;
     }
-    if ((uint64_t)run.ranks > t->naccel)
-        fprintf(stderr,
-                "supernode: check: note: the run has %d ranks, the spec %zu "
-                "accelerators\n",
-                run.ranks, t->naccel);
+    run_notes(spec, t, &run);
     rc = judge(c, spec, t, st, &run, &rs, store_as);
 out:
     sn_results_release(&rs);
@@ -906,10 +914,20 @@ static int check_measure(struct check_cli *c, const struct sn_spec *spec,
     if (c->place.mismatches && c->rank == 0)
         fprintf(stderr, "supernode: check: --allow-colocated: %s\n",
                 c->place.what);
+    /* outputs that cannot be written are found before the measuring,
+     * not after it */
+    if (c->rank == 0) {
+        const char *outs[] = {c->json, c->junit};
+        status = cli_outputs_check(outs, SN_ARRAY_LEN(outs));
+        if (status)
+            goto agree;
+    }
     /* rank 0 records the run before measuring: a run that dies stays in
      * the store, marked incomplete */
     if (c->rank == 0 && (!c->no_store || c->baseline))
-        status = cli_store_open(c->db, &c->st);
+        status = cli_store_open(c->db,
+                                c->no_store ? CLI_DB_READ : CLI_DB_WRITE,
+                                &c->st);
     if (c->rank == 0 && !c->no_store && !status) {
         {
             run_record(c, spec, NULL, &run);

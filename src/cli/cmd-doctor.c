@@ -4,12 +4,27 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli-health.h"
 #include "cmd.h"
 #include "sn/health.h"
 
 extern const struct sn_cmd sn_cmd_doctor;
+
+/* Past the deadline: say so and end, as check does for its hosts. */
+static void doctor_expired(void *ctx)
+{
+    const long long *seconds = ctx;
+
+    fprintf(stderr,
+            "supernode: doctor: the checks did not finish within %lld s "
+            "(a probe is stuck: a FIFO or a hung device under the root, or "
+            "the driver); giving up\n",
+            *seconds);
+    fflush(stderr);
+    _exit(SN_EXIT_RUN);
+}
 
 static int doctor_run(int argc, char **argv)
 {
@@ -23,7 +38,7 @@ static int doctor_run(int argc, char **argv)
     struct cli_health_opts hopts = {NULL, NULL, NULL};
     const char *spec_path = NULL;
     struct sn_health_matrix *matrix = NULL;
-    char *saved = NULL;
+    long long timeout = CLI_HEALTH_TIMEOUT;
     bool have_spec = false;
     int status = SN_EXIT_OK;
     int rc = SN_EXIT_OK;
@@ -40,6 +55,10 @@ static int doctor_run(int argc, char **argv)
         } else if ((v = cli_opt_value(argc, argv, &i, "--format", NULL,
                                       &rc))) {
             if (cli_parse_format(v, "text,json", &format))
+                return cli_usage_hint(&sn_cmd_doctor);
+        } else if ((v = cli_opt_value(argc, argv, &i, "--timeout", NULL,
+                                      &rc))) {
+            if (cli_parse_long("--timeout", v, 1, 86400, &timeout))
                 return cli_usage_hint(&sn_cmd_doctor);
         } else if (rc) {
             return cli_usage_hint(&sn_cmd_doctor);
@@ -71,9 +90,8 @@ static int doctor_run(int argc, char **argv)
         goto out;
     }
     cfg.matrix = matrix;
-    cli_health_env_begin(&cfg, &saved);
-    rc = sn_health_run(&cfg, &rep, &err);
-    cli_health_env_end(saved);
+    rc = cli_health_run_bounded(&cfg, &rep, timeout, doctor_expired,
+                                &timeout, &err);
     if (rc) {
         status = cli_fail(&err);
         goto out;
@@ -97,7 +115,7 @@ out:
 const struct sn_cmd sn_cmd_doctor = {
     "doctor",
     "[--spec SPEC] [--matrix FILE] [--fsroot DIR] [--nvml LIB|none] "
-    "[--format text|json]",
+    "[--format text|json] [--timeout S]",
     "check that this node is what it should be",
     "Probes one node in the field's troubleshooting order and prints a\n"
     "checklist: PASS, WARN, FAIL or SKIP for each check, with the evidence\n"
@@ -122,7 +140,10 @@ const struct sn_cmd sn_cmd_doctor = {
     "  --nvml LIB        the NVML library to dlopen() (default\n"
     "                    libnvidia-ml.so.1, or $SN_NVML_LIBRARY); none\n"
     "                    skips the GPU checks\n"
-    "  --format F        text (default) or json (supernode.doctor/1)\n\n"
-    "Exit status 1 when any check fails, 2 for a bad spec or matrix.\n",
+    "  --format F        text (default) or json (supernode.doctor/1)\n"
+    "  --timeout S       give up, exit 3, when the checks take longer (a\n"
+    "                    probe stuck on a FIFO or in the driver; 300)\n\n"
+    "Exit status 1 when any check fails, 2 for a bad spec or matrix, 3 when\n"
+    "the checks could not finish.\n",
     doctor_run,
 };

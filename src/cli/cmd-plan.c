@@ -93,14 +93,18 @@ static int plan_run(int argc, char **argv)
         sn_report_ledger_csv(topo, &ledger);
     if (o.dot)
         sn_report_topo_dot(topo, DOT_DETAIL_MAX, &dot);
-    if (o.ledger && (rc = cli_write(o.ledger, &ledger)))
-        goto out;
-    if (o.dot && (rc = cli_write(o.dot, &dot)))
-        goto out;
-    if (o.output)
-        rc = cli_write(o.output, &main_out);
-    else
-        cli_print(&main_out);
+    /* the set at once: when one cannot be written, none is replaced */
+    {
+        struct sn_output outs[3];
+        size_t n = 0;
+        if (o.ledger)
+            outs[n++] = (struct sn_output){o.ledger, ledger.data, ledger.len};
+        if (o.dot)
+            outs[n++] = (struct sn_output){o.dot, dot.data, dot.len};
+        outs[n++] = (struct sn_output){o.output ? o.output : "-",
+                                       main_out.data, main_out.len};
+        rc = cli_write_set(outs, n);
+    }
 out:
     sn_buf_release(&dot);
     sn_buf_release(&ledger);
@@ -134,7 +138,10 @@ const struct sn_cmd sn_cmd_plan = {
     "  --ledger FILE.csv   the cable ledger: one row per link with its id,\n"
     "                      label, both ends, class, medium, length, bandwidth\n"
     "  --dot FILE          a Graphviz drawing, repeated units collapsed\n\n"
-    "Files are written whole or not at all. Exit status: 0 planned (even with\n"
-    "warnings), 2 bad spec or arguments, 3 an output could not be written.\n",
+    "Files are written whole or not at all, and together: when one cannot\n"
+    "be written, none is replaced. FILE may be '-' (standard output), a\n"
+    "device or FIFO (written in place) or a symbolic link (its target is\n"
+    "written). Exit status: 0 planned (even with warnings), 2 bad spec or\n"
+    "arguments, 3 an output could not be written.\n",
     plan_run,
 };

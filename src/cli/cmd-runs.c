@@ -75,11 +75,11 @@ static int runs_list(int argc, char **argv)
     rc = parse_opts(argc, argv, "table,json", false, &o);
     if (rc)
         return rc;
-    rc = cli_store_open(o.db, &st);
+    rc = cli_store_open(o.db, CLI_DB_LIST, &st);
     if (rc)
         return rc;
     sn_buf_init(&out);
-    if (sn_store_runs_list(st, (size_t)o.limit, &runs, &n, &err)) {
+    if (st && sn_store_runs_list(st, (size_t)o.limit, &runs, &n, &err)) {
         rc = cli_fail(&err);
         goto out;
     }
@@ -217,7 +217,7 @@ static int runs_show(int argc, char **argv)
         rc = cli_parse_run_id("runs show", o.arg, &id);
     if (rc)
         return rc;
-    rc = cli_store_open(o.db, &st);
+    rc = cli_store_open(o.db, CLI_DB_READ, &st);
     if (rc)
         return rc;
     sn_buf_init(&out);
@@ -270,7 +270,7 @@ static int runs_import(int argc, char **argv)
         return cli_fail(&err);
     }
     free(text);
-    rc = cli_store_open(o.db, &st);
+    rc = cli_store_open(o.db, CLI_DB_WRITE, &st);
     if (rc)
         goto out;
     if (sn_store_run_put(st, &run, rs.items, rs.n, f, nf, h, nh, &err)) {

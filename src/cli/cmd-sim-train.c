@@ -114,10 +114,12 @@ static int parse(int argc, char **argv, struct train_opts *o)
                 return SN_EXIT_USAGE;
         } else if (rc) {
             return rc;
-        } else if (!strcmp(argv[i], "--sp")) {
-            o->sp = 1;
-        } else if (!strcmp(argv[i], "--no-sp")) {
-            o->sp = 0;
+        } else if (!strcmp(argv[i], "--sp") || !strcmp(argv[i], "--no-sp")) {
+            int want = !strcmp(argv[i], "--sp");
+            if (o->sp >= 0 && o->sp != want)
+                return cli_usage_error("sim train: --sp and --no-sp "
+                                       "contradict each other; give one");
+            o->sp = want;
         } else if (!strcmp(argv[i], "--search")) {
             o->search = true;
         } else if (!strcmp(argv[i], "--legacy")) {

@@ -154,10 +154,15 @@ static int parse(int argc, char **argv, struct sim_opts *o, bool coll)
         } else if (coll && (v = cli_opt_value(argc, argv, &i, "--dtype", "-d",
                                           &rc))) {
             o->dtype = v;
-        } else if (!coll && !strcmp(argv[i], "--all")) {
-            o->list = 1;
-        } else if (!coll && !strcmp(argv[i], "--classes")) {
-            o->list = -1;
+        } else if (!coll && (!strcmp(argv[i], "--all") ||
+                             !strcmp(argv[i], "--classes"))) {
+            int want = !strcmp(argv[i], "--all") ? 1 : -1;
+            /* opposite listings: the last one would silently win */
+            if (o->list && o->list != want)
+                return cli_usage_error("sim pairs: --all and --classes "
+                                       "ask for opposite listings; give "
+                                       "one");
+            o->list = want;
         } else if (rc) {
             return rc;
         } else if (argv[i][0] == '-' && argv[i][1]) {

@@ -71,6 +71,9 @@ static void short_source(const char *s, char *out, size_t size)
         n = 40;
     if (n >= size)
         n = size - 1;
+    /* not inside a character */
+    while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
+        n--;
     memcpy(out, s, n);
     out[n] = '\0';
 }

@@ -39,6 +39,13 @@ int cli_parse_format(const char *text, const char *allowed,
 /* Write a buffer to a file atomically (or stdout for "-"); returns an exit
  * status and prints the error. */
 int cli_write(const char *path, const struct sn_buf *buf);
+/* Write every output of a command as one set (sn_write_outputs(): all
+ * written, then renamed together; devices, FIFOs and "-" in place);
+ * returns an exit status and prints the error. */
+int cli_write_set(const struct sn_output *outs, size_t n);
+/* Before a long run: can these outputs (NULL entries skipped, at most 8)
+ * be written? Prints the error and returns an exit status. */
+int cli_outputs_check(const char *const *paths, size_t n);
 /* Write a buffer to stdout. */
 void cli_print(const struct sn_buf *buf);
 /* Parse a whole number option within [min, max]. */

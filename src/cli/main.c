@@ -73,6 +73,26 @@ int main(int argc, char **argv)
     cmd = sn_cmd_find(argv[1]);
     if (!cmd)
         return help(argv[1]); /* unknown: says so, exit 2 */
+    /* no option value and no argument is ever empty: '' would otherwise
+     * slip through as "not given" and silently become a default (--ops
+     * "" ran every collective, --db "" a database that is not kept) */
+    for (int i = 2; i < argc; i++) {
+        const char *eq = argv[i][0] == '-' ? strchr(argv[i], '=') : NULL;
+        bool quiet = cli_launcher_rank() != 0; /* one rank of a job says it */
+        if (!argv[i][0] && argv[i - 1][0] == '-' && i > 2)
+            return quiet ? SN_EXIT_USAGE
+                         : cli_usage_error("%s: '%s' has an empty value",
+                                           argv[1], argv[i - 1]);
+        if (!argv[i][0])
+            return quiet ? SN_EXIT_USAGE
+                         : cli_usage_error("%s: argument %d is empty (an "
+                                           "argument cannot be '')",
+                                           argv[1], i - 1);
+        if (eq && !eq[1])
+            return quiet ? SN_EXIT_USAGE
+                         : cli_usage_error("%s: '%s' has an empty value",
+                                           argv[1], argv[i]);
+    }
     /* `supernode CMD --help` is the same as `supernode help CMD` */
     for (int i = 2; i < argc; i++)
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))

@@ -205,6 +205,112 @@ static void test_store_migrates_an_empty_marked_file(void)
     rmdir_all(dir);
 }
 
+/* Set PRAGMAs on a store file behind the store's back. */
+static void pragma(const char *path, const char *sql)
+{
+    sqlite3 *db;
+
+    if (sqlite3_open(path, &db) == SQLITE_OK)
+        sqlite3_exec(db, sql, NULL, NULL, NULL);
+    sqlite3_close(db);
+}
+
+static void test_store_refuses_negative_and_unknown_versions(void)
+{
+    static const char *const versions[] = {"-1", "-3", "-120", "-1000000",
+                                           "4", "2147483647"};
+    char *dir = tmpdir(), *path;
+    struct sn_store *st = NULL;
+    struct sn_error err;
+    char sql[64];
+
+    REQUIRE(dir);
+    path = db_path(dir);
+    REQUIRE(sn_store_open(path, &st, &err) == SN_OK);
+    REQUIRE(put_run(st, "00000000000000aa", 1, 1.0) > 0);
+    sn_store_close(st);
+    for (size_t i = 0; i < SN_ARRAY_LEN(versions); i++) {
+        snprintf(sql, sizeof(sql), "PRAGMA user_version = %s", versions[i]);
+        pragma(path, sql);
+        st = NULL;
+        /* refused before any migration runs: a version indexes the
+         * table of migrations */
+        CHECK(sn_store_open(path, &st, &err) == SN_EINPUT);
+        CHECK(st == NULL);
+        if (versions[i][0] == '-')
+            CHECK_CONTAINS(err.msg, "not a supernode results database");
+        else
+            CHECK_CONTAINS(err.msg, "is newer than this supernode knows");
+        CHECK(sn_store_open_mode(path, SN_STORE_READ, &st, &err) ==
+              SN_EINPUT);
+    }
+    /* the application id first: another application's file is refused
+     * whatever its version */
+    pragma(path, "PRAGMA application_id = 7; PRAGMA user_version = -1");
+    CHECK(sn_store_open(path, &st, &err) == SN_EINPUT);
+    CHECK_CONTAINS(err.msg, "application id 0x7");
+    free(path);
+    rmdir_all(dir);
+}
+
+static void test_store_half_applied_schema_is_bad_input(void)
+{
+    char *dir = tmpdir(), *path;
+    struct sn_store *st = NULL;
+    struct sn_error err;
+
+    REQUIRE(dir);
+    path = db_path(dir);
+    REQUIRE(sn_store_open(path, &st, &err) == SN_OK);
+    sn_store_close(st);
+    /* version 1 says: no drift column, no health table; both are there */
+    pragma(path, "PRAGMA user_version = 1");
+    CHECK(sn_store_open(path, &st, &err) == SN_EINPUT);
+    CHECK_CONTAINS(err.msg, "does not match its version 1");
+    CHECK(st == NULL);
+    /* nothing was changed: the version is still 1 */
+    pragma(path, "PRAGMA user_version = 3");
+    REQUIRE(sn_store_open(path, &st, &err) == SN_OK);
+    CHECK(sn_store_schema_version(st) == SN_STORE_SCHEMA_VERSION);
+    sn_store_close(st);
+    free(path);
+    rmdir_all(dir);
+}
+
+static void test_store_read_mode_never_creates(void)
+{
+    char *dir = tmpdir(), *path;
+    struct sn_store *st = NULL;
+    struct sn_error err;
+    struct sn_run *runs = NULL;
+    size_t n = 9;
+    char side[600];
+
+    REQUIRE(dir);
+    path = db_path(dir);
+    CHECK(sn_store_open_mode(path, SN_STORE_READ, &st, &err) ==
+          SN_ENOTFOUND);
+    CHECK_CONTAINS(err.msg, "no results database there");
+    CHECK(access(path, F_OK) != 0);
+    CHECK(sn_store_open_mode("", SN_STORE_WRITE, &st, &err) == SN_EINPUT);
+    /* a file there is read, and closing leaves no -wal or -shm */
+    REQUIRE(sn_store_open(path, &st, &err) == SN_OK);
+    REQUIRE(put_run(st, "00000000000000aa", 1, 1.0) > 0);
+    sn_store_close(st);
+    REQUIRE(sn_store_open_mode(path, SN_STORE_READ, &st, &err) == SN_OK);
+    CHECK(sn_store_runs_list(st, 0, &runs, &n, &err) == SN_OK && n == 1);
+    free(runs);
+    sn_store_close(st);
+    snprintf(side, sizeof(side), "%s-wal", path);
+    CHECK(access(side, F_OK) != 0);
+    snprintf(side, sizeof(side), "%s-shm", path);
+    CHECK(access(side, F_OK) != 0);
+    /* a directory is not a database */
+    CHECK(sn_store_open_mode(dir, SN_STORE_READ, &st, &err) == SN_EINPUT);
+    free(path);
+    rmdir_all(dir);
+}
+
 static void test_store_migrates_version_1_keeping_its_data(void)
 {
     char *dir = tmpdir(), *path;
@@ -916,6 +1022,9 @@ static const struct sn_test cases[] = {
     T(test_store_refuses_foreign_and_newer_files),
     T(test_store_migrates_an_empty_marked_file),
     T(test_store_migrates_version_1_keeping_its_data),
+    T(test_store_refuses_negative_and_unknown_versions),
+    T(test_store_half_applied_schema_is_bad_input),
+    T(test_store_read_mode_never_creates),
     T(test_store_migrates_version_2_adding_health),
     T(test_store_health_round_trips_in_order_as_columns),
     T(test_store_health_put_refuses_bad_input_whole),

@@ -9,15 +9,15 @@ static void test_sweep_domain_size_at_a_fixed_job(void)
      * swept; a 64-GPU job of Llama 3 8B: every design gets the supernodes
      * the job needs, the plan's links grow with the domain, one value is
      * marked */
-    static const char *const values[] = {"8", "16", "32", "0"};
+    static const char *const values[] = {"8", "16", "32"};
     struct sn_sweep s = {0};
-    struct sn_sweep_point pts[4];
+    struct sn_sweep_point pts[3];
     struct sn_error err;
     int marked = 0;
 
     s.key = "supernode.accelerators";
     s.values = values;
-    s.nvalues = 4;
+    s.nvalues = 3;
     s.model = sn_catalog_model(sn_catalog_builtin(), "llama3-8b");
     s.gpus = 64;
     s.gbs = 256;
@@ -34,10 +34,29 @@ static void test_sweep_domain_size_at_a_fixed_job(void)
         marked += pts[i].best_value;
     }
     CHECK(pts[0].domain == 8 && pts[2].domain == 32);
-    /* value 0 does not validate: kept with the spec's message */
-    CHECK(!pts[3].ok && !pts[3].best_value);
-    CHECK_CONTAINS(pts[3].error, "supernode.accelerators");
     CHECK(marked == 1);
+}
+
+static void test_sweep_refuses_a_value_that_does_not_validate(void)
+{
+    /* value 0 (or abc) gives no valid spec: the whole sweep is refused,
+     * naming the value, before any design is predicted */
+    static const char *const values[] = {"8", "16", "abc", "0"};
+    struct sn_sweep s = {0};
+    struct sn_sweep_point pts[4];
+    struct sn_error err;
+
+    memset(pts, 0, sizeof(pts));
+    s.key = "supernode.accelerators";
+    s.values = values;
+    s.nvalues = 4;
+    s.model = sn_catalog_model(sn_catalog_builtin(), "llama3-8b");
+    s.gpus = 64;
+    REQUIRE(s.model);
+    CHECK(sn_sweep_run(&s, pts, &err) == SN_EINPUT);
+    CHECK_CONTAINS(err.msg, "value 3 of 4, 'abc'");
+    CHECK_CONTAINS(err.msg, "is not a number");
+    CHECK(!pts[0].ok && pts[0].links == 0); /* nothing was predicted */
 }
 
 static void test_sweep_marks_the_most_effective_tokens(void)
@@ -92,7 +111,7 @@ static void test_sweep_compares_designs_at_the_spec_size(void)
     CHECK(pts[0].links == pts[1].links);
 }
 
-static void test_sweep_reports_a_bad_fixed_setting_per_value(void)
+static void test_sweep_refuses_a_bad_fixed_setting(void)
 {
     static const char *const values[] = {"8"};
     static const char *const fkeys[] = {"supernode.tiers"},
@@ -108,9 +127,8 @@ static void test_sweep_reports_a_bad_fixed_setting_per_value(void)
     s.fixed_values = fvals;
     s.nfixed = 1;
     s.model = sn_catalog_model(sn_catalog_builtin(), "llama3-8b");
-    REQUIRE(sn_sweep_run(&s, pts, &err) == SN_OK);
-    CHECK(!pts[0].ok);
-    CHECK_CONTAINS(pts[0].error, "tiers");
+    CHECK(sn_sweep_run(&s, pts, &err) == SN_EINPUT);
+    CHECK_CONTAINS(err.msg, "--set supernode.tiers=5");
 }
 
 static void test_sweep_refuses_no_values(void)
@@ -126,7 +144,8 @@ static const struct sn_test cases[] = {
     T(test_sweep_domain_size_at_a_fixed_job),
     T(test_sweep_marks_the_most_effective_tokens),
     T(test_sweep_compares_designs_at_the_spec_size),
-    T(test_sweep_reports_a_bad_fixed_setting_per_value),
+    T(test_sweep_refuses_a_value_that_does_not_validate),
+    T(test_sweep_refuses_a_bad_fixed_setting),
     T(test_sweep_refuses_no_values),
 };
 

@@ -1,6 +1,9 @@
 /* test-util.c: units, errors, buffers, JSON, tables, YAML, CSV, files. */
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -369,6 +372,264 @@ static void test_write_file_atomic_leaves_nothing_on_failure(void)
     CHECK(rmdir(dir) == 0); /* empty: no temporary left behind */
 }
 
+/* The file of path as a string ("" when unreadable), in buf. */
+static const char *slurp(const char *path, char *buf, size_t size)
+{
+    char *data = NULL;
+    size_t len = 0;
+    struct sn_error err;
+
+    buf[0] = '\0';
+    if (sn_read_file(path, size - 1, &data, &len, &err) == SN_OK) {
+        memcpy(buf, data, len);
+        buf[len] = '\0';
+    }
+    free(data);
+    return buf;
+}
+
+static int count_entries(const char *dir)
+{
+    char cmd[300];
+    FILE *p;
+    int n = -1;
+
+    snprintf(cmd, sizeof(cmd), "ls -A '%s' | wc -l", dir);
+    p = popen(cmd, "r");
+    if (p) {
+        if (fscanf(p, "%d", &n) != 1)
+            n = -1;
+        pclose(p);
+    }
+    return n;
+}
+
+static void rm_rf(const char *dir)
+{
+    char cmd[300];
+
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        printf("  cannot remove %s\n", dir);
+}
+
+static void test_outputs_keep_devices_fifos_and_links(void)
+{
+    char dir[] = "/tmp/sn-test-XXXXXX";
+    char dev[300], fifo[300], link[300], real[300], buf[64];
+    struct sn_output o[3];
+    struct stat st;
+    struct sn_error err;
+    int fd;
+
+    REQUIRE(mkdtemp(dir));
+    snprintf(dev, sizeof(dev), "%s/mynull", dir);
+    snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+    snprintf(link, sizeof(link), "%s/link", dir);
+    snprintf(real, sizeof(real), "%s/real", dir);
+    /* a node of the null device of our own, never the host's */
+    if (mknod(dev, S_IFCHR | 0644, makedev(1, 3)) != 0) {
+        printf("  skipped: mknod needs root\n");
+        rm_rf(dir);
+        return;
+    }
+    REQUIRE(mkfifo(fifo, 0644) == 0);
+    REQUIRE(symlink("real", link) == 0);
+    /* a reader on the FIFO that does not block us: open it first */
+    fd = open(fifo, O_RDONLY | O_NONBLOCK);
+    REQUIRE(fd >= 0);
+    o[0] = (struct sn_output){dev, "to the device", 13};
+    o[1] = (struct sn_output){fifo, "to the fifo", 11};
+    o[2] = (struct sn_output){link, "to the link", 11};
+    CHECK(sn_write_outputs(o, 3, &err) == SN_OK);
+    CHECK(stat(dev, &st) == 0 && S_ISCHR(st.st_mode));
+    CHECK(lstat(fifo, &st) == 0 && S_ISFIFO(st.st_mode));
+    CHECK(read(fd, buf, sizeof(buf)) == 11);
+    close(fd);
+    /* the link stays a link; what it names is written */
+    CHECK(lstat(link, &st) == 0 && S_ISLNK(st.st_mode));
+    CHECK_STR(slurp(real, buf, sizeof(buf)), "to the link");
+    /* a directory or a block device is never written over */
+    o[0] = (struct sn_output){dir, "x", 1};
+    CHECK(sn_write_outputs(o, 1, &err) == SN_EINPUT);
+    CHECK_CONTAINS(err.msg, "is a directory");
+    CHECK(count_entries(dir) == 4); /* no temporary left */
+    rm_rf(dir);
+}
+
+static void test_outputs_are_replaced_as_a_set(void)
+{
+    char dir[] = "/tmp/sn-test-XXXXXX";
+    char a[300], b[300], bad[300], buf[64];
+    struct sn_output o[3];
+    struct sn_error err;
+
+    REQUIRE(mkdtemp(dir));
+    snprintf(a, sizeof(a), "%s/ledger.csv", dir);
+    snprintf(b, sizeof(b), "%s/topo.dot", dir);
+    snprintf(bad, sizeof(bad), "%s/missing/x.dot", dir);
+    o[0] = (struct sn_output){a, "old a", 5};
+    o[1] = (struct sn_output){b, "old b", 5};
+    REQUIRE(sn_write_outputs(o, 2, &err) == SN_OK);
+    /* the last output cannot be written: the first two stay as they were
+     * and no temporary is left */
+    o[0] = (struct sn_output){a, "new a", 5};
+    o[1] = (struct sn_output){b, "new b", 5};
+    o[2] = (struct sn_output){bad, "new c", 5};
+    CHECK(sn_write_outputs(o, 3, &err) == SN_EIO);
+    CHECK_STR(slurp(a, buf, sizeof(buf)), "old a");
+    CHECK_STR(slurp(b, buf, sizeof(buf)), "old b");
+    CHECK(count_entries(dir) == 2);
+    /* one file named twice is refused */
+    o[1] = (struct sn_output){a, "again", 5};
+    CHECK(sn_write_outputs(o, 2, &err) == SN_EINPUT);
+    CHECK_CONTAINS(err.msg, "name the same file");
+    CHECK_STR(slurp(a, buf, sizeof(buf)), "old a");
+    rm_rf(dir);
+}
+
+static void test_outputs_long_names_and_stale_temporaries(void)
+{
+    char dir[] = "/tmp/sn-test-XXXXXX";
+    char name[600], stale[300], mine[300], old[300], out[300], buf[64];
+    struct sn_error err;
+    FILE *f;
+    size_t n;
+
+    REQUIRE(mkdtemp(dir));
+    /* a 250-character name is legal (NAME_MAX 255): the temporary's name
+     * must not make it fail */
+    n = (size_t)snprintf(name, sizeof(name), "%s/", dir);
+    memset(name + n, 'a', 250);
+    name[n + 250] = '\0';
+    CHECK(sn_write_file_atomic(name, "long", 4, &err) == SN_OK);
+    CHECK_STR(slurp(name, buf, sizeof(buf)), "long");
+    /* a temporary of a writer that no longer runs (pid 1 is init, always
+     * running; a pid above the kernel's maximum never runs) */
+    snprintf(stale, sizeof(stale), "%s/.sn-99999999-abc123.tmp", dir);
+    snprintf(mine, sizeof(mine), "%s/.sn-1-abc123.tmp", dir);
+    snprintf(old, sizeof(old), "%s/out.txt.tmp99999999.17", dir);
+    snprintf(out, sizeof(out), "%s/out.txt", dir);
+    REQUIRE((f = fopen(stale, "w")) != NULL);
+    fclose(f);
+    REQUIRE((f = fopen(mine, "w")) != NULL);
+    fclose(f);
+    REQUIRE((f = fopen(old, "w")) != NULL);
+    fclose(f);
+    CHECK(sn_write_file_atomic(name, "again", 5, &err) == SN_OK);
+    CHECK(access(stale, F_OK) != 0);
+    CHECK(access(mine, F_OK) == 0);
+    /* the form earlier versions used, named after its target: removed
+     * when that target is written */
+    CHECK(access(old, F_OK) == 0);
+    CHECK(sn_write_file_atomic(out, "x", 1, &err) == SN_OK);
+    CHECK(access(old, F_OK) != 0);
+    /* a name over the limit is bad input, said whole */
+    memset(name + n, 'b', 500);
+    name[n + 500] = '\0';
+    CHECK(sn_write_file_atomic(name, "x", 1, &err) == SN_EINPUT);
+    CHECK_CONTAINS(err.msg, "too long");
+    rm_rf(dir);
+}
+
+static void test_error_keeps_the_reason_of_a_long_message(void)
+{
+    struct sn_error err;
+    char path[5001];
+
+    memset(path, 'p', 5000);
+    path[5000] = '\0';
+    sn_error_set(&err, SN_EINPUT, "%s: cannot open: %s", path,
+                 "File name too long");
+    CHECK(strlen(err.msg) < sizeof(err.msg));
+    CHECK_CONTAINS(err.msg, "ppp ... ppp");
+    CHECK_CONTAINS(err.msg, ": cannot open: File name too long");
+    /* a message may quote the one it replaces */
+    sn_error_set(&err, SN_EIO, "short");
+    sn_error_set(&err, SN_EIO, "again: %s", err.msg);
+    CHECK_STR(err.msg, "again: short");
+    sn_error_prefix(&err, path);
+    CHECK_CONTAINS(err.msg, ": again: short");
+}
+
+static void test_clean_escapes_invalid_bytes_and_controls(void)
+{
+    char out[64];
+    char *dup;
+
+    /* valid UTF-8 stays, whatever the script */
+    CHECK_STR(sn_str_clean(out, sizeof(out),
+                           "h100 \xe8\xb6\x85\xe8\x8a\x82\xe7\x82\xb9", 0),
+              "h100 \xe8\xb6\x85\xe8\x8a\x82\xe7\x82\xb9");
+    /* an invalid byte, an overlong form, a surrogate, a truncated
+     * sequence: one escape per byte */
+    CHECK_STR(sn_str_clean(out, sizeof(out), "a\xff" "b", 0), "a\\xffb");
+    CHECK_STR(sn_str_clean(out, sizeof(out), "\xc0\xaf", 0), "\\xc0\\xaf");
+    CHECK_STR(sn_str_clean(out, sizeof(out), "\xed\xa0\x80", 0),
+              "\\xed\\xa0\\x80");
+    CHECK_STR(sn_str_clean(out, sizeof(out), "x\xe8\xb6", 0), "x\\xe8\\xb6");
+    /* what a terminal acts on: ESC (a title-setting OSC), BEL, DEL, C1 */
+    CHECK_STR(sn_str_clean(out, sizeof(out), "\x1b]0;t\x07", 0),
+              "\\x1b]0;t\\x07");
+    CHECK_STR(sn_str_clean(out, sizeof(out), "\x7f\xc2\x9b", 0),
+              "\\x7f\\xc2\\x9b");
+    /* lines kept only when asked */
+    CHECK_STR(sn_str_clean(out, sizeof(out), "a\nb\tc", 0), "a\\x0ab\\x09c");
+    CHECK_STR(sn_str_clean(out, sizeof(out), "a\nb\tc", SN_CLEAN_LINES),
+              "a\nb\tc");
+    /* cleaning clean text changes nothing */
+    sn_str_clean(out, sizeof(out), "\x1b[31mred\xff", 0);
+    CHECK(sn_str_is_clean(out, 0));
+    dup = sn_xstrdup_clean(out, 0);
+    CHECK_STR(dup, out);
+    free(dup);
+    /* cut before an escape or a character that does not fit */
+    CHECK_STR(sn_str_clean(out, 6, "ab\xff", 0), "ab");
+    CHECK_STR(sn_str_clean(out, 4, "ab\xe8\xb6\x85", 0), "ab");
+    memcpy(out, "\xff\xfe", 3);
+    sn_str_clean_in(out, sizeof(out), 0);
+    CHECK_STR(out, "\\xff\\xfe");
+}
+
+static void test_json_output_is_utf8_whatever_the_input(void)
+{
+    struct sn_buf b;
+
+    sn_buf_init(&b);
+    sn_json_escape(&b, "host\xff\x1b\x7f\xc2\x85\xe8\xb6\x85");
+    /* the invalid byte as the text \xff, controls as \u escapes, a valid
+     * character as itself */
+    CHECK_STR(b.data, "\"host\\\\xff\\u001b\\u007f\\u0085\xe8\xb6\x85\"");
+    CHECK(sn_str_is_clean(b.data, 0));
+    sn_buf_release(&b);
+}
+
+static void test_read_attr_never_blocks_on_a_fifo(void)
+{
+    char dir[] = "/tmp/sn-test-XXXXXX";
+    char fifo[300], file[300];
+    char *data;
+    size_t len = 9;
+    FILE *f;
+
+    REQUIRE(mkdtemp(dir));
+    snprintf(fifo, sizeof(fifo), "%s/scaling_governor", dir);
+    snprintf(file, sizeof(file), "%s/online", dir);
+    REQUIRE(mkfifo(fifo, 0644) == 0);
+    REQUIRE((f = fopen(file, "w")) != NULL);
+    fputs("0-7\n", f);
+    fclose(f);
+    /* no writer on the FIFO: a blocking open would never return */
+    CHECK(sn_read_attr(fifo, 4096, &len) == NULL);
+    CHECK(len == 0);
+    data = sn_read_attr(file, 4096, &len);
+    CHECK(data && len == 4 && !strcmp(data, "0-7\n"));
+    free(data);
+    CHECK(sn_read_attr(file, 2, &len) == NULL); /* over the cap */
+    CHECK(sn_read_attr(dir, 4096, &len) == NULL);
+    rm_rf(dir);
+}
+
 static void test_hash_is_stable(void)
 {
     CHECK(sn_hash64("", 0, 0) == 0xcbf29ce484222325ULL);
@@ -396,6 +657,13 @@ static const struct sn_test cases[] = {
     T(test_yaml_wide_mappings_and_lists_load),
     T(test_csv_handles_quotes_and_crlf),
     T(test_write_file_atomic_leaves_nothing_on_failure),
+    T(test_outputs_keep_devices_fifos_and_links),
+    T(test_outputs_are_replaced_as_a_set),
+    T(test_outputs_long_names_and_stale_temporaries),
+    T(test_error_keeps_the_reason_of_a_long_message),
+    T(test_clean_escapes_invalid_bytes_and_controls),
+    T(test_json_output_is_utf8_whatever_the_input),
+    T(test_read_attr_never_blocks_on_a_fifo),
     T(test_hash_is_stable),
 };
 

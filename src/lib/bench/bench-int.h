@@ -101,6 +101,11 @@ struct sn__bench_backend {
     /* make sure buffers hold at least `bytes` per buffer */
     int (*reserve)(struct sn__bench_ctx *c, uint64_t bytes,
                    struct sn_error *err);
+    /* optional: bytes of memory this rank's device has, once open (0:
+     * unknown); NULL for a backend whose buffers are host memory */
+    uint64_t (*device_memory)(struct sn__bench_ctx *c);
+    /* largest message one transfer may move (0: no limit) */
+    uint64_t max_message;
 };
 
 extern const struct sn__bench_backend sn__bench_cpu;
@@ -191,6 +196,11 @@ void sn__bench_cpu_model(const char *fsroot, char *buf, size_t size);
 void sn__bench_kernel_version(char *buf, size_t size);
 /* Bytes of the largest cache level CPU 0 reports, or 0 when unknown. */
 double sn__bench_llc_bytes(const char *fsroot);
+/* Bytes of physical memory of this host (not of --fsroot: what this
+ * process allocates from), and this process's address-space limit
+ * (UINT64_MAX when unlimited). */
+uint64_t sn__bench_host_memory(void);
+uint64_t sn__bench_address_limit(void);
 /* NVML through dlopen; false when the library or device is absent */
 bool sn__bench_nvml_state(const char *pci_bus_id, struct sn_bench_state *st);
 bool sn__bench_nvml_driver(char *buf, size_t size);

@@ -40,6 +40,17 @@ struct cpu {
 static const enum sn_bench_dtype cpu_gemm_dtypes[] = {SN_DT_FP64,
                                                       SN_DT_FP32};
 
+/* An allocation sized by the options failed at run time. */
+static int out_of_memory(struct sn_error *err, const char *what, int n,
+                         uint64_t bytes)
+{
+    return sn_error_set(err, SN_ENOMEM,
+                        "cannot allocate the %s (%d x %llu bytes): out of "
+                        "memory (a memory limit on this process, or other "
+                        "work on the host)",
+                        what, n, (unsigned long long)bytes);
+}
+
 static int affinity_cpus(void)
 {
     cpu_set_t set;
@@ -212,15 +223,24 @@ static int cpu_gemm(struct sn__bench_ctx *c, enum sn_bench_dtype dt,
     size_t n = (size_t)size, es = dt == SN_DT_FP64 ? 8 : 4;
     size_t bytes = n * n * es;
 
-    (void)err;
     if (s->gbytes != bytes) {
         free(s->ga);
         free(s->gb);
         free(s->gc);
-        s->ga = sn_xmalloc(bytes);
-        s->gb = sn_xmalloc(bytes);
-        s->gc = sn_xcalloc(1, bytes);
+        /* sized from the options: a failure is said, not an abort (the
+         * sizes were capped against memory before, so it is rare) */
+        s->ga = malloc(bytes);
+        s->gb = malloc(bytes);
+        s->gc = calloc(1, bytes);
         s->gbytes = bytes;
+        if (!s->ga || !s->gb || !s->gc) {
+            free(s->ga);
+            free(s->gb);
+            free(s->gc);
+            s->ga = s->gb = s->gc = NULL;
+            s->gbytes = 0;
+            return out_of_memory(err, "GEMM operands", 3, bytes);
+        }
         /* values in [0, 1): no denormals, no overflow */
         for (size_t i = 0; i < n * n; i++) {
             double v = (double)((i * 2654435761u) % 1000u) / 1000.0;
@@ -256,15 +276,23 @@ static int cpu_stream(struct sn__bench_ctx *c, enum sn__stream_kernel k,
     struct cpu *s = c->bs;
     uint64_t n = bytes / sizeof(double);
 
-    (void)err;
     if (s->nelem != n) {
         free(s->a);
         free(s->b);
         free(s->c);
-        s->a = sn_xmalloc(n * sizeof(double));
-        s->b = sn_xmalloc(n * sizeof(double));
-        s->c = sn_xmalloc(n * sizeof(double));
+        s->a = malloc(n * sizeof(double));
+        s->b = malloc(n * sizeof(double));
+        s->c = malloc(n * sizeof(double));
         s->nelem = n;
+        if (!s->a || !s->b || !s->c) {
+            free(s->a);
+            free(s->b);
+            free(s->c);
+            s->a = s->b = s->c = NULL;
+            s->nelem = 0;
+            return out_of_memory(err, "STREAM arrays", 3,
+                                 n * sizeof(double));
+        }
         run_kernel(s, -2);
     }
     for (int i = 0; i < iters; i++) {
@@ -290,9 +318,16 @@ static int cpu_reserve(struct sn__bench_ctx *c, uint64_t bytes,
         return SN_OK;
     free(s->sbuf);
     free(s->rbuf);
-    s->sbuf = sn_xcalloc(1, bytes);
-    s->rbuf = sn_xcalloc(1, bytes);
+    s->sbuf = calloc(1, bytes);
+    s->rbuf = calloc(1, bytes);
     s->cap = bytes;
+    if (!s->sbuf || !s->rbuf) {
+        free(s->sbuf);
+        free(s->rbuf);
+        s->sbuf = s->rbuf = NULL;
+        s->cap = 0;
+        return out_of_memory(err, "message buffers", 2, bytes);
+    }
     return SN_OK;
 }
 
@@ -563,4 +598,5 @@ const struct sn__bench_backend sn__bench_cpu = {
     .coll = cpu_coll,
     .coll_check = cpu_coll_check,
     .reserve = cpu_reserve,
+    .max_message = (uint64_t)INT32_MAX,
 };

@@ -85,6 +85,8 @@ int sn_bench_job_new(struct sn_bench_job **out, struct sn_error *err)
     if (gethostname(job->host, sizeof(job->host)) != 0)
         sn_strlcpy(job->host, "unknown", sizeof(job->host));
     job->host[sizeof(job->host) - 1] = '\0';
+    /* a host name is whatever bytes sethostname() was given */
+    sn_str_clean_in(job->host, sizeof(job->host), 0);
     *out = job;
     job = NULL;
 out:

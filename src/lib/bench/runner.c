@@ -38,6 +38,61 @@ void sn_bench_opts_init(struct sn_bench_opts *o)
     o->inject.test = -1;
 }
 
+/* Elements of one collective buffer at size bytes: nccl-tests' count,
+ * and for the gathered, scattered and exchanged buffers a whole multiple
+ * of the ranks' parts. 0: the size holds too little to run. */
+static uint64_t coll_count(enum sn_coll_op op, uint64_t size, size_t es,
+                           int nranks)
+{
+    uint64_t count = size / es;
+
+    if (op == SN_COLL_ALLGATHER || op == SN_COLL_REDUCESCATTER ||
+        op == SN_COLL_ALLTOALL)
+        count = count / (uint64_t)nranks * (uint64_t)nranks;
+    return count;
+}
+
+/* The sizes of the collective sweep, as test_coll() walks them. */
+static uint64_t coll_next(const struct sn_bench_opts *o, uint64_t size)
+{
+    uint64_t next = (uint64_t)((double)size * o->step_factor);
+
+    if (o->min_bytes == o->max_bytes || next <= size)
+        return 0;
+    return next;
+}
+
+/* A collective sweep in which no size runs for any collective asked for
+ * would report success with no results: refused before anything runs. */
+static int coll_sweep_check(const struct sn_bench_opts *o, int nranks,
+                            struct sn_error *err)
+{
+    size_t es = sn_bench_dtype_size(o->coll_dtype);
+    bool want = false;
+
+    for (size_t i = 0; i < o->ntests; i++)
+        want |= o->tests[i] == SN_BENCH_COLL;
+    if (!want)
+        return SN_OK;
+    for (int op = 0; op < SN_COLL_OP_COUNT; op++) {
+        if (o->coll_ops && !(o->coll_ops & (1u << op)))
+            continue;
+        for (uint64_t size = o->min_bytes; size && size <= o->max_bytes;
+             size = coll_next(o, size))
+            if (coll_count((enum sn_coll_op)op, size, es, nranks) > 0)
+                return SN_OK;
+    }
+    return sn_error_set(err, SN_EINPUT,
+                        "coll: no size from %llu to %llu B can run: a buffer "
+                        "needs one %zu-byte %s element (allgather, "
+                        "reducescatter and alltoall one per rank: %llu B on "
+                        "%d ranks); raise -e or choose a smaller -d",
+                        (unsigned long long)o->min_bytes,
+                        (unsigned long long)o->max_bytes, es,
+                        sn_bench_dtype_name(o->coll_dtype),
+                        (unsigned long long)(es * (size_t)nranks), nranks);
+}
+
 /* Fill defaults and check what no test can run with. Same options give
  * the same answer on every rank, so ranks never disagree here. */
 static int resolve(struct sn__bench_ctx *c, const struct sn_bench_opts *in,
@@ -133,12 +188,166 @@ static int resolve(struct sn__bench_ctx *c, const struct sn_bench_opts *in,
                             o->threads);
     if (o->timeout < 0)
         return sn_error_set(err, SN_EINPUT, "timeout must not be negative");
+    /* a fault for a rank the job does not have would never fire, and the
+     * run would pass for one that proved the fault path */
+    if (o->inject.fault != SN_FAULT_NONE &&
+        (o->inject.rank < 0 || o->inject.rank >= c->job->size))
+        return sn_error_set(err, SN_EINPUT,
+                            "--inject: rank %d is not a rank of this job (0 "
+                            "to %d)",
+                            o->inject.rank, c->job->size - 1);
     coll_ok = in->backend == SN_BENCH_CPU ? CPU_COLL_DTYPES
                                           : CUDA_COLL_DTYPES;
     if (!(coll_ok & DT(o->coll_dtype)))
         return sn_error_set(err, SN_EINPUT,
                             "the %s backend's collectives do not take %s",
                             be->name, sn_bench_dtype_name(o->coll_dtype));
+    return coll_sweep_check(o, c->job->size, err);
+}
+
+/* ---- what the buffers need ------------------------------------------------- */
+
+#define GIB(x) ((double)(x) / (double)(1ULL << 30))
+
+static bool wants(const struct sn_bench_opts *o, enum sn_bench_test t)
+{
+    for (size_t i = 0; i < o->ntests; i++)
+        if (o->tests[i] == t)
+            return true;
+    return false;
+}
+
+static uint64_t mul_sat(uint64_t a, uint64_t b)
+{
+    return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/* The most bytes this rank's buffers hold at once, by what holds them:
+ * GEMM operands (three n x n matrices of the widest type asked for),
+ * STREAM arrays (three), and the send and receive buffers of the pair,
+ * collective, latency and host-copy tests (each sized for the largest
+ * message). Buffers stay allocated from test to test, so they add up. */
+struct budget {
+    uint64_t gemm, stream, msgs, host_copy, total;
+};
+
+static void budget_of(const struct sn__bench_ctx *c, struct budget *b)
+{
+    const struct sn_bench_opts *o = &c->o;
+    const enum sn_bench_dtype *dts =
+        o->ngemm_dtypes ? o->gemm_dtypes : c->be->gemm_dtypes;
+    size_t ndt = o->ngemm_dtypes ? o->ngemm_dtypes : c->be->ngemm_dtypes;
+    uint64_t es = 0, n = (uint64_t)o->gemm_size, msg = 0;
+
+    memset(b, 0, sizeof(*b));
+    if (wants(o, SN_BENCH_COMPUTE)) {
+        for (size_t i = 0; i < ndt; i++)
+            if (sn_bench_dtype_size(dts[i]) > es)
+                es = sn_bench_dtype_size(dts[i]);
+        b->gemm = mul_sat(3 * es, mul_sat(n, n));
+    }
+    if (wants(o, SN_BENCH_MEMORY))
+        b->stream = mul_sat(3, o->mem_bytes / 8 * 8);
+    if (wants(o, SN_BENCH_PAIRS) || wants(o, SN_BENCH_AGGREGATE))
+        msg = o->pair_bytes;
+    if (wants(o, SN_BENCH_COLL) && o->max_bytes > msg)
+        msg = o->max_bytes;
+    if (wants(o, SN_BENCH_LATENCY) && o->lat_bytes > msg)
+        msg = o->lat_bytes;
+    if (c->be->hostcopy &&
+        (wants(o, SN_BENCH_H2D) || wants(o, SN_BENCH_D2H))) {
+        b->host_copy = o->host_bytes;
+        if (o->host_bytes > msg)
+            msg = o->host_bytes;
+    }
+    b->msgs = mul_sat(2, msg);
+    b->total = add_sat(add_sat(b->gemm, b->stream), b->msgs);
+}
+
+/* What needs the memory: "STREAM arrays 3 x 100 GiB, ...". */
+static void budget_parts(const struct sn__bench_ctx *c,
+                         const struct budget *b, char *buf, size_t size)
+{
+    struct sn_buf t;
+
+    sn_buf_init(&t);
+    if (b->gemm)
+        sn_buf_printf(&t, "GEMM operands 3 x %.3g GiB", GIB(b->gemm / 3));
+    if (b->stream)
+        sn_buf_printf(&t, "%sSTREAM arrays 3 x %.3g GiB (--mem-size)",
+                      t.len ? ", " : "", GIB(b->stream / 3));
+    if (b->msgs)
+        sn_buf_printf(&t, "%smessage buffers 2 x %.3g GiB",
+                      t.len ? ", " : "", GIB(b->msgs / 2));
+    if (b->gemm)
+        sn_buf_printf(&t, "; --gemm-size %d", c->o.gemm_size);
+    sn_strlcpy(buf, t.len ? t.data : "none", size);
+    sn_buf_release(&t);
+}
+
+/* Sizes are capped before anything is allocated: against this rank's
+ * share of the host's physical memory (and the process's address-space
+ * limit) for the buffers that live on the host, against the device's
+ * memory for those that live on it. Called on every rank after the
+ * device is open; the ranks agree on the first refusal. */
+static int budget_check(struct sn__bench_ctx *c, struct sn_error *err)
+{
+    const struct sn_bench_opts *o = &c->o;
+    uint64_t host = sn__bench_host_memory(), limit = sn__bench_address_limit();
+    uint64_t share, dev = 0, on_host;
+    int ranks = c->job->local_size > 0 ? c->job->local_size : 1;
+    struct budget b;
+    char parts[256];
+    const char *lower = "lower --gemm-size, --mem-size, --size, -e or "
+                        "--host-size";
+
+    budget_of(c, &b);
+    budget_parts(c, &b, parts, sizeof(parts));
+    if (c->be->max_message) {
+        uint64_t msg = b.msgs / 2;
+        if (msg > c->be->max_message)
+            return sn_error_set(err, SN_EINPUT,
+                                "bench: %llu-byte messages are beyond what "
+                                "one MPI call moves on the %s backend "
+                                "(%llu bytes); lower --size or -e",
+                                (unsigned long long)msg, c->be->name,
+                                (unsigned long long)c->be->max_message);
+    }
+    share = host ? host / (uint64_t)ranks : UINT64_MAX;
+    if (c->be->device_memory) {
+        dev = c->be->device_memory(c);
+        /* on the device: every buffer but the host side of the copies */
+        if (dev && b.total > dev)
+            return sn_error_set(err, SN_EINPUT,
+                                "bench: the buffers need %.3g GiB on the "
+                                "device (%s), more than its %.3g GiB "
+                                "memory; %s",
+                                GIB(b.total), parts, GIB(dev), lower);
+        /* on the host: the copies' host buffer and the collectives' data
+         * check */
+        on_host = add_sat(b.host_copy,
+                          wants(o, SN_BENCH_COLL) ? o->max_bytes : 0);
+    } else {
+        on_host = b.total;
+    }
+    if (on_host > share)
+        return sn_error_set(err, SN_EINPUT,
+                            "bench: the buffers need %.3g GiB per rank (%s), "
+                            "more than this rank's share of the host's "
+                            "memory: %.3g GiB (%.3g GiB over %d rank%s); %s",
+                            GIB(on_host), parts, GIB(share), GIB(host), ranks,
+                            ranks == 1 ? "" : "s", lower);
+    if (on_host > limit)
+        return sn_error_set(err, SN_EINPUT,
+                            "bench: the buffers need %.3g GiB per rank (%s), "
+                            "more than this process may map (ulimit -v: "
+                            "%.3g GiB); %s",
+                            GIB(on_host), parts, GIB(limit), lower);
     return SN_OK;
 }
 
@@ -947,25 +1156,47 @@ static int test_coll(struct sn__bench_ctx *c, struct sn_error *err)
     if ((rc = c->be->reserve(c, c->o.max_bytes, err)))
         return rc;
     for (int op = 0; op < SN_COLL_OP_COUNT && !rc; op++) {
-        uint64_t size = c->o.min_bytes;
+        uint64_t skipped = 0, first = 0, last = 0;
         if (c->o.coll_ops && !(c->o.coll_ops & (1u << op)))
             continue;
-        while (size <= c->o.max_bytes && !rc) {
-            uint64_t count = size / es, next;
+        for (uint64_t size = c->o.min_bytes;
+             size && size <= c->o.max_bytes && !rc;
+             size = coll_next(&c->o, size)) {
             /* nccl-tests: gathered, scattered and exchanged buffers are
              * whole multiples of the ranks' parts */
-            if (op == SN_COLL_ALLGATHER || op == SN_COLL_REDUCESCATTER ||
-                op == SN_COLL_ALLTOALL)
-                count = count / (uint64_t)n * (uint64_t)n;
-            for (int ip = 0; ip < 2 && count > 0 && !rc; ip++)
+            uint64_t count = coll_count((enum sn_coll_op)op, size, es, n);
+            if (!count) {
+                if (!skipped++)
+                    first = size;
+                last = size;
+                continue;
+            }
+            for (int ip = 0; ip < 2 && !rc; ip++)
                 if (!c->be->coll_variant_ok ||
                     c->be->coll_variant_ok((enum sn_coll_op)op, ip == 1))
                     rc = coll_one(c, (enum sn_coll_op)op, count, ip == 1,
                                   err);
-            next = (uint64_t)((double)size * c->o.step_factor);
-            if (c->o.min_bytes == c->o.max_bytes || next <= size)
-                break;
-            size = next;
+        }
+        /* what the sweep left out, and why: never silently */
+        if (skipped) {
+            bool parts = n > 1 && (op == SN_COLL_ALLGATHER ||
+                                   op == SN_COLL_REDUCESCATTER ||
+                                   op == SN_COLL_ALLTOALL);
+            char sizes[96];
+            if (skipped == 1)
+                snprintf(sizes, sizeof(sizes), "%llu B",
+                         (unsigned long long)first);
+            else
+                snprintf(sizes, sizeof(sizes), "%llu sizes from %llu to "
+                                               "%llu B",
+                         (unsigned long long)skipped,
+                         (unsigned long long)first,
+                         (unsigned long long)last);
+            note(c, "coll %s: %s skipped: under one %zu-byte %s element "
+                    "per %s",
+                 sn_bench_coll_name((enum sn_coll_op)op), sizes, es,
+                 sn_bench_dtype_name(c->o.coll_dtype),
+                 parts ? "rank" : "buffer");
         }
     }
     return rc;
@@ -1093,6 +1324,14 @@ static void versions(struct sn__bench_ctx *c, struct sn_bench_versions *v)
 {
     versions_base(v);
     c->be->versions(c, v);
+    /* every version string is what a library or the kernel said */
+    sn_str_clean_in(v->mpi, sizeof(v->mpi), 0);
+    sn_str_clean_in(v->blas, sizeof(v->blas), 0);
+    sn_str_clean_in(v->cuda_runtime, sizeof(v->cuda_runtime), 0);
+    sn_str_clean_in(v->cuda_driver, sizeof(v->cuda_driver), 0);
+    sn_str_clean_in(v->driver, sizeof(v->driver), 0);
+    sn_str_clean_in(v->nccl, sizeof(v->nccl), 0);
+    sn_str_clean_in(v->kernel, sizeof(v->kernel), 0);
 }
 
 int sn_bench_backend_versions(enum sn_bench_backend b,
@@ -1185,6 +1424,11 @@ int sn_bench_run(struct sn_bench_job *job, const struct sn_bench_opts *opts,
     res->mpi_thread_level = job->thread_level;
     res->started = (double)time(NULL);
     rc = c->be->open(c, err);
+    /* the device's name is the machine's words (cpuinfo, the driver),
+     * cut to fit: cleaned once for every result that quotes it */
+    sn_str_clean_in(c->device, sizeof(c->device), 0);
+    if (!rc)
+        rc = budget_check(c, err);
     if ((rc = agree(c, rc, err)))
         goto close;
     if (c->be->connect) {

@@ -10,27 +10,38 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 
 #include "bench-int.h"
 
-/* Read the first line of root/path into buf; false when unreadable. */
+/* /proc/cpuinfo of a large host: about 1.5 KiB a CPU */
+#define CPUINFO_MAX ((size_t)16 << 20)
+
+/* Read the first line of root/path into buf; false when unreadable. The
+ * read never blocks and takes regular files only (a FIFO planted in an
+ * --fsroot tree is not waited on). */
 static bool read_line(const char *root, const char *path, char *buf,
                       size_t size)
 {
     char full[512];
-    FILE *f;
-    bool ok;
+    char *data;
+    size_t n;
 
     snprintf(full, sizeof(full), "%s%s", root && *root ? root : "", path);
-    f = fopen(full, "r");
-    if (!f)
+    data = sn_read_attr(full, 65536, NULL);
+    if (!data || size == 0) {
+        free(data);
         return false;
-    ok = fgets(buf, (int)size, f) != NULL;
-    fclose(f);
-    if (ok)
-        buf[strcspn(buf, "\n")] = '\0';
-    return ok;
+    }
+    n = strcspn(data, "\n");
+    if (n >= size)
+        n = size - 1;
+    memcpy(buf, data, n);
+    buf[n] = '\0';
+    free(data);
+    return true;
 }
 
 static bool read_number(const char *root, const char *path, double *v)
@@ -47,23 +58,23 @@ static bool read_number(const char *root, const char *path, double *v)
  * cpufreq (virtual machines): the mean over the listed CPUs. */
 static double cpuinfo_mhz(const char *root)
 {
-    char full[512], line[256];
-    FILE *f;
+    char full[512], *data, *line, *save = NULL;
     double sum = 0;
     int n = 0;
 
     snprintf(full, sizeof(full), "%s/proc/cpuinfo", root ? root : "");
-    f = fopen(full, "r");
-    if (!f)
+    data = sn_read_attr(full, CPUINFO_MAX, NULL);
+    if (!data)
         return NAN;
-    while (fgets(line, sizeof(line), f)) {
+    for (line = strtok_r(data, "\n", &save); line;
+         line = strtok_r(NULL, "\n", &save)) {
         const char *colon = strchr(line, ':');
         if (sn_startswith(line, "cpu MHz") && colon) {
             sum += strtod(colon + 1, NULL);
             n++;
         }
     }
-    fclose(f);
+    free(data);
     return n ? sum / n : NAN;
 }
 
@@ -101,6 +112,7 @@ void sn__bench_state_cpu(const char *fsroot, struct sn_bench_state *st)
                  first);
         if (!read_line(fsroot, path, st->governor, sizeof(st->governor)))
             st->governor[0] = '\0';
+        sn_str_clean_in(st->governor, sizeof(st->governor), 0);
     }
     /* the hottest thermal zone: a throttling package shows up there */
     st->cpu_temp_c = NAN;
@@ -127,26 +139,25 @@ void sn__bench_state_cpu(const char *fsroot, struct sn_bench_state *st)
 
 void sn__bench_cpu_model(const char *fsroot, char *buf, size_t size)
 {
-    char full[512], line[256];
-    FILE *f;
+    char full[512], *data, *line, *save = NULL;
 
     snprintf(buf, size, "cpu");
     snprintf(full, sizeof(full), "%s/proc/cpuinfo", fsroot ? fsroot : "");
-    f = fopen(full, "r");
-    if (!f)
+    data = sn_read_attr(full, CPUINFO_MAX, NULL);
+    if (!data)
         return;
-    while (fgets(line, sizeof(line), f)) {
+    for (line = strtok_r(data, "\n", &save); line;
+         line = strtok_r(NULL, "\n", &save)) {
         const char *colon = strchr(line, ':');
         if (sn_startswith(line, "model name") && colon) {
             colon++;
             while (*colon == ' ' || *colon == '\t')
                 colon++;
-            line[strcspn(line, "\n")] = '\0';
-            snprintf(buf, size, "%s", colon);
+            sn_str_clean(buf, size, colon, 0);
             break;
         }
     }
-    fclose(f);
+    free(data);
 }
 
 double sn__bench_llc_bytes(const char *fsroot)
@@ -176,6 +187,22 @@ double sn__bench_llc_bytes(const char *fsroot)
         }
     }
     return best;
+}
+
+uint64_t sn__bench_host_memory(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+
+    return pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
+}
+
+uint64_t sn__bench_address_limit(void)
+{
+    struct rlimit rl;
+
+    if (getrlimit(RLIMIT_AS, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+        return UINT64_MAX;
+    return (uint64_t)rl.rlim_cur;
 }
 
 void sn__bench_kernel_version(char *buf, size_t size)

@@ -3,7 +3,6 @@
  * fixture tree in a test (hwloc's HWLOC_FSROOT idea). */
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,37 +28,14 @@ char *sn__health_read_all(const struct hctx *c, const char *rel, size_t max,
                           size_t *len)
 {
     char path[HEALTH_PATH_MAX];
-    struct sn_buf b;
-    char chunk[4096];
-    int fd;
-    char *out = NULL;
 
     if (len)
         *len = 0;
     if (!sn__health_path(c, rel, path, sizeof(path)))
         return NULL;
-    fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0)
-        return NULL;
-    sn_buf_init(&b);
-    for (;;) {
-        ssize_t n = read(fd, chunk, sizeof(chunk));
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            goto out; /* sysfs attributes can fail to read (EIO) */
-        }
-        if (n == 0)
-            break;
-        if (b.len + (size_t)n > max)
-            goto out;
-        sn_buf_append(&b, chunk, (size_t)n);
-    }
-    out = sn_buf_detach(&b, len);
-out:
-    close(fd);
-    sn_buf_release(&b);
-    return out;
+    /* never blocks: a FIFO or device where an attribute should be is
+     * not read (sn_read_attr) */
+    return sn_read_attr(path, max, len);
 }
 
 int sn__health_read(const struct hctx *c, const char *rel, char *buf,
@@ -77,6 +53,9 @@ int sn__health_read(const struct hctx *c, const char *rel, char *buf,
     memcpy(buf, data, len);
     buf[len] = '\0';
     free(data);
+    /* an attribute is the machine's words: invalid bytes and control
+     * characters escaped (lines kept: some attributes list counters) */
+    sn_str_clean_in(buf, size, SN_CLEAN_LINES);
     return 0;
 }
 
@@ -121,6 +100,7 @@ int sn__health_readlink(const struct hctx *c, const char *rel, char *buf,
     if (n < 0 || (size_t)n >= size - 1)
         return -1;
     buf[n] = '\0';
+    sn_str_clean_in(buf, size, 0);
     return 0;
 }
 

@@ -63,7 +63,7 @@ int sn_health_run(const struct sn_health_config *cfg,
     if (sn__health_read(&c, "proc/sys/kernel/hostname", host,
                         sizeof(host)) == 0) {
         free(rep->host);
-        rep->host = sn_xstrdup(host);
+        rep->host = sn_xstrdup_clean(host, 0);
     }
     /* the PCI list names every device; NVML is opened before the PCIe
      * checks because a GPU's performance state tells an idle link from a

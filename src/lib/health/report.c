@@ -70,8 +70,12 @@ void sn_health_report_add(struct sn_health_report *rep, const char *name,
     ck->name = sn_xstrdup(name);
     ck->status = (unsigned)status < SN_HEALTH_STATUS_COUNT ? status
                                                            : SN_HEALTH_FAIL;
-    ck->subject = sn_xstrdup(subject ? subject : "");
-    ck->evidence = sn_xstrdup(ev.data ? ev.data : "");
+    /* subjects and evidence quote what the machine said (sysfs, NVML,
+     * the kernel log): cleaned here, once for every probe, so that the
+     * checklist prints as itself and the JSON, the JUnit and the store
+     * get valid UTF-8 */
+    ck->subject = sn_xstrdup_clean(subject ? subject : "", 0);
+    ck->evidence = sn_xstrdup_clean(ev.data ? ev.data : "", SN_CLEAN_LINES);
     ck->remedy = sn_xstrdup(remedy && status != SN_HEALTH_PASS ? remedy : "");
     sn_buf_release(&ev);
 }

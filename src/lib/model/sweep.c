@@ -173,6 +173,34 @@ out:
     return n;
 }
 
+/* Every value must give a spec that validates (with the fixed keys
+ * before it), checked before any point is predicted: a value that does
+ * not parse ("abc" for a count) is a mistake in the command, not a row of
+ * the results. */
+static int check_values(const struct sn_sweep *s, struct sn_error *err)
+{
+    struct sn_spec spec;
+    struct sn_error e;
+    int rc = SN_OK;
+
+    for (size_t v = 0; v < s->nvalues && !rc; v++) {
+        if ((rc = sn_spec_load(s->spec_path, &spec, err)))
+            return rc;
+        for (size_t i = 0; i < s->nfixed && !rc; i++)
+            if (sn_spec_set(&spec, s->fixed_keys[i], s->fixed_values[i], &e))
+                rc = sn_error_set(err, e.code, "--set %s=%s: %s",
+                                  s->fixed_keys[i], s->fixed_values[i],
+                                  e.msg);
+        if (!rc && sn_spec_set(&spec, s->key, s->values[v], &e))
+            rc = sn_error_set(err, e.code, "--set %s: value %zu of %zu, "
+                                           "'%s': %s",
+                              s->key, v + 1, s->nvalues, s->values[v],
+                              e.msg);
+        sn_spec_release(&spec);
+    }
+    return rc;
+}
+
 bool sn_sweep_grows_job(const char *key)
 {
     return key && !strcmp(key, "supernodes");
@@ -183,6 +211,7 @@ int sn_sweep_run(const struct sn_sweep *s, struct sn_sweep_point *pts,
 {
     size_t best = SIZE_MAX;
     struct sn_sweep job = *s;
+    int rc;
 
     if (!s->key || !s->nvalues)
         return sn_error_set(err, SN_EINPUT, "a sweep needs a key and values");
@@ -190,6 +219,8 @@ int sn_sweep_run(const struct sn_sweep *s, struct sn_sweep_point *pts,
         return sn_error_set(err, SN_EINPUT,
                             "%zu values to sweep (at most %d)", s->nvalues,
                             SN_SWEEP_MAX_VALUES);
+    if ((rc = check_values(s, err)))
+        return rc;
     /* Designs compare at equal job size: per-accelerator throughput and
      * goodput of a 32-GPU job against a 256-GPU one would mark the
      * smallest design for being small. Only a sweep of the supernode

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hmap.h"
 #include "train-int.h"
 
 enum col {
@@ -49,6 +50,7 @@ struct owned {
     struct env_slot **envs;      /* each slot stays put: topologies point
                                     at their spec */
     size_t nenvs, cap;
+    struct hmap by_text;         /* hash of a slot's text -> its index */
 };
 
 static void lowercase(const char *s, char *out, size_t size)
@@ -203,13 +205,24 @@ static struct env_slot *env_for(struct owned *own, char *text)
 {
     struct env_slot *e;
     struct sn_error err;
+    uint64_t key = sn_hash64(text, strlen(text), 0);
+    uint32_t at = hget(&own->by_text, key);
 
-    for (size_t i = 0; i < own->nenvs; i++) {
+    /* by the text's hash: one comparison a row, not one per system seen
+     * (a CSV of many GPU counts makes many systems); a hash shared by two
+     * texts falls back to the scan */
+    if (at != SN_NONE && !strcmp(own->envs[at]->text, text)) {
+        free(text);
+        return own->envs[at];
+    }
+    for (size_t i = 0; at != SN_NONE && i < own->nenvs; i++) {
         if (!strcmp(own->envs[i]->text, text)) {
             free(text);
             return own->envs[i];
         }
     }
+    if (at == SN_NONE)
+        hput(&own->by_text, key, (uint32_t)own->nenvs);
     SN_GROW(own->envs, own->cap, own->nenvs + 1);
     e = sn_xcalloc(1, sizeof(*e));
     own->envs[own->nenvs++] = e;
@@ -538,17 +551,42 @@ static double median(double *v, size_t n)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-/* Ranks with ties averaged. */
+/* Ranks with ties averaged (1-based), by sorting: O(n log n). NaN sorts
+ * last, so that the order is total. */
+struct ranked {
+    double v;
+    size_t i;
+};
+
+static int cmp_ranked(const void *a, const void *b)
+{
+    const struct ranked *x = a, *y = b;
+    bool xn = isnan(x->v), yn = isnan(y->v);
+
+    if (xn != yn)
+        return xn ? 1 : -1;
+    if (!xn && x->v != y->v)
+        return x->v < y->v ? -1 : 1;
+    return (x->i > y->i) - (x->i < y->i);
+}
+
 static void ranks(const double *v, size_t n, double *r)
 {
-    for (size_t i = 0; i < n; i++) {
-        double less = 0, same = 0;
-        for (size_t j = 0; j < n; j++) {
-            less += v[j] < v[i];
-            same += v[j] == v[i];
-        }
-        r[i] = less + (same + 1) / 2;
+    struct ranked *s = sn_xcalloc(n ? n : 1, sizeof(*s));
+
+    for (size_t i = 0; i < n; i++)
+        s[i] = (struct ranked){v[i], i};
+    qsort(s, n, sizeof(*s), cmp_ranked);
+    for (size_t lo = 0; lo < n;) {
+        size_t hi = lo + 1;
+        while (hi < n && s[hi].v == s[lo].v)
+            hi++;
+        /* positions lo+1 .. hi share their mean */
+        for (size_t k = lo; k < hi; k++)
+            r[s[k].i] = (double)(lo + 1 + hi) / 2;
+        lo = hi;
     }
+    free(s);
 }
 
 static double spearman(const double *a, const double *b, size_t n)
@@ -581,11 +619,70 @@ static bool is_time_metric(const char *m)
     return k == M_TIME_S || k == M_TIME_MS;
 }
 
+/* What the summaries sort rows by: a row's source, model and GPU count,
+ * and the row itself (ties keep file order). */
+struct rowkey {
+    const char *source, *model;
+    int gpus;
+    size_t i;
+};
+
+static int cmp_index(size_t a, size_t b)
+{
+    return (a > b) - (a < b);
+}
+
+static int cmp_by_source(const void *a, const void *b)
+{
+    const struct rowkey *x = a, *y = b;
+    int c = strcmp(x->source, y->source);
+
+    return c ? c : cmp_index(x->i, y->i);
+}
+
+static bool same_group(const struct rowkey *a, const struct rowkey *b)
+{
+    return a->gpus == b->gpus && !strcmp(a->source, b->source) &&
+           !strcmp(a->model, b->model);
+}
+
+static int cmp_by_group(const void *a, const void *b)
+{
+    const struct rowkey *x = a, *y = b;
+    int c = strcmp(x->source, y->source);
+
+    if (!c)
+        c = strcmp(x->model, y->model);
+    if (!c)
+        c = (x->gpus > y->gpus) - (x->gpus < y->gpus);
+    return c ? c : cmp_index(x->i, y->i);
+}
+
+static struct rowkey key_of(const struct sn_validate_report *rep, size_t i)
+{
+    const struct sn_validate_row *r = &rep->rows[i];
+
+    return (struct rowkey){r->source, r->model, r->gpus, i};
+}
+
+static int cmp_source_first(const void *a, const void *b)
+{
+    return cmp_index(((const struct sn_validate_source *)a)->first,
+                     ((const struct sn_validate_source *)b)->first);
+}
+
+static int cmp_group_first(const void *a, const void *b)
+{
+    return cmp_index(((const struct sn_validate_group *)a)->first,
+                     ((const struct sn_validate_group *)b)->first);
+}
+
 static void summarise(struct sn_validate_report *rep)
 {
     size_t n = rep->nrows;
-    double *abs = sn_xcalloc(n ? n : 1, sizeof(double));
+    double *abs = sn_xcalloc(n ? n : 1, sizeof(double)), *pm, *pp;
     size_t k = 0;
+    struct rowkey *order;
 
     /* overall */
     for (size_t i = 0; i < n; i++)
@@ -619,60 +716,56 @@ static void summarise(struct sn_validate_report *rep)
         rep->worst[rep->nworst++] = at;
     }
 
-    /* per source, in the order sources first appear */
-    for (size_t i = 0; i < n; i++) {
-        const char *src = rep->rows[i].source;
-        size_t s;
-        for (s = 0; s < rep->nsources; s++)
-            if (!strcmp(rep->sources[s].source, src))
-                break;
-        if (s == rep->nsources) {
-            struct sn_validate_source *x;
-            rep->sources = sn_xrealloc(rep->sources,
-                                       (rep->nsources + 1) * sizeof(*x));
-            x = &rep->sources[rep->nsources++];
-            memset(x, 0, sizeof(*x));
-            x->source = src;
-            k = 0;
-            for (size_t j = i; j < n; j++) {
-                if (strcmp(rep->rows[j].source, src))
-                    continue;
-                x->n++;
-                if (rep->rows[j].predicted_ok)
-                    abs[k++] = fabs(rep->rows[j].error_pct);
-            }
-            x->predicted = k;
-            for (size_t j = 0; j < k; j++)
-                x->mean_abs_pct += abs[j] / k;
-            x->median_abs_pct = median(abs, k);
-            if (!k)
-                x->mean_abs_pct = NAN;
+    /* per source, in the order sources first appear: rows sorted by
+     * source (then by row, so each run starts at the source's first
+     * row), one pass over each run, then the runs by first row. Every
+     * step is O(n log n); scanning all rows once per source was O(n^2)
+     * (50,000 rows of distinct sources: minutes) */
+    order = sn_xcalloc(n ? n : 1, sizeof(*order));
+    for (size_t i = 0; i < n; i++)
+        order[i] = key_of(rep, i);
+    qsort(order, n, sizeof(*order), cmp_by_source);
+    rep->sources = sn_xcalloc(n ? n : 1, sizeof(*rep->sources));
+    for (size_t lo = 0; lo < n;) {
+        struct sn_validate_source *x = &rep->sources[rep->nsources++];
+        size_t hi = lo;
+        memset(x, 0, sizeof(*x));
+        x->source = order[lo].source;
+        x->first = order[lo].i;
+        k = 0;
+        for (; hi < n && !strcmp(order[hi].source, x->source); hi++) {
+            const struct sn_validate_row *r = &rep->rows[order[hi].i];
+            x->n++;
+            if (r->predicted_ok)
+                abs[k++] = fabs(r->error_pct);
         }
+        x->predicted = k;
+        for (size_t j = 0; j < k; j++)
+            x->mean_abs_pct += abs[j] / k;
+        x->median_abs_pct = median(abs, k);
+        if (!k)
+            x->mean_abs_pct = NAN;
+        lo = hi;
     }
+    qsort(rep->sources, rep->nsources, sizeof(*rep->sources),
+          cmp_source_first);
 
-    /* ranking groups: same source, model and GPU count, timed rows */
-    for (size_t i = 0; i < n; i++) {
-        const struct sn_validate_row *r = &rep->rows[i];
-        double *pm, *pp, best = INFINITY, top = NAN, toppred = INFINITY;
-        size_t cnt = 0, g;
-        bool seen = false;
-
-        if (!r->predicted_ok || !is_time_metric(r->metric))
-            continue;
-        for (g = 0; g < rep->ngroups && !seen; g++)
-            seen = !strcmp(rep->groups[g].source, r->source) &&
-                   !strcmp(rep->groups[g].model, r->model) &&
-                   rep->groups[g].gpus == r->gpus;
-        if (seen)
-            continue;
-        pm = sn_xcalloc(n, sizeof(double));
-        pp = sn_xcalloc(n, sizeof(double));
-        for (size_t j = i; j < n; j++) {
-            const struct sn_validate_row *q = &rep->rows[j];
-            if (!q->predicted_ok || strcmp(q->source, r->source) ||
-                strcmp(q->model, r->model) || q->gpus != r->gpus ||
-                !is_time_metric(q->metric))
-                continue;
+    /* ranking groups: same source, model and GPU count, timed rows, in
+     * the order groups first appear; the same sort, by the group's key */
+    k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (rep->rows[i].predicted_ok && is_time_metric(rep->rows[i].metric))
+            order[k++] = key_of(rep, i);
+    qsort(order, k, sizeof(*order), cmp_by_group);
+    pm = sn_xcalloc(k ? k : 1, sizeof(double));
+    pp = sn_xcalloc(k ? k : 1, sizeof(double));
+    rep->groups = sn_xcalloc(k ? k : 1, sizeof(*rep->groups));
+    for (size_t lo = 0; lo < k;) {
+        const struct rowkey *g = &order[lo];
+        double best = INFINITY, top = NAN, toppred = INFINITY;
+        size_t hi = lo, cnt = 0;
+        for (; hi < k && same_group(&order[hi], g); hi++) {
+            const struct sn_validate_row *q = &rep->rows[order[hi].i];
             pm[cnt] = q->measured;
             pp[cnt] = q->predicted;
             best = fmin(best, q->measured);
@@ -683,22 +776,23 @@ static void summarise(struct sn_validate_report *rep)
             cnt++;
         }
         if (cnt >= 3) {
-            struct sn_validate_group *x;
-            rep->groups = sn_xrealloc(rep->groups,
-                                      (rep->ngroups + 1) * sizeof(*x));
-            x = &rep->groups[rep->ngroups++];
-            x->source = r->source;
-            x->model = r->model;
-            x->gpus = r->gpus;
+            struct sn_validate_group *x = &rep->groups[rep->ngroups++];
+            x->source = g->source;
+            x->model = g->model;
+            x->gpus = g->gpus;
             x->n = cnt;
+            x->first = g->i;
             x->spearman = spearman(pm, pp, cnt);
             x->top_measured = top;
             x->best_measured = best;
             x->top_gap_pct = (top / best - 1) * 100;
         }
-        free(pm);
-        free(pp);
+        lo = hi;
     }
+    qsort(rep->groups, rep->ngroups, sizeof(*rep->groups), cmp_group_first);
+    free(pm);
+    free(pp);
+    free(order);
     free(abs);
 }
 
@@ -738,10 +832,20 @@ int sn_validate_csv(const char *file, const char *text, size_t len,
                            sizeof(*rep->rows));
     for (size_t i = 1; i < own->csv.nrows; i++) {
         char *f[C_COUNT];
-        for (int c = 0; c < C_COUNT; c++)
-            f[c] = col[c] >= 0 && (size_t)col[c] < own->csv.nfields[i]
-                       ? own->csv.fields[i][col[c]]
-                       : empty;
+        for (int c = 0; c < C_COUNT; c++) {
+            char **cell = col[c] >= 0 && (size_t)col[c] < own->csv.nfields[i]
+                              ? &own->csv.fields[i][col[c]]
+                              : NULL;
+            /* a file made elsewhere: a cell that is not clean text (bytes
+             * that are not UTF-8, escape sequences) is cleaned before it
+             * is quoted in a table, a reason or JSON */
+            if (cell && !sn_str_is_clean(*cell, SN_CLEAN_LINES)) {
+                char *clean = sn_xstrdup_clean(*cell, SN_CLEAN_LINES);
+                free(*cell);
+                *cell = clean;
+            }
+            f[c] = cell ? *cell : empty;
+        }
         predict_row(own, f, own->csv.lines[i], &rep->rows[i - 1]);
     }
     summarise(rep);
@@ -768,6 +872,7 @@ void sn_validate_report_release(struct sn_validate_report *rep)
             free(own->envs[i]);
         }
         free(own->envs);
+        hfree(&own->by_text);
         sn_csv_release(&own->csv);
         free(own);
     }

@@ -119,6 +119,7 @@ void sn_store_run_json(struct sn_json *j, const struct sn_run *run,
 struct reader {
     const char *file;
     struct sn_error *err;
+    int flags; /* how get_str() cleans: SN_CLEAN_LINES for free text */
 };
 
 static int bad(struct reader *rd, const struct sn_yaml *n, const char *fmt,
@@ -132,6 +133,7 @@ static int get_str(struct reader *rd, const struct sn_yaml *map,
                    const char *key, bool required, char *buf, size_t size)
 {
     const struct sn_yaml *v = sn_yaml_get(map, key);
+    struct sn_buf clean;
 
     buf[0] = '\0';
     if (!v) {
@@ -142,11 +144,19 @@ static int get_str(struct reader *rd, const struct sn_yaml *map,
     }
     if (v->type != SN_YAML_SCALAR)
         return bad(rd, v, "'%s' must be a string", key);
-    if (strlen(v->value) >= size)
+    /* a document made elsewhere is the machine's words twice over: its
+     * strings (a host of "\u001b]0;...") are cleaned before they are
+     * measured and kept */
+    sn_buf_init(&clean);
+    sn_buf_put_clean(&clean, v->value, strlen(v->value), rd->flags);
+    if (clean.len >= size) {
+        sn_buf_release(&clean);
         return sn_error_at(rd->err, SN_EINPUT, rd->file, v->line, v->col,
                            "'%s' is longer than %zu characters", key,
                            size - 1);
-    sn_strlcpy(buf, v->value, size);
+    }
+    sn_strlcpy(buf, clean.len ? clean.data : "", size);
+    sn_buf_release(&clean);
     return SN_OK;
 }
 
@@ -273,8 +283,11 @@ static int read_finding(struct reader *rd, const struct sn_yaml *m,
         rc = get_str(rd, m, "subject", false, f->subject, sizeof(f->subject));
     if (!rc)
         rc = get_str(rd, m, "label", false, f->label, sizeof(f->label));
-    if (!rc)
+    if (!rc) {
+        rd->flags = SN_CLEAN_LINES;
         rc = get_str(rd, m, "summary", false, summary, sizeof(summary));
+        rd->flags = 0;
+    }
     if (!rc && strcmp(f->severity, "PASS") && strcmp(f->severity, "WARN") &&
         strcmp(f->severity, "FAIL"))
         rc = bad(rd, sn_yaml_get(m, "severity"),
@@ -303,10 +316,12 @@ static int read_health(struct reader *rd, const struct sn_yaml *m,
     if (!rc)
         rc = get_str(rd, m, "subject", false, h->subject,
                      sizeof(h->subject));
+    rd->flags = SN_CLEAN_LINES;
     if (!rc)
         rc = get_str(rd, m, "evidence", false, evidence, sizeof(evidence));
     if (!rc)
         rc = get_str(rd, m, "remedy", false, remedy, sizeof(remedy));
+    rd->flags = 0;
     if (!rc && sn__store_health_valid(h, 1, NULL))
         rc = bad(rd, sn_yaml_get(m, "status"),
                  "unknown status '%s' (expected PASS, SKIP, WARN or FAIL)",
@@ -325,7 +340,7 @@ int sn_store_run_parse(const char *file, const char *text, size_t len,
                        struct sn_error *err)
 {
     struct sn_yaml_doc doc;
-    struct reader rd = {file, err};
+    struct reader rd = {file, err, 0};
     const struct sn_yaml *root, *v;
     char schema[64];
     double ranks = 0;

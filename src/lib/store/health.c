@@ -127,7 +127,7 @@ static char *col_dup(sqlite3_stmt *s, int col)
 {
     const unsigned char *t = sqlite3_column_text(s, col);
 
-    return sn_xstrdup(t ? (const char *)t : "");
+    return sn_xstrdup_clean(t ? (const char *)t : "", SN_CLEAN_LINES);
 }
 
 int sn_store_health_get(struct sn_store *st, int64_t run,

@@ -548,7 +548,8 @@ int sn_store_findings_get(struct sn_store *st, int64_t run,
         sn__store_col_text(s, 2, x->subject, sizeof(x->subject));
         sn__store_col_text(s, 3, x->label, sizeof(x->label));
         sum = sqlite3_column_text(s, 4);
-        x->summary = sn_xstrdup(sum ? (const char *)sum : "");
+        x->summary = sn_xstrdup_clean(sum ? (const char *)sum : "",
+                                      SN_CLEAN_LINES);
     }
     rc = rc == SQLITE_DONE ? SN_OK
                            : STORE_FAIL(st, err, rc, "cannot read findings");

@@ -1,10 +1,13 @@
 /* schema.c: opening the results database: WAL, the application id that
  * marks it as ours, and the schema migrations that bring any older file
  * up to SN_STORE_SCHEMA_VERSION. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "store-int.h"
 
@@ -171,7 +174,10 @@ void sn__store_col_text(sqlite3_stmt *s, int col, char *buf, size_t size)
 {
     const unsigned char *t = sqlite3_column_text(s, col);
 
-    sn_strlcpy(buf, t ? (const char *)t : "", size);
+    /* what a database holds was written by anyone: cleaned as it is read
+     * (files made before strings were cleaned at their edges, or changed
+     * by hand) */
+    sn_str_clean(buf, size, t ? (const char *)t : "", 0);
 }
 
 static int pragma_int(struct sn_store *st, const char *sql, int *out,
@@ -216,9 +222,29 @@ static int migrate(struct sn_store *st, int from, struct sn_error *err)
             rc = sn__store_commit(st, err);
             break;
         }
-        if (!rc)
-            rc = sn__store_exec(st, migrations[v],
-                                "cannot migrate the schema", err);
+        /* the table is indexed by the file's number: one that changed
+         * since it was checked must not pick a string outside it */
+        if (!rc && v < 0)
+            rc = sn_error_set(err, SN_EINPUT,
+                              "%s: not a supernode results database "
+                              "(schema version %d)",
+                              st->path, v);
+        if (!rc) {
+            int sqlrc = sqlite3_exec(st->db, migrations[v], NULL, NULL,
+                                     NULL);
+            /* SQL that fails on the file's own tables: the file holds
+             * part of a later schema (a migration applied by hand, or a
+             * foreign change), not what its version says */
+            if (sqlrc == SQLITE_ERROR)
+                rc = sn_error_set(err, SN_EINPUT,
+                                  "%s: the schema does not match its "
+                                  "version %d (a half-applied or foreign "
+                                  "change: %s); restore the file from a "
+                                  "copy",
+                                  st->path, v, sqlite3_errmsg(st->db));
+            else if (sqlrc != SQLITE_OK)
+                rc = STORE_FAIL(st, err, sqlrc, "cannot migrate the schema");
+        }
         if (!rc) {
             snprintf(sql, sizeof(sql),
                      "PRAGMA application_id = %d; PRAGMA user_version = %d",
@@ -284,21 +310,113 @@ static int has_tables(struct sn_store *st, bool *out, struct sn_error *err)
     return rc;
 }
 
-int sn_store_open(const char *path, struct sn_store **out,
-                  struct sn_error *err)
+/* path as an SQLite URI ("file:" and the path, with the characters a URI
+ * gives meaning to escaped), and the query. */
+static char *uri_of(const char *path, const char *query)
+{
+    struct sn_buf b;
+
+    sn_buf_init(&b);
+    sn_buf_puts(&b, "file:");
+    for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+        if (*p == '%' || *p == '?' || *p == '#' || *p <= 0x20 || *p >= 0x7f)
+            sn_buf_printf(&b, "%%%02X", *p);
+        else
+            sn_buf_putc(&b, (char)*p);
+    }
+    sn_buf_printf(&b, "?%s", query);
+    return sn_buf_detach(&b, NULL);
+}
+
+/* Can this process write path and the directory beside it (where SQLite
+ * keeps the -wal and -shm files)? */
+static bool writable(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    char *dir;
+    bool ok;
+
+    if (access(path, W_OK) != 0)
+        return false;
+    dir = slash ? sn_xstrndup(path, slash == path ? 1 : (size_t)(slash - path))
+                : sn_xstrdup(".");
+    ok = access(dir, W_OK | X_OK) == 0;
+    free(dir);
+    return ok;
+}
+
+/* Does a -wal file with committed pages sit beside path? */
+static bool wal_has_pages(const char *path)
+{
+    struct sn_buf b;
+    struct stat st;
+    bool yes;
+
+    sn_buf_init(&b);
+    sn_buf_printf(&b, "%s-wal", path);
+    yes = stat(b.data, &st) == 0 && st.st_size > 0;
+    sn_buf_release(&b);
+    return yes;
+}
+
+int sn_store_open_mode(const char *path, enum sn_store_mode mode,
+                       struct sn_store **out, struct sn_error *err)
 {
     struct sn_store *st = sn_xcalloc(1, sizeof(*st));
     int rc, sqlrc, app = 0, version = 0;
-    bool tables = false;
+    int flags = SQLITE_OPEN_FULLMUTEX; /* serialized: a bench watchdog
+                                        * thread may store partial results */
+    bool tables = false, ro = false;
+    struct stat sb;
+    char *uri = NULL;
 
     *out = NULL;
     st->path = sn_xstrdup(path);
-    sqlrc = sqlite3_open_v2(path, &st->db,
-                            /* serialized: a bench watchdog thread may
-                             * store partial results */
-                            SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
-                                SQLITE_OPEN_FULLMUTEX,
-                            NULL);
+    /* "" is SQLite's private temporary database: nothing would be kept */
+    if (!*path) {
+        rc = sn_error_set(err, SN_EINPUT, "an empty results database path");
+        goto out;
+    }
+    if (stat(path, &sb) != 0 &&
+        (errno == ENAMETOOLONG || errno == ENOTDIR || errno == ELOOP)) {
+        /* a path that can name no file is bad input, not an I/O error */
+        rc = sn_error_set(err, SN_EINPUT, "%s: cannot open: %s", path,
+                          strerror(errno));
+        goto out;
+    }
+    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+        /* a FIFO would block the open, a device is not a database */
+        rc = sn_error_set(err, SN_EINPUT,
+                          "%s: not a supernode results database (not a "
+                          "regular file)",
+                          path);
+        goto out;
+    }
+    if (mode == SN_STORE_READ) {
+        /* a command that reads never creates a database (a mistyped
+         * --db would leave an empty one behind) */
+        if (stat(path, &sb) != 0) {
+            rc = sn_error_set(err, errno == ENOENT ? SN_ENOTFOUND : SN_EINPUT,
+                              "%s: no results database there: %s", path,
+                              strerror(errno));
+            goto out;
+        }
+        /* what this process may not write is opened read-only; with no
+         * writer's pages in a -wal beside it, as immutable, so that SQLite
+         * creates no -wal and -shm (it could not remove them again, and in
+         * a read-only directory could not create them at all) */
+        if (!writable(path)) {
+            ro = true;
+            uri = uri_of(path, wal_has_pages(path) ? "mode=ro"
+                                                   : "mode=ro&immutable=1");
+        }
+    }
+    if (ro)
+        flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI;
+    else
+        flags |= SQLITE_OPEN_READWRITE |
+                 (mode == SN_STORE_WRITE ? SQLITE_OPEN_CREATE : 0);
+    sqlrc = sqlite3_open_v2(uri ? uri : path, &st->db, flags, NULL);
     if (sqlrc != SQLITE_OK) {
         rc = sn_error_set(err, SN_EIO, "%s: cannot open: %s", path,
                           st->db ? sqlite3_errmsg(st->db)
@@ -327,6 +445,8 @@ int sn_store_open(const char *path, struct sn_store **out,
                               "%s: not a supernode results database", path);
         goto out;
     }
+    /* the application id first: a file that is not ours is refused
+     * whatever its version says */
     if (app != 0 && app != SN_STORE_APP_ID) {
         rc = sn_error_set(err, SN_EINPUT,
                           "%s: not a supernode results database "
@@ -334,9 +454,10 @@ int sn_store_open(const char *path, struct sn_store **out,
                           path, (unsigned)app);
         goto out;
     }
-    if (app == 0 && (tables || version != 0)) {
+    if ((app == 0 && (tables || version != 0)) || version < 0) {
         rc = sn_error_set(err, SN_EINPUT,
-                          "%s: not a supernode results database", path);
+                          "%s: not a supernode results database%s", path,
+                          version < 0 ? " (a negative schema version)" : "");
         goto out;
     }
     if (version > SN_STORE_SCHEMA_VERSION) {
@@ -344,6 +465,16 @@ int sn_store_open(const char *path, struct sn_store **out,
                           "%s: schema version %d is newer than this "
                           "supernode knows (%d); use a newer supernode",
                           path, version, SN_STORE_SCHEMA_VERSION);
+        goto out;
+    }
+    if (ro) {
+        if (version != SN_STORE_SCHEMA_VERSION)
+            rc = sn_error_set(err, SN_EINPUT,
+                              "%s: schema version %d needs migrating to %d, "
+                              "which a read-only database cannot be (run a "
+                              "command that writes to it with write access "
+                              "once)",
+                              path, version, SN_STORE_SCHEMA_VERSION);
         goto out;
     }
     /* WAL: readers never block the writer, and a killed writer leaves the
@@ -359,12 +490,19 @@ int sn_store_open(const char *path, struct sn_store **out,
         goto out;
     rc = migrate(st, version, err);
 out:
+    free(uri);
     if (rc) {
         sn_store_close(st);
         return rc;
     }
     *out = st;
     return SN_OK;
+}
+
+int sn_store_open(const char *path, struct sn_store **out,
+                  struct sn_error *err)
+{
+    return sn_store_open_mode(path, SN_STORE_WRITE, out, err);
 }
 
 void sn_store_close(struct sn_store *st)

@@ -5,11 +5,51 @@
 
 #include "sn/util.h"
 
+/* Messages longer than the buffer lose their middle, not their end: a
+ * message quotes its subject first (a path, a value) and says what is
+ * wrong last, and a 5,000-character path must not push the reason out.
+ * Cuts fall between UTF-8 characters. */
+#define ERROR_HEAD 320
+
+static size_t char_start(const char *s, size_t i)
+{
+    while (i > 0 && ((unsigned char)s[i] & 0xc0) == 0x80)
+        i--;
+    return i;
+}
+
+static void store(struct sn_error *err, const char *msg, size_t len)
+{
+    static const char gap[] = " ... ";
+    size_t max = sizeof(err->msg) - 1, head, tail;
+
+    if (len <= max) {
+        memcpy(err->msg, msg, len);
+        err->msg[len] = '\0';
+        return;
+    }
+    head = char_start(msg, ERROR_HEAD);
+    tail = len - (max - head - (sizeof(gap) - 1));
+    while (tail < len && ((unsigned char)msg[tail] & 0xc0) == 0x80)
+        tail++;
+    memcpy(err->msg, msg, head);
+    memcpy(err->msg + head, gap, sizeof(gap) - 1);
+    memcpy(err->msg + head + sizeof(gap) - 1, msg + tail, len - tail);
+    err->msg[head + sizeof(gap) - 1 + len - tail] = '\0';
+}
+
 int sn_error_vset(struct sn_error *err, int code, const char *fmt, va_list ap)
 {
+    struct sn_buf b;
+
     if (err) {
+        /* formatted apart from err->msg: a message may quote the one it
+         * replaces */
+        sn_buf_init(&b);
+        sn_buf_vprintf(&b, fmt, ap);
         err->code = code;
-        vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+        store(err, b.data, b.len);
+        sn_buf_release(&b);
     }
     return code;
 }
@@ -27,44 +67,37 @@ int sn_error_set(struct sn_error *err, int code, const char *fmt, ...)
 int sn_error_at(struct sn_error *err, int code, const char *file, int line,
                 int col, const char *fmt, ...)
 {
+    struct sn_buf b;
     va_list ap;
-    int n;
 
     if (!err)
         return code;
-    err->code = code;
+    sn_buf_init(&b);
     if (line > 0 && col > 0)
-        n = snprintf(err->msg, sizeof(err->msg), "%s:%d:%d: ", file, line,
-                     col);
+        sn_buf_printf(&b, "%s:%d:%d: ", file, line, col);
     else if (line > 0)
-        n = snprintf(err->msg, sizeof(err->msg), "%s:%d: ", file, line);
+        sn_buf_printf(&b, "%s:%d: ", file, line);
     else
-        n = snprintf(err->msg, sizeof(err->msg), "%s: ", file);
-    if (n < 0 || (size_t)n >= sizeof(err->msg))
-        return code;
+        sn_buf_printf(&b, "%s: ", file);
     va_start(ap, fmt);
-    vsnprintf(err->msg + n, sizeof(err->msg) - (size_t)n, fmt, ap);
+    sn_buf_vprintf(&b, fmt, ap);
     va_end(ap);
+    err->code = code;
+    store(err, b.data, b.len);
+    sn_buf_release(&b);
     return code;
 }
 
 void sn_error_prefix(struct sn_error *err, const char *prefix)
 {
-    size_t pl, ml;
+    struct sn_buf b;
 
     if (!err)
         return;
-    pl = strlen(prefix);
-    if (pl + 3 >= sizeof(err->msg))
-        return;
-    ml = strnlen(err->msg, sizeof(err->msg) - 1);
-    if (ml > sizeof(err->msg) - pl - 3)
-        ml = sizeof(err->msg) - pl - 3; /* the tail is cut, not overrun */
-    memmove(err->msg + pl + 2, err->msg, ml);
-    memcpy(err->msg, prefix, pl);
-    err->msg[pl] = ':';
-    err->msg[pl + 1] = ' ';
-    err->msg[pl + 2 + ml] = '\0';
+    sn_buf_init(&b);
+    sn_buf_printf(&b, "%s: %s", prefix, err->msg);
+    store(err, b.data, b.len);
+    sn_buf_release(&b);
 }
 
 void sn_error_clear(struct sn_error *err)

@@ -83,9 +83,13 @@ void sn_json_arr_end(struct sn_json *j)
 
 void sn_json_escape(struct sn_buf *b, const char *s)
 {
+    const unsigned char *p = (const unsigned char *)s;
+    size_t len = strlen(s);
+
     sn_buf_putc(b, '"');
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        switch (*p) {
+    for (size_t i = 0; i < len;) {
+        size_t n;
+        switch (p[i]) {
         case '"':
             sn_buf_puts(b, "\\\"");
             break;
@@ -102,11 +106,31 @@ void sn_json_escape(struct sn_buf *b, const char *s)
             sn_buf_puts(b, "\\t");
             break;
         default:
-            if (*p < 0x20)
-                sn_buf_printf(b, "\\u%04x", *p);
+            if (p[i] < 0x20 || p[i] == 0x7f) {
+                sn_buf_printf(b, "\\u%04x", p[i]);
+                break;
+            }
+            if (p[i] < 0x80) {
+                sn_buf_putc(b, (char)p[i]);
+                break;
+            }
+            /* JSON is UTF-8 (RFC 8259): a byte that is not part of a
+             * character is written as the text "\xNN", as clean text
+             * writes it (sn_buf_put_clean), never raw; a C1 control as
+             * its \u escape */
+            n = sn_utf8_len(p + i, len - i);
+            if (!n) {
+                sn_buf_printf(b, "\\\\x%02x", p[i]);
+                break;
+            }
+            if (n == 2 && p[i] == 0xc2 && p[i + 1] < 0xa0)
+                sn_buf_printf(b, "\\u%04x", p[i + 1]);
             else
-                sn_buf_putc(b, (char)*p);
+                sn_buf_append(b, p + i, n);
+            i += n;
+            continue;
         }
+        i++;
     }
     sn_buf_putc(b, '"');
 }

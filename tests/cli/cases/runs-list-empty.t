@@ -1,4 +1,5 @@
-# an empty database lists no runs and says what to do
+# an empty database (a file with nothing stored yet) lists no runs and says what to do
+setup: touch $TMP/r.db
 args: runs list --db $TMP/r.db
 exit: 0
 stdout-has: no runs yet (run 'supernode check' first)

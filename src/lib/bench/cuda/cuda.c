@@ -884,6 +884,16 @@ static int cuda_coll_check(struct sn__bench_ctx *c, enum sn_coll_op op,
     return SN_OK;
 }
 
+static uint64_t cuda_device_memory(struct sn__bench_ctx *c)
+{
+    size_t free_bytes = 0, total = 0;
+
+    (void)c;
+    if (cudaMemGetInfo(&free_bytes, &total) != cudaSuccess)
+        return 0;
+    return (uint64_t)total;
+}
+
 /* The plugin's one export, found with dlsym() by names.c. */
 extern const struct sn__bench_backend sn__bench_cuda;
 const struct sn__bench_backend sn__bench_cuda = {
@@ -912,4 +922,5 @@ const struct sn__bench_backend sn__bench_cuda = {
     .coll_variant_ok = cuda_variant_ok,
     .coll_check = cuda_coll_check,
     .reserve = cuda_reserve,
+    .device_memory = cuda_device_memory,
 };

@@ -1,0 +1,5 @@
+# baseline show reads: a missing --db is not created
+args: baseline show accept --db $TMP/typo.db
+exit: 2
+stderr-has: typo.db: no results database there
+no-file: $TMP/typo.db

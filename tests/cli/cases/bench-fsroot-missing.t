@@ -1,0 +1,4 @@
+# a root that is not there is bad input, as doctor has it
+args: bench memory --fsroot /nonexistent-root
+exit: 2
+stderr-has: --fsroot /nonexistent-root: cannot use as root

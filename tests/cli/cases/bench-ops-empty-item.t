@@ -1,0 +1,4 @@
+# an empty item in a list is a typo, not a name
+args: bench coll --ops allreduce,,allgather
+exit: 2
+stderr-has: --ops: an empty name in 'allreduce,,allgather'

@@ -1,0 +1,4 @@
+# a size of 0 is not "the default": refused before the job starts
+args: bench coll -b 0
+exit: 2
+stderr-has: -b: a size of 0 bytes

@@ -1,0 +1,4 @@
+# --tests "" would mean the suite's own tests
+args: check --spec examples/cpu-cluster.yaml --tests "" --no-doctor
+exit: 2
+stderr-has: '--tests' has an empty value

@@ -1,0 +1,5 @@
+# a run judged against another design than the one it was measured on
+# says so (the judging goes on)
+args: check --spec examples/seed-64.yaml --results tests/fixtures/check/run-healthy-1.json --no-store
+stderr-has: note: the run was measured on spec 'cpu-cluster' (hash adfcd6fe8d54b136) and is judged against 'seed-64'
+exit: 1

@@ -1,0 +1,4 @@
+# --sp and --no-sp together contradict each other
+args: sim train --model llama3-8b --sp --no-sp
+exit: 2
+stderr-has: --sp and --no-sp contradict each other

@@ -1,0 +1,461 @@
+#!/usr/bin/env bash
+# suite.sh BUILD: the bad-input suite. Probes of every command with bad
+# options, malformed data files, damaged databases, special output targets
+# (device nodes, FIFOs, sockets, symlinks, '-', long paths), strings from
+# the machine that are not text, and faults; each must end as the table
+# says: its exit status, its message, no crash, no sanitizer report, no
+# hang, and what it leaves behind. Prints "N passed, N failed" last.
+#
+# One probe a line:
+#   p NAME EXIT 'STDERR' 'SETUP' 'COMMAND' 'THEN'
+# run with a fresh directory $T, the binary $SN and the repository as the
+# working directory: SETUP first (it must succeed), then COMMAND under a
+# time limit (its exit status must be EXIT; a hang is a failure), whose
+# stderr must contain STDERR (when not empty), then THEN (a shell
+# condition, when not empty; $T/out and $T/err hold what COMMAND wrote).
+# Probes that need root (mknod, namespaces) are skipped, and say so,
+# without it. HOSTILE_ONLY=REGEX runs only the probes it matches. Device nodes are made in $T: the host's /dev is never
+# written.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+SN=${SUPERNODE:?}
+export SN
+pass=0
+fail=0
+skipped=0
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+chmod 755 "$work" # the probes that read as another user reach their files
+
+# no leak reports from Open MPI's own allocations; every access and
+# operation is still checked
+export ASAN_OPTIONS=${HOSTILE_ASAN_OPTIONS:-detect_leaks=0:abort_on_error=0}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_btl=self,vader
+limit=${HOSTILE_TIMEOUT:-60}
+root=false
+[[ $(id -u) -eq 0 ]] && root=true
+
+# the release build beside the test build, for what a sanitizer build
+# cannot run under (ulimit -v)
+SN_REL=${SN_REL:-$(dirname "$SN")/../supernode}
+export SN_REL
+spec=examples/cpu-cluster.yaml
+run1=tests/fixtures/check/run-healthy-1.json
+node=tests/fixtures/sysfs/node-good
+
+# ---- helpers the table uses ---------------------------------------------------
+
+# a good results database at $1 (one run imported)
+mkdb() { "$SN" runs import "$run1" --db "$1" >/dev/null; }
+sql() { sqlite3 "$1" "$2" >/dev/null; }
+chr() { [[ -c "$1" && ! -L "$1" ]]; }
+fifo() { [[ -p "$1" ]]; }
+islink() { [[ -L "$1" ]]; }
+# valid UTF-8 (iconv refuses anything else)
+utf8() { iconv -f UTF-8 -t UTF-8 "$1" >/dev/null 2>&1; }
+json() { utf8 "$1" && jq -e . "$1" >/dev/null 2>&1; }
+# XML 1.0 allows no control character but tab, newline and return
+xml() {
+    utf8 "$1" || return 1
+    if LC_ALL=C grep -qP '[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]|\xef\xbf[\xbe\xbf]' "$1"; then
+        return 1
+    fi
+    if command -v xmllint >/dev/null; then
+        xmllint --noout "$1" 2>/dev/null
+    fi
+}
+# no terminal escape in a file
+noesc() { ! LC_ALL=C grep -q $'\x1b' "$1"; }
+# nothing in $1 matching our temporaries or SQLite's side files
+notmp() { ! ls -A "$1" | grep -qE '^\.sn-.*\.tmp$|\.tmp[0-9]'; }
+nowal() { [[ ! -e "$1-wal" && ! -e "$1-shm" ]]; }
+long() { printf "%${1}s" "" | tr ' ' "${2:-a}"; }
+# a doctor fixture tree to damage
+tree() { cp -r "$node" "$1"; }
+# a unix socket at $1 whose listener copies what it is sent to $2
+listen() {
+    perl -MIO::Socket::UNIX -e '
+        my $s = IO::Socket::UNIX->new(Type => SOCK_STREAM(), Local => $ARGV[0],
+                                      Listen => 1) or die "listen: $!";
+        open(my $o, ">", $ARGV[1]) or die;
+        print STDOUT "up\n"; STDOUT->flush;
+        my $c = $s->accept(); while (<$c>) { print $o $_ } close $o;' \
+        "$1" "$2" &
+    for _ in $(seq 50); do [[ -S "$1" ]] && return 0; sleep 0.1; done
+    return 1
+}
+export -f mkdb sql chr fifo islink utf8 json xml noesc notmp nowal long \
+    tree listen
+export spec run1 node
+
+# ---- the probe --------------------------------------------------------------
+
+needs_root() { # probe names that mknod, mount or change users
+    case "$1" in
+    out-chardev* | out-dev-* | store-ro-* | text-hostname-* | \
+        out-set-kill*)
+        return 0 ;;
+    esac
+    return 1
+}
+
+p() {
+    local name=$1 want=$2 text=$3 setup=$4 cmd=$5 then=${6:-}
+    local T rc why=()
+    # HOSTILE_ONLY=REGEX runs the probes whose names match
+    [[ -z ${HOSTILE_ONLY:-} || $name =~ $HOSTILE_ONLY ]] || return 0
+    if needs_root "$name" && ! $root; then
+        echo "skip $name: needs root"
+        skipped=$((skipped + 1))
+        return
+    fi
+    if [[ $name == rel-* && ! -x $SN_REL ]]; then
+        echo "skip $name: no release build at $SN_REL"
+        skipped=$((skipped + 1))
+        return
+    fi
+    T=$(mktemp -d "$work/p.XXXXXX")
+    export T
+    if [[ -n "$setup" ]] && ! (eval "$setup") >"$T/setup.log" 2>&1 </dev/null; then
+        fail=$((fail + 1))
+        echo "FAIL $name: setup failed: $setup"
+        sed 's/^/  /' "$T/setup.log" | head -n 5
+        return
+    fi
+    timeout -k 5 "$limit" bash -c "$cmd" >"$T/out" 2>"$T/err" </dev/null
+    rc=$?
+    if [[ $rc -eq 124 || $rc -eq 137 ]]; then
+        why+=("hung: no end within $limit s")
+    elif [[ $rc -ne $want ]]; then
+        why+=("exit $rc, expected $want")
+    fi
+    if [[ $rc -gt 128 && $rc -ne 137 ]]; then
+        why+=("killed by signal $((rc - 128))")
+    fi
+    if LC_ALL=C grep -qE 'ERROR: [A-Za-z]*Sanitizer|runtime error:' "$T/err"; then
+        why+=("sanitizer report")
+    fi
+    if [[ -n "$text" ]] && ! LC_ALL=C grep -qF -- "$text" "$T/err"; then
+        why+=("stderr lacks: $text")
+    fi
+    if [[ -n "$then" ]] && ! (eval "$then") >/dev/null 2>&1 </dev/null; then
+        why+=("after: $then")
+    fi
+    if [[ ${#why[@]} -eq 0 ]]; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+        echo "FAIL $name"
+        printf '  %s\n' "${why[@]}"
+        LC_ALL=C sed 's/^/  stderr: /' "$T/err" | head -c 600 | head -n 4
+    fi
+}
+
+# ---- 1. the results database -------------------------------------------------
+# a version or application id that is not ours runs no SQL; readers never
+# create or dirty a database
+
+for v in -1 -2 -3 -120 -1000000 -2147483648; do
+p "store-version$v" 2 'not a supernode results database' \
+  "mkdb \$T/r.db && sql \$T/r.db 'PRAGMA user_version=$v'" \
+  '$SN runs list --db $T/r.db'
+done
+p store-version-neg-write 2 'not a supernode results database' \
+  'mkdb $T/r.db && sql $T/r.db "PRAGMA user_version=-7"' \
+  '$SN runs import $run1 --db $T/r.db' \
+  '[[ $(sqlite3 $T/r.db "select count(*) from runs") == 1 ]]'
+p store-version-newer 2 'is newer than this supernode knows' \
+  'mkdb $T/r.db && sql $T/r.db "PRAGMA user_version=99"' \
+  '$SN runs list --db $T/r.db'
+p store-foreign-app 2 'application id 0x7' \
+  'mkdb $T/r.db && sql $T/r.db "PRAGMA application_id=7; PRAGMA user_version=-1"' \
+  '$SN runs list --db $T/r.db'
+p store-foreign-tables 2 'not a supernode results database' \
+  'sql $T/r.db "CREATE TABLE t (x)"' \
+  '$SN runs import $run1 --db $T/r.db' \
+  '[[ $(sqlite3 $T/r.db "select count(*) from sqlite_schema") == 1 ]]'
+p store-half-applied 2 'does not match its version 1' \
+  'mkdb $T/r.db && sql $T/r.db "PRAGMA user_version=1"' \
+  '$SN runs list --db $T/r.db'
+p store-half-applied-v0 2 'does not match its version 0' \
+  'mkdb $T/r.db && sql $T/r.db "PRAGMA user_version=0"' \
+  '$SN baseline list --db $T/r.db'
+p store-text-file 2 'not a supernode results database' \
+  'for i in $(seq 200); do echo "not a database at all $i"; done >$T/r.db' \
+  '$SN runs list --db $T/r.db'
+p store-truncated 2 'not a supernode results database' \
+  'mkdb $T/x.db && head -c 3000 $T/x.db >$T/r.db' \
+  '$SN runs show 1 --db $T/r.db'
+p store-random-bytes 2 'not a supernode results database' \
+  'head -c 65536 /dev/urandom >$T/r.db' \
+  '$SN runs list --db $T/r.db'
+p store-empty-file 0 '' 'touch $T/r.db' '$SN runs list --db $T/r.db' \
+  'grep -q "no runs yet" $T/out'
+p store-fifo 2 'not a regular file' 'mkfifo $T/r.db' \
+  '$SN runs import $run1 --db $T/r.db'
+p store-directory 2 'not a regular file' 'mkdir $T/r.db' \
+  '$SN runs list --db $T/r.db'
+p store-typo-read 2 'no results database there' '' \
+  '$SN runs list --db $T/typo.db' '[[ ! -e $T/typo.db ]]'
+p store-typo-show 2 'no results database there' '' \
+  '$SN runs show 1 --db $T/typo.db' '[[ ! -e $T/typo.db ]]'
+p store-typo-baseline 2 'no results database there' '' \
+  '$SN baseline diff accept --db $T/typo.db' '[[ ! -e $T/typo.db ]]'
+p store-typo-check-run 2 'no results database there' '' \
+  '$SN check --spec $spec --run 1 --db $T/typo.db' '[[ ! -e $T/typo.db ]]'
+p store-default-empty 0 '' '' \
+  'XDG_DATA_HOME=$T $SN runs list' \
+  'grep -q "no runs yet" $T/out && [[ ! -e $T/supernode ]]'
+p store-default-show 2 'no results database yet' '' \
+  'XDG_DATA_HOME=$T $SN runs show 1' '[[ ! -e $T/supernode ]]'
+p store-read-leaves-no-side-files 0 '' 'mkdb $T/r.db' \
+  '$SN runs show 1 --db $T/r.db' 'nowal $T/r.db'
+p store-ro-dir 0 '' 'mkdir $T/d && mkdb $T/d/r.db' \
+  'unshare -m sh -c "mount --bind -o ro $T/d $T/d && $SN runs list --db $T/d/r.db"' \
+  'grep -q complete $T/out && nowal $T/d/r.db'
+p store-ro-dir-show 0 '' 'mkdir $T/d && mkdb $T/d/r.db' \
+  'unshare -m sh -c "mount --bind -o ro $T/d $T/d && $SN runs show 1 --db $T/d/r.db --format json"' \
+  'json $T/out'
+p store-ro-dir-write 3 'r.db' 'mkdir $T/d && mkdb $T/d/r.db' \
+  'unshare -m sh -c "mount --bind -o ro $T/d $T/d && $SN runs import $run1 --db $T/d/r.db"'
+p store-ro-file 0 '' \
+  'mkdb $T/r.db && chmod 444 $T/r.db && chmod 777 $T' \
+  'setpriv --reuid=65534 --regid=65534 --clear-groups $SN runs list --db $T/r.db' \
+  'grep -q complete $T/out && nowal $T/r.db'
+p store-ro-file-baseline 0 '' \
+  'mkdb $T/r.db && $SN baseline save a --db $T/r.db && chmod 444 $T/r.db && chmod 777 $T' \
+  'setpriv --reuid=65534 --regid=65534 --clear-groups $SN baseline list --db $T/r.db' \
+  'nowal $T/r.db'
+p store-empty-db-path 2 "'--db' has an empty value" '' \
+  '$SN runs import $run1 --db ""'
+
+# ---- 2. outputs -------------------------------------------------------------
+# device nodes, FIFOs and sockets are written in place, symlinks followed,
+# files replaced as a set
+
+p out-chardev-plan 0 '' 'mknod $T/mynull c 1 3' '$SN plan -o $T/mynull' \
+  'chr $T/mynull && notmp $T'
+p out-chardev-json 0 '' 'mknod $T/mynull c 1 3' \
+  '$SN check --spec $spec --results $run1 --no-store --json $T/mynull --junit $T/j.xml' \
+  'chr $T/mynull && xml $T/j.xml'
+p out-chardev-ledger 0 '' 'mknod $T/n1 c 1 3 && mknod $T/n2 c 1 3' \
+  '$SN plan --ledger $T/n1 --dot $T/n2 -o $T/plan.txt' \
+  'chr $T/n1 && chr $T/n2 && grep -q accelerators $T/plan.txt'
+p out-dev-full 3 'cannot write' 'mknod $T/full c 1 7' \
+  '$SN plan -o $T/full' 'chr $T/full'
+p out-fifo 0 '' 'mkfifo $T/f' \
+  '(cat $T/f >$T/got &) ; $SN plan -o $T/f; sleep 0.5' \
+  'fifo $T/f && grep -q accelerators $T/got'
+p out-socket 0 '' '' \
+  'listen $T/s $T/got && $SN validate tests/fixtures/validation/mixed.csv -o $T/s; sleep 0.5' \
+  '[[ -S $T/s ]] && grep -q predicted $T/got'
+p out-symlink 0 '' 'ln -s real.txt $T/link' '$SN plan -o $T/link' \
+  'islink $T/link && grep -q accelerators $T/real.txt'
+p out-symlink-chain 0 '' 'ln -s l2 $T/l1 && ln -s sub/real $T/l2 && mkdir $T/sub' \
+  '$SN plan -o $T/l1' 'islink $T/l1 && islink $T/l2 && [[ -f $T/sub/real ]]'
+p out-symlink-to-dev 0 '' 'mknod $T/mynull c 1 3 && ln -s mynull $T/link' \
+  '$SN plan --dot $T/link' 'islink $T/link && chr $T/mynull'
+p out-symlink-loop 2 'Too many levels of symbolic links' \
+  'ln -s b $T/a && ln -s a $T/b' '$SN plan -o $T/a'
+p out-directory 2 'is a directory' '' '$SN plan -o $T' 'notmp $T'
+p out-stdout 0 '' '' '$SN plan -o - --ledger -' \
+  'grep -q accelerators $T/out && grep -q "^id," $T/out'
+p out-mode-kept 0 '' 'echo old >$T/p.txt && chmod 600 $T/p.txt' \
+  '$SN plan -o $T/p.txt' '[[ $(stat -c %a $T/p.txt) == 600 ]]'
+p out-same-file-twice 2 'name the same file' 'echo old >$T/x' \
+  '$SN plan --ledger $T/x --dot $T/x' '[[ $(cat $T/x) == old ]]'
+p out-set-dot-fails 3 'missing/x.dot' \
+  '$SN plan --ledger $T/l.csv && cp $T/l.csv $T/l.orig && echo old >$T/p.txt' \
+  '$SN plan --ledger $T/l.csv --dot $T/missing/x.dot -o $T/p.txt --format json' \
+  'cmp -s $T/l.csv $T/l.orig && [[ $(cat $T/p.txt) == old ]] && notmp $T'
+p out-set-check 3 'missing' 'echo old >$T/c.json' \
+  '$SN check --spec $spec --results $run1 --no-store --json $T/c.json --junit $T/missing/j.xml' \
+  '[[ $(cat $T/c.json) == old ]] && notmp $T'
+p out-set-kill 0 '' 'mkfifo $T/f' \
+  '$SN plan -o $T/x --dot $T/f & pid=$!; sleep 2; kill -9 $pid; wait $pid; ls -A $T | grep -q "^\.sn-.*\.tmp$" && $SN plan -o $T/x' \
+  'notmp $T && grep -q accelerators $T/x'
+p out-stale-tmp 0 '' \
+  'sleep 60 & pid=$!; kill -9 $pid; wait $pid; touch $T/.sn-$pid-abc123.tmp $T/.sn-1-live00.tmp' \
+  '$SN plan -o $T/p.txt' \
+  '! ls -A $T | grep -q "^\.sn-[0-9]*[02-9]-abc123" && [[ -e $T/.sn-1-live00.tmp ]]'
+p out-dev-full-disk 3 'No space left on device' 'mkdir $T/d' \
+  'unshare -m sh -c "mount -t tmpfs -o size=16k tmpfs $T/d && echo old >$T/d/x && $SN plan examples/dgx-h100-superpod-4su.yaml --ledger $T/d/l.csv -o $T/d/x; r=\$?; ls -A $T/d >$T/ls; cat $T/d/x >$T/x; exit \$r"' \
+  '! grep -q "^\.sn-" $T/ls && ! grep -q l.csv $T/ls && [[ $(cat $T/x) == old ]]'
+p out-name-250 0 '' '' '$SN plan -o $T/$(long 250)' \
+  '[[ -f $T/$(long 250) ]] && notmp $T'
+p out-name-255 0 '' '' '$SN plan --ledger $T/$(long 255 b)' \
+  '[[ -f $T/$(long 255 b) ]]'
+p out-name-256 2 'File name too long' '' '$SN plan -o $T/$(long 256)' \
+  'notmp $T'
+p out-path-5000 2 'cannot write: File name too long' '' \
+  '$SN plan -o $T/$(long 5000)'
+p out-missing-dir 3 'cannot create' '' '$SN plan --ledger $T/no/such/l.csv'
+p out-empty-name 2 "has an empty value" '' '$SN plan -o ""'
+p out-bench-preflight 3 'cannot create' '' \
+  '$SN bench memory --mem-size 1M -n 1 -w 0 --json $T/no/b.json' \
+  '! grep -q Triad $T/out'
+p out-check-preflight 3 'cannot create' '' \
+  '$SN check --spec $spec --no-doctor --no-store --tests memory --iters 1 --junit $T/no/j.xml' \
+  '! grep -q "run " $T/out'
+
+# ---- 3. input files ---------------------------------------------------------
+
+p in-path-5000 2 'cannot open: File name too long' '' \
+  '$SN plan $(long 5000 p)'
+p in-path-5000-validate 2 'File name too long' '' \
+  '$SN validate $(long 5000 v).csv'
+p in-db-path-5000 2 'File name too long' '' \
+  '$SN runs import $run1 --db $T/$(long 5000)'
+p in-db-path-5000-read 2 'File name too long' '' \
+  '$SN runs list --db $T/$(long 5000)'
+p in-fsroot-5000 2 'cannot use as root: File name too long' '' \
+  '$SN doctor --nvml none --fsroot $T/$(long 5000)'
+p in-matrix-5000 2 'File name too long' '' \
+  '$SN doctor --nvml none --matrix $T/$(long 5000)'
+p in-missing 2 'cannot open: No such file' '' '$SN plan $T/nothing.yaml'
+p in-directory 2 '' '' '$SN validate $T'
+p in-empty-arg 2 'argument 1 is empty' '' '$SN plan ""'
+p import-huge 2 'larger than' 'head -c 20000000 /dev/zero | tr "\\0" " " >$T/r.json' \
+  '$SN runs import $T/r.json --db $T/r.db' '[[ ! -e $T/r.db ]]'
+p import-truncated 2 'r.json' 'head -c 700 $run1 >$T/r.json' \
+  '$SN runs import $T/r.json --db $T/r.db' '[[ ! -e $T/r.db ]]'
+p import-binary 2 '' 'head -c 4096 /dev/urandom >$T/r.json' \
+  '$SN runs import $T/r.json --db $T/r.db' '[[ ! -e $T/r.db ]]'
+p import-deep 2 '' \
+  'perl -e "print q([) x 100000" >$T/r.json' \
+  '$SN runs import $T/r.json --db $T/r.db' '[[ ! -e $T/r.db ]]'
+p validate-random-bytes 0 '' \
+  'head -n 1 tests/fixtures/validation/training-public.csv >$T/v.csv && perl -e "srand(1); print pack(q(C*), map { int(rand(256)) } 1 .. 3000000)" >>$T/v.csv' \
+  '$SN validate $T/v.csv' 'noesc $T/out && utf8 $T/out'
+p validate-random-json 0 '' \
+  'head -n 1 tests/fixtures/validation/training-public.csv >$T/v.csv && perl -e "srand(2); print pack(q(C*), map { int(rand(256)) } 1 .. 1000000)" >>$T/v.csv' \
+  '$SN validate $T/v.csv --format json -o $T/v.json' 'json $T/v.json'
+
+# ---- 4. strings from the machine ------------------------------------------------
+# invalid UTF-8 and escape sequences are escaped where they are read
+
+p text-doctor-fixture 0 '' \
+  'tree $T/fx && printf "node\xff\x1b]0;pwned\x07\n" >$T/fx/proc/sys/kernel/hostname && printf "perf\x1b[31m\xfe\n" >$T/fx/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor' \
+  '$SN doctor --fsroot $T/fx --nvml none' \
+  'noesc $T/out && grep -q "x1b\]0;pwned" $T/out'
+p text-doctor-fixture-json 0 '' \
+  'tree $T/fx && printf "n\xc3\x28\x9b\n" >$T/fx/proc/sys/kernel/hostname' \
+  '$SN doctor --fsroot $T/fx --nvml none --format json >$T/d.json' 'json $T/d.json'
+p text-hostname-doctor 0 '' '' \
+  'unshare -u bash -c "printf \"evil\xff\x1b[2J\" >/proc/sys/kernel/hostname && $SN doctor --nvml none --format json >$T/d.json && $SN doctor --nvml none >$T/d.txt"; r=$?; [ $r -le 1 ]' \
+  'json $T/d.json && noesc $T/d.txt'
+p text-hostname-check 0 '' '' \
+  'unshare -u bash -c "printf \"evil\xff\x1b]0;t\x07\" >/proc/sys/kernel/hostname && $SN check --spec $spec --no-doctor --tests memory --iters 2 --db $T/r.db --json $T/c.json --junit $T/j.xml"; r=$?; [ $r -le 1 ] && $SN runs show 1 --db $T/r.db >$T/show.txt && $SN runs show 1 --db $T/r.db --format json >$T/run.json && $SN runs import $T/run.json --db $T/r2.db' \
+  'json $T/c.json && xml $T/j.xml && noesc $T/show.txt && json $T/run.json'
+p text-import-escape 0 '' \
+  'jq -a ".host = \"evil\u001b]0;pwned\u0007\" | .user = \"u\u009b31m\"" $run1 >$T/r.json && $SN runs import $T/r.json --db $T/r.db' \
+  '$SN runs show 1 --db $T/r.db && $SN runs list --db $T/r.db' \
+  'noesc $T/out && grep -q "x1b\]0;pwned" $T/out'
+p text-store-invalid-utf8 0 '' \
+  'mkdb $T/r.db && sql $T/r.db "UPDATE runs SET host = CAST(x'"'"'6e6f6465ff1b5b306d'"'"' AS TEXT)"' \
+  '$SN runs show 1 --db $T/r.db --format json >$T/run.json && $SN runs import $T/run.json --db $T/r2.db && $SN runs show 1 --db $T/r.db >$T/show.txt' \
+  'json $T/run.json && noesc $T/show.txt'
+p text-junit-health 1 '' \
+  'jq -a ".health = [{host: \"n\u001b0\", name: \"cpu.governor\", status: \"FAIL\", subject: \"cpu\u0001\", evidence: \"gov \u001b[31m\u0085 \ufffe\", remedy: \"r\"}]" $run1 >$T/r.json' \
+  '$SN check --spec $spec --results $T/r.json --no-store --junit $T/j.xml --json $T/c.json' \
+  'xml $T/j.xml && json $T/c.json && noesc $T/out'
+
+# ---- 5. node-health probes that must not hang -------------------------------
+
+p doctor-fifo-governor 0 '' \
+  'tree $T/fx && f=$T/fx/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor && rm $f && mkfifo $f' \
+  '$SN doctor --fsroot $T/fx --nvml none'
+p doctor-fifo-hwloc 3 'did not finish within 3 s' \
+  'tree $T/fx && f=$T/fx/sys/devices/system/cpu/online && rm $f && mkfifo $f' \
+  '$SN doctor --fsroot $T/fx --nvml none --timeout 3'
+p bench-fifo-governor 0 '' \
+  'tree $T/fx && f=$T/fx/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor && rm $f && mkfifo $f' \
+  '$SN bench memory --mem-size 1M -n 1 -w 0 --fsroot $T/fx'
+p doctor-timeout-zero 2 '--timeout' '' '$SN doctor --timeout 0'
+
+# ---- 6. options ---------------------------------------------------------------
+# zero and empty values, values that are not, options that contradict
+
+p opt-bench-b0 2 '-b: a size of 0 bytes' '' '$SN bench coll -b 0'
+p opt-bench-e0 2 '-e: a size of 0 bytes' '' '$SN bench coll -e 0'
+p opt-bench-mem0 2 '--mem-size: a size of 0 bytes' '' '$SN bench memory --mem-size 0'
+p opt-bench-size0 2 '--size: a size of 0 bytes' '' '$SN bench pairs --size 0'
+p opt-bench-lat0 2 '--lat-size: a size of 0 bytes' '' '$SN bench latency --lat-size 0'
+p opt-bench-host0 2 '--host-size: a size of 0 bytes' '' '$SN bench h2d --host-size 0'
+p opt-bench-ops-empty 2 "'--ops' has an empty value" '' '$SN bench coll --ops ""'
+p opt-bench-ops-comma 2 'an empty name' '' '$SN bench coll --ops ,'
+p opt-bench-dtypes-empty 2 "'--dtypes' has an empty value" '' '$SN bench compute --dtypes ""'
+p opt-bench-fsroot-missing 2 'cannot use as root' '' \
+  '$SN bench memory --fsroot /nonexistent'
+p opt-bench-fsroot-file 2 'not a directory' '' '$SN bench memory --fsroot $spec'
+p opt-bench-json-empty 2 "'--json' has an empty value" '' '$SN bench memory --json ""'
+p opt-bench-check-contradict 2 'contradict each other' '' \
+  '$SN bench coll -c 1 --no-check'
+p opt-check-tests-empty 2 "'--tests' has an empty value" '' \
+  '$SN check --spec $spec --tests "" --no-doctor'
+p opt-check-tests-comma 2 'an empty name' '' \
+  '$SN check --spec $spec --tests compute,,pairs --no-doctor'
+p opt-check-nvml-empty 2 "'--nvml' has an empty value" '' \
+  '$SN check --spec $spec --nvml ""'
+p opt-doctor-fsroot-empty 2 "'--fsroot' has an empty value" '' \
+  '$SN doctor --fsroot ""'
+p opt-sim-pairs-all-classes 2 'opposite listings' '' '$SN sim pairs --all --classes'
+p opt-sim-pairs-classes-all 2 'opposite listings' '' '$SN sim pairs --classes --all'
+p opt-sim-train-sp 2 'contradict each other' '' \
+  '$SN sim train --model llama3-8b --no-sp --sp'
+p opt-sim-coll-b0 2 'sizes must run from 1 byte' '' '$SN sim coll -b 0'
+p opt-sim-ranks-group 2 'not both' '' '$SN sim coll --ranks 4 --group domain'
+p opt-sweep-bad-value 2 "value 2 of 3, 'abc'" '' \
+  '$SN sweep --set supernode.accelerators=8,abc,16 --model llama3-8b' \
+  '[[ ! -s $T/out ]]'
+p opt-sweep-bad-fixed 2 "--set supernode.tiers=x" '' \
+  '$SN sweep --set supernode.tiers=x --set supernode.accelerators=8,16 --model llama3-8b' \
+  '[[ ! -s $T/out ]]'
+p opt-sweep-empty-value 2 'an empty value' '' \
+  '$SN sweep --set supernode.accelerators=8,,16 --model llama3-8b'
+p opt-runs-db-eq 2 "'--db=' has an empty value" '' '$SN runs list --db='
+p opt-plan-format 2 "unknown format" '' '$SN plan --format yaml'
+
+# ---- 7. bench: sizes, sweeps and faults ------------------------------------------
+
+p bench-mem-100G 2 "more than this rank's share of the host's memory" '' \
+  '$SN bench memory --mem-size 100G -n 1 -w 0' '! grep -q Triad $T/out'
+# ulimit -v: the release build (a sanitizer build cannot start under it)
+p rel-bench-mem-ulimit-100G 2 "more than this rank's share of the host's memory" '' \
+  '(ulimit -v 4000000; exec $SN_REL bench memory --mem-size 100G -n 1 -w 0)'
+p rel-bench-mem-ulimit 2 'more than this process may map (ulimit -v' '' \
+  '(ulimit -v 4000000; exec $SN_REL bench memory --mem-size 2G -n 1 -w 0)'
+p bench-gemm-65536 2 'GEMM operands 3 x 32 GiB' '' \
+  '$SN bench compute --gemm-size 65536 -n 1 -w 0'
+p bench-msg-4G 2 'beyond what one MPI call moves' '' \
+  '$SN bench coll -b 4G -e 4G -n 1 -w 0'
+p bench-alloc-fails 3 'cannot allocate the STREAM arrays' '' \
+  'ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1:max_allocation_size_mb=64 $SN bench memory --mem-size 100M -n 1 -w 0' \
+  '! grep -q "Sanitizer: requested allocation" $T/err'
+p bench-coll-empty-sweep 2 'coll: no size from 8 to 8 B can run' '' \
+  'mpirun -np 2 --oversubscribe $SN bench coll -b 8 -e 8 -d fp64 --ops allgather --json $T/b.json' \
+  '[[ ! -e $T/b.json ]]'
+p bench-coll-odd-sizes 2 'coll: no size from 7 to 13 B can run' '' \
+  'mpirun -np 2 --oversubscribe $SN bench coll -b 7 -e 13 -d fp64 -n 1 -w 0'
+p bench-coll-skipped-said 0 '' '' \
+  'mpirun -np 2 --oversubscribe $SN bench coll -b 8 -e 64 -f 2 -d fp64 --ops allgather -n 1 -w 0 --json $T/b.json' \
+  'grep -q "coll allgather: 8 B skipped: under one 8-byte fp64 element per rank" $T/out && jq -e ".results | length > 0" $T/b.json'
+p bench-inject-outside 2 '--inject: rank 5 is not a rank of this job (0 to 1)' '' \
+  'mpirun -np 2 --oversubscribe $SN bench memory --mem-size 1M -n 1 -w 0 --inject hang:rank=5'
+p bench-inject-outside-one 2 'not a rank of this job (0 to 0)' '' \
+  '$SN bench memory --mem-size 1M -n 1 -w 0 --inject die:rank=1'
+
+# ---- 8. check -------------------------------------------------------------------
+
+p check-other-spec 1 "note: the run was measured on spec 'cpu-cluster'" '' \
+  '$SN check --spec examples/seed-64.yaml --results $run1 --no-store'
+p check-same-spec-quiet 0 '' '' \
+  '$SN check --spec $spec --results $run1 --no-store' \
+  '! grep -q "measured on spec" $T/err'
+p check-run-other-spec 1 "judged against 'seed-64'" 'mkdb $T/r.db' \
+  '$SN check --spec examples/seed-64.yaml --run 1 --db $T/r.db'
+
+echo "$skipped skipped"
+echo "$pass passed, $fail failed"
+[[ $fail -eq 0 ]]
