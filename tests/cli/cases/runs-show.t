@@ -3,6 +3,6 @@ setup: $SUPERNODE runs import tests/fixtures/check/run-host0-half.json --db $TMP
 args: runs show 1 --db $TMP/r.db
 exit: 0
 stdout-has: run 1: complete, not judged
-stdout-has:   spec      cpu-cluster (hash adfcd6fe8d54b136)
+stdout-has:   spec      cpu-cluster (hash 52465cc618390950)
 stdout-has: pairs.uni      bytes=1048576              rank0~rank1  5.66 MB/s    0.6%  10
 stderr-empty:
