@@ -35,11 +35,33 @@ static int open_code(int e)
     }
 }
 
+/* Reads fd to its end into b, at most max bytes: 0, or -1 with errno
+ * (EFBIG past max). */
+static int read_all(int fd, size_t max, struct sn_buf *b)
+{
+    char chunk[65536];
+
+    for (;;) {
+        ssize_t n = read(fd, chunk, sizeof(chunk));
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return -1;
+        }
+        if (n == 0)
+            return 0;
+        if (b->len + (size_t)n > max) {
+            errno = EFBIG;
+            return -1;
+        }
+        sn_buf_append(b, chunk, (size_t)n);
+    }
+}
+
 int sn_read_file(const char *path, size_t max, char **data, size_t *len,
                  struct sn_error *err)
 {
     struct sn_buf b;
-    char chunk[65536];
     int fd, rc = SN_OK;
 
     *data = NULL;
@@ -52,24 +74,15 @@ int sn_read_file(const char *path, size_t max, char **data, size_t *len,
         return sn_error_set(err, open_code(errno), "%s: cannot open: %s",
                             path, strerror(errno));
     sn_buf_init(&b);
-    for (;;) {
-        ssize_t n = read(fd, chunk, sizeof(chunk));
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            rc = sn_error_set(err, errno == EISDIR ? SN_EINPUT : SN_EIO,
-                              "%s: cannot read: %s", path, strerror(errno));
-            goto out;
-        }
-        if (n == 0)
-            break;
-        if (b.len + (size_t)n > max) {
+    if (read_all(fd, max, &b)) {
+        if (errno == EFBIG)
             rc = sn_error_set(err, SN_EINPUT,
                               "%s: file is larger than the %zu bytes allowed",
                               path, max);
-            goto out;
-        }
-        sn_buf_append(&b, chunk, (size_t)n);
+        else
+            rc = sn_error_set(err, errno == EISDIR ? SN_EINPUT : SN_EIO,
+                              "%s: cannot read: %s", path, strerror(errno));
+        goto out;
     }
     *data = sn_buf_detach(&b, len);
 out:
@@ -83,7 +96,6 @@ char *sn_read_attr(const char *path, size_t max, size_t *len)
 {
     struct sn_buf b;
     struct stat st;
-    char chunk[4096];
     char *out = NULL;
     int fd;
 
@@ -101,21 +113,9 @@ char *sn_read_attr(const char *path, size_t max, size_t *len)
         return NULL;
     }
     sn_buf_init(&b);
-    for (;;) {
-        ssize_t n = read(fd, chunk, sizeof(chunk));
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            goto out; /* sysfs attributes can fail to read (EIO) */
-        }
-        if (n == 0)
-            break;
-        if (b.len + (size_t)n > max) {
-            errno = EFBIG;
-            goto out;
-        }
-        sn_buf_append(&b, chunk, (size_t)n);
-    }
+    /* sysfs attributes can fail to read (EIO) */
+    if (read_all(fd, max, &b))
+        goto out;
     out = sn_buf_detach(&b, len);
 out:
     close(fd);
