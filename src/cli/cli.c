@@ -208,3 +208,32 @@ int cli_spec_load(const char *file, const struct cli_sets *s,
     }
     return SN_EXIT_OK;
 }
+
+int cli_placement(struct sn_bench_job *job, const struct sn_spec *spec,
+                  bool allow, const char *who,
+                  struct sn_bench_placement *place)
+{
+    bool speak = sn_bench_job_rank(job) == 0;
+    struct sn_error err;
+
+    if (sn_bench_job_placement(job, spec, place, &err))
+        return speak ? cli_fail(&err) : sn_exit_code(err.code);
+    if (!place->mismatches)
+        return SN_EXIT_OK;
+    if (!allow) {
+        if (speak)
+            fprintf(stderr,
+                    "supernode: %s: the ranks do not run where the spec puts "
+                    "them: %s (one host per node in rank order: a hostfile "
+                    "in node order with mpirun --map-by ppr:%d:node, or the "
+                    "spec's hosts:; --allow-colocated measures anyway, "
+                    "leaves those pairs without a design value and says "
+                    "so)\n",
+                    who, place->what, spec->scaleup.per_node);
+        return SN_EXIT_USAGE;
+    }
+    if (speak)
+        fprintf(stderr, "supernode: %s: --allow-colocated: %s\n", who,
+                place->what);
+    return SN_EXIT_OK;
+}

@@ -365,22 +365,9 @@ static int bench_run(int argc, char **argv)
     /* with --spec the figures are the design's only where the ranks sit
      * where it puts them: two ranks on one host read "% of sim 61496" */
     if (have_spec) {
-        if (sn_bench_job_placement(job, &spec, &b.place, &err)) {
-            status = b.rank == 0 ? cli_fail(&err) : sn_exit_code(err.code);
+        if ((status = cli_placement(job, &spec, b.allow_colocated, "bench",
+                                    &b.place)))
             goto out;
-        }
-        if (b.place.mismatches && !b.allow_colocated) {
-            status = bad(&b,
-                         "bench: the ranks do not run where the spec puts "
-                         "them: %s (one host per node in rank order, or the "
-                         "spec's hosts:; --allow-colocated measures anyway "
-                         "and leaves those pairs without a design value)",
-                         b.place.what);
-            goto out;
-        }
-        if (b.place.mismatches && b.rank == 0)
-            fprintf(stderr, "supernode: bench: --allow-colocated: %s\n",
-                    b.place.what);
         b.o.placement = &b.place;
     }
     /* an output that cannot be written is found before the measuring,

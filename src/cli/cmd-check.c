@@ -897,23 +897,9 @@ static int check_measure(struct check_cli *c, const struct sn_spec *spec,
     }
     /* the ranks where the spec puts them, or every figure would blame
      * the wrong part (two ranks on one host read as a slow fabric) */
-    if (sn_bench_job_placement(job, spec, &c->place, &err)) {
-        status = c->rank == 0 ? cli_fail(&err) : sn_exit_code(err.code);
+    if ((status = cli_placement(job, spec, c->allow_colocated, "check",
+                                &c->place)))
         goto agree;
-    }
-    if (c->place.mismatches && !c->allow_colocated) {
-        status = bad(c,
-                     "the ranks do not run where the spec puts them: %s "
-                     "(one host per node in rank order: a hostfile in node "
-                     "order with mpirun --map-by ppr:%d:node, or the spec's "
-                     "hosts:; --allow-colocated measures anyway and says "
-                     "so)",
-                     c->place.what, spec->scaleup.per_node);
-        goto agree;
-    }
-    if (c->place.mismatches && c->rank == 0)
-        fprintf(stderr, "supernode: check: --allow-colocated: %s\n",
-                c->place.what);
     /* outputs that cannot be written are found before the measuring,
      * not after it */
     if (c->rank == 0) {

@@ -90,5 +90,12 @@ void cli_progress_line(struct cli_progress *p, const char *who,
                        const char *line);
 /* Clear a progress line left on screen (none: nothing happens). */
 void cli_progress_end(struct cli_progress *p);
+/* Hold the job's ranks to where spec puts them (bench and check --spec):
+ * a mismatch is exit 2 naming the ranks unless allow (--allow-colocated),
+ * which measures anyway and says so. Rank 0 speaks; every rank returns
+ * the same status. */
+int cli_placement(struct sn_bench_job *job, const struct sn_spec *spec,
+                  bool allow, const char *who,
+                  struct sn_bench_placement *place);
 
 #endif

@@ -256,5 +256,29 @@ has "$tmp/out" "Copy:     100663296" || why+=" arrays not 96 MiB;"
 [[ -z "$why" ]] && ok "memory: default arrays 4 x the LLC" ||
     bad "memory default size" "$why"
 
+# placement: two ranks on this host against the 4-host cpu-cluster are
+# refused naming them, the way check refuses them; --allow-colocated
+# measures and leaves the colocated pair without a design value
+host=$(hostname)
+ASAN_OPTIONS=$quiet_asan mpi2 "$bin" bench pairs --size 64K -n 2 -w 0 \
+    --spec examples/cpu-cluster.yaml >"$tmp/out" 2>"$tmp/err"
+rc=$?
+why=""
+[[ $rc -eq 2 ]] || why+=" exit $rc, expected 2;"
+has "$tmp/err" "bench: the ranks do not run where the spec puts them: ranks 0 and 1 both run on $host" ||
+    why+=" mismatch not named;"
+ASAN_OPTIONS=$quiet_asan mpi2 "$bin" bench pairs --size 64K -n 2 -w 0 \
+    --spec examples/cpu-cluster.yaml --allow-colocated \
+    --json "$tmp/coloc.json" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[[ $rc -eq 0 ]] || why+=" allowed: exit $rc;"
+has "$tmp/err" "bench: --allow-colocated: ranks 0 and 1" || why+=" not said;"
+[[ $(jq '[.results[] | select(.test == "pairs") | .expected] | length' \
+    "$tmp/coloc.json") -gt 0 ]] || why+=" no pair results;"
+[[ $(jq '[.results[] | select(.test == "pairs" and .expected != null)] |
+    length' "$tmp/coloc.json") -eq 0 ]] || why+=" a pair given a design value;"
+[[ -z "$why" ]] && ok "placement: refused, allowed without a design value" ||
+    bad "placement" "$why"
+
 echo "$pass passed, $fail failed"
 [[ $fail -eq 0 ]]
