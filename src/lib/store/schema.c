@@ -366,8 +366,9 @@ int sn_store_open_mode(const char *path, enum sn_store_mode mode,
     int rc, sqlrc, app = 0, version = 0;
     int flags = SQLITE_OPEN_FULLMUTEX; /* serialized: a bench watchdog
                                         * thread may store partial results */
-    bool tables = false, ro = false;
+    bool tables = false, ro = false, exists;
     struct stat sb;
+    int e;
     char *uri = NULL;
 
     *out = NULL;
@@ -377,14 +378,15 @@ int sn_store_open_mode(const char *path, enum sn_store_mode mode,
         rc = sn_error_set(err, SN_EINPUT, "an empty results database path");
         goto out;
     }
-    if (stat(path, &sb) != 0 &&
-        (errno == ENAMETOOLONG || errno == ENOTDIR || errno == ELOOP)) {
+    exists = stat(path, &sb) == 0;
+    e = errno;
+    if (!exists && (e == ENAMETOOLONG || e == ENOTDIR || e == ELOOP)) {
         /* a path that can name no file is bad input, not an I/O error */
         rc = sn_error_set(err, SN_EINPUT, "%s: cannot open: %s", path,
-                          strerror(errno));
+                          strerror(e));
         goto out;
     }
-    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+    if (exists && !S_ISREG(sb.st_mode)) {
         /* a FIFO would block the open, a device is not a database */
         rc = sn_error_set(err, SN_EINPUT,
                           "%s: not a supernode results database (not a "
@@ -395,10 +397,10 @@ int sn_store_open_mode(const char *path, enum sn_store_mode mode,
     if (mode == SN_STORE_READ) {
         /* a command that reads never creates a database (a mistyped
          * --db would leave an empty one behind) */
-        if (stat(path, &sb) != 0) {
-            rc = sn_error_set(err, errno == ENOENT ? SN_ENOTFOUND : SN_EINPUT,
+        if (!exists) {
+            rc = sn_error_set(err, e == ENOENT ? SN_ENOTFOUND : SN_EINPUT,
                               "%s: no results database there: %s", path,
-                              strerror(errno));
+                              strerror(e));
             goto out;
         }
         /* what this process may not write is opened read-only; with no
