@@ -604,6 +604,7 @@ int sn_store_baseline_candidates(struct sn_store *st, size_t max,
                                  struct sn_error *err)
 {
     struct sn_run *all = NULL, newest;
+    const struct sn_run **picked;
     size_t nall = 0;
     int rc;
 
@@ -614,19 +615,24 @@ int sn_store_baseline_candidates(struct sn_store *st, size_t max,
     *n = 1;
     if ((rc = sn_store_runs_list(st, 0, &all, &nall, err)))
         return rc;
+    /* the runs taken so far, newest first: a later one that is one of
+     * them imported again is left out */
+    picked = sn_xcalloc(max + 1, sizeof(*picked));
+    picked[0] = &newest;
     for (size_t i = 0; i < nall && *n < max; i++) {
         const struct sn_run *r = &all[i];
         bool dup = false;
         if (r->id == newest.id || !r->complete || !alike(r, &newest) ||
             !strcmp(r->verdict, "FAIL"))
             continue;
-        for (size_t k = 0; k < i && !dup; k++)
-            for (size_t m = 0; m < *n && !dup; m++)
-                dup = all[k].id == runs[m] && same_run(&all[k], r);
-        if (same_run(r, &newest) || dup)
+        for (size_t m = 0; m < *n && !dup; m++)
+            dup = same_run(picked[m], r);
+        if (dup)
             continue;
+        picked[*n] = r;
         runs[(*n)++] = r->id;
     }
+    free(picked);
     free(all);
     return SN_OK;
 }
