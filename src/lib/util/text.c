@@ -61,6 +61,17 @@ static bool is_control(unsigned cp)
     return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f);
 }
 
+/* Whether the unit of n bytes at p (0: not a character) is kept as it
+ * is: a character that is no control, or a newline or tab in lines. */
+static bool kept(const unsigned char *p, size_t n, int flags)
+{
+    if (!n)
+        return false;
+    if (!is_control(code_point(p, n)))
+        return true;
+    return (flags & SN_CLEAN_LINES) && (p[0] == '\n' || p[0] == '\t');
+}
+
 /* Append the clean form of s: each unit is either a whole character kept
  * or one escape per byte. Stops before a unit that would take the text
  * past max bytes; returns the bytes of s consumed. */
@@ -73,9 +84,7 @@ static size_t clean(struct sn_buf *b, const char *s, size_t len, int flags,
 
     while (i < len) {
         size_t n = sn_utf8_len(p + i, len - i);
-        bool keep = n > 0;
-        if (keep && is_control(code_point(p + i, n)))
-            keep = (flags & SN_CLEAN_LINES) && (p[i] == '\n' || p[i] == '\t');
+        bool keep = kept(p + i, n, flags);
         if (!n)
             n = 1;
         if (b->len + (keep ? n : 4 * n) > max)
@@ -99,31 +108,32 @@ void sn_buf_put_clean(struct sn_buf *b, const char *s, size_t len, int flags)
     clean(b, s, len, flags, (size_t)-1);
 }
 
-char *sn_str_clean(char *dst, size_t size, const char *src, int flags)
-{
-    struct sn_buf b;
-
-    if (!size)
-        return dst;
-    sn_buf_init(&b);
-    clean(&b, src, strlen(src), flags, size - 1);
-    memcpy(dst, b.data, b.len);
-    dst[b.len] = '\0';
-    sn_buf_release(&b);
-    return dst;
-}
-
-void sn_str_clean_in(char *s, size_t size, int flags)
+/* Clean len bytes of src into dst, a buffer of size bytes (dst may be
+ * src: the clean form is built apart first). */
+static void clean_into(char *dst, size_t size, const char *src, size_t len,
+                       int flags)
 {
     struct sn_buf b;
 
     if (!size)
         return;
     sn_buf_init(&b);
-    clean(&b, s, strnlen(s, size - 1), flags, size - 1);
-    memcpy(s, b.data, b.len);
-    s[b.len] = '\0';
+    clean(&b, src, len, flags, size - 1);
+    memcpy(dst, b.data, b.len);
+    dst[b.len] = '\0';
     sn_buf_release(&b);
+}
+
+char *sn_str_clean(char *dst, size_t size, const char *src, int flags)
+{
+    clean_into(dst, size, src, strlen(src), flags);
+    return dst;
+}
+
+void sn_str_clean_in(char *s, size_t size, int flags)
+{
+    if (size)
+        clean_into(s, size, s, strnlen(s, size - 1), flags);
 }
 
 char *sn_xstrdup_clean(const char *s, int flags)
@@ -144,10 +154,7 @@ bool sn_str_is_clean(const char *s, int flags)
 
     while (i < len) {
         size_t n = sn_utf8_len(p + i, len - i);
-        if (!n)
-            return false;
-        if (is_control(code_point(p + i, n)) &&
-            !((flags & SN_CLEAN_LINES) && (p[i] == '\n' || p[i] == '\t')))
+        if (!kept(p + i, n, flags))
             return false;
         i += n;
     }
