@@ -567,9 +567,6 @@ static void result_finding(struct findings *fs, const struct sn_topo *t,
             "a link; then check both ends' links with 'supernode doctor'");
 }
 
-/* A class of equivalent subjects whose best quarter falls short of the
- * design, or moved away from its baseline: one finding for the class,
- * not one per member. */
 /* How many results the caller marked with this expectation source. */
 static size_t count_source(const struct sn_diag_input *in, size_t n,
                            const char *note)
@@ -603,6 +600,9 @@ static void unjudged_finding(struct findings *fs, const char *subject,
     f->score = (double)n;
 }
 
+/* A class of equivalent subjects whose best quarter falls short of the
+ * design, or moved away from its baseline: one finding for the class,
+ * not one per member. */
 static void systemic_findings(struct findings *fs,
                               const struct sn_diag_config *cfg,
                               const struct sn_topo *t,
@@ -619,7 +619,7 @@ static void systemic_findings(struct findings *fs,
             r->subject == SN_SUBJECT_DEVICE ? "devices" : "pairs";
         struct sn_finding *f;
         struct sn_buf b;
-        char v[48], w[48];
+        char v[48], w[48], q[24];
         const char *what;
         if (n < 2)
             continue;
@@ -657,22 +657,15 @@ static void systemic_findings(struct findings *fs,
             f->cmp[SN_BASIS_DESIGN].expected = g->expected;
             f->cmp[SN_BASIS_DESIGN].ratio = g->reach;
             f->cmp[SN_BASIS_DESIGN].z = NAN;
-            if (r->lower_better)
-                sn_buf_printf(&b,
-                              "the best quarter of %zu %s take %s, %.1fx "
-                              "the design's %s",
-                              n, members,
-                              fmt_value(g->measured, r->unit, v, sizeof(v)),
-                              g->reach > 0 ? 1.0 / g->reach : INFINITY,
-                              fmt_value(g->expected, r->unit, w, sizeof(w)));
-            else
-                sn_buf_printf(&b,
-                              "the best quarter of %zu %s reach %s, %.0f%% "
-                              "of the design's %s",
-                              n, members,
-                              fmt_value(g->measured, r->unit, v, sizeof(v)),
-                              100.0 * g->reach,
-                              fmt_value(g->expected, r->unit, w, sizeof(w)));
+            /* "reach 12 GB/s, 48% of the design's", "take 9 us, 1.9x
+             * the design's" */
+            sn_buf_printf(&b, "the best quarter of %zu %s %s %s, %s %sthe "
+                              "design's %s",
+                          n, members, r->lower_better ? "take" : "reach",
+                          fmt_value(g->measured, r->unit, v, sizeof(v)),
+                          share(g->reach, r->lower_better, q, sizeof(q)),
+                          r->lower_better ? "" : "of ",
+                          fmt_value(g->expected, r->unit, w, sizeof(w)));
         }
         if (bsev > SN_SEV_PASS) {
             f->cmp[SN_BASIS_BASELINE].valid = true;
@@ -683,20 +676,13 @@ static void systemic_findings(struct findings *fs,
             f->cmp[SN_BASIS_BASELINE].lo = NAN;
             f->cmp[SN_BASIS_BASELINE].hi = NAN;
             f->cmp[SN_BASIS_BASELINE].noise = NAN;
-            if (r->lower_better)
-                sn_buf_printf(&b,
-                              "%sthe best quarter of %zu %s take %.1fx the "
-                              "latency of baseline '%s' (z %.1f)",
-                              dsev > SN_SEV_PASS ? "; " : "", n, members,
-                              g->bl_reach > 0 ? 1.0 / g->bl_reach : INFINITY,
-                              baseline_name ? baseline_name : "", g->bl_z);
-            else
-                sn_buf_printf(&b,
-                              "%sthe best quarter of %zu %s reach %.0f%% of "
+            sn_buf_printf(&b, "%sthe best quarter of %zu %s %s %s %s"
                               "baseline '%s' (z %.1f)",
-                              dsev > SN_SEV_PASS ? "; " : "", n, members,
-                              100.0 * g->bl_reach,
-                              baseline_name ? baseline_name : "", g->bl_z);
+                          dsev > SN_SEV_PASS ? "; " : "", n, members,
+                          r->lower_better ? "take" : "reach",
+                          share(g->bl_reach, r->lower_better, q, sizeof(q)),
+                          r->lower_better ? "the latency of " : "of ",
+                          baseline_name ? baseline_name : "", g->bl_z);
         }
         sn_buf_puts(&b, "; every one falls short, so no single part "
                         "explains it");
