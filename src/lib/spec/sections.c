@@ -1485,6 +1485,50 @@ static bool host_name_ok(const char *s)
     return true;
 }
 
+struct host_at {
+    const char *name;
+    size_t i;
+};
+
+static int cmp_host_at(const void *a, const void *b)
+{
+    const struct host_at *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+
+    return c ? c : (x->i > y->i) - (x->i < y->i);
+}
+
+/* A host listed twice: the first entry (in list order) that repeats an
+ * earlier one is the error, found by sorting (a list of many thousand
+ * hosts is not compared pair by pair). */
+static int host_repeat(struct sn__ctx *c, const struct sn_yaml *h,
+                       const char *const *names)
+{
+    struct host_at *o = sn_xcalloc(h->n + 1, sizeof(*o));
+    size_t at = SIZE_MAX, first = 0;
+
+    for (size_t i = 0; i < h->n; i++)
+        o[i] = (struct host_at){names[i], i};
+    qsort(o, h->n, sizeof(*o), cmp_host_at);
+    /* a run of one name is in list order: its second entry is its first
+     * repeat */
+    for (size_t lo = 0, hi; lo < h->n; lo = hi) {
+        for (hi = lo + 1; hi < h->n && !strcmp(o[hi].name, o[lo].name); hi++)
+            ;
+        if (hi - lo > 1 && o[lo + 1].i < at) {
+            at = o[lo + 1].i;
+            first = o[lo].i;
+        }
+    }
+    free(o);
+    if (at == SIZE_MAX)
+        return SN_OK;
+    return sn__fail(c, h->items[at],
+                    "hosts[%zu] '%s' is hosts[%zu] too (expected a host of "
+                    "its own for every node)",
+                    at, names[at], first);
+}
+
 static int hosts(struct sn__ctx *c)
 {
     const struct sn_yaml *h = sn_yaml_get(c->root, "hosts");
@@ -1512,16 +1556,10 @@ static int hosts(struct sn__ctx *c)
                             "hosts[%zu] is not a host name (expected "
                             "letters, digits, '.', '-' or '_', up to 64)",
                             i);
-        for (size_t k = 0; k < i; k++)
-            if (!strcmp(s->hosts[k], v->value))
-                return sn__fail(c, v,
-                                "hosts[%zu] '%s' is hosts[%zu] too (expected "
-                                "a host of its own for every node)",
-                                i, v->value, k);
         s->hosts[i] = sn__arena_strdup(c->arena, v->value);
     }
     s->nhosts = h->n;
-    return SN_OK;
+    return host_repeat(c, h, s->hosts);
 }
 
 /* ---- the whole document ------------------------------------------------ */
