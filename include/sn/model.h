@@ -487,6 +487,9 @@ const char *sn_train_part_name(enum sn_train_part p);
 const char *sn_train_limit_name(enum sn_train_limit l);
 const char *sn_recompute_name(enum sn_recompute r);
 const char *sn_dtype_name(enum sn_dtype d);
+/* The dtype named text ("bf16", "fp16", "fp8", "fp4"); SN_EINPUT
+ * naming the choices otherwise. */
+int sn_dtype_parse(const char *text, enum sn_dtype *out, struct sn_error *err);
 /* The dense tensor peak of dtype d on system s (FLOP/s), the figure MFU
  * is stated against; 0 when the accelerator lacks the type. */
 double sn_train_peak(const struct sn_train_system *s, enum sn_dtype d);

@@ -47,8 +47,6 @@ static int parse(int argc, char **argv, struct train_opts *o)
 {
     static const char *const rc_names[] = {"none", "selective", "full",
                                            NULL};
-    static const char *const dt_names[] = {"bf16", "fp16", "fp8", "fp4",
-                                           NULL};
     static const struct {
         const char *name;
         long long min, max;
@@ -110,8 +108,11 @@ static int parse(int argc, char **argv, struct train_opts *o)
             if (pick("--recompute", v, rc_names, &o->recompute))
                 return SN_EXIT_USAGE;
         } else if ((v = cli_opt_value(argc, argv, &i, "--dtype", NULL, &rc))) {
-            if (pick("--dtype", v, dt_names, &o->dtype))
-                return SN_EXIT_USAGE;
+            enum sn_dtype d;
+            struct sn_error err;
+            if (sn_dtype_parse(v, &d, &err))
+                return cli_usage_error("--dtype: %s", err.msg);
+            o->dtype = (int)d;
         } else if (rc) {
             return rc;
         } else if (!strcmp(argv[i], "--sp") || !strcmp(argv[i], "--no-sp")) {

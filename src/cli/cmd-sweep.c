@@ -24,9 +24,6 @@ struct sweep_opts {
 
 static int parse(int argc, char **argv, struct sweep_opts *o)
 {
-    static const char *const dt_names[] = {"bf16", "fp16", "fp8", "fp4",
-                                           NULL};
-
     memset(o, 0, sizeof(*o));
     o->format = SN_FORMAT_TABLE;
     for (int i = 1; i < argc; i++) {
@@ -79,17 +76,11 @@ static int parse(int argc, char **argv, struct sweep_opts *o)
             if (cli_parse_long(name, v, 1, 100000000, &o->seq))
                 return SN_EXIT_USAGE;
         } else {
-            bool found = false;
-            for (int k = 0; dt_names[k]; k++) {
-                if (!strcmp(v, dt_names[k])) {
-                    o->dtype = k;
-                    found = true;
-                }
-            }
-            if (!found)
-                return cli_usage_error("--dtype: unknown value '%s' "
-                                       "(expected bf16, fp16, fp8 or fp4)",
-                                       v);
+            enum sn_dtype d;
+            struct sn_error err;
+            if (sn_dtype_parse(v, &d, &err))
+                return cli_usage_error("--dtype: %s", err.msg);
+            o->dtype = (int)d;
         }
     }
     if (!o->nsets)

@@ -353,10 +353,25 @@ const char *sn_recompute_name(enum sn_recompute r)
     return r >= 0 && r < SN_RECOMPUTE_COUNT ? names[r] : "?";
 }
 
+static const char *const dtype_names[SN_DTYPE_COUNT] = {"bf16", "fp16",
+                                                        "fp8", "fp4"};
+
 const char *sn_dtype_name(enum sn_dtype d)
 {
-    static const char *const names[] = {"bf16", "fp16", "fp8", "fp4"};
-    return d >= 0 && d < SN_DTYPE_COUNT ? names[d] : "?";
+    return d >= 0 && d < SN_DTYPE_COUNT ? dtype_names[d] : "?";
+}
+
+int sn_dtype_parse(const char *text, enum sn_dtype *out, struct sn_error *err)
+{
+    for (int d = 0; d < SN_DTYPE_COUNT; d++)
+        if (!strcmp(text, dtype_names[d])) {
+            *out = (enum sn_dtype)d;
+            return SN_OK;
+        }
+    return sn_error_set(err, SN_EINPUT,
+                        "unknown value '%s' (expected bf16, fp16, fp8 or "
+                        "fp4)",
+                        text);
 }
 
 double sn_train_peak(const struct sn_train_system *s, enum sn_dtype d)
