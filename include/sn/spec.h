@@ -407,6 +407,20 @@ int sn_spec_set(struct sn_spec *spec, const char *key, const char *value,
 
 /* Totals derived from the spec alone (no topology needed). */
 int sn_spec_total_accels(const struct sn_spec *spec);
+
+/* PCIe 5.0 x16: 32 GT/s x 16 lanes x 128b/130b / 8 = 63 GB/s per
+ * direction (PCI-SIG PCIe 5.0 base specification) [V]. */
+#define SN_PCIE5_X16 63.0e9
+
+/* The host side of one node of accelerator a as the topology, the plan
+ * and the catalog take it: its catalog figures, or (none given) one host
+ * complex with each accelerator on PCIe 5.0 x16. */
+struct sn_accel_host {
+    int cpus;
+    double bw;        /* bytes/s per direction, accelerator to its CPU */
+    const char *link; /* "PCIe", "NVLink-C2C" */
+};
+void sn_accel_host(const struct sn_accel_info *a, struct sn_accel_host *h);
 int sn_spec_nodes_per_supernode(const struct sn_spec *spec);
 
 const char *sn_fabric_name(enum sn_fabric f);

@@ -86,6 +86,8 @@ static const char *fmt_params(double v, char *buf, size_t n)
 
 static void show_accel(struct kv *o, const struct sn_accel_info *a)
 {
+    struct sn_accel_host host;
+
     kv_str(o, "name", a->name);
     kv_str(o, "display", a->display);
     kv_str(o, "vendor", a->vendor);
@@ -113,10 +115,10 @@ static void show_accel(struct kv *o, const struct sn_accel_info *a)
     kv_qty(o, "node_overhead", "node_overhead", a->node_overhead,
            SN_UNIT_RATIO);
     kv_int(o, "board_switches", a->board_switches);
-    kv_int(o, "host_cpus", a->host_cpus > 0 ? a->host_cpus : 1);
-    kv_qty(o, "host_bandwidth", "host_bw",
-           a->host_bw > 0 ? a->host_bw : 63e9, SN_UNIT_BANDWIDTH);
-    kv_str(o, "host_link", a->host_link ? a->host_link : "PCIe");
+    sn_accel_host(a, &host);
+    kv_int(o, "host_cpus", host.cpus);
+    kv_qty(o, "host_bandwidth", "host_bw", host.bw, SN_UNIT_BANDWIDTH);
+    kv_str(o, "host_link", host.link);
     if (a->scaleup_eff > 0)
         kv_qty(o, "scaleup_efficiency", "scaleup_eff", a->scaleup_eff,
                SN_UNIT_RATIO);

@@ -186,17 +186,15 @@ static void text_compute(const struct sn_plan *p, struct sn_buf *out)
     sn_table_cell(&t, "  host CPUs");
     sn_table_cell(&t, "%s", NUM(p->cpus));
     {
-        int cpn = s->accel && s->accel->host_cpus > 0 ? s->accel->host_cpus
-                                                      : 1;
-        const char *hl = s->accel && s->accel->host_link
-                             ? s->accel->host_link
-                             : "PCIe";
-        if (cpn > 1)
-            sn_table_cell(&t, "%d per server; accelerators on %s", cpn, hl);
+        struct sn_accel_host h;
+        sn_accel_host(s->accel, &h);
+        if (h.cpus > 1)
+            sn_table_cell(&t, "%d per server; accelerators on %s", h.cpus,
+                          h.link);
         else
             sn_table_cell(&t, "one host complex per server; accelerators "
                               "on %s",
-                          hl);
+                          h.link);
     }
     sn_table_row(&t);
     sn_table_cell(&t, "  NIC ports");

@@ -169,9 +169,6 @@ static const char *const scaleup_keys[] = {
     NULL,
 };
 
-/* PCIe 5.0 x16: 32 GT/s x 16 lanes x 128b/130b / 8 = 63 GB/s per
- * direction (PCI-SIG PCIe 5.0 base specification) [V]. */
-#define PCIE5_X16 63.0e9
 
 /* A switch chip given by catalog name or by radix alone; *sw is NULL for
  * a radix-only switch. Neither given: the default name, when there is
@@ -530,9 +527,9 @@ static int scaleup(struct sn__ctx *c)
     if (u->fabric == SN_FABRIC_PCIE_TREE)
         u->link_bw = a->fabric == SN_FABRIC_PCIE_TREE &&
                              a->scaleup_links > 0 && a->scaleup_bw > 0 &&
-                             a->scaleup_bw / a->scaleup_links < PCIE5_X16
+                             a->scaleup_bw / a->scaleup_links < SN_PCIE5_X16
                          ? a->scaleup_bw / a->scaleup_links
-                         : PCIE5_X16;
+                         : SN_PCIE5_X16;
     else if (a->scaleup_links > 0)
         u->link_bw = a->scaleup_bw / a->scaleup_links;
     if ((rc = sn__get_qty(c, m, "link_rate", what, SN_UNIT_BANDWIDTH, 1e6, 1e13,

@@ -359,3 +359,10 @@ int sn_spec_set(struct sn_spec *spec, const char *key, const char *value,
     *spec = tmp;
     return SN_OK;
 }
+
+void sn_accel_host(const struct sn_accel_info *a, struct sn_accel_host *h)
+{
+    h->cpus = a && a->host_cpus > 0 ? a->host_cpus : 1;
+    h->bw = a && a->host_bw > 0 ? a->host_bw : SN_PCIE5_X16;
+    h->link = a && a->host_link ? a->host_link : "PCIe";
+}

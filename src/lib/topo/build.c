@@ -43,7 +43,7 @@
  * rate. One host hop costs about half of the ~1 us round trip of a small
  * PCIe DMA read (Neugebauer et al., "Understanding PCIe performance for
  * end host networking", SIGCOMM 2018) [E]. */
-#define PCIE5_X16 63.0e9
+#define PCIE5_X16 SN_PCIE5_X16
 #define PCIE6_X16 121.0e9
 #define HOST_HOP 0.5e-6
 
@@ -350,10 +350,9 @@ static void add_host_links(struct sn__topo_build *b, uint32_t sn)
     const struct sn_scaleup *su = &b->s->scaleup;
     double nic_bw = b->net.bw;
     bool tree = su->fabric == SN_FABRIC_PCIE_TREE;
-    double host_bw = b->s->accel && b->s->accel->host_bw > 0
-                         ? b->s->accel->host_bw
-                         : PCIE5_X16;
+    struct sn_accel_host host;
 
+    sn_accel_host(b->s->accel, &host);
     for (uint32_t v = 0; v < b->servers; v++) {
         uint32_t cpu = sn__topo_cpu_id(b, sn, v);
         if (tree) {
@@ -388,7 +387,7 @@ static void add_host_links(struct sn__topo_build *b, uint32_t sn)
             sn__topo_build_link(b,
                                 sn__topo_accel_id(b, sn, v * b->per_node + i),
                                 cpu_of(b, sn, v, i, b->per_node),
-                                SN_LINK_HOST, host_bw, HOST_HOP);
+                                SN_LINK_HOST, host.bw, HOST_HOP);
         for (uint32_t c = 1; c < b->cpus; c++)
             sn__topo_build_link(b, cpu + c - 1, cpu + c, SN_LINK_HOST,
                                 PCIE5_X16, HOST_HOP);
@@ -545,9 +544,11 @@ static int shape(struct sn__topo_build *b)
             b->sn_per_rack = 1;
         b->sn_units = blk;
     }
-    b->cpus = b->s->accel && b->s->accel->host_cpus > 0
-                  ? (uint32_t)b->s->accel->host_cpus
-                  : 1;
+    {
+        struct sn_accel_host host;
+        sn_accel_host(b->s->accel, &host);
+        b->cpus = (uint32_t)host.cpus;
+    }
     b->server_block = b->per_node + b->cpus + b->nics + b->onboard_sw;
     b->sn_block = b->servers * b->server_block + b->offboard_sw;
     b->net_rack0 = b->sn_per_rack > 1
