@@ -669,6 +669,22 @@ void sn__bench_hang(struct sn__bench_ctx *c)
     }
 }
 
+/* Ranks in the order of their host names (ties by rank), so that each
+ * rank's first rank on the same host is found in one pass. */
+struct by_host {
+    const char *host;
+    size_t hl;
+    int rank;
+};
+
+static int cmp_by_host(const void *a, const void *b)
+{
+    const struct by_host *x = a, *y = b;
+    int c = strncmp(x->host, y->host, x->hl);
+
+    return c ? c : (x->rank > y->rank) - (x->rank < y->rank);
+}
+
 int sn_bench_job_placement(struct sn_bench_job *job, const struct sn_spec *spec,
                            struct sn_bench_placement *p,
                            struct sn_error *err)
@@ -676,6 +692,7 @@ int sn_bench_job_placement(struct sn_bench_job *job, const struct sn_spec *spec,
     size_t hl = sizeof(job->host);
     char *hosts = sn_xcalloc((size_t)job->size + 1, hl);
     int per = spec && spec->scaleup.per_node > 0 ? spec->scaleup.per_node : 1;
+    struct by_host *order = NULL;
     struct sn_buf w;
     int rc, count = 0;
 
@@ -688,20 +705,25 @@ int sn_bench_job_placement(struct sn_bench_job *job, const struct sn_spec *spec,
     p->nranks = job->size;
     p->host_of = sn_xcalloc((size_t)job->size + 1, sizeof(int));
     p->node_of = sn_xcalloc((size_t)job->size + 1, sizeof(int));
+    /* each rank's host as the first rank on it (thousands of ranks: a
+     * sort, not a comparison of every pair) */
+    order = sn_xcalloc((size_t)job->size + 1, sizeof(*order));
+    for (int r = 0; r < job->size; r++)
+        order[r] = (struct by_host){hosts + (size_t)r * hl, hl, r};
+    qsort(order, (size_t)job->size, sizeof(*order), cmp_by_host);
+    for (int i = 0, first = 0; i < job->size; i++) {
+        if (i && strncmp(order[i].host, order[i - 1].host, hl))
+            first = i;
+        p->host_of[order[i].rank] = order[first].rank;
+    }
     sn_buf_init(&w);
     for (int r = 0; r < job->size; r++) {
         const char *h = hosts + (size_t)r * hl;
-        int first_host = -1, first_node = -1;
+        /* the first rank on this host, and the first of this rank's node
+         * (ranks fill nodes in order) */
+        int first_host = p->host_of[r] < r ? p->host_of[r] : -1;
+        int first_node = r / per * per < r ? r / per * per : -1;
         p->node_of[r] = r / per;
-        p->host_of[r] = r;
-        for (int s = 0; s < r; s++) {
-            if (first_host < 0 && !strncmp(hosts + (size_t)s * hl, h, hl)) {
-                first_host = s;
-                p->host_of[r] = p->host_of[s];
-            }
-            if (first_node < 0 && p->node_of[s] == p->node_of[r])
-                first_node = s;
-        }
         if (spec && spec->hosts && (size_t)p->node_of[r] < spec->nhosts) {
             if (strncmp(spec->hosts[p->node_of[r]], h, hl)) {
                 p->mismatches++;
@@ -712,18 +734,18 @@ int sn_bench_job_placement(struct sn_bench_job *job, const struct sn_spec *spec,
                                   w.len ? "; " : "", r, h, p->node_of[r],
                                   spec->hosts[p->node_of[r]]);
             }
-            if (first_host >= 0 && p->node_of[first_host] != p->node_of[r])
+            if (first_host >= 0 && first_host / per != p->node_of[r])
                 p->colocated = true;
             continue;
         }
-        if (first_host >= 0 && p->node_of[first_host] != p->node_of[r]) {
+        if (first_host >= 0 && first_host / per != p->node_of[r]) {
             p->mismatches++;
             p->colocated = true;
             if (count++ < 3)
                 sn_buf_printf(&w, "%sranks %d and %d both run on %.64s, but "
                                   "the spec puts them on nodes %d and %d",
                               w.len ? "; " : "", first_host, r, h,
-                              p->node_of[first_host], p->node_of[r]);
+                              first_host / per, p->node_of[r]);
         } else if (first_node >= 0 &&
                    strncmp(hosts + (size_t)first_node * hl, h, hl)) {
             p->mismatches++;
@@ -740,6 +762,7 @@ int sn_bench_job_placement(struct sn_bench_job *job, const struct sn_spec *spec,
     sn_strlcpy(p->what, w.len ? w.data : "", sizeof(p->what));
     sn_buf_release(&w);
 out:
+    free(order);
     free(hosts);
     return rc;
 }
