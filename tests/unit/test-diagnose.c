@@ -881,6 +881,23 @@ static double pair12_slow(uint32_t a, uint32_t b)
     return (a == 1 && b == 2) || (a == 2 && b == 1) ? 3.4 : 1.0;
 }
 
+static double all_slow(uint32_t a, uint32_t b)
+{
+    (void)a;
+    (void)b;
+    return 1.9;
+}
+
+static bool any_evidence_has(const struct sn_diag_report *rep,
+                             const char *text)
+{
+    for (size_t i = 0; i < rep->n; i++)
+        if (rep->findings[i].evidence &&
+            strstr(rep->findings[i].evidence, text))
+            return true;
+    return false;
+}
+
 static void test_diag_latency_alone_is_at_most_a_warning(void)
 {
     struct leaves c;
@@ -908,54 +925,12 @@ static void test_diag_latency_alone_is_at_most_a_warning(void)
     CHECK(count_kind(rep, SN_FIND_LINK) == 0);
     for (size_t i = 0; i < rep->npairs; i++)
         CHECK(rep->pairs[i].severity != SN_SEV_FAIL);
-    sn_diag_report_free(rep);
-    sn_baseline_release(&bl);
-    sn_results_release(&healthy);
-    sn_results_release(&now);
-    sn_topo_free(c.t);
-}
-
-static double all_slow(uint32_t a, uint32_t b)
-{
-    (void)a;
-    (void)b;
-    return 1.9;
-}
-
-static bool any_evidence_has(const struct sn_diag_report *rep,
-                             const char *text)
-{
-    for (size_t i = 0; i < rep->n; i++)
-        if (rep->findings[i].evidence &&
-            strstr(rep->findings[i].evidence, text))
-            return true;
-    return false;
-}
-
-static void test_diag_latency_speaks_of_multiples(void)
-{
-    struct leaves c;
-    struct sn_results healthy, now;
-    struct sn_baseline bl;
-    struct sn_diag_report *rep;
-
-    /* a latency is read as a multiple of the reference ("1.9x the
-     * latency of baseline"), never as a share of it ("reach 53%"): one
-     * pair at 3.4x its peers, then every pair at 1.9x the baseline */
-    build_leaves(&c, 25e6);
-    sn_results_init(&healthy);
-    sn_results_init(&now);
-    pair_results(&healthy, 0.95 * 12.5e6, all_well);
-    latency_by(&healthy, 33e-6, all_well);
-    pair_results(&now, 0.95 * 12.5e6, all_well);
-    latency_by(&now, 33e-6, pair12_slow);
-    baseline_from(&healthy, &bl);
-    qsort(bl.entries, bl.n, sizeof(*bl.entries), entry_order);
-    rep = diagnose(&c, &now, &bl);
-    REQUIRE(rep && rep->n >= 1);
+    /* a latency reads as a multiple of its reference, never as a share
+     * of it ("reach 29%") */
     CHECK(any_evidence_has(rep, "3.4x"));
     CHECK(!any_evidence_has(rep, "29%"));
     sn_diag_report_free(rep);
+    /* every pair at 1.9 times the baseline: the class's finding too */
     sn_results_release(&now);
     sn_results_init(&now);
     pair_results(&now, 0.95 * 12.5e6, all_well);
@@ -1435,7 +1410,6 @@ static const struct sn_test cases[] = {
     T(test_diag_class_wide_drop_from_baseline_is_systemic),
     T(test_diag_pair_below_baseline_in_every_result_is_slow),
     T(test_diag_latency_alone_is_at_most_a_warning),
-    T(test_diag_latency_speaks_of_multiples),
     T(test_diag_collective_judged_against_the_model_on_cuda),
     T(test_diag_peers_flag_a_slow_device),
     T(test_diag_one_slow_exchange_is_no_cable),
