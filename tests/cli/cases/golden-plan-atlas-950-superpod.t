@@ -1,0 +1,4 @@
+# the plan's text of examples/atlas-950-superpod.yaml, whole
+args: plan examples/atlas-950-superpod.yaml
+exit: 0
+stdout: tests/cli/expected/golden-plan-atlas-950-superpod.out

@@ -1,0 +1,4 @@
+# the plan's text of examples/cpu-cluster.yaml, whole
+args: plan examples/cpu-cluster.yaml
+exit: 0
+stdout: tests/cli/expected/golden-plan-cpu-cluster.out

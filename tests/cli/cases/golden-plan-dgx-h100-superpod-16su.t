@@ -1,0 +1,4 @@
+# the plan's text of examples/dgx-h100-superpod-16su.yaml, whole
+args: plan examples/dgx-h100-superpod-16su.yaml
+exit: 0
+stdout: tests/cli/expected/golden-plan-dgx-h100-superpod-16su.out

@@ -1,0 +1,4 @@
+# the plan's text of examples/dgx-h100-superpod-4su.yaml, whole
+args: plan examples/dgx-h100-superpod-4su.yaml
+exit: 0
+stdout: tests/cli/expected/golden-plan-dgx-h100-superpod-4su.out

@@ -1,0 +1,4 @@
+# the plan's text of examples/dgx-h100-superpod-su.yaml, whole
+args: plan examples/dgx-h100-superpod-su.yaml
+exit: 0
+stdout: tests/cli/expected/golden-plan-dgx-h100-superpod-su.out

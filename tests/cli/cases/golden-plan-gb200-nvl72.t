@@ -1,0 +1,4 @@
+# the plan's text of examples/gb200-nvl72.yaml, whole
+args: plan examples/gb200-nvl72.yaml
+exit: 0
+stdout: tests/cli/expected/golden-plan-gb200-nvl72.out

@@ -1,0 +1,4 @@
+# the plan's JSON of examples/cpu-cluster.yaml, whole
+args: plan examples/cpu-cluster.yaml --format json
+exit: 0
+stdout: tests/cli/expected/golden-plan-json-cpu-cluster.out

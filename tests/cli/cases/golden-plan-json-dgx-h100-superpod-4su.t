@@ -1,0 +1,4 @@
+# the plan's JSON of examples/dgx-h100-superpod-4su.yaml, whole
+args: plan examples/dgx-h100-superpod-4su.yaml --format json
+exit: 0
+stdout: tests/cli/expected/golden-plan-json-dgx-h100-superpod-4su.out

@@ -1,0 +1,4 @@
+# the plan's JSON of examples/mi300x-16-servers.yaml, whole
+args: plan examples/mi300x-16-servers.yaml --format json
+exit: 0
+stdout: tests/cli/expected/golden-plan-json-mi300x-16-servers.out

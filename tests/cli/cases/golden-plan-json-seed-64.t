@@ -1,0 +1,4 @@
+# the plan's JSON of examples/seed-64.yaml, whole
+args: plan examples/seed-64.yaml --format json
+exit: 0
+stdout: tests/cli/expected/golden-plan-json-seed-64.out

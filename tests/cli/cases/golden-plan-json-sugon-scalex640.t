@@ -1,0 +1,4 @@
+# the plan's JSON of examples/sugon-scalex640.yaml, whole
+args: plan examples/sugon-scalex640.yaml --format json
+exit: 0
+stdout: tests/cli/expected/golden-plan-json-sugon-scalex640.out

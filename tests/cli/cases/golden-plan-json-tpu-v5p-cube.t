@@ -1,0 +1,4 @@
+# the plan's JSON of examples/tpu-v5p-cube.yaml, whole
+args: plan examples/tpu-v5p-cube.yaml --format json
+exit: 0
+stdout: tests/cli/expected/golden-plan-json-tpu-v5p-cube.out

@@ -1,0 +1,4 @@
+# the plan's text of examples/one-host.yaml, whole
+args: plan examples/one-host.yaml
+exit: 0
+stdout: tests/cli/expected/golden-plan-one-host.out

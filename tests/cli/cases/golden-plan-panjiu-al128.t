@@ -1,0 +1,4 @@
+# the plan's text of examples/panjiu-al128.yaml, whole
+args: plan examples/panjiu-al128.yaml
+exit: 0
+stdout: tests/cli/expected/golden-plan-panjiu-al128.out

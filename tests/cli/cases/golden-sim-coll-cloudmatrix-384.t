@@ -1,0 +1,4 @@
+# the predicted allreduce sweep of examples/cloudmatrix-384.yaml, whole
+args: sim coll examples/cloudmatrix-384.yaml
+exit: 0
+stdout: tests/cli/expected/golden-sim-coll-cloudmatrix-384.out

@@ -1,0 +1,4 @@
+# the predicted allreduce sweep of examples/cpu-cluster.yaml, whole
+args: sim coll examples/cpu-cluster.yaml
+exit: 0
+stdout: tests/cli/expected/golden-sim-coll-cpu-cluster.out

@@ -1,0 +1,4 @@
+# the predicted allreduce sweep of examples/dgx-h100-superpod-4su.yaml, whole
+args: sim coll examples/dgx-h100-superpod-4su.yaml
+exit: 0
+stdout: tests/cli/expected/golden-sim-coll-dgx-h100-superpod-4su.out

@@ -1,0 +1,4 @@
+# the predicted allreduce sweep of examples/mi300x-16-servers.yaml, whole
+args: sim coll examples/mi300x-16-servers.yaml
+exit: 0
+stdout: tests/cli/expected/golden-sim-coll-mi300x-16-servers.out

@@ -1,0 +1,4 @@
+# the predicted allreduce sweep of examples/one-host.yaml, whole
+args: sim coll examples/one-host.yaml
+exit: 0
+stdout: tests/cli/expected/golden-sim-coll-one-host.out

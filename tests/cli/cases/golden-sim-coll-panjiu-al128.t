@@ -1,0 +1,4 @@
+# the predicted allreduce sweep of examples/panjiu-al128.yaml, whole
+args: sim coll examples/panjiu-al128.yaml
+exit: 0
+stdout: tests/cli/expected/golden-sim-coll-panjiu-al128.out

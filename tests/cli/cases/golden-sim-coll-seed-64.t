@@ -1,0 +1,4 @@
+# the predicted allreduce sweep of examples/seed-64.yaml, whole
+args: sim coll examples/seed-64.yaml
+exit: 0
+stdout: tests/cli/expected/golden-sim-coll-seed-64.out

@@ -1,0 +1,4 @@
+# the predicted allreduce sweep of examples/tpu-v5p-cube.yaml, whole
+args: sim coll examples/tpu-v5p-cube.yaml
+exit: 0
+stdout: tests/cli/expected/golden-sim-coll-tpu-v5p-cube.out
