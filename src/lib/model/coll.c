@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coll-int.h"
 #include "flow.h"
 #include "hmap.h"
 #include "sn/model.h"
@@ -454,12 +455,7 @@ void sn_coll_model_free(struct sn_coll_model *m)
     free(m);
 }
 
-/* Internal: the flow network, for pairs.c. */
-struct sn_flownet *sn__coll_flownet(struct sn_coll_model *m);
-const struct sn_coll_params *sn__coll_params(const struct sn_coll_model *m);
-uint32_t sn__coll_domain(const struct sn_coll_model *m, uint32_t rank);
-const struct sn_topo *sn__coll_topo(const struct sn_coll_model *m);
-
+/* What coll-int.h lends to pairs.c. */
 struct sn_flownet *sn__coll_flownet(struct sn_coll_model *m)
 {
     return m->fn;

@@ -9,15 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coll-int.h"
 #include "flow.h"
 #include "hmap.h"
 #include "sn/model.h"
-
-/* coll.c */
-struct sn_flownet *sn__coll_flownet(struct sn_coll_model *m);
-const struct sn_coll_params *sn__coll_params(const struct sn_coll_model *m);
-uint32_t sn__coll_domain(const struct sn_coll_model *m, uint32_t rank);
-const struct sn_topo *sn__coll_topo(const struct sn_coll_model *m);
 
 const char *sn_pair_relation_name(enum sn_pair_relation r)
 {
