@@ -13,8 +13,9 @@
  * ranks hold none (they return the same code).
  *
  * To add a test: 1. enum sn_bench_test and its row in the name table in
- * src/lib/bench/runner.c  2. its runner beside the others  3. the backend
- * hooks it needs (src/lib/bench/backend.h)  4. its table in report.c
+ * src/lib/bench/names.c  2. its runner in runner.c beside the others
+ * 3. the backend hooks it needs (struct sn__bench_backend in
+ * src/lib/bench/bench-int.h)  4. its table in report.c
  * 5. docs/bench.md and docs/metrics.md  6. a case in tests/bench/suite.sh.
  */
 #ifndef SN_BENCH_H

@@ -11,7 +11,7 @@
  *
  * To add a fabric: 1. enum sn_fabric in spec.h  2. a builder in
  * src/lib/topo/  3. its case in sn_topo_build()  4. closed-form tests in
- * tests/unit/test-topo.c  5. docs/topology.md.
+ * tests/unit/test-topo-build.c  5. docs/topology.md.
  */
 #ifndef SN_TOPO_H
 #define SN_TOPO_H
