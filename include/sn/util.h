@@ -2,8 +2,8 @@
  * output, text tables and small helpers shared by every module.
  *
  * Ownership: a struct sn_buf owns its bytes until sn_buf_detach() hands them
- * to the caller; sn_yaml_load() returns a tree the caller frees with
- * sn_yaml_free(). Nothing here keeps global state except the OOM handler.
+ * to the caller; sn_yaml_load() fills a document the caller releases with
+ * sn_yaml_doc_release(). Nothing here keeps global state except the OOM handler.
  *
  * To add a unit kind: 1. enum sn_unit_kind  2. the suffix table in units.c
  * 3. sn_unit_format()  4. a case in tests/unit/test-util.c.
@@ -186,6 +186,11 @@ int sn_unit_parse_size(const char *text, uint64_t *out,
  * bytes). Writes at most size bytes; returns buf. */
 char *sn_unit_format(double value, enum sn_unit_kind kind, char *buf,
                      size_t size);
+/* Format a stored value by its unit's name as the store keeps it ("B/s",
+ * "s", "FLOP/s" and "B" as sn_unit_format, "23.4 MB/s"; any other unit
+ * with four significant figures). Returns buf. */
+char *sn_unit_format_named(double value, const char *unit, char *buf,
+                           size_t size);
 /* The name of a kind, for messages ("bandwidth", "power"). */
 const char *sn_unit_kind_name(enum sn_unit_kind kind);
 

@@ -93,21 +93,3 @@ int cli_parse_run_id(const char *opt, const char *text, int64_t *id)
     return SN_EXIT_OK;
 }
 
-char *cli_format_value(double v, const char *unit, char *buf, size_t size)
-{
-    static const struct {
-        const char *unit;
-        enum sn_unit_kind kind;
-    } kinds[] = {
-        {"B/s", SN_UNIT_BANDWIDTH}, {"s", SN_UNIT_TIME},
-        {"FLOP/s", SN_UNIT_FLOPS},  {"B", SN_UNIT_BYTES},
-    };
-    char tmp[48];
-
-    for (size_t i = 0; i < SN_ARRAY_LEN(kinds); i++)
-        if (strcmp(unit, kinds[i].unit) == 0)
-            return sn_unit_format(v, kinds[i].kind, buf, size);
-    snprintf(buf, size, "%s%s%s", sn_fmt_double(v, 4, tmp, sizeof(tmp)),
-             unit[0] ? " " : "", unit);
-    return buf;
-}

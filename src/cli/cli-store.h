@@ -26,7 +26,5 @@ int cli_store_open(const char *path, enum cli_db use, struct sn_store **st);
 /* Parse a run id (a positive whole number) given to option opt; prints
  * and returns SN_EXIT_USAGE when it is not one. */
 int cli_parse_run_id(const char *opt, const char *text, int64_t *id);
-/* A value in its unit as people read it ("23.4 MB/s", "12.1 us"). */
-char *cli_format_value(double v, const char *unit, char *buf, size_t size);
 
 #endif

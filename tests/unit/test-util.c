@@ -118,6 +118,20 @@ static void test_units_format_three_figures(void)
               "173 L/min");
 }
 
+/* A stored result carries its unit by name; the store's text, check's
+ * findings and the baseline tables all format through this one call. */
+static void test_units_format_by_stored_unit_name(void)
+{
+    char b[64];
+
+    CHECK_STR(sn_unit_format_named(23.4e6, "B/s", b, sizeof(b)), "23.4 MB/s");
+    CHECK_STR(sn_unit_format_named(12.1e-6, "s", b, sizeof(b)), "12.1 us");
+    CHECK_STR(sn_unit_format_named(4096, "B", b, sizeof(b)), "4.10 kB");
+    CHECK_STR(sn_unit_format_named(0.912345, "ratio", b, sizeof(b)),
+              "0.9123 ratio");
+    CHECK_STR(sn_unit_format_named(7, "", b, sizeof(b)), "7");
+}
+
 static void test_error_at_formats_location(void)
 {
     struct sn_error err;
@@ -644,6 +658,7 @@ static const struct sn_test cases[] = {
     T(test_units_reject_bad_text_with_reason),
     T(test_units_parse_size_like_nccl_tests),
     T(test_units_format_three_figures),
+    T(test_units_format_by_stored_unit_name),
     T(test_error_at_formats_location),
     T(test_suggest_finds_near_names),
     T(test_suggest_ties_prefer_same_length),

@@ -36,25 +36,6 @@ const char *sn_finding_kind_name(enum sn_finding_kind k)
     }
 }
 
-static char *fmt_value(double v, const char *unit, char *buf, size_t size)
-{
-    static const struct {
-        const char *unit;
-        enum sn_unit_kind kind;
-    } kinds[] = {
-        {"B/s", SN_UNIT_BANDWIDTH}, {"s", SN_UNIT_TIME},
-        {"FLOP/s", SN_UNIT_FLOPS},  {"B", SN_UNIT_BYTES},
-    };
-    char tmp[48];
-
-    for (size_t i = 0; i < SN_ARRAY_LEN(kinds); i++)
-        if (strcmp(unit, kinds[i].unit) == 0)
-            return sn_unit_format(v, kinds[i].kind, buf, size);
-    snprintf(buf, size, "%s%s%s", sn_fmt_double(v, 4, tmp, sizeof(tmp)),
-             unit[0] ? " " : "", unit);
-    return buf;
-}
-
 static void device_label(const struct sn_topo *t, uint32_t rank, char *buf,
                          size_t size)
 {
@@ -452,11 +433,11 @@ static char *result_evidence(const struct sn_result *r,
     sn_buf_init(&b);
     sn_buf_printf(&b, "%s%s%s measured %s (median of %zu)", r->test,
                   r->params[0] ? " " : "", r->params,
-                  fmt_value(r->stats.median, r->unit, v, sizeof(v)),
+                  sn_unit_format_named(r->stats.median, r->unit, v, sizeof(v)),
                   r->stats.n);
     if (c[SN_BASIS_DESIGN].valid)
         sn_buf_printf(&b, "; design %s%s%s: %s, %s",
-                      fmt_value(c[SN_BASIS_DESIGN].reference, r->unit, v,
+                      sn_unit_format_named(c[SN_BASIS_DESIGN].reference, r->unit, v,
                                 sizeof(v)),
                       design_source ? " from " : "",
                       design_source ? design_source : "",
@@ -467,24 +448,24 @@ static char *result_evidence(const struct sn_result *r,
         c[SN_BASIS_BASELINE].expected > 0 &&
         c[SN_BASIS_BASELINE].expected != c[SN_BASIS_BASELINE].reference)
         sn_buf_printf(&b, "; baseline %s, moved with its whole class to %s",
-                      fmt_value(c[SN_BASIS_BASELINE].expected, r->unit, v,
+                      sn_unit_format_named(c[SN_BASIS_BASELINE].expected, r->unit, v,
                                 sizeof(v)),
-                      fmt_value(c[SN_BASIS_BASELINE].reference, r->unit, w,
+                      sn_unit_format_named(c[SN_BASIS_BASELINE].reference, r->unit, w,
                                 sizeof(w)));
     else if (c[SN_BASIS_BASELINE].valid)
-        sn_buf_printf(&b, "; baseline %s", fmt_value(
+        sn_buf_printf(&b, "; baseline %s", sn_unit_format_named(
                           c[SN_BASIS_BASELINE].reference, r->unit, v,
                           sizeof(v)));
     if (c[SN_BASIS_BASELINE].valid)
         sn_buf_printf(&b, " +/- %s: z %.1f, %s",
-                      fmt_value(c[SN_BASIS_BASELINE].noise, r->unit, w,
+                      sn_unit_format_named(c[SN_BASIS_BASELINE].noise, r->unit, w,
                                 sizeof(w)),
                       c[SN_BASIS_BASELINE].z,
                       sn_severity_name(c[SN_BASIS_BASELINE].severity));
     if (c[SN_BASIS_PEERS].valid)
         sn_buf_printf(&b, "; median of %zu peers %s: %s, z %.1f, %s",
                       c[SN_BASIS_PEERS].npeers,
-                      fmt_value(c[SN_BASIS_PEERS].reference, r->unit, v,
+                      sn_unit_format_named(c[SN_BASIS_PEERS].reference, r->unit, v,
                                 sizeof(v)),
                       share(c[SN_BASIS_PEERS].ratio, r->lower_better, q,
                             sizeof(q)),
@@ -662,10 +643,10 @@ static void systemic_findings(struct findings *fs,
             sn_buf_printf(&b, "the best quarter of %zu %s %s %s, %s %sthe "
                               "design's %s",
                           n, members, r->lower_better ? "take" : "reach",
-                          fmt_value(g->measured, r->unit, v, sizeof(v)),
+                          sn_unit_format_named(g->measured, r->unit, v, sizeof(v)),
                           share(g->reach, r->lower_better, q, sizeof(q)),
                           r->lower_better ? "" : "of ",
-                          fmt_value(g->expected, r->unit, w, sizeof(w)));
+                          sn_unit_format_named(g->expected, r->unit, w, sizeof(w)));
         }
         if (bsev > SN_SEV_PASS) {
             f->cmp[SN_BASIS_BASELINE].valid = true;
@@ -1049,7 +1030,7 @@ static void missing_findings(struct findings *fs, const struct sn_topo *t,
                       "%s%s%s: the baseline has %s for it, this run "
                       "measured nothing",
                       e->test, e->params[0] ? " " : "", e->params,
-                      fmt_value(e->center, e->unit, v, sizeof(v)));
+                      sn_unit_format_named(e->center, e->unit, v, sizeof(v)));
         f->evidence = sn_buf_detach(&b, NULL);
         f->next_step = sn_xstrdup(
             "check that the device is visible and its rank started "

@@ -433,3 +433,23 @@ char *sn_fmt_double(double v, int digits, char *buf, size_t size)
     snprintf(buf, size, "%.*g", digits, v);
     return buf;
 }
+
+char *sn_unit_format_named(double v, const char *unit, char *buf,
+                           size_t size)
+{
+    static const struct {
+        const char *unit;
+        enum sn_unit_kind kind;
+    } by_name[] = {
+        {"B/s", SN_UNIT_BANDWIDTH}, {"s", SN_UNIT_TIME},
+        {"FLOP/s", SN_UNIT_FLOPS},  {"B", SN_UNIT_BYTES},
+    };
+    char tmp[48];
+
+    for (size_t i = 0; i < SN_ARRAY_LEN(by_name); i++)
+        if (strcmp(unit, by_name[i].unit) == 0)
+            return sn_unit_format(v, by_name[i].kind, buf, size);
+    snprintf(buf, size, "%s%s%s", sn_fmt_double(v, 4, tmp, sizeof(tmp)),
+             unit[0] ? " " : "", unit);
+    return buf;
+}
