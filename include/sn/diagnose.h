@@ -246,6 +246,15 @@ struct sn_diag_input {
     size_t nhealth;
 };
 
+/* Judge every result of in->results against the design (in->expected,
+ * per result), the baseline and the peers, and localise slow pairs to
+ * devices and cable labels on in->topo (which may be NULL: then nothing is
+ * localised). in->cfg NULL takes sn_diag_config_default(). Findings come
+ * worst first; the report's verdict is the first finding's severity, or
+ * PASS. A result naming a rank the topology lacks, or a topology not
+ * finished, is SN_EINPUT with nothing allocated. On success *out is a heap
+ * report the caller frees with sn_diag_report_free(); it copies what it
+ * keeps of in->health and owns every string in it. */
 int sn_diag_run(const struct sn_diag_input *in, struct sn_diag_report **out,
                 struct sn_error *err);
 void sn_diag_report_free(struct sn_diag_report *r);
