@@ -113,6 +113,11 @@ char *sn_buf_detach(struct sn_buf *b, size_t *len);
  * length of src (like strlcpy). */
 size_t sn_strlcpy(char *dst, const char *src, size_t size);
 bool sn_streq(const char *a, const char *b);
+/* The next token of a string split in place on one delimiter: empty
+ * tokens are skipped, each token is NUL-terminated where its delimiter
+ * was, and NULL comes at the end. *cursor starts at the string and is
+ * advanced (the reentrant strtok, which banned.h leaves out). */
+char *sn_tok_next(char **cursor, char delim);
 bool sn_strcaseeq(const char *a, const char *b);
 bool sn_startswith(const char *s, const char *prefix);
 /* Edit distance between two short strings (case-insensitive); large inputs
@@ -386,5 +391,7 @@ int sn_csv_column(const struct sn_csv *csv, const char *name);
 double sn_now(void);
 /* 64-bit FNV-1a of len bytes, for spec hashes and stable ids. */
 uint64_t sn_hash64(const void *data, size_t len, uint64_t seed);
+
+#include "sn/banned.h"
 
 #endif

@@ -121,7 +121,7 @@ static int parse_inject(struct bench_cli *b, const char *v)
                    v);
     in->rank = -1;
     sn_strlcpy(buf, colon ? colon + 1 : "", sizeof(buf));
-    for (kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
+    for (save = buf; (kv = sn_tok_next(&save, ','));) {
         long long x;
         if (sn_startswith(kv, "rank=")) {
             if (sn_parse_long(kv + 5, 0, 1 << 20, &x, &err))

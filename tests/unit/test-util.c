@@ -132,6 +132,26 @@ static void test_units_format_by_stored_unit_name(void)
     CHECK_STR(sn_unit_format_named(7, "", b, sizeof(b)), "7");
 }
 
+/* Splitting in place as strtok_r did: empty tokens skipped, the text
+ * after the last delimiter kept, NULL at the end and after it. */
+static void test_tok_next_splits_like_strtok_r(void)
+{
+    char text[] = "\n\na: 1\n\nb: 2\nc";
+    char none[] = "///";
+    char *cur = text, *t;
+
+    REQUIRE((t = sn_tok_next(&cur, '\n')) != NULL);
+    CHECK_STR(t, "a: 1");
+    REQUIRE((t = sn_tok_next(&cur, '\n')) != NULL);
+    CHECK_STR(t, "b: 2");
+    REQUIRE((t = sn_tok_next(&cur, '\n')) != NULL);
+    CHECK_STR(t, "c");
+    CHECK(sn_tok_next(&cur, '\n') == NULL);
+    CHECK(sn_tok_next(&cur, '\n') == NULL);
+    cur = none;
+    CHECK(sn_tok_next(&cur, '/') == NULL);
+}
+
 static void test_error_at_formats_location(void)
 {
     struct sn_error err;
@@ -659,6 +679,7 @@ static const struct sn_test cases[] = {
     T(test_units_parse_size_like_nccl_tests),
     T(test_units_format_three_figures),
     T(test_units_format_by_stored_unit_name),
+    T(test_tok_next_splits_like_strtok_r),
     T(test_error_at_formats_location),
     T(test_suggest_finds_near_names),
     T(test_suggest_ties_prefer_same_length),

@@ -66,8 +66,7 @@ static double cpuinfo_mhz(const char *root)
     data = sn_read_attr(full, CPUINFO_MAX, NULL);
     if (!data)
         return NAN;
-    for (line = strtok_r(data, "\n", &save); line;
-         line = strtok_r(NULL, "\n", &save)) {
+    for (save = data; (line = sn_tok_next(&save, '\n'));) {
         const char *colon = strchr(line, ':');
         if (sn_startswith(line, "cpu MHz") && colon) {
             sum += strtod(colon + 1, NULL);
@@ -146,8 +145,7 @@ void sn__bench_cpu_model(const char *fsroot, char *buf, size_t size)
     data = sn_read_attr(full, CPUINFO_MAX, NULL);
     if (!data)
         return;
-    for (line = strtok_r(data, "\n", &save); line;
-         line = strtok_r(NULL, "\n", &save)) {
+    for (save = data; (line = sn_tok_next(&save, '\n'));) {
         const char *colon = strchr(line, ':');
         if (sn_startswith(line, "model name") && colon) {
             colon++;

@@ -92,7 +92,7 @@ static void scan_line(struct klog *k, const char *text, double t)
         pci_after(p, dev, sizeof(dev));
         /* the driver names the GPU without its function: it is 0 */
         if (strlen(dev) == 10)
-            strcat(dev, ".0");
+            sn_strlcpy(dev + 10, ".0", sizeof(dev) - 10);
         if (q && sscanf(q + 3, "%u", &xid) == 1)
             note(k, F_XID, dev[0] ? dev : "?", xid, t, text);
         return;
@@ -193,8 +193,7 @@ static int read_log(const struct hctx *c, struct klog *k, char *why,
             snprintf(why, size, "dev/kmsg: cannot read");
             return -1;
         }
-        for (line = strtok_r(text, "\n", &save); line;
-             line = strtok_r(NULL, "\n", &save))
+        for (save = text; (line = sn_tok_next(&save, '\n'));)
             scan_record(k, line);
         free(text);
     }

@@ -122,8 +122,7 @@ static long long read_aer(const struct hctx *c, const char *bdf,
     text = sn__health_read_all(c, rel, HEALTH_FILE_MAX, NULL);
     if (!text)
         return -1;
-    for (line = strtok_r(text, "\n", &save); line;
-         line = strtok_r(NULL, "\n", &save)) {
+    for (save = text; (line = sn_tok_next(&save, '\n'));) {
         char name[64];
         long long v;
         if (sscanf(line, "%63s %lld", name, &v) != 2 || v < 0)
@@ -203,8 +202,7 @@ static void read_path(const struct hctx *c, struct hpci *d, char *parent,
     snprintf(rel, sizeof(rel), PCI_DIR "/%s", d->bdf);
     if (sn__health_readlink(c, rel, target, sizeof(target)))
         return; /* a plain directory (hand-made tree): no hierarchy */
-    for (tok = strtok_r(target, "/", &save); tok;
-         tok = strtok_r(NULL, "/", &save)) {
+    for (save = target; (tok = sn_tok_next(&save, '/'));) {
         if (!is_bdf(tok))
             continue;
         if (strcmp(tok, d->bdf) == 0)

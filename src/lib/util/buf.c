@@ -98,6 +98,27 @@ char *sn_buf_detach(struct sn_buf *b, size_t *len)
     return p;
 }
 
+char *sn_tok_next(char **cursor, char delim)
+{
+    char *p = *cursor, *tok;
+
+    if (!p)
+        return NULL;
+    while (*p == delim)
+        p++;
+    if (!*p) {
+        *cursor = p;
+        return NULL;
+    }
+    tok = p;
+    while (*p && *p != delim)
+        p++;
+    if (*p)
+        *p++ = '\0';
+    *cursor = p;
+    return tok;
+}
+
 size_t sn_strlcpy(char *dst, const char *src, size_t size)
 {
     size_t len = strlen(src);
