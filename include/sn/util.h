@@ -3,7 +3,8 @@
  *
  * Ownership: a struct sn_buf owns its bytes until sn_buf_detach() hands them
  * to the caller; sn_yaml_load() fills a document the caller releases with
- * sn_yaml_doc_release(). Nothing here keeps global state except the OOM handler.
+ * sn_yaml_doc_release(). Nothing here keeps global state except the OOM
+ * handler.
  *
  * To add a unit kind: 1. enum sn_unit_kind  2. the suffix table in units.c
  * 3. sn_unit_format()  4. a case in tests/unit/test-util.c.

@@ -281,8 +281,9 @@ static int bl_show(int argc, char **argv)
             sn_table_cell(&t, "%s", e->params[0] ? e->params : "-");
             entry_subject(e, s, sizeof(s));
             sn_table_cell(&t, "%s", s);
-            sn_table_cell(&t, "%s",
-                          sn_unit_format_named(e->center, e->unit, v, sizeof(v)));
+            sn_table_cell(
+                &t, "%s",
+                sn_unit_format_named(e->center, e->unit, v, sizeof(v)));
             sn_table_cell(&t, "%.2f%%",
                           e->center != 0 ? 100.0 * e->noise / fabs(e->center)
                                          : 0.0);
@@ -401,10 +402,12 @@ static int bl_diff(int argc, char **argv)
             sn_table_cell(&t, "%s", r->test);
             sn_table_cell(&t, "%s", r->params[0] ? r->params : "-");
             sn_table_cell(&t, "%s", s);
-            sn_table_cell(&t, "%s", sn_unit_format_named(e->center, r->unit, v0,
-                                                     sizeof(v0)));
-            sn_table_cell(&t, "%s", sn_unit_format_named(r->stats.median, r->unit,
-                                                     v1, sizeof(v1)));
+            sn_table_cell(
+                &t, "%s",
+                sn_unit_format_named(e->center, r->unit, v0, sizeof(v0)));
+            sn_table_cell(
+                &t, "%s",
+                sn_unit_format_named(r->stats.median, r->unit, v1, sizeof(v1)));
             sn_table_cell(&t, "%+.1f%%",
                           e->center != 0 ? 100.0 *
                                                (r->stats.median - e->center) /

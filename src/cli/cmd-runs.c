@@ -175,9 +175,9 @@ static void show_text(const struct sn_run *r, const struct sn_results *rs,
             sn_table_cell(&t, "%s", x->test);
             sn_table_cell(&t, "%s", x->params[0] ? x->params : "-");
             sn_table_cell(&t, "%s", sn_result_subject(x, s, sizeof(s)));
-            sn_table_cell(&t, "%s",
-                          sn_unit_format_named(x->stats.median, x->unit, v,
-                                           sizeof(v)));
+            sn_table_cell(
+                &t, "%s",
+                sn_unit_format_named(x->stats.median, x->unit, v, sizeof(v)));
             sn_table_cell(&t, "%.1f%%", 100.0 * spread);
             sn_table_cell(&t, "%zu", x->stats.n);
         }

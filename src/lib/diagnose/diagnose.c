@@ -436,41 +436,39 @@ static char *result_evidence(const struct sn_result *r,
                   sn_unit_format_named(r->stats.median, r->unit, v, sizeof(v)),
                   r->stats.n);
     if (c[SN_BASIS_DESIGN].valid)
-        sn_buf_printf(&b, "; design %s%s%s: %s, %s",
-                      sn_unit_format_named(c[SN_BASIS_DESIGN].reference, r->unit, v,
-                                sizeof(v)),
-                      design_source ? " from " : "",
-                      design_source ? design_source : "",
-                      share(c[SN_BASIS_DESIGN].ratio, r->lower_better, q,
-                            sizeof(q)),
-                      sn_severity_name(c[SN_BASIS_DESIGN].severity));
+        sn_buf_printf(
+            &b, "; design %s%s%s: %s, %s",
+            sn_unit_format_named(c[SN_BASIS_DESIGN].reference, r->unit, v,
+                                 sizeof(v)),
+            design_source ? " from " : "", design_source ? design_source : "",
+            share(c[SN_BASIS_DESIGN].ratio, r->lower_better, q, sizeof(q)),
+            sn_severity_name(c[SN_BASIS_DESIGN].severity));
     if (c[SN_BASIS_BASELINE].valid &&
         c[SN_BASIS_BASELINE].expected > 0 &&
         c[SN_BASIS_BASELINE].expected != c[SN_BASIS_BASELINE].reference)
         sn_buf_printf(&b, "; baseline %s, moved with its whole class to %s",
-                      sn_unit_format_named(c[SN_BASIS_BASELINE].expected, r->unit, v,
-                                sizeof(v)),
-                      sn_unit_format_named(c[SN_BASIS_BASELINE].reference, r->unit, w,
-                                sizeof(w)));
+                      sn_unit_format_named(c[SN_BASIS_BASELINE].expected,
+                                           r->unit, v, sizeof(v)),
+                      sn_unit_format_named(c[SN_BASIS_BASELINE].reference,
+                                           r->unit, w, sizeof(w)));
     else if (c[SN_BASIS_BASELINE].valid)
-        sn_buf_printf(&b, "; baseline %s", sn_unit_format_named(
-                          c[SN_BASIS_BASELINE].reference, r->unit, v,
-                          sizeof(v)));
+        sn_buf_printf(&b, "; baseline %s",
+                      sn_unit_format_named(c[SN_BASIS_BASELINE].reference,
+                                           r->unit, v, sizeof(v)));
     if (c[SN_BASIS_BASELINE].valid)
         sn_buf_printf(&b, " +/- %s: z %.1f, %s",
-                      sn_unit_format_named(c[SN_BASIS_BASELINE].noise, r->unit, w,
-                                sizeof(w)),
+                      sn_unit_format_named(c[SN_BASIS_BASELINE].noise, r->unit,
+                                           w, sizeof(w)),
                       c[SN_BASIS_BASELINE].z,
                       sn_severity_name(c[SN_BASIS_BASELINE].severity));
     if (c[SN_BASIS_PEERS].valid)
-        sn_buf_printf(&b, "; median of %zu peers %s: %s, z %.1f, %s",
-                      c[SN_BASIS_PEERS].npeers,
-                      sn_unit_format_named(c[SN_BASIS_PEERS].reference, r->unit, v,
-                                sizeof(v)),
-                      share(c[SN_BASIS_PEERS].ratio, r->lower_better, q,
-                            sizeof(q)),
-                      c[SN_BASIS_PEERS].z,
-                      sn_severity_name(c[SN_BASIS_PEERS].severity));
+        sn_buf_printf(
+            &b, "; median of %zu peers %s: %s, z %.1f, %s",
+            c[SN_BASIS_PEERS].npeers,
+            sn_unit_format_named(c[SN_BASIS_PEERS].reference, r->unit, v,
+                                 sizeof(v)),
+            share(c[SN_BASIS_PEERS].ratio, r->lower_better, q, sizeof(q)),
+            c[SN_BASIS_PEERS].z, sn_severity_name(c[SN_BASIS_PEERS].severity));
     return sn_buf_detach(&b, NULL);
 }
 
@@ -640,13 +638,15 @@ static void systemic_findings(struct findings *fs,
             f->cmp[SN_BASIS_DESIGN].z = NAN;
             /* "reach 12 GB/s, 48% of the design's", "take 9 us, 1.9x
              * the design's" */
-            sn_buf_printf(&b, "the best quarter of %zu %s %s %s, %s %sthe "
-                              "design's %s",
-                          n, members, r->lower_better ? "take" : "reach",
-                          sn_unit_format_named(g->measured, r->unit, v, sizeof(v)),
-                          share(g->reach, r->lower_better, q, sizeof(q)),
-                          r->lower_better ? "" : "of ",
-                          sn_unit_format_named(g->expected, r->unit, w, sizeof(w)));
+            sn_buf_printf(
+                &b,
+                "the best quarter of %zu %s %s %s, %s %sthe "
+                "design's %s",
+                n, members, r->lower_better ? "take" : "reach",
+                sn_unit_format_named(g->measured, r->unit, v, sizeof(v)),
+                share(g->reach, r->lower_better, q, sizeof(q)),
+                r->lower_better ? "" : "of ",
+                sn_unit_format_named(g->expected, r->unit, w, sizeof(w)));
         }
         if (bsev > SN_SEV_PASS) {
             f->cmp[SN_BASIS_BASELINE].valid = true;

@@ -89,10 +89,11 @@ static void scan_line(struct klog *k, const char *text, double t)
     if ((p = strstr(text, "NVRM: Xid ("))) {
         const char *q = strstr(p, "): ");
         unsigned xid;
+        size_t n;
         pci_after(p, dev, sizeof(dev));
         /* the driver names the GPU without its function: it is 0 */
-        if (strlen(dev) == 10)
-            sn_strlcpy(dev + 10, ".0", sizeof(dev) - 10);
+        if ((n = strlen(dev)) == 10)
+            sn_strlcpy(dev + n, ".0", sizeof(dev) - n);
         if (q && sscanf(q + 3, "%u", &xid) == 1)
             note(k, F_XID, dev[0] ? dev : "?", xid, t, text);
         return;

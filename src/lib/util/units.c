@@ -434,15 +434,16 @@ char *sn_fmt_double(double v, int digits, char *buf, size_t size)
     return buf;
 }
 
-char *sn_unit_format_named(double v, const char *unit, char *buf,
-                           size_t size)
+char *sn_unit_format_named(double v, const char *unit, char *buf, size_t size)
 {
     static const struct {
         const char *unit;
         enum sn_unit_kind kind;
     } by_name[] = {
-        {"B/s", SN_UNIT_BANDWIDTH}, {"s", SN_UNIT_TIME},
-        {"FLOP/s", SN_UNIT_FLOPS},  {"B", SN_UNIT_BYTES},
+        {"B/s", SN_UNIT_BANDWIDTH},
+        {"s", SN_UNIT_TIME},
+        {"FLOP/s", SN_UNIT_FLOPS},
+        {"B", SN_UNIT_BYTES},
     };
     char tmp[48];
 
