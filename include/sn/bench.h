@@ -264,6 +264,9 @@ struct sn_bench_opts {
     bool check;                    /* data correctness (default on) */
     /* where /proc and /sys are read from ("" = "/") */
     const char *fsroot;
+    /* the NVML library the device state is read through (dlopen()ed;
+     * the driver's "libnvidia-ml.so.1" by default; "" or NULL: none) */
+    const char *nvml_library;
     /* expected values; NULL = none */
     const struct sn_spec *spec;
     /* where the ranks ran (sn_bench_job_placement); pairs of ranks that

@@ -25,6 +25,13 @@ bool cli_health_opt(int argc, char **argv, int *i, struct cli_health_opts *o,
     return v != NULL;
 }
 
+const char *cli_nvml_library(const char *opt)
+{
+    if (opt)
+        return strcmp(opt, "none") ? opt : "";
+    return getenv("SN_NVML_LIBRARY");
+}
+
 int cli_health_setup(const struct cli_health_opts *o,
                      struct sn_health_config *cfg,
                      struct sn_health_matrix **matrix, struct sn_error *err)
@@ -35,10 +42,8 @@ int cli_health_setup(const struct cli_health_opts *o,
     *matrix = NULL;
     /* the environment can point at another NVML (a test double, a driver
      * outside the loader path); --nvml wins over it */
-    if (o->nvml)
-        cfg->nvml_library = strcmp(o->nvml, "none") ? o->nvml : "";
-    else if (getenv("SN_NVML_LIBRARY"))
-        cfg->nvml_library = getenv("SN_NVML_LIBRARY");
+    if (cli_nvml_library(o->nvml))
+        cfg->nvml_library = cli_nvml_library(o->nvml);
     /* an HWLOC_FSROOT already set is the default root: hwloc and the
      * other probes then read the same tree */
     if (o->fsroot && strcmp(o->fsroot, "/")) {

@@ -31,6 +31,11 @@ bool cli_health_opt(int argc, char **argv, int *i, struct cli_health_opts *o,
  * with sn_health_matrix_free(), after the last use of cfg). Returns SN_OK,
  * or SN_EINPUT for a root that is not a directory or a bad matrix (err
  * says which). */
+/* The NVML library an --nvml value names ("none": "", turned off), else
+ * $SN_NVML_LIBRARY, else NULL (the library's default: the driver's). One
+ * rule for doctor, check and bench. */
+const char *cli_nvml_library(const char *opt);
+
 int cli_health_setup(const struct cli_health_opts *o,
                      struct sn_health_config *cfg,
                      struct sn_health_matrix **matrix, struct sn_error *err);

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli-health.h"
 #include "cmd.h"
 
 struct bench_cli {
@@ -311,6 +312,8 @@ static int parse_args(struct bench_cli *b, int argc, char **argv)
                             "directory",
                          v);
             o->fsroot = v;
+        } else if (!strcmp(a, "--nvml")) {
+            o->nvml_library = cli_nvml_library(v);
         } else if (!strcmp(a, "--inject")) {
             rc = parse_inject(b, v);
         } else {
@@ -337,6 +340,8 @@ static int bench_run(int argc, char **argv)
 
     memset(&b, 0, sizeof(b));
     sn_bench_opts_init(&b.o);
+    if (cli_nvml_library(NULL)) /* $SN_NVML_LIBRARY; --nvml wins */
+        b.o.nvml_library = cli_nvml_library(NULL);
     sn_bench_results_init(&res);
     sn_buf_init(&out);
     b.rank = cli_launcher_rank();
@@ -465,6 +470,10 @@ const struct sn_cmd sn_cmd_bench = {
     "  --spec SPEC           each figure beside the design's value and the\n"
     "                        efficiency (catalog peaks)\n"
     "  --fsroot DIR          read /proc and /sys under DIR\n"
+    "  --nvml LIB|none       the NVML library the device state (clocks,\n"
+    "                        temperature, power, throttle reasons) is read\n"
+    "                        through; default $SN_NVML_LIBRARY or the\n"
+    "                        driver's libnvidia-ml.so.1\n"
     "  --inject FAULT        test-only: hang:rank=R[,test=T][,at=loop],\n"
     "                        die:rank=R[,test=T][,at=loop] or "
     "corrupt:rank=R\n"

@@ -13,7 +13,8 @@
  *        aggregate_corrected, aggregate_uncorrected},
  *   remapped_rows {corrected, uncorrected, pending, failure},
  *   retired_pages {sbe, dbe, pending}, reasons (bit mask),
- *   power {limit_w, default_w, min_w, max_w}, clocks {mem, mem_max},
+ *   power {limit_w, default_w, min_w, max_w, usage_mw, energy_mj},
+ *   clocks {mem, mem_max, sm},
  *   temperature {gpu, slowdown, shutdown},
  *   nvlink {links, down [..], errors [{link, replay, recovery, crc_flit,
  *           crc_data}]}, utilization, processes [{pid, memory_mib, sm}],
@@ -22,10 +23,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 #include <yaml.h>
 
-#include "../../src/lib/health/nvml-api.h"
+#include "../../src/lib/hw/nvml-api.h"
 
 #define EXPORT __attribute__((visibility("default")))
 #define MAXG 16
@@ -46,8 +48,10 @@ struct fake_gpu {
     unsigned long long reasons;
     int has_power;
     unsigned power[4]; /* limit, default, min, max in mW */
+    unsigned usage_mw;  /* board power now; 0: not supported */
+    unsigned long long energy_mj; /* since the driver loaded; 0: none */
     int has_clocks;
-    unsigned mem_clock, mem_clock_max;
+    unsigned mem_clock, mem_clock_max, sm_clock;
     int has_temp;
     unsigned temp[3]; /* gpu, slowdown, shutdown */
     int nlinks;
@@ -170,11 +174,14 @@ static void load_gpu(yaml_document_t *doc, yaml_node_t *m,
         g->power[1] = (unsigned)num(get(doc, s, "default_w")) * 1000;
         g->power[2] = (unsigned)num(get(doc, s, "min_w")) * 1000;
         g->power[3] = (unsigned)num(get(doc, s, "max_w")) * 1000;
+        g->usage_mw = (unsigned)num(get(doc, s, "usage_mw"));
+        g->energy_mj = num(get(doc, s, "energy_mj"));
     }
     if ((s = get(doc, m, "clocks"))) {
         g->has_clocks = 1;
         g->mem_clock = (unsigned)num(get(doc, s, "mem"));
         g->mem_clock_max = (unsigned)num(get(doc, s, "mem_max"));
+        g->sm_clock = (unsigned)num(get(doc, s, "sm"));
     }
     if ((s = get(doc, m, "temperature"))) {
         g->has_temp = 1;
@@ -340,6 +347,27 @@ EXPORT nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned i,
     return NVML_SUCCESS;
 }
 
+/* NVML takes either form of the address: "00000000:17:00.0" or
+ * "0000:17:00.0", in either case */
+EXPORT nvmlReturn_t nvmlDeviceGetHandleByPciBusId_v2(const char *bus,
+                                                     nvmlDevice_t *d)
+{
+    size_t lb = bus ? strlen(bus) : 0;
+
+    if (!initialised || lb < 12)
+        return NVML_ERROR_INVALID_ARGUMENT;
+    for (int i = 0; i < ngpus; i++) {
+        size_t lg = strlen(gpus[i].bus);
+        if (lg >= 12 && !strcasecmp(gpus[i].bus + lg - 12, bus + lb - 12)) {
+            if (gpus[i].lost)
+                return NVML_ERROR_GPU_IS_LOST;
+            *d = (nvmlDevice_t)(void *)&gpus[i];
+            return NVML_SUCCESS;
+        }
+    }
+    return NVML_ERROR_NOT_FOUND;
+}
+
 EXPORT nvmlReturn_t nvmlDeviceGetName(nvmlDevice_t d, char *s, unsigned n)
 {
     GPU_OR_FAIL(g, d);
@@ -491,9 +519,32 @@ EXPORT nvmlReturn_t nvmlDeviceGetClockInfo(nvmlDevice_t d, int type,
                                            unsigned *mhz)
 {
     GPU_OR_FAIL(g, d);
+    if (g->has_clocks && type == NVML_CLOCK_SM && g->sm_clock) {
+        *mhz = g->sm_clock;
+        return NVML_SUCCESS;
+    }
     if (!g->has_clocks || type != NVML_CLOCK_MEM)
         return NVML_ERROR_NOT_SUPPORTED;
     *mhz = g->mem_clock;
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetPowerUsage(nvmlDevice_t d, unsigned *mw)
+{
+    GPU_OR_FAIL(g, d);
+    if (!g->usage_mw)
+        return NVML_ERROR_NOT_SUPPORTED;
+    *mw = g->usage_mw;
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t
+nvmlDeviceGetTotalEnergyConsumption(nvmlDevice_t d, unsigned long long *mj)
+{
+    GPU_OR_FAIL(g, d);
+    if (!g->energy_mj)
+        return NVML_ERROR_NOT_SUPPORTED;
+    *mj = g->energy_mj;
     return NVML_SUCCESS;
 }
 

@@ -7,12 +7,11 @@
 #include <string.h>
 
 #include "harness.h"
+#include "hw-fixtures.h"
 #include "sn/health.h"
 
-#define SYS "tests/fixtures/sysfs/"
-#define NV "tests/fixtures/nvml/"
-
-static char fake[512];
+#define SYS SN_TEST_SYSFS
+#define NV SN_TEST_NVML
 
 /* Run doctor's probes on a sysfs tree with the fake NVML answering from
  * a fixture (NULL: the library path given instead). */
@@ -21,13 +20,9 @@ static int run(const char *tree, const char *fixture, const char *library,
 {
     struct sn_health_config cfg;
     struct sn_error err;
-    const char *build = getenv("SN_BUILD");
+    const char *fake = sn_test_fake_nvml(fixture);
     int rc;
 
-    snprintf(fake, sizeof(fake), "%s/lib/fake-nvml.so",
-             build ? build : "build/test");
-    if (fixture)
-        setenv("SN_FAKE_NVML", fixture, 1);
     sn_health_config_init(&cfg);
     cfg.fsroot = tree;
     cfg.nvml_library = library ? library : fake;

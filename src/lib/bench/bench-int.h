@@ -30,6 +30,7 @@ struct sn__bench_where {
 };
 
 struct sn__bench_ctx;
+struct sn__hw_nvml; /* ../hw/hw-int.h */
 
 enum sn__stream_kernel {
     SN_K_COPY,  /* c = a        2 arrays moved */
@@ -131,6 +132,9 @@ struct sn__bench_ctx {
     struct sn_topo *topo;
     struct sn_coll_model *model;
     bool model_tried;
+    /* NVML, opened on first use with o.nvml_library (state.c) */
+    struct sn__hw_nvml *nvml;
+    bool nvml_tried;
     /* watchdog */
     _Atomic uint32_t section;
     _Atomic int32_t iter;
@@ -201,9 +205,13 @@ double sn__bench_llc_bytes(const char *fsroot);
  * (UINT64_MAX when unlimited). */
 uint64_t sn__bench_host_memory(void);
 uint64_t sn__bench_address_limit(void);
-/* NVML through dlopen; false when the library or device is absent */
-bool sn__bench_nvml_state(const char *pci_bus_id, struct sn_bench_state *st);
-bool sn__bench_nvml_driver(char *buf, size_t size);
+/* The device state and the driver version through NVML (the hardware
+ * layer, opened on first use); false when the library or device is
+ * absent. sn__bench_nvml_close ends the context's use of it. */
+bool sn__bench_nvml_state(struct sn__bench_ctx *c, const char *pci_bus_id,
+                          struct sn_bench_state *st);
+bool sn__bench_nvml_driver(struct sn__bench_ctx *c, char *buf, size_t size);
+void sn__bench_nvml_close(struct sn__bench_ctx *c);
 
 /* timer.c */
 void sn__bench_timer_probe(struct sn_bench_timer *t);

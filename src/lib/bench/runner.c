@@ -36,6 +36,7 @@ void sn_bench_opts_init(struct sn_bench_opts *o)
     o->check = true;
     o->inject.rank = -1;
     o->inject.test = -1;
+    o->nvml_library = "libnvidia-ml.so.1";
 }
 
 /* Elements of one collective buffer at size bytes: nccl-tests' count,
@@ -1491,6 +1492,7 @@ out:
     }
     sn_coll_model_free(c->model);
     sn_topo_free(c->topo);
+    sn__bench_nvml_close(c);
     pthread_mutex_destroy(&c->where_lock);
     pthread_mutex_destroy(&c->lock);
     free(c);

@@ -1,11 +1,10 @@
 /* state.c: the state of the host and the device around a test (CPU
  * frequency and governor, temperatures, accelerator clocks, power and
  * throttle reasons), read from /proc and /sys under a configurable root and
- * from NVML loaded with dlopen, so that an outlier can be explained. */
+ * from NVML, all through the hardware layer (../hw/hw-int.h), so that an
+ * outlier can be explained. */
 #include <dirent.h>
-#include <dlfcn.h>
 #include <math.h>
-#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,55 +14,41 @@
 #include <unistd.h>
 
 #include "bench-int.h"
+#include "../hw/hw-int.h"
 
 /* /proc/cpuinfo of a large host: about 1.5 KiB a CPU */
 #define CPUINFO_MAX ((size_t)16 << 20)
 
-/* Read the first line of root/path into buf; false when unreadable. The
- * read never blocks and takes regular files only (a FIFO planted in an
- * --fsroot tree is not waited on). */
 static bool read_line(const char *root, const char *path, char *buf,
                       size_t size)
 {
-    char full[512];
-    char *data;
+    char line[256];
     size_t n;
 
-    snprintf(full, sizeof(full), "%s%s", root && *root ? root : "", path);
-    data = sn_read_attr(full, 65536, NULL);
-    if (!data || size == 0) {
-        free(data);
+    if (sn__hw_read(root, path, line, sizeof(line)) != 0 || size == 0)
         return false;
-    }
-    n = strcspn(data, "\n");
+    n = strcspn(line, "\n");
     if (n >= size)
         n = size - 1;
-    memcpy(buf, data, n);
+    memcpy(buf, line, n);
     buf[n] = '\0';
-    free(data);
     return true;
 }
 
 static bool read_number(const char *root, const char *path, double *v)
 {
-    char line[64], *end;
-
-    if (!read_line(root, path, line, sizeof(line)))
-        return false;
-    *v = strtod(line, &end);
-    return end != line;
+    return sn__hw_read_double(root, path, v, NULL, 0) == 0;
 }
 
 /* Frequency from /proc/cpuinfo's "cpu MHz" lines, for machines without
  * cpufreq (virtual machines): the mean over the listed CPUs. */
 static double cpuinfo_mhz(const char *root)
 {
-    char full[512], *data, *line, *save = NULL;
+    char *data, *line, *save = NULL;
     double sum = 0;
     int n = 0;
 
-    snprintf(full, sizeof(full), "%s/proc/cpuinfo", root ? root : "");
-    data = sn_read_attr(full, CPUINFO_MAX, NULL);
+    data = sn__hw_read_all(root, "proc/cpuinfo", CPUINFO_MAX, NULL);
     if (!data)
         return NAN;
     for (save = data; (line = sn_tok_next(&save, '\n'));) {
@@ -83,7 +68,6 @@ void sn__bench_state_cpu(const char *fsroot, struct sn_bench_state *st)
     double sum = 0;
     int n = 0, first = -1;
     DIR *d;
-    char dir[512];
 
     CPU_ZERO(&set);
     if (sched_getaffinity(0, sizeof(set), &set) != 0)
@@ -115,9 +99,7 @@ void sn__bench_state_cpu(const char *fsroot, struct sn_bench_state *st)
     }
     /* the hottest thermal zone: a throttling package shows up there */
     st->cpu_temp_c = NAN;
-    snprintf(dir, sizeof(dir), "%s/sys/class/thermal",
-             fsroot ? fsroot : "");
-    d = opendir(dir);
+    d = sn__hw_opendir(fsroot, "sys/class/thermal");
     if (d) {
         struct dirent *e;
         while ((e = readdir(d)) != NULL) {
@@ -138,11 +120,10 @@ void sn__bench_state_cpu(const char *fsroot, struct sn_bench_state *st)
 
 void sn__bench_cpu_model(const char *fsroot, char *buf, size_t size)
 {
-    char full[512], *data, *line, *save = NULL;
+    char *data, *line, *save = NULL;
 
     snprintf(buf, size, "cpu");
-    snprintf(full, sizeof(full), "%s/proc/cpuinfo", fsroot ? fsroot : "");
-    data = sn_read_attr(full, CPUINFO_MAX, NULL);
+    data = sn__hw_read_all(fsroot, "proc/cpuinfo", CPUINFO_MAX, NULL);
     if (!data)
         return;
     for (save = data; (line = sn_tok_next(&save, '\n'));) {
@@ -164,7 +145,7 @@ double sn__bench_llc_bytes(const char *fsroot)
     double best = 0;
 
     for (int i = 0; i < 8; i++) {
-        char path[96], line[64], *end;
+        char path[96], unit[16] = "";
         double level, size;
         snprintf(path, sizeof(path),
                  "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
@@ -172,12 +153,11 @@ double sn__bench_llc_bytes(const char *fsroot)
             continue;
         snprintf(path, sizeof(path),
                  "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
-        if (!read_line(fsroot, path, line, sizeof(line)))
+        if (sn__hw_read_double(fsroot, path, &size, unit, sizeof(unit)))
             continue;
-        size = strtod(line, &end); /* "32768K" */
-        if (*end == 'K')
+        if (*unit == 'K') /* "32768K" */
             size *= 1024;
-        else if (*end == 'M')
+        else if (*unit == 'M')
             size *= 1048576;
         if ((int)level > best_level) {
             best_level = (int)level;
@@ -213,84 +193,64 @@ void sn__bench_kernel_version(char *buf, size_t size)
         buf[0] = '\0';
 }
 
-/* ---- NVML through dlopen: no link-time dependency on the driver ------ */
+/* ---- the device through NVML (the hardware layer) ---------------------- */
 
-typedef int (*nvml_init_fn)(void);
-typedef int (*nvml_by_pci_fn)(const char *, void **);
-typedef int (*nvml_clock_fn)(void *, int, unsigned int *);
-typedef int (*nvml_temp_fn)(void *, int, unsigned int *);
-typedef int (*nvml_power_fn)(void *, unsigned int *);
-typedef int (*nvml_reasons_fn)(void *, unsigned long long *);
-typedef int (*nvml_driver_fn)(char *, unsigned int);
-
-static struct {
-    pthread_once_t once;
-    bool ok;
-    nvml_by_pci_fn by_pci;
-    nvml_clock_fn clock;
-    nvml_temp_fn temp;
-    nvml_power_fn power;
-    nvml_reasons_fn reasons;
-    nvml_driver_fn driver;
-} nvml = {PTHREAD_ONCE_INIT, false, NULL, NULL, NULL, NULL, NULL, NULL};
-
-/* NVML's constants (nvml.h): clock types and the GPU temperature sensor */
-enum { NVML_CLOCK_SM = 1, NVML_CLOCK_MEM = 2, NVML_TEMPERATURE_GPU = 0 };
-
-static void nvml_load(void)
+static struct sn__hw_nvml *nvml_get(struct sn__bench_ctx *c)
 {
-    void *h = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
-    nvml_init_fn init;
+    char why[256];
 
-    if (!h)
-        return;
-    /* the library stays loaded for the life of the process */
-    init = (nvml_init_fn)(uintptr_t)dlsym(h, "nvmlInit_v2");
-    nvml.by_pci = (nvml_by_pci_fn)(uintptr_t)dlsym(
-        h, "nvmlDeviceGetHandleByPciBusId_v2");
-    nvml.clock = (nvml_clock_fn)(uintptr_t)dlsym(h, "nvmlDeviceGetClockInfo");
-    nvml.temp = (nvml_temp_fn)(uintptr_t)dlsym(h, "nvmlDeviceGetTemperature");
-    nvml.power = (nvml_power_fn)(uintptr_t)dlsym(h, "nvmlDeviceGetPowerUsage");
-    nvml.reasons = (nvml_reasons_fn)(uintptr_t)dlsym(
-        h, "nvmlDeviceGetCurrentClocksEventReasons");
-    if (!nvml.reasons)
-        nvml.reasons = (nvml_reasons_fn)(uintptr_t)dlsym(
-            h, "nvmlDeviceGetCurrentClocksThrottleReasons");
-    nvml.driver =
-        (nvml_driver_fn)(uintptr_t)dlsym(h, "nvmlSystemGetDriverVersion");
-    nvml.ok = init && nvml.by_pci && init() == 0;
+    /* opened once per run, with the library the options name (--nvml,
+     * the fake NVML of the tests) */
+    if (!c->nvml_tried) {
+        c->nvml_tried = true;
+        c->nvml = sn__hw_nvml_open(c->o.nvml_library, why, sizeof(why));
+    }
+    return c->nvml;
 }
 
-bool sn__bench_nvml_state(const char *pci_bus_id, struct sn_bench_state *st)
+bool sn__bench_nvml_state(struct sn__bench_ctx *c, const char *pci_bus_id,
+                          struct sn_bench_state *st)
 {
-    void *dev = NULL;
-    unsigned int v;
-    unsigned long long reasons;
+    struct sn__hw_nvml *n = nvml_get(c);
+    struct sn__hw_gpu_sample s;
+    nvmlDevice_t dev = NULL;
 
-    pthread_once(&nvml.once, nvml_load);
-    if (!nvml.ok || !pci_bus_id || !*pci_bus_id ||
-        nvml.by_pci(pci_bus_id, &dev) != 0)
+    if (!n || !n->GetHandleByPci || !pci_bus_id || !*pci_bus_id ||
+        n->GetHandleByPci(pci_bus_id, &dev) != NVML_SUCCESS)
         return false;
-    if (nvml.clock && nvml.clock(dev, NVML_CLOCK_SM, &v) == 0)
-        st->sm_clock_hz = v * 1e6;
-    if (nvml.clock && nvml.clock(dev, NVML_CLOCK_MEM, &v) == 0)
-        st->mem_clock_hz = v * 1e6;
-    if (nvml.temp && nvml.temp(dev, NVML_TEMPERATURE_GPU, &v) == 0)
-        st->temp_c = v;
-    if (nvml.power && nvml.power(dev, &v) == 0)
-        st->power_w = v / 1e3; /* milliwatts */
-    if (nvml.reasons && nvml.reasons(dev, &reasons) == 0) {
-        st->throttle = reasons;
+    sn__hw_nvml_sample(n, dev, &s);
+    /* fields NVML did not give keep what the caller had (NaN) */
+    if (!isnan(s.sm_clock_hz))
+        st->sm_clock_hz = s.sm_clock_hz;
+    if (!isnan(s.mem_clock_hz))
+        st->mem_clock_hz = s.mem_clock_hz;
+    if (!isnan(s.temp_c))
+        st->temp_c = s.temp_c;
+    if (!isnan(s.power_w))
+        st->power_w = s.power_w;
+    if (s.reasons_read) {
+        st->throttle = s.reasons;
         st->throttle_read = true;
     }
     st->valid = true;
     return true;
 }
 
-bool sn__bench_nvml_driver(char *buf, size_t size)
+bool sn__bench_nvml_driver(struct sn__bench_ctx *c, char *buf, size_t size)
 {
-    pthread_once(&nvml.once, nvml_load);
-    if (!nvml.ok || !nvml.driver || size > 0xffff)
+    struct sn__hw_nvml *n = nvml_get(c);
+    char v[NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE] = "";
+
+    if (!n || !n->DriverVersion || size == 0 ||
+        n->DriverVersion(v, sizeof(v)) != NVML_SUCCESS)
         return false;
-    return nvml.driver(buf, (unsigned int)size) == 0;
+    sn_str_clean(buf, size, v, 0);
+    return true;
+}
+
+void sn__bench_nvml_close(struct sn__bench_ctx *c)
+{
+    sn__hw_nvml_close(c->nvml);
+    c->nvml = NULL;
+    c->nvml_tried = false;
 }

@@ -8,10 +8,11 @@
 #include <string.h>
 
 #include "health-int.h"
+#include "../hw/hw-int.h"
 
 static void check_governor(struct hctx *c)
 {
-    DIR *d = sn__health_opendir(c, "sys/devices/system/cpu");
+    DIR *d = sn__hw_opendir(c->root, "sys/devices/system/cpu");
     struct dirent *e;
     size_t ncpu = 0, nperf = 0;
     char other[64] = "";
@@ -29,7 +30,7 @@ static void check_governor(struct hctx *c)
         snprintf(rel, sizeof(rel),
                  "sys/devices/system/cpu/%.16s/cpufreq/scaling_governor",
                  e->d_name);
-        if (sn__health_read(c, rel, gov, sizeof(gov)))
+        if (sn__hw_read(c->root, rel, gov, sizeof(gov)))
             continue;
         ncpu++;
         if (!strcmp(gov, "performance"))
@@ -60,7 +61,7 @@ static void check_numa_balancing(struct hctx *c)
 {
     long long v;
 
-    if (sn__health_read_long(c, "proc/sys/kernel/numa_balancing", &v))
+    if (sn__hw_read_long(c->root, "proc/sys/kernel/numa_balancing", &v))
         sn_health_report_add(c->rep, "cpu.numa_balancing", SN_HEALTH_SKIP,
                              "node", NULL,
                              "no proc/sys/kernel/numa_balancing (kernel "
@@ -97,21 +98,21 @@ static void check_hugepages(struct hctx *c)
     const char *remedy = NULL;
     size_t len;
 
-    if (sn__health_read(c, "sys/kernel/mm/transparent_hugepage/enabled", buf,
+    if (sn__hw_read(c->root, "sys/kernel/mm/transparent_hugepage/enabled", buf,
                         sizeof(buf)) == 0)
         bracketed(buf, thp, sizeof(thp));
     snprintf(rel, sizeof(rel), "sys/kernel/mm/hugepages/%s/nr_hugepages",
              "hugepages-2048kB");
-    sn__health_read_long(c, rel, &n2m);
+    sn__hw_read_long(c->root, rel, &n2m);
     snprintf(rel, sizeof(rel), "sys/kernel/mm/hugepages/%s/free_hugepages",
              "hugepages-2048kB");
-    sn__health_read_long(c, rel, &f2m);
+    sn__hw_read_long(c->root, rel, &f2m);
     snprintf(rel, sizeof(rel), "sys/kernel/mm/hugepages/%s/nr_hugepages",
              "hugepages-1048576kB");
-    sn__health_read_long(c, rel, &n1g);
+    sn__hw_read_long(c->root, rel, &n1g);
     snprintf(rel, sizeof(rel), "sys/kernel/mm/hugepages/%s/free_hugepages",
              "hugepages-1048576kB");
-    sn__health_read_long(c, rel, &f1g);
+    sn__hw_read_long(c->root, rel, &f1g);
     if (!thp[0] && n2m < 0 && n1g < 0) {
         sn_health_report_add(c->rep, "cpu.hugepages", SN_HEALTH_SKIP, "node",
                              NULL, "no huge page settings in sysfs");

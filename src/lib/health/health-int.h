@@ -66,7 +66,7 @@ struct hxid {
     const char *remedy;
 };
 
-struct hnvml; /* the loaded library (nvml.c) */
+struct sn__hw_nvml; /* the loaded library (../hw/hw-int.h) */
 
 /* The components whose versions the matrix constrains (versions.c). */
 enum hver_component {
@@ -96,7 +96,7 @@ struct hctx {
     struct hpci *pci;
     size_t npci;
     bool pci_done;
-    struct hnvml *nvml;    /* NULL when NVML is not loaded */
+    struct sn__hw_nvml *nvml;    /* NULL when NVML is not loaded */
     char nvml_skip[512];   /* why NVML is not loaded */
     struct hgpu *gpus;
     size_t ngpus;
@@ -106,32 +106,12 @@ struct hctx {
     bool versions_done;
 };
 
-/* ---- files under the root (fs.c) ---------------------------------------- */
+/* ---- the probes' words (age.c) --------------------------------------------
+ * Files under the root are read through ../hw/hw-int.h (sn__hw_read and
+ * the like, with c->root). */
 
-/* The path of rel ("sys/bus/pci/devices") under the root, in buf. Returns
- * buf, or NULL when it does not fit. */
-char *sn__health_path(const struct hctx *c, const char *rel, char *buf,
-                      size_t size);
-/* Read a small attribute into buf with trailing whitespace removed.
- * Returns 0, or -1 when it is missing, unreadable or larger than size. */
-int sn__health_read(const struct hctx *c, const char *rel, char *buf,
-                    size_t size);
-/* Read a whole file (at most max bytes) into a heap buffer the caller
- * frees. Returns NULL when missing or unreadable. */
-char *sn__health_read_all(const struct hctx *c, const char *rel, size_t max,
-                          size_t *len);
-/* Read an attribute as a whole number (decimal, or hex with 0x). */
-int sn__health_read_long(const struct hctx *c, const char *rel,
-                         long long *out);
-/* Open a directory under the root; NULL when absent. */
-DIR *sn__health_opendir(const struct hctx *c, const char *rel);
-/* readlink() under the root; returns 0 and a NUL-terminated target. */
-int sn__health_readlink(const struct hctx *c, const char *rel, char *buf,
-                        size_t size);
 /* A duration for people: "45 min", "7 h", "10 days". */
 void sn__health_fmt_age(double seconds, char *buf, size_t size);
-/* Whether rel exists under the root (a dangling link counts). */
-bool sn__health_exists(const struct hctx *c, const char *rel);
 
 /* ---- PCI (pci.c) --------------------------------------------------------- */
 

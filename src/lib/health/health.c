@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "health-int.h"
+#include "../hw/hw-int.h"
 
 void sn_health_config_init(struct sn_health_config *cfg)
 {
@@ -60,7 +61,7 @@ int sn_health_run(const struct sn_health_config *cfg,
         goto out;
     free(rep->fsroot);
     rep->fsroot = sn_xstrdup(c.root[0] ? c.root : "/");
-    if (sn__health_read(&c, "proc/sys/kernel/hostname", host,
+    if (sn__hw_read(c.root, "proc/sys/kernel/hostname", host,
                         sizeof(host)) == 0) {
         free(rep->host);
         rep->host = sn_xstrdup_clean(host, 0);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "health-int.h"
+#include "../hw/hw-int.h"
 
 #define KLOG_MAX_BYTES ((size_t)32 << 20) /* the ring is a few MiB at most */
 #define KLOG_MAX_FINDINGS 256
@@ -153,7 +154,7 @@ static int read_log(const struct hctx *c, struct klog *k, char *why,
     struct stat st;
     int fd;
 
-    if (!sn__health_path(c, "dev/kmsg", path, sizeof(path)))
+    if (!sn__hw_path(c->root, "dev/kmsg", path, sizeof(path)))
         return -1;
     fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) {
@@ -188,7 +189,7 @@ static int read_log(const struct hctx *c, struct klog *k, char *why,
     close(fd);
     {
         size_t len;
-        char *text = sn__health_read_all(c, "dev/kmsg", KLOG_MAX_BYTES, &len);
+        char *text = sn__hw_read_all(c->root, "dev/kmsg", KLOG_MAX_BYTES, &len);
         char *line, *save = NULL;
         if (!text) {
             snprintf(why, size, "dev/kmsg: cannot read");
@@ -208,7 +209,7 @@ int sn__health_probe_klog(struct hctx *c, struct sn_error *err)
     double now = 0;
 
     (void)err;
-    if (sn__health_read(c, "proc/uptime", up, sizeof(up)) == 0)
+    if (sn__hw_read(c->root, "proc/uptime", up, sizeof(up)) == 0)
         now = strtod(up, NULL);
     if (read_log(c, k, why, sizeof(why))) {
         sn_health_report_add(c->rep, "kernel.log", SN_HEALTH_SKIP, "node",

@@ -5,7 +5,6 @@
  * NVLink state and errors, processes holding memory (dead or idle: zombie
  * occupancy) and XID events; and GPUs on the PCI bus that NVML does not
  * know. */
-#include <dlfcn.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -16,7 +15,7 @@
 #include <unistd.h>
 
 #include "health-int.h"
-#include "nvml-api.h"
+#include "../hw/hw-int.h"
 
 #define MAX_GPUS 64       /* a node; more is a broken library or fixture */
 #define MAX_PROCS 256     /* compute processes listed per GPU */
@@ -25,173 +24,17 @@
 
 typedef nvmlDevice_t dev_t_;
 
-struct hnvml {
-    void *lib;
-    /* required */
-    nvmlReturn_t (*Init)(void);
-    nvmlReturn_t (*Shutdown)(void);
-    nvmlReturn_t (*GetCount)(unsigned *);
-    nvmlReturn_t (*GetHandle)(unsigned, dev_t_ *);
-    /* optional: a missing one skips its check */
-    const char *(*ErrorString)(nvmlReturn_t);
-    nvmlReturn_t (*DriverVersion)(char *, unsigned);
-    nvmlReturn_t (*CudaDriverVersion)(int *);
-    nvmlReturn_t (*Name)(dev_t_, char *, unsigned);
-    nvmlReturn_t (*Uuid)(dev_t_, char *, unsigned);
-    nvmlReturn_t (*Vbios)(dev_t_, char *, unsigned);
-    nvmlReturn_t (*PciInfo)(dev_t_, nvmlPciInfo_t *);
-    nvmlReturn_t (*Pstate)(dev_t_, int *);
-    nvmlReturn_t (*EccMode)(dev_t_, int *, int *);
-    nvmlReturn_t (*EccTotal)(dev_t_, int, int, unsigned long long *);
-    nvmlReturn_t (*RetiredPages)(dev_t_, int, unsigned *,
-                                 unsigned long long *);
-    nvmlReturn_t (*RetiredPending)(dev_t_, int *);
-    nvmlReturn_t (*RemappedRows)(dev_t_, unsigned *, unsigned *, unsigned *,
-                                 unsigned *);
-    nvmlReturn_t (*Reasons)(dev_t_, unsigned long long *);
-    nvmlReturn_t (*PowerLimit)(dev_t_, unsigned *);
-    nvmlReturn_t (*PowerEnforced)(dev_t_, unsigned *);
-    nvmlReturn_t (*PowerDefault)(dev_t_, unsigned *);
-    nvmlReturn_t (*PowerConstraints)(dev_t_, unsigned *, unsigned *);
-    nvmlReturn_t (*Clock)(dev_t_, int, unsigned *);
-    nvmlReturn_t (*MaxClock)(dev_t_, int, unsigned *);
-    nvmlReturn_t (*Temperature)(dev_t_, int, unsigned *);
-    nvmlReturn_t (*TempThreshold)(dev_t_, int, unsigned *);
-    nvmlReturn_t (*NvLinkState)(dev_t_, unsigned, int *);
-    nvmlReturn_t (*NvLinkErrors)(dev_t_, unsigned, int,
-                                 unsigned long long *);
-    /* the entries' layout depends on the driver: see read_processes() */
-    nvmlReturn_t (*Processes)(dev_t_, unsigned *, void *);
-    nvmlReturn_t (*ProcessUtil)(dev_t_, nvmlProcessUtilizationSample_t *,
-                                unsigned *, unsigned long long);
-    nvmlReturn_t (*Utilization)(dev_t_, nvmlUtilization_t *);
-    nvmlReturn_t (*EventCreate)(nvmlEventSet_t *);
-    nvmlReturn_t (*EventRegister)(dev_t_, unsigned long long,
-                                  nvmlEventSet_t);
-    nvmlReturn_t (*EventWait)(nvmlEventSet_t, nvmlEventData_t *, unsigned);
-    nvmlReturn_t (*EventFree)(nvmlEventSet_t);
-};
-
-/* dlsym() returns an object pointer; POSIX guarantees it converts to a
- * function pointer, ISO C does not, so copy the bits. The first name found
- * wins (newer entry points first). */
-static void bind(void *lib, void *fnptr, const char *const *names)
-{
-    for (; *names; names++) {
-        void *p = dlsym(lib, *names);
-        if (p) {
-            memcpy(fnptr, &p, sizeof(p));
-            return;
-        }
-    }
-}
-
-#define BIND(n, member, ...)                                                   \
-    do {                                                                       \
-        static const char *const names_[] = {__VA_ARGS__, NULL};               \
-        bind((n)->lib, &(n)->member, names_);                                  \
-    } while (0)
-
-static void bind_all(struct hnvml *n)
-{
-    BIND(n, Init, "nvmlInit_v2", "nvmlInit");
-    BIND(n, Shutdown, "nvmlShutdown");
-    BIND(n, GetCount, "nvmlDeviceGetCount_v2", "nvmlDeviceGetCount");
-    BIND(n, GetHandle, "nvmlDeviceGetHandleByIndex_v2",
-         "nvmlDeviceGetHandleByIndex");
-    BIND(n, ErrorString, "nvmlErrorString");
-    BIND(n, DriverVersion, "nvmlSystemGetDriverVersion");
-    BIND(n, CudaDriverVersion, "nvmlSystemGetCudaDriverVersion_v2",
-         "nvmlSystemGetCudaDriverVersion");
-    BIND(n, Name, "nvmlDeviceGetName");
-    BIND(n, Uuid, "nvmlDeviceGetUUID");
-    BIND(n, Vbios, "nvmlDeviceGetVbiosVersion");
-    BIND(n, PciInfo, "nvmlDeviceGetPciInfo_v3");
-    BIND(n, Pstate, "nvmlDeviceGetPerformanceState");
-    BIND(n, EccMode, "nvmlDeviceGetEccMode");
-    BIND(n, EccTotal, "nvmlDeviceGetTotalEccErrors");
-    BIND(n, RetiredPages, "nvmlDeviceGetRetiredPages");
-    BIND(n, RetiredPending, "nvmlDeviceGetRetiredPagesPendingStatus");
-    BIND(n, RemappedRows, "nvmlDeviceGetRemappedRows");
-    BIND(n, Reasons, "nvmlDeviceGetCurrentClocksEventReasons",
-         "nvmlDeviceGetCurrentClocksThrottleReasons");
-    BIND(n, PowerLimit, "nvmlDeviceGetPowerManagementLimit");
-    BIND(n, PowerEnforced, "nvmlDeviceGetEnforcedPowerLimit");
-    BIND(n, PowerDefault, "nvmlDeviceGetPowerManagementDefaultLimit");
-    BIND(n, PowerConstraints, "nvmlDeviceGetPowerManagementLimitConstraints");
-    BIND(n, Clock, "nvmlDeviceGetClockInfo");
-    BIND(n, MaxClock, "nvmlDeviceGetMaxClockInfo");
-    BIND(n, Temperature, "nvmlDeviceGetTemperature");
-    BIND(n, TempThreshold, "nvmlDeviceGetTemperatureThreshold");
-    BIND(n, NvLinkState, "nvmlDeviceGetNvLinkState");
-    BIND(n, NvLinkErrors, "nvmlDeviceGetNvLinkErrorCounter");
-    BIND(n, Processes, "nvmlDeviceGetComputeRunningProcesses_v3");
-    BIND(n, ProcessUtil, "nvmlDeviceGetProcessUtilization");
-    BIND(n, Utilization, "nvmlDeviceGetUtilizationRates");
-    BIND(n, EventCreate, "nvmlEventSetCreate");
-    BIND(n, EventRegister, "nvmlDeviceRegisterEvents");
-    BIND(n, EventWait, "nvmlEventSetWait_v2");
-    BIND(n, EventFree, "nvmlEventSetFree");
-}
-
-static const char *nvml_err(const struct hnvml *n, nvmlReturn_t r)
-{
-    const char *s = n->ErrorString ? n->ErrorString(r) : NULL;
-    static char buf[32];
-
-    if (s && *s)
-        return s;
-    snprintf(buf, sizeof(buf), "NVML error %d", r);
-    return buf;
-}
-
-/* "00000000:17:00.0" (NVML) -> "0000:17:00.0" (sysfs), lower case. */
-static void bdf_from_nvml(const char *bus, char *out, size_t size)
-{
-    size_t len = strnlen(bus, NVML_DEVICE_PCI_BUS_ID_BUFFER_SIZE);
-    const char *p = len > 12 ? bus + len - 12 : bus;
-
-    snprintf(out, size, "%.12s", p);
-    for (char *q = out; *q; q++)
-        if (*q >= 'A' && *q <= 'F')
-            *q = (char)(*q - 'A' + 'a');
-}
-
 void sn__health_nvml_open(struct hctx *c)
 {
-    const char *path = c->cfg->nvml_library;
-    struct hnvml *n;
+    struct sn__hw_nvml *n;
     nvmlReturn_t r;
     unsigned count = 0;
+    char e[160];
 
-    if (!path || !*path) {
-        snprintf(c->nvml_skip, sizeof(c->nvml_skip),
-                 "NVML not loaded (turned off)");
+    n = sn__hw_nvml_open(c->cfg->nvml_library, c->nvml_skip,
+                         sizeof(c->nvml_skip));
+    if (!n)
         return;
-    }
-    n = sn_xcalloc(1, sizeof(*n));
-    n->lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    if (!n->lib) {
-        const char *e = dlerror();
-        snprintf(c->nvml_skip, sizeof(c->nvml_skip),
-                 "NVML library %s not loaded: %s", path, e ? e : "?");
-        free(n);
-        return;
-    }
-    bind_all(n);
-    if (!n->Init || !n->Shutdown || !n->GetCount || !n->GetHandle) {
-        snprintf(c->nvml_skip, sizeof(c->nvml_skip),
-                 "%s lacks nvmlInit_v2/nvmlDeviceGetCount_v2: not an NVML "
-                 "library",
-                 path);
-        goto fail;
-    }
-    r = n->Init();
-    if (r != NVML_SUCCESS) {
-        snprintf(c->nvml_skip, sizeof(c->nvml_skip),
-                 "nvmlInit failed: %s", nvml_err(n, r));
-        goto fail;
-    }
     if (n->DriverVersion) {
         char v[NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE] = "";
         if (n->DriverVersion(v, sizeof(v)) == NVML_SUCCESS)
@@ -217,14 +60,15 @@ void sn__health_nvml_open(struct hctx *c)
         if (r != NVML_SUCCESS) {
             /* a GPU NVML counts but cannot open: lost or needs a reset */
             g->lost = true;
-            snprintf(g->name, sizeof(g->name), "%s", nvml_err(n, r));
+            snprintf(g->name, sizeof(g->name), "%s",
+                     sn__hw_nvml_error(n, r, e, sizeof(e)));
             c->ngpus++;
             continue;
         }
         g->handle = d;
         memset(&pci, 0, sizeof(pci));
         if (n->PciInfo && n->PciInfo(d, &pci) == NVML_SUCCESS)
-            bdf_from_nvml(pci.busId, g->bdf, sizeof(g->bdf));
+            sn__hw_bdf_from_nvml(pci.busId, g->bdf, sizeof(g->bdf));
         if (n->Name && n->Name(d, g->name, sizeof(g->name)) != NVML_SUCCESS)
             g->name[0] = '\0';
         g->name[sizeof(g->name) - 1] = '\0';
@@ -245,20 +89,12 @@ void sn__health_nvml_open(struct hctx *c)
         c->ngpus++;
     }
     c->nvml = n;
-    return;
-fail:
-    dlclose(n->lib);
-    free(n);
 }
 
 void sn__health_nvml_close(struct hctx *c)
 {
-    if (c->nvml) {
-        c->nvml->Shutdown();
-        dlclose(c->nvml->lib);
-        free(c->nvml);
-        c->nvml = NULL;
-    }
+    sn__hw_nvml_close(c->nvml);
+    c->nvml = NULL;
     free(c->gpus);
     c->gpus = NULL;
     c->ngpus = 0;
@@ -276,7 +112,7 @@ const struct hgpu *sn__health_gpu_find(const struct hctx *c, const char *bdf)
 
 struct gpu_ctx {
     struct hctx *c;
-    const struct hnvml *n;
+    const struct sn__hw_nvml *n;
     const struct hgpu *g;
     char subject[256];
 };
@@ -321,17 +157,19 @@ static bool answered(struct gpu_ctx *x, const char *name, const char *what,
             what);
     else if (r == NVML_ERROR_NO_PERMISSION)
         add(x, name, SN_HEALTH_SKIP, NULL, "%s: needs root", what);
-    else
+    else {
+        char e[160];
         add(x, name, SN_HEALTH_FAIL,
             "the GPU did not answer: read the kernel log for XIDs, reset "
             "the GPU",
-            "%s: %s", what, nvml_err(x->n, r));
+            "%s: %s", what, sn__hw_nvml_error(x->n, r, e, sizeof(e)));
+    }
     return false;
 }
 
 static void check_ecc(struct gpu_ctx *x)
 {
-    const struct hnvml *n = x->n;
+    const struct sn__hw_nvml *n = x->n;
     dev_t_ d = x->g->handle;
     int cur = 0, pending = 0;
     unsigned long long vc = 0, vu = 0, ac = 0, au = 0;
@@ -396,7 +234,7 @@ static void check_ecc(struct gpu_ctx *x)
 /* Row remapping (Ampere and later) or page retirement (earlier GPUs). */
 static void check_memory_repair(struct gpu_ctx *x)
 {
-    const struct hnvml *n = x->n;
+    const struct sn__hw_nvml *n = x->n;
     dev_t_ d = x->g->handle;
     unsigned corr = 0, unc = 0, pending = 0, failure = 0;
     nvmlReturn_t r = NVML_ERROR_NOT_SUPPORTED;
@@ -530,7 +368,7 @@ static void check_throttle(struct gpu_ctx *x)
 
 static void check_power(struct gpu_ctx *x)
 {
-    const struct hnvml *n = x->n;
+    const struct sn__hw_nvml *n = x->n;
     dev_t_ d = x->g->handle;
     unsigned limit = 0, def = 0, lo = 0, hi = 0;
     double want;
@@ -580,7 +418,7 @@ static void check_power(struct gpu_ctx *x)
 
 static void check_clocks(struct gpu_ctx *x)
 {
-    const struct hnvml *n = x->n;
+    const struct sn__hw_nvml *n = x->n;
     unsigned cur = 0, max = 0;
     nvmlReturn_t r;
 
@@ -609,7 +447,7 @@ static void check_clocks(struct gpu_ctx *x)
 
 static void check_temperature(struct gpu_ctx *x)
 {
-    const struct hnvml *n = x->n;
+    const struct sn__hw_nvml *n = x->n;
     unsigned t = 0, slow = 0, shut = 0;
 
     if (!n->Temperature) {
@@ -652,7 +490,7 @@ static void check_nvlink(struct gpu_ctx *x)
 {
     static const char *const counters[] = {"replay", "recovery", "crc_flit",
                                            "crc_data"};
-    const struct hnvml *n = x->n;
+    const struct sn__hw_nvml *n = x->n;
     unsigned supported = 0, up = 0;
     char down[256] = "", errs[512] = "";
     bool any_err = false;
@@ -733,7 +571,7 @@ static int read_proc(const struct hctx *c, unsigned pid, char *state,
     long hz = sysconf(_SC_CLK_TCK);
 
     snprintf(rel, sizeof(rel), "proc/%u/stat", pid);
-    if (sn__health_read(c, rel, buf, sizeof(buf)))
+    if (sn__hw_read(c->root, rel, buf, sizeof(buf)))
         return 0;
     p = strrchr(buf, ')'); /* the command name may hold spaces */
     if (!p || sscanf(p + 1, " %c", state) != 1)
@@ -752,7 +590,7 @@ static double uptime(const struct hctx *c)
 {
     char buf[128];
 
-    if (sn__health_read(c, "proc/uptime", buf, sizeof(buf)))
+    if (sn__hw_read(c->root, "proc/uptime", buf, sizeof(buf)))
         return 0;
     return strtod(buf, NULL);
 }
@@ -791,7 +629,7 @@ static size_t proc_stride(size_t end, unsigned count)
 /* Read the compute processes into @out (up to *count entries, the
  * capacity on entry). Returns NVML's answer; *stride is 0 when the
  * answer's layout is not one of the known ones. */
-static nvmlReturn_t read_processes(const struct hnvml *n, dev_t_ handle,
+static nvmlReturn_t read_processes(const struct sn__hw_nvml *n, dev_t_ handle,
                                    unsigned *count, struct proc_entry *out,
                                    size_t *stride)
 {
@@ -820,7 +658,7 @@ static nvmlReturn_t read_processes(const struct hnvml *n, dev_t_ handle,
 
 static void check_processes(struct gpu_ctx *x)
 {
-    const struct hnvml *n = x->n;
+    const struct sn__hw_nvml *n = x->n;
     struct proc_entry *procs = NULL;
     nvmlProcessUtilizationSample_t *samples = NULL;
     nvmlUtilization_t util = {0, 0};
@@ -937,7 +775,7 @@ out:
  * each GPU's. Earlier XIDs are in the kernel log (kernel.log check). */
 static void check_xids(struct hctx *c)
 {
-    const struct hnvml *n = c->nvml;
+    const struct sn__hw_nvml *n = c->nvml;
     nvmlEventSet_t set = NULL;
     struct {
         size_t gpu;

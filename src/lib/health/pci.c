@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "health-int.h"
+#include "../hw/hw-int.h"
 
 #define PCI_DIR "sys/bus/pci/devices"
 
@@ -91,7 +92,7 @@ static int read_speed(const struct hctx *c, const char *bdf,
     char rel[256], buf[64];
 
     snprintf(rel, sizeof(rel), PCI_DIR "/%s/%s", bdf, attr);
-    if (sn__health_read(c, rel, buf, sizeof(buf)))
+    if (sn__hw_read(c->root, rel, buf, sizeof(buf)))
         return -1;
     *out = parse_speed(buf);
     return 0;
@@ -104,7 +105,7 @@ static void read_width(const struct hctx *c, const char *bdf,
     long long v;
 
     snprintf(rel, sizeof(rel), PCI_DIR "/%s/%s", bdf, attr);
-    if (sn__health_read_long(c, rel, &v) == 0 && v >= 0 && v <= 32)
+    if (sn__hw_read_long(c->root, rel, &v) == 0 && v >= 0 && v <= 32)
         *out = (int)v;
 }
 
@@ -119,7 +120,7 @@ static long long read_aer(const struct hctx *c, const char *bdf,
     long long sum = 0, total = -1;
 
     snprintf(rel, sizeof(rel), PCI_DIR "/%s/%s", bdf, attr);
-    text = sn__health_read_all(c, rel, HEALTH_FILE_MAX, NULL);
+    text = sn__hw_read_all(c->root, rel, HEALTH_FILE_MAX, NULL);
     if (!text)
         return -1;
     for (save = text; (line = sn_tok_next(&save, '\n'));) {
@@ -152,7 +153,7 @@ static void first_entry(const struct hctx *c, const char *bdf,
     char best[64] = "";
 
     snprintf(rel, sizeof(rel), PCI_DIR "/%s/%s", bdf, sub);
-    d = sn__health_opendir(c, rel);
+    d = sn__hw_opendir(c->root, rel);
     if (!d)
         return;
     while ((e = readdir(d))) {
@@ -175,7 +176,7 @@ static void virtio_net(const struct hctx *c, struct hpci *d)
     struct dirent *e;
 
     snprintf(rel, sizeof(rel), PCI_DIR "/%s", d->bdf);
-    dir = sn__health_opendir(c, rel);
+    dir = sn__hw_opendir(c->root, rel);
     if (!dir)
         return;
     while ((e = readdir(dir)) && !d->ifname[0]) {
@@ -200,7 +201,7 @@ static void read_path(const struct hctx *c, struct hpci *d, char *parent,
 
     parent[0] = '\0';
     snprintf(rel, sizeof(rel), PCI_DIR "/%s", d->bdf);
-    if (sn__health_readlink(c, rel, target, sizeof(target)))
+    if (sn__hw_readlink(c->root, rel, target, sizeof(target)))
         return; /* a plain directory (hand-made tree): no hierarchy */
     for (save = target; (tok = sn_tok_next(&save, '/'));) {
         if (!is_bdf(tok))
@@ -225,20 +226,20 @@ static void read_device(const struct hctx *c, struct hpci *d, char *parent,
     d->parent = -1;
     d->aer_cor = d->aer_nonfatal = d->aer_fatal = -1;
     snprintf(rel, sizeof(rel), PCI_DIR "/%s/class", d->bdf);
-    if (sn__health_read_long(c, rel, &v) == 0)
+    if (sn__hw_read_long(c->root, rel, &v) == 0)
         d->cls = (unsigned)v & 0xffffff;
     snprintf(rel, sizeof(rel), PCI_DIR "/%s/vendor", d->bdf);
-    if (sn__health_read_long(c, rel, &v) == 0)
+    if (sn__hw_read_long(c->root, rel, &v) == 0)
         d->vendor = (unsigned)v & 0xffff;
     snprintf(rel, sizeof(rel), PCI_DIR "/%s/device", d->bdf);
-    if (sn__health_read_long(c, rel, &v) == 0)
+    if (sn__hw_read_long(c->root, rel, &v) == 0)
         d->device = (unsigned)v & 0xffff;
     snprintf(rel, sizeof(rel), PCI_DIR "/%s/numa_node", d->bdf);
-    if (sn__health_read_long(c, rel, &v) == 0 && v >= 0 && v < 4096)
+    if (sn__hw_read_long(c->root, rel, &v) == 0 && v >= 0 && v < 4096)
         d->numa_node = (int)v;
     d->kind = sn__health_pci_classify(d->cls, d->vendor);
     snprintf(rel, sizeof(rel), PCI_DIR "/%s/physfn", d->bdf);
-    d->is_vf = sn__health_exists(c, rel);
+    d->is_vf = sn__hw_exists(c->root, rel);
 
     read_speed(c, d->bdf, "current_link_speed", &d->cur_speed);
     read_speed(c, d->bdf, "max_link_speed", &d->max_speed);
@@ -262,7 +263,7 @@ static void read_device(const struct hctx *c, struct hpci *d, char *parent,
         first_entry(c, d->bdf, "nvme", d->ifname, sizeof(d->ifname));
     }
     snprintf(rel, sizeof(rel), PCI_DIR "/%s/driver", d->bdf);
-    if (sn__health_readlink(c, rel, buf, sizeof(buf)) == 0) {
+    if (sn__hw_readlink(c->root, rel, buf, sizeof(buf)) == 0) {
         slash = strrchr(buf, '/');
         sn_strlcpy(d->driver, slash ? slash + 1 : buf, sizeof(d->driver));
     }
@@ -273,7 +274,7 @@ static void read_device(const struct hctx *c, struct hpci *d, char *parent,
  * (domain:bus:device, every function of the device sits in the slot). */
 static void read_slots(struct hctx *c)
 {
-    DIR *d = sn__health_opendir(c, "sys/bus/pci/slots");
+    DIR *d = sn__hw_opendir(c->root, "sys/bus/pci/slots");
     struct dirent *e;
 
     if (!d)
@@ -284,7 +285,7 @@ static void read_slots(struct hctx *c)
             continue;
         snprintf(rel, sizeof(rel), "sys/bus/pci/slots/%s/address",
                  e->d_name);
-        if (sn__health_read(c, rel, addr, sizeof(addr)) ||
+        if (sn__hw_read(c->root, rel, addr, sizeof(addr)) ||
             strlen(addr) != 10)
             continue;
         for (size_t i = 0; i < c->npci; i++) {
@@ -316,7 +317,7 @@ int sn__health_pci_scan(struct hctx *c, struct sn_error *err)
     if (c->pci_done)
         return SN_OK;
     c->pci_done = true;
-    d = sn__health_opendir(c, PCI_DIR);
+    d = sn__hw_opendir(c->root, PCI_DIR);
     if (!d)
         return SN_OK;
     while ((e = readdir(d))) {

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "health-int.h"
+#include "../hw/hw-int.h"
 
 #define MATRIX_MAX_ENTRIES 1000
 #define MATRIX_MAX_GLOBS 64
@@ -55,7 +56,7 @@ static bool from_names(const struct hctx *c, const char *dir,
                        const char *prefix, const char *suffix, char *out,
                        size_t size)
 {
-    DIR *d = sn__health_opendir(c, dir);
+    DIR *d = sn__hw_opendir(c->root, dir);
     struct dirent *e;
     size_t pl = strlen(prefix), sl = suffix ? strlen(suffix) : 0;
 
@@ -114,7 +115,7 @@ static long header_define(const char *text, const char *name)
 static bool from_dpkg(const struct hctx *c, const char *const *names,
                       char *out, size_t size, char *src, size_t srcsize)
 {
-    char *db = sn__health_read_all(c, "var/lib/dpkg/status", DPKG_MAX, NULL);
+    char *db = sn__hw_read_all(c->root, "var/lib/dpkg/status", DPKG_MAX, NULL);
     bool found = false;
 
     if (!db)
@@ -161,7 +162,7 @@ static void read_kernel(struct hctx *c, struct hversion *v)
 {
     char buf[128];
 
-    if (sn__health_read(c, "proc/sys/kernel/osrelease", buf, sizeof(buf)) ==
+    if (sn__hw_read(c->root, "proc/sys/kernel/osrelease", buf, sizeof(buf)) ==
         0)
         set(v, buf, NULL, "proc/sys/kernel/osrelease");
 }
@@ -176,14 +177,14 @@ static void read_driver(struct hctx *c, struct hversion *v)
         return;
     }
     /* "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.15  ..." */
-    if (sn__health_read(c, "proc/driver/nvidia/version", buf, sizeof(buf)) ==
+    if (sn__hw_read(c->root, "proc/driver/nvidia/version", buf, sizeof(buf)) ==
             0 &&
         (p = strstr(buf, "Kernel Module")) &&
         sscanf(p + 13, " %63s", ver) == 1) {
         set(v, ver, NULL, "proc/driver/nvidia/version");
         return;
     }
-    if (sn__health_read(c, "sys/module/nvidia/version", ver, sizeof(ver)) ==
+    if (sn__hw_read(c->root, "sys/module/nvidia/version", ver, sizeof(ver)) ==
         0)
         set(v, ver, NULL, "sys/module/nvidia/version");
 }
@@ -200,7 +201,7 @@ static void read_cuda(struct hctx *c, struct hversion *drv,
         set(drv, ver, NULL, "NVML (highest CUDA the driver supports)");
     }
     /* version.json: {"cuda": {"name": ..., "version": "12.4.1"}, ...} */
-    text = sn__health_read_all(c, "usr/local/cuda/version.json",
+    text = sn__hw_read_all(c->root, "usr/local/cuda/version.json",
                                HEALTH_FILE_MAX, NULL);
     if (text) {
         const char *p = strstr(text, "\"cuda\"");
@@ -223,7 +224,7 @@ static void read_cuda(struct hctx *c, struct hversion *drv,
         set(rt, ver, NULL, src);
         return;
     }
-    text = sn__health_read_all(c, "usr/local/cuda/include/cuda_runtime_api.h",
+    text = sn__hw_read_all(c->root, "usr/local/cuda/include/cuda_runtime_api.h",
                                (size_t)1 << 20, NULL);
     if (text) {
         long n = header_define(text, "CUDART_VERSION");
@@ -258,7 +259,7 @@ static void read_nccl(struct hctx *c, struct hversion *v)
         return;
     }
     for (size_t i = 0; i < SN_ARRAY_LEN(headers); i++) {
-        char *text = sn__health_read_all(c, headers[i], (size_t)1 << 20,
+        char *text = sn__hw_read_all(c->root, headers[i], (size_t)1 << 20,
                                          NULL);
         long ma, mi, pa;
         if (!text)
@@ -291,7 +292,7 @@ static void read_mpi(struct hctx *c, struct hversion *v)
         return;
     }
     for (size_t i = 0; i < SN_ARRAY_LEN(headers); i++) {
-        char *text = sn__health_read_all(c, headers[i], (size_t)1 << 20,
+        char *text = sn__hw_read_all(c->root, headers[i], (size_t)1 << 20,
                                          NULL);
         long ma, mi, re;
         if (!text)
@@ -337,7 +338,7 @@ static void read_class(struct hctx *c, const char *cls, const char *attr,
     char rel[512], buf[128], src[256];
     char names[HEALTH_MAX_VERSIONS][64];
     size_t n = 0;
-    DIR *d = sn__health_opendir(c, cls);
+    DIR *d = sn__hw_opendir(c->root, cls);
     struct dirent *e;
 
     if (!d)
@@ -353,7 +354,7 @@ static void read_class(struct hctx *c, const char *cls, const char *attr,
     for (size_t i = 0; i < n; i++) {
         snprintf(rel, sizeof(rel), "%s/%.63s/%s", cls, names[i], attr);
         snprintf(src, sizeof(src), "%s/*/%s", cls, attr);
-        if (sn__health_read(c, rel, buf, sizeof(buf)) == 0 && buf[0])
+        if (sn__hw_read(c->root, rel, buf, sizeof(buf)) == 0 && buf[0])
             set(v, buf, names[i], src);
     }
 }
@@ -373,7 +374,7 @@ void sn__health_versions_read(struct hctx *c)
     read_nccl(c, &v[HV_NCCL]);
     read_mpi(c, &v[HV_MPI]);
     read_blas(c, &v[HV_BLAS]);
-    if (sn__health_read(c, "sys/devices/virtual/dmi/id/bios_version", buf,
+    if (sn__hw_read(c->root, "sys/devices/virtual/dmi/id/bios_version", buf,
                         sizeof(buf)) == 0 &&
         buf[0])
         set(&v[HV_BIOS], buf, NULL, "sys/devices/virtual/dmi/id");

@@ -248,7 +248,7 @@ static void cuda_versions(struct sn__bench_ctx *c,
                  nccl / 100 % 100, nccl % 100);
     snprintf(v->blas, sizeof(v->blas), "cuBLASLt %zu.%zu.%zu",
              lt / 10000, lt / 100 % 100, lt % 100);
-    if (!sn__bench_nvml_driver(v->driver, sizeof(v->driver)))
+    if (!sn__bench_nvml_driver(c, v->driver, sizeof(v->driver)))
         v->driver[0] = '\0';
 }
 
@@ -257,7 +257,7 @@ static void cuda_state(struct sn__bench_ctx *c, struct sn_bench_state *st)
     struct cu *s = c->bs;
 
     sn__bench_state_cpu(c->o.fsroot, st);
-    sn__bench_nvml_state(s->pci, st);
+    sn__bench_nvml_state(c, s->pci, st);
 }
 
 /* ---- timed loops --------------------------------------------------------------- */

@@ -1,4 +1,4 @@
-/* nvml-api.h: the few NVML types and entry points doctor uses, declared
+/* nvml-api.h: the few NVML types and entry points the tool uses, declared
  * here so the build needs no NVML header (the library is dlopen()ed).
  * Layouts and values follow NVIDIA's nvml.h; tests/lib/fake-nvml.c
  * exports the same entry points from a fixture file. */

@@ -1,0 +1,135 @@
+/* hw-int.h: the one layer through which the library reads the machine:
+ * files under a configurable root (sysfs, procfs; a fixture tree in a
+ * test, hwloc's HWLOC_FSROOT idea) and NVML loaded with dlopen(). Doctor's
+ * probes (src/lib/health/), bench's state samples (src/lib/bench/) and the
+ * node agent all read through here. Not part of the public API. */
+#ifndef SN_HW_INT_H
+#define SN_HW_INT_H
+
+#include <dirent.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nvml-api.h"
+
+#define SN_HW_PATH_MAX 4096
+
+/* ---- files under a root (fs.c) ------------------------------------------ */
+
+/* A root is a directory path without a trailing slash, or "" (or NULL)
+ * for the live machine; rel is a path under it, with or without its
+ * leading slash ("sys/bus/pci/devices"). No read blocks: a FIFO or device
+ * where an attribute should be is not read (sn_read_attr). */
+
+/* The path of rel under root, in buf. Returns buf, or NULL when it does
+ * not fit. */
+char *sn__hw_path(const char *root, const char *rel, char *buf, size_t size);
+/* Read a small attribute into buf, trailing whitespace removed, invalid
+ * bytes and control characters escaped (line breaks kept). Returns 0, or
+ * -1 when missing, unreadable or larger than size - 1. */
+int sn__hw_read(const char *root, const char *rel, char *buf, size_t size);
+/* Read a whole file (at most max bytes) into a heap buffer the caller
+ * frees; NULL when missing or unreadable. */
+char *sn__hw_read_all(const char *root, const char *rel, size_t max,
+                      size_t *len);
+/* An attribute that is one whole number (decimal, or hex with 0x) and
+ * nothing else. */
+int sn__hw_read_long(const char *root, const char *rel, long long *out);
+/* An attribute that starts with a number: "32768K" gives 32768, with
+ * "K" in suffix when suffix is not NULL. */
+int sn__hw_read_double(const char *root, const char *rel, double *out,
+                       char *suffix, size_t suffix_size);
+/* opendir() under the root; NULL when absent. */
+DIR *sn__hw_opendir(const char *root, const char *rel);
+/* readlink() under the root: 0 and a NUL-terminated, escaped target. */
+int sn__hw_readlink(const char *root, const char *rel, char *buf,
+                    size_t size);
+/* Whether rel exists under the root (a dangling link counts). */
+bool sn__hw_exists(const char *root, const char *rel);
+
+/* ---- NVML (nvml.c) -------------------------------------------------------- */
+
+/* The library's entry points. Init, Shutdown, GetCount and GetHandle are
+ * always bound in an opened library; any other may be NULL (an older
+ * driver, a fake): its reading is then skipped. */
+struct sn__hw_nvml {
+    void *lib;
+    nvmlReturn_t (*Init)(void);
+    nvmlReturn_t (*Shutdown)(void);
+    nvmlReturn_t (*GetCount)(unsigned *);
+    nvmlReturn_t (*GetHandle)(unsigned, nvmlDevice_t *);
+    nvmlReturn_t (*GetHandleByPci)(const char *, nvmlDevice_t *);
+    const char *(*ErrorString)(nvmlReturn_t);
+    nvmlReturn_t (*DriverVersion)(char *, unsigned);
+    nvmlReturn_t (*CudaDriverVersion)(int *);
+    nvmlReturn_t (*Name)(nvmlDevice_t, char *, unsigned);
+    nvmlReturn_t (*Uuid)(nvmlDevice_t, char *, unsigned);
+    nvmlReturn_t (*Vbios)(nvmlDevice_t, char *, unsigned);
+    nvmlReturn_t (*PciInfo)(nvmlDevice_t, nvmlPciInfo_t *);
+    nvmlReturn_t (*Pstate)(nvmlDevice_t, int *);
+    nvmlReturn_t (*EccMode)(nvmlDevice_t, int *, int *);
+    nvmlReturn_t (*EccTotal)(nvmlDevice_t, int, int, unsigned long long *);
+    nvmlReturn_t (*RetiredPages)(nvmlDevice_t, int, unsigned *,
+                                 unsigned long long *);
+    nvmlReturn_t (*RetiredPending)(nvmlDevice_t, int *);
+    nvmlReturn_t (*RemappedRows)(nvmlDevice_t, unsigned *, unsigned *,
+                                 unsigned *, unsigned *);
+    nvmlReturn_t (*Reasons)(nvmlDevice_t, unsigned long long *);
+    nvmlReturn_t (*PowerLimit)(nvmlDevice_t, unsigned *);
+    nvmlReturn_t (*PowerEnforced)(nvmlDevice_t, unsigned *);
+    nvmlReturn_t (*PowerDefault)(nvmlDevice_t, unsigned *);
+    nvmlReturn_t (*PowerConstraints)(nvmlDevice_t, unsigned *, unsigned *);
+    nvmlReturn_t (*PowerUsage)(nvmlDevice_t, unsigned *);
+    nvmlReturn_t (*Energy)(nvmlDevice_t, unsigned long long *);
+    nvmlReturn_t (*Clock)(nvmlDevice_t, int, unsigned *);
+    nvmlReturn_t (*MaxClock)(nvmlDevice_t, int, unsigned *);
+    nvmlReturn_t (*Temperature)(nvmlDevice_t, int, unsigned *);
+    nvmlReturn_t (*TempThreshold)(nvmlDevice_t, int, unsigned *);
+    nvmlReturn_t (*NvLinkState)(nvmlDevice_t, unsigned, int *);
+    nvmlReturn_t (*NvLinkErrors)(nvmlDevice_t, unsigned, int,
+                                 unsigned long long *);
+    /* the entries' layout depends on the driver: health/nvml.c reads
+     * them by offset */
+    nvmlReturn_t (*Processes)(nvmlDevice_t, unsigned *, void *);
+    nvmlReturn_t (*ProcessUtil)(nvmlDevice_t,
+                                nvmlProcessUtilizationSample_t *, unsigned *,
+                                unsigned long long);
+    nvmlReturn_t (*Utilization)(nvmlDevice_t, nvmlUtilization_t *);
+    nvmlReturn_t (*EventCreate)(nvmlEventSet_t *);
+    nvmlReturn_t (*EventRegister)(nvmlDevice_t, unsigned long long,
+                                  nvmlEventSet_t);
+    nvmlReturn_t (*EventWait)(nvmlEventSet_t, nvmlEventData_t *, unsigned);
+    nvmlReturn_t (*EventFree)(nvmlEventSet_t);
+};
+
+/* dlopen() the library at path (a name on the loader path or a file),
+ * bind its entry points (the newest names first, the older ones as
+ * fallback) and initialise it. Returns the library, or NULL with why
+ * filled ("NVML not loaded (turned off)" for a NULL or empty path). */
+struct sn__hw_nvml *sn__hw_nvml_open(const char *path, char *why,
+                                     size_t why_size);
+/* nvmlShutdown and dlclose; NULL does nothing. */
+void sn__hw_nvml_close(struct sn__hw_nvml *n);
+/* NVML's words for an error, or "NVML error N" (into buf). */
+const char *sn__hw_nvml_error(const struct sn__hw_nvml *n, nvmlReturn_t r,
+                              char *buf, size_t size);
+/* "00000000:17:00.0" (NVML) -> "0000:17:00.0" (sysfs), lower case. */
+void sn__hw_bdf_from_nvml(const char *bus, char *out, size_t size);
+
+/* What changes from second to second on a GPU; NaN where NVML could not
+ * say. */
+struct sn__hw_gpu_sample {
+    double sm_clock_hz, mem_clock_hz;
+    double temp_c;
+    double power_w;
+    double energy_j;        /* since the driver loaded */
+    uint64_t reasons;       /* clock event (throttle) reason bits */
+    bool reasons_read;      /* reasons holds NVML's answer (0 = none) */
+};
+
+/* Sample one GPU. Returns the number of fields read (0: none). */
+int sn__hw_nvml_sample(const struct sn__hw_nvml *n, nvmlDevice_t dev,
+                       struct sn__hw_gpu_sample *s);
+
+#endif

@@ -1,0 +1,195 @@
+/* nvml.c: NVML loaded with dlopen(), so that the build needs no driver and
+ * a machine without one runs everything else. One loader for doctor, bench
+ * and the node agent: each opens the library the user named (--nvml, or
+ * the driver's by default), so the fake NVML of the tests stands in for
+ * every one of them. */
+#include <dlfcn.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sn/util.h"
+
+#include "hw-int.h"
+
+/* dlsym() returns an object pointer; POSIX guarantees it converts to a
+ * function pointer, ISO C does not, so copy the bits. The first name found
+ * wins: newer entry points are listed first. */
+static void bind(void *lib, void *fnptr, const char *const *names)
+{
+    for (; *names; names++) {
+        void *p = dlsym(lib, *names);
+        if (p) {
+            memcpy(fnptr, &p, sizeof(p));
+            return;
+        }
+    }
+}
+
+#define BIND(n, member, ...)                                                   \
+    do {                                                                       \
+        static const char *const names_[] = {__VA_ARGS__, NULL};               \
+        bind((n)->lib, &(n)->member, names_);                                  \
+    } while (0)
+
+static void bind_all(struct sn__hw_nvml *n)
+{
+    BIND(n, Init, "nvmlInit_v2", "nvmlInit");
+    BIND(n, Shutdown, "nvmlShutdown");
+    BIND(n, GetCount, "nvmlDeviceGetCount_v2", "nvmlDeviceGetCount");
+    BIND(n, GetHandle, "nvmlDeviceGetHandleByIndex_v2",
+         "nvmlDeviceGetHandleByIndex");
+    BIND(n, GetHandleByPci, "nvmlDeviceGetHandleByPciBusId_v2",
+         "nvmlDeviceGetHandleByPciBusId");
+    BIND(n, ErrorString, "nvmlErrorString");
+    BIND(n, DriverVersion, "nvmlSystemGetDriverVersion");
+    BIND(n, CudaDriverVersion, "nvmlSystemGetCudaDriverVersion_v2",
+         "nvmlSystemGetCudaDriverVersion");
+    BIND(n, Name, "nvmlDeviceGetName");
+    BIND(n, Uuid, "nvmlDeviceGetUUID");
+    BIND(n, Vbios, "nvmlDeviceGetVbiosVersion");
+    BIND(n, PciInfo, "nvmlDeviceGetPciInfo_v3");
+    BIND(n, Pstate, "nvmlDeviceGetPerformanceState");
+    BIND(n, EccMode, "nvmlDeviceGetEccMode");
+    BIND(n, EccTotal, "nvmlDeviceGetTotalEccErrors");
+    BIND(n, RetiredPages, "nvmlDeviceGetRetiredPages");
+    BIND(n, RetiredPending, "nvmlDeviceGetRetiredPagesPendingStatus");
+    BIND(n, RemappedRows, "nvmlDeviceGetRemappedRows");
+    BIND(n, Reasons, "nvmlDeviceGetCurrentClocksEventReasons",
+         "nvmlDeviceGetCurrentClocksThrottleReasons");
+    BIND(n, PowerLimit, "nvmlDeviceGetPowerManagementLimit");
+    BIND(n, PowerEnforced, "nvmlDeviceGetEnforcedPowerLimit");
+    BIND(n, PowerDefault, "nvmlDeviceGetPowerManagementDefaultLimit");
+    BIND(n, PowerConstraints, "nvmlDeviceGetPowerManagementLimitConstraints");
+    BIND(n, PowerUsage, "nvmlDeviceGetPowerUsage");
+    BIND(n, Energy, "nvmlDeviceGetTotalEnergyConsumption");
+    BIND(n, Clock, "nvmlDeviceGetClockInfo");
+    BIND(n, MaxClock, "nvmlDeviceGetMaxClockInfo");
+    BIND(n, Temperature, "nvmlDeviceGetTemperature");
+    BIND(n, TempThreshold, "nvmlDeviceGetTemperatureThreshold");
+    BIND(n, NvLinkState, "nvmlDeviceGetNvLinkState");
+    BIND(n, NvLinkErrors, "nvmlDeviceGetNvLinkErrorCounter");
+    BIND(n, Processes, "nvmlDeviceGetComputeRunningProcesses_v3");
+    BIND(n, ProcessUtil, "nvmlDeviceGetProcessUtilization");
+    BIND(n, Utilization, "nvmlDeviceGetUtilizationRates");
+    BIND(n, EventCreate, "nvmlEventSetCreate");
+    BIND(n, EventRegister, "nvmlDeviceRegisterEvents");
+    BIND(n, EventWait, "nvmlEventSetWait_v2");
+    BIND(n, EventFree, "nvmlEventSetFree");
+}
+
+const char *sn__hw_nvml_error(const struct sn__hw_nvml *n, nvmlReturn_t r,
+                              char *buf, size_t size)
+{
+    const char *s = n && n->ErrorString ? n->ErrorString(r) : NULL;
+
+    /* the library's words are the machine's: escaped like any other */
+    if (s && *s)
+        sn_str_clean(buf, size, s, 0);
+    else
+        snprintf(buf, size, "NVML error %d", r);
+    return buf;
+}
+
+void sn__hw_bdf_from_nvml(const char *bus, char *out, size_t size)
+{
+    size_t len = strnlen(bus, NVML_DEVICE_PCI_BUS_ID_BUFFER_SIZE);
+    const char *p = len > 12 ? bus + len - 12 : bus;
+
+    snprintf(out, size, "%.12s", p);
+    for (char *q = out; *q; q++)
+        if (*q >= 'A' && *q <= 'F')
+            *q = (char)(*q - 'A' + 'a');
+}
+
+struct sn__hw_nvml *sn__hw_nvml_open(const char *path, char *why,
+                                     size_t why_size)
+{
+    struct sn__hw_nvml *n;
+    nvmlReturn_t r;
+    char e[160];
+
+    if (!path || !*path) {
+        snprintf(why, why_size, "NVML not loaded (turned off)");
+        return NULL;
+    }
+    n = sn_xcalloc(1, sizeof(*n));
+    n->lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!n->lib) {
+        const char *d = dlerror();
+        snprintf(why, why_size, "NVML library %s not loaded: %s", path,
+                 d ? d : "?");
+        free(n);
+        return NULL;
+    }
+    bind_all(n);
+    if (!n->Init || !n->Shutdown || !n->GetCount || !n->GetHandle) {
+        snprintf(why, why_size,
+                 "%s lacks nvmlInit_v2/nvmlDeviceGetCount_v2: not an NVML "
+                 "library",
+                 path);
+        goto fail;
+    }
+    r = n->Init();
+    if (r != NVML_SUCCESS) {
+        snprintf(why, why_size, "nvmlInit failed: %s",
+                 sn__hw_nvml_error(n, r, e, sizeof(e)));
+        goto fail;
+    }
+    return n;
+fail:
+    dlclose(n->lib);
+    free(n);
+    return NULL;
+}
+
+void sn__hw_nvml_close(struct sn__hw_nvml *n)
+{
+    if (!n)
+        return;
+    n->Shutdown();
+    dlclose(n->lib);
+    free(n);
+}
+
+int sn__hw_nvml_sample(const struct sn__hw_nvml *n, nvmlDevice_t dev,
+                       struct sn__hw_gpu_sample *s)
+{
+    unsigned v;
+    unsigned long long u;
+    int got = 0;
+
+    s->sm_clock_hz = s->mem_clock_hz = s->temp_c = NAN;
+    s->power_w = s->energy_j = NAN;
+    s->reasons = 0;
+    s->reasons_read = false;
+    if (n->Clock && n->Clock(dev, NVML_CLOCK_SM, &v) == NVML_SUCCESS) {
+        s->sm_clock_hz = v * 1e6; /* MHz */
+        got++;
+    }
+    if (n->Clock && n->Clock(dev, NVML_CLOCK_MEM, &v) == NVML_SUCCESS) {
+        s->mem_clock_hz = v * 1e6;
+        got++;
+    }
+    if (n->Temperature &&
+        n->Temperature(dev, NVML_TEMPERATURE_GPU, &v) == NVML_SUCCESS) {
+        s->temp_c = v;
+        got++;
+    }
+    if (n->PowerUsage && n->PowerUsage(dev, &v) == NVML_SUCCESS) {
+        s->power_w = v / 1e3; /* milliwatts */
+        got++;
+    }
+    if (n->Energy && n->Energy(dev, &u) == NVML_SUCCESS) {
+        s->energy_j = (double)u / 1e3; /* millijoules */
+        got++;
+    }
+    if (n->Reasons && n->Reasons(dev, &u) == NVML_SUCCESS) {
+        s->reasons = u;
+        s->reasons_read = true;
+        got++;
+    }
+    return got;
+}
