@@ -11,6 +11,7 @@
 
 #include "bench-int.h"
 #include "pattern.h"
+#include "sn/health.h"
 #include "sn/sn.h"
 
 /* Collective data types each backend moves (bit per enum sn_bench_dtype) */
@@ -36,7 +37,7 @@ void sn_bench_opts_init(struct sn_bench_opts *o)
     o->check = true;
     o->inject.rank = -1;
     o->inject.test = -1;
-    o->nvml_library = "libnvidia-ml.so.1";
+    o->nvml_library = SN_HEALTH_NVML_DEFAULT; /* the one doctor loads */
 }
 
 /* Elements of one collective buffer at size bytes: nccl-tests' count,

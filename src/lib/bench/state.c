@@ -19,6 +19,8 @@
 /* /proc/cpuinfo of a large host: about 1.5 KiB a CPU */
 #define CPUINFO_MAX ((size_t)16 << 20)
 
+/* The first line of an attribute under the root, cut to fit buf; false
+ * when unreadable (a FIFO planted in an --fsroot tree is not waited on). */
 static bool read_line(const char *root, const char *path, char *buf,
                       size_t size)
 {

@@ -1,4 +1,4 @@
-/* fs.c: what the probes share about time and words; their file reads go
+/* age.c: a duration as the probes tell it to people; their file reads go
  * through the hardware layer (../hw/hw-int.h) under the run's root. */
 #include <ctype.h>
 #include <errno.h>

@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "health-int.h"
-#include "../hw/hw-int.h"
 
 static void check_governor(struct hctx *c)
 {

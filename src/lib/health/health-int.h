@@ -1,6 +1,7 @@
 /* health-int.h: what the probes of src/lib/health/ share: the probe
- * context, file access under the configured root, and the PCI device list
- * every probe names devices from. Not part of the public API. */
+ * context and the PCI device list every probe names devices from. They
+ * read the machine through the hardware layer (../hw/hw-int.h), which this
+ * header brings in. Not part of the public API. */
 #ifndef SN_HEALTH_INT_H
 #define SN_HEALTH_INT_H
 
@@ -10,11 +11,13 @@
 
 #include "sn/health.h"
 
+#include "../hw/hw-int.h"
+
 /* Caps on what a probe trusts from the machine (or a fixture). */
 #define HEALTH_MAX_PCI 4096     /* PCI functions enumerated */
 #define HEALTH_MAX_DEPTH 16     /* bridges between a device and the root */
 #define HEALTH_FILE_MAX 65536   /* one sysfs/procfs attribute */
-#define HEALTH_PATH_MAX 4096
+#define HEALTH_PATH_MAX SN_HW_PATH_MAX
 
 /* What a PCI function is for doctor. */
 enum hpci_kind {

@@ -8,7 +8,6 @@
 #include <sys/stat.h>
 
 #include "health-int.h"
-#include "../hw/hw-int.h"
 
 void sn_health_config_init(struct sn_health_config *cfg)
 {

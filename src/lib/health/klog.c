@@ -12,7 +12,6 @@
 #include <unistd.h>
 
 #include "health-int.h"
-#include "../hw/hw-int.h"
 
 #define KLOG_MAX_BYTES ((size_t)32 << 20) /* the ring is a few MiB at most */
 #define KLOG_MAX_FINDINGS 256

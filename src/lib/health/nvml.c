@@ -15,7 +15,6 @@
 #include <unistd.h>
 
 #include "health-int.h"
-#include "../hw/hw-int.h"
 
 #define MAX_GPUS 64       /* a node; more is a broken library or fixture */
 #define MAX_PROCS 256     /* compute processes listed per GPU */

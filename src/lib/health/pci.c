@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "health-int.h"
-#include "../hw/hw-int.h"
 
 #define PCI_DIR "sys/bus/pci/devices"
 

@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "health-int.h"
-#include "../hw/hw-int.h"
 
 #define MATRIX_MAX_ENTRIES 1000
 #define MATRIX_MAX_GLOBS 64
