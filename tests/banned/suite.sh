@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# suite.sh [BUILD]: include/sn/banned.h bans what it lists. For each call
+# it bans, a file that includes "sn/util.h" and makes the call must fail to
+# compile, naming the ban (sorry_NAME_is_banned...); the same calls compile
+# without the project's headers (so the failure is the ban, not a typo
+# here), and the file without them compiles with util.h. Every name
+# banned.h defines must have a call below, so a new ban needs a case here.
+# One compiler call per name plus two, -fsyntax-only: no build, no network.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+cc=${CC:-cc}
+flags=(-std=c11 -D_GNU_SOURCE -Iinclude -Wall -Werror -fsyntax-only)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+
+# name, then a call using the locals of the template below
+calls=(
+    "strcpy|strcpy(buf, \"x\")"
+    "strcat|strcat(buf, \"x\")"
+    "strncpy|strncpy(buf, \"x\", 1)"
+    "strncat|strncat(buf, \"x\", 1)"
+    "sprintf|sprintf(buf, \"%d\", 1)"
+    "vsprintf|vsprintf(buf, \"%d\", ap)"
+    "strtok|strtok(buf, \" \")"
+    "strtok_r|strtok_r(buf, \" \", &save)"
+    "gmtime|gmtime(&t)"
+    "localtime|localtime(&t)"
+    "ctime|ctime(&t)"
+    "asctime|asctime(&tm)"
+)
+
+# source BODY [PROJECT]: a translation unit making the calls in BODY, with
+# the house include order (system headers, then sn/util.h) when PROJECT
+source() {
+    printf '%s\n' '#include <stdarg.h>' '#include <stdio.h>' \
+        '#include <string.h>' '#include <time.h>'
+    [[ -n "${2:-}" ]] && printf '#include "sn/util.h"\n'
+    cat <<SRC
+void f(va_list ap);
+void f(va_list ap)
+{
+    char buf[64] = "a b";
+    char *save = NULL;
+    time_t t = 0;
+    struct tm tm = {0};
+
+    (void)ap; (void)save; (void)t; (void)tm; (void)buf;
+$1
+}
+SRC
+}
+
+result() { # ok, what
+    if [[ $1 == 1 ]]; then
+        pass=$((pass + 1))
+        echo "ok $2"
+    else
+        fail=$((fail + 1))
+        echo "FAIL $2"
+        sed 's/^/  /' "$tmp/err" | head -n 10
+    fi
+}
+
+compiles() { # file: 1 when it compiles cleanly
+    # shellcheck disable=SC2086 # CC may be "ccache cc"
+    $cc "${flags[@]}" "$1" 2>"$tmp/err" && echo 1 || echo 0
+}
+
+all=""
+for c in "${calls[@]}"; do
+    all+="    (void)${c#*|};"$'\n'
+done
+source "$all" >"$tmp/plain.c"
+result "$(compiles "$tmp/plain.c")" "the calls compile without banned.h"
+source "" project >"$tmp/clean.c"
+result "$(compiles "$tmp/clean.c")" "a file calling none of them compiles"
+
+for c in "${calls[@]}"; do
+    name=${c%%|*}
+    source "    (void)${c#*|};" project >"$tmp/$name.c"
+    ok=0
+    if [[ $(compiles "$tmp/$name.c") == 0 ]] &&
+        grep -q "sorry_${name}_is_banned" "$tmp/err"; then
+        ok=1
+    fi
+    result "$ok" "$name is a compile error naming the ban"
+done
+
+# every ban in the header has a case above
+tested=$(printf ' %s ' "${calls[@]%%|*}")
+while read -r name; do
+    ok=0
+    [[ "$tested" == *" $name "* ]] && ok=1
+    : >"$tmp/err"
+    result "$ok" "banned.h's $name has a case here"
+done < <(sed -n 's/^#define \([a-z_]*\)(.*SN_BANNED.*/\1/p' \
+    include/sn/banned.h)
+
+echo "$pass passed, $fail failed"
+[[ $fail -eq 0 ]]
