@@ -4,7 +4,8 @@
  *
  * To add a test: 1. a static void test_<behaviour>(void)  2. a T(...) row
  * in the file's table. CHECK records a failure and goes on; REQUIRE returns
- * from the case. */
+ * from the case. Cases sharing a loaded fixture free it in a teardown given
+ * to SN_TEST_MAIN_TEARDOWN: run after the cases, it is not counted. */
 #ifndef SN_TEST_HARNESS_H
 #define SN_TEST_HARNESS_H
 
@@ -71,8 +72,8 @@ static int sn_test_failures_;
         }                                                                      \
     } while (0)
 
-static int sn_test_run(const struct sn_test *cases, size_t n, int argc,
-                       char **argv)
+static int sn_test_run(const struct sn_test *cases, size_t n,
+                       void (*teardown)(void), int argc, char **argv)
 {
     int passed = 0, failed = 0;
 
@@ -88,15 +89,19 @@ static int sn_test_run(const struct sn_test *cases, size_t n, int argc,
             printf("FAIL %s\n", cases[i].name);
         }
     }
+    if (teardown)
+        teardown();
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }
 
-#define SN_TEST_MAIN(cases)                                                    \
+#define SN_TEST_MAIN_TEARDOWN(cases, teardown)                                 \
     int main(int argc, char **argv)                                            \
     {                                                                          \
-        return sn_test_run(cases, sizeof(cases) / sizeof(cases[0]), argc,      \
-                           argv);                                              \
+        return sn_test_run(cases, sizeof(cases) / sizeof(cases[0]), teardown,  \
+                           argc, argv);                                        \
     }
+
+#define SN_TEST_MAIN(cases) SN_TEST_MAIN_TEARDOWN(cases, NULL)
 
 #endif

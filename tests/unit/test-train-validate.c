@@ -229,7 +229,8 @@ static void test_validate_nvidia_tuned_runs_within_12_percent(void)
     sn_validate_report_release(&r);
 }
 
-static void test_validate_done(void)
+/* frees what load() kept for the cases: the harness's teardown */
+static void release_loaded(void)
 {
     if (loaded)
         sn_validate_report_release(&rep);
@@ -246,7 +247,6 @@ static const struct sn_test cases[] = {
     T(test_validate_rejects_a_file_without_the_columns),
     T(test_validate_system_specs_follow_the_gpu_column),
     T(test_validate_nvidia_tuned_runs_within_12_percent),
-    T(test_validate_done),
 };
 
-SN_TEST_MAIN(cases)
+SN_TEST_MAIN_TEARDOWN(cases, release_loaded)
