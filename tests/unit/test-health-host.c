@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "health-fixtures.h"
 #include "sn/health.h"
 
 #define SYS "tests/fixtures/sysfs/"
@@ -19,26 +20,31 @@ static int run(const char *tree, unsigned probes,
                struct sn_health_report *rep)
 {
     struct sn_health_config cfg;
-    struct sn_error err;
 
-    sn_health_config_init(&cfg);
-    cfg.fsroot = tree;
-    cfg.probes = probes;
-    cfg.nvml_library = "";
+    fx_health_config(&cfg, tree, probes);
     cfg.matrix = m;
     cfg.node = node;
-    sn_health_report_init(rep);
-    return sn_health_run(&cfg, rep, &err);
+    return fx_health_run(&cfg, rep);
 }
 
+/* The version.matrix verdict of the versions probe on tree, held to the
+ * matrix at path, when it has status st; else NULL, having said why. rep
+ * is the caller's to release once the run has been made. */
 static const struct sn_health_check *
-find(const struct sn_health_report *rep, const char *name, const char *prefix)
+matrix_verdict(const char *path, const char *tree, enum sn_health_status st,
+               struct sn_health_report *rep)
 {
-    for (size_t i = 0; i < rep->nchecks; i++)
-        if (!strcmp(rep->checks[i].name, name) &&
-            !strncmp(rep->checks[i].subject, prefix, strlen(prefix)))
-            return &rep->checks[i];
-    return NULL;
+    struct sn_health_matrix *m = NULL;
+    struct sn_error err;
+    int rc;
+
+    if (sn_health_matrix_load(path, &m, &err)) {
+        printf("  %s\n", err.msg);
+        return NULL;
+    }
+    rc = run(tree, SN_HEALTH_PROBE_VERSIONS, m, NULL, rep);
+    sn_health_matrix_free(m);
+    return rc ? NULL : fx_expect_check(rep, "version.matrix", "node", st);
 }
 
 /* ---- versions ---------------------------------------------------------- */
@@ -50,38 +56,35 @@ static void test_versions_are_read_from_where_installs_leave_them(void)
 
     REQUIRE(run(SYS "node-good", SN_HEALTH_PROBE_VERSIONS, NULL, NULL,
                 &rep) == SN_OK);
-    ck = find(&rep, "version.kernel", "node");
+    ck = fx_find_check(&rep, "version.kernel", "node");
     REQUIRE(ck);
     CHECK_STR(ck->evidence, "6.1.0-18-amd64 [proc/sys/kernel/osrelease]");
-    ck = find(&rep, "version.driver", "node");
+    ck = fx_find_check(&rep, "version.driver", "node");
     REQUIRE(ck);
     CHECK_STR(ck->evidence, "550.54.15 [proc/driver/nvidia/version]");
-    ck = find(&rep, "version.cuda", "node");
+    ck = fx_find_check(&rep, "version.cuda", "node");
     REQUIRE(ck);
     CHECK_STR(ck->evidence, "12.4.1 [usr/local/cuda/version.json]");
-    ck = find(&rep, "version.nccl", "node");
+    ck = fx_find_check(&rep, "version.nccl", "node");
     REQUIRE(ck);
     CHECK_CONTAINS(ck->evidence, "2.20.5 [usr/lib/x86_64-linux-gnu/libnccl");
-    ck = find(&rep, "version.mpi", "node");
+    ck = fx_find_check(&rep, "version.mpi", "node");
     REQUIRE(ck);
     CHECK_STR(ck->evidence, "4.1.4-3+b1 [dpkg libopenmpi3]");
-    ck = find(&rep, "version.blas", "node");
+    ck = fx_find_check(&rep, "version.blas", "node");
     REQUIRE(ck);
     CHECK_CONTAINS(ck->evidence, "0.3.21 [");
-    ck = find(&rep, "version.nic_firmware", "node");
+    ck = fx_expect_check(&rep, "version.nic_firmware", "node", SN_HEALTH_PASS);
     REQUIRE(ck);
-    CHECK(ck->status == SN_HEALTH_PASS);
     CHECK_CONTAINS(ck->evidence, "28.39.1002 (mlx5_0), 28.39.1002 (mlx5_1)");
-    ck = find(&rep, "version.nvme_firmware", "node");
+    ck = fx_find_check(&rep, "version.nvme_firmware", "node");
     REQUIRE(ck);
     CHECK_CONTAINS(ck->evidence, "GDC5602Q (nvme0)");
     /* no NVML: no CUDA driver version, said as a skip */
-    ck = find(&rep, "version.cuda_driver", "node");
+    ck = fx_expect_check(&rep, "version.cuda_driver", "node", SN_HEALTH_SKIP);
     REQUIRE(ck);
-    CHECK(ck->status == SN_HEALTH_SKIP);
-    ck = find(&rep, "version.matrix", "node");
+    ck = fx_expect_check(&rep, "version.matrix", "node", SN_HEALTH_SKIP);
     REQUIRE(ck);
-    CHECK(ck->status == SN_HEALTH_SKIP);
     sn_health_report_release(&rep);
 }
 
@@ -92,9 +95,8 @@ static void test_versions_mixed_firmware_warns(void)
 
     REQUIRE(run(SYS "node-drift", SN_HEALTH_PROBE_VERSIONS, NULL, NULL,
                 &rep) == SN_OK);
-    ck = find(&rep, "version.nic_firmware", "node");
+    ck = fx_expect_check(&rep, "version.nic_firmware", "node", SN_HEALTH_WARN);
     REQUIRE(ck);
-    CHECK(ck->status == SN_HEALTH_WARN);
     CHECK_CONTAINS(ck->evidence, "28.37.1014 (mlx5_1)");
     CHECK_CONTAINS(ck->evidence, "(mixed)");
     sn_health_report_release(&rep);
@@ -102,22 +104,16 @@ static void test_versions_mixed_firmware_warns(void)
 
 static void test_matrix_cannot_confirm_an_unreadable_version(void)
 {
-    struct sn_health_matrix *m = NULL;
     struct sn_health_report rep;
-    struct sn_error err;
     const struct sn_health_check *ck;
 
-    REQUIRE(sn_health_matrix_load(MX "h100-any.yaml", &m, &err) == SN_OK);
     /* with no NVML the CUDA driver version cannot be read, so an entry
      * that constrains it cannot be confirmed: that is a failure */
-    REQUIRE(run(SYS "node-good", SN_HEALTH_PROBE_VERSIONS, m, NULL, &rep) ==
-            SN_OK);
-    ck = find(&rep, "version.matrix", "node");
+    ck = matrix_verdict(MX "h100-any.yaml", SYS "node-good", SN_HEALTH_FAIL,
+                        &rep);
     REQUIRE(ck);
-    CHECK(ck->status == SN_HEALTH_FAIL);
     CHECK_CONTAINS(ck->evidence, "cuda_driver not found (allowed 12.4)");
     sn_health_report_release(&rep);
-    sn_health_matrix_free(m);
 }
 
 static void test_matrix_passes_a_node_on_its_image(void)
@@ -131,9 +127,7 @@ static void test_matrix_passes_a_node_on_its_image(void)
         "    driver: [535.*, 550.54.*]\n"
         "    nccl: 2.20.*\n"
         "    nic_firmware: 28.39.*\n";
-    struct sn_health_matrix *m = NULL;
     struct sn_health_report rep;
-    struct sn_error err;
     const struct sn_health_check *ck;
     char path[] = "/tmp/sn-test-matrix.XXXXXX";
     int fd = mkstemp(path);
@@ -141,32 +135,22 @@ static void test_matrix_passes_a_node_on_its_image(void)
     REQUIRE(fd >= 0);
     REQUIRE(write(fd, text, sizeof(text) - 1) == (ssize_t)sizeof(text) - 1);
     close(fd);
-    REQUIRE(sn_health_matrix_load(path, &m, &err) == SN_OK);
-    REQUIRE(run(SYS "node-good", SN_HEALTH_PROBE_VERSIONS, m, NULL, &rep) ==
-            SN_OK);
-    ck = find(&rep, "version.matrix", "node");
+    ck = matrix_verdict(path, SYS "node-good", SN_HEALTH_PASS, &rep);
     REQUIRE(ck);
-    CHECK(ck->status == SN_HEALTH_PASS);
     CHECK_CONTAINS(ck->evidence, "matches 'current'");
     CHECK_CONTAINS(ck->evidence, "line 4");
     sn_health_report_release(&rep);
-    sn_health_matrix_free(m);
     unlink(path);
 }
 
 static void test_matrix_reports_what_drifted_from_the_image(void)
 {
-    struct sn_health_matrix *m = NULL;
     struct sn_health_report rep;
-    struct sn_error err;
     const struct sn_health_check *ck;
 
-    REQUIRE(sn_health_matrix_load(MX "h100-image.yaml", &m, &err) == SN_OK);
-    REQUIRE(run(SYS "node-drift", SN_HEALTH_PROBE_VERSIONS, m, NULL, &rep) ==
-            SN_OK);
-    ck = find(&rep, "version.matrix", "node");
+    ck = matrix_verdict(MX "h100-image.yaml", SYS "node-drift", SN_HEALTH_FAIL,
+                        &rep);
     REQUIRE(ck);
-    CHECK(ck->status == SN_HEALTH_FAIL);
     CHECK_CONTAINS(ck->evidence, "differs from its image 'h100-2024q1'");
     CHECK_CONTAINS(ck->evidence,
                    "kernel 6.1.0-21-amd64 (allowed 6.1.0-18-amd64)");
@@ -178,27 +162,20 @@ static void test_matrix_reports_what_drifted_from_the_image(void)
     /* unchanged components are not listed */
     CHECK(strstr(ck->evidence, "mpi") == NULL);
     sn_health_report_release(&rep);
-    sn_health_matrix_free(m);
 }
 
 static void test_matrix_without_image_holds_the_node_to_the_closest(void)
 {
-    struct sn_health_matrix *m = NULL;
     struct sn_health_report rep;
-    struct sn_error err;
     const struct sn_health_check *ck;
 
-    REQUIRE(sn_health_matrix_load(MX "h100-any.yaml", &m, &err) == SN_OK);
-    REQUIRE(run(SYS "node-drift", SN_HEALTH_PROBE_VERSIONS, m, NULL, &rep) ==
-            SN_OK);
-    ck = find(&rep, "version.matrix", "node");
+    ck = matrix_verdict(MX "h100-any.yaml", SYS "node-drift", SN_HEALTH_FAIL,
+                        &rep);
     REQUIRE(ck);
-    CHECK(ck->status == SN_HEALTH_FAIL);
     /* the 2023q4 entry differs in three components, 2024q1 in five */
     CHECK_CONTAINS(ck->evidence, "closest 'h100-2023q4'");
     CHECK_CONTAINS(ck->evidence, "line 16");
     sn_health_report_release(&rep);
-    sn_health_matrix_free(m);
 }
 
 static void test_matrix_errors_are_located(void)
@@ -235,7 +212,7 @@ static void test_cpu_good_node_passes(void)
             SN_OK);
     CHECK(sn_health_report_worst(&rep) == SN_HEALTH_PASS);
     CHECK(rep.nchecks == 3);
-    CHECK_CONTAINS(find(&rep, "cpu.governor", "node")->evidence,
+    CHECK_CONTAINS(fx_find_check(&rep, "cpu.governor", "node")->evidence,
                    "'performance' on all 8 CPUs");
     sn_health_report_release(&rep);
 }
@@ -247,14 +224,12 @@ static void test_cpu_powersave_and_numa_balancing_warn(void)
 
     REQUIRE(run(SYS "node-drift", SN_HEALTH_PROBE_CPU, NULL, NULL, &rep) ==
             SN_OK);
-    ck = find(&rep, "cpu.governor", "node");
+    ck = fx_expect_check(&rep, "cpu.governor", "node", SN_HEALTH_WARN);
     REQUIRE(ck);
-    CHECK(ck->status == SN_HEALTH_WARN);
     CHECK_CONTAINS(ck->evidence, "4 of 8 CPUs not on 'performance' (e.g. "
                                  "'powersave')");
-    ck = find(&rep, "cpu.numa_balancing", "node");
+    ck = fx_expect_check(&rep, "cpu.numa_balancing", "node", SN_HEALTH_WARN);
     REQUIRE(ck);
-    CHECK(ck->status == SN_HEALTH_WARN);
     CHECK_CONTAINS(ck->remedy, "kernel.numa_balancing=0");
     sn_health_report_release(&rep);
 }
@@ -269,24 +244,21 @@ static void test_cpu_huge_pages_against_the_design(void)
     sn_strlcpy(node.thp, "madvise", sizeof(node.thp));
     REQUIRE(run(SYS "node-good", SN_HEALTH_PROBE_CPU, NULL, &node, &rep) ==
             SN_OK);
-    ck = find(&rep, "cpu.hugepages", "node");
+    ck = fx_expect_check(&rep, "cpu.hugepages", "node", SN_HEALTH_PASS);
     REQUIRE(ck);
-    CHECK(ck->status == SN_HEALTH_PASS);
     sn_health_report_release(&rep);
     REQUIRE(run(SYS "node-drift", SN_HEALTH_PROBE_CPU, NULL, &node, &rep) ==
             SN_OK);
-    ck = find(&rep, "cpu.hugepages", "node");
+    ck = fx_expect_check(&rep, "cpu.hugepages", "node", SN_HEALTH_FAIL);
     REQUIRE(ck);
-    CHECK(ck->status == SN_HEALTH_FAIL);
     CHECK_CONTAINS(ck->evidence, "transparent huge pages always");
     sn_health_report_release(&rep);
     node.thp[0] = '\0';
     node.hugepages_1g = 64;
     REQUIRE(run(SYS "node-good", SN_HEALTH_PROBE_CPU, NULL, &node, &rep) ==
             SN_OK);
-    ck = find(&rep, "cpu.hugepages", "node");
+    ck = fx_expect_check(&rep, "cpu.hugepages", "node", SN_HEALTH_FAIL);
     REQUIRE(ck);
-    CHECK(ck->status == SN_HEALTH_FAIL);
     sn_health_report_release(&rep);
 }
 
@@ -299,9 +271,8 @@ static void test_klog_clean_log_passes(void)
 
     REQUIRE(run(SYS "node-good", SN_HEALTH_PROBE_KLOG, NULL, NULL, &rep) ==
             SN_OK);
-    ck = find(&rep, "kernel.log", "node");
+    ck = fx_expect_check(&rep, "kernel.log", "node", SN_HEALTH_PASS);
     REQUIRE(ck);
-    CHECK(ck->status == SN_HEALTH_PASS);
     CHECK_CONTAINS(ck->evidence, "in 4 records");
     sn_health_report_release(&rep);
 }
@@ -314,20 +285,17 @@ static void test_klog_xid_aer_and_link_down_are_found(void)
     REQUIRE(run(SYS "node-aer", SN_HEALTH_PROBE_KLOG, NULL, NULL, &rep) ==
             SN_OK);
     /* XID 79 names the GPU with its slot, and fails */
-    ck = find(&rep, "kernel.log", "0000:84:00.0");
+    ck = fx_expect_check(&rep, "kernel.log", "0000:84:00.0", SN_HEALTH_FAIL);
     REQUIRE(ck);
-    CHECK(ck->status == SN_HEALTH_FAIL);
     CHECK_CONTAINS(ck->subject, "slot GPU3");
     CHECK_CONTAINS(ck->evidence, "XID 79 (GPU has fallen off the bus)");
     CHECK_CONTAINS(ck->evidence, "the last 10 days ago");
     /* two corrected AER events (the detail lines are not counted) */
-    ck = find(&rep, "kernel.log", "0000:03:00.0");
+    ck = fx_expect_check(&rep, "kernel.log", "0000:03:00.0", SN_HEALTH_WARN);
     REQUIRE(ck);
-    CHECK(ck->status == SN_HEALTH_WARN);
     CHECK_CONTAINS(ck->evidence, "corrected PCIe (AER) errors: 2 lines");
-    ck = find(&rep, "kernel.log", "0000:05:00.0");
+    ck = fx_expect_check(&rep, "kernel.log", "0000:05:00.0", SN_HEALTH_FAIL);
     REQUIRE(ck);
-    CHECK(ck->status == SN_HEALTH_FAIL);
     CHECK_CONTAINS(ck->evidence, "uncorrectable PCIe (AER) errors: 1 line");
     {
         size_t link = 0, limited = 0, xid13 = 0;
@@ -353,9 +321,8 @@ static void test_klog_unreadable_is_a_skip(void)
 
     REQUIRE(mkdtemp(dir));
     REQUIRE(run(dir, SN_HEALTH_PROBE_KLOG, NULL, NULL, &rep) == SN_OK);
-    ck = find(&rep, "kernel.log", "node");
+    ck = fx_expect_check(&rep, "kernel.log", "node", SN_HEALTH_SKIP);
     REQUIRE(ck);
-    CHECK(ck->status == SN_HEALTH_SKIP);
     CHECK_CONTAINS(ck->evidence, "kernel log not readable");
     sn_health_report_release(&rep);
     rmdir(dir);

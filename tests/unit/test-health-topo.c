@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "health-fixtures.h"
 #include "sn/health.h"
 
 #define SYS "tests/fixtures/sysfs/"
@@ -147,16 +148,11 @@ static int run(const char *tree, struct sn_health_node *node,
                struct sn_health_report *rep)
 {
     struct sn_health_config cfg;
-    struct sn_error err;
 
     setenv("HWLOC_FSROOT", tree, 1);
-    sn_health_config_init(&cfg);
-    cfg.fsroot = tree;
-    cfg.probes = SN_HEALTH_PROBE_TOPO;
-    cfg.nvml_library = "";
+    fx_health_config(&cfg, tree, SN_HEALTH_PROBE_TOPO);
     cfg.node = node;
-    sn_health_report_init(rep);
-    return sn_health_run(&cfg, rep, &err);
+    return fx_health_run(&cfg, rep);
 }
 
 static int load_node(struct sn_health_node *node)
@@ -176,16 +172,6 @@ static int load_node(struct sn_health_node *node)
     return rc;
 }
 
-static const struct sn_health_check *
-find(const struct sn_health_report *rep, const char *name, const char *prefix)
-{
-    for (size_t i = 0; i < rep->nchecks; i++)
-        if (!strcmp(rep->checks[i].name, name) &&
-            !strncmp(rep->checks[i].subject, prefix, strlen(prefix)))
-            return &rep->checks[i];
-    return NULL;
-}
-
 static void test_topo_good_node_is_as_designed(void)
 {
     struct sn_health_node node;
@@ -194,27 +180,23 @@ static void test_topo_good_node_is_as_designed(void)
 
     REQUIRE(load_node(&node) == SN_OK);
     REQUIRE(run(SYS "node-good", &node, &rep) == SN_OK);
-    ck = find(&rep, "topo.accelerators", "node");
+    ck = fx_expect_check(&rep, "topo.accelerators", "node", SN_HEALTH_PASS);
     REQUIRE(ck);
-    CHECK(ck->status == SN_HEALTH_PASS);
     CHECK_CONTAINS(ck->evidence, "4 as designed: 0000:03:00.0, 0000:04:00.0");
-    ck = find(&rep, "topo.nics", "node");
+    ck = fx_expect_check(&rep, "topo.nics", "node", SN_HEALTH_PASS);
     REQUIRE(ck);
-    CHECK(ck->status == SN_HEALTH_PASS);
     CHECK_CONTAINS(ck->evidence, "0000:05:00.0 (mlx5_0)");
-    ck = find(&rep, "topo.numa", "node");
+    ck = fx_expect_check(&rep, "topo.numa", "node", SN_HEALTH_PASS);
     REQUIRE(ck);
-    CHECK(ck->status == SN_HEALTH_PASS);
     CHECK_CONTAINS(ck->evidence, "node 1: 2 accelerators, 1 NIC");
-    ck = find(&rep, "topo.pcie_tree", "0000:84:00.0");
+    ck =
+        fx_expect_check(&rep, "topo.pcie_tree", "0000:84:00.0", SN_HEALTH_PASS);
     REQUIRE(ck);
-    CHECK(ck->status == SN_HEALTH_PASS);
     CHECK_CONTAINS(ck->evidence, "nearest NIC 0000:85:00.0 (mlx5_1): PIX");
     CHECK_CONTAINS(ck->evidence, "via bridge 0000:81:00.0");
     /* no NVML: the model cannot be read, and doctor says so */
-    ck = find(&rep, "topo.model", "0000:03:00.0");
+    ck = fx_expect_check(&rep, "topo.model", "0000:03:00.0", SN_HEALTH_SKIP);
     REQUIRE(ck);
-    CHECK(ck->status == SN_HEALTH_SKIP);
     /* the rest passed: a skipped check does not turn the verdict */
     CHECK(sn_health_report_worst(&rep) == SN_HEALTH_PASS);
     sn_health_report_release(&rep);
@@ -228,20 +210,17 @@ static void test_topo_missing_gpu_fails_against_the_design(void)
 
     REQUIRE(load_node(&node) == SN_OK);
     REQUIRE(run(SYS "node-missing-gpu", &node, &rep) == SN_OK);
-    ck = find(&rep, "topo.accelerators", "node");
+    ck = fx_expect_check(&rep, "topo.accelerators", "node", SN_HEALTH_FAIL);
     REQUIRE(ck);
-    CHECK(ck->status == SN_HEALTH_FAIL);
     CHECK_CONTAINS(ck->evidence, "found 3 of the 4 the design expects");
-    ck = find(&rep, "topo.numa", "node");
+    ck = fx_expect_check(&rep, "topo.numa", "node", SN_HEALTH_FAIL);
     REQUIRE(ck);
-    CHECK(ck->status == SN_HEALTH_FAIL);
     CHECK_CONTAINS(ck->evidence, "node 1: 1 accelerator, 1 NIC");
     sn_health_report_release(&rep);
     /* without a design a node with GPUs passes: nothing to compare with */
     REQUIRE(run(SYS "node-missing-gpu", NULL, &rep) == SN_OK);
-    ck = find(&rep, "topo.accelerators", "node");
+    ck = fx_expect_check(&rep, "topo.accelerators", "node", SN_HEALTH_PASS);
     REQUIRE(ck);
-    CHECK(ck->status == SN_HEALTH_PASS);
     CHECK_CONTAINS(ck->evidence, "found 3:");
     sn_health_report_release(&rep);
 }
@@ -254,13 +233,13 @@ static void test_topo_nic_outside_the_gpu_switch_fails_the_design(void)
 
     REQUIRE(load_node(&node) == SN_OK);
     REQUIRE(run(SYS "node-far-nic", &node, &rep) == SN_OK);
-    ck = find(&rep, "topo.pcie_tree", "0000:83:00.0");
+    ck =
+        fx_expect_check(&rep, "topo.pcie_tree", "0000:83:00.0", SN_HEALTH_FAIL);
     REQUIRE(ck);
-    CHECK(ck->status == SN_HEALTH_FAIL);
     CHECK_CONTAINS(ck->evidence, "PHB, through the host bridge");
-    ck = find(&rep, "topo.pcie_tree", "0000:03:00.0");
+    ck =
+        fx_expect_check(&rep, "topo.pcie_tree", "0000:03:00.0", SN_HEALTH_PASS);
     REQUIRE(ck);
-    CHECK(ck->status == SN_HEALTH_PASS);
     sn_health_report_release(&rep);
 }
 
@@ -274,9 +253,8 @@ static void test_topo_numa_layout_differing_from_the_design_fails(void)
     node.numa_nodes = 4; /* a design with sub-NUMA clustering */
     node.nnuma = 0;
     REQUIRE(run(SYS "node-good", &node, &rep) == SN_OK);
-    ck = find(&rep, "topo.numa", "node");
+    ck = fx_expect_check(&rep, "topo.numa", "node", SN_HEALTH_FAIL);
     REQUIRE(ck);
-    CHECK(ck->status == SN_HEALTH_FAIL);
     CHECK_CONTAINS(ck->evidence, "(2 NUMA nodes, the design expects 4)");
     sn_health_report_release(&rep);
 }
@@ -288,17 +266,15 @@ static void test_topo_no_accelerator_warns_unless_the_design_says_so(void)
     const struct sn_health_check *ck;
 
     REQUIRE(run(SYS "captured-vm", NULL, &rep) == SN_OK);
-    ck = find(&rep, "topo.accelerators", "node");
+    ck = fx_expect_check(&rep, "topo.accelerators", "node", SN_HEALTH_WARN);
     REQUIRE(ck);
-    CHECK(ck->status == SN_HEALTH_WARN);
     CHECK_CONTAINS(ck->evidence, "no accelerator on the PCI bus");
     sn_health_report_release(&rep);
     sn_health_node_init(&node);
     node.accelerators = 0;
     REQUIRE(run(SYS "captured-vm", &node, &rep) == SN_OK);
-    ck = find(&rep, "topo.accelerators", "node");
+    ck = fx_expect_check(&rep, "topo.accelerators", "node", SN_HEALTH_PASS);
     REQUIRE(ck);
-    CHECK(ck->status == SN_HEALTH_PASS);
     sn_health_report_release(&rep);
 }
 
@@ -306,22 +282,16 @@ static void test_topo_refuses_hwloc_reading_another_root(void)
 {
     struct sn_health_config cfg;
     struct sn_health_report rep;
-    struct sn_error err;
     const struct sn_health_check *ck;
 
     /* doctor reads a fixture, hwloc the live system: skipped, said so */
     unsetenv("HWLOC_FSROOT");
-    sn_health_config_init(&cfg);
-    cfg.fsroot = SYS "node-good";
-    cfg.probes = SN_HEALTH_PROBE_TOPO;
-    cfg.nvml_library = "";
-    sn_health_report_init(&rep);
-    REQUIRE(sn_health_run(&cfg, &rep, &err) == SN_OK);
-    ck = find(&rep, "topo.hwloc", "node");
+    fx_health_config(&cfg, SYS "node-good", SN_HEALTH_PROBE_TOPO);
+    REQUIRE(fx_health_run(&cfg, &rep) == SN_OK);
+    ck = fx_expect_check(&rep, "topo.hwloc", "node", SN_HEALTH_SKIP);
     REQUIRE(ck);
-    CHECK(ck->status == SN_HEALTH_SKIP);
     CHECK_CONTAINS(ck->evidence, "set HWLOC_FSROOT to the same root");
-    CHECK(find(&rep, "topo.accelerators", "node") == NULL);
+    CHECK(fx_find_check(&rep, "topo.accelerators", "node") == NULL);
     sn_health_report_release(&rep);
 }
 

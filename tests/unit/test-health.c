@@ -1,6 +1,7 @@
 /* test-health.c: the health report and the PCIe probe, on the hand-made
  * trees in tests/fixtures/sysfs/ and on small trees built here. */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "health-fixtures.h"
 #include "sn/health.h"
 
 #define FIX "tests/fixtures/sysfs/"
@@ -18,37 +20,12 @@ static int run_on(const char *root, unsigned probes,
                   struct sn_health_report *rep)
 {
     struct sn_health_config cfg;
-    struct sn_error err;
 
-    sn_health_config_init(&cfg);
-    cfg.fsroot = root;
-    cfg.probes = probes;
-    sn_health_report_init(rep);
-    return sn_health_run(&cfg, rep, &err);
+    fx_health_config(&cfg, root, probes);
+    return fx_health_run(&cfg, rep);
 }
 
 /* The first check with this name whose subject starts with prefix. */
-static const struct sn_health_check *
-find(const struct sn_health_report *rep, const char *name, const char *prefix)
-{
-    for (size_t i = 0; i < rep->nchecks; i++)
-        if (!strcmp(rep->checks[i].name, name) &&
-            !strncmp(rep->checks[i].subject, prefix, strlen(prefix)))
-            return &rep->checks[i];
-    return NULL;
-}
-
-static size_t count(const struct sn_health_report *rep, const char *name,
-                    enum sn_health_status st)
-{
-    size_t n = 0;
-
-    for (size_t i = 0; i < rep->nchecks; i++)
-        if (!strcmp(rep->checks[i].name, name) && rep->checks[i].status == st)
-            n++;
-    return n;
-}
-
 /* A scratch tree: tmpdir plus helpers to write files and links in it. */
 static char scratch[256];
 
@@ -115,11 +92,24 @@ static void mkdev(const char *path, unsigned cls, unsigned vendor,
     mklink(rel, target);
 }
 
-static void scratch_new(void)
+/* A fresh scratch tree; false when none could be made. */
+static bool scratch_new(void)
 {
     snprintf(scratch, sizeof(scratch), "/tmp/sn-test-health.XXXXXX");
     if (!mkdtemp(scratch))
         scratch[0] = '\0';
+    return scratch[0] != '\0';
+}
+
+/* A fresh scratch tree with a Gen4 x16 root port at 0000:00:01.0 for a
+ * device below it; false when no tree could be made. */
+static bool scratch_with_root_port(void)
+{
+    if (!scratch_new())
+        return false;
+    mkdev("pci0000:00/0000:00:01.0", 0x060400, 0x8086, "16.0 GT/s PCIe", 16,
+          "16.0 GT/s PCIe", 16);
+    return true;
 }
 
 static void scratch_free(void)
@@ -215,11 +205,11 @@ static void test_pcie_good_tree_passes_every_link(void)
     REQUIRE(run_on(FIX "node-good", SN_HEALTH_PROBE_PCIE, &rep) == SN_OK);
     CHECK(sn_health_report_worst(&rep) == SN_HEALTH_PASS);
     /* 4 GPUs, 2 NICs, 1 NVMe, and the uplinks of the 2 switches */
-    CHECK(count(&rep, "pcie.link", SN_HEALTH_PASS) == 9);
-    CHECK(count(&rep, "pcie.aer", SN_HEALTH_PASS) == 7);
+    CHECK(fx_count_checks(&rep, "pcie.link", SN_HEALTH_PASS) == 9);
+    CHECK(fx_count_checks(&rep, "pcie.aer", SN_HEALTH_PASS) == 7);
     CHECK_STR(rep.host, "gpu-node-01");
     /* the BMC's VGA is not an accelerator */
-    CHECK(find(&rep, "pcie.link", "0000:07:00.0") == NULL);
+    CHECK(fx_find_check(&rep, "pcie.link", "0000:07:00.0") == NULL);
     sn_health_report_release(&rep);
 }
 
@@ -230,9 +220,8 @@ static void test_pcie_trained_down_gpu_fails_naming_slot(void)
 
     REQUIRE(run_on(FIX "node-trained-down", SN_HEALTH_PROBE_PCIE, &rep) ==
             SN_OK);
-    ck = find(&rep, "pcie.link", "0000:83:00.0");
+    ck = fx_expect_check(&rep, "pcie.link", "0000:83:00.0", SN_HEALTH_FAIL);
     REQUIRE(ck);
-    CHECK(ck->status == SN_HEALTH_FAIL);
     CHECK_CONTAINS(ck->subject, "gpu 10de:2330 slot GPU2");
     CHECK_CONTAINS(ck->evidence, "trained down: Gen5 x8");
     CHECK_CONTAINS(ck->evidence, "capable of Gen5 x16");
@@ -247,9 +236,8 @@ static void test_pcie_trained_down_switch_uplink_fails(void)
 
     REQUIRE(run_on(FIX "node-trained-down", SN_HEALTH_PROBE_PCIE, &rep) ==
             SN_OK);
-    ck = find(&rep, "pcie.link", "0000:01:00.0");
+    ck = fx_expect_check(&rep, "pcie.link", "0000:01:00.0", SN_HEALTH_FAIL);
     REQUIRE(ck);
-    CHECK(ck->status == SN_HEALTH_FAIL);
     CHECK_CONTAINS(ck->subject, "above gpu 0000:03:00.0");
     CHECK_CONTAINS(ck->evidence, "x8");
     /* reported once, though two GPUs and a NIC hang below it */
@@ -270,8 +258,8 @@ static void test_pcie_slow_nic_fails_but_idle_gpu_warns(void)
 
     REQUIRE(run_on(FIX "node-trained-down", SN_HEALTH_PROBE_PCIE, &rep) ==
             SN_OK);
-    nic = find(&rep, "pcie.link", "0000:85:00.0");
-    gpu = find(&rep, "pcie.link", "0000:04:00.0");
+    nic = fx_find_check(&rep, "pcie.link", "0000:85:00.0");
+    gpu = fx_find_check(&rep, "pcie.link", "0000:04:00.0");
     REQUIRE(nic && gpu);
     CHECK(nic->status == SN_HEALTH_FAIL);
     CHECK_CONTAINS(nic->evidence, "Gen3 x16");
@@ -280,7 +268,7 @@ static void test_pcie_slow_nic_fails_but_idle_gpu_warns(void)
     CHECK(gpu->status == SN_HEALTH_WARN);
     CHECK_CONTAINS(gpu->evidence, "Gen1 x16");
     CHECK_CONTAINS(gpu->remedy, "under load");
-    CHECK(count(&rep, "pcie.link", SN_HEALTH_FAIL) == 3);
+    CHECK(fx_count_checks(&rep, "pcie.link", SN_HEALTH_FAIL) == 3);
     sn_health_report_release(&rep);
 }
 
@@ -290,22 +278,18 @@ static void test_pcie_aer_errors_by_severity(void)
     const struct sn_health_check *ck;
 
     REQUIRE(run_on(FIX "node-aer", SN_HEALTH_PROBE_PCIE, &rep) == SN_OK);
-    ck = find(&rep, "pcie.aer", "0000:03:00.0");
+    ck = fx_expect_check(&rep, "pcie.aer", "0000:03:00.0", SN_HEALTH_WARN);
     REQUIRE(ck);
-    CHECK(ck->status == SN_HEALTH_WARN);
     CHECK_CONTAINS(ck->evidence, "correctable 12");
     CHECK_CONTAINS(ck->evidence, "BadTLP=12");
-    ck = find(&rep, "pcie.aer", "0000:05:00.0");
+    ck = fx_expect_check(&rep, "pcie.aer", "0000:05:00.0", SN_HEALTH_FAIL);
     REQUIRE(ck);
-    CHECK(ck->status == SN_HEALTH_FAIL);
     CHECK_CONTAINS(ck->evidence, "CmpltTO=1");
-    ck = find(&rep, "pcie.aer", "0000:06:00.0");
+    ck = fx_expect_check(&rep, "pcie.aer", "0000:06:00.0", SN_HEALTH_FAIL);
     REQUIRE(ck);
-    CHECK(ck->status == SN_HEALTH_FAIL);
     CHECK_CONTAINS(ck->evidence, "fatal 1");
-    ck = find(&rep, "pcie.aer", "0000:83:00.0");
+    ck = fx_expect_check(&rep, "pcie.aer", "0000:83:00.0", SN_HEALTH_PASS);
     REQUIRE(ck);
-    CHECK(ck->status == SN_HEALTH_PASS);
     sn_health_report_release(&rep);
 }
 
@@ -316,17 +300,13 @@ static void test_pcie_slot_limited_link_passes_and_says_so(void)
     struct sn_health_report rep;
     const struct sn_health_check *ck;
 
-    scratch_new();
-    REQUIRE(scratch[0]);
     /* a Gen5 GPU in a Gen4 root port, running Gen4: the best it can do */
-    mkdev("pci0000:00/0000:00:01.0", 0x060400, 0x8086, "16.0 GT/s PCIe", 16,
-          "16.0 GT/s PCIe", 16);
+    REQUIRE(scratch_with_root_port());
     mkdev("pci0000:00/0000:00:01.0/0000:01:00.0", 0x030200, 0x10de,
           "16.0 GT/s PCIe", 16, "32.0 GT/s PCIe", 16);
     REQUIRE(run_on(scratch, SN_HEALTH_PROBE_PCIE, &rep) == SN_OK);
-    ck = find(&rep, "pcie.link", "0000:01:00.0");
+    ck = fx_expect_check(&rep, "pcie.link", "0000:01:00.0", SN_HEALTH_PASS);
     REQUIRE(ck);
-    CHECK(ck->status == SN_HEALTH_PASS);
     CHECK_CONTAINS(ck->evidence, "Gen4 x16");
     CHECK_CONTAINS(ck->evidence, "the device supports Gen5 x16");
     sn_health_report_release(&rep);
@@ -338,19 +318,15 @@ static void test_pcie_link_down_fails(void)
     struct sn_health_report rep;
     const struct sn_health_check *ck;
 
-    scratch_new();
-    REQUIRE(scratch[0]);
-    mkdev("pci0000:00/0000:00:01.0", 0x060400, 0x8086, "16.0 GT/s PCIe", 16,
-          "16.0 GT/s PCIe", 16);
+    REQUIRE(scratch_with_root_port());
     mkdev("pci0000:00/0000:00:01.0/0000:01:00.0", 0x020000, 0x8086,
           "Unknown", 0, "16.0 GT/s PCIe", 8);
     REQUIRE(run_on(scratch, SN_HEALTH_PROBE_PCIE, &rep) == SN_OK);
-    ck = find(&rep, "pcie.link", "0000:01:00.0 nic");
+    ck = fx_expect_check(&rep, "pcie.link", "0000:01:00.0 nic", SN_HEALTH_FAIL);
     REQUIRE(ck);
-    CHECK(ck->status == SN_HEALTH_FAIL);
     CHECK_CONTAINS(ck->evidence, "link down");
     /* no AER files anywhere: said once, as a skip */
-    CHECK(count(&rep, "pcie.aer", SN_HEALTH_SKIP) == 1);
+    CHECK(fx_count_checks(&rep, "pcie.aer", SN_HEALTH_SKIP) == 1);
     sn_health_report_release(&rep);
     scratch_free();
 }
@@ -360,18 +336,16 @@ static void test_pcie_virtual_function_and_virtio_are_not_links(void)
     struct sn_health_report rep;
     const struct sn_health_check *ck;
 
-    scratch_new();
-    REQUIRE(scratch[0]);
+    REQUIRE(scratch_new());
     /* a virtio NIC (no link attributes) and an SR-IOV VF of a NIC */
     mkdev("pci0000:00/0000:00:03.0", 0x020000, 0x1af4, NULL, 0, NULL, 0);
     mkdev("pci0000:00/0000:00:04.1", 0x020000, 0x15b3, "Unknown", 0,
           "Unknown", 0);
     mklink("sys/devices/pci0000:00/0000:00:04.1/physfn", "../0000:00:04.0");
     REQUIRE(run_on(scratch, SN_HEALTH_PROBE_PCIE, &rep) == SN_OK);
-    ck = find(&rep, "pcie.link", "0000:00:03.0");
+    ck = fx_expect_check(&rep, "pcie.link", "0000:00:03.0", SN_HEALTH_SKIP);
     REQUIRE(ck);
-    CHECK(ck->status == SN_HEALTH_SKIP);
-    CHECK(find(&rep, "pcie.link", "0000:00:04.1") == NULL);
+    CHECK(fx_find_check(&rep, "pcie.link", "0000:00:04.1") == NULL);
     CHECK(sn_health_report_worst(&rep) == SN_HEALTH_SKIP);
     sn_health_report_release(&rep);
     scratch_free();
@@ -382,12 +356,10 @@ static void test_pcie_empty_root_skips_and_says_why(void)
     struct sn_health_report rep;
     const struct sn_health_check *ck;
 
-    scratch_new();
-    REQUIRE(scratch[0]);
+    REQUIRE(scratch_new());
     REQUIRE(run_on(scratch, SN_HEALTH_PROBE_PCIE, &rep) == SN_OK);
-    ck = find(&rep, "pcie.link", "node");
+    ck = fx_expect_check(&rep, "pcie.link", "node", SN_HEALTH_SKIP);
     REQUIRE(ck);
-    CHECK(ck->status == SN_HEALTH_SKIP);
     CHECK_CONTAINS(ck->evidence, "no accelerator, NIC or NVMe");
     CHECK_STR(rep.host, "");
     sn_health_report_release(&rep);
