@@ -66,3 +66,19 @@ size_t fx_count_checks(const struct sn_health_report *rep, const char *name,
             n++;
     return n;
 }
+
+struct sn_store_health fx_store_health(const char *host, const char *name,
+                                       const char *status, const char *subject,
+                                       const char *evidence, const char *remedy)
+{
+    struct sn_store_health h;
+
+    memset(&h, 0, sizeof(h));
+    snprintf(h.host, sizeof(h.host), "%s", host);
+    snprintf(h.name, sizeof(h.name), "%s", name);
+    snprintf(h.status, sizeof(h.status), "%s", status);
+    snprintf(h.subject, sizeof(h.subject), "%s", subject);
+    h.evidence = (char *)evidence;
+    h.remedy = (char *)remedy;
+    return h;
+}

@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "sn/health.h"
+#include "sn/store.h"
 
 /* cfg initialised for doctor's probes on the tree at root, with NVML off
  * (library ""): a test that loads one sets cfg->nvml_library after. */
@@ -33,5 +34,12 @@ fx_expect_check(const struct sn_health_report *rep, const char *name,
 /* How many checks named name have status st. */
 size_t fx_count_checks(const struct sn_health_report *rep, const char *name,
                        enum sn_health_status st);
+
+/* A doctor check as the store keeps it; evidence and remedy are borrowed,
+ * the other strings copied (and cut to their fields). */
+struct sn_store_health fx_store_health(const char *host, const char *name,
+                                       const char *status, const char *subject,
+                                       const char *evidence,
+                                       const char *remedy);
 
 #endif

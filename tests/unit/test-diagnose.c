@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "health-fixtures.h"
 #include "sn/diagnose.h"
 #include "sn/spec.h"
 #include "sn/topo.h"
@@ -124,11 +125,26 @@ static void build_fat(struct fat *c)
 static const uint32_t rounds4[3][2][2] = {
     {{0, 3}, {1, 2}}, {{0, 2}, {1, 3}}, {{0, 1}, {2, 3}}};
 
-/* Unidirectional pair results for every ordered pair, in tournament
- * rounds; pair (a, b) reaches base x factor(a, b), 8 samples with a small
- * deterministic spread (+/- 0.3%). */
-static void pair_results(struct sn_results *rs, double base,
-                         double (*factor)(uint32_t a, uint32_t b))
+/* What a generated pair result measures, and the spread of its samples
+ * (+/- that share, deterministic). */
+struct pair_test {
+    const char *test, *params, *unit;
+    bool lower_better;
+    double spread;
+};
+
+/* one-way bandwidth, both ways at once (+/- 0.3%), latency (+/- 1%) */
+static const struct pair_test uni = {"pairs.uni", "bytes=1048576", "B/s", false,
+                                     0.003};
+static const struct pair_test bidir = {"pairs.bidir", "bytes=1048576", "B/s",
+                                       false, 0.003};
+static const struct pair_test latency = {"pairs.latency", "bytes=8", "s", true,
+                                         0.01};
+
+/* Results of test for every ordered pair, in tournament rounds; pair
+ * (a, b) reaches base x factor(a, b), 8 samples with the test's spread. */
+static void results_by(struct sn_results *rs, const struct pair_test *pt,
+                       double base, double (*factor)(uint32_t a, uint32_t b))
 {
     for (uint32_t rd = 0; rd < 3; rd++)
         for (uint32_t p = 0; p < 2; p++)
@@ -137,16 +153,18 @@ static void pair_results(struct sn_results *rs, double base,
                 double s[8];
                 uint32_t a = rounds4[rd][p][d], b = rounds4[rd][p][1 - d];
                 memset(&r, 0, sizeof(r));
-                snprintf(r.test, sizeof(r.test), "pairs.uni");
-                snprintf(r.params, sizeof(r.params), "bytes=1048576");
-                snprintf(r.unit, sizeof(r.unit), "B/s");
+                snprintf(r.test, sizeof(r.test), "%s", pt->test);
+                snprintf(r.params, sizeof(r.params), "%s", pt->params);
+                snprintf(r.unit, sizeof(r.unit), "%s", pt->unit);
                 r.subject = SN_SUBJECT_PAIR;
+                r.lower_better = pt->lower_better;
                 r.a = a;
                 r.b = b;
                 r.round = rd;
                 for (int k = 0; k < 8; k++)
-                    s[k] = base * factor(a, b) *
-                           (1.0 + 0.003 * (double)((k * 5 + a + b) % 3 - 1));
+                    s[k] =
+                        base * factor(a, b) *
+                        (1.0 + pt->spread * (double)((k * 5 + a + b) % 3 - 1));
                 r.samples = s;
                 r.nsamples = 8;
                 sn_stats_compute(s, 8, &r.stats);
@@ -218,6 +236,36 @@ static size_t count_kind(const struct sn_diag_report *r,
     for (size_t i = 0; i < r->n; i++)
         n += r->findings[i].kind == k;
     return n;
+}
+
+/* rs initialised with one run of pair results on the leaves cluster: 95%
+ * of the hosts' 12.5 MB/s, pair (a, b) scaled by factor(a, b). */
+static void leaves_run(struct sn_results *rs,
+                       double (*factor)(uint32_t a, uint32_t b))
+{
+    sn_results_init(rs);
+    results_by(rs, &uni, 0.95 * 12.5e6, factor);
+}
+
+/* The leaves cluster with isl_bw, one run on it (leaves_run) and its
+ * diagnosis without a baseline (NULL when it failed, said why). */
+static struct sn_diag_report *
+leaves_diagnose(struct leaves *c, double isl_bw, struct sn_results *rs,
+                double (*factor)(uint32_t a, uint32_t b))
+{
+    build_leaves(c, isl_bw);
+    leaves_run(rs, factor);
+    return diagnose(c, rs, NULL);
+}
+
+/* Frees what a leaves case holds: its report (may be NULL), its results
+ * and its cluster. */
+static void leaves_release(struct leaves *c, struct sn_results *rs,
+                           struct sn_diag_report *rep)
+{
+    sn_diag_report_free(rep);
+    sn_results_release(rs);
+    sn_topo_free(c->t);
 }
 
 /* ---- comparisons ----------------------------------------------------------- */
@@ -351,7 +399,7 @@ static void test_diag_expect_shares_a_link_in_a_round(void)
     /* an oversubscribed inter-switch link: as fast as one host */
     build_leaves(&c, 12.5e6);
     sn_results_init(&rs);
-    pair_results(&rs, 1e7, all_well);
+    results_by(&rs, &uni, 1e7, all_well);
     REQUIRE(sn_diag_expect(c.t, "cpu", &rs, e, src, &err) == SN_OK);
     for (size_t i = 0; i < rs.n; i++) {
         const struct sn_result *r = &rs.items[i];
@@ -367,7 +415,7 @@ static void test_diag_expect_shares_a_link_in_a_round(void)
     /* twice as fast: no sharing cost */
     build_leaves(&c, 25e6);
     sn_results_init(&rs);
-    pair_results(&rs, 1e7, all_well);
+    results_by(&rs, &uni, 1e7, all_well);
     REQUIRE(sn_diag_expect(c.t, "cpu", &rs, e, src, &err) == SN_OK);
     for (size_t i = 0; i < rs.n; i++)
         CHECK_NEAR(e[i], 12.5e6, 1e-9);
@@ -526,17 +574,12 @@ static void test_diag_healthy_cluster_passes(void)
     struct sn_results rs;
     struct sn_diag_report *rep;
 
-    build_leaves(&c, 25e6);
-    sn_results_init(&rs);
-    pair_results(&rs, 0.95 * 12.5e6, all_well);
-    rep = diagnose(&c, &rs, NULL);
+    rep = leaves_diagnose(&c, 25e6, &rs, all_well);
     REQUIRE(rep);
     CHECK(rep->verdict == SN_SEV_PASS);
     CHECK(rep->n == 0);
     CHECK(rep->npairs == 6 && rep->nlinks == c.t->nlinks);
-    sn_diag_report_free(rep);
-    sn_results_release(&rs);
-    sn_topo_free(c.t);
+    leaves_release(&c, &rs, rep);
 }
 
 static void test_diag_half_rate_host_link_fails_on_its_label(void)
@@ -546,10 +589,7 @@ static void test_diag_half_rate_host_link_fails_on_its_label(void)
     struct sn_diag_report *rep;
     char label[192];
 
-    build_leaves(&c, 25e6);
-    sn_results_init(&rs);
-    pair_results(&rs, 0.95 * 12.5e6, host0_half);
-    rep = diagnose(&c, &rs, NULL);
+    rep = leaves_diagnose(&c, 25e6, &rs, host0_half);
     REQUIRE(rep && rep->n >= 1);
     CHECK(rep->verdict == SN_SEV_FAIL);
     CHECK(rep->findings[0].kind == SN_FIND_LINK);
@@ -563,9 +603,7 @@ static void test_diag_half_rate_host_link_fails_on_its_label(void)
     CHECK(count_kind(rep, SN_FIND_SYSTEMIC) == 0);
     CHECK(rep->links[c.host_link[0]].severity == SN_SEV_FAIL);
     CHECK(rep->links[c.isl].severity == SN_SEV_PASS);
-    sn_diag_report_free(rep);
-    sn_results_release(&rs);
-    sn_topo_free(c.t);
+    leaves_release(&c, &rs, rep);
 }
 
 static void test_diag_slow_inter_switch_link_is_named_not_hosts(void)
@@ -574,18 +612,13 @@ static void test_diag_slow_inter_switch_link_is_named_not_hosts(void)
     struct sn_results rs;
     struct sn_diag_report *rep;
 
-    build_leaves(&c, 25e6);
-    sn_results_init(&rs);
-    pair_results(&rs, 0.95 * 12.5e6, cross_forty);
-    rep = diagnose(&c, &rs, NULL);
+    rep = leaves_diagnose(&c, 25e6, &rs, cross_forty);
     REQUIRE(rep && rep->n >= 1);
     CHECK(rep->findings[0].kind == SN_FIND_LINK);
     CHECK_STR(rep->findings[0].subject, "L000008");
     CHECK(count_kind(rep, SN_FIND_LINK) == 1);
     CHECK(count_kind(rep, SN_FIND_SYSTEMIC) == 0);
-    sn_diag_report_free(rep);
-    sn_results_release(&rs);
-    sn_topo_free(c.t);
+    leaves_release(&c, &rs, rep);
 }
 
 static void test_diag_uniform_shortfall_is_systemic_not_a_cable(void)
@@ -594,18 +627,13 @@ static void test_diag_uniform_shortfall_is_systemic_not_a_cable(void)
     struct sn_results rs;
     struct sn_diag_report *rep;
 
-    build_leaves(&c, 25e6);
-    sn_results_init(&rs);
-    pair_results(&rs, 0.95 * 12.5e6, everything_forty);
-    rep = diagnose(&c, &rs, NULL);
+    rep = leaves_diagnose(&c, 25e6, &rs, everything_forty);
     REQUIRE(rep && rep->n == 1);
     CHECK(rep->findings[0].kind == SN_FIND_SYSTEMIC);
     CHECK(rep->findings[0].severity == SN_SEV_FAIL);
     CHECK_NEAR(rep->findings[0].cmp[SN_BASIS_DESIGN].ratio, 0.38, 1e-2);
     CHECK(count_kind(rep, SN_FIND_LINK) == 0);
-    sn_diag_report_free(rep);
-    sn_results_release(&rs);
-    sn_topo_free(c.t);
+    leaves_release(&c, &rs, rep);
 }
 
 /* A baseline from results (one run's samples). */
@@ -648,6 +676,15 @@ static int entry_order(const void *x, const void *y)
     return (a->b > b->b) - (a->b < b->b);
 }
 
+/* The baseline taken from the results healthy, its entries in the
+ * order the store keeps them. */
+static void baseline_sorted(const struct sn_results *healthy,
+                            struct sn_baseline *bl)
+{
+    baseline_from(healthy, bl);
+    qsort(bl->entries, bl->n, sizeof(*bl->entries), entry_order);
+}
+
 static void test_diag_eighty_percent_link_found_with_a_baseline(void)
 {
     struct leaves c;
@@ -657,12 +694,9 @@ static void test_diag_eighty_percent_link_found_with_a_baseline(void)
     char label[192];
 
     build_leaves(&c, 25e6);
-    sn_results_init(&healthy);
-    sn_results_init(&now);
-    pair_results(&healthy, 0.95 * 12.5e6, all_well);
-    pair_results(&now, 0.95 * 12.5e6, host3_eighty);
-    baseline_from(&healthy, &bl);
-    qsort(bl.entries, bl.n, sizeof(*bl.entries), entry_order);
+    leaves_run(&healthy, all_well);
+    leaves_run(&now, host3_eighty);
+    baseline_sorted(&healthy, &bl);
     /* without the baseline 80% is within the design's margin */
     rep = diagnose(&c, &now, NULL);
     REQUIRE(rep);
@@ -684,11 +718,9 @@ static void test_diag_eighty_percent_link_found_with_a_baseline(void)
     REQUIRE(rep);
     CHECK(count_kind(rep, SN_FIND_MISSING) == 1);
     now.n++;
-    sn_diag_report_free(rep);
     sn_baseline_release(&bl);
     sn_results_release(&healthy);
-    sn_results_release(&now);
-    sn_topo_free(c.t);
+    leaves_release(&c, &now, rep);
 }
 
 static double everything_ninety(uint32_t a, uint32_t b)
@@ -709,13 +741,10 @@ static void test_diag_class_wide_drop_from_baseline_is_systemic(void)
      * within the design's margin, far outside the baseline's noise. One
      * systemic finding, and no cable blamed for what all of them share */
     build_leaves(&c, 25e6);
-    sn_results_init(&healthy);
-    sn_results_init(&now);
-    pair_results(&healthy, 0.95 * 12.5e6, all_well);
-    pair_results(&now, 0.95 * 12.5e6, everything_ninety);
-    baseline_from(&healthy, &bl);
+    leaves_run(&healthy, all_well);
+    leaves_run(&now, everything_ninety);
+    baseline_sorted(&healthy, &bl);
     snprintf(bl.name, sizeof(bl.name), "accepted");
-    qsort(bl.entries, bl.n, sizeof(*bl.entries), entry_order);
     rep = diagnose(&c, &now, &bl);
     REQUIRE(rep && rep->n == 1);
     CHECK(rep->findings[0].kind == SN_FIND_SYSTEMIC);
@@ -726,39 +755,9 @@ static void test_diag_class_wide_drop_from_baseline_is_systemic(void)
     CHECK(count_kind(rep, SN_FIND_LINK) == 0);
     for (size_t i = 0; i < rep->npairs; i++)
         CHECK(rep->pairs[i].severity == SN_SEV_PASS);
-    sn_diag_report_free(rep);
     sn_baseline_release(&bl);
     sn_results_release(&healthy);
-    sn_results_release(&now);
-    sn_topo_free(c.t);
-}
-
-/* Both-ways results of every ordered pair, pair (a, b) at factor(a, b). */
-static void bidir_by(struct sn_results *rs, double base,
-                     double (*factor)(uint32_t a, uint32_t b))
-{
-    for (uint32_t rd = 0; rd < 3; rd++)
-        for (uint32_t p = 0; p < 2; p++)
-            for (uint32_t d = 0; d < 2; d++) {
-                struct sn_result r;
-                double s[8];
-                uint32_t a = rounds4[rd][p][d], b = rounds4[rd][p][1 - d];
-                memset(&r, 0, sizeof(r));
-                snprintf(r.test, sizeof(r.test), "pairs.bidir");
-                snprintf(r.params, sizeof(r.params), "bytes=1048576");
-                snprintf(r.unit, sizeof(r.unit), "B/s");
-                r.subject = SN_SUBJECT_PAIR;
-                r.a = a;
-                r.b = b;
-                r.round = rd;
-                for (int k = 0; k < 8; k++)
-                    s[k] = base * factor(a, b) *
-                           (1.0 + 0.003 * (double)((k * 5 + a + b) % 3 - 1));
-                r.samples = s;
-                r.nsamples = 8;
-                sn_stats_compute(s, 8, &r.stats);
-                sn_results_add(rs, &r);
-            }
+    leaves_release(&c, &now, rep);
 }
 
 /* Host 3's link at about 80%, as a loaded machine measures it: pair
@@ -805,19 +804,16 @@ static void test_diag_pair_below_baseline_in_every_result_is_slow(void)
     char label[192];
 
     build_leaves(&c, 50e6);
-    sn_results_init(&healthy);
-    sn_results_init(&now);
-    pair_results(&healthy, 0.95 * 12.5e6, all_well);
-    bidir_by(&healthy, 0.9 * 12.5e6, all_well);
-    baseline_from(&healthy, &bl);
+    leaves_run(&healthy, all_well);
+    results_by(&healthy, &bidir, 0.9 * 12.5e6, all_well);
+    baseline_sorted(&healthy, &bl);
     /* a baseline of three runs that drifted 4% between them */
     for (size_t i = 0; i < bl.n; i++) {
         bl.entries[i].runs = 3;
         bl.entries[i].drift = 0.04;
     }
-    qsort(bl.entries, bl.n, sizeof(*bl.entries), entry_order);
-    pair_results(&now, 0.95 * 12.5e6, host3_uneven);
-    bidir_by(&now, 0.9 * 12.5e6, host3_uneven_both);
+    leaves_run(&now, host3_uneven);
+    results_by(&now, &bidir, 0.9 * 12.5e6, host3_uneven_both);
     rep = diagnose(&c, &now, &bl);
     REQUIRE(rep && rep->n >= 1);
     /* pair 1~3 counts as slow (z -4.0, -2.6, -2.5: -5.2 together), so it
@@ -834,46 +830,14 @@ static void test_diag_pair_below_baseline_in_every_result_is_slow(void)
     for (size_t i = 0; i < bl.n; i++)
         bl.entries[i].drift = 0.01;
     sn_results_release(&now);
-    sn_results_init(&now);
-    pair_results(&now, 0.95 * 12.5e6, pair01_low);
-    bidir_by(&now, 0.9 * 12.5e6, pair01_low_both);
+    leaves_run(&now, pair01_low);
+    results_by(&now, &bidir, 0.9 * 12.5e6, pair01_low_both);
     rep = diagnose(&c, &now, &bl);
     REQUIRE(rep);
     CHECK(rep->n == 0);
-    sn_diag_report_free(rep);
     sn_baseline_release(&bl);
     sn_results_release(&healthy);
-    sn_results_release(&now);
-    sn_topo_free(c.t);
-}
-
-/* Latency results of every ordered pair, pair (a, b) at base x f(a, b). */
-static void latency_by(struct sn_results *rs, double base,
-                       double (*factor)(uint32_t a, uint32_t b))
-{
-    for (uint32_t rd = 0; rd < 3; rd++)
-        for (uint32_t p = 0; p < 2; p++)
-            for (uint32_t d = 0; d < 2; d++) {
-                struct sn_result r;
-                double s[8];
-                uint32_t a = rounds4[rd][p][d], b = rounds4[rd][p][1 - d];
-                memset(&r, 0, sizeof(r));
-                snprintf(r.test, sizeof(r.test), "pairs.latency");
-                snprintf(r.params, sizeof(r.params), "bytes=8");
-                snprintf(r.unit, sizeof(r.unit), "s");
-                r.subject = SN_SUBJECT_PAIR;
-                r.lower_better = true;
-                r.a = a;
-                r.b = b;
-                r.round = rd;
-                for (int k = 0; k < 8; k++)
-                    s[k] = base * factor(a, b) *
-                           (1.0 + 0.01 * (double)((k * 5 + a + b) % 3 - 1));
-                r.samples = s;
-                r.nsamples = 8;
-                sn_stats_compute(s, 8, &r.stats);
-                sn_results_add(rs, &r);
-            }
+    leaves_release(&c, &now, rep);
 }
 
 static double pair12_slow(uint32_t a, uint32_t b)
@@ -908,14 +872,11 @@ static void test_diag_latency_alone_is_at_most_a_warning(void)
     /* pair 1~2's latency at 3.4 times its baseline (a loaded host), its
      * bandwidth as before: a WARN on the pair, no FAIL, no cable */
     build_leaves(&c, 25e6);
-    sn_results_init(&healthy);
-    sn_results_init(&now);
-    pair_results(&healthy, 0.95 * 12.5e6, all_well);
-    latency_by(&healthy, 33e-6, all_well);
-    pair_results(&now, 0.95 * 12.5e6, all_well);
-    latency_by(&now, 33e-6, pair12_slow);
-    baseline_from(&healthy, &bl);
-    qsort(bl.entries, bl.n, sizeof(*bl.entries), entry_order);
+    leaves_run(&healthy, all_well);
+    results_by(&healthy, &latency, 33e-6, all_well);
+    leaves_run(&now, all_well);
+    results_by(&now, &latency, 33e-6, pair12_slow);
+    baseline_sorted(&healthy, &bl);
     rep = diagnose(&c, &now, &bl);
     REQUIRE(rep && rep->n >= 1);
     CHECK(rep->verdict == SN_SEV_WARN);
@@ -932,18 +893,15 @@ static void test_diag_latency_alone_is_at_most_a_warning(void)
     sn_diag_report_free(rep);
     /* every pair at 1.9 times the baseline: the class's finding too */
     sn_results_release(&now);
-    sn_results_init(&now);
-    pair_results(&now, 0.95 * 12.5e6, all_well);
-    latency_by(&now, 33e-6, all_slow);
+    leaves_run(&now, all_well);
+    results_by(&now, &latency, 33e-6, all_slow);
     rep = diagnose(&c, &now, &bl);
     REQUIRE(rep && rep->n >= 1);
     CHECK(any_evidence_has(rep, "1.9x the latency of baseline"));
     CHECK(!any_evidence_has(rep, "reach 53%"));
-    sn_diag_report_free(rep);
     sn_baseline_release(&bl);
     sn_results_release(&healthy);
-    sn_results_release(&now);
-    sn_topo_free(c.t);
+    leaves_release(&c, &now, rep);
 }
 
 /* One all-reduce of 1 MiB over the four ranks, at busbw bw. */
@@ -1098,17 +1056,14 @@ static void test_diag_one_slow_exchange_is_no_cable(void)
      * one-way results were not: one piece of evidence against two, one
      * pair finding and no cable named */
     build_leaves(&c, 50e6);
-    sn_results_init(&rs);
-    pair_results(&rs, 0.95 * 12.5e6, all_well);
+    leaves_run(&rs, all_well);
     bidir_results(&rs, 0.9 * 12.5e6, 0.4);
     rep = diagnose(&c, &rs, NULL);
     REQUIRE(rep && rep->n == 1);
     CHECK(rep->findings[0].kind == SN_FIND_PAIR);
     CHECK_STR(rep->findings[0].test, "pairs.bidir");
     CHECK(count_kind(rep, SN_FIND_LINK) == 0);
-    sn_diag_report_free(rep);
-    sn_results_release(&rs);
-    sn_topo_free(c.t);
+    leaves_release(&c, &rs, rep);
 }
 
 static void test_diag_same_input_same_output_in_any_order(void)
@@ -1121,7 +1076,7 @@ static void test_diag_same_input_same_output_in_any_order(void)
     build_leaves(&c, 25e6);
     sn_results_init(&rs);
     sn_results_init(&rev);
-    pair_results(&rs, 0.95 * 12.5e6, hosts_0_and_3);
+    results_by(&rs, &uni, 0.95 * 12.5e6, hosts_0_and_3);
     for (size_t i = rs.n; i-- > 0;)
         sn_results_add(&rev, &rs.items[i]);
     a = diagnose(&c, &rs, NULL);
@@ -1148,10 +1103,7 @@ static void test_diag_renders_json_junit_and_text(void)
     struct sn_diag_report *rep;
     struct sn_buf out;
 
-    build_leaves(&c, 25e6);
-    sn_results_init(&rs);
-    pair_results(&rs, 0.95 * 12.5e6, host0_half);
-    rep = diagnose(&c, &rs, NULL);
+    rep = leaves_diagnose(&c, 25e6, &rs, host0_half);
     REQUIRE(rep);
     sn_buf_init(&out);
     sn_diag_render_json(rep, 3, "leaves", &out);
@@ -1171,9 +1123,7 @@ static void test_diag_renders_json_junit_and_text(void)
     CHECK_CONTAINS(out.data, "check: FAIL");
     CHECK_CONTAINS(out.data, "FAIL link L000000");
     sn_buf_release(&out);
-    sn_diag_report_free(rep);
-    sn_results_release(&rs);
-    sn_topo_free(c.t);
+    leaves_release(&c, &rs, rep);
 }
 
 static size_t count_str(const char *hay, const char *needle)
@@ -1204,10 +1154,7 @@ static void test_diag_junit_gives_every_failed_case_its_failure(void)
 
     /* a halved host link: the link and its three slow pairs fail, each
      * pair's case saying which link made it slow */
-    build_leaves(&c, 25e6);
-    sn_results_init(&rs);
-    pair_results(&rs, 0.95 * 12.5e6, host0_half);
-    rep = diagnose(&c, &rs, NULL);
+    rep = leaves_diagnose(&c, 25e6, &rs, host0_half);
     REQUIRE(rep);
     sn_buf_init(&out);
     sn_diag_render_junit(rep, "check", &out);
@@ -1221,8 +1168,7 @@ static void test_diag_junit_gives_every_failed_case_its_failure(void)
     sn_results_release(&rs);
     /* a shortfall every pair shares: one systemic case, failed, and the
      * exit status's FAIL is in the document */
-    sn_results_init(&rs);
-    pair_results(&rs, 0.95 * 12.5e6, everything_forty);
+    leaves_run(&rs, everything_forty);
     rep = diagnose(&c, &rs, NULL);
     REQUIRE(rep && rep->verdict == SN_SEV_FAIL);
     sn_buf_reset(&out);
@@ -1234,29 +1180,7 @@ static void test_diag_junit_gives_every_failed_case_its_failure(void)
     CHECK(count_str(out.data, "<failure ") ==
           (size_t)junit_failures(out.data));
     sn_buf_release(&out);
-    sn_diag_report_free(rep);
-    sn_results_release(&rs);
-    sn_topo_free(c.t);
-}
-
-/* ---- node health ------------------------------------------------------------ */
-
-static struct sn_store_health doctor_check(const char *host, const char *name,
-                                          const char *status,
-                                          const char *subject,
-                                          const char *evidence,
-                                          const char *remedy)
-{
-    struct sn_store_health h;
-
-    memset(&h, 0, sizeof(h));
-    snprintf(h.host, sizeof(h.host), "%s", host);
-    snprintf(h.name, sizeof(h.name), "%s", name);
-    snprintf(h.status, sizeof(h.status), "%s", status);
-    snprintf(h.subject, sizeof(h.subject), "%s", subject);
-    h.evidence = (char *)evidence;
-    h.remedy = (char *)remedy;
-    return h;
+    leaves_release(&c, &rs, rep);
 }
 
 /* The healthy leaves cluster's pairs with these doctor checks. */
@@ -1269,8 +1193,7 @@ static struct sn_diag_report *diagnose_health(struct leaves *c,
     struct sn_diag_report *rep = NULL;
     struct sn_error err;
 
-    sn_results_init(&rs);
-    pair_results(&rs, 0.95 * 12.5e6, all_well);
+    leaves_run(&rs, all_well);
     memset(&in, 0, sizeof(in));
     in.topo = c->t;
     in.results = &rs;
@@ -1290,14 +1213,14 @@ static void test_diag_doctor_fail_is_a_finding_its_warn_is_not(void)
     const struct sn_finding *f;
 
     build_leaves(&c, 25e6);
-    h[0] = doctor_check("node1", "cpu.governor", "WARN", "",
-                        "powersave on 64 CPUs", "set performance");
-    h[1] = doctor_check("node0", "pcie.link", "FAIL",
-                        "0000:83:00.0 gpu 10de:2330 slot GPU2",
-                        "trained down: Gen5 x8", "reseat the card");
-    h[2] = doctor_check("node0", "nvml.library", "SKIP", "", "no NVML", "");
-    h[3] = doctor_check("node1", "pcie.link", "PASS", "0000:83:00.0",
-                        "Gen5 x16", "");
+    h[0] = fx_store_health("node1", "cpu.governor", "WARN", "",
+                           "powersave on 64 CPUs", "set performance");
+    h[1] = fx_store_health("node0", "pcie.link", "FAIL",
+                           "0000:83:00.0 gpu 10de:2330 slot GPU2",
+                           "trained down: Gen5 x8", "reseat the card");
+    h[2] = fx_store_health("node0", "nvml.library", "SKIP", "", "no NVML", "");
+    h[3] = fx_store_health("node1", "pcie.link", "PASS", "0000:83:00.0",
+                           "Gen5 x16", "");
     /* a WARN (and a SKIP) alone leave a healthy run healthy */
     rep = diagnose_health(&c, h, 1);
     REQUIRE(rep);
@@ -1331,14 +1254,14 @@ static void test_diag_renders_node_health_everywhere(void)
     struct sn_buf out;
 
     build_leaves(&c, 25e6);
-    h[0] = doctor_check("node0", "pcie.link", "FAIL", "0000:83:00.0",
-                        "trained down", "reseat the card");
-    h[1] = doctor_check("node0", "cpu.governor", "WARN", "", "powersave",
-                        "set performance");
-    h[2] = doctor_check("node1", "pcie.link", "PASS", "0000:83:00.0",
-                        "at its maximum", "");
-    h[3] = doctor_check("node1", "nvml.library", "SKIP", "", "no <NVML>",
-                        "");
+    h[0] = fx_store_health("node0", "pcie.link", "FAIL", "0000:83:00.0",
+                           "trained down", "reseat the card");
+    h[1] = fx_store_health("node0", "cpu.governor", "WARN", "", "powersave",
+                           "set performance");
+    h[2] = fx_store_health("node1", "pcie.link", "PASS", "0000:83:00.0",
+                           "at its maximum", "");
+    h[3] =
+        fx_store_health("node1", "nvml.library", "SKIP", "", "no <NVML>", "");
     rep = diagnose_health(&c, h, 4);
     REQUIRE(rep);
     sn_buf_init(&out);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "health-fixtures.h"
 #include "sn/store.h"
 
 /* A fresh directory per case; removed with everything in it. */
@@ -401,11 +402,7 @@ static void test_store_migrates_version_2_adding_health(void)
     REQUIRE(sn_store_health_get(st, old, &got, &n, &err) == SN_OK);
     CHECK(n == 0 && got == NULL);
     REQUIRE(sn_store_run_begin(st, &run, &err) == SN_OK);
-    memset(&h, 0, sizeof(h));
-    snprintf(h.host, sizeof(h.host), "node0");
-    snprintf(h.name, sizeof(h.name), "cpu.governor");
-    snprintf(h.status, sizeof(h.status), "WARN");
-    h.evidence = "powersave";
+    h = fx_store_health("node0", "cpu.governor", "WARN", "", "powersave", NULL);
     CHECK(sn_store_health_put(st, run.id, &h, 1, &err) == SN_OK);
     REQUIRE(sn_store_health_get(st, run.id, &got, &n, &err) == SN_OK);
     CHECK(n == 1);
@@ -413,25 +410,6 @@ static void test_store_migrates_version_2_adding_health(void)
     sn_store_close(st);
     free(path);
     rmdir_all(dir);
-}
-
-/* A doctor check as the store keeps it (strings borrowed). */
-static struct sn_store_health health_check(const char *host, const char *name,
-                                           const char *status,
-                                           const char *subject,
-                                           const char *evidence,
-                                           const char *remedy)
-{
-    struct sn_store_health h;
-
-    memset(&h, 0, sizeof(h));
-    snprintf(h.host, sizeof(h.host), "%s", host);
-    snprintf(h.name, sizeof(h.name), "%s", name);
-    snprintf(h.status, sizeof(h.status), "%s", status);
-    snprintf(h.subject, sizeof(h.subject), "%s", subject);
-    h.evidence = (char *)evidence;
-    h.remedy = (char *)remedy;
-    return h;
 }
 
 static void test_store_health_round_trips_in_order_as_columns(void)
@@ -449,14 +427,14 @@ static void test_store_health_round_trips_in_order_as_columns(void)
     path = db_path(dir);
     REQUIRE(sn_store_open(path, &st, &err) == SN_OK);
     REQUIRE(sn_store_run_begin(st, &run, &err) == SN_OK);
-    h[0] = health_check("node0", "pcie.link", "FAIL",
-                        "0000:17:00.0 gpu 10de:2330",
-                        "8.0 GT/s x8 of 32.0 GT/s x16", "reseat the card");
-    h[1] = health_check("node0", "cpu.governor", "PASS", "", "performance",
-                        NULL);
-    h[2] = health_check("node1", "pcie.link", "PASS",
-                        "0000:17:00.0 gpu 10de:2330",
-                        "32.0 GT/s x16 of 32.0 GT/s x16", "");
+    h[0] = fx_store_health("node0", "pcie.link", "FAIL",
+                           "0000:17:00.0 gpu 10de:2330",
+                           "8.0 GT/s x8 of 32.0 GT/s x16", "reseat the card");
+    h[1] = fx_store_health("node0", "cpu.governor", "PASS", "", "performance",
+                           NULL);
+    h[2] = fx_store_health("node1", "pcie.link", "PASS",
+                           "0000:17:00.0 gpu 10de:2330",
+                           "32.0 GT/s x16 of 32.0 GT/s x16", "");
     REQUIRE(sn_store_health_put(st, run.id, h, 2, &err) == SN_OK);
     /* a second batch (another host) goes after the first */
     REQUIRE(sn_store_health_put(st, run.id, &h[2], 1, &err) == SN_OK);
@@ -502,8 +480,8 @@ static void test_store_health_put_refuses_bad_input_whole(void)
     path = db_path(dir);
     REQUIRE(sn_store_open(path, &st, &err) == SN_OK);
     REQUIRE(sn_store_run_begin(st, &run, &err) == SN_OK);
-    h[0] = health_check("node0", "nvml.ecc", "PASS", "gpu0", "0", "");
-    h[1] = health_check("node0", "nvml.xid", "pass", "gpu0", "none", "");
+    h[0] = fx_store_health("node0", "nvml.ecc", "PASS", "gpu0", "0", "");
+    h[1] = fx_store_health("node0", "nvml.xid", "pass", "gpu0", "none", "");
     /* a status in the wrong words: refused, and the good check with it */
     CHECK(sn_store_health_put(st, run.id, h, 2, &err) == SN_EINPUT);
     CHECK_CONTAINS(err.msg, "status 'pass'");
@@ -538,9 +516,9 @@ static void test_store_run_put_keeps_health_or_nothing(void)
     REQUIRE(dir);
     path = db_path(dir);
     REQUIRE(sn_store_open(path, &st, &err) == SN_OK);
-    h[0] = health_check("node0", "pcie.aer", "WARN", "0000:17:00.0",
-                        "3 correctable", "watch it");
-    h[1] = health_check("node1", "kernel.log", "SKIP", "", "needs root", "");
+    h[0] = fx_store_health("node0", "pcie.aer", "WARN", "0000:17:00.0",
+                           "3 correctable", "watch it");
+    h[1] = fx_store_health("node1", "kernel.log", "SKIP", "", "needs root", "");
     run.complete = true;
     /* an import carries its checks: stored whole with the complete run */
     REQUIRE(sn_store_run_put(st, &run, NULL, 0, NULL, 0, h, 2, &err) ==
