@@ -41,6 +41,48 @@ static char *db_path(const char *dir)
     return sn_buf_detach(&b, NULL);
 }
 
+/* A fresh directory and *path, a results database's path in it; with st,
+ * the store opened there. All of it freed by release_store; false, said
+ * why, when it cannot be made. */
+static bool fresh_store(char **dir, char **path, struct sn_store **st)
+{
+    struct sn_error err;
+
+    *path = NULL;
+    *dir = tmpdir();
+    if (!*dir) {
+        printf("  cannot make a directory\n");
+        return false;
+    }
+    *path = db_path(*dir);
+    if (st && sn_store_open(*path, st, &err) != SN_OK) {
+        printf("  %s\n", err.msg);
+        return false;
+    }
+    return true;
+}
+
+/* Closes st (may be NULL) and removes what fresh_store made. */
+static void release_store(struct sn_store *st, char *path, char *dir)
+{
+    sn_store_close(st);
+    free(path);
+    rmdir_all(dir);
+}
+
+/* Runs sql on the file at path behind the store's back, with SQLite
+ * itself; SQLite's code (SQLITE_OK when it ran). */
+static int behind(const char *path, const char *sql)
+{
+    sqlite3 *db;
+    int rc = sqlite3_open(path, &db);
+
+    if (rc == SQLITE_OK)
+        rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
+    sqlite3_close(db);
+    return rc;
+}
+
 /* A pair bandwidth result with samples base, base+1, ... */
 static struct sn_result pair_result(uint32_t a, uint32_t b, double *buf,
                                     size_t n, double base)
@@ -124,14 +166,12 @@ static void test_stats_median_mad_closed_form(void)
 
 static void test_store_creates_schema_at_current_version_in_wal(void)
 {
-    char *dir = tmpdir(), *path;
+    char *dir, *path;
     struct sn_store *st = NULL;
     struct sn_error err;
     char wal[600];
 
-    REQUIRE(dir);
-    path = db_path(dir);
-    REQUIRE(sn_store_open(path, &st, &err) == SN_OK);
+    REQUIRE(fresh_store(&dir, &path, &st));
     CHECK(sn_store_schema_version(st) == SN_STORE_SCHEMA_VERSION);
     CHECK(put_run(st, "00000000000000aa", 1, 1.0) > 0);
     snprintf(wal, sizeof(wal), "%s-wal", path);
@@ -140,25 +180,19 @@ static void test_store_creates_schema_at_current_version_in_wal(void)
     /* reopening migrates nothing and keeps the data */
     REQUIRE(sn_store_open(path, &st, &err) == SN_OK);
     CHECK(sn_store_schema_version(st) == SN_STORE_SCHEMA_VERSION);
-    sn_store_close(st);
-    free(path);
-    rmdir_all(dir);
+    release_store(st, path, dir);
 }
 
 static void test_store_refuses_foreign_and_newer_files(void)
 {
-    char *dir = tmpdir(), *path;
+    char *dir, *path;
     struct sn_store *st = NULL;
     struct sn_error err;
-    sqlite3 *db;
     FILE *f;
 
-    REQUIRE(dir);
-    path = db_path(dir);
+    REQUIRE(fresh_store(&dir, &path, NULL));
     /* someone else's SQLite database is left alone */
-    REQUIRE(sqlite3_open(path, &db) == SQLITE_OK);
-    sqlite3_exec(db, "CREATE TABLE t (x)", NULL, NULL, NULL);
-    sqlite3_close(db);
+    REQUIRE(behind(path, "CREATE TABLE t (x)") == SQLITE_OK);
     CHECK(sn_store_open(path, &st, &err) == SN_EINPUT);
     CHECK(st == NULL);
     CHECK_CONTAINS(err.msg, "not a supernode results database");
@@ -176,63 +210,42 @@ static void test_store_refuses_foreign_and_newer_files(void)
     /* a schema from the future is refused, not downgraded */
     REQUIRE(sn_store_open(path, &st, &err) == SN_OK);
     sn_store_close(st);
-    REQUIRE(sqlite3_open(path, &db) == SQLITE_OK);
-    sqlite3_exec(db, "PRAGMA user_version = 99", NULL, NULL, NULL);
-    sqlite3_close(db);
+    REQUIRE(behind(path, "PRAGMA user_version = 99") == SQLITE_OK);
     CHECK(sn_store_open(path, &st, &err) == SN_EINPUT);
     CHECK_CONTAINS(err.msg, "schema version 99 is newer");
-    free(path);
-    rmdir_all(dir);
+    release_store(NULL, path, dir);
 }
 
 static void test_store_migrates_an_empty_marked_file(void)
 {
-    char *dir = tmpdir(), *path;
+    char *dir, *path;
     struct sn_store *st = NULL;
     struct sn_error err;
-    sqlite3 *db;
 
-    REQUIRE(dir);
-    path = db_path(dir);
+    REQUIRE(fresh_store(&dir, &path, NULL));
     /* version 0 with our application id: an interrupted first migration;
      * opening finishes it */
-    REQUIRE(sqlite3_open(path, &db) == SQLITE_OK);
-    sqlite3_exec(db, "PRAGMA application_id = 1397641028", NULL, NULL, NULL);
-    sqlite3_close(db);
+    REQUIRE(behind(path, "PRAGMA application_id = 1397641028") == SQLITE_OK);
     REQUIRE(sn_store_open(path, &st, &err) == SN_OK);
     CHECK(sn_store_schema_version(st) == SN_STORE_SCHEMA_VERSION);
-    sn_store_close(st);
-    free(path);
-    rmdir_all(dir);
-}
-
-/* Set PRAGMAs on a store file behind the store's back. */
-static void pragma(const char *path, const char *sql)
-{
-    sqlite3 *db;
-
-    if (sqlite3_open(path, &db) == SQLITE_OK)
-        sqlite3_exec(db, sql, NULL, NULL, NULL);
-    sqlite3_close(db);
+    release_store(st, path, dir);
 }
 
 static void test_store_refuses_negative_and_unknown_versions(void)
 {
     static const char *const versions[] = {"-1", "-3", "-120", "-1000000",
                                            "4", "2147483647"};
-    char *dir = tmpdir(), *path;
+    char *dir, *path;
     struct sn_store *st = NULL;
     struct sn_error err;
     char sql[64];
 
-    REQUIRE(dir);
-    path = db_path(dir);
-    REQUIRE(sn_store_open(path, &st, &err) == SN_OK);
+    REQUIRE(fresh_store(&dir, &path, &st));
     REQUIRE(put_run(st, "00000000000000aa", 1, 1.0) > 0);
     sn_store_close(st);
     for (size_t i = 0; i < SN_ARRAY_LEN(versions); i++) {
         snprintf(sql, sizeof(sql), "PRAGMA user_version = %s", versions[i]);
-        pragma(path, sql);
+        behind(path, sql);
         st = NULL;
         /* refused before any migration runs: a version indexes the
          * table of migrations */
@@ -247,48 +260,42 @@ static void test_store_refuses_negative_and_unknown_versions(void)
     }
     /* the application id first: another application's file is refused
      * whatever its version */
-    pragma(path, "PRAGMA application_id = 7; PRAGMA user_version = -1");
+    behind(path, "PRAGMA application_id = 7; PRAGMA user_version = -1");
     CHECK(sn_store_open(path, &st, &err) == SN_EINPUT);
     CHECK_CONTAINS(err.msg, "application id 0x7");
-    free(path);
-    rmdir_all(dir);
+    release_store(NULL, path, dir);
 }
 
 static void test_store_half_applied_schema_is_bad_input(void)
 {
-    char *dir = tmpdir(), *path;
+    char *dir, *path;
     struct sn_store *st = NULL;
     struct sn_error err;
 
-    REQUIRE(dir);
-    path = db_path(dir);
-    REQUIRE(sn_store_open(path, &st, &err) == SN_OK);
+    REQUIRE(fresh_store(&dir, &path, &st));
     sn_store_close(st);
     /* version 1 says: no drift column, no health table; both are there */
-    pragma(path, "PRAGMA user_version = 1");
+    behind(path, "PRAGMA user_version = 1");
     CHECK(sn_store_open(path, &st, &err) == SN_EINPUT);
     CHECK_CONTAINS(err.msg, "does not match its version 1");
     CHECK(st == NULL);
     /* nothing was changed: the version is still 1 */
-    pragma(path, "PRAGMA user_version = 3");
+    behind(path, "PRAGMA user_version = 3");
     REQUIRE(sn_store_open(path, &st, &err) == SN_OK);
     CHECK(sn_store_schema_version(st) == SN_STORE_SCHEMA_VERSION);
-    sn_store_close(st);
-    free(path);
-    rmdir_all(dir);
+    release_store(st, path, dir);
 }
 
 static void test_store_read_mode_never_creates(void)
 {
-    char *dir = tmpdir(), *path;
+    char *dir, *path;
     struct sn_store *st = NULL;
     struct sn_error err;
     struct sn_run *runs = NULL;
     size_t n = 9;
     char side[600];
 
-    REQUIRE(dir);
-    path = db_path(dir);
+    REQUIRE(fresh_store(&dir, &path, NULL));
     CHECK(sn_store_open_mode(path, SN_STORE_READ, &st, &err) ==
           SN_ENOTFOUND);
     CHECK_CONTAINS(err.msg, "no results database there");
@@ -308,42 +315,32 @@ static void test_store_read_mode_never_creates(void)
     CHECK(access(side, F_OK) != 0);
     /* a directory is not a database */
     CHECK(sn_store_open_mode(dir, SN_STORE_READ, &st, &err) == SN_EINPUT);
-    free(path);
-    rmdir_all(dir);
+    release_store(NULL, path, dir);
 }
 
 static void test_store_migrates_version_1_keeping_its_data(void)
 {
-    char *dir = tmpdir(), *path;
+    char *dir, *path;
     struct sn_store *st = NULL;
     struct sn_error err;
     struct sn_baseline b;
-    sqlite3 *db;
     int64_t id;
 
-    REQUIRE(dir);
-    path = db_path(dir);
-    REQUIRE(sn_store_open(path, &st, &err) == SN_OK);
+    REQUIRE(fresh_store(&dir, &path, &st));
     id = put_run(st, "0123456789abcdef", 3, 10.0);
     REQUIRE(sn_store_baseline_save(st, "old", &id, 1, false, &err) == SN_OK);
     sn_store_close(st);
     /* take the file back to version 1: no drift column, no health */
-    REQUIRE(sqlite3_open(path, &db) == SQLITE_OK);
-    CHECK(sqlite3_exec(db,
-                       "ALTER TABLE baseline_entries DROP COLUMN drift;"
-                       "DROP INDEX health_by_check; DROP TABLE health;"
-                       "PRAGMA user_version = 1",
-                       NULL, NULL, NULL) == SQLITE_OK);
-    sqlite3_close(db);
+    REQUIRE(behind(path, "ALTER TABLE baseline_entries DROP COLUMN drift;"
+                         "DROP INDEX health_by_check; DROP TABLE health;"
+                         "PRAGMA user_version = 1") == SQLITE_OK);
     REQUIRE(sn_store_open(path, &st, &err) == SN_OK);
     CHECK(sn_store_schema_version(st) == SN_STORE_SCHEMA_VERSION);
     REQUIRE(sn_store_baseline_get(st, "old", &b, &err) == SN_OK);
     CHECK(b.n == 3 && b.entries[0].drift == 0.0);
     CHECK_NEAR(b.entries[0].center, 12.0, 1e-12);
     sn_baseline_release(&b);
-    sn_store_close(st);
-    free(path);
-    rmdir_all(dir);
+    release_store(st, path, dir);
 }
 
 /* Does the file at path have a schema object of this type and name? Read
@@ -370,29 +367,22 @@ static bool schema_has(const char *path, const char *type, const char *name)
 
 static void test_store_migrates_version_2_adding_health(void)
 {
-    char *dir = tmpdir(), *path;
+    char *dir, *path;
     struct sn_store *st = NULL;
     struct sn_error err;
     struct sn_store_health h, *got = NULL;
     struct sn_run run = test_run("0123456789abcdef");
     size_t n = 9;
-    sqlite3 *db;
     int64_t old;
 
-    REQUIRE(dir);
-    path = db_path(dir);
-    REQUIRE(sn_store_open(path, &st, &err) == SN_OK);
+    REQUIRE(fresh_store(&dir, &path, &st));
     old = put_run(st, "0123456789abcdef", 2, 10.0);
     REQUIRE(old > 0);
     sn_store_close(st);
     /* take the file back to version 2, as the last release left it: no
      * health table */
-    REQUIRE(sqlite3_open(path, &db) == SQLITE_OK);
-    CHECK(sqlite3_exec(db,
-                       "DROP INDEX health_by_check; DROP TABLE health;"
-                       "PRAGMA user_version = 2",
-                       NULL, NULL, NULL) == SQLITE_OK);
-    sqlite3_close(db);
+    REQUIRE(behind(path, "DROP INDEX health_by_check; DROP TABLE health;"
+                         "PRAGMA user_version = 2") == SQLITE_OK);
     REQUIRE(!schema_has(path, "table", "health"));
     REQUIRE(sn_store_open(path, &st, &err) == SN_OK);
     CHECK(sn_store_schema_version(st) == 3);
@@ -407,14 +397,12 @@ static void test_store_migrates_version_2_adding_health(void)
     REQUIRE(sn_store_health_get(st, run.id, &got, &n, &err) == SN_OK);
     CHECK(n == 1);
     sn_store_health_release(got, n);
-    sn_store_close(st);
-    free(path);
-    rmdir_all(dir);
+    release_store(st, path, dir);
 }
 
 static void test_store_health_round_trips_in_order_as_columns(void)
 {
-    char *dir = tmpdir(), *path;
+    char *dir, *path;
     struct sn_store *st = NULL;
     struct sn_error err;
     struct sn_run run = test_run("0123456789abcdef");
@@ -423,9 +411,7 @@ static void test_store_health_round_trips_in_order_as_columns(void)
     sqlite3 *db;
     sqlite3_stmt *s = NULL;
 
-    REQUIRE(dir);
-    path = db_path(dir);
-    REQUIRE(sn_store_open(path, &st, &err) == SN_OK);
+    REQUIRE(fresh_store(&dir, &path, &st));
     REQUIRE(sn_store_run_begin(st, &run, &err) == SN_OK);
     h[0] = fx_store_health("node0", "pcie.link", "FAIL",
                            "0000:17:00.0 gpu 10de:2330",
@@ -462,13 +448,12 @@ static void test_store_health_round_trips_in_order_as_columns(void)
     CHECK(sqlite3_step(s) == SQLITE_DONE);
     sqlite3_finalize(s);
     sqlite3_close(db);
-    free(path);
-    rmdir_all(dir);
+    release_store(NULL, path, dir);
 }
 
 static void test_store_health_put_refuses_bad_input_whole(void)
 {
-    char *dir = tmpdir(), *path;
+    char *dir, *path;
     struct sn_store *st = NULL;
     struct sn_error err;
     struct sn_run run = test_run("0123456789abcdef");
@@ -476,9 +461,7 @@ static void test_store_health_put_refuses_bad_input_whole(void)
     size_t n = 7;
     int64_t done;
 
-    REQUIRE(dir);
-    path = db_path(dir);
-    REQUIRE(sn_store_open(path, &st, &err) == SN_OK);
+    REQUIRE(fresh_store(&dir, &path, &st));
     REQUIRE(sn_store_run_begin(st, &run, &err) == SN_OK);
     h[0] = fx_store_health("node0", "nvml.ecc", "PASS", "gpu0", "0", "");
     h[1] = fx_store_health("node0", "nvml.xid", "pass", "gpu0", "none", "");
@@ -498,14 +481,12 @@ static void test_store_health_put_refuses_bad_input_whole(void)
     REQUIRE(done > 0);
     CHECK(sn_store_health_put(st, done, h, 1, &err) == SN_EINPUT);
     CHECK_CONTAINS(err.msg, "complete");
-    sn_store_close(st);
-    free(path);
-    rmdir_all(dir);
+    release_store(st, path, dir);
 }
 
 static void test_store_run_put_keeps_health_or_nothing(void)
 {
-    char *dir = tmpdir(), *path;
+    char *dir, *path;
     struct sn_store *st = NULL;
     struct sn_error err;
     struct sn_run run = test_run("0123456789abcdef");
@@ -513,9 +494,7 @@ static void test_store_run_put_keeps_health_or_nothing(void)
     struct sn_store_health h[2], *got = NULL;
     size_t n = 0;
 
-    REQUIRE(dir);
-    path = db_path(dir);
-    REQUIRE(sn_store_open(path, &st, &err) == SN_OK);
+    REQUIRE(fresh_store(&dir, &path, &st));
     h[0] = fx_store_health("node0", "pcie.aer", "WARN", "0000:17:00.0",
                            "3 correctable", "watch it");
     h[1] = fx_store_health("node1", "kernel.log", "SKIP", "", "needs root", "");
@@ -537,14 +516,12 @@ static void test_store_run_put_keeps_health_or_nothing(void)
     REQUIRE(sn_store_runs_list(st, 0, &runs, &n, &err) == SN_OK);
     CHECK(n == 1);
     free(runs);
-    sn_store_close(st);
-    free(path);
-    rmdir_all(dir);
+    release_store(st, path, dir);
 }
 
 static void test_store_round_trips_results_with_samples(void)
 {
-    char *dir = tmpdir(), *path;
+    char *dir, *path;
     struct sn_store *st = NULL;
     struct sn_error err;
     struct sn_run run = test_run("0123456789abcdef"), got;
@@ -553,9 +530,7 @@ static void test_store_round_trips_results_with_samples(void)
     double s0[3] = {1.0 / 3.0, 2.5e10, -0.0}, s1[1] = {4e-6};
     char subj[64];
 
-    REQUIRE(dir);
-    path = db_path(dir);
-    REQUIRE(sn_store_open(path, &st, &err) == SN_OK);
+    REQUIRE(fresh_store(&dir, &path, &st));
     memset(r, 0, sizeof(r));
     r[0] = pair_result(2, 3, s0, 0, 0);
     r[0].samples = s0;
@@ -595,14 +570,12 @@ static void test_store_round_trips_results_with_samples(void)
     CHECK_STR(got.host, "node0");
     CHECK(got.ranks == 4 && got.nresults == 2);
     CHECK(sn_store_run_get(st, run.id + 1, &got, &err) == SN_ENOTFOUND);
-    sn_store_close(st);
-    free(path);
-    rmdir_all(dir);
+    release_store(st, path, dir);
 }
 
 static void test_store_run_is_incomplete_until_finished(void)
 {
-    char *dir = tmpdir(), *path;
+    char *dir, *path;
     struct sn_store *st = NULL;
     struct sn_error err;
     struct sn_run run = test_run("0123456789abcdef"), got;
@@ -613,9 +586,7 @@ static void test_store_run_is_incomplete_until_finished(void)
     struct sn_result r = pair_result(0, 1, buf, 5, 100);
     int64_t latest = 0;
 
-    REQUIRE(dir);
-    path = db_path(dir);
-    REQUIRE(sn_store_open(path, &st, &err) == SN_OK);
+    REQUIRE(fresh_store(&dir, &path, &st));
     REQUIRE(sn_store_run_begin(st, &run, &err) == SN_OK);
     REQUIRE(sn_store_add_results(st, run.id, &r, 1, &err) == SN_OK);
     REQUIRE(sn_store_run_get(st, run.id, &got, &err) == SN_OK);
@@ -649,14 +620,12 @@ static void test_store_run_is_incomplete_until_finished(void)
     CHECK(sn_store_add_results(st, run.id, &r, 1, &err) == SN_EINPUT);
     CHECK(sn_store_run_finish(st, run.id, "PASS", NULL, 0, &err) ==
           SN_EINPUT);
-    sn_store_close(st);
-    free(path);
-    rmdir_all(dir);
+    release_store(st, path, dir);
 }
 
 static void test_store_add_results_is_all_or_nothing(void)
 {
-    char *dir = tmpdir(), *path;
+    char *dir, *path;
     struct sn_store *st = NULL;
     struct sn_error err;
     struct sn_run run = test_run("0123456789abcdef");
@@ -664,9 +633,7 @@ static void test_store_add_results_is_all_or_nothing(void)
     double buf[5];
     struct sn_result r[3];
 
-    REQUIRE(dir);
-    path = db_path(dir);
-    REQUIRE(sn_store_open(path, &st, &err) == SN_OK);
+    REQUIRE(fresh_store(&dir, &path, &st));
     REQUIRE(sn_store_run_begin(st, &run, &err) == SN_OK);
     r[0] = pair_result(0, 1, buf, 5, 100);
     r[1] = r[0];
@@ -683,23 +650,19 @@ static void test_store_add_results_is_all_or_nothing(void)
     REQUIRE(sn_store_results_get(st, run.id, &rs, &err) == SN_OK);
     CHECK(rs.n == 2);
     sn_results_release(&rs);
-    sn_store_close(st);
-    free(path);
-    rmdir_all(dir);
+    release_store(st, path, dir);
 }
 
 static void test_store_lists_runs_newest_first(void)
 {
-    char *dir = tmpdir(), *path;
+    char *dir, *path;
     struct sn_store *st = NULL;
     struct sn_error err;
     struct sn_run *runs = NULL;
     size_t n = 0;
     int64_t ids[3];
 
-    REQUIRE(dir);
-    path = db_path(dir);
-    REQUIRE(sn_store_open(path, &st, &err) == SN_OK);
+    REQUIRE(fresh_store(&dir, &path, &st));
     for (int i = 0; i < 3; i++)
         ids[i] = put_run(st, "0123456789abcdef", (size_t)i + 1, 1.0);
     REQUIRE(sn_store_runs_list(st, 0, &runs, &n, &err) == SN_OK);
@@ -710,14 +673,12 @@ static void test_store_lists_runs_newest_first(void)
     REQUIRE(sn_store_runs_list(st, 2, &runs, &n, &err) == SN_OK);
     CHECK(n == 2);
     free(runs);
-    sn_store_close(st);
-    free(path);
-    rmdir_all(dir);
+    release_store(st, path, dir);
 }
 
 static void test_store_baseline_pools_runs_with_their_noise(void)
 {
-    char *dir = tmpdir(), *path;
+    char *dir, *path;
     struct sn_store *st = NULL;
     struct sn_error err;
     struct sn_baseline b;
@@ -728,9 +689,7 @@ static void test_store_baseline_pools_runs_with_their_noise(void)
     struct sn_result probe;
     const struct sn_baseline_entry *e;
 
-    REQUIRE(dir);
-    path = db_path(dir);
-    REQUIRE(sn_store_open(path, &st, &err) == SN_OK);
+    REQUIRE(fresh_store(&dir, &path, &st));
     /* pair k of run 1: samples 100+10k .. 104+10k; run 2 the same +2 */
     ids[0] = put_run(st, "0123456789abcdef", 2, 100.0);
     ids[1] = put_run(st, "0123456789abcdef", 2, 102.0);
@@ -769,22 +728,18 @@ static void test_store_baseline_pools_runs_with_their_noise(void)
     REQUIRE(sn_store_baselines_list(st, &list, &nl, &err) == SN_OK);
     CHECK(nl == 1 && list[0].n == 2);
     free(list);
-    sn_store_close(st);
-    free(path);
-    rmdir_all(dir);
+    release_store(st, path, dir);
 }
 
 static void test_store_baseline_refuses_bad_input(void)
 {
-    char *dir = tmpdir(), *path;
+    char *dir, *path;
     struct sn_store *st = NULL;
     struct sn_error err;
     struct sn_baseline b;
     int64_t ids[3];
 
-    REQUIRE(dir);
-    path = db_path(dir);
-    REQUIRE(sn_store_open(path, &st, &err) == SN_OK);
+    REQUIRE(fresh_store(&dir, &path, &st));
     ids[0] = put_run(st, "0123456789abcdef", 1, 1.0);
     ids[1] = put_run(st, "fedcba9876543210", 1, 1.0);
     ids[2] = 999;
@@ -803,9 +758,7 @@ static void test_store_baseline_refuses_bad_input(void)
             SN_OK);
     CHECK(sn_store_baseline_get(st, "acceptence", &b, &err) == SN_ENOTFOUND);
     CHECK_CONTAINS(err.msg, "did you mean 'acceptance'?");
-    sn_store_close(st);
-    free(path);
-    rmdir_all(dir);
+    release_store(st, path, dir);
 }
 
 /* ---- several processes opening a new file at once ----------------------- */
@@ -814,14 +767,13 @@ static void test_store_baseline_refuses_bad_input(void)
 
 static void test_store_new_file_opened_by_many_processes_at_once(void)
 {
-    char *dir = tmpdir(), *path;
+    char *dir, *path;
     pid_t pids[OPENERS];
     int go[2], ok = 0;
     struct sn_store *st = NULL;
     struct sn_error err;
 
-    REQUIRE(dir);
-    path = db_path(dir);
+    REQUIRE(fresh_store(&dir, &path, NULL));
     REQUIRE(pipe(go) == 0);
     fflush(stdout);
     /* every child waits on the pipe, then all open the same new file and
@@ -861,9 +813,7 @@ static void test_store_new_file_opened_by_many_processes_at_once(void)
         CHECK(n == OPENERS);
         free(runs);
     }
-    sn_store_close(st);
-    free(path);
-    rmdir_all(dir);
+    release_store(st, path, dir);
 }
 
 /* ---- SIGKILL in the middle of a transaction ---------------------------- */
@@ -907,7 +857,7 @@ static long file_size(const char *path)
 
 static void test_store_survives_sigkill_mid_transaction(void)
 {
-    char *dir = tmpdir(), *path;
+    char *dir, *path;
     struct sn_store *st = NULL;
     struct sn_error err;
     struct sn_run *runs = NULL;
@@ -922,9 +872,7 @@ static void test_store_survives_sigkill_mid_transaction(void)
     long wal_before, wal_size = 0;
     bool done = false;
 
-    REQUIRE(dir);
-    path = db_path(dir);
-    REQUIRE(sn_store_open(path, &st, &err) == SN_OK);
+    REQUIRE(fresh_store(&dir, &path, &st));
     for (int i = 0; i < 3; i++)
         ids[i] = put_run(st, "0123456789abcdef", 50, 1000.0 * (i + 1));
     sn_store_close(st);
@@ -989,9 +937,7 @@ static void test_store_survives_sigkill_mid_transaction(void)
         }
     }
     free(runs);
-    sn_store_close(st);
-    free(path);
-    rmdir_all(dir);
+    release_store(st, path, dir);
 }
 
 static const struct sn_test cases[] = {
