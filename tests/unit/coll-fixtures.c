@@ -234,3 +234,31 @@ void fx_params_nvlink(int gen, bool nvls, struct sn_coll_params *p)
     t.spec = &spec;
     sn_coll_params_default(&t, p);
 }
+
+struct sn_coll_model *fx_model(const struct sn_topo *t,
+                               const struct sn_coll_params *p)
+{
+    struct sn_coll_model *m = NULL;
+    struct sn_error err;
+
+    if (sn_coll_model_new_params(t, p, &m, &err) != SN_OK)
+        printf("  sn_coll_model_new_params: %s\n", err.msg);
+    return m;
+}
+
+struct sn_coll_model *fx_model_nvlink(const struct sn_topo *t, int gen,
+                                      bool nvls)
+{
+    struct sn_coll_params p;
+
+    fx_params_nvlink(gen, nvls, &p);
+    return fx_model(t, &p);
+}
+
+struct sn_coll_model *fx_model_ideal(const struct sn_topo *t)
+{
+    struct sn_coll_params p;
+
+    fx_ideal_params(&p);
+    return fx_model(t, &p);
+}

@@ -56,4 +56,13 @@ struct sn_topo *fx_dgx_h100(uint32_t servers);
  * for an accelerator with that generation. */
 void fx_params_nvlink(int gen, bool nvls, struct sn_coll_params *p);
 
+/* The collective model of t with the constants p (copied); NULL, having
+ * said why, when it cannot be built. The caller frees it before t. */
+struct sn_coll_model *fx_model(const struct sn_topo *t,
+                               const struct sn_coll_params *p);
+/* The same with fx_params_nvlink(gen, nvls), or with fx_ideal_params. */
+struct sn_coll_model *fx_model_nvlink(const struct sn_topo *t, int gen,
+                                      bool nvls);
+struct sn_coll_model *fx_model_ideal(const struct sn_topo *t);
+
 #endif

@@ -39,15 +39,12 @@ static struct sn_group grp(uint32_t first, uint32_t n, uint32_t stride)
 static void test_coll_ring_allreduce_matches_closed_form(void)
 {
     struct sn_topo *t = fx_ring(8, 20e9, 1.5e-6);
-    struct sn_coll_params p;
-    struct sn_coll_model *m = NULL;
+    struct sn_coll_model *m = fx_model_ideal(t);
     struct sn_coll_result r;
-    struct sn_error err;
     double B = t->links[0].bw, a = t->links[0].latency, n = 8;
     double sizes[] = {8, 1 * MiB, 1 * GiB};
 
-    fx_ideal_params(&p);
-    REQUIRE(sn_coll_model_new_params(t, &p, &m, &err) == SN_OK);
+    REQUIRE(m);
     for (size_t i = 0; i < SN_ARRAY_LEN(sizes); i++) {
         double S = sizes[i];
         double want = 2 * (n - 1) * a + 2 * (n - 1) / n * S / B;
@@ -67,14 +64,11 @@ static void test_coll_ring_allreduce_matches_closed_form(void)
 static void test_coll_ring_allgather_matches_closed_form(void)
 {
     struct sn_topo *t = fx_ring(6, 10e9, 2e-6);
-    struct sn_coll_params p;
-    struct sn_coll_model *m = NULL;
+    struct sn_coll_model *m = fx_model_ideal(t);
     struct sn_coll_result r;
-    struct sn_error err;
     double B = t->links[0].bw, a = t->links[0].latency, n = 6, S = 96 * MiB;
 
-    fx_ideal_params(&p);
-    REQUIRE(sn_coll_model_new_params(t, &p, &m, &err) == SN_OK);
+    REQUIRE(m);
     CHECK_NEAR(predict(m, SN_COLL_ALLGATHER, grp(0, 6, 1), S, SN_ALGO_RING,
                        &r),
                (n - 1) * a + (n - 1) / n * S / B, 1e-9);
@@ -111,18 +105,16 @@ static struct sn_topo *fat_tree(uint32_t spines)
 static void test_coll_alltoall_fat_tree_matches_closed_form(void)
 {
     struct sn_topo *t = fat_tree(4);
-    struct sn_coll_params p;
     struct sn_coll_model *m = NULL;
     struct sn_coll_result r;
-    struct sn_error err;
     double n = 16, S = 1 * GiB, B = 0, alpha = 0;
 
     for (uint32_t i = 0; i < t->nlinks; i++)
         if (t->links[i].cls == SN_LINK_SCALE_OUT)
             B = t->links[i].bw;
     alpha = 2.0 * (double)0.5e-6f * 2 + 2.0 * (double)1e-7f;
-    fx_ideal_params(&p);
-    REQUIRE(sn_coll_model_new_params(t, &p, &m, &err) == SN_OK);
+    m = fx_model_ideal(t);
+    REQUIRE(m);
     CHECK_NEAR(predict(m, SN_COLL_ALLTOALL, grp(0, 16, 1), S, SN_ALGO_AUTO,
                        &r),
                (n - 1) * alpha + (n - 1) / n * S / B, 1e-9);
@@ -144,15 +136,16 @@ static void test_coll_oversubscribed_tier_halves_inter_share(void)
     struct sn_coll_params p;
     struct sn_coll_model *m1 = NULL, *m2 = NULL;
     struct sn_coll_result r1, r2;
-    struct sn_error err;
     double n = 16, h = 4, S = 1 * GiB, B = t1->links[t1->nlinks - 1].bw;
 
     for (uint32_t i = 0; i < t1->nlinks; i++)
         if (t1->links[i].cls == SN_LINK_SCALE_OUT)
             B = t1->links[i].bw;
     fx_ideal_params(&p);
-    REQUIRE(sn_coll_model_new_params(t1, &p, &m1, &err) == SN_OK);
-    REQUIRE(sn_coll_model_new_params(t2, &p, &m2, &err) == SN_OK);
+    m1 = fx_model(t1, &p);
+    REQUIRE(m1);
+    m2 = fx_model(t2, &p);
+    REQUIRE(m2);
     predict(m1, SN_COLL_ALLTOALL, grp(0, 16, 1), S, SN_ALGO_DIRECT, &r1);
     predict(m2, SN_COLL_ALLTOALL, grp(0, 16, 1), S, SN_ALGO_DIRECT, &r2);
     CHECK_NEAR(r1.time - r1.latency, (n - 1) / n * S / B, 1e-9);
@@ -173,18 +166,16 @@ static void test_coll_oversubscribed_tier_halves_inter_share(void)
 static void test_coll_hierarchical_matches_closed_form(void)
 {
     struct sn_topo *t = fx_dgx_h100(2);
-    struct sn_coll_params p;
     struct sn_coll_model *m = NULL;
     struct sn_coll_result r;
-    struct sn_error err;
     double g = 8, mm = 2, S = 1 * GiB;
     double Bup = 18 * (double)t->links[0].bw, Bnic = 0;
 
     for (uint32_t i = 0; i < t->nlinks; i++)
         if (t->links[i].cls == SN_LINK_SCALE_OUT)
             Bnic = t->links[i].bw;
-    fx_ideal_params(&p);
-    REQUIRE(sn_coll_model_new_params(t, &p, &m, &err) == SN_OK);
+    m = fx_model_ideal(t);
+    REQUIRE(m);
     predict(m, SN_COLL_ALLREDUCE, grp(0, 16, 1), S, SN_ALGO_HIER, &r);
     CHECK_NEAR(r.time - r.latency,
                2 * (g - 1) / g * S / Bup + 2 * (mm - 1) / mm * (S / g) / Bnic,
@@ -254,17 +245,14 @@ static void interleaved(uint32_t *ranks)
 static void test_coll_hier3_matches_closed_form(void)
 {
     struct sn_topo *t = pods(4);
-    struct sn_coll_params p;
-    struct sn_coll_model *m = NULL;
+    struct sn_coll_model *m = fx_model_ideal(t);
     struct sn_coll_result r, r2;
-    struct sn_error err;
     double g = 2, rr = 4, q = 4, mm = 16, S = 1 * GiB;
     double Bup = 2 * (double)100e9f, B = (double)50e9f;
     double bw = 2 * (g - 1) / g * S / Bup + 2 * (rr - 1) / rr * (S / g) / B +
                 2 * (q - 1) / q * (S / (g * rr)) / B;
 
-    fx_ideal_params(&p);
-    REQUIRE(sn_coll_model_new_params(t, &p, &m, &err) == SN_OK);
+    REQUIRE(m);
     CHECK_NEAR(predict(m, SN_COLL_ALLREDUCE, grp(0, 32, 1), S, SN_ALGO_HIER3,
                        &r),
                bw + 2 * (g - 1) * W_UP + 2 * (rr - 1) * W_POD +
@@ -314,18 +302,16 @@ static void test_coll_hier3_matches_closed_form(void)
 static void test_coll_hier3_wins_when_rings_cross_the_spine(void)
 {
     struct sn_topo *t = pods(1);
-    struct sn_coll_params p;
     struct sn_coll_model *m = NULL;
     struct sn_coll_result r2, r3, ra;
-    struct sn_error err;
     uint32_t ranks[32];
     struct sn_group g32 = {0, 32, 1, ranks};
     double g = 2, rr = 4, q = 4, mm = 16, S = 1 * GiB;
     double Bup = 2 * (double)100e9f, B = (double)50e9f;
 
     interleaved(ranks);
-    fx_ideal_params(&p);
-    REQUIRE(sn_coll_model_new_params(t, &p, &m, &err) == SN_OK);
+    m = fx_model_ideal(t);
+    REQUIRE(m);
     CHECK_NEAR(predict(m, SN_COLL_ALLREDUCE, g32, S, SN_ALGO_HIER, &r2),
                2 * (g - 1) / g * S / Bup +
                    2 * (mm - 1) / mm * (S / g) / (B / 4) +
@@ -354,14 +340,11 @@ static void test_coll_hier3_wins_when_rings_cross_the_spine(void)
 static void test_coll_hier3_loses_on_a_thin_spine_in_order(void)
 {
     struct sn_topo *t = pods(1);
-    struct sn_coll_params p;
-    struct sn_coll_model *m = NULL;
+    struct sn_coll_model *m = fx_model_ideal(t);
     struct sn_coll_result r2, r3, ra;
-    struct sn_error err;
     double g = 2, rr = 4, q = 4, mm = 16, S = 1 * GiB, B = (double)50e9f;
 
-    fx_ideal_params(&p);
-    REQUIRE(sn_coll_model_new_params(t, &p, &m, &err) == SN_OK);
+    REQUIRE(m);
     predict(m, SN_COLL_ALLREDUCE, grp(0, 32, 1), S, SN_ALGO_HIER, &r2);
     predict(m, SN_COLL_ALLREDUCE, grp(0, 32, 1), S, SN_ALGO_HIER3, &r3);
     CHECK_NEAR((r3.time - r3.latency) - (r2.time - r2.latency),
@@ -392,14 +375,16 @@ static void test_coll_hier3_degraded_spine_link_slows_it(void)
     double g = 2, rr = 4, q = 4, S = 1 * GiB, B = (double)50e9f;
 
     fx_ideal_params(&p);
-    REQUIRE(sn_coll_model_new_params(t, &p, &m0, &err) == SN_OK);
+    m0 = fx_model(t, &p);
+    REQUIRE(m0);
     for (uint32_t i = 0; i < t->nlinks && bad == SN_NONE; i++)
         if (t->nodes[t->links[i].a].role == SN_SW_LEAF &&
             t->nodes[t->links[i].b].role == SN_SW_SPINE)
             bad = i;
     REQUIRE(bad != SN_NONE);
     REQUIRE(sn_topo_set_health(t, bad, 0.5, &err) == SN_OK);
-    REQUIRE(sn_coll_model_new_params(t, &p, &m1, &err) == SN_OK);
+    m1 = fx_model(t, &p);
+    REQUIRE(m1);
     predict(m0, SN_COLL_ALLREDUCE, grp(0, 32, 1), S, SN_ALGO_HIER3, &a0);
     predict(m1, SN_COLL_ALLREDUCE, grp(0, 32, 1), S, SN_ALGO_HIER3, &a1);
     CHECK_NEAR(a1.time - a0.time, 2 * (q - 1) / q * (S / (g * rr)) / B,
@@ -425,11 +410,12 @@ static void test_coll_hier3_estimate_agrees_with_flow_engine(void)
         struct sn_topo *t = pods(ups[u]);
         struct sn_coll_params p;
         struct sn_coll_model *mf = NULL, *me = NULL;
-        struct sn_error err;
         fx_params_nvlink(4, false, &p);
-        REQUIRE(sn_coll_model_new_params(t, &p, &mf, &err) == SN_OK);
+        mf = fx_model(t, &p);
+        REQUIRE(mf);
         p.flow_max = 0;
-        REQUIRE(sn_coll_model_new_params(t, &p, &me, &err) == SN_OK);
+        me = fx_model(t, &p);
+        REQUIRE(me);
         for (size_t i = 0; i < SN_ARRAY_LEN(ops); i++) {
             struct sn_coll_result rf, re;
             predict(mf, ops[i], grp(0, 32, 1), 1 * GiB, SN_ALGO_HIER3, &rf);
@@ -450,15 +436,13 @@ static void test_coll_hier3_estimate_agrees_with_flow_engine(void)
 static void test_coll_hier3_needs_equal_pods(void)
 {
     struct sn_topo *t = pods(4);
-    struct sn_coll_params p;
-    struct sn_coll_model *m = NULL;
+    struct sn_coll_model *m = fx_model_nvlink(t, 4, false);
     struct sn_coll_result r;
     struct sn_error err;
     struct sn_group uneven = grp(0, 20, 1), one = grp(0, 8, 1);
     struct sn_group all = grp(0, 32, 1), rail = grp(0, 16, 2);
 
-    fx_params_nvlink(4, false, &p);
-    REQUIRE(sn_coll_model_new_params(t, &p, &m, &err) == SN_OK);
+    REQUIRE(m);
     CHECK(sn_coll_predict(m, SN_COLL_ALLREDUCE, &uneven, 1e6, SN_ALGO_HIER3,
                           &r, &err) == SN_EINPUT);
     CHECK_CONTAINS(err.msg, "here 3 pods of 2 to 4 domains");
@@ -517,14 +501,12 @@ static void test_coll_bus_factors_follow_nccl_tests(void)
 static void test_coll_auto_picks_the_fastest_algorithm(void)
 {
     struct sn_topo *t = fx_dgx_h100(4);
-    struct sn_coll_params p;
-    struct sn_coll_model *m = NULL;
+    struct sn_coll_model *m = fx_model_nvlink(t, 4, true);
     struct sn_error err;
     double sizes[] = {8, 64 * 1024, 4 * MiB, 256 * MiB, 4 * GiB};
     struct sn_group groups[] = {grp(0, 8, 1), grp(0, 32, 1), grp(0, 4, 8)};
 
-    fx_params_nvlink(4, true, &p);
-    REQUIRE(sn_coll_model_new_params(t, &p, &m, &err) == SN_OK);
+    REQUIRE(m);
     for (size_t gi = 0; gi < SN_ARRAY_LEN(groups); gi++)
         for (int op = 0; op < SN_COLL_OP_COUNT; op++)
             for (size_t i = 0; i < SN_ARRAY_LEN(sizes); i++) {
@@ -554,14 +536,12 @@ static void test_coll_auto_picks_the_fastest_algorithm(void)
 static void test_coll_refuses_algorithms_that_do_not_apply(void)
 {
     struct sn_topo *t = fx_dgx_a100(2);
-    struct sn_coll_params p;
-    struct sn_coll_model *m = NULL;
+    struct sn_coll_model *m = fx_model_nvlink(t, 3, false);
     struct sn_coll_result r;
     struct sn_group g = grp(0, 8, 1), bad = grp(12, 8, 1);
     struct sn_error err;
 
-    fx_params_nvlink(3, false, &p);
-    REQUIRE(sn_coll_model_new_params(t, &p, &m, &err) == SN_OK);
+    REQUIRE(m);
     CHECK(sn_coll_predict(m, SN_COLL_ALLREDUCE, &g, 1e6, SN_ALGO_NVLS, &r,
                           &err) == SN_EINPUT);
     CHECK_CONTAINS(err.msg, "nvls does not apply");
@@ -591,13 +571,15 @@ static void test_coll_degraded_link_slows_only_groups_using_it(void)
     uint32_t bad = SN_NONE;
 
     fx_params_nvlink(4, true, &p);
-    REQUIRE(sn_coll_model_new_params(t, &p, &m0, &err) == SN_OK);
+    m0 = fx_model(t, &p);
+    REQUIRE(m0);
     for (uint32_t i = 0; i < t->nlinks && bad == SN_NONE; i++)
         if (t->links[i].cls == SN_LINK_SCALE_UP &&
             (t->links[i].a == t->accel[3] || t->links[i].b == t->accel[3]))
             bad = i;
     REQUIRE(sn_topo_set_health(t, bad, 0.5, &err) == SN_OK);
-    REQUIRE(sn_coll_model_new_params(t, &p, &m1, &err) == SN_OK);
+    m1 = fx_model(t, &p);
+    REQUIRE(m1);
     predict(m0, SN_COLL_ALLREDUCE, grp(0, 8, 1), 1 * GiB, SN_ALGO_RING, &a0);
     predict(m1, SN_COLL_ALLREDUCE, grp(0, 8, 1), 1 * GiB, SN_ALGO_RING, &a1);
     predict(m0, SN_COLL_ALLREDUCE, grp(8, 8, 1), 1 * GiB, SN_ALGO_RING, &b0);
@@ -629,12 +611,14 @@ static void test_coll_failed_link_never_speeds_up(void)
     uint32_t bad = SN_NONE;
 
     fx_params_nvlink(4, true, &p);
-    REQUIRE(sn_coll_model_new_params(t, &p, &m0, &err) == SN_OK);
+    m0 = fx_model(t, &p);
+    REQUIRE(m0);
     for (uint32_t i = 0; i < t->nlinks && bad == SN_NONE; i++)
         if (t->links[i].cls == SN_LINK_SCALE_OUT)
             bad = i;
     REQUIRE(sn_topo_set_health(t, bad, 0, &err) == SN_OK);
-    REQUIRE(sn_coll_model_new_params(t, &p, &m1, &err) == SN_OK);
+    m1 = fx_model(t, &p);
+    REQUIRE(m1);
     for (int op = 0; op < SN_COLL_OP_COUNT; op++) {
         double t0 = predict(m0, op, grp(0, 16, 1), 256 * MiB, SN_ALGO_AUTO,
                             &a0);
@@ -654,7 +638,6 @@ static void test_coll_sibling_groups_share_links(void)
 {
     struct fx_cluster c;
     struct sn_topo *t;
-    struct sn_coll_params p;
     struct sn_coll_model *m = NULL;
     struct sn_coll_result r1, r8;
     struct sn_group g = grp(0, 2, 8);
@@ -672,8 +655,8 @@ static void test_coll_sibling_groups_share_links(void)
     c.rail = true;
     c.hosts_per_leaf = 2;
     t = fx_build(&c);
-    fx_ideal_params(&p);
-    REQUIRE(sn_coll_model_new_params(t, &p, &m, &err) == SN_OK);
+    m = fx_model_ideal(t);
+    REQUIRE(m);
     predict(m, SN_COLL_ALLREDUCE, g, 1 * GiB, SN_ALGO_RING, &r1);
     REQUIRE(sn_coll_predict_siblings(m, SN_COLL_ALLREDUCE, &g, 8, 1 * GiB,
                                      SN_ALGO_RING, &r8, &err) == SN_OK);
@@ -689,13 +672,14 @@ static void test_coll_estimate_agrees_with_flow_engine(void)
     struct sn_topo *t = fx_dgx_h100(8);
     struct sn_coll_params p;
     struct sn_coll_model *mf = NULL, *me = NULL;
-    struct sn_error err;
     struct sn_group groups[] = {grp(0, 64, 1), grp(0, 8, 8), grp(0, 8, 1)};
 
     fx_params_nvlink(4, true, &p);
-    REQUIRE(sn_coll_model_new_params(t, &p, &mf, &err) == SN_OK);
+    mf = fx_model(t, &p);
+    REQUIRE(mf);
     p.flow_max = 0;
-    REQUIRE(sn_coll_model_new_params(t, &p, &me, &err) == SN_OK);
+    me = fx_model(t, &p);
+    REQUIRE(me);
     for (size_t gi = 0; gi < SN_ARRAY_LEN(groups); gi++)
         for (int op = 0; op < SN_COLL_OP_COUNT; op++) {
             struct sn_coll_result rf, re;
@@ -739,9 +723,11 @@ static void test_coll_estimate_shares_nics_of_the_server(void)
     c.uplink_bw = 25e9;
     t = fx_build(&c);
     fx_params_nvlink(4, true, &p);
-    REQUIRE(sn_coll_model_new_params(t, &p, &mf, &err) == SN_OK);
+    mf = fx_model(t, &p);
+    REQUIRE(mf);
     p.flow_max = 0;
-    REQUIRE(sn_coll_model_new_params(t, &p, &me, &err) == SN_OK);
+    me = fx_model(t, &p);
+    REQUIRE(me);
     REQUIRE(sn_coll_predict_siblings(mf, SN_COLL_ALLREDUCE, &g, 8, 1 * GiB,
                                      SN_ALGO_RING, &rf, &err) == SN_OK);
     REQUIRE(sn_coll_predict_siblings(me, SN_COLL_ALLREDUCE, &g, 8, 1 * GiB,
@@ -760,13 +746,10 @@ static void test_coll_estimate_shares_nics_of_the_server(void)
 static void test_coll_repeated_calls_are_identical(void)
 {
     struct sn_topo *t = fx_dgx_h100(2);
-    struct sn_coll_params p;
-    struct sn_coll_model *m = NULL;
+    struct sn_coll_model *m = fx_model_nvlink(t, 4, true);
     struct sn_coll_result a, b;
-    struct sn_error err;
 
-    fx_params_nvlink(4, true, &p);
-    REQUIRE(sn_coll_model_new_params(t, &p, &m, &err) == SN_OK);
+    REQUIRE(m);
     predict(m, SN_COLL_ALLGATHER, grp(0, 16, 1), 3 * MiB, SN_ALGO_AUTO, &a);
     predict(m, SN_COLL_ALLGATHER, grp(0, 16, 1), 3 * MiB, SN_ALGO_AUTO, &b);
     CHECK(memcmp(&a, &b, sizeof(a)) == 0);
@@ -793,12 +776,9 @@ static double busbw_of(struct sn_coll_model *m, enum sn_coll_op op,
 static void test_coll_a100_allreduce_curve(void)
 {
     struct sn_topo *t = fx_dgx_a100(1);
-    struct sn_coll_params p;
-    struct sn_coll_model *m = NULL;
-    struct sn_error err;
+    struct sn_coll_model *m = fx_model_nvlink(t, 3, false);
 
-    fx_params_nvlink(3, false, &p);
-    REQUIRE(sn_coll_model_new_params(t, &p, &m, &err) == SN_OK);
+    REQUIRE(m);
     CHECK_NEAR(busbw_of(m, SN_COLL_ALLREDUCE, grp(0, 8, 1), 256 * MiB,
                         SN_ALGO_AUTO),
                217.3, 0.10);
@@ -840,14 +820,14 @@ static void test_coll_small_messages_follow_nccl_tuner(void)
     struct sn_coll_params p;
     struct sn_coll_model *m = NULL;
     struct sn_coll_result r;
-    struct sn_error err;
     double S = 1 * MiB, ring_ll = (6.6 + 14 * 0.7) * 1e-6 +
                                   2.0 * 7 / 8 * S / (240e9 / 4);
     double simple2 = (8.4 + 2 * 3.4) * 1e-6 + S / 240e9;
     double tree128 = (14.0 + 2 * 7 * 1.25) * 1e-6;
 
     fx_params_nvlink(3, false, &p);
-    REQUIRE(sn_coll_model_new_params(t, &p, &m, &err) == SN_OK);
+    m = fx_model(t, &p);
+    REQUIRE(m);
     predict(m, SN_COLL_ALLREDUCE, grp(0, 8, 1), S, SN_ALGO_RING, &r);
     CHECK(r.proto == SN_PROTO_LL);
     CHECK_NEAR(r.time, ring_ll, 1e-6);
@@ -858,14 +838,16 @@ static void test_coll_small_messages_follow_nccl_tuner(void)
     p.tree_correction = false;
     sn_coll_model_free(m);
     m = NULL;
-    REQUIRE(sn_coll_model_new_params(t, &p, &m, &err) == SN_OK);
+    m = fx_model(t, &p);
+    REQUIRE(m);
     predict(m, SN_COLL_ALLREDUCE, grp(0, 8, 1), S, SN_ALGO_AUTO, &r);
     CHECK(r.algo == SN_ALGO_TREE);
     CHECK_NEAR(r.time, tree128 + 2 * S / (240e9 * 0.92 * 7 / 9), 1e-6);
     p.tree_correction = true;
     sn_coll_model_free(m);
     m = NULL;
-    REQUIRE(sn_coll_model_new_params(t, &p, &m, &err) == SN_OK);
+    m = fx_model(t, &p);
+    REQUIRE(m);
     predict(m, SN_COLL_ALLREDUCE, grp(0, 8, 1), S, SN_ALGO_AUTO, &r);
     CHECK(r.algo == SN_ALGO_RING && r.proto == SN_PROTO_LL);
     CHECK_NEAR(92.7e-6 / r.time, 1.97, 0.10);
@@ -889,14 +871,11 @@ static void test_coll_small_messages_follow_nccl_tuner(void)
 static void test_coll_small_message_gap_is_not_a_per_call_cost(void)
 {
     struct sn_topo *t = fx_dgx_a100(1);
-    struct sn_coll_params p;
-    struct sn_coll_model *m = NULL;
+    struct sn_coll_model *m = fx_model_nvlink(t, 3, false);
     struct sn_coll_result r64, r1, r4;
-    struct sn_error err;
     double m64 = 32.01e-6, m1 = 76.71e-6, m4 = 134.5e-6, c_close, c_max;
 
-    fx_params_nvlink(3, false, &p);
-    REQUIRE(sn_coll_model_new_params(t, &p, &m, &err) == SN_OK);
+    REQUIRE(m);
     predict(m, SN_COLL_ALLREDUCE, grp(0, 8, 1), 64, SN_ALGO_AUTO, &r64);
     predict(m, SN_COLL_ALLREDUCE, grp(0, 8, 1), 1 * MiB, SN_ALGO_AUTO,
             &r1);
@@ -921,13 +900,10 @@ static void test_coll_small_message_gap_is_not_a_per_call_cost(void)
 static void test_coll_h100_ring_and_nvls(void)
 {
     struct sn_topo *t = fx_dgx_h100(1);
-    struct sn_coll_params p;
-    struct sn_coll_model *m = NULL;
+    struct sn_coll_model *m = fx_model_nvlink(t, 4, true);
     struct sn_coll_result r;
-    struct sn_error err;
 
-    fx_params_nvlink(4, true, &p);
-    REQUIRE(sn_coll_model_new_params(t, &p, &m, &err) == SN_OK);
+    REQUIRE(m);
     CHECK_NEAR(busbw_of(m, SN_COLL_ALLREDUCE, grp(0, 8, 1), 4 * GiB,
                         SN_ALGO_RING),
                370, 0.10);
@@ -953,9 +929,7 @@ static void test_coll_h800_nvls(void)
 {
     struct fx_cluster c;
     struct sn_topo *t;
-    struct sn_coll_params p;
     struct sn_coll_model *m = NULL;
-    struct sn_error err;
 
     memset(&c, 0, sizeof(c));
     c.servers = 1;
@@ -965,8 +939,8 @@ static void test_coll_h800_nvls(void)
     c.up_bw = 25e9;
     c.pcie_bw = 64e9;
     t = fx_build(&c);
-    fx_params_nvlink(4, true, &p);
-    REQUIRE(sn_coll_model_new_params(t, &p, &m, &err) == SN_OK);
+    m = fx_model_nvlink(t, 4, true);
+    REQUIRE(m);
     CHECK_NEAR(busbw_of(m, SN_COLL_ALLREDUCE, grp(0, 8, 1), 4 * GiB,
                         SN_ALGO_NVLS),
                215, 0.10);
@@ -990,7 +964,6 @@ static void test_coll_blackwell_nvls_8_and_72(void)
     struct sn_topo *t8, *t72;
     struct sn_coll_params p;
     struct sn_coll_model *m8 = NULL, *m72 = NULL;
-    struct sn_error err;
     double b8, b72;
 
     memset(&c, 0, sizeof(c));
@@ -1005,8 +978,10 @@ static void test_coll_blackwell_nvls_8_and_72(void)
     c.chips = 18;
     t72 = fx_build(&c);
     fx_params_nvlink(5, true, &p);
-    REQUIRE(sn_coll_model_new_params(t8, &p, &m8, &err) == SN_OK);
-    REQUIRE(sn_coll_model_new_params(t72, &p, &m72, &err) == SN_OK);
+    m8 = fx_model(t8, &p);
+    REQUIRE(m8);
+    m72 = fx_model(t72, &p);
+    REQUIRE(m72);
     b8 = busbw_of(m8, SN_COLL_ALLREDUCE, grp(0, 8, 1), 4 * GiB,
                   SN_ALGO_AUTO);
     b72 = busbw_of(m72, SN_COLL_ALLREDUCE, grp(0, 72, 1), 4 * GiB,
@@ -1032,13 +1007,10 @@ static void test_coll_blackwell_nvls_8_and_72(void)
 static void test_coll_two_node_small_allreduce_gap(void)
 {
     struct sn_topo *t = fx_dgx_h100(2);
-    struct sn_coll_params p;
-    struct sn_coll_model *m = NULL;
+    struct sn_coll_model *m = fx_model_nvlink(t, 4, true);
     struct sn_coll_result r;
-    struct sn_error err;
 
-    fx_params_nvlink(4, true, &p);
-    REQUIRE(sn_coll_model_new_params(t, &p, &m, &err) == SN_OK);
+    REQUIRE(m);
     predict(m, SN_COLL_ALLREDUCE, grp(0, 16, 1), 4, SN_ALGO_AUTO, &r);
     CHECK(r.algo == SN_ALGO_HIER && r.proto == SN_PROTO_LL);
     CHECK_NEAR(47e-6 / r.time, 1.73, 0.05);
@@ -1056,12 +1028,9 @@ static void test_coll_two_node_small_allreduce_gap(void)
 static void test_coll_ndr_nic_per_gpu(void)
 {
     struct sn_topo *t = fx_dgx_h100(4);
-    struct sn_coll_params p;
-    struct sn_coll_model *m = NULL;
-    struct sn_error err;
+    struct sn_coll_model *m = fx_model_nvlink(t, 4, true);
 
-    fx_params_nvlink(4, true, &p);
-    REQUIRE(sn_coll_model_new_params(t, &p, &m, &err) == SN_OK);
+    REQUIRE(m);
     CHECK_NEAR(busbw_of(m, SN_COLL_ALLREDUCE, grp(0, 4, 8), 256 * MiB,
                         SN_ALGO_AUTO),
                47, 0.10);
@@ -1080,12 +1049,13 @@ static void test_coll_multinode_ring(void)
     struct sn_topo *h = fx_dgx_h100(4), *a = fx_dgx_a100(4);
     struct sn_coll_params ph, pa;
     struct sn_coll_model *mh = NULL, *ma = NULL;
-    struct sn_error err;
 
     fx_params_nvlink(4, true, &ph);
     fx_params_nvlink(3, false, &pa);
-    REQUIRE(sn_coll_model_new_params(h, &ph, &mh, &err) == SN_OK);
-    REQUIRE(sn_coll_model_new_params(a, &pa, &ma, &err) == SN_OK);
+    mh = fx_model(h, &ph);
+    REQUIRE(mh);
+    ma = fx_model(a, &pa);
+    REQUIRE(ma);
     for (double S = 1 * GiB; S <= 4 * GiB; S *= 4) {
         CHECK_NEAR(busbw_of(mh, SN_COLL_ALLREDUCE, grp(0, 32, 1), S,
                             SN_ALGO_RING),
