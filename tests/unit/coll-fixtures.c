@@ -45,6 +45,39 @@ struct sn_topo *fx_ring(uint32_t n, double bw, double lat)
     return t;
 }
 
+void fx_rail_network(struct fx_cluster *c)
+{
+    memset(c, 0, sizeof(*c));
+    c->servers = 4;
+    c->nics = 4;
+    c->nic_bw = 25e9;
+    c->pcie_bw = 64e9;
+    c->rail = true;
+    c->hosts_per_leaf = 4;
+    c->spines = 2;
+    c->uplinks = 4;
+    c->uplink_bw = 25e9;
+}
+
+void fx_two_server_domains(struct fx_cluster *c, uint32_t servers,
+                           uint32_t spines)
+{
+    memset(c, 0, sizeof(*c));
+    c->servers = servers;
+    c->gpus = 4;
+    c->servers_per_domain = 2;
+    c->chips = 2;
+    c->links_per_gpu = 4;
+    c->up_bw = 25e9;
+    c->nics = 4;
+    c->nic_bw = 50e9;
+    c->pcie_bw = 64e9;
+    c->hosts_per_leaf = 8;
+    c->spines = spines;
+    c->uplinks = 4;
+    c->uplink_bw = 50e9;
+}
+
 struct sn_topo *fx_build(const struct fx_cluster *c)
 {
     struct sn_topo *t = sn_topo_new(NULL);

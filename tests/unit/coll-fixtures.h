@@ -36,6 +36,19 @@ struct fx_cluster {
     double uplink_bw;            /* per leaf-spine link */
 };
 
+/* c zeroed, then the network the rail tests share: 4 servers of 4 NICs
+ * of 25 GB/s on PCIe Gen5 (64 GB/s), rail-optimised leaves of 4 ports
+ * with 4 uplinks of 25 GB/s each over 2 spines. The caller adds the
+ * GPUs. */
+void fx_rail_network(struct fx_cluster *c);
+
+/* c zeroed, then servers of 4 GPUs in scale-up domains of two servers
+ * (2 switch chips, 4 links of 25 GB/s a GPU), a 50 GB/s NIC per GPU on
+ * PCIe Gen5 (64 GB/s), leaves of 8 ports with 4 uplinks of 50 GB/s each
+ * over spines. */
+void fx_two_server_domains(struct fx_cluster *c, uint32_t servers,
+                           uint32_t spines);
+
 /* Build a cluster; NULL spec. Aborts the test binary on a bad layout. */
 struct sn_topo *fx_build(const struct fx_cluster *c);
 

@@ -707,20 +707,11 @@ static void test_coll_estimate_shares_nics_of_the_server(void)
     struct sn_group g = grp(0, 4, 8);
     struct sn_error err;
 
-    memset(&c, 0, sizeof(c));
-    c.servers = 4;
+    fx_rail_network(&c);
     c.gpus = 8;
     c.chips = 4;
     c.links_per_gpu = 18;
     c.up_bw = 25e9;
-    c.nics = 4;
-    c.nic_bw = 25e9;
-    c.pcie_bw = 64e9;
-    c.rail = true;
-    c.hosts_per_leaf = 4;
-    c.spines = 2;
-    c.uplinks = 4;
-    c.uplink_bw = 25e9;
     t = fx_build(&c);
     fx_params_nvlink(4, true, &p);
     mf = fx_model(t, &p);

@@ -1,6 +1,7 @@
 /* test-flow.c: the flow engine: routes against sn_topo_paths, the per-hop
  * ECMP split, max-min fair rates by progressive filling, the aggregated
  * all-to-all against explicit flows, degraded and failed links. */
+#include <assert.h>
 #include <math.h>
 #include <string.h>
 
@@ -165,6 +166,25 @@ static void test_flow_step_time_is_the_slowest_fair_rate(void)
     sn_topo_free(t);
 }
 
+/* The explicit flows of an all-to-all over the first n accelerators of
+ * t: nodes[] gets their ids, f (n x n entries) one unit flow for every
+ * ordered pair of them; returns how many flows (n(n-1)). */
+static size_t alltoall_flows(const struct sn_topo *t, size_t n, uint32_t *nodes,
+                             struct sn__flow *f)
+{
+    size_t k = 0;
+
+    assert(n <= t->naccel);
+    for (size_t i = 0; i < n; i++) {
+        nodes[i] = t->accel[i];
+        for (size_t j = 0; j < n; j++)
+            if (i != j)
+                f[k++] = (struct sn__flow){t->accel[i], t->accel[j], 1};
+    }
+    assert(k == n * (n - 1));
+    return k;
+}
+
 /* The aggregated all-to-all equals the same flows listed one by one, on
  * a cluster with NVSwitch domains of two servers and a 2:1 leaf tier. */
 static void test_flow_alltoall_matches_explicit_flows(void)
@@ -178,29 +198,11 @@ static void test_flow_alltoall_matches_explicit_flows(void)
     struct sn__step a, b;
     struct sn_error err;
 
-    memset(&c, 0, sizeof(c));
-    c.servers = 8;
-    c.gpus = 4;
-    c.servers_per_domain = 2;
-    c.chips = 2;
-    c.links_per_gpu = 4;
-    c.up_bw = 25e9;
-    c.nics = 4;
-    c.nic_bw = 50e9;
-    c.pcie_bw = 64e9;
-    c.hosts_per_leaf = 8;
-    c.spines = 2;
-    c.uplinks = 4;
-    c.uplink_bw = 50e9;
+    fx_two_server_domains(&c, 8, 2);
     t = fx_build(&c);
     REQUIRE(sn__flownet_new(t, ONE, &fn, &err) == SN_OK);
     f = malloc(n * n * sizeof(*f));
-    for (size_t i = 0; i < n; i++) {
-        nodes[i] = t->accel[i];
-        for (size_t j = 0; j < n; j++)
-            if (i != j)
-                f[k++] = (struct sn__flow){t->accel[i], t->accel[j], 1};
-    }
+    k = alltoall_flows(t, n, nodes, f);
     REQUIRE(sn__flow_alltoall(fn, nodes, n, 0, &a, &err) == SN_OK);
     REQUIRE(sn__flow_step(fn, f, k, &b, &err) == SN_OK);
     CHECK_NEAR(a.t_unit, b.t_unit, 1e-9);
@@ -236,27 +238,13 @@ static void test_flow_alltoall_with_two_exits_matches_explicit(void)
     struct sn__step a, b;
     struct sn_error err;
 
-    memset(&c, 0, sizeof(c));
-    c.servers = 4;
+    fx_rail_network(&c);
     c.gpus = 4;
-    c.nics = 4;
     c.nic_links = 2;
-    c.nic_bw = 25e9;
-    c.pcie_bw = 64e9;
-    c.rail = true;
-    c.hosts_per_leaf = 4;
-    c.spines = 2;
-    c.uplinks = 4;
-    c.uplink_bw = 25e9;
     t = fx_build(&c);
     REQUIRE(sn__flownet_new(t, ONE, &fn, &err) == SN_OK);
     f = malloc(n * n * sizeof(*f));
-    for (size_t i = 0; i < n; i++) {
-        nodes[i] = t->accel[i];
-        for (size_t j = 0; j < n; j++)
-            if (i != j)
-                f[k++] = (struct sn__flow){t->accel[i], t->accel[j], 1};
-    }
+    k = alltoall_flows(t, n, nodes, f);
     REQUIRE(sn__flow_alltoall(fn, nodes, n, 0, &a, &err) == SN_OK);
     REQUIRE(sn__flow_step(fn, f, k, &b, &err) == SN_OK);
     CHECK_NEAR(a.t_unit, b.t_unit, 1e-9);

@@ -132,22 +132,9 @@ static void test_pairs_classes_cover_every_pair(void)
     struct sn_pair_classes cl;
     struct sn_error err;
 
-    memset(&c, 0, sizeof(c));
     /* two 2-server NVSwitch domains of 4 GPUs each, one NIC per GPU,
      * 4 servers under 2 leaves and a spine */
-    c.servers = 4;
-    c.gpus = 4;
-    c.servers_per_domain = 2;
-    c.chips = 2;
-    c.links_per_gpu = 4;
-    c.up_bw = 25e9;
-    c.nics = 4;
-    c.nic_bw = 50e9;
-    c.pcie_bw = 64e9;
-    c.hosts_per_leaf = 8;
-    c.spines = 1;
-    c.uplinks = 4;
-    c.uplink_bw = 50e9;
+    fx_two_server_domains(&c, 4, 1);
     t = fx_build(&c);
     m = model(t);
     REQUIRE(m);
