@@ -306,6 +306,34 @@ static void test_k_ary_fat_tree_routes_across_pods_in_six_hops(void)
     sn_topo_free(t);
 }
 
+/* A spec of nodes servers with 8 NICs each on a rail-optimised fat tree
+ * of 64-port switches (test-ib64) with tiers tiers (0: the fewest). */
+static void spec_rail(struct sn_spec *s, int nodes, int tiers)
+{
+    spec_init(s);
+    s->supernodes = nodes;
+    s->scaleout.topology = SN_NET_RAIL_FAT_TREE;
+    s->scaleout.nics_per_node = 8;
+    s->scaleout.radix = 64;
+    s->scaleout.tiers = tiers;
+    s->scaleout.sw = &ib64;
+}
+
+/* t has leaf leaves and spine spines (row of a table, named when not). */
+static void check_leaves_spines(const struct sn_topo *t, size_t row,
+                                size_t leaf, size_t spine)
+{
+    struct sn_topo_counts c;
+
+    sn_topo_count(t, &c);
+    CHECK(c.switches_by_role[SN_SW_LEAF] == leaf);
+    CHECK(c.switches_by_role[SN_SW_SPINE] == spine);
+    if (c.switches_by_role[SN_SW_LEAF] != leaf ||
+        c.switches_by_role[SN_SW_SPINE] != spine)
+        printf("  row %zu: %zu leaves %zu spines\n", row,
+               c.switches_by_role[SN_SW_LEAF], c.switches_by_role[SN_SW_SPINE]);
+}
+
 /* DGX SuperPOD H100 RA-11333-001, Tables 3 and 4 (reference
  * hardware-catalog.md section 3.1): leaf, spine, core switches and cables
  * by size, rail-optimised over 8 rails with 64-port QM9700. Exact. */
@@ -330,22 +358,15 @@ static void test_rail_fat_tree_matches_superpod_tables(void)
         struct sn_spec s;
         struct sn_topo_counts c;
         struct sn_topo *t;
-        spec_init(&s);
-        s.supernodes = rows[i].nodes;
+        spec_rail(&s, rows[i].nodes, rows[i].tiers);
         s.scaleup.fabric = SN_FABRIC_SWITCHED;
         s.scaleup.links_per_accel = 18;
         s.scaleup.switches_per_plane = 4;
         s.scaleup.sw = &chip64;
-        s.scaleout.topology = SN_NET_RAIL_FAT_TREE;
-        s.scaleout.nics_per_node = 8;
-        s.scaleout.radix = 64;
-        s.scaleout.tiers = rows[i].tiers;
-        s.scaleout.sw = &ib64;
         t = build_ok(&s);
         REQUIRE(t);
+        check_leaves_spines(t, i, rows[i].leaf, rows[i].spine);
         sn_topo_count(t, &c);
-        CHECK(c.switches_by_role[SN_SW_LEAF] == rows[i].leaf);
-        CHECK(c.switches_by_role[SN_SW_SPINE] == rows[i].spine);
         CHECK(c.switches_by_role[SN_SW_CORE] == rows[i].core);
         CHECK(count_between(t, SN_NODE_NIC, -1, SN_NODE_SWITCH, SN_SW_LEAF) ==
               rows[i].node_leaf);
@@ -353,11 +374,6 @@ static void test_rail_fat_tree_matches_superpod_tables(void)
                             SN_SW_SPINE) == rows[i].leaf_spine);
         CHECK(count_between(t, SN_NODE_SWITCH, SN_SW_SPINE, SN_NODE_SWITCH,
                             SN_SW_CORE) == rows[i].spine_core);
-        if (c.switches_by_role[SN_SW_LEAF] != rows[i].leaf ||
-            c.switches_by_role[SN_SW_SPINE] != rows[i].spine)
-            printf("  row %zu: %zu leaves %zu spines\n", i,
-                   c.switches_by_role[SN_SW_LEAF],
-                   c.switches_by_role[SN_SW_SPINE]);
         sn_topo_free(t);
     }
 }
@@ -381,29 +397,15 @@ static void test_small_rail_cluster_cables_the_ports_in_use(void)
 
     for (size_t i = 0; i < SN_ARRAY_LEN(rows); i++) {
         struct sn_spec s;
-        struct sn_topo_counts c;
         struct sn_topo *t;
-        spec_init(&s);
-        s.supernodes = rows[i].nodes;
-        s.scaleout.topology = SN_NET_RAIL_FAT_TREE;
-        s.scaleout.nics_per_node = 8;
-        s.scaleout.radix = 64;
-        s.scaleout.tiers = rows[i].tiers;
-        s.scaleout.sw = &ib64;
+        spec_rail(&s, rows[i].nodes, rows[i].tiers);
         t = build_ok(&s);
         REQUIRE(t);
-        sn_topo_count(t, &c);
-        CHECK(c.switches_by_role[SN_SW_LEAF] == rows[i].leaf);
-        CHECK(c.switches_by_role[SN_SW_SPINE] == rows[i].spine);
+        check_leaves_spines(t, i, rows[i].leaf, rows[i].spine);
         CHECK(count_between(t, SN_NODE_NIC, -1, SN_NODE_SWITCH, SN_SW_LEAF) ==
               (size_t)rows[i].nodes * 8);
         CHECK(count_between(t, SN_NODE_SWITCH, SN_SW_LEAF, SN_NODE_SWITCH,
                             SN_SW_SPINE) == rows[i].leaf_spine);
-        if (c.switches_by_role[SN_SW_LEAF] != rows[i].leaf ||
-            c.switches_by_role[SN_SW_SPINE] != rows[i].spine)
-            printf("  row %zu: %zu leaves %zu spines\n", i,
-                   c.switches_by_role[SN_SW_LEAF],
-                   c.switches_by_role[SN_SW_SPINE]);
         sn_topo_free(t);
     }
 }
