@@ -8,6 +8,7 @@
 
 #include "harness.h"
 #include "sn/plan.h"
+#include "spec-fixtures.h"
 
 static const struct sn_accel_info h200 = {
     .name = "test-h200", .display = "TEST-H200", .vendor = "NVIDIA",
@@ -22,16 +23,6 @@ static struct sn_accel_info block = {
     .transient_factor = 1,
 };
 
-static const struct sn_switch_info chip64 = {
-    .name = "test-chip64", .scale_up = true, .radix = 64, .port_bw = 25e9,
-    .power_w = 100, .chips_per_box = 2, .rack_units = 1,
-};
-
-static const struct sn_switch_info ib64 = {
-    .name = "test-ib64", .radix = 64, .port_bw = 50e9, .power_w = 1720,
-    .latency = 130e-9, .chips_per_box = 1, .rack_units = 1,
-};
-
 static const struct sn_model_info m70b = {
     .name = "test-70b", .display = "70B", .params = 70e9,
 };
@@ -39,25 +30,16 @@ static const struct sn_model_info m70b = {
 /* The seed design of the built-in default, in C. */
 static void spec_seed(struct sn_spec *s)
 {
-    memset(s, 0, sizeof(*s));
-    s->file = (char *)"seed.yaml";
-    s->name = (char *)"seed-64";
-    s->accel = &h200;
+    fx_spec_base(s, "seed.yaml", "seed-64", &h200);
     s->supernodes = 4;
     s->scaleup.accelerators = 64;
-    s->scaleup.per_node = 8;
     s->scaleup.fabric = SN_FABRIC_SWITCHED;
     s->scaleup.links_per_accel = 8;
-    s->scaleup.link_bw = 25e9;
     s->scaleup.planes = 8;
     s->scaleup.tiers = 1;
-    s->scaleup.sw = &chip64;
-    s->scaleup.medium = SN_MEDIUM_COPPER;
+    s->scaleup.sw = &fx_chip64;
     s->scaleout.topology = SN_NET_EXTERNAL;
     s->scaleout.nics_per_node = 16;
-    s->scaleout.nic_bw = 50e9;
-    s->racks.nodes_per_rack = 4;
-    s->racks.node_units = 8;
     s->racks.power_limit_w = 60e3;
     s->power.feed = SN_FEED_AC_3PH;
     s->power.voltage = 415;
@@ -221,7 +203,7 @@ static void test_superpod_transceivers_match_the_ra(void)
     s.scaleout.topology = SN_NET_RAIL_FAT_TREE;
     s.scaleout.nics_per_node = 8;
     s.scaleout.radix = 64;
-    s.scaleout.sw = &ib64;
+    s.scaleout.sw = &fx_ib64;
     REQUIRE(plan(&s, &b));
     CHECK(b.p->sw[SN_SW_LEAF].boxes == 32);
     CHECK(b.p->sw[SN_SW_SPINE].boxes == 16);
@@ -268,7 +250,7 @@ static void check_forced(double up_reach, bool expect_warn)
     s.scaleout.cable = &mmf;
     s.scaleout.topology = SN_NET_RAIL_FAT_TREE;
     s.scaleout.radix = 64;
-    s.scaleout.sw = &ib64;
+    s.scaleout.sw = &fx_ib64;
     REQUIRE(plan(&s, &b));
     for (size_t i = 0; i < b.t->nlinks; i++) {
         const struct sn_link *l = &b.t->links[i];

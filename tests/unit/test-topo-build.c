@@ -8,6 +8,7 @@
 
 #include "harness.h"
 #include "sn/topo.h"
+#include "spec-fixtures.h"
 
 static const struct sn_accel_info gpu = {
     .name = "test-gpu", .display = "TEST-GPU", .vendor = "NVIDIA",
@@ -22,45 +23,25 @@ static const struct sn_accel_info npu = {
     .scaleup_links = 7, .scaleup_bw = 392e9, .max_domain = 384,
 };
 
-/* 64-port scale-up chip, two per 1U tray (NVSwitch-like) */
-static const struct sn_switch_info chip64 = {
-    .name = "test-chip64", .scale_up = true, .radix = 64,
-    .port_bw = 25e9, .power_w = 100, .chips_per_box = 2, .rack_units = 1,
-};
-
 /* NVLink 5 switch chip: 72 ports, two per tray */
 static const struct sn_switch_info chip72 = {
     .name = "test-chip72", .scale_up = true, .radix = 72,
     .port_bw = 50e9, .power_w = 150, .chips_per_box = 2, .rack_units = 1,
 };
 
-static const struct sn_switch_info ib64 = {
-    .name = "test-ib64", .radix = 64, .port_bw = 50e9, .power_w = 1720,
-    .latency = 130e-9, .chips_per_box = 1, .rack_units = 1,
-};
-
 static void spec_init(struct sn_spec *s)
 {
-    memset(s, 0, sizeof(*s));
-    s->file = (char *)"test.yaml";
-    s->name = (char *)"test";
-    s->accel = &gpu;
+    fx_spec_base(s, "test.yaml", "test", &gpu);
     s->supernodes = 1;
     s->scaleup.accelerators = 8;
-    s->scaleup.per_node = 8;
     s->scaleup.fabric = SN_FABRIC_NONE;
-    s->scaleup.link_bw = 25e9;
     s->scaleup.link_latency = 1e-6;
-    s->scaleup.medium = SN_MEDIUM_COPPER;
     s->scaleup.pos.line = 3;
     s->scaleup.pos.col = 5;
     s->scaleout.topology = SN_NET_NONE;
-    s->scaleout.nic_bw = 50e9;
     s->scaleout.latency = 130e-9;
     s->scaleout.pos.line = 20;
     s->scaleout.pos.col = 3;
-    s->racks.nodes_per_rack = 4;
-    s->racks.node_units = 8;
 }
 
 /* The seed design: 64 accelerators x 8 links into switch chips, 2
@@ -74,7 +55,7 @@ static void spec_seed(struct sn_spec *s)
     s->scaleup.fabric = SN_FABRIC_SWITCHED;
     s->scaleup.links_per_accel = 8;
     s->scaleup.link_bw = 50e9;
-    s->scaleup.sw = &chip64;
+    s->scaleup.sw = &fx_chip64;
     s->scaleout.topology = SN_NET_EXTERNAL;
     s->scaleout.nics_per_node = 16;
 }
@@ -256,7 +237,7 @@ static void check_k_ary(int k)
     s.scaleout.radix = k;
     s.scaleout.tiers = 3;
     s.scaleout.oversubscription = 1;
-    s.scaleout.sw = &ib64;
+    s.scaleout.sw = &fx_ib64;
     t = build_ok(&s);
     REQUIRE(t);
     sn_topo_count(t, &c);
@@ -316,7 +297,7 @@ static void spec_rail(struct sn_spec *s, int nodes, int tiers)
     s->scaleout.nics_per_node = 8;
     s->scaleout.radix = 64;
     s->scaleout.tiers = tiers;
-    s->scaleout.sw = &ib64;
+    s->scaleout.sw = &fx_ib64;
 }
 
 /* t has leaf leaves and spine spines (row of a table, named when not). */
@@ -362,7 +343,7 @@ static void test_rail_fat_tree_matches_superpod_tables(void)
         s.scaleup.fabric = SN_FABRIC_SWITCHED;
         s.scaleup.links_per_accel = 18;
         s.scaleup.switches_per_plane = 4;
-        s.scaleup.sw = &chip64;
+        s.scaleup.sw = &fx_chip64;
         t = build_ok(&s);
         REQUIRE(t);
         check_leaves_spines(t, i, rows[i].leaf, rows[i].spine);
@@ -807,7 +788,7 @@ static void test_unbuildable_specs_are_refused_with_position(void)
     s.scaleup.accelerators = 256;
     s.scaleup.fabric = SN_FABRIC_SWITCHED;
     s.scaleup.links_per_accel = 2;
-    s.scaleup.sw = &chip64; /* 512 ports need 8 chips, 2 links reach 2 */
+    s.scaleup.sw = &fx_chip64; /* 512 ports need 8 chips, 2 links reach 2 */
     CHECK(sn_topo_build(&s, &t, &err) == SN_EINPUT);
     CHECK_CONTAINS(err.msg, "tiers: 2");
     /* two tiers: an L1 chip takes 8 x 4 links down and as many up: 64
