@@ -288,8 +288,10 @@ static void test_k_ary_fat_tree_routes_across_pods_in_six_hops(void)
 }
 
 /* A spec of nodes servers with 8 NICs each on a rail-optimised fat tree
- * of 64-port switches (test-ib64) with tiers tiers (0: the fewest). */
-static void spec_rail(struct sn_spec *s, int nodes, int tiers)
+ * of 64-port switches sw (NULL: the planner's own) with tiers tiers (0:
+ * the fewest). */
+static void spec_rail(struct sn_spec *s, int nodes, int tiers,
+                      const struct sn_switch_info *sw)
 {
     spec_init(s);
     s->supernodes = nodes;
@@ -297,7 +299,7 @@ static void spec_rail(struct sn_spec *s, int nodes, int tiers)
     s->scaleout.nics_per_node = 8;
     s->scaleout.radix = 64;
     s->scaleout.tiers = tiers;
-    s->scaleout.sw = &fx_ib64;
+    s->scaleout.sw = sw;
 }
 
 /* t has leaf leaves and spine spines (row of a table, named when not). */
@@ -339,7 +341,7 @@ static void test_rail_fat_tree_matches_superpod_tables(void)
         struct sn_spec s;
         struct sn_topo_counts c;
         struct sn_topo *t;
-        spec_rail(&s, rows[i].nodes, rows[i].tiers);
+        spec_rail(&s, rows[i].nodes, rows[i].tiers, &fx_ib64);
         s.scaleup.fabric = SN_FABRIC_SWITCHED;
         s.scaleup.links_per_accel = 18;
         s.scaleup.switches_per_plane = 4;
@@ -379,7 +381,7 @@ static void test_small_rail_cluster_cables_the_ports_in_use(void)
     for (size_t i = 0; i < SN_ARRAY_LEN(rows); i++) {
         struct sn_spec s;
         struct sn_topo *t;
-        spec_rail(&s, rows[i].nodes, rows[i].tiers);
+        spec_rail(&s, rows[i].nodes, rows[i].tiers, &fx_ib64);
         t = build_ok(&s);
         REQUIRE(t);
         check_leaves_spines(t, i, rows[i].leaf, rows[i].spine);
@@ -396,11 +398,7 @@ static void test_rail_leaf_serves_one_rail_of_one_su(void)
     struct sn_spec s;
     struct sn_topo *t;
 
-    spec_init(&s);
-    s.supernodes = 64;
-    s.scaleout.topology = SN_NET_RAIL_FAT_TREE;
-    s.scaleout.nics_per_node = 8;
-    s.scaleout.radix = 64;
+    spec_rail(&s, 64, 0, NULL);
     t = build_ok(&s);
     REQUIRE(t);
     for (size_t i = 0; i < t->nlinks; i++) {
@@ -817,11 +815,7 @@ static void test_network_links_get_media_by_length(void)
     struct sn_topo *t;
 
     /* 4 SU SuperPOD: NIC-leaf and leaf-spine runs are tens of metres */
-    spec_init(&s);
-    s.supernodes = 128;
-    s.scaleout.topology = SN_NET_RAIL_FAT_TREE;
-    s.scaleout.nics_per_node = 8;
-    s.scaleout.radix = 64;
+    spec_rail(&s, 128, 0, NULL);
     t = build_ok(&s);
     REQUIRE(t);
     CHECK(t->nracks == 32 + 2);
