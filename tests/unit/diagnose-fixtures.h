@@ -62,9 +62,8 @@ static void build_leaves(struct leaves *c, double isl_bw)
     }
     for (uint32_t i = 0; i < 4; i++) {
         c->host_link[i] =
-            sn_topo_add_link(c->t, c->nic[i], c->leaf[i / 2],
-                             SN_LINK_SCALE_OUT, SN_MEDIUM_AOC, 12.5e6, 1e-6,
-                             5);
+            sn_topo_add_link(c->t, c->nic[i], c->leaf[i / 2], SN_LINK_SCALE_OUT,
+                             SN_MEDIUM_AOC, 12.5e6, 1e-6, 5);
         c->board_link[i] =
             sn_topo_add_link(c->t, c->acc[i], c->nic[i], SN_LINK_HOST,
                              SN_MEDIUM_BOARD, 63e9, 1e-7, 0.2);
@@ -234,8 +233,7 @@ static struct sn_diag_report *diagnose(struct leaves *c,
     return rep;
 }
 
-static size_t count_kind(const struct sn_diag_report *r,
-                         enum sn_finding_kind k)
+static size_t count_kind(const struct sn_diag_report *r, enum sn_finding_kind k)
 {
     size_t n = 0;
 

@@ -12,7 +12,7 @@
 #include "sn/spec.h"
 #include "sn/topo.h"
 
-/* ---- comparisons ----------------------------------------------------------- */
+/* ---- comparisons --------------------------------------------------------- */
 
 /* sqrt(pi / 2): the standard error of a median is this x sigma /
  * sqrt(n) */
@@ -130,7 +130,7 @@ static void test_diag_design_thresholds(void)
     CHECK(!c.valid);
 }
 
-/* ---- expectations ------------------------------------------------------------ */
+/* ---- expectations -------------------------------------------------------- */
 
 static void test_diag_expect_shares_a_link_in_a_round(void)
 {
@@ -167,7 +167,7 @@ static void test_diag_expect_shares_a_link_in_a_round(void)
     sn_topo_free(c.t);
 }
 
-/* ---- localisation -------------------------------------------------------------- */
+/* ---- localisation -------------------------------------------------------- */
 
 static void leaves_pairs(struct sn_diag_pair *p, double (*f)(uint32_t,
                                                                uint32_t))
@@ -310,7 +310,7 @@ static void test_localise_refuses_pairs_outside_the_topology(void)
     sn_topo_free(c.t);
 }
 
-/* ---- the whole diagnosis ---------------------------------------------------------- */
+/* ---- the whole diagnosis ------------------------------------------------- */
 
 static void test_diag_healthy_cluster_passes(void)
 {
