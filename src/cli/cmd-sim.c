@@ -121,21 +121,16 @@ static int parse(int argc, char **argv, struct sim_opts *o, bool coll)
                 return SN_EXIT_USAGE;
         } else if (coll && (v = cli_opt_value(argc, argv, &i, "--op", "-o",
                                           &rc))) {
-            o->op = sn_coll_op_parse(v);
-            if (o->op < 0)
-                return cli_usage_error(
-                    "unknown collective '%s' (expected allreduce, "
-                    "allgather, reducescatter, alltoall, broadcast, reduce "
-                    "or sendrecv)",
-                    v);
+            enum sn_coll_op op;
+            if (sn_coll_op_parse(v, &op, &err))
+                return cli_usage_error("%s", err.msg);
+            o->op = op;
         } else if (coll && (v = cli_opt_value(argc, argv, &i, "--algo", "-a",
                                           &rc))) {
-            o->algo = sn_coll_algo_parse(v);
-            if (o->algo < 0)
-                return cli_usage_error("unknown algorithm '%s' (expected "
-                                       "auto, ring, tree, nvls, hier, "
-                                       "hier3 or direct)",
-                                       v);
+            enum sn_coll_algo algo;
+            if (sn_coll_algo_parse(v, &algo, &err))
+                return cli_usage_error("%s", err.msg);
+            o->algo = algo;
         } else if (coll && (v = cli_opt_value(argc, argv, &i, "--group", "-g",
                                           &rc))) {
             o->group = v;
@@ -370,10 +365,7 @@ static int group_by_name(const struct sn_topo *t, const char *name,
 
 static const char *redop(int op)
 {
-    return op == SN_COLL_ALLREDUCE || op == SN_COLL_REDUCESCATTER ||
-                   op == SN_COLL_REDUCE
-               ? "sum"
-               : "none";
+    return sn_coll_op_info((enum sn_coll_op)op)->reduces ? "sum" : "none";
 }
 
 static void fmt(char *b, size_t n, double v, int prec)
@@ -398,6 +390,7 @@ static int coll_run(int argc, char **argv)
     char desc[64] = "", b1[64], b2[64], b3[64];
     int ts = 0, rc;
     const char *tname = NULL;
+    const struct sn_coll_op_info *info;
     bool changed;
     size_t rows = 0;
 
@@ -407,6 +400,7 @@ static int coll_run(int argc, char **argv)
     rc = parse(argc, argv, &o, true);
     if (rc)
         goto out;
+    info = sn_coll_op_info((enum sn_coll_op)o.op);
     for (size_t i = 0; i < SN_ARRAY_LEN(dtypes); i++)
         if (sn_strcaseeq(o.dtype, dtypes[i].name) ||
             sn_strcaseeq(o.dtype, dtypes[i].alias)) {
@@ -479,12 +473,10 @@ static int coll_run(int argc, char **argv)
          size = size * (uint64_t)o.factor) {
         uint64_t count = size / (uint64_t)ts;
         double bytes;
-        int root = o.op == SN_COLL_BROADCAST || o.op == SN_COLL_REDUCE ? 0
-                                                                       : -1;
+        int root = info->rooted ? 0 : -1;
         /* nccl-tests: all-gather, reduce-scatter and all-to-all buffers
          * hold a whole number of elements per rank */
-        if (o.op == SN_COLL_ALLGATHER || o.op == SN_COLL_REDUCESCATTER ||
-            o.op == SN_COLL_ALLTOALL)
+        if (info->parted)
             count = count / n * n;
         if (!count)
             continue;

@@ -1,5 +1,5 @@
-/* names.c: the names of tests, data types, reduction operations, backends
- * and collectives as users type them, and nccl-tests' bus factors. */
+/* names.c: the names of tests, data types, reduction operations and
+ * backends as users type them (collectives are coll.h's vocabulary). */
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -204,75 +204,4 @@ const char *sn_bench_backend_why(enum sn_bench_backend b)
 bool sn_bench_backend_available(enum sn_bench_backend b)
 {
     return sn__bench_backend_for(b) != NULL;
-}
-
-static const char *const coll_names[SN_COLL_OP_COUNT + 1] = {
-    "allreduce", "allgather", "reducescatter", "alltoall",
-    "broadcast", "reduce",    "sendrecv",      NULL,
-};
-
-const char *sn_bench_coll_name(enum sn_coll_op op)
-{
-    return (unsigned)op < SN_COLL_OP_COUNT ? coll_names[op] : "?";
-}
-
-int sn_bench_coll_op_parse(const char *name, enum sn_coll_op *out,
-                           struct sn_error *err)
-{
-    const char *near;
-
-    for (int i = 0; i < SN_COLL_OP_COUNT; i++) {
-        if (sn_strcaseeq(name, coll_names[i])) {
-            *out = (enum sn_coll_op)i;
-            return SN_OK;
-        }
-    }
-    /* nccl-tests' binary names: all_reduce, reduce_scatter, ... */
-    {
-        char flat[32];
-        size_t k = 0;
-        for (const char *p = name; *p && k < sizeof(flat) - 1; p++)
-            if (*p != '_' && *p != '-')
-                flat[k++] = *p;
-        flat[k] = '\0';
-        for (int i = 0; i < SN_COLL_OP_COUNT; i++) {
-            if (sn_strcaseeq(flat, coll_names[i]) ||
-                (sn_strcaseeq(flat, "bcast") && i == SN_COLL_BROADCAST)) {
-                *out = (enum sn_coll_op)i;
-                return SN_OK;
-            }
-        }
-    }
-    near = sn_suggest(name, coll_names);
-    if (near)
-        return sn_error_set(err, SN_EINPUT,
-                            "unknown collective '%.64s' (did you mean "
-                            "'%s'?)",
-                            name, near);
-    return sn_error_set(err, SN_EINPUT,
-                        "unknown collective '%.64s' (expected allreduce, "
-                        "allgather, reducescatter, alltoall, broadcast, "
-                        "reduce or sendrecv)",
-                        name);
-}
-
-double sn_bench_bus_factor(enum sn_coll_op op, int n)
-{
-    /* nccl-tests doc/PERFORMANCE.md and src/<op>.cu *GetBw() */
-    if (n < 1)
-        return 0;
-    switch (op) {
-    case SN_COLL_ALLREDUCE:
-        return 2.0 * (n - 1) / n;
-    case SN_COLL_ALLGATHER:
-    case SN_COLL_REDUCESCATTER:
-    case SN_COLL_ALLTOALL:
-        return (double)(n - 1) / n;
-    case SN_COLL_BROADCAST:
-    case SN_COLL_REDUCE:
-    case SN_COLL_SENDRECV:
-        return 1.0;
-    default:
-        return 0;
-    }
 }

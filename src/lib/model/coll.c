@@ -87,62 +87,6 @@ struct sn_coll_model {
     size_t ngrps, grps_cap;
 };
 
-/* ---- names ---------------------------------------------------------------- */
-
-static const char *const op_names[SN_COLL_OP_COUNT] = {
-    "allreduce", "allgather", "reducescatter", "alltoall",
-    "broadcast", "reduce",    "sendrecv"};
-
-static const char *const algo_names[SN_ALGO_COUNT] = {
-    "auto", "ring", "tree", "nvls", "hier", "direct", "hier3"};
-
-const char *sn_coll_op_name(enum sn_coll_op op)
-{
-    return (unsigned)op < SN_COLL_OP_COUNT ? op_names[op] : "?";
-}
-
-const char *sn_coll_algo_name(enum sn_coll_algo algo)
-{
-    return (unsigned)algo < SN_ALGO_COUNT ? algo_names[algo] : "?";
-}
-
-int sn_coll_op_parse(const char *name)
-{
-    for (int i = 0; i < SN_COLL_OP_COUNT; i++)
-        if (sn_strcaseeq(name, op_names[i]))
-            return i;
-    return -1;
-}
-
-int sn_coll_algo_parse(const char *name)
-{
-    for (int i = 0; i < SN_ALGO_COUNT; i++)
-        if (sn_strcaseeq(name, algo_names[i]))
-            return i;
-    return -1;
-}
-
-double sn_coll_bus_factor(enum sn_coll_op op, uint32_t n)
-{
-    /* nccl-tests doc/PERFORMANCE.md */
-    if (n == 0)
-        return 0;
-    switch (op) {
-    case SN_COLL_ALLREDUCE:
-        return 2.0 * (n - 1) / n;
-    case SN_COLL_ALLGATHER:
-    case SN_COLL_REDUCESCATTER:
-    case SN_COLL_ALLTOALL:
-        return (double)(n - 1) / n;
-    case SN_COLL_BROADCAST:
-    case SN_COLL_REDUCE:
-    case SN_COLL_SENDRECV:
-        return 1.0;
-    default:
-        return 0;
-    }
-}
-
 /* ---- the model -------------------------------------------------------------- */
 
 static uint32_t other_end(const struct sn_link *l, uint32_t v)
@@ -1824,8 +1768,8 @@ int sn_coll_predict_siblings(struct sn_coll_model *m, enum sn_coll_op op,
     res->proto = best[pick].proto;
     res->bottleneck = (enum sn_link_class)best[pick].cls;
     res->flows = best[pick].flows;
-    res->algbw = res->time > 0 ? bytes / res->time : 0;
-    res->busbw = res->algbw * sn_coll_bus_factor(op, G->n);
+    res->algbw = sn_coll_algbw(bytes, res->time);
+    res->busbw = sn_coll_busbw(op, G->n, bytes, res->time);
     res->bottleneck_bw = nominal_bw(G, best[pick].cls);
     res->bottleneck_eff = res->time > 0 && res->bottleneck_bw > 0
                               ? best[pick].wire_bytes / res->time /
