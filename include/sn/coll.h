@@ -212,6 +212,34 @@ int sn_coll_op_parse(const char *name, enum sn_coll_op *out,
                      struct sn_error *err);
 int sn_coll_algo_parse(const char *name, enum sn_coll_algo *out,
                        struct sn_error *err);
+/* The element types of a collective's buffers, as nccl-tests names them
+ * (its -d option; ncclDataType_t). */
+enum sn_coll_dtype {
+    SN_COLL_INT8,
+    SN_COLL_UINT8,
+    SN_COLL_INT32,
+    SN_COLL_UINT32,
+    SN_COLL_INT64,
+    SN_COLL_UINT64,
+    SN_COLL_HALF,
+    SN_COLL_FLOAT,
+    SN_COLL_DOUBLE,
+    SN_COLL_BFLOAT16,
+    SN_COLL_FP8E4M3,
+    SN_COLL_FP8E5M2,
+    SN_COLL_DTYPE_COUNT
+};
+
+/* nccl-tests' name ("float", "bfloat16"); "?" when out of range. */
+const char *sn_coll_dtype_name(enum sn_coll_dtype d);
+/* Bytes per element; 0 when out of range. */
+size_t sn_coll_dtype_size(enum sn_coll_dtype d);
+/* Parse a type as users write it, ignoring case: nccl-tests' name or a
+ * short one ("fp32", "bf16", "i32", "e4m3", "fp8_e4m3"). SN_EINPUT naming
+ * the choices, or the closest one, otherwise. */
+int sn_coll_dtype_parse(const char *name, enum sn_coll_dtype *out,
+                        struct sn_error *err);
+
 /* Whether algo can run op on g (auto: always true). */
 bool sn_coll_algo_applies(struct sn_coll_model *m, enum sn_coll_op op,
                           const struct sn_group *g, enum sn_coll_algo algo);

@@ -41,18 +41,6 @@ struct sim_opts {
     struct cli_sets sets;
 };
 
-/* nccl-tests' type names and sizes */
-static const struct {
-    const char *name;
-    const char *alias;
-    int size;
-} dtypes[] = {
-    {"float", "fp32", 4},      {"half", "fp16", 2},     {"bfloat16", "bf16", 2},
-    {"double", "fp64", 8},     {"int8", "i8", 1},       {"uint8", "u8", 1},
-    {"int32", "i32", 4},       {"uint32", "u32", 4},    {"int64", "i64", 8},
-    {"uint64", "u64", 8},      {"fp8e4m3", "e4m3", 1},  {"fp8e5m2", "e5m2", 1},
-};
-
 static int parse_change(struct sim_opts *o, const char *v, bool fail)
 {
     struct sn_error err;
@@ -390,6 +378,7 @@ static int coll_run(int argc, char **argv)
     char desc[64] = "", b1[64], b2[64], b3[64];
     int ts = 0, rc;
     const char *tname = NULL;
+    enum sn_coll_dtype dt;
     const struct sn_coll_op_info *info;
     bool changed;
     size_t rows = 0;
@@ -401,19 +390,12 @@ static int coll_run(int argc, char **argv)
     if (rc)
         goto out;
     info = sn_coll_op_info((enum sn_coll_op)o.op);
-    for (size_t i = 0; i < SN_ARRAY_LEN(dtypes); i++)
-        if (sn_strcaseeq(o.dtype, dtypes[i].name) ||
-            sn_strcaseeq(o.dtype, dtypes[i].alias)) {
-            ts = dtypes[i].size;
-            tname = dtypes[i].name;
-        }
-    if (!ts) {
-        rc = cli_usage_error("unknown --dtype '%s' (expected float, half, "
-                             "bfloat16, double, int8, uint8, int32, uint32, "
-                             "int64, uint64, fp8e4m3 or fp8e5m2)",
-                             o.dtype);
+    if (sn_coll_dtype_parse(o.dtype, &dt, &err)) {
+        rc = cli_usage_error("--dtype: %s", err.msg);
         goto out;
     }
+    ts = (int)sn_coll_dtype_size(dt);
+    tname = sn_coll_dtype_name(dt);
     rc = world_open(&w, &o);
     if (rc)
         goto out;

@@ -193,6 +193,13 @@ static void test_names_parse_ours_and_nccl_tests(void)
     CHECK_CONTAINS(err.msg, "unknown data type 'bf61'");
     CHECK_STR(sn_bench_dtype_nccl_name(SN_DT_FP16), "half");
     CHECK(sn_bench_dtype_size(SN_DT_FP8) == 1);
+    /* sizes are the element types' (coll.h); their spellings parse too */
+    CHECK(sn_bench_dtype_size(SN_DT_FP64) == 8 &&
+          sn_bench_dtype_size(SN_DT_TF32) == 4 &&
+          sn_bench_dtype_size(SN_DT_BF16) == 2);
+    CHECK(sn_bench_dtype_parse("e4m3", &d, &err) == SN_OK && d == SN_DT_FP8);
+    CHECK(sn_bench_dtype_parse("int", &d, &err) == SN_OK && d == SN_DT_INT32);
+    CHECK(sn_bench_dtype_parse("int8", &d, &err) == SN_EINPUT);
     CHECK(sn_bench_backend_available(SN_BENCH_CPU));
 }
 

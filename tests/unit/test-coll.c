@@ -579,6 +579,40 @@ static void test_coll_every_alias_parses_to_its_op(void)
           !sn_coll_op_info(SN_COLL_BROADCAST)->reduces);
 }
 
+/* Element types: nccl-tests' names and the short ones parse to the type,
+ * with ncclDataType_t's sizes; a typo gets the nearest name. */
+static void test_coll_dtypes_parse_with_their_sizes(void)
+{
+    static const struct {
+        const char *name;
+        enum sn_coll_dtype d;
+        size_t size;
+    } cases[] = {
+        {"float", SN_COLL_FLOAT, 4},      {"FP32", SN_COLL_FLOAT, 4},
+        {"half", SN_COLL_HALF, 2},        {"bf16", SN_COLL_BFLOAT16, 2},
+        {"double", SN_COLL_DOUBLE, 8},    {"i8", SN_COLL_INT8, 1},
+        {"uint8", SN_COLL_UINT8, 1},      {"int", SN_COLL_INT32, 4},
+        {"u32", SN_COLL_UINT32, 4},       {"int64", SN_COLL_INT64, 8},
+        {"u64", SN_COLL_UINT64, 8},       {"fp8_e4m3", SN_COLL_FP8E4M3, 1},
+        {"e5m2", SN_COLL_FP8E5M2, 1},
+    };
+    struct sn_error err;
+    enum sn_coll_dtype d;
+
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        CHECK(sn_coll_dtype_parse(cases[i].name, &d, &err) == SN_OK &&
+              d == cases[i].d);
+        CHECK(sn_coll_dtype_size(cases[i].d) == cases[i].size);
+    }
+    for (int i = 0; i < SN_COLL_DTYPE_COUNT; i++)
+        CHECK(sn_coll_dtype_parse(sn_coll_dtype_name(i), &d, &err) ==
+                  SN_OK &&
+              d == (enum sn_coll_dtype)i);
+    CHECK(sn_coll_dtype_size(SN_COLL_DTYPE_COUNT) == 0);
+    CHECK(sn_coll_dtype_parse("flaot", &d, &err) == SN_EINPUT);
+    CHECK_STR(err.msg, "unknown data type 'flaot' (did you mean 'float'?)");
+}
+
 /* Unknown names say what was typed and the closest name, or list them
  * all when none is close (the wording `sim coll --op` pins). */
 static void test_coll_unknown_names_suggest_or_list(void)
@@ -1391,6 +1425,7 @@ static const struct sn_test cases[] = {
     T(test_coll_model_busbw_is_the_shared_busbw),
     T(test_coll_every_alias_parses_to_its_op),
     T(test_coll_unknown_names_suggest_or_list),
+    T(test_coll_dtypes_parse_with_their_sizes),
     T(test_coll_auto_picks_the_fastest_algorithm),
     T(test_coll_refuses_algorithms_that_do_not_apply),
     T(test_coll_degraded_link_slows_only_groups_using_it),

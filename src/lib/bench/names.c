@@ -40,18 +40,20 @@ int sn_bench_test_parse(const char *name, enum sn_bench_test *out,
                         name);
 }
 
+/* Our names and the ones bench prints as nccl-tests' (kept as they were
+ * printed); the element type of the buffers gives the size (coll.h). */
 static const struct {
-    const char *name;  /* ours */
-    const char *nccl;  /* nccl-tests' */
-    size_t size;
+    const char *name; /* ours */
+    const char *nccl; /* nccl-tests' */
+    enum sn_coll_dtype elem;
 } dtypes[SN_DT_COUNT] = {
-    [SN_DT_FP64] = {"fp64", "double", 8},
-    [SN_DT_FP32] = {"fp32", "float", 4},
-    [SN_DT_TF32] = {"tf32", "tf32", 4},
-    [SN_DT_BF16] = {"bf16", "bfloat16", 2},
-    [SN_DT_FP16] = {"fp16", "half", 2},
-    [SN_DT_FP8] = {"fp8", "fp8_e4m3", 1},
-    [SN_DT_INT32] = {"int32", "int32", 4},
+    [SN_DT_FP64] = {"fp64", "double", SN_COLL_DOUBLE},
+    [SN_DT_FP32] = {"fp32", "float", SN_COLL_FLOAT},
+    [SN_DT_TF32] = {"tf32", "tf32", SN_COLL_FLOAT}, /* fp32 storage */
+    [SN_DT_BF16] = {"bf16", "bfloat16", SN_COLL_BFLOAT16},
+    [SN_DT_FP16] = {"fp16", "half", SN_COLL_HALF},
+    [SN_DT_FP8] = {"fp8", "fp8_e4m3", SN_COLL_FP8E4M3},
+    [SN_DT_INT32] = {"int32", "int32", SN_COLL_INT32},
 };
 
 const char *sn_bench_dtype_name(enum sn_bench_dtype d)
@@ -66,7 +68,8 @@ const char *sn_bench_dtype_nccl_name(enum sn_bench_dtype d)
 
 size_t sn_bench_dtype_size(enum sn_bench_dtype d)
 {
-    return (unsigned)d < SN_DT_COUNT ? dtypes[d].size : 0;
+    return (unsigned)d < SN_DT_COUNT ? sn_coll_dtype_size(dtypes[d].elem)
+                                     : 0;
 }
 
 int sn_bench_dtype_parse(const char *name, enum sn_bench_dtype *out,
@@ -75,6 +78,7 @@ int sn_bench_dtype_parse(const char *name, enum sn_bench_dtype *out,
     static const char *const all[] = {
         "fp64", "fp32", "tf32", "bf16", "fp16", "fp8", "int32", "double",
         "float", "bfloat16", "half", "fp8_e4m3", NULL};
+    enum sn_coll_dtype elem;
 
     for (int i = 0; i < SN_DT_COUNT; i++) {
         if (sn_strcaseeq(name, dtypes[i].name) ||
@@ -83,8 +87,16 @@ int sn_bench_dtype_parse(const char *name, enum sn_bench_dtype *out,
             return SN_OK;
         }
     }
-    if (sn_strcaseeq(name, "int"))
-        return *out = SN_DT_INT32, SN_OK;
+    /* the element types' other spellings ("int", "e4m3"), for the types
+     * bench runs; tf32 is a math mode, never an element's type */
+    if (sn_coll_dtype_parse(name, &elem, NULL) == SN_OK) {
+        for (int i = 0; i < SN_DT_COUNT; i++) {
+            if (i != SN_DT_TF32 && dtypes[i].elem == elem) {
+                *out = (enum sn_bench_dtype)i;
+                return SN_OK;
+            }
+        }
+    }
     {
         const char *near = sn_suggest(name, all);
         if (near)

@@ -1,6 +1,7 @@
 /* coll-ops.c: the collective vocabulary, the one table of operations (our
- * names, nccl-tests' spellings, bus factors, what each op's buffers hold)
- * and of algorithm names, read by the model, bench, diagnose and the CLI.
+ * names, nccl-tests' spellings, bus factors, what each op's buffers hold),
+ * of element types with their sizes, and of algorithm names, read by the
+ * model, bench, diagnose and the CLI.
  * It sits in the model layer, the lowest that knows enum sn_coll_op. */
 #include <stdio.h>
 #include <string.h>
@@ -168,4 +169,69 @@ double sn_coll_busbw(enum sn_coll_op op, uint32_t n, double bytes, double time)
 {
     /* nccl-tests: busbw = algbw x the op's bus factor */
     return sn_coll_algbw(bytes, time) * sn_coll_bus_factor(op, n);
+}
+
+/* ---- element types ------------------------------------------------------- */
+
+/* nccl-tests' names (src/common.cu test_typenames, with fp8 spelt as
+ * supernode has printed it), the short names people write and bench's
+ * (bench.h), and the sizes of ncclDataType_t. */
+static const struct {
+    const char *name;
+    const char *aliases[3];
+    size_t size;
+} dtypes[SN_COLL_DTYPE_COUNT] = {
+    [SN_COLL_INT8] = {"int8", {"i8"}, 1},
+    [SN_COLL_UINT8] = {"uint8", {"u8"}, 1},
+    [SN_COLL_INT32] = {"int32", {"i32", "int"}, 4},
+    [SN_COLL_UINT32] = {"uint32", {"u32"}, 4},
+    [SN_COLL_INT64] = {"int64", {"i64"}, 8},
+    [SN_COLL_UINT64] = {"uint64", {"u64"}, 8},
+    [SN_COLL_HALF] = {"half", {"fp16"}, 2},
+    [SN_COLL_FLOAT] = {"float", {"fp32"}, 4},
+    [SN_COLL_DOUBLE] = {"double", {"fp64"}, 8},
+    [SN_COLL_BFLOAT16] = {"bfloat16", {"bf16"}, 2},
+    [SN_COLL_FP8E4M3] = {"fp8e4m3", {"e4m3", "fp8_e4m3", "fp8"}, 1},
+    [SN_COLL_FP8E5M2] = {"fp8e5m2", {"e5m2", "fp8_e5m2"}, 1},
+};
+
+const char *sn_coll_dtype_name(enum sn_coll_dtype d)
+{
+    return (unsigned)d < SN_COLL_DTYPE_COUNT ? dtypes[d].name : "?";
+}
+
+size_t sn_coll_dtype_size(enum sn_coll_dtype d)
+{
+    return (unsigned)d < SN_COLL_DTYPE_COUNT ? dtypes[d].size : 0;
+}
+
+int sn_coll_dtype_parse(const char *name, enum sn_coll_dtype *out,
+                        struct sn_error *err)
+{
+    const char *near;
+
+    for (int i = 0; i < SN_COLL_DTYPE_COUNT; i++) {
+        bool hit = sn_strcaseeq(name, dtypes[i].name);
+        for (size_t a = 0; !hit && a < SN_ARRAY_LEN(dtypes[i].aliases) &&
+                           dtypes[i].aliases[a];
+             a++)
+            hit = sn_strcaseeq(name, dtypes[i].aliases[a]);
+        if (hit) {
+            *out = (enum sn_coll_dtype)i;
+            return SN_OK;
+        }
+    }
+    /* name is the rows' first member */
+    near = sn_suggest_strided(name, &dtypes[0].name, SN_COLL_DTYPE_COUNT,
+                              sizeof(dtypes[0]));
+    if (near)
+        return sn_error_set(err, SN_EINPUT,
+                            "unknown data type '%.64s' (did you mean "
+                            "'%s'?)",
+                            name, near);
+    return sn_error_set(err, SN_EINPUT,
+                        "unknown data type '%.64s' (expected float, half, "
+                        "bfloat16, double, int8, uint8, int32, uint32, "
+                        "int64, uint64, fp8e4m3 or fp8e5m2)",
+                        name);
 }
