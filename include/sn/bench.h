@@ -450,13 +450,5 @@ const char *sn_bench_backend_why(enum sn_bench_backend b);
 int sn_bench_backend_versions(enum sn_bench_backend b,
                               struct sn_bench_versions *v,
                               struct sn_error *err);
-int sn_bench_coll_op_parse(const char *name, enum sn_coll_op *out,
-                           struct sn_error *err);
-/* The nccl-tests bus factor of a collective over n ranks
- * (doc/PERFORMANCE.md): 2(n-1)/n for allreduce, (n-1)/n for allgather,
- * reducescatter and alltoall, 1 for broadcast, reduce and sendrecv. */
-double sn_bench_bus_factor(enum sn_coll_op op, int n);
-/* The collective's name as nccl-tests' binaries say it ("allreduce"). */
-const char *sn_bench_coll_name(enum sn_coll_op op);
 
 #endif

@@ -6,10 +6,15 @@
  * sn_coll_model_free(); it borrows the topology, which must outlive it.
  * Result structs are caller-owned.
  *
- * To add a collective algorithm: 1. enum sn_coll_algo  2. its cost in
- * src/lib/model/coll*.c  3. its candidacy in the auto choice  4. a closed-form
- * test and a published-measurement test in tests/unit/test-coll.c
- * 5. docs/model.md.
+ * To add a collective algorithm: 1. enum sn_coll_algo and its name in
+ * src/lib/model/coll-ops.c  2. its cost in src/lib/model/coll*.c  3. its
+ * candidacy in the auto choice  4. a closed-form test and a
+ * published-measurement test in tests/unit/test-coll.c  5. docs/model.md.
+ *
+ * To add a collective operation: 1. enum sn_coll_op and its row in the
+ * table in src/lib/model/coll-ops.c (names, bus factor, flags)  2. its
+ * steps in each algorithm of coll.c  3. the bench backends' hooks
+ * (cpu.c, cuda/cuda.c)  4. tests in test-coll.c  5. docs/model.md.
  */
 #ifndef SN_COLL_H
 #define SN_COLL_H
@@ -165,14 +170,76 @@ int sn_coll_predict_siblings(struct sn_coll_model *m, enum sn_coll_op op,
                              double bytes, enum sn_coll_algo algo,
                              struct sn_coll_result *res,
                              struct sn_error *err);
-/* The nccl-tests bus factor of op for n ranks. */
+/* ---- the vocabulary (src/lib/model/coll-ops.c) ----------------------------
+ * One table of collective operations for the model, bench, diagnose and
+ * the CLI: names, nccl-tests' spellings, bus factors and what the op's
+ * buffers hold. The table is static: pointers into it stay valid. */
+
+/* One collective operation. */
+struct sn_coll_op_info {
+    const char *name;        /* ours, nccl-tests' too: "allreduce" */
+    const char *aliases[3];  /* other spellings the parser takes
+                                ("all_reduce", "bcast"); NULL-padded */
+    /* bus factor: bus_scale x (n-1)/n when bus_per_rank, else bus_scale */
+    double bus_scale;
+    bool bus_per_rank;
+    bool reduces;            /* applies a reduction operator (sum, max) */
+    bool rooted;             /* has a root rank (broadcast, reduce) */
+    bool parted;             /* the buffer holds one part per rank, so a
+                                size is a whole number of parts */
+};
+
+/* The table row of op; NULL when op is out of range. */
+const struct sn_coll_op_info *sn_coll_op_info(enum sn_coll_op op);
+/* The nccl-tests bus factor of op for n ranks (doc/PERFORMANCE.md):
+ * 2(n-1)/n for allreduce, (n-1)/n for allgather, reducescatter and
+ * alltoall, 1 for broadcast, reduce and sendrecv; 0 when n is 0. */
 double sn_coll_bus_factor(enum sn_coll_op op, uint32_t n);
+/* nccl-tests' bandwidths of one run that moved `bytes` (the nccl-tests
+ * size) in `time` seconds: algbw = bytes / time, and busbw = algbw x the
+ * bus factor of op over n ranks; both 0 when time is not above 0. */
+double sn_coll_algbw(double bytes, double time);
+double sn_coll_busbw(enum sn_coll_op op, uint32_t n, double bytes,
+                     double time);
+/* Our names ("allreduce", "nvls"); "?" when out of range. */
 const char *sn_coll_op_name(enum sn_coll_op op);
 const char *sn_coll_algo_name(enum sn_coll_algo algo);
-/* Parse names as the CLI writes them ("allreduce", "nvls"); -1 when
- * unknown. */
-int sn_coll_op_parse(const char *name);
-int sn_coll_algo_parse(const char *name);
+/* Parse a name as users write it, ignoring case: an op's name, an alias,
+ * or either with '_' and '-' left out ("all_reduce", "Reduce-Scatter");
+ * an algorithm's name. SN_EINPUT naming the choices, or the closest one
+ * ("did you mean"), otherwise; *out is set only on success. */
+int sn_coll_op_parse(const char *name, enum sn_coll_op *out,
+                     struct sn_error *err);
+int sn_coll_algo_parse(const char *name, enum sn_coll_algo *out,
+                       struct sn_error *err);
+/* The element types of a collective's buffers, as nccl-tests names them
+ * (its -d option; ncclDataType_t). */
+enum sn_coll_dtype {
+    SN_COLL_INT8,
+    SN_COLL_UINT8,
+    SN_COLL_INT32,
+    SN_COLL_UINT32,
+    SN_COLL_INT64,
+    SN_COLL_UINT64,
+    SN_COLL_HALF,
+    SN_COLL_FLOAT,
+    SN_COLL_DOUBLE,
+    SN_COLL_BFLOAT16,
+    SN_COLL_FP8E4M3,
+    SN_COLL_FP8E5M2,
+    SN_COLL_DTYPE_COUNT
+};
+
+/* nccl-tests' name ("float", "bfloat16"); "?" when out of range. */
+const char *sn_coll_dtype_name(enum sn_coll_dtype d);
+/* Bytes per element; 0 when out of range. */
+size_t sn_coll_dtype_size(enum sn_coll_dtype d);
+/* Parse a type as users write it, ignoring case: nccl-tests' name or a
+ * short one ("fp32", "bf16", "i32", "e4m3", "fp8_e4m3"). SN_EINPUT naming
+ * the choices, or the closest one, otherwise. */
+int sn_coll_dtype_parse(const char *name, enum sn_coll_dtype *out,
+                        struct sn_error *err);
+
 /* Whether algo can run op on g (auto: always true). */
 bool sn_coll_algo_applies(struct sn_coll_model *m, enum sn_coll_op op,
                           const struct sn_group *g, enum sn_coll_algo algo);

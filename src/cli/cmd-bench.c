@@ -177,7 +177,7 @@ static int parse_list(struct bench_cli *b, const char *opt, const char *v,
                 b->o.gemm_dtypes[b->o.ngemm_dtypes++] = d;
         } else {
             enum sn_coll_op op;
-            if (sn_bench_coll_op_parse(item, &op, &err))
+            if (sn_coll_op_parse(item, &op, &err))
                 return bad(b, "%s: %s", opt, err.msg);
             b->o.coll_ops |= 1u << op;
         }

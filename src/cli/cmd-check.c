@@ -261,7 +261,6 @@ static void convert(const struct sn_bench_result *r, int nranks,
 {
     struct sn_result x;
     enum sn_coll_op op;
-    double factor = 1.0;
     bool busbw = false;
     struct sn_error err;
 
@@ -289,10 +288,8 @@ static void convert(const struct sn_bench_result *r, int nranks,
     }
     x.round = r->round >= 0 ? (uint32_t)r->round : SN_STORE_NO_RANK;
     if (r->test == SN_BENCH_COLL && !strcmp(r->unit, "s") && r->bytes > 0 &&
-        sn_bench_coll_op_parse(r->op, &op, &err) == SN_OK) {
-        /* nccl-tests: busbw = size / time x the op's bus factor */
+        sn_coll_op_parse(r->op, &op, &err) == SN_OK) {
         busbw = true;
-        factor = sn_bench_bus_factor(op, (int)x.b);
         sn_strlcpy(x.unit, "B/s", sizeof(x.unit));
         snprintf(x.test, sizeof(x.test), "coll.%s.busbw", r->op);
     }
@@ -301,8 +298,8 @@ static void convert(const struct sn_bench_result *r, int nranks,
     for (size_t i = 0; i < r->nsamples; i++) {
         double t = r->samples[i];
         if (busbw)
-            x.samples[x.nsamples++] = t > 0 ? (double)r->bytes / t * factor
-                                            : 0;
+            x.samples[x.nsamples++] =
+                sn_coll_busbw(op, x.b, (double)r->bytes, t);
         else if (r->work > 0 && strcmp(x.unit, "s"))
             x.samples[x.nsamples++] = t > 0 ? r->work / t : 0;
         else

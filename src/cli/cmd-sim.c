@@ -41,18 +41,6 @@ struct sim_opts {
     struct cli_sets sets;
 };
 
-/* nccl-tests' type names and sizes */
-static const struct {
-    const char *name;
-    const char *alias;
-    int size;
-} dtypes[] = {
-    {"float", "fp32", 4},      {"half", "fp16", 2},     {"bfloat16", "bf16", 2},
-    {"double", "fp64", 8},     {"int8", "i8", 1},       {"uint8", "u8", 1},
-    {"int32", "i32", 4},       {"uint32", "u32", 4},    {"int64", "i64", 8},
-    {"uint64", "u64", 8},      {"fp8e4m3", "e4m3", 1},  {"fp8e5m2", "e5m2", 1},
-};
-
 static int parse_change(struct sim_opts *o, const char *v, bool fail)
 {
     struct sn_error err;
@@ -121,21 +109,16 @@ static int parse(int argc, char **argv, struct sim_opts *o, bool coll)
                 return SN_EXIT_USAGE;
         } else if (coll && (v = cli_opt_value(argc, argv, &i, "--op", "-o",
                                           &rc))) {
-            o->op = sn_coll_op_parse(v);
-            if (o->op < 0)
-                return cli_usage_error(
-                    "unknown collective '%s' (expected allreduce, "
-                    "allgather, reducescatter, alltoall, broadcast, reduce "
-                    "or sendrecv)",
-                    v);
+            enum sn_coll_op op;
+            if (sn_coll_op_parse(v, &op, &err))
+                return cli_usage_error("%s", err.msg);
+            o->op = op;
         } else if (coll && (v = cli_opt_value(argc, argv, &i, "--algo", "-a",
                                           &rc))) {
-            o->algo = sn_coll_algo_parse(v);
-            if (o->algo < 0)
-                return cli_usage_error("unknown algorithm '%s' (expected "
-                                       "auto, ring, tree, nvls, hier, "
-                                       "hier3 or direct)",
-                                       v);
+            enum sn_coll_algo algo;
+            if (sn_coll_algo_parse(v, &algo, &err))
+                return cli_usage_error("%s", err.msg);
+            o->algo = algo;
         } else if (coll && (v = cli_opt_value(argc, argv, &i, "--group", "-g",
                                           &rc))) {
             o->group = v;
@@ -370,10 +353,7 @@ static int group_by_name(const struct sn_topo *t, const char *name,
 
 static const char *redop(int op)
 {
-    return op == SN_COLL_ALLREDUCE || op == SN_COLL_REDUCESCATTER ||
-                   op == SN_COLL_REDUCE
-               ? "sum"
-               : "none";
+    return sn_coll_op_info((enum sn_coll_op)op)->reduces ? "sum" : "none";
 }
 
 static void fmt(char *b, size_t n, double v, int prec)
@@ -398,6 +378,8 @@ static int coll_run(int argc, char **argv)
     char desc[64] = "", b1[64], b2[64], b3[64];
     int ts = 0, rc;
     const char *tname = NULL;
+    enum sn_coll_dtype dt;
+    const struct sn_coll_op_info *info;
     bool changed;
     size_t rows = 0;
 
@@ -407,19 +389,13 @@ static int coll_run(int argc, char **argv)
     rc = parse(argc, argv, &o, true);
     if (rc)
         goto out;
-    for (size_t i = 0; i < SN_ARRAY_LEN(dtypes); i++)
-        if (sn_strcaseeq(o.dtype, dtypes[i].name) ||
-            sn_strcaseeq(o.dtype, dtypes[i].alias)) {
-            ts = dtypes[i].size;
-            tname = dtypes[i].name;
-        }
-    if (!ts) {
-        rc = cli_usage_error("unknown --dtype '%s' (expected float, half, "
-                             "bfloat16, double, int8, uint8, int32, uint32, "
-                             "int64, uint64, fp8e4m3 or fp8e5m2)",
-                             o.dtype);
+    info = sn_coll_op_info((enum sn_coll_op)o.op);
+    if (sn_coll_dtype_parse(o.dtype, &dt, &err)) {
+        rc = cli_usage_error("--dtype: %s", err.msg);
         goto out;
     }
+    ts = (int)sn_coll_dtype_size(dt);
+    tname = sn_coll_dtype_name(dt);
     rc = world_open(&w, &o);
     if (rc)
         goto out;
@@ -479,12 +455,10 @@ static int coll_run(int argc, char **argv)
          size = size * (uint64_t)o.factor) {
         uint64_t count = size / (uint64_t)ts;
         double bytes;
-        int root = o.op == SN_COLL_BROADCAST || o.op == SN_COLL_REDUCE ? 0
-                                                                       : -1;
+        int root = info->rooted ? 0 : -1;
         /* nccl-tests: all-gather, reduce-scatter and all-to-all buffers
          * hold a whole number of elements per rank */
-        if (o.op == SN_COLL_ALLGATHER || o.op == SN_COLL_REDUCESCATTER ||
-            o.op == SN_COLL_ALLTOALL)
+        if (info->parted)
             count = count / n * n;
         if (!count)
             continue;

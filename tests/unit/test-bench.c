@@ -156,17 +156,21 @@ static void test_tournament_of_one_has_no_rounds(void)
     CHECK(p[0] == -1);
 }
 
+/* The bus factors bench reports with are coll.h's, and they are
+ * nccl-tests' (src/<op>.cu *GetBw()) for every op and rank count. */
 static void test_bus_factors_follow_nccl_tests(void)
 {
-    /* doc/PERFORMANCE.md: allreduce 2(n-1)/n, allgather/reducescatter/
-     * alltoall (n-1)/n, broadcast/reduce/sendrecv 1 */
-    CHECK_NEAR(sn_bench_bus_factor(SN_COLL_ALLREDUCE, 8), 1.75, 1e-12);
-    CHECK_NEAR(sn_bench_bus_factor(SN_COLL_ALLGATHER, 8), 0.875, 1e-12);
-    CHECK_NEAR(sn_bench_bus_factor(SN_COLL_REDUCESCATTER, 4), 0.75, 1e-12);
-    CHECK_NEAR(sn_bench_bus_factor(SN_COLL_ALLTOALL, 2), 0.5, 1e-12);
-    CHECK_NEAR(sn_bench_bus_factor(SN_COLL_BROADCAST, 8), 1, 1e-12);
-    CHECK_NEAR(sn_bench_bus_factor(SN_COLL_SENDRECV, 8), 1, 1e-12);
-    CHECK_NEAR(sn_bench_bus_factor(SN_COLL_ALLREDUCE, 1), 0, 1e-12);
+    for (uint32_t n = 1; n <= 16; n++) {
+        double per_rank = (double)(n - 1) / n;
+        CHECK(sn_coll_bus_factor(SN_COLL_ALLREDUCE, n) == 2 * per_rank);
+        CHECK(sn_coll_bus_factor(SN_COLL_ALLGATHER, n) == per_rank);
+        CHECK(sn_coll_bus_factor(SN_COLL_REDUCESCATTER, n) == per_rank);
+        CHECK(sn_coll_bus_factor(SN_COLL_ALLTOALL, n) == per_rank);
+        CHECK(sn_coll_bus_factor(SN_COLL_BROADCAST, n) == 1);
+        CHECK(sn_coll_bus_factor(SN_COLL_REDUCE, n) == 1);
+        CHECK(sn_coll_bus_factor(SN_COLL_SENDRECV, n) == 1);
+    }
+    CHECK_NEAR(sn_coll_busbw(SN_COLL_ALLREDUCE, 8, 8e6, 1e-3), 1.4e10, 1e-12);
 }
 
 static void test_names_parse_ours_and_nccl_tests(void)
@@ -179,9 +183,9 @@ static void test_names_parse_ours_and_nccl_tests(void)
     CHECK(sn_bench_dtype_parse("bfloat16", &d, &err) == SN_OK &&
           d == SN_DT_BF16);
     CHECK(sn_bench_dtype_parse("FP32", &d, &err) == SN_OK && d == SN_DT_FP32);
-    CHECK(sn_bench_coll_op_parse("all_reduce", &op, &err) == SN_OK &&
+    CHECK(sn_coll_op_parse("all_reduce", &op, &err) == SN_OK &&
           op == SN_COLL_ALLREDUCE);
-    CHECK(sn_bench_coll_op_parse("reduce_scatter", &op, &err) == SN_OK &&
+    CHECK(sn_coll_op_parse("reduce_scatter", &op, &err) == SN_OK &&
           op == SN_COLL_REDUCESCATTER);
     CHECK(sn_bench_test_parse("colll", &t, &err) == SN_EINPUT);
     CHECK_CONTAINS(err.msg, "did you mean 'coll'");
@@ -189,6 +193,13 @@ static void test_names_parse_ours_and_nccl_tests(void)
     CHECK_CONTAINS(err.msg, "unknown data type 'bf61'");
     CHECK_STR(sn_bench_dtype_nccl_name(SN_DT_FP16), "half");
     CHECK(sn_bench_dtype_size(SN_DT_FP8) == 1);
+    /* sizes are the element types' (coll.h); their spellings parse too */
+    CHECK(sn_bench_dtype_size(SN_DT_FP64) == 8 &&
+          sn_bench_dtype_size(SN_DT_TF32) == 4 &&
+          sn_bench_dtype_size(SN_DT_BF16) == 2);
+    CHECK(sn_bench_dtype_parse("e4m3", &d, &err) == SN_OK && d == SN_DT_FP8);
+    CHECK(sn_bench_dtype_parse("int", &d, &err) == SN_OK && d == SN_DT_INT32);
+    CHECK(sn_bench_dtype_parse("int8", &d, &err) == SN_EINPUT);
     CHECK(sn_bench_backend_available(SN_BENCH_CPU));
 }
 

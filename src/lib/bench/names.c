@@ -1,5 +1,5 @@
-/* names.c: the names of tests, data types, reduction operations, backends
- * and collectives as users type them, and nccl-tests' bus factors. */
+/* names.c: the names of tests, data types, reduction operations and
+ * backends as users type them (collectives are coll.h's vocabulary). */
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -40,18 +40,20 @@ int sn_bench_test_parse(const char *name, enum sn_bench_test *out,
                         name);
 }
 
+/* Our names and the ones bench prints as nccl-tests' (kept as they were
+ * printed); the element type of the buffers gives the size (coll.h). */
 static const struct {
-    const char *name;  /* ours */
-    const char *nccl;  /* nccl-tests' */
-    size_t size;
+    const char *name; /* ours */
+    const char *nccl; /* nccl-tests' */
+    enum sn_coll_dtype elem;
 } dtypes[SN_DT_COUNT] = {
-    [SN_DT_FP64] = {"fp64", "double", 8},
-    [SN_DT_FP32] = {"fp32", "float", 4},
-    [SN_DT_TF32] = {"tf32", "tf32", 4},
-    [SN_DT_BF16] = {"bf16", "bfloat16", 2},
-    [SN_DT_FP16] = {"fp16", "half", 2},
-    [SN_DT_FP8] = {"fp8", "fp8_e4m3", 1},
-    [SN_DT_INT32] = {"int32", "int32", 4},
+    [SN_DT_FP64] = {"fp64", "double", SN_COLL_DOUBLE},
+    [SN_DT_FP32] = {"fp32", "float", SN_COLL_FLOAT},
+    [SN_DT_TF32] = {"tf32", "tf32", SN_COLL_FLOAT}, /* fp32 storage */
+    [SN_DT_BF16] = {"bf16", "bfloat16", SN_COLL_BFLOAT16},
+    [SN_DT_FP16] = {"fp16", "half", SN_COLL_HALF},
+    [SN_DT_FP8] = {"fp8", "fp8_e4m3", SN_COLL_FP8E4M3},
+    [SN_DT_INT32] = {"int32", "int32", SN_COLL_INT32},
 };
 
 const char *sn_bench_dtype_name(enum sn_bench_dtype d)
@@ -66,7 +68,8 @@ const char *sn_bench_dtype_nccl_name(enum sn_bench_dtype d)
 
 size_t sn_bench_dtype_size(enum sn_bench_dtype d)
 {
-    return (unsigned)d < SN_DT_COUNT ? dtypes[d].size : 0;
+    return (unsigned)d < SN_DT_COUNT ? sn_coll_dtype_size(dtypes[d].elem)
+                                     : 0;
 }
 
 int sn_bench_dtype_parse(const char *name, enum sn_bench_dtype *out,
@@ -75,6 +78,7 @@ int sn_bench_dtype_parse(const char *name, enum sn_bench_dtype *out,
     static const char *const all[] = {
         "fp64", "fp32", "tf32", "bf16", "fp16", "fp8", "int32", "double",
         "float", "bfloat16", "half", "fp8_e4m3", NULL};
+    enum sn_coll_dtype elem;
 
     for (int i = 0; i < SN_DT_COUNT; i++) {
         if (sn_strcaseeq(name, dtypes[i].name) ||
@@ -83,8 +87,16 @@ int sn_bench_dtype_parse(const char *name, enum sn_bench_dtype *out,
             return SN_OK;
         }
     }
-    if (sn_strcaseeq(name, "int"))
-        return *out = SN_DT_INT32, SN_OK;
+    /* the element types' other spellings ("int", "e4m3"), for the types
+     * bench runs; tf32 is a math mode, never an element's type */
+    if (sn_coll_dtype_parse(name, &elem, NULL) == SN_OK) {
+        for (int i = 0; i < SN_DT_COUNT; i++) {
+            if (i != SN_DT_TF32 && dtypes[i].elem == elem) {
+                *out = (enum sn_bench_dtype)i;
+                return SN_OK;
+            }
+        }
+    }
     {
         const char *near = sn_suggest(name, all);
         if (near)
@@ -204,75 +216,4 @@ const char *sn_bench_backend_why(enum sn_bench_backend b)
 bool sn_bench_backend_available(enum sn_bench_backend b)
 {
     return sn__bench_backend_for(b) != NULL;
-}
-
-static const char *const coll_names[SN_COLL_OP_COUNT + 1] = {
-    "allreduce", "allgather", "reducescatter", "alltoall",
-    "broadcast", "reduce",    "sendrecv",      NULL,
-};
-
-const char *sn_bench_coll_name(enum sn_coll_op op)
-{
-    return (unsigned)op < SN_COLL_OP_COUNT ? coll_names[op] : "?";
-}
-
-int sn_bench_coll_op_parse(const char *name, enum sn_coll_op *out,
-                           struct sn_error *err)
-{
-    const char *near;
-
-    for (int i = 0; i < SN_COLL_OP_COUNT; i++) {
-        if (sn_strcaseeq(name, coll_names[i])) {
-            *out = (enum sn_coll_op)i;
-            return SN_OK;
-        }
-    }
-    /* nccl-tests' binary names: all_reduce, reduce_scatter, ... */
-    {
-        char flat[32];
-        size_t k = 0;
-        for (const char *p = name; *p && k < sizeof(flat) - 1; p++)
-            if (*p != '_' && *p != '-')
-                flat[k++] = *p;
-        flat[k] = '\0';
-        for (int i = 0; i < SN_COLL_OP_COUNT; i++) {
-            if (sn_strcaseeq(flat, coll_names[i]) ||
-                (sn_strcaseeq(flat, "bcast") && i == SN_COLL_BROADCAST)) {
-                *out = (enum sn_coll_op)i;
-                return SN_OK;
-            }
-        }
-    }
-    near = sn_suggest(name, coll_names);
-    if (near)
-        return sn_error_set(err, SN_EINPUT,
-                            "unknown collective '%.64s' (did you mean "
-                            "'%s'?)",
-                            name, near);
-    return sn_error_set(err, SN_EINPUT,
-                        "unknown collective '%.64s' (expected allreduce, "
-                        "allgather, reducescatter, alltoall, broadcast, "
-                        "reduce or sendrecv)",
-                        name);
-}
-
-double sn_bench_bus_factor(enum sn_coll_op op, int n)
-{
-    /* nccl-tests doc/PERFORMANCE.md and src/<op>.cu *GetBw() */
-    if (n < 1)
-        return 0;
-    switch (op) {
-    case SN_COLL_ALLREDUCE:
-        return 2.0 * (n - 1) / n;
-    case SN_COLL_ALLGATHER:
-    case SN_COLL_REDUCESCATTER:
-    case SN_COLL_ALLTOALL:
-        return (double)(n - 1) / n;
-    case SN_COLL_BROADCAST:
-    case SN_COLL_REDUCE:
-    case SN_COLL_SENDRECV:
-        return 1.0;
-    default:
-        return 0;
-    }
 }

@@ -647,7 +647,7 @@ static void expect_sim(struct sn__bench_ctx *c, struct sn_bench_result *r)
         set_expected(r, sum, "sim pairs bidi_bw, summed");
         return;
     }
-    if (sn_bench_coll_op_parse(r->op, &op, &err))
+    if (sn_coll_op_parse(r->op, &op, &err))
         return;
     g.n = (uint32_t)r->nranks;
     if (!sn_coll_predict(m, op, &g, (double)r->bytes, SN_ALGO_AUTO, &cr,
@@ -1100,12 +1100,12 @@ static int coll_one(struct sn__bench_ctx *c, enum sn_coll_op op,
     long long wrong = 0, total = 0;
     int checked = c->o.check && checkable(c->o.coll_dtype, n);
 
-    if ((rc = section(c, err, "coll %s %llu B %s", sn_bench_coll_name(op),
+    if ((rc = section(c, err, "coll %s %llu B %s", sn_coll_op_name(op),
                       (unsigned long long)(count * es),
                       inplace ? "in-place" : "out-of-place")))
         return rc;
     if (c->job->rank == 0) {
-        r = result(c, SN_BENCH_COLL, sn_bench_coll_name(op), "time", "s");
+        r = result(c, SN_BENCH_COLL, sn_coll_op_name(op), "time", "s");
         r->subject = SN_SUBJ_GROUP;
         r->nranks = n;
         r->bytes = count * es;
@@ -1135,8 +1135,8 @@ static int coll_one(struct sn__bench_ctx *c, enum sn_coll_op op,
     }
     if (r) {
         /* nccl-tests: algbw = size / time, busbw = algbw x bus factor */
-        r->algbw = r->time > 0 ? (double)r->bytes / r->time : 0;
-        r->busbw = r->algbw * sn_bench_bus_factor(op, n);
+        r->algbw = sn_coll_algbw((double)r->bytes, r->time);
+        r->busbw = sn_coll_busbw(op, (uint32_t)n, (double)r->bytes, r->time);
         r->wrong = checked ? total : -1;
     }
     return SN_OK;
@@ -1192,7 +1192,7 @@ static int test_coll(struct sn__bench_ctx *c, struct sn_error *err)
                          (unsigned long long)last);
             note(c, "coll %s: %s skipped: under one %zu-byte %s element "
                     "per %s",
-                 sn_bench_coll_name((enum sn_coll_op)op), sizes, es,
+                 sn_coll_op_name((enum sn_coll_op)op), sizes, es,
                  sn_bench_dtype_name(c->o.coll_dtype),
                  parts ? "rank" : "buffer");
         }

@@ -353,7 +353,7 @@ static int expect_colls(const struct sn_topo *t, const char *backend,
         struct sn_error perr;
         char name[32], buf[32];
         double bytes;
-        int op;
+        enum sn_coll_op op;
         if (r->subject != SN_SUBJECT_GROUP ||
             !sn_startswith(r->test, "coll.") || strcmp(r->unit, "B/s"))
             continue;
@@ -363,8 +363,8 @@ static int expect_colls(const struct sn_topo *t, const char *backend,
             continue;
         memcpy(name, op_start, (size_t)(op_end - op_start));
         name[op_end - op_start] = '\0';
-        op = sn_coll_op_parse(name);
-        if (op < 0 || !param(r->params, "bytes", buf, sizeof(buf)))
+        if (sn_coll_op_parse(name, &op, &perr) ||
+            !param(r->params, "bytes", buf, sizeof(buf)))
             continue;
         bytes = strtod(buf, NULL);
         if (!(bytes > 0) || r->b < 2 || r->a >= t->naccel ||
@@ -377,8 +377,8 @@ static int expect_colls(const struct sn_topo *t, const char *backend,
         g.n = r->b;
         g.stride = 1;
         /* a group the model cannot place says nothing: no design value */
-        if (sn_coll_predict(m, (enum sn_coll_op)op, &g, bytes, SN_ALGO_AUTO,
-                            &res, &perr) != SN_OK ||
+        if (sn_coll_predict(m, op, &g, bytes, SN_ALGO_AUTO, &res,
+                            &perr) != SN_OK ||
             !(res.busbw > 0))
             continue;
         expected[i] = res.busbw;

@@ -1,4 +1,4 @@
-# an unknown collective is a usage error that lists the known ones
-args: sim coll --op allscatter
+# an unknown collective far from every name is a usage error that lists the known ones
+args: sim coll --op barrier
 exit: 2
-stderr-has: unknown collective 'allscatter' (expected allreduce, allgather, reducescatter, alltoall, broadcast, reduce or sendrecv)
+stderr-has: unknown collective 'barrier' (expected allreduce, allgather, reducescatter, alltoall, broadcast, reduce or sendrecv)

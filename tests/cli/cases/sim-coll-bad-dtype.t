@@ -1,0 +1,4 @@
+# a misspelt --dtype: the nearest nccl-tests name
+args: sim coll --dtype flaot
+exit: 2
+stderr-has: --dtype: unknown data type 'flaot' (did you mean 'float'?)

@@ -1,0 +1,4 @@
+# a misspelt collective: the nearest name, as bench --ops says it
+args: sim coll --op allscatter
+exit: 2
+stderr-has: unknown collective 'allscatter' (did you mean 'allgather'?)
