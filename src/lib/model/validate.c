@@ -461,15 +461,10 @@ static void row_stack(const struct env_slot *e, const char *other,
     modern = modern_accel(e->spec.accel->name) ||
              strstr(notes, "megatron-core") || strstr(notes, "nemo") ||
              strstr(notes, "flash");
-    sn_train_opts_default(o);
-    if (!modern) {
-        o->flash_attention = false;
-        o->dropout = true;
-        o->overlap_grad_reduce = false;
-        o->overlap_param_gather = false;
-        o->overlap_tp = false;
-        o->overlap_p2p = false;
-    }
+    if (modern)
+        sn_train_opts_default(o);
+    else
+        sn_train_opts_legacy(o);
     if (strstr(other, "overlap") || strstr(notes, "overlap")) {
         o->overlap_grad_reduce = true;
         o->overlap_param_gather = true;
