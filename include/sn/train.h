@@ -212,6 +212,10 @@ void sn_train_flops(const struct sn_model_info *m,
                     struct sn_train_flops *f);
 
 void sn_train_opts_default(struct sn_train_opts *o);
+/* The options of 2022-era Megatron-LM (as Korthikanti et al. ran it,
+ * and A100-era stacks generally): no fused attention, dropout masks
+ * kept, no overlap of the DP, TP or PP traffic. */
+void sn_train_opts_legacy(struct sn_train_opts *o);
 
 /* The default global batch, in sequences of seq tokens, for a job on
  * `accels` accelerators: about 4M tokens a step whatever the job's size

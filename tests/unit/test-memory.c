@@ -19,14 +19,13 @@ static struct sn_train_layout korthikanti(int pp, int mbs, int vpp, int gbs,
     return l;
 }
 
-/* 2022-era Megatron: attention scores stored, dropout masks kept */
+/* 2022-era Megatron: attention scores stored, dropout masks kept (the
+ * legacy stack's overlap settings do not change the memory) */
 static struct sn_train_opts old_megatron(void)
 {
     struct sn_train_opts o;
 
-    sn_train_opts_default(&o);
-    o.flash_attention = false;
-    o.dropout = true;
+    sn_train_opts_legacy(&o);
     return o;
 }
 

@@ -27,6 +27,21 @@ static struct sn_train *a100(const struct sn_model_info *m)
     return t;
 }
 
+/* A search for a job of accels accelerators and a global batch of gbs
+ * sequences of seq tokens, with a current software stack in *o. */
+static struct sn_train_search search_of(int accels, int gbs, int seq,
+                                        struct sn_train_opts *o)
+{
+    struct sn_train_search s;
+
+    sn_train_search_default(&s);
+    sn_train_opts_default(o);
+    s.accels = accels;
+    s.gbs = gbs;
+    s.seq = seq;
+    return s;
+}
+
 static void test_search_ranks_fitting_layouts_fastest_first(void)
 {
     struct sn_train *t = a100(&tm_gpt_39b);
@@ -38,11 +53,7 @@ static void test_search_ranks_fitting_layouts_fastest_first(void)
     size_t n;
 
     REQUIRE(t);
-    sn_train_search_default(&s);
-    sn_train_opts_default(&o);
-    s.accels = 64;
-    s.gbs = 512;
-    s.seq = 2048;
+    s = search_of(64, 512, 2048, &o);
     REQUIRE(sn_train_search_run(t, &s, &o, top, 20, &n, &st, &err) ==
             SN_OK);
     REQUIRE(n == 20);
@@ -72,11 +83,7 @@ static void test_search_best_beats_every_hand_picked_layout(void)
     static const int tps[] = {1, 2, 4, 8}, pps[] = {1, 2, 4, 8};
 
     REQUIRE(t);
-    sn_train_search_default(&s);
-    sn_train_opts_default(&o);
-    s.accels = 64;
-    s.gbs = 256;
-    s.seq = 2048;
+    s = search_of(64, 256, 2048, &o);
     REQUIRE(sn_train_search_run(t, &s, &o, top, 1, &n, &st, &err) ==
             SN_OK);
     REQUIRE(n == 1);
@@ -113,11 +120,7 @@ static void test_search_respects_fixed_choices_and_memory(void)
     size_t n;
 
     REQUIRE(t);
-    sn_train_search_default(&s);
-    sn_train_opts_default(&o);
-    s.accels = 64;
-    s.gbs = 64;
-    s.seq = 2048;
+    s = search_of(64, 64, 2048, &o);
     s.fixed_recompute = true;
     s.recompute = SN_RECOMPUTE_FULL;
     REQUIRE(sn_train_search_run(t, &s, &o, top, 8, &n, &st, &err) ==
@@ -155,11 +158,7 @@ static void test_search_results_equal_a_direct_prediction(void)
     int long_pipes = 0;
 
     REQUIRE(t);
-    sn_train_search_default(&s);
-    sn_train_opts_default(&o);
-    s.accels = 256;
-    s.gbs = 1536;
-    s.seq = 2048;
+    s = search_of(256, 1536, 2048, &o);
     s.max_tp = 2; /* memory forces long pipelines, with the */
     s.fixed_zero = true; /* distributed optimizer's whole gradients */
     s.zero = 1;
@@ -188,11 +187,7 @@ static void test_search_is_deterministic(void)
     size_t na, nb;
 
     REQUIRE(t);
-    sn_train_search_default(&s);
-    sn_train_opts_default(&o);
-    s.accels = 128;
-    s.gbs = 512;
-    s.seq = 2048;
+    s = search_of(128, 512, 2048, &o);
     REQUIRE(sn_train_search_run(t, &s, &o, a, 10, &na, &st, &err) == SN_OK);
     REQUIRE(sn_train_search_run(t, &s, &o, b, 10, &nb, &st, &err) == SN_OK);
     REQUIRE(na == nb);
@@ -215,11 +210,7 @@ static void test_search_moe_tries_expert_parallelism(void)
     bool ep8 = false;
 
     REQUIRE(t);
-    sn_train_search_default(&s);
-    sn_train_opts_default(&o);
-    s.accels = 64;
-    s.gbs = 256;
-    s.seq = 4096;
+    s = search_of(64, 256, 4096, &o);
     REQUIRE(sn_train_search_run(t, &s, &o, top, 200, &n, &st, &err) ==
             SN_OK);
     REQUIRE(n > 0);
@@ -247,11 +238,7 @@ static void test_search_interleaves_stages_of_uneven_layers(void)
     double v1 = 0, v8 = 0;
 
     REQUIRE(t);
-    sn_train_search_default(&s);
-    sn_train_opts_default(&o);
-    s.accels = 2048;
-    s.gbs = 256;
-    s.seq = 8192;
+    s = search_of(2048, 256, 8192, &o);
     s.max_tp = 8;
     s.fixed_recompute = true;
     s.recompute = SN_RECOMPUTE_FULL;

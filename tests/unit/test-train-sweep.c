@@ -3,6 +3,19 @@
 #include "harness.h"
 #include "sn/model.h"
 
+/* A sweep of the scale-up domain over n values for Llama 3 8B on the
+ * built-in seed design; the rest as sn_sweep's zero defaults. */
+static struct sn_sweep domain_sweep(const char *const *values, size_t n)
+{
+    struct sn_sweep s = {0};
+
+    s.key = "supernode.accelerators";
+    s.values = values;
+    s.nvalues = n;
+    s.model = sn_catalog_model(sn_catalog_builtin(), "llama3-8b");
+    return s;
+}
+
 static void test_sweep_domain_size_at_a_fixed_job(void)
 {
     /* the built-in seed design (H200, 8 per node) with its scale-up domain
@@ -10,15 +23,12 @@ static void test_sweep_domain_size_at_a_fixed_job(void)
      * the job needs, the plan's links grow with the domain, one value is
      * marked */
     static const char *const values[] = {"8", "16", "32"};
-    struct sn_sweep s = {0};
+    struct sn_sweep s;
     struct sn_sweep_point pts[3];
     struct sn_error err;
     int marked = 0;
 
-    s.key = "supernode.accelerators";
-    s.values = values;
-    s.nvalues = 3;
-    s.model = sn_catalog_model(sn_catalog_builtin(), "llama3-8b");
+    s = domain_sweep(values, 3);
     s.gpus = 64;
     s.gbs = 256;
     REQUIRE(s.model);
@@ -42,15 +52,12 @@ static void test_sweep_refuses_a_value_that_does_not_validate(void)
     /* value 0 (or abc) gives no valid spec: the whole sweep is refused,
      * naming the value, before any design is predicted */
     static const char *const values[] = {"8", "16", "abc", "0"};
-    struct sn_sweep s = {0};
+    struct sn_sweep s;
     struct sn_sweep_point pts[4];
     struct sn_error err;
 
     memset(pts, 0, sizeof(pts));
-    s.key = "supernode.accelerators";
-    s.values = values;
-    s.nvalues = 4;
-    s.model = sn_catalog_model(sn_catalog_builtin(), "llama3-8b");
+    s = domain_sweep(values, 4);
     s.gpus = 64;
     REQUIRE(s.model);
     CHECK(sn_sweep_run(&s, pts, &err) == SN_EINPUT);
@@ -62,14 +69,11 @@ static void test_sweep_refuses_a_value_that_does_not_validate(void)
 static void test_sweep_marks_the_most_effective_tokens(void)
 {
     static const char *const values[] = {"8", "16"};
-    struct sn_sweep s = {0};
+    struct sn_sweep s;
     struct sn_sweep_point pts[2];
     struct sn_error err;
 
-    s.key = "supernode.accelerators";
-    s.values = values;
-    s.nvalues = 2;
-    s.model = sn_catalog_model(sn_catalog_builtin(), "llama3-8b");
+    s = domain_sweep(values, 2);
     s.gpus = 32;
     s.gbs = 128;
     REQUIRE(sn_sweep_run(&s, pts, &err) == SN_OK);
@@ -87,17 +91,14 @@ static void test_sweep_compares_designs_at_the_spec_size(void)
      * that job needs; the fixed setting holds for every design */
     static const char *const values[] = {"8", "16"};
     static const char *const fkeys[] = {"supernodes"}, *const fvals[] = {"1"};
-    struct sn_sweep s = {0};
+    struct sn_sweep s;
     struct sn_sweep_point pts[2];
     struct sn_error err;
 
-    s.key = "supernode.accelerators";
-    s.values = values;
-    s.nvalues = 2;
+    s = domain_sweep(values, 2);
     s.fixed_keys = fkeys;
     s.fixed_values = fvals;
     s.nfixed = 1;
-    s.model = sn_catalog_model(sn_catalog_builtin(), "llama3-8b");
     s.gbs = 256;
     REQUIRE(s.model);
     REQUIRE(sn_sweep_run(&s, pts, &err) == SN_OK);
@@ -116,17 +117,14 @@ static void test_sweep_refuses_a_bad_fixed_setting(void)
     static const char *const values[] = {"8"};
     static const char *const fkeys[] = {"supernode.tiers"},
                              *const fvals[] = {"5"};
-    struct sn_sweep s = {0};
+    struct sn_sweep s;
     struct sn_sweep_point pts[1];
     struct sn_error err;
 
-    s.key = "supernode.accelerators";
-    s.values = values;
-    s.nvalues = 1;
+    s = domain_sweep(values, 1);
     s.fixed_keys = fkeys;
     s.fixed_values = fvals;
     s.nfixed = 1;
-    s.model = sn_catalog_model(sn_catalog_builtin(), "llama3-8b");
     CHECK(sn_sweep_run(&s, pts, &err) == SN_EINPUT);
     CHECK_CONTAINS(err.msg, "--set supernode.tiers=5");
 }

@@ -175,13 +175,7 @@ static struct sn_train_opts megatron_2022(void)
 {
     struct sn_train_opts o;
 
-    sn_train_opts_default(&o);
-    o.flash_attention = false;
-    o.dropout = true;
-    o.overlap_grad_reduce = false;
-    o.overlap_param_gather = false;
-    o.overlap_tp = false;
-    o.overlap_p2p = false;
+    sn_train_opts_legacy(&o);
     return o;
 }
 

@@ -4,6 +4,7 @@
  * timed with the step-time model; the k fastest are kept. Collective
  * times are memoised by the step-time model, so a search costs a few
  * microseconds per layout. */
+#include <assert.h>
 #include <string.h>
 
 #include "train-int.h"
@@ -58,6 +59,168 @@ static void keep(struct sn_train_candidate *top, size_t k, size_t *n,
     top[i] = *c;
 }
 
+/* One search: what it searches, with what, and where it keeps what it
+ * finds. */
+struct search {
+    struct sn_train *t;
+    const struct sn_model_info *m;
+    const struct sn_train_system *sys;
+    const struct sn_train_search *s;
+    const struct sn_train_opts *o;
+    struct sn_train_candidate *top;
+    size_t k, *ntop;
+    struct sn_train_search_stats *st;
+    struct sn_error *err;
+    int experts;  /* the model's experts, 1 for a dense model */
+    int max_mbs, max_vpp;
+    bool stop;    /* fit_only: a layout that fits has been found */
+};
+
+/* The TP degrees to try: divisors of the accelerators up to max_tp that
+ * divide the heads, the KV heads, the hidden size and the FFN. */
+static int tp_choices(const struct sn_model_info *m,
+                      const struct sn_train_search *s, int max_tp,
+                      int *tps)
+{
+    int all[64], n = divisors(s->accels, max_tp, all, 64), ntp = 0;
+    int kv = m->kv_heads > 0 ? m->kv_heads : m->heads;
+
+    for (int i = 0; i < n; i++)
+        if (m->heads % all[i] == 0 && kv % all[i] == 0 &&
+            m->hidden % all[i] == 0 && m->ffn % all[i] == 0)
+            tps[ntp++] = all[i];
+    return ntp;
+}
+
+/* The CP degrees to try with tp: powers of two up to max_cp (at most 8
+ * of them) that divide the accelerators left and the sequence. */
+static int cp_choices(const struct sn_train_search *s, int tp, int max_cp,
+                      int *cps)
+{
+    int ncp = 0;
+
+    for (int cp = 1; cp <= max_cp && ncp < 8; cp *= 2)
+        if ((s->accels / tp) % cp == 0 && s->seq % cp == 0)
+            cps[ncp++] = cp;
+    return ncp;
+}
+
+/* The interleaving depths to try on pp stages (at most 16): 1, and with
+ * a pipeline every v up to max_vpp that splits the layers into equal
+ * chunks, as they are or with the embedding and the loss counted as a
+ * layer each (Llama 3's 126 layers in 16 x v chunks). */
+static int vpp_choices(const struct sn_model_info *m, int pp, int max_vpp,
+                       int *vpps)
+{
+    int nvpp = 0;
+
+    vpps[nvpp++] = 1;
+    if (pp > 1)
+        for (int v = 2; v <= max_vpp && nvpp < 16; v++)
+            if (m->layers % (pp * v) == 0 || (m->layers + 2) % (pp * v) == 0)
+                vpps[nvpp++] = v;
+    return nvpp;
+}
+
+/* Tries layout l: counted when it passes the rules, kept when it fits
+ * (timed, unless the search only asks whether one fits). */
+static int try_layout(struct search *c, const struct sn_train_layout *l)
+{
+    struct sn_train_candidate cand;
+    struct sn_train_memory mem;
+    int rc;
+
+    if (sn_train_check(c->m, l, c->s->accels, NULL))
+        return SN_OK;
+    c->st->enumerated++;
+    sn_train_memory(c->m, l, c->o, c->sys, &mem);
+    if (!mem.fits)
+        return SN_OK;
+    c->st->fitting++;
+    cand.layout = *l;
+    if (c->s->fit_only) {
+        memset(&cand.result, 0, sizeof(cand.result));
+        cand.result.mem = mem;
+        keep(c->top, c->k, c->ntop, &cand);
+        c->stop = true;
+        return SN_OK;
+    }
+    rc = sn__train_predict(c->t, l, c->o, &mem, &cand.result, c->err);
+    if (rc)
+        return rc;
+    keep(c->top, c->k, c->ntop, &cand);
+    return SN_OK;
+}
+
+/* Every recompute mode and ZeRO stage the search allows for one choice
+ * of the parallel degrees, micro-batch and interleaving. */
+static int try_options(struct search *c, int tp, int pp, int dp, int cp,
+                       int ep, int vpp, int mbs)
+{
+    const struct sn_train_search *s = c->s;
+    int rc;
+
+    for (int rcv = 0; rcv < SN_RECOMPUTE_COUNT; rcv++) {
+        if (s->fixed_recompute && rcv != (int)s->recompute)
+            continue;
+        /* fused attention already recomputes the scores: selective is
+         * the same layout as none */
+        if (!s->fixed_recompute && c->o->flash_attention &&
+            rcv == SN_RECOMPUTE_SELECTIVE)
+            continue;
+        for (int z = 0; z <= 3; z++) {
+            struct sn_train_layout l = {
+                tp, pp, dp, cp, ep, vpp, mbs, s->gbs, s->seq,
+                (enum sn_recompute)rcv, z, tp > 1, s->dtype};
+            if (s->fixed_zero && z != s->zero)
+                continue;
+            if (!s->fixed_zero &&
+                ((z == 3 && pp > 1) || (z >= 1 && dp * cp == 1)))
+                continue;
+            rc = try_layout(c, &l);
+            if (rc || c->stop)
+                return rc;
+        }
+    }
+    return SN_OK;
+}
+
+/* The EP degrees, micro-batches and interleaving depths of one split of
+ * the accelerators into tp x cp x pp x dp. */
+static int try_split(struct search *c, int tp, int cp, int pp, int dp)
+{
+    const struct sn_train_search *s = c->s;
+    int eps[64], mbss[64], vpps[16], nep, nmb, nvpp, rc;
+
+    if (s->gbs % dp)
+        return SN_OK;
+    nep = c->experts > 1 ? divisors(dp, c->experts, eps, 64) : 1;
+    if (c->experts <= 1)
+        eps[0] = 1;
+    nmb = divisors(s->gbs / dp, c->max_mbs, mbss, 64);
+    nvpp = vpp_choices(c->m, pp, c->max_vpp, vpps);
+    for (int e = 0; e < nep; e++) {
+        int ep = eps[e];
+        if (c->experts > 1 && c->experts % ep)
+            continue;
+        for (int f = 0; f < nmb; f++) {
+            int mbs = mbss[f], mcount;
+            /* divisors: mbs divides gbs / dp */
+            assert((s->gbs / dp) % mbs == 0);
+            mcount = s->gbs / (mbs * dp);
+            for (int g = 0; g < nvpp; g++) {
+                int vpp = vpps[g];
+                if (vpp > 1 && mcount % pp)
+                    continue;
+                rc = try_options(c, tp, pp, dp, cp, ep, vpp, mbs);
+                if (rc || c->stop)
+                    return rc;
+            }
+        }
+    }
+    return SN_OK;
+}
+
 int sn_train_search_run(struct sn_train *t, const struct sn_train_search *s,
                         const struct sn_train_opts *o,
                         struct sn_train_candidate *top, size_t k,
@@ -65,12 +228,11 @@ int sn_train_search_run(struct sn_train *t, const struct sn_train_search *s,
                         struct sn_error *err)
 {
     const struct sn_model_info *m = sn__train_model(t);
-    const struct sn_train_system *sys = sn__train_system(t);
-    int tps[64], cps[8], pps[256], eps[64], mbss[64], vpps[16];
-    int ntp, ncp, npp, nep, nmb, nvpp;
-    int max_tp, max_pp, max_cp, max_mbs, max_vpp, kv, experts;
+    int tps[64], cps[8], pps[256];
+    int ntp, ncp, npp, max_tp, max_pp, max_cp;
     double t0 = sn_now();
-    struct sn_train_candidate cand;
+    struct search c = {t, m, sn__train_system(t), s, o, top, k, ntop, st,
+                       err, 1, 0, 0, false};
     int rc = SN_OK;
 
     *ntop = 0;
@@ -79,110 +241,27 @@ int sn_train_search_run(struct sn_train *t, const struct sn_train_search *s,
         return sn_error_set(err, SN_EINPUT,
                             "the search needs accelerators, a global batch "
                             "and a sequence length");
-    kv = m->kv_heads > 0 ? m->kv_heads : m->heads;
-    experts = m->experts > 1 ? m->experts : 1;
+    c.experts = m->experts > 1 ? m->experts : 1;
     max_tp = s->max_tp > 0 ? s->max_tp : m->heads;
     max_pp = s->max_pp > 0 ? s->max_pp : m->layers;
     max_cp = s->max_cp > 0 ? s->max_cp : (s->seq >= 16384 ? 32 : 1);
-    max_mbs = s->max_mbs > 0 ? s->max_mbs : 16;
-    max_vpp = s->max_vpp > 0 ? s->max_vpp : 8;
+    c.max_mbs = s->max_mbs > 0 ? s->max_mbs : 16;
+    c.max_vpp = s->max_vpp > 0 ? s->max_vpp : 8;
 
-    ntp = 0;
-    {
-        int all[64], n = divisors(s->accels, max_tp, all, 64);
-        for (int i = 0; i < n; i++)
-            if (m->heads % all[i] == 0 && kv % all[i] == 0 &&
-                m->hidden % all[i] == 0 && m->ffn % all[i] == 0)
-                tps[ntp++] = all[i];
-    }
+    ntp = tp_choices(m, s, max_tp, tps);
     for (int a = 0; a < ntp; a++) {
         int tp = tps[a];
-        ncp = 0;
-        for (int cp = 1; cp <= max_cp && ncp < 8; cp *= 2)
-            if ((s->accels / tp) % cp == 0 && s->seq % cp == 0)
-                cps[ncp++] = cp;
+        ncp = cp_choices(s, tp, max_cp, cps);
         for (int b = 0; b < ncp; b++) {
-            int cp = cps[b], rest = s->accels / (tp * cp);
+            int cp = cps[b], rest;
+            /* tp divides the accelerators, cp what tp leaves */
+            assert(s->accels % (tp * cp) == 0);
+            rest = s->accels / (tp * cp);
             npp = divisors(rest, max_pp, pps, 256);
-            for (int c = 0; c < npp; c++) {
-                int pp = pps[c], dp = rest / pp;
-                if (s->gbs % dp)
-                    continue;
-                nep = experts > 1 ? divisors(dp, experts, eps, 64) : 1;
-                if (experts <= 1)
-                    eps[0] = 1;
-                nmb = divisors(s->gbs / dp, max_mbs, mbss, 64);
-                nvpp = 0;
-                vpps[nvpp++] = 1;
-                if (pp > 1)
-                    for (int v = 2; v <= max_vpp && nvpp < 16; v++)
-                        /* equal chunks, as they are or with the
-                         * embedding and the loss counted as a layer each
-                         * (Llama 3's 126 layers in 16 x v chunks) */
-                        if (m->layers % (pp * v) == 0 ||
-                            (m->layers + 2) % (pp * v) == 0)
-                            vpps[nvpp++] = v;
-                for (int e = 0; e < nep; e++) {
-                    int ep = eps[e];
-                    if (experts > 1 && experts % ep)
-                        continue;
-                    for (int f = 0; f < nmb; f++) {
-                        int mbs = mbss[f], mcount = s->gbs / (mbs * dp);
-                        for (int g = 0; g < nvpp; g++) {
-                            int vpp = vpps[g];
-                            if (vpp > 1 && mcount % pp)
-                                continue;
-                            for (int rcv = 0; rcv < SN_RECOMPUTE_COUNT;
-                                 rcv++) {
-                                if (s->fixed_recompute &&
-                                    rcv != (int)s->recompute)
-                                    continue;
-                                /* fused attention already recomputes the
-                                 * scores: selective is the same layout as
-                                 * none */
-                                if (!s->fixed_recompute &&
-                                    o->flash_attention &&
-                                    rcv == SN_RECOMPUTE_SELECTIVE)
-                                    continue;
-                                for (int z = 0; z <= 3; z++) {
-                                    struct sn_train_layout l = {
-                                        tp, pp, dp, cp, ep, vpp, mbs,
-                                        s->gbs, s->seq,
-                                        (enum sn_recompute)rcv, z,
-                                        tp > 1, s->dtype};
-                                    struct sn_train_memory mem;
-                                    if (s->fixed_zero && z != s->zero)
-                                        continue;
-                                    if (!s->fixed_zero &&
-                                        ((z == 3 && pp > 1) ||
-                                         (z >= 1 && dp * cp == 1)))
-                                        continue;
-                                    if (sn_train_check(m, &l, s->accels,
-                                                       NULL))
-                                        continue;
-                                    st->enumerated++;
-                                    sn_train_memory(m, &l, o, sys, &mem);
-                                    if (!mem.fits)
-                                        continue;
-                                    st->fitting++;
-                                    cand.layout = l;
-                                    if (s->fit_only) {
-                                        memset(&cand.result, 0,
-                                               sizeof(cand.result));
-                                        cand.result.mem = mem;
-                                        keep(top, k, ntop, &cand);
-                                        goto out;
-                                    }
-                                    rc = sn__train_predict(
-                                        t, &l, o, &mem, &cand.result, err);
-                                    if (rc)
-                                        goto out;
-                                    keep(top, k, ntop, &cand);
-                                }
-                            }
-                        }
-                    }
-                }
+            for (int p = 0; p < npp; p++) {
+                rc = try_split(&c, tp, cp, pps[p], rest / pps[p]);
+                if (rc || c.stop)
+                    goto out;
             }
         }
     }

@@ -18,81 +18,67 @@ static void point_error(struct sn_sweep_point *p, const struct sn_error *e)
     snprintf(p->error, sizeof(p->error), "%s", e->msg);
 }
 
-static void one(const struct sn_sweep *s, struct sn_sweep_point *p)
+/* Loads the spec and sets the fixed keys, the swept key to value and,
+ * for a job of a fixed size, the supernodes it needs. On failure the
+ * spec is released (or was never loaded). */
+static int point_spec(const struct sn_sweep *s, const char *value,
+                      struct sn_spec *spec, struct sn_error *e)
 {
-    struct sn_spec spec;
-    struct sn_topo *topo = NULL;
-    struct sn_plan *plan = NULL;
-    struct sn_train_env env;
-    struct sn_train *t = NULL;
-    struct sn_train_search q;
-    struct sn_train_opts o;
-    struct sn_train_search_stats st;
-    struct sn_goodput_params gp;
-    struct sn_goodput_job job = {0};
-    struct sn_error e;
-    const struct sn_model_info *m;
-    bool loaded = false, have_env = false;
-    size_t n = 0;
-    int seq;
+    int rc;
 
-    p->ok = true;
-    if (sn_spec_load(s->spec_path, &spec, &e)) {
-        point_error(p, &e);
-        return;
-    }
-    loaded = true;
-    for (size_t i = 0; i < s->nfixed; i++) {
-        if (sn_spec_set(&spec, s->fixed_keys[i], s->fixed_values[i], &e)) {
-            point_error(p, &e);
-            goto out;
-        }
-    }
-    if (sn_spec_set(&spec, s->key, p->value, &e)) {
-        point_error(p, &e);
-        goto out;
-    }
+    rc = sn_spec_load(s->spec_path, spec, e);
+    if (rc)
+        return rc;
+    for (size_t i = 0; i < s->nfixed && !rc; i++)
+        rc = sn_spec_set(spec, s->fixed_keys[i], s->fixed_values[i], e);
+    if (!rc)
+        rc = sn_spec_set(spec, s->key, value, e);
     /* a job of a fixed size gets the supernodes it needs, no more, so
      * that the designs (and their plans: links, switch chips, power)
      * compare at equal size */
-    if (s->gpus > 0 && strcmp(s->key, "supernodes")) {
+    if (!rc && s->gpus > 0 && strcmp(s->key, "supernodes")) {
         char count[32];
-        int per = spec.scaleup.accelerators;
+        int per = spec->scaleup.accelerators;
         snprintf(count, sizeof(count), "%d", (s->gpus + per - 1) / per);
-        if (sn_spec_set(&spec, "supernodes", count, &e)) {
-            point_error(p, &e);
-            goto out;
-        }
+        rc = sn_spec_set(spec, "supernodes", count, e);
     }
-    m = s->model ? s->model : spec.workload.model;
-    if (!m) {
-        snprintf(p->error, sizeof(p->error),
-                 "no model (give --model or workload.model)");
-        p->ok = false;
-        goto out;
-    }
-    if (sn_topo_build(&spec, &topo, &e) || sn_plan_build(topo, &plan, &e) ||
-        sn_train_env_init(&env, &spec, &e)) {
-        point_error(p, &e);
-        goto out;
-    }
-    have_env = true;
-    p->design_accels = sn_spec_total_accels(&spec);
+    if (rc)
+        sn_spec_release(spec);
+    return rc;
+}
+
+/* The point's design from its plan: accelerators (of the design and of
+ * the job), domain, links, switch chips, power. */
+static void point_design(const struct sn_sweep *s, const struct sn_spec *spec,
+                         const struct sn_plan *plan, struct sn_sweep_point *p)
+{
+    p->design_accels = sn_spec_total_accels(spec);
     p->accels = s->gpus > 0 ? s->gpus : p->design_accels;
-    p->domain = spec.scaleup.accelerators;
+    p->domain = spec->scaleup.accelerators;
     p->links = plan->links_total;
     p->switch_chips = plan->switch_chips;
     p->power_w = plan->steady_w;
     p->facility_w = plan->facility_w;
-    if (p->accels > sn_spec_total_accels(&spec)) {
-        snprintf(p->error, sizeof(p->error),
-                 "the design has %d accelerators, fewer than the %d of "
-                 "the job",
-                 sn_spec_total_accels(&spec), p->accels);
-        p->ok = false;
-        goto out;
-    }
-    if (sn_train_new(m, &env.sys, &t, &e)) {
+}
+
+/* The fastest layout of model m that fits the point's job into p->best;
+ * false (with the point's error) when the search fails or none fits. */
+static bool point_search(const struct sn_sweep *s,
+                         const struct sn_model_info *m,
+                         const struct sn_train_env *env,
+                         const struct sn_spec *spec,
+                         struct sn_sweep_point *p)
+{
+    struct sn_train *t = NULL;
+    struct sn_train_search q;
+    struct sn_train_opts o;
+    struct sn_train_search_stats st;
+    struct sn_error e;
+    size_t n = 0;
+    int seq;
+    bool ok = false;
+
+    if (sn_train_new(m, &env->sys, &t, &e)) {
         point_error(p, &e);
         goto out;
     }
@@ -110,47 +96,115 @@ static void one(const struct sn_sweep *s, struct sn_sweep_point *p)
     if (!n) {
         snprintf(p->error, sizeof(p->error),
                  "no layout of %s fits on %d x %s", m->name, p->accels,
-                 spec.accel->name);
+                 spec->accel->name);
         p->ok = false;
         goto out;
     }
-    p->have_best = true;
-    p->tokens_per_accel = p->best.result.tokens_per_s / p->accels;
+    ok = true;
+out:
+    sn_train_free(t);
+    return ok;
+}
+
+/* The goodput job of the point: its accelerators, fault domains,
+ * switches and checkpoint (14 bytes per parameter unless the storage
+ * section says). */
+static void goodput_job(const struct sn_spec *spec,
+                        const struct sn_model_info *m, int accels,
+                        struct sn_goodput_job *job)
+{
+    job->accels = accels;
+    job->per_supernode = spec->scaleup.accelerators;
+    job->per_node = spec->scaleup.per_node;
+    job->nics_per_node = spec->scaleout.nics_per_node;
+    job->scaleup_switches =
+        spec->scaleup.switches_per_plane *
+        (spec->scaleup.planes > 0 ? spec->scaleup.planes : 1) *
+        (spec->scaleup.tiers > 1 ? 2 : 1);
+    job->checkpoint_bytes =
+        m->params * (spec->storage.bytes_per_param > 0
+                         ? spec->storage.bytes_per_param
+                         : 14);
+    job->write_bw = spec->storage.write_bw;
+    job->read_bw = spec->storage.read_bw;
+}
+
+/* Goodput of the point's job under the spec's reliability section, and
+ * the effective throughput per accelerator of the design; the point's
+ * error when the section does not parse. */
+static void point_goodput(const struct sn_spec *spec,
+                          const struct sn_model_info *m,
+                          struct sn_sweep_point *p)
+{
+    struct sn_goodput_params gp;
+    struct sn_goodput_job job = {0};
+    struct sn_error e;
 
     sn_goodput_params_default(&gp);
-    if (sn_goodput_parse(spec.file, sn_spec_section(&spec, "reliability"),
+    if (sn_goodput_parse(spec->file, sn_spec_section(spec, "reliability"),
                          &gp, &e)) {
         point_error(p, &e);
-        goto out;
+        return;
     }
-    job.accels = p->accels;
-    job.per_supernode = spec.scaleup.accelerators;
-    job.per_node = spec.scaleup.per_node;
-    job.nics_per_node = spec.scaleout.nics_per_node;
-    job.scaleup_switches =
-        spec.scaleup.switches_per_plane *
-        (spec.scaleup.planes > 0 ? spec.scaleup.planes : 1) *
-        (spec.scaleup.tiers > 1 ? 2 : 1);
-    job.checkpoint_bytes =
-        m->params * (spec.storage.bytes_per_param > 0
-                         ? spec.storage.bytes_per_param
-                         : 14);
-    job.write_bw = spec.storage.write_bw;
-    job.read_bw = spec.storage.read_bw;
+    goodput_job(spec, m, p->accels, &job);
     p->have_goodput = sn_goodput_compute(&gp, &job, &p->goodput, &e) == SN_OK;
     /* per accelerator of the design: a 256-GPU job on four 72-GPU
      * domains leaves 32 idle, and their links and power are planned */
     p->effective_per_accel = p->best.result.tokens_per_s *
                              (p->have_goodput ? p->goodput.goodput : 1) /
                              p->design_accels;
+}
+
+/* One point of the sweep: the design at p->value re-planned, its best
+ * layout and its goodput; p->ok false with the error when it fails. */
+static void one(const struct sn_sweep *s, struct sn_sweep_point *p)
+{
+    struct sn_spec spec;
+    struct sn_topo *topo = NULL;
+    struct sn_plan *plan = NULL;
+    struct sn_train_env env;
+    struct sn_error e;
+    const struct sn_model_info *m;
+    bool have_env = false;
+
+    p->ok = true;
+    if (point_spec(s, p->value, &spec, &e)) {
+        point_error(p, &e);
+        return;
+    }
+    m = s->model ? s->model : spec.workload.model;
+    if (!m) {
+        snprintf(p->error, sizeof(p->error),
+                 "no model (give --model or workload.model)");
+        p->ok = false;
+        goto out;
+    }
+    if (sn_topo_build(&spec, &topo, &e) || sn_plan_build(topo, &plan, &e) ||
+        sn_train_env_init(&env, &spec, &e)) {
+        point_error(p, &e);
+        goto out;
+    }
+    have_env = true;
+    point_design(s, &spec, plan, p);
+    if (p->accels > sn_spec_total_accels(&spec)) {
+        snprintf(p->error, sizeof(p->error),
+                 "the design has %d accelerators, fewer than the %d of "
+                 "the job",
+                 sn_spec_total_accels(&spec), p->accels);
+        p->ok = false;
+        goto out;
+    }
+    if (!point_search(s, m, &env, &spec, p))
+        goto out;
+    p->have_best = true;
+    p->tokens_per_accel = p->best.result.tokens_per_s / p->accels;
+    point_goodput(&spec, m, p);
 out:
-    sn_train_free(t);
     if (have_env)
         sn_train_env_release(&env);
     sn_plan_free(plan);
     sn_topo_free(topo);
-    if (loaded)
-        sn_spec_release(&spec);
+    sn_spec_release(&spec);
 }
 
 /* The job every design runs when the caller gives none: the spec as

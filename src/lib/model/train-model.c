@@ -1,5 +1,6 @@
 /* train-model.c: custom model dimensions from YAML (`--model FILE`), with
  * every error located at the offending line and column. */
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,15 +55,174 @@ static int get_int(const char *file, const struct sn_yaml *root,
     return SN_OK;
 }
 
+/* Refuses a key the model file does not know (with the nearest known
+ * one) and a model without the required keys. */
+static int check_keys(const char *file, const struct sn_yaml *root,
+                      struct sn_error *err)
+{
+    static const char *const required[] = {"layers", "hidden", "heads",
+                                           "ffn", "vocab", NULL};
+
+    for (size_t i = 0; i < root->n; i++) {
+        const char *k = root->keys[i]->value, *near;
+        bool known = false;
+        for (size_t j = 0; model_keys[j] && !known; j++)
+            known = strcmp(model_keys[j], k) == 0;
+        if (known)
+            continue;
+        near = sn_suggest(k, model_keys);
+        if (near)
+            return fail(err, file, root->keys[i],
+                        "unknown key '%.64s' in the model (did you mean "
+                        "'%s'?)",
+                        k, near);
+        return fail(err, file, root->keys[i],
+                    "unknown key '%.64s' in the model (expected %s)", k,
+                    "layers, hidden, heads, kv_heads, ffn, vocab, seq, "
+                    "mlp, experts, topk, shared_experts, moe_layers, "
+                    "dense_ffn, tied_embeddings, params or name");
+    }
+    for (size_t j = 0; required[j]; j++)
+        if (!sn_yaml_get(root, required[j]))
+            return fail(err, file, root,
+                        "the model has no '%s' (expected %s)", required[j],
+                        "layers, hidden, heads, ffn and vocab at least");
+    return SN_OK;
+}
+
+/* The model's name into out->name: "custom" when the file has none. */
+static int parse_name(const char *file, const struct sn_yaml *root,
+                      struct sn_train_model_file *out, struct sn_error *err)
+{
+    const struct sn_yaml *n;
+
+    sn_strlcpy(out->name, "custom", sizeof(out->name));
+    if ((n = sn_yaml_get(root, "name"))) {
+        if (n->type != SN_YAML_SCALAR || !n->value[0] ||
+            strlen(n->value) >= sizeof(out->name))
+            return fail(err, file, n, "name: %s (expected %s)",
+                        "not a short name", "up to 63 characters");
+        sn_strlcpy(out->name, n->value, sizeof(out->name));
+    }
+    return SN_OK;
+}
+
+/* The model's whole-number dimensions, each in its range (sequence 2048,
+ * kv_heads the heads and no MoE layers when absent). */
+static int parse_dims(const char *file, const struct sn_yaml *root,
+                      struct sn_model_info *m, struct sn_error *err)
+{
+    int rc;
+
+    m->seq = 2048;
+    if ((rc = get_int(file, root, "layers", 1, 100000, &m->layers, err)) ||
+        (rc = get_int(file, root, "hidden", 1, 1000000, &m->hidden, err)) ||
+        (rc = get_int(file, root, "heads", 1, 100000, &m->heads, err)) ||
+        (rc = get_int(file, root, "ffn", 1, 10000000, &m->ffn, err)) ||
+        (rc = get_int(file, root, "vocab", 1, 10000000, &m->vocab, err)) ||
+        (rc = get_int(file, root, "seq", 1, 100000000, &m->seq, err)) ||
+        (rc = get_int(file, root, "experts", 0, 100000, &m->experts, err)) ||
+        (rc = get_int(file, root, "topk", 0, 100000, &m->topk, err)) ||
+        (rc = get_int(file, root, "shared_experts", 0, 100000,
+                      &m->shared_experts, err)) ||
+        (rc = get_int(file, root, "dense_ffn", 0, 10000000, &m->dense_ffn,
+                      err)))
+        return rc;
+    m->kv_heads = m->heads;
+    m->moe_layers = 0;
+    if ((rc = get_int(file, root, "kv_heads", 1, m->heads, &m->kv_heads,
+                      err)) ||
+        (rc = get_int(file, root, "moe_layers", 0, m->layers,
+                      &m->moe_layers, err)))
+        return rc;
+    return SN_OK;
+}
+
+/* The dimensions that must agree: heads divide hidden, kv_heads divide
+ * heads, topk within the experts. */
+static int check_dims(const char *file, const struct sn_yaml *root,
+                      const struct sn_model_info *m, struct sn_error *err)
+{
+    const struct sn_yaml *n;
+
+    /* parse_dims: heads and kv_heads are at least 1 */
+    assert(m->heads >= 1 && m->kv_heads >= 1);
+    if (m->hidden % m->heads)
+        return fail(err, file, sn_yaml_get(root, "hidden"),
+                    "hidden is not a multiple of the heads (%s, %s)",
+                    sn_yaml_get(root, "hidden")->value,
+                    sn_yaml_get(root, "heads")->value);
+    if (m->heads % m->kv_heads)
+        return fail(err, file, sn_yaml_get(root, "kv_heads"),
+                    "kv_heads %s does not divide the %s heads",
+                    sn_yaml_get(root, "kv_heads")->value,
+                    sn_yaml_get(root, "heads")->value);
+    if (m->experts > 1 && (m->topk < 1 || m->topk > m->experts)) {
+        n = sn_yaml_get(root, "topk");
+        return fail(err, file, n ? n : sn_yaml_get(root, "experts"),
+                    "topk must be from 1 to the %s experts%s",
+                    sn_yaml_get(root, "experts")->value, "");
+    }
+    return SN_OK;
+}
+
+/* The MLP (gated or not) and whether the embeddings are tied: GPT-style
+ * models tie the output layer, Llama-style ones do not. */
+static int parse_mlp(const char *file, const struct sn_yaml *root,
+                     struct sn_model_info *m, struct sn_error *err)
+{
+    const struct sn_yaml *n;
+
+    if ((n = sn_yaml_get(root, "mlp"))) {
+        if (n->type == SN_YAML_SCALAR && (sn_strcaseeq(n->value, "swiglu") ||
+                                          sn_strcaseeq(n->value, "gated")))
+            m->gated_mlp = true;
+        else if (!(n->type == SN_YAML_SCALAR &&
+                   sn_strcaseeq(n->value, "gelu")))
+            return fail(err, file, n, "mlp: '%.64s' (expected %s)",
+                        n->type == SN_YAML_SCALAR ? n->value : "?",
+                        "swiglu or gelu");
+    }
+    m->tied_embeddings = !m->gated_mlp;
+    if ((n = sn_yaml_get(root, "tied_embeddings"))) {
+        if (n->type == SN_YAML_SCALAR && (!strcmp(n->value, "true") ||
+                                          !strcmp(n->value, "false")))
+            m->tied_embeddings = !strcmp(n->value, "true");
+        else
+            return fail(err, file, n,
+                        "tied_embeddings: '%.64s' (expected %s)",
+                        n->type == SN_YAML_SCALAR ? n->value : "?",
+                        "true or false");
+    }
+    return SN_OK;
+}
+
+/* The parameter count the file gives, if any (else m->params stays 0
+ * and sn_train_model_parse computes it). */
+static int parse_params(const char *file, const struct sn_yaml *root,
+                        struct sn_model_info *m, struct sn_error *err)
+{
+    const struct sn_yaml *n;
+    struct sn_error e;
+
+    if ((n = sn_yaml_get(root, "params"))) {
+        if (n->type != SN_YAML_SCALAR ||
+            sn_unit_parse(n->value, SN_UNIT_COUNT, true, &m->params, &e) ||
+            !(m->params > 0))
+            return fail(err, file, n, "params: '%.64s' (expected %s)",
+                        n->type == SN_YAML_SCALAR ? n->value : "?",
+                        "a count such as 70B");
+    }
+    return SN_OK;
+}
+
 int sn_train_model_parse(const char *file, const char *text, size_t len,
                          struct sn_train_model_file *out,
                          struct sn_error *err)
 {
     struct sn_yaml_doc doc;
-    const struct sn_yaml *root, *n;
+    const struct sn_yaml *root;
     struct sn_model_info *m = &out->info;
-    static const char *const required[] = {"layers", "hidden", "heads",
-                                           "ffn", "vocab", NULL};
     int rc;
 
     memset(out, 0, sizeof(*out));
@@ -77,123 +237,13 @@ int sn_train_model_parse(const char *file, const char *text, size_t len,
                   "layers, hidden, heads, ffn, vocab, ...");
         goto out;
     }
-    for (size_t i = 0; i < root->n; i++) {
-        const char *k = root->keys[i]->value, *near;
-        bool known = false;
-        for (size_t j = 0; model_keys[j] && !known; j++)
-            known = strcmp(model_keys[j], k) == 0;
-        if (known)
-            continue;
-        near = sn_suggest(k, model_keys);
-        if (near)
-            rc = fail(err, file, root->keys[i],
-                      "unknown key '%.64s' in the model (did you mean "
-                      "'%s'?)",
-                      k, near);
-        else
-            rc = fail(err, file, root->keys[i],
-                      "unknown key '%.64s' in the model (expected %s)", k,
-                      "layers, hidden, heads, kv_heads, ffn, vocab, seq, "
-                      "mlp, experts, topk, shared_experts, moe_layers, "
-                      "dense_ffn, tied_embeddings, params or name");
+    if ((rc = check_keys(file, root, err)) ||
+        (rc = parse_name(file, root, out, err)) ||
+        (rc = parse_dims(file, root, m, err)) ||
+        (rc = check_dims(file, root, m, err)) ||
+        (rc = parse_mlp(file, root, m, err)) ||
+        (rc = parse_params(file, root, m, err)))
         goto out;
-    }
-    for (size_t j = 0; required[j]; j++) {
-        if (!sn_yaml_get(root, required[j])) {
-            rc = fail(err, file, root, "the model has no '%s' (expected %s)",
-                      required[j],
-                      "layers, hidden, heads, ffn and vocab at least");
-            goto out;
-        }
-    }
-    sn_strlcpy(out->name, "custom", sizeof(out->name));
-    if ((n = sn_yaml_get(root, "name"))) {
-        if (n->type != SN_YAML_SCALAR || !n->value[0] ||
-            strlen(n->value) >= sizeof(out->name)) {
-            rc = fail(err, file, n, "name: %s (expected %s)",
-                      "not a short name", "up to 63 characters");
-            goto out;
-        }
-        sn_strlcpy(out->name, n->value, sizeof(out->name));
-    }
-    m->seq = 2048;
-    if ((rc = get_int(file, root, "layers", 1, 100000, &m->layers, err)) ||
-        (rc = get_int(file, root, "hidden", 1, 1000000, &m->hidden, err)) ||
-        (rc = get_int(file, root, "heads", 1, 100000, &m->heads, err)) ||
-        (rc = get_int(file, root, "ffn", 1, 10000000, &m->ffn, err)) ||
-        (rc = get_int(file, root, "vocab", 1, 10000000, &m->vocab, err)) ||
-        (rc = get_int(file, root, "seq", 1, 100000000, &m->seq, err)) ||
-        (rc = get_int(file, root, "experts", 0, 100000, &m->experts, err)) ||
-        (rc = get_int(file, root, "topk", 0, 100000, &m->topk, err)) ||
-        (rc = get_int(file, root, "shared_experts", 0, 100000,
-                      &m->shared_experts, err)) ||
-        (rc = get_int(file, root, "dense_ffn", 0, 10000000, &m->dense_ffn,
-                      err)))
-        goto out;
-    m->kv_heads = m->heads;
-    m->moe_layers = 0;
-    if ((rc = get_int(file, root, "kv_heads", 1, m->heads, &m->kv_heads,
-                      err)) ||
-        (rc = get_int(file, root, "moe_layers", 0, m->layers,
-                      &m->moe_layers, err)))
-        goto out;
-    if (m->hidden % m->heads) {
-        rc = fail(err, file, sn_yaml_get(root, "hidden"),
-                  "hidden is not a multiple of the heads (%s, %s)",
-                  sn_yaml_get(root, "hidden")->value,
-                  sn_yaml_get(root, "heads")->value);
-        goto out;
-    }
-    if (m->heads % m->kv_heads) {
-        rc = fail(err, file, sn_yaml_get(root, "kv_heads"),
-                  "kv_heads %s does not divide the %s heads",
-                  sn_yaml_get(root, "kv_heads")->value,
-                  sn_yaml_get(root, "heads")->value);
-        goto out;
-    }
-    if (m->experts > 1 && (m->topk < 1 || m->topk > m->experts)) {
-        n = sn_yaml_get(root, "topk");
-        rc = fail(err, file, n ? n : sn_yaml_get(root, "experts"),
-                  "topk must be from 1 to the %s experts%s",
-                  sn_yaml_get(root, "experts")->value, "");
-        goto out;
-    }
-    if ((n = sn_yaml_get(root, "mlp"))) {
-        if (n->type == SN_YAML_SCALAR && (sn_strcaseeq(n->value, "swiglu") ||
-                                          sn_strcaseeq(n->value, "gated")))
-            m->gated_mlp = true;
-        else if (!(n->type == SN_YAML_SCALAR &&
-                   sn_strcaseeq(n->value, "gelu"))) {
-            rc = fail(err, file, n, "mlp: '%.64s' (expected %s)",
-                      n->type == SN_YAML_SCALAR ? n->value : "?",
-                      "swiglu or gelu");
-            goto out;
-        }
-    }
-    /* GPT-style models tie the output layer, Llama-style ones do not */
-    m->tied_embeddings = !m->gated_mlp;
-    if ((n = sn_yaml_get(root, "tied_embeddings"))) {
-        if (n->type == SN_YAML_SCALAR && (!strcmp(n->value, "true") ||
-                                          !strcmp(n->value, "false")))
-            m->tied_embeddings = !strcmp(n->value, "true");
-        else {
-            rc = fail(err, file, n, "tied_embeddings: '%.64s' (expected %s)",
-                      n->type == SN_YAML_SCALAR ? n->value : "?",
-                      "true or false");
-            goto out;
-        }
-    }
-    if ((n = sn_yaml_get(root, "params"))) {
-        struct sn_error e;
-        if (n->type != SN_YAML_SCALAR ||
-            sn_unit_parse(n->value, SN_UNIT_COUNT, true, &m->params, &e) ||
-            !(m->params > 0)) {
-            rc = fail(err, file, n, "params: '%.64s' (expected %s)",
-                      n->type == SN_YAML_SCALAR ? n->value : "?",
-                      "a count such as 70B");
-            goto out;
-        }
-    }
     snprintf(out->display, sizeof(out->display), "%s", out->name);
     m->name = out->name;
     m->display = out->display;

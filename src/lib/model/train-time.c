@@ -6,6 +6,7 @@
  * production), with the overlap each allows. The pipeline is 1F1B or
  * interleaved 1F1B with its bubble; then the data-parallel tail and the
  * optimizer. docs/model.md ("Training: step time") has the derivation. */
+#include <assert.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -610,168 +611,164 @@ int sn_train_predict(struct sn_train *t, const struct sn_train_layout *l,
     return sn__train_predict(t, l, o, NULL, r, err);
 }
 
-int sn__train_predict(struct sn_train *t, const struct sn_train_layout *l,
-                      const struct sn_train_opts *o,
-                      const struct sn_train_memory *mem,
-                      struct sn_train_result *r, struct sn_error *err)
+/* The stages of one pipeline, timed: the first, the slowest, and the sum
+ * and maximum of their times. */
+struct pipe_stages {
+    struct stage_cost s0, worst;
+    double sum, tmax;
+};
+
+/* Fills the step context: the layout, the kernel rates of its data type
+ * and the cost of one TP collective of a micro-batch's activations. */
+static int step_init(struct step_ctx *c, struct sn_train *t,
+                     const struct sn_train_layout *l,
+                     const struct sn_train_opts *o, struct sn_error *err)
 {
-    struct step_ctx c;
-    struct layer_cost dense, moe;
-    struct stage_cost sc, worst = {0}, s0 = {0};
     const struct sn__dims *d = &t->d;
     const struct sn_train_calib *k = &t->sys.calib;
-    double p2p = 0, sum = 0, tmax = -1, pipe, dp_exp = 0, dp_hid = 0, opt;
-    double accels, comm_parts, v = l->vpp > 1 ? l->vpp : 1, w, g, os;
-    int m, rc;
+    int rc;
 
-    memset(r, 0, sizeof(*r));
-    if (!mem) { /* the search has checked the layout and its memory */
-        rc = sn_train_check(&t->model, l, 0, err);
-        if (rc)
-            return rc;
-    }
-    if (!(sn_train_peak(&t->sys, l->dtype) > 0))
-        return sn_error_set(err, SN_EINPUT, "'%s' has no %s tensor cores",
-                            t->sys.accel ? t->sys.accel : "the accelerator",
-                            l->dtype == SN_DTYPE_FP4 ? "FP4" : "FP8");
-    m = l->gbs / (l->mbs * l->dp);
-
-    memset(&c, 0, sizeof(c));
-    c.t = t;
-    c.l = l;
-    c.o = o;
-    c.err = err;
-    c.r.mem = t->sys.hbm_bw * k->mem_eff;
-    c.r.kt = k->kernel_time;
+    memset(c, 0, sizeof(*c));
+    c->t = t;
+    c->l = l;
+    c->o = o;
+    c->err = err;
+    c->r.mem = t->sys.hbm_bw * k->mem_eff;
+    c->r.kt = k->kernel_time;
     if (l->dtype == SN_DTYPE_FP8) {
-        c.r.gemm = t->sys.fp8_flops * k->gemm_eff_fp8;
-        c.r.elt = 1;
+        c->r.gemm = t->sys.fp8_flops * k->gemm_eff_fp8;
+        c->r.elt = 1;
     } else if (l->dtype == SN_DTYPE_FP4) {
-        c.r.gemm = t->sys.fp4_flops * k->gemm_eff_fp4;
-        c.r.elt = 0.5;
+        c->r.gemm = t->sys.fp4_flops * k->gemm_eff_fp4;
+        c->r.elt = 0.5;
     } else {
-        c.r.gemm = t->sys.flops * k->gemm_eff;
-        c.r.elt = 2;
+        c->r.gemm = t->sys.flops * k->gemm_eff;
+        c->r.elt = 2;
     }
     /* attention runs in BF16 even in FP8 recipes */
-    c.r.attn = t->sys.flops * k->gemm_eff * k->attn_eff;
-    c.r.attn_b = k->attn_bwd_eff > 0 ? t->sys.flops * k->gemm_eff *
-                                           k->attn_bwd_eff
-                                     : c.r.attn;
-    c.T = (double)l->mbs * l->seq / l->cp;
-    c.rdiv = (l->sp && l->tp > 1) ? l->tp : 1;
+    c->r.attn = t->sys.flops * k->gemm_eff * k->attn_eff;
+    c->r.attn_b = k->attn_bwd_eff > 0 ? t->sys.flops * k->gemm_eff *
+                                            k->attn_bwd_eff
+                                      : c->r.attn;
+    c->T = (double)l->mbs * l->seq / l->cp;
+    c->rdiv = (l->sp && l->tp > 1) ? l->tp : 1;
     /* Transformer Engine's comm+GEMM overlap (userbuffers) moves data by
      * CUDA IPC and multicast handles, which exist only inside one NVLink
      * domain (TransformerEngine issue #1071; multi-node NVLink domains
      * since PR #1470): a TP group that crosses the scale-up domain runs
      * its collectives through NCCL, exposed. TP groups are contiguous
      * from rank 0, so a tp dividing the domain stays inside one. */
-    c.tp_overlap = o->overlap_tp && l->sp &&
-                   (t->sys.domain <= 0 ||
-                    (l->tp <= t->sys.domain && t->sys.domain % l->tp == 0));
+    c->tp_overlap = o->overlap_tp && l->sp &&
+                    (t->sys.domain <= 0 ||
+                     (l->tp <= t->sys.domain && t->sys.domain % l->tp == 0));
     if (l->tp > 1) {
-        double bytes = c.T * d->h * 2;
+        double bytes = c->T * d->h * 2;
         rc = comm(t, l->sp ? SN_COLL_ALLGATHER : SN_COLL_ALLREDUCE, 0,
-                  (uint32_t)l->tp, 1, 1, bytes, &c.tp_unit, err);
+                  (uint32_t)l->tp, 1, 1, bytes, &c->tp_unit, err);
         if (!rc && l->sp)
             rc = comm(t, SN_COLL_REDUCESCATTER, 0, (uint32_t)l->tp, 1, 1,
-                      bytes, &c.tp_rs, err);
+                      bytes, &c->tp_rs, err);
         if (rc)
             return rc;
     }
+    return SN_OK;
+}
 
-    rc = layer(&c, false, &dense);
-    if (!rc && d->moe)
-        rc = layer(&c, true, &moe);
-    else
-        moe = dense;
-    if (rc)
-        return rc;
+/* Times every pipeline stage (p2p: one send/recv at a stage boundary).
+ * The stages between the first and the last differ only in their layer
+ * counts: a middle stage with the counts of the one before it costs the
+ * same (this keeps a 100-stage pipeline as cheap to time as a short
+ * one). */
+static int pipe_stages(struct step_ctx *c, const struct layer_cost *dense,
+                       const struct layer_cost *moe, double p2p,
+                       struct pipe_stages *ps)
+{
+    const struct sn_train_layout *l = c->l;
+    const struct sn__dims *d = &c->t->d;
+    double v = l->vpp > 1 ? l->vpp : 1;
+    int mid_n = -1, mid_nm = -1, rc;
+    struct stage_cost sc, mid = {0};
 
-    /* PP: the activations of a micro-batch cross each stage boundary
-     * forward and their gradients backward, split over the TP ranks
-     * (Megatron's scatter/gather, or the SP shard), once per chunk */
-    if (l->pp > 1) {
-        uint32_t stage = (uint32_t)(l->tp * l->cp * l->dp);
-        rc = comm(t, SN_COLL_SENDRECV, 0, 2, stage, stage,
-                  c.T * d->h * 2 / l->tp, &p2p, err);
-        if (rc)
-            return rc;
-    }
-
-    /* the stages between the first and the last differ only in their
-     * layer counts: a middle stage with the counts of the one before it
-     * costs the same (this keeps a 100-stage pipeline as cheap to time
-     * as a short one) */
-    {
-        int mid_n = -1, mid_nm = -1;
-        struct stage_cost mid = {0};
-        for (int s = 0; s < l->pp; s++) {
-            bool middle = s > 0 && s < l->pp - 1;
-            int first, n = sn__stage_layers(d->layers, l->pp, s, &first);
-            int nm = 0;
-            for (int i = first; i < first + n; i++)
-                nm += sn__layer_is_moe(d, i);
-            if (middle && n == mid_n && nm == mid_nm) {
-                sc = mid;
-            } else {
-                rc = stage(&c, s, &dense, &moe,
-                           o->overlap_p2p ? 0 : 2 * v * p2p, &sc);
-                if (rc)
-                    return rc;
-                if (middle) {
-                    mid = sc;
-                    mid_n = n;
-                    mid_nm = nm;
-                }
-            }
-            if (s == 0)
-                s0 = sc;
-            sum += sc.total;
-            if (sc.total > tmax) {
-                tmax = sc.total;
-                worst = sc;
+    memset(ps, 0, sizeof(*ps));
+    ps->tmax = -1;
+    for (int s = 0; s < l->pp; s++) {
+        bool middle = s > 0 && s < l->pp - 1;
+        int first, n = sn__stage_layers(d->layers, l->pp, s, &first);
+        int nm = 0;
+        assert(first >= 0 && first + n <= d->layers);
+        for (int i = first; i < first + n; i++)
+            nm += sn__layer_is_moe(d, i);
+        if (middle && n == mid_n && nm == mid_nm) {
+            sc = mid;
+        } else {
+            rc = stage(c, s, dense, moe,
+                       c->o->overlap_p2p ? 0 : 2 * v * p2p, &sc);
+            if (rc)
+                return rc;
+            if (middle) {
+                mid = sc;
+                mid_n = n;
+                mid_nm = nm;
             }
         }
+        if (s == 0)
+            ps->s0 = sc;
+        ps->sum += sc.total;
+        if (sc.total > ps->tmax) {
+            ps->tmax = sc.total;
+            ps->worst = sc;
+        }
     }
-    /* 1F1B: m micro-batches through the slowest stage, plus the fill and
-     * drain through the others, divided by v when interleaved (Narayanan
-     * et al.: bubble (p-1)/(v m) of the ideal time); the fill also waits
-     * for a send/recv at every boundary */
-    pipe = m * tmax + (sum - tmax) / v;
-    if (l->pp > 1)
-        pipe += (l->pp - 1) * 2 * p2p;
+    return SN_OK;
+}
 
-    rc = dp_tail(&c, &s0, m, &dp_exp, &dp_hid);
-    if (rc)
-        return rc;
+/* Seconds of the optimizer step on the stage with the most parameters.
+ * Adam: fp32 master weights, m and v read and written, the gradient
+ * read, the 16-bit weights written, the gradient norm read again. */
+static double optimizer_time(const struct step_ctx *c,
+                             const struct pipe_stages *ps)
+{
+    const struct sn_train_layout *l = c->l;
+    double w, g, os;
+    double params = fmax(ps->worst.params_dense + ps->worst.params_expert,
+                         ps->s0.params_dense + ps->s0.params_expert);
+    double shard = l->zero >= 1 ? (double)l->dp * l->cp : 1;
 
-    /* Adam: fp32 master weights, m and v read and written, the gradient
-     * read, the 16-bit weights written, the gradient norm read again */
     sn__state_bytes(l->dtype, &w, &g, &os);
-    {
-        double params = fmax(worst.params_dense + worst.params_expert,
-                             s0.params_dense + s0.params_expert);
-        double shard = l->zero >= 1 ? (double)l->dp * l->cp : 1;
-        opt = params / shard * (24 + 2 * g + 2) / c.r.mem + 4 * c.r.kt;
-    }
+    return params / shard * (24 + 2 * g + 2) / c->r.mem + 4 * c->r.kt;
+}
 
-    /* hidden DP traffic slows the compute under it too */
-    dp_exp += k->overlap_tax * dp_hid;
+/* The step's parts: m micro-batches through the slowest stage, the
+ * pipeline's fill and drain, the exposed DP tail and the optimizer. */
+static void step_parts(const struct sn_train_layout *l,
+                       const struct pipe_stages *ps, int m, double p2p,
+                       double dp_exp, double opt, struct sn_train_result *r)
+{
+    const struct stage_cost *worst = &ps->worst;
+    double v = l->vpp > 1 ? l->vpp : 1;
 
-    r->step_time = pipe + dp_exp + opt;
     r->microbatches = m;
-    r->part[SN_PART_FORWARD] = m * worst.fwd;
-    r->part[SN_PART_BACKWARD] = m * worst.bwd;
-    r->part[SN_PART_RECOMPUTE] = m * worst.recompute;
-    r->part[SN_PART_TP] = m * worst.tp;
-    r->part[SN_PART_CP] = m * worst.cp;
-    r->part[SN_PART_EP] = m * worst.ep;
-    r->part[SN_PART_PP] = m * worst.pp + (l->pp > 1 ? (l->pp - 1) * 2 * p2p
-                                                      : 0);
-    r->part[SN_PART_BUBBLE] = (sum - tmax) / v;
-    r->part[SN_PART_DP] = m * worst.dp + dp_exp;
+    r->part[SN_PART_FORWARD] = m * worst->fwd;
+    r->part[SN_PART_BACKWARD] = m * worst->bwd;
+    r->part[SN_PART_RECOMPUTE] = m * worst->recompute;
+    r->part[SN_PART_TP] = m * worst->tp;
+    r->part[SN_PART_CP] = m * worst->cp;
+    r->part[SN_PART_EP] = m * worst->ep;
+    r->part[SN_PART_PP] = m * worst->pp + (l->pp > 1 ? (l->pp - 1) * 2 * p2p
+                                                        : 0);
+    r->part[SN_PART_BUBBLE] = (ps->sum - ps->tmax) / v;
+    r->part[SN_PART_DP] = m * worst->dp + dp_exp;
     r->part[SN_PART_OPTIMIZER] = opt;
+}
+
+/* Throughput, MFU, HFU and what limits the step, from its time and
+ * parts; the memory given (the search's) or computed. */
+static void step_rates(struct sn_train *t, const struct sn_train_layout *l,
+                       const struct sn_train_opts *o,
+                       const struct sn_train_memory *mem,
+                       struct sn_train_result *r)
+{
+    double accels, comm_parts;
 
     sn_train_flops(&t->model, l, &r->flops);
     if (mem)
@@ -799,5 +796,78 @@ int sn__train_predict(struct sn_train *t, const struct sn_train_layout *l,
         r->limit = SN_LIMIT_COMM;
     else
         r->limit = SN_LIMIT_BUBBLE;
+}
+
+int sn__train_predict(struct sn_train *t, const struct sn_train_layout *l,
+                      const struct sn_train_opts *o,
+                      const struct sn_train_memory *mem,
+                      struct sn_train_result *r, struct sn_error *err)
+{
+    struct step_ctx c;
+    struct layer_cost dense, moe;
+    struct pipe_stages ps;
+    const struct sn__dims *d = &t->d;
+    const struct sn_train_calib *k = &t->sys.calib;
+    double p2p = 0, pipe, dp_exp = 0, dp_hid = 0, opt;
+    double v = l->vpp > 1 ? l->vpp : 1;
+    int m, rc;
+
+    memset(r, 0, sizeof(*r));
+    if (!mem) { /* the search has checked the layout and its memory */
+        rc = sn_train_check(&t->model, l, 0, err);
+        if (rc)
+            return rc;
+    }
+    if (!(sn_train_peak(&t->sys, l->dtype) > 0))
+        return sn_error_set(err, SN_EINPUT, "'%s' has no %s tensor cores",
+                            t->sys.accel ? t->sys.accel : "the accelerator",
+                            l->dtype == SN_DTYPE_FP4 ? "FP4" : "FP8");
+    /* sn_train_check: mbs x dp divides gbs */
+    assert(l->mbs >= 1 && l->dp >= 1);
+    m = l->gbs / (l->mbs * l->dp);
+
+    rc = step_init(&c, t, l, o, err);
+    if (rc)
+        return rc;
+    rc = layer(&c, false, &dense);
+    if (!rc && d->moe)
+        rc = layer(&c, true, &moe);
+    else
+        moe = dense;
+    if (rc)
+        return rc;
+
+    /* PP: the activations of a micro-batch cross each stage boundary
+     * forward and their gradients backward, split over the TP ranks
+     * (Megatron's scatter/gather, or the SP shard), once per chunk */
+    if (l->pp > 1) {
+        uint32_t stage = (uint32_t)(l->tp * l->cp * l->dp);
+        rc = comm(t, SN_COLL_SENDRECV, 0, 2, stage, stage,
+                  c.T * d->h * 2 / l->tp, &p2p, err);
+        if (rc)
+            return rc;
+    }
+    rc = pipe_stages(&c, &dense, &moe, p2p, &ps);
+    if (rc)
+        return rc;
+    /* 1F1B: m micro-batches through the slowest stage, plus the fill and
+     * drain through the others, divided by v when interleaved (Narayanan
+     * et al.: bubble (p-1)/(v m) of the ideal time); the fill also waits
+     * for a send/recv at every boundary */
+    pipe = m * ps.tmax + (ps.sum - ps.tmax) / v;
+    if (l->pp > 1)
+        pipe += (l->pp - 1) * 2 * p2p;
+
+    rc = dp_tail(&c, &ps.s0, m, &dp_exp, &dp_hid);
+    if (rc)
+        return rc;
+    opt = optimizer_time(&c, &ps);
+
+    /* hidden DP traffic slows the compute under it too */
+    dp_exp += k->overlap_tax * dp_hid;
+
+    r->step_time = pipe + dp_exp + opt;
+    step_parts(l, &ps, m, p2p, dp_exp, opt, r);
+    step_rates(t, l, o, mem, r);
     return SN_OK;
 }

@@ -244,6 +244,17 @@ void sn_train_opts_default(struct sn_train_opts *o)
     o->dropout = false;
 }
 
+void sn_train_opts_legacy(struct sn_train_opts *o)
+{
+    sn_train_opts_default(o);
+    o->flash_attention = false;
+    o->dropout = true;
+    o->overlap_grad_reduce = false;
+    o->overlap_param_gather = false;
+    o->overlap_tp = false;
+    o->overlap_p2p = false;
+}
+
 /* Calibration by accelerator generation. The GEMM rate is the maximum
  * achievable matmul FLOPS (MAMF) a brute-force search of GEMM shapes
  * reaches with PyTorch (S. Bekman, "Machine Learning Engineering",

@@ -4,6 +4,7 @@
  * row's own metric. What a row leaves out is assumed and said so; what
  * cannot be predicted is listed with the reason. docs/model.md
  * ("Training: validation") states every rule. */
+#include <assert.h>
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -327,86 +328,43 @@ static void append(char *s, size_t size, const char *what)
         snprintf(s + n, size - n, "%s%s", n ? ", " : "", what);
 }
 
-static void predict_row(struct owned *own, char **f, int line,
-                        struct sn_validate_row *row)
+/* Reads the row's measured value, GPU count and metric; false (with the
+ * reason) when one is not usable. */
+static bool row_measure(char **f, struct sn_validate_row *row, int *gpus,
+                        enum metric *metric)
 {
-    struct sn_model_info m;
-    struct sn_train_layout l;
-    struct sn_train_opts o;
-    struct sn_train *t = NULL;
-    struct sn_error err;
-    struct env_slot *e;
-    char other[512], notes[512], rc_text[64], gpu_l[128], *spec;
-    enum metric metric;
-    int gpus, cp, ep, v, zero;
-    bool modern, rc_given, sp_given;
-    char buf[64];
-
-    row->line = line;
-    row->source = f[C_SOURCE];
-    row->model = f[C_MODEL];
-    row->gpu = f[C_GPU];
-    row->metric = f[C_METRIC];
     if (sn_parse_double(f[C_VALUE], &row->measured, NULL) ||
         !(row->measured > 0)) {
         snprintf(row->reason, sizeof(row->reason),
                  "measured value '%.40s' is not a positive number",
                  f[C_VALUE]);
-        return;
+        return false;
     }
-    if (!cell_int(f[C_NGPUS], 1, 10000000, &gpus)) {
+    if (!cell_int(f[C_NGPUS], 1, 10000000, gpus)) {
         snprintf(row->reason, sizeof(row->reason), "n_gpus '%.30s' is not a "
                                                    "number",
                  f[C_NGPUS]);
-        return;
+        return false;
     }
-    row->gpus = gpus;
-    metric = parse_metric(f[C_METRIC]);
-    if (metric == M_NONE) {
+    row->gpus = *gpus;
+    *metric = parse_metric(f[C_METRIC]);
+    if (*metric == M_NONE) {
         snprintf(row->reason, sizeof(row->reason),
                  "metric '%.60s' is not predicted (iteration time, TFLOP/s "
                  "per GPU, MFU, HFU, tokens/s or GPU-hours per trillion "
                  "tokens; time to train needs the steps to converge)",
                  f[C_METRIC]);
-        return;
+        return false;
     }
-    if (!row_model(f, &m, row->reason, sizeof(row->reason), row->assumed,
-                   sizeof(row->assumed)))
-        return;
+    return true;
+}
 
-    lowercase(f[C_OTHER], other, sizeof(other));
-    lowercase(f[C_NOTES], notes, sizeof(notes));
-    lowercase(f[C_GPU], gpu_l, sizeof(gpu_l));
-    memset(&l, 0, sizeof(l));
-    if (!cell_int(f[C_TP], 1, 100000, &l.tp) ||
-        !cell_int(f[C_PP], 1, 100000, &l.pp) ||
-        !cell_int(f[C_DP], 1, 10000000, &l.dp)) {
-        snprintf(row->reason, sizeof(row->reason),
-                 "tp, pp or dp is missing");
-        return;
-    }
-    /* other_parallel: context and expert parallelism, interleaving,
-     * ZeRO / FSDP, sequence parallelism, as the sources write them */
-    cp = tagged(other, "cp");
-    ep = tagged(other, "ep");
-    v = tagged(other, "v=");
-    if (!v)
-        v = tagged(other, "vpp");
-    l.cp = cp > 1 ? cp : 1;
-    l.ep = ep > 1 ? ep : 1;
-    l.vpp = v > 1 ? v : 1;
-    if ((long long)l.tp * l.pp * l.dp * l.cp != gpus &&
-        (long long)l.tp * l.pp * l.dp == gpus && l.cp > 1) {
-        /* the source counted CP inside DP */
-        l.dp /= l.cp;
-    }
-    if ((long long)l.tp * l.pp * l.dp * l.cp != gpus) {
-        snprintf(row->reason, sizeof(row->reason),
-                 "tp x pp x dp x cp = %d x %d x %d x %d is not the %d GPUs",
-                 l.tp, l.pp, l.dp, l.cp, gpus);
-        return;
-    }
-    zero = -1;
+/* The ZeRO stage other_parallel names (-1: none named); sharded DP with
+ * a pipeline becomes the distributed optimizer, said in assumed. */
+static int row_zero(const char *other, int pp, struct sn_validate_row *row)
+{
+    int zero = -1;
+
     if (strstr(other, "zero-3") || strstr(other, "fsdp"))
         zero = 3;
     else if (strstr(other, "zero-2"))
@@ -416,28 +374,86 @@ static void predict_row(struct owned *own, char **f, int line,
     /* sharded data parallelism with a pipeline keeps the weights whole
      * across the micro-batches (Llama 3's FSDP does not reshard after
      * the forward): the distributed optimizer is the closest layout */
-    if (zero >= 2 && l.pp > 1) {
+    if (zero >= 2 && pp > 1) {
         zero = 1;
         append(row->assumed, sizeof(row->assumed),
                "sharded DP with PP as the distributed optimizer");
     }
-    sp_given = strstr(other, "sequence parallel") != NULL;
+    return zero;
+}
 
-    /* the system: spec text from the gpu column */
+/* Fills the parallel degrees of l from the tp, pp, dp and other_parallel
+ * cells; false (with the reason) when they do not make the row's GPUs. */
+static bool row_parallel(char **f, const char *other, int gpus,
+                         struct sn_train_layout *l,
+                         struct sn_validate_row *row)
+{
+    int cp, ep, v;
+
+    if (!cell_int(f[C_TP], 1, 100000, &l->tp) ||
+        !cell_int(f[C_PP], 1, 100000, &l->pp) ||
+        !cell_int(f[C_DP], 1, 10000000, &l->dp)) {
+        snprintf(row->reason, sizeof(row->reason),
+                 "tp, pp or dp is missing");
+        return false;
+    }
+    /* other_parallel: context and expert parallelism, interleaving,
+     * ZeRO / FSDP, sequence parallelism, as the sources write them */
+    cp = tagged(other, "cp");
+    ep = tagged(other, "ep");
+    v = tagged(other, "v=");
+    if (!v)
+        v = tagged(other, "vpp");
+    l->cp = cp > 1 ? cp : 1;
+    l->ep = ep > 1 ? ep : 1;
+    l->vpp = v > 1 ? v : 1;
+    if ((long long)l->tp * l->pp * l->dp * l->cp != gpus &&
+        (long long)l->tp * l->pp * l->dp == gpus && l->cp > 1) {
+        /* the source counted CP inside DP */
+        assert(l->cp > 1);
+        l->dp /= l->cp;
+    }
+    if ((long long)l->tp * l->pp * l->dp * l->cp != gpus) {
+        snprintf(row->reason, sizeof(row->reason),
+                 "tp x pp x dp x cp = %d x %d x %d x %d is not the %d GPUs",
+                 l->tp, l->pp, l->dp, l->cp, gpus);
+        return false;
+    }
+    return true;
+}
+
+/* The built-in system for the row's gpu column; NULL (with the reason)
+ * when there is none or its spec does not load. */
+static struct env_slot *row_system(struct owned *own, char **f, int gpus,
+                                   struct sn_validate_row *row)
+{
+    struct env_slot *e;
+    char *spec;
+
     spec = sn_validate_system_spec(f[C_GPU], f[C_NOTES], gpus, row->system,
                                    sizeof(row->system));
     if (!spec) {
         snprintf(row->reason, sizeof(row->reason),
                  "no built-in system for gpu '%.60s' with %d GPUs",
                  f[C_GPU], gpus);
-        return;
+        return NULL;
     }
     e = env_for(own, spec);
     if (e->rc) {
         snprintf(row->reason, sizeof(row->reason), "system %.40s: %.200s",
                  row->system, e->msg);
-        return;
+        return NULL;
     }
+    return e;
+}
+
+/* The software stack's options, and the layout's sp, zero and dtype,
+ * from the era of the accelerator and what the row says. */
+static void row_stack(const struct env_slot *e, const char *other,
+                      const char *notes, int zero, struct sn_train_layout *l,
+                      struct sn_train_opts *o)
+{
+    bool modern, sp_given = strstr(other, "sequence parallel") != NULL;
 
     /* the software stack: Hopper-era runs use fused attention, the
      * distributed optimizer, sequence parallelism and overlapped
@@ -445,69 +461,96 @@ static void predict_row(struct owned *own, char **f, int line,
     modern = modern_accel(e->spec.accel->name) ||
              strstr(notes, "megatron-core") || strstr(notes, "nemo") ||
              strstr(notes, "flash");
-    sn_train_opts_default(&o);
-    if (!modern) {
-        o.flash_attention = false;
-        o.dropout = true;
-        o.overlap_grad_reduce = false;
-        o.overlap_param_gather = false;
-        o.overlap_tp = false;
-        o.overlap_p2p = false;
-    }
+    if (modern)
+        sn_train_opts_default(o);
+    else
+        sn_train_opts_legacy(o);
     if (strstr(other, "overlap") || strstr(notes, "overlap")) {
-        o.overlap_grad_reduce = true;
-        o.overlap_param_gather = true;
-        o.overlap_tp = true;
+        o->overlap_grad_reduce = true;
+        o->overlap_param_gather = true;
+        o->overlap_tp = true;
     }
-    l.sp = l.tp > 1 && (sp_given || (modern && !strstr(other, "without sp")));
-    l.zero = zero >= 0 ? zero : (modern && l.dp * l.cp > 1 ? 1 : 0);
-    if (l.zero && l.dp * l.cp == 1)
-        l.zero = 0;
+    l->sp = l->tp > 1 &&
+            (sp_given || (modern && !strstr(other, "without sp")));
+    l->zero = zero >= 0 ? zero : (modern && l->dp * l->cp > 1 ? 1 : 0);
+    if (l->zero && l->dp * l->cp == 1)
+        l->zero = 0;
     /* precision as the notes say; else FP16 mixed precision for the
      * A100-era stacks (Megatron-LM and DeepSpeed's default then), BF16 */
-    l.dtype = modern ? SN_DTYPE_BF16 : SN_DTYPE_FP16;
+    l->dtype = modern ? SN_DTYPE_BF16 : SN_DTYPE_FP16;
     if (strstr(notes, "fp8") && e->env.sys.fp8_flops > 0)
-        l.dtype = SN_DTYPE_FP8;
+        l->dtype = SN_DTYPE_FP8;
     else if (strstr(notes, "bf16"))
-        l.dtype = SN_DTYPE_BF16;
+        l->dtype = SN_DTYPE_BF16;
     else if (strstr(notes, "fp16"))
-        l.dtype = SN_DTYPE_FP16;
-    l.seq = m.seq;
-    if (!cell_int(f[C_GBS], 1, 100000000, &l.gbs)) {
+        l->dtype = SN_DTYPE_FP16;
+}
+
+/* The global and micro-batch of l from the row (micro-batch 1 when
+ * blank, said in assumed); false (with the reason) when unusable. */
+static bool row_batch(char **f, struct sn_train_layout *l,
+                      struct sn_validate_row *row)
+{
+    if (!cell_int(f[C_GBS], 1, 100000000, &l->gbs)) {
         snprintf(row->reason, sizeof(row->reason), "global batch is "
                                                    "missing");
-        return;
+        return false;
     }
-    if (!cell_int(f[C_MBS], 1, 1000000, &l.mbs)) {
-        l.mbs = 1;
+    if (!cell_int(f[C_MBS], 1, 1000000, &l->mbs)) {
+        l->mbs = 1;
         append(row->assumed, sizeof(row->assumed), "micro-batch 1");
     }
-    if (l.gbs % (l.mbs * l.dp)) {
+    /* row_parallel made tp x pp x dp x cp the row's GPUs */
+    assert(l->mbs >= 1 && l->dp >= 1);
+    if (l->gbs % (l->mbs * l->dp)) {
         snprintf(row->reason, sizeof(row->reason),
                  "global batch %d is not a multiple of micro-batch %d x dp "
                  "%d",
-                 l.gbs, l.mbs, l.dp);
-        return;
+                 l->gbs, l->mbs, l->dp);
+        return false;
     }
-    lowercase(f[C_RECOMPUTE], rc_text, sizeof(rc_text));
-    rc_given = true;
-    if (!strncmp(rc_text, "full", 4))
-        l.recompute = SN_RECOMPUTE_FULL;
-    else if (!strncmp(rc_text, "selective", 9))
-        l.recompute = SN_RECOMPUTE_SELECTIVE;
-    else if (!strncmp(rc_text, "none", 4) || !strncmp(rc_text, "no", 2))
-        l.recompute = SN_RECOMPUTE_NONE;
-    else {
-        rc_given = false;
-        l.recompute = SN_RECOMPUTE_SELECTIVE;
-    }
+    return true;
+}
 
-    if (sn_train_new(&m, &e->env.sys, &t, &err)) {
+/* The recompute mode of l from the row; false when the row does not
+ * say (selective then, pending the fit). */
+static bool row_recompute(char **f, struct sn_train_layout *l)
+{
+    char rc_text[64];
+
+    lowercase(f[C_RECOMPUTE], rc_text, sizeof(rc_text));
+    if (!strncmp(rc_text, "full", 4))
+        l->recompute = SN_RECOMPUTE_FULL;
+    else if (!strncmp(rc_text, "selective", 9))
+        l->recompute = SN_RECOMPUTE_SELECTIVE;
+    else if (!strncmp(rc_text, "none", 4) || !strncmp(rc_text, "no", 2))
+        l->recompute = SN_RECOMPUTE_NONE;
+    else {
+        l->recompute = SN_RECOMPUTE_SELECTIVE;
+        return false;
+    }
+    return true;
+}
+
+/* Predicts the row's step on system e and fills the prediction and its
+ * error in the row's metric; a recompute the row did not give becomes
+ * full when selective does not fit. The reason is set on failure. */
+static void row_predict(const struct sn_model_info *m, struct env_slot *e,
+                        struct sn_train_layout *l,
+                        const struct sn_train_opts *o, bool rc_given,
+                        enum metric metric, int gpus,
+                        struct sn_validate_row *row)
+{
+    struct sn_train *t = NULL;
+    struct sn_error err;
+    char buf[64];
+
+    if (sn_train_new(m, &e->env.sys, &t, &err)) {
         snprintf(row->reason, sizeof(row->reason), "%.250s", err.msg);
         return;
     }
-    if (sn_train_check(&m, &l, gpus, &err) ||
-        sn_train_predict(t, &l, &o, &row->result, &err)) {
+    if (sn_train_check(m, l, gpus, &err) ||
+        sn_train_predict(t, l, o, &row->result, &err)) {
         snprintf(row->reason, sizeof(row->reason), "%.250s", err.msg);
         goto out;
     }
@@ -515,18 +558,18 @@ static void predict_row(struct owned *own, char **f, int line,
      * not say; full recompute when that does not fit */
     if (!rc_given) {
         if (!row->result.mem.fits) {
-            l.recompute = SN_RECOMPUTE_FULL;
-            if (sn_train_predict(t, &l, &o, &row->result, &err)) {
+            l->recompute = SN_RECOMPUTE_FULL;
+            if (sn_train_predict(t, l, o, &row->result, &err)) {
                 snprintf(row->reason, sizeof(row->reason), "%.250s", err.msg);
                 goto out;
             }
         }
         snprintf(buf, sizeof(buf), "recompute %s",
-                 sn_recompute_name(l.recompute));
+                 sn_recompute_name(l->recompute));
         append(row->assumed, sizeof(row->assumed), buf);
     }
-    row->layout = l;
-    row->predicted = metric_value(metric, &row->result, &l, gpus);
+    row->layout = *l;
+    row->predicted = metric_value(metric, &row->result, l, gpus);
     /* MFU and HFU written in percent */
     if ((metric == M_MFU || metric == M_HFU) && row->measured > 1)
         row->predicted *= 100;
@@ -534,6 +577,49 @@ static void predict_row(struct owned *own, char **f, int line,
     row->predicted_ok = true;
 out:
     sn_train_free(t);
+}
+
+/* One CSV row: its model, layout and system as the row gives them (what
+ * it leaves out assumed), predicted in the row's metric; the reason when
+ * it cannot be. */
+static void predict_row(struct owned *own, char **f, int line,
+                        struct sn_validate_row *row)
+{
+    struct sn_model_info m;
+    struct sn_train_layout l;
+    struct sn_train_opts o;
+    struct env_slot *e;
+    char other[512], notes[512];
+    enum metric metric;
+    int gpus, zero;
+    bool rc_given;
+
+    row->line = line;
+    row->source = f[C_SOURCE];
+    row->model = f[C_MODEL];
+    row->gpu = f[C_GPU];
+    row->metric = f[C_METRIC];
+    if (!row_measure(f, row, &gpus, &metric))
+        return;
+    if (!row_model(f, &m, row->reason, sizeof(row->reason), row->assumed,
+                   sizeof(row->assumed)))
+        return;
+
+    lowercase(f[C_OTHER], other, sizeof(other));
+    lowercase(f[C_NOTES], notes, sizeof(notes));
+    memset(&l, 0, sizeof(l));
+    if (!row_parallel(f, other, gpus, &l, row))
+        return;
+    zero = row_zero(other, l.pp, row);
+    e = row_system(own, f, gpus, row);
+    if (!e)
+        return;
+    row_stack(e, other, notes, zero, &l, &o);
+    l.seq = m.seq;
+    if (!row_batch(f, &l, row))
+        return;
+    rc_given = row_recompute(f, &l);
+    row_predict(&m, e, &l, &o, rc_given, metric, gpus, row);
 }
 
 static int cmp_double(const void *a, const void *b)

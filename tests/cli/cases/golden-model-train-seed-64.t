@@ -1,0 +1,5 @@
+# golden (issue 14, model/ refactor): an example's default layout; whole stdout
+args: sim train examples/seed-64.yaml --model llama3-8b
+exit: 0
+stdout: tests/cli/expected/golden-model-train-seed-64.out
+stderr-empty:

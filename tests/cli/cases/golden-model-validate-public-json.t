@@ -1,0 +1,5 @@
+# golden (issue 14, model/ refactor): the public calibration set, whole JSON; whole stdout
+args: validate tests/fixtures/validation/training-public.csv --format json
+exit: 0
+stdout: tests/cli/expected/golden-model-validate-public-json.out
+stderr-empty:
