@@ -23,9 +23,11 @@
 #include "flow.h"
 #include "hmap.h"
 
+#include "../topo/route-int.h"
+
 #define NCLS SN_LINK_CLASS_COUNT
 #define CLS_ROOT NCLS /* the root state has no arriving link */
-#define HOST_COST 64u
+#define HOST_COST SN__TOPO_HOST_COST
 #define INF32 UINT32_MAX
 #define FAB_INF UINT16_MAX
 #define MAX_ENTRIES 64
@@ -184,25 +186,6 @@ static uint32_t ld_of(const struct sn_link *l, uint32_t link, uint32_t from)
 static uint32_t link_cost(const struct sn_link *l)
 {
     return l->cls == SN_LINK_HOST ? HOST_COST : 1u;
-}
-
-/* route.c's forwarding rule: may traffic that entered u over class in
- * leave over class out? */
-static bool forwards(const struct sn_topo *t, uint32_t u, int in, int out)
-{
-    switch (t->nodes[u].kind) {
-    case SN_NODE_SWITCH:
-        return in == out;
-    case SN_NODE_NIC:
-        return (in == SN_LINK_HOST && out == SN_LINK_SCALE_OUT) ||
-               (in == SN_LINK_SCALE_OUT && out == SN_LINK_HOST);
-    case SN_NODE_CPU:
-        return in == SN_LINK_HOST && out == SN_LINK_HOST;
-    case SN_NODE_ACCEL:
-        return t->accel_transit && in == SN_LINK_SCALE_UP &&
-               out == SN_LINK_SCALE_UP;
-    }
-    return false;
 }
 
 /* A fabric node forwards within a class and is where routes are cut:
@@ -548,7 +531,7 @@ static uint32_t lmap_get(struct sn_flownet *fn, uint32_t root)
             if (s.kind == LS_ROOT) {
                 if (root_fab && l->cls == SN_LINK_SCALE_UP)
                     continue; /* the root is its own scale-up entry */
-            } else if (!forwards(t, s.node, s.cls, l->cls)) {
+            } else if (!sn__topo_forwards(t, s.node, s.cls, l->cls)) {
                 continue;
             }
             if (is_fabric_for(t, w, l->cls))
@@ -569,8 +552,8 @@ static uint32_t lmap_get(struct sn_flownet *fn, uint32_t root)
             }
             SN_GROW(tmp, tmp_cap, ntmp + 1);
             SN_GROW(done, done_cap, ntmp + 1);
-            tmp[ntmp] = (struct lstate){w, nd, (uint8_t)l->cls,
-                                        (uint8_t)kind, 0, 0};
+            tmp[ntmp] =
+                (struct lstate){w, nd, (uint8_t)l->cls, (uint8_t)kind, 0, 0};
             done[ntmp] = 0;
             fn->mark[key] = fn->gen;
             fn->slot[key] = (uint32_t)ntmp;
@@ -580,8 +563,8 @@ static uint32_t lmap_get(struct sn_flownet *fn, uint32_t root)
     }
     if (root_fab) {
         SN_GROW(fn->st, fn->st_cap, fn->nst + 1);
-        fn->st[fn->nst++] = (struct lstate){root, 0, SN_LINK_SCALE_UP,
-                                            LS_ENTRY, 1, 0};
+        fn->st[fn->nst++] =
+            (struct lstate){root, 0, SN_LINK_SCALE_UP, LS_ENTRY, 1, 0};
     }
     free(h.v);
     free(tmp);
@@ -617,7 +600,7 @@ static uint32_t lmap_get(struct sn_flownet *fn, uint32_t root)
                     if (root_fab && l->cls == SN_LINK_SCALE_UP)
                         continue;
                 } else if (p->kind != LS_PASS ||
-                           !forwards(t, w, p->cls, l->cls)) {
+                           !sn__topo_forwards(t, w, p->cls, l->cls)) {
                     continue;
                 }
                 if (p->dist + link_cost(l) == e->dist)
@@ -865,7 +848,7 @@ static uint32_t out_piece(struct sn_flownet *fn, uint32_t mi,
             if (st->kind == LS_ROOT) {
                 if (root_fab && l->cls == SN_LINK_SCALE_UP)
                     continue;
-            } else if (!forwards(t, st->node, st->cls, l->cls)) {
+            } else if (!sn__topo_forwards(t, st->node, st->cls, l->cls)) {
                 continue;
             }
             j = lstate_find(fn, wn, l->cls);
@@ -904,16 +887,14 @@ static uint32_t out_piece(struct sn_flownet *fn, uint32_t mi,
                 if (st->kind == LS_ROOT) {
                     if (root_fab && l->cls == SN_LINK_SCALE_UP)
                         continue;
-                } else if (!forwards(t, st->node, st->cls, l->cls)) {
+                } else if (!sn__topo_forwards(t, st->node, st->cls, l->cls)) {
                     continue;
                 }
                 j = lstate_find(fn, wn, l->cls);
-                if (j == SN_NONE ||
-                    fn->st[j].dist != st->dist + link_cost(l))
+                if (j == SN_NONE || fn->st[j].dist != st->dist + link_cost(l))
                     continue;
                 j -= m->off;
-                if (togo[j] == INF32 ||
-                    togo[j] + link_cost(l) != togo[ii])
+                if (togo[j] == INF32 || togo[j] + link_cost(l) != togo[ii])
                     continue;
                 if (pass == 0) {
                     nnext++;
@@ -1101,7 +1082,7 @@ static uint32_t in_piece(struct sn_flownet *fn, uint32_t b, int cls,
                 const struct sn_link *l = &t->links[id];
                 uint32_t x = other_end(l, cur.node), tx = INF32;
                 if (!(l->health > 0) ||
-                    !forwards(t, cur.node, cur.cls, l->cls))
+                    !sn__topo_forwards(t, cur.node, cur.cls, l->cls))
                     continue;
                 if (x == d) {
                     tx = 0;
@@ -1110,7 +1091,8 @@ static uint32_t in_piece(struct sn_flownet *fn, uint32_t b, int cls,
                      * forward to, as d's search reached x */
                     for (int c = 0; c < NCLS; c++) {
                         uint32_t j = lstate_find(fn, x, c);
-                        if (j != SN_NONE && forwards(t, x, l->cls, c) &&
+                        if (j != SN_NONE &&
+                            sn__topo_forwards(t, x, l->cls, c) &&
                             fn->st[j].dist < tx)
                             tx = fn->st[j].dist;
                     }
