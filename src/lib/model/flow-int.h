@@ -255,6 +255,17 @@ static inline uint32_t lstate_find(const struct sn_flownet *fn, uint32_t node,
     return fn->mark[k] == fn->gen ? fn->slot[k] : SN_NONE;
 }
 
+/* Endpoints near each other: in the same scale-up component or the same
+ * server. Every endpoint i is in two buckets, entry 2i chaining its
+ * component's and 2i + 1 its server's; all-to-all and the pair classes
+ * route near pairs one by one and the far ones in aggregate. */
+struct near_index {
+    struct hmap of;       /* bucket key -> bucket */
+    uint32_t *head;       /* per bucket: its latest entry, SN_NONE if none */
+    uint32_t *next;       /* per entry: the entry added before it */
+    size_t n, nb, nb_cap; /* endpoints, buckets */
+};
+
 /* ---- flow-net.c -----------------------------------------------------------
  */
 
@@ -264,6 +275,23 @@ uint64_t sn__flow_heap_pop(struct heap *h);
 uint32_t sn__flow_lmap(struct sn_flownet *fn, uint32_t root);
 /* Mark lmap m's states for lstate_find(). */
 void sn__flow_lmap_index(struct sn_flownet *fn, const struct lmap *m);
+
+/* An index for n endpoints, filled by sn__flow_near_add for i = 0..n-1 in
+ * order; released with sn__flow_near_release. */
+void sn__flow_near_init(struct near_index *ni, size_t n);
+void sn__flow_near_add(const struct sn_flownet *fn, struct near_index *ni,
+                       const uint32_t *nodes, size_t i);
+/* The endpoints near endpoint i (i among them), each once, into *near
+ * (grown as needed): its component's bucket, then its server's, each
+ * newest first. Returns their number. */
+size_t sn__flow_near_collect(const struct sn_flownet *fn,
+                             const struct near_index *ni, const uint32_t *nodes,
+                             size_t i, uint32_t **near, size_t *near_cap);
+/* The bucket of endpoint i: 0 its component's, 1 its server's. */
+uint32_t sn__flow_near_bucket(const struct sn_flownet *fn,
+                              const struct near_index *ni,
+                              const uint32_t *nodes, size_t i, int which);
+void sn__flow_near_release(struct near_index *ni);
 
 /* ---- flow-route.c ---------------------------------------------------------
  */

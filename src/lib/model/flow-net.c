@@ -433,3 +433,85 @@ uint32_t sn__flow_lmap(struct sn_flownet *fn, uint32_t root)
     hput(&fn->lmap_of, root, id);
     return id;
 }
+
+/* ---- near endpoints ---------------------------------------------------------
+ */
+
+/* The two bucket keys of endpoint node: its scale-up component and its
+ * server (supernode, server). */
+static uint64_t near_key(const struct sn_flownet *fn, uint32_t node, int which)
+{
+    const struct sn_node *nd = &fn->t->nodes[node];
+
+    if (which == 0)
+        return (uint64_t)1 << 62 | fn->comp[node];
+    return (uint64_t)2 << 62 | (uint64_t)nd->supernode << 32 | nd->server;
+}
+
+void sn__flow_near_init(struct near_index *ni, size_t n)
+{
+    memset(ni, 0, sizeof(*ni));
+    ni->n = n;
+    ni->next = sn_xmalloc((2 * n + 1) * sizeof(uint32_t));
+}
+
+void sn__flow_near_add(const struct sn_flownet *fn, struct near_index *ni,
+                       const uint32_t *nodes, size_t i)
+{
+    assert(i < ni->n);
+    for (int k = 0; k < 2; k++) {
+        uint64_t key = near_key(fn, nodes[i], k);
+        uint32_t b = hget(&ni->of, key);
+        if (b == SN_NONE) {
+            b = (uint32_t)ni->nb++;
+            SN_GROW(ni->head, ni->nb_cap, ni->nb);
+            ni->head[b] = SN_NONE;
+            hput(&ni->of, key, b);
+        }
+        ni->next[2 * i + (size_t)k] = ni->head[b];
+        ni->head[b] = (uint32_t)(2 * i + (size_t)k);
+    }
+}
+
+uint32_t sn__flow_near_bucket(const struct sn_flownet *fn,
+                              const struct near_index *ni,
+                              const uint32_t *nodes, size_t i, int which)
+{
+    uint32_t b = hget(&ni->of, near_key(fn, nodes[i], which));
+
+    /* every endpoint was added, so its buckets exist */
+    assert(i < ni->n && b < ni->nb);
+    return b;
+}
+
+size_t sn__flow_near_collect(const struct sn_flownet *fn,
+                             const struct near_index *ni, const uint32_t *nodes,
+                             size_t i, uint32_t **near, size_t *near_cap)
+{
+    size_t nn = 0;
+
+    for (int k = 0; k < 2; k++) {
+        uint32_t b = sn__flow_near_bucket(fn, ni, nodes, i, k);
+        for (uint32_t e = ni->head[b]; e != SN_NONE; e = ni->next[e]) {
+            uint32_t j = e / 2;
+            bool dup = false;
+            assert(e < 2 * ni->n);
+            for (size_t q = 0; q < nn; q++)
+                dup |= (*near)[q] == j;
+            if (dup)
+                continue;
+            SN_GROW(*near, *near_cap, nn + 1);
+            (*near)[nn++] = j;
+        }
+    }
+    assert(nn >= 1 && nn <= ni->n); /* i is near itself */
+    return nn;
+}
+
+void sn__flow_near_release(struct near_index *ni)
+{
+    hfree(&ni->of);
+    free(ni->head);
+    free(ni->next);
+    memset(ni, 0, sizeof(*ni));
+}

@@ -138,29 +138,11 @@ static uint64_t out_sig(struct sn_flownet *fn, uint32_t v, double *lat,
 /* The near pairs of i (same server or scale-up component), sorted, into
  * *near; returns their number. */
 static size_t near_list(const struct sn_flownet *fn, const uint32_t *nodes,
-                        size_t i, const struct hmap *near_of,
-                        const uint32_t *nhead, const uint32_t *nnext,
-                        uint32_t **near, size_t *near_cap)
+                        size_t i, const struct near_index *ni, uint32_t **near,
+                        size_t *near_cap)
 {
-    const struct sn_node *nd = &fn->t->nodes[nodes[i]];
-    uint64_t keys[2] = {(uint64_t)1 << 62 | fn->comp[nodes[i]],
-                        (uint64_t)2 << 62 | (uint64_t)nd->supernode << 32 |
-                            nd->server};
-    size_t nn = 0;
+    size_t nn = sn__flow_near_collect(fn, ni, nodes, i, near, near_cap);
 
-    for (int k = 0; k < 2; k++) {
-        uint32_t b = hget(near_of, keys[k]);
-        for (uint32_t e = nhead[b]; e != SN_NONE; e = nnext[e]) {
-            uint32_t j = e / 2;
-            bool dup = false;
-            for (size_t q = 0; q < nn; q++)
-                dup |= (*near)[q] == j;
-            if (!dup) {
-                SN_GROW(*near, *near_cap, nn + 1);
-                (*near)[nn++] = j;
-            }
-        }
-    }
     for (size_t a = 1; a < nn; a++)
         for (size_t b = a; b > 0 && (*near)[b - 1] > (*near)[b]; b--) {
             uint32_t tmp = (*near)[b];
@@ -170,227 +152,313 @@ static size_t near_list(const struct sn_flownet *fn, const uint32_t *nodes,
     return nn;
 }
 
+/* Every ordered pair grouped: groups of endpoints interchangeable at
+ * either end of a far pair (the same scale-out profile, in pieces from
+ * its exits and way out with equal values), the near index, and per
+ * source group the pairs counted per destination group. Wire latencies
+ * differ by a few nanoseconds per metre of cable and are kept apart:
+ * their spread per group bounds how far a pair's latency can be from the
+ * group's example. */
+struct pgroups {
+    struct sn_flownet *fn;
+    const uint32_t *nodes;
+    size_t n;
+    double lat_floor;
+    sn__pair_emit emit;
+    void *ctx;
+    struct hmap gidx;         /* group signature -> group */
+    uint32_t *grp;            /* per endpoint: its group or SN_NONE */
+    uint32_t *sgrp;           /* per endpoint: its source group */
+    uint32_t *gnext;          /* per endpoint: next member, rank order */
+    uint32_t *gfirst, *glast; /* per group: first and last member */
+    uint32_t *gcount;         /* per group: members */
+    uint32_t *gin;            /* per group: its in latencies in inlat */
+    double *out_lo, *out_hi;  /* per group: range of way-out latency */
+    double *in_dev;           /* per group: largest in-latency deviation */
+    double *inlat;            /* per group exit: in piece latency */
+    double *out_lat;          /* per endpoint: way-out latency */
+    size_t ng, g_cap, nsg, nin, nin_cap;
+    struct near_index near;
+    uint32_t *nearl;
+    size_t near_cap;
+    uint32_t *gsub;          /* per group: near members of a source */
+    uint64_t *gcnt;          /* per group: far pairs of a source group */
+    uint32_t *rep_i, *rep_j; /* per group: the example pair */
+    bool *sdone;             /* per source group: gone through */
+};
+
+/* A new group gi whose first member is i. */
+static uint32_t pg_new_group(struct pgroups *pg, size_t i, uint32_t nexit)
+{
+    uint32_t gi = (uint32_t)pg->ng++;
+
+    if (pg->ng > pg->g_cap) {
+        SN_GROW(pg->gfirst, pg->g_cap, pg->ng);
+        pg->gcount = sn_xrealloc(pg->gcount, pg->g_cap * sizeof(uint32_t));
+        pg->glast = sn_xrealloc(pg->glast, pg->g_cap * sizeof(uint32_t));
+        pg->gin = sn_xrealloc(pg->gin, pg->g_cap * sizeof(uint32_t));
+        pg->out_lo = sn_xrealloc(pg->out_lo, pg->g_cap * sizeof(double));
+        pg->out_hi = sn_xrealloc(pg->out_hi, pg->g_cap * sizeof(double));
+        pg->in_dev = sn_xrealloc(pg->in_dev, pg->g_cap * sizeof(double));
+    }
+    pg->gfirst[gi] = (uint32_t)i;
+    pg->glast[gi] = (uint32_t)i;
+    pg->gcount[gi] = 0;
+    pg->gin[gi] = (uint32_t)pg->nin;
+    pg->nin += nexit;
+    pg->out_lo[gi] = pg->out_hi[gi] = pg->out_lat[i];
+    pg->in_dev[gi] = 0;
+    return gi;
+}
+
+/* Endpoint i joins group gi (nexit exits): its in latencies, staged at
+ * inlat[nin], widen the group's deviation and its way out the range. */
+static void pg_join_group(struct pgroups *pg, size_t i, uint32_t gi,
+                          uint32_t nexit)
+{
+    double dev = 0;
+
+    assert(gi < pg->ng && pg->glast[gi] < i);
+    for (uint32_t e = 0; e < nexit; e++) {
+        double d = fabs(pg->inlat[pg->nin + e] - pg->inlat[pg->gin[gi] + e]);
+        dev = d > dev ? d : dev;
+    }
+    pg->gnext[pg->glast[gi]] = (uint32_t)i;
+    pg->glast[gi] = (uint32_t)i;
+    if (dev > pg->in_dev[gi])
+        pg->in_dev[gi] = dev;
+    if (pg->out_lat[i] < pg->out_lo[gi])
+        pg->out_lo[gi] = pg->out_lat[i];
+    if (pg->out_lat[i] > pg->out_hi[gi])
+        pg->out_hi[gi] = pg->out_lat[i];
+}
+
+/* Put endpoint i in its group by the signature of its scale-out profile,
+ * its in pieces and its way out; endpoints without a scale-out profile
+ * stay out of every group. */
+static void pg_group(struct pgroups *pg, size_t i)
+{
+    struct sn_flownet *fn = pg->fn;
+    uint32_t ep = sn__flow_lmap(fn, pg->nodes[i]), p, gi;
+    const struct prof *pr;
+    uint64_t h;
+    bool alone;
+
+    pg->grp[i] = SN_NONE;
+    pg->gnext[i] = SN_NONE;
+    pg->out_lat[i] = 0;
+    p = fn->lm[ep].prof[SN_LINK_SCALE_OUT];
+    if (p == SN_NONE)
+        return;
+    pr = &fn->pr[p];
+    h = sn_hash64(&p, sizeof(p), 99);
+    SN_GROW(pg->inlat, pg->nin_cap, pg->nin + pr->n + 1);
+    for (uint32_t e = 0; e < pr->n; e++) {
+        uint32_t ip = sn__flow_in_piece(fn, fn->px[pr->off + e].node,
+                                        SN_LINK_SCALE_OUT, pg->nodes[i]);
+        const struct seg *g = &fn->sg[ip];
+        uint32_t cap_ld = g->bneck_ld == SN_NONE ? 0 : 1;
+        h = sn_hash64(&g->bneck, sizeof(g->bneck), h);
+        h = sn_hash64(&cap_ld, sizeof(cap_ld), h);
+        h = sn_hash64(&g->n, sizeof(g->n), h);
+        pg->inlat[pg->nin + e] = g->lat;
+    }
+    h = sn_hash64(&h, sizeof(h),
+                  out_sig(fn, pg->nodes[i], &pg->out_lat[i], &alone));
+    gi = alone ? SN_NONE : hget(&pg->gidx, h);
+    if (gi == SN_NONE) {
+        gi = pg_new_group(pg, i, pr->n);
+        if (!alone)
+            hput(&pg->gidx, h, gi);
+    } else {
+        pg_join_group(pg, i, gi, pr->n);
+    }
+    pg->grp[i] = gi;
+    pg->gcount[gi]++;
+}
+
+/* Group every endpoint, index the near pairs, and number the source
+ * groups: a group, or an endpoint alone without a scale-out way. */
+static void pg_index(struct pgroups *pg)
+{
+    size_t n = pg->n;
+
+    pg->grp = sn_xmalloc((n + 1) * sizeof(uint32_t));
+    pg->sgrp = sn_xmalloc((n + 1) * sizeof(uint32_t));
+    pg->gnext = sn_xmalloc((n + 1) * sizeof(uint32_t));
+    pg->out_lat = sn_xmalloc((n + 1) * sizeof(double));
+    sn__flow_near_init(&pg->near, n);
+    for (size_t i = 0; i < n; i++) {
+        pg_group(pg, i);
+        sn__flow_near_add(pg->fn, &pg->near, pg->nodes, i);
+    }
+    pg->nsg = pg->ng;
+    for (size_t i = 0; i < n; i++)
+        pg->sgrp[i] = pg->grp[i] != SN_NONE ? pg->grp[i] : (uint32_t)pg->nsg++;
+    pg->gsub = sn_xcalloc(pg->ng + 1, sizeof(uint32_t));
+    pg->gcnt = sn_xcalloc(pg->ng + 1, sizeof(uint64_t));
+    pg->rep_i = sn_xmalloc((pg->ng + 1) * sizeof(uint32_t));
+    pg->rep_j = sn_xmalloc((pg->ng + 1) * sizeof(uint32_t));
+    pg->sdone = sn_xcalloc(pg->nsg + 1, sizeof(bool));
+}
+
+/* Is j among the nn near endpoints in pg->nearl? */
+static bool pg_is_near(const struct pgroups *pg, size_t nn, uint32_t j)
+{
+    for (size_t q = 0; q < nn; q++)
+        if (pg->nearl[q] == j)
+            return true;
+    return false;
+}
+
+/* Member i of the source group: its near pairs emitted one by one, its
+ * far pairs counted per destination group, and the example pair of each
+ * group it is the first member to reach: the smallest in rank order. */
+static int pg_member(struct pgroups *pg, uint32_t i, struct sn_error *err)
+{
+    size_t nn =
+        near_list(pg->fn, pg->nodes, i, &pg->near, &pg->nearl, &pg->near_cap);
+    int rc = SN_OK;
+
+    for (size_t q = 0; q < nn; q++) {
+        struct sn__pairval v;
+        uint32_t j = pg->nearl[q];
+        if (pg->grp[j] != SN_NONE)
+            pg->gsub[pg->grp[j]]++;
+        if (j == i)
+            continue;
+        rc = sn__flow_pair(pg->fn, pg->nodes[i], pg->nodes[j], &v, err);
+        if (rc)
+            return rc;
+        pg->emit(pg->ctx, i, j, 1, &v);
+    }
+    for (size_t gi = 0; gi < pg->ng; gi++) {
+        uint32_t cnt = pg->gcount[gi] - pg->gsub[gi], j = pg->gfirst[gi];
+        assert(pg->gsub[gi] <= pg->gcount[gi]);
+        if (!cnt)
+            continue;
+        pg->gcnt[gi] += cnt;
+        if (pg->rep_i[gi] != SN_NONE)
+            continue;
+        while (j != SN_NONE && pg_is_near(pg, nn, j))
+            j = pg->gnext[j];
+        /* cnt > 0: some member of gi is far from i */
+        assert(j != SN_NONE);
+        pg->rep_i[gi] = i;
+        pg->rep_j[gi] = j;
+    }
+    for (size_t q = 0; q < nn; q++)
+        if (pg->grp[pg->nearl[q]] != SN_NONE)
+            pg->gsub[pg->grp[pg->nearl[q]]] = 0;
+    return SN_OK;
+}
+
+/* The far pairs from the source group of i0 into group gi one by one:
+ * for a block whose wire latencies could reach lat_floor. */
+static int pg_pair_by_pair(struct pgroups *pg, size_t i0, size_t gi,
+                           struct sn_error *err)
+{
+    int rc = SN_OK;
+
+    for (uint32_t i = (uint32_t)i0; i != SN_NONE && rc == SN_OK;
+         i = pg->grp[i] != SN_NONE ? pg->gnext[i] : SN_NONE) {
+        size_t nn = near_list(pg->fn, pg->nodes, i, &pg->near, &pg->nearl,
+                              &pg->near_cap);
+        for (uint32_t j = pg->gfirst[gi]; j != SN_NONE && rc == SN_OK;
+             j = pg->gnext[j]) {
+            struct sn__pairval v;
+            if (pg_is_near(pg, nn, j))
+                continue;
+            rc = sn__flow_pair(pg->fn, pg->nodes[i], pg->nodes[j], &v, err);
+            if (!rc)
+                pg->emit(pg->ctx, i, j, 1, &v);
+        }
+    }
+    return rc;
+}
+
+/* The source group of i0 (its first member in rank order): near pairs one
+ * by one, far pairs summed per destination group over the members, one
+ * pair standing for each sum, so the class examples do not depend on the
+ * grouping. When the wire latencies of the block could reach lat_floor
+ * (the pair latency is the larger of the two), the block is gone through
+ * pair by pair instead. */
+static int pg_source(struct pgroups *pg, size_t i0, struct sn_error *err)
+{
+    uint32_t a = pg->sgrp[i0];
+    int rc = SN_OK;
+
+    for (size_t gi = 0; gi < pg->ng; gi++) {
+        pg->gcnt[gi] = 0;
+        pg->rep_i[gi] = SN_NONE;
+    }
+    for (uint32_t i = (uint32_t)i0; i != SN_NONE && rc == SN_OK;
+         i = pg->grp[i] != SN_NONE ? pg->gnext[i] : SN_NONE)
+        rc = pg_member(pg, i, err);
+    for (size_t gi = 0; gi < pg->ng && rc == SN_OK; gi++) {
+        struct sn__pairval v;
+        double spread;
+        if (!pg->gcnt[gi])
+            continue;
+        rc = sn__flow_pair(pg->fn, pg->nodes[pg->rep_i[gi]],
+                           pg->nodes[pg->rep_j[gi]], &v, err);
+        if (rc)
+            break;
+        spread = 2 * pg->in_dev[gi] +
+                 (a < pg->ng ? pg->out_hi[a] - pg->out_lo[a] : 0);
+        if (spread == 0 || v.latency + spread < pg->lat_floor * (1 - 1e-9)) {
+            pg->emit(pg->ctx, pg->rep_i[gi], pg->rep_j[gi], pg->gcnt[gi], &v);
+            continue;
+        }
+        rc = pg_pair_by_pair(pg, i0, gi, err);
+    }
+    return rc;
+}
+
+static void pg_release(struct pgroups *pg)
+{
+    hfree(&pg->gidx);
+    sn__flow_near_release(&pg->near);
+    free(pg->grp);
+    free(pg->sgrp);
+    free(pg->gnext);
+    free(pg->gfirst);
+    free(pg->gcount);
+    free(pg->glast);
+    free(pg->gin);
+    free(pg->inlat);
+    free(pg->out_lo);
+    free(pg->out_hi);
+    free(pg->in_dev);
+    free(pg->out_lat);
+    free(pg->nearl);
+    free(pg->gsub);
+    free(pg->gcnt);
+    free(pg->rep_i);
+    free(pg->rep_j);
+    free(pg->sdone);
+}
+
 int sn__flow_pairs_grouped(struct sn_flownet *fn, const uint32_t *nodes,
                            size_t n, double lat_floor, sn__pair_emit emit,
                            void *ctx, struct sn_error *err)
 {
-    const struct sn_topo *t = fn->t;
-    struct hmap gidx = {0}, near_of = {0};
-    uint32_t *grp = sn_xmalloc((n + 1) * sizeof(uint32_t));
-    uint32_t *sgrp = sn_xmalloc((n + 1) * sizeof(uint32_t));
-    uint32_t *gnext = sn_xmalloc((n + 1) * sizeof(uint32_t));
-    uint32_t *gfirst = NULL, *gcount = NULL, *glast = NULL, *gin = NULL;
-    double *inlat = NULL, *out_lo = NULL, *out_hi = NULL, *in_dev = NULL;
-    double *out_lat = sn_xmalloc((n + 1) * sizeof(double));
-    uint32_t *nhead = NULL, *nnext = sn_xmalloc((2 * n + 1) * sizeof(uint32_t));
-    size_t ng = 0, g_cap = 0, nb = 0, nb_cap = 0, nin = 0, nin_cap = 0;
-    size_t nsg;
-    uint32_t *near = NULL, *gsub = NULL, *rep_i = NULL, *rep_j = NULL;
-    uint64_t *gcnt = NULL;
-    bool *sdone = NULL;
-    size_t near_cap = 0;
+    struct pgroups pg = {.fn = fn,
+                         .nodes = nodes,
+                         .n = n,
+                         .lat_floor = lat_floor,
+                         .emit = emit,
+                         .ctx = ctx};
     int rc = SN_OK;
 
-    /* Groups of endpoints interchangeable at either end of a far pair:
-     * the same scale-out profile, in pieces from its exits and way out
-     * with equal values. Wire latencies differ by a few nanoseconds per
-     * metre of cable and are kept apart: their spread per group bounds
-     * how far a pair's latency can be from the group's example. */
-    for (size_t i = 0; i < n; i++) {
-        const struct sn_node *nd = &t->nodes[nodes[i]];
-        uint64_t keys[2] = {(uint64_t)1 << 62 | fn->comp[nodes[i]],
-                            (uint64_t)2 << 62 | (uint64_t)nd->supernode << 32 |
-                                nd->server};
-        uint32_t p, ep = sn__flow_lmap(fn, nodes[i]);
-        grp[i] = SN_NONE;
-        gnext[i] = SN_NONE;
-        out_lat[i] = 0;
-        p = fn->lm[ep].prof[SN_LINK_SCALE_OUT];
-        if (p != SN_NONE) {
-            const struct prof *pr = &fn->pr[p];
-            uint64_t h = sn_hash64(&p, sizeof(p), 99);
-            uint32_t gi;
-            bool alone;
-            double dev = 0;
-            SN_GROW(inlat, nin_cap, nin + pr->n + 1);
-            for (uint32_t e = 0; e < pr->n; e++) {
-                uint32_t ip = sn__flow_in_piece(fn, fn->px[pr->off + e].node,
-                                                SN_LINK_SCALE_OUT, nodes[i]);
-                const struct seg *g = &fn->sg[ip];
-                uint32_t cap_ld = g->bneck_ld == SN_NONE ? 0 : 1;
-                h = sn_hash64(&g->bneck, sizeof(g->bneck), h);
-                h = sn_hash64(&cap_ld, sizeof(cap_ld), h);
-                h = sn_hash64(&g->n, sizeof(g->n), h);
-                inlat[nin + e] = g->lat;
-            }
-            h = sn_hash64(&h, sizeof(h),
-                          out_sig(fn, nodes[i], &out_lat[i], &alone));
-            gi = alone ? SN_NONE : hget(&gidx, h);
-            if (gi == SN_NONE) {
-                gi = (uint32_t)ng++;
-                if (!alone)
-                    hput(&gidx, h, gi);
-                if (ng > g_cap) {
-                    SN_GROW(gfirst, g_cap, ng);
-                    gcount = sn_xrealloc(gcount, g_cap * sizeof(uint32_t));
-                    glast = sn_xrealloc(glast, g_cap * sizeof(uint32_t));
-                    gin = sn_xrealloc(gin, g_cap * sizeof(uint32_t));
-                    out_lo = sn_xrealloc(out_lo, g_cap * sizeof(double));
-                    out_hi = sn_xrealloc(out_hi, g_cap * sizeof(double));
-                    in_dev = sn_xrealloc(in_dev, g_cap * sizeof(double));
-                }
-                gfirst[gi] = (uint32_t)i;
-                glast[gi] = (uint32_t)i;
-                gcount[gi] = 0;
-                gin[gi] = (uint32_t)nin;
-                nin += pr->n;
-                out_lo[gi] = out_hi[gi] = out_lat[i];
-                in_dev[gi] = 0;
-            } else {
-                for (uint32_t e = 0; e < pr->n; e++) {
-                    double d = fabs(inlat[nin + e] - inlat[gin[gi] + e]);
-                    dev = d > dev ? d : dev;
-                }
-                gnext[glast[gi]] = (uint32_t)i;
-                glast[gi] = (uint32_t)i;
-                if (dev > in_dev[gi])
-                    in_dev[gi] = dev;
-                if (out_lat[i] < out_lo[gi])
-                    out_lo[gi] = out_lat[i];
-                if (out_lat[i] > out_hi[gi])
-                    out_hi[gi] = out_lat[i];
-            }
-            grp[i] = gi;
-            gcount[gi]++;
-        }
-        for (int k = 0; k < 2; k++) {
-            uint32_t b = hget(&near_of, keys[k]);
-            if (b == SN_NONE) {
-                b = (uint32_t)nb++;
-                SN_GROW(nhead, nb_cap, nb);
-                nhead[b] = SN_NONE;
-                hput(&near_of, keys[k], b);
-            }
-            nnext[2 * i + (size_t)k] = nhead[b];
-            nhead[b] = (uint32_t)(2 * i + (size_t)k);
-        }
-    }
-    /* sources: their group, or alone when they have no scale-out way */
-    nsg = ng;
-    for (size_t i = 0; i < n; i++)
-        sgrp[i] = grp[i] != SN_NONE ? grp[i] : (uint32_t)nsg++;
-    gsub = sn_xcalloc(ng + 1, sizeof(uint32_t));
-    gcnt = sn_xcalloc(ng + 1, sizeof(uint64_t));
-    rep_i = sn_xmalloc((ng + 1) * sizeof(uint32_t));
-    rep_j = sn_xmalloc((ng + 1) * sizeof(uint32_t));
-    sdone = sn_xcalloc(nsg + 1, sizeof(bool));
-    /* One source group at a time, from its first member in rank order:
-     * near pairs one by one, far pairs summed per destination group over
-     * the members, one pair standing for each sum: the smallest in rank
-     * order, so the class examples do not depend on the grouping. When
-     * the wire latencies of the block could reach lat_floor (the pair
-     * latency is the larger of the two), the block is gone through pair
-     * by pair instead. */
+    pg_index(&pg);
+    /* one source group at a time, from its first member in rank order */
     for (size_t i0 = 0; i0 < n && rc == SN_OK; i0++) {
-        uint32_t a = sgrp[i0];
-        if (sdone[a])
+        if (pg.sdone[pg.sgrp[i0]])
             continue;
-        sdone[a] = true;
-        for (size_t gi = 0; gi < ng; gi++) {
-            gcnt[gi] = 0;
-            rep_i[gi] = SN_NONE;
-        }
-        for (uint32_t i = (uint32_t)i0; i != SN_NONE && rc == SN_OK;
-             i = grp[i] != SN_NONE ? gnext[i] : SN_NONE) {
-            size_t nn = near_list(fn, nodes, i, &near_of, nhead, nnext, &near,
-                                  &near_cap);
-            for (size_t q = 0; q < nn; q++) {
-                struct sn__pairval v;
-                uint32_t j = near[q];
-                if (grp[j] != SN_NONE)
-                    gsub[grp[j]]++;
-                if (j == i)
-                    continue;
-                rc = sn__flow_pair(fn, nodes[i], nodes[j], &v, err);
-                if (rc)
-                    break;
-                emit(ctx, i, j, 1, &v);
-            }
-            for (size_t gi = 0; gi < ng && rc == SN_OK; gi++) {
-                uint32_t cnt = gcount[gi] - gsub[gi], j = gfirst[gi];
-                if (!cnt)
-                    continue;
-                gcnt[gi] += cnt;
-                if (rep_i[gi] != SN_NONE)
-                    continue;
-                while (j != SN_NONE) {
-                    bool is_near = false;
-                    for (size_t q = 0; q < nn && !is_near; q++)
-                        is_near = near[q] == j;
-                    if (!is_near)
-                        break;
-                    j = gnext[j];
-                }
-                rep_i[gi] = i;
-                rep_j[gi] = j;
-            }
-            for (size_t q = 0; q < nn; q++)
-                if (grp[near[q]] != SN_NONE)
-                    gsub[grp[near[q]]] = 0;
-        }
-        for (size_t gi = 0; gi < ng && rc == SN_OK; gi++) {
-            struct sn__pairval v;
-            double spread;
-            if (!gcnt[gi])
-                continue;
-            rc = sn__flow_pair(fn, nodes[rep_i[gi]], nodes[rep_j[gi]], &v, err);
-            if (rc)
-                break;
-            spread = 2 * in_dev[gi] + (a < ng ? out_hi[a] - out_lo[a] : 0);
-            if (spread == 0 || v.latency + spread < lat_floor * (1 - 1e-9)) {
-                emit(ctx, rep_i[gi], rep_j[gi], gcnt[gi], &v);
-                continue;
-            }
-            /* pair by pair */
-            for (uint32_t i = (uint32_t)i0; i != SN_NONE && rc == SN_OK;
-                 i = grp[i] != SN_NONE ? gnext[i] : SN_NONE) {
-                size_t nn = near_list(fn, nodes, i, &near_of, nhead, nnext,
-                                      &near, &near_cap);
-                for (uint32_t j = gfirst[gi]; j != SN_NONE && rc == SN_OK;
-                     j = gnext[j]) {
-                    bool is_near = false;
-                    for (size_t q = 0; q < nn && !is_near; q++)
-                        is_near = near[q] == j;
-                    if (is_near)
-                        continue;
-                    rc = sn__flow_pair(fn, nodes[i], nodes[j], &v, err);
-                    if (!rc)
-                        emit(ctx, i, j, 1, &v);
-                }
-            }
-        }
+        pg.sdone[pg.sgrp[i0]] = true;
+        rc = pg_source(&pg, i0, err);
     }
-    hfree(&gidx);
-    hfree(&near_of);
-    free(grp);
-    free(sgrp);
-    free(gnext);
-    free(gfirst);
-    free(gcount);
-    free(glast);
-    free(gin);
-    free(inlat);
-    free(out_lo);
-    free(out_hi);
-    free(in_dev);
-    free(out_lat);
-    free(nhead);
-    free(nnext);
-    free(near);
-    free(gsub);
-    free(gcnt);
-    free(rep_i);
-    free(rep_j);
-    free(sdone);
+    pg_release(&pg);
     return rc;
 }

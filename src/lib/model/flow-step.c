@@ -108,15 +108,6 @@ out:
     return rc;
 }
 
-/* All-to-all: destinations far from s (another scale-up component and
- * another server) all take the scale-out class half of their exit
- * profile, so their pieces are summed per (s, profile) and, for the in
- * pieces, per (profile, exit) minus the near sources. Near pairs are
- * routed one by one. */
-static int a2a_block(struct sn_flownet *fn, const uint32_t *nodes, size_t n,
-                     struct wacc *acc_w, struct sn__step *out, double *max_pre,
-                     double *max_in, struct sn_error *err);
-
 static void xload_add(struct sn_flownet *fn, uint32_t ld, double v)
 {
     if (fn->xload[ld] == 0) {
@@ -214,6 +205,471 @@ static double push_to_profile(struct sn_flownet *fn, uint32_t p,
     return worst;
 }
 
+/* All-to-all: destinations far from s (another scale-up component and
+ * another server) all take the scale-out class half of their exit
+ * profile, so their pieces are summed per (s, profile) and, for the in
+ * pieces, per (profile, exit) minus the near sources. Near pairs are
+ * routed one by one. One block's state, shared by its steps: */
+struct a2a {
+    struct sn_flownet *fn;
+    const uint32_t *nodes;
+    size_t n;
+    struct wacc *acc_w; /* per-piece weights of the whole step */
+    struct sn__step *out;
+    double *max_pre;  /* slowest way from a source to a network exit */
+    double *max_in;   /* slowest way in from an exit */
+    uint32_t *ep;     /* per endpoint: its lmap */
+    uint32_t *pout;   /* per endpoint: its scale-out profile */
+    struct hmap pidx; /* profile -> index into plist */
+    uint32_t *plist;  /* the distinct scale-out profiles */
+    uint32_t *pcount; /* per profile index: endpoints that have it */
+    size_t np, pl_cap, pc_cap;
+    struct near_index near;
+    uint32_t *nearl; /* scratch: one endpoint's near endpoints */
+    size_t near_cap;
+    uint32_t *sub; /* per profile index: near endpoints with it */
+    double **acc;  /* per profile index: per exit, sum of u */
+    bool fast;     /* every profile has one exit */
+    /* fast path: per profile index, the traffic injected per entry */
+    double **dense;
+    size_t *inj_cap;
+    struct hmap eidx; /* entry node -> entry index */
+    uint32_t *enode;  /* entry index -> node */
+    size_t ne, e_cap;
+    uint32_t *far_src; /* per source: 1 + the last j it was near */
+    struct pieces pc;
+};
+
+/* Index the block: every endpoint's lmap, scale-out profile and near
+ * buckets; the distinct profiles with their counts; the fast path's
+ * arrays when every profile has one exit. */
+static void a2a_index(struct a2a *a)
+{
+    struct sn_flownet *fn = a->fn;
+
+    sn__flow_near_init(&a->near, a->n);
+    for (size_t i = 0; i < a->n; i++) {
+        a->ep[i] = sn__flow_lmap(fn, a->nodes[i]);
+        a->pout[i] = fn->lm[a->ep[i]].prof[SN_LINK_SCALE_OUT];
+        if (a->pout[i] != SN_NONE) {
+            uint32_t k = hget(&a->pidx, a->pout[i]);
+            if (k == SN_NONE) {
+                k = (uint32_t)a->np++;
+                hput(&a->pidx, a->pout[i], k);
+                SN_GROW(a->plist, a->pl_cap, a->np);
+                SN_GROW(a->pcount, a->pc_cap, a->np);
+                a->plist[k] = a->pout[i];
+                a->pcount[k] = 0;
+            }
+            a->pcount[k]++;
+        }
+        sn__flow_near_add(fn, &a->near, a->nodes, i);
+    }
+    a->sub = sn_xcalloc(a->np + 1, sizeof(uint32_t));
+    a->acc = sn_xcalloc(a->np + 1, sizeof(double *));
+    for (size_t k = 0; k < a->np; k++)
+        a->acc[k] = sn_xcalloc(fn->pr[a->plist[k]].n + 1, sizeof(double));
+    /* every destination profile with one exit: the fabric part goes by
+     * pushing each profile's demand through the fabric (push_to_profile)
+     * and each destination's in piece carries one unit per far source */
+    a->fast = a->np > 0;
+    for (size_t k = 0; k < a->np; k++)
+        a->fast &= fn->pr[a->plist[k]].n == 1;
+    if (a->fast) {
+        a->dense = sn_xcalloc(a->np + 1, sizeof(*a->dense));
+        a->inj_cap = sn_xcalloc(a->np + 1, sizeof(size_t));
+    }
+}
+
+/* The index of profile p among the block's profiles. */
+static uint32_t a2a_prof(const struct a2a *a, uint32_t p)
+{
+    uint32_t k = hget(&a->pidx, p);
+
+    assert(k < a->np);
+    return k;
+}
+
+/* Route the near pairs of source i one by one (nn of them in a->nearl)
+ * and count, per profile, the near destinations the far sums leave out. */
+static int a2a_near_pairs(struct a2a *a, size_t i, size_t nn,
+                          struct sn_error *err)
+{
+    struct sn_flownet *fn = a->fn;
+    int rc = SN_OK;
+
+    memset(a->sub, 0, (a->np + 1) * sizeof(uint32_t));
+    for (size_t q = 0; q < nn; q++) {
+        uint32_t j = a->nearl[q];
+        assert(j < a->n);
+        if (a->pout[j] != SN_NONE)
+            a->sub[a2a_prof(a, a->pout[j])]++;
+        if (j == i)
+            continue;
+        rc = sn__flow_route_pieces(fn, a->nodes[i], a->nodes[j], &a->pc, err);
+        if (rc)
+            break;
+        for (size_t k = 0; k < a->pc.n; k++)
+            wacc_add(a->acc_w, a->pc.seg[k], a->pc.w[k]);
+        if (a->pc.latency > a->out->latency)
+            a->out->latency = a->pc.latency;
+        if (cost_hops(a->pc.cost) > a->out->max_hops)
+            a->out->max_hops = cost_hops(a->pc.cost);
+    }
+    return rc;
+}
+
+/* The source's only network entry (a state index), or SN_NONE when it
+ * has none or more than one way in. */
+static uint32_t a2a_one_entry(const struct a2a *a, size_t i)
+{
+    const struct sn_flownet *fn = a->fn;
+    const struct lmap *mi = &fn->lm[a->ep[i]];
+    uint32_t one_entry = SN_NONE, nbest = 0;
+
+    for (uint32_t q = 0; q < mi->n; q++) {
+        const struct lstate *e = &fn->st[mi->off + q];
+        if (e->kind != LS_ENTRY || e->cls != SN_LINK_SCALE_OUT || e->dominated)
+            continue;
+        if (one_entry == SN_NONE || e->dist < fn->st[one_entry].dist) {
+            one_entry = mi->off + q;
+            nbest = 1;
+        } else if (e->dist == fn->st[one_entry].dist) {
+            nbest++;
+        }
+    }
+    /* the cheapest entry is the only way in when it is unique and every
+     * other entry of its fabric component is a whole host hop costlier
+     * (see the profile rule in sn__flow_lmap) */
+    for (uint32_t q = 0; one_entry != SN_NONE && q < mi->n; q++) {
+        const struct lstate *e = &fn->st[mi->off + q];
+        const struct lstate *b = &fn->st[one_entry];
+        uint32_t fe, fb;
+        if (nbest != 1)
+            return SN_NONE;
+        if (e->kind != LS_ENTRY || e->cls != SN_LINK_SCALE_OUT ||
+            e->dominated || mi->off + q == one_entry)
+            continue;
+        fe = fn->fidx[e->node];
+        fb = fn->fidx[b->node];
+        if (fe == SN_NONE || fb == SN_NONE || fn->fcomp[fe] != fn->fcomp[fb] ||
+            e->dist < b->dist + HOST_COST)
+            one_entry = SN_NONE;
+    }
+    return one_entry;
+}
+
+/* Add amount to what profile index k receives at network entry node,
+ * numbering the entries as they first appear. */
+static void a2a_inject(struct a2a *a, size_t k, uint32_t node, double amount)
+{
+    uint32_t e = hget(&a->eidx, node);
+
+    if (e == SN_NONE) {
+        e = (uint32_t)a->ne++;
+        hput(&a->eidx, node, e);
+        SN_GROW(a->enode, a->e_cap, a->ne);
+        a->enode[e] = node;
+    }
+    assert(e < a->ne && a->enode[e] == node && k < a->np);
+    /* dense per (profile, entry): grown on demand */
+    if (e >= a->inj_cap[k]) {
+        size_t old = a->inj_cap[k], nc = old ? old : 16;
+        while (nc <= e)
+            nc *= 2;
+        a->dense[k] = sn_xrealloc(a->dense[k], nc * sizeof(double));
+        for (size_t z = old; z < nc; z++)
+            a->dense[k][z] = 0;
+        a->inj_cap[k] = nc;
+    }
+    a->dense[k][e] += amount;
+}
+
+/* Fast path: source i's cnt far destinations of profile index k leave by
+ * its out piece and are injected at their entries, to be pushed through
+ * the fabric per profile. *one_out caches the out piece of the source's
+ * single way in (one_entry) across its profiles. */
+static int a2a_far_fast(struct a2a *a, size_t i, size_t k, uint32_t cnt,
+                        uint32_t one_entry, uint32_t *one_out,
+                        struct sn_error *err)
+{
+    struct sn_flownet *fn = a->fn;
+    uint32_t tgt[MAX_ENTRIES], tail[MAX_ENTRIES], best, o;
+    size_t ntgt = 0;
+
+    if (one_entry != SN_NONE) {
+        /* a single way into the network: the same out piece for every
+         * far profile that it reaches */
+        const struct lstate *e1 = &fn->st[one_entry];
+        uint32_t tl = sn__flow_prof_dist(fn, a->plist[k], e1->node);
+        if (tl != INF32) {
+            if (*one_out == SN_NONE) {
+                uint32_t t1 = one_entry, z = tl;
+                *one_out = sn__flow_out_cached(
+                    fn, a->ep[i], fn->lm[a->ep[i]].off, &t1, &z, 1);
+            }
+            wacc_add(a->acc_w, *one_out, cnt);
+            if (fn->sg[*one_out].an &&
+                fn->ar[fn->sg[*one_out].aoff].lat > *a->max_pre)
+                *a->max_pre = fn->ar[fn->sg[*one_out].aoff].lat;
+            a2a_inject(a, k, e1->node, cnt);
+            if (cost_hops(e1->dist + tl) > a->out->max_hops)
+                a->out->max_hops = cost_hops(e1->dist + tl);
+            return SN_OK;
+        }
+    }
+    best = sn__flow_class_targets(fn, a->ep[i], a->plist[k], tgt, tail, &ntgt);
+    if (best == INF32)
+        return sn_error_set(err, SN_ENOTFOUND,
+                            "no route between network exits of node %u",
+                            (unsigned)a->nodes[i]);
+    assert(ntgt >= 1 && ntgt <= MAX_ENTRIES);
+    o = sn__flow_out_cached(fn, a->ep[i], fn->lm[a->ep[i]].off, tgt, tail,
+                            ntgt);
+    wacc_add(a->acc_w, o, cnt);
+    for (uint32_t q = 0; q < fn->sg[o].an; q++) {
+        const struct arrival *ar = &fn->ar[fn->sg[o].aoff + q];
+        if (ar->lat > *a->max_pre)
+            *a->max_pre = ar->lat;
+        a2a_inject(a, k, fn->st[ar->key].node, ar->w * cnt);
+    }
+    if (cost_hops(best) > a->out->max_hops)
+        a->out->max_hops = cost_hops(best);
+    return SN_OK;
+}
+
+/* Half path: source i's class half toward profile index k, weighted by
+ * its cnt far destinations, and its exits summed into a->acc[k]. The
+ * half is taken even when cnt is 0: the in pieces subtract the near
+ * sources from the sum. */
+static int a2a_far_half(struct a2a *a, size_t i, size_t k, uint32_t cnt,
+                        struct sn_error *err)
+{
+    struct sn_flownet *fn = a->fn;
+    /* the half is built first: building moves fn->hf */
+    uint32_t h = sn__flow_half_class(fn, a->ep[i], a->plist[k]);
+    const struct half *hf = &fn->hf[h];
+    const struct prof *pr = &fn->pr[a->plist[k]];
+    double pre = 0;
+
+    if (hf->cost == INF32) {
+        if (!cnt)
+            return SN_OK;
+        return sn_error_set(err, SN_ENOTFOUND,
+                            "no route between network exits of node %u",
+                            (unsigned)a->nodes[i]);
+    }
+    for (uint32_t q = 0; q < hf->sn; q++)
+        wacc_add(a->acc_w, fn->hseg[hf->soff + q], fn->hw[hf->soff + q] * cnt);
+    for (uint32_t q = 0; q < hf->xn; q++) {
+        const struct hexit *x = &fn->hx[hf->xoff + q];
+        for (uint32_t e = 0; e < pr->n; e++)
+            if (fn->px[pr->off + e].node == x->node)
+                a->acc[k][e] += x->u;
+        pre += x->u * x->lat;
+    }
+    if (cnt && pre > *a->max_pre)
+        *a->max_pre = pre;
+    if (cost_hops(hf->cost) > a->out->max_hops)
+        a->out->max_hops = cost_hops(hf->cost);
+    return SN_OK;
+}
+
+/* Source i: its near pairs one by one, then its far destinations per
+ * profile in aggregate. */
+static int a2a_source(struct a2a *a, size_t i, struct sn_error *err)
+{
+    struct sn_flownet *fn = a->fn;
+    size_t nn = sn__flow_near_collect(fn, &a->near, a->nodes, i, &a->nearl,
+                                      &a->near_cap);
+    uint32_t one_entry = SN_NONE, one_out = SN_NONE;
+    int rc = a2a_near_pairs(a, i, nn, err);
+
+    if (rc)
+        return rc;
+    if (a->fast)
+        one_entry = a2a_one_entry(a, i);
+    for (size_t k = 0; k < a->np && rc == SN_OK; k++) {
+        uint32_t cnt = a->pcount[k] - a->sub[k];
+        assert(a->sub[k] <= a->pcount[k]);
+        if (fn->lm[a->ep[i]].prof[SN_LINK_SCALE_OUT] == SN_NONE) {
+            if (!cnt)
+                continue;
+            rc = sn_error_set(err, SN_ENOTFOUND,
+                              "accelerator node %u has no route into "
+                              "the network",
+                              (unsigned)a->nodes[i]);
+        } else if (a->fast) {
+            if (cnt)
+                rc = a2a_far_fast(a, i, k, cnt, one_entry, &one_out, err);
+        } else {
+            rc = a2a_far_half(a, i, k, cnt, err);
+        }
+    }
+    return rc;
+}
+
+/* Fast path: push every profile's injections through the fabric; the
+ * slowest way across goes to *max_pre. */
+static void a2a_push(struct a2a *a)
+{
+    struct sn_flownet *fn = a->fn;
+    struct inj *list = sn_xmalloc((a->ne + 1) * sizeof(*list));
+    double fab_lat = 0;
+
+    for (size_t k = 0; k < a->np; k++) {
+        size_t nl = 0;
+        double l;
+        for (size_t e = 0; e < a->inj_cap[k] && e < a->ne; e++)
+            if (a->dense[k][e] > 0) {
+                list[nl].node = a->enode[e];
+                list[nl].amount = a->dense[k][e];
+                nl++;
+            }
+        l = push_to_profile(fn, a->plist[k], list, nl);
+        if (l > fab_lat)
+            fab_lat = l;
+    }
+    free(list);
+    *a->max_pre += fab_lat;
+}
+
+/* The in piece from exit node into destination j carries weight w. */
+static void a2a_in_add(struct a2a *a, size_t j, uint32_t exit, double w)
+{
+    struct sn_flownet *fn = a->fn;
+    uint32_t ip = sn__flow_in_piece(fn, exit, SN_LINK_SCALE_OUT, a->nodes[j]);
+
+    wacc_add(a->acc_w, ip, w);
+    if (fn->sg[ip].lat > *a->max_in)
+        *a->max_in = fn->sg[ip].lat;
+}
+
+/* Fast path: destination j's in piece from its one exit carries one unit
+ * from every source that is not near j. */
+static void a2a_in_fast(struct a2a *a, size_t j, const struct prof *pr)
+{
+    uint32_t nn = 0;
+
+    for (int which = 0; which < 2; which++) {
+        uint32_t b = sn__flow_near_bucket(a->fn, &a->near, a->nodes, j, which);
+        for (uint32_t e = a->near.head[b]; e != SN_NONE; e = a->near.next[e]) {
+            uint32_t i = e / 2;
+            if (a->far_src[i] != j + 1) {
+                a->far_src[i] = (uint32_t)j + 1;
+                nn++;
+            }
+        }
+    }
+    assert(nn >= 1 && nn <= a->n); /* j is near itself */
+    if (a->n > nn)
+        a2a_in_add(a, j, a->fn->px[pr->off].node, (double)(a->n - nn));
+}
+
+/* Half path: destination j's in pieces carry the sum over every source
+ * of profile index k less its near sources' share, per exit. */
+static void a2a_in_half(struct a2a *a, size_t j, size_t k,
+                        const struct prof *pr)
+{
+    struct sn_flownet *fn = a->fn;
+    double *u = sn_xmalloc((pr->n + 1) * sizeof(double));
+    size_t nn = sn__flow_near_collect(fn, &a->near, a->nodes, j, &a->nearl,
+                                      &a->near_cap);
+
+    memcpy(u, a->acc[k], pr->n * sizeof(double));
+    for (size_t q = 0; q < nn; q++) {
+        const struct half *hf;
+        uint32_t i = a->nearl[q], h;
+        if (fn->lm[a->ep[i]].prof[SN_LINK_SCALE_OUT] == SN_NONE)
+            continue;
+        h = sn__flow_half_class(fn, a->ep[i], a->plist[k]);
+        hf = &fn->hf[h];
+        if (hf->cost == INF32)
+            continue;
+        for (uint32_t x = 0; x < hf->xn; x++)
+            for (uint32_t e = 0; e < pr->n; e++)
+                if (fn->px[pr->off + e].node == fn->hx[hf->xoff + x].node)
+                    u[e] -= fn->hx[hf->xoff + x].u;
+    }
+    for (uint32_t e = 0; e < pr->n; e++)
+        if (u[e] > 1e-12)
+            a2a_in_add(a, j, fn->px[pr->off + e].node, u[e]);
+    free(u);
+}
+
+static void a2a_release(struct a2a *a)
+{
+    if (a->acc)
+        for (size_t k = 0; k < a->np; k++)
+            free(a->acc[k]);
+    free(a->acc);
+    if (a->dense)
+        for (size_t k = 0; k < a->np; k++)
+            free(a->dense[k]);
+    free(a->dense);
+    free(a->inj_cap);
+    hfree(&a->eidx);
+    free(a->enode);
+    free(a->far_src);
+    free(a->ep);
+    free(a->pout);
+    free(a->plist);
+    free(a->pcount);
+    free(a->sub);
+    hfree(&a->pidx);
+    sn__flow_near_release(&a->near);
+    free(a->nearl);
+    free(a->pc.seg);
+    free(a->pc.w);
+}
+
+/* One block of all-to-all: index it, go through the sources, push the
+ * fast path's injections, then add every destination's in pieces. */
+static int a2a_block(struct sn_flownet *fn, const uint32_t *nodes, size_t n,
+                     struct wacc *acc_w, struct sn__step *out, double *max_pre,
+                     double *max_in, struct sn_error *err)
+{
+    struct a2a a = {.fn = fn,
+                    .nodes = nodes,
+                    .n = n,
+                    .acc_w = acc_w,
+                    .out = out,
+                    .max_pre = max_pre,
+                    .max_in = max_in};
+    int rc = SN_OK;
+
+    if (n < 2)
+        return SN_OK;
+    a.ep = sn_xmalloc((n + 1) * sizeof(uint32_t));
+    a.pout = sn_xmalloc((n + 1) * sizeof(uint32_t));
+    a2a_index(&a);
+    for (size_t i = 0; i < n && rc == SN_OK; i++)
+        rc = a2a_source(&a, i, err);
+    if (rc)
+        goto out;
+    if (a.fast) {
+        /* far sources of every destination: all but the near ones */
+        a.far_src = sn_xcalloc(n + 1, sizeof(uint32_t));
+        a2a_push(&a);
+    }
+    /* in pieces of far pairs: the sum over all sources minus the near */
+    for (size_t j = 0; j < n; j++) {
+        size_t k;
+        const struct prof *pr;
+        if (a.pout[j] == SN_NONE)
+            continue;
+        k = a2a_prof(&a, a.pout[j]);
+        pr = &fn->pr[a.plist[k]];
+        if (a.fast)
+            a2a_in_fast(&a, j, pr);
+        else
+            a2a_in_half(&a, j, k, pr);
+    }
+out:
+    a2a_release(&a);
+    return rc;
+}
+
 int sn__flow_alltoall(struct sn_flownet *fn, const uint32_t *nodes, size_t n,
                       size_t group, struct sn__step *out, struct sn_error *err)
 {
@@ -234,414 +690,6 @@ int sn__flow_alltoall(struct sn_flownet *fn, const uint32_t *nodes, size_t n,
     if (rc == SN_OK)
         step_finish(fn, &a, out);
     wacc_release(&a);
-    return rc;
-}
-
-static int a2a_block(struct sn_flownet *fn, const uint32_t *nodes, size_t n,
-                     struct wacc *acc_w, struct sn__step *out, double *max_pre,
-                     double *max_in, struct sn_error *err)
-{
-    const struct sn_topo *t = fn->t;
-    struct pieces pc = {0};
-    uint32_t *ep = sn_xmalloc((n + 1) * sizeof(uint32_t)); /* lmap ids */
-    uint32_t *pout = sn_xmalloc((n + 1) * sizeof(uint32_t));
-    uint32_t *plist = NULL, *pcount = NULL;
-    size_t np = 0, pl_cap = 0, pc_cap = 0;
-    struct hmap pidx = {0}, near_of = {0};
-    uint32_t *nhead = NULL, *nnext = NULL; /* near buckets */
-    size_t nb = 0, nb_cap = 0;
-    double **acc = NULL; /* per profile index: per exit sum of u */
-    bool fast;
-    double **dense = NULL; /* per profile: injection per entry index */
-    size_t *inj_cap = NULL;
-    struct hmap eidx = {0}; /* entry node -> entry index */
-    uint32_t *enode = NULL;
-    size_t ne = 0, e_cap = 0;
-    uint32_t *far_src = NULL;
-    uint32_t one_entry = SN_NONE, one_out = SN_NONE;
-    int rc = SN_OK;
-
-    if (n < 2)
-        goto out;
-    nnext = sn_xmalloc((2 * n + 1) * sizeof(uint32_t));
-    for (size_t i = 0; i < n; i++) {
-        const struct sn_node *nd = &t->nodes[nodes[i]];
-        uint64_t keys[2];
-        ep[i] = sn__flow_lmap(fn, nodes[i]);
-        pout[i] = fn->lm[ep[i]].prof[SN_LINK_SCALE_OUT];
-        if (pout[i] != SN_NONE) {
-            uint32_t k = hget(&pidx, pout[i]);
-            if (k == SN_NONE) {
-                k = (uint32_t)np++;
-                hput(&pidx, pout[i], k);
-                SN_GROW(plist, pl_cap, np);
-                SN_GROW(pcount, pc_cap, np);
-                plist[k] = pout[i];
-                pcount[k] = 0;
-            }
-            pcount[k]++;
-        }
-        /* near buckets: by scale-up component and by server */
-        keys[0] = (uint64_t)1 << 62 | fn->comp[nodes[i]];
-        keys[1] =
-            (uint64_t)2 << 62 | (uint64_t)nd->supernode << 32 | nd->server;
-        for (int k = 0; k < 2; k++) {
-            uint32_t b = hget(&near_of, keys[k]);
-            if (b == SN_NONE) {
-                b = (uint32_t)nb++;
-                SN_GROW(nhead, nb_cap, nb);
-                nhead[b] = SN_NONE;
-                hput(&near_of, keys[k], b);
-            }
-            nnext[2 * i + (size_t)k] = nhead[b];
-            nhead[b] = (uint32_t)(2 * i + (size_t)k);
-        }
-    }
-    acc = sn_xcalloc(np + 1, sizeof(double *));
-    for (size_t k = 0; k < np; k++)
-        acc[k] = sn_xcalloc(fn->pr[plist[k]].n + 1, sizeof(double));
-    /* every destination profile with one exit: the fabric part goes by
-     * pushing each profile's demand through the fabric (push_to_profile)
-     * and each destination's in piece carries one unit per far source */
-    fast = np > 0;
-    for (size_t k = 0; k < np; k++)
-        fast &= fn->pr[plist[k]].n == 1;
-    if (fast) {
-        dense = sn_xcalloc(np + 1, sizeof(*dense));
-        inj_cap = sn_xcalloc(np + 1, sizeof(size_t));
-    }
-    for (size_t i = 0; i < n; i++) {
-        const struct sn_node *nd = &t->nodes[nodes[i]];
-        uint64_t keys[2] = {(uint64_t)1 << 62 | fn->comp[nodes[i]],
-                            (uint64_t)2 << 62 | (uint64_t)nd->supernode << 32 |
-                                nd->server};
-        /* near destinations of i, each once (the two buckets overlap) */
-        uint32_t *near = NULL;
-        size_t nn = 0, near_cap = 0;
-        uint32_t *sub = sn_xcalloc(np + 1, sizeof(uint32_t));
-        for (int k = 0; k < 2; k++) {
-            uint32_t b = hget(&near_of, keys[k]);
-            for (uint32_t e = nhead[b]; e != SN_NONE; e = nnext[e]) {
-                uint32_t j = e / 2;
-                bool dup = false;
-                for (size_t q = 0; q < nn; q++)
-                    dup |= near[q] == j;
-                if (dup)
-                    continue;
-                SN_GROW(near, near_cap, nn + 1);
-                near[nn++] = j;
-            }
-        }
-        for (size_t q = 0; q < nn; q++) {
-            uint32_t j = near[q];
-            if (pout[j] != SN_NONE)
-                sub[hget(&pidx, pout[j])]++;
-            if (j == i)
-                continue;
-            rc = sn__flow_route_pieces(fn, nodes[i], nodes[j], &pc, err);
-            if (rc)
-                break;
-            for (size_t k = 0; k < pc.n; k++)
-                wacc_add(acc_w, pc.seg[k], pc.w[k]);
-            if (pc.latency > out->latency)
-                out->latency = pc.latency;
-            if (cost_hops(pc.cost) > out->max_hops)
-                out->max_hops = cost_hops(pc.cost);
-        }
-        if (fast) {
-            /* the source's only network entry, if it has one */
-            const struct lmap *mi = &fn->lm[ep[i]];
-            one_entry = SN_NONE;
-            one_out = SN_NONE;
-            uint32_t nbest = 0;
-            for (uint32_t q = 0; q < mi->n; q++) {
-                const struct lstate *e = &fn->st[mi->off + q];
-                if (e->kind != LS_ENTRY || e->cls != SN_LINK_SCALE_OUT ||
-                    e->dominated)
-                    continue;
-                if (one_entry == SN_NONE || e->dist < fn->st[one_entry].dist) {
-                    one_entry = mi->off + q;
-                    nbest = 1;
-                } else if (e->dist == fn->st[one_entry].dist) {
-                    nbest++;
-                }
-            }
-            /* the cheapest entry is the only way in when it is unique and
-             * every other entry of its fabric component is a whole host
-             * hop costlier (see the profile rule in lmap_get) */
-            for (uint32_t q = 0; one_entry != SN_NONE && q < mi->n; q++) {
-                const struct lstate *e = &fn->st[mi->off + q];
-                const struct lstate *b = &fn->st[one_entry];
-                uint32_t fe, fb;
-                if (nbest != 1) {
-                    one_entry = SN_NONE;
-                    break;
-                }
-                if (e->kind != LS_ENTRY || e->cls != SN_LINK_SCALE_OUT ||
-                    e->dominated || mi->off + q == one_entry)
-                    continue;
-                fe = fn->fidx[e->node];
-                fb = fn->fidx[b->node];
-                if (fe == SN_NONE || fb == SN_NONE ||
-                    fn->fcomp[fe] != fn->fcomp[fb] ||
-                    e->dist < b->dist + HOST_COST)
-                    one_entry = SN_NONE;
-            }
-        }
-        for (size_t k = 0; k < np && rc == SN_OK; k++) {
-            uint32_t cnt = pcount[k] - sub[k], h;
-            const struct half *hf;
-            if (fn->lm[ep[i]].prof[SN_LINK_SCALE_OUT] == SN_NONE) {
-                if (!cnt)
-                    continue;
-                rc = sn_error_set(err, SN_ENOTFOUND,
-                                  "accelerator node %u has no route into "
-                                  "the network",
-                                  (unsigned)nodes[i]);
-                break;
-            }
-            if (fast) {
-                uint32_t tgt[MAX_ENTRIES], tail[MAX_ENTRIES], best, o;
-                size_t ntgt = 0;
-                if (!cnt)
-                    continue;
-                if (one_entry != SN_NONE) {
-                    /* a single way into the network: the same out piece
-                     * for every far profile that it reaches */
-                    const struct lstate *e1 = &fn->st[one_entry];
-                    uint32_t tl = sn__flow_prof_dist(fn, plist[k], e1->node);
-                    if (tl != INF32) {
-                        if (one_out == SN_NONE) {
-                            uint32_t t1 = one_entry, z = tl;
-                            one_out = sn__flow_out_cached(
-                                fn, ep[i], fn->lm[ep[i]].off, &t1, &z, 1);
-                        }
-                        wacc_add(acc_w, one_out, cnt);
-                        if (fn->sg[one_out].an &&
-                            fn->ar[fn->sg[one_out].aoff].lat > *max_pre)
-                            *max_pre = fn->ar[fn->sg[one_out].aoff].lat;
-                        {
-                            uint32_t e = hget(&eidx, e1->node);
-                            if (e == SN_NONE) {
-                                e = (uint32_t)ne++;
-                                hput(&eidx, e1->node, e);
-                                SN_GROW(enode, e_cap, ne);
-                                enode[e] = e1->node;
-                            }
-                            if (e >= inj_cap[k]) {
-                                size_t old = inj_cap[k], nc = old ? old : 16;
-                                while (nc <= e)
-                                    nc *= 2;
-                                dense[k] =
-                                    sn_xrealloc(dense[k], nc * sizeof(double));
-                                for (size_t z2 = old; z2 < nc; z2++)
-                                    dense[k][z2] = 0;
-                                inj_cap[k] = nc;
-                            }
-                            dense[k][e] += cnt;
-                        }
-                        if (cost_hops(e1->dist + tl) > out->max_hops)
-                            out->max_hops = cost_hops(e1->dist + tl);
-                        continue;
-                    }
-                }
-                best = sn__flow_class_targets(fn, ep[i], plist[k], tgt, tail,
-                                              &ntgt);
-                if (best == INF32) {
-                    rc = sn_error_set(err, SN_ENOTFOUND,
-                                      "no route between network exits of "
-                                      "node %u",
-                                      (unsigned)nodes[i]);
-                    break;
-                }
-                o = sn__flow_out_cached(fn, ep[i], fn->lm[ep[i]].off, tgt, tail,
-                                        ntgt);
-                wacc_add(acc_w, o, cnt);
-                for (uint32_t q = 0; q < fn->sg[o].an; q++) {
-                    const struct arrival *ar = &fn->ar[fn->sg[o].aoff + q];
-                    uint32_t node = fn->st[ar->key].node;
-                    uint32_t e = hget(&eidx, node);
-                    if (ar->lat > *max_pre)
-                        *max_pre = ar->lat;
-                    if (e == SN_NONE) {
-                        e = (uint32_t)ne++;
-                        hput(&eidx, node, e);
-                        SN_GROW(enode, e_cap, ne);
-                    }
-                    enode[e] = node;
-                    /* dense per (profile, entry): grown on demand */
-                    if (e >= inj_cap[k]) {
-                        size_t old = inj_cap[k], nc = old ? old : 16;
-                        while (nc <= e)
-                            nc *= 2;
-                        dense[k] = sn_xrealloc(dense[k], nc * sizeof(double));
-                        for (size_t z = old; z < nc; z++)
-                            dense[k][z] = 0;
-                        inj_cap[k] = nc;
-                    }
-                    dense[k][e] += ar->w * cnt;
-                }
-                if (cost_hops(best) > out->max_hops)
-                    out->max_hops = cost_hops(best);
-                continue;
-            }
-            /* computed even when every destination of k is near: the in
-             * pieces below subtract the near sources from the sum */
-            h = sn__flow_half_class(fn, ep[i], plist[k]);
-            hf = &fn->hf[h];
-            if (hf->cost == INF32) {
-                if (!cnt)
-                    continue;
-                rc = sn_error_set(err, SN_ENOTFOUND,
-                                  "no route between network exits of node "
-                                  "%u",
-                                  (unsigned)nodes[i]);
-                break;
-            }
-            for (uint32_t q = 0; q < hf->sn; q++)
-                wacc_add(acc_w, fn->hseg[hf->soff + q],
-                         fn->hw[hf->soff + q] * cnt);
-            {
-                double pre = 0;
-                for (uint32_t q = 0; q < hf->xn; q++) {
-                    const struct hexit *x = &fn->hx[hf->xoff + q];
-                    const struct prof *pr = &fn->pr[plist[k]];
-                    for (uint32_t e = 0; e < pr->n; e++)
-                        if (fn->px[pr->off + e].node == x->node)
-                            acc[k][e] += x->u;
-                    pre += x->u * x->lat;
-                }
-                if (cnt && pre > *max_pre)
-                    *max_pre = pre;
-            }
-            if (cost_hops(hf->cost) > out->max_hops)
-                out->max_hops = cost_hops(hf->cost);
-        }
-        free(near);
-        free(sub);
-        if (rc)
-            goto out;
-    }
-    if (fast) {
-        double fab_lat = 0;
-        /* far sources of every destination: all but the near ones */
-        far_src = sn_xcalloc(n + 1, sizeof(uint32_t));
-        struct inj *list = sn_xmalloc((ne + 1) * sizeof(*list));
-        for (size_t k = 0; k < np; k++) {
-            size_t nl = 0;
-            double l;
-            for (size_t e = 0; e < inj_cap[k] && e < ne; e++)
-                if (dense[k][e] > 0) {
-                    list[nl].node = enode[e];
-                    list[nl].amount = dense[k][e];
-                    nl++;
-                }
-            l = push_to_profile(fn, plist[k], list, nl);
-            if (l > fab_lat)
-                fab_lat = l;
-        }
-        free(list);
-        *max_pre += fab_lat;
-    }
-    /* in pieces of far pairs: the sum over all sources minus the near */
-    for (size_t j = 0; j < n; j++) {
-        const struct sn_node *nd = &t->nodes[nodes[j]];
-        uint64_t keys[2] = {(uint64_t)1 << 62 | fn->comp[nodes[j]],
-                            (uint64_t)2 << 62 | (uint64_t)nd->supernode << 32 |
-                                nd->server};
-        uint32_t k, *near = NULL;
-        size_t nn = 0, near_cap = 0;
-        const struct prof *pr;
-        double *u;
-        if (pout[j] == SN_NONE)
-            continue;
-        k = hget(&pidx, pout[j]);
-        pr = &fn->pr[plist[k]];
-        if (fast) {
-            /* one unit from every source that is not near j */
-            uint32_t nn2 = 0, ip;
-            for (int b2 = 0; b2 < 2; b2++) {
-                uint32_t b = hget(&near_of, keys[b2]);
-                for (uint32_t e = nhead[b]; e != SN_NONE; e = nnext[e]) {
-                    uint32_t i = e / 2;
-                    if (far_src[i] != j + 1) {
-                        far_src[i] = (uint32_t)j + 1;
-                        nn2++;
-                    }
-                }
-            }
-            if (n > nn2) {
-                ip = sn__flow_in_piece(fn, fn->px[pr->off].node,
-                                       SN_LINK_SCALE_OUT, nodes[j]);
-                wacc_add(acc_w, ip, (double)(n - nn2));
-                if (fn->sg[ip].lat > *max_in)
-                    *max_in = fn->sg[ip].lat;
-            }
-            continue;
-        }
-        u = sn_xmalloc((pr->n + 1) * sizeof(double));
-        memcpy(u, acc[k], pr->n * sizeof(double));
-        for (int b2 = 0; b2 < 2; b2++) {
-            uint32_t b = hget(&near_of, keys[b2]);
-            for (uint32_t e = nhead[b]; e != SN_NONE; e = nnext[e]) {
-                uint32_t i = e / 2;
-                bool dup = false;
-                for (size_t q = 0; q < nn; q++)
-                    dup |= near[q] == i;
-                if (dup)
-                    continue;
-                SN_GROW(near, near_cap, nn + 1);
-                near[nn++] = i;
-            }
-        }
-        for (size_t q = 0; q < nn; q++) {
-            const struct half *hf;
-            uint32_t i = near[q];
-            if (fn->lm[ep[i]].prof[SN_LINK_SCALE_OUT] == SN_NONE)
-                continue;
-            hf = &fn->hf[sn__flow_half_class(fn, ep[i], plist[k])];
-            if (hf->cost == INF32)
-                continue;
-            for (uint32_t x = 0; x < hf->xn; x++)
-                for (uint32_t e = 0; e < pr->n; e++)
-                    if (fn->px[pr->off + e].node == fn->hx[hf->xoff + x].node)
-                        u[e] -= fn->hx[hf->xoff + x].u;
-        }
-        for (uint32_t e = 0; e < pr->n; e++) {
-            if (u[e] > 1e-12) {
-                uint32_t ip = sn__flow_in_piece(fn, fn->px[pr->off + e].node,
-                                                SN_LINK_SCALE_OUT, nodes[j]);
-                wacc_add(acc_w, ip, u[e]);
-                if (fn->sg[ip].lat > *max_in)
-                    *max_in = fn->sg[ip].lat;
-            }
-        }
-        free(near);
-        free(u);
-    }
-out:
-    if (acc)
-        for (size_t k = 0; k < np; k++)
-            free(acc[k]);
-    free(acc);
-    if (dense)
-        for (size_t k = 0; k < np; k++)
-            free(dense[k]);
-    free(dense);
-    free(inj_cap);
-    hfree(&eidx);
-    free(enode);
-    free(far_src);
-    free(ep);
-    free(pout);
-    free(plist);
-    free(pcount);
-    hfree(&pidx);
-    hfree(&near_of);
-    free(nhead);
-    free(nnext);
-    free(pc.seg);
-    free(pc.w);
     return rc;
 }
 
