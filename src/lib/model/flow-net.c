@@ -254,57 +254,88 @@ static int cmp_pexit(const void *a, const void *b)
     return 0;
 }
 
-/* Search root's host side: states in settle order, stopping at fabric
- * nodes (entries) and at nodes that do not forward (other endpoints). */
-uint32_t sn__flow_lmap(struct sn_flownet *fn, uint32_t root)
+/* The staging area of a host-side search: states are appended unsettled,
+ * then copied to fn->st in settle order. */
+struct lsearch {
+    struct heap h;
+    struct lstate *tmp;
+    size_t ntmp, tmp_cap;
+    uint8_t *done;
+    size_t done_cap;
+};
+
+/* Stage (w, class of l) at cost nd, or lower its cost if staged. */
+static void lsearch_reach(struct sn_flownet *fn, struct lsearch *ls,
+                          const struct sn_link *l, uint32_t w, uint32_t nd)
 {
     const struct sn_topo *t = fn->t;
-    uint32_t id = hget(&fn->lmap_of, root);
-    struct heap h = {0};
-    struct lmap *m;
-    bool root_fab = is_fabric_for(t, root, SN_LINK_SCALE_UP) &&
-                    t->nodes[root].kind == SN_NODE_ACCEL;
-    uint32_t first;
-    /* states are appended unsettled in a staging area, then compacted */
-    struct lstate *tmp = NULL;
-    size_t ntmp = 0, tmp_cap = 0;
-    uint8_t *done = NULL;
-    size_t done_cap = 0;
+    size_t key = (size_t)w * 4 + l->cls;
+    int kind;
 
-    if (id != SN_NONE)
-        return id;
+    assert(w < t->nnodes && l->cls < CLS_ROOT);
+    if (fn->mark[key] == fn->gen) {
+        uint32_t j = fn->slot[key];
+        assert(j < ls->ntmp);
+        if (!ls->done[j] && nd < ls->tmp[j].dist) {
+            ls->tmp[j].dist = nd;
+            sn__flow_heap_push(&ls->h, (uint64_t)nd << 32 | j);
+        }
+        return;
+    }
+    if (is_fabric_for(t, w, l->cls))
+        kind = LS_ENTRY;
+    else if (is_pass(t, w))
+        kind = LS_PASS;
+    else
+        kind = LS_END;
+    SN_GROW(ls->tmp, ls->tmp_cap, ls->ntmp + 1);
+    SN_GROW(ls->done, ls->done_cap, ls->ntmp + 1);
+    ls->tmp[ls->ntmp] =
+        (struct lstate){w, nd, (uint8_t)l->cls, (uint8_t)kind, 0, 0};
+    ls->done[ls->ntmp] = 0;
+    fn->mark[key] = fn->gen;
+    fn->slot[key] = (uint32_t)ls->ntmp;
+    sn__flow_heap_push(&ls->h, (uint64_t)nd << 32 | ls->ntmp);
+    ls->ntmp++;
+}
+
+/* Dijkstra over root's host side, appending its states to fn->st in
+ * settle order and stopping at fabric nodes (entries) and at nodes that
+ * do not forward (other endpoints). */
+static void lmap_search(struct sn_flownet *fn, uint32_t root, bool root_fab)
+{
+    const struct sn_topo *t = fn->t;
+    struct lsearch ls = {0};
+
     fn->gen++;
     if (fn->gen == 0) {
         memset(fn->mark, 0, (t->nnodes * 4 + 1) * sizeof(uint32_t));
         fn->gen = 1;
     }
-    SN_GROW(tmp, tmp_cap, 1);
-    tmp[0] = (struct lstate){root, 0, CLS_ROOT, LS_ROOT, 0, 0};
-    ntmp = 1;
+    SN_GROW(ls.tmp, ls.tmp_cap, 1);
+    ls.tmp[0] = (struct lstate){root, 0, CLS_ROOT, LS_ROOT, 0, 0};
+    ls.ntmp = 1;
     fn->mark[(size_t)root * 4 + CLS_ROOT] = fn->gen;
     fn->slot[(size_t)root * 4 + CLS_ROOT] = 0;
-    sn__flow_heap_push(&h, 0);
-    SN_GROW(done, done_cap, 1);
-    done[0] = 0;
-    SN_GROW(fn->st, fn->st_cap, fn->nst + 1);
-    first = (uint32_t)fn->nst;
-    while (h.n) {
-        uint64_t top = sn__flow_heap_pop(&h);
+    sn__flow_heap_push(&ls.h, 0);
+    SN_GROW(ls.done, ls.done_cap, 1);
+    ls.done[0] = 0;
+    while (ls.h.n) {
+        uint64_t top = sn__flow_heap_pop(&ls.h);
         uint32_t si = (uint32_t)top, d = (uint32_t)(top >> 32);
         struct lstate s;
-        if (done[si] || tmp[si].dist != d)
+        assert(si < ls.ntmp);
+        if (ls.done[si] || ls.tmp[si].dist != d)
             continue;
-        done[si] = 1;
-        s = tmp[si];
+        ls.done[si] = 1;
+        s = ls.tmp[si];
         SN_GROW(fn->st, fn->st_cap, fn->nst + 1);
         fn->st[fn->nst++] = s;
         if (s.kind != LS_ROOT && s.kind != LS_PASS)
             continue;
         for (uint32_t a = t->adj_off[s.node]; a < t->adj_off[s.node + 1]; a++) {
             const struct sn_link *l = &t->links[t->adj[a]];
-            uint32_t w = other_end(l, s.node), nd;
-            int kind;
-            size_t key;
+            uint32_t w = other_end(l, s.node);
             if (!(l->health > 0) || w == root || w == s.node)
                 continue;
             if (s.kind == LS_ROOT) {
@@ -313,31 +344,7 @@ uint32_t sn__flow_lmap(struct sn_flownet *fn, uint32_t root)
             } else if (!sn__topo_forwards(t, s.node, s.cls, l->cls)) {
                 continue;
             }
-            if (is_fabric_for(t, w, l->cls))
-                kind = LS_ENTRY;
-            else if (is_pass(t, w))
-                kind = LS_PASS;
-            else
-                kind = LS_END;
-            nd = d + link_cost(l);
-            key = (size_t)w * 4 + l->cls;
-            if (fn->mark[key] == fn->gen) {
-                uint32_t j = fn->slot[key];
-                if (!done[j] && nd < tmp[j].dist) {
-                    tmp[j].dist = nd;
-                    sn__flow_heap_push(&h, (uint64_t)nd << 32 | j);
-                }
-                continue;
-            }
-            SN_GROW(tmp, tmp_cap, ntmp + 1);
-            SN_GROW(done, done_cap, ntmp + 1);
-            tmp[ntmp] =
-                (struct lstate){w, nd, (uint8_t)l->cls, (uint8_t)kind, 0, 0};
-            done[ntmp] = 0;
-            fn->mark[key] = fn->gen;
-            fn->slot[key] = (uint32_t)ntmp;
-            sn__flow_heap_push(&h, (uint64_t)nd << 32 | ntmp);
-            ntmp++;
+            lsearch_reach(fn, &ls, l, w, d + link_cost(l));
         }
     }
     if (root_fab) {
@@ -345,23 +352,23 @@ uint32_t sn__flow_lmap(struct sn_flownet *fn, uint32_t root)
         fn->st[fn->nst++] =
             (struct lstate){root, 0, SN_LINK_SCALE_UP, LS_ENTRY, 1, 0};
     }
-    free(h.v);
-    free(tmp);
-    free(done);
-    SN_GROW(fn->lm, fn->lm_cap, fn->nlm + 1);
-    id = (uint32_t)fn->nlm++;
-    m = &fn->lm[id];
-    m->root = root;
-    m->off = first;
-    m->n = (uint32_t)(fn->nst - first);
-    m->comp = fn->comp[root];
-    /* count the shortest-path links into every entry: the next hops a
-     * fabric exit splits the traffic for this endpoint over */
+    free(ls.h.v);
+    free(ls.tmp);
+    free(ls.done);
+}
+
+/* Count the shortest-path links into every entry of m: the next hops a
+ * fabric exit splits the traffic for this endpoint over. */
+static void lmap_count_entries(struct sn_flownet *fn, const struct lmap *m,
+                               bool root_fab)
+{
+    const struct sn_topo *t = fn->t;
+
     sn__flow_lmap_index(fn, m);
     for (uint32_t i = 0; i < m->n; i++) {
         struct lstate *e = &fn->st[m->off + i];
         unsigned k = 0;
-        if (e->kind != LS_ENTRY || e->node == root)
+        if (e->kind != LS_ENTRY || e->node == m->root)
             continue;
         for (uint32_t a = t->adj_off[e->node]; a < t->adj_off[e->node + 1];
              a++) {
@@ -374,6 +381,7 @@ uint32_t sn__flow_lmap(struct sn_flownet *fn, uint32_t root)
                 const struct lstate *p;
                 if (j == SN_NONE)
                     continue;
+                assert(j >= m->off && j < m->off + m->n);
                 p = &fn->st[j];
                 if (p->kind == LS_ROOT) {
                     if (root_fab && l->cls == SN_LINK_SCALE_UP)
@@ -386,8 +394,15 @@ uint32_t sn__flow_lmap(struct sn_flownet *fn, uint32_t root)
                     k++;
             }
         }
+        assert(k <= UINT16_MAX);
         e->k = (uint16_t)(k ? k : 1);
     }
+}
+
+/* Mark the entries of m a whole host hop costlier than another entry of
+ * the same class and fabric component. */
+static void lmap_mark_dominated(struct sn_flownet *fn, const struct lmap *m)
+{
     for (uint32_t i = 0; i < m->n; i++) {
         struct lstate *e = &fn->st[m->off + i];
         uint32_t fe = fn->fidx[e->node];
@@ -401,35 +416,68 @@ uint32_t sn__flow_lmap(struct sn_flownet *fn, uint32_t root)
                            o->dist + HOST_COST <= e->dist;
         }
     }
-    for (int c = 0; c < NCLS; c++) {
-        struct pexit x[MAX_ENTRIES];
-        size_t nx = 0, keep = 0;
-        for (uint32_t i = 0; i < m->n && nx < MAX_ENTRIES; i++) {
-            const struct lstate *e = &fn->st[m->off + i];
-            if (e->kind == LS_ENTRY && e->cls == c)
-                x[nx++] = (struct pexit){e->node, e->dist, e->k};
-        }
-        /* An exit a whole host hop costlier than another exit of the same
-         * fabric component is never on a shortest route: the fabric path
-         * between them is shorter than a host hop's cost (fabrics are far
-         * less than 64 switch hops across). Keeping it would only split
-         * the profiles of endpoints that route alike. */
-        for (size_t i = 0; i < nx; i++) {
-            bool dominated = false;
-            uint32_t fi = fn->fidx[x[i].node];
-            for (size_t j = 0; j < nx && !dominated; j++) {
-                uint32_t fj = fn->fidx[x[j].node];
-                dominated = fi != SN_NONE && fj != SN_NONE &&
-                            fn->fcomp[fi] == fn->fcomp[fj] &&
-                            x[j].h + HOST_COST <= x[i].h;
-            }
-            if (!dominated)
-                x[keep++] = x[i];
-        }
-        nx = keep;
-        qsort(x, nx, sizeof(x[0]), cmp_pexit);
-        m->prof[c] = nx ? prof_intern(fn, c, x, nx) : SN_NONE;
+}
+
+/* The exit profile of m for class c: its entries of that class, less the
+ * dominated ones, by node; SN_NONE when it has none. */
+static uint32_t lmap_profile(struct sn_flownet *fn, const struct lmap *m, int c)
+{
+    struct pexit x[MAX_ENTRIES];
+    size_t nx = 0, keep = 0;
+
+    for (uint32_t i = 0; i < m->n && nx < MAX_ENTRIES; i++) {
+        const struct lstate *e = &fn->st[m->off + i];
+        if (e->kind == LS_ENTRY && e->cls == c)
+            x[nx++] = (struct pexit){e->node, e->dist, e->k};
     }
+    /* An exit a whole host hop costlier than another exit of the same
+     * fabric component is never on a shortest route: the fabric path
+     * between them is shorter than a host hop's cost (fabrics are far
+     * less than 64 switch hops across). Keeping it would only split the
+     * profiles of endpoints that route alike. */
+    for (size_t i = 0; i < nx; i++) {
+        bool dominated = false;
+        uint32_t fi = fn->fidx[x[i].node];
+        for (size_t j = 0; j < nx && !dominated; j++) {
+            uint32_t fj = fn->fidx[x[j].node];
+            dominated = fi != SN_NONE && fj != SN_NONE &&
+                        fn->fcomp[fi] == fn->fcomp[fj] &&
+                        x[j].h + HOST_COST <= x[i].h;
+        }
+        if (!dominated)
+            x[keep++] = x[i];
+    }
+    assert(keep <= nx && nx <= MAX_ENTRIES);
+    nx = keep;
+    qsort(x, nx, sizeof(x[0]), cmp_pexit);
+    return nx ? prof_intern(fn, c, x, nx) : SN_NONE;
+}
+
+uint32_t sn__flow_lmap(struct sn_flownet *fn, uint32_t root)
+{
+    const struct sn_topo *t = fn->t;
+    uint32_t id = hget(&fn->lmap_of, root), first;
+    bool root_fab = is_fabric_for(t, root, SN_LINK_SCALE_UP) &&
+                    t->nodes[root].kind == SN_NODE_ACCEL;
+    struct lmap *m;
+
+    if (id != SN_NONE)
+        return id;
+    assert(root < t->nnodes);
+    first = (uint32_t)fn->nst;
+    lmap_search(fn, root, root_fab);
+    SN_GROW(fn->lm, fn->lm_cap, fn->nlm + 1);
+    id = (uint32_t)fn->nlm++;
+    m = &fn->lm[id];
+    m->root = root;
+    m->off = first;
+    m->n = (uint32_t)(fn->nst - first);
+    m->comp = fn->comp[root];
+    assert(m->n >= 1 && fn->st[m->off].node == root); /* the root first */
+    lmap_count_entries(fn, m, root_fab);
+    lmap_mark_dominated(fn, m);
+    for (int c = 0; c < NCLS; c++)
+        m->prof[c] = lmap_profile(fn, m, c);
     hput(&fn->lmap_of, root, id);
     return id;
 }

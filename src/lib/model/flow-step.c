@@ -693,138 +693,204 @@ int sn__flow_alltoall(struct sn_flownet *fn, const uint32_t *nodes, size_t n,
     return rc;
 }
 
+/* Progressive filling's state: per flow the pieces it crosses (a run of
+ * rseg and rw), per piece crossed (by its index in segs' list) the
+ * coefficient of the unfrozen flows and the load of the frozen ones. */
+struct fill {
+    struct sn_flownet *fn;
+    const struct sn__flow *f;
+    size_t n;
+    double *rates;
+    struct fill_route {
+        uint32_t off, n;
+    } * rl;         /* per flow: its pieces in rseg and rw */
+    uint32_t *rseg; /* pieces */
+    double *rw;     /* their weights x the flow's mult */
+    size_t nr, r_cap;
+    struct wacc segs;    /* the pieces crossed, each once */
+    uint32_t *pos;       /* piece -> index in segs' list */
+    double *unfrozen;    /* per piece: unfrozen flows' weight */
+    double *frozen;      /* per piece: frozen flows' load */
+    uint8_t *hot, *done; /* per piece: on a full link; per flow */
+    double *fz;          /* per link direction: frozen load */
+    size_t left;         /* flows not frozen yet */
+};
+
+/* Route every flow into its run of pieces; flows that move nothing
+ * (same node, mult 0) are unlimited and done. */
+static int fill_route(struct fill *fs, struct sn_error *err)
+{
+    struct pieces pc = {0};
+    const struct sn__flow *f = fs->f;
+    int rc = SN_OK;
+
+    for (size_t i = 0; i < fs->n; i++) {
+        fs->rates[i] = 0;
+        if (f[i].src == f[i].dst || f[i].mult <= 0) {
+            fs->rates[i] = INFINITY;
+            fs->done[i] = 1;
+            continue;
+        }
+        rc = sn__flow_route_pieces(fs->fn, f[i].src, f[i].dst, &pc, err);
+        if (rc)
+            break;
+        fs->rl[i].off = (uint32_t)fs->nr;
+        fs->rl[i].n = (uint32_t)pc.n;
+        for (size_t k = 0; k < pc.n; k++) {
+            SN_GROW(fs->rseg, fs->r_cap, fs->nr + 1);
+            fs->rw = sn_xrealloc(fs->rw, fs->r_cap * sizeof(double));
+            fs->rseg[fs->nr] = pc.seg[k];
+            fs->rw[fs->nr] = pc.w[k] * f[i].mult;
+            fs->nr++;
+            wacc_add(&fs->segs, pc.seg[k], 0);
+        }
+        fs->left++;
+    }
+    free(pc.seg);
+    free(pc.w);
+    return rc;
+}
+
+/* Index the pieces crossed and sum the unfrozen weight on each. */
+static void fill_index(struct fill *fs)
+{
+    size_t np = fs->segs.n;
+
+    fs->unfrozen = sn_xcalloc(np + 1, sizeof(double));
+    fs->frozen = sn_xcalloc(np + 1, sizeof(double));
+    fs->hot = sn_xcalloc(np + 1, 1);
+    fs->pos = sn_xmalloc((fs->segs.cap + 1) * sizeof(uint32_t));
+    for (size_t q = 0; q < np; q++)
+        fs->pos[fs->segs.list[q]] = (uint32_t)q;
+    for (size_t i = 0; i < fs->n; i++)
+        if (!fs->done[i])
+            for (uint32_t k = 0; k < fs->rl[i].n; k++) {
+                size_t r = fs->rl[i].off + k;
+                assert(r < fs->nr && fs->pos[fs->rseg[r]] < np);
+                fs->unfrozen[fs->pos[fs->rseg[r]]] += fs->rw[r];
+            }
+    fs->fz = sn_xcalloc(fs->fn->nld + 1, sizeof(double));
+}
+
+/* The next fill level: per link direction the unfrozen coefficient (into
+ * fn->ld_acc) and the frozen load (fs->fz); the lowest rate at which a
+ * link fills, INFINITY when no unfrozen flow crosses a link. */
+static double fill_level(struct fill *fs)
+{
+    struct sn_flownet *fn = fs->fn;
+    double r = INFINITY;
+
+    for (size_t i = 0; i < fn->ntouched; i++)
+        fs->fz[fn->touched[i]] = 0;
+    sn__flow_ld_begin(fn);
+    for (size_t q = 0; q < fs->segs.n; q++) {
+        const struct seg *g = &fn->sg[fs->segs.list[q]];
+        for (uint32_t k = 0; k < g->n; k++) {
+            uint32_t ld = fn->inc_ld[g->off + k];
+            assert(ld < fn->nld);
+            sn__flow_ld_add(fn, ld, fs->unfrozen[q] * fn->inc_sh[g->off + k]);
+            fs->fz[ld] += fs->frozen[q] * fn->inc_sh[g->off + k];
+        }
+    }
+    for (size_t i = 0; i < fn->ntouched; i++) {
+        uint32_t ld = fn->touched[i];
+        double c = fn->ld_acc[ld];
+        if (c > 1e-15) {
+            double v = (fn->cap[ld] - fs->fz[ld]) / c;
+            if (v < r)
+                r = v;
+        }
+    }
+    return r;
+}
+
+/* Mark the pieces that cross a link full at rate r. */
+static void fill_mark_hot(struct fill *fs, double r)
+{
+    struct sn_flownet *fn = fs->fn;
+
+    memset(fs->hot, 0, fs->segs.n + 1);
+    for (size_t q = 0; q < fs->segs.n; q++) {
+        const struct seg *g = &fn->sg[fs->segs.list[q]];
+        for (uint32_t k = 0; k < g->n && !fs->hot[q]; k++) {
+            uint32_t ld = fn->inc_ld[g->off + k];
+            double c = fn->ld_acc[ld];
+            if (c > 1e-15 && fn->inc_sh[g->off + k] > 0 &&
+                (fn->cap[ld] - fs->fz[ld]) / c <= r * (1 + 1e-9) + 1e-300)
+                fs->hot[q] = 1;
+        }
+    }
+}
+
+/* Freeze at rate r every unfrozen flow that crosses a full link: its
+ * weight moves from the unfrozen coefficient to the frozen load. */
+static void fill_freeze(struct fill *fs, double r)
+{
+    for (size_t i = 0; i < fs->n; i++) {
+        const struct fill_route *rl = &fs->rl[i];
+        bool freeze = false;
+        if (fs->done[i])
+            continue;
+        for (uint32_t k = 0; k < rl->n && !freeze; k++)
+            freeze = fs->hot[fs->pos[fs->rseg[rl->off + k]]] &&
+                     fs->unfrozen[fs->pos[fs->rseg[rl->off + k]]] > 0;
+        if (!freeze)
+            continue;
+        fs->rates[i] = r;
+        fs->done[i] = 1;
+        assert(fs->left > 0);
+        fs->left--;
+        for (uint32_t k = 0; k < rl->n; k++) {
+            uint32_t q = fs->pos[fs->rseg[rl->off + k]];
+            fs->unfrozen[q] -= fs->rw[rl->off + k];
+            if (fs->unfrozen[q] < 1e-12)
+                fs->unfrozen[q] = 0;
+            fs->frozen[q] += fs->rw[rl->off + k] * r;
+        }
+    }
+}
+
 int sn__flow_rates(struct sn_flownet *fn, const struct sn__flow *f, size_t n,
                    double *rates, struct sn_error *err)
 {
-    struct pieces pc = {0};
-    struct route_list {
-        uint32_t off, n;
-    } *rl = sn_xcalloc(n + 1, sizeof(*rl));
-    uint32_t *rseg = NULL;
-    double *rw = NULL;
-    size_t nr = 0, r_cap = 0;
-    struct wacc segs = {0};
-    double *unfrozen = NULL, *frozen = NULL; /* per piece, by list index */
-    uint32_t *pos = NULL;                    /* piece -> list index */
-    uint8_t *hot = NULL, *done = sn_xcalloc(n + 1, 1);
-    double *fz = NULL;
-    size_t left = 0;
-    int rc = SN_OK;
+    struct fill fs = {.fn = fn, .f = f, .n = n, .rates = rates};
+    int rc;
 
-    for (size_t i = 0; i < n; i++) {
-        rates[i] = 0;
-        if (f[i].src == f[i].dst || f[i].mult <= 0) {
-            rates[i] = INFINITY;
-            done[i] = 1;
-            continue;
-        }
-        rc = sn__flow_route_pieces(fn, f[i].src, f[i].dst, &pc, err);
-        if (rc)
-            goto out;
-        rl[i].off = (uint32_t)nr;
-        rl[i].n = (uint32_t)pc.n;
-        for (size_t k = 0; k < pc.n; k++) {
-            SN_GROW(rseg, r_cap, nr + 1);
-            rw = sn_xrealloc(rw, r_cap * sizeof(double));
-            rseg[nr] = pc.seg[k];
-            rw[nr] = pc.w[k] * f[i].mult;
-            nr++;
-            wacc_add(&segs, pc.seg[k], 0);
-        }
-        left++;
-    }
-    unfrozen = sn_xcalloc(segs.n + 1, sizeof(double));
-    frozen = sn_xcalloc(segs.n + 1, sizeof(double));
-    hot = sn_xcalloc(segs.n + 1, 1);
-    pos = sn_xmalloc((segs.cap + 1) * sizeof(uint32_t));
-    for (size_t q = 0; q < segs.n; q++)
-        pos[segs.list[q]] = (uint32_t)q;
-    for (size_t i = 0; i < n; i++)
-        if (!done[i])
-            for (uint32_t k = 0; k < rl[i].n; k++)
-                unfrozen[pos[rseg[rl[i].off + k]]] += rw[rl[i].off + k];
+    fs.rl = sn_xcalloc(n + 1, sizeof(*fs.rl));
+    fs.done = sn_xcalloc(n + 1, 1);
+    rc = fill_route(&fs, err);
+    if (rc)
+        goto out;
+    fill_index(&fs);
     /* progressive filling: the common rate of the unfrozen flows rises
      * until a link fills; its flows freeze at that rate */
-    fz = sn_xcalloc(fn->nld + 1, sizeof(double));
-    while (left) {
-        double r = INFINITY;
-        /* ld_acc holds the unfrozen coefficient, fz the frozen load */
-        for (size_t i = 0; i < fn->ntouched; i++)
-            fz[fn->touched[i]] = 0;
-        sn__flow_ld_begin(fn);
-        for (size_t q = 0; q < segs.n; q++) {
-            const struct seg *g = &fn->sg[segs.list[q]];
-            for (uint32_t k = 0; k < g->n; k++) {
-                uint32_t ld = fn->inc_ld[g->off + k];
-                sn__flow_ld_add(fn, ld, unfrozen[q] * fn->inc_sh[g->off + k]);
-                fz[ld] += frozen[q] * fn->inc_sh[g->off + k];
-            }
-        }
-        for (size_t i = 0; i < fn->ntouched; i++) {
-            uint32_t ld = fn->touched[i];
-            double c = fn->ld_acc[ld];
-            if (c > 1e-15) {
-                double v = (fn->cap[ld] - fz[ld]) / c;
-                if (v < r)
-                    r = v;
-            }
-        }
+    while (fs.left) {
+        double r = fill_level(&fs);
         if (!isfinite(r)) {
             /* flows that cross no link (same node): unlimited */
             for (size_t i = 0; i < n; i++)
-                if (!done[i]) {
+                if (!fs.done[i]) {
                     rates[i] = INFINITY;
-                    done[i] = 1;
+                    fs.done[i] = 1;
                 }
             break;
         }
         if (r < 0)
             r = 0;
-        memset(hot, 0, segs.n + 1);
-        for (size_t q = 0; q < segs.n; q++) {
-            const struct seg *g = &fn->sg[segs.list[q]];
-            for (uint32_t k = 0; k < g->n && !hot[q]; k++) {
-                uint32_t ld = fn->inc_ld[g->off + k];
-                double c = fn->ld_acc[ld];
-                if (c > 1e-15 && fn->inc_sh[g->off + k] > 0 &&
-                    (fn->cap[ld] - fz[ld]) / c <= r * (1 + 1e-9) + 1e-300)
-                    hot[q] = 1;
-            }
-        }
-        for (size_t i = 0; i < n; i++) {
-            bool freeze = false;
-            if (done[i])
-                continue;
-            for (uint32_t k = 0; k < rl[i].n && !freeze; k++)
-                freeze = hot[pos[rseg[rl[i].off + k]]] &&
-                         unfrozen[pos[rseg[rl[i].off + k]]] > 0;
-            if (!freeze)
-                continue;
-            rates[i] = r;
-            done[i] = 1;
-            left--;
-            for (uint32_t k = 0; k < rl[i].n; k++) {
-                uint32_t q = pos[rseg[rl[i].off + k]];
-                unfrozen[q] -= rw[rl[i].off + k];
-                if (unfrozen[q] < 1e-12)
-                    unfrozen[q] = 0;
-                frozen[q] += rw[rl[i].off + k] * r;
-            }
-        }
+        fill_mark_hot(&fs, r);
+        fill_freeze(&fs, r);
     }
     /* rates are per single flow; an aggregated flow of mult m moved m x */
 out:
-    free(pc.seg);
-    free(pc.w);
-    free(rl);
-    free(rseg);
-    free(rw);
-    wacc_release(&segs);
-    free(unfrozen);
-    free(frozen);
-    free(pos);
-    free(hot);
-    free(done);
-    free(fz);
+    free(fs.rl);
+    free(fs.rseg);
+    free(fs.rw);
+    wacc_release(&fs.segs);
+    free(fs.unfrozen);
+    free(fs.frozen);
+    free(fs.pos);
+    free(fs.hot);
+    free(fs.done);
+    free(fs.fz);
     return rc;
 }
