@@ -266,8 +266,7 @@ struct near_index {
     size_t n, nb, nb_cap; /* endpoints, buckets */
 };
 
-/* ---- flow-net.c -----------------------------------------------------------
- */
+/* ---- flow-net.c ---------------------------------------------------------- */
 
 void sn__flow_heap_push(struct heap *h, uint64_t x);
 uint64_t sn__flow_heap_pop(struct heap *h);
@@ -293,8 +292,7 @@ uint32_t sn__flow_near_bucket(const struct sn_flownet *fn,
                               const uint32_t *nodes, size_t i, int which);
 void sn__flow_near_release(struct near_index *ni);
 
-/* ---- flow-route.c ---------------------------------------------------------
- */
+/* ---- flow-route.c -------------------------------------------------------- */
 
 /* Cost from fabric node x to the endpoint of profile p (INF32 if none). */
 uint32_t sn__flow_prof_dist(struct sn_flownet *fn, uint32_t p, uint32_t x);

@@ -162,8 +162,7 @@ uint32_t sn__flownet_component(const struct sn_flownet *fn, uint32_t node)
     return node < fn->t->nnodes ? fn->comp[node] : SN_NONE;
 }
 
-/* ---- host-side searches ---------------------------------------------------
- */
+/* ---- host-side searches -------------------------------------------------- */
 void sn__flow_heap_push(struct heap *h, uint64_t x)
 {
     size_t i;
@@ -482,8 +481,7 @@ uint32_t sn__flow_lmap(struct sn_flownet *fn, uint32_t root)
     return id;
 }
 
-/* ---- near endpoints ---------------------------------------------------------
- */
+/* ---- near endpoints ------------------------------------------------------ */
 
 /* The two bucket keys of endpoint node: its scale-up component and its
  * server (supernode, server). */

@@ -7,8 +7,7 @@
 
 #include "flow-int.h"
 
-/* ---- pairs ------------------------------------------------------------------
- */
+/* ---- pairs --------------------------------------------------------------- */
 
 /* Compose a flow's rate from its pieces: exact when the pieces share no
  * link, which holds when at most one fabric piece and one in piece carry

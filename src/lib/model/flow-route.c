@@ -7,8 +7,7 @@
 
 #include "flow-int.h"
 
-/* ---- fabric distances -----------------------------------------------------
- */
+/* ---- fabric distances ---------------------------------------------------- */
 
 /* Hops from every fabric node of b's component to b inside class cls,
  * by BFS over fabric-to-fabric links of that class; indexed by the nodes'
@@ -113,8 +112,7 @@ uint32_t sn__flow_dist_memo(struct sn_flownet *fn, uint32_t p, uint32_t x)
     return fn->dmemo[fx];
 }
 
-/* ---- pieces ---------------------------------------------------------------
- */
+/* ---- pieces -------------------------------------------------------------- */
 
 static uint32_t seg_begin(struct sn_flownet *fn)
 {
@@ -491,8 +489,7 @@ uint32_t sn__flow_in_piece(struct sn_flownet *fn, uint32_t b, int cls,
     return s;
 }
 
-/* ---- halves and routes ----------------------------------------------------
- */
+/* ---- halves and routes --------------------------------------------------- */
 
 static uint32_t half_begin(struct sn_flownet *fn)
 {

@@ -7,8 +7,7 @@
 
 #include "flow-int.h"
 
-/* ---- steps and rates --------------------------------------------------------
- */
+/* ---- steps and rates ----------------------------------------------------- */
 
 /* Per-piece weights of a step, then per-link loads from them. */
 struct wacc {
