@@ -222,6 +222,15 @@ static inline bool is_pass(const struct sn_topo *t, uint32_t v)
            (n->kind == SN_NODE_SWITCH && n->role == SN_SW_PCIE);
 }
 
+/* Does link l, healthy and of class cls, lead to w as a fabric node of
+ * that class? The hops that fabric routes take. */
+static inline bool fabric_link(const struct sn_flownet *fn,
+                               const struct sn_link *l, uint32_t w, int cls)
+{
+    return l->cls == cls && l->health > 0 && fn->fidx[w] != SN_NONE &&
+           is_fabric_for(fn->t, w, cls);
+}
+
 /* Lowest-first binary heap of (dist << 32 | state index). */
 struct heap {
     uint64_t *v; /* dist << 32 | state index */
@@ -299,6 +308,13 @@ uint32_t sn__flow_prof_dist(struct sn_flownet *fn, uint32_t p, uint32_t x);
 /* sn__flow_prof_dist through a memo valid for one walk (dist_begin). */
 void sn__flow_dist_begin(struct sn_flownet *fn);
 uint32_t sn__flow_dist_memo(struct sn_flownet *fn, uint32_t p, uint32_t x);
+/* Does link l (class cls, toward w) take a fabric node at cost du one hop
+ * closer to the exits of profile p? And how many links of fabric node u
+ * do? (Costs through the sn__flow_dist_memo walk.) */
+bool sn__flow_fabric_down(struct sn_flownet *fn, uint32_t p, int cls,
+                          const struct sn_link *l, uint32_t w, uint32_t du);
+uint32_t sn__flow_fabric_fanout(struct sn_flownet *fn, uint32_t p, int cls,
+                                uint32_t u, uint32_t du);
 /* The out piece of lmap mi toward target states, cached. */
 uint32_t sn__flow_out_cached(struct sn_flownet *fn, uint32_t mi, uint32_t off,
                              const uint32_t *tgt, const uint32_t *tail,

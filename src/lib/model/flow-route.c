@@ -40,8 +40,7 @@ static uint32_t tree_get(struct sn_flownet *fn, uint32_t b, int cls)
         for (uint32_t a = t->adj_off[u]; a < t->adj_off[u + 1]; a++) {
             const struct sn_link *l = &t->links[t->adj[a]];
             uint32_t w = other_end(l, u), fw;
-            if (l->cls != cls || !(l->health > 0) || fn->fidx[w] == SN_NONE ||
-                !is_fabric_for(t, w, cls))
+            if (!fabric_link(fn, l, w, cls))
                 continue;
             fw = fn->flocal[fn->fidx[w]];
             if (d[fw] != FAB_INF)
@@ -112,6 +111,25 @@ uint32_t sn__flow_dist_memo(struct sn_flownet *fn, uint32_t p, uint32_t x)
     return fn->dmemo[fx];
 }
 
+bool sn__flow_fabric_down(struct sn_flownet *fn, uint32_t p, int cls,
+                          const struct sn_link *l, uint32_t w, uint32_t du)
+{
+    return fabric_link(fn, l, w, cls) && sn__flow_dist_memo(fn, p, w) + 1 == du;
+}
+
+uint32_t sn__flow_fabric_fanout(struct sn_flownet *fn, uint32_t p, int cls,
+                                uint32_t u, uint32_t du)
+{
+    const struct sn_topo *t = fn->t;
+    uint32_t nf = 0;
+
+    for (uint32_t a = t->adj_off[u]; a < t->adj_off[u + 1]; a++) {
+        const struct sn_link *l = &t->links[t->adj[a]];
+        nf += sn__flow_fabric_down(fn, p, cls, l, other_end(l, u), du);
+    }
+    return nf;
+}
+
 /* ---- pieces -------------------------------------------------------------- */
 
 static uint32_t seg_begin(struct sn_flownet *fn)
@@ -164,6 +182,29 @@ static void seg_arrive(struct sn_flownet *fn, uint32_t s, uint32_t key,
     g->an++;
 }
 
+/* The state (an index into lmap m) that link l leads to from state st
+ * of m on a shortest route of m's host side, or SN_NONE. */
+static uint32_t out_next(const struct sn_flownet *fn, const struct lmap *m,
+                         const struct lstate *st, const struct sn_link *l,
+                         bool root_fab)
+{
+    uint32_t j;
+
+    if (!(l->health > 0))
+        return SN_NONE;
+    if (st->kind == LS_ROOT) {
+        if (root_fab && l->cls == SN_LINK_SCALE_UP)
+            return SN_NONE;
+    } else if (!sn__topo_forwards(fn->t, st->node, st->cls, l->cls)) {
+        return SN_NONE;
+    }
+    j = lstate_find(fn, other_end(l, st->node), l->cls);
+    if (j == SN_NONE || fn->st[j].dist != st->dist + link_cost(l))
+        return SN_NONE;
+    assert(j >= m->off && j - m->off < m->n);
+    return j - m->off;
+}
+
 /* The out piece of lmap mi toward a set of targets: states (absolute
  * indices) with their remaining cost. All targets have the same total
  * cost; traffic splits per hop over the links that stay on a shortest
@@ -184,8 +225,11 @@ static uint32_t out_piece(struct sn_flownet *fn, uint32_t mi,
     sn__flow_lmap_index(fn, m);
     for (uint32_t i = 0; i < n; i++)
         togo[i] = INF32;
-    for (size_t i = 0; i < ntgt; i++)
+    for (size_t i = 0; i < ntgt; i++) {
+        /* targets are states of m */
+        assert(tgt[i] >= m->off && tgt[i] - m->off < n);
         togo[tgt[i] - m->off] = tail[i];
+    }
     /* remaining cost, in reverse settle order over shortest-path links */
     for (uint32_t ii = n; ii-- > 0;) {
         const struct lstate *st = &fn->st[m->off + ii];
@@ -194,19 +238,9 @@ static uint32_t out_piece(struct sn_flownet *fn, uint32_t mi,
         for (uint32_t a = t->adj_off[st->node]; a < t->adj_off[st->node + 1];
              a++) {
             const struct sn_link *l = &t->links[t->adj[a]];
-            uint32_t wn = other_end(l, st->node), j;
-            if (!(l->health > 0))
+            uint32_t j = out_next(fn, m, st, l, root_fab);
+            if (j == SN_NONE)
                 continue;
-            if (st->kind == LS_ROOT) {
-                if (root_fab && l->cls == SN_LINK_SCALE_UP)
-                    continue;
-            } else if (!sn__topo_forwards(t, st->node, st->cls, l->cls)) {
-                continue;
-            }
-            j = lstate_find(fn, wn, l->cls);
-            if (j == SN_NONE || fn->st[j].dist != st->dist + link_cost(l))
-                continue;
-            j -= m->off;
             if (togo[j] != INF32 && togo[j] + link_cost(l) < togo[ii])
                 togo[ii] = togo[j] + link_cost(l);
         }
@@ -233,20 +267,9 @@ static uint32_t out_piece(struct sn_flownet *fn, uint32_t mi,
                  a < t->adj_off[st->node + 1]; a++) {
                 uint32_t id = t->adj[a];
                 const struct sn_link *l = &t->links[id];
-                uint32_t wn = other_end(l, st->node), j;
-                if (!(l->health > 0))
-                    continue;
-                if (st->kind == LS_ROOT) {
-                    if (root_fab && l->cls == SN_LINK_SCALE_UP)
-                        continue;
-                } else if (!sn__topo_forwards(t, st->node, st->cls, l->cls)) {
-                    continue;
-                }
-                j = lstate_find(fn, wn, l->cls);
-                if (j == SN_NONE || fn->st[j].dist != st->dist + link_cost(l))
-                    continue;
-                j -= m->off;
-                if (togo[j] == INF32 || togo[j] + link_cost(l) != togo[ii])
+                uint32_t j = out_next(fn, m, st, l, root_fab);
+                if (j == SN_NONE || togo[j] == INF32 ||
+                    togo[j] + link_cost(l) != togo[ii])
                     continue;
                 if (pass == 0) {
                     nnext++;
@@ -318,16 +341,8 @@ static uint32_t fab_piece(struct sn_flownet *fn, uint32_t a, int cls,
                     hmin = x->h;
             }
             /* no fabric hop leads below the cheapest exit's own cost */
-            for (uint32_t ai = t->adj_off[u];
-                 du > hmin && ai < t->adj_off[u + 1]; ai++) {
-                const struct sn_link *l = &t->links[t->adj[ai]];
-                uint32_t w = other_end(l, u);
-                if (l->cls != cls || !(l->health > 0) ||
-                    fn->fidx[w] == SN_NONE || !is_fabric_for(t, w, cls))
-                    continue;
-                if (sn__flow_dist_memo(fn, p, w) + 1 == du)
-                    nf++;
-            }
+            if (du > hmin)
+                nf = sn__flow_fabric_fanout(fn, p, cls, u, du);
             total = k_exit + nf;
             if (!total)
                 continue;
@@ -339,10 +354,7 @@ static uint32_t fab_piece(struct sn_flownet *fn, uint32_t a, int cls,
                 const struct sn_link *l = &t->links[id];
                 uint32_t w = other_end(l, u), fw;
                 double f, nl;
-                if (l->cls != cls || !(l->health > 0) ||
-                    fn->fidx[w] == SN_NONE || !is_fabric_for(t, w, cls))
-                    continue;
-                if (sn__flow_dist_memo(fn, p, w) + 1 != du)
+                if (!sn__flow_fabric_down(fn, p, cls, l, w, du))
                     continue;
                 f = wu / total;
                 nl = lu + fn->lat[id];

@@ -163,15 +163,7 @@ static double push_to_profile(struct sn_flownet *fn, uint32_t p,
         double a = fn->fab_w[f], lu = fn->fab_lat[f];
         if (x->node == u && x->h == du)
             k_exit = x->k;
-        for (uint32_t ai = t->adj_off[u]; ai < t->adj_off[u + 1]; ai++) {
-            const struct sn_link *l = &t->links[t->adj[ai]];
-            uint32_t w = other_end(l, u);
-            if (l->cls != cls || !(l->health > 0) || fn->fidx[w] == SN_NONE ||
-                !is_fabric_for(t, w, cls))
-                continue;
-            if (sn__flow_dist_memo(fn, p, w) + 1 == du)
-                nf++;
-        }
+        nf = sn__flow_fabric_fanout(fn, p, cls, u, du);
         if (k_exit && lu > worst)
             worst = lu;
         if (!nf)
@@ -181,10 +173,7 @@ static double push_to_profile(struct sn_flownet *fn, uint32_t p,
             const struct sn_link *l = &t->links[id];
             uint32_t w = other_end(l, u), fw;
             double share = a / (k_exit + nf);
-            if (l->cls != cls || !(l->health > 0) || fn->fidx[w] == SN_NONE ||
-                !is_fabric_for(t, w, cls))
-                continue;
-            if (sn__flow_dist_memo(fn, p, w) + 1 != du)
+            if (!sn__flow_fabric_down(fn, p, cls, l, w, du))
                 continue;
             xload_add(fn, ld_of(l, id, u), share);
             fw = fn->fidx[w];
