@@ -277,6 +277,7 @@ struct near_index {
 
 /* ---- flow-net.c ---------------------------------------------------------- */
 
+/* Push x on h (grown as needed); pop the smallest (h->n > 0). */
 void sn__flow_heap_push(struct heap *h, uint64_t x);
 uint64_t sn__flow_heap_pop(struct heap *h);
 /* The lmap id of endpoint root: its host side searched once, then cached. */

@@ -163,6 +163,7 @@ uint32_t sn__flownet_component(const struct sn_flownet *fn, uint32_t node)
 }
 
 /* ---- host-side searches -------------------------------------------------- */
+
 void sn__flow_heap_push(struct heap *h, uint64_t x)
 {
     size_t i;
@@ -178,8 +179,12 @@ void sn__flow_heap_push(struct heap *h, uint64_t x)
 
 uint64_t sn__flow_heap_pop(struct heap *h)
 {
-    uint64_t top = h->v[0], x = h->v[--h->n];
+    uint64_t top, x;
     size_t i = 0;
+
+    assert(h->n > 0);
+    top = h->v[0];
+    x = h->v[--h->n];
 
     for (;;) {
         size_t c = 2 * i + 1;
