@@ -195,11 +195,6 @@ static inline uint32_t ld_of(const struct sn_link *l, uint32_t link,
     return 2 * link + (l->a == from ? 0u : 1u);
 }
 
-static inline uint32_t link_cost(const struct sn_link *l)
-{
-    return l->cls == SN_LINK_HOST ? HOST_COST : 1u;
-}
-
 /* A fabric node forwards within a class and is where routes are cut:
  * switches (except PCIe switches, which belong to a server's host side)
  * and, in mesh and torus fabrics, accelerators on their scale-up links. */

@@ -348,7 +348,7 @@ static void lmap_search(struct sn_flownet *fn, uint32_t root, bool root_fab)
             } else if (!sn__topo_forwards(t, s.node, s.cls, l->cls)) {
                 continue;
             }
-            lsearch_reach(fn, &ls, l, w, d + link_cost(l));
+            lsearch_reach(fn, &ls, l, w, d + sn__topo_link_cost(l));
         }
     }
     if (root_fab) {
@@ -394,7 +394,7 @@ static void lmap_count_entries(struct sn_flownet *fn, const struct lmap *m,
                            !sn__topo_forwards(t, w, p->cls, l->cls)) {
                     continue;
                 }
-                if (p->dist + link_cost(l) == e->dist)
+                if (p->dist + sn__topo_link_cost(l) == e->dist)
                     k++;
             }
         }

@@ -199,7 +199,7 @@ static uint32_t out_next(const struct sn_flownet *fn, const struct lmap *m,
         return SN_NONE;
     }
     j = lstate_find(fn, other_end(l, st->node), l->cls);
-    if (j == SN_NONE || fn->st[j].dist != st->dist + link_cost(l))
+    if (j == SN_NONE || fn->st[j].dist != st->dist + sn__topo_link_cost(l))
         return SN_NONE;
     assert(j >= m->off && j - m->off < m->n);
     return j - m->off;
@@ -241,8 +241,8 @@ static uint32_t out_piece(struct sn_flownet *fn, uint32_t mi,
             uint32_t j = out_next(fn, m, st, l, root_fab);
             if (j == SN_NONE)
                 continue;
-            if (togo[j] != INF32 && togo[j] + link_cost(l) < togo[ii])
-                togo[ii] = togo[j] + link_cost(l);
+            if (togo[j] != INF32 && togo[j] + sn__topo_link_cost(l) < togo[ii])
+                togo[ii] = togo[j] + sn__topo_link_cost(l);
         }
     }
     s = seg_begin(fn);
@@ -269,7 +269,7 @@ static uint32_t out_piece(struct sn_flownet *fn, uint32_t mi,
                 const struct sn_link *l = &t->links[id];
                 uint32_t j = out_next(fn, m, st, l, root_fab);
                 if (j == SN_NONE || togo[j] == INF32 ||
-                    togo[j] + link_cost(l) != togo[ii])
+                    togo[j] + sn__topo_link_cost(l) != togo[ii])
                     continue;
                 if (pass == 0) {
                     nnext++;
@@ -464,7 +464,7 @@ uint32_t sn__flow_in_piece(struct sn_flownet *fn, uint32_t b, int cls,
                 } else {
                     continue;
                 }
-                if (tx == INF32 || tx + link_cost(l) != cur.togo)
+                if (tx == INF32 || tx + sn__topo_link_cost(l) != cur.togo)
                     continue;
                 if (pass == 0) {
                     nnext++;

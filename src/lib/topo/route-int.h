@@ -14,6 +14,12 @@
  * hops first, then fewest hops. */
 #define SN__TOPO_HOST_COST 64u
 
+/* The route cost of link l. */
+static inline uint32_t sn__topo_link_cost(const struct sn_link *l)
+{
+    return l->cls == SN_LINK_HOST ? SN__TOPO_HOST_COST : 1u;
+}
+
 /* May traffic that entered node u over a link of class in leave it over a
  * link of class out? Switches forward within their fabric, NICs between
  * their host link and the network, CPUs (root complexes) host to host,

@@ -39,16 +39,11 @@ static bool usable(const struct sn_link *l)
     return l->health > 0.0f;
 }
 
-/* Route cost: fewest host (PCIe) hops first, then fewest hops
- * (SN__TOPO_HOST_COST): two GPUs on one NVLink switch never share an ECMP
- * set with the PCIe path through their root complex, but use it when
- * every NVLink path failed. */
+/* Route cost (sn__topo_link_cost): fewest host (PCIe) hops first, then
+ * fewest hops (SN__TOPO_HOST_COST): two GPUs on one NVLink switch never
+ * share an ECMP set with the PCIe path through their root complex, but
+ * use it when every NVLink path failed. */
 #define HOST_COST SN__TOPO_HOST_COST
-
-static uint32_t cost(const struct sn_link *l)
-{
-    return l->cls == SN_LINK_HOST ? HOST_COST : 1u;
-}
 
 /* Dial's algorithm: a bucket queue indexed by cost modulo the largest link
  * cost plus one; every bucket is a growable array of states. */
@@ -70,7 +65,7 @@ static void relax(const struct sn_topo *t, struct sn_route_tree *rt,
                   const struct sn_link *l)
 {
     size_t s2 = (size_t)w * NCLS + l->cls;
-    uint32_t d2 = d + cost(l);
+    uint32_t d2 = d + sn__topo_link_cost(l);
 
     (void)t;
     if (d2 < rt->sdist[s2]) {
@@ -194,7 +189,7 @@ static void walk_back(struct walk *w, uint32_t v, int c, uint32_t d,
         uint32_t id = t->adj[a];
         const struct sn_link *l = &t->links[id];
         uint32_t u = other_end(l, v);
-        uint32_t lc = cost(l);
+        uint32_t lc = sn__topo_link_cost(l);
         if (w->n >= w->max)
             return;
         if (l->cls != c || !usable(l) || u == v || lc > d)
@@ -307,7 +302,7 @@ int sn_topo_route_dag(const struct sn_topo *t, const struct sn_route_tree *rt,
                     continue;
                 for (uint32_t a = t->adj_off[v]; a < t->adj_off[v + 1]; a++) {
                     const struct sn_link *l = &t->links[t->adj[a]];
-                    uint32_t u = other_end(l, v), lc = cost(l);
+                    uint32_t u = other_end(l, v), lc = sn__topo_link_cost(l);
                     if (l->cls != c || !usable(l) || u == v || lc > d)
                         continue;
                     if (u == rt->src) {
