@@ -1,7 +1,7 @@
 /* coll.c: the collective model on a topology. A group of ranks is cut into
  * scale-up domains; each algorithm is a sequence of steps whose concurrent
  * flows form a pattern (ring edges, rings inside every domain, rings
- * along every rail, pairwise); the flow engine (flow.c) gives each
+ * along every rail, pairwise); the flow engine (flow-*.c) gives each
  * pattern its bottleneck bandwidth once, and every later call costs an
  * alpha-beta sum per protocol:
  *

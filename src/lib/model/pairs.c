@@ -2,7 +2,7 @@
  * its ECMP routes (unidirectional), both directions at once
  * (bidirectional), wire latency and the small-message latency of a NCCL
  * send/recv; and the pairs of a whole cluster grouped into classes of
- * equal expectations. The routes are the flow engine's (flow.c), so a
+ * equal expectations. The routes are the flow engine's (flow-*.c), so a
  * degraded link lowers exactly the pairs whose traffic it carries. */
 #include <math.h>
 #include <stdio.h>

@@ -5,6 +5,7 @@
  * medium. Two passes over the same code: count, then fill arrays sized
  * exactly, so 100,000 accelerators build in well under a second.
  */
+#include <assert.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -422,17 +423,17 @@ static void add_host_links(struct sn__topo_build *b, uint32_t sn)
 
 static uint32_t ceil_div(uint64_t a, uint64_t d)
 {
+    assert(d > 0);
     return (uint32_t)((a + d - 1) / d);
 }
 
-static int shape(struct sn__topo_build *b)
+/* Check the spec's counts against the planner's caps and set the
+ * supernode, server, scale-up link and NIC counts. */
+static int shape_counts(struct sn__topo_build *b)
 {
     const struct sn_spec *s = b->s;
     const struct sn_scaleup *su = &s->scaleup;
-    const struct sn_racks *rk = &s->racks;
-    uint64_t total, est;
-    uint32_t used;
-    int rc;
+    uint64_t total;
 
     if (s->supernodes < 1 || su->accelerators < 1)
         return sn__topo_build_fail(b, &su->pos,
@@ -444,8 +445,7 @@ static int shape(struct sn__topo_build *b)
         return sn__topo_build_fail(b, &su->pos,
                                    "%llu accelerators is more than this "
                                    "planner builds (at most %u)",
-                                   (unsigned long long)total,
-                                   SN__MAX_ACCELS);
+                                   (unsigned long long)total, SN__MAX_ACCELS);
     if (su->per_node < 1 || su->accelerators % su->per_node)
         return sn__topo_build_fail(b, &su->pos,
                                    "%d accelerators per supernode do not "
@@ -475,68 +475,76 @@ static int shape(struct sn__topo_build *b)
         b->nics = (uint32_t)s->scaleout.nics_per_node;
     }
     b->net.bw = s->scaleout.nic_bw > 0 ? s->scaleout.nic_bw
-                : s->scaleout.nic ? s->scaleout.nic->rate : 0;
+                : s->scaleout.nic      ? s->scaleout.nic->rate
+                                       : 0;
     if (b->nics && !(b->net.bw > 0))
         return sn__topo_build_fail(b, &s->scaleout.pos,
                                    "the scale-out network needs a NIC rate "
                                    "(nic or nic_bw)");
+    return SN_OK;
+}
 
-    rc = sn__topo_scaleup_shape(b);
-    if (rc)
-        return rc;
+/* Trays of offboard scale-up chips: in the compute racks when one tier
+ * fits there, else in switch racks of their own. */
+static void shape_trays(struct sn__topo_build *b)
+{
+    const struct sn_scaleup *su = &b->s->scaleup;
+    const struct sn_switch_info *sw = su->sw;
+    uint32_t per_rack, used;
 
-    /* placement */
-    b->rack_units = rk->rack_units > 0 ? (uint32_t)rk->rack_units
-                                       : SN__RACK_UNITS;
+    b->chips_per_tray =
+        sw && sw->chips_per_box > 0 ? (uint32_t)sw->chips_per_box : 1;
+    b->tray_units = sw && sw->rack_units > 0 ? (uint32_t)sw->rack_units : 1;
+    b->trays = ceil_div(b->offboard_sw, b->chips_per_tray);
+    assert(b->compute_racks > 0 && b->tray_units > 0);
+    per_rack = ceil_div(b->trays, b->compute_racks);
+    used = (b->servers < b->nodes_per_rack ? b->servers : b->nodes_per_rack) *
+           b->node_units;
+    /* L2 chips join every server of the supernode, as spines do: they
+     * get switch racks of their own in the middle (CloudMatrix 384 puts
+     * them in separate cabinets); one tier of trays goes into the
+     * compute racks when it fits (the NVL72's nine switch trays) */
+    if (!b->l1_up && used + per_rack * b->tray_units <= b->rack_units) {
+        b->tray_mode = SN__TRAYS_IN_RACK;
+        b->trays_per_rack = per_rack;
+    } else {
+        b->tray_mode = SN__TRAYS_OWN_RACKS;
+        b->trays_per_rack =
+            b->rack_units / b->tray_units ? b->rack_units / b->tray_units : 1;
+        b->switch_racks = ceil_div(b->trays, b->trays_per_rack);
+    }
+}
+
+/* Rack placement: units, servers per rack, compute and switch racks, and
+ * supernodes smaller than a rack sharing one. */
+static void shape_placement(struct sn__topo_build *b)
+{
+    const struct sn_racks *rk = &b->s->racks;
+
+    b->rack_units =
+        rk->rack_units > 0 ? (uint32_t)rk->rack_units : SN__RACK_UNITS;
     b->node_units = rk->node_units > 0 ? (uint32_t)rk->node_units : 1;
-    b->nodes_per_rack = rk->nodes_per_rack > 0
-                            ? (uint32_t)rk->nodes_per_rack
-                            : (b->rack_units / b->node_units
-                                   ? b->rack_units / b->node_units
-                                   : 1);
+    b->nodes_per_rack =
+        rk->nodes_per_rack > 0
+            ? (uint32_t)rk->nodes_per_rack
+            : (b->rack_units / b->node_units ? b->rack_units / b->node_units
+                                             : 1);
     b->pitch = rk->row_pitch > 0 ? rk->row_pitch : DEFAULT_PITCH;
     b->compute_racks = ceil_div(b->servers, b->nodes_per_rack);
     b->tray_mode = SN__TRAYS_NONE;
     b->chips_per_tray = 1;
     b->tray_units = 1;
-    if (b->offboard_sw) {
-        const struct sn_switch_info *sw = su->sw;
-        uint32_t per_rack;
-        b->chips_per_tray = sw && sw->chips_per_box > 0
-                                ? (uint32_t)sw->chips_per_box
-                                : 1;
-        b->tray_units = sw && sw->rack_units > 0 ? (uint32_t)sw->rack_units
-                                                 : 1;
-        b->trays = ceil_div(b->offboard_sw, b->chips_per_tray);
-        per_rack = ceil_div(b->trays, b->compute_racks);
-        used = (b->servers < b->nodes_per_rack ? b->servers
-                                               : b->nodes_per_rack) *
-               b->node_units;
-        /* L2 chips join every server of the supernode, as spines do: they
-         * get switch racks of their own in the middle (CloudMatrix 384 puts
-         * them in separate cabinets); one tier of trays goes into the
-         * compute racks when it fits (the NVL72's nine switch trays) */
-        if (!b->l1_up &&
-            used + per_rack * b->tray_units <= b->rack_units) {
-            b->tray_mode = SN__TRAYS_IN_RACK;
-            b->trays_per_rack = per_rack;
-        } else {
-            b->tray_mode = SN__TRAYS_OWN_RACKS;
-            b->trays_per_rack = b->rack_units / b->tray_units
-                                    ? b->rack_units / b->tray_units
-                                    : 1;
-            b->switch_racks = ceil_div(b->trays, b->trays_per_rack);
-        }
-    }
+    if (b->offboard_sw)
+        shape_trays(b);
     b->racks_per_sn = b->compute_racks + b->switch_racks;
     b->sn_per_rack = 1;
     b->sn_units = 0;
-    if (b->servers < b->nodes_per_rack &&
-        b->tray_mode != SN__TRAYS_OWN_RACKS) {
+    if (b->servers < b->nodes_per_rack && b->tray_mode != SN__TRAYS_OWN_RACKS) {
         /* supernodes smaller than a rack (an 8-GPU server) share racks:
          * nodes_per_rack servers' worth of them, as far as units allow */
         uint32_t blk = b->servers * b->node_units + b->trays * b->tray_units;
         uint32_t by_units = blk ? b->rack_units / blk : 1;
+        assert(b->servers > 0); /* shape_counts: per_node divides */
         b->sn_per_rack = b->nodes_per_rack / b->servers;
         if (by_units < b->sn_per_rack)
             b->sn_per_rack = by_units;
@@ -544,17 +552,38 @@ static int shape(struct sn__topo_build *b)
             b->sn_per_rack = 1;
         b->sn_units = blk;
     }
-    {
-        struct sn_accel_host host;
-        sn_accel_host(b->s->accel, &host);
-        b->cpus = (uint32_t)host.cpus;
-    }
+}
+
+/* Node ids per server and per supernode, and the first network rack. */
+static void shape_blocks(struct sn__topo_build *b)
+{
+    struct sn_accel_host host;
+
+    sn_accel_host(b->s->accel, &host);
+    b->cpus = (uint32_t)host.cpus;
     b->server_block = b->per_node + b->cpus + b->nics + b->onboard_sw;
     b->sn_block = b->servers * b->server_block + b->offboard_sw;
-    b->net_rack0 = b->sn_per_rack > 1
-                       ? ceil_div(b->supernodes, b->sn_per_rack)
-                       : b->supernodes * b->racks_per_sn;
+    b->net_rack0 = b->sn_per_rack > 1 ? ceil_div(b->supernodes, b->sn_per_rack)
+                                      : b->supernodes * b->racks_per_sn;
+}
 
+/* The build's shape: counts, the scale-up fabric's shape, placement,
+ * node-id blocks, a cap on the links, then the network's shape. */
+static int shape(struct sn__topo_build *b)
+{
+    const struct sn_scaleup *su = &b->s->scaleup;
+    uint64_t total, est;
+    int rc;
+
+    rc = shape_counts(b);
+    if (rc)
+        return rc;
+    rc = sn__topo_scaleup_shape(b);
+    if (rc)
+        return rc;
+    shape_placement(b);
+    shape_blocks(b);
+    total = (uint64_t)b->supernodes * b->accels;
     /* An upper bound on the links before the counting pass walks them. */
     est = total * ((uint64_t)b->links * 2 + 2) +
           (uint64_t)b->supernodes * b->servers * b->nics * 5;
@@ -562,8 +591,7 @@ static int shape(struct sn__topo_build *b)
         return sn__topo_build_fail(b, &su->pos,
                                    "about %llu links is more than this "
                                    "planner builds (at most %llu)",
-                                   (unsigned long long)est,
-                                   SN__MAX_LINKS);
+                                   (unsigned long long)est, SN__MAX_LINKS);
     return sn__topo_net_shape(b);
 }
 

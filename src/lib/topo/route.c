@@ -8,6 +8,8 @@
 
 #include "sn/topo.h"
 
+#include "route-int.h"
+
 #define NCLS SN_LINK_CLASS_COUNT
 
 static uint32_t other_end(const struct sn_link *l, uint32_t v)
@@ -15,9 +17,7 @@ static uint32_t other_end(const struct sn_link *l, uint32_t v)
     return l->a == v ? l->b : l->a;
 }
 
-/* May traffic that entered node u over a link of class in leave it over a
- * link of class out? */
-static bool forwards(const struct sn_topo *t, uint32_t u, int in, int out)
+bool sn__topo_forwards(const struct sn_topo *t, uint32_t u, int in, int out)
 {
     switch (t->nodes[u].kind) {
     case SN_NODE_SWITCH:
@@ -39,16 +39,11 @@ static bool usable(const struct sn_link *l)
     return l->health > 0.0f;
 }
 
-/* Route cost: fewest host (PCIe) hops first, then fewest hops. A host hop
- * costs more than any route has hops, so the order is lexicographic: two
- * GPUs on one NVLink switch never share an ECMP set with the PCIe path
- * through their root complex, but use it when every NVLink path failed. */
-#define HOST_COST 64u
-
-static uint32_t cost(const struct sn_link *l)
-{
-    return l->cls == SN_LINK_HOST ? HOST_COST : 1u;
-}
+/* Route cost (sn__topo_link_cost): fewest host (PCIe) hops first, then
+ * fewest hops (SN__TOPO_HOST_COST): two GPUs on one NVLink switch never
+ * share an ECMP set with the PCIe path through their root complex, but
+ * use it when every NVLink path failed. */
+#define HOST_COST SN__TOPO_HOST_COST
 
 /* Dial's algorithm: a bucket queue indexed by cost modulo the largest link
  * cost plus one; every bucket is a growable array of states. */
@@ -70,7 +65,7 @@ static void relax(const struct sn_topo *t, struct sn_route_tree *rt,
                   const struct sn_link *l)
 {
     size_t s2 = (size_t)w * NCLS + l->cls;
-    uint32_t d2 = d + cost(l);
+    uint32_t d2 = d + sn__topo_link_cost(l);
 
     (void)t;
     if (d2 < rt->sdist[s2]) {
@@ -133,7 +128,8 @@ int sn_topo_route_tree(const struct sn_topo *t, uint32_t src,
             for (uint32_t a = t->adj_off[u]; a < t->adj_off[u + 1]; a++) {
                 const struct sn_link *l = &t->links[t->adj[a]];
                 uint32_t w = other_end(l, u);
-                if (!usable(l) || w == src || !forwards(t, u, in, l->cls))
+                if (!usable(l) || w == src ||
+                    !sn__topo_forwards(t, u, in, l->cls))
                     continue;
                 relax(t, rt, &b, d, rt->spaths[s], w, l);
             }
@@ -193,7 +189,7 @@ static void walk_back(struct walk *w, uint32_t v, int c, uint32_t d,
         uint32_t id = t->adj[a];
         const struct sn_link *l = &t->links[id];
         uint32_t u = other_end(l, v);
-        uint32_t lc = cost(l);
+        uint32_t lc = sn__topo_link_cost(l);
         if (w->n >= w->max)
             return;
         if (l->cls != c || !usable(l) || u == v || lc > d)
@@ -210,15 +206,14 @@ static void walk_back(struct walk *w, uint32_t v, int c, uint32_t d,
         }
         for (int c2 = 0; c2 < NCLS; c2++)
             if (w->rt->sdist[(size_t)u * NCLS + (size_t)c2] == d - lc &&
-                forwards(t, u, c2, c))
+                sn__topo_forwards(t, u, c2, c))
                 walk_back(w, u, c2, d - lc, depth + 1);
     }
 }
 
-int sn_topo_route_paths(const struct sn_topo *t,
-                        const struct sn_route_tree *rt, uint32_t dst,
-                        struct sn_path *out, size_t max, size_t *n,
-                        struct sn_error *err)
+int sn_topo_route_paths(const struct sn_topo *t, const struct sn_route_tree *rt,
+                        uint32_t dst, struct sn_path *out, size_t max,
+                        size_t *n, struct sn_error *err)
 {
     struct walk w;
     uint32_t d;
@@ -307,7 +302,7 @@ int sn_topo_route_dag(const struct sn_topo *t, const struct sn_route_tree *rt,
                     continue;
                 for (uint32_t a = t->adj_off[v]; a < t->adj_off[v + 1]; a++) {
                     const struct sn_link *l = &t->links[t->adj[a]];
-                    uint32_t u = other_end(l, v), lc = cost(l);
+                    uint32_t u = other_end(l, v), lc = sn__topo_link_cost(l);
                     if (l->cls != c || !usable(l) || u == v || lc > d)
                         continue;
                     if (u == rt->src) {
@@ -324,7 +319,8 @@ int sn_topo_route_dag(const struct sn_topo *t, const struct sn_route_tree *rt,
                     }
                     for (int c2 = 0; c2 < NCLS; c2++) {
                         size_t s2 = (size_t)u * NCLS + (size_t)c2;
-                        if (rt->sdist[s2] != d - lc || !forwards(t, u, c2, c))
+                        if (rt->sdist[s2] != d - lc ||
+                            !sn__topo_forwards(t, u, c2, c))
                             continue;
                         if (pass == 0) {
                             dag->off[s + 1]++;
