@@ -480,23 +480,12 @@ out:
 
 static int baseline_run(int argc, char **argv)
 {
-    if (argc < 2) {
-        cli_usage_error("baseline needs a subcommand (save, list, show or "
-                        "diff)");
-        return cli_usage_hint(&sn_cmd_baseline);
-    }
-    if (!strcmp(argv[1], "save"))
-        return bl_save(argc, argv);
-    if (!strcmp(argv[1], "list"))
-        return bl_list(argc, argv);
-    if (!strcmp(argv[1], "show"))
-        return bl_show(argc, argv);
-    if (!strcmp(argv[1], "diff"))
-        return bl_diff(argc, argv);
-    cli_usage_error("baseline: unknown subcommand '%s' (expected save, list, "
-                    "show or diff)",
-                    argv[1]);
-    return cli_usage_hint(&sn_cmd_baseline);
+    static const struct cli_sub subs[] = {{"save", bl_save},
+                                          {"list", bl_list},
+                                          {"show", bl_show},
+                                          {"diff", bl_diff}};
+
+    return cli_subcommand(&sn_cmd_baseline, subs, SN_ARRAY_LEN(subs), argc, argv);
 }
 
 const struct sn_cmd sn_cmd_baseline = {

@@ -293,7 +293,8 @@ static void goodput_text(const struct sn_goodput_result *g, bool have,
     sn_buf_printf(b, "  assumes                %s\n", as);
 }
 
-static void layout_json(struct sn_json *j, const struct sn_train_layout *l)
+void cli_layout_json(struct sn_json *j, const struct sn_train_layout *l,
+                     unsigned what)
 {
     sn_json_key(j, "layout");
     sn_json_obj_begin(j);
@@ -305,11 +306,14 @@ static void layout_json(struct sn_json *j, const struct sn_train_layout *l)
     sn_json_kint(j, "vpp", l->vpp);
     sn_json_kint(j, "mbs", l->mbs);
     sn_json_kint(j, "gbs", l->gbs);
-    sn_json_kint(j, "seq", l->seq);
+    if (what & CLI_LAYOUT_SEQ)
+        sn_json_kint(j, "seq", l->seq);
     sn_json_kstr(j, "recompute", sn_recompute_name(l->recompute));
     sn_json_kint(j, "zero", l->zero);
-    sn_json_kbool(j, "sp", l->sp);
-    sn_json_kstr(j, "dtype", sn_dtype_name(l->dtype));
+    if (what & CLI_LAYOUT_PRECISION) {
+        sn_json_kbool(j, "sp", l->sp);
+        sn_json_kstr(j, "dtype", sn_dtype_name(l->dtype));
+    }
     sn_json_obj_end(j);
 }
 
@@ -676,7 +680,7 @@ static void search_json(const struct train_run *x,
     for (size_t i = 0; i < ntop; i++) {
         sn_json_obj_begin(&j);
         sn_json_kint(&j, "rank", (long long)i + 1);
-        layout_json(&j, &top[i].layout);
+        cli_layout_json(&j, &top[i].layout, CLI_LAYOUT_ALL);
         result_json(&j, &top[i].result);
         sn_json_obj_end(&j);
     }
@@ -780,7 +784,7 @@ static void layout_report_json(const struct train_run *x,
     sn_json_kstr(&j, "accelerator", x->spec.accel->name);
     sn_json_kint(&j, "gpus", x->gpus);
     sn_json_kint(&j, "scaleup_domain", x->spec.scaleup.accelerators);
-    layout_json(&j, &x->l);
+    cli_layout_json(&j, &x->l, CLI_LAYOUT_ALL);
     if (r->mem.fits) {
         result_json(&j, r);
         goodput_json(&j, &x->g, x->have_g);
