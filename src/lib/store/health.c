@@ -66,21 +66,11 @@ int sn__store_health_insert(struct sn_store *st, int64_t run,
     int rc = n ? sn__store_prepare(st, sql, &s, err) : SN_OK;
 
     for (size_t i = 0; !rc && i < n; i++) {
-        sqlite3_reset(s);
-        sqlite3_bind_int64(s, 1, run);
-        sqlite3_bind_int64(s, 2, seq + (int64_t)i);
-        sqlite3_bind_text(s, 3, h[i].host, -1, SQLITE_STATIC);
-        sqlite3_bind_text(s, 4, h[i].name, -1, SQLITE_STATIC);
-        sqlite3_bind_text(s, 5, h[i].status, -1, SQLITE_STATIC);
-        sqlite3_bind_text(s, 6, h[i].subject, -1, SQLITE_STATIC);
-        sqlite3_bind_text(s, 7, h[i].evidence ? h[i].evidence : "", -1,
-                          SQLITE_STATIC);
-        sqlite3_bind_text(s, 8, h[i].remedy ? h[i].remedy : "", -1,
-                          SQLITE_STATIC);
-        rc = sqlite3_step(s);
-        rc = rc == SQLITE_DONE
-                 ? SN_OK
-                 : STORE_FAIL(st, err, rc, "cannot add a health check");
+        const char *text[] = {h[i].host,    h[i].name,     h[i].status,
+                              h[i].subject, h[i].evidence, h[i].remedy};
+        rc = sn__store_insert_row(st, s, run, seq + (int64_t)i, text,
+                                  SN_ARRAY_LEN(text),
+                                  "cannot add a health check", err);
     }
     sqlite3_finalize(s);
     return rc;
@@ -116,11 +106,7 @@ int sn_store_health_put(struct sn_store *st, int64_t run,
                           run, have, n, SN_STORE_MAX_HEALTH);
     if (!rc)
         rc = sn__store_health_insert(st, run, h, n, have, err);
-    if (!rc)
-        rc = sn__store_commit(st, err);
-    if (rc)
-        sn__store_rollback(st);
-    return rc;
+    return sn__store_end(st, rc, err);
 }
 
 static char *col_dup(sqlite3_stmt *s, int col)

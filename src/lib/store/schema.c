@@ -170,6 +170,31 @@ void sn__store_rollback(struct sn_store *st)
         sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 }
 
+int sn__store_end(struct sn_store *st, int rc, struct sn_error *err)
+{
+    if (!rc)
+        rc = sn__store_commit(st, err);
+    if (rc)
+        sn__store_rollback(st);
+    return rc;
+}
+
+int sn__store_insert_row(struct sn_store *st, sqlite3_stmt *s, int64_t run,
+                         int64_t seq, const char *const *text, size_t ntext,
+                         const char *what, struct sn_error *err)
+{
+    int rc;
+
+    sqlite3_reset(s);
+    sqlite3_bind_int64(s, 1, run);
+    sqlite3_bind_int64(s, 2, seq);
+    for (size_t k = 0; k < ntext; k++)
+        sqlite3_bind_text(s, 3 + (int)k, text[k] ? text[k] : "", -1,
+                          SQLITE_STATIC);
+    rc = sqlite3_step(s);
+    return rc == SQLITE_DONE ? SN_OK : STORE_FAIL(st, err, rc, what);
+}
+
 void sn__store_col_text(sqlite3_stmt *s, int col, char *buf, size_t size)
 {
     const unsigned char *t = sqlite3_column_text(s, col);
