@@ -485,7 +485,8 @@ static int baseline_run(int argc, char **argv)
                                           {"show", bl_show},
                                           {"diff", bl_diff}};
 
-    return cli_subcommand(&sn_cmd_baseline, subs, SN_ARRAY_LEN(subs), argc, argv);
+    return cli_subcommand(&sn_cmd_baseline, subs, SN_ARRAY_LEN(subs), argc,
+                          argv);
 }
 
 const struct sn_cmd sn_cmd_baseline = {

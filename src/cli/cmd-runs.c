@@ -307,7 +307,8 @@ static int runs_run(int argc, char **argv)
                                           {"show", runs_show},
                                           {"import", runs_import}};
 
-    return cli_subcommand(&sn_cmd_runs, subs, SN_ARRAY_LEN(subs), argc, argv);
+    return cli_subcommand(&sn_cmd_runs, subs, SN_ARRAY_LEN(subs), argc,
+                          argv);
 }
 
 const struct sn_cmd sn_cmd_runs = {

@@ -21,22 +21,9 @@ static bool status_known(const char *s)
 static int health_count(struct sn_store *st, int64_t run, int64_t *count,
                         struct sn_error *err)
 {
-    sqlite3_stmt *s;
-    int rc = sn__store_prepare(
-        st, "SELECT count(*) FROM health WHERE run_id = ?1", &s, err);
-
-    if (rc)
-        return rc;
-    sqlite3_bind_int64(s, 1, run);
-    rc = sqlite3_step(s);
-    if (rc == SQLITE_ROW) {
-        *count = sqlite3_column_int64(s, 0);
-        rc = SN_OK;
-    } else {
-        rc = STORE_FAIL(st, err, rc, "cannot read the run's health checks");
-    }
-    sqlite3_finalize(s);
-    return rc;
+    return sn__store_query_int64(
+        st, "SELECT count(*) FROM health WHERE run_id = ?1", run, count,
+        "cannot read the run's health checks", err);
 }
 
 int sn__store_health_valid(const struct sn_store_health *h, size_t n,

@@ -86,23 +86,9 @@ static int insert_run(struct sn_store *st, struct sn_run *run,
 static int next_seq(struct sn_store *st, int64_t run, int64_t *seq,
                     struct sn_error *err)
 {
-    sqlite3_stmt *s;
-    int rc = sn__store_prepare(
+    return sn__store_query_int64(
         st, "SELECT coalesce(max(seq) + 1, 0) FROM results WHERE run_id = ?1",
-        &s, err);
-
-    if (rc)
-        return rc;
-    sqlite3_bind_int64(s, 1, run);
-    rc = sqlite3_step(s);
-    if (rc == SQLITE_ROW) {
-        *seq = sqlite3_column_int64(s, 0);
-        rc = SN_OK;
-    } else {
-        rc = STORE_FAIL(st, err, rc, "cannot read the run's results");
-    }
-    sqlite3_finalize(s);
-    return rc;
+        run, seq, "cannot read the run's results", err);
 }
 
 int sn__store_run_exists(struct sn_store *st, int64_t run, bool *complete,

@@ -179,6 +179,27 @@ int sn__store_end(struct sn_store *st, int rc, struct sn_error *err)
     return rc;
 }
 
+int sn__store_query_int64(struct sn_store *st, const char *sql, int64_t run,
+                          int64_t *out, const char *what,
+                          struct sn_error *err)
+{
+    sqlite3_stmt *s;
+    int rc = sn__store_prepare(st, sql, &s, err);
+
+    if (rc)
+        return rc;
+    sqlite3_bind_int64(s, 1, run);
+    rc = sqlite3_step(s);
+    if (rc == SQLITE_ROW) {
+        *out = sqlite3_column_int64(s, 0);
+        rc = SN_OK;
+    } else {
+        rc = STORE_FAIL(st, err, rc, what);
+    }
+    sqlite3_finalize(s);
+    return rc;
+}
+
 int sn__store_insert_row(struct sn_store *st, sqlite3_stmt *s, int64_t run,
                          int64_t seq, const char *const *text, size_t ntext,
                          const char *what, struct sn_error *err)

@@ -33,6 +33,11 @@ void sn__store_rollback(struct sn_store *st);
 /* End the transaction a write began: COMMIT when rc is SN_OK, else (or
  * when the commit fails) ROLLBACK; returns rc or the commit's code. */
 int sn__store_end(struct sn_store *st, int rc, struct sn_error *err);
+/* The integer of the one row of a query whose ?1 is the run; what
+ * names it in the error. */
+int sn__store_query_int64(struct sn_store *st, const char *sql, int64_t run,
+                          int64_t *out, const char *what,
+                          struct sn_error *err);
 /* Insert one row with the prepared INSERT s whose parameters are ?1 the
  * run, ?2 seq and ?3.. the ntext strings (NULL binds ""); what names
  * the row in the error. */
