@@ -67,7 +67,6 @@ int sn_store_health_put(struct sn_store *st, int64_t run,
                         const struct sn_store_health *h, size_t n,
                         struct sn_error *err)
 {
-    bool complete = false;
     int64_t have = 0;
     int rc;
 
@@ -75,14 +74,7 @@ int sn_store_health_put(struct sn_store *st, int64_t run,
     rc = sn__store_health_valid(h, n, err);
     if (rc)
         return rc;
-    rc = sn__store_begin(st, err);
-    if (!rc)
-        rc = sn__store_run_exists(st, run, &complete, err);
-    if (!rc && complete)
-        rc = sn_error_set(err, SN_EINPUT,
-                          "run %" PRId64 " is complete; its health checks "
-                          "are final",
-                          run);
+    rc = sn__store_begin_open(st, run, "health checks", err);
     if (!rc)
         rc = health_count(st, run, &have, err);
     if (!rc && (n > SN_STORE_MAX_HEALTH ||

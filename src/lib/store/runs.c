@@ -114,6 +114,21 @@ int sn__store_run_exists(struct sn_store *st, int64_t run, bool *complete,
     return rc;
 }
 
+int sn__store_begin_open(struct sn_store *st, int64_t run, const char *what,
+                         struct sn_error *err)
+{
+    bool complete = false;
+    int rc = sn__store_begin(st, err);
+
+    if (!rc)
+        rc = sn__store_run_exists(st, run, &complete, err);
+    if (!rc && complete)
+        rc = sn_error_set(err, SN_EINPUT,
+                          "run %" PRId64 " is complete; its %s are final",
+                          run, what);
+    return rc;
+}
+
 static int insert_results(struct sn_store *st, int64_t run,
                           const struct sn_result *res, size_t n,
                           struct sn_error *err)
@@ -242,16 +257,8 @@ int sn_store_add_results(struct sn_store *st, int64_t run,
                          const struct sn_result *res, size_t n,
                          struct sn_error *err)
 {
-    bool complete = false;
-    int rc = sn__store_begin(st, err);
+    int rc = sn__store_begin_open(st, run, "results", err);
 
-    if (!rc)
-        rc = sn__store_run_exists(st, run, &complete, err);
-    if (!rc && complete)
-        rc = sn_error_set(err, SN_EINPUT,
-                          "run %" PRId64 " is complete; its results are "
-                          "final",
-                          run);
     if (!rc)
         rc = insert_results(st, run, res, n, err);
     return sn__store_end(st, rc, err);

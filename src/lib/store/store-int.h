@@ -48,6 +48,11 @@ int sn__store_insert_row(struct sn_store *st, sqlite3_stmt *s, int64_t run,
 /* Does run exist (SN_ENOTFOUND when not), and is it complete? */
 int sn__store_run_exists(struct sn_store *st, int64_t run, bool *complete,
                          struct sn_error *err);
+/* Begin a write to a run that exists and is not complete; what names
+ * what a complete run's are ("results"): "run N is complete; its
+ * results are final" (SN_EINPUT). The caller ends it (sn__store_end). */
+int sn__store_begin_open(struct sn_store *st, int64_t run, const char *what,
+                         struct sn_error *err);
 
 /* Health checks: every status one of PASS, SKIP, WARN, FAIL (SN_EINPUT
  * naming the first that is not); insert them as rows seq, seq + 1, ...
