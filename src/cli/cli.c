@@ -42,15 +42,16 @@ int cli_subcommand(const struct sn_cmd *self, const struct cli_sub *subs,
             return subs[i].run(argc, argv);
     /* "save, list, show or diff" */
     sn_buf_init(&names);
-    for (size_t i = 0; i < n; i++)
-        sn_buf_printf(&names, "%s%s", i == 0 ? "" : i + 1 < n ? ", " : " or ",
-                      subs[i].name);
+    for (size_t i = 0; i < n; i++) {
+        const char *sep = i + 1 < n ? ", " : " or ";
+        sn_buf_printf(&names, "%s%s", i == 0 ? "" : sep, subs[i].name);
+    }
     if (argc < 2)
         cli_usage_error("%s needs a subcommand (%s)", self->name,
                         names.data ? names.data : "");
     else
-        cli_usage_error("%s: unknown subcommand '%s' (expected %s)",
-                        self->name, argv[1], names.data ? names.data : "");
+        cli_usage_error("%s: unknown subcommand '%s' (expected %s)", self->name,
+                        argv[1], names.data ? names.data : "");
     sn_buf_release(&names);
     return cli_usage_hint(self);
 }

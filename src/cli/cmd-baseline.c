@@ -319,8 +319,9 @@ static int diff_load(struct sn_store *st, struct bl_opts *o,
     if (sn_store_baseline_like(st, b, &run, &err)) {
         if (!o->force)
             return cli_fail(&err);
-        fprintf(stderr, "supernode: baseline diff: --force compares: "
-                        "%s\n",
+        fprintf(stderr,
+                "supernode: baseline diff: --force compares: "
+                "%s\n",
                 err.msg);
     }
     return SN_EXIT_OK;
@@ -339,9 +340,9 @@ struct diff_print {
 static void diff_head(struct diff_print *p, const struct sn_baseline *b,
                       int64_t run)
 {
-    static const char *const cols[] = {"TEST",   "PARAMS", "SUBJECT",
-                                       "BASELINE", "NOW",  "CHANGE",
-                                       "Z",      "VERDICT", NULL};
+    static const char *const cols[] = {"TEST",     "PARAMS",  "SUBJECT",
+                                       "BASELINE", "NOW",     "CHANGE",
+                                       "Z",        "VERDICT", NULL};
 
     if (p->json) {
         sn_json_init(&p->j, p->out, true);
@@ -353,8 +354,9 @@ static void diff_head(struct diff_print *p, const struct sn_baseline *b,
         sn_json_arr_begin(&p->j);
         return;
     }
-    sn_buf_printf(p->out, "run %" PRId64 " against baseline '%s' (runs "
-                          "%s)\n\n",
+    sn_buf_printf(p->out,
+                  "run %" PRId64 " against baseline '%s' (runs "
+                  "%s)\n\n",
                   run, b->name, b->runs);
     /* the figures right-aligned, the words and the verdict left */
     for (size_t c = 0; cols[c]; c++)
@@ -367,9 +369,8 @@ static void diff_row(struct diff_print *p, const struct sn_result *r,
                      const struct sn_diag_cmp *c)
 {
     char s[64], v0[48], v1[48];
-    double change = e->center != 0
-                        ? (r->stats.median - e->center) / e->center
-                        : 0.0;
+    double change =
+        e->center != 0 ? (r->stats.median - e->center) / e->center : 0.0;
 
     sn_result_subject(r, s, sizeof(s));
     if (p->json) {
@@ -393,9 +394,9 @@ static void diff_row(struct diff_print *p, const struct sn_result *r,
     sn_table_cell(&p->t, "%s", s);
     sn_table_cell(&p->t, "%s",
                   sn_unit_format_named(e->center, r->unit, v0, sizeof(v0)));
-    sn_table_cell(&p->t, "%s",
-                  sn_unit_format_named(r->stats.median, r->unit, v1,
-                                       sizeof(v1)));
+    sn_table_cell(
+        &p->t, "%s",
+        sn_unit_format_named(r->stats.median, r->unit, v1, sizeof(v1)));
     sn_table_cell(&p->t, "%+.1f%%",
                   e->center != 0
                       ? 100.0 * (r->stats.median - e->center) / e->center
@@ -419,8 +420,7 @@ static void diff_tail(struct diff_print *p, const size_t sev[3],
     sn_buf_printf(p->out, "\n%zu PASS, %zu WARN, %zu FAIL", sev[0], sev[1],
                   sev[2]);
     if (unmatched)
-        sn_buf_printf(p->out, "; %zu results not in the baseline",
-                      unmatched);
+        sn_buf_printf(p->out, "; %zu results not in the baseline", unmatched);
     sn_buf_putc(p->out, '\n');
 }
 

@@ -232,7 +232,7 @@ static int parse_flag(struct bench_cli *b, const char *a, int *check_given,
  * their names and where the value goes in struct sn_bench_opts. */
 static const struct {
     const char *name, *alias;
-    bool size;          /* a size (uint64_t); else an int in min..max */
+    bool size; /* a size (uint64_t); else an int in min..max */
     long long min, max;
     size_t off;
 } num_opts[] = {
@@ -248,10 +248,8 @@ static const struct {
     {"--max-iters", NULL, false, 1, 10000000,
      offsetof(struct sn_bench_opts, max_iters)},
     {"--size", NULL, true, 0, 0, offsetof(struct sn_bench_opts, pair_bytes)},
-    {"--lat-size", NULL, true, 0, 0,
-     offsetof(struct sn_bench_opts, lat_bytes)},
-    {"--mem-size", NULL, true, 0, 0,
-     offsetof(struct sn_bench_opts, mem_bytes)},
+    {"--lat-size", NULL, true, 0, 0, offsetof(struct sn_bench_opts, lat_bytes)},
+    {"--mem-size", NULL, true, 0, 0, offsetof(struct sn_bench_opts, mem_bytes)},
     {"--host-size", NULL, true, 0, 0,
      offsetof(struct sn_bench_opts, host_bytes)},
     {"--gemm-size", NULL, false, 1, 65536,
@@ -290,8 +288,9 @@ static int parse_until_ci(struct bench_cli *b, const char *v)
     sn_strlcpy(num, v, sizeof(num));
     num[strcspn(num, "%")] = '\0';
     if (sn_parse_double(num, &pct, &err) || pct <= 0 || pct >= 100)
-        return bad(b, "--until-ci: '%s' is not a percentage above 0 "
-                      "and below 100",
+        return bad(b,
+                   "--until-ci: '%s' is not a percentage above 0 "
+                   "and below 100",
                    v);
     b->o.until_ci = pct / 100.0;
     return SN_EXIT_OK;
@@ -305,11 +304,11 @@ static int parse_fsroot(struct bench_cli *b, const char *v)
     int rc = SN_EXIT_OK;
 
     if (stat(v, &st) != 0)
-        rc = bad(b, "--fsroot %s: cannot use as root: %s", v,
-                 strerror(errno));
+        rc = bad(b, "--fsroot %s: cannot use as root: %s", v, strerror(errno));
     else if (!S_ISDIR(st.st_mode))
-        rc = bad(b, "--fsroot %s: cannot use as root: not a "
-                    "directory",
+        rc = bad(b,
+                 "--fsroot %s: cannot use as root: not a "
+                 "directory",
                  v);
     b->o.fsroot = v;
     return rc;
@@ -328,8 +327,8 @@ static int parse_value(struct bench_cli *b, const char *a, const char *v,
         if (sn_bench_backend_parse(v, &o->backend, &err))
             rc = bad(b, "%s", err.msg);
     } else if (!strcmp(a, "-f") || !strcmp(a, "--stepfactor")) {
-        if (sn_parse_double(v, &o->step_factor, &err) ||
-            o->step_factor <= 1 || o->step_factor > 1024)
+        if (sn_parse_double(v, &o->step_factor, &err) || o->step_factor <= 1 ||
+            o->step_factor > 1024)
             rc = bad(b, "%s: '%s' is not a step factor above 1", a, v);
     } else if (!strcmp(a, "-d") || !strcmp(a, "--datatype")) {
         if (sn_bench_dtype_parse(v, &o->coll_dtype, &err))
@@ -350,8 +349,9 @@ static int parse_value(struct bench_cli *b, const char *a, const char *v,
     } else if (!strcmp(a, "--timeout")) {
         if (sn_unit_parse(v, SN_UNIT_TIME, true, &o->timeout, &err) ||
             o->timeout <= 0)
-            rc = bad(b, "--timeout: '%s' is not a duration such as 30 "
-                        "or 5min",
+            rc = bad(b,
+                     "--timeout: '%s' is not a duration such as 30 "
+                     "or 5min",
                      v);
     } else if (!strcmp(a, "--dtypes")) {
         rc = parse_list(b, a, v, true);
@@ -368,8 +368,9 @@ static int parse_value(struct bench_cli *b, const char *a, const char *v,
     } else if (!strcmp(a, "--inject")) {
         rc = parse_inject(b, v);
     } else {
-        rc = bad(b, "bench: unknown option '%s' (see 'supernode help "
-                    "bench')",
+        rc = bad(b,
+                 "bench: unknown option '%s' (see 'supernode help "
+                 "bench')",
                  a);
     }
     return rc;

@@ -280,8 +280,7 @@ static void table_accels(const struct sn_catalog *c, struct sn_table *t)
             t, "%s",
             sn_unit_format(x->bf16_flops, SN_UNIT_FLOPS, a, sizeof(a)));
         sn_table_cell(
-            t, "%s",
-            sn_unit_format(x->hbm_bytes, SN_UNIT_BYTES, b, sizeof(b)));
+            t, "%s", sn_unit_format(x->hbm_bytes, SN_UNIT_BYTES, b, sizeof(b)));
         sn_table_cell(
             t, "%s",
             sn_unit_format(x->hbm_bw, SN_UNIT_BANDWIDTH, d, sizeof(d)));
@@ -292,8 +291,7 @@ static void table_accels(const struct sn_catalog *c, struct sn_table *t)
                           : "-");
         if (x->tdp_w > 0)
             sn_table_cell(
-                t, "%s",
-                sn_unit_format(x->tdp_w, SN_UNIT_POWER, a, sizeof(a)));
+                t, "%s", sn_unit_format(x->tdp_w, SN_UNIT_POWER, a, sizeof(a)));
         else
             sn_table_cell(t, "-");
         sn_table_cell(t, "%d", x->max_domain);
@@ -343,9 +341,8 @@ static void table_nics(const struct sn_catalog *c, struct sn_table *t)
         sn_table_row(t);
         sn_table_cell(t, "%s", x->name);
         sn_table_cell(t, "%s", x->vendor);
-        sn_table_cell(
-            t, "%s",
-            sn_unit_format(x->rate, SN_UNIT_BANDWIDTH, a, sizeof(a)));
+        sn_table_cell(t, "%s",
+                      sn_unit_format(x->rate, SN_UNIT_BANDWIDTH, a, sizeof(a)));
         sn_table_cell(t, "%d", x->ports);
         sn_table_cell(t, "%s", sn_confidence_mark(x->confidence));
     }
@@ -371,12 +368,11 @@ static void table_cables(const struct sn_catalog *c, struct sn_table *t)
         sn_table_cell(
             t, "%s",
             sn_unit_format(x->max_reach, SN_UNIT_LENGTH, a, sizeof(a)));
-        sn_table_cell(
-            t, "%s",
-            sn_unit_format(x->rate, SN_UNIT_BANDWIDTH, b, sizeof(b)));
         sn_table_cell(t, "%s",
-                      sn_unit_format(x->transceiver_power_w, SN_UNIT_POWER,
-                                     d, sizeof(d)));
+                      sn_unit_format(x->rate, SN_UNIT_BANDWIDTH, b, sizeof(b)));
+        sn_table_cell(t, "%s",
+                      sn_unit_format(x->transceiver_power_w, SN_UNIT_POWER, d,
+                                     sizeof(d)));
         sn_table_cell(t, "%s", x->scale_up ? "scale-up" : "network");
         sn_table_cell(t, "%s", sn_confidence_mark(x->confidence));
     }
@@ -419,8 +415,8 @@ static void table(const struct sn_catalog *c, enum kind k, struct sn_buf *out)
 {
     static void (*const tables[K_COUNT])(const struct sn_catalog *,
                                          struct sn_table *) = {
-        [K_ACCEL] = table_accels,   [K_SWITCH] = table_switches,
-        [K_NIC] = table_nics,       [K_CABLE] = table_cables,
+        [K_ACCEL] = table_accels, [K_SWITCH] = table_switches,
+        [K_NIC] = table_nics,     [K_CABLE] = table_cables,
         [K_MODEL] = table_models,
     };
     struct sn_table t;
@@ -500,8 +496,7 @@ static int catalog_parse(int argc, char **argv, struct catalog_args *ca)
     ca->verb = argv[1];
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "--format") && i + 1 < argc) {
-            if ((rc = cli_parse_format(argv[++i], "table,text,json",
-                                       &ca->fmt)))
+            if ((rc = cli_parse_format(argv[++i], "table,text,json", &ca->fmt)))
                 return rc;
         } else if (!strcmp(argv[i], "--spec") && i + 1 < argc) {
             ca->specfile = argv[++i];
@@ -567,8 +562,7 @@ static int catalog_show(struct kv *o, const struct sn_catalog *cat,
 }
 
 /* `catalog list [KIND]`: a table (an array in JSON) per kind. */
-static void catalog_list(struct kv *o, const struct sn_catalog *cat,
-                         int kind)
+static void catalog_list(struct kv *o, const struct sn_catalog *cat, int kind)
 {
     for (int k = 0; k < K_COUNT; k++) {
         if (kind >= 0 && k != kind)

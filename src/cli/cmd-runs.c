@@ -279,8 +279,8 @@ static int runs_import(int argc, char **argv)
     if (rc)
         return rc;
     if (sn_read_file(o.arg, SN_YAML_MAX_BYTES, &text, &len, &err) ||
-        sn_store_run_parse(o.arg, text, len, &w.run, &w.rs, &w.f, &w.nf,
-                           &w.h, &w.nh, &err)) {
+        sn_store_run_parse(o.arg, text, len, &w.run, &w.rs, &w.f, &w.nf, &w.h,
+                           &w.nh, &err)) {
         free(text);
         return cli_fail(&err);
     }
@@ -288,13 +288,13 @@ static int runs_import(int argc, char **argv)
     rc = cli_store_open(o.db, CLI_DB_WRITE, &st);
     if (rc)
         goto out;
-    if (sn_store_run_put(st, &w.run, w.rs.items, w.rs.n, w.f, w.nf, w.h,
-                         w.nh, &err)) {
+    if (sn_store_run_put(st, &w.run, w.rs.items, w.rs.n, w.f, w.nf, w.h, w.nh,
+                         &err)) {
         rc = cli_fail(&err);
         goto out;
     }
-    printf("run %" PRId64 ": imported %zu results from %s\n", w.run.id,
-           w.rs.n, o.arg);
+    printf("run %" PRId64 ": imported %zu results from %s\n", w.run.id, w.rs.n,
+           o.arg);
 out:
     whole_release(&w);
     sn_store_close(st);
@@ -303,12 +303,10 @@ out:
 
 static int runs_run(int argc, char **argv)
 {
-    static const struct cli_sub subs[] = {{"list", runs_list},
-                                          {"show", runs_show},
-                                          {"import", runs_import}};
+    static const struct cli_sub subs[] = {
+        {"list", runs_list}, {"show", runs_show}, {"import", runs_import}};
 
-    return cli_subcommand(&sn_cmd_runs, subs, SN_ARRAY_LEN(subs), argc,
-                          argv);
+    return cli_subcommand(&sn_cmd_runs, subs, SN_ARRAY_LEN(subs), argc, argv);
 }
 
 const struct sn_cmd sn_cmd_runs = {

@@ -603,8 +603,7 @@ static int resolve_model(struct train_run *x)
     struct sn_error err;
 
     if (x->o.model) {
-        if (sn_train_model_resolve(&x->spec.catalog, x->o.model, &x->mf,
-                                   &err))
+        if (sn_train_model_resolve(&x->spec.catalog, x->o.model, &x->mf, &err))
             return cli_fail(&err);
         x->m = &x->mf.info;
     } else if (x->spec.workload.model) {
@@ -693,8 +692,8 @@ static void search_json(const struct train_run *x,
  * a usage error when --explain names a rank past those that fit. */
 static int search_report(const struct train_run *x,
                          const struct sn_train_candidate *top, size_t ntop,
-                         const struct sn_train_search_stats *st,
-                         int min_gpus, struct sn_buf *out)
+                         const struct sn_train_search_stats *st, int min_gpus,
+                         struct sn_buf *out)
 {
     const struct sn_train_layout *l = &x->l;
 
@@ -736,8 +735,7 @@ static int run_search(struct train_run *x, struct sn_buf *out, bool *fits)
     /* the search's batch is the default for the job's size, not the
      * one rounded to the data-parallel width of tp = pp = 1 (that
      * grew with the cluster: 33M tokens at 4,096 GPUs) */
-    s.gbs = x->o.gbs ? (int)x->o.gbs : sn_train_default_gbs(x->gpus,
-                                                            x->l.seq);
+    s.gbs = x->o.gbs ? (int)x->o.gbs : sn_train_default_gbs(x->gpus, x->l.seq);
     x->l.gbs = s.gbs;
     s.seq = x->l.seq;
     s.dtype = x->l.dtype;
@@ -750,8 +748,8 @@ static int run_search(struct train_run *x, struct sn_buf *out, bool *fits)
         s.zero = (int)x->o.zero;
     }
     top = sn_xcalloc((size_t)x->o.top, sizeof(*top));
-    if (sn_train_search_run(x->t, &s, &x->so, top, (size_t)x->o.top, &ntop,
-                            &st, &err)) {
+    if (sn_train_search_run(x->t, &s, &x->so, top, (size_t)x->o.top, &ntop, &st,
+                            &err)) {
         rc = cli_fail(&err);
         goto out;
     }
@@ -860,8 +858,7 @@ int sn_cli_sim_train(int argc, char **argv)
     rc = setup(&x, argc, argv);
     if (rc)
         goto out;
-    rc = x.o.search ? run_search(&x, &out, &fits)
-                    : run_layout(&x, &out, &fits);
+    rc = x.o.search ? run_search(&x, &out, &fits) : run_layout(&x, &out, &fits);
     if (rc)
         goto out;
     if (x.o.output)

@@ -443,9 +443,9 @@ struct coll_print {
 static void coll_head(struct coll_print *p, const struct world *w,
                       const struct sim_opts *o, uint32_t n, const char *desc)
 {
-    static const char *const cols[] = {"size",    "count", "type",
-                                       "redop",   "root",  "time_us",
-                                       "algbw",   "busbw", NULL};
+    static const char *const cols[] = {"size",  "count", "type",
+                                       "redop", "root",  "time_us",
+                                       "algbw", "busbw", NULL};
     static const char *const tail[] = {"algo", "proto", "bottleneck", NULL};
 
     if (p->json) {
@@ -463,8 +463,9 @@ static void coll_head(struct coll_print *p, const struct world *w,
         sn_json_arr_begin(&p->j);
         return;
     }
-    sn_buf_printf(p->out, "# supernode sim coll: %s on %u ranks (%s), "
-                          "%s\n",
+    sn_buf_printf(p->out,
+                  "# supernode sim coll: %s on %u ranks (%s), "
+                  "%s\n",
                   sn_coll_op_name(o->op), n, desc,
                   w->spec.name ? w->spec.name : "");
     text_changes(p->out, w, o);
@@ -540,9 +541,10 @@ static void coll_tail(struct coll_print *p)
         return;
     }
     sn_table_render(&p->tb, p->out);
-    sn_buf_printf(p->out, "# time_us in microseconds; algbw, busbw%s in "
-                          "GB/s (nccl-tests definitions); eff = bytes "
-                          "over the bottleneck class / time / its rate\n",
+    sn_buf_printf(p->out,
+                  "# time_us in microseconds; algbw, busbw%s in "
+                  "GB/s (nccl-tests definitions); eff = bytes "
+                  "over the bottleneck class / time / its rate\n",
                   p->changed ? ", nominal" : "");
 }
 
@@ -571,8 +573,8 @@ static int coll_sweep(struct coll_print *p, const struct world *w,
             continue;
         bytes = (double)count * ts;
         if (sn_coll_predict(w->m, o->op, g, bytes, o->algo, &r, &err) ||
-            (p->changed && sn_coll_predict(w->nominal, o->op, g, bytes,
-                                           o->algo, &rn, &err)))
+            (p->changed &&
+             sn_coll_predict(w->nominal, o->op, g, bytes, o->algo, &rn, &err)))
             return cli_fail(&err);
         rows++;
         coll_row(p, bytes, count, root, &r, &rn);
@@ -729,11 +731,10 @@ static void pairs_head(struct pairs_print *p, const struct world *w,
     static const struct {
         const char *name;
         bool right;
-    } cols[] = {{"dst", true},       {"src_name", false},
-                {"dst_name", false}, {"relation", false},
-                {"uni", true},       {"bidi", true},
-                {"lat_us", true},    {"hops", true},
-                {"bottleneck", false}, {"link", false}};
+    } cols[] = {{"dst", true},       {"src_name", false}, {"dst_name", false},
+                {"relation", false}, {"uni", true},       {"bidi", true},
+                {"lat_us", true},    {"hops", true},      {"bottleneck", false},
+                {"link", false}};
 
     if (p->json) {
         sn_json_init(&p->j, p->out, true);
@@ -747,8 +748,9 @@ static void pairs_head(struct pairs_print *p, const struct world *w,
         sn_json_arr_begin(&p->j);
         return;
     }
-    sn_buf_printf(p->out, "# supernode sim pairs: %u accelerators, %llu "
-                          "ordered pairs%s, %s\n",
+    sn_buf_printf(p->out,
+                  "# supernode sim pairs: %u accelerators, %llu "
+                  "ordered pairs%s, %s\n",
                   n, (unsigned long long)n * (n - 1),
                   p->every ? "" : " in classes of equal expectations",
                   w->spec.name ? w->spec.name : "");
@@ -781,8 +783,7 @@ static void pairs_add(struct pairs_print *p, const struct world *w,
 }
 
 /* Every ordered pair of the first n ranks, one row each. */
-static int pairs_every(struct pairs_print *p, const struct world *w,
-                       uint32_t n)
+static int pairs_every(struct pairs_print *p, const struct world *w, uint32_t n)
 {
     struct sn_error err;
 
@@ -792,8 +793,7 @@ static int pairs_every(struct pairs_print *p, const struct world *w,
             if (a == b)
                 continue;
             if (sn_pairs_predict(w->m, a, b, &pair, &err) ||
-                (p->changed &&
-                 sn_pairs_predict(w->nominal, a, b, &pn, &err)))
+                (p->changed && sn_pairs_predict(w->nominal, a, b, &pn, &err)))
                 return cli_fail(&err);
             pairs_add(p, w, &pair, &pn, rel_of(w, a, b), 1);
         }
@@ -829,14 +829,15 @@ static void pairs_tail(struct pairs_print *p)
         return;
     }
     sn_table_render(&p->tb, p->out);
-    sn_buf_printf(p->out, "# uni, bidi%s in GB/s; lat_us: a small NCCL "
-                          "send/recv (LL base + one hop, or the wire)\n",
+    sn_buf_printf(p->out,
+                  "# uni, bidi%s in GB/s; lat_us: a small NCCL "
+                  "send/recv (LL base + one hop, or the wire)\n",
                   p->changed ? ", nominal" : "");
     if (p->changed)
-        sn_buf_printf(p->out, "# %llu of %llu pairs lowered by the changed "
-                              "links\n",
-                      (unsigned long long)p->low,
-                      (unsigned long long)p->total);
+        sn_buf_printf(p->out,
+                      "# %llu of %llu pairs lowered by the changed "
+                      "links\n",
+                      (unsigned long long)p->low, (unsigned long long)p->total);
 }
 
 static int pairs_run(int argc, char **argv)

@@ -37,7 +37,7 @@ const char *sn_finding_kind_name(enum sn_finding_kind k)
 }
 
 void sn__diag_device_label(const struct sn_topo *t, uint32_t rank, char *buf,
-                         size_t size)
+                           size_t size)
 {
     if (t && rank < t->naccel)
         sn_topo_node_name(t, t->accel[rank], buf, size);
@@ -496,9 +496,9 @@ const char *sn__diag_link_next_step(const struct sn_topo *t, uint32_t l)
 /* A finding for one flagged result (device, collective, or a pair when
  * there is no topology to localise with). */
 void sn__diag_result_finding(struct findings *fs, const struct sn_topo *t,
-                           const struct sn_result *r,
-                           const struct sn_diag_cmp *c,
-                           const char *design_source)
+                             const struct sn_result *r,
+                             const struct sn_diag_cmp *c,
+                             const char *design_source)
 {
     struct sn_finding *f = sn__diag_finding_new(fs);
 
@@ -866,7 +866,7 @@ static void verdicts(struct sn_diag_report *rep, const struct sn_topo *t,
         snprintf(rep->devices[d].subject, sizeof(rep->devices[d].subject),
                  "rank%zu", d);
         sn__diag_device_label(t, (uint32_t)d, rep->devices[d].label,
-                     sizeof(rep->devices[d].label));
+                              sizeof(rep->devices[d].label));
     }
     for (size_t i = 0; i < rs->n; i++) {
         const struct sn_result *r = &rs->items[i];
@@ -882,7 +882,7 @@ static void verdicts(struct sn_diag_report *rep, const struct sn_topo *t,
         snprintf(rep->pairs[i].subject, sizeof(rep->pairs[i].subject),
                  "rank%u~rank%u", (unsigned)obs[i].a, (unsigned)obs[i].b);
         sn__diag_pair_name(t, &obs[i], rep->pairs[i].label,
-                  sizeof(rep->pairs[i].label));
+                           sizeof(rep->pairs[i].label));
         rep->pairs[i].severity = obs[i].verdict;
         rep->pairs[i].measured = true;
     }
@@ -945,8 +945,8 @@ static size_t compare_all(const struct sn_diag_config *cfg,
             sn_diag_vs_baseline(cfg, r, sn_baseline_find(in->baseline, r),
                                 &cmp[i][SN_BASIS_BASELINE]);
     }
-    ngroups = compare_groups(cfg, in->topo, rs, in->expected, in->baseline,
-                             cmp, keys, groups);
+    ngroups = compare_groups(cfg, in->topo, rs, in->expected, in->baseline, cmp,
+                             keys, groups);
     /* A pair's latency is at most WARN. On hosts it follows the
      * scheduler and the software's cost per message more than the cable
      * (it gets no design value and is not localised for the same
@@ -1005,8 +1005,7 @@ static void unjudged_findings(struct findings *fs,
 }
 
 /* Devices and collectives: one finding per flagged result. */
-static void result_findings(struct findings *fs,
-                            const struct sn_diag_input *in,
+static void result_findings(struct findings *fs, const struct sn_diag_input *in,
                             struct sn_diag_cmp (*cmp)[SN_BASIS_COUNT])
 {
     const struct sn_results *rs = in->results;
@@ -1017,9 +1016,8 @@ static void result_findings(struct findings *fs,
             sn__diag_worst(cmp[i]) == SN_SEV_PASS)
             continue;
         sn__diag_result_finding(fs, in->topo, r, cmp[i],
-                                in->expected_source
-                                    ? in->expected_source[i]
-                                    : NULL);
+                                in->expected_source ? in->expected_source[i]
+                                                    : NULL);
     }
 }
 
@@ -1055,7 +1053,7 @@ int sn_diag_run(const struct sn_diag_input *in, struct sn_diag_report **out,
     const struct sn_topo *t = in->topo;
     struct sn_diag_config defaults;
     const struct sn_diag_config *cfg = in->cfg;
-    struct sn_diag_cmp (*cmp)[SN_BASIS_COUNT] = NULL;
+    struct sn_diag_cmp(*cmp)[SN_BASIS_COUNT] = NULL;
     struct sn_diag_report *rep = NULL;
     struct sn_diag_culprits cul;
     struct pair_obs *obs = NULL;

@@ -124,8 +124,8 @@ int sn__store_begin_open(struct sn_store *st, int64_t run, const char *what,
         rc = sn__store_run_exists(st, run, &complete, err);
     if (!rc && complete)
         rc = sn_error_set(err, SN_EINPUT,
-                          "run %" PRId64 " is complete; its %s are final",
-                          run, what);
+                          "run %" PRId64 " is complete; its %s are final", run,
+                          what);
     return rc;
 }
 

@@ -180,8 +180,7 @@ int sn__store_end(struct sn_store *st, int rc, struct sn_error *err)
 }
 
 int sn__store_query_int64(struct sn_store *st, const char *sql, int64_t run,
-                          int64_t *out, const char *what,
-                          struct sn_error *err)
+                          int64_t *out, const char *what, struct sn_error *err)
 {
     sqlite3_stmt *s;
     int rc = sn__store_prepare(st, sql, &s, err);
@@ -417,8 +416,7 @@ static int open_plan(const char *path, enum sn_store_mode mode, bool *ro,
 
     /* "" is SQLite's private temporary database: nothing would be kept */
     if (!*path)
-        return sn_error_set(err, SN_EINPUT,
-                            "an empty results database path");
+        return sn_error_set(err, SN_EINPUT, "an empty results database path");
     exists = stat(path, &sb) == 0;
     e = errno;
     if (!exists && (e == ENAMETOOLONG || e == ENOTDIR || e == ELOOP))
@@ -445,8 +443,8 @@ static int open_plan(const char *path, enum sn_store_mode mode, bool *ro,
      * a read-only directory could not create them at all) */
     if (!writable(path)) {
         *ro = true;
-        *uri = uri_of(path, wal_has_pages(path) ? "mode=ro"
-                                                : "mode=ro&immutable=1");
+        *uri = uri_of(path,
+                      wal_has_pages(path) ? "mode=ro" : "mode=ro&immutable=1");
     }
     return SN_OK;
 }
@@ -480,8 +478,8 @@ static int read_identity(struct sn_store *st, const char *path, int *app,
 
 /* Refuse a file that is not ours or is newer than this build; a
  * read-only one must not need migrating. */
-static int check_identity(const char *path, int app, int version,
-                          bool tables, bool ro, struct sn_error *err)
+static int check_identity(const char *path, int app, int version, bool tables,
+                          bool ro, struct sn_error *err)
 {
     /* the application id first: a file that is not ours is refused
      * whatever its version says */
@@ -493,8 +491,7 @@ static int check_identity(const char *path, int app, int version,
     if ((app == 0 && (tables || version != 0)) || version < 0)
         return sn_error_set(err, SN_EINPUT,
                             "%s: not a supernode results database%s", path,
-                            version < 0 ? " (a negative schema version)"
-                                        : "");
+                            version < 0 ? " (a negative schema version)" : "");
     if (version > SN_STORE_SCHEMA_VERSION)
         return sn_error_set(err, SN_EINPUT,
                             "%s: schema version %d is newer than this "

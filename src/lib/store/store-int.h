@@ -36,8 +36,7 @@ int sn__store_end(struct sn_store *st, int rc, struct sn_error *err);
 /* The integer of the one row of a query whose ?1 is the run; what
  * names it in the error. */
 int sn__store_query_int64(struct sn_store *st, const char *sql, int64_t run,
-                          int64_t *out, const char *what,
-                          struct sn_error *err);
+                          int64_t *out, const char *what, struct sn_error *err);
 /* Insert one row with the prepared INSERT s whose parameters are ?1 the
  * run, ?2 seq and ?3.. the ntext strings (NULL binds ""); what names
  * the row in the error. */
