@@ -32,6 +32,30 @@ int cli_usage_hint(const struct sn_cmd *cmd)
     return SN_EXIT_USAGE;
 }
 
+int cli_subcommand(const struct sn_cmd *self, const struct cli_sub *subs,
+                   size_t n, int argc, char **argv)
+{
+    struct sn_buf names;
+
+    for (size_t i = 0; argc >= 2 && i < n; i++)
+        if (!strcmp(argv[1], subs[i].name))
+            return subs[i].run(argc, argv);
+    /* "save, list, show or diff" */
+    sn_buf_init(&names);
+    for (size_t i = 0; i < n; i++) {
+        const char *sep = i + 1 < n ? ", " : " or ";
+        sn_buf_printf(&names, "%s%s", i == 0 ? "" : sep, subs[i].name);
+    }
+    if (argc < 2)
+        cli_usage_error("%s needs a subcommand (%s)", self->name,
+                        names.data ? names.data : "");
+    else
+        cli_usage_error("%s: unknown subcommand '%s' (expected %s)", self->name,
+                        argv[1], names.data ? names.data : "");
+    sn_buf_release(&names);
+    return cli_usage_hint(self);
+}
+
 int cli_parse_format(const char *text, const char *allowed,
                      enum sn_format *out)
 {

@@ -1,6 +1,7 @@
 /* cmd-baseline.c: `supernode baseline save|list|show|diff`: named
  * baselines of what each subject measured when all was well, with the
  * noise seen, and a run compared with one subject by subject. */
+#include <assert.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -299,6 +300,130 @@ static int bl_show(int argc, char **argv)
     return SN_EXIT_OK;
 }
 
+/* The baseline, the run to compare (the latest unless --run) and its
+ * results; a run not like the baseline is refused unless --force. */
+static int diff_load(struct sn_store *st, struct bl_opts *o,
+                     struct sn_baseline *b, struct sn_results *rs)
+{
+    struct sn_run run;
+    struct sn_error err;
+
+    if (sn_store_baseline_get(st, o->name, b, &err) ||
+        (!o->nruns && sn_store_run_latest(st, &o->runs[0], &err)) ||
+        sn_store_results_get(st, o->runs[0], rs, &err))
+        return cli_fail(&err);
+    /* like with like: a quick run against a full one's baseline, or a
+     * cpu run against a cuda one, tells nothing (--force compares) */
+    if (sn_store_run_get(st, o->runs[0], &run, &err))
+        return cli_fail(&err);
+    if (sn_store_baseline_like(st, b, &run, &err)) {
+        if (!o->force)
+            return cli_fail(&err);
+        fprintf(stderr,
+                "supernode: baseline diff: --force compares: "
+                "%s\n",
+                err.msg);
+    }
+    return SN_EXIT_OK;
+}
+
+/* Where the diff's rows go: a JSON array or a table. */
+struct diff_print {
+    bool json;
+    struct sn_json j;
+    struct sn_table t;
+    struct sn_buf *out;
+};
+
+/* The diff's head: the JSON document up to its subjects, or the text's
+ * first line and the table's columns. */
+static void diff_head(struct diff_print *p, const struct sn_baseline *b,
+                      int64_t run)
+{
+    static const char *const cols[] = {"TEST",     "PARAMS",  "SUBJECT",
+                                       "BASELINE", "NOW",     "CHANGE",
+                                       "Z",        "VERDICT", NULL};
+
+    if (p->json) {
+        sn_json_init(&p->j, p->out, true);
+        sn_json_obj_begin(&p->j);
+        sn_json_kstr(&p->j, "schema", "supernode.baseline-diff/1");
+        sn_json_kstr(&p->j, "baseline", b->name);
+        sn_json_kint(&p->j, "run", run);
+        sn_json_key(&p->j, "subjects");
+        sn_json_arr_begin(&p->j);
+        return;
+    }
+    sn_buf_printf(p->out,
+                  "run %" PRId64 " against baseline '%s' (runs "
+                  "%s)\n\n",
+                  run, b->name, b->runs);
+    /* the figures right-aligned, the words and the verdict left */
+    for (size_t c = 0; cols[c]; c++)
+        sn_table_col(&p->t, cols[c], c >= 3 && c <= 6);
+}
+
+/* One result against its baseline entry. */
+static void diff_row(struct diff_print *p, const struct sn_result *r,
+                     const struct sn_baseline_entry *e,
+                     const struct sn_diag_cmp *c)
+{
+    char s[64], v0[48], v1[48];
+    double change =
+        e->center != 0 ? (r->stats.median - e->center) / e->center : 0.0;
+
+    sn_result_subject(r, s, sizeof(s));
+    if (p->json) {
+        sn_json_obj_begin(&p->j);
+        sn_json_kstr(&p->j, "test", r->test);
+        sn_json_kstr(&p->j, "params", r->params);
+        sn_json_kstr(&p->j, "subject", s);
+        sn_json_kstr(&p->j, "unit", r->unit);
+        sn_json_knum(&p->j, "baseline", e->center);
+        sn_json_knum(&p->j, "noise", c->noise);
+        sn_json_knum(&p->j, "now", r->stats.median);
+        sn_json_knum(&p->j, "change", change);
+        sn_json_knum(&p->j, "z", c->z);
+        sn_json_kstr(&p->j, "verdict", sn_severity_name(c->severity));
+        sn_json_obj_end(&p->j);
+        return;
+    }
+    sn_table_row(&p->t);
+    sn_table_cell(&p->t, "%s", r->test);
+    sn_table_cell(&p->t, "%s", r->params[0] ? r->params : "-");
+    sn_table_cell(&p->t, "%s", s);
+    sn_table_cell(&p->t, "%s",
+                  sn_unit_format_named(e->center, r->unit, v0, sizeof(v0)));
+    sn_table_cell(
+        &p->t, "%s",
+        sn_unit_format_named(r->stats.median, r->unit, v1, sizeof(v1)));
+    sn_table_cell(&p->t, "%+.1f%%",
+                  e->center != 0
+                      ? 100.0 * (r->stats.median - e->center) / e->center
+                      : 0.0);
+    sn_table_cell(&p->t, "%+.1f", c->z);
+    sn_table_cell(&p->t, "%s", sn_severity_name(c->severity));
+}
+
+/* The diff's end: the JSON closed, or the table and the counts. */
+static void diff_tail(struct diff_print *p, const size_t sev[3],
+                      size_t unmatched)
+{
+    if (p->json) {
+        sn_json_arr_end(&p->j);
+        sn_json_kint(&p->j, "not_in_baseline", (long long)unmatched);
+        sn_json_obj_end(&p->j);
+        sn_buf_putc(p->out, '\n');
+        return;
+    }
+    sn_table_render(&p->t, p->out);
+    sn_buf_printf(p->out, "\n%zu PASS, %zu WARN, %zu FAIL", sev[0], sev[1],
+                  sev[2]);
+    if (unmatched)
+        sn_buf_printf(p->out, "; %zu results not in the baseline", unmatched);
+    sn_buf_putc(p->out, '\n');
+}
+
 static int bl_diff(int argc, char **argv)
 {
     struct bl_opts o;
@@ -306,14 +431,13 @@ static int bl_diff(int argc, char **argv)
     struct sn_baseline b;
     struct sn_results rs;
     struct sn_diag_config cfg;
-    struct sn_error err;
     struct sn_buf out;
-    struct sn_table t;
-    struct sn_json j;
+    struct diff_print p;
     size_t sev[3] = {0, 0, 0}, unmatched = 0;
     int rc;
 
     memset(&b, 0, sizeof(b));
+    memset(&p, 0, sizeof(p));
     sn_results_init(&rs);
     sn_diag_config_default(&cfg);
     rc = parse_opts(argc, argv, "table,json", true, true, 1, &o);
@@ -323,118 +447,30 @@ static int bl_diff(int argc, char **argv)
     if (rc)
         return rc;
     sn_buf_init(&out);
-    if (sn_store_baseline_get(st, o.name, &b, &err) ||
-        (!o.nruns && sn_store_run_latest(st, &o.runs[0], &err)) ||
-        sn_store_results_get(st, o.runs[0], &rs, &err)) {
-        rc = cli_fail(&err);
+    sn_table_init(&p.t, "");
+    if ((rc = diff_load(st, &o, &b, &rs)))
         goto out;
-    }
-    /* like with like: a quick run against a full one's baseline, or a
-     * cpu run against a cuda one, tells nothing (--force compares) */
-    {
-        struct sn_run run;
-        if (sn_store_run_get(st, o.runs[0], &run, &err)) {
-            rc = cli_fail(&err);
-            goto out;
-        }
-        if (sn_store_baseline_like(st, &b, &run, &err)) {
-            if (!o.force) {
-                rc = cli_fail(&err);
-                goto out;
-            }
-            fprintf(stderr, "supernode: baseline diff: --force compares: "
-                            "%s\n",
-                    err.msg);
-        }
-    }
-    if (o.format == SN_FORMAT_JSON) {
-        sn_json_init(&j, &out, true);
-        sn_json_obj_begin(&j);
-        sn_json_kstr(&j, "schema", "supernode.baseline-diff/1");
-        sn_json_kstr(&j, "baseline", b.name);
-        sn_json_kint(&j, "run", o.runs[0]);
-        sn_json_key(&j, "subjects");
-        sn_json_arr_begin(&j);
-    } else {
-        sn_buf_printf(&out, "run %" PRId64 " against baseline '%s' (runs "
-                            "%s)\n\n",
-                      o.runs[0], b.name, b.runs);
-        sn_table_init(&t, "");
-        sn_table_col(&t, "TEST", false);
-        sn_table_col(&t, "PARAMS", false);
-        sn_table_col(&t, "SUBJECT", false);
-        sn_table_col(&t, "BASELINE", true);
-        sn_table_col(&t, "NOW", true);
-        sn_table_col(&t, "CHANGE", true);
-        sn_table_col(&t, "Z", true);
-        sn_table_col(&t, "VERDICT", false);
-    }
+    p.json = o.format == SN_FORMAT_JSON;
+    p.out = &out;
+    diff_head(&p, &b, o.runs[0]);
     for (size_t i = 0; i < rs.n; i++) {
         const struct sn_result *r = &rs.items[i];
         const struct sn_baseline_entry *e = sn_baseline_find(&b, r);
         struct sn_diag_cmp c;
-        char s[64], v0[48], v1[48];
         if (!e) {
             unmatched++;
             continue;
         }
         sn_diag_vs_baseline(&cfg, r, e, &c);
+        assert((unsigned)c.severity < SN_ARRAY_LEN(sev));
         sev[c.severity]++;
-        sn_result_subject(r, s, sizeof(s));
-        if (o.format == SN_FORMAT_JSON) {
-            sn_json_obj_begin(&j);
-            sn_json_kstr(&j, "test", r->test);
-            sn_json_kstr(&j, "params", r->params);
-            sn_json_kstr(&j, "subject", s);
-            sn_json_kstr(&j, "unit", r->unit);
-            sn_json_knum(&j, "baseline", e->center);
-            sn_json_knum(&j, "noise", c.noise);
-            sn_json_knum(&j, "now", r->stats.median);
-            sn_json_knum(&j, "change",
-                         e->center != 0
-                             ? (r->stats.median - e->center) / e->center
-                             : 0.0);
-            sn_json_knum(&j, "z", c.z);
-            sn_json_kstr(&j, "verdict", sn_severity_name(c.severity));
-            sn_json_obj_end(&j);
-        } else {
-            sn_table_row(&t);
-            sn_table_cell(&t, "%s", r->test);
-            sn_table_cell(&t, "%s", r->params[0] ? r->params : "-");
-            sn_table_cell(&t, "%s", s);
-            sn_table_cell(
-                &t, "%s",
-                sn_unit_format_named(e->center, r->unit, v0, sizeof(v0)));
-            sn_table_cell(
-                &t, "%s",
-                sn_unit_format_named(r->stats.median, r->unit, v1, sizeof(v1)));
-            sn_table_cell(&t, "%+.1f%%",
-                          e->center != 0 ? 100.0 *
-                                               (r->stats.median - e->center) /
-                                               e->center
-                                         : 0.0);
-            sn_table_cell(&t, "%+.1f", c.z);
-            sn_table_cell(&t, "%s", sn_severity_name(c.severity));
-        }
+        diff_row(&p, r, e, &c);
     }
-    if (o.format == SN_FORMAT_JSON) {
-        sn_json_arr_end(&j);
-        sn_json_kint(&j, "not_in_baseline", (long long)unmatched);
-        sn_json_obj_end(&j);
-        sn_buf_putc(&out, '\n');
-    } else {
-        sn_table_render(&t, &out);
-        sn_table_release(&t);
-        sn_buf_printf(&out, "\n%zu PASS, %zu WARN, %zu FAIL", sev[0], sev[1],
-                      sev[2]);
-        if (unmatched)
-            sn_buf_printf(&out, "; %zu results not in the baseline",
-                          unmatched);
-        sn_buf_putc(&out, '\n');
-    }
+    diff_tail(&p, sev, unmatched);
     cli_print(&out);
     rc = sev[SN_SEV_FAIL] ? SN_EXIT_CHECK : SN_EXIT_OK;
 out:
+    sn_table_release(&p.t);
     sn_buf_release(&out);
     sn_results_release(&rs);
     sn_baseline_release(&b);
@@ -444,23 +480,13 @@ out:
 
 static int baseline_run(int argc, char **argv)
 {
-    if (argc < 2) {
-        cli_usage_error("baseline needs a subcommand (save, list, show or "
-                        "diff)");
-        return cli_usage_hint(&sn_cmd_baseline);
-    }
-    if (!strcmp(argv[1], "save"))
-        return bl_save(argc, argv);
-    if (!strcmp(argv[1], "list"))
-        return bl_list(argc, argv);
-    if (!strcmp(argv[1], "show"))
-        return bl_show(argc, argv);
-    if (!strcmp(argv[1], "diff"))
-        return bl_diff(argc, argv);
-    cli_usage_error("baseline: unknown subcommand '%s' (expected save, list, "
-                    "show or diff)",
-                    argv[1]);
-    return cli_usage_hint(&sn_cmd_baseline);
+    static const struct cli_sub subs[] = {{"save", bl_save},
+                                          {"list", bl_list},
+                                          {"show", bl_show},
+                                          {"diff", bl_diff}};
+
+    return cli_subcommand(&sn_cmd_baseline, subs, SN_ARRAY_LEN(subs), argc,
+                          argv);
 }
 
 const struct sn_cmd sn_cmd_baseline = {

@@ -2,8 +2,10 @@
  * command, run under mpirun or srun with one rank per device. Rank 0
  * prints the tables and writes the JSON; progress goes to stderr when it
  * is a terminal. */
+#include <assert.h>
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -185,144 +187,220 @@ static int parse_list(struct bench_cli *b, const char *opt, const char *v,
     return SN_EXIT_OK;
 }
 
-static int parse_args(struct bench_cli *b, int argc, char **argv)
+/* A TEST word: added once, in the order given. */
+static int parse_test(struct bench_cli *b, const char *a)
 {
     struct sn_bench_opts *o = &b->o;
     struct sn_error err;
+    enum sn_bench_test t;
+    bool dup = false;
+
+    if (sn_bench_test_parse(a, &t, &err))
+        return bad(b, "%s", err.msg);
+    for (size_t k = 0; k < o->ntests; k++)
+        dup |= o->tests[k] == t;
+    if (!dup) {
+        assert(o->ntests < SN_ARRAY_LEN(o->tests));
+        o->tests[o->ntests++] = t;
+    }
+    return SN_EXIT_OK;
+}
+
+/* The options that take no value; *done says whether a was one.
+ * check_given: -c 1: 1; -c 0 or --no-check: -1. */
+static int parse_flag(struct bench_cli *b, const char *a, int *check_given,
+                      bool *done)
+{
+    *done = true;
+    if (!strcmp(a, "--isolated")) {
+        b->o.isolated = true;
+    } else if (!strcmp(a, "--allow-colocated")) {
+        b->allow_colocated = true;
+    } else if (!strcmp(a, "--no-check")) {
+        if (*check_given > 0)
+            return bad(b, "-c 1 and --no-check contradict each other; "
+                          "give one");
+        b->o.check = false;
+        *check_given = -1;
+    } else {
+        *done = false;
+    }
+    return SN_EXIT_OK;
+}
+
+/* The options whose value is a size or a whole number in a range:
+ * their names and where the value goes in struct sn_bench_opts. */
+static const struct {
+    const char *name, *alias;
+    bool size; /* a size (uint64_t); else an int in min..max */
+    long long min, max;
+    size_t off;
+} num_opts[] = {
+    {"-b", "--minbytes", true, 0, 0, offsetof(struct sn_bench_opts, min_bytes)},
+    {"-e", "--maxbytes", true, 0, 0, offsetof(struct sn_bench_opts, max_bytes)},
+    {"-r", "--root", false, 0, 1 << 24, offsetof(struct sn_bench_opts, root)},
+    {"-n", "--iters", false, 1, 10000000,
+     offsetof(struct sn_bench_opts, iters)},
+    {"-w", "--warmup", false, 0, 10000000,
+     offsetof(struct sn_bench_opts, warmup)},
+    {"--latency-iters", NULL, false, 1, 10000000,
+     offsetof(struct sn_bench_opts, latency_iters)},
+    {"--max-iters", NULL, false, 1, 10000000,
+     offsetof(struct sn_bench_opts, max_iters)},
+    {"--size", NULL, true, 0, 0, offsetof(struct sn_bench_opts, pair_bytes)},
+    {"--lat-size", NULL, true, 0, 0, offsetof(struct sn_bench_opts, lat_bytes)},
+    {"--mem-size", NULL, true, 0, 0, offsetof(struct sn_bench_opts, mem_bytes)},
+    {"--host-size", NULL, true, 0, 0,
+     offsetof(struct sn_bench_opts, host_bytes)},
+    {"--gemm-size", NULL, false, 1, 65536,
+     offsetof(struct sn_bench_opts, gemm_size)},
+    {"--threads", NULL, false, 1, 4096,
+     offsetof(struct sn_bench_opts, threads)},
+};
+
+/* A size or number option of num_opts; *done says whether a was one. */
+static int parse_number(struct bench_cli *b, const char *a, const char *v,
+                        bool *done)
+{
+    char *base = (char *)&b->o;
+
+    for (size_t k = 0; k < SN_ARRAY_LEN(num_opts); k++) {
+        if (strcmp(a, num_opts[k].name) &&
+            (!num_opts[k].alias || strcmp(a, num_opts[k].alias)))
+            continue;
+        *done = true;
+        if (num_opts[k].size)
+            return parse_size(b, a, v, (uint64_t *)(base + num_opts[k].off));
+        return parse_int(b, a, v, num_opts[k].min, num_opts[k].max,
+                         (int *)(base + num_opts[k].off));
+    }
+    *done = false;
+    return SN_EXIT_OK;
+}
+
+/* --until-ci: a percentage, with or without the sign: 1, 1%, 0.5 */
+static int parse_until_ci(struct bench_cli *b, const char *v)
+{
+    struct sn_error err;
+    char num[32];
+    double pct;
+
+    sn_strlcpy(num, v, sizeof(num));
+    num[strcspn(num, "%")] = '\0';
+    if (sn_parse_double(num, &pct, &err) || pct <= 0 || pct >= 100)
+        return bad(b,
+                   "--until-ci: '%s' is not a percentage above 0 "
+                   "and below 100",
+                   v);
+    b->o.until_ci = pct / 100.0;
+    return SN_EXIT_OK;
+}
+
+/* --fsroot: as doctor has it, a root that is not a directory is bad
+ * input, not an empty machine */
+static int parse_fsroot(struct bench_cli *b, const char *v)
+{
+    struct stat st;
+    int rc = SN_EXIT_OK;
+
+    if (stat(v, &st) != 0)
+        rc = bad(b, "--fsroot %s: cannot use as root: %s", v, strerror(errno));
+    else if (!S_ISDIR(st.st_mode))
+        rc = bad(b,
+                 "--fsroot %s: cannot use as root: not a "
+                 "directory",
+                 v);
+    b->o.fsroot = v;
+    return rc;
+}
+
+/* The options with a value of their own kind (not a plain size or
+ * number); an option bench does not know is a usage error. */
+static int parse_value(struct bench_cli *b, const char *a, const char *v,
+                       int *check_given)
+{
+    struct sn_bench_opts *o = &b->o;
+    struct sn_error err;
+    int rc = SN_EXIT_OK;
+
+    if (!strcmp(a, "--backend")) {
+        if (sn_bench_backend_parse(v, &o->backend, &err))
+            rc = bad(b, "%s", err.msg);
+    } else if (!strcmp(a, "-f") || !strcmp(a, "--stepfactor")) {
+        if (sn_parse_double(v, &o->step_factor, &err) || o->step_factor <= 1 ||
+            o->step_factor > 1024)
+            rc = bad(b, "%s: '%s' is not a step factor above 1", a, v);
+    } else if (!strcmp(a, "-d") || !strcmp(a, "--datatype")) {
+        if (sn_bench_dtype_parse(v, &o->coll_dtype, &err))
+            rc = bad(b, "%s: %s", a, err.msg);
+    } else if (!strcmp(a, "-o") || !strcmp(a, "--op")) {
+        if (sn_bench_redop_parse(v, &o->redop, &err))
+            rc = bad(b, "%s: %s", a, err.msg);
+    } else if (!strcmp(a, "-c") || !strcmp(a, "--check")) {
+        int on = 1;
+        rc = parse_int(b, a, v, 0, 1, &on);
+        if (!rc && on && *check_given < 0)
+            return bad(b, "-c 1 and --no-check contradict each other; "
+                          "give one");
+        o->check = on != 0;
+        *check_given = on ? 1 : -1;
+    } else if (!strcmp(a, "--until-ci")) {
+        rc = parse_until_ci(b, v);
+    } else if (!strcmp(a, "--timeout")) {
+        if (sn_unit_parse(v, SN_UNIT_TIME, true, &o->timeout, &err) ||
+            o->timeout <= 0)
+            rc = bad(b,
+                     "--timeout: '%s' is not a duration such as 30 "
+                     "or 5min",
+                     v);
+    } else if (!strcmp(a, "--dtypes")) {
+        rc = parse_list(b, a, v, true);
+    } else if (!strcmp(a, "--ops")) {
+        rc = parse_list(b, a, v, false);
+    } else if (!strcmp(a, "--json")) {
+        b->json = v;
+    } else if (!strcmp(a, "--spec")) {
+        b->spec = v;
+    } else if (!strcmp(a, "--fsroot")) {
+        rc = parse_fsroot(b, v);
+    } else if (!strcmp(a, "--nvml")) {
+        o->nvml_library = cli_nvml_library(v);
+    } else if (!strcmp(a, "--inject")) {
+        rc = parse_inject(b, v);
+    } else {
+        rc = bad(b,
+                 "bench: unknown option '%s' (see 'supernode help "
+                 "bench')",
+                 a);
+    }
+    return rc;
+}
+
+/* bench's arguments into b: TEST words, flags, and options with a
+ * value; the first error ends the parse. */
+static int parse_args(struct bench_cli *b, int argc, char **argv)
+{
     int rc = SN_EXIT_OK;
     int check_given = 0; /* -c 1: 1; -c 0 or --no-check: -1 */
 
     for (int i = 1; i < argc && !rc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        bool takes = true;
+        bool done;
 
         if (a[0] != '-') {
-            enum sn_bench_test t;
-            bool dup = false;
-            takes = false;
-            if (sn_bench_test_parse(a, &t, &err))
-                return bad(b, "%s", err.msg);
-            for (size_t k = 0; k < o->ntests; k++)
-                dup |= o->tests[k] == t;
-            if (!dup)
-                o->tests[o->ntests++] = t;
+            rc = parse_test(b, a);
             continue;
         }
-        if (!strcmp(a, "--isolated")) {
-            o->isolated = true;
+        rc = parse_flag(b, a, &check_given, &done);
+        if (rc || done)
             continue;
-        }
-        if (!strcmp(a, "--allow-colocated")) {
-            b->allow_colocated = true;
-            continue;
-        }
-        if (!strcmp(a, "--no-check")) {
-            if (check_given > 0)
-                return bad(b, "-c 1 and --no-check contradict each other; "
-                              "give one");
-            o->check = false;
-            check_given = -1;
-            continue;
-        }
         if (!v)
             return bad(b, "%s needs a value", a);
-        if (!strcmp(a, "--backend")) {
-            if (sn_bench_backend_parse(v, &o->backend, &err))
-                rc = bad(b, "%s", err.msg);
-        } else if (!strcmp(a, "-b") || !strcmp(a, "--minbytes")) {
-            rc = parse_size(b, a, v, &o->min_bytes);
-        } else if (!strcmp(a, "-e") || !strcmp(a, "--maxbytes")) {
-            rc = parse_size(b, a, v, &o->max_bytes);
-        } else if (!strcmp(a, "-f") || !strcmp(a, "--stepfactor")) {
-            if (sn_parse_double(v, &o->step_factor, &err) ||
-                o->step_factor <= 1 || o->step_factor > 1024)
-                rc = bad(b, "%s: '%s' is not a step factor above 1", a, v);
-        } else if (!strcmp(a, "-d") || !strcmp(a, "--datatype")) {
-            if (sn_bench_dtype_parse(v, &o->coll_dtype, &err))
-                rc = bad(b, "%s: %s", a, err.msg);
-        } else if (!strcmp(a, "-o") || !strcmp(a, "--op")) {
-            if (sn_bench_redop_parse(v, &o->redop, &err))
-                rc = bad(b, "%s: %s", a, err.msg);
-        } else if (!strcmp(a, "-r") || !strcmp(a, "--root")) {
-            rc = parse_int(b, a, v, 0, 1 << 24, &o->root);
-        } else if (!strcmp(a, "-n") || !strcmp(a, "--iters")) {
-            rc = parse_int(b, a, v, 1, 10000000, &o->iters);
-        } else if (!strcmp(a, "-w") || !strcmp(a, "--warmup")) {
-            rc = parse_int(b, a, v, 0, 10000000, &o->warmup);
-        } else if (!strcmp(a, "-c") || !strcmp(a, "--check")) {
-            int on = 1;
-            rc = parse_int(b, a, v, 0, 1, &on);
-            if (!rc && on && check_given < 0)
-                return bad(b, "-c 1 and --no-check contradict each other; "
-                              "give one");
-            o->check = on != 0;
-            check_given = on ? 1 : -1;
-        } else if (!strcmp(a, "--latency-iters")) {
-            rc = parse_int(b, a, v, 1, 10000000, &o->latency_iters);
-        } else if (!strcmp(a, "--until-ci")) {
-            /* a percentage, with or without the sign: 1, 1%, 0.5 */
-            char num[32];
-            double pct;
-            sn_strlcpy(num, v, sizeof(num));
-            num[strcspn(num, "%")] = '\0';
-            if (sn_parse_double(num, &pct, &err) || pct <= 0 || pct >= 100)
-                rc = bad(b, "--until-ci: '%s' is not a percentage above 0 "
-                            "and below 100",
-                         v);
-            else
-                o->until_ci = pct / 100.0;
-        } else if (!strcmp(a, "--max-iters")) {
-            rc = parse_int(b, a, v, 1, 10000000, &o->max_iters);
-        } else if (!strcmp(a, "--timeout")) {
-            if (sn_unit_parse(v, SN_UNIT_TIME, true, &o->timeout, &err) ||
-                o->timeout <= 0)
-                rc = bad(b, "--timeout: '%s' is not a duration such as 30 "
-                            "or 5min",
-                         v);
-        } else if (!strcmp(a, "--size")) {
-            rc = parse_size(b, a, v, &o->pair_bytes);
-        } else if (!strcmp(a, "--lat-size")) {
-            rc = parse_size(b, a, v, &o->lat_bytes);
-        } else if (!strcmp(a, "--mem-size")) {
-            rc = parse_size(b, a, v, &o->mem_bytes);
-        } else if (!strcmp(a, "--host-size")) {
-            rc = parse_size(b, a, v, &o->host_bytes);
-        } else if (!strcmp(a, "--gemm-size")) {
-            rc = parse_int(b, a, v, 1, 65536, &o->gemm_size);
-        } else if (!strcmp(a, "--threads")) {
-            rc = parse_int(b, a, v, 1, 4096, &o->threads);
-        } else if (!strcmp(a, "--dtypes")) {
-            rc = parse_list(b, a, v, true);
-        } else if (!strcmp(a, "--ops")) {
-            rc = parse_list(b, a, v, false);
-        } else if (!strcmp(a, "--json")) {
-            b->json = v;
-        } else if (!strcmp(a, "--spec")) {
-            b->spec = v;
-        } else if (!strcmp(a, "--fsroot")) {
-            /* as doctor has it: a root that is not a directory is bad
-             * input, not an empty machine */
-            struct stat st;
-            if (stat(v, &st) != 0)
-                rc = bad(b, "--fsroot %s: cannot use as root: %s", v,
-                         strerror(errno));
-            else if (!S_ISDIR(st.st_mode))
-                rc = bad(b, "--fsroot %s: cannot use as root: not a "
-                            "directory",
-                         v);
-            o->fsroot = v;
-        } else if (!strcmp(a, "--nvml")) {
-            o->nvml_library = cli_nvml_library(v);
-        } else if (!strcmp(a, "--inject")) {
-            rc = parse_inject(b, v);
-        } else {
-            return bad(b, "bench: unknown option '%s' (see 'supernode help "
-                          "bench')",
-                       a);
-        }
-        if (takes)
-            i++;
+        rc = parse_number(b, a, v, &done);
+        if (!rc && !done)
+            rc = parse_value(b, a, v, &check_given);
+        i++; /* the value */
     }
     return rc;
 }

@@ -257,149 +257,173 @@ static void show_item(struct kv *o, enum kind k, const void *item)
     }
 }
 
+/* The accelerators: one row each. */
+static void table_accels(const struct sn_catalog *c, struct sn_table *t)
+{
+    char a[32], b[32], d[32], e[32];
+
+    sn_table_col(t, "accelerator", false);
+    sn_table_col(t, "vendor", false);
+    sn_table_col(t, "bf16", true);
+    sn_table_col(t, "hbm", true);
+    sn_table_col(t, "hbm bw", true);
+    sn_table_col(t, "scale-up", true);
+    sn_table_col(t, "tdp", true);
+    sn_table_col(t, "domain", true);
+    sn_table_col(t, "conf", false);
+    for (size_t i = 0; i < c->naccels; i++) {
+        const struct sn_accel_info *x = c->accels[i];
+        sn_table_row(t);
+        sn_table_cell(t, "%s", x->name);
+        sn_table_cell(t, "%s", x->vendor);
+        sn_table_cell(
+            t, "%s",
+            sn_unit_format(x->bf16_flops, SN_UNIT_FLOPS, a, sizeof(a)));
+        sn_table_cell(
+            t, "%s", sn_unit_format(x->hbm_bytes, SN_UNIT_BYTES, b, sizeof(b)));
+        sn_table_cell(
+            t, "%s",
+            sn_unit_format(x->hbm_bw, SN_UNIT_BANDWIDTH, d, sizeof(d)));
+        sn_table_cell(t, "%d x %s", x->scaleup_links,
+                      x->scaleup_links
+                          ? sn_unit_format(x->scaleup_bw / x->scaleup_links,
+                                           SN_UNIT_BANDWIDTH, e, sizeof(e))
+                          : "-");
+        if (x->tdp_w > 0)
+            sn_table_cell(
+                t, "%s", sn_unit_format(x->tdp_w, SN_UNIT_POWER, a, sizeof(a)));
+        else
+            sn_table_cell(t, "-");
+        sn_table_cell(t, "%d", x->max_domain);
+        sn_table_cell(t, "%s", sn_confidence_mark(x->confidence));
+    }
+}
+
+/* The switches: one row each. */
+static void table_switches(const struct sn_catalog *c, struct sn_table *t)
+{
+    char a[32];
+
+    sn_table_col(t, "switch", false);
+    sn_table_col(t, "role", false);
+    sn_table_col(t, "ports", true);
+    sn_table_col(t, "port rate", true);
+    sn_table_col(t, "reduction", false);
+    sn_table_col(t, "per box", true);
+    sn_table_col(t, "conf", false);
+    for (size_t i = 0; i < c->nswitches; i++) {
+        const struct sn_switch_info *x = c->switches[i];
+        sn_table_row(t);
+        sn_table_cell(t, "%s", x->name);
+        sn_table_cell(t, "%s", x->scale_up ? "scale-up" : "network");
+        sn_table_cell(t, "%d", x->radix);
+        sn_table_cell(
+            t, "%s",
+            sn_unit_format(x->port_bw, SN_UNIT_BANDWIDTH, a, sizeof(a)));
+        sn_table_cell(t, "%s", x->in_network_reduction ? "yes" : "no");
+        sn_table_cell(t, "%d", x->chips_per_box);
+        sn_table_cell(t, "%s", sn_confidence_mark(x->confidence));
+    }
+}
+
+/* The NICs: one row each. */
+static void table_nics(const struct sn_catalog *c, struct sn_table *t)
+{
+    char a[32];
+
+    sn_table_col(t, "nic", false);
+    sn_table_col(t, "vendor", false);
+    sn_table_col(t, "rate", true);
+    sn_table_col(t, "ports", true);
+    sn_table_col(t, "conf", false);
+    for (size_t i = 0; i < c->nnics; i++) {
+        const struct sn_nic_info *x = c->nics[i];
+        sn_table_row(t);
+        sn_table_cell(t, "%s", x->name);
+        sn_table_cell(t, "%s", x->vendor);
+        sn_table_cell(t, "%s",
+                      sn_unit_format(x->rate, SN_UNIT_BANDWIDTH, a, sizeof(a)));
+        sn_table_cell(t, "%d", x->ports);
+        sn_table_cell(t, "%s", sn_confidence_mark(x->confidence));
+    }
+}
+
+/* The cables: one row each. */
+static void table_cables(const struct sn_catalog *c, struct sn_table *t)
+{
+    char a[32], b[32], d[32];
+
+    sn_table_col(t, "cable", false);
+    sn_table_col(t, "medium", false);
+    sn_table_col(t, "reach", true);
+    sn_table_col(t, "rate", true);
+    sn_table_col(t, "power/end", true);
+    sn_table_col(t, "use", false);
+    sn_table_col(t, "conf", false);
+    for (size_t i = 0; i < c->ncables; i++) {
+        const struct sn_cable_info *x = c->cables[i];
+        sn_table_row(t);
+        sn_table_cell(t, "%s", x->name);
+        sn_table_cell(t, "%s", sn_medium_name(x->medium));
+        sn_table_cell(
+            t, "%s",
+            sn_unit_format(x->max_reach, SN_UNIT_LENGTH, a, sizeof(a)));
+        sn_table_cell(t, "%s",
+                      sn_unit_format(x->rate, SN_UNIT_BANDWIDTH, b, sizeof(b)));
+        sn_table_cell(t, "%s",
+                      sn_unit_format(x->transceiver_power_w, SN_UNIT_POWER, d,
+                                     sizeof(d)));
+        sn_table_cell(t, "%s", x->scale_up ? "scale-up" : "network");
+        sn_table_cell(t, "%s", sn_confidence_mark(x->confidence));
+    }
+}
+
+/* The models: one row each. */
+static void table_models(const struct sn_catalog *c, struct sn_table *t)
+{
+    char a[32], b[32];
+
+    sn_table_col(t, "model", false);
+    sn_table_col(t, "layers", true);
+    sn_table_col(t, "hidden", true);
+    sn_table_col(t, "heads/kv", true);
+    sn_table_col(t, "ffn", true);
+    sn_table_col(t, "experts", true);
+    sn_table_col(t, "params", true);
+    sn_table_col(t, "active", true);
+    sn_table_col(t, "conf", false);
+    for (size_t i = 0; i < c->nmodels; i++) {
+        const struct sn_model_info *x = c->models[i];
+        sn_table_row(t);
+        sn_table_cell(t, "%s", x->name);
+        sn_table_cell(t, "%d", x->layers);
+        sn_table_cell(t, "%d", x->hidden);
+        sn_table_cell(t, "%d/%d", x->heads, x->kv_heads);
+        sn_table_cell(t, "%d", x->ffn);
+        if (x->experts > 1)
+            sn_table_cell(t, "%d top-%d", x->experts, x->topk);
+        else
+            sn_table_cell(t, "-");
+        sn_table_cell(t, "%s", fmt_params(x->params, a, sizeof(a)));
+        sn_table_cell(t, "%s", fmt_params(x->active_params, b, sizeof(b)));
+        sn_table_cell(t, "%s", sn_confidence_mark(x->confidence));
+    }
+}
+
 /* One table per kind with the figures people compare. */
 static void table(const struct sn_catalog *c, enum kind k, struct sn_buf *out)
 {
+    static void (*const tables[K_COUNT])(const struct sn_catalog *,
+                                         struct sn_table *) = {
+        [K_ACCEL] = table_accels, [K_SWITCH] = table_switches,
+        [K_NIC] = table_nics,     [K_CABLE] = table_cables,
+        [K_MODEL] = table_models,
+    };
     struct sn_table t;
-    char a[32], b[32], d[32], e[32];
 
     sn_table_init(&t, "");
-    switch (k) {
-    case K_ACCEL:
-        sn_table_col(&t, "accelerator", false);
-        sn_table_col(&t, "vendor", false);
-        sn_table_col(&t, "bf16", true);
-        sn_table_col(&t, "hbm", true);
-        sn_table_col(&t, "hbm bw", true);
-        sn_table_col(&t, "scale-up", true);
-        sn_table_col(&t, "tdp", true);
-        sn_table_col(&t, "domain", true);
-        sn_table_col(&t, "conf", false);
-        for (size_t i = 0; i < c->naccels; i++) {
-            const struct sn_accel_info *x = c->accels[i];
-            sn_table_row(&t);
-            sn_table_cell(&t, "%s", x->name);
-            sn_table_cell(&t, "%s", x->vendor);
-            sn_table_cell(
-                &t, "%s",
-                sn_unit_format(x->bf16_flops, SN_UNIT_FLOPS, a, sizeof(a)));
-            sn_table_cell(
-                &t, "%s",
-                sn_unit_format(x->hbm_bytes, SN_UNIT_BYTES, b, sizeof(b)));
-            sn_table_cell(
-                &t, "%s",
-                sn_unit_format(x->hbm_bw, SN_UNIT_BANDWIDTH, d, sizeof(d)));
-            sn_table_cell(&t, "%d x %s", x->scaleup_links,
-                          x->scaleup_links
-                              ? sn_unit_format(x->scaleup_bw / x->scaleup_links,
-                                               SN_UNIT_BANDWIDTH, e, sizeof(e))
-                              : "-");
-            if (x->tdp_w > 0)
-                sn_table_cell(
-                    &t, "%s",
-                    sn_unit_format(x->tdp_w, SN_UNIT_POWER, a, sizeof(a)));
-            else
-                sn_table_cell(&t, "-");
-            sn_table_cell(&t, "%d", x->max_domain);
-            sn_table_cell(&t, "%s", sn_confidence_mark(x->confidence));
-        }
-        break;
-    case K_SWITCH:
-        sn_table_col(&t, "switch", false);
-        sn_table_col(&t, "role", false);
-        sn_table_col(&t, "ports", true);
-        sn_table_col(&t, "port rate", true);
-        sn_table_col(&t, "reduction", false);
-        sn_table_col(&t, "per box", true);
-        sn_table_col(&t, "conf", false);
-        for (size_t i = 0; i < c->nswitches; i++) {
-            const struct sn_switch_info *x = c->switches[i];
-            sn_table_row(&t);
-            sn_table_cell(&t, "%s", x->name);
-            sn_table_cell(&t, "%s", x->scale_up ? "scale-up" : "network");
-            sn_table_cell(&t, "%d", x->radix);
-            sn_table_cell(
-                &t, "%s",
-                sn_unit_format(x->port_bw, SN_UNIT_BANDWIDTH, a, sizeof(a)));
-            sn_table_cell(&t, "%s", x->in_network_reduction ? "yes" : "no");
-            sn_table_cell(&t, "%d", x->chips_per_box);
-            sn_table_cell(&t, "%s", sn_confidence_mark(x->confidence));
-        }
-        break;
-    case K_NIC:
-        sn_table_col(&t, "nic", false);
-        sn_table_col(&t, "vendor", false);
-        sn_table_col(&t, "rate", true);
-        sn_table_col(&t, "ports", true);
-        sn_table_col(&t, "conf", false);
-        for (size_t i = 0; i < c->nnics; i++) {
-            const struct sn_nic_info *x = c->nics[i];
-            sn_table_row(&t);
-            sn_table_cell(&t, "%s", x->name);
-            sn_table_cell(&t, "%s", x->vendor);
-            sn_table_cell(
-                &t, "%s",
-                sn_unit_format(x->rate, SN_UNIT_BANDWIDTH, a, sizeof(a)));
-            sn_table_cell(&t, "%d", x->ports);
-            sn_table_cell(&t, "%s", sn_confidence_mark(x->confidence));
-        }
-        break;
-    case K_CABLE:
-        sn_table_col(&t, "cable", false);
-        sn_table_col(&t, "medium", false);
-        sn_table_col(&t, "reach", true);
-        sn_table_col(&t, "rate", true);
-        sn_table_col(&t, "power/end", true);
-        sn_table_col(&t, "use", false);
-        sn_table_col(&t, "conf", false);
-        for (size_t i = 0; i < c->ncables; i++) {
-            const struct sn_cable_info *x = c->cables[i];
-            sn_table_row(&t);
-            sn_table_cell(&t, "%s", x->name);
-            sn_table_cell(&t, "%s", sn_medium_name(x->medium));
-            sn_table_cell(
-                &t, "%s",
-                sn_unit_format(x->max_reach, SN_UNIT_LENGTH, a, sizeof(a)));
-            sn_table_cell(
-                &t, "%s",
-                sn_unit_format(x->rate, SN_UNIT_BANDWIDTH, b, sizeof(b)));
-            sn_table_cell(&t, "%s",
-                          sn_unit_format(x->transceiver_power_w, SN_UNIT_POWER,
-                                         d, sizeof(d)));
-            sn_table_cell(&t, "%s", x->scale_up ? "scale-up" : "network");
-            sn_table_cell(&t, "%s", sn_confidence_mark(x->confidence));
-        }
-        break;
-    case K_MODEL:
-        sn_table_col(&t, "model", false);
-        sn_table_col(&t, "layers", true);
-        sn_table_col(&t, "hidden", true);
-        sn_table_col(&t, "heads/kv", true);
-        sn_table_col(&t, "ffn", true);
-        sn_table_col(&t, "experts", true);
-        sn_table_col(&t, "params", true);
-        sn_table_col(&t, "active", true);
-        sn_table_col(&t, "conf", false);
-        for (size_t i = 0; i < c->nmodels; i++) {
-            const struct sn_model_info *x = c->models[i];
-            sn_table_row(&t);
-            sn_table_cell(&t, "%s", x->name);
-            sn_table_cell(&t, "%d", x->layers);
-            sn_table_cell(&t, "%d", x->hidden);
-            sn_table_cell(&t, "%d/%d", x->heads, x->kv_heads);
-            sn_table_cell(&t, "%d", x->ffn);
-            if (x->experts > 1)
-                sn_table_cell(&t, "%d top-%d", x->experts, x->topk);
-            else
-                sn_table_cell(&t, "-");
-            sn_table_cell(&t, "%s", fmt_params(x->params, a, sizeof(a)));
-            sn_table_cell(&t, "%s", fmt_params(x->active_params, b, sizeof(b)));
-            sn_table_cell(&t, "%s", sn_confidence_mark(x->confidence));
-        }
-        break;
-    default:
-        break;
-    }
+    if ((unsigned)k < K_COUNT && tables[k])
+        tables[k](c, &t);
     sn_table_render(&t, out);
     sn_table_release(&t);
 }
@@ -449,58 +473,62 @@ static int find_any(const struct sn_catalog *c, const char *name,
     return -1;
 }
 
-static int catalog_run(int argc, char **argv)
+/* What `catalog` was asked: a verb, its argument, and the options. */
+struct catalog_args {
+    const char *verb, *arg, *specfile;
+    enum sn_format fmt;
+    int kind; /* list KIND's kind, or -1 for all */
+};
+
+/* Parse and check catalog's arguments; prints the usage error. */
+static int catalog_parse(int argc, char **argv, struct catalog_args *ca)
 {
     const struct sn_cmd *self = sn_cmd_find("catalog");
-    const char *verb, *arg = NULL, *specfile = NULL;
-    enum sn_format fmt = SN_FORMAT_TABLE;
-    const struct sn_catalog *cat = sn_catalog_builtin();
-    struct sn_spec spec;
-    struct sn_error err;
-    struct sn_buf out;
-    struct kv o;
-    bool have_spec = false;
-    int rc = SN_EXIT_OK, kind = -1;
+    int rc;
 
+    memset(ca, 0, sizeof(*ca));
+    ca->fmt = SN_FORMAT_TABLE;
+    ca->kind = -1;
     if (argc < 2) {
         cli_usage_error("catalog needs a verb: list or show");
         return cli_usage_hint(self);
     }
-    verb = argv[1];
+    ca->verb = argv[1];
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "--format") && i + 1 < argc) {
-            if ((rc = cli_parse_format(argv[++i], "table,text,json", &fmt)))
+            if ((rc = cli_parse_format(argv[++i], "table,text,json", &ca->fmt)))
                 return rc;
         } else if (!strcmp(argv[i], "--spec") && i + 1 < argc) {
-            specfile = argv[++i];
+            ca->specfile = argv[++i];
         } else if (argv[i][0] == '-' && argv[i][1]) {
             cli_usage_error("catalog: unknown option '%s'", argv[i]);
             return cli_usage_hint(self);
-        } else if (!arg) {
-            arg = argv[i];
+        } else if (!ca->arg) {
+            ca->arg = argv[i];
         } else {
             cli_usage_error("catalog: unexpected argument '%s'", argv[i]);
             return cli_usage_hint(self);
         }
     }
-    if (strcmp(verb, "list") && strcmp(verb, "show")) {
+    if (strcmp(ca->verb, "list") && strcmp(ca->verb, "show")) {
         static const char *const verbs[] = {"list", "show", NULL};
-        const char *near = sn_suggest(verb, verbs);
+        const char *near = sn_suggest(ca->verb, verbs);
         if (near)
             return cli_usage_error("unknown catalog verb '%s' (did you mean "
                                    "'%s'?)",
-                                   verb, near);
+                                   ca->verb, near);
         return cli_usage_error("unknown catalog verb '%s' (expected list or "
                                "show)",
-                               verb);
+                               ca->verb);
     }
-    if (!strcmp(verb, "show") && !arg) {
+    if (!strcmp(ca->verb, "show") && !ca->arg) {
         cli_usage_error("catalog show needs a NAME");
         return cli_usage_hint(self);
     }
-    if (!strcmp(verb, "list") && arg && (kind = parse_kind(arg)) < 0) {
-        const char *near = sn_suggest(arg, kind_names);
-        return cli_usage_error("unknown catalog kind '%s' (%s%s%s)", arg,
+    if (!strcmp(ca->verb, "list") && ca->arg &&
+        (ca->kind = parse_kind(ca->arg)) < 0) {
+        const char *near = sn_suggest(ca->arg, kind_names);
+        return cli_usage_error("unknown catalog kind '%s' (%s%s%s)", ca->arg,
                                near ? "did you mean '"
                                     : "expected one of: "
                                       "accelerators, "
@@ -508,63 +536,92 @@ static int catalog_run(int argc, char **argv)
                                       "cables, models",
                                near ? near : "", near ? "'?" : "");
     }
-    if (specfile) {
+    return SN_EXIT_OK;
+}
+
+/* `catalog show NAME`: every field of the entry of any kind. */
+static int catalog_show(struct kv *o, const struct sn_catalog *cat,
+                        const char *name)
+{
+    const void *item = NULL;
+    int k = find_any(cat, name, &item);
+
+    if (k < 0)
+        return SN_EXIT_USAGE;
+    if (o->json) {
+        sn_json_kstr(&o->j, "kind", kind_one[k]);
+        sn_json_key(&o->j, "entry");
+        sn_json_obj_begin(&o->j);
+    } else {
+        sn_buf_printf(o->out, "%s %s\n", kind_one[k], name);
+    }
+    show_item(o, (enum kind)k, item);
+    if (o->json)
+        sn_json_obj_end(&o->j);
+    return SN_EXIT_OK;
+}
+
+/* `catalog list [KIND]`: a table (an array in JSON) per kind. */
+static void catalog_list(struct kv *o, const struct sn_catalog *cat, int kind)
+{
+    for (int k = 0; k < K_COUNT; k++) {
+        if (kind >= 0 && k != kind)
+            continue;
+        if (o->json) {
+            sn_json_key(&o->j, kind_names[k]);
+            sn_json_arr_begin(&o->j);
+            for (size_t i = 0; i < kind_count(cat, (enum kind)k); i++) {
+                sn_json_obj_begin(&o->j);
+                show_item(o, (enum kind)k, kind_item(cat, (enum kind)k, i));
+                sn_json_obj_end(&o->j);
+            }
+            sn_json_arr_end(&o->j);
+        } else {
+            if (o->out->len)
+                sn_buf_putc(o->out, '\n');
+            table(cat, (enum kind)k, o->out);
+        }
+    }
+    if (!o->json)
+        sn_buf_puts(o->out, "\nconf: V vendor, S secondary, D derived, E "
+                            "estimate, U given in a spec; 'supernode "
+                            "catalog show NAME' gives the sources\n");
+}
+
+static int catalog_run(int argc, char **argv)
+{
+    struct catalog_args ca;
+    const struct sn_catalog *cat = sn_catalog_builtin();
+    struct sn_spec spec;
+    struct sn_error err;
+    struct sn_buf out;
+    struct kv o;
+    bool have_spec = false;
+    int rc;
+
+    if ((rc = catalog_parse(argc, argv, &ca)))
+        return rc;
+    if (ca.specfile) {
         sn_error_clear(&err);
-        if (sn_spec_load(specfile, &spec, &err))
+        if (sn_spec_load(ca.specfile, &spec, &err))
             return cli_fail(&err);
         have_spec = true;
         cat = &spec.catalog;
     }
     sn_buf_init(&out);
     memset(&o, 0, sizeof(o));
-    o.json = fmt == SN_FORMAT_JSON;
+    o.json = ca.fmt == SN_FORMAT_JSON;
     o.out = &out;
     if (o.json) {
         sn_json_init(&o.j, &out, true);
         sn_json_obj_begin(&o.j);
         sn_json_kstr(&o.j, "schema", "supernode.catalog/1");
     }
-    if (!strcmp(verb, "show")) {
-        const void *item = NULL;
-        int k = find_any(cat, arg, &item);
-        if (k < 0) {
-            rc = SN_EXIT_USAGE;
+    if (!strcmp(ca.verb, "show")) {
+        if ((rc = catalog_show(&o, cat, ca.arg)))
             goto out;
-        }
-        if (o.json) {
-            sn_json_kstr(&o.j, "kind", kind_one[k]);
-            sn_json_key(&o.j, "entry");
-            sn_json_obj_begin(&o.j);
-        } else {
-            sn_buf_printf(&out, "%s %s\n", kind_one[k], arg);
-        }
-        show_item(&o, (enum kind)k, item);
-        if (o.json)
-            sn_json_obj_end(&o.j);
     } else {
-        for (int k = 0; k < K_COUNT; k++) {
-            if (kind >= 0 && k != kind)
-                continue;
-            if (o.json) {
-                sn_json_key(&o.j, kind_names[k]);
-                sn_json_arr_begin(&o.j);
-                for (size_t i = 0; i < kind_count(cat, (enum kind)k); i++) {
-                    sn_json_obj_begin(&o.j);
-                    show_item(&o, (enum kind)k,
-                              kind_item(cat, (enum kind)k, i));
-                    sn_json_obj_end(&o.j);
-                }
-                sn_json_arr_end(&o.j);
-            } else {
-                if (out.len)
-                    sn_buf_putc(&out, '\n');
-                table(cat, (enum kind)k, &out);
-            }
-        }
-        if (!o.json)
-            sn_buf_puts(&out, "\nconf: V vendor, S secondary, D derived, E "
-                              "estimate, U given in a spec; 'supernode "
-                              "catalog show NAME' gives the sources\n");
+        catalog_list(&o, cat, ca.kind);
     }
     if (o.json) {
         sn_json_obj_end(&o.j);

@@ -197,21 +197,41 @@ static void show_text(const struct sn_run *r, const struct sn_results *rs,
     }
 }
 
+/* A run with everything stored of it: what show reads and import
+ * writes. */
+struct run_whole {
+    struct sn_run run;
+    struct sn_results rs;
+    struct sn_store_finding *f;
+    size_t nf;
+    struct sn_store_health *h;
+    size_t nh;
+};
+
+static void whole_init(struct run_whole *w)
+{
+    memset(w, 0, sizeof(*w));
+    sn_results_init(&w->rs);
+}
+
+static void whole_release(struct run_whole *w)
+{
+    sn_store_health_release(w->h, w->nh);
+    sn_store_findings_release(w->f, w->nf);
+    sn_results_release(&w->rs);
+}
+
 static int runs_show(int argc, char **argv)
 {
     struct runs_opts o;
     struct sn_store *st = NULL;
-    struct sn_run run;
-    struct sn_results rs;
-    struct sn_store_finding *f = NULL;
-    struct sn_store_health *h = NULL;
-    size_t nf = 0, nh = 0;
+    struct run_whole w;
     struct sn_error err;
     struct sn_buf out;
     int64_t id;
     int rc;
 
-    sn_results_init(&rs);
+    whole_init(&w);
     rc = parse_opts(argc, argv, "table,json", true, &o);
     if (!rc)
         rc = cli_parse_run_id("runs show", o.arg, &id);
@@ -221,26 +241,24 @@ static int runs_show(int argc, char **argv)
     if (rc)
         return rc;
     sn_buf_init(&out);
-    if (sn_store_run_get(st, id, &run, &err) ||
-        sn_store_results_get(st, id, &rs, &err) ||
-        sn_store_findings_get(st, id, &f, &nf, &err) ||
-        sn_store_health_get(st, id, &h, &nh, &err)) {
+    if (sn_store_run_get(st, id, &w.run, &err) ||
+        sn_store_results_get(st, id, &w.rs, &err) ||
+        sn_store_findings_get(st, id, &w.f, &w.nf, &err) ||
+        sn_store_health_get(st, id, &w.h, &w.nh, &err)) {
         rc = cli_fail(&err);
         goto out;
     }
     if (o.format == SN_FORMAT_JSON) {
         struct sn_json j;
         sn_json_init(&j, &out, true);
-        sn_store_run_json(&j, &run, &rs, f, nf, h, nh, true);
+        sn_store_run_json(&j, &w.run, &w.rs, w.f, w.nf, w.h, w.nh, true);
         sn_buf_putc(&out, '\n');
     } else {
-        show_text(&run, &rs, f, nf, h, nh, &out);
+        show_text(&w.run, &w.rs, w.f, w.nf, w.h, w.nh, &out);
     }
     cli_print(&out);
 out:
-    sn_store_health_release(h, nh);
-    sn_store_findings_release(f, nf);
-    sn_results_release(&rs);
+    whole_release(&w);
     sn_buf_release(&out);
     sn_store_close(st);
     return rc;
@@ -250,22 +268,19 @@ static int runs_import(int argc, char **argv)
 {
     struct runs_opts o;
     struct sn_store *st = NULL;
-    struct sn_run run;
-    struct sn_results rs;
-    struct sn_store_finding *f = NULL;
-    struct sn_store_health *h = NULL;
-    size_t nf = 0, nh = 0, len = 0;
+    struct run_whole w;
+    size_t len = 0;
     struct sn_error err;
     char *text = NULL;
     int rc;
 
-    sn_results_init(&rs);
+    whole_init(&w);
     rc = parse_opts(argc, argv, "table", true, &o);
     if (rc)
         return rc;
     if (sn_read_file(o.arg, SN_YAML_MAX_BYTES, &text, &len, &err) ||
-        sn_store_run_parse(o.arg, text, len, &run, &rs, &f, &nf, &h, &nh,
-                           &err)) {
+        sn_store_run_parse(o.arg, text, len, &w.run, &w.rs, &w.f, &w.nf, &w.h,
+                           &w.nh, &err)) {
         free(text);
         return cli_fail(&err);
     }
@@ -273,36 +288,25 @@ static int runs_import(int argc, char **argv)
     rc = cli_store_open(o.db, CLI_DB_WRITE, &st);
     if (rc)
         goto out;
-    if (sn_store_run_put(st, &run, rs.items, rs.n, f, nf, h, nh, &err)) {
+    if (sn_store_run_put(st, &w.run, w.rs.items, w.rs.n, w.f, w.nf, w.h, w.nh,
+                         &err)) {
         rc = cli_fail(&err);
         goto out;
     }
-    printf("run %" PRId64 ": imported %zu results from %s\n", run.id, rs.n,
+    printf("run %" PRId64 ": imported %zu results from %s\n", w.run.id, w.rs.n,
            o.arg);
 out:
-    sn_store_health_release(h, nh);
-    sn_store_findings_release(f, nf);
-    sn_results_release(&rs);
+    whole_release(&w);
     sn_store_close(st);
     return rc;
 }
 
 static int runs_run(int argc, char **argv)
 {
-    if (argc < 2) {
-        cli_usage_error("runs needs a subcommand (list, show or import)");
-        return cli_usage_hint(&sn_cmd_runs);
-    }
-    if (!strcmp(argv[1], "list"))
-        return runs_list(argc, argv);
-    if (!strcmp(argv[1], "show"))
-        return runs_show(argc, argv);
-    if (!strcmp(argv[1], "import"))
-        return runs_import(argc, argv);
-    cli_usage_error("runs: unknown subcommand '%s' (expected list, show or "
-                    "import)",
-                    argv[1]);
-    return cli_usage_hint(&sn_cmd_runs);
+    static const struct cli_sub subs[] = {
+        {"list", runs_list}, {"show", runs_show}, {"import", runs_import}};
+
+    return cli_subcommand(&sn_cmd_runs, subs, SN_ARRAY_LEN(subs), argc, argv);
 }
 
 const struct sn_cmd sn_cmd_runs = {

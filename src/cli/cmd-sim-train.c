@@ -4,6 +4,7 @@
  * fit, as text or JSON (supernode.train/1, supernode.train-search/1).
  * Reached through `supernode sim train` (cmd-sim.c); its usage is in
  * sim's help. */
+#include <assert.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -292,7 +293,8 @@ static void goodput_text(const struct sn_goodput_result *g, bool have,
     sn_buf_printf(b, "  assumes                %s\n", as);
 }
 
-static void layout_json(struct sn_json *j, const struct sn_train_layout *l)
+void cli_layout_json(struct sn_json *j, const struct sn_train_layout *l,
+                     unsigned what)
 {
     sn_json_key(j, "layout");
     sn_json_obj_begin(j);
@@ -304,11 +306,14 @@ static void layout_json(struct sn_json *j, const struct sn_train_layout *l)
     sn_json_kint(j, "vpp", l->vpp);
     sn_json_kint(j, "mbs", l->mbs);
     sn_json_kint(j, "gbs", l->gbs);
-    sn_json_kint(j, "seq", l->seq);
+    if (what & CLI_LAYOUT_SEQ)
+        sn_json_kint(j, "seq", l->seq);
     sn_json_kstr(j, "recompute", sn_recompute_name(l->recompute));
     sn_json_kint(j, "zero", l->zero);
-    sn_json_kbool(j, "sp", l->sp);
-    sn_json_kstr(j, "dtype", sn_dtype_name(l->dtype));
+    if (what & CLI_LAYOUT_PRECISION) {
+        sn_json_kbool(j, "sp", l->sp);
+        sn_json_kstr(j, "dtype", sn_dtype_name(l->dtype));
+    }
     sn_json_obj_end(j);
 }
 
@@ -576,220 +581,299 @@ static void min_fit_text(int n, int step, struct sn_buf *b)
                       MAX_CLUSTER);
 }
 
-int sn_cli_sim_train(int argc, char **argv)
-{
+/* What one `sim train` run holds between its steps. */
+struct train_run {
     struct train_opts o;
     struct sn_spec spec;
     struct sn_train_env env;
     struct sn_train_model_file mf;
-    struct sn_train *t = NULL;
+    const struct sn_model_info *m;
+    struct sn_train *t;
     struct sn_train_opts so;
     struct sn_train_layout l;
-    struct sn_train_result r;
+    struct sn_goodput_result g;
+    bool loaded, have_env, have_g;
+    char why[256];
+    int gpus;
+};
+
+/* The model: --model's name or file, else the spec's workload.model. */
+static int resolve_model(struct train_run *x)
+{
+    struct sn_error err;
+
+    if (x->o.model) {
+        if (sn_train_model_resolve(&x->spec.catalog, x->o.model, &x->mf, &err))
+            return cli_fail(&err);
+        x->m = &x->mf.info;
+    } else if (x->spec.workload.model) {
+        x->m = x->spec.workload.model;
+    } else {
+        return cli_usage_error("sim train: no model (give --model NAME|FILE "
+                               "or workload.model in the spec)");
+    }
+    return SN_EXIT_OK;
+}
+
+/* Parse, load the spec and model, and build everything both the search
+ * and the single layout need: the accelerator count, the training
+ * system, the software options, the layout and the goodput. */
+static int setup(struct train_run *x, int argc, char **argv)
+{
+    struct sn_error err;
+    int rc, total;
+
+    if ((rc = parse(argc, argv, &x->o)))
+        return rc;
+    if ((rc = cli_spec_load(x->o.spec, &x->o.sets, &x->spec)))
+        return rc;
+    x->loaded = true;
+    if ((rc = resolve_model(x)))
+        return rc;
+    total = sn_spec_total_accels(&x->spec);
+    x->gpus = x->o.gpus ? (int)x->o.gpus : total;
+    if (x->gpus > total)
+        return cli_usage_error("--gpus %d is more than the spec's %d "
+                               "accelerators",
+                               x->gpus, total);
+    if (sn_train_env_init(&x->env, &x->spec, &err))
+        return cli_fail(&err);
+    x->have_env = true;
+    if (sn_train_new(x->m, &x->env.sys, &x->t, &err))
+        return cli_fail(&err);
+    sn_train_opts_default(&x->so);
+    if (x->o.legacy) {
+        x->so.flash_attention = false;
+        x->so.dropout = true;
+        x->so.overlap_grad_reduce = x->so.overlap_param_gather = false;
+        x->so.overlap_tp = x->so.overlap_p2p = false;
+    }
+    if ((rc = make_layout(&x->o, x->m, x->gpus, &x->l)))
+        return rc;
+    if (goodput(&x->spec, x->m, x->gpus, &x->g, &x->have_g, x->why,
+                sizeof(x->why), &err))
+        return cli_fail(&err);
+    return SN_EXIT_OK;
+}
+
+/* The search's JSON (supernode.train-search/1). */
+static void search_json(const struct train_run *x,
+                        const struct sn_train_candidate *top, size_t ntop,
+                        const struct sn_train_search_stats *st, int min_gpus,
+                        struct sn_buf *out)
+{
+    struct sn_json j;
+
+    sn_json_init(&j, out, true);
+    sn_json_obj_begin(&j);
+    sn_json_kstr(&j, "schema", "supernode.train-search/1");
+    sn_json_kstr(&j, "model", x->m->name);
+    sn_json_kstr(&j, "accelerator", x->spec.accel->name);
+    sn_json_kint(&j, "gpus", x->gpus);
+    sn_json_kint(&j, "enumerated", (long long)st->enumerated);
+    sn_json_kint(&j, "fitting", (long long)st->fitting);
+    if (!ntop)
+        sn_json_kint(&j, "min_accelerators", min_gpus);
+    sn_json_key(&j, "layouts");
+    sn_json_arr_begin(&j);
+    for (size_t i = 0; i < ntop; i++) {
+        sn_json_obj_begin(&j);
+        sn_json_kint(&j, "rank", (long long)i + 1);
+        cli_layout_json(&j, &top[i].layout, CLI_LAYOUT_ALL);
+        result_json(&j, &top[i].result);
+        sn_json_obj_end(&j);
+    }
+    sn_json_arr_end(&j);
+    sn_json_obj_end(&j);
+    sn_buf_putc(out, '\n');
+}
+
+/* The search's text: the head, the ranked table, and --explain's layout;
+ * a usage error when --explain names a rank past those that fit. */
+static int search_report(const struct train_run *x,
+                         const struct sn_train_candidate *top, size_t ntop,
+                         const struct sn_train_search_stats *st, int min_gpus,
+                         struct sn_buf *out)
+{
+    const struct sn_train_layout *l = &x->l;
+
+    head(out, &x->spec, x->m, x->gpus);
+    sn_buf_printf(out,
+                  "global batch %d x %d tokens, %s; MFU against the "
+                  "dense %s peak, %.1f TFLOP/s\n",
+                  l->gbs, l->seq, sn_dtype_name(l->dtype),
+                  sn_dtype_name(l->dtype),
+                  sn_train_peak(&x->env.sys, l->dtype) / 1e12);
+    search_text(top, ntop, st, out);
+    if (!ntop)
+        min_fit_text(min_gpus, x->spec.scaleup.per_node, out);
+    if (x->o.explain) {
+        if ((size_t)x->o.explain > ntop)
+            return cli_usage_error("--explain %lld: only %zu layouts "
+                                   "fit",
+                                   x->o.explain, ntop);
+        assert(x->o.explain >= 1);
+        explain_text(&top[x->o.explain - 1], (size_t)x->o.explain, &top[0],
+                     x->gpus, out);
+    }
+    return SN_EXIT_OK;
+}
+
+/* --search: rank the layouts that fit, or find the count at which one
+ * does; *fits says whether any did. */
+static int run_search(struct train_run *x, struct sn_buf *out, bool *fits)
+{
+    struct sn_train_search s;
     struct sn_train_candidate *top = NULL;
     struct sn_train_search_stats st;
-    struct sn_goodput_result g;
     struct sn_error err;
-    struct sn_buf out;
-    struct sn_json j;
-    const struct sn_model_info *m;
-    bool loaded = false, have_env = false, have_g = false;
-    char why[256] = "";
     size_t ntop = 0;
-    int rc, gpus, min_gpus = 0;
+    int rc = SN_EXIT_OK, min_gpus = 0;
 
-    sn_buf_init(&out);
-    sn_error_clear(&err);
-    rc = parse(argc, argv, &o);
-    if (rc)
+    sn_train_search_default(&s);
+    s.accels = x->gpus;
+    /* the search's batch is the default for the job's size, not the
+     * one rounded to the data-parallel width of tp = pp = 1 (that
+     * grew with the cluster: 33M tokens at 4,096 GPUs) */
+    s.gbs = x->o.gbs ? (int)x->o.gbs : sn_train_default_gbs(x->gpus, x->l.seq);
+    x->l.gbs = s.gbs;
+    s.seq = x->l.seq;
+    s.dtype = x->l.dtype;
+    if (x->o.recompute >= 0) {
+        s.fixed_recompute = true;
+        s.recompute = (enum sn_recompute)x->o.recompute;
+    }
+    if (x->o.zero >= 0) {
+        s.fixed_zero = true;
+        s.zero = (int)x->o.zero;
+    }
+    top = sn_xcalloc((size_t)x->o.top, sizeof(*top));
+    if (sn_train_search_run(x->t, &s, &x->so, top, (size_t)x->o.top, &ntop, &st,
+                            &err)) {
+        rc = cli_fail(&err);
         goto out;
-    if ((rc = cli_spec_load(o.spec, &o.sets, &spec)))
+    }
+    assert(ntop <= (size_t)x->o.top);
+    if (!ntop && (rc = min_fit(x->t, &s, &x->so, &x->spec, &min_gpus)))
         goto out;
-    loaded = true;
-    if (o.model) {
-        if (sn_train_model_resolve(&spec.catalog, o.model, &mf, &err)) {
-            rc = cli_fail(&err);
-            goto out;
-        }
-        m = &mf.info;
-    } else if (spec.workload.model) {
-        m = spec.workload.model;
+    if (x->o.format == SN_FORMAT_JSON)
+        search_json(x, top, ntop, &st, min_gpus, out);
+    else
+        rc = search_report(x, top, ntop, &st, min_gpus, out);
+    *fits = ntop > 0;
+out:
+    free(top);
+    return rc;
+}
+
+/* The single layout's JSON (supernode.train/1). */
+static void layout_report_json(const struct train_run *x,
+                               const struct sn_train_result *r, int min_gpus,
+                               struct sn_buf *out)
+{
+    struct sn_json j;
+
+    sn_json_init(&j, out, true);
+    sn_json_obj_begin(&j);
+    sn_json_kstr(&j, "schema", "supernode.train/1");
+    sn_json_kstr(&j, "spec", x->spec.name);
+    sn_json_kstr(&j, "model", x->m->name);
+    sn_json_knum(&j, "params", sn_train_params(x->m, NULL));
+    sn_json_kstr(&j, "accelerator", x->spec.accel->name);
+    sn_json_kint(&j, "gpus", x->gpus);
+    sn_json_kint(&j, "scaleup_domain", x->spec.scaleup.accelerators);
+    cli_layout_json(&j, &x->l, CLI_LAYOUT_ALL);
+    if (r->mem.fits) {
+        result_json(&j, r);
+        goodput_json(&j, &x->g, x->have_g);
     } else {
-        rc = cli_usage_error("sim train: no model (give --model NAME|FILE "
-                             "or workload.model in the spec)");
-        goto out;
+        /* a layout that does not fit has no step time: its memory
+         * and the count at which some layout fits, nothing else */
+        sn_json_kbool(&j, "fits", false);
+        sn_json_kint(&j, "min_accelerators", min_gpus);
+        sn_json_key(&j, "memory");
+        memory_json(&j, &r->mem);
     }
-    gpus = o.gpus ? (int)o.gpus : sn_spec_total_accels(&spec);
-    if (gpus > sn_spec_total_accels(&spec)) {
-        rc = cli_usage_error("--gpus %d is more than the spec's %d "
-                             "accelerators",
-                             gpus, sn_spec_total_accels(&spec));
-        goto out;
-    }
-    if (sn_train_env_init(&env, &spec, &err)) {
-        rc = cli_fail(&err);
-        goto out;
-    }
-    have_env = true;
-    if (sn_train_new(m, &env.sys, &t, &err)) {
-        rc = cli_fail(&err);
-        goto out;
-    }
-    sn_train_opts_default(&so);
-    if (o.legacy) {
-        so.flash_attention = false;
-        so.dropout = true;
-        so.overlap_grad_reduce = so.overlap_param_gather = false;
-        so.overlap_tp = so.overlap_p2p = false;
-    }
-    if ((rc = make_layout(&o, m, gpus, &l)))
-        goto out;
-    if (goodput(&spec, m, gpus, &g, &have_g, why, sizeof(why), &err)) {
-        rc = cli_fail(&err);
-        goto out;
-    }
+    sn_json_obj_end(&j);
+    sn_buf_putc(out, '\n');
+}
 
-    if (o.search) {
+/* The single layout's text. */
+static void layout_report_text(const struct train_run *x,
+                               const struct sn_train_result *r, int min_gpus,
+                               struct sn_buf *out)
+{
+    head(out, &x->spec, x->m, x->gpus);
+    sn_buf_printf(out, "layout: ");
+    layout_line(&x->l, out);
+    sn_buf_printf(out, "\n\n");
+    memory_text(&r->mem, out);
+    if (r->mem.fits) {
+        step_text(r, x->l.dtype, x->gpus, out);
+        goodput_text(&x->g, x->have_g, x->why, out);
+    } else {
+        sn_buf_printf(out, "\nno step time, throughput or goodput: "
+                           "the layout does not fit\n");
+        min_fit_text(min_gpus, x->spec.scaleup.per_node, out);
+    }
+}
+
+/* One layout: predict it, or when it does not fit find the count at
+ * which one does; *fits says whether it did. */
+static int run_layout(struct train_run *x, struct sn_buf *out, bool *fits)
+{
+    struct sn_train_result r;
+    struct sn_error err;
+    int rc, min_gpus = 0;
+
+    if (sn_train_check(x->m, &x->l, x->gpus, &err) ||
+        sn_train_predict(x->t, &x->l, &x->so, &r, &err))
+        return cli_fail(&err);
+    if (!r.mem.fits) {
         struct sn_train_search s;
         sn_train_search_default(&s);
-        s.accels = gpus;
-        /* the search's batch is the default for the job's size, not the
-         * one rounded to the data-parallel width of tp = pp = 1 (that
-         * grew with the cluster: 33M tokens at 4,096 GPUs) */
-        s.gbs = o.gbs ? (int)o.gbs : sn_train_default_gbs(gpus, l.seq);
-        l.gbs = s.gbs;
-        s.seq = l.seq;
-        s.dtype = l.dtype;
-        if (o.recompute >= 0) {
-            s.fixed_recompute = true;
-            s.recompute = (enum sn_recompute)o.recompute;
-        }
-        if (o.zero >= 0) {
-            s.fixed_zero = true;
-            s.zero = (int)o.zero;
-        }
-        top = sn_xcalloc((size_t)o.top, sizeof(*top));
-        if (sn_train_search_run(t, &s, &so, top, (size_t)o.top, &ntop, &st,
-                                &err)) {
-            rc = cli_fail(&err);
-            goto out;
-        }
-        if (!ntop && (rc = min_fit(t, &s, &so, &spec, &min_gpus)))
-            goto out;
-        if (o.format == SN_FORMAT_JSON) {
-            sn_json_init(&j, &out, true);
-            sn_json_obj_begin(&j);
-            sn_json_kstr(&j, "schema", "supernode.train-search/1");
-            sn_json_kstr(&j, "model", m->name);
-            sn_json_kstr(&j, "accelerator", spec.accel->name);
-            sn_json_kint(&j, "gpus", gpus);
-            sn_json_kint(&j, "enumerated", (long long)st.enumerated);
-            sn_json_kint(&j, "fitting", (long long)st.fitting);
-            if (!ntop)
-                sn_json_kint(&j, "min_accelerators", min_gpus);
-            sn_json_key(&j, "layouts");
-            sn_json_arr_begin(&j);
-            for (size_t i = 0; i < ntop; i++) {
-                sn_json_obj_begin(&j);
-                sn_json_kint(&j, "rank", (long long)i + 1);
-                layout_json(&j, &top[i].layout);
-                result_json(&j, &top[i].result);
-                sn_json_obj_end(&j);
-            }
-            sn_json_arr_end(&j);
-            sn_json_obj_end(&j);
-            sn_buf_putc(&out, '\n');
-        } else {
-            head(&out, &spec, m, gpus);
-            sn_buf_printf(&out,
-                          "global batch %d x %d tokens, %s; MFU against the "
-                          "dense %s peak, %.1f TFLOP/s\n",
-                          l.gbs, l.seq, sn_dtype_name(l.dtype),
-                          sn_dtype_name(l.dtype),
-                          sn_train_peak(&env.sys, l.dtype) / 1e12);
-            search_text(top, ntop, &st, &out);
-            if (!ntop)
-                min_fit_text(min_gpus, spec.scaleup.per_node, &out);
-            if (o.explain) {
-                if ((size_t)o.explain > ntop) {
-                    rc = cli_usage_error("--explain %lld: only %zu layouts "
-                                         "fit",
-                                         o.explain, ntop);
-                    goto out;
-                }
-                explain_text(&top[o.explain - 1], (size_t)o.explain, &top[0],
-                             gpus, &out);
-            }
-        }
-    } else {
-        if (sn_train_check(m, &l, gpus, &err) ||
-            sn_train_predict(t, &l, &so, &r, &err)) {
-            rc = cli_fail(&err);
-            goto out;
-        }
-        if (!r.mem.fits) {
-            struct sn_train_search s;
-            sn_train_search_default(&s);
-            s.gbs = l.gbs;
-            s.seq = l.seq;
-            s.dtype = l.dtype;
-            if ((rc = min_fit(t, &s, &so, &spec, &min_gpus)))
-                goto out;
-        }
-        if (o.format == SN_FORMAT_JSON) {
-            sn_json_init(&j, &out, true);
-            sn_json_obj_begin(&j);
-            sn_json_kstr(&j, "schema", "supernode.train/1");
-            sn_json_kstr(&j, "spec", spec.name);
-            sn_json_kstr(&j, "model", m->name);
-            sn_json_knum(&j, "params", sn_train_params(m, NULL));
-            sn_json_kstr(&j, "accelerator", spec.accel->name);
-            sn_json_kint(&j, "gpus", gpus);
-            sn_json_kint(&j, "scaleup_domain", spec.scaleup.accelerators);
-            layout_json(&j, &l);
-            if (r.mem.fits) {
-                result_json(&j, &r);
-                goodput_json(&j, &g, have_g);
-            } else {
-                /* a layout that does not fit has no step time: its memory
-                 * and the count at which some layout fits, nothing else */
-                sn_json_kbool(&j, "fits", false);
-                sn_json_kint(&j, "min_accelerators", min_gpus);
-                sn_json_key(&j, "memory");
-                memory_json(&j, &r.mem);
-            }
-            sn_json_obj_end(&j);
-            sn_buf_putc(&out, '\n');
-        } else {
-            head(&out, &spec, m, gpus);
-            sn_buf_printf(&out, "layout: ");
-            layout_line(&l, &out);
-            sn_buf_printf(&out, "\n\n");
-            memory_text(&r.mem, &out);
-            if (r.mem.fits) {
-                step_text(&r, l.dtype, gpus, &out);
-                goodput_text(&g, have_g, why, &out);
-            } else {
-                sn_buf_printf(&out, "\nno step time, throughput or goodput: "
-                                    "the layout does not fit\n");
-                min_fit_text(min_gpus, spec.scaleup.per_node, &out);
-            }
-        }
+        s.gbs = x->l.gbs;
+        s.seq = x->l.seq;
+        s.dtype = x->l.dtype;
+        if ((rc = min_fit(x->t, &s, &x->so, &x->spec, &min_gpus)))
+            return rc;
     }
-    if (o.output)
-        rc = cli_write(o.output, &out);
+    if (x->o.format == SN_FORMAT_JSON)
+        layout_report_json(x, &r, min_gpus, out);
+    else
+        layout_report_text(x, &r, min_gpus, out);
+    *fits = r.mem.fits;
+    return SN_EXIT_OK;
+}
+
+int sn_cli_sim_train(int argc, char **argv)
+{
+    struct train_run x;
+    struct sn_buf out;
+    bool fits = true;
+    int rc;
+
+    memset(&x, 0, sizeof(x));
+    sn_buf_init(&out);
+    rc = setup(&x, argc, argv);
+    if (rc)
+        goto out;
+    rc = x.o.search ? run_search(&x, &out, &fits) : run_layout(&x, &out, &fits);
+    if (rc)
+        goto out;
+    if (x.o.output)
+        rc = cli_write(x.o.output, &out);
     else
         cli_print(&out);
     /* not fitting is a finding: exit 1, as a failed check */
-    if (!rc && ((o.search && !ntop) || (!o.search && !r.mem.fits)))
+    if (!rc && !fits)
         rc = SN_EXIT_CHECK;
 out:
-    free(top);
-    sn_train_free(t);
-    if (have_env)
-        sn_train_env_release(&env);
-    if (loaded)
-        sn_spec_release(&spec);
+    sn_train_free(x.t);
+    if (x.have_env)
+        sn_train_env_release(&x.env);
+    if (x.loaded)
+        sn_spec_release(&x.spec);
     sn_buf_release(&out);
     return rc;
 }

@@ -4,6 +4,7 @@
  *   sim pairs [SPEC]  what every accelerator pair should see
  * Both take links degraded or failed by ledger label, to show what a bad
  * cable costs and which pairs and collectives it touches. */
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -364,98 +365,181 @@ static void fmt(char *b, size_t n, double v, int prec)
         snprintf(b, n, "%.*f", prec, v);
 }
 
-static int coll_run(int argc, char **argv)
+/* The size and nccl-tests name of --dtype, or a usage error. */
+static int coll_dtype(const char *dtype, int *size, const char **name)
 {
-    struct sim_opts o;
-    struct world w;
-    struct sn_group g;
-    struct sn_coll_result r, rn;
     struct sn_error err;
-    struct sn_buf out;
+    enum sn_coll_dtype dt;
+
+    if (sn_coll_dtype_parse(dtype, &dt, &err))
+        return cli_usage_error("--dtype: %s", err.msg);
+    *size = (int)sn_coll_dtype_size(dt);
+    *name = sn_coll_dtype_name(dt);
+    return SN_EXIT_OK;
+}
+
+/* The ranks of the collective: --group's, the first --ranks, or the
+ * whole cluster; desc says which. *ranks is the caller's to free. */
+static int coll_group(const struct world *w, const struct sim_opts *o,
+                      struct sn_group *g, uint32_t **ranks, uint32_t *n,
+                      char *desc, size_t dsize)
+{
+    int rc;
+
+    if (o->group) {
+        rc = group_by_name(w->t, o->group, ranks, n, desc, dsize);
+        if (rc)
+            return rc;
+        *g = (struct sn_group){0, *n, 1, *ranks};
+        return SN_EXIT_OK;
+    }
+    *n = o->ranks ? (uint32_t)o->ranks : (uint32_t)w->t->naccel;
+    if (*n > w->t->naccel)
+        return cli_usage_error("--ranks %u: the design has %zu "
+                               "accelerators",
+                               *n, w->t->naccel);
+    *g = (struct sn_group){0, *n, 1, NULL};
+    snprintf(desc, dsize, o->ranks ? "first %u ranks" : "cluster", *n);
+    return SN_EXIT_OK;
+}
+
+/* Where sim coll's rows go: a JSON array or a table. */
+struct coll_print {
+    bool json, changed;
+    int op;
+    const char *tname;
     struct sn_json j;
     struct sn_table tb;
-    uint32_t *ranks = NULL, n = 0;
-    char desc[64] = "", b1[64], b2[64], b3[64];
-    int ts = 0, rc;
-    const char *tname = NULL;
-    enum sn_coll_dtype dt;
-    const struct sn_coll_op_info *info;
-    bool changed;
-    size_t rows = 0;
+    struct sn_buf *out;
+};
 
-    sn_buf_init(&out);
-    memset(&w, 0, sizeof(w));
-    sn_table_init(&tb, "");
-    rc = parse(argc, argv, &o, true);
-    if (rc)
-        goto out;
-    info = sn_coll_op_info((enum sn_coll_op)o.op);
-    if (sn_coll_dtype_parse(o.dtype, &dt, &err)) {
-        rc = cli_usage_error("--dtype: %s", err.msg);
-        goto out;
+/* The report's head: the JSON document up to its rows, or the text's
+ * first lines and the table's columns. */
+static void coll_head(struct coll_print *p, const struct world *w,
+                      const struct sim_opts *o, uint32_t n, const char *desc)
+{
+    static const char *const cols[] = {"size",  "count", "type",
+                                       "redop", "root",  "time_us",
+                                       "algbw", "busbw", NULL};
+    static const char *const tail[] = {"algo", "proto", "bottleneck", NULL};
+
+    if (p->json) {
+        sn_json_init(&p->j, p->out, true);
+        sn_json_obj_begin(&p->j);
+        sn_json_kstr(&p->j, "schema", "supernode.coll/1");
+        sn_json_kstr(&p->j, "spec", w->spec.name ? w->spec.name : "");
+        sn_json_kstr(&p->j, "op", sn_coll_op_name(o->op));
+        sn_json_kstr(&p->j, "group", desc);
+        sn_json_kint(&p->j, "ranks", n);
+        sn_json_kstr(&p->j, "type", p->tname);
+        sn_json_kstr(&p->j, "algo_requested", sn_coll_algo_name(o->algo));
+        json_changes(&p->j, w, o);
+        sn_json_key(&p->j, "rows");
+        sn_json_arr_begin(&p->j);
+        return;
     }
-    ts = (int)sn_coll_dtype_size(dt);
-    tname = sn_coll_dtype_name(dt);
-    rc = world_open(&w, &o);
-    if (rc)
-        goto out;
-    changed = o.nchanges > 0;
-    if (o.group) {
-        rc = group_by_name(w.t, o.group, &ranks, &n, desc, sizeof(desc));
-        if (rc)
-            goto out;
-        g = (struct sn_group){0, n, 1, ranks};
-    } else {
-        n = o.ranks ? (uint32_t)o.ranks : (uint32_t)w.t->naccel;
-        if (n > w.t->naccel) {
-            rc = cli_usage_error("--ranks %u: the design has %zu "
-                                 "accelerators",
-                                 n, w.t->naccel);
-            goto out;
-        }
-        g = (struct sn_group){0, n, 1, NULL};
-        snprintf(desc, sizeof(desc), o.ranks ? "first %u ranks" : "cluster",
-                 n);
+    sn_buf_printf(p->out,
+                  "# supernode sim coll: %s on %u ranks (%s), "
+                  "%s\n",
+                  sn_coll_op_name(o->op), n, desc,
+                  w->spec.name ? w->spec.name : "");
+    text_changes(p->out, w, o);
+    /* type and redop are words, left-aligned; the rest are numbers */
+    for (size_t c = 0; cols[c]; c++)
+        sn_table_col(&p->tb, cols[c], c != 2 && c != 3);
+    if (p->changed)
+        sn_table_col(&p->tb, "nominal", true);
+    for (size_t c = 0; tail[c]; c++)
+        sn_table_col(&p->tb, tail[c], false);
+    sn_table_col(&p->tb, "eff", true);
+}
+
+/* One size's row; rn is the nominal result when links changed. */
+static void coll_row(struct coll_print *p, double bytes, uint64_t count,
+                     int root, const struct sn_coll_result *r,
+                     const struct sn_coll_result *rn)
+{
+    char b1[64], b2[64], b3[64];
+
+    if (p->json) {
+        struct sn_json *j = &p->j;
+        sn_json_obj_begin(j);
+        sn_json_kint(j, "size_bytes", (long long)bytes);
+        sn_json_kint(j, "count", (long long)count);
+        sn_json_kstr(j, "type", p->tname);
+        sn_json_kstr(j, "redop", redop(p->op));
+        sn_json_kint(j, "root", root);
+        sn_json_knum(j, "time_us", r->time * 1e6);
+        sn_json_knum(j, "algbw_GBps", r->algbw / 1e9);
+        sn_json_knum(j, "busbw_GBps", r->busbw / 1e9);
+        if (p->changed)
+            sn_json_knum(j, "nominal_busbw_GBps", rn->busbw / 1e9);
+        sn_json_kstr(j, "algo", sn_coll_algo_name(r->algo));
+        sn_json_kstr(j, "proto", sn_coll_proto_name(r->proto));
+        sn_json_kstr(j, "bottleneck", sn_link_class_name(r->bottleneck));
+        sn_json_knum(j, "bottleneck_GBps", r->bottleneck_bw / 1e9);
+        sn_json_knum(j, "bottleneck_eff", r->bottleneck_eff);
+        sn_json_knum(j, "latency_us", r->latency * 1e6);
+        sn_json_kstr(j, "model", r->flows ? "flows" : "per-rank");
+        sn_json_obj_end(j);
+        return;
     }
-    if (o.format == SN_FORMAT_JSON) {
-        sn_json_init(&j, &out, true);
-        sn_json_obj_begin(&j);
-        sn_json_kstr(&j, "schema", "supernode.coll/1");
-        sn_json_kstr(&j, "spec", w.spec.name ? w.spec.name : "");
-        sn_json_kstr(&j, "op", sn_coll_op_name(o.op));
-        sn_json_kstr(&j, "group", desc);
-        sn_json_kint(&j, "ranks", n);
-        sn_json_kstr(&j, "type", tname);
-        sn_json_kstr(&j, "algo_requested", sn_coll_algo_name(o.algo));
-        json_changes(&j, &w, &o);
-        sn_json_key(&j, "rows");
-        sn_json_arr_begin(&j);
-    } else {
-        sn_buf_printf(&out, "# supernode sim coll: %s on %u ranks (%s), "
-                            "%s\n",
-                      sn_coll_op_name(o.op), n, desc,
-                      w.spec.name ? w.spec.name : "");
-        text_changes(&out, &w, &o);
-        sn_table_col(&tb, "size", true);
-        sn_table_col(&tb, "count", true);
-        sn_table_col(&tb, "type", false);
-        sn_table_col(&tb, "redop", false);
-        sn_table_col(&tb, "root", true);
-        sn_table_col(&tb, "time_us", true);
-        sn_table_col(&tb, "algbw", true);
-        sn_table_col(&tb, "busbw", true);
-        if (changed)
-            sn_table_col(&tb, "nominal", true);
-        sn_table_col(&tb, "algo", false);
-        sn_table_col(&tb, "proto", false);
-        sn_table_col(&tb, "bottleneck", false);
-        sn_table_col(&tb, "eff", true);
+    sn_table_row(&p->tb);
+    sn_table_cell(&p->tb, "%.0f", bytes);
+    sn_table_cell(&p->tb, "%llu", (unsigned long long)count);
+    sn_table_cell(&p->tb, "%s", p->tname);
+    sn_table_cell(&p->tb, "%s", redop(p->op));
+    sn_table_cell(&p->tb, "%d", root);
+    fmt(b1, sizeof(b1), r->time * 1e6, 2);
+    sn_table_cell(&p->tb, "%s", b1);
+    fmt(b2, sizeof(b2), r->algbw / 1e9, 2);
+    sn_table_cell(&p->tb, "%s", b2);
+    fmt(b3, sizeof(b3), r->busbw / 1e9, 2);
+    sn_table_cell(&p->tb, "%s", b3);
+    if (p->changed) {
+        fmt(b1, sizeof(b1), rn->busbw / 1e9, 2);
+        sn_table_cell(&p->tb, "%s", b1);
     }
-    for (uint64_t size = o.minb; size <= o.maxb && rows < MAX_ROWS;
-         size = size * (uint64_t)o.factor) {
+    sn_table_cell(&p->tb, "%s", sn_coll_algo_name(r->algo));
+    sn_table_cell(&p->tb, "%s", sn_coll_proto_name(r->proto));
+    sn_table_cell(&p->tb, "%s", sn_link_class_name(r->bottleneck));
+    sn_table_cell(&p->tb, "%.2f", r->bottleneck_eff);
+}
+
+/* The report's end: the JSON closed, or the table and its legend. */
+static void coll_tail(struct coll_print *p)
+{
+    if (p->json) {
+        sn_json_arr_end(&p->j);
+        sn_json_obj_end(&p->j);
+        sn_buf_putc(p->out, '\n');
+        return;
+    }
+    sn_table_render(&p->tb, p->out);
+    sn_buf_printf(p->out,
+                  "# time_us in microseconds; algbw, busbw%s in "
+                  "GB/s (nccl-tests definitions); eff = bytes "
+                  "over the bottleneck class / time / its rate\n",
+                  p->changed ? ", nominal" : "");
+}
+
+/* Predict the collective at each size of the sweep (-b, -e, -f) and add
+ * its row, at most MAX_ROWS of them. */
+static int coll_sweep(struct coll_print *p, const struct world *w,
+                      const struct sim_opts *o, const struct sn_group *g,
+                      uint32_t n, int ts)
+{
+    struct sn_coll_result r, rn;
+    struct sn_error err;
+    size_t rows = 0;
+    const struct sn_coll_op_info *info = sn_coll_op_info(o->op);
+    int root = info->rooted ? 0 : -1;
+
+    assert(ts > 0 && o->factor > 1);
+    for (uint64_t size = o->minb; size <= o->maxb && rows < MAX_ROWS;
+         size = size * (uint64_t)o->factor) {
         uint64_t count = size / (uint64_t)ts;
         double bytes;
-        int root = info->rooted ? 0 : -1;
         /* nccl-tests: all-gather, reduce-scatter and all-to-all buffers
          * hold a whole number of elements per rank */
         if (info->parted)
@@ -463,72 +547,54 @@ static int coll_run(int argc, char **argv)
         if (!count)
             continue;
         bytes = (double)count * ts;
-        if (sn_coll_predict(w.m, o.op, &g, bytes, o.algo, &r, &err) ||
-            (changed &&
-             sn_coll_predict(w.nominal, o.op, &g, bytes, o.algo, &rn, &err))) {
-            rc = cli_fail(&err);
-            goto out;
-        }
+        if (sn_coll_predict(w->m, o->op, g, bytes, o->algo, &r, &err) ||
+            (p->changed &&
+             sn_coll_predict(w->nominal, o->op, g, bytes, o->algo, &rn, &err)))
+            return cli_fail(&err);
         rows++;
-        if (o.format == SN_FORMAT_JSON) {
-            sn_json_obj_begin(&j);
-            sn_json_kint(&j, "size_bytes", (long long)bytes);
-            sn_json_kint(&j, "count", (long long)count);
-            sn_json_kstr(&j, "type", tname);
-            sn_json_kstr(&j, "redop", redop(o.op));
-            sn_json_kint(&j, "root", root);
-            sn_json_knum(&j, "time_us", r.time * 1e6);
-            sn_json_knum(&j, "algbw_GBps", r.algbw / 1e9);
-            sn_json_knum(&j, "busbw_GBps", r.busbw / 1e9);
-            if (changed)
-                sn_json_knum(&j, "nominal_busbw_GBps", rn.busbw / 1e9);
-            sn_json_kstr(&j, "algo", sn_coll_algo_name(r.algo));
-            sn_json_kstr(&j, "proto", sn_coll_proto_name(r.proto));
-            sn_json_kstr(&j, "bottleneck", sn_link_class_name(r.bottleneck));
-            sn_json_knum(&j, "bottleneck_GBps", r.bottleneck_bw / 1e9);
-            sn_json_knum(&j, "bottleneck_eff", r.bottleneck_eff);
-            sn_json_knum(&j, "latency_us", r.latency * 1e6);
-            sn_json_kstr(&j, "model", r.flows ? "flows" : "per-rank");
-            sn_json_obj_end(&j);
-        } else {
-            sn_table_row(&tb);
-            sn_table_cell(&tb, "%.0f", bytes);
-            sn_table_cell(&tb, "%llu", (unsigned long long)count);
-            sn_table_cell(&tb, "%s", tname);
-            sn_table_cell(&tb, "%s", redop(o.op));
-            sn_table_cell(&tb, "%d", root);
-            fmt(b1, sizeof(b1), r.time * 1e6, 2);
-            sn_table_cell(&tb, "%s", b1);
-            fmt(b2, sizeof(b2), r.algbw / 1e9, 2);
-            sn_table_cell(&tb, "%s", b2);
-            fmt(b3, sizeof(b3), r.busbw / 1e9, 2);
-            sn_table_cell(&tb, "%s", b3);
-            if (changed) {
-                fmt(b1, sizeof(b1), rn.busbw / 1e9, 2);
-                sn_table_cell(&tb, "%s", b1);
-            }
-            sn_table_cell(&tb, "%s", sn_coll_algo_name(r.algo));
-            sn_table_cell(&tb, "%s", sn_coll_proto_name(r.proto));
-            sn_table_cell(&tb, "%s", sn_link_class_name(r.bottleneck));
-            sn_table_cell(&tb, "%.2f", r.bottleneck_eff);
-        }
-        if (size > UINT64_MAX / (uint64_t)o.factor)
+        coll_row(p, bytes, count, root, &r, &rn);
+        if (size > UINT64_MAX / (uint64_t)o->factor)
             break;
     }
-    if (o.format == SN_FORMAT_JSON) {
-        sn_json_arr_end(&j);
-        sn_json_obj_end(&j);
-        sn_buf_putc(&out, '\n');
-    } else {
-        sn_table_render(&tb, &out);
-        sn_buf_printf(&out, "# time_us in microseconds; algbw, busbw%s in "
-                            "GB/s (nccl-tests definitions); eff = bytes "
-                            "over the bottleneck class / time / its rate\n",
-                      changed ? ", nominal" : "");
-    }
+    return SN_EXIT_OK;
+}
+
+static int coll_run(int argc, char **argv)
+{
+    struct sim_opts o;
+    struct world w;
+    struct sn_group g;
+    struct sn_buf out;
+    struct coll_print p = {0};
+    uint32_t *ranks = NULL, n = 0;
+    char desc[64] = "";
+    int ts = 0, rc;
+
+    sn_buf_init(&out);
+    memset(&w, 0, sizeof(w));
+    sn_table_init(&p.tb, "");
+    rc = parse(argc, argv, &o, true);
+    if (rc)
+        goto out;
+    if ((rc = coll_dtype(o.dtype, &ts, &p.tname)))
+        goto out;
+    rc = world_open(&w, &o);
+    if (rc)
+        goto out;
+    rc = coll_group(&w, &o, &g, &ranks, &n, desc, sizeof(desc));
+    if (rc)
+        goto out;
+    p.json = o.format == SN_FORMAT_JSON;
+    p.changed = o.nchanges > 0;
+    p.op = o.op;
+    p.out = &out;
+    coll_head(&p, &w, &o, n, desc);
+    if ((rc = coll_sweep(&p, &w, &o, &g, n, ts)))
+        goto out;
+    coll_tail(&p);
     cli_print(&out);
 out:
-    sn_table_release(&tb);
+    sn_table_release(&p.tb);
     sn_buf_release(&out);
     free(ranks);
     world_close(&w);
@@ -622,6 +688,133 @@ static enum sn_pair_relation rel_of(const struct world *w, uint32_t a,
     return x->supernode == y->supernode ? SN_REL_DOMAIN : SN_REL_NETWORK;
 }
 
+/* Where sim pairs' rows go: a JSON array or a table; every says
+ * whether a row is a pair or a class of equal pairs. */
+struct pairs_print {
+    bool json, changed, every;
+    struct sn_json j;
+    struct sn_table tb;
+    struct sn_buf *out;
+    uint64_t total, low; /* pairs seen, and those the changes lowered */
+};
+
+/* The report's head: the JSON document up to its list, or the text's
+ * first lines and the table's columns. */
+static void pairs_head(struct pairs_print *p, const struct world *w,
+                       const struct sim_opts *o, uint32_t n)
+{
+    static const struct {
+        const char *name;
+        bool right;
+    } cols[] = {{"dst", true},       {"src_name", false}, {"dst_name", false},
+                {"relation", false}, {"uni", true},       {"bidi", true},
+                {"lat_us", true},    {"hops", true},      {"bottleneck", false},
+                {"link", false}};
+
+    if (p->json) {
+        sn_json_init(&p->j, p->out, true);
+        sn_json_obj_begin(&p->j);
+        sn_json_kstr(&p->j, "schema", "supernode.pairs/1");
+        sn_json_kstr(&p->j, "spec", w->spec.name ? w->spec.name : "");
+        sn_json_kint(&p->j, "ranks", n);
+        sn_json_kint(&p->j, "pairs", (long long)n * (n - 1));
+        json_changes(&p->j, w, o);
+        sn_json_key(&p->j, p->every ? "pairs_list" : "classes");
+        sn_json_arr_begin(&p->j);
+        return;
+    }
+    sn_buf_printf(p->out,
+                  "# supernode sim pairs: %u accelerators, %llu "
+                  "ordered pairs%s, %s\n",
+                  n, (unsigned long long)n * (n - 1),
+                  p->every ? "" : " in classes of equal expectations",
+                  w->spec.name ? w->spec.name : "");
+    text_changes(p->out, w, o);
+    if (!p->every)
+        sn_table_col(&p->tb, "count", true);
+    sn_table_col(&p->tb, p->every ? "src" : "e.g. src", true);
+    for (size_t c = 0; c < SN_ARRAY_LEN(cols); c++)
+        sn_table_col(&p->tb, cols[c].name, cols[c].right);
+    if (p->changed) {
+        sn_table_col(&p->tb, "nominal", true);
+        sn_table_col(&p->tb, "", false);
+    }
+}
+
+/* One row: a pair (count 1) or a class of count pairs; nom is the
+ * nominal pair when links changed. */
+static void pairs_add(struct pairs_print *p, const struct world *w,
+                      const struct sn_pair *pair, const struct sn_pair *nom,
+                      enum sn_pair_relation rel, uint64_t count)
+{
+    const struct sn_pair *n = p->changed ? nom : NULL;
+
+    p->total += count;
+    p->low += p->changed && lowered(pair, nom) ? count : 0;
+    if (p->json)
+        pair_json(&p->j, w, pair, n, rel, count, !p->every);
+    else
+        pair_row(&p->tb, w, pair, n, rel, count, !p->every);
+}
+
+/* Every ordered pair of the first n ranks, one row each. */
+static int pairs_every(struct pairs_print *p, const struct world *w, uint32_t n)
+{
+    struct sn_error err;
+
+    for (uint32_t a = 0; a < n; a++)
+        for (uint32_t b = 0; b < n; b++) {
+            struct sn_pair pair, pn;
+            if (a == b)
+                continue;
+            if (sn_pairs_predict(w->m, a, b, &pair, &err) ||
+                (p->changed && sn_pairs_predict(w->nominal, a, b, &pn, &err)))
+                return cli_fail(&err);
+            pairs_add(p, w, &pair, &pn, rel_of(w, a, b), 1);
+        }
+    return SN_EXIT_OK;
+}
+
+/* One row per class of equal pairs, with its count and first pair. */
+static int pairs_by_class(struct pairs_print *p, const struct world *w,
+                          const struct sn_pair_classes *cl)
+{
+    struct sn_error err;
+
+    for (size_t k = 0; k < cl->n; k++) {
+        const struct sn_pair_class *c = &cl->items[k];
+        struct sn_pair pn;
+        if (p->changed && sn_pairs_predict(w->nominal, c->example.src,
+                                           c->example.dst, &pn, &err))
+            return cli_fail(&err);
+        pairs_add(p, w, &c->example, &pn, c->rel, c->count);
+    }
+    return SN_EXIT_OK;
+}
+
+/* The report's end: the JSON closed, or the table and its legend. */
+static void pairs_tail(struct pairs_print *p)
+{
+    if (p->json) {
+        sn_json_arr_end(&p->j);
+        if (p->changed)
+            sn_json_kint(&p->j, "lowered_pairs", (long long)p->low);
+        sn_json_obj_end(&p->j);
+        sn_buf_putc(p->out, '\n');
+        return;
+    }
+    sn_table_render(&p->tb, p->out);
+    sn_buf_printf(p->out,
+                  "# uni, bidi%s in GB/s; lat_us: a small NCCL "
+                  "send/recv (LL base + one hop, or the wire)\n",
+                  p->changed ? ", nominal" : "");
+    if (p->changed)
+        sn_buf_printf(p->out,
+                      "# %llu of %llu pairs lowered by the changed "
+                      "links\n",
+                      (unsigned long long)p->low, (unsigned long long)p->total);
+}
+
 static int pairs_run(int argc, char **argv)
 {
     struct sim_opts o;
@@ -629,137 +822,49 @@ static int pairs_run(int argc, char **argv)
     struct sn_pair_classes cl;
     struct sn_error err;
     struct sn_buf out;
-    struct sn_json j;
-    struct sn_table tb;
+    struct pairs_print p = {0};
     uint32_t n;
-    bool every, changed;
-    uint64_t total = 0, low = 0;
     int rc;
 
     sn_buf_init(&out);
     memset(&w, 0, sizeof(w));
     memset(&cl, 0, sizeof(cl));
-    sn_table_init(&tb, "");
+    sn_table_init(&p.tb, "");
     rc = parse(argc, argv, &o, false);
     if (rc)
         goto out;
     rc = world_open(&w, &o);
     if (rc)
         goto out;
-    changed = o.nchanges > 0;
     n = o.ranks ? (uint32_t)o.ranks : (uint32_t)w.t->naccel;
     if (n > w.t->naccel) {
         rc = cli_usage_error("--ranks %u: the design has %zu accelerators",
                              n, w.t->naccel);
         goto out;
     }
-    every = o.list > 0 || (o.list == 0 && n <= PAIRS_LIST_MAX);
+    p.every = o.list > 0 || (o.list == 0 && n <= PAIRS_LIST_MAX);
     if (o.list > 0 && n > 4096) {
         rc = cli_usage_error("--all lists every pair up to 4096 ranks (%u "
                              "asked); use --classes or --ranks",
                              n);
         goto out;
     }
-    if (!every && sn_pairs_classes(w.m, n, &cl, &err)) {
+    if (!p.every && sn_pairs_classes(w.m, n, &cl, &err)) {
         rc = cli_fail(&err);
         goto out;
     }
-    if (o.format == SN_FORMAT_JSON) {
-        sn_json_init(&j, &out, true);
-        sn_json_obj_begin(&j);
-        sn_json_kstr(&j, "schema", "supernode.pairs/1");
-        sn_json_kstr(&j, "spec", w.spec.name ? w.spec.name : "");
-        sn_json_kint(&j, "ranks", n);
-        sn_json_kint(&j, "pairs", (long long)n * (n - 1));
-        json_changes(&j, &w, &o);
-        sn_json_key(&j, every ? "pairs_list" : "classes");
-        sn_json_arr_begin(&j);
-    } else {
-        sn_buf_printf(&out, "# supernode sim pairs: %u accelerators, %llu "
-                            "ordered pairs%s, %s\n",
-                      n, (unsigned long long)n * (n - 1),
-                      every ? "" : " in classes of equal expectations",
-                      w.spec.name ? w.spec.name : "");
-        text_changes(&out, &w, &o);
-        if (!every)
-            sn_table_col(&tb, "count", true);
-        sn_table_col(&tb, every ? "src" : "e.g. src", true);
-        sn_table_col(&tb, "dst", true);
-        sn_table_col(&tb, "src_name", false);
-        sn_table_col(&tb, "dst_name", false);
-        sn_table_col(&tb, "relation", false);
-        sn_table_col(&tb, "uni", true);
-        sn_table_col(&tb, "bidi", true);
-        sn_table_col(&tb, "lat_us", true);
-        sn_table_col(&tb, "hops", true);
-        sn_table_col(&tb, "bottleneck", false);
-        sn_table_col(&tb, "link", false);
-        if (changed) {
-            sn_table_col(&tb, "nominal", true);
-            sn_table_col(&tb, "", false);
-        }
-    }
-    if (every) {
-        for (uint32_t a = 0; a < n; a++)
-            for (uint32_t b = 0; b < n; b++) {
-                struct sn_pair p, pn;
-                if (a == b)
-                    continue;
-                if (sn_pairs_predict(w.m, a, b, &p, &err) ||
-                    (changed &&
-                     sn_pairs_predict(w.nominal, a, b, &pn, &err))) {
-                    rc = cli_fail(&err);
-                    goto out;
-                }
-                total++;
-                low += changed && lowered(&p, &pn);
-                if (o.format == SN_FORMAT_JSON)
-                    pair_json(&j, &w, &p, changed ? &pn : NULL,
-                              rel_of(&w, a, b), 1, false);
-                else
-                    pair_row(&tb, &w, &p, changed ? &pn : NULL,
-                             rel_of(&w, a, b), 1, false);
-            }
-    } else {
-        for (size_t k = 0; k < cl.n; k++) {
-            const struct sn_pair_class *c = &cl.items[k];
-            struct sn_pair pn;
-            if (changed && sn_pairs_predict(w.nominal, c->example.src,
-                                            c->example.dst, &pn, &err)) {
-                rc = cli_fail(&err);
-                goto out;
-            }
-            total += c->count;
-            low += changed && lowered(&c->example, &pn) ? c->count : 0;
-            if (o.format == SN_FORMAT_JSON)
-                pair_json(&j, &w, &c->example, changed ? &pn : NULL, c->rel,
-                          c->count, true);
-            else
-                pair_row(&tb, &w, &c->example, changed ? &pn : NULL, c->rel,
-                         c->count, true);
-        }
-    }
-    if (o.format == SN_FORMAT_JSON) {
-        sn_json_arr_end(&j);
-        if (changed)
-            sn_json_kint(&j, "lowered_pairs", (long long)low);
-        sn_json_obj_end(&j);
-        sn_buf_putc(&out, '\n');
-    } else {
-        sn_table_render(&tb, &out);
-        sn_buf_printf(&out, "# uni, bidi%s in GB/s; lat_us: a small NCCL "
-                            "send/recv (LL base + one hop, or the wire)\n",
-                      changed ? ", nominal" : "");
-        if (changed)
-            sn_buf_printf(&out, "# %llu of %llu pairs lowered by the changed "
-                                "links\n",
-                          (unsigned long long)low,
-                          (unsigned long long)total);
-    }
+    p.json = o.format == SN_FORMAT_JSON;
+    p.changed = o.nchanges > 0;
+    p.out = &out;
+    pairs_head(&p, &w, &o, n);
+    rc = p.every ? pairs_every(&p, &w, n) : pairs_by_class(&p, &w, &cl);
+    if (rc)
+        goto out;
+    pairs_tail(&p);
     cli_print(&out);
 out:
     sn_pair_classes_release(&cl);
-    sn_table_release(&tb);
+    sn_table_release(&p.tb);
     sn_buf_release(&out);
     world_close(&w);
     return rc;

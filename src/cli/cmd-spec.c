@@ -111,16 +111,9 @@ static void o_qty(struct out *o, const char *key, const char *jkey, double v,
     sn_buf_printf(o->text, "%*s%s: %s\n", 2 * o->depth, "", key, buf);
 }
 
-static void show(const struct sn_spec *s, struct out *o)
+/* The accelerator section. */
+static void show_accel(const struct sn_accel_info *a, struct out *o)
 {
-    static const char *const feeds[] = {"ac-1phase", "ac-3phase", "hvdc"};
-    static const char *const cools[] = {"air", "cold_plate", "immersion"};
-    static const char *const coolants[] = {"water", "pg25"};
-    const struct sn_accel_info *a = s->accel;
-    const struct sn_scaleup *u = &s->scaleup;
-    const struct sn_scaleout *n = &s->scaleout;
-
-    o_str(o, "name", s->name);
     o_begin(o, "accelerator");
     o_str(o, "name", a->name);
     o_str(o, "confidence", conf(a->confidence));
@@ -132,6 +125,13 @@ static void show(const struct sn_spec *s, struct out *o)
     o_qty(o, "hbm_bandwidth", "hbm_bw", a->hbm_bw, SN_UNIT_BANDWIDTH);
     o_qty(o, "tdp", "tdp_w", a->tdp_w, SN_UNIT_POWER);
     o_end(o);
+}
+
+/* The supernode (scale-up) section, with the keys of its fabric. */
+static void show_scaleup(const struct sn_spec *s, struct out *o)
+{
+    const struct sn_scaleup *u = &s->scaleup;
+
     o_begin(o, "supernode");
     o_int(o, "accelerators", u->accelerators);
     o_int(o, "per_node", u->per_node);
@@ -164,8 +164,11 @@ static void show(const struct sn_spec *s, struct out *o)
         o_str(o, "torus", d);
     }
     o_end(o);
-    o_int(o, "supernodes", s->supernodes);
-    o_int(o, "total_accelerators", sn_spec_total_accels(s));
+}
+
+/* The scale-out section, with the keys of its topology. */
+static void show_scaleout(const struct sn_scaleout *n, struct out *o)
+{
     o_begin(o, "scaleout");
     o_str(o, "topology", sn_net_topology_name(n->topology));
     o_int(o, "nics_per_node", n->nics_per_node);
@@ -189,6 +192,15 @@ static void show(const struct sn_spec *s, struct out *o)
         o_int(o, "links", (long long)n->nlinks);
     }
     o_end(o);
+}
+
+/* The racks, power and cooling sections. */
+static void show_facility(const struct sn_spec *s, struct out *o)
+{
+    static const char *const feeds[] = {"ac-1phase", "ac-3phase", "hvdc"};
+    static const char *const cools[] = {"air", "cold_plate", "immersion"};
+    static const char *const coolants[] = {"water", "pg25"};
+
     o_begin(o, "racks");
     o_int(o, "nodes_per_rack", s->racks.nodes_per_rack);
     o_int(o, "node_units", s->racks.node_units);
@@ -218,6 +230,11 @@ static void show(const struct sn_spec *s, struct out *o)
           SN_UNIT_RATIO);
     o_qty(o, "air_limit", "air_limit_w", s->cooling.air_limit_w, SN_UNIT_POWER);
     o_end(o);
+}
+
+/* The storage section and the workload when the spec gives one. */
+static void show_job(const struct sn_spec *s, struct out *o)
+{
     o_begin(o, "storage");
     o_qty(o, "checkpoint_interval", "checkpoint_interval_s",
           s->storage.checkpoint_interval, SN_UNIT_TIME);
@@ -243,6 +260,19 @@ static void show(const struct sn_spec *s, struct out *o)
               s->workload.train_bytes_per_param, SN_UNIT_RATIO);
         o_end(o);
     }
+}
+
+/* Every section of the resolved spec, in the spec's order. */
+static void show(const struct sn_spec *s, struct out *o)
+{
+    o_str(o, "name", s->name);
+    show_accel(s->accel, o);
+    show_scaleup(s, o);
+    o_int(o, "supernodes", s->supernodes);
+    o_int(o, "total_accelerators", sn_spec_total_accels(s));
+    show_scaleout(&s->scaleout, o);
+    show_facility(s, o);
+    show_job(s, o);
 }
 
 static int spec_run(int argc, char **argv)

@@ -33,6 +33,25 @@ int cli_usage_error(const char *fmt, ...) SN_PRINTF(1, 2);
 int cli_fail(const struct sn_error *err);
 /* Print "supernode NAME: usage" hint after a usage error. */
 int cli_usage_hint(const struct sn_cmd *cmd);
+/* One subcommand of a command with several (baseline save, runs list). */
+struct cli_sub {
+    const char *name;
+    int (*run)(int argc, char **argv); /* argv[1] is the subcommand */
+};
+/* Run the subcommand argv[1] names among the n of subs; a missing or
+ * unknown one is a usage error naming them all, with self's usage. */
+int cli_subcommand(const struct sn_cmd *self, const struct cli_sub *subs,
+                   size_t n, int argc, char **argv);
+/* A training layout as the JSON object "layout" (cmd-sim-train.c): tp,
+ * pp, dp, cp, ep, vpp, mbs, gbs, [seq], recompute, zero, [sp, dtype];
+ * what picks the bracketed ones. */
+#define CLI_LAYOUT_SEQ 1u
+#define CLI_LAYOUT_PRECISION 2u
+#define CLI_LAYOUT_ALL (CLI_LAYOUT_SEQ | CLI_LAYOUT_PRECISION)
+struct sn_json;
+struct sn_train_layout;
+void cli_layout_json(struct sn_json *j, const struct sn_train_layout *l,
+                     unsigned what);
 /* Parse a --format value among the allowed ones ("table,json"). */
 int cli_parse_format(const char *text, const char *allowed,
                      enum sn_format *out);

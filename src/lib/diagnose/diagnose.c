@@ -1,7 +1,7 @@
 /* diagnose.c: from results to findings: each result against the design,
  * the baseline and its peers; slow pairs localised to links; verdicts per
  * device, pair and link; findings with evidence and the next step, in a
- * fixed order. */
+ * fixed order. The pairs and their localisation are in pairs.c. */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -36,8 +36,8 @@ const char *sn_finding_kind_name(enum sn_finding_kind k)
     }
 }
 
-static void device_label(const struct sn_topo *t, uint32_t rank, char *buf,
-                         size_t size)
+void sn__diag_device_label(const struct sn_topo *t, uint32_t rank, char *buf,
+                           size_t size)
 {
     if (t && rank < t->naccel)
         sn_topo_node_name(t, t->accel[rank], buf, size);
@@ -54,11 +54,11 @@ static void result_names(const struct sn_topo *t, const struct sn_result *r,
     sn_result_subject(r, subject, ssize);
     switch (r->subject) {
     case SN_SUBJECT_DEVICE:
-        device_label(t, r->a, label, lsize);
+        sn__diag_device_label(t, r->a, label, lsize);
         break;
     case SN_SUBJECT_PAIR:
-        device_label(t, r->a, a, sizeof(a));
-        device_label(t, r->b, b, sizeof(b));
+        sn__diag_device_label(t, r->a, a, sizeof(a));
+        sn__diag_device_label(t, r->b, b, sizeof(b));
         snprintf(label, lsize, "%s~%s", a, b);
         break;
     default:
@@ -180,13 +180,6 @@ static void compare_group(const struct sn_diag_config *cfg,
     }
     free(v);
     free(tmp);
-}
-
-static int cmp_asc(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-
-    return (x > y) - (x < y);
 }
 
 static int cmp_desc(const void *a, const void *b)
@@ -358,12 +351,7 @@ static size_t compare_groups(const struct sn_diag_config *cfg,
 
 /* ---- findings -------------------------------------------------------------- */
 
-struct findings {
-    struct sn_finding *items;
-    size_t n, cap;
-};
-
-static struct sn_finding *finding_new(struct findings *fs)
+struct sn_finding *sn__diag_finding_new(struct findings *fs)
 {
     struct sn_finding *f;
 
@@ -388,7 +376,7 @@ static void finding_release(struct sn_finding *f)
     free(f->next_step);
 }
 
-static enum sn_severity worst(const struct sn_diag_cmp *c)
+enum sn_severity sn__diag_worst(const struct sn_diag_cmp *c)
 {
     enum sn_severity s = SN_SEV_PASS;
 
@@ -399,7 +387,7 @@ static enum sn_severity worst(const struct sn_diag_cmp *c)
 }
 
 /* The oriented ratio of the most damning flagged comparison. */
-static double worst_ratio(const struct sn_diag_cmp *c)
+double sn__diag_worst_ratio(const struct sn_diag_cmp *c)
 {
     double r = 1.0;
 
@@ -485,7 +473,7 @@ static const char *device_next_step(const struct sn_result *r)
            "with 'supernode doctor'";
 }
 
-static const char *link_next_step(const struct sn_topo *t, uint32_t l)
+const char *sn__diag_link_next_step(const struct sn_topo *t, uint32_t l)
 {
     switch (t->links[l].medium) {
     case SN_MEDIUM_BOARD:
@@ -507,14 +495,14 @@ static const char *link_next_step(const struct sn_topo *t, uint32_t l)
 
 /* A finding for one flagged result (device, collective, or a pair when
  * there is no topology to localise with). */
-static void result_finding(struct findings *fs, const struct sn_topo *t,
-                           const struct sn_result *r,
-                           const struct sn_diag_cmp *c,
-                           const char *design_source)
+void sn__diag_result_finding(struct findings *fs, const struct sn_topo *t,
+                             const struct sn_result *r,
+                             const struct sn_diag_cmp *c,
+                             const char *design_source)
 {
-    struct sn_finding *f = finding_new(fs);
+    struct sn_finding *f = sn__diag_finding_new(fs);
 
-    f->severity = worst(c);
+    f->severity = sn__diag_worst(c);
     f->kind = r->subject == SN_SUBJECT_DEVICE  ? SN_FIND_DEVICE
               : r->subject == SN_SUBJECT_PAIR ? SN_FIND_PAIR
                                               : SN_FIND_GROUP;
@@ -525,7 +513,7 @@ static void result_finding(struct findings *fs, const struct sn_topo *t,
     sn_strlcpy(f->unit, r->unit, sizeof(f->unit));
     f->measured = r->stats.median;
     memcpy(f->cmp, c, sizeof(f->cmp));
-    f->score = 1.0 - worst_ratio(c);
+    f->score = 1.0 - sn__diag_worst_ratio(c);
     f->evidence = result_evidence(r, c, design_source);
     if (f->kind == SN_FIND_DEVICE)
         f->next_step = sn_xstrdup(device_next_step(r));
@@ -563,7 +551,7 @@ static void unjudged_finding(struct findings *fs, const char *subject,
                              size_t n, const char *evidence,
                              const char *next)
 {
-    struct sn_finding *f = finding_new(fs);
+    struct sn_finding *f = sn__diag_finding_new(fs);
     struct sn_buf b;
 
     f->severity = SN_SEV_WARN;
@@ -612,7 +600,7 @@ static void systemic_findings(struct findings *fs,
             bsev = SN_SEV_WARN;
         if (dsev == SN_SEV_PASS && bsev == SN_SEV_PASS)
             continue;
-        f = finding_new(fs);
+        f = sn__diag_finding_new(fs);
         f->severity = dsev > bsev ? dsev : bsev;
         f->kind = SN_FIND_SYSTEMIC;
         what = r->subject == SN_SUBJECT_DEVICE ? "devices"
@@ -695,283 +683,6 @@ static void systemic_findings(struct findings *fs,
     }
 }
 
-/* ---- pairs and localisation -------------------------------------------------- */
-
-struct pair_obs {
-    uint32_t a, b;               /* a < b */
-    bool slow;                   /* for localisation: its bandwidth is */
-    enum sn_severity severity;   /* of the bandwidth, as localisation
-                                    sees it */
-    double ratio;
-    enum sn_severity verdict;    /* the worst of all its results */
-    size_t worst;                /* the result behind the verdict */
-    size_t nbw;                  /* bandwidth results (scratch) */
-    bool both_ways;              /* one exchange both ways (scratch) */
-};
-
-static int pair_obs_cmp(const void *x, const void *y)
-{
-    const struct pair_obs *a = x, *b = y;
-
-    if (a->a != b->a)
-        return a->a < b->a ? -1 : 1;
-    if (a->b != b->b)
-        return a->b < b->b ? -1 : 1;
-    return (a->worst > b->worst) - (a->worst < b->worst);
-}
-
-static int sev_desc(const void *x, const void *y)
-{
-    int a = *(const int *)x, b = *(const int *)y;
-
-    return (a < b) - (a > b);
-}
-
-/* One observation per unordered pair. A degraded link slows every
- * bandwidth measurement of the pairs that cross it (both directions,
- * alone and both ways at once); noise slows one. So a pair is slow for
- * localisation when at least half of its bandwidth results are flagged,
- * and as slow as the least damning of that half. With a baseline, a pair
- * whose every bandwidth result fell below it is slow too when together
- * they say so: their z-scores combined (Stouffer: the sum over the square
- * root of their number, a standard normal when each is) beyond the
- * baseline's thresholds. A link at 80% leaves each result a few noise
- * widths down, where one of them may just miss its own threshold; all of
- * them down together is what a link does and noise does not. Latencies
- * are judged per pair but not localised: on a shared host they follow
- * the scheduler more than the cable. */
-static size_t collect_pairs(const struct sn_diag_config *cfg,
-                            const struct sn_results *rs,
-                            struct sn_diag_cmp (*cmp)[SN_BASIS_COUNT],
-                            struct pair_obs **out)
-{
-    struct pair_obs *p = NULL;
-    size_t n = 0, cap = 0, m = 0;
-    int *sev = NULL;
-    double *rat = NULL, *zsum = NULL, *bl_rat = NULL;
-    size_t *vote_of = NULL, *zn = NULL;
-    size_t scap = 0, rcap = 0, vcap = 0, zcap = 0, zncap = 0, brcap = 0;
-
-    for (size_t i = 0; i < rs->n; i++) {
-        const struct sn_result *r = &rs->items[i];
-        struct pair_obs *o;
-        if (r->subject != SN_SUBJECT_PAIR)
-            continue;
-        SN_GROW(p, cap, n + 1);
-        o = &p[n++];
-        memset(o, 0, sizeof(*o));
-        o->a = r->a < r->b ? r->a : r->b;
-        o->b = r->a < r->b ? r->b : r->a;
-        o->worst = i;
-        o->nbw = !r->lower_better;
-        o->both_ways = sn_startswith(r->test, "pairs.bidir");
-    }
-    if (n)
-        qsort(p, n, sizeof(*p), pair_obs_cmp);
-    for (size_t i = 0; i < n;) {
-        size_t j = i, nb = 0, k;
-        struct pair_obs merged = p[i];
-        bool bl_all = true;
-        merged.verdict = SN_SEV_PASS;
-        merged.ratio = 1.0;
-        while (j < n && p[j].a == p[i].a && p[j].b == p[i].b) {
-            size_t ri = p[j].worst;
-            enum sn_severity s = worst(cmp[ri]);
-            const struct sn_diag_cmp *bc = &cmp[ri][SN_BASIS_BASELINE];
-            if (s > merged.verdict ||
-                (s == merged.verdict && s > SN_SEV_PASS &&
-                 worst_ratio(cmp[ri]) < worst_ratio(cmp[merged.worst]))) {
-                merged.verdict = s;
-                merged.worst = ri;
-            }
-            if (p[j].nbw) {
-                /* the two results of one exchange both ways are one
-                 * piece of evidence: the first casts the vote, the
-                 * second only makes it worse */
-                size_t v = nb;
-                for (size_t q = i; q < j && p[j].both_ways; q++)
-                    if (p[q].nbw && p[q].both_ways &&
-                        !strcmp(rs->items[p[q].worst].test,
-                                rs->items[ri].test) &&
-                        !strcmp(rs->items[p[q].worst].params,
-                                rs->items[ri].params))
-                        v = vote_of[q - i];
-                SN_GROW(vote_of, vcap, j - i + 1);
-                vote_of[j - i] = v;
-                if (v == nb) {
-                    SN_GROW(sev, scap, nb + 1);
-                    SN_GROW(rat, rcap, nb + 1);
-                    SN_GROW(zsum, zcap, nb + 1);
-                    SN_GROW(zn, zncap, nb + 1);
-                    SN_GROW(bl_rat, brcap, nb + 1);
-                    sev[nb] = (int)s;
-                    rat[nb] = worst_ratio(cmp[ri]);
-                    zsum[nb] = 0.0;
-                    zn[nb] = 0;
-                    bl_rat[nb] = 1.0;
-                    nb++;
-                } else {
-                    if ((int)s > sev[v])
-                        sev[v] = (int)s;
-                    if (worst_ratio(cmp[ri]) < rat[v])
-                        rat[v] = worst_ratio(cmp[ri]);
-                }
-                /* one exchange's two directions: their mean z */
-                if (bc->valid && isfinite(bc->z)) {
-                    zsum[v] += bc->z;
-                    zn[v]++;
-                    if (bc->ratio < bl_rat[v])
-                        bl_rat[v] = bc->ratio;
-                } else {
-                    bl_all = false;
-                }
-            }
-            j++;
-        }
-        if (nb) {
-            /* k-th most severe, k = ceil(nb / 2): at least half the
-             * bandwidth results are this bad */
-            k = (nb + 1) / 2;
-            qsort(sev, nb, sizeof(*sev), sev_desc);
-            merged.severity = (enum sn_severity)sev[k - 1];
-            merged.slow = merged.severity > SN_SEV_PASS;
-            /* and the k-th lowest ratio */
-            qsort(rat, nb, sizeof(*rat), cmp_asc);
-            merged.ratio = rat[k - 1];
-        }
-        if (nb >= 2 && !merged.slow && bl_all) {
-            double zc = 0.0;
-            bool all_down = true;
-            for (size_t v = 0; v < nb; v++) {
-                double z = zsum[v] / (double)zn[v];
-                all_down = all_down && z < 0.0;
-                zc += z;
-            }
-            zc /= sqrt((double)nb);
-            if (all_down && zc < -cfg->baseline_warn_z) {
-                merged.slow = true;
-                merged.severity = zc < -cfg->baseline_fail_z ? SN_SEV_FAIL
-                                                             : SN_SEV_WARN;
-                qsort(bl_rat, nb, sizeof(*bl_rat), cmp_asc);
-                merged.ratio = nb % 2 ? bl_rat[nb / 2]
-                                      : 0.5 * (bl_rat[nb / 2 - 1] +
-                                               bl_rat[nb / 2]);
-                if (merged.severity > merged.verdict)
-                    merged.verdict = merged.severity;
-            }
-        }
-        p[m++] = merged;
-        i = j;
-    }
-    free(sev);
-    free(rat);
-    free(zsum);
-    free(zn);
-    free(bl_rat);
-    free(vote_of);
-    *out = p;
-    return m;
-}
-
-static void pair_name(const struct sn_topo *t, const struct pair_obs *o,
-                      char *buf, size_t size)
-{
-    char a[96], b[96];
-
-    device_label(t, o->a, a, sizeof(a));
-    device_label(t, o->b, b, sizeof(b));
-    snprintf(buf, size, "%s~%s", a, b);
-}
-
-static void link_findings(struct findings *fs, const struct sn_topo *t,
-                          const struct sn_results *rs,
-                          const struct pair_obs *obs,
-                          const struct sn_diag_culprits *cul)
-{
-    for (size_t i = 0; i < cul->n; i++) {
-        const struct sn_diag_culprit *c = &cul->items[i];
-        struct sn_finding *f = finding_new(fs);
-        const struct sn_result *r0 = &rs->items[obs[c->support[0]].worst];
-        const struct sn_link *l = &t->links[c->link];
-        struct sn_buf b;
-        char name[256];
-        f->severity = c->severity;
-        f->kind = SN_FIND_LINK;
-        sn_topo_link_id(t, c->link, f->subject, sizeof(f->subject));
-        sn_topo_link_label(t, c->link, f->label, sizeof(f->label));
-        sn_strlcpy(f->test, r0->test, sizeof(f->test));
-        sn_strlcpy(f->params, r0->params, sizeof(f->params));
-        sn_strlcpy(f->unit, r0->unit, sizeof(f->unit));
-        f->confidence = c->confidence;
-        f->health = c->health;
-        f->conflicts = c->conflicts;
-        f->score = (1.0 - c->health) * c->confidence;
-        f->support = sn_xmalloc(c->nsupport * sizeof(char *));
-        for (size_t k = 0; k < c->nsupport; k++) {
-            pair_name(t, &obs[c->support[k]], name, sizeof(name));
-            f->support[f->nsupport++] = sn_xstrdup(name);
-        }
-        if (c->nalternatives)
-            f->alternatives =
-                sn_xmalloc(c->nalternatives * sizeof(char *));
-        for (size_t k = 0; k < c->nalternatives; k++) {
-            sn_topo_link_label(t, c->alternatives[k], name, sizeof(name));
-            f->alternatives[f->nalternatives++] = sn_xstrdup(name);
-        }
-        sn_buf_init(&b);
-        sn_buf_printf(&b,
-                      "%s %s link (%s): %zu slow pair%s cross%s it and %s; "
-                      "they reach %.0f%% of what they should (median), "
-                      "confidence %.0f%%",
-                      sn_link_class_name((enum sn_link_class)l->cls),
-                      sn_medium_name((enum sn_medium)l->medium), f->subject,
-                      c->nsupport, c->nsupport == 1 ? "" : "s",
-                      c->nsupport == 1 ? "es" : "",
-                      c->conflicts == 0
-                          ? "no healthy pair does"
-                          : "so do some healthy pairs",
-                      100.0 * c->health, 100.0 * c->confidence);
-        if (c->conflicts)
-            sn_buf_printf(&b, " (%zu healthy pair%s cross%s it too)",
-                          c->conflicts, c->conflicts == 1 ? "" : "s",
-                          c->conflicts == 1 ? "es" : "");
-        if (c->nalternatives)
-            sn_buf_printf(&b,
-                          "; the measurements cannot tell it from %zu other "
-                          "link%s on the same routes (%s%s), less likely "
-                          "at fault",
-                          c->nalternatives, c->nalternatives == 1 ? "" : "s",
-                          f->alternatives[0],
-                          c->nalternatives > 1 ? ", ..." : "");
-        f->evidence = sn_buf_detach(&b, NULL);
-        f->next_step = sn_xstrdup(link_next_step(t, c->link));
-    }
-}
-
-static void unexplained_findings(struct findings *fs, const struct sn_topo *t,
-                                 const struct sn_results *rs,
-                                 const struct pair_obs *obs,
-                                 struct sn_diag_cmp (*cmp)[SN_BASIS_COUNT],
-                                 const struct sn_diag_culprits *cul,
-                                 const char *const *sources)
-{
-    for (size_t i = 0; i < cul->nunexplained; i++) {
-        const struct pair_obs *o = &obs[cul->unexplained[i]];
-        const struct sn_result *r = &rs->items[o->worst];
-        struct sn_finding *f;
-        result_finding(fs, t, r, cmp[o->worst],
-                       sources ? sources[o->worst] : NULL);
-        f = &fs->items[fs->n - 1];
-        f->kind = SN_FIND_UNEXPLAINED;
-        free(f->next_step);
-        f->next_step = sn_xstrdup(
-            "no single link explains this pair: re-run it; if it stays "
-            "slow, check both devices and their links with 'supernode "
-            "doctor' and that the communication library sees the real "
-            "topology");
-    }
-}
-
 /* ---- baseline subjects this run did not measure -------------------------------- */
 
 /* Order results by what they measure on whom, for lookups. */
@@ -1017,7 +728,7 @@ static void missing_findings(struct findings *fs, const struct sn_topo *t,
         probe.b = e->b;
         if (bsearch(&pp, idx, rs->n, sizeof(*idx), result_key_cmp))
             continue;
-        f = finding_new(fs);
+        f = sn__diag_finding_new(fs);
         f->severity = SN_SEV_WARN;
         f->kind = SN_FIND_MISSING;
         result_names(t, &probe, f->subject, sizeof(f->subject), f->label,
@@ -1051,7 +762,7 @@ static void health_findings(struct findings *fs,
         struct sn_buf b;
         if (strcmp(h[i].status, "FAIL"))
             continue;
-        f = finding_new(fs);
+        f = sn__diag_finding_new(fs);
         f->severity = SN_SEV_FAIL;
         f->kind = SN_FIND_HEALTH;
         sn_strlcpy(f->subject, h[i].host, sizeof(f->subject));
@@ -1154,24 +865,24 @@ static void verdicts(struct sn_diag_report *rep, const struct sn_topo *t,
     for (size_t d = 0; d < ndev; d++) {
         snprintf(rep->devices[d].subject, sizeof(rep->devices[d].subject),
                  "rank%zu", d);
-        device_label(t, (uint32_t)d, rep->devices[d].label,
-                     sizeof(rep->devices[d].label));
+        sn__diag_device_label(t, (uint32_t)d, rep->devices[d].label,
+                              sizeof(rep->devices[d].label));
     }
     for (size_t i = 0; i < rs->n; i++) {
         const struct sn_result *r = &rs->items[i];
         if (r->subject != SN_SUBJECT_DEVICE || r->a >= ndev)
             continue;
         rep->devices[r->a].measured = true;
-        if (worst(cmp[i]) > rep->devices[r->a].severity)
-            rep->devices[r->a].severity = worst(cmp[i]);
+        if (sn__diag_worst(cmp[i]) > rep->devices[r->a].severity)
+            rep->devices[r->a].severity = sn__diag_worst(cmp[i]);
     }
     rep->pairs = sn_xcalloc(nobs + 1, sizeof(*rep->pairs));
     rep->npairs = nobs;
     for (size_t i = 0; i < nobs; i++) {
         snprintf(rep->pairs[i].subject, sizeof(rep->pairs[i].subject),
                  "rank%u~rank%u", (unsigned)obs[i].a, (unsigned)obs[i].b);
-        pair_name(t, &obs[i], rep->pairs[i].label,
-                  sizeof(rep->pairs[i].label));
+        sn__diag_pair_name(t, &obs[i], rep->pairs[i].label,
+                           sizeof(rep->pairs[i].label));
         rep->pairs[i].severity = obs[i].verdict;
         rep->pairs[i].measured = true;
     }
@@ -1193,33 +904,11 @@ static void verdicts(struct sn_diag_report *rep, const struct sn_topo *t,
 
 /* ---- the whole diagnosis --------------------------------------------------------- */
 
-int sn_diag_run(const struct sn_diag_input *in, struct sn_diag_report **out,
-                struct sn_error *err)
+/* SN_EINPUT when a result names a rank that is not an accelerator of t
+ * (or no rank at all). */
+static int check_ranks(const struct sn_results *rs, const struct sn_topo *t,
+                       struct sn_error *err)
 {
-    const struct sn_results *rs = in->results;
-    const struct sn_topo *t = in->topo;
-    struct sn_diag_config defaults;
-    const struct sn_diag_config *cfg = in->cfg;
-    struct sn_diag_cmp (*cmp)[SN_BASIS_COUNT] = NULL;
-    struct sn_diag_report *rep = NULL;
-    struct sn_diag_culprits cul;
-    struct sn_diag_pair *dp = NULL;
-    struct pair_obs *obs = NULL;
-    struct findings fs;
-    struct peer_key *keys = NULL;
-    struct group *groups = NULL;
-    size_t nobs = 0, ngroups = 0;
-    int rc = SN_OK;
-
-    *out = NULL;
-    memset(&cul, 0, sizeof(cul));
-    memset(&fs, 0, sizeof(fs));
-    if (!cfg) {
-        sn_diag_config_default(&defaults);
-        cfg = &defaults;
-    }
-    if (t && !t->finished)
-        return sn_error_set(err, SN_EINPUT, "topology is not finished");
     for (size_t i = 0; i < rs->n; i++) {
         const struct sn_result *r = &rs->items[i];
         bool bad_rank = r->a == SN_STORE_NO_RANK ||
@@ -1236,15 +925,28 @@ int sn_diag_run(const struct sn_diag_input *in, struct sn_diag_report **out,
                                 r->subject == SN_SUBJECT_PAIR ? " or its peer"
                                                               : "");
     }
-    cmp = sn_xcalloc(rs->n + 1, sizeof(*cmp));
+    return SN_OK;
+}
+
+/* Every result against the baseline and, with the groups of equivalent
+ * results compare_groups makes (*keys, *groups: the caller's to free;
+ * returns their number), the design and its peers. */
+static size_t compare_all(const struct sn_diag_config *cfg,
+                          const struct sn_diag_input *in,
+                          struct sn_diag_cmp (*cmp)[SN_BASIS_COUNT],
+                          struct peer_key **keys, struct group **groups)
+{
+    const struct sn_results *rs = in->results;
+    size_t ngroups;
+
     for (size_t i = 0; i < rs->n; i++) {
         const struct sn_result *r = &rs->items[i];
         if (in->baseline)
             sn_diag_vs_baseline(cfg, r, sn_baseline_find(in->baseline, r),
                                 &cmp[i][SN_BASIS_BASELINE]);
     }
-    ngroups = compare_groups(cfg, t, rs, in->expected, in->baseline, cmp,
-                             &keys, &groups);
+    ngroups = compare_groups(cfg, in->topo, rs, in->expected, in->baseline, cmp,
+                             keys, groups);
     /* A pair's latency is at most WARN. On hosts it follows the
      * scheduler and the software's cost per message more than the cable
      * (it gets no design value and is not localised for the same
@@ -1256,111 +958,141 @@ int sn_diag_run(const struct sn_diag_input *in, struct sn_diag_report **out,
             for (int b = 0; b < SN_BASIS_COUNT; b++)
                 if (cmp[i][b].severity > SN_SEV_WARN)
                     cmp[i][b].severity = SN_SEV_WARN;
+    return ngroups;
+}
+
+/* Pair results the caller gave no design value on purpose: one finding
+ * each kind, in place of a percentage of a rate the run had no way to
+ * reach (the cpu backend's "1% of 450 GB/s", two ranks on one host
+ * against two nodes). */
+static void unjudged_findings(struct findings *fs,
+                              const struct sn_diag_input *in)
+{
+    const struct sn_topo *t = in->topo;
+    const struct sn_accel_info *a = t && t->spec ? t->spec->accel : NULL;
+    const char *fabric = a && a->scaleup_name && a->scaleup_name[0]
+                             ? a->scaleup_name
+                             : "scale-up";
+    size_t nres = in->results->n;
+    size_t n = count_source(in, nres, sn_diag_colocated_note);
+    char ev[512];
+
+    if (n) {
+        snprintf(ev, sizeof(ev),
+                 "colocated (--allow-colocated): %zu pair results are "
+                 "between ranks that share a host the spec gives them "
+                 "apart, so their traffic never crossed the designed "
+                 "links: no design value for them",
+                 n);
+        unjudged_finding(fs, "placement", n, ev,
+                         "run one rank per accelerator on the hosts the "
+                         "spec names (its hosts:, or a hostfile in node "
+                         "order) to measure the design");
+    }
+    n = count_source(in, nres, sn__diag_cpu_fabric_note);
+    if (n) {
+        snprintf(ev, sizeof(ev),
+                 "the cpu backend cannot measure the %s fabric of this "
+                 "design: its %zu pair results inside a scale-up domain "
+                 "moved host memory through MPI, so they are judged "
+                 "against the baseline and their peers only, not the "
+                 "design",
+                 fabric, n);
+        unjudged_finding(fs, "backend", n, ev,
+                         "run check with --backend cuda on the "
+                         "accelerators to measure the fabric");
+    }
+}
+
+/* Devices and collectives: one finding per flagged result. */
+static void result_findings(struct findings *fs, const struct sn_diag_input *in,
+                            struct sn_diag_cmp (*cmp)[SN_BASIS_COUNT])
+{
+    const struct sn_results *rs = in->results;
+
+    for (size_t i = 0; i < rs->n; i++) {
+        const struct sn_result *r = &rs->items[i];
+        if (r->subject == SN_SUBJECT_PAIR ||
+            sn__diag_worst(cmp[i]) == SN_SEV_PASS)
+            continue;
+        sn__diag_result_finding(fs, in->topo, r, cmp[i],
+                                in->expected_source ? in->expected_source[i]
+                                                    : NULL);
+    }
+}
+
+/* Findings that need no comparison (baseline subjects not measured,
+ * node health), then all of them ordered into the report, which takes
+ * fs's items. */
+static void finish_report(struct sn_diag_report *rep, struct findings *fs,
+                          const struct sn_diag_input *in)
+{
+    if (in->baseline)
+        missing_findings(fs, in->topo, in->results, in->baseline);
+    health_findings(fs, in->health, in->nhealth);
+    if (in->nhealth) {
+        rep->health = health_copy(in->health, in->nhealth);
+        rep->nhealth = in->nhealth;
+    }
+    if (fs->n)
+        qsort(fs->items, fs->n, sizeof(*fs->items), finding_cmp);
+    rep->findings = fs->items;
+    rep->n = fs->n;
+    fs->items = NULL;
+    rep->verdict = rep->n ? rep->findings[0].severity : SN_SEV_PASS;
+}
+
+/* The steps: check the ranks, compare every result, add the systemic,
+ * unjudged, device and collective findings, localise the pairs and add
+ * theirs, then the rest, order them, and give each device, pair and
+ * link its verdict. The contract is in diagnose.h. */
+int sn_diag_run(const struct sn_diag_input *in, struct sn_diag_report **out,
+                struct sn_error *err)
+{
+    const struct sn_results *rs = in->results;
+    const struct sn_topo *t = in->topo;
+    struct sn_diag_config defaults;
+    const struct sn_diag_config *cfg = in->cfg;
+    struct sn_diag_cmp(*cmp)[SN_BASIS_COUNT] = NULL;
+    struct sn_diag_report *rep = NULL;
+    struct sn_diag_culprits cul;
+    struct pair_obs *obs = NULL;
+    struct findings fs;
+    struct peer_key *keys = NULL;
+    struct group *groups = NULL;
+    size_t nobs = 0, ngroups = 0;
+    int rc = SN_OK;
+
+    *out = NULL;
+    memset(&cul, 0, sizeof(cul));
+    memset(&fs, 0, sizeof(fs));
+    if (!cfg) {
+        sn_diag_config_default(&defaults);
+        cfg = &defaults;
+    }
+    if (t && !t->finished)
+        return sn_error_set(err, SN_EINPUT, "topology is not finished");
+    if ((rc = check_ranks(rs, t, err)))
+        return rc;
+    cmp = sn_xcalloc(rs->n + 1, sizeof(*cmp));
+    ngroups = compare_all(cfg, in, cmp, &keys, &groups);
     rep = sn_xcalloc(1, sizeof(*rep));
     rep->nresults = rs->n;
     systemic_findings(&fs, cfg, t, keys, groups, ngroups,
                       in->baseline ? in->baseline->name : NULL);
     rep->baseline_used = in->baseline != NULL;
-    /* pair results the caller gave no design value on purpose: one
-     * finding each kind, in place of a percentage of a rate the run had
-     * no way to reach (the cpu backend's "1% of 450 GB/s", two ranks on
-     * one host against two nodes) */
-    {
-        const struct sn_accel_info *a = t && t->spec ? t->spec->accel : NULL;
-        const char *fabric = a && a->scaleup_name && a->scaleup_name[0]
-                                 ? a->scaleup_name
-                                 : "scale-up";
-        size_t n = count_source(in, rs->n, sn_diag_colocated_note);
-        char ev[512];
-        if (n) {
-            snprintf(ev, sizeof(ev),
-                     "colocated (--allow-colocated): %zu pair results are "
-                     "between ranks that share a host the spec gives them "
-                     "apart, so their traffic never crossed the designed "
-                     "links: no design value for them",
-                     n);
-            unjudged_finding(&fs, "placement", n, ev,
-                             "run one rank per accelerator on the hosts the "
-                             "spec names (its hosts:, or a hostfile in node "
-                             "order) to measure the design");
-        }
-        n = count_source(in, rs->n, sn__diag_cpu_fabric_note);
-        if (n) {
-            snprintf(ev, sizeof(ev),
-                     "the cpu backend cannot measure the %s fabric of this "
-                     "design: its %zu pair results inside a scale-up domain "
-                     "moved host memory through MPI, so they are judged "
-                     "against the baseline and their peers only, not the "
-                     "design",
-                     fabric, n);
-            unjudged_finding(&fs, "backend", n, ev,
-                             "run check with --backend cuda on the "
-                             "accelerators to measure the fabric");
-        }
-    }
-    /* devices and collectives: one finding per flagged result */
-    for (size_t i = 0; i < rs->n; i++) {
-        const struct sn_result *r = &rs->items[i];
-        if (r->subject == SN_SUBJECT_PAIR || worst(cmp[i]) == SN_SEV_PASS)
-            continue;
-        result_finding(&fs, t, r, cmp[i],
-                       in->expected_source ? in->expected_source[i] : NULL);
-    }
-    /* pairs: localised when there is a topology */
-    nobs = collect_pairs(cfg, rs, cmp, &obs);
-    if (t && nobs) {
-        dp = sn_xmalloc(nobs * sizeof(*dp));
-        for (size_t i = 0; i < nobs; i++) {
-            dp[i].a = obs[i].a;
-            dp[i].b = obs[i].b;
-            dp[i].slow = obs[i].slow;
-            dp[i].severity = obs[i].severity;
-            dp[i].ratio = obs[i].ratio;
-        }
-        rc = sn_diag_localise(t, dp, nobs, &cul, err);
-        if (rc)
-            goto out;
-        link_findings(&fs, t, rs, obs, &cul);
-        unexplained_findings(&fs, t, rs, obs, cmp, &cul,
-                             in->expected_source);
-        /* pairs with a flagged result that localisation did not take:
-         * a lone slow measurement, or a latency */
-        for (size_t i = 0; i < nobs; i++)
-            if (!obs[i].slow && obs[i].verdict > SN_SEV_PASS)
-                result_finding(&fs, t, &rs->items[obs[i].worst],
-                               cmp[obs[i].worst],
-                               in->expected_source
-                                   ? in->expected_source[obs[i].worst]
-                                   : NULL);
-    } else {
-        for (size_t i = 0; i < nobs; i++)
-            if (obs[i].verdict > SN_SEV_PASS)
-                result_finding(&fs, t, &rs->items[obs[i].worst],
-                               cmp[obs[i].worst],
-                               in->expected_source
-                                   ? in->expected_source[obs[i].worst]
-                                   : NULL);
-    }
-    if (in->baseline)
-        missing_findings(&fs, t, rs, in->baseline);
-    health_findings(&fs, in->health, in->nhealth);
-    if (in->nhealth) {
-        rep->health = health_copy(in->health, in->nhealth);
-        rep->nhealth = in->nhealth;
-    }
-    if (fs.n)
-        qsort(fs.items, fs.n, sizeof(*fs.items), finding_cmp);
-    rep->findings = fs.items;
-    rep->n = fs.n;
-    fs.items = NULL;
-    rep->verdict = rep->n ? rep->findings[0].severity : SN_SEV_PASS;
+    unjudged_findings(&fs, in);
+    result_findings(&fs, in, cmp);
+    rc = sn__diag_pair_findings(&fs, in, cfg, cmp, &obs, &nobs, &cul, err);
+    if (rc)
+        goto out;
+    finish_report(rep, &fs, in);
     verdicts(rep, t, rs, cmp, obs, nobs, &cul);
 out:
     for (size_t i = 0; fs.items && i < fs.n; i++)
         finding_release(&fs.items[i]);
     free(fs.items);
     sn_diag_culprits_release(&cul);
-    free(dp);
     free(obs);
     free(cmp);
     free(keys);

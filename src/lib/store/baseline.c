@@ -273,11 +273,7 @@ static int write_baseline(struct sn_store *st, const struct sn_baseline *b,
                  : STORE_FAIL(st, err, rc, "cannot save the baseline");
     }
     sqlite3_finalize(s);
-    if (!rc)
-        rc = sn__store_commit(st, err);
-    if (rc)
-        sn__store_rollback(st);
-    return rc;
+    return sn__store_end(st, rc, err);
 }
 
 int sn_store_baseline_save(struct sn_store *st, const char *name,

@@ -21,22 +21,9 @@ static bool status_known(const char *s)
 static int health_count(struct sn_store *st, int64_t run, int64_t *count,
                         struct sn_error *err)
 {
-    sqlite3_stmt *s;
-    int rc = sn__store_prepare(
-        st, "SELECT count(*) FROM health WHERE run_id = ?1", &s, err);
-
-    if (rc)
-        return rc;
-    sqlite3_bind_int64(s, 1, run);
-    rc = sqlite3_step(s);
-    if (rc == SQLITE_ROW) {
-        *count = sqlite3_column_int64(s, 0);
-        rc = SN_OK;
-    } else {
-        rc = STORE_FAIL(st, err, rc, "cannot read the run's health checks");
-    }
-    sqlite3_finalize(s);
-    return rc;
+    return sn__store_query_int64(
+        st, "SELECT count(*) FROM health WHERE run_id = ?1", run, count,
+        "cannot read the run's health checks", err);
 }
 
 int sn__store_health_valid(const struct sn_store_health *h, size_t n,
@@ -66,21 +53,11 @@ int sn__store_health_insert(struct sn_store *st, int64_t run,
     int rc = n ? sn__store_prepare(st, sql, &s, err) : SN_OK;
 
     for (size_t i = 0; !rc && i < n; i++) {
-        sqlite3_reset(s);
-        sqlite3_bind_int64(s, 1, run);
-        sqlite3_bind_int64(s, 2, seq + (int64_t)i);
-        sqlite3_bind_text(s, 3, h[i].host, -1, SQLITE_STATIC);
-        sqlite3_bind_text(s, 4, h[i].name, -1, SQLITE_STATIC);
-        sqlite3_bind_text(s, 5, h[i].status, -1, SQLITE_STATIC);
-        sqlite3_bind_text(s, 6, h[i].subject, -1, SQLITE_STATIC);
-        sqlite3_bind_text(s, 7, h[i].evidence ? h[i].evidence : "", -1,
-                          SQLITE_STATIC);
-        sqlite3_bind_text(s, 8, h[i].remedy ? h[i].remedy : "", -1,
-                          SQLITE_STATIC);
-        rc = sqlite3_step(s);
-        rc = rc == SQLITE_DONE
-                 ? SN_OK
-                 : STORE_FAIL(st, err, rc, "cannot add a health check");
+        const char *text[] = {h[i].host,    h[i].name,     h[i].status,
+                              h[i].subject, h[i].evidence, h[i].remedy};
+        rc = sn__store_insert_row(st, s, run, seq + (int64_t)i, text,
+                                  SN_ARRAY_LEN(text),
+                                  "cannot add a health check", err);
     }
     sqlite3_finalize(s);
     return rc;
@@ -90,7 +67,6 @@ int sn_store_health_put(struct sn_store *st, int64_t run,
                         const struct sn_store_health *h, size_t n,
                         struct sn_error *err)
 {
-    bool complete = false;
     int64_t have = 0;
     int rc;
 
@@ -98,14 +74,7 @@ int sn_store_health_put(struct sn_store *st, int64_t run,
     rc = sn__store_health_valid(h, n, err);
     if (rc)
         return rc;
-    rc = sn__store_begin(st, err);
-    if (!rc)
-        rc = sn__store_run_exists(st, run, &complete, err);
-    if (!rc && complete)
-        rc = sn_error_set(err, SN_EINPUT,
-                          "run %" PRId64 " is complete; its health checks "
-                          "are final",
-                          run);
+    rc = sn__store_begin_open(st, run, "health checks", err);
     if (!rc)
         rc = health_count(st, run, &have, err);
     if (!rc && (n > SN_STORE_MAX_HEALTH ||
@@ -116,11 +85,7 @@ int sn_store_health_put(struct sn_store *st, int64_t run,
                           run, have, n, SN_STORE_MAX_HEALTH);
     if (!rc)
         rc = sn__store_health_insert(st, run, h, n, have, err);
-    if (!rc)
-        rc = sn__store_commit(st, err);
-    if (rc)
-        sn__store_rollback(st);
-    return rc;
+    return sn__store_end(st, rc, err);
 }
 
 static char *col_dup(sqlite3_stmt *s, int col)

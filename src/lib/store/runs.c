@@ -86,23 +86,9 @@ static int insert_run(struct sn_store *st, struct sn_run *run,
 static int next_seq(struct sn_store *st, int64_t run, int64_t *seq,
                     struct sn_error *err)
 {
-    sqlite3_stmt *s;
-    int rc = sn__store_prepare(
+    return sn__store_query_int64(
         st, "SELECT coalesce(max(seq) + 1, 0) FROM results WHERE run_id = ?1",
-        &s, err);
-
-    if (rc)
-        return rc;
-    sqlite3_bind_int64(s, 1, run);
-    rc = sqlite3_step(s);
-    if (rc == SQLITE_ROW) {
-        *seq = sqlite3_column_int64(s, 0);
-        rc = SN_OK;
-    } else {
-        rc = STORE_FAIL(st, err, rc, "cannot read the run's results");
-    }
-    sqlite3_finalize(s);
-    return rc;
+        run, seq, "cannot read the run's results", err);
 }
 
 int sn__store_run_exists(struct sn_store *st, int64_t run, bool *complete,
@@ -125,6 +111,21 @@ int sn__store_run_exists(struct sn_store *st, int64_t run, bool *complete,
         rc = STORE_FAIL(st, err, rc, "cannot read the run");
     }
     sqlite3_finalize(s);
+    return rc;
+}
+
+int sn__store_begin_open(struct sn_store *st, int64_t run, const char *what,
+                         struct sn_error *err)
+{
+    bool complete = false;
+    int rc = sn__store_begin(st, err);
+
+    if (!rc)
+        rc = sn__store_run_exists(st, run, &complete, err);
+    if (!rc && complete)
+        rc = sn_error_set(err, SN_EINPUT,
+                          "run %" PRId64 " is complete; its %s are final", run,
+                          what);
     return rc;
 }
 
@@ -201,19 +202,11 @@ static int insert_findings(struct sn_store *st, int64_t run,
     if (n)
         rc = sn__store_prepare(st, sql, &s, err);
     for (size_t i = 0; !rc && i < n; i++) {
-        sqlite3_reset(s);
-        sqlite3_bind_int64(s, 1, run);
-        sqlite3_bind_int64(s, 2, (sqlite3_int64)i);
-        sqlite3_bind_text(s, 3, f[i].severity, -1, SQLITE_STATIC);
-        sqlite3_bind_text(s, 4, f[i].kind, -1, SQLITE_STATIC);
-        sqlite3_bind_text(s, 5, f[i].subject, -1, SQLITE_STATIC);
-        sqlite3_bind_text(s, 6, f[i].label, -1, SQLITE_STATIC);
-        sqlite3_bind_text(s, 7, f[i].summary ? f[i].summary : "", -1,
-                          SQLITE_STATIC);
-        rc = sqlite3_step(s);
-        rc = rc == SQLITE_DONE
-                 ? SN_OK
-                 : STORE_FAIL(st, err, rc, "cannot add a finding");
+        const char *text[] = {f[i].severity, f[i].kind, f[i].subject,
+                              f[i].label, f[i].summary};
+        rc = sn__store_insert_row(st, s, run, (int64_t)i, text,
+                                  SN_ARRAY_LEN(text), "cannot add a finding",
+                                  err);
     }
     sqlite3_finalize(s);
     return rc;
@@ -257,34 +250,18 @@ int sn_store_run_begin(struct sn_store *st, struct sn_run *run,
     rc = sn__store_begin(st, err);
     if (!rc)
         rc = insert_run(st, run, err);
-    if (!rc)
-        rc = sn__store_commit(st, err);
-    if (rc)
-        sn__store_rollback(st);
-    return rc;
+    return sn__store_end(st, rc, err);
 }
 
 int sn_store_add_results(struct sn_store *st, int64_t run,
                          const struct sn_result *res, size_t n,
                          struct sn_error *err)
 {
-    bool complete = false;
-    int rc = sn__store_begin(st, err);
+    int rc = sn__store_begin_open(st, run, "results", err);
 
     if (!rc)
-        rc = sn__store_run_exists(st, run, &complete, err);
-    if (!rc && complete)
-        rc = sn_error_set(err, SN_EINPUT,
-                          "run %" PRId64 " is complete; its results are "
-                          "final",
-                          run);
-    if (!rc)
         rc = insert_results(st, run, res, n, err);
-    if (!rc)
-        rc = sn__store_commit(st, err);
-    if (rc)
-        sn__store_rollback(st);
-    return rc;
+    return sn__store_end(st, rc, err);
 }
 
 int sn_store_run_finish(struct sn_store *st, int64_t run, const char *verdict,
@@ -303,11 +280,7 @@ int sn_store_run_finish(struct sn_store *st, int64_t run, const char *verdict,
         rc = insert_findings(st, run, f, nf, err);
     if (!rc)
         rc = mark_finished(st, run, verdict, NULL, err);
-    if (!rc)
-        rc = sn__store_commit(st, err);
-    if (rc)
-        sn__store_rollback(st);
-    return rc;
+    return sn__store_end(st, rc, err);
 }
 
 int sn_store_run_put(struct sn_store *st, struct sn_run *run,
@@ -333,12 +306,9 @@ int sn_store_run_put(struct sn_store *st, struct sn_run *run,
         rc = sn__store_health_insert(st, run->id, h, nh, 0, err);
     if (!rc && complete)
         rc = mark_finished(st, run->id, run->verdict, run->finished, err);
-    if (!rc)
-        rc = sn__store_commit(st, err);
-    if (rc) {
-        sn__store_rollback(st);
+    rc = sn__store_end(st, rc, err);
+    if (rc)
         run->id = 0;
-    }
     run->complete = complete;
     return rc;
 }

@@ -170,6 +170,51 @@ void sn__store_rollback(struct sn_store *st)
         sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 }
 
+int sn__store_end(struct sn_store *st, int rc, struct sn_error *err)
+{
+    if (!rc)
+        rc = sn__store_commit(st, err);
+    if (rc)
+        sn__store_rollback(st);
+    return rc;
+}
+
+int sn__store_query_int64(struct sn_store *st, const char *sql, int64_t run,
+                          int64_t *out, const char *what, struct sn_error *err)
+{
+    sqlite3_stmt *s;
+    int rc = sn__store_prepare(st, sql, &s, err);
+
+    if (rc)
+        return rc;
+    sqlite3_bind_int64(s, 1, run);
+    rc = sqlite3_step(s);
+    if (rc == SQLITE_ROW) {
+        *out = sqlite3_column_int64(s, 0);
+        rc = SN_OK;
+    } else {
+        rc = STORE_FAIL(st, err, rc, what);
+    }
+    sqlite3_finalize(s);
+    return rc;
+}
+
+int sn__store_insert_row(struct sn_store *st, sqlite3_stmt *s, int64_t run,
+                         int64_t seq, const char *const *text, size_t ntext,
+                         const char *what, struct sn_error *err)
+{
+    int rc;
+
+    sqlite3_reset(s);
+    sqlite3_bind_int64(s, 1, run);
+    sqlite3_bind_int64(s, 2, seq);
+    for (size_t k = 0; k < ntext; k++)
+        sqlite3_bind_text(s, 3 + (int)k, text[k] ? text[k] : "", -1,
+                          SQLITE_STATIC);
+    rc = sqlite3_step(s);
+    return rc == SQLITE_DONE ? SN_OK : STORE_FAIL(st, err, rc, what);
+}
+
 void sn__store_col_text(sqlite3_stmt *s, int col, char *buf, size_t size)
 {
     const unsigned char *t = sqlite3_column_text(s, col);
@@ -359,6 +404,109 @@ static bool wal_has_pages(const char *path)
     return yes;
 }
 
+/* Check what path names before SQLite opens it, and how to open it:
+ * *ro (read-only, for a reader that may not write there) and *uri (the
+ * URI to open then, the caller's to free). */
+static int open_plan(const char *path, enum sn_store_mode mode, bool *ro,
+                     char **uri, struct sn_error *err)
+{
+    struct stat sb;
+    bool exists;
+    int e;
+
+    /* "" is SQLite's private temporary database: nothing would be kept */
+    if (!*path)
+        return sn_error_set(err, SN_EINPUT, "an empty results database path");
+    exists = stat(path, &sb) == 0;
+    e = errno;
+    if (!exists && (e == ENAMETOOLONG || e == ENOTDIR || e == ELOOP))
+        /* a path that can name no file is bad input, not an I/O error */
+        return sn_error_set(err, SN_EINPUT, "%s: cannot open: %s", path,
+                            strerror(e));
+    if (exists && !S_ISREG(sb.st_mode))
+        /* a FIFO would block the open, a device is not a database */
+        return sn_error_set(err, SN_EINPUT,
+                            "%s: not a supernode results database (not a "
+                            "regular file)",
+                            path);
+    if (mode != SN_STORE_READ)
+        return SN_OK;
+    /* a command that reads never creates a database (a mistyped
+     * --db would leave an empty one behind) */
+    if (!exists)
+        return sn_error_set(err, e == ENOENT ? SN_ENOTFOUND : SN_EINPUT,
+                            "%s: no results database there: %s", path,
+                            strerror(e));
+    /* what this process may not write is opened read-only; with no
+     * writer's pages in a -wal beside it, as immutable, so that SQLite
+     * creates no -wal and -shm (it could not remove them again, and in
+     * a read-only directory could not create them at all) */
+    if (!writable(path)) {
+        *ro = true;
+        *uri = uri_of(path,
+                      wal_has_pages(path) ? "mode=ro" : "mode=ro&immutable=1");
+    }
+    return SN_OK;
+}
+
+/* The file's identity (application id, schema version, whether it has
+ * tables) read in one snapshot: read one by one, a process creating the
+ * file at the same moment could commit between them, and its half-seen
+ * schema look like a foreign database. */
+static int read_identity(struct sn_store *st, const char *path, int *app,
+                         int *version, bool *tables, struct sn_error *err)
+{
+    int rc;
+
+    rc = sn__store_exec(st, "BEGIN", "cannot start a transaction", err);
+    if (!rc)
+        rc = pragma_int(st, "PRAGMA application_id", app, err);
+    if (!rc)
+        rc = pragma_int(st, "PRAGMA user_version", version, err);
+    if (!rc)
+        rc = has_tables(st, tables, err);
+    if (!rc)
+        rc = sn__store_exec(st, "COMMIT", "cannot end a transaction", err);
+    if (rc) {
+        sn__store_rollback(st);
+        if (err && err->code == SN_EINPUT)
+            rc = sn_error_set(err, SN_EINPUT,
+                              "%s: not a supernode results database", path);
+    }
+    return rc;
+}
+
+/* Refuse a file that is not ours or is newer than this build; a
+ * read-only one must not need migrating. */
+static int check_identity(const char *path, int app, int version, bool tables,
+                          bool ro, struct sn_error *err)
+{
+    /* the application id first: a file that is not ours is refused
+     * whatever its version says */
+    if (app != 0 && app != SN_STORE_APP_ID)
+        return sn_error_set(err, SN_EINPUT,
+                            "%s: not a supernode results database "
+                            "(application id %#x)",
+                            path, (unsigned)app);
+    if ((app == 0 && (tables || version != 0)) || version < 0)
+        return sn_error_set(err, SN_EINPUT,
+                            "%s: not a supernode results database%s", path,
+                            version < 0 ? " (a negative schema version)" : "");
+    if (version > SN_STORE_SCHEMA_VERSION)
+        return sn_error_set(err, SN_EINPUT,
+                            "%s: schema version %d is newer than this "
+                            "supernode knows (%d); use a newer supernode",
+                            path, version, SN_STORE_SCHEMA_VERSION);
+    if (ro && version != SN_STORE_SCHEMA_VERSION)
+        return sn_error_set(err, SN_EINPUT,
+                            "%s: schema version %d needs migrating to %d, "
+                            "which a read-only database cannot be (run a "
+                            "command that writes to it with write access "
+                            "once)",
+                            path, version, SN_STORE_SCHEMA_VERSION);
+    return SN_OK;
+}
+
 int sn_store_open_mode(const char *path, enum sn_store_mode mode,
                        struct sn_store **out, struct sn_error *err)
 {
@@ -366,53 +514,14 @@ int sn_store_open_mode(const char *path, enum sn_store_mode mode,
     int rc, sqlrc, app = 0, version = 0;
     int flags = SQLITE_OPEN_FULLMUTEX; /* serialized: a bench watchdog
                                         * thread may store partial results */
-    bool tables = false, ro = false, exists;
-    struct stat sb;
-    int e;
+    bool tables = false, ro = false;
     char *uri = NULL;
 
     *out = NULL;
     st->path = sn_xstrdup(path);
-    /* "" is SQLite's private temporary database: nothing would be kept */
-    if (!*path) {
-        rc = sn_error_set(err, SN_EINPUT, "an empty results database path");
+    rc = open_plan(path, mode, &ro, &uri, err);
+    if (rc)
         goto out;
-    }
-    exists = stat(path, &sb) == 0;
-    e = errno;
-    if (!exists && (e == ENAMETOOLONG || e == ENOTDIR || e == ELOOP)) {
-        /* a path that can name no file is bad input, not an I/O error */
-        rc = sn_error_set(err, SN_EINPUT, "%s: cannot open: %s", path,
-                          strerror(e));
-        goto out;
-    }
-    if (exists && !S_ISREG(sb.st_mode)) {
-        /* a FIFO would block the open, a device is not a database */
-        rc = sn_error_set(err, SN_EINPUT,
-                          "%s: not a supernode results database (not a "
-                          "regular file)",
-                          path);
-        goto out;
-    }
-    if (mode == SN_STORE_READ) {
-        /* a command that reads never creates a database (a mistyped
-         * --db would leave an empty one behind) */
-        if (!exists) {
-            rc = sn_error_set(err, e == ENOENT ? SN_ENOTFOUND : SN_EINPUT,
-                              "%s: no results database there: %s", path,
-                              strerror(e));
-            goto out;
-        }
-        /* what this process may not write is opened read-only; with no
-         * writer's pages in a -wal beside it, as immutable, so that SQLite
-         * creates no -wal and -shm (it could not remove them again, and in
-         * a read-only directory could not create them at all) */
-        if (!writable(path)) {
-            ro = true;
-            uri = uri_of(path, wal_has_pages(path) ? "mode=ro"
-                                                   : "mode=ro&immutable=1");
-        }
-    }
     if (ro)
         flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI;
     else
@@ -428,57 +537,11 @@ int sn_store_open_mode(const char *path, enum sn_store_mode mode,
     /* another writer (a second check) waits up to 10 s rather than fail */
     sqlite3_busy_timeout(st->db, 10000);
     sqlite3_extended_result_codes(st->db, 0);
-    /* the file's identity read in one snapshot: read one by one, a
-     * process creating the file at the same moment could commit between
-     * them, and its half-seen schema look like a foreign database */
-    rc = sn__store_exec(st, "BEGIN", "cannot start a transaction", err);
+    rc = read_identity(st, path, &app, &version, &tables, err);
     if (!rc)
-        rc = pragma_int(st, "PRAGMA application_id", &app, err);
-    if (!rc)
-        rc = pragma_int(st, "PRAGMA user_version", &version, err);
-    if (!rc)
-        rc = has_tables(st, &tables, err);
-    if (!rc)
-        rc = sn__store_exec(st, "COMMIT", "cannot end a transaction", err);
-    if (rc) {
-        sn__store_rollback(st);
-        if (err && err->code == SN_EINPUT)
-            rc = sn_error_set(err, SN_EINPUT,
-                              "%s: not a supernode results database", path);
+        rc = check_identity(path, app, version, tables, ro, err);
+    if (rc || ro)
         goto out;
-    }
-    /* the application id first: a file that is not ours is refused
-     * whatever its version says */
-    if (app != 0 && app != SN_STORE_APP_ID) {
-        rc = sn_error_set(err, SN_EINPUT,
-                          "%s: not a supernode results database "
-                          "(application id %#x)",
-                          path, (unsigned)app);
-        goto out;
-    }
-    if ((app == 0 && (tables || version != 0)) || version < 0) {
-        rc = sn_error_set(err, SN_EINPUT,
-                          "%s: not a supernode results database%s", path,
-                          version < 0 ? " (a negative schema version)" : "");
-        goto out;
-    }
-    if (version > SN_STORE_SCHEMA_VERSION) {
-        rc = sn_error_set(err, SN_EINPUT,
-                          "%s: schema version %d is newer than this "
-                          "supernode knows (%d); use a newer supernode",
-                          path, version, SN_STORE_SCHEMA_VERSION);
-        goto out;
-    }
-    if (ro) {
-        if (version != SN_STORE_SCHEMA_VERSION)
-            rc = sn_error_set(err, SN_EINPUT,
-                              "%s: schema version %d needs migrating to %d, "
-                              "which a read-only database cannot be (run a "
-                              "command that writes to it with write access "
-                              "once)",
-                              path, version, SN_STORE_SCHEMA_VERSION);
-        goto out;
-    }
     /* WAL: readers never block the writer, and a killed writer leaves the
      * last committed state; synchronous NORMAL is safe against process
      * crashes in WAL mode (sqlite.org/wal.html) */

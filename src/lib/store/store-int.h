@@ -30,9 +30,27 @@ int sn__store_prepare(struct sn_store *st, const char *sql,
 int sn__store_begin(struct sn_store *st, struct sn_error *err);
 int sn__store_commit(struct sn_store *st, struct sn_error *err);
 void sn__store_rollback(struct sn_store *st);
+/* End the transaction a write began: COMMIT when rc is SN_OK, else (or
+ * when the commit fails) ROLLBACK; returns rc or the commit's code. */
+int sn__store_end(struct sn_store *st, int rc, struct sn_error *err);
+/* The integer of the one row of a query whose ?1 is the run; what
+ * names it in the error. */
+int sn__store_query_int64(struct sn_store *st, const char *sql, int64_t run,
+                          int64_t *out, const char *what, struct sn_error *err);
+/* Insert one row with the prepared INSERT s whose parameters are ?1 the
+ * run, ?2 seq and ?3.. the ntext strings (NULL binds ""); what names
+ * the row in the error. */
+int sn__store_insert_row(struct sn_store *st, sqlite3_stmt *s, int64_t run,
+                         int64_t seq, const char *const *text, size_t ntext,
+                         const char *what, struct sn_error *err);
 
 /* Does run exist (SN_ENOTFOUND when not), and is it complete? */
 int sn__store_run_exists(struct sn_store *st, int64_t run, bool *complete,
+                         struct sn_error *err);
+/* Begin a write to a run that exists and is not complete; what names
+ * what a complete run's are ("results"): "run N is complete; its
+ * results are final" (SN_EINPUT). The caller ends it (sn__store_end). */
+int sn__store_begin_open(struct sn_store *st, int64_t run, const char *what,
                          struct sn_error *err);
 
 /* Health checks: every status one of PASS, SKIP, WARN, FAIL (SN_EINPUT

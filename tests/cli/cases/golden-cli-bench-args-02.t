@@ -1,0 +1,5 @@
+# bench rejects bad options before it runs anything: coll --no-check -c 1
+args: bench coll --no-check -c 1
+exit: 2
+stderr-has: -c 1 and --no-check contradict each other; give one
+stdout-lacks: rank

@@ -1,0 +1,5 @@
+# bench rejects bad options before it runs anything: coll --timeout x
+args: bench coll --timeout x
+exit: 2
+stderr-has: --timeout: 'x' is not a duration such as 30 or 5min
+stdout-lacks: rank

@@ -1,0 +1,5 @@
+# bench rejects bad options before it runs anything: coll -n
+args: bench coll -n
+exit: 2
+stderr-has: -n needs a value
+stdout-lacks: rank

@@ -1,0 +1,5 @@
+# bench rejects bad options before it runs anything: memory --fsroot README.md
+args: bench memory --fsroot README.md
+exit: 2
+stderr-has: --fsroot README.md: cannot use as root: not a directory
+stdout-lacks: rank

@@ -1,0 +1,5 @@
+# bench rejects bad options before it runs anything: coll --backend gpu9
+args: bench coll --backend gpu9
+exit: 2
+stderr-has: unknown backend 'gpu9' (expected cpu or cuda)
+stdout-lacks: rank

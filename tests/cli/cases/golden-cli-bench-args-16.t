@@ -1,0 +1,5 @@
+# bench rejects bad options before it runs anything: coll -w x
+args: bench coll -w x
+exit: 2
+stderr-has: -w: 'x' is not a whole number
+stdout-lacks: rank

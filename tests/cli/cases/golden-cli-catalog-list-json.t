@@ -1,0 +1,4 @@
+# catalog list's JSON, whole
+args: catalog list --format json
+exit: 0
+stdout: tests/cli/expected/golden-cli-catalog-list-json.out

@@ -1,0 +1,4 @@
+# catalog list nics, whole
+args: catalog list nics
+exit: 0
+stdout: tests/cli/expected/golden-cli-catalog-list-nics.out

@@ -1,0 +1,4 @@
+# catalog show's JSON of an accelerator, whole
+args: catalog show h200-sxm-141gb --format json
+exit: 0
+stdout: tests/cli/expected/golden-cli-catalog-show-accel-json.out

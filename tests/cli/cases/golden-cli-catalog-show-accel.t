@@ -1,0 +1,4 @@
+# catalog show of an accelerator, whole
+args: catalog show h200-sxm-141gb
+exit: 0
+stdout: tests/cli/expected/golden-cli-catalog-show-accel.out

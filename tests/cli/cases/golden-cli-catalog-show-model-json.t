@@ -1,0 +1,4 @@
+# catalog show's JSON of a model, whole
+args: catalog show llama3-405b --format json
+exit: 0
+stdout: tests/cli/expected/golden-cli-catalog-show-model-json.out

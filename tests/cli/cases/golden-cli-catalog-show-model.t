@@ -1,0 +1,4 @@
+# catalog show of a model, whole
+args: catalog show llama3-405b
+exit: 0
+stdout: tests/cli/expected/golden-cli-catalog-show-model.out

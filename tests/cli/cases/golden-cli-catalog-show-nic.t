@@ -1,0 +1,4 @@
+# catalog show of a NIC, whole
+args: catalog show cx7-400g
+exit: 0
+stdout: tests/cli/expected/golden-cli-catalog-show-nic.out

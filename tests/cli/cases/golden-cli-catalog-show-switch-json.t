@@ -1,0 +1,4 @@
+# catalog show's JSON of a switch, whole
+args: catalog show nvswitch-gen3 --format json
+exit: 0
+stdout: tests/cli/expected/golden-cli-catalog-show-switch-json.out

@@ -1,0 +1,4 @@
+# catalog show of a switch, whole
+args: catalog show qm9700
+exit: 0
+stdout: tests/cli/expected/golden-cli-catalog-show-switch.out

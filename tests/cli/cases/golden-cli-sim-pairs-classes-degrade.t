@@ -1,0 +1,4 @@
+# sim pairs in classes with a degraded link, whole
+args: sim pairs examples/dgx-h100-superpod-su.yaml --classes --degrade L004467=0.5
+exit: 0
+stdout: tests/cli/expected/golden-cli-sim-pairs-classes-degrade.out

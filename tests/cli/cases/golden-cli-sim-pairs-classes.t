@@ -1,0 +1,4 @@
+# sim pairs in classes, whole
+args: sim pairs examples/dgx-h100-superpod-su.yaml --classes
+exit: 0
+stdout: tests/cli/expected/golden-cli-sim-pairs-classes.out

@@ -1,0 +1,4 @@
+# spec show of an example, whole
+args: spec show examples/gb200-nvl72.yaml
+exit: 0
+stdout: tests/cli/expected/golden-cli-spec-show-example.out

@@ -1,0 +1,4 @@
+# spec show's JSON, whole
+args: spec show --format json
+exit: 0
+stdout: tests/cli/expected/golden-cli-spec-show-json.out

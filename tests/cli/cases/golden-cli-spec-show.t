@@ -1,0 +1,4 @@
+# spec show of the built-in design, whole
+args: spec show
+exit: 0
+stdout: tests/cli/expected/golden-cli-spec-show.out
