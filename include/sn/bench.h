@@ -420,6 +420,22 @@ int sn_bench_rounds(int n);
  * meets exactly once. */
 void sn_bench_tournament(int n, int round, int *partner);
 
+/* ---- against the design ------------------------------------------------ */
+
+/* Set expected and expected_src of results r[0 .. n) of one job of
+ * job_size ranks on backend to what the design expects of them
+ * (sn_expect_design, expect.h: the values check judges against): spec's
+ * catalog; pairs, aggregates and collectives on topology t (NULL: the
+ * catalog's values only); pairs of ranks that placement (may be NULL)
+ * finds colocated get none. A pair result's round and concurrent say
+ * which pairs shared its links. Results the design says nothing of are
+ * left as they were. Errors: sn_expect_design()'s (results unchanged). */
+int sn_bench_expect(const struct sn_spec *spec, const struct sn_topo *t,
+                    enum sn_bench_backend backend,
+                    const struct sn_bench_placement *placement,
+                    int job_size, struct sn_bench_result *r, size_t n,
+                    struct sn_error *err);
+
 /* ---- names ------------------------------------------------------------- */
 
 const char *sn_bench_test_name(enum sn_bench_test t);

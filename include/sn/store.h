@@ -70,7 +70,11 @@ enum sn_subject {
  * Units are SI ("B/s", "s", "FLOP/s"); bandwidth is per direction. */
 struct sn_result {
     char test[SN_RESULT_TEST_MAX];     /* "p2p.bw", "gemm", "allreduce" */
-    char params[SN_RESULT_PARAMS_MAX]; /* "bytes=4194304", sorted keys */
+    char params[SN_RESULT_PARAMS_MAX]; /* "bytes=4194304", sorted keys:
+                                          what is stored and keys the
+                                          baseline */
+    uint64_t bytes;                    /* params' "bytes", 0 for none */
+    char dtype[16];                    /* params' "dtype", "" for none */
     char unit[SN_RESULT_UNIT_MAX];
     uint8_t subject;                   /* enum sn_subject */
     bool lower_better;                 /* times and latencies */
@@ -90,6 +94,9 @@ struct sn_results {
 };
 
 void sn_results_init(struct sn_results *rs);
+/* Fill r's typed fields (bytes, dtype) from its params, as a result read
+ * from a database or a file keeps them; unknown keys are skipped. */
+void sn_result_params_read(struct sn_result *r);
 /* Append a copy of r (its samples are copied); returns the new item. */
 struct sn_result *sn_results_add(struct sn_results *rs,
                                  const struct sn_result *r);

@@ -287,7 +287,10 @@ static void convert(const struct sn_bench_result *r, int nranks,
         x.b = (uint32_t)(r->nranks > 0 ? r->nranks : nranks);
         break;
     }
-    x.round = r->round >= 0 ? (uint32_t)r->round : SN_STORE_NO_RANK;
+    /* a round only for pairs measured at once: --isolated pairs and an
+     * aggregate's pairs alone shared their links with nobody */
+    x.round = r->round >= 0 && r->concurrent ? (uint32_t)r->round
+                                              : SN_STORE_NO_RANK;
     if (r->test == SN_BENCH_COLL && !strcmp(r->unit, "s") && r->bytes > 0 &&
         sn_bench_coll_op_parse(r->op, &op, &err) == SN_OK) {
         /* nccl-tests: busbw = size / time x the op's bus factor */
@@ -702,7 +705,7 @@ static int judge(struct check_cli *c, const struct sn_spec *spec,
         if (r->subject == SN_SUBJECT_PAIR &&
             sn_bench_placement_colocated(&c->place, (int)r->a, (int)r->b)) {
             expected[i] = NAN;
-            source[i] = sn_diag_colocated_note;
+            source[i] = sn_expect_colocated_note;
         }
     }
     memset(&in, 0, sizeof(in));

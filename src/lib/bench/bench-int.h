@@ -127,11 +127,10 @@ struct sn__bench_ctx {
     char device[96];
     int threads;                     /* cpu threads of this rank */
     double t0;                       /* sn_now() when the run began */
-    /* rank 0, with --spec: the design's topology and collective model
-     * for `sim pairs` and `sim coll` expectations, built on first use */
+    /* rank 0, with --spec: the design's topology for the expectations
+     * of pairs and collectives (sn_expect_design), built on first use */
     struct sn_topo *topo;
-    struct sn_coll_model *model;
-    bool model_tried;
+    bool topo_tried;
     /* NVML, opened on first use with o.nvml_library (state.c) */
     struct sn__hw_nvml *nvml;
     bool nvml_tried;

@@ -2,6 +2,7 @@
  * sections (warm-up, batches of samples, --until-ci), the schedule of each
  * test across ranks, and the results each one leaves. Backends do the
  * timed loops; this file decides what runs where and when. */
+#include <assert.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -536,123 +537,51 @@ static int measured(struct sn__bench_ctx *c, const struct measure *m,
 
 /* ---- expected values (--spec) --------------------------------------------- */
 
-static void expect(struct sn__bench_ctx *c, struct sn_bench_result *r)
-{
-    const struct sn_accel_info *a = c->o.spec ? c->o.spec->accel : NULL;
-
-    if (!a)
-        return;
-    if (r->test == SN_BENCH_COMPUTE) {
-        if (!strcmp(r->dtype, "bf16") || !strcmp(r->dtype, "fp16")) {
-            r->expected = a->bf16_flops;
-            sn_strlcpy(r->expected_src, "catalog bf16_flops",
-                       sizeof(r->expected_src));
-        } else if (!strcmp(r->dtype, "fp8") && a->fp8_flops > 0) {
-            r->expected = a->fp8_flops;
-            sn_strlcpy(r->expected_src, "catalog fp8_flops",
-                       sizeof(r->expected_src));
-        }
-    } else if (r->test == SN_BENCH_MEMORY &&
-               c->o.backend == SN_BENCH_CUDA) {
-        /* device memory only: the cpu backend sweeps host DRAM */
-        r->expected = a->hbm_bw;
-        sn_strlcpy(r->expected_src, "catalog hbm_bw",
-                   sizeof(r->expected_src));
-    }
-}
-
-/* The design's model, on rank 0, once: NULL (with a note) when the spec
- * cannot give one or has fewer accelerators than the job has ranks. */
-static struct sn_coll_model *design_model(struct sn__bench_ctx *c)
+/* The design's topology, on rank 0, once: NULL (with a note) when the
+ * spec cannot give one or has fewer accelerators than the job has ranks;
+ * the catalog's values need none. */
+static const struct sn_topo *design_topo(struct sn__bench_ctx *c)
 {
     struct sn_error err;
 
-    if (c->model_tried)
-        return c->model;
-    c->model_tried = true;
-    if (!c->o.spec)
-        return NULL;
+    if (c->topo_tried)
+        return c->topo;
+    c->topo_tried = true;
     if ((int)sn_spec_total_accels(c->o.spec) < c->job->size) {
         note(c, "--spec: %d accelerators in the design, %d ranks in the "
-                "job: no sim pairs or sim coll expectations",
+                "job: no pair or collective expectations",
              sn_spec_total_accels(c->o.spec), c->job->size);
         return NULL;
     }
-    if (sn_topo_build(c->o.spec, &c->topo, &err) ||
-        sn_coll_model_new(c->topo, &c->model, &err)) {
-        note(c, "--spec: no sim expectations: %s", err.msg);
+    if (sn_topo_build(c->o.spec, &c->topo, &err)) {
+        note(c, "--spec: no pair or collective expectations: %s", err.msg);
         sn_topo_free(c->topo);
         c->topo = NULL;
-        c->model = NULL;
     }
-    return c->model;
+    return c->topo;
 }
 
-static void set_expected(struct sn_bench_result *r, double v,
-                         const char *src)
+/* Rank 0, after a test's results [from, res->n) are in: what the design
+ * expects of each (sn_bench_expect); the topology only for what the
+ * catalog cannot answer. */
+static void expect_all(struct sn__bench_ctx *c, size_t from)
 {
-    if (!(v > 0) || !isfinite(v))
-        return;
-    r->expected = v;
-    sn_strlcpy(r->expected_src, src, sizeof(r->expected_src));
-}
-
-/* Rank 0, after a test's results are in: pairs against `sim pairs`
- * (rank r = the design's accelerator rank r), collectives and the small
- * all-reduce against `sim coll` over ranks 0 .. n-1. */
-static void expect_sim(struct sn__bench_ctx *c, struct sn_bench_result *r)
-{
-    struct sn_coll_model *m;
+    struct sn_bench_results *res = c->res;
+    const struct sn_topo *t = NULL;
     struct sn_error err;
-    struct sn_pair p;
-    struct sn_coll_result cr;
-    struct sn_group g = {0, 0, 1, NULL};
-    enum sn_coll_op op;
 
-    if (r->test != SN_BENCH_PAIRS && r->test != SN_BENCH_AGGREGATE &&
-        r->test != SN_BENCH_COLL && r->test != SN_BENCH_LATENCY)
-        return;
-    if (!(m = design_model(c)))
-        return;
-    /* ranks sharing a host the spec separates never crossed the designed
-     * links: no design value (--allow-colocated said so) */
-    if (r->subject == SN_SUBJ_PAIR &&
-        sn_bench_placement_colocated(c->o.placement, r->rank, r->peer))
-        return;
-    if (r->subject == SN_SUBJ_PAIR) {
-        if (sn_pairs_predict(m, (uint32_t)r->rank, (uint32_t)r->peer, &p,
-                             &err))
-            return;
-        if (!strcmp(r->op, "uni"))
-            set_expected(r, p.uni_bw, "sim pairs uni_bw");
-        else if (!strcmp(r->op, "bidir") || !strcmp(r->op, "isolated"))
-            /* the model's bidirectional figure is both directions */
-            set_expected(r, p.bidi_bw / 2, "sim pairs bidi_bw/2");
-        else if (!strcmp(r->op, "latency"))
-            set_expected(r, p.latency, "sim pairs latency");
-        return;
-    }
-    if (r->test == SN_BENCH_AGGREGATE) {
-        /* the pairs of the round each as the design gives them alone:
-         * contention in the design shows as a ratio below 1 here too */
-        int n = c->job->size, *partner = sn_xcalloc((size_t)n, sizeof(int));
-        double sum = 0;
-        sn_bench_tournament(n, r->round, partner);
-        for (int a = 0; a < n; a++)
-            if (partner[a] > a &&
-                !sn_pairs_predict(m, (uint32_t)a, (uint32_t)partner[a], &p,
-                                  &err))
-                sum += p.bidi_bw;
-        free(partner);
-        set_expected(r, sum, "sim pairs bidi_bw, summed");
-        return;
-    }
-    if (sn_bench_coll_op_parse(r->op, &op, &err))
-        return;
-    g.n = (uint32_t)r->nranks;
-    if (!sn_coll_predict(m, op, &g, (double)r->bytes, SN_ALGO_AUTO, &cr,
-                         &err))
-        set_expected(r, cr.time, "sim coll time");
+    assert(from <= res->n);
+    for (size_t i = from; i < res->n && !t; i++)
+        if (res->items[i].test != SN_BENCH_COMPUTE &&
+            res->items[i].test != SN_BENCH_MEMORY &&
+            res->items[i].test != SN_BENCH_H2D &&
+            res->items[i].test != SN_BENCH_D2H &&
+            !(t = design_topo(c)))
+            break;
+    if (sn_bench_expect(c->o.spec, t, c->o.backend, c->o.placement,
+                        c->job->size, res->items + from, res->n - from,
+                        &err))
+        note(c, "--spec: no expectations for %s: %s", c->test, err.msg);
 }
 
 /* ---- per-device tests ------------------------------------------------------ */
@@ -700,7 +629,6 @@ static int test_compute(struct sn__bench_ctx *c, struct sn_error *err)
         r->threads = c->threads;
         m.work = 2.0 * n * n * n; /* multiply-adds count as 2 FLOPs */
         rc = measured(c, &m, r, err);
-        expect(c, r);
     }
     return rc;
 }
@@ -754,7 +682,6 @@ static int test_memory(struct sn__bench_ctx *c, struct sn_error *err)
         sn_strlcpy(r->dtype, "fp64", sizeof(r->dtype));
         r->threads = c->threads;
         rc = measured(c, &m, r, err);
-        expect(c, r);
     }
     return rc;
 }
@@ -1469,8 +1396,7 @@ int sn_bench_run(struct sn_bench_job *job, const struct sn_bench_opts *opts,
             sn__bench_fail(c, err); /* the others may wait for us: end */
         if (job->rank == 0 && c->o.spec) {
             pthread_mutex_lock(&c->lock);
-            for (size_t k = before; k < res->n; k++)
-                expect_sim(c, &res->items[k]);
+            expect_all(c, before);
             pthread_mutex_unlock(&c->lock);
         }
     }
@@ -1491,7 +1417,6 @@ out:
             sn__bench_result_release(&res->items[i]);
         res->n = 0;
     }
-    sn_coll_model_free(c->model);
     sn_topo_free(c->topo);
     sn__bench_nvml_close(c);
     pthread_mutex_destroy(&c->where_lock);

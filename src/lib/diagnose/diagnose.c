@@ -1270,7 +1270,7 @@ int sn_diag_run(const struct sn_diag_input *in, struct sn_diag_report **out,
         const char *fabric = a && a->scaleup_name && a->scaleup_name[0]
                                  ? a->scaleup_name
                                  : "scale-up";
-        size_t n = count_source(in, rs->n, sn_diag_colocated_note);
+        size_t n = count_source(in, rs->n, sn_expect_colocated_note);
         char ev[512];
         if (n) {
             snprintf(ev, sizeof(ev),
@@ -1284,7 +1284,7 @@ int sn_diag_run(const struct sn_diag_input *in, struct sn_diag_report **out,
                              "spec names (its hosts:, or a hostfile in node "
                              "order) to measure the design");
         }
-        n = count_source(in, rs->n, sn__diag_cpu_fabric_note);
+        n = count_source(in, rs->n, sn_expect_cpu_fabric_note);
         if (n) {
             snprintf(ev, sizeof(ev),
                      "the cpu backend cannot measure the %s fabric of this "
