@@ -27,6 +27,7 @@
 
 #include "sn/model.h"
 #include "sn/spec.h"
+#include "sn/store.h"
 #include "sn/util.h"
 
 #define SN_BENCH_SCHEMA "supernode.bench/1"
@@ -435,6 +436,18 @@ int sn_bench_expect(const struct sn_spec *spec, const struct sn_topo *t,
                     const struct sn_bench_placement *placement,
                     int job_size, struct sn_bench_result *r, size_t n,
                     struct sn_error *err);
+
+/* ---- as store results ---------------------------------------------------- */
+
+/* Append r, a result of a job of nranks ranks, to out as a store result
+ * (nothing for a result without samples): test "<test>.<op>", the
+ * parameters both typed (bytes, dtype) and as the stored "k=v" list in
+ * key order, the subject's ranks, the round only for pairs measured at
+ * once (SN_STORE_NO_RANK otherwise), samples as values in the result's
+ * unit (work / time), and a collective's times as nccl-tests bus
+ * bandwidth ("coll.<op>.busbw", B/s). The samples are copied. */
+void sn_bench_result_store(const struct sn_bench_result *r, int nranks,
+                           struct sn_results *out);
 
 /* ---- names ------------------------------------------------------------- */
 

@@ -572,6 +572,49 @@ static void test_bench_expects_what_check_expects(void)
     sn_spec_release(&spec);
 }
 
+static void test_result_store_types_params_rounds_and_busbw(void)
+{
+    struct sn_bench_result r;
+    struct sn_results rs;
+    double t[2] = {1e-3, 2e-3};
+
+    sn_results_init(&rs);
+    /* an all-reduce of 1 MB over 4 ranks: times become busbw */
+    bench_one(&r, SN_BENCH_COLL, "allreduce", "s", 0, -1, -1, 0);
+    r.subject = SN_SUBJ_GROUP;
+    r.nranks = 4;
+    r.bytes = 1000000;
+    r.inplace = 0;
+    snprintf(r.dtype, sizeof(r.dtype), "fp32");
+    snprintf(r.redop, sizeof(r.redop), "sum");
+    sn__bench_result_samples(&r, t, 2, 0, "time", "s");
+    sn_bench_result_store(&r, 4, &rs);
+    sn__bench_result_release(&r);
+    /* an --isolated pair: no round, it shared with nobody */
+    bench_one(&r, SN_BENCH_PAIRS, "uni", "B/s", 1, 2, 3, 0);
+    r.bytes = 1000;
+    sn__bench_result_samples(&r, t, 2, 1000, "bandwidth", "B/s");
+    sn_bench_result_store(&r, 4, &rs);
+    r.concurrent = 1;
+    sn_bench_result_store(&r, 4, &rs);
+    sn__bench_result_release(&r);
+    REQUIRE(rs.n == 3);
+    CHECK_STR(rs.items[0].test, "coll.allreduce.busbw");
+    CHECK_STR(rs.items[0].params,
+              "bytes=1000000,dtype=fp32,inplace=0,redop=sum");
+    CHECK(rs.items[0].bytes == 1000000 &&
+          !strcmp(rs.items[0].dtype, "fp32"));
+    CHECK_STR(rs.items[0].unit, "B/s");
+    /* nccl-tests: 1 MB in 1 ms is 1 GB/s algbw, x 2(n-1)/n = 1.5 */
+    CHECK_NEAR(rs.items[0].samples[0], 1.5e9, 1e-12);
+    CHECK(rs.items[0].subject == SN_SUBJECT_GROUP && rs.items[0].b == 4);
+    CHECK_STR(rs.items[1].test, "pairs.uni");
+    CHECK(rs.items[1].round == SN_STORE_NO_RANK);
+    CHECK(rs.items[2].round == 3);
+    CHECK_NEAR(rs.items[1].samples[0], 1e6, 1e-12);
+    sn_results_release(&rs);
+}
+
 static const struct sn_test cases[] = {
     T(test_stats_one_to_ten_match_numpy),
     T(test_stats_ci_of_median_for_ten_samples),
@@ -591,6 +634,7 @@ static const struct sn_test cases[] = {
     T(test_state_reads_sysfs_under_root),
     T(test_state_without_sysfs_is_unreadable_not_zero),
     T(test_bench_expects_what_check_expects),
+    T(test_result_store_types_params_rounds_and_busbw),
 };
 
 SN_TEST_MAIN(cases)
