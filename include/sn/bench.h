@@ -433,9 +433,8 @@ void sn_bench_tournament(int n, int round, int *partner);
  * left as they were. Errors: sn_expect_design()'s (results unchanged). */
 int sn_bench_expect(const struct sn_spec *spec, const struct sn_topo *t,
                     enum sn_bench_backend backend,
-                    const struct sn_bench_placement *placement,
-                    int job_size, struct sn_bench_result *r, size_t n,
-                    struct sn_error *err);
+                    const struct sn_bench_placement *placement, int job_size,
+                    struct sn_bench_result *r, size_t n, struct sn_error *err);
 
 /* ---- as store results ---------------------------------------------------- */
 

@@ -247,10 +247,10 @@ int sn_store_health_get(struct sn_store *st, int64_t run,
 void sn_store_health_release(struct sn_store_health *h, size_t n);
 /* Append one check to a growable array (*cap its room): the strings are
  * copied, NULL subject, evidence or remedy become "". */
-void sn_store_health_add(struct sn_store_health **rows, size_t *n,
-                         size_t *cap, const char *host, const char *name,
-                         const char *status, const char *subject,
-                         const char *evidence, const char *remedy);
+void sn_store_health_add(struct sn_store_health **rows, size_t *n, size_t *cap,
+                         const char *host, const char *name, const char *status,
+                         const char *subject, const char *evidence,
+                         const char *remedy);
 /* One host's checks as bytes for another process (check gathers every
  * host's over MPI): the tag "supernode.health-pack/1", the host, then
  * five NUL-terminated fields per check, appended to b. Checks past room

@@ -235,14 +235,19 @@ struct sn__bench_measure {
     void *arg;
     enum sn__bench_combine how;
     int peer;
-    bool source;  /* C_FROM: this side holds the samples */
-    double work;  /* per sample, for the CI on the value; 0 = times */
+    bool source; /* C_FROM: this side holds the samples */
+    double work; /* per sample, for the CI on the value; 0 = times */
     int warmup, iters;
 };
 
 /* The phases of a pair test, in the order they run. */
 enum sn__bench_phase {
-    PH_UNI_LO, PH_UNI_HI, PH_BIDIR, PH_LAT_LO, PH_LAT_HI, PH_N
+    PH_UNI_LO,
+    PH_UNI_HI,
+    PH_BIDIR,
+    PH_LAT_LO,
+    PH_LAT_HI,
+    PH_N
 };
 
 /* A section everyone enters together: label it, tell the user (rank 0),
@@ -255,14 +260,12 @@ void sn__bench_note(struct sn__bench_ctx *c, const char *fmt, ...)
 /* A new result of this rank on test (owned by the context). */
 struct sn_bench_result *sn__bench_result_new(struct sn__bench_ctx *c,
                                              enum sn_bench_test test,
-                                             const char *op,
-                                             const char *metric,
+                                             const char *op, const char *metric,
                                              const char *unit);
 /* Make r a pair result with peer, measured in round, at once with the
  * round's other pairs or not. */
-void sn__bench_pair_subject(struct sn__bench_ctx *c,
-                            struct sn_bench_result *r, int peer, int round,
-                            bool concurrent);
+void sn__bench_pair_subject(struct sn__bench_ctx *c, struct sn_bench_result *r,
+                            int peer, int round, bool concurrent);
 /* Take m's samples into r (NULL: this rank keeps none) around the
  * backend's state. Errors: the loop's and MPI's. */
 int sn__bench_measured(struct sn__bench_ctx *c,
@@ -272,8 +275,7 @@ int sn__bench_measured(struct sn__bench_ctx *c,
  * this rank sits the phase out). */
 int sn__bench_pair_phase(struct sn__bench_ctx *c, enum sn_bench_test test,
                          enum sn__bench_phase ph, int peer, int round,
-                         bool concurrent, int lat_iters,
-                         struct sn_error *err);
+                         bool concurrent, int lat_iters, struct sn_error *err);
 /* The tests of tests.c, one per enum sn_bench_test but the collectives
  * and latency (runner.c): each runs on every rank. */
 int sn__bench_test_compute(struct sn__bench_ctx *c, struct sn_error *err);
@@ -282,6 +284,5 @@ int sn__bench_test_h2d(struct sn__bench_ctx *c, struct sn_error *err);
 int sn__bench_test_d2h(struct sn__bench_ctx *c, struct sn_error *err);
 int sn__bench_test_pairs(struct sn__bench_ctx *c, struct sn_error *err);
 int sn__bench_test_aggregate(struct sn__bench_ctx *c, struct sn_error *err);
-
 
 #endif

@@ -821,11 +821,11 @@ void sn_bench_render(const struct sn_bench_results *res, struct sn_buf *out)
                       false, out);
         /* latencies have no design value (expect.h) */
         render_matrix(res, SN_BENCH_PAIRS, "uni",
-                      "unidirectional bandwidth, % of the design", 1, 1,
-                      true, out);
+                      "unidirectional bandwidth, % of the design", 1, 1, true,
+                      out);
         render_matrix(res, SN_BENCH_PAIRS, "bidir",
-                      "bidirectional bandwidth, % of the design", 1, 1,
-                      true, out);
+                      "bidirectional bandwidth, % of the design", 1, 1, true,
+                      out);
     }
     if (any_of(res, SN_BENCH_AGGREGATE))
         render_aggregate(res, out);

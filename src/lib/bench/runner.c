@@ -474,8 +474,7 @@ void sn__bench_note(struct sn__bench_ctx *c, const char *fmt, ...)
 
 struct sn_bench_result *sn__bench_result_new(struct sn__bench_ctx *c,
                                              enum sn_bench_test test,
-                                             const char *op,
-                                             const char *metric,
+                                             const char *op, const char *metric,
                                              const char *unit)
 {
     struct sn_bench_result *r = sn__bench_local_add(c);
@@ -489,9 +488,8 @@ struct sn_bench_result *sn__bench_result_new(struct sn__bench_ctx *c,
     return r;
 }
 
-void sn__bench_pair_subject(struct sn__bench_ctx *c,
-                            struct sn_bench_result *r, int peer, int round,
-                            bool concurrent)
+void sn__bench_pair_subject(struct sn__bench_ctx *c, struct sn_bench_result *r,
+                            int peer, int round, bool concurrent)
 {
     r->subject = SN_SUBJ_PAIR;
     r->peer = peer;
@@ -531,13 +529,15 @@ static const struct sn_topo *design_topo(struct sn__bench_ctx *c)
         return c->topo;
     c->topo_tried = true;
     if ((int)sn_spec_total_accels(c->o.spec) < c->job->size) {
-        sn__bench_note(c, "--spec: %d accelerators in the design, %d ranks in the "
-                "job: no pair or collective expectations",
-             sn_spec_total_accels(c->o.spec), c->job->size);
+        sn__bench_note(c,
+                       "--spec: %d accelerators in the design, %d ranks in the "
+                       "job: no pair or collective expectations",
+                       sn_spec_total_accels(c->o.spec), c->job->size);
         return NULL;
     }
     if (sn_topo_build(c->o.spec, &c->topo, &err)) {
-        sn__bench_note(c, "--spec: no pair or collective expectations: %s", err.msg);
+        sn__bench_note(c, "--spec: no pair or collective expectations: %s",
+                       err.msg);
         sn_topo_free(c->topo);
         c->topo = NULL;
     }
@@ -558,13 +558,12 @@ static void expect_all(struct sn__bench_ctx *c, size_t from)
         if (res->items[i].test != SN_BENCH_COMPUTE &&
             res->items[i].test != SN_BENCH_MEMORY &&
             res->items[i].test != SN_BENCH_H2D &&
-            res->items[i].test != SN_BENCH_D2H &&
-            !(t = design_topo(c)))
+            res->items[i].test != SN_BENCH_D2H && !(t = design_topo(c)))
             break;
     if (sn_bench_expect(c->o.spec, t, c->o.backend, c->o.placement,
-                        c->job->size, res->items + from, res->n - from,
-                        &err))
-        sn__bench_note(c, "--spec: no expectations for %s: %s", c->test, err.msg);
+                        c->job->size, res->items + from, res->n - from, &err))
+        sn__bench_note(c, "--spec: no expectations for %s: %s", c->test,
+                       err.msg);
 }
 
 /* ---- collectives -------------------------------------------------------------- */
@@ -623,18 +622,20 @@ static int coll_one(struct sn__bench_ctx *c, enum sn_coll_op op,
     size_t es = sn_bench_dtype_size(c->o.coll_dtype);
     int n = c->job->size, rc;
     struct coll_arg a = {op, count, inplace};
-    struct sn__bench_measure m = {coll_loop, &a, C_MAX_ALL, -1, false, 0,
-                        c->o.warmup, c->o.iters};
+    struct sn__bench_measure m = {coll_loop, &a, C_MAX_ALL,   -1,
+                                  false,     0,  c->o.warmup, c->o.iters};
     struct sn_bench_result *r = NULL;
     long long wrong = 0, total = 0;
     int checked = c->o.check && checkable(c->o.coll_dtype, n);
 
-    if ((rc = sn__bench_section(c, err, "coll %s %llu B %s", sn_bench_coll_name(op),
-                      (unsigned long long)(count * es),
-                      inplace ? "in-place" : "out-of-place")))
+    if ((rc = sn__bench_section(c, err, "coll %s %llu B %s",
+                                sn_bench_coll_name(op),
+                                (unsigned long long)(count * es),
+                                inplace ? "in-place" : "out-of-place")))
         return rc;
     if (c->job->rank == 0) {
-        r = sn__bench_result_new(c, SN_BENCH_COLL, sn_bench_coll_name(op), "time", "s");
+        r = sn__bench_result_new(c, SN_BENCH_COLL, sn_bench_coll_name(op),
+                                 "time", "s");
         r->subject = SN_SUBJ_GROUP;
         r->nranks = n;
         r->bytes = count * es;
@@ -677,9 +678,10 @@ static int test_coll(struct sn__bench_ctx *c, struct sn_error *err)
     int n = c->job->size, rc = SN_OK;
 
     if (c->o.check && !checkable(c->o.coll_dtype, n))
-        sn__bench_note(c, "coll: %s sums over %d ranks are not exact; data not "
-                "checked",
-             sn_bench_dtype_name(c->o.coll_dtype), n);
+        sn__bench_note(c,
+                       "coll: %s sums over %d ranks are not exact; data not "
+                       "checked",
+                       sn_bench_dtype_name(c->o.coll_dtype), n);
     if ((rc = c->be->reserve(c, c->o.max_bytes, err)))
         return rc;
     for (int op = 0; op < SN_COLL_OP_COUNT && !rc; op++) {
@@ -719,11 +721,12 @@ static int test_coll(struct sn__bench_ctx *c, struct sn_error *err)
                          (unsigned long long)skipped,
                          (unsigned long long)first,
                          (unsigned long long)last);
-            sn__bench_note(c, "coll %s: %s skipped: under one %zu-byte %s element "
-                    "per %s",
-                 sn_bench_coll_name((enum sn_coll_op)op), sizes, es,
-                 sn_bench_dtype_name(c->o.coll_dtype),
-                 parts ? "rank" : "buffer");
+            sn__bench_note(c,
+                           "coll %s: %s skipped: under one %zu-byte %s element "
+                           "per %s",
+                           sn_bench_coll_name((enum sn_coll_op)op), sizes, es,
+                           sn_bench_dtype_name(c->o.coll_dtype),
+                           parts ? "rank" : "buffer");
         }
     }
     return rc;
@@ -742,17 +745,20 @@ static int test_latency(struct sn__bench_ctx *c, struct sn_error *err)
     enum sn_bench_dtype saved = c->o.coll_dtype;
 
     if (n < 2)
-        sn__bench_note(c, "latency: pair latencies need two ranks or more (mpirun "
-                "-np N)");
+        sn__bench_note(c,
+                       "latency: pair latencies need two ranks or more (mpirun "
+                       "-np N)");
     for (int round = 0; round < sn_bench_rounds(n) && !rc; round++) {
         sn_bench_tournament(n, round, partner);
         for (int ph = PH_LAT_LO; ph <= PH_LAT_HI && !rc; ph++) {
-            if ((rc = sn__bench_section(c, err, "latency round %d/%d %s", round + 1,
-                              sn_bench_rounds(n),
-                              ph == PH_LAT_LO ? "low->high" : "high->low")))
+            if ((rc = sn__bench_section(c, err, "latency round %d/%d %s",
+                                        round + 1, sn_bench_rounds(n),
+                                        ph == PH_LAT_LO ? "low->high"
+                                                        : "high->low")))
                 break;
-            rc = sn__bench_pair_phase(c, SN_BENCH_LATENCY, (enum sn__bench_phase)ph,
-                            partner[me], round, true, it, err);
+            rc = sn__bench_pair_phase(c, SN_BENCH_LATENCY,
+                                      (enum sn__bench_phase)ph, partner[me],
+                                      round, true, it, err);
         }
     }
     if (rc)
@@ -761,7 +767,7 @@ static int test_latency(struct sn__bench_ctx *c, struct sn_error *err)
     ca.count = c->o.lat_bytes / es ? c->o.lat_bytes / es : 1;
     if ((rc = c->be->reserve(c, ca.count * es, err)) ||
         (rc = sn__bench_section(c, err, "latency allreduce %llu B",
-                      (unsigned long long)(ca.count * es))))
+                                (unsigned long long)(ca.count * es))))
         goto out;
     memset(&m, 0, sizeof(m));
     m.fn = coll_loop;
@@ -770,7 +776,8 @@ static int test_latency(struct sn__bench_ctx *c, struct sn_error *err)
     m.warmup = wu;
     m.iters = it;
     if (me == 0) {
-        r = sn__bench_result_new(c, SN_BENCH_LATENCY, "allreduce", "latency", "s");
+        r = sn__bench_result_new(c, SN_BENCH_LATENCY, "allreduce", "latency",
+                                 "s");
         r->subject = SN_SUBJ_GROUP;
         r->nranks = n;
         r->bytes = ca.count * es;
@@ -903,11 +910,13 @@ static void timer_note(struct sn__bench_ctx *c, struct sn_bench_results *res)
         }
     }
     if (near)
-        sn__bench_note(c, "%zu result%s a median time under 100 steps of the clock "
-                "(%s, %.0f ns steps), the first %s %s: read %s as coarse",
-             near, near == 1 ? " has" : "s have", res->timer.name,
-             step * 1e9, sn_bench_test_name(first->test), first->op,
-             near == 1 ? "it" : "them");
+        sn__bench_note(
+            c,
+            "%zu result%s a median time under 100 steps of the clock "
+            "(%s, %.0f ns steps), the first %s %s: read %s as coarse",
+            near, near == 1 ? " has" : "s have", res->timer.name, step * 1e9,
+            sn_bench_test_name(first->test), first->op,
+            near == 1 ? "it" : "them");
 }
 
 typedef int (*test_fn)(struct sn__bench_ctx *c, struct sn_error *err);

@@ -195,10 +195,10 @@ void sn_store_health_release(struct sn_store_health *h, size_t n)
     free(h);
 }
 
-void sn_store_health_add(struct sn_store_health **rows, size_t *n,
-                         size_t *cap, const char *host, const char *name,
-                         const char *status, const char *subject,
-                         const char *evidence, const char *remedy)
+void sn_store_health_add(struct sn_store_health **rows, size_t *n, size_t *cap,
+                         const char *host, const char *name, const char *status,
+                         const char *subject, const char *evidence,
+                         const char *remedy)
 {
     struct sn_store_health *r;
 
@@ -213,7 +213,8 @@ void sn_store_health_add(struct sn_store_health **rows, size_t *n,
     r->remedy = sn_xstrdup(remedy ? remedy : "");
 }
 
-/* ---- the wire form of one host's checks ----------------------------------- */
+/* ---- the wire form of one host's checks -----------------------------------
+ */
 
 /* NUL-terminated fields (no field holds a NUL): the tag, the host, then
  * five per check. */
@@ -259,11 +260,10 @@ void sn_store_health_pack(const struct sn_store_health *rows, size_t n,
         struct sn_store_health *note = NULL;
         size_t nn = 0, cap = 0;
         snprintf(why, sizeof(why),
-                 "%zu of %zu checks left out: more than %zu bytes", n - k,
-                 n, room);
+                 "%zu of %zu checks left out: more than %zu bytes", n - k, n,
+                 room);
         /* a check of doctor's own, about the probes, not the node */
-        sn_store_health_add(&note, &nn, &cap, host, "doctor", "WARN", NULL,
-                            why,
+        sn_store_health_add(&note, &nn, &cap, host, "doctor", "WARN", NULL, why,
                             "run 'supernode doctor' on the host for all of "
                             "them");
         pack_check(b, note);
@@ -294,8 +294,7 @@ int sn_store_health_unpack(const char *p, size_t len,
             f[k] = p;
             p += strlen(p) + 1;
         }
-        sn_store_health_add(rows, n, cap, host, f[0], f[1], f[2], f[3],
-                            f[4]);
+        sn_store_health_add(rows, n, cap, host, f[0], f[1], f[2], f[3], f[4]);
     }
     return SN_OK;
 bad:

@@ -70,8 +70,7 @@ void sn_stats_compute(const double *x, size_t n, struct sn_stats *st)
 
 /* The value of key in a "k=v,k=v" parameter list into buf; false when
  * it has none. */
-static bool param(const char *params, const char *key, char *buf,
-                  size_t size)
+static bool param(const char *params, const char *key, char *buf, size_t size)
 {
     size_t kl = strlen(key);
 
