@@ -27,6 +27,7 @@
 
 #include "sn/model.h"
 #include "sn/spec.h"
+#include "sn/store.h"
 #include "sn/util.h"
 
 #define SN_BENCH_SCHEMA "supernode.bench/1"
@@ -419,6 +420,33 @@ int sn_bench_rounds(int n);
  * or -1 for the rank that sits out. Over all rounds every unordered pair
  * meets exactly once. */
 void sn_bench_tournament(int n, int round, int *partner);
+
+/* ---- against the design ------------------------------------------------ */
+
+/* Set expected and expected_src of results r[0 .. n) of one job of
+ * job_size ranks on backend to what the design expects of them
+ * (sn_expect_design, expect.h: the values check judges against): spec's
+ * catalog; pairs, aggregates and collectives on topology t (NULL: the
+ * catalog's values only); pairs of ranks that placement (may be NULL)
+ * finds colocated get none. A pair result's round and concurrent say
+ * which pairs shared its links. Results the design says nothing of are
+ * left as they were. Errors: sn_expect_design()'s (results unchanged). */
+int sn_bench_expect(const struct sn_spec *spec, const struct sn_topo *t,
+                    enum sn_bench_backend backend,
+                    const struct sn_bench_placement *placement, int job_size,
+                    struct sn_bench_result *r, size_t n, struct sn_error *err);
+
+/* ---- as store results ---------------------------------------------------- */
+
+/* Append r, a result of a job of nranks ranks, to out as a store result
+ * (nothing for a result without samples): test "<test>.<op>", the
+ * parameters both typed (bytes, dtype) and as the stored "k=v" list in
+ * key order, the subject's ranks, the round only for pairs measured at
+ * once (SN_STORE_NO_RANK otherwise), samples as values in the result's
+ * unit (work / time), and a collective's times as nccl-tests bus
+ * bandwidth ("coll.<op>.busbw", B/s). The samples are copied. */
+void sn_bench_result_store(const struct sn_bench_result *r, int nranks,
+                           struct sn_results *out);
 
 /* ---- names ------------------------------------------------------------- */
 

@@ -23,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sn/expect.h"
 #include "sn/store.h"
 #include "sn/topo.h"
 #include "sn/util.h"
@@ -93,20 +94,17 @@ void sn_diag_vs_design(const struct sn_diag_config *cfg,
 /* ---- what the design says ------------------------------------------------ */
 
 /* Fill expected[i] (NaN where the design says nothing) and source[i] (a
- * static phrase, may be NULL) for each result on topology t: catalog peaks
- * for devices (GEMM in bf16/fp16/fp8; device memory on the cuda backend),
- * and for pair bandwidth ("pairs.uni", "pairs.bidir" per direction) the
- * rate their ECMP routes give them, shared max-min fairly among the pairs
- * measured in the same round and direction (capacity bw x health per
- * direction); on the cuda backend, for collectives ("coll.<op>.busbw")
- * the bus bandwidth the collective model predicts (NCCL's algorithms; the
- * cpu backend's MPI collectives get none). Latencies get no design value:
- * the catalog describes links, not the software's per-message cost. */
-/* The expectation source a caller gives pair results whose ranks share a
- * host the spec gives them apart (check --allow-colocated): they get no
- * design value, and sn_diag_run() says so in one finding. */
-extern const char *const sn_diag_colocated_note;
-
+ * static phrase, may be NULL) for each result on topology t (backend: the
+ * run's, "cuda" for the accelerators): what sn_expect_design() (expect.h)
+ * gives the measurement each result names. Devices: "compute.*" in
+ * FLOP/s with its dtype, "memory.*" in B/s; pairs: any B/s pair result,
+ * sharing with the results of its round and direction ("pairs.bidir" one
+ * phase, uni low to high and high to low the others), alone when it has
+ * no round; collectives: "coll.<op>.busbw" of the b ranks from rank a,
+ * with its bytes. Latencies get no design value. Pair results whose ranks
+ * share a host the spec gives them apart (check --allow-colocated) get no
+ * design value and sn_expect_colocated_note as their source;
+ * sn_diag_run() says so in one finding. Errors: sn_expect_design()'s. */
 int sn_diag_expect(const struct sn_topo *t, const char *backend,
                    const struct sn_results *rs, double *expected,
                    const char **source, struct sn_error *err);

@@ -70,7 +70,11 @@ enum sn_subject {
  * Units are SI ("B/s", "s", "FLOP/s"); bandwidth is per direction. */
 struct sn_result {
     char test[SN_RESULT_TEST_MAX];     /* "p2p.bw", "gemm", "allreduce" */
-    char params[SN_RESULT_PARAMS_MAX]; /* "bytes=4194304", sorted keys */
+    char params[SN_RESULT_PARAMS_MAX]; /* "bytes=4194304", sorted keys:
+                                          what is stored and keys the
+                                          baseline */
+    uint64_t bytes;                    /* params' "bytes", 0 for none */
+    char dtype[16];                    /* params' "dtype", "" for none */
     char unit[SN_RESULT_UNIT_MAX];
     uint8_t subject;                   /* enum sn_subject */
     bool lower_better;                 /* times and latencies */
@@ -90,6 +94,9 @@ struct sn_results {
 };
 
 void sn_results_init(struct sn_results *rs);
+/* Fill r's typed fields (bytes, dtype) from its params, as a result read
+ * from a database or a file keeps them; unknown keys are skipped. */
+void sn_result_params_read(struct sn_result *r);
 /* Append a copy of r (its samples are copied); returns the new item. */
 struct sn_result *sn_results_add(struct sn_results *rs,
                                  const struct sn_result *r);
@@ -238,6 +245,23 @@ int sn_store_health_get(struct sn_store *st, int64_t run,
                         struct sn_store_health **h, size_t *n,
                         struct sn_error *err);
 void sn_store_health_release(struct sn_store_health *h, size_t n);
+/* Append one check to a growable array (*cap its room): the strings are
+ * copied, NULL subject, evidence or remedy become "". */
+void sn_store_health_add(struct sn_store_health **rows, size_t *n, size_t *cap,
+                         const char *host, const char *name, const char *status,
+                         const char *subject, const char *evidence,
+                         const char *remedy);
+/* One host's checks as bytes for another process (check gathers every
+ * host's over MPI): the tag "supernode.health-pack/1", the host, then
+ * five NUL-terminated fields per check, appended to b. Checks past room
+ * bytes are left out and one WARN check of doctor's own says how many. */
+void sn_store_health_pack(const struct sn_store_health *rows, size_t n,
+                          const char *host, size_t room, struct sn_buf *b);
+/* Append the checks of one packed buffer (len 0: none) to *rows.
+ * SN_EINPUT when the bytes are not a pack (rows read before stay). */
+int sn_store_health_unpack(const char *p, size_t len,
+                           struct sn_store_health **rows, size_t *n,
+                           size_t *cap, struct sn_error *err);
 
 /* ---- a run as a document ------------------------------------------------------ */
 

@@ -86,32 +86,14 @@ void cli_health_env_end(char *saved)
     free(saved);
 }
 
-void cli_health_row_add(struct sn_store_health **rows, size_t *n,
-                        size_t *cap, const char *host, const char *name,
-                        const char *status, const char *subject,
-                        const char *evidence, const char *remedy)
-{
-    struct sn_store_health *r;
-
-    SN_GROW(*rows, *cap, *n + 1);
-    r = &(*rows)[(*n)++];
-    memset(r, 0, sizeof(*r));
-    sn_strlcpy(r->host, host, sizeof(r->host));
-    sn_strlcpy(r->name, name, sizeof(r->name));
-    sn_strlcpy(r->status, status, sizeof(r->status));
-    sn_strlcpy(r->subject, subject ? subject : "", sizeof(r->subject));
-    r->evidence = sn_xstrdup(evidence ? evidence : "");
-    r->remedy = sn_xstrdup(remedy ? remedy : "");
-}
-
 void cli_health_rows(const struct sn_health_report *rep, const char *host,
                      struct sn_store_health **rows, size_t *n, size_t *cap)
 {
     for (size_t i = 0; i < rep->nchecks; i++) {
         const struct sn_health_check *c = &rep->checks[i];
-        cli_health_row_add(rows, n, cap, host, c->name,
-                           sn_health_status_label(c->status), c->subject,
-                           c->evidence, c->remedy);
+        sn_store_health_add(rows, n, cap, host, c->name,
+                            sn_health_status_label(c->status), c->subject,
+                            c->evidence, c->remedy);
     }
 }
 

@@ -64,11 +64,4 @@ int cli_health_run_bounded(const struct sn_health_config *cfg,
 void cli_health_rows(const struct sn_health_report *rep, const char *host,
                      struct sn_store_health **rows, size_t *n, size_t *cap);
 
-/* Append one store row, the strings copied (NULL subject, evidence or
- * remedy as ""). */
-void cli_health_row_add(struct sn_store_health **rows, size_t *n,
-                        size_t *cap, const char *host, const char *name,
-                        const char *status, const char *subject,
-                        const char *evidence, const char *remedy);
-
 #endif

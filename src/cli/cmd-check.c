@@ -205,112 +205,6 @@ static int parse_args(struct check_cli *c, int argc, char **argv)
     return SN_EXIT_OK;
 }
 
-/* ---- bench results as store results ------------------------------------- */
-
-static void add_param(struct sn_buf *b, const char *key, const char *fmt,
-                      ...) SN_PRINTF(3, 4);
-static void add_param(struct sn_buf *b, const char *key, const char *fmt, ...)
-{
-    va_list ap;
-
-    if (b->len)
-        sn_buf_putc(b, ',');
-    sn_buf_printf(b, "%s=", key);
-    va_start(ap, fmt);
-    sn_buf_vprintf(b, fmt, ap);
-    va_end(ap);
-}
-
-/* The parameters that say what was measured, as "k=v" in key order. */
-static void bench_params(const struct sn_bench_result *r, char *out,
-                         size_t size)
-{
-    struct sn_buf b;
-
-    sn_buf_init(&b);
-    if (r->bytes > 0)
-        add_param(&b, "bytes", "%llu", (unsigned long long)r->bytes);
-    if (r->dtype[0])
-        add_param(&b, "dtype", "%s", r->dtype);
-    if (r->test == SN_BENCH_COLL && r->inplace >= 0)
-        add_param(&b, "inplace", "%d", r->inplace);
-    if (r->gemm_k > 0)
-        add_param(&b, "k", "%lld", (long long)r->gemm_k);
-    if (r->gemm_m > 0)
-        add_param(&b, "m", "%lld", (long long)r->gemm_m);
-    if (r->gemm_n > 0)
-        add_param(&b, "n", "%lld", (long long)r->gemm_n);
-    if (r->test == SN_BENCH_H2D || r->test == SN_BENCH_D2H) {
-        if (r->numa >= 0)
-            add_param(&b, "numa", "%d", r->numa);
-        if (r->pinned >= 0)
-            add_param(&b, "pinned", "%d", r->pinned);
-    }
-    if (r->redop[0])
-        add_param(&b, "redop", "%s", r->redop);
-    if (r->test == SN_BENCH_COLL && r->root >= 0)
-        add_param(&b, "root", "%d", r->root);
-    sn_strlcpy(out, b.len ? b.data : "", size);
-    sn_buf_release(&b);
-}
-
-/* One bench result as a store result. Samples become values in the
- * result's unit; a collective's times become nccl-tests bus bandwidth. */
-static void convert(const struct sn_bench_result *r, int nranks,
-                    struct sn_results *out)
-{
-    struct sn_result x;
-    enum sn_coll_op op;
-    bool busbw = false;
-    struct sn_error err;
-
-    memset(&x, 0, sizeof(x));
-    snprintf(x.test, sizeof(x.test), "%s.%s", sn_bench_test_name(r->test),
-             r->op);
-    bench_params(r, x.params, sizeof(x.params));
-    sn_strlcpy(x.unit, r->unit, sizeof(x.unit));
-    switch (r->subject) {
-    case SN_SUBJ_RANK:
-        x.subject = SN_SUBJECT_DEVICE;
-        x.a = (uint32_t)r->rank;
-        x.b = SN_STORE_NO_RANK;
-        break;
-    case SN_SUBJ_PAIR:
-        x.subject = SN_SUBJECT_PAIR;
-        x.a = (uint32_t)r->rank;
-        x.b = (uint32_t)r->peer;
-        break;
-    default:
-        x.subject = SN_SUBJECT_GROUP;
-        x.a = 0;
-        x.b = (uint32_t)(r->nranks > 0 ? r->nranks : nranks);
-        break;
-    }
-    x.round = r->round >= 0 ? (uint32_t)r->round : SN_STORE_NO_RANK;
-    if (r->test == SN_BENCH_COLL && !strcmp(r->unit, "s") && r->bytes > 0 &&
-        sn_coll_op_parse(r->op, &op, &err) == SN_OK) {
-        busbw = true;
-        sn_strlcpy(x.unit, "B/s", sizeof(x.unit));
-        snprintf(x.test, sizeof(x.test), "coll.%s.busbw", r->op);
-    }
-    x.lower_better = !strcmp(x.unit, "s");
-    x.samples = sn_xmalloc((r->nsamples ? r->nsamples : 1) * sizeof(double));
-    for (size_t i = 0; i < r->nsamples; i++) {
-        double t = r->samples[i];
-        if (busbw)
-            x.samples[x.nsamples++] =
-                sn_coll_busbw(op, x.b, (double)r->bytes, t);
-        else if (r->work > 0 && strcmp(x.unit, "s"))
-            x.samples[x.nsamples++] = t > 0 ? r->work / t : 0;
-        else
-            x.samples[x.nsamples++] = t;
-    }
-    sn_stats_compute(x.samples, x.nsamples, &x.stats);
-    if (x.nsamples)
-        sn_results_add(out, &x);
-    free(x.samples);
-}
-
 /* ---- the run record ------------------------------------------------------------ */
 
 static void run_record(const struct check_cli *c, const struct sn_spec *spec,
@@ -381,7 +275,7 @@ static void on_abort(void *ctx, const struct sn_bench_results *partial,
         return;
     sn_results_init(&rs);
     for (size_t i = 0; i < partial->n; i++)
-        convert(&partial->items[i], partial->nranks, &rs);
+        sn_bench_result_store(&partial->items[i], partial->nranks, &rs);
     if (sn_store_add_results(c->st, c->stored_run, rs.items, rs.n, &err))
         fprintf(stderr, "supernode: check: %s\n", err.msg);
     else
@@ -483,96 +377,16 @@ static int health_run_bounded(struct check_cli *c, struct sn_bench_job *job,
                                   health_expired, &x, err);
 }
 
-/* How one host's checks travel to rank 0: NUL-terminated fields (no
- * field holds a NUL), the tag, the host, then five per check. */
-#define HEALTH_PACK_TAG "supernode.health-pack/1"
-#define HEALTH_FIELDS 5
-
-static void pack_field(struct sn_buf *b, const char *s)
-{
-    if (!s)
-        s = "";
-    sn_buf_append(b, s, strlen(s) + 1);
-}
-
-static size_t pack_size(const struct sn_store_health *h)
-{
-    return strlen(h->name) + strlen(h->status) + strlen(h->subject) +
-           strlen(h->evidence) + strlen(h->remedy) + HEALTH_FIELDS;
-}
-
-static void pack_check(struct sn_buf *b, const struct sn_store_health *h)
-{
-    pack_field(b, h->name);
-    pack_field(b, h->status);
-    pack_field(b, h->subject);
-    pack_field(b, h->evidence);
-    pack_field(b, h->remedy);
-}
-
-/* Pack the rows, leaving out what does not fit the gather's cap (a note
- * says how many; a node has about a hundred checks, far below it). */
-static void health_pack(struct sn_store_health *rows, size_t n,
-                        const char *host, struct sn_buf *b)
-{
-    size_t room = SN_BENCH_GATHER_MAX - 4096, used, k;
-    char why[160];
-
-    pack_field(b, HEALTH_PACK_TAG);
-    pack_field(b, host);
-    used = b->len;
-    for (k = 0; k < n && used + pack_size(&rows[k]) <= room; k++) {
-        used += pack_size(&rows[k]);
-        pack_check(b, &rows[k]);
-    }
-    if (k < n) {
-        struct sn_store_health *note = NULL;
-        size_t nn = 0, cap = 0;
-        snprintf(why, sizeof(why),
-                 "%zu of %zu checks left out: more than %zu bytes", n - k,
-                 n, room);
-        /* a check of doctor's own, about the probes, not the node */
-        cli_health_row_add(&note, &nn, &cap, host, "doctor", "WARN", NULL,
-                           why,
-                           "run 'supernode doctor' on the host for all of "
-                           "them");
-        pack_check(b, note);
-        sn_store_health_release(note, nn);
-    }
-}
-
-/* Append rank's packed checks to c->health. */
+/* Append rank's packed checks (sn_store_health_pack) to c->health. */
 static int health_unpack(struct check_cli *c, size_t *cap, int rank,
                          const char *p, size_t len, struct sn_error *err)
 {
-    const char *end = p + len, *f[HEALTH_FIELDS], *host;
-
-    if (!len)
-        return SN_OK;
-    /* every field is terminated, so strlen() stays inside */
-    if (end[-1] != '\0' || strcmp(p, HEALTH_PACK_TAG))
-        goto bad;
-    p += strlen(p) + 1;
-    if (p >= end)
-        goto bad;
-    host = p;
-    p += strlen(p) + 1;
-    while (p < end) {
-        for (int k = 0; k < HEALTH_FIELDS; k++) {
-            if (p >= end)
-                goto bad;
-            f[k] = p;
-            p += strlen(p) + 1;
-        }
-        cli_health_row_add(&c->health, &c->nhealth, cap, host, f[0], f[1],
-                           f[2], f[3], f[4]);
-    }
+    if (sn_store_health_unpack(p, len, &c->health, &c->nhealth, cap, err))
+        return sn_error_set(err, SN_ERUNTIME,
+                            "check: rank %d sent node-health checks that "
+                            "cannot be read",
+                            rank);
     return SN_OK;
-bad:
-    return sn_error_set(err, SN_ERUNTIME,
-                        "check: rank %d sent node-health checks that cannot "
-                        "be read",
-                        rank);
 }
 
 /* The node-health checks of every host, once per host: the first rank of
@@ -603,11 +417,14 @@ static int check_health(struct check_cli *c, struct sn_bench_job *job)
         /* what the probes found before they stopped stays; that they
          * stopped is said, and the measurements still count */
         if (rc)
-            cli_health_row_add(&mine, &nmine, &cap, host, "doctor", "WARN",
-                               NULL, err.msg,
-                               "run 'supernode doctor' on the host to see "
-                               "why");
-        health_pack(mine, nmine, host, &pack);
+            sn_store_health_add(&mine, &nmine, &cap, host, "doctor", "WARN",
+                                NULL, err.msg,
+                                "run 'supernode doctor' on the host to see "
+                                "why");
+        /* what does not fit the gather's cap is left out, and said (a
+         * node has about a hundred checks, far below it) */
+        sn_store_health_pack(mine, nmine, host, SN_BENCH_GATHER_MAX - 4096,
+                             &pack);
     }
     if ((rc = sn_bench_job_gather(job, pack.data, pack.len, &all, &offs,
                                   &err))) {
@@ -699,7 +516,7 @@ static int judge(struct check_cli *c, const struct sn_spec *spec,
         if (r->subject == SN_SUBJECT_PAIR &&
             sn_bench_placement_colocated(&c->place, (int)r->a, (int)r->b)) {
             expected[i] = NAN;
-            source[i] = sn_diag_colocated_note;
+            source[i] = sn_expect_colocated_note;
         }
     }
     memset(&in, 0, sizeof(in));
@@ -949,7 +766,7 @@ agree:
     }
     if (c->rank == 0) {
         for (size_t i = 0; i < res.n; i++)
-            convert(&res.items[i], res.nranks, &rs);
+            sn_bench_result_store(&res.items[i], res.nranks, &rs);
         run_record(c, spec, &res, &run);
         run.id = c->stored_run;
         if (c->st &&

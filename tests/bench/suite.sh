@@ -94,17 +94,19 @@ else
     bad "one rank without mpirun" "exit $rc"
 fi
 
-# 3. one pair at a time, beside the design (--spec): pairs against `sim
-#    pairs`, the collective against `sim coll`
+# 3. one pair at a time, beside the design (--spec): on the cpu backend
+#    inside one host the pairs move through MPI's shared memory and the
+#    collective is MPI's, neither of which the design describes: no design
+#    value, as check gives none (sn_expect_design; before, bench compared
+#    them with `sim pairs` and `sim coll`)
 mpi2 "$bin" bench pairs coll --isolated "${small[@]}" --ops allreduce \
     --spec examples/one-host.yaml --json "$tmp/iso.json" \
     >"$tmp/out" 2>"$tmp/err"
 rc=$?
 if [[ $rc -eq 0 ]] && has "$tmp/out" "one pair at a time" &&
         [[ $(count "$tmp/iso.json" '"concurrent": false') -eq 6 ]] &&
-        [[ $(count "$tmp/iso.json" '"source": "sim pairs') -eq 6 ]] &&
-        [[ $(count "$tmp/iso.json" '"source": "sim coll time"') -eq 2 ]] &&
-        has "$tmp/out" "% of sim pairs"; then
+        [[ $(count "$tmp/iso.json" '"source":') -eq 0 ]] &&
+        ! has "$tmp/out" "% of the design"; then
     ok "isolated pairs beside the design"
 else
     bad "isolated pairs beside the design" "exit $rc"

@@ -464,6 +464,168 @@ static void test_state_without_sysfs_is_unreadable_not_zero(void)
     CHECK(st.governor[0] == '\0');
 }
 
+/* ---- against the design ------------------------------------------------- */
+
+/* One bench result of rank on test, as the runners fill them. */
+static struct sn_bench_result *bench_one(struct sn_bench_result *r,
+                                         enum sn_bench_test test,
+                                         const char *op, const char *unit,
+                                         int rank, int peer, int round,
+                                         int concurrent)
+{
+    sn__bench_result_init(r);
+    r->test = test;
+    snprintf(r->op, sizeof(r->op), "%s", op);
+    snprintf(r->unit, sizeof(r->unit), "%s", unit);
+    r->rank = rank;
+    r->peer = peer;
+    r->round = round;
+    r->concurrent = concurrent;
+    r->subject = peer >= 0 ? SN_SUBJ_PAIR : SN_SUBJ_RANK;
+    r->nranks = peer >= 0 ? 2 : 1;
+    return r;
+}
+
+enum {
+    B_BF16, B_TRIAD, B_UNI_04, B_UNI_15, B_ISO_04, B_AGG_ISO_26, B_LAT_04,
+    B_AGG, B_ALLREDUCE, B_LAT_ALLREDUCE, B_N
+};
+
+/* One result of each kind of an eight-rank job on two-servers.yaml. */
+static void bench_kinds(struct sn_bench_result *r)
+{
+    bench_one(&r[B_BF16], SN_BENCH_COMPUTE, "gemm", "FLOP/s", 0, -1, -1, 0);
+    snprintf(r[B_BF16].dtype, sizeof(r[B_BF16].dtype), "bf16");
+    bench_one(&r[B_TRIAD], SN_BENCH_MEMORY, "triad", "B/s", 3, -1, -1, 0);
+    bench_one(&r[B_UNI_04], SN_BENCH_PAIRS, "uni", "B/s", 0, 4, 1, 1);
+    bench_one(&r[B_UNI_15], SN_BENCH_PAIRS, "uni", "B/s", 1, 5, 1, 1);
+    bench_one(&r[B_ISO_04], SN_BENCH_PAIRS, "uni", "B/s", 0, 4, 1, 0);
+    bench_one(&r[B_AGG_ISO_26], SN_BENCH_AGGREGATE, "isolated", "B/s", 2,
+              6, 1, 0);
+    bench_one(&r[B_LAT_04], SN_BENCH_PAIRS, "latency", "s", 0, 4, 1, 1);
+    bench_one(&r[B_AGG], SN_BENCH_AGGREGATE, "aggregate", "B/s", 0, -1, 0,
+              1);
+    r[B_AGG].subject = SN_SUBJ_GROUP;
+    r[B_AGG].nranks = 8;
+    bench_one(&r[B_ALLREDUCE], SN_BENCH_COLL, "allreduce", "s", 0, -1, -1,
+              0);
+    r[B_ALLREDUCE].subject = SN_SUBJ_GROUP;
+    r[B_ALLREDUCE].nranks = 8;
+    r[B_ALLREDUCE].bytes = 64u << 20;
+    bench_one(&r[B_LAT_ALLREDUCE], SN_BENCH_LATENCY, "allreduce", "s", 0,
+              -1, -1, 0);
+    r[B_LAT_ALLREDUCE].subject = SN_SUBJ_GROUP;
+    r[B_LAT_ALLREDUCE].nranks = 8;
+    r[B_LAT_ALLREDUCE].bytes = 8;
+}
+
+static void test_bench_expects_what_check_expects(void)
+{
+    struct sn_spec spec;
+    struct sn_topo *t = NULL;
+    struct sn_coll_model *m = NULL;
+    struct sn_coll_result cr;
+    struct sn_group g = {0, 8, 1, NULL};
+    struct sn_bench_result r[B_N];
+    struct sn_error err;
+
+    REQUIRE(sn_spec_load("tests/fixtures/expect/two-servers.yaml", &spec,
+                         &err) == SN_OK);
+    REQUIRE(sn_topo_build(&spec, &t, &err) == SN_OK);
+    bench_kinds(r);
+    REQUIRE(sn_bench_expect(&spec, t, SN_BENCH_CUDA, NULL, 8, r, B_N,
+                            &err) == SN_OK);
+    CHECK_NEAR(r[B_BF16].expected, 989.4e12, 1e-9);
+    CHECK_STR(r[B_BF16].expected_src, "catalog bf16_flops");
+    CHECK_NEAR(r[B_TRIAD].expected, 3.35e12, 1e-9);
+    /* 0->4 and 1->5 at once share server 0's one 50 GB/s NIC (the
+     * isolated copy of 0->4 and the aggregate's pair alone do not count:
+     * they ran on their own) */
+    CHECK_NEAR(r[B_UNI_04].expected, 25e9, 1e-6);
+    CHECK_NEAR(r[B_UNI_15].expected, 25e9, 1e-6);
+    CHECK_STR(r[B_UNI_04].expected_src, "routes, shared in the round");
+    CHECK_NEAR(r[B_ISO_04].expected, 50e9, 1e-6);
+    CHECK_STR(r[B_ISO_04].expected_src, "routes");
+    CHECK_NEAR(r[B_AGG_ISO_26].expected, 50e9, 1e-6);
+    /* round 0 of eight ranks: 0-7, 1-6, 2-5, 3-4, every pair across the
+     * servers, both ways at once: the two NICs' 50 GB/s each way */
+    CHECK_NEAR(r[B_AGG].expected, 100e9, 1e-6);
+    CHECK_STR(r[B_AGG].expected_src, "routes, shared in the round, summed");
+    /* latencies: none, as check gives none */
+    CHECK(r[B_LAT_04].expected == 0 && r[B_LAT_ALLREDUCE].expected == 0);
+    /* the collective: what `sim coll` predicts over ranks 0 .. 7 */
+    REQUIRE(sn_coll_model_new(t, &m, &err) == SN_OK);
+    REQUIRE(sn_coll_predict(m, SN_COLL_ALLREDUCE, &g, 64.0 * (1 << 20),
+                            SN_ALGO_AUTO, &cr, &err) == SN_OK);
+    CHECK_NEAR(r[B_ALLREDUCE].expected, cr.time, 1e-12);
+    CHECK_STR(r[B_ALLREDUCE].expected_src, "the collective model");
+    for (int i = 0; i < B_N; i++)
+        sn__bench_result_release(&r[i]);
+    /* on the cpu backend: no device memory, no scale-up fabric, no NCCL */
+    bench_kinds(r);
+    REQUIRE(sn_bench_expect(&spec, t, SN_BENCH_CPU, NULL, 8, r, B_N,
+                            &err) == SN_OK);
+    CHECK_NEAR(r[B_BF16].expected, 989.4e12, 1e-9);
+    CHECK(r[B_TRIAD].expected == 0 && r[B_ALLREDUCE].expected == 0);
+    CHECK_NEAR(r[B_UNI_04].expected, 25e9, 1e-6);
+    /* without a topology: the catalog's values only */
+    for (int i = 0; i < B_N; i++)
+        sn__bench_result_release(&r[i]);
+    bench_kinds(r);
+    REQUIRE(sn_bench_expect(&spec, NULL, SN_BENCH_CUDA, NULL, 8, r, B_N,
+                            &err) == SN_OK);
+    CHECK_NEAR(r[B_TRIAD].expected, 3.35e12, 1e-9);
+    CHECK(r[B_UNI_04].expected == 0 && r[B_AGG].expected == 0);
+    for (int i = 0; i < B_N; i++)
+        sn__bench_result_release(&r[i]);
+    sn_coll_model_free(m);
+    sn_topo_free(t);
+    sn_spec_release(&spec);
+}
+
+static void test_result_store_types_params_rounds_and_busbw(void)
+{
+    struct sn_bench_result r;
+    struct sn_results rs;
+    double t[2] = {1e-3, 2e-3};
+
+    sn_results_init(&rs);
+    /* an all-reduce of 1 MB over 4 ranks: times become busbw */
+    bench_one(&r, SN_BENCH_COLL, "allreduce", "s", 0, -1, -1, 0);
+    r.subject = SN_SUBJ_GROUP;
+    r.nranks = 4;
+    r.bytes = 1000000;
+    r.inplace = 0;
+    snprintf(r.dtype, sizeof(r.dtype), "fp32");
+    snprintf(r.redop, sizeof(r.redop), "sum");
+    sn__bench_result_samples(&r, t, 2, 0, "time", "s");
+    sn_bench_result_store(&r, 4, &rs);
+    sn__bench_result_release(&r);
+    /* an --isolated pair: no round, it shared with nobody */
+    bench_one(&r, SN_BENCH_PAIRS, "uni", "B/s", 1, 2, 3, 0);
+    r.bytes = 1000;
+    sn__bench_result_samples(&r, t, 2, 1000, "bandwidth", "B/s");
+    sn_bench_result_store(&r, 4, &rs);
+    r.concurrent = 1;
+    sn_bench_result_store(&r, 4, &rs);
+    sn__bench_result_release(&r);
+    REQUIRE(rs.n == 3);
+    CHECK_STR(rs.items[0].test, "coll.allreduce.busbw");
+    CHECK_STR(rs.items[0].params,
+              "bytes=1000000,dtype=fp32,inplace=0,redop=sum");
+    CHECK(rs.items[0].bytes == 1000000 &&
+          !strcmp(rs.items[0].dtype, "fp32"));
+    CHECK_STR(rs.items[0].unit, "B/s");
+    /* nccl-tests: 1 MB in 1 ms is 1 GB/s algbw, x 2(n-1)/n = 1.5 */
+    CHECK_NEAR(rs.items[0].samples[0], 1.5e9, 1e-12);
+    CHECK(rs.items[0].subject == SN_SUBJECT_GROUP && rs.items[0].b == 4);
+    CHECK_STR(rs.items[1].test, "pairs.uni");
+    CHECK(rs.items[1].round == SN_STORE_NO_RANK);
+    CHECK(rs.items[2].round == 3);
+    CHECK_NEAR(rs.items[1].samples[0], 1e6, 1e-12);
+    sn_results_release(&rs);
+}
+
 static const struct sn_test cases[] = {
     T(test_stats_one_to_ten_match_numpy),
     T(test_stats_ci_of_median_for_ten_samples),
@@ -482,6 +644,8 @@ static const struct sn_test cases[] = {
     T(test_json_state_leaves_unread_fields_null),
     T(test_state_reads_sysfs_under_root),
     T(test_state_without_sysfs_is_unreadable_not_zero),
+    T(test_bench_expects_what_check_expects),
+    T(test_result_store_types_params_rounds_and_busbw),
 };
 
 SN_TEST_MAIN(cases)

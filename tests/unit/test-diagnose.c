@@ -609,6 +609,7 @@ static void allreduce_result(struct sn_results *rs, double bw)
     snprintf(r.test, sizeof(r.test), "coll.allreduce.busbw");
     snprintf(r.params, sizeof(r.params),
              "bytes=1048576,dtype=float,inplace=0,redop=sum,root=-1");
+    sn_result_params_read(&r);
     snprintf(r.unit, sizeof(r.unit), "B/s");
     r.subject = SN_SUBJECT_GROUP;
     r.a = 0;
@@ -664,6 +665,160 @@ static void test_diag_collective_judged_against_the_model_on_cuda(void)
     sn_results_release(&rs);
     sn_topo_free(t);
     sn_spec_release(&spec);
+}
+
+/* ---- what the design expects of every kind of result --------------------- */
+
+/* One result of one sample for the expectation tests. */
+static void add_one(struct sn_results *rs, const char *test,
+                    const char *params, const char *unit, uint8_t subject,
+                    uint32_t a, uint32_t b, uint32_t round)
+{
+    struct sn_result r;
+    double s = 1;
+
+    memset(&r, 0, sizeof(r));
+    snprintf(r.test, sizeof(r.test), "%s", test);
+    snprintf(r.params, sizeof(r.params), "%s", params);
+    sn_result_params_read(&r);
+    snprintf(r.unit, sizeof(r.unit), "%s", unit);
+    r.subject = subject;
+    r.lower_better = !strcmp(unit, "s");
+    r.a = a;
+    r.b = b;
+    r.round = round;
+    r.samples = &s;
+    r.nsamples = 1;
+    sn_stats_compute(&s, 1, &r.stats);
+    sn_results_add(rs, &r);
+}
+
+/* The results of a cuda run of two-servers.yaml, one of each kind: the
+ * indices the expectation tests read (see expect_kinds). */
+enum {
+    X_BF16, X_FP8, X_FP32, X_TRIAD, X_UNI_01, X_UNI_04, X_UNI_15,
+    X_BIDIR_04, X_BIDIR_40, X_ISO_26, X_LAT_04, X_ALLREDUCE, X_AGG, X_N
+};
+
+static void expect_kinds(struct sn_results *rs)
+{
+    const uint32_t no = SN_STORE_NO_RANK;
+
+    sn_results_init(rs);
+    add_one(rs, "compute.gemm", "dtype=bf16,k=8192,m=8192,n=8192",
+            "FLOP/s", SN_SUBJECT_DEVICE, 0, no, no);
+    add_one(rs, "compute.gemm", "dtype=fp8,k=8192,m=8192,n=8192",
+            "FLOP/s", SN_SUBJECT_DEVICE, 1, no, no);
+    add_one(rs, "compute.gemm", "dtype=fp32,k=8192,m=8192,n=8192",
+            "FLOP/s", SN_SUBJECT_DEVICE, 2, no, no);
+    add_one(rs, "memory.triad", "bytes=1073741824,dtype=fp64", "B/s",
+            SN_SUBJECT_DEVICE, 3, no, no);
+    /* round 0 of eight ranks: 0-1 inside a server, 0-4... are of other
+     * rounds; what matters is which share a round and a direction */
+    add_one(rs, "pairs.uni", "bytes=67108864", "B/s", SN_SUBJECT_PAIR, 0,
+            1, 0);
+    add_one(rs, "pairs.uni", "bytes=67108864", "B/s", SN_SUBJECT_PAIR, 0,
+            4, 1);
+    add_one(rs, "pairs.uni", "bytes=67108864", "B/s", SN_SUBJECT_PAIR, 1,
+            5, 1);
+    add_one(rs, "pairs.bidir", "bytes=67108864", "B/s", SN_SUBJECT_PAIR, 0,
+            4, 1);
+    add_one(rs, "pairs.bidir", "bytes=67108864", "B/s", SN_SUBJECT_PAIR, 4,
+            0, 1);
+    add_one(rs, "aggregate.isolated", "bytes=67108864", "B/s",
+            SN_SUBJECT_PAIR, 2, 6, 1);
+    add_one(rs, "pairs.latency", "bytes=8", "s", SN_SUBJECT_PAIR, 0, 4, 1);
+    add_one(rs, "coll.allreduce.busbw",
+            "bytes=67108864,dtype=fp32,inplace=0,redop=sum", "B/s",
+            SN_SUBJECT_GROUP, 0, 8, no);
+    add_one(rs, "aggregate.aggregate", "bytes=67108864", "B/s",
+            SN_SUBJECT_GROUP, 0, 8, 1);
+}
+
+static int expect_on(const char *backend, struct sn_results *rs, double *e,
+                     const char **src)
+{
+    struct sn_spec spec;
+    struct sn_topo *t = NULL;
+    struct sn_error err;
+    int rc;
+
+    rc = sn_spec_load("tests/fixtures/expect/two-servers.yaml", &spec, &err);
+    if (rc)
+        return rc;
+    rc = sn_topo_build(&spec, &t, &err);
+    if (!rc)
+        rc = sn_diag_expect(t, backend, rs, e, src, &err);
+    sn_topo_free(t);
+    sn_spec_release(&spec);
+    return rc;
+}
+
+static void test_diag_expect_pins_every_kind_on_cuda(void)
+{
+    struct sn_results rs;
+    double e[X_N];
+    const char *src[X_N];
+
+    expect_kinds(&rs);
+    REQUIRE(rs.n == X_N);
+    REQUIRE(expect_on("cuda", &rs, e, src) == SN_OK);
+    /* catalog peaks of the h100-sxm5-80gb; none for fp32 GEMM */
+    CHECK_NEAR(e[X_BF16], 989.4e12, 1e-9);
+    CHECK_STR(src[X_BF16], "catalog bf16_flops");
+    CHECK_NEAR(e[X_FP8], 1978.9e12, 1e-9);
+    CHECK_STR(src[X_FP8], "catalog fp8_flops");
+    CHECK(isnan(e[X_FP32]) && !src[X_FP32]);
+    CHECK_NEAR(e[X_TRIAD], 3.35e12, 1e-9);
+    CHECK_STR(src[X_TRIAD], "catalog hbm_bw");
+    /* alone in its round: its four 25 GB/s NVLinks */
+    CHECK_NEAR(e[X_UNI_01], 100e9, 1e-6);
+    CHECK_STR(src[X_UNI_01], "routes");
+    /* 0->4 and 1->5 leave server 0 by its one 50 GB/s NIC at once */
+    CHECK_NEAR(e[X_UNI_04], 25e9, 1e-6);
+    CHECK_STR(src[X_UNI_04], "routes, shared in the round");
+    CHECK_NEAR(e[X_UNI_15], 25e9, 1e-6);
+    /* the two directions of a bidirectional exchange never compete */
+    CHECK_NEAR(e[X_BIDIR_04], 50e9, 1e-6);
+    CHECK_NEAR(e[X_BIDIR_40], 50e9, 1e-6);
+    CHECK_STR(src[X_BIDIR_40], "routes, shared in the round");
+    /* an aggregate's pair alone is measured alone: it does not share
+     * with the round's uni pairs (it used to, 50e9 / 3 each) */
+    CHECK_NEAR(e[X_ISO_26], 50e9, 1e-6);
+    CHECK_STR(src[X_ISO_26], "routes");
+    /* latencies and the aggregate: no design value */
+    CHECK(isnan(e[X_LAT_04]) && !src[X_LAT_04]);
+    CHECK(isnan(e[X_AGG]) && !src[X_AGG]);
+    /* what `sim coll --op allreduce -b 64M` prints over eight ranks */
+    CHECK_NEAR(e[X_ALLREDUCE], 46.42772795e9, 1e-6);
+    CHECK_STR(src[X_ALLREDUCE], "the collective model");
+    sn_results_release(&rs);
+}
+
+static void test_diag_expect_pins_every_kind_on_cpu(void)
+{
+    struct sn_results rs;
+    double e[X_N];
+    const char *src[X_N];
+
+    expect_kinds(&rs);
+    REQUIRE(rs.n == X_N);
+    REQUIRE(expect_on("cpu", &rs, e, src) == SN_OK);
+    /* GEMM peaks on any backend; host memory is not the catalog's HBM */
+    CHECK_NEAR(e[X_BF16], 989.4e12, 1e-9);
+    CHECK_NEAR(e[X_FP8], 1978.9e12, 1e-9);
+    CHECK(isnan(e[X_TRIAD]) && !src[X_TRIAD]);
+    /* MPI through host memory does not cross the NVLinks */
+    CHECK(isnan(e[X_UNI_01]));
+    CHECK(src[X_UNI_01] && strstr(src[X_UNI_01], "--backend cuda"));
+    /* pairs across servers cross the network as on cuda */
+    CHECK_NEAR(e[X_UNI_04], 25e9, 1e-6);
+    CHECK_NEAR(e[X_BIDIR_04], 50e9, 1e-6);
+    CHECK_NEAR(e[X_ISO_26], 50e9, 1e-6);
+    /* MPI's collectives: no design value */
+    CHECK(isnan(e[X_ALLREDUCE]) && !src[X_ALLREDUCE]);
+    CHECK(isnan(e[X_LAT_04]) && isnan(e[X_AGG]));
+    sn_results_release(&rs);
 }
 
 static void test_diag_peers_flag_a_slow_device(void)
@@ -1029,6 +1184,8 @@ static const struct sn_test cases[] = {
     T(test_diag_pair_below_baseline_in_every_result_is_slow),
     T(test_diag_latency_alone_is_at_most_a_warning),
     T(test_diag_collective_judged_against_the_model_on_cuda),
+    T(test_diag_expect_pins_every_kind_on_cuda),
+    T(test_diag_expect_pins_every_kind_on_cpu),
     T(test_diag_peers_flag_a_slow_device),
     T(test_diag_one_slow_exchange_is_no_cable),
     T(test_diag_same_input_same_output_in_any_order),

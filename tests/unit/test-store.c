@@ -940,7 +940,67 @@ static void test_store_survives_sigkill_mid_transaction(void)
     release_store(st, path, dir);
 }
 
+static void test_health_pack_round_trips_and_caps(void)
+{
+    struct sn_store_health *rows = NULL, *back = NULL;
+    size_t n = 0, cap = 0, nb = 0, bcap = 0;
+    struct sn_buf b;
+    struct sn_error err;
+
+    sn_store_health_add(&rows, &n, &cap, "h0", "pcie.link", "FAIL",
+                        "0000:17:00.0", "x8 of x16", "reseat the card");
+    sn_store_health_add(&rows, &n, &cap, "h0", "nvml.ecc", "PASS", NULL,
+                        NULL, NULL);
+    sn_buf_init(&b);
+    sn_store_health_pack(rows, n, "h0", 4096, &b);
+    REQUIRE(sn_store_health_unpack(b.data, b.len, &back, &nb, &bcap,
+                                   &err) == SN_OK);
+    REQUIRE(nb == 2);
+    CHECK_STR(back[0].host, "h0");
+    CHECK_STR(back[0].subject, "0000:17:00.0");
+    CHECK_STR(back[0].evidence, "x8 of x16");
+    CHECK_STR(back[1].status, "PASS");
+    CHECK_STR(back[1].remedy, "");
+    /* a cap below the second check: it is left out, and said */
+    sn_store_health_release(back, nb);
+    back = NULL;
+    nb = bcap = 0;
+    b.len = 0;
+    sn_store_health_pack(rows, n, "h0", 90, &b);
+    REQUIRE(sn_store_health_unpack(b.data, b.len, &back, &nb, &bcap,
+                                   &err) == SN_OK);
+    REQUIRE(nb == 2);
+    CHECK_STR(back[1].name, "doctor");
+    CHECK(strstr(back[1].evidence, "1 of 2 checks left out") != NULL);
+    /* bytes that are not a pack, or cut short: refused */
+    CHECK(sn_store_health_unpack("garbage", 8, &back, &nb, &bcap, &err) ==
+          SN_EINPUT);
+    CHECK(sn_store_health_unpack(b.data, b.len - 1, &back, &nb, &bcap,
+                                 &err) == SN_EINPUT);
+    CHECK(sn_store_health_unpack(NULL, 0, &back, &nb, &bcap, &err) ==
+          SN_OK);
+    sn_store_health_release(back, nb);
+    sn_store_health_release(rows, n);
+    sn_buf_release(&b);
+}
+
+static void test_result_params_read_fills_typed_fields(void)
+{
+    struct sn_result r;
+
+    memset(&r, 0, sizeof(r));
+    snprintf(r.params, sizeof(r.params), "bytes=67108864,dtype=bf16,k=8");
+    sn_result_params_read(&r);
+    CHECK(r.bytes == 67108864u);
+    CHECK_STR(r.dtype, "bf16");
+    snprintf(r.params, sizeof(r.params), "m=8,n=8");
+    sn_result_params_read(&r);
+    CHECK(r.bytes == 0 && r.dtype[0] == '\0');
+}
+
 static const struct sn_test cases[] = {
+    T(test_health_pack_round_trips_and_caps),
+    T(test_result_params_read_fills_typed_fields),
     T(test_stats_median_mad_closed_form),
     T(test_store_creates_schema_at_current_version_in_wal),
     T(test_store_refuses_foreign_and_newer_files),

@@ -127,11 +127,10 @@ struct sn__bench_ctx {
     char device[96];
     int threads;                     /* cpu threads of this rank */
     double t0;                       /* sn_now() when the run began */
-    /* rank 0, with --spec: the design's topology and collective model
-     * for `sim pairs` and `sim coll` expectations, built on first use */
+    /* rank 0, with --spec: the design's topology for the expectations
+     * of pairs and collectives (sn_expect_design), built on first use */
     struct sn_topo *topo;
-    struct sn_coll_model *model;
-    bool model_tried;
+    bool topo_tried;
     /* NVML, opened on first use with o.nvml_library (state.c) */
     struct sn__hw_nvml *nvml;
     bool nvml_tried;
@@ -219,5 +218,71 @@ void sn__bench_timer_probe(struct sn_bench_timer *t);
 /* runner.c: timed sections with warm-up and --until-ci */
 typedef int (*sn__bench_loop_fn)(struct sn__bench_ctx *c, void *arg,
                                  int iters, double *t, struct sn_error *err);
+
+/* ---- timed sections and the tests (runner.c, tests.c) -------------------- */
+
+/* How the ranks of a timed section put their samples together. */
+enum sn__bench_combine {
+    C_NONE,     /* this rank's samples only */
+    C_FROM,     /* the pair's source sends its samples to the other side */
+    C_MAX_PEER, /* per iteration, the slower side of the pair */
+    C_MAX_ALL,  /* per iteration, the slowest rank (nccl-tests -I) */
+};
+
+/* One timed section: the loop, how to combine, how many samples. */
+struct sn__bench_measure {
+    sn__bench_loop_fn fn;
+    void *arg;
+    enum sn__bench_combine how;
+    int peer;
+    bool source; /* C_FROM: this side holds the samples */
+    double work; /* per sample, for the CI on the value; 0 = times */
+    int warmup, iters;
+};
+
+/* The phases of a pair test, in the order they run. */
+enum sn__bench_phase {
+    PH_UNI_LO,
+    PH_UNI_HI,
+    PH_BIDIR,
+    PH_LAT_LO,
+    PH_LAT_HI,
+    PH_N
+};
+
+/* A section everyone enters together: label it, tell the user (rank 0),
+ * and synchronise. Returns sn__bench_sync()'s code. */
+int sn__bench_section(struct sn__bench_ctx *c, struct sn_error *err,
+                      const char *fmt, ...) SN_PRINTF(3, 4);
+/* A note in the results (rank 0; the others say nothing). */
+void sn__bench_note(struct sn__bench_ctx *c, const char *fmt, ...)
+    SN_PRINTF(2, 3);
+/* A new result of this rank on test (owned by the context). */
+struct sn_bench_result *sn__bench_result_new(struct sn__bench_ctx *c,
+                                             enum sn_bench_test test,
+                                             const char *op, const char *metric,
+                                             const char *unit);
+/* Make r a pair result with peer, measured in round, at once with the
+ * round's other pairs or not. */
+void sn__bench_pair_subject(struct sn__bench_ctx *c, struct sn_bench_result *r,
+                            int peer, int round, bool concurrent);
+/* Take m's samples into r (NULL: this rank keeps none) around the
+ * backend's state. Errors: the loop's and MPI's. */
+int sn__bench_measured(struct sn__bench_ctx *c,
+                       const struct sn__bench_measure *m,
+                       struct sn_bench_result *r, struct sn_error *err);
+/* One phase of a pair test for this rank, whose partner is peer (-1:
+ * this rank sits the phase out). */
+int sn__bench_pair_phase(struct sn__bench_ctx *c, enum sn_bench_test test,
+                         enum sn__bench_phase ph, int peer, int round,
+                         bool concurrent, int lat_iters, struct sn_error *err);
+/* The tests of tests.c, one per enum sn_bench_test but the collectives
+ * and latency (runner.c): each runs on every rank. */
+int sn__bench_test_compute(struct sn__bench_ctx *c, struct sn_error *err);
+int sn__bench_test_memory(struct sn__bench_ctx *c, struct sn_error *err);
+int sn__bench_test_h2d(struct sn__bench_ctx *c, struct sn_error *err);
+int sn__bench_test_d2h(struct sn__bench_ctx *c, struct sn_error *err);
+int sn__bench_test_pairs(struct sn__bench_ctx *c, struct sn_error *err);
+int sn__bench_test_aggregate(struct sn__bench_ctx *c, struct sn_error *err);
 
 #endif

@@ -1,7 +1,9 @@
 /* runner.c: the measurement engine: options and their defaults, timed
  * sections (warm-up, batches of samples, --until-ci), the schedule of each
  * test across ranks, and the results each one leaves. Backends do the
- * timed loops; this file decides what runs where and when. */
+ * timed loops; this file decides what runs where and when; the per-device
+ * and pair tests are in tests.c. */
+#include <assert.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -352,24 +354,7 @@ static int budget_check(struct sn__bench_ctx *c, struct sn_error *err)
 
 /* ---- timed sections -------------------------------------------------------- */
 
-enum combine {
-    C_NONE,     /* this rank's samples only */
-    C_FROM,     /* the pair's source sends its samples to the other side */
-    C_MAX_PEER, /* per iteration, the slower side of the pair */
-    C_MAX_ALL,  /* per iteration, the slowest rank (nccl-tests -I) */
-};
-
-struct measure {
-    sn__bench_loop_fn fn;
-    void *arg;
-    enum combine how;
-    int peer;
-    bool source;  /* C_FROM: this side holds the samples */
-    double work;  /* per sample, for the CI on the value; 0 = times */
-    int warmup, iters;
-};
-
-static int combine(struct sn__bench_ctx *c, const struct measure *m,
+static int combine(struct sn__bench_ctx *c, const struct sn__bench_measure *m,
                    double *t, int n, struct sn_error *err)
 {
     MPI_Comm comm = c->job->comm;
@@ -410,7 +395,7 @@ static int combine(struct sn__bench_ctx *c, const struct measure *m,
  * or with --until-ci until the median's CI is tight enough or the cap is
  * reached. Every rank in a combined section sees the same samples, so all
  * of them stop after the same batch. */
-static int measure(struct sn__bench_ctx *c, const struct measure *m,
+static int measure(struct sn__bench_ctx *c, const struct sn__bench_measure *m,
                    struct sn_bench_result *r, struct sn_error *err)
 {
     int cap = c->o.until_ci > 0 && c->o.max_iters > m->iters
@@ -455,10 +440,8 @@ out:
 
 /* A section everyone enters together: label it, tell the user (rank 0),
  * and synchronise. */
-static int section(struct sn__bench_ctx *c, struct sn_error *err,
-                   const char *fmt, ...) SN_PRINTF(3, 4);
-static int section(struct sn__bench_ctx *c, struct sn_error *err,
-                   const char *fmt, ...)
+int sn__bench_section(struct sn__bench_ctx *c, struct sn_error *err,
+                      const char *fmt, ...)
 {
     char label[80];
     va_list ap;
@@ -472,9 +455,7 @@ static int section(struct sn__bench_ctx *c, struct sn_error *err,
     return sn__bench_sync(c, err);
 }
 
-static void note(struct sn__bench_ctx *c, const char *fmt, ...)
-    SN_PRINTF(2, 3);
-static void note(struct sn__bench_ctx *c, const char *fmt, ...)
+void sn__bench_note(struct sn__bench_ctx *c, const char *fmt, ...)
 {
     struct sn_buf b;
     va_list ap;
@@ -491,10 +472,10 @@ static void note(struct sn__bench_ctx *c, const char *fmt, ...)
     sn_buf_release(&b);
 }
 
-static struct sn_bench_result *result(struct sn__bench_ctx *c,
-                                      enum sn_bench_test test,
-                                      const char *op, const char *metric,
-                                      const char *unit)
+struct sn_bench_result *sn__bench_result_new(struct sn__bench_ctx *c,
+                                             enum sn_bench_test test,
+                                             const char *op, const char *metric,
+                                             const char *unit)
 {
     struct sn_bench_result *r = sn__bench_local_add(c);
 
@@ -507,8 +488,8 @@ static struct sn_bench_result *result(struct sn__bench_ctx *c,
     return r;
 }
 
-static void pair_subject(struct sn__bench_ctx *c, struct sn_bench_result *r,
-                         int peer, int round, bool concurrent)
+void sn__bench_pair_subject(struct sn__bench_ctx *c, struct sn_bench_result *r,
+                            int peer, int round, bool concurrent)
 {
     r->subject = SN_SUBJ_PAIR;
     r->peer = peer;
@@ -521,8 +502,9 @@ static void pair_subject(struct sn__bench_ctx *c, struct sn_bench_result *r,
 }
 
 /* Measure around the backend's state, so each result carries it. */
-static int measured(struct sn__bench_ctx *c, const struct measure *m,
-                    struct sn_bench_result *r, struct sn_error *err)
+int sn__bench_measured(struct sn__bench_ctx *c,
+                       const struct sn__bench_measure *m,
+                       struct sn_bench_result *r, struct sn_error *err)
 {
     int rc;
 
@@ -536,506 +518,52 @@ static int measured(struct sn__bench_ctx *c, const struct measure *m,
 
 /* ---- expected values (--spec) --------------------------------------------- */
 
-static void expect(struct sn__bench_ctx *c, struct sn_bench_result *r)
-{
-    const struct sn_accel_info *a = c->o.spec ? c->o.spec->accel : NULL;
-
-    if (!a)
-        return;
-    if (r->test == SN_BENCH_COMPUTE) {
-        if (!strcmp(r->dtype, "bf16") || !strcmp(r->dtype, "fp16")) {
-            r->expected = a->bf16_flops;
-            sn_strlcpy(r->expected_src, "catalog bf16_flops",
-                       sizeof(r->expected_src));
-        } else if (!strcmp(r->dtype, "fp8") && a->fp8_flops > 0) {
-            r->expected = a->fp8_flops;
-            sn_strlcpy(r->expected_src, "catalog fp8_flops",
-                       sizeof(r->expected_src));
-        }
-    } else if (r->test == SN_BENCH_MEMORY &&
-               c->o.backend == SN_BENCH_CUDA) {
-        /* device memory only: the cpu backend sweeps host DRAM */
-        r->expected = a->hbm_bw;
-        sn_strlcpy(r->expected_src, "catalog hbm_bw",
-                   sizeof(r->expected_src));
-    }
-}
-
-/* The design's model, on rank 0, once: NULL (with a note) when the spec
- * cannot give one or has fewer accelerators than the job has ranks. */
-static struct sn_coll_model *design_model(struct sn__bench_ctx *c)
+/* The design's topology, on rank 0, once: NULL (with a note) when the
+ * spec cannot give one or has fewer accelerators than the job has ranks;
+ * the catalog's values need none. */
+static const struct sn_topo *design_topo(struct sn__bench_ctx *c)
 {
     struct sn_error err;
 
-    if (c->model_tried)
-        return c->model;
-    c->model_tried = true;
-    if (!c->o.spec)
-        return NULL;
+    if (c->topo_tried)
+        return c->topo;
+    c->topo_tried = true;
     if ((int)sn_spec_total_accels(c->o.spec) < c->job->size) {
-        note(c, "--spec: %d accelerators in the design, %d ranks in the "
-                "job: no sim pairs or sim coll expectations",
-             sn_spec_total_accels(c->o.spec), c->job->size);
+        sn__bench_note(c,
+                       "--spec: %d accelerators in the design, %d ranks in the "
+                       "job: no pair or collective expectations",
+                       sn_spec_total_accels(c->o.spec), c->job->size);
         return NULL;
     }
-    if (sn_topo_build(c->o.spec, &c->topo, &err) ||
-        sn_coll_model_new(c->topo, &c->model, &err)) {
-        note(c, "--spec: no sim expectations: %s", err.msg);
+    if (sn_topo_build(c->o.spec, &c->topo, &err)) {
+        sn__bench_note(c, "--spec: no pair or collective expectations: %s",
+                       err.msg);
         sn_topo_free(c->topo);
         c->topo = NULL;
-        c->model = NULL;
     }
-    return c->model;
+    return c->topo;
 }
 
-static void set_expected(struct sn_bench_result *r, double v,
-                         const char *src)
+/* Rank 0, after a test's results [from, res->n) are in: what the design
+ * expects of each (sn_bench_expect); the topology only for what the
+ * catalog cannot answer. */
+static void expect_all(struct sn__bench_ctx *c, size_t from)
 {
-    if (!(v > 0) || !isfinite(v))
-        return;
-    r->expected = v;
-    sn_strlcpy(r->expected_src, src, sizeof(r->expected_src));
-}
-
-/* Rank 0, after a test's results are in: pairs against `sim pairs`
- * (rank r = the design's accelerator rank r), collectives and the small
- * all-reduce against `sim coll` over ranks 0 .. n-1. */
-static void expect_sim(struct sn__bench_ctx *c, struct sn_bench_result *r)
-{
-    struct sn_coll_model *m;
+    struct sn_bench_results *res = c->res;
+    const struct sn_topo *t = NULL;
     struct sn_error err;
-    struct sn_pair p;
-    struct sn_coll_result cr;
-    struct sn_group g = {0, 0, 1, NULL};
-    enum sn_coll_op op;
 
-    if (r->test != SN_BENCH_PAIRS && r->test != SN_BENCH_AGGREGATE &&
-        r->test != SN_BENCH_COLL && r->test != SN_BENCH_LATENCY)
-        return;
-    if (!(m = design_model(c)))
-        return;
-    /* ranks sharing a host the spec separates never crossed the designed
-     * links: no design value (--allow-colocated said so) */
-    if (r->subject == SN_SUBJ_PAIR &&
-        sn_bench_placement_colocated(c->o.placement, r->rank, r->peer))
-        return;
-    if (r->subject == SN_SUBJ_PAIR) {
-        if (sn_pairs_predict(m, (uint32_t)r->rank, (uint32_t)r->peer, &p,
-                             &err))
-            return;
-        if (!strcmp(r->op, "uni"))
-            set_expected(r, p.uni_bw, "sim pairs uni_bw");
-        else if (!strcmp(r->op, "bidir") || !strcmp(r->op, "isolated"))
-            /* the model's bidirectional figure is both directions */
-            set_expected(r, p.bidi_bw / 2, "sim pairs bidi_bw/2");
-        else if (!strcmp(r->op, "latency"))
-            set_expected(r, p.latency, "sim pairs latency");
-        return;
-    }
-    if (r->test == SN_BENCH_AGGREGATE) {
-        /* the pairs of the round each as the design gives them alone:
-         * contention in the design shows as a ratio below 1 here too */
-        int n = c->job->size, *partner = sn_xcalloc((size_t)n, sizeof(int));
-        double sum = 0;
-        sn_bench_tournament(n, r->round, partner);
-        for (int a = 0; a < n; a++)
-            if (partner[a] > a &&
-                !sn_pairs_predict(m, (uint32_t)a, (uint32_t)partner[a], &p,
-                                  &err))
-                sum += p.bidi_bw;
-        free(partner);
-        set_expected(r, sum, "sim pairs bidi_bw, summed");
-        return;
-    }
-    if (sn_coll_op_parse(r->op, &op, &err))
-        return;
-    g.n = (uint32_t)r->nranks;
-    if (!sn_coll_predict(m, op, &g, (double)r->bytes, SN_ALGO_AUTO, &cr,
-                         &err))
-        set_expected(r, cr.time, "sim coll time");
-}
-
-/* ---- per-device tests ------------------------------------------------------ */
-
-struct gemm_arg {
-    enum sn_bench_dtype dt;
-    int size;
-};
-
-static int gemm_loop(struct sn__bench_ctx *c, void *p, int iters, double *t,
-                     struct sn_error *err)
-{
-    struct gemm_arg *a = p;
-
-    return c->be->gemm(c, a->dt, a->size, iters, t, err);
-}
-
-static int test_compute(struct sn__bench_ctx *c, struct sn_error *err)
-{
-    const enum sn_bench_dtype *dts = c->o.ngemm_dtypes ? c->o.gemm_dtypes
-                                                       : c->be->gemm_dtypes;
-    size_t ndt = c->o.ngemm_dtypes ? c->o.ngemm_dtypes
-                                   : c->be->ngemm_dtypes;
-    int rc = SN_OK;
-
-    for (size_t i = 0; i < ndt && !rc; i++) {
-        const char *why = c->be->gemm_unsupported(c, dts[i]);
-        struct gemm_arg a = {dts[i], c->o.gemm_size};
-        struct measure m = {gemm_loop, &a, C_NONE, -1, false, 0,
-                            c->o.warmup, c->o.iters};
-        struct sn_bench_result *r;
-        double n = c->o.gemm_size;
-
-        if (why) {
-            note(c, "compute %s skipped: %s", sn_bench_dtype_name(dts[i]),
-                 why);
-            continue;
-        }
-        if ((rc = section(c, err, "compute gemm %s %d",
-                          sn_bench_dtype_name(dts[i]), c->o.gemm_size)))
+    assert(from <= res->n);
+    for (size_t i = from; i < res->n && !t; i++)
+        if (res->items[i].test != SN_BENCH_COMPUTE &&
+            res->items[i].test != SN_BENCH_MEMORY &&
+            res->items[i].test != SN_BENCH_H2D &&
+            res->items[i].test != SN_BENCH_D2H && !(t = design_topo(c)))
             break;
-        r = result(c, SN_BENCH_COMPUTE, "gemm", "flops", "FLOP/s");
-        sn_strlcpy(r->dtype, sn_bench_dtype_name(dts[i]), sizeof(r->dtype));
-        r->gemm_m = r->gemm_n = r->gemm_k = c->o.gemm_size;
-        r->threads = c->threads;
-        m.work = 2.0 * n * n * n; /* multiply-adds count as 2 FLOPs */
-        rc = measured(c, &m, r, err);
-        expect(c, r);
-    }
-    return rc;
-}
-
-struct stream_arg {
-    enum sn__stream_kernel k;
-    uint64_t bytes;
-};
-
-static int stream_loop(struct sn__bench_ctx *c, void *p, int iters,
-                       double *t, struct sn_error *err)
-{
-    struct stream_arg *a = p;
-
-    return c->be->stream(c, a->k, a->bytes, iters, t, err);
-}
-
-static int test_memory(struct sn__bench_ctx *c, struct sn_error *err)
-{
-    static const char *const names[SN_K_COUNT] = {"copy", "scale", "add",
-                                                  "triad"};
-    /* arrays each kernel moves, counted as STREAM does (no write
-     * allocate): copy and scale 2, add and triad 3 */
-    static const int arrays[SN_K_COUNT] = {2, 2, 3, 3};
-    uint64_t bytes = c->o.mem_bytes / 8 * 8;
-    int rc = SN_OK;
-    double llc = c->o.backend == SN_BENCH_CPU
-                     ? sn__bench_llc_bytes(c->o.fsroot)
-                     : 0;
-
-    /* STREAM's rule: each array at least 4 times the caches, or the
-     * figure is partly the cache's */
-    if (llc > 0 && (double)bytes < 4 * llc)
-        note(c, "memory: arrays of %llu B are under 4 times the "
-                "last-level cache (%.0f B): the figures include cache",
-             (unsigned long long)bytes, llc);
-
-    for (int k = 0; k < SN_K_COUNT && !rc; k++) {
-        struct stream_arg a = {(enum sn__stream_kernel)k, bytes};
-        struct measure m = {stream_loop, &a, C_NONE, -1, false,
-                            (double)arrays[k] * (double)bytes, c->o.warmup,
-                            c->o.iters};
-        struct sn_bench_result *r;
-
-        if ((rc = section(c, err, "memory %s %llu B", names[k],
-                          (unsigned long long)bytes)))
-            break;
-        r = result(c, SN_BENCH_MEMORY, names[k], "bandwidth", "B/s");
-        r->bytes = bytes;
-        r->count = bytes / 8;
-        sn_strlcpy(r->dtype, "fp64", sizeof(r->dtype));
-        r->threads = c->threads;
-        rc = measured(c, &m, r, err);
-        expect(c, r);
-    }
-    return rc;
-}
-
-struct host_arg {
-    bool h2d, pinned;
-    int numa;
-    uint64_t bytes;
-};
-
-static int host_loop(struct sn__bench_ctx *c, void *p, int iters, double *t,
-                     struct sn_error *err)
-{
-    struct host_arg *a = p;
-
-    return c->be->hostcopy(c, a->h2d, a->pinned, a->numa, a->bytes, iters,
-                           t, err);
-}
-
-static int test_host(struct sn__bench_ctx *c, bool h2d, struct sn_error *err)
-{
-    const char *name = h2d ? "h2d" : "d2h";
-    int nn, rc = SN_OK;
-
-    if (!c->be->hostcopy) {
-        note(c, "%s skipped: the %s backend has no device memory", name,
-             c->be->name);
-        return SN_OK;
-    }
-    nn = c->be->host_numa_nodes(c);
-    for (int numa = 0; numa < nn && !rc; numa++) {
-        for (int pinned = 1; pinned >= 0 && !rc; pinned--) {
-            struct host_arg a = {h2d, pinned != 0, numa, c->o.host_bytes};
-            struct measure m = {host_loop, &a, C_NONE, -1, false,
-                                (double)c->o.host_bytes, c->o.warmup,
-                                c->o.iters};
-            struct sn_bench_result *r;
-
-            if ((rc = section(c, err, "%s numa %d %s", name, numa,
-                              pinned ? "pinned" : "pageable")))
-                break;
-            r = result(c, h2d ? SN_BENCH_H2D : SN_BENCH_D2H, name,
-                       "bandwidth", "B/s");
-            r->numa = numa;
-            r->pinned = pinned;
-            r->bytes = c->o.host_bytes;
-            rc = measured(c, &m, r, err);
-        }
-    }
-    return rc;
-}
-
-/* ---- pair tests ------------------------------------------------------------ */
-
-struct p2p_arg {
-    enum sn__p2p_mode mode;
-    int peer;
-    uint64_t bytes;
-};
-
-static int p2p_loop(struct sn__bench_ctx *c, void *p, int iters, double *t,
-                    struct sn_error *err)
-{
-    struct p2p_arg *a = p;
-
-    return c->be->p2p(c, a->mode, a->peer, a->bytes, iters, t, err);
-}
-
-enum phase { PH_UNI_LO, PH_UNI_HI, PH_BIDIR, PH_LAT_LO, PH_LAT_HI, PH_N };
-
-/* One phase of a pair test for this rank, whose partner is peer (-1: this
- * rank sits the phase out). */
-static int pair_phase(struct sn__bench_ctx *c, enum sn_bench_test test,
-                      enum phase ph, int peer, int round, bool concurrent,
-                      int lat_iters, struct sn_error *err)
-{
-    int me = c->job->rank;
-    bool lo = peer > me;
-    struct p2p_arg a = {SN_P2P_SEND, peer, c->o.pair_bytes};
-    struct measure m = {p2p_loop, &a, C_FROM, peer, false,
-                        (double)c->o.pair_bytes, c->o.warmup, c->o.iters};
-    struct sn_bench_result *r = NULL;
-    bool mine;
-
-    if (peer < 0)
-        return SN_OK;
-    switch (ph) {
-    case PH_UNI_LO:
-    case PH_UNI_HI:
-        mine = (ph == PH_UNI_LO) == lo; /* this side sends */
-        a.mode = mine ? SN_P2P_SEND : SN_P2P_RECV;
-        m.source = mine;
-        if (mine)
-            r = result(c, test, "uni", "bandwidth", "B/s");
-        break;
-    case PH_BIDIR:
-        a.mode = SN_P2P_BIDIR;
-        m.how = C_MAX_PEER;
-        r = result(c, test, "bidir", "bandwidth", "B/s");
-        break;
-    case PH_LAT_LO:
-    case PH_LAT_HI:
-        mine = (ph == PH_LAT_LO) == lo; /* this side starts the ping */
-        a.mode = mine ? SN_P2P_PING : SN_P2P_PONG;
-        a.bytes = c->o.lat_bytes;
-        m.source = mine;
-        m.work = 0;
-        m.iters = lat_iters;
-        m.warmup = c->o.warmup > lat_iters / 100 ? c->o.warmup
-                                                 : lat_iters / 100;
-        if (mine)
-            r = result(c, test, "latency", "latency", "s");
-        break;
-    default:
-        return SN_OK;
-    }
-    if (r) {
-        pair_subject(c, r, peer, round, concurrent);
-        r->bytes = a.bytes;
-    }
-    return measured(c, &m, r, err);
-}
-
-static int test_pairs(struct sn__bench_ctx *c, struct sn_error *err)
-{
-    int n = c->job->size, me = c->job->rank, rc = SN_OK;
-    int *partner = sn_xcalloc((size_t)n, sizeof(*partner));
-    static const char *const ph_names[PH_N] = {
-        "uni low->high", "uni high->low", "bidir", "latency low->high",
-        "latency high->low"};
-    int lat_iters = c->o.latency_iters / 10 > c->o.iters
-                        ? c->o.latency_iters / 10
-                        : c->o.iters;
-
-    if (n < 2) {
-        note(c, "pairs skipped: it needs two ranks or more (mpirun -np N)");
-        goto out;
-    }
-    if ((rc = c->be->reserve(c, c->o.pair_bytes, err)))
-        goto out;
-    for (int round = 0; round < sn_bench_rounds(n) && !rc; round++) {
-        sn_bench_tournament(n, round, partner);
-        if (!c->o.isolated) {
-            for (int ph = 0; ph < PH_N && !rc; ph++) {
-                if ((rc = section(c, err, "pairs round %d/%d %s", round + 1,
-                                  sn_bench_rounds(n), ph_names[ph])))
-                    break;
-                rc = pair_phase(c, SN_BENCH_PAIRS, (enum phase)ph,
-                                partner[me], round, true, lat_iters, err);
-            }
-            continue;
-        }
-        /* isolated: the pairs of the round one after the other */
-        for (int a = 0; a < n && !rc; a++) {
-            int b = partner[a];
-            if (b < a)
-                continue;
-            for (int ph = 0; ph < PH_N && !rc; ph++) {
-                if ((rc = section(c, err, "pairs %d-%d %s", a, b,
-                                  ph_names[ph])))
-                    break;
-                rc = pair_phase(c, SN_BENCH_PAIRS, (enum phase)ph,
-                                me == a ? b : me == b ? a : -1, round,
-                                false, lat_iters, err);
-            }
-        }
-    }
-out:
-    free(partner);
-    return rc;
-}
-
-struct agg_arg {
-    int peer;
-    uint64_t bytes;
-};
-
-/* All pairs of a round exchange at once; each iteration starts from a
- * barrier so the exchanges overlap, and a rank without a partner only
- * takes part in the barriers. */
-static int agg_loop(struct sn__bench_ctx *c, void *p, int iters, double *t,
-                    struct sn_error *err)
-{
-    struct agg_arg *a = p;
-    int rc = SN_OK;
-
-    for (int i = 0; i < iters && !rc; i++) {
-        if ((rc = SN_MPI(MPI_Barrier(c->job->comm), err)))
-            break;
-        if (a->peer >= 0)
-            rc = c->be->p2p(c, SN_P2P_BIDIR, a->peer, a->bytes, 1, &t[i],
-                            err);
-        else
-            t[i] = 0;
-        sn__tick(c, i);
-    }
-    return rc;
-}
-
-static int test_aggregate(struct sn__bench_ctx *c, struct sn_error *err)
-{
-    int n = c->job->size, me = c->job->rank, rc = SN_OK;
-    int *partner = sn_xcalloc((size_t)n, sizeof(*partner));
-    uint64_t bytes = c->o.pair_bytes;
-
-    if (n < 2) {
-        note(c, "aggregate skipped: it needs two ranks or more (mpirun "
-                "-np N)");
-        goto out;
-    }
-    if ((rc = c->be->reserve(c, bytes, err)))
-        goto out;
-    for (int round = 0; round < sn_bench_rounds(n) && !rc; round++) {
-        double iso = 0, iso_sum = 0;
-        int npairs = 0;
-        struct agg_arg aa;
-        struct measure m;
-        struct sn_bench_result *r = NULL;
-
-        sn_bench_tournament(n, round, partner);
-        /* each pair alone: the reference, timed exactly as the round at
-         * once below (a barrier of every rank before each iteration, the
-         * slowest rank's time), so that the ratio shows contention and
-         * nothing else: back-to-back iterations would add the two sides'
-         * skew to every sample and make the pair alone look slower */
-        for (int a = 0; a < n && !rc; a++) {
-            int b = partner[a];
-            struct agg_arg pa = {-1, bytes};
-            struct measure pm = {agg_loop, &pa, C_MAX_ALL, -1, false,
-                                 (double)bytes, c->o.warmup, c->o.iters};
-            struct sn_bench_result *pr = NULL;
-            if (b < a)
-                continue;
-            npairs++;
-            if ((rc = section(c, err, "aggregate round %d/%d: %d-%d alone",
-                              round + 1, sn_bench_rounds(n), a, b)))
-                break;
-            if (me == a || me == b) {
-                pa.peer = me == a ? b : a;
-                pr = result(c, SN_BENCH_AGGREGATE, "isolated", "bandwidth",
-                            "B/s");
-                pair_subject(c, pr, pa.peer, round, false);
-                pr->bytes = bytes;
-            }
-            if ((rc = measured(c, &pm, pr, err)))
-                break;
-            if (me == a)
-                iso = 2.0 * pr->stats.median; /* both directions */
-        }
-        if (rc || (rc = SN_MPI(MPI_Allreduce(&iso, &iso_sum, 1, MPI_DOUBLE,
-                                             MPI_SUM, c->job->comm),
-                               err)))
-            break;
-        /* every pair of the round at once */
-        if ((rc = section(c, err, "aggregate round %d/%d: %d pairs at once",
-                          round + 1, sn_bench_rounds(n), npairs)))
-            break;
-        aa.peer = partner[me];
-        aa.bytes = bytes;
-        memset(&m, 0, sizeof(m));
-        m.fn = agg_loop;
-        m.arg = &aa;
-        m.how = C_MAX_ALL;
-        m.work = 2.0 * npairs * (double)bytes;
-        m.warmup = c->o.warmup;
-        m.iters = c->o.iters;
-        if (me == 0) {
-            r = result(c, SN_BENCH_AGGREGATE, "aggregate", "aggregate",
-                       "B/s");
-            r->subject = SN_SUBJ_GROUP;
-            r->nranks = 2 * npairs;
-            r->round = round;
-            r->concurrent = 1;
-            r->bytes = bytes;
-            r->ref = iso_sum;
-        }
-        rc = measured(c, &m, r, err);
-    }
-out:
-    free(partner);
-    return rc;
+    if (sn_bench_expect(c->o.spec, t, c->o.backend, c->o.placement,
+                        c->job->size, res->items + from, res->n - from, &err))
+        sn__bench_note(c, "--spec: no expectations for %s: %s", c->test,
+                       err.msg);
 }
 
 /* ---- collectives -------------------------------------------------------------- */
@@ -1094,18 +622,20 @@ static int coll_one(struct sn__bench_ctx *c, enum sn_coll_op op,
     size_t es = sn_bench_dtype_size(c->o.coll_dtype);
     int n = c->job->size, rc;
     struct coll_arg a = {op, count, inplace};
-    struct measure m = {coll_loop, &a, C_MAX_ALL, -1, false, 0,
-                        c->o.warmup, c->o.iters};
+    struct sn__bench_measure m = {coll_loop, &a, C_MAX_ALL,   -1,
+                                  false,     0,  c->o.warmup, c->o.iters};
     struct sn_bench_result *r = NULL;
     long long wrong = 0, total = 0;
     int checked = c->o.check && checkable(c->o.coll_dtype, n);
 
-    if ((rc = section(c, err, "coll %s %llu B %s", sn_coll_op_name(op),
-                      (unsigned long long)(count * es),
-                      inplace ? "in-place" : "out-of-place")))
+    if ((rc = sn__bench_section(c, err, "coll %s %llu B %s",
+                                sn_coll_op_name(op),
+                                (unsigned long long)(count * es),
+                                inplace ? "in-place" : "out-of-place")))
         return rc;
     if (c->job->rank == 0) {
-        r = result(c, SN_BENCH_COLL, sn_coll_op_name(op), "time", "s");
+        r = sn__bench_result_new(c, SN_BENCH_COLL, sn_coll_op_name(op),
+                                 "time", "s");
         r->subject = SN_SUBJ_GROUP;
         r->nranks = n;
         r->bytes = count * es;
@@ -1119,7 +649,7 @@ static int coll_one(struct sn__bench_ctx *c, enum sn_coll_op op,
             r->root = c->o.root;
         r->inplace = inplace;
     }
-    if ((rc = measured(c, &m, r, err)))
+    if ((rc = sn__bench_measured(c, &m, r, err)))
         return rc;
     if (checked) {
         if ((rc = c->be->coll_check(c, op, c->o.coll_dtype, c->o.redop,
@@ -1148,9 +678,10 @@ static int test_coll(struct sn__bench_ctx *c, struct sn_error *err)
     int n = c->job->size, rc = SN_OK;
 
     if (c->o.check && !checkable(c->o.coll_dtype, n))
-        note(c, "coll: %s sums over %d ranks are not exact; data not "
-                "checked",
-             sn_bench_dtype_name(c->o.coll_dtype), n);
+        sn__bench_note(c,
+                       "coll: %s sums over %d ranks are not exact; data not "
+                       "checked",
+                       sn_bench_dtype_name(c->o.coll_dtype), n);
     if ((rc = c->be->reserve(c, c->o.max_bytes, err)))
         return rc;
     for (int op = 0; op < SN_COLL_OP_COUNT && !rc; op++) {
@@ -1190,11 +721,12 @@ static int test_coll(struct sn__bench_ctx *c, struct sn_error *err)
                          (unsigned long long)skipped,
                          (unsigned long long)first,
                          (unsigned long long)last);
-            note(c, "coll %s: %s skipped: under one %zu-byte %s element "
-                    "per %s",
-                 sn_coll_op_name((enum sn_coll_op)op), sizes, es,
-                 sn_bench_dtype_name(c->o.coll_dtype),
-                 parts ? "rank" : "buffer");
+            sn__bench_note(c,
+                           "coll %s: %s skipped: under one %zu-byte %s element "
+                           "per %s",
+                           sn_coll_op_name((enum sn_coll_op)op), sizes, es,
+                           sn_bench_dtype_name(c->o.coll_dtype),
+                           parts ? "rank" : "buffer");
         }
     }
     return rc;
@@ -1208,22 +740,25 @@ static int test_latency(struct sn__bench_ctx *c, struct sn_error *err)
     int wu = c->o.warmup > it / 100 ? c->o.warmup : it / 100;
     size_t es = sn_bench_dtype_size(SN_DT_FP32);
     struct coll_arg ca = {SN_COLL_ALLREDUCE, 0, false};
-    struct measure m;
+    struct sn__bench_measure m;
     struct sn_bench_result *r = NULL;
     enum sn_bench_dtype saved = c->o.coll_dtype;
 
     if (n < 2)
-        note(c, "latency: pair latencies need two ranks or more (mpirun "
-                "-np N)");
+        sn__bench_note(c,
+                       "latency: pair latencies need two ranks or more (mpirun "
+                       "-np N)");
     for (int round = 0; round < sn_bench_rounds(n) && !rc; round++) {
         sn_bench_tournament(n, round, partner);
         for (int ph = PH_LAT_LO; ph <= PH_LAT_HI && !rc; ph++) {
-            if ((rc = section(c, err, "latency round %d/%d %s", round + 1,
-                              sn_bench_rounds(n),
-                              ph == PH_LAT_LO ? "low->high" : "high->low")))
+            if ((rc = sn__bench_section(c, err, "latency round %d/%d %s",
+                                        round + 1, sn_bench_rounds(n),
+                                        ph == PH_LAT_LO ? "low->high"
+                                                        : "high->low")))
                 break;
-            rc = pair_phase(c, SN_BENCH_LATENCY, (enum phase)ph,
-                            partner[me], round, true, it, err);
+            rc = sn__bench_pair_phase(c, SN_BENCH_LATENCY,
+                                      (enum sn__bench_phase)ph, partner[me],
+                                      round, true, it, err);
         }
     }
     if (rc)
@@ -1231,8 +766,8 @@ static int test_latency(struct sn__bench_ctx *c, struct sn_error *err)
     /* the small all-reduce every training step waits on */
     ca.count = c->o.lat_bytes / es ? c->o.lat_bytes / es : 1;
     if ((rc = c->be->reserve(c, ca.count * es, err)) ||
-        (rc = section(c, err, "latency allreduce %llu B",
-                      (unsigned long long)(ca.count * es))))
+        (rc = sn__bench_section(c, err, "latency allreduce %llu B",
+                                (unsigned long long)(ca.count * es))))
         goto out;
     memset(&m, 0, sizeof(m));
     m.fn = coll_loop;
@@ -1241,7 +776,8 @@ static int test_latency(struct sn__bench_ctx *c, struct sn_error *err)
     m.warmup = wu;
     m.iters = it;
     if (me == 0) {
-        r = result(c, SN_BENCH_LATENCY, "allreduce", "latency", "s");
+        r = sn__bench_result_new(c, SN_BENCH_LATENCY, "allreduce", "latency",
+                                 "s");
         r->subject = SN_SUBJ_GROUP;
         r->nranks = n;
         r->bytes = ca.count * es;
@@ -1252,7 +788,7 @@ static int test_latency(struct sn__bench_ctx *c, struct sn_error *err)
     }
     c->o.coll_dtype = SN_DT_FP32;
     c->o.redop = SN_REDOP_SUM;
-    rc = measured(c, &m, r, err);
+    rc = sn__bench_measured(c, &m, r, err);
     c->o.coll_dtype = saved;
 out:
     free(partner);
@@ -1374,30 +910,26 @@ static void timer_note(struct sn__bench_ctx *c, struct sn_bench_results *res)
         }
     }
     if (near)
-        note(c, "%zu result%s a median time under 100 steps of the clock "
-                "(%s, %.0f ns steps), the first %s %s: read %s as coarse",
-             near, near == 1 ? " has" : "s have", res->timer.name,
-             step * 1e9, sn_bench_test_name(first->test), first->op,
-             near == 1 ? "it" : "them");
+        sn__bench_note(
+            c,
+            "%zu result%s a median time under 100 steps of the clock "
+            "(%s, %.0f ns steps), the first %s %s: read %s as coarse",
+            near, near == 1 ? " has" : "s have", res->timer.name, step * 1e9,
+            sn_bench_test_name(first->test), first->op,
+            near == 1 ? "it" : "them");
 }
 
 typedef int (*test_fn)(struct sn__bench_ctx *c, struct sn_error *err);
 
-static int test_h2d(struct sn__bench_ctx *c, struct sn_error *err)
-{
-    return test_host(c, true, err);
-}
-
-static int test_d2h(struct sn__bench_ctx *c, struct sn_error *err)
-{
-    return test_host(c, false, err);
-}
-
 static const test_fn tests[SN_BENCH_TEST_COUNT] = {
-    [SN_BENCH_COMPUTE] = test_compute, [SN_BENCH_MEMORY] = test_memory,
-    [SN_BENCH_H2D] = test_h2d,         [SN_BENCH_D2H] = test_d2h,
-    [SN_BENCH_PAIRS] = test_pairs,     [SN_BENCH_AGGREGATE] = test_aggregate,
-    [SN_BENCH_COLL] = test_coll,       [SN_BENCH_LATENCY] = test_latency,
+    [SN_BENCH_COMPUTE] = sn__bench_test_compute,
+    [SN_BENCH_MEMORY] = sn__bench_test_memory,
+    [SN_BENCH_H2D] = sn__bench_test_h2d,
+    [SN_BENCH_D2H] = sn__bench_test_d2h,
+    [SN_BENCH_PAIRS] = sn__bench_test_pairs,
+    [SN_BENCH_AGGREGATE] = sn__bench_test_aggregate,
+    [SN_BENCH_COLL] = test_coll,
+    [SN_BENCH_LATENCY] = test_latency,
 };
 
 int sn_bench_run(struct sn_bench_job *job, const struct sn_bench_opts *opts,
@@ -1452,7 +984,7 @@ int sn_bench_run(struct sn_bench_job *job, const struct sn_bench_opts *opts,
         enum sn_bench_test t = c->o.tests[i];
         bool stop;
         sn_strlcpy(c->test, sn_bench_test_name(t), sizeof(c->test));
-        if ((rc = section(c, err, "%s", c->test)))
+        if ((rc = sn__bench_section(c, err, "%s", c->test)))
             sn__bench_fail(c, err);
         atomic_store(&c->test_start, sn_now());
         stop = fault_here(c, SN_FAULT_HANG, t) ||
@@ -1469,8 +1001,7 @@ int sn_bench_run(struct sn_bench_job *job, const struct sn_bench_opts *opts,
             sn__bench_fail(c, err); /* the others may wait for us: end */
         if (job->rank == 0 && c->o.spec) {
             pthread_mutex_lock(&c->lock);
-            for (size_t k = before; k < res->n; k++)
-                expect_sim(c, &res->items[k]);
+            expect_all(c, before);
             pthread_mutex_unlock(&c->lock);
         }
     }
@@ -1491,7 +1022,6 @@ out:
             sn__bench_result_release(&res->items[i]);
         res->n = 0;
     }
-    sn_coll_model_free(c->model);
     sn_topo_free(c->topo);
     sn__bench_nvml_close(c);
     pthread_mutex_destroy(&c->where_lock);

@@ -6,10 +6,6 @@
 
 /* How likely a link is a priori to be the one at fault (relative). */
 double sn__diag_link_prior(const struct sn_topo *t, uint32_t link);
-/* The expectation source of pairs the cpu backend cannot measure
- * (expect.c); diagnose.c turns them into one finding. */
-extern const char *const sn__diag_cpu_fabric_note;
-extern const char *const sn__diag_cpu_host_note;
 
 /* ---- shared by diagnose.c and pairs.c ---- */
 

@@ -974,7 +974,7 @@ static void unjudged_findings(struct findings *fs,
                              ? a->scaleup_name
                              : "scale-up";
     size_t nres = in->results->n;
-    size_t n = count_source(in, nres, sn_diag_colocated_note);
+    size_t n = count_source(in, nres, sn_expect_colocated_note);
     char ev[512];
 
     if (n) {
@@ -989,7 +989,7 @@ static void unjudged_findings(struct findings *fs,
                          "spec names (its hosts:, or a hostfile in node "
                          "order) to measure the design");
     }
-    n = count_source(in, nres, sn__diag_cpu_fabric_note);
+    n = count_source(in, nres, sn_expect_cpu_fabric_note);
     if (n) {
         snprintf(ev, sizeof(ev),
                  "the cpu backend cannot measure the %s fabric of this "

@@ -222,6 +222,8 @@ static int read_result(struct reader *rd, const struct sn_yaml *m,
     if (!rc)
         rc = get_str(rd, m, "params", false, r.params, sizeof(r.params));
     if (!rc)
+        sn_result_params_read(&r);
+    if (!rc)
         rc = get_str(rd, m, "unit", true, r.unit, sizeof(r.unit));
     if (!rc)
         rc = get_str(rd, m, "subject", true, subject, sizeof(subject));

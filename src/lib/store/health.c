@@ -1,7 +1,9 @@
 /* health.c: the node-health checks stored with a run (what `supernode
  * doctor` found on each host while the run was measured): one row per
- * check, appended in one transaction, read back in the order added. */
+ * check, appended in one transaction, read back in the order added; and
+ * their wire form between the ranks of `check`. */
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -156,4 +158,111 @@ void sn_store_health_release(struct sn_store_health *h, size_t n)
         free(h[i].remedy);
     }
     free(h);
+}
+
+void sn_store_health_add(struct sn_store_health **rows, size_t *n, size_t *cap,
+                         const char *host, const char *name, const char *status,
+                         const char *subject, const char *evidence,
+                         const char *remedy)
+{
+    struct sn_store_health *r;
+
+    SN_GROW(*rows, *cap, *n + 1);
+    r = &(*rows)[(*n)++];
+    memset(r, 0, sizeof(*r));
+    sn_strlcpy(r->host, host, sizeof(r->host));
+    sn_strlcpy(r->name, name, sizeof(r->name));
+    sn_strlcpy(r->status, status, sizeof(r->status));
+    sn_strlcpy(r->subject, subject ? subject : "", sizeof(r->subject));
+    r->evidence = sn_xstrdup(evidence ? evidence : "");
+    r->remedy = sn_xstrdup(remedy ? remedy : "");
+}
+
+/* ---- the wire form of one host's checks -----------------------------------
+ */
+
+/* NUL-terminated fields (no field holds a NUL): the tag, the host, then
+ * five per check. */
+#define HEALTH_PACK_TAG "supernode.health-pack/1"
+#define HEALTH_FIELDS 5
+
+static void pack_field(struct sn_buf *b, const char *s)
+{
+    if (!s)
+        s = "";
+    sn_buf_append(b, s, strlen(s) + 1);
+}
+
+static size_t pack_size(const struct sn_store_health *h)
+{
+    return strlen(h->name) + strlen(h->status) + strlen(h->subject) +
+           strlen(h->evidence) + strlen(h->remedy) + HEALTH_FIELDS;
+}
+
+static void pack_check(struct sn_buf *b, const struct sn_store_health *h)
+{
+    pack_field(b, h->name);
+    pack_field(b, h->status);
+    pack_field(b, h->subject);
+    pack_field(b, h->evidence);
+    pack_field(b, h->remedy);
+}
+
+void sn_store_health_pack(const struct sn_store_health *rows, size_t n,
+                          const char *host, size_t room, struct sn_buf *b)
+{
+    size_t used, k;
+    char why[160];
+
+    pack_field(b, HEALTH_PACK_TAG);
+    pack_field(b, host);
+    used = b->len;
+    for (k = 0; k < n && used + pack_size(&rows[k]) <= room; k++) {
+        used += pack_size(&rows[k]);
+        pack_check(b, &rows[k]);
+    }
+    if (k < n) {
+        struct sn_store_health *note = NULL;
+        size_t nn = 0, cap = 0;
+        snprintf(why, sizeof(why),
+                 "%zu of %zu checks left out: more than %zu bytes", n - k, n,
+                 room);
+        /* a check of doctor's own, about the probes, not the node */
+        sn_store_health_add(&note, &nn, &cap, host, "doctor", "WARN", NULL, why,
+                            "run 'supernode doctor' on the host for all of "
+                            "them");
+        pack_check(b, note);
+        sn_store_health_release(note, nn);
+    }
+}
+
+int sn_store_health_unpack(const char *p, size_t len,
+                           struct sn_store_health **rows, size_t *n,
+                           size_t *cap, struct sn_error *err)
+{
+    const char *end = p + len, *f[HEALTH_FIELDS], *host;
+
+    if (!len)
+        return SN_OK;
+    /* every field is terminated, so strlen() stays inside */
+    if (end[-1] != '\0' || strcmp(p, HEALTH_PACK_TAG))
+        goto bad;
+    p += strlen(p) + 1;
+    if (p >= end)
+        goto bad;
+    host = p;
+    p += strlen(p) + 1;
+    while (p < end) {
+        for (int k = 0; k < HEALTH_FIELDS; k++) {
+            if (p >= end)
+                goto bad;
+            f[k] = p;
+            p += strlen(p) + 1;
+        }
+        sn_store_health_add(rows, n, cap, host, f[0], f[1], f[2], f[3], f[4]);
+    }
+    return SN_OK;
+bad:
+    return sn_error_set(err, SN_EINPUT,
+                        "node-health checks that cannot be read");
 }

@@ -459,6 +459,7 @@ int sn_store_results_get(struct sn_store *st, int64_t run,
         }
         sn__store_col_text(s, 0, r.test, sizeof(r.test));
         sn__store_col_text(s, 1, r.params, sizeof(r.params));
+        sn_result_params_read(&r);
         sn__store_col_text(s, 2, r.unit, sizeof(r.unit));
         r.subject = (uint8_t)sqlite3_column_int(s, 3);
         r.lower_better = sqlite3_column_int(s, 4) != 0;

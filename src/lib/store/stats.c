@@ -68,6 +68,45 @@ void sn_stats_compute(const double *x, size_t n, struct sn_stats *st)
         free(tmp);
 }
 
+/* The value of key in a "k=v,k=v" parameter list into buf; false when
+ * it has none. */
+static bool param(const char *params, const char *key, char *buf, size_t size)
+{
+    size_t kl = strlen(key);
+
+    for (const char *p = params; p && *p;) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len > kl && !strncmp(p, key, kl) && p[kl] == '=') {
+            size_t vl = len - kl - 1;
+            if (vl >= size)
+                vl = size - 1;
+            memcpy(buf, p + kl + 1, vl);
+            buf[vl] = '\0';
+            return true;
+        }
+        p = end ? end + 1 : NULL;
+    }
+    return false;
+}
+
+void sn_result_params_read(struct sn_result *r)
+{
+    char buf[32];
+    double bytes;
+
+    r->bytes = 0;
+    r->dtype[0] = '\0';
+    if (param(r->params, "bytes", buf, sizeof(buf))) {
+        bytes = strtod(buf, NULL);
+        /* a count of bytes: whole, positive, inside uint64_t */
+        if (bytes > 0 && bytes < 1.8e19)
+            r->bytes = (uint64_t)bytes;
+    }
+    if (!param(r->params, "dtype", r->dtype, sizeof(r->dtype)))
+        r->dtype[0] = '\0';
+}
+
 void sn_results_init(struct sn_results *rs)
 {
     memset(rs, 0, sizeof(*rs));
