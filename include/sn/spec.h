@@ -11,8 +11,9 @@
  * To add a spec field: 1. the struct below  2. the schema table and its
  * check in src/lib/spec/  3. docs/spec.md  4. a good and a bad case in
  * tests/ (unit test and tests/fixtures/specs/bad/).
- * To add a catalog entry: 1. the table in src/lib/spec/catalog.c with its
- * source and confidence  2. a row in docs/catalog.md.
+ * To add a catalog entry: 1. the table in src/lib/spec/catalog-accels.c,
+ * catalog-parts.c or catalog-models.c with its source and confidence, and
+ * its count in catalog-int.h  2. a row in docs/catalog.md.
  */
 #ifndef SN_SPEC_H
 #define SN_SPEC_H
