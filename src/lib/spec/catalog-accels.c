@@ -528,7 +528,6 @@ static const struct sn_accel_info tpuv6e = {
     .node_overhead = OVERHEAD_8GPU,
 };
 
-
 /* ---- China-market parts (reference/cn-catalog.md, marks as there) ----- */
 
 static const struct sn_accel_info h20 = {
@@ -662,7 +661,7 @@ static const struct sn_accel_info l20 = {
  * table lists them (Project-HAMi charts/hami device-configmap.yaml) and
  * the DaVinci cube of 16x16x16 FP16 MACs, 8,192 FLOP a cycle a core;
  * Huawei publishes no clock, 1.8 GHz is taken [E] (cn-catalog.md 2). */
-#define DAVINCI(cores) ((cores) * 8192.0 * 1.8e9)
+#define DAVINCI(cores) ((cores)*8192.0 * 1.8e9)
 #define ASCEND910B(nm, key, disp, cores, hbm, src)                             \
     static const struct sn_accel_info nm = {                                   \
         .name = key,                                                           \
@@ -693,12 +692,12 @@ static const struct sn_accel_info l20 = {
     "392 GB/s bidirectional (ArthurChiao) -> 196 per direction; 400 W "        \
     "(ArthurChiao; boardor: 310 W) [S]; no FP8"
 
-ASCEND910B(ascend910b2, "ascend-910b2", "Ascend 910B2", 24, 64,
-           "[V-ish] HAMi device table: 910B2, 24 AI cores, 64 GB;"
-           ASCEND910B_SRC);
-ASCEND910B(ascend910b3, "ascend-910b3", "Ascend 910B3", 20, 64,
-           "[V-ish] HAMi device table: 910B3, 20 AI cores, 64 GB;"
-           ASCEND910B_SRC);
+ASCEND910B(
+    ascend910b2, "ascend-910b2", "Ascend 910B2", 24, 64,
+    "[V-ish] HAMi device table: 910B2, 24 AI cores, 64 GB;" ASCEND910B_SRC);
+ASCEND910B(
+    ascend910b3, "ascend-910b3", "Ascend 910B3", 20, 64,
+    "[V-ish] HAMi device table: 910B3, 20 AI cores, 64 GB;" ASCEND910B_SRC);
 ASCEND910B(ascend910b4, "ascend-910b4", "Ascend 910B4", 20, 32,
            "[V-ish] HAMi device table: 910B4, 20 AI cores, 32 GB (910B4-1: "
            "64 GB);" ASCEND910B_SRC);
@@ -708,10 +707,10 @@ ASCEND910B(ascend910b4, "ascend-910b4", "Ascend 910B4", 20, 32,
  * bandwidth per chip. No BF16 rate and no TDP were given. */
 #define ASCEND_ROADMAP_SRC                                                     \
     " [E] BF16 at half the FP8 rate (Ascend has doubled its rate per halving " \
-    "of precision); the UB figure read as bidirectional, as 910C's 784 GB/s " \
-    "is 2 x 392 [D], so half of it per direction [E]; no TDP published: [E] " \
+    "of precision); the UB figure read as bidirectional, as 910C's 784 GB/s "  \
+    "is 2 x 392 [D], so half of it per direction [E]; no TDP published: [E] "  \
     "1 kW, twice the 910C's FP8-class rate on a newer process, liquid-cooled " \
-    "SuperPoDs; 8 a node, 14 UB links (as 910C), 2 switch tiers and 1.8 "  \
+    "SuperPoDs; 8 a node, 14 UB links (as 910C), 2 switch tiers and 1.8 "      \
     "node overhead as 910C [E]"
 
 static const struct sn_accel_info ascend950pr = {
@@ -874,10 +873,11 @@ static const struct sn_accel_info mtts4000 = {
     .max_domain = 8,
     .transient_factor = TRANSIENT,
     .confidence = SN_CONF_SECONDARY,
-    .source = "[S] io-tech.fi, tweakpc, itbear (MDC 2025 recap): 100 TFLOPS "
-              "FP16/BF16, 48 GB GDDR6 384-bit at 768 GB/s, MTLink 1.0 240 GB/s, "
-              "PCIe 5 x16, 450 W; KUAE MCCX D800 = 8 x S4000 a server; [E] "
-              "240 GB/s read as bidirectional; node overhead 1.8",
+    .source =
+        "[S] io-tech.fi, tweakpc, itbear (MDC 2025 recap): 100 TFLOPS "
+        "FP16/BF16, 48 GB GDDR6 384-bit at 768 GB/s, MTLink 1.0 240 GB/s, "
+        "PCIe 5 x16, 450 W; KUAE MCCX D800 = 8 x S4000 a server; [E] "
+        "240 GB/s read as bidirectional; node overhead 1.8",
     .per_node = 8,
     .fabric = SN_FABRIC_PCIE_TREE,
     .scaleup_tiers = 1,
@@ -895,4 +895,3 @@ const struct sn_accel_info *const sn__catalog_accels[] = {
 };
 _Static_assert(SN_ARRAY_LEN(sn__catalog_accels) == SN__CATALOG_NACCELS,
                "catalog-int.h counts the entries of sn__catalog_accels");
-

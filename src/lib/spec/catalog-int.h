@@ -12,8 +12,8 @@
 #include "spec-int.h"
 
 /* Shorthands for the unit arithmetic in the tables below. */
-#define TF 1e12 /* TFLOP/s */
-#define GB 1e9  /* bytes, or bytes/s per direction */
+#define TF 1e12       /* TFLOP/s */
+#define GB 1e9        /* bytes, or bytes/s per direction */
 #define MIB 1048576.0 /* the MiB nvidia-smi counts memory in */
 #define TBS 1e12
 #define GBPS (1e9 / 8) /* one Gb/s in bytes/s */

@@ -23,7 +23,8 @@ static const struct sn_switch_info nvswitch2 = {
     .source =
         "[E] 36 NVLink 3 ports per chip and 6 chips on the HGX A100 baseboard, "
         "each GPU's 12 links 2 to each (NVIDIA Fabric Manager User Guide, "
-        "NVLink topology tables, via openfabric-systems/simllm notes); NVLink 3 "
+        "NVLink topology tables, via openfabric-systems/simllm notes); NVLink "
+        "3 "
         "link 25 GB/s per direction; no in-switch reduction before the third "
         "generation; [E] 120 W per chip, scaled from the first generation's "
         "~100 W at twice the ports on a newer node (no NVIDIA figure "
@@ -49,8 +50,10 @@ static const struct sn_switch_info nvswitch3 = {
         "in-network reductions, NVLink Switch System of up to 256 GPUs; [S] 64 "
         "NVLink ports per chip (pcgamer, Hot Chips 2022 coverage); NVLink 4 "
         "link 25 GB/s per direction; [S] the NVLink Switch is a 1U box of 2 "
-        "chips; 4 chips on an HGX H100 board, each GPU's 18 links split 5/4/4/5 "
-        "(Fabric Manager User Guide via simllm notes); [E] 250 W per chip: 25.6 "
+        "chips; 4 chips on an HGX H100 board, each GPU's 18 links split "
+        "5/4/4/5 "
+        "(Fabric Manager User Guide via simllm notes); [E] 250 W per chip: "
+        "25.6 "
         "Tb/s at 8-10 pJ/bit (no NVIDIA figure published), inside the DGX H100 "
         "10.2 kW system figure on the board; latency not published",
 };
@@ -72,10 +75,12 @@ static const struct sn_switch_info nvlink5sw = {
         "[V] NVIDIA Mission Control/BCM docs: 9 NVLink switch trays per NVL72 "
         "rack; [S] setloop.io: 2 NVLink 5 ASICs per 1U tray; [D] 72 GPUs x 18 "
         "links = 1296 = 18 chips x 72 ports, consistent with 144 ports per "
-        "tray; NVLink 5 link 50 GB/s per direction; SHARP in-network reduction; "
+        "tray; NVLink 5 link 50 GB/s per direction; SHARP in-network "
+        "reduction; "
         "[E] 400 W per chip with its share of the tray (0.8 kW a tray: 57.6 "
         "Tb/s a chip at 5-7 pJ/bit plus tray management; Introl lists 0.4 kW a "
-        "tray, and the NVL72 rack's remainder after 18 compute trays at 6,667 W "
+        "tray, and the NVL72 rack's remainder after 18 compute trays at 6,667 "
+        "W "
         "bounds it near 1.3 kW); latency not published",
 };
 
@@ -95,8 +100,10 @@ static const struct sn_switch_info ubswitch = {
     .source =
         "[E] CloudMatrix384 (arXiv:2506.12708 via emergentmind and "
         "chinaresearchcollective summaries): 7 L1 UB switches per node with 16 "
-        "NPU-facing and 16 L2-facing links, 7 planes x 16 L2 switches; 48 ports "
-        "= one per node's L1 chip of the plane [D]; 28 GB/s per link = 392 GB/s "
+        "NPU-facing and 16 L2-facing links, 7 planes x 16 L2 switches; 48 "
+        "ports "
+        "= one per node's L1 chip of the plane [D]; 28 GB/s per link = 392 "
+        "GB/s "
         "/ 14 [D]; [E] 150 W per chip: about 14 Tb/s switched at 8-10 pJ/bit, "
         "no Huawei figure published; reduction and latency not published",
 };
@@ -159,7 +166,8 @@ static const struct sn_switch_info q3400 = {
     .confidence = SN_CONF_VENDOR,
     .source =
         "[V] DGX SuperPOD B300 XDR RA: Quantum-X800 switches, two-tier limit "
-        "10,368 endpoints = 144 x 72 -> 144 ports of 800 Gb/s; SHARPv4; [S] 4U; "
+        "10,368 endpoints = 144 x 72 -> 144 ports of 800 Gb/s; SHARPv4; [S] "
+        "4U; "
         "[E] 2.5 kW without optics (no NVIDIA figure found; 72 x 25 W 1.6T "
         "modules add 1.8 kW, counted per transceiver); latency not re-read",
 };
@@ -463,4 +471,3 @@ _Static_assert(SN_ARRAY_LEN(sn__catalog_nics) == SN__CATALOG_NNICS,
 
 _Static_assert(SN_ARRAY_LEN(sn__catalog_cables) == SN__CATALOG_NCABLES,
                "catalog-int.h counts the entries of sn__catalog_cables");
-

@@ -11,10 +11,16 @@
 #include "catalog-int.h"
 
 static const struct sn_catalog builtin = {
-    sn__catalog_accels,   SN__CATALOG_NACCELS,   sn__catalog_switches,
-    SN__CATALOG_NSWITCHES, sn__catalog_nics,     SN__CATALOG_NNICS,
-    sn__catalog_cables,   SN__CATALOG_NCABLES,   sn__catalog_models,
-    SN__CATALOG_NMODELS,
+    .accels = sn__catalog_accels,
+    .naccels = SN__CATALOG_NACCELS,
+    .switches = sn__catalog_switches,
+    .nswitches = SN__CATALOG_NSWITCHES,
+    .nics = sn__catalog_nics,
+    .nnics = SN__CATALOG_NNICS,
+    .cables = sn__catalog_cables,
+    .ncables = SN__CATALOG_NCABLES,
+    .models = sn__catalog_models,
+    .nmodels = SN__CATALOG_NMODELS,
 };
 
 const struct sn_catalog *sn_catalog_builtin(void)
