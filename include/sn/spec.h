@@ -11,8 +11,9 @@
  * To add a spec field: 1. the struct below  2. the schema table and its
  * check in src/lib/spec/  3. docs/spec.md  4. a good and a bad case in
  * tests/ (unit test and tests/fixtures/specs/bad/).
- * To add a catalog entry: 1. the table in src/lib/spec/catalog.c with its
- * source and confidence  2. a row in docs/catalog.md.
+ * To add a catalog entry: 1. the table in src/lib/spec/catalog-accels.c,
+ * catalog-parts.c or catalog-models.c with its source and confidence, and
+ * its count in catalog-int.h  2. a row in docs/catalog.md.
  */
 #ifndef SN_SPEC_H
 #define SN_SPEC_H
@@ -425,5 +426,51 @@ int sn_spec_nodes_per_supernode(const struct sn_spec *spec);
 
 const char *sn_fabric_name(enum sn_fabric f);
 const char *sn_net_topology_name(enum sn_net_topology t);
+
+/* ---- fabric shapes --------------------------------------------------------
+ * The arithmetic that sizes a switched fabric, owned here and used both by
+ * the spec's checks (which fill the defaults) and by the topology builder
+ * (src/lib/topo/build*.c), so the two cannot disagree. Pure functions of
+ * their arguments. */
+
+/* One tier of scale-up switch chips: the fewest chips per plane, each
+ * radix ports, that take every link of the plane: members accelerators
+ * of a switch group (all when groups is 1) with lpp links each in the
+ * plane, doubled with two or more groups for the trunks to the other
+ * groups' chips (GB200 NVL36x2). */
+long long sn_scaleup_chips_one_tier(long long members, long long lpp,
+                                    int groups, int radix);
+/* The ports each of chips chips per plane takes in that fabric: every
+ * member reaches every chip, ceil(lpp / chips) links to each, doubled
+ * for the trunks when groups > 1. */
+long long sn_scaleup_chip_ports(long long members, long long lpp, int groups,
+                                long long chips);
+/* Two tiers (CloudMatrix): the fewest L2 chips per plane such that each
+ * takes ceil(down / chips) links from every one of nodes nodes' L1 chips
+ * and the L1 chip's down links plus as many up, rounded to a multiple of
+ * the L2 chips, fit its radix ports; down is per_node x links per plane.
+ * When no count does, the fewest the L2 chips alone allow, else down: the
+ * caller's check then says which chip is too small. */
+long long sn_scaleup_chips_two_tiers(long long nodes, long long down,
+                                     int radix);
+
+/* The shape of a fat tree of radix-port switches over servers servers of
+ * nics NIC ports each, leaf ports split down:up as oversubscription:1
+ * (Al-Fares et al., SIGCOMM 2008; DGX SuperPOD RA-11333-001). */
+struct sn_fat_tree_fit {
+    int down;       /* leaf ports down, floor(radix o / (1 + o)) kept
+                       within 1 to radix - 1 */
+    bool split;     /* that floor was within 1 to radix - 1 already */
+    double ports;   /* NIC ports: servers x nics */
+    double leaves;  /* leaves of a tree of two or more tiers: rail-
+                       optimised, one per rail for every `down` servers;
+                       else one for every `down` NIC ports */
+    bool fits[3];   /* fits[t - 1]: t tiers join every port (one tier of
+                       a rail-optimised tree: one switch per rail) */
+    int tiers;      /* the fewest tiers that join every port, one only
+                       when one switch takes them all; 0 when none does */
+};
+void sn_fat_tree_fit(int radix, double oversubscription, double servers,
+                     int nics, bool rail, struct sn_fat_tree_fit *out);
 
 #endif

@@ -9,7 +9,9 @@
  * with sn_topo_free(); it borrows the spec, which must outlive it. Paths
  * filled by the routing calls are caller-owned arrays.
  *
- * To add a fabric: 1. enum sn_fabric in spec.h  2. a builder in
+ * To add a fabric: 1. enum sn_fabric in spec.h, its name and the keys
+ * that apply to it (scaleup_scope) in src/lib/spec/scaleup.c, its sizing
+ * in src/lib/spec/shape.c when the spec checks it too  2. a builder in
  * src/lib/topo/  3. its case in sn_topo_build()  4. closed-form tests in
  * tests/unit/test-topo-build.c  5. docs/topology.md.
  */

@@ -139,7 +139,8 @@ fi
 undocumented=()
 while IFS= read -r key; do
     grep -qF "\`$key\`" docs/spec.md || undocumented+=("$key")
-done < <(for f in src/lib/spec/sections.c src/lib/spec/entries.c \
+done < <(for f in src/lib/spec/sections.c src/lib/spec/scaleup.c \
+        src/lib/spec/scaleout.c src/lib/spec/entries.c \
         src/lib/model/coll-params.c src/lib/model/goodput.c \
         src/lib/health/node.c; do
     awk '/static const char \*const [a-z_]*(keys|classes)\[\] = \{/,/\};/' "$f"

@@ -216,6 +216,49 @@ static void test_fabrics_take_their_shapes(void)
     sn_spec_release(&s);
 }
 
+/* Two tiers: the fewest L2 chips that fit both chips' ports. 7 nodes of 7
+ * links down on 14-port chips: 4 L2 chips would take 2 links a node but
+ * leave the L1 chip 7 down and 8 up (15 ports); 7 take 1 each and leave
+ * 7 up. The validator used to stop at 4 and refuse the spec. */
+static void test_two_tiers_take_the_l2_chips_that_fit_both_tiers(void)
+{
+    struct sn_spec s;
+    struct sn_fat_tree_fit fit;
+
+    CHECK(sn_scaleup_chips_two_tiers(7, 7, 14) == 7);
+    /* a plane's 7 links per node over 4 chips: 2 each, 8 up */
+    CHECK(sn_scaleup_chips_two_tiers(7, 7, 15) == 4);
+    /* 2 nodes, 13 ports: no count leaves the L1 chip room for 7 down
+     * and its up links; the fewest the L2 chips allow (2: 4 links a
+     * node), so the L1 check names what they need */
+    CHECK(sn_scaleup_chips_two_tiers(2, 7, 13) == 2);
+    /* no L2 chip takes 20 nodes: down, for the L2 check to refuse */
+    CHECK(sn_scaleup_chips_two_tiers(20, 7, 14) == 7);
+    REQUIRE(parse("accelerator: h100-sxm5-80gb\n"
+                  "supernode: {accelerators: 49, per_node: 7, tiers: 2,\n"
+                  "            links_per_accelerator: 1, planes: 1,\n"
+                  "            radix: 14}\n",
+                  &s) == SN_OK);
+    CHECK(s.scaleup.switches_per_plane == 7);
+    sn_spec_release(&s);
+    /* one tier: 72 accelerators x 18 links over 18 planes of 72-port
+     * chips (NVL72: 1 chip a plane); NVL36x2 doubles for the trunks */
+    CHECK(sn_scaleup_chips_one_tier(72, 1, 1, 72) == 1);
+    CHECK(sn_scaleup_chips_one_tier(36, 2, 2, 72) == 2);
+    CHECK(sn_scaleup_chip_ports(36, 2, 2, 2) == 72);
+    /* fat tree: 1,024 servers x 8 NICs on 64-port switches, 1:1:
+     * 32 down a leaf, 256 leaves, three tiers; one switch per rail
+     * fits one tier only when asked for */
+    sn_fat_tree_fit(64, 1, 1024, 8, false, &fit);
+    CHECK(fit.split && fit.down == 32 && fit.leaves == 256);
+    CHECK(!fit.fits[0] && !fit.fits[1] && fit.fits[2] && fit.tiers == 3);
+    sn_fat_tree_fit(64, 1, 32, 8, true, &fit);
+    CHECK(fit.fits[0] && fit.tiers == 2 && fit.leaves == 8);
+    /* 64 x 0.01 / 1.01 leaves no port down: kept at one, and said */
+    sn_fat_tree_fit(64, 0.01, 32, 8, false, &fit);
+    CHECK(!fit.split && fit.down == 1);
+}
+
 static void test_scaleout_fat_tree_sizes_its_tiers(void)
 {
     struct sn_spec s;
@@ -690,6 +733,7 @@ static const struct sn_test cases[] = {
     T(test_defaults_come_from_the_catalog_and_the_notes),
     T(test_cooling_and_power_defaults_follow_the_choices),
     T(test_fabrics_take_their_shapes),
+    T(test_two_tiers_take_the_l2_chips_that_fit_both_tiers),
     T(test_scaleout_fat_tree_sizes_its_tiers),
     T(test_scaleout_explicit_lists_switches_and_links),
     T(test_errors_name_file_line_and_column),

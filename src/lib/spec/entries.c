@@ -8,12 +8,6 @@
 
 #include "spec-int.h"
 
-static const char *const fabric_names[] = {
-    "none", "switched", "full_mesh", "partial_mesh", "torus", "pcie_tree", NULL,
-};
-static const char *const medium_names[] = {
-    "board", "copper", "acc", "aoc", "mmf", "smf", NULL,
-};
 
 /* A merged list of catalog pointers: built-in ones, then the spec's. */
 struct list {
@@ -246,7 +240,8 @@ int sn__accel_entry(struct sn__ctx *c, const struct sn_yaml *map,
                           &a->transient_factor)) ||
         (rc = sn__get_int(c, map, "per_node", what, 1, SN_SPEC_MAX_PER_NODE,
                           &a->per_node)) ||
-        (rc = sn__get_enum(c, map, "fabric", what, fabric_names, &fabric)) ||
+        (rc = sn__get_enum(c, map, "fabric", what, sn__fabric_names,
+                           &fabric)) ||
         (rc = sn__get_int(c, map, "tiers", what, 1, 2, &a->scaleup_tiers)) ||
         (rc = sn__get_int(c, map, "planes", what, 0,
                           SN_SPEC_MAX_LINKS_PER_ACCEL, &a->scaleup_planes)) ||
@@ -430,7 +425,8 @@ static int cable_entry(struct sn__ctx *c, const struct sn_yaml *map,
         x->display = name;
     x->name = name;
     if ((rc = sn__get_text(c, map, "display", what, 128, &x->display)) ||
-        (rc = sn__get_enum(c, map, "medium", what, medium_names, &medium)) ||
+        (rc = sn__get_enum(c, map, "medium", what, sn__medium_names,
+                           &medium)) ||
         (rc = sn__get_qty(c, map, "reach", what, SN_UNIT_LENGTH, 0.01, 1e5,
                           &x->max_reach)) ||
         (rc = sn__get_qty(c, map, "rate", what, SN_UNIT_BANDWIDTH, 1e6, 1e13,

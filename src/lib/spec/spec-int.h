@@ -106,5 +106,42 @@ void sn__model_params(const struct sn_model_info *m, double *total,
 
 /* Sections (sections.c), in the order sn__convert() runs them. */
 int sn__convert(struct sn__ctx *c);
+/* The supernode (scaleup.c) and scaleout (scaleout.c) sections. */
+int sn__scaleup(struct sn__ctx *c);
+int sn__scaleout(struct sn__ctx *c);
+
+/* The names of enum sn_fabric and enum sn_medium in a spec, in enum order,
+ * NULL-terminated (scaleup.c). */
+extern const char *const sn__fabric_names[];
+extern const char *const sn__medium_names[];
+
+/* The position of node n, 0:0 for NULL. */
+struct sn_pos sn__pos_of(const struct sn_yaml *n);
+
+/* A key that applies to some variants of a section only (fabrics of the
+ * supernode, topologies of the scale-out): bit v of applies is set when
+ * it applies to variant v; why ends the message when it does not. */
+struct sn__scope {
+    const char *key;
+    unsigned applies;
+    const char *why;
+};
+/* The first key of scope (in its order) given in map that does not apply
+ * to variant (0 to 31) fails, at the key: "what.key why". */
+int sn__check_scope(struct sn__ctx *c, const struct sn_yaml *map,
+                    const char *what, const struct sn__scope *scope, size_t n,
+                    int variant);
+
+/* The catalog cable named at m.cable, NULL when absent; it must be at
+ * least as fast as rate (ratewhat names the rate in the message). */
+int sn__pick_cable(struct sn__ctx *c, const struct sn_yaml *m, const char *what,
+                   double rate, const char *ratewhat,
+                   const struct sn_cable_info **out);
+/* A switch chip given by catalog name (m.switch) or by radix alone
+ * (m.radix, *sw NULL), not both; neither: the catalog entry deflt, or
+ * nothing when deflt is NULL. */
+int sn__pick_switch(struct sn__ctx *c, const struct sn_yaml *m,
+                    const char *what, const char *deflt,
+                    const struct sn_switch_info **sw, int *radix);
 
 #endif

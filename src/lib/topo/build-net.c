@@ -44,6 +44,7 @@ static int shape_fat_tree(struct sn__topo_build *b, bool rail)
     struct sn__topo_net *n = &b->net;
     double o = so->oversubscription > 0 ? so->oversubscription : 1;
     uint32_t servers = total_servers(b), want;
+    struct sn_fat_tree_fit fit;
     bool one;
 
     n->radix = so->radix > 0 ? (uint32_t)so->radix
@@ -58,23 +59,24 @@ static int shape_fat_tree(struct sn__topo_build *b, bool rail)
         return sn__topo_build_fail(b, &so->pos,
                                    "switch radix %u is out of range",
                                    n->radix);
-    /* oversubscription = leaf down : up */
-    n->down = (uint32_t)((double)n->radix * o / (1 + o));
-    if (n->down < 1)
-        n->down = 1;
-    if (n->down > n->radix - 1)
-        n->down = n->radix - 1;
+    /* oversubscription = leaf down : up, split as the spec module does */
+    sn_fat_tree_fit((int)n->radix, o, servers, (int)b->nics, rail, &fit);
+    n->down = (uint32_t)fit.down;
     n->up = n->radix - n->down;
     want = so->tiers > 0 ? (uint32_t)so->tiers : 0;
     if (want > 3)
         return sn__topo_build_fail(b, &so->pos,
                                    "a fat tree has 1 to 3 tiers (got %u)",
                                    want);
+    /* not asked for: the fewest tiers that join every port, three when
+     * none does (their check below says so) */
+    if (!want)
+        want = fit.tiers ? (uint32_t)fit.tiers : 3;
     /* one tier: every NIC port on one switch (rails share it), or, for a
      * rail-optimised network asked for with tiers: 1 whose ports do not
      * fit one switch, one switch per rail and nothing between rails */
     one = n->ports <= n->radix;
-    if (want == 1 || (want == 0 && one)) {
+    if (want == 1) {
         if (!one && !(rail && servers <= n->radix))
             return sn__topo_build_fail(b, &so->pos,
                                        "%u NIC ports do not fit one tier "
@@ -94,7 +96,7 @@ static int shape_fat_tree(struct sn__topo_build *b, bool rail)
     } else {
         n->leaves = ceil_div(n->ports, n->down);
     }
-    if (want == 2 || want == 0) {
+    if (want == 2) {
         /* uplinks follow the down ports in use: a leaf with fewer
          * servers than ports has as many uplinks as the
          * oversubscription gives them, rounded up to a multiple of the
@@ -120,8 +122,7 @@ static int shape_fat_tree(struct sn__topo_build *b, bool rail)
             n->tiers = 2;
             return SN_OK;
         }
-        if (want == 2)
-            return sn__topo_build_fail(b, &so->pos,
+        return sn__topo_build_fail(b, &so->pos,
                                        "%u leaves are more than two tiers "
                                        "of %u-port switches join (at most "
                                        "%u; expected tiers: 3)",

@@ -51,9 +51,8 @@ static int shape_switched(struct sn__topo_build *b)
         if (su->switches_per_plane > 0)
             b->spp = (uint32_t)su->switches_per_plane;
         else if (radix)
-            b->spp = ceil_div((uint64_t)members * lpp *
-                                  (b->sw_groups > 1 ? 2 : 1),
-                              radix);
+            b->spp = (uint32_t)sn_scaleup_chips_one_tier(
+                members, lpp, (int)b->sw_groups, (int)radix);
         else
             b->spp = lpp;
         /* one tier: every accelerator must reach every switch of its
@@ -78,7 +77,8 @@ static int shape_switched(struct sn__topo_build *b)
                                            per_switch, b->sw_groups - 1);
             b->trunk = per_switch / (b->sw_groups - 1);
         }
-        if (radix && per_switch * (b->sw_groups > 1 ? 2 : 1) > radix)
+        if (radix && sn_scaleup_chip_ports(members, lpp, (int)b->sw_groups,
+                                           b->spp) > radix)
             return sn__topo_build_fail(b, &su->pos,
                                        "a switch chip of %u ports cannot "
                                        "take %u accelerator links%s "
@@ -107,10 +107,8 @@ static int shape_switched(struct sn__topo_build *b)
         if (su->switches_per_plane > 0) {
             b->spp = (uint32_t)su->switches_per_plane;
         } else if (radix) {
-            for (b->spp = 1; b->spp <= down; b->spp++)
-                if ((uint64_t)b->servers * ceil_div(down, b->spp) <= radix &&
-                    down + b->spp * ceil_div(down, b->spp) <= radix)
-                    break;
+            b->spp = (uint32_t)sn_scaleup_chips_two_tiers(b->servers, down,
+                                                          (int)radix);
         } else {
             b->spp = down;
         }
