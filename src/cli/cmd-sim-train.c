@@ -641,13 +641,10 @@ static int setup(struct train_run *x, int argc, char **argv)
     x->have_env = true;
     if (sn_train_new(x->m, &x->env.sys, &x->t, &err))
         return cli_fail(&err);
-    sn_train_opts_default(&x->so);
-    if (x->o.legacy) {
-        x->so.flash_attention = false;
-        x->so.dropout = true;
-        x->so.overlap_grad_reduce = x->so.overlap_param_gather = false;
-        x->so.overlap_tp = x->so.overlap_p2p = false;
-    }
+    if (x->o.legacy)
+        sn_train_opts_legacy(&x->so);
+    else
+        sn_train_opts_default(&x->so);
     if ((rc = make_layout(&x->o, x->m, x->gpus, &x->l)))
         return rc;
     if (goodput(&x->spec, x->m, x->gpus, &x->g, &x->have_g, x->why,

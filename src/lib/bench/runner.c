@@ -50,8 +50,7 @@ static uint64_t coll_count(enum sn_coll_op op, uint64_t size, size_t es,
 {
     uint64_t count = size / es;
 
-    if (op == SN_COLL_ALLGATHER || op == SN_COLL_REDUCESCATTER ||
-        op == SN_COLL_ALLTOALL)
+    if (sn_coll_op_info(op)->parted)
         count = count / (uint64_t)nranks * (uint64_t)nranks;
     return count;
 }
@@ -583,12 +582,6 @@ static int coll_loop(struct sn__bench_ctx *c, void *p, int iters, double *t,
                        a->count, a->inplace, iters, t, err);
 }
 
-static bool is_reduction(enum sn_coll_op op)
-{
-    return op == SN_COLL_ALLREDUCE || op == SN_COLL_REDUCESCATTER ||
-           op == SN_COLL_REDUCE;
-}
-
 static bool fault_here(struct sn__bench_ctx *c, enum sn_bench_fault f,
                        enum sn_bench_test t)
 {
@@ -642,10 +635,10 @@ static int coll_one(struct sn__bench_ctx *c, enum sn_coll_op op,
         r->count = count;
         sn_strlcpy(r->dtype, sn_bench_dtype_name(c->o.coll_dtype),
                    sizeof(r->dtype));
-        if (is_reduction(op))
+        if (sn_coll_op_info(op)->reduces)
             sn_strlcpy(r->redop, sn_bench_redop_name(c->o.redop),
                        sizeof(r->redop));
-        if (op == SN_COLL_BROADCAST || op == SN_COLL_REDUCE)
+        if (sn_coll_op_info(op)->rooted)
             r->root = c->o.root;
         r->inplace = inplace;
     }
@@ -708,9 +701,8 @@ static int test_coll(struct sn__bench_ctx *c, struct sn_error *err)
         }
         /* what the sweep left out, and why: never silently */
         if (skipped) {
-            bool parts = n > 1 && (op == SN_COLL_ALLGATHER ||
-                                   op == SN_COLL_REDUCESCATTER ||
-                                   op == SN_COLL_ALLTOALL);
+            bool parts =
+                n > 1 && sn_coll_op_info((enum sn_coll_op)op)->parted;
             char sizes[96];
             if (skipped == 1)
                 snprintf(sizes, sizeof(sizes), "%llu B",
