@@ -4,7 +4,9 @@
  * presets, each number with its source.
  *
  * Ownership: sn_spec_load()/sn_spec_parse() fill a caller-owned struct that
- * sn_spec_release() frees. Catalog entries returned by lookups are owned by
+ * sn_spec_release() frees; a zeroed struct ({0}) is released already, and
+ * a failed load leaves it so, so callers release on every path without a
+ * flag. Catalog entries returned by lookups are owned by
  * the catalog (built-in: static; user entries: by the spec that added them)
  * and live as long as it does.
  *

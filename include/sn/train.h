@@ -191,7 +191,8 @@ struct sn_train_result {
 /* A training system built from a spec: the accelerator's figures and
  * calibration, the topology (sn_topo_build) and the collective model
  * that times every collective of a step. Caller-owned; the spec must
- * outlive it. */
+ * outlive it. A zeroed env ({0}) is released already, and a failed init
+ * leaves it so. */
 struct sn_train_env {
     struct sn_topo *topo;
     struct sn_coll_model *coll;       /* large groups estimated per level */

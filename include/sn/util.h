@@ -6,6 +6,13 @@
  * sn_yaml_doc_release(). Nothing here keeps global state except the OOM
  * handler.
  *
+ * Zeroed is released: every struct here that has a release function
+ * (sn_buf, sn_table, sn_yaml_doc, sn_csv) may be released when it is all
+ * zero ({0}, calloc) and is all zero again, or freshly initialised, after
+ * its release; a function that fails leaves its output released. So a
+ * caller zeroes what it will release, releases it on every path, and
+ * keeps no flag to know whether it was filled.
+ *
  * To add a unit kind: 1. enum sn_unit_kind  2. the suffix table in units.c
  * 3. sn_unit_format()  4. a case in tests/unit/test-util.c.
  */
@@ -96,6 +103,13 @@ struct sn_buf {
     size_t len;
     size_t cap;
 };
+
+/* Ready to use without a call: `struct sn_buf b = SN_BUF_INIT;` is the
+ * same as sn_buf_init(&b). An all-zero buffer ({0}, calloc) can be
+ * appended to and released too; only its data is NULL until the first
+ * append. */
+extern char sn__buf_empty[1];
+#define SN_BUF_INIT {sn__buf_empty, 0, 0}
 
 void sn_buf_init(struct sn_buf *b);
 void sn_buf_release(struct sn_buf *b);
@@ -262,6 +276,7 @@ struct sn_table {
     const char *prefix; /* written before every line ("# " or "") */
 };
 
+/* An all-zero table is one initialised with no prefix. */
 void sn_table_init(struct sn_table *t, const char *prefix);
 /* Add a column; right-aligned when right is true (numbers). */
 void sn_table_col(struct sn_table *t, const char *header, bool right);

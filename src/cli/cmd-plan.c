@@ -61,24 +61,20 @@ static int parse(int argc, char **argv, struct plan_opts *o)
 static int plan_run(int argc, char **argv)
 {
     struct plan_opts o;
-    struct sn_spec spec;
+    struct sn_spec spec = {0}; /* zeroed: releasable before it is loaded */
     struct sn_topo *topo = NULL;
     struct sn_plan *plan = NULL;
     struct sn_error err;
-    struct sn_buf main_out, ledger, dot;
-    bool loaded = false;
+    struct sn_buf main_out = SN_BUF_INIT, ledger = SN_BUF_INIT,
+                  dot = SN_BUF_INIT;
     int rc;
 
-    sn_buf_init(&main_out);
-    sn_buf_init(&ledger);
-    sn_buf_init(&dot);
     sn_error_clear(&err);
     rc = parse(argc, argv, &o);
     if (rc)
         goto out;
     if ((rc = cli_spec_load(o.spec, &o.sets, &spec)))
         goto out;
-    loaded = true;
     if (sn_topo_build(&spec, &topo, &err) ||
         sn_plan_build(topo, &plan, &err)) {
         rc = cli_fail(&err);
@@ -111,8 +107,7 @@ out:
     sn_buf_release(&main_out);
     sn_plan_free(plan);
     sn_topo_free(topo);
-    if (loaded)
-        sn_spec_release(&spec);
+    sn_spec_release(&spec);
     return rc;
 }
 

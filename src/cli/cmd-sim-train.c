@@ -592,7 +592,7 @@ struct train_run {
     struct sn_train_opts so;
     struct sn_train_layout l;
     struct sn_goodput_result g;
-    bool loaded, have_env, have_g;
+    bool have_g;
     char why[256];
     int gpus;
 };
@@ -627,7 +627,6 @@ static int setup(struct train_run *x, int argc, char **argv)
         return rc;
     if ((rc = cli_spec_load(x->o.spec, &x->o.sets, &x->spec)))
         return rc;
-    x->loaded = true;
     if ((rc = resolve_model(x)))
         return rc;
     total = sn_spec_total_accels(&x->spec);
@@ -638,7 +637,6 @@ static int setup(struct train_run *x, int argc, char **argv)
                                x->gpus, total);
     if (sn_train_env_init(&x->env, &x->spec, &err))
         return cli_fail(&err);
-    x->have_env = true;
     if (sn_train_new(x->m, &x->env.sys, &x->t, &err))
         return cli_fail(&err);
     if (x->o.legacy)
@@ -845,13 +843,11 @@ static int run_layout(struct train_run *x, struct sn_buf *out, bool *fits)
 
 int sn_cli_sim_train(int argc, char **argv)
 {
-    struct train_run x;
-    struct sn_buf out;
+    struct train_run x = {0}; /* zeroed: every part releasable */
+    struct sn_buf out = SN_BUF_INIT;
     bool fits = true;
     int rc;
 
-    memset(&x, 0, sizeof(x));
-    sn_buf_init(&out);
     rc = setup(&x, argc, argv);
     if (rc)
         goto out;
@@ -867,10 +863,8 @@ int sn_cli_sim_train(int argc, char **argv)
         rc = SN_EXIT_CHECK;
 out:
     sn_train_free(x.t);
-    if (x.have_env)
-        sn_train_env_release(&x.env);
-    if (x.loaded)
-        sn_spec_release(&x.spec);
+    sn_train_env_release(&x.env);
+    sn_spec_release(&x.spec);
     sn_buf_release(&out);
     return rc;
 }

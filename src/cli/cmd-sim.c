@@ -182,7 +182,6 @@ static int parse(int argc, char **argv, struct sim_opts *o, bool coll)
  * in the "nominal" column). */
 struct world {
     struct sn_spec spec;
-    bool loaded;
     struct sn_topo *t, *changed;
     struct sn_coll_model *nominal, *m;
 };
@@ -195,7 +194,6 @@ static int world_open(struct world *w, const struct sim_opts *o)
     memset(w, 0, sizeof(*w));
     if ((rc = cli_spec_load(o->spec, &o->sets, &w->spec)))
         return rc;
-    w->loaded = true;
     if (sn_topo_build(&w->spec, &w->t, &err) ||
         sn_coll_model_new(w->t, &w->nominal, &err))
         return cli_fail(&err);
@@ -223,8 +221,7 @@ static void world_close(struct world *w)
     sn_coll_model_free(w->nominal);
     sn_topo_free(w->changed);
     sn_topo_free(w->t);
-    if (w->loaded)
-        sn_spec_release(&w->spec);
+    sn_spec_release(&w->spec);
 }
 
 static void json_changes(struct sn_json *j, const struct world *w,

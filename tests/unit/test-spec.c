@@ -726,7 +726,27 @@ static void test_usable_hbm_is_the_drivers_figure(void)
                    "over its hbm");
 }
 
+/* A zeroed spec is released already (spec.h): releasing it, twice, does
+ * nothing, and a load that fails leaves the struct zeroed again, so a
+ * caller keeps no "loaded" flag. */
+static void test_zeroed_spec_is_released(void)
+{
+    struct sn_spec s = {0};
+
+    sn_spec_release(&s);
+    sn_spec_release(&s);
+    CHECK(s.file == NULL && s.doc.root == NULL && s.accel == NULL);
+    CHECK(sn_spec_load("tests/fixtures/specs/bad/alias.yaml", &s, &err) ==
+          SN_EINPUT);
+    CHECK(s.file == NULL && s.doc.root == NULL && s.owned == NULL);
+    sn_spec_release(&s);
+    REQUIRE(sn_spec_load(NULL, &s, &err) == SN_OK);
+    sn_spec_release(&s);
+    CHECK(s.file == NULL && s.doc.root == NULL && s.owned == NULL);
+}
+
 static const struct sn_test cases[] = {
+    T(test_zeroed_spec_is_released),
     T(test_default_spec_is_the_seed_64),
     T(test_usable_hbm_is_the_drivers_figure),
     T(test_units_are_read_as_people_write_them),

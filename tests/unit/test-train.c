@@ -613,7 +613,23 @@ static void test_train_catalog_presets_match_their_published_sizes(void)
     CHECK(sn_catalog_model(c, "deepseek-v3") != NULL);
 }
 
+/* A zeroed training env is released already (train.h), and an init that
+ * fails leaves it so. */
+static void test_zeroed_env_is_released(void)
+{
+    struct sn_train_env e = {0};
+    struct sn_spec s = {0};
+    struct sn_error err;
+
+    sn_train_env_release(&e);
+    CHECK(e.topo == NULL && e.coll == NULL && e.coll_exact == NULL);
+    CHECK(sn_train_env_init(&e, &s, &err) == SN_EINPUT);
+    CHECK(e.topo == NULL && e.coll == NULL && e.coll_exact == NULL);
+    sn_train_env_release(&e);
+}
+
 static const struct sn_test cases[] = {
+    T(test_zeroed_env_is_released),
     T(test_train_params_match_narayanan_formula),
     T(test_train_params_match_published_sizes),
     T(test_train_flops_match_72_and_96_coefficient_formulas),

@@ -670,6 +670,45 @@ static void test_hash_is_stable(void)
     CHECK(sn_hash64("a", 1, 0) == 0xaf63dc4c8601ec8cULL);
 }
 
+/* Zeroed is released (util.h): a zero buffer, table, YAML document and
+ * CSV can be used or released with no init call, release leaves them
+ * reusable, and SN_BUF_INIT is sn_buf_init()'s state. */
+static void test_zeroed_structs_are_releasable(void)
+{
+    struct sn_buf a = SN_BUF_INIT, z = {0}, out = SN_BUF_INIT;
+    struct sn_table tb = {0};
+    struct sn_yaml_doc doc = {0};
+    struct sn_csv csv = {0};
+
+    CHECK_STR(a.data, "");
+    CHECK(a.len == 0 && a.cap == 0);
+    sn_buf_release(&a);
+    CHECK_STR(a.data, "");
+    sn_buf_release(&z);
+    CHECK_STR(z.data, "");
+    z = (struct sn_buf){0};
+    sn_buf_printf(&z, "%d GB/s", 450);
+    CHECK_STR(z.data, "450 GB/s");
+    sn_buf_release(&z);
+    sn_buf_release(&z);
+    CHECK(z.cap == 0 && z.len == 0);
+
+    sn_table_col(&tb, "link", false);
+    sn_table_row(&tb);
+    sn_table_cell(&tb, "%s", "L1-07");
+    sn_table_render(&tb, &out);
+    CHECK_CONTAINS(out.data, "L1-07");
+    CHECK(out.data[0] == 'l'); /* no prefix: the header starts the line */
+    sn_table_release(&tb);
+    sn_table_release(&tb);
+    sn_buf_release(&out);
+
+    sn_yaml_doc_release(&doc);
+    CHECK(doc.root == NULL);
+    sn_csv_release(&csv);
+    CHECK(csv.nrows == 0 && csv.fields == NULL);
+}
+
 static const struct sn_test cases[] = {
     T(test_units_parse_bandwidth_bits_and_bytes),
     T(test_units_parse_power_time_length),
@@ -701,6 +740,7 @@ static const struct sn_test cases[] = {
     T(test_json_output_is_utf8_whatever_the_input),
     T(test_read_attr_never_blocks_on_a_fifo),
     T(test_hash_is_stable),
+    T(test_zeroed_structs_are_releasable),
 };
 
 SN_TEST_MAIN(cases)

@@ -7,11 +7,12 @@
 
 #include "sn/util.h"
 
-static char empty_buf[1];
+/* what an empty buffer's data points at: "" without an allocation */
+char sn__buf_empty[1];
 
 void sn_buf_init(struct sn_buf *b)
 {
-    b->data = empty_buf;
+    b->data = sn__buf_empty;
     b->len = 0;
     b->cap = 0;
 }

@@ -67,7 +67,7 @@ static void line(const struct sn_table *t, struct sn_buf *out,
     for (int c = 0; c < t->ncols; c++)
         if (cells[c] && *cells[c])
             end = (size_t)c + 1;
-    sn_buf_puts(out, t->prefix);
+    sn_buf_puts(out, t->prefix ? t->prefix : "");
     for (size_t c = 0; c < end; c++) {
         const char *s = cells[c] ? cells[c] : "";
         size_t len = strlen(s);
