@@ -5,6 +5,9 @@
 #   make test       sanitizer build (ASan+UBSan, -Werror) and every test
 #   make fuzz       libFuzzer harness for the spec loader (clang)
 #   make bench      our own speed benchmarks (bench/)
+#   make format     lay out every C source as .clang-format says
+#   make format-check  list the sources that differ (tests/format does
+#                   this in `make test`)
 #
 # Sources are found by wildcard: a new src/lib/<module>/*.c, src/cli/*.c or
 # tests/unit/test-*.c needs no edit here.
@@ -75,7 +78,7 @@ TESTLIB_SO  := $(TESTLIB_SRC:tests/lib/%.c=$(TST)/lib/%.so)
 
 .SECONDARY:
 .PHONY: all run test test-build unit fuzz bench clean deps check-deps \
-        need-pkgs
+        need-pkgs format format-check
 .DEFAULT_GOAL := all
 
 all: build/supernode
@@ -181,6 +184,17 @@ fuzz:
 
 bench: all
 	@bash bench/run.sh
+
+# the house layout: .clang-format, checked by clang-format 14 (Debian
+# 12's); every C source, header and CUDA file of the tree
+FORMAT_SRC = $(shell find src include tests bench \( -name '*.c' -o \
+                 -name '*.h' -o -name '*.cu' \) -type f | sort)
+
+format:
+	clang-format -i --style=file $(FORMAT_SRC)
+
+format-check:
+	@bash tests/format/suite.sh
 
 clean:
 	rm -rf build

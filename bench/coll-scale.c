@@ -31,8 +31,7 @@ static struct clk clk_now(void)
 
 static void clk_print(const char *what, struct clk a, struct clk b)
 {
-    printf("%s %.6f s wall %.6f s cpu\n", what, b.wall - a.wall,
-           b.cpu - a.cpu);
+    printf("%s %.6f s wall %.6f s cpu\n", what, b.wall - a.wall, b.cpu - a.cpu);
 }
 
 static const char nvl72_fmt[] = BENCH_NVL72_FLEET;
@@ -43,8 +42,8 @@ static void die(const char *what, const struct sn_error *err)
     exit(3);
 }
 
-static void load(const char *path, const char *supernodes,
-                 struct sn_spec *spec, struct sn_topo **t)
+static void load(const char *path, const char *supernodes, struct sn_spec *spec,
+                 struct sn_topo **t)
 {
     struct sn_error err;
 
@@ -137,8 +136,7 @@ static int mode_ar(int racks)
     predict(m, SN_COLL_ALLREDUCE, &g, 1 << 30, &r);
     d = clk_now();
     for (int i = 0; i < reps; i++)
-        predict(m, SN_COLL_ALLREDUCE, &g, (double)(1 << 20) * (i % 64 + 1),
-                &r);
+        predict(m, SN_COLL_ALLREDUCE, &g, (double)(1 << 20) * (i % 64 + 1), &r);
     e = clk_now();
     printf("ar accelerators %zu racks %d links %zu\n", t->naccel, racks,
            t->nlinks);
@@ -146,8 +144,7 @@ static int mode_ar(int racks)
     clk_print("ar model", b, c);
     clk_print("ar first call", c, d);
     printf("ar cached call %.3f us wall %.3f us cpu (mean of %d)\n",
-           (e.wall - d.wall) / reps * 1e6, (e.cpu - d.cpu) / reps * 1e6,
-           reps);
+           (e.wall - d.wall) / reps * 1e6, (e.cpu - d.cpu) / reps * 1e6, reps);
     predict(m, SN_COLL_ALLREDUCE, &g, 1 << 30, &r);
     printf("ar 1 GiB busbw %.2f GB/s algo %s bottleneck %s engine %d\n",
            r.busbw / 1e9, sn_coll_algo_name(r.algo),

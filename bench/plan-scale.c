@@ -12,14 +12,13 @@
 #include <sys/resource.h>
 
 #include "bench-common.h"
-#include "sn/sn.h"
 #include "sn/plan.h"
+#include "sn/sn.h"
 
-static const char spec_fmt[] = BENCH_NVL72_FLEET
-    "cooling:\n"
-    "  type: cold_plate\n"
-    "workload:\n"
-    "  model: llama3-405b\n";
+static const char spec_fmt[] = BENCH_NVL72_FLEET "cooling:\n"
+                                                 "  type: cold_plate\n"
+                                                 "workload:\n"
+                                                 "  model: llama3-405b\n";
 
 int main(int argc, char **argv)
 {
@@ -72,8 +71,8 @@ int main(int argc, char **argv)
            "peak %.0f MiB\n",
            racks, topo->naccel, topo->nlinks, t1 - t0, t2 - t1, t3 - t2,
            t4 - t3, t4 - t0,
-           ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
-               ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6,
+           ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec +
+               ru.ru_stime.tv_usec / 1e6,
            ru.ru_maxrss / 1024.0);
     sn_plan_free(plan);
     sn_topo_free(topo);

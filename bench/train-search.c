@@ -87,9 +87,8 @@ int main(int argc, char **argv)
                "%.2f s/step, MFU %.1f%%\n",
                top[0].layout.tp, top[0].layout.pp, top[0].layout.dp,
                top[0].layout.vpp, top[0].layout.mbs,
-               sn_recompute_name(top[0].layout.recompute),
-               top[0].layout.zero, top[0].result.step_time,
-               100 * top[0].result.mfu);
+               sn_recompute_name(top[0].layout.recompute), top[0].layout.zero,
+               top[0].result.step_time, 100 * top[0].result.mfu);
     sn_train_free(t);
     sn_train_env_release(&env);
     sn_spec_release(&spec);

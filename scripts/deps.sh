@@ -10,8 +10,10 @@ set -euo pipefail
 pkgs_build=(build-essential pkg-config libyaml-dev libsqlite3-dev
             libhwloc-dev libopenblas-dev libopenmpi-dev openmpi-bin)
 # tests: the sqlite3 shell (integrity checks), network namespaces and
-# shaping (iproute2), clang for the fuzzer, side-by-side peers
-pkgs_test=(sqlite3 iproute2 clang libclang-rt-14-dev hwloc iperf3 hpcc jq)
+# shaping (iproute2), clang for the fuzzer, clang-format for the house
+# layout (tests/format), side-by-side peers
+pkgs_test=(sqlite3 iproute2 clang libclang-rt-14-dev clang-format hwloc
+           iperf3 hpcc jq)
 
 all=("${pkgs_build[@]}" "${pkgs_test[@]}")
 

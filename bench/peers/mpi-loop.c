@@ -24,8 +24,7 @@ static int cmp(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static void one(const char *what, int rank, char *sbuf, char *rbuf,
-                int bytes)
+static void one(const char *what, int rank, char *sbuf, char *rbuf, int bytes)
 {
     char ack = 0;
 

@@ -57,7 +57,7 @@ enum sn_bench_dtype {
     SN_DT_TF32, /* fp32 storage, tf32 tensor-core math (cuda GEMM) */
     SN_DT_BF16,
     SN_DT_FP16,
-    SN_DT_FP8,  /* e4m3 (cuda GEMM on compute capability 8.9+) */
+    SN_DT_FP8, /* e4m3 (cuda GEMM on compute capability 8.9+) */
     SN_DT_INT32,
     SN_DT_COUNT
 };
@@ -72,8 +72,8 @@ enum sn_bench_redop { SN_REDOP_SUM, SN_REDOP_MAX, SN_REDOP_MIN };
 struct sn_bench_stats {
     uint32_t n;
     double median, mean, min, max;
-    double stddev;       /* sample standard deviation (n - 1) */
-    double cv;           /* stddev / mean */
+    double stddev; /* sample standard deviation (n - 1) */
+    double cv;     /* stddev / mean */
     double p5, p90, p95, p99, p999;
     double ci_lo, ci_hi; /* 95% CI of the median */
 };
@@ -81,16 +81,16 @@ struct sn_bench_stats {
 /* Device and host state read before and after a test; fields that could
  * not be read are NaN (numbers) or empty (strings). */
 struct sn_bench_state {
-    double cpu_freq_hz;   /* mean current frequency over the rank's CPUs */
-    char governor[16];    /* cpufreq governor of the rank's first CPU */
-    double cpu_temp_c;    /* hottest thermal zone */
-    double sm_clock_hz;   /* accelerator clocks (NVML) */
+    double cpu_freq_hz; /* mean current frequency over the rank's CPUs */
+    char governor[16];  /* cpufreq governor of the rank's first CPU */
+    double cpu_temp_c;  /* hottest thermal zone */
+    double sm_clock_hz; /* accelerator clocks (NVML) */
     double mem_clock_hz;
-    double temp_c;        /* accelerator temperature */
-    double power_w;       /* accelerator board power */
-    uint64_t throttle;    /* NVML clocks event reasons bit mask */
-    bool throttle_read;   /* throttle holds NVML's answer (0 = none) */
-    bool valid;           /* read at all */
+    double temp_c;      /* accelerator temperature */
+    double power_w;     /* accelerator board power */
+    uint64_t throttle;  /* NVML clocks event reasons bit mask */
+    bool throttle_read; /* throttle holds NVML's answer (0 = none) */
+    bool valid;         /* read at all */
 };
 
 enum sn_bench_subject {
@@ -105,32 +105,32 @@ enum sn_bench_subject {
  * when unit is "s"). The headline value is stats.median. */
 struct sn_bench_result {
     enum sn_bench_test test;
-    char op[24];           /* gemm, copy, triad, h2d, uni, bidir, latency,
-                              allreduce, aggregate, ... */
+    char op[24]; /* gemm, copy, triad, h2d, uni, bidir, latency,
+                    allreduce, aggregate, ... */
     enum sn_bench_subject subject;
-    int rank;              /* the device, or the pair's source */
-    int peer;              /* the pair's destination; -1 otherwise */
-    int nranks;            /* ranks taking part */
-    int round;             /* tournament round; -1 when not in rounds */
-    char host[64];         /* host of rank */
-    char peer_host[64];    /* host of peer, or empty */
-    char device[96];       /* "NVIDIA H100 80GB HBM3 (0000:1b:00.0)" */
+    int rank;           /* the device, or the pair's source */
+    int peer;           /* the pair's destination; -1 otherwise */
+    int nranks;         /* ranks taking part */
+    int round;          /* tournament round; -1 when not in rounds */
+    char host[64];      /* host of rank */
+    char peer_host[64]; /* host of peer, or empty */
+    char device[96];    /* "NVIDIA H100 80GB HBM3 (0000:1b:00.0)" */
     /* parameters; -1 or empty where they do not apply */
     char dtype[12];
     char redop[8];
-    uint64_t bytes;        /* buffer or message size (nccl-tests size) */
-    uint64_t count;        /* elements */
+    uint64_t bytes; /* buffer or message size (nccl-tests size) */
+    uint64_t count; /* elements */
     int64_t gemm_m, gemm_n, gemm_k;
     int threads;
-    int numa;              /* host NUMA node of the host buffer */
-    int pinned;            /* 1 pinned, 0 pageable */
-    int inplace;           /* 1 in-place, 0 out-of-place */
+    int numa;    /* host NUMA node of the host buffer */
+    int pinned;  /* 1 pinned, 0 pageable */
+    int inplace; /* 1 in-place, 0 out-of-place */
     int root;
-    int concurrent;        /* 1 measured with other pairs at once */
+    int concurrent; /* 1 measured with other pairs at once */
     /* what was measured */
-    char metric[16];       /* flops, bandwidth, latency, time, aggregate */
-    char unit[8];          /* FLOP/s, B/s, s */
-    double work;           /* FLOPs or bytes per operation; 0 for times */
+    char metric[16]; /* flops, bandwidth, latency, time, aggregate */
+    char unit[8];    /* FLOP/s, B/s, s */
+    double work;     /* FLOPs or bytes per operation; 0 for times */
     struct sn_bench_stats stats;
     double time;           /* median seconds per operation */
     double algbw, busbw;   /* coll: nccl-tests definitions, B/s; else 0 */
@@ -142,14 +142,14 @@ struct sn_bench_result {
     int ci_met;            /* --until-ci: 1 reached, 0 stopped at the
                               cap; -1 when not asked for */
     struct sn_bench_state before, after;
-    double *samples;       /* seconds per operation, owned */
+    double *samples; /* seconds per operation, owned */
     size_t nsamples;
 };
 
 /* One rank of the job. */
 struct sn_bench_rank {
     int rank;
-    int local_rank;        /* among the ranks of its host */
+    int local_rank; /* among the ranks of its host */
     char host[64];
     char device[96];
 };
@@ -161,7 +161,7 @@ struct sn_bench_versions {
     char blas[160];
     char cuda_runtime[16];
     char cuda_driver[16];
-    char driver[32];       /* the GPU driver (NVML), or empty */
+    char driver[32]; /* the GPU driver (NVML), or empty */
     char nccl[16];
     char kernel[64];
 };
@@ -170,7 +170,7 @@ struct sn_bench_versions {
  * between two reads) and the cost of one read, both seconds. */
 struct sn_bench_timer {
     char name[48];
-    double resolution;     /* clock_getres() or the event resolution */
+    double resolution; /* clock_getres() or the event resolution */
     double granularity;
     double overhead;
 };
@@ -178,11 +178,11 @@ struct sn_bench_timer {
 /* How a run sampled, as resolved from the options (defaults filled). */
 struct sn_bench_sampling {
     int warmup, iters, latency_iters;
-    double until_ci;       /* fraction; 0 = off */
-    int max_iters;         /* cap with until_ci */
-    double timeout;        /* seconds per test */
-    bool check;            /* collective data checked */
-    bool isolated;         /* pairs one at a time */
+    double until_ci; /* fraction; 0 = off */
+    int max_iters;   /* cap with until_ci */
+    double timeout;  /* seconds per test */
+    bool check;      /* collective data checked */
+    bool isolated;   /* pairs one at a time */
 };
 
 /* Everything a run produced. On rank 0 it holds every rank's results. */
@@ -194,14 +194,14 @@ struct sn_bench_results {
     char backend[8];
     struct sn_bench_versions versions;
     struct sn_bench_timer timer;
-    int mpi_thread_level;  /* what MPI provided (MPI_THREAD_*) */
-    bool complete;         /* false when the run was cut short */
-    char abort_test[16];   /* the test that was running when it was */
+    int mpi_thread_level; /* what MPI provided (MPI_THREAD_*) */
+    bool complete;        /* false when the run was cut short */
+    char abort_test[16];  /* the test that was running when it was */
     char abort_msg[512];
-    char **notes;          /* skipped tests and other remarks, owned */
+    char **notes; /* skipped tests and other remarks, owned */
     size_t nnotes;
-    double started;        /* seconds since the epoch */
-    double elapsed;        /* seconds */
+    double started; /* seconds since the epoch */
+    double elapsed; /* seconds */
     struct sn_bench_sampling sampling;
 };
 
@@ -219,15 +219,15 @@ enum sn_bench_fault {
 struct sn_bench_inject {
     enum sn_bench_fault fault;
     int rank;
-    int test;              /* enum sn_bench_test, or -1 for any */
-    bool in_loop;          /* hang, die: inside a timed loop, not at the
-                              start */
+    int test;     /* enum sn_bench_test, or -1 for any */
+    bool in_loop; /* hang, die: inside a timed loop, not at the
+                     start */
 };
 
 /* Why the run ends early, for the abort callback. */
 struct sn_bench_abort {
-    int rank;              /* rank reporting */
-    int culprit;           /* the rank found behind, or -1 */
+    int rank;    /* rank reporting */
+    int culprit; /* the rank found behind, or -1 */
     const char *test;
     const char *message;
 };
@@ -238,13 +238,13 @@ struct sn_bench_opts {
     enum sn_bench_test tests[SN_BENCH_TEST_COUNT];
     size_t ntests;
     /* sampling */
-    int warmup;            /* untimed iterations before each section */
-    int iters;             /* timed iterations (the first batch) */
-    int latency_iters;     /* for the latency test */
-    double until_ci;       /* keep sampling until the 95% CI half-width is
-                              under this fraction of the median; 0 = off */
-    int max_iters;         /* cap on samples with until_ci */
-    double timeout;        /* seconds per test before the job ends */
+    int warmup;        /* untimed iterations before each section */
+    int iters;         /* timed iterations (the first batch) */
+    int latency_iters; /* for the latency test */
+    double until_ci;   /* keep sampling until the 95% CI half-width is
+                          under this fraction of the median; 0 = off */
+    int max_iters;     /* cap on samples with until_ci */
+    double timeout;    /* seconds per test before the job ends */
     /* sizes; 0 = the backend's default */
     uint64_t min_bytes, max_bytes; /* coll sweep (nccl-tests -b -e) */
     double step_factor;            /* -f */
@@ -256,13 +256,13 @@ struct sn_bench_opts {
     int threads;                   /* cpu threads per rank; 0 = affinity */
     /* test parameters */
     enum sn_bench_dtype gemm_dtypes[SN_DT_COUNT];
-    size_t ngemm_dtypes;           /* 0 = the backend's list */
+    size_t ngemm_dtypes; /* 0 = the backend's list */
     enum sn_bench_dtype coll_dtype;
     enum sn_bench_redop redop;
     int root;
-    unsigned coll_ops;             /* bit (1 << enum sn_coll_op); 0 = all */
-    bool isolated;                 /* pairs one at a time */
-    bool check;                    /* data correctness (default on) */
+    unsigned coll_ops; /* bit (1 << enum sn_coll_op); 0 = all */
+    bool isolated;     /* pairs one at a time */
+    bool check;        /* data correctness (default on) */
     /* where /proc and /sys are read from ("" = "/") */
     const char *fsroot;
     /* the NVML library the device state is read through (dlopen()ed;
@@ -327,19 +327,18 @@ int sn_bench_job_host_first(struct sn_bench_job *job, bool *first,
  * without: the ranks of one node share a host and nodes do not (mpirun's
  * order). Caller-owned; zero-initialised is releasable. */
 struct sn_bench_placement {
-    size_t mismatches;     /* ranks off their place */
-    bool colocated;        /* ranks of different nodes share a host */
-    char what[640];        /* the first few, in words */
+    size_t mismatches; /* ranks off their place */
+    bool colocated;    /* ranks of different nodes share a host */
+    char what[640];    /* the first few, in words */
     int nranks;
-    int *host_of;          /* per rank: an index of its host name */
-    int *node_of;          /* per rank: its node in the spec */
+    int *host_of; /* per rank: an index of its host name */
+    int *node_of; /* per rank: its node in the spec */
 };
 /* Learn every rank's host and hold it against spec (a collective call;
  * the verdict on every rank, the words on rank 0). SN_OK with
  * p->mismatches set; SN_ERUNTIME when MPI fails. */
 int sn_bench_job_placement(struct sn_bench_job *job, const struct sn_spec *spec,
-                           struct sn_bench_placement *p,
-                           struct sn_error *err);
+                           struct sn_bench_placement *p, struct sn_error *err);
 /* Whether ranks a and b share a host that the spec gives them apart. */
 bool sn_bench_placement_colocated(const struct sn_bench_placement *p, int a,
                                   int b);
@@ -357,9 +356,8 @@ void sn_bench_placement_release(struct sn_bench_placement *p);
  * more than SN_BENCH_GATHER_MAX bytes nothing is gathered and every rank
  * returns SN_EINPUT (rank 0's message names the rank); SN_ERUNTIME when
  * MPI fails. */
-int sn_bench_job_gather(struct sn_bench_job *job, const void *data,
-                        size_t len, char **all, size_t **offs,
-                        struct sn_error *err);
+int sn_bench_job_gather(struct sn_bench_job *job, const void *data, size_t len,
+                        char **all, size_t **offs, struct sn_error *err);
 
 /* Run the tests in opts on every rank of the job (all ranks call it with
  * the same options). Fills *res (caller-owned; release it) on every rank,
@@ -408,8 +406,7 @@ double sn_bench_ci_rel(const struct sn_bench_stats *st);
  * ns). Fills at most nbins counts; returns the bins used and the first
  * bin's lower edge in *first_edge (in the values' unit). */
 size_t sn_bench_histogram(const double *x, size_t n, double scale,
-                          uint64_t *counts, size_t nbins,
-                          double *first_edge);
+                          uint64_t *counts, size_t nbins, double *first_edge);
 
 /* ---- schedules ---------------------------------------------------------- */
 

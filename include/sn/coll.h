@@ -63,7 +63,7 @@ struct sn_group {
 /* One prediction. Bandwidths in bytes/s, nccl-tests definitions:
  * algbw = size / time; busbw = algbw x the op's bus factor. */
 struct sn_coll_result {
-    double time;            /* seconds */
+    double time; /* seconds */
     double algbw;
     double busbw;
     double bottleneck_bw;   /* nominal bandwidth one rank has on the
@@ -76,10 +76,10 @@ struct sn_coll_result {
                                the 2(n-1)/n bus factor overstates */
     enum sn_coll_algo algo; /* the algorithm used (auto resolved) */
     enum sn_link_class bottleneck;
-    int proto;              /* enum sn_coll_proto chosen */
-    double latency;         /* seconds: the size-independent part */
-    bool flows;             /* bandwidth from the flow engine (else the
-                               per-level estimate for very large groups) */
+    int proto;      /* enum sn_coll_proto chosen */
+    double latency; /* seconds: the size-independent part */
+    bool flows;     /* bandwidth from the flow engine (else the
+                       per-level estimate for very large groups) */
 };
 
 /* NCCL's protocols: LL (8-byte lines, 4 of data), LL128 (128-byte lines,
@@ -98,8 +98,8 @@ enum sn_coll_proto {
 struct sn_coll_params {
     /* usable fraction of a link's nominal per-direction rate, by class */
     double link_eff[SN_LINK_CLASS_COUNT];
-    double nvls_eff;        /* in-switch reduction efficiency */
-    bool nvls;              /* scale-up switches reduce in the network */
+    double nvls_eff; /* in-switch reduction efficiency */
+    bool nvls;       /* scale-up switches reduce in the network */
     double proto_eff[SN_PROTO_COUNT]; /* payload share of each protocol */
     /* NCCL's tuner refinements of LL and LL128 bandwidth per algorithm,
      * used instead of proto_eff where above 0 */
@@ -120,17 +120,17 @@ struct sn_coll_params {
     double tree_base[SN_PROTO_COUNT];
     double ring_hop[SN_LINK_CLASS_COUNT][SN_PROTO_COUNT];
     double tree_hop[SN_LINK_CLASS_COUNT][SN_PROTO_COUNT];
-    double nvls_hop;        /* one NVLS operation inside a domain */
-    double nvls_net_hop;    /* one NVLS-tree step across domains */
-    double ll_multinode;    /* LL intra-domain hop factor across domains */
-    double ring_plateau;    /* large multi-domain Simple ring all-reduce
-                               latency factor */
-    double tree_eff;        /* tree bandwidth share NCCL models */
-    double chunk;           /* pipelining chunk, bytes */
+    double nvls_hop;     /* one NVLS operation inside a domain */
+    double nvls_net_hop; /* one NVLS-tree step across domains */
+    double ll_multinode; /* LL intra-domain hop factor across domains */
+    double ring_plateau; /* large multi-domain Simple ring all-reduce
+                            latency factor */
+    double tree_eff;     /* tree bandwidth share NCCL models */
+    double chunk;        /* pipelining chunk, bytes */
     /* groups whose steps have more flows than this take the per-level
      * estimate instead of the flow engine */
     double flow_max;
-    const char *source;     /* where the defaults came from (static) */
+    const char *source; /* where the defaults came from (static) */
 };
 
 /* Fill p with the defaults for t's accelerator (NVLink generation from the
@@ -168,8 +168,7 @@ int sn_coll_predict(struct sn_coll_model *m, enum sn_coll_op op,
 int sn_coll_predict_siblings(struct sn_coll_model *m, enum sn_coll_op op,
                              const struct sn_group *g, uint32_t siblings,
                              double bytes, enum sn_coll_algo algo,
-                             struct sn_coll_result *res,
-                             struct sn_error *err);
+                             struct sn_coll_result *res, struct sn_error *err);
 /* ---- the vocabulary (src/lib/model/coll-ops.c) ----------------------------
  * One table of collective operations for the model, bench, diagnose and
  * the CLI: names, nccl-tests' spellings, bus factors and what the op's
@@ -177,16 +176,16 @@ int sn_coll_predict_siblings(struct sn_coll_model *m, enum sn_coll_op op,
 
 /* One collective operation. */
 struct sn_coll_op_info {
-    const char *name;        /* ours, nccl-tests' too: "allreduce" */
-    const char *aliases[3];  /* other spellings the parser takes
-                                ("all_reduce", "bcast"); NULL-padded */
+    const char *name;       /* ours, nccl-tests' too: "allreduce" */
+    const char *aliases[3]; /* other spellings the parser takes
+                               ("all_reduce", "bcast"); NULL-padded */
     /* bus factor: bus_scale x (n-1)/n when bus_per_rank, else bus_scale */
     double bus_scale;
     bool bus_per_rank;
-    bool reduces;            /* applies a reduction operator (sum, max) */
-    bool rooted;             /* has a root rank (broadcast, reduce) */
-    bool parted;             /* the buffer holds one part per rank, so a
-                                size is a whole number of parts */
+    bool reduces; /* applies a reduction operator (sum, max) */
+    bool rooted;  /* has a root rank (broadcast, reduce) */
+    bool parted;  /* the buffer holds one part per rank, so a
+                     size is a whole number of parts */
 };
 
 /* The table row of op; NULL when op is out of range. */
@@ -199,8 +198,7 @@ double sn_coll_bus_factor(enum sn_coll_op op, uint32_t n);
  * size) in `time` seconds: algbw = bytes / time, and busbw = algbw x the
  * bus factor of op over n ranks; both 0 when time is not above 0. */
 double sn_coll_algbw(double bytes, double time);
-double sn_coll_busbw(enum sn_coll_op op, uint32_t n, double bytes,
-                     double time);
+double sn_coll_busbw(enum sn_coll_op op, uint32_t n, double bytes, double time);
 /* Our names ("allreduce", "nvls"); "?" when out of range. */
 const char *sn_coll_op_name(enum sn_coll_op op);
 const char *sn_coll_algo_name(enum sn_coll_algo algo);

@@ -36,8 +36,8 @@ const char *sn_severity_name(enum sn_severity s); /* "PASS", ... */
  * sources documented in docs/check.md. */
 struct sn_diag_config {
     /* design: measured / expected (oriented so that < 1 is worse) */
-    double design_warn;   /* below: WARN */
-    double design_fail;   /* below: FAIL */
+    double design_warn; /* below: WARN */
+    double design_fail; /* below: FAIL */
     /* baseline: z = (now - baseline) / combined noise, < 0 is worse */
     double baseline_warn_z;
     double baseline_fail_z;
@@ -46,17 +46,22 @@ struct sn_diag_config {
     double noise_floor;
     /* peers: modified z-score 0.6745 (x - median) / MAD */
     double peer_z;
-    size_t peer_min;      /* fewest members for a peer comparison */
-    double peer_fail;     /* a peer outlier below this share of the peer
-                             median: FAIL */
+    size_t peer_min;  /* fewest members for a peer comparison */
+    double peer_fail; /* a peer outlier below this share of the peer
+                         median: FAIL */
 };
 
 void sn_diag_config_default(struct sn_diag_config *cfg);
 
-/* ---- one comparison of one result ----------------------------------------- */
+/* ---- one comparison of one result -----------------------------------------
+ */
 
-enum sn_diag_basis { SN_BASIS_DESIGN, SN_BASIS_BASELINE, SN_BASIS_PEERS,
-                     SN_BASIS_COUNT };
+enum sn_diag_basis {
+    SN_BASIS_DESIGN,
+    SN_BASIS_BASELINE,
+    SN_BASIS_PEERS,
+    SN_BASIS_COUNT
+};
 
 const char *sn_diag_basis_name(enum sn_diag_basis b); /* "design", ... */
 
@@ -65,15 +70,15 @@ const char *sn_diag_basis_name(enum sn_diag_basis b); /* "design", ... */
 struct sn_diag_cmp {
     bool valid;
     enum sn_severity severity;
-    double reference;     /* design: what the design lets this subject
-                             reach given what its best peers reach (see
-                             sn_diag_run); baseline centre; peer median */
-    double expected;      /* design: the design's own value */
-    double ratio;         /* measured / reference, oriented */
-    double z;             /* standardised difference (baseline, peers) */
-    double lo, hi;        /* the interval the value was expected in */
-    double noise;         /* the combined standard deviation used */
-    size_t npeers;        /* peers: group size */
+    double reference; /* design: what the design lets this subject
+                         reach given what its best peers reach (see
+                         sn_diag_run); baseline centre; peer median */
+    double expected;  /* design: the design's own value */
+    double ratio;     /* measured / reference, oriented */
+    double z;         /* standardised difference (baseline, peers) */
+    double lo, hi;    /* the interval the value was expected in */
+    double noise;     /* the combined standard deviation used */
+    size_t npeers;    /* peers: group size */
 };
 
 /* A result against the baseline entry for its subject. The noise of the
@@ -109,7 +114,8 @@ int sn_diag_expect(const struct sn_topo *t, const char *backend,
                    const struct sn_results *rs, double *expected,
                    const char **source, struct sn_error *err);
 
-/* ---- localisation ------------------------------------------------------------ */
+/* ---- localisation
+ * ------------------------------------------------------------ */
 
 /* A pair observation for localisation: two accelerator ranks, whether the
  * pair was slow, and how slow (measured / reference, oriented). */
@@ -123,15 +129,15 @@ struct sn_diag_pair {
 /* A link that explains slow pairs. */
 struct sn_diag_culprit {
     uint32_t link;
-    double confidence;     /* 0..1: prior share among the links that no
-                              observation tells apart, less conflicts */
-    double health;         /* median ratio of the pairs it explains */
+    double confidence;         /* 0..1: prior share among the links that no
+                                  observation tells apart, less conflicts */
+    double health;             /* median ratio of the pairs it explains */
     enum sn_severity severity; /* strongest of those pairs */
-    uint32_t *support;     /* indices into the pair array, ascending */
+    uint32_t *support;         /* indices into the pair array, ascending */
     size_t nsupport;
     uint32_t *alternatives; /* links the data cannot tell from this one */
     size_t nalternatives;
-    size_t conflicts;      /* healthy pairs that cross it */
+    size_t conflicts; /* healthy pairs that cross it */
 };
 
 struct sn_diag_culprits {
@@ -139,7 +145,7 @@ struct sn_diag_culprits {
     size_t n;
     uint32_t *unexplained; /* slow pairs no link explains */
     size_t nunexplained;
-    uint8_t *crossed;      /* per link: 1 when some pair's route uses it */
+    uint8_t *crossed; /* per link: 1 when some pair's route uses it */
     size_t nlinks;
 };
 
@@ -155,7 +161,8 @@ int sn_diag_localise(const struct sn_topo *t, const struct sn_diag_pair *p,
                      struct sn_error *err);
 void sn_diag_culprits_release(struct sn_diag_culprits *c);
 
-/* ---- the whole diagnosis ------------------------------------------------------ */
+/* ---- the whole diagnosis
+ * ------------------------------------------------------ */
 
 enum sn_finding_kind {
     SN_FIND_LINK,        /* a link localised as the cause of slow pairs */
@@ -177,23 +184,23 @@ const char *sn_finding_kind_name(enum sn_finding_kind k); /* "link", ... */
 struct sn_finding {
     enum sn_severity severity;
     enum sn_finding_kind kind;
-    char subject[64];      /* short id: "L000012", "rank3", "rank0~rank2" */
-    char label[192];       /* ledger label or device location */
+    char subject[64]; /* short id: "L000012", "rank3", "rank0~rank2" */
+    char label[192];  /* ledger label or device location */
     char test[SN_RESULT_TEST_MAX];
     char params[SN_RESULT_PARAMS_MAX];
     char unit[SN_RESULT_UNIT_MAX];
-    double measured;       /* the result's median (NaN for links) */
+    double measured; /* the result's median (NaN for links) */
     struct sn_diag_cmp cmp[SN_BASIS_COUNT];
-    double confidence;     /* links: see struct sn_diag_culprit; else 1 */
-    double health;         /* links: estimated share of expected rate */
-    char **support;        /* links: the slow pairs it explains (names) */
+    double confidence; /* links: see struct sn_diag_culprit; else 1 */
+    double health;     /* links: estimated share of expected rate */
+    char **support;    /* links: the slow pairs it explains (names) */
     size_t nsupport;
-    char **alternatives;   /* links: labels it cannot be told from */
+    char **alternatives; /* links: labels it cannot be told from */
     size_t nalternatives;
     size_t conflicts;
-    char *evidence;        /* one or two sentences with the numbers */
-    char *next_step;       /* what the field does next */
-    double score;          /* order within a severity: larger first */
+    char *evidence;  /* one or two sentences with the numbers */
+    char *next_step; /* what the field does next */
+    double score;    /* order within a severity: larger first */
 };
 
 /* Verdict of one subject (device, pair or link). */
@@ -201,13 +208,13 @@ struct sn_verdict {
     char subject[64];
     char label[192];
     enum sn_severity severity;
-    bool measured;         /* links: some measured route crosses it */
+    bool measured; /* links: some measured route crosses it */
 };
 
 struct sn_diag_report {
     struct sn_finding *findings; /* strongest first */
     size_t n;
-    enum sn_severity verdict;    /* the strongest finding, PASS if none */
+    enum sn_severity verdict; /* the strongest finding, PASS if none */
     struct sn_verdict *devices, *pairs, *links;
     size_t ndevices, npairs, nlinks;
     size_t nresults;
@@ -232,8 +239,8 @@ struct sn_diag_report {
 struct sn_diag_input {
     const struct sn_topo *topo;
     const struct sn_results *results;
-    const double *expected;            /* per result */
-    const char *const *expected_source;/* per result, may be NULL */
+    const double *expected;             /* per result */
+    const char *const *expected_source; /* per result, may be NULL */
     const struct sn_baseline *baseline;
     const struct sn_diag_config *cfg;
     /* what doctor found on the run's hosts (may be NULL): a FAIL becomes
@@ -257,7 +264,8 @@ int sn_diag_run(const struct sn_diag_input *in, struct sn_diag_report **out,
                 struct sn_error *err);
 void sn_diag_report_free(struct sn_diag_report *r);
 
-/* ---- rendering ------------------------------------------------------------------ */
+/* ---- rendering
+ * ------------------------------------------------------------------ */
 
 /* The report for people: verdict, findings with evidence and next step,
  * a count of verdicts per kind of subject, and the node health section

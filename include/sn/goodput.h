@@ -12,15 +12,15 @@
 
 /* Component classes that fail, and what each rate is counted per. */
 enum sn_fail_class {
-    SN_FAIL_ACCEL,     /* GPU, HBM, SRAM, GPU processor, thermal, SDC;
-                          per accelerator */
-    SN_FAIL_NIC,       /* per scale-out NIC */
-    SN_FAIL_HOST,      /* host maintenance, SSD, PSU, chassis, CPU, DRAM,
-                          IO board; per node */
-    SN_FAIL_NETWORK,   /* scale-out switches and cables; per accelerator */
-    SN_FAIL_SCALEUP,   /* scale-up switch chips; per chip */
-    SN_FAIL_SOFTWARE,  /* software bugs, collective timeouts, dependencies;
-                          per accelerator; stop the whole job */
+    SN_FAIL_ACCEL,    /* GPU, HBM, SRAM, GPU processor, thermal, SDC;
+                         per accelerator */
+    SN_FAIL_NIC,      /* per scale-out NIC */
+    SN_FAIL_HOST,     /* host maintenance, SSD, PSU, chassis, CPU, DRAM,
+                         IO board; per node */
+    SN_FAIL_NETWORK,  /* scale-out switches and cables; per accelerator */
+    SN_FAIL_SCALEUP,  /* scale-up switch chips; per chip */
+    SN_FAIL_SOFTWARE, /* software bugs, collective timeouts, dependencies;
+                         per accelerator; stop the whole job */
     SN_FAIL_COUNT
 };
 
@@ -34,48 +34,48 @@ enum sn_fault_domain {
 /* The spec's `reliability:` section, defaults from
  * sn_goodput_params_default() (Llama 3's interruption table). */
 struct sn_goodput_params {
-    double mtbf[SN_FAIL_COUNT];   /* hours per failure of one unit; 0 =
-                                     never fails */
+    double mtbf[SN_FAIL_COUNT]; /* hours per failure of one unit; 0 =
+                                   never fails */
     enum sn_fault_domain domain;
-    int spares;                   /* spare supernodes */
-    double restart;               /* s: detect, reschedule, warm up */
-    double repair;                /* s: bring a failed supernode back */
-    double checkpoint_write;      /* s blocking; 0 = from the storage */
-    double checkpoint_restore;    /* s; 0 = from the storage */
+    int spares;                /* spare supernodes */
+    double restart;            /* s: detect, reschedule, warm up */
+    double repair;             /* s: bring a failed supernode back */
+    double checkpoint_write;   /* s blocking; 0 = from the storage */
+    double checkpoint_restore; /* s; 0 = from the storage */
 };
 
 /* What the cluster and the job look like to the goodput model. */
 struct sn_goodput_job {
-    int accels;                  /* in the job */
-    int per_supernode;           /* accelerators per supernode */
-    int per_node;                /* accelerators per node */
+    int accels;        /* in the job */
+    int per_supernode; /* accelerators per supernode */
+    int per_node;      /* accelerators per node */
     int nics_per_node;
-    int scaleup_switches;        /* per supernode */
+    int scaleup_switches; /* per supernode */
     double checkpoint_bytes;
-    double write_bw, read_bw;    /* storage bytes/s; 0 = unknown */
+    double write_bw, read_bw; /* storage bytes/s; 0 = unknown */
 };
 
 struct sn_goodput_result {
-    double rate[SN_FAIL_COUNT];  /* failures per hour of the job, by class */
-    double mtbf;                 /* s: between interruptions of the job */
-    double mtbf_supernode;       /* s: between failures of one supernode */
-    double checkpoint_write;     /* s (delta) */
-    double restart;              /* s (R): restart + restore + waiting */
-    double young;                /* s: sqrt(2 delta M) */
-    double daly;                 /* s: Daly's higher-order optimum */
-    double interval;             /* s: the interval used (Daly) */
-    double waste_checkpoint;     /* fractions of wall time */
+    double rate[SN_FAIL_COUNT]; /* failures per hour of the job, by class */
+    double mtbf;                /* s: between interruptions of the job */
+    double mtbf_supernode;      /* s: between failures of one supernode */
+    double checkpoint_write;    /* s (delta) */
+    double restart;             /* s (R): restart + restore + waiting */
+    double young;               /* s: sqrt(2 delta M) */
+    double daly;                /* s: Daly's higher-order optimum */
+    double interval;            /* s: the interval used (Daly) */
+    double waste_checkpoint;    /* fractions of wall time */
     double waste_rework;
     double waste_restart;
-    double waste_supernode;      /* supernodes out of the job */
-    double ettr;                 /* effective training time ratio */
-    double spare_fraction;       /* spares / (job + spares) */
-    double goodput;              /* ettr x (1 - spare_fraction) */
-    double p_no_spare;           /* a failure finds no spare */
+    double waste_supernode; /* supernodes out of the job */
+    double ettr;            /* effective training time ratio */
+    double spare_fraction;  /* spares / (job + spares) */
+    double goodput;         /* ettr x (1 - spare_fraction) */
+    double p_no_spare;      /* a failure finds no spare */
     /* the assumptions behind the figures, for the reader */
     enum sn_fault_domain domain;
-    int spares;                  /* -1: unlimited */
-    double repair;               /* s */
+    int spares;    /* -1: unlimited */
+    double repair; /* s */
 };
 
 /* One line that states the assumptions of a goodput result (fault

@@ -36,7 +36,7 @@ enum sn_health_status {
 /* One finding. Strings are never NULL (empty when there is nothing to
  * say); remedy is empty for a pass. */
 struct sn_health_check {
-    char *name;     /* stable dotted id: "pcie.link", "nvml.ecc" */
+    char *name; /* stable dotted id: "pcie.link", "nvml.ecc" */
     enum sn_health_status status;
     char *subject;  /* the device or setting: "0000:17:00.0 gpu 10de:2330" */
     char *evidence; /* what was read: "8.0 GT/s x8 of 16.0 GT/s x16" */
@@ -55,9 +55,9 @@ struct sn_health_report {
 
 /* Probe groups, for sn_health_config.probes. */
 enum {
-    SN_HEALTH_PROBE_PCIE = 1u << 0, /* PCIe link speed/width, AER */
-    SN_HEALTH_PROBE_NVML = 1u << 1, /* GPUs through NVML */
-    SN_HEALTH_PROBE_TOPO = 1u << 2, /* expected against found (hwloc) */
+    SN_HEALTH_PROBE_PCIE = 1u << 0,     /* PCIe link speed/width, AER */
+    SN_HEALTH_PROBE_NVML = 1u << 1,     /* GPUs through NVML */
+    SN_HEALTH_PROBE_TOPO = 1u << 2,     /* expected against found (hwloc) */
     SN_HEALTH_PROBE_VERSIONS = 1u << 3, /* versions against the matrix */
     SN_HEALTH_PROBE_CPU = 1u << 4,  /* governor, NUMA balancing, huge pages */
     SN_HEALTH_PROBE_KLOG = 1u << 5, /* kernel log: XID, AER, link down */
@@ -78,24 +78,24 @@ struct sn_health_pcie_want {
 /* The spec's `node:` section with its defaults (docs/doctor.md). A count
  * of -1, an empty string, a zero or false means "not checked". */
 struct sn_health_node {
-    int accelerators;       /* per node: supernode.per_node by default */
-    char model[64];         /* a word of the accelerator's name ("h100") */
-    int nics;               /* compute NIC ports: scaleout.nics_per_node */
-    char nic_id[16];        /* "15b3:1021": only these count as NICs */
+    int accelerators; /* per node: supernode.per_node by default */
+    char model[64];   /* a word of the accelerator's name ("h100") */
+    int nics;         /* compute NIC ports: scaleout.nics_per_node */
+    char nic_id[16];  /* "15b3:1021": only these count as NICs */
     int numa_nodes;
     int numa_accels[SN_HEALTH_MAX_NUMA]; /* per NUMA node, nnuma entries */
     int numa_nics[SN_HEALTH_MAX_NUMA];
-    int nnuma;              /* entries in the two lists above, 0 = none */
-    bool balanced;          /* accelerators and NICs split evenly */
-    bool nic_per_switch;    /* every accelerator shares a PCIe switch with
-                               a NIC (GPUDirect RDMA without the CPU) */
+    int nnuma;           /* entries in the two lists above, 0 = none */
+    bool balanced;       /* accelerators and NICs split evenly */
+    bool nic_per_switch; /* every accelerator shares a PCIe switch with
+                            a NIC (GPUDirect RDMA without the CPU) */
     struct sn_health_pcie_want pcie_accel, pcie_nic, pcie_nvme;
-    int nvlinks;            /* active NVLinks per GPU: links_per_accel */
-    double power_limit_w;   /* the limit the site sets on purpose */
-    char thp[16];           /* transparent huge pages: always, madvise,
-                               never */
-    int hugepages_2m;       /* reserved 2 MiB pages */
-    int hugepages_1g;       /* reserved 1 GiB pages */
+    int nvlinks;          /* active NVLinks per GPU: links_per_accel */
+    double power_limit_w; /* the limit the site sets on purpose */
+    char thp[16];         /* transparent huge pages: always, madvise,
+                             never */
+    int hugepages_2m;     /* reserved 2 MiB pages */
+    int hugepages_1g;     /* reserved 1 GiB pages */
 };
 
 /* Nothing expected. */
@@ -106,8 +106,7 @@ void sn_health_node_init(struct sn_health_node *node);
  * NVLinks from links_per_accelerator for NVIDIA switched or mesh fabrics.
  * SN_EINPUT with "file:line:col: what is wrong (what was expected)". */
 int sn_health_node_from_spec(const struct sn_spec *spec,
-                             struct sn_health_node *node,
-                             struct sn_error *err);
+                             struct sn_health_node *node, struct sn_error *err);
 
 /* ---- the compatibility matrix --------------------------------------- */
 
@@ -128,15 +127,15 @@ void sn_health_matrix_free(struct sn_health_matrix *m);
 /* What to probe and where. Initialise with sn_health_config_init() and
  * set what differs. */
 struct sn_health_config {
-    const char *fsroot; /* every sysfs/procfs path is read under this
-                           directory; "/" (the default) is the live node */
-    unsigned probes;    /* SN_HEALTH_PROBE_* bits; default all */
+    const char *fsroot;       /* every sysfs/procfs path is read under this
+                                 directory; "/" (the default) is the live node */
+    unsigned probes;          /* SN_HEALTH_PROBE_* bits; default all */
     const char *nvml_library; /* dlopen()ed; SN_HEALTH_NVML_DEFAULT by
                                  default, "" or NULL: NVML checks skipped */
     unsigned xid_wait_ms;     /* how long to listen for XID events (100) */
     double idle_after;        /* seconds a process may hold GPU memory
                                  without work before it is suspect (600) */
-    const struct sn_health_node *node; /* expectations; NULL: none */
+    const struct sn_health_node *node;     /* expectations; NULL: none */
     const struct sn_health_matrix *matrix; /* allowed versions; NULL: none */
 };
 

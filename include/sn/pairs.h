@@ -40,13 +40,13 @@ int sn_pairs_route(struct sn_coll_model *m, uint32_t src, uint32_t dst,
 /* Pairs grouped into classes of equal expectations (same relation, same
  * values), for large clusters. Heap arrays freed by sn_pair_classes_release. */
 enum sn_pair_relation {
-    SN_REL_SERVER,   /* same server */
-    SN_REL_DOMAIN,   /* same scale-up domain, another server */
-    SN_REL_NETWORK,  /* across domains */
+    SN_REL_SERVER,  /* same server */
+    SN_REL_DOMAIN,  /* same scale-up domain, another server */
+    SN_REL_NETWORK, /* across domains */
     SN_REL_COUNT
 };
 struct sn_pair_class {
-    struct sn_pair example;  /* the first pair in rank order */
+    struct sn_pair example; /* the first pair in rank order */
     enum sn_pair_relation rel;
     uint64_t count;
 };

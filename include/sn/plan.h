@@ -30,30 +30,30 @@
 #define SN_PLAN_SCHEMA "supernode.plan/1"
 
 enum sn_rack_kind {
-    SN_RACK_COMPUTE,  /* servers (and maybe scale-up switch trays) */
-    SN_RACK_SCALEUP,  /* scale-up switch trays only */
-    SN_RACK_NETWORK,  /* scale-out switches */
+    SN_RACK_COMPUTE, /* servers (and maybe scale-up switch trays) */
+    SN_RACK_SCALEUP, /* scale-up switch trays only */
+    SN_RACK_NETWORK, /* scale-out switches */
 };
 
 /* One rack: what it draws and what cooling it needs. */
 struct sn_plan_rack {
     uint32_t rack;
     enum sn_rack_kind kind;
-    uint32_t supernode;     /* SN_NONE for shared racks */
-    uint32_t units;         /* highest unit in use */
+    uint32_t supernode; /* SN_NONE for shared racks */
+    uint32_t units;     /* highest unit in use */
     double steady_w;
     double peak_w;
     double provisioned_w;
-    double current_a;       /* feed current at peak */
-    double liquid_w;        /* heat taken by liquid */
-    double air_w;           /* heat left to air */
-    double coolant_m3s;     /* coolant flow for liquid_w */
+    double current_a;   /* feed current at peak */
+    double liquid_w;    /* heat taken by liquid */
+    double air_w;       /* heat left to air */
+    double coolant_m3s; /* coolant flow for liquid_w */
 };
 
 /* A warning: the topic ("power", "cooling", ...), a sentence with the
  * reason and the number, and the number against its limit. */
 struct sn_plan_warning {
-    const char *topic;      /* static string */
+    const char *topic; /* static string */
     char *msg;
     double value;
     double limit;
@@ -64,55 +64,55 @@ struct sn_plan_warning {
 struct sn_plan_switches {
     size_t chips;
     size_t boxes;
-    size_t onboard;         /* chips on a server's board */
+    size_t onboard; /* chips on a server's board */
     double power_w;
 };
 
 struct sn_plan {
-    const struct sn_topo *topo;  /* borrowed */
-    const struct sn_spec *spec;  /* borrowed, topo->spec */
+    const struct sn_topo *topo; /* borrowed */
+    const struct sn_spec *spec; /* borrowed, topo->spec */
 
     /* compute */
     size_t supernodes, accelerators, servers, cpus, nics;
-    size_t per_supernode;        /* accelerators */
+    size_t per_supernode; /* accelerators */
     size_t racks, racks_compute, racks_scaleup, racks_network;
 
     /* switches by enum sn_switch_role (SN_SW_EXTERNAL: the site, 0 chips) */
     struct sn_plan_switches sw[8];
-    size_t switch_chips;         /* all roles, chips */
+    size_t switch_chips; /* all roles, chips */
     size_t switch_boxes;
 
     /* links */
     size_t links[SN_LINK_CLASS_COUNT];
-    size_t links_total;          /* scale-up + scale-out (host excluded:
-                                    on board, not cabled) */
-    size_t scaleup_accel;        /* scale-up links at an accelerator */
-    size_t scaleup_switch;       /* scale-up switch-to-switch (L1-L2) */
-    size_t scaleout_nic;         /* NIC uplinks */
-    size_t scaleout_switch;      /* scale-out switch-to-switch */
-    size_t cables[SN_MEDIUM_COUNT];     /* fabric links by medium */
-    double cable_m[SN_MEDIUM_COUNT];    /* metres of cable by medium */
+    size_t links_total;              /* scale-up + scale-out (host excluded:
+                                        on board, not cabled) */
+    size_t scaleup_accel;            /* scale-up links at an accelerator */
+    size_t scaleup_switch;           /* scale-up switch-to-switch (L1-L2) */
+    size_t scaleout_nic;             /* NIC uplinks */
+    size_t scaleout_switch;          /* scale-out switch-to-switch */
+    size_t cables[SN_MEDIUM_COUNT];  /* fabric links by medium */
+    double cable_m[SN_MEDIUM_COUNT]; /* metres of cable by medium */
     double longest_m[SN_MEDIUM_COUNT];
-    size_t transceivers;         /* pluggable optics modules, one per
-                                    optical link end or per links_per_module
-                                    of them */
-    size_t active_ends;          /* ends of active copper and optical
-                                    cables (their electronics draw power) */
-    double transceiver_w;        /* modules and active ends */
+    size_t transceivers;  /* pluggable optics modules, one per
+                             optical link end or per links_per_module
+                             of them */
+    size_t active_ends;   /* ends of active copper and optical
+                             cables (their electronics draw power) */
+    double transceiver_w; /* modules and active ends */
 
     /* bandwidth, bytes/s per direction */
     double scaleup_per_accel;
     double scaleout_per_accel;
-    double convergence;          /* scale-up : scale-out per accelerator;
-                                    0 without a network */
-    double scaleup_aggregate;    /* all accelerators' scale-up */
-    double scaleout_aggregate;   /* all NIC ports */
-    double scaleup_bisection;    /* per supernode */
-    double scaleout_bisection;   /* cluster; NAN when not designed here */
+    double convergence;        /* scale-up : scale-out per accelerator;
+                                  0 without a network */
+    double scaleup_aggregate;  /* all accelerators' scale-up */
+    double scaleout_aggregate; /* all NIC ports */
+    double scaleup_bisection;  /* per supernode */
+    double scaleout_bisection; /* cluster; NAN when not designed here */
 
     /* power, W */
-    double accel_tdp_w;          /* accelerators alone */
-    double servers_w;            /* servers: accelerators x node overhead */
+    double accel_tdp_w; /* accelerators alone */
+    double servers_w;   /* servers: accelerators x node overhead */
     double switches_w;
     double steady_w, peak_w, provisioned_w, facility_w;
     double node_overhead, transient, headroom, pue;
@@ -122,28 +122,28 @@ struct sn_plan {
 
     /* cooling */
     double liquid_w, air_w;
-    double coolant_m3s;          /* whole cluster */
+    double coolant_m3s;                 /* whole cluster */
     double coolant_density, coolant_cp; /* kg/m^3, J/(kg K) */
-    double air_limit_w;          /* heat air carries per rack */
-    double rack_max_steady_w;    /* the rack dissipating most */
-    bool air_alone;              /* every rack's whole heat within
-                                    air_limit_w: air could cool it all */
+    double air_limit_w;                 /* heat air carries per rack */
+    double rack_max_steady_w;           /* the rack dissipating most */
+    bool air_alone;                     /* every rack's whole heat within
+                                           air_limit_w: air could cool it all */
 
     /* storage (when the spec has a workload or storage section) */
     bool storage;
     double params;
     double checkpoint_bytes;
-    double required_write_Bps;   /* to write within the window */
+    double required_write_Bps;       /* to write within the window */
     double write_time, restore_time; /* s at the file system's bandwidth;
                                         NAN when not given */
-    double checkpoint_share;     /* write time / interval */
+    double checkpoint_share;         /* write time / interval */
 
     /* memory */
     bool memory;
-    double train_bytes;          /* parameters x training bytes/param */
+    double train_bytes; /* parameters x training bytes/param */
     double hbm_supernode, hbm_cluster;
-    size_t min_accels;           /* to hold the state fully sharded */
-    double bytes_per_flop;       /* HBM bandwidth / BF16 compute */
+    size_t min_accels;     /* to hold the state fully sharded */
+    double bytes_per_flop; /* HBM bandwidth / BF16 compute */
 
     struct sn_plan_warning *warn;
     size_t nwarn, warn_cap;

@@ -4,11 +4,11 @@
 
 #define SN_VERSION "0.1.0"
 
-#include "sn/util.h"
-#include "sn/spec.h"
-#include "sn/topo.h"
-#include "sn/model.h"
 #include "sn/bench.h"
 #include "sn/health.h"
+#include "sn/model.h"
+#include "sn/spec.h"
+#include "sn/topo.h"
+#include "sn/util.h"
 
 #endif

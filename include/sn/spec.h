@@ -51,19 +51,19 @@ struct sn_accel_info {
     const char *name;    /* catalog key, lowercase: "h100-sxm5-80gb" */
     const char *display; /* as the vendor writes it: "H100-SXM5-80GB" */
     const char *vendor;
-    double bf16_flops;   /* dense BF16/FP16 tensor FLOP/s */
-    double fp8_flops;    /* dense FP8 FLOP/s; 0 when not supported */
-    double hbm_bytes;    /* HBM capacity, bytes */
+    double bf16_flops; /* dense BF16/FP16 tensor FLOP/s */
+    double fp8_flops;  /* dense FP8 FLOP/s; 0 when not supported */
+    double hbm_bytes;  /* HBM capacity, bytes */
     /* what the driver reports as the device's memory (nvidia-smi's total),
      * the room a training job has; 0 when unknown: hbm_bytes serves */
     double hbm_usable_bytes;
-    double hbm_bw;       /* HBM bandwidth, bytes/s */
+    double hbm_bw;            /* HBM bandwidth, bytes/s */
     const char *scaleup_name; /* "NVLink 4" */
-    int scaleup_links;   /* scale-up links per accelerator */
-    double scaleup_bw;   /* bytes/s per direction, summed over links */
-    double tdp_w;        /* 0 when not published */
-    int max_domain;      /* largest scale-up domain the vendor supports */
-    double transient_factor; /* peak/TDP under load spikes */
+    int scaleup_links;        /* scale-up links per accelerator */
+    double scaleup_bw;        /* bytes/s per direction, summed over links */
+    double tdp_w;             /* 0 when not published */
+    int max_domain;           /* largest scale-up domain the vendor supports */
+    double transient_factor;  /* peak/TDP under load spikes */
     enum sn_confidence confidence;
     const char *source;
     /* Defaults a spec takes from its accelerator (added after the first
@@ -80,7 +80,7 @@ struct sn_accel_info {
      * supernode takes them unless its spec says otherwise. 0: computed
      * from the radix. */
     int board_switches;
-    double fp4_flops;    /* dense FP4 (NVFP4/MXFP4) FLOP/s; 0 when none */
+    double fp4_flops; /* dense FP4 (NVFP4/MXFP4) FLOP/s; 0 when none */
     /* The share of a scale-up link's rate the vendor's collective library
      * moves as payload; 0: by NVLink generation, or the generic share */
     double scaleup_eff;
@@ -90,31 +90,31 @@ struct sn_accel_info {
     int host_cpus;
     double host_bw;
     const char *host_link;
-    bool roadmap;        /* announced, not shipping: figures may change */
+    bool roadmap; /* announced, not shipping: figures may change */
 };
 
 /* Which fabric a switch chip serves and what it can do. */
 struct sn_switch_info {
-    const char *name;    /* "nvswitch-gen3", "qm9700" */
+    const char *name; /* "nvswitch-gen3", "qm9700" */
     const char *display;
     const char *vendor;
-    bool scale_up;       /* a scale-up (NVLink/UB) chip, else a network box */
-    int radix;           /* ports */
-    double port_bw;      /* bytes/s per direction per port */
-    double power_w;      /* per chip (scale-up) or per box (network) */
+    bool scale_up;  /* a scale-up (NVLink/UB) chip, else a network box */
+    int radix;      /* ports */
+    double port_bw; /* bytes/s per direction per port */
+    double power_w; /* per chip (scale-up) or per box (network) */
     bool in_network_reduction; /* NVLS / SHARP */
-    double latency;      /* port-to-port, seconds */
-    int chips_per_box;   /* chips per switch tray or box (NVL72 tray: 2) */
-    int rack_units;      /* height of one tray or box */
+    double latency;            /* port-to-port, seconds */
+    int chips_per_box; /* chips per switch tray or box (NVL72 tray: 2) */
+    int rack_units;    /* height of one tray or box */
     enum sn_confidence confidence;
     const char *source;
 };
 
 struct sn_nic_info {
-    const char *name;    /* "cx7-400g" */
+    const char *name; /* "cx7-400g" */
     const char *display;
     const char *vendor;
-    double rate;         /* bytes/s per direction per port */
+    double rate; /* bytes/s per direction per port */
     int ports;
     double power_w;
     enum sn_confidence confidence;
@@ -132,17 +132,17 @@ enum sn_medium {
 };
 
 struct sn_cable_info {
-    const char *name;    /* "dac-400g", "mmf-sr4-400g" */
+    const char *name; /* "dac-400g", "mmf-sr4-400g" */
     const char *display;
     enum sn_medium medium;
-    double max_reach;    /* metres */
-    double rate;         /* bytes/s per direction */
+    double max_reach;           /* metres */
+    double rate;                /* bytes/s per direction */
     double transceiver_power_w; /* per end; 0 for passive media */
     bool needs_transceivers;    /* two pluggable optics per cable */
     enum sn_confidence confidence;
     const char *source;
-    bool scale_up;       /* a scale-up cable (NVLink copper); never picked
-                            by sn_catalog_cable_for() */
+    bool scale_up; /* a scale-up cable (NVLink copper); never picked
+                      by sn_catalog_cable_for() */
     /* links one module at a link end carries: a module whose lanes break
      * out into several narrower links (CloudMatrix 384: one 400G module
      * for two 28 GB/s UB links); 0 or 1: one link a module */
@@ -151,27 +151,27 @@ struct sn_cable_info {
 
 /* A transformer model: dense or mixture-of-experts. */
 struct sn_model_info {
-    const char *name;    /* "gpt3-175b", "llama3-70b" */
+    const char *name; /* "gpt3-175b", "llama3-70b" */
     const char *display;
     int layers;
     int hidden;
     int heads;
-    int kv_heads;        /* = heads without GQA */
-    int ffn;             /* MLP inner size (per expert for MoE) */
+    int kv_heads; /* = heads without GQA */
+    int ffn;      /* MLP inner size (per expert for MoE) */
     int vocab;
-    int seq;             /* default sequence length */
-    bool gated_mlp;      /* SwiGLU: 3 matrices instead of 2 */
-    int experts;         /* 0 or 1 = dense */
-    int topk;            /* experts per token */
+    int seq;        /* default sequence length */
+    bool gated_mlp; /* SwiGLU: 3 matrices instead of 2 */
+    int experts;    /* 0 or 1 = dense */
+    int topk;       /* experts per token */
     int shared_experts;
-    int moe_layers;      /* layers with MoE MLP (0 = all when experts > 1) */
-    double params;       /* total parameters, as published */
-    double active_params;/* per token, as published (MoE) */
+    int moe_layers;       /* layers with MoE MLP (0 = all when experts > 1) */
+    double params;        /* total parameters, as published */
+    double active_params; /* per token, as published (MoE) */
     enum sn_confidence confidence;
     const char *source;
-    int dense_ffn;       /* MLP inner size of the dense layers of a MoE
-                            model (0 = ffn) */
-    bool tied_embeddings;/* input and output embeddings share weights */
+    int dense_ffn;        /* MLP inner size of the dense layers of a MoE
+                             model (0 = ffn) */
+    bool tied_embeddings; /* input and output embeddings share weights */
 };
 
 /* The catalog: built-in entries plus any a spec adds or overrides. */
@@ -216,8 +216,6 @@ struct sn_pos {
     int line, col;
 };
 
-
-
 enum sn_net_topology {
     SN_NET_NONE,          /* no scale-out network (one supernode) */
     SN_NET_EXTERNAL,      /* uplinks end on a site network not designed here */
@@ -233,15 +231,15 @@ struct sn_net_switch {
     char *name;
     int *nodes;
     size_t nnodes;
-    int tier;               /* 0 leaf, 1 spine, 2 core; for labels */
+    int tier; /* 0 leaf, 1 spine, 2 core; for labels */
     struct sn_pos pos;
 };
 
 /* An explicitly listed switch-to-switch link (count parallel links). */
 struct sn_net_link {
-    int a, b;               /* indices into the switch list */
+    int a, b; /* indices into the switch list */
     int count;
-    double bw;              /* bytes/s per direction; 0 = the NIC rate */
+    double bw; /* bytes/s per direction; 0 = the NIC rate */
     struct sn_pos pos;
 };
 
@@ -252,17 +250,17 @@ enum sn_cooling { SN_COOL_AIR, SN_COOL_COLD_PLATE, SN_COOL_IMMERSION };
 enum sn_coolant { SN_COOLANT_WATER, SN_COOLANT_PG25 };
 
 struct sn_scaleup {
-    int accelerators;       /* per supernode */
-    int per_node;           /* accelerators per node (server or tray) */
+    int accelerators; /* per supernode */
+    int per_node;     /* accelerators per node (server or tray) */
     enum sn_fabric fabric;
     int links_per_accel;
-    double link_bw;         /* bytes/s per direction per link */
-    double link_latency;    /* seconds, one hop */
+    double link_bw;      /* bytes/s per direction per link */
+    double link_latency; /* seconds, one hop */
     /* switched */
-    int planes;             /* independent switch planes; links spread
-                               evenly over them */
-    int tiers;              /* 1: accelerators to switch chips; 2: on-node
-                               L1 chips, then L2 chips per plane */
+    int planes; /* independent switch planes; links spread
+                   evenly over them */
+    int tiers;  /* 1: accelerators to switch chips; 2: on-node
+                   L1 chips, then L2 chips per plane */
     const struct sn_switch_info *sw; /* NULL when given by radix alone */
     int radix;              /* ports per switch chip (from sw or given) */
     int switches_per_plane; /* computed when not given */
@@ -270,27 +268,27 @@ struct sn_scaleup {
                                of their own, a plane's chips joined group
                                to group (GB200 NVL36x2: 2); 1 = one set */
     /* partial mesh */
-    int group;              /* accelerators per fully connected group */
+    int group; /* accelerators per fully connected group */
     /* torus */
     int dims[3];
     int ndims;
-    enum sn_medium medium;  /* default copper for scale-up */
+    enum sn_medium medium;             /* default copper for scale-up */
     const struct sn_cable_info *cable; /* forced for every scale-up cable;
                                           NULL = chosen by reach */
-    bool in_network_reduction; /* NVLS-like; default from the switch */
+    bool in_network_reduction;         /* NVLS-like; default from the switch */
     struct sn_pos pos;
 };
 
 struct sn_scaleout {
     enum sn_net_topology topology;
-    int nics_per_node;      /* NIC ports facing the compute fabric */
+    int nics_per_node; /* NIC ports facing the compute fabric */
     const struct sn_nic_info *nic;
-    double nic_bw;          /* bytes/s per direction per port */
-    int tiers;              /* 2 or 3 switch tiers */
-    int radix;              /* switch ports */
-    double oversubscription;/* down:up at the leaf tier (1 = non-blocking) */
+    double nic_bw;           /* bytes/s per direction per port */
+    int tiers;               /* 2 or 3 switch tiers */
+    int radix;               /* switch ports */
+    double oversubscription; /* down:up at the leaf tier (1 = non-blocking) */
     const struct sn_switch_info *sw;
-    double latency;         /* seconds per switch hop */
+    double latency;                    /* seconds per switch hop */
     const struct sn_cable_info *cable; /* forced for every network cable;
                                           NULL = sn_catalog_cable_for() */
     /* explicit topology */
@@ -303,23 +301,23 @@ struct sn_scaleout {
 
 struct sn_racks {
     int nodes_per_rack;
-    int node_units;         /* rack units per node */
-    int rack_units;         /* usable height of one rack (42 default) */
-    double power_limit_w;   /* per rack; 0 = not given */
-    double row_pitch;       /* metres between rack centres (0.6 default) */
+    int node_units;       /* rack units per node */
+    int rack_units;       /* usable height of one rack (42 default) */
+    double power_limit_w; /* per rack; 0 = not given */
+    double row_pitch;     /* metres between rack centres (0.6 default) */
     struct sn_pos pos;
 };
 
 struct sn_power_spec {
     enum sn_feed feed;
-    double voltage;         /* V (line-to-line for three-phase) */
+    double voltage; /* V (line-to-line for three-phase) */
     double power_factor;
-    double transient_factor;/* peak = steady x this; from the accelerator */
-    double headroom;        /* provisioned = peak x this (1.5 default) */
-    double node_overhead;   /* node power / accelerator power (CPUs, DRAM,
-                               fans, NICs); from the accelerator unless
-                               given */
-    double pue;             /* default for the cooling type unless given */
+    double transient_factor; /* peak = steady x this; from the accelerator */
+    double headroom;         /* provisioned = peak x this (1.5 default) */
+    double node_overhead;    /* node power / accelerator power (CPUs, DRAM,
+                                fans, NICs); from the accelerator unless
+                                given */
+    double pue;              /* default for the cooling type unless given */
     struct sn_pos pos;
 };
 
@@ -339,14 +337,14 @@ struct sn_storage_spec {
     double write_window;        /* s allowed for one checkpoint write */
     double write_bw;            /* parallel file system, bytes/s; 0 = none */
     double read_bw;
-    double bytes_per_param;     /* checkpoint bytes per parameter (14) */
+    double bytes_per_param; /* checkpoint bytes per parameter (14) */
     bool given;
     struct sn_pos pos;
 };
 
 struct sn_workload_spec {
     const struct sn_model_info *model; /* preset or inline */
-    double params;              /* overrides the model's count when > 0 */
+    double params;                /* overrides the model's count when > 0 */
     double train_bytes_per_param; /* 16 for mixed-precision Adam */
     bool given;
     struct sn_pos pos;
@@ -355,7 +353,7 @@ struct sn_workload_spec {
 /* A whole spec. Every pointer inside is owned by the spec (or is a static
  * built-in catalog entry). */
 struct sn_spec {
-    char *file;             /* the name errors are reported under */
+    char *file; /* the name errors are reported under */
     char *name;
     const struct sn_accel_info *accel;
     struct sn_scaleup scaleup;
@@ -367,8 +365,8 @@ struct sn_spec {
     struct sn_storage_spec storage;
     struct sn_workload_spec workload;
     struct sn_catalog catalog; /* built-in plus the spec's own entries */
-    void *owned;            /* private: storage for the spec's own entries */
-    uint64_t hash;          /* of the spec text, for run records */
+    void *owned;               /* private: storage for the spec's own entries */
+    uint64_t hash;             /* of the spec text, for run records */
     /* `hosts:`, the host name of every node in rank order (node 0 of
      * supernode 0 first), to hold a job's placement to; NULL when the
      * spec has none (then mpirun's order: ranks of one node on one host,
@@ -398,8 +396,7 @@ extern const char sn_spec_default_text[];
 int sn_spec_parse(const char *file, const char *text, size_t len,
                   struct sn_spec *spec, struct sn_error *err);
 /* Read and parse a file; NULL path loads the built-in default. */
-int sn_spec_load(const char *path, struct sn_spec *spec,
-                 struct sn_error *err);
+int sn_spec_load(const char *path, struct sn_spec *spec, struct sn_error *err);
 void sn_spec_release(struct sn_spec *spec);
 
 /* Override one value by its dotted key ("supernode.accelerators", "64")
@@ -460,17 +457,17 @@ long long sn_scaleup_chips_two_tiers(long long nodes, long long down,
  * nics NIC ports each, leaf ports split down:up as oversubscription:1
  * (Al-Fares et al., SIGCOMM 2008; DGX SuperPOD RA-11333-001). */
 struct sn_fat_tree_fit {
-    int down;       /* leaf ports down, floor(radix o / (1 + o)) kept
-                       within 1 to radix - 1 */
-    bool split;     /* that floor was within 1 to radix - 1 already */
-    double ports;   /* NIC ports: servers x nics */
-    double leaves;  /* leaves of a tree of two or more tiers: rail-
-                       optimised, one per rail for every `down` servers;
-                       else one for every `down` NIC ports */
-    bool fits[3];   /* fits[t - 1]: t tiers join every port (one tier of
-                       a rail-optimised tree: one switch per rail) */
-    int tiers;      /* the fewest tiers that join every port, one only
-                       when one switch takes them all; 0 when none does */
+    int down;      /* leaf ports down, floor(radix o / (1 + o)) kept
+                      within 1 to radix - 1 */
+    bool split;    /* that floor was within 1 to radix - 1 already */
+    double ports;  /* NIC ports: servers x nics */
+    double leaves; /* leaves of a tree of two or more tiers: rail-
+                      optimised, one per rail for every `down` servers;
+                      else one for every `down` NIC ports */
+    bool fits[3];  /* fits[t - 1]: t tiers join every port (one tier of
+                      a rail-optimised tree: one switch per rail) */
+    int tiers;     /* the fewest tiers that join every port, one only
+                      when one switch takes them all; 0 when none does */
 };
 void sn_fat_tree_fit(int radix, double oversubscription, double servers,
                      int nics, bool rail, struct sn_fat_tree_fit *out);

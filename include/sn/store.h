@@ -33,7 +33,8 @@
 /* No rank (the second rank of a device result). */
 #define SN_STORE_NO_RANK UINT32_MAX
 
-/* ---- statistics of samples ------------------------------------------------ */
+/* ---- statistics of samples ------------------------------------------------
+ */
 
 /* Summary of repeated samples. mad is the raw median absolute deviation;
  * sigma = 1.4826 x mad is the robust estimate of one sample's standard
@@ -53,7 +54,8 @@ double sn_stats_sigma(double *x, size_t n);
 
 #define SN_STATS_MAD_TO_SIGMA 1.4826
 
-/* ---- results -------------------------------------------------------------------- */
+/* ---- results
+ * -------------------------------------------------------------------- */
 
 /* Who a result is about. */
 enum sn_subject {
@@ -76,14 +78,14 @@ struct sn_result {
     uint64_t bytes;                    /* params' "bytes", 0 for none */
     char dtype[16];                    /* params' "dtype", "" for none */
     char unit[SN_RESULT_UNIT_MAX];
-    uint8_t subject;                   /* enum sn_subject */
-    bool lower_better;                 /* times and latencies */
-    uint32_t a, b;                     /* ranks (see enum sn_subject) */
-    uint32_t round;                    /* pairs measured at the same time
-                                          share a round; SN_STORE_NO_RANK
-                                          when measured alone */
+    uint8_t subject;   /* enum sn_subject */
+    bool lower_better; /* times and latencies */
+    uint32_t a, b;     /* ranks (see enum sn_subject) */
+    uint32_t round;    /* pairs measured at the same time
+                          share a round; SN_STORE_NO_RANK
+                          when measured alone */
     size_t nsamples;
-    double *samples;                   /* owned by the result */
+    double *samples; /* owned by the result */
     struct sn_stats stats;
 };
 
@@ -106,36 +108,38 @@ void sn_results_release(struct sn_results *rs);
 char *sn_result_subject(const struct sn_result *r, char *buf, size_t size);
 const char *sn_subject_name(enum sn_subject s); /* "device", "pair", ... */
 
-/* ---- runs --------------------------------------------------------------------------- */
+/* ---- runs
+ * ---------------------------------------------------------------------------
+ */
 
 /* One run of the bench suite: when, where, who, with what, on which spec,
  * and whether it finished. Times are ISO 8601 UTC ("2026-11-29T10:00:00Z"). */
 struct sn_run {
     int64_t id;
     char started[32];
-    char finished[32];     /* "" until the run is complete */
+    char finished[32]; /* "" until the run is complete */
     char host[64];
     char user[64];
-    char tool[32];         /* supernode version */
-    char versions[256];    /* libraries and drivers: "openmpi 4.1.4, ..." */
+    char tool[32];      /* supernode version */
+    char versions[256]; /* libraries and drivers: "openmpi 4.1.4, ..." */
     char spec_name[128];
-    char spec_hash[20];    /* 16 hex digits */
-    char suite[16];        /* "quick", "full" */
-    char backend[16];      /* "cpu", "cuda" */
+    char spec_hash[20]; /* 16 hex digits */
+    char suite[16];     /* "quick", "full" */
+    char backend[16];   /* "cpu", "cuda" */
     int ranks;
     bool complete;
-    char verdict[8];       /* "PASS", "WARN", "FAIL" or "" */
-    size_t nresults;       /* filled by the read calls */
+    char verdict[8]; /* "PASS", "WARN", "FAIL" or "" */
+    size_t nresults; /* filled by the read calls */
     size_t nfindings;
 };
 
 /* One finding as the store keeps it: what diagnose decided, in words. */
 struct sn_store_finding {
-    char severity[8];      /* "PASS", "WARN", "FAIL" */
+    char severity[8]; /* "PASS", "WARN", "FAIL" */
     char kind[24];
     char subject[160];
     char label[160];
-    char *summary;         /* owned */
+    char *summary; /* owned */
 };
 
 struct sn_store;
@@ -201,12 +205,10 @@ int sn_store_run_get(struct sn_store *st, int64_t id, struct sn_run *run,
                      struct sn_error *err);
 /* The newest runs first, at most limit (0: all). *runs is caller-owned
  * (free()). */
-int sn_store_runs_list(struct sn_store *st, size_t limit,
-                       struct sn_run **runs, size_t *n,
-                       struct sn_error *err);
+int sn_store_runs_list(struct sn_store *st, size_t limit, struct sn_run **runs,
+                       size_t *n, struct sn_error *err);
 /* The id of the newest complete run; SN_ENOTFOUND when there is none. */
-int sn_store_run_latest(struct sn_store *st, int64_t *id,
-                        struct sn_error *err);
+int sn_store_run_latest(struct sn_store *st, int64_t *id, struct sn_error *err);
 /* The results of a run in the order they were added. */
 int sn_store_results_get(struct sn_store *st, int64_t run,
                          struct sn_results *out, struct sn_error *err);
@@ -217,18 +219,19 @@ int sn_store_findings_get(struct sn_store *st, int64_t run,
                           struct sn_error *err);
 void sn_store_findings_release(struct sn_store_finding *f, size_t n);
 
-/* ---- node health with a run ------------------------------------------------ */
+/* ---- node health with a run ------------------------------------------------
+ */
 
 /* One check `supernode doctor` made on a host of the run (health.h), as
  * the store keeps it: every field a column, so that runs can be searched
  * by check, status or device. */
 struct sn_store_health {
-    char host[64];         /* the host it was made on */
-    char name[48];         /* "pcie.link", "nvml.ecc" */
-    char status[8];        /* "PASS", "SKIP", "WARN", "FAIL" */
-    char subject[160];     /* the device or setting; "" for the node */
-    char *evidence;        /* owned; never NULL once read */
-    char *remedy;          /* owned; "" for a pass */
+    char host[64];     /* the host it was made on */
+    char name[48];     /* "pcie.link", "nvml.ecc" */
+    char status[8];    /* "PASS", "SKIP", "WARN", "FAIL" */
+    char subject[160]; /* the device or setting; "" for the node */
+    char *evidence;    /* owned; never NULL once read */
+    char *remedy;      /* owned; "" for a pass */
 };
 
 /* Add health checks to a run, after those it has, all or nothing (one
@@ -263,7 +266,8 @@ int sn_store_health_unpack(const char *p, size_t len,
                            struct sn_store_health **rows, size_t *n,
                            size_t *cap, struct sn_error *err);
 
-/* ---- a run as a document ------------------------------------------------------ */
+/* ---- a run as a document
+ * ------------------------------------------------------ */
 
 /* Write a run with its results (raw samples included when samples is true),
  * findings and node-health checks (h may be NULL) as one
@@ -286,7 +290,8 @@ int sn_store_run_parse(const char *file, const char *text, size_t len,
                        struct sn_store_health **h, size_t *nh,
                        struct sn_error *err);
 
-/* ---- baselines ------------------------------------------------------------------------ */
+/* ---- baselines
+ * ------------------------------------------------------------------------ */
 
 /* What one subject measured when all was well, with the noise seen: the
  * median of the samples of every run behind it, the robust standard
@@ -302,17 +307,17 @@ struct sn_baseline_entry {
     uint32_t a, b;
     double center;
     double noise;
-    double drift;          /* relative standard deviation of a run's
-                              median between runs */
-    size_t n;              /* samples behind it */
-    int runs;              /* runs behind it */
+    double drift; /* relative standard deviation of a run's
+                     median between runs */
+    size_t n;     /* samples behind it */
+    int runs;     /* runs behind it */
 };
 
 struct sn_baseline {
     int64_t id;
     char name[64];
     char created[32];
-    char runs[128];        /* source run ids, "3,4,5" */
+    char runs[128]; /* source run ids, "3,4,5" */
     char spec_name[128];
     char spec_hash[20];
     struct sn_baseline_entry *entries; /* owned, sorted by key */
@@ -331,15 +336,13 @@ struct sn_baseline {
  * sn_store_baseline_save() always makes (complete, one spec, no id twice)
  * are its own. */
 int sn_store_baseline_vet(struct sn_store *st, const int64_t *runs,
-                          size_t nruns, size_t min_runs,
-                          struct sn_error *err);
+                          size_t nruns, size_t min_runs, struct sn_error *err);
 /* The newest complete runs that make a baseline with the newest one:
  * same spec, suite, backend and ranks, no FAIL, not duplicates; at most
  * max of them into runs[], newest first, *n how many. SN_ENOTFOUND when
  * there is no complete run. */
-int sn_store_baseline_candidates(struct sn_store *st, size_t max,
-                                 int64_t *runs, size_t *n,
-                                 struct sn_error *err);
+int sn_store_baseline_candidates(struct sn_store *st, size_t max, int64_t *runs,
+                                 size_t *n, struct sn_error *err);
 /* Whether run may be compared with baseline b: the same suite, backend
  * and rank count as the baseline's first source run. SN_OK, or SN_EINPUT
  * saying what differs. */
@@ -362,7 +365,7 @@ int sn_store_baselines_list(struct sn_store *st, struct sn_baseline **out,
                             size_t *n, struct sn_error *err);
 void sn_baseline_release(struct sn_baseline *b);
 /* The entry for a result's subject, or NULL. */
-const struct sn_baseline_entry *
-sn_baseline_find(const struct sn_baseline *b, const struct sn_result *r);
+const struct sn_baseline_entry *sn_baseline_find(const struct sn_baseline *b,
+                                                 const struct sn_result *r);
 
 #endif

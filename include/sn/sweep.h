@@ -14,8 +14,8 @@
 
 /* What `supernode sweep` varies and what it predicts at each value. */
 struct sn_sweep {
-    const char *spec_path;       /* NULL: the built-in default */
-    const char *key;             /* dotted spec key, as sn_spec_set() */
+    const char *spec_path; /* NULL: the built-in default */
+    const char *key;       /* dotted spec key, as sn_spec_set() */
     const char *const *values;
     size_t nvalues;
     /* keys set to one value at every point, in this order, before `key`
@@ -24,11 +24,11 @@ struct sn_sweep {
     const char *const *fixed_values;
     size_t nfixed;
     const struct sn_model_info *model; /* NULL: the spec's workload */
-    int gpus;                    /* job size; 0: the spec's accelerators
-                                    before the swept value (each design
-                                    of the spec's size), or each design's
-                                    when the key is `supernodes` */
-    int gbs, seq;                /* 0: about 4M tokens; the model's */
+    int gpus;                          /* job size; 0: the spec's accelerators
+                                          before the swept value (each design
+                                          of the spec's size), or each design's
+                                          when the key is `supernodes` */
+    int gbs, seq;                      /* 0: about 4M tokens; the model's */
     enum sn_dtype dtype;
 };
 
@@ -36,24 +36,24 @@ struct sn_sweep {
  * fits, goodput, and the plan's links, switch chips and power. */
 struct sn_sweep_point {
     const char *value;
-    bool ok;                     /* false: `error` says why */
+    bool ok; /* false: `error` says why */
     char error[SN_ERROR_MSG_MAX];
-    int accels, domain;          /* the job's accelerators, per domain */
-    int design_accels;           /* the design's: >= accels when the job
-                                    does not fill whole supernodes */
+    int accels, domain; /* the job's accelerators, per domain */
+    int design_accels;  /* the design's: >= accels when the job
+                           does not fill whole supernodes */
     struct sn_train_candidate best;
     bool have_best;
     bool have_goodput;
     struct sn_goodput_result goodput;
-    double tokens_per_accel;     /* tokens/s per accelerator of the job */
-    double effective_per_accel;  /* tokens/s x goodput per accelerator of
-                                    the design (idle ones count) */
-    double scaling;              /* effective_per_accel over the first
-                                    point's (a sweep of supernodes) */
+    double tokens_per_accel;    /* tokens/s per accelerator of the job */
+    double effective_per_accel; /* tokens/s x goodput per accelerator of
+                                   the design (idle ones count) */
+    double scaling;             /* effective_per_accel over the first
+                                   point's (a sweep of supernodes) */
     size_t links, switch_chips;
-    double power_w;              /* steady draw of the IT load */
-    double facility_w;           /* with cooling (PUE) */
-    bool best_value;             /* the sweet spot */
+    double power_w;    /* steady draw of the IT load */
+    double facility_w; /* with cooling (PUE) */
+    bool best_value;   /* the sweet spot */
 };
 
 /* Whether a sweep of key varies the job itself (supernodes): then

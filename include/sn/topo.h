@@ -42,9 +42,9 @@ enum sn_switch_role {
     SN_SW_LEAF,       /* scale-out tiers */
     SN_SW_SPINE,
     SN_SW_CORE,
-    SN_SW_PCIE,       /* PCIe switch in a PCIe-tree fabric */
-    SN_SW_EXTERNAL,   /* where uplinks end on a site network that is not
-                         designed here (net.site0): not a switch to buy */
+    SN_SW_PCIE,     /* PCIe switch in a PCIe-tree fabric */
+    SN_SW_EXTERNAL, /* where uplinks end on a site network that is not
+                       designed here (net.site0): not a switch to buy */
 };
 
 enum sn_link_class {
@@ -74,15 +74,15 @@ struct sn_node {
 
 /* One physical link between two ports. Bandwidth is per direction. */
 struct sn_link {
-    uint32_t a, b;      /* node ids */
+    uint32_t a, b; /* node ids */
     uint32_t a_port, b_port;
-    uint8_t cls;        /* enum sn_link_class */
-    uint8_t medium;     /* enum sn_medium */
-    uint16_t lanes;     /* links bundled in this one (1 unless aggregated) */
-    float bw;           /* nominal bytes/s per direction */
-    float latency;      /* seconds */
-    float length;       /* metres (estimate from placement) */
-    float health;       /* 1 nominal, 0.5 trained down to half, 0 failed */
+    uint8_t cls;    /* enum sn_link_class */
+    uint8_t medium; /* enum sn_medium */
+    uint16_t lanes; /* links bundled in this one (1 unless aggregated) */
+    float bw;       /* nominal bytes/s per direction */
+    float latency;  /* seconds */
+    float length;   /* metres (estimate from placement) */
+    float health;   /* 1 nominal, 0.5 trained down to half, 0 failed */
 };
 
 struct sn_topo {
@@ -127,7 +127,8 @@ uint32_t sn_topo_add_link(struct sn_topo *t, uint32_t a, uint32_t b,
  * SN_EINPUT when ranks are not 0..N-1 exactly once. */
 int sn_topo_finish(struct sn_topo *t, struct sn_error *err);
 
-/* ---- names and labels ----------------------------------------------------- */
+/* ---- names and labels -----------------------------------------------------
+ */
 
 /* The location of a node: "sn1.r03.u12.gpu5", "net.r40.u10.leaf3". */
 char *sn_topo_node_name(const struct sn_topo *t, uint32_t node, char *buf,
@@ -151,7 +152,8 @@ const char *sn_link_class_name(enum sn_link_class c);
 const char *sn_node_kind_name(enum sn_node_kind k);
 const char *sn_switch_role_name(enum sn_switch_role r);
 
-/* ---- routing ---------------------------------------------------------------- */
+/* ---- routing ----------------------------------------------------------------
+ */
 
 #define SN_PATH_MAX_HOPS 16
 
@@ -162,11 +164,11 @@ struct sn_path {
 };
 
 /* The equal-cost shortest paths (ECMP set) from src to dst over links with
- * health > 0: fewest host (PCIe) hops first, then fewest hops. Accelerators and CPUs are never transit
- * nodes except in mesh and torus fabrics, where accelerators forward
- * between scale-up links. Writes up to max paths to out (may be NULL with
- * max 0 to count) and their number to *n (capped at max when out is
- * given). SN_ENOTFOUND when dst is unreachable. */
+ * health > 0: fewest host (PCIe) hops first, then fewest hops. Accelerators and
+ * CPUs are never transit nodes except in mesh and torus fabrics, where
+ * accelerators forward between scale-up links. Writes up to max paths to out
+ * (may be NULL with max 0 to count) and their number to *n (capped at max when
+ * out is given). SN_ENOTFOUND when dst is unreachable. */
 int sn_topo_paths(const struct sn_topo *t, uint32_t src, uint32_t dst,
                   struct sn_path *out, size_t max, size_t *n,
                   struct sn_error *err);
@@ -179,10 +181,10 @@ int sn_topo_paths(const struct sn_topo *t, uint32_t src, uint32_t dst,
  * fabric; a transit accelerator forwards scale-up to scale-up. */
 struct sn_route_tree {
     uint32_t src;
-    uint32_t *dist;     /* per node: route cost (hops, plus 64 per host
-                           hop), SN_NONE when unreachable */
-    double *npaths;     /* per node: number of shortest paths */
-    uint32_t *sdist;    /* per state (node * SN_LINK_CLASS_COUNT + class) */
+    uint32_t *dist;  /* per node: route cost (hops, plus 64 per host
+                        hop), SN_NONE when unreachable */
+    double *npaths;  /* per node: number of shortest paths */
+    uint32_t *sdist; /* per state (node * SN_LINK_CLASS_COUNT + class) */
     double *spaths;
 };
 
@@ -210,17 +212,18 @@ int sn_topo_route_dag(const struct sn_topo *t, const struct sn_route_tree *rt,
                       struct sn_route_dag *dag, struct sn_error *err);
 void sn_route_dag_release(struct sn_route_dag *dag);
 
-/* ---- counting ---------------------------------------------------------------- */
+/* ---- counting
+ * ---------------------------------------------------------------- */
 
 /* Links and devices by class, medium and kind, for plan and the tests. */
 struct sn_topo_counts {
-    size_t nodes[4];                /* by enum sn_node_kind */
-    size_t switches_by_role[8];     /* by enum sn_switch_role */
+    size_t nodes[4];            /* by enum sn_node_kind */
+    size_t switches_by_role[8]; /* by enum sn_switch_role */
     size_t links[SN_LINK_CLASS_COUNT];
     size_t links_by_medium[SN_MEDIUM_COUNT];
-    size_t accel_links;             /* links with an accelerator or NIC at
-                                       one end: scale-up + NIC uplinks */
-    size_t switch_links;            /* switch-to-switch links */
+    size_t accel_links;  /* links with an accelerator or NIC at
+                            one end: scale-up + NIC uplinks */
+    size_t switch_links; /* switch-to-switch links */
 };
 
 void sn_topo_count(const struct sn_topo *t, struct sn_topo_counts *c);

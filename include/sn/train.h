@@ -46,28 +46,28 @@ enum sn_dtype {
  * outermost. */
 struct sn_train_layout {
     int tp, pp, dp, cp, ep;
-    int vpp;                     /* model chunks per pipeline rank; 1 = 1F1B */
-    int mbs;                     /* micro-batch, sequences */
-    int gbs;                     /* global batch, sequences */
-    int seq;                     /* tokens per sequence */
+    int vpp; /* model chunks per pipeline rank; 1 = 1F1B */
+    int mbs; /* micro-batch, sequences */
+    int gbs; /* global batch, sequences */
+    int seq; /* tokens per sequence */
     enum sn_recompute recompute;
-    int zero;                    /* 0 none; 1 optimizer state (Megatron's
-                                    distributed optimizer); 2 and gradients;
-                                    3 and parameters */
-    bool sp;                     /* sequence parallelism (needs tp > 1) */
+    int zero; /* 0 none; 1 optimizer state (Megatron's
+                 distributed optimizer); 2 and gradients;
+                 3 and parameters */
+    bool sp;  /* sequence parallelism (needs tp > 1) */
     enum sn_dtype dtype;
 };
 
 /* What the software does besides the layout. sn_train_opts_default()
  * gives a current Megatron-Core run. */
 struct sn_train_opts {
-    bool flash_attention;        /* fused attention: no s^2 activations */
-    bool overlap_grad_reduce;    /* DP reduction overlaps the backward */
-    bool overlap_param_gather;   /* DP parameter all-gather overlaps the
-                                    forward (distributed optimizer, ZeRO-3) */
-    bool overlap_tp;             /* TP/SP collectives overlap their GEMMs */
-    bool overlap_p2p;            /* PP send/recv overlaps compute */
-    bool dropout;                /* dropout masks are kept (GPT-3 recipes) */
+    bool flash_attention;      /* fused attention: no s^2 activations */
+    bool overlap_grad_reduce;  /* DP reduction overlaps the backward */
+    bool overlap_param_gather; /* DP parameter all-gather overlaps the
+                                  forward (distributed optimizer, ZeRO-3) */
+    bool overlap_tp;           /* TP/SP collectives overlap their GEMMs */
+    bool overlap_p2p;          /* PP send/recv overlaps compute */
+    bool dropout;              /* dropout masks are kept (GPT-3 recipes) */
 };
 
 /* Calibration: the few physical constants of an accelerator generation,
@@ -107,19 +107,19 @@ struct sn_train_comm {
 /* What the step-time model needs to know about the machine. */
 struct sn_train_system {
     const char *name;
-    const char *accel;   /* catalog name, for messages */
-    double flops;        /* dense BF16/FP16 peak per accelerator, FLOP/s */
-    double fp8_flops;    /* dense FP8 peak; 0 = no FP8 */
-    double fp4_flops;    /* dense FP4 peak; 0 = no FP4 */
+    const char *accel; /* catalog name, for messages */
+    double flops;      /* dense BF16/FP16 peak per accelerator, FLOP/s */
+    double fp8_flops;  /* dense FP8 peak; 0 = no FP8 */
+    double fp4_flops;  /* dense FP4 peak; 0 = no FP4 */
     double hbm_bytes;
-    double hbm_bw;       /* bytes/s */
-    int accels;          /* in the cluster */
-    int domain;          /* accelerators per scale-up domain */
-    int per_node;        /* accelerators per node (they share its NICs);
-                            0 = the domain */
-    bool uniform_network;/* non-blocking scale-out: a group with one rank
-                            per domain performs the same wherever its
-                            domains are (lets the model reuse answers) */
+    double hbm_bw;        /* bytes/s */
+    int accels;           /* in the cluster */
+    int domain;           /* accelerators per scale-up domain */
+    int per_node;         /* accelerators per node (they share its NICs);
+                             0 = the domain */
+    bool uniform_network; /* non-blocking scale-out: a group with one rank
+                             per domain performs the same wherever its
+                             domains are (lets the model reuse answers) */
     struct sn_train_calib calib;
     struct sn_train_comm comm;
 };
@@ -129,15 +129,15 @@ struct sn_train_memory {
     double weights;
     double gradients;
     double optimizer;
-    double activations;  /* stored for the backward, all in-flight
-                            micro-batches */
-    double logits;       /* output layer and loss, last stage */
-    double buffers;      /* transient: recompute, gathered parameters,
-                            communication, reserved */
+    double activations; /* stored for the backward, all in-flight
+                           micro-batches */
+    double logits;      /* output layer and loss, last stage */
+    double buffers;     /* transient: recompute, gathered parameters,
+                           communication, reserved */
     double total;
-    double capacity;     /* HBM */
+    double capacity; /* HBM */
     bool fits;
-    int stage;           /* the stage the figures are for */
+    int stage; /* the stage the figures are for */
 };
 
 /* Where a step's time goes, seconds; the parts add up to the step time. */
@@ -145,12 +145,12 @@ enum sn_train_part {
     SN_PART_FORWARD,
     SN_PART_BACKWARD,
     SN_PART_RECOMPUTE,
-    SN_PART_TP,          /* exposed TP/SP collectives */
-    SN_PART_CP,          /* exposed context-parallel exchange */
-    SN_PART_EP,          /* exposed expert all-to-all */
-    SN_PART_PP,          /* exposed pipeline send/recv */
-    SN_PART_BUBBLE,      /* pipeline fill and drain, stage imbalance */
-    SN_PART_DP,          /* exposed data-parallel reduction and gather */
+    SN_PART_TP,     /* exposed TP/SP collectives */
+    SN_PART_CP,     /* exposed context-parallel exchange */
+    SN_PART_EP,     /* exposed expert all-to-all */
+    SN_PART_PP,     /* exposed pipeline send/recv */
+    SN_PART_BUBBLE, /* pipeline fill and drain, stage imbalance */
+    SN_PART_DP,     /* exposed data-parallel reduction and gather */
     SN_PART_OPTIMIZER,
     SN_PART_COUNT
 };
@@ -158,9 +158,9 @@ enum sn_train_part {
 /* What bounds a layout, for the search listing. */
 enum sn_train_limit {
     SN_LIMIT_COMPUTE,
-    SN_LIMIT_MEMORY,     /* does not fit */
+    SN_LIMIT_MEMORY, /* does not fit */
     SN_LIMIT_BUBBLE,
-    SN_LIMIT_COMM,       /* exposed communication */
+    SN_LIMIT_COMM, /* exposed communication */
     SN_LIMIT_COUNT
 };
 
@@ -176,15 +176,15 @@ struct sn_train_flops {
 struct sn_train_result {
     struct sn_train_memory mem;
     struct sn_train_flops flops;
-    double step_time;                /* seconds */
+    double step_time; /* seconds */
     double part[SN_PART_COUNT];
     double tokens_per_s;
-    double flops_per_gpu;            /* model FLOP/s per accelerator */
-    double mfu;                      /* model FLOPs / (accels x peak x t),
-                                        the peak of the layout's dtype */
-    double peak;                     /* that peak, FLOP/s per accelerator */
-    double hfu;                      /* hardware FLOPs / (same) */
-    int microbatches;                /* per pipeline per step */
+    double flops_per_gpu; /* model FLOP/s per accelerator */
+    double mfu;           /* model FLOPs / (accels x peak x t),
+                             the peak of the layout's dtype */
+    double peak;          /* that peak, FLOP/s per accelerator */
+    double hfu;           /* hardware FLOPs / (same) */
+    int microbatches;     /* per pipeline per step */
     enum sn_train_limit limit;
 };
 
@@ -209,8 +209,7 @@ void sn_train_env_release(struct sn_train_env *e);
 double sn_train_params(const struct sn_model_info *m, double *active);
 /* FLOPs of one step with layout l (gbs x seq tokens). */
 void sn_train_flops(const struct sn_model_info *m,
-                    const struct sn_train_layout *l,
-                    struct sn_train_flops *f);
+                    const struct sn_train_layout *l, struct sn_train_flops *f);
 
 void sn_train_opts_default(struct sn_train_opts *o);
 /* The options of 2022-era Megatron-LM (as Korthikanti et al. ran it,
@@ -239,9 +238,9 @@ void sn_train_memory(const struct sn_model_info *m,
                      struct sn_train_memory *mem);
 
 /* Layout rules: products, divisibility (heads, kv heads, ffn and hidden by
- * tp; at least pp x vpp layers; batch by mbs x dp; sequence by cp; experts and dp
- * by ep), supported combinations. SN_EINPUT with a message saying which
- * rule fails. */
+ * tp; at least pp x vpp layers; batch by mbs x dp; sequence by cp; experts and
+ * dp by ep), supported combinations. SN_EINPUT with a message saying which rule
+ * fails. */
 int sn_train_check(const struct sn_model_info *m,
                    const struct sn_train_layout *l, int accels,
                    struct sn_error *err);
@@ -270,24 +269,25 @@ int sn_dtype_parse(const char *text, enum sn_dtype *out, struct sn_error *err);
  * is stated against; 0 when the accelerator lacks the type. */
 double sn_train_peak(const struct sn_train_system *s, enum sn_dtype d);
 
-/* ---- layout search -------------------------------------------------------- */
+/* ---- layout search --------------------------------------------------------
+ */
 
 /* What the search may vary and how much it keeps. Zero fields take the
  * defaults of sn_train_search_default(). */
 struct sn_train_search {
-    int accels;          /* accelerators the job uses */
+    int accels; /* accelerators the job uses */
     int gbs, seq;
     enum sn_dtype dtype;
-    int max_tp;          /* 0: up to the heads */
-    int max_pp;          /* 0: up to the layers */
-    int max_cp;          /* 0: 1 below 16k tokens, else 32 */
-    int max_mbs;         /* 0: 16 */
-    int max_vpp;         /* 0: 8 */
-    bool fixed_recompute;/* only `recompute` below */
+    int max_tp;           /* 0: up to the heads */
+    int max_pp;           /* 0: up to the layers */
+    int max_cp;           /* 0: 1 below 16k tokens, else 32 */
+    int max_mbs;          /* 0: 16 */
+    int max_vpp;          /* 0: 8 */
+    bool fixed_recompute; /* only `recompute` below */
     enum sn_recompute recompute;
-    bool fixed_zero;     /* only `zero` below */
+    bool fixed_zero; /* only `zero` below */
     int zero;
-    bool fit_only;       /* stop at the first layout that fits, untimed */
+    bool fit_only; /* stop at the first layout that fits, untimed */
 };
 
 /* One ranked layout. */
@@ -297,9 +297,9 @@ struct sn_train_candidate {
 };
 
 struct sn_train_search_stats {
-    uint64_t enumerated;  /* layouts passing the divisibility rules */
-    uint64_t fitting;     /* of those, within memory: timed */
-    double seconds;       /* wall time of the search */
+    uint64_t enumerated; /* layouts passing the divisibility rules */
+    uint64_t fitting;    /* of those, within memory: timed */
+    double seconds;      /* wall time of the search */
 };
 
 void sn_train_search_default(struct sn_train_search *s);
@@ -310,9 +310,8 @@ void sn_train_search_default(struct sn_train_search *s);
  * *ntop gets how many were kept. */
 int sn_train_search_run(struct sn_train *t, const struct sn_train_search *s,
                         const struct sn_train_opts *o,
-                        struct sn_train_candidate *top, size_t k,
-                        size_t *ntop, struct sn_train_search_stats *st,
-                        struct sn_error *err);
+                        struct sn_train_candidate *top, size_t k, size_t *ntop,
+                        struct sn_train_search_stats *st, struct sn_error *err);
 
 /* The smallest accelerator count, a multiple of `step` up to `max`, at
  * which some layout of search s (s->accels ignored) fits in memory: 0
@@ -323,7 +322,8 @@ int sn_train_min_accels(struct sn_train *t, const struct sn_train_search *s,
                         const struct sn_train_opts *o, int step, int max,
                         int *out, struct sn_error *err);
 
-/* ---- custom models --------------------------------------------------------- */
+/* ---- custom models ---------------------------------------------------------
+ */
 
 /* A model read from a YAML file: dimensions plus the storage for its names
  * (info.name and info.display point into this struct). */
@@ -344,8 +344,7 @@ struct sn_train_model_file {
  * Errors are "file:line:col: what is wrong (what was expected)" with
  * SN_EINPUT. The struct is self-contained (copy it freely). */
 int sn_train_model_parse(const char *file, const char *text, size_t len,
-                         struct sn_train_model_file *out,
-                         struct sn_error *err);
+                         struct sn_train_model_file *out, struct sn_error *err);
 int sn_train_model_load(const char *path, struct sn_train_model_file *out,
                         struct sn_error *err);
 /* `--model NAME|FILE`: a catalog preset of c by name, else a model file

@@ -61,8 +61,7 @@ struct sn_error {
  * code so callers can write `return sn_error_set(err, SN_EINPUT, ...)`. */
 int sn_error_set(struct sn_error *err, int code, const char *fmt, ...)
     SN_PRINTF(3, 4);
-int sn_error_vset(struct sn_error *err, int code, const char *fmt,
-                  va_list ap);
+int sn_error_vset(struct sn_error *err, int code, const char *fmt, va_list ap);
 /* Same, prefixed with "file:line:col: " (line and col are 1-based; a zero
  * col is left out, a zero line leaves only "file: "). */
 int sn_error_at(struct sn_error *err, int code, const char *file, int line,
@@ -109,7 +108,10 @@ struct sn_buf {
  * appended to and released too; only its data is NULL until the first
  * append. */
 extern char sn__buf_empty[1];
-#define SN_BUF_INIT {sn__buf_empty, 0, 0}
+#define SN_BUF_INIT                                                            \
+    {                                                                          \
+        sn__buf_empty, 0, 0                                                    \
+    }
 
 void sn_buf_init(struct sn_buf *b);
 void sn_buf_release(struct sn_buf *b);
@@ -158,8 +160,7 @@ const char *sn_suggest_strided(const char *word, const void *first, size_t n,
 #define SN_CLEAN_LINES 1 /* keep newlines and tabs (multi-line text) */
 
 /* Append len bytes of s, cleaned. */
-void sn_buf_put_clean(struct sn_buf *b, const char *s, size_t len,
-                      int flags);
+void sn_buf_put_clean(struct sn_buf *b, const char *s, size_t len, int flags);
 /* Clean src into dst (size bytes), cut before a character or escape that
  * would not fit; always NUL-terminated. Returns dst. */
 char *sn_str_clean(char *dst, size_t size, const char *src, int flags);
@@ -199,8 +200,7 @@ int sn_unit_parse(const char *text, enum sn_unit_kind kind, bool allow_bare,
                   double *out, struct sn_error *err);
 /* Parse a message size the way nccl-tests does: a number with an optional
  * K, M or G suffix meaning 2^10, 2^20, 2^30 ("16G", "8", "1M"). */
-int sn_unit_parse_size(const char *text, uint64_t *out,
-                       struct sn_error *err);
+int sn_unit_parse_size(const char *text, uint64_t *out, struct sn_error *err);
 /* Format a SI value with the unit people use for the kind, three
  * significant figures ("400 Gb/s" is written "50 GB/s": bandwidth is
  * bytes). Writes at most size bytes; returns buf. */
@@ -214,7 +214,8 @@ char *sn_unit_format_named(double value, const char *unit, char *buf,
 /* The name of a kind, for messages ("bandwidth", "power"). */
 const char *sn_unit_kind_name(enum sn_unit_kind kind);
 
-/* ---- numbers --------------------------------------------------------------- */
+/* ---- numbers ---------------------------------------------------------------
+ */
 
 /* Parse a whole decimal number within [min, max]; SN_EINPUT otherwise. */
 int sn_parse_long(const char *text, long long min, long long max,
@@ -227,7 +228,8 @@ char *sn_fmt_double(double v, int digits, char *buf, size_t size);
  * them; returns buf. */
 char *sn_fmt_count(size_t v, char *buf, size_t size);
 
-/* ---- JSON output --------------------------------------------------------------- */
+/* ---- JSON output
+ * --------------------------------------------------------------- */
 
 #define SN_JSON_MAX_DEPTH 64
 
@@ -260,7 +262,8 @@ void sn_json_kbool(struct sn_json *j, const char *key, bool v);
 /* Append s to b as a JSON string literal, quotes included. */
 void sn_json_escape(struct sn_buf *b, const char *s);
 
-/* ---- text tables ------------------------------------------------------------ */
+/* ---- text tables ------------------------------------------------------------
+ */
 
 #define SN_TABLE_MAX_COLS 32
 
@@ -286,7 +289,8 @@ void sn_table_cell(struct sn_table *t, const char *fmt, ...) SN_PRINTF(2, 3);
 void sn_table_render(const struct sn_table *t, struct sn_buf *out);
 void sn_table_release(struct sn_table *t);
 
-/* ---- files ----------------------------------------------------------------------- */
+/* ---- files
+ * ----------------------------------------------------------------------- */
 
 /* Largest file sn_read_file() accepts unless told otherwise (64 MiB). */
 #define SN_FILE_MAX ((size_t)64 << 20)
@@ -334,13 +338,13 @@ int sn_write_outputs(const struct sn_output *outs, size_t n,
 /* Check, before any work, that sn_write_outputs() could write paths:
  * each names an output as above and its directory exists and is
  * writable. Nothing is written. */
-int sn_outputs_check(const char *const *paths, size_t n,
-                     struct sn_error *err);
+int sn_outputs_check(const char *const *paths, size_t n, struct sn_error *err);
 /* One output: sn_write_outputs() of one. */
 int sn_write_file_atomic(const char *path, const void *data, size_t len,
                          struct sn_error *err);
 
-/* ---- YAML documents with positions -------------------------------------------- */
+/* ---- YAML documents with positions
+ * -------------------------------------------- */
 
 enum sn_yaml_type { SN_YAML_SCALAR, SN_YAML_MAP, SN_YAML_SEQ };
 
@@ -354,9 +358,9 @@ enum sn_yaml_type { SN_YAML_SCALAR, SN_YAML_MAP, SN_YAML_SEQ };
 struct sn_yaml {
     enum sn_yaml_type type;
     int line, col;
-    char *value;           /* scalar text, NUL-terminated */
-    bool quoted;           /* the scalar was quoted in the file */
-    size_t n;              /* items (seq), pairs (map) */
+    char *value; /* scalar text, NUL-terminated */
+    bool quoted; /* the scalar was quoted in the file */
+    size_t n;    /* items (seq), pairs (map) */
     struct sn_yaml **items;
     struct sn_yaml **keys; /* maps only */
     size_t cap;            /* private: allocated length of items/keys */
@@ -384,7 +388,9 @@ struct sn_yaml *sn_yaml_get(const struct sn_yaml *map, const char *key);
 /* Name of a node type for messages ("a mapping", "a list", "a scalar"). */
 const char *sn_yaml_type_name(enum sn_yaml_type type);
 
-/* ---- CSV -------------------------------------------------------------------------------- */
+/* ---- CSV
+ * --------------------------------------------------------------------------------
+ */
 
 /* A parsed CSV file (RFC 4180 quoting): rows of fields, row 0 the header
  * when there is one. The caller releases it with sn_csv_release(). */
@@ -401,7 +407,8 @@ void sn_csv_release(struct sn_csv *csv);
 /* Index of a header field, or -1. */
 int sn_csv_column(const struct sn_csv *csv, const char *name);
 
-/* ---- time and hashing --------------------------------------------------------------- */
+/* ---- time and hashing
+ * --------------------------------------------------------------- */
 
 /* Monotonic time in seconds. */
 double sn_now(void);

@@ -13,15 +13,15 @@
 
 /* One measured run and its prediction. Strings point into the report. */
 struct sn_validate_row {
-    int line;                    /* CSV line */
+    int line; /* CSV line */
     const char *source, *model, *gpu, *metric;
     double measured;
-    bool predicted_ok;           /* false: `reason` says why */
-    double predicted;            /* in the row's metric */
-    double error_pct;            /* (predicted - measured) / measured */
+    bool predicted_ok; /* false: `reason` says why */
+    double predicted;  /* in the row's metric */
+    double error_pct;  /* (predicted - measured) / measured */
     char reason[256];
-    char system[48];             /* built-in system the row ran on */
-    char assumed[160];           /* what the row left out and was assumed */
+    char system[48];   /* built-in system the row ran on */
+    char assumed[160]; /* what the row left out and was assumed */
     struct sn_train_layout layout;
     struct sn_train_result result;
     int gpus;
@@ -34,16 +34,16 @@ struct sn_validate_group {
     const char *source, *model;
     int gpus;
     size_t n;
-    size_t first;                /* index of its first row */
+    size_t first; /* index of its first row */
     double spearman;
-    double top_measured;         /* measured value of the predicted best */
+    double top_measured; /* measured value of the predicted best */
     double best_measured;
-    double top_gap_pct;          /* top_measured / best_measured - 1 */
+    double top_gap_pct; /* top_measured / best_measured - 1 */
 };
 
 struct sn_validate_source {
     const char *source;
-    size_t first;                /* index of its first row */
+    size_t first; /* index of its first row */
     size_t n, predicted;
     double median_abs_pct, mean_abs_pct;
 };
@@ -53,13 +53,13 @@ struct sn_validate_report {
     struct sn_validate_row *rows;
     size_t nrows, npredicted;
     double median_abs_pct, mean_abs_pct;
-    size_t worst[5];             /* row indices, largest |error| first */
+    size_t worst[5]; /* row indices, largest |error| first */
     size_t nworst;
     struct sn_validate_source *sources;
     size_t nsources;
     struct sn_validate_group *groups;
     size_t ngroups;
-    void *owned;                 /* private: the parsed CSV */
+    void *owned; /* private: the parsed CSV */
 };
 
 /* Predict every row of a CSV in the column layout of

@@ -48,9 +48,8 @@ int cli_health_setup(const struct cli_health_opts *o,
      * other probes then read the same tree */
     if (o->fsroot && strcmp(o->fsroot, "/")) {
         if (stat(o->fsroot, &st) != 0)
-            return sn_error_set(err, SN_EINPUT,
-                                "%s: cannot use as root: %s", o->fsroot,
-                                strerror(errno));
+            return sn_error_set(err, SN_EINPUT, "%s: cannot use as root: %s",
+                                o->fsroot, strerror(errno));
         if (!S_ISDIR(st.st_mode))
             return sn_error_set(err, SN_EINPUT,
                                 "%s: cannot use as root: not a directory",
@@ -119,8 +118,7 @@ static void *deadline_main(void *arg)
     until.tv_sec += (time_t)d->seconds;
     pthread_mutex_lock(&d->lock);
     while (!d->done && !fired)
-        fired = pthread_cond_timedwait(&d->cond, &d->lock, &until) ==
-                ETIMEDOUT;
+        fired = pthread_cond_timedwait(&d->cond, &d->lock, &until) == ETIMEDOUT;
     fired = fired && !d->done;
     pthread_mutex_unlock(&d->lock);
     if (fired)

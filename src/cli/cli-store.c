@@ -57,8 +57,7 @@ int cli_store_open(const char *path, enum cli_db use, struct sn_store **st)
         }
         /* the default place, before anything was stored there: a list is
          * empty, anything else is not there yet; nothing is created */
-        if (use != CLI_DB_WRITE && stat(b.data, &sb) != 0 &&
-            errno == ENOENT) {
+        if (use != CLI_DB_WRITE && stat(b.data, &sb) != 0 && errno == ENOENT) {
             rc = use == CLI_DB_LIST
                      ? SN_EXIT_OK
                      : cli_usage_error("%s: no results database yet "
@@ -73,10 +72,8 @@ int cli_store_open(const char *path, enum cli_db use, struct sn_store **st)
             return SN_EXIT_RUN;
         }
     }
-    rc = sn_store_open_mode(b.data,
-                            use == CLI_DB_WRITE ? SN_STORE_WRITE
-                                                : SN_STORE_READ,
-                            st, &err);
+    rc = sn_store_open_mode(
+        b.data, use == CLI_DB_WRITE ? SN_STORE_WRITE : SN_STORE_READ, st, &err);
     sn_buf_release(&b);
     if (rc)
         return cli_fail(&err);
@@ -92,4 +89,3 @@ int cli_parse_run_id(const char *opt, const char *text, int64_t *id)
     *id = (int64_t)v;
     return SN_EXIT_OK;
 }
-

@@ -56,8 +56,7 @@ int cli_subcommand(const struct sn_cmd *self, const struct cli_sub *subs,
     return cli_usage_hint(self);
 }
 
-int cli_parse_format(const char *text, const char *allowed,
-                     enum sn_format *out)
+int cli_parse_format(const char *text, const char *allowed, enum sn_format *out)
 {
     static const struct {
         const char *name;
@@ -234,8 +233,7 @@ int cli_spec_load(const char *file, const struct cli_sets *s,
 }
 
 int cli_placement(struct sn_bench_job *job, const struct sn_spec *spec,
-                  bool allow, const char *who,
-                  struct sn_bench_placement *place)
+                  bool allow, const char *who, struct sn_bench_placement *place)
 {
     bool speak = sn_bench_job_rank(job) == 0;
     struct sn_error err;

@@ -48,8 +48,7 @@ static int parse_opts(int argc, char **argv, const char *formats,
                     return cli_usage_error("baseline %s takes at most %zu "
                                            "--run",
                                            argv[1], max_runs);
-                if (cli_parse_run_id("--run", argv[++i],
-                                     &o->runs[o->nruns++]))
+                if (cli_parse_run_id("--run", argv[++i], &o->runs[o->nruns++]))
                     return SN_EXIT_USAGE;
             }
         } else if (!strcmp(a, "--force") &&
@@ -91,9 +90,8 @@ static int bl_save(int argc, char **argv)
     if (rc)
         return rc;
     /* without --run: the newest complete run and the runs like it */
-    if (o.nruns == 0 &&
-        sn_store_baseline_candidates(st, SN_BASELINE_MIN_RUNS, o.runs,
-                                     &o.nruns, &err)) {
+    if (o.nruns == 0 && sn_store_baseline_candidates(st, SN_BASELINE_MIN_RUNS,
+                                                     o.runs, &o.nruns, &err)) {
         rc = cli_fail(&err);
         goto out;
     }
@@ -262,8 +260,9 @@ static int bl_show(int argc, char **argv)
         sn_buf_putc(&out, '\n');
     } else {
         struct sn_table t;
-        sn_buf_printf(&out, "baseline '%s': %zu subjects from run%s %s, "
-                            "saved %s\n  spec %s (hash %s)\n\n",
+        sn_buf_printf(&out,
+                      "baseline '%s': %zu subjects from run%s %s, "
+                      "saved %s\n  spec %s (hash %s)\n\n",
                       b.name, b.n, strchr(b.runs, ',') ? "s" : "", b.runs,
                       b.created, b.spec_name[0] ? b.spec_name : "-",
                       b.spec_hash[0] ? b.spec_hash : "-");
@@ -507,8 +506,10 @@ const struct sn_cmd sn_cmd_baseline = {
     "                         standard deviation), samples\n"
     "  baseline diff NAME     the newest complete run (or --run ID) against\n"
     "                         it, subject by subject, with the noise interval\n"
-    "                         'supernode check --baseline' uses; exit 1 when a\n"
-    "                         subject fails; the run must be of the baseline's\n"
+    "                         'supernode check --baseline' uses; exit 1 when "
+    "a\n"
+    "                         subject fails; the run must be of the "
+    "baseline's\n"
     "                         suite, backend and rank count (--force compares\n"
     "                         anyway)\n"
     "  --db PATH              the results database (default\n"

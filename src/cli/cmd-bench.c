@@ -19,7 +19,7 @@ struct bench_cli {
     struct sn_bench_opts o;
     const char *json;
     const char *spec;
-    int rank;          /* once the job is joined */
+    int rank; /* once the job is joined */
     struct cli_progress progress;
     bool allow_colocated; /* --allow-colocated */
     struct sn_bench_placement place;
@@ -50,8 +50,9 @@ static void on_abort(void *ctx, const struct sn_bench_results *partial,
             sn_buf_reset(&out);
             sn_bench_json(partial, &out);
             if (cli_write(b->json, &out) == SN_EXIT_OK)
-                fprintf(stderr, "supernode: bench: partial results "
-                                "(marked incomplete) written to %s\n",
+                fprintf(stderr,
+                        "supernode: bench: partial results "
+                        "(marked incomplete) written to %s\n",
                         b->json);
         }
         sn_buf_release(&out);
@@ -85,8 +86,9 @@ static int parse_size(struct bench_cli *b, const char *opt, const char *v,
     /* 0 is what "not given" looks like inside: it would silently become
      * the backend's default */
     if (*out == 0)
-        return bad(b, "%s: a size of 0 bytes (give at least 1, such as 8 "
-                      "or 1M)",
+        return bad(b,
+                   "%s: a size of 0 bytes (give at least 1, such as 8 "
+                   "or 1M)",
                    opt);
     return SN_EXIT_OK;
 }
@@ -119,8 +121,9 @@ static int parse_inject(struct bench_cli *b, const char *v)
     else if (klen == 3 && !strncmp(v, "die", 3))
         in->fault = SN_FAULT_DIE;
     else
-        return bad(b, "--inject: unknown fault '%.40s' (expected "
-                      "hang:rank=R, die:rank=R or corrupt:rank=R)",
+        return bad(b,
+                   "--inject: unknown fault '%.40s' (expected "
+                   "hang:rank=R, die:rank=R or corrupt:rank=R)",
                    v);
     in->rank = -1;
     sn_strlcpy(buf, colon ? colon + 1 : "", sizeof(buf));
@@ -138,8 +141,9 @@ static int parse_inject(struct bench_cli *b, const char *v)
         } else if (!strcmp(kv, "at=loop")) {
             in->in_loop = true;
         } else {
-            return bad(b, "--inject: unknown setting '%s' (expected "
-                          "rank=R, test=T or at=loop)",
+            return bad(b,
+                       "--inject: unknown setting '%s' (expected "
+                       "rank=R, test=T or at=loop)",
                        kv);
         }
     }
@@ -168,8 +172,9 @@ static int parse_list(struct bench_cli *b, const char *opt, const char *v,
         if (next)
             *next++ = '\0';
         if (!*item)
-            return bad(b, "%s: an empty name in '%s' (expected a "
-                          "comma-separated list)",
+            return bad(b,
+                       "%s: an empty name in '%s' (expected a "
+                       "comma-separated list)",
                        opt, v);
         if (dtypes) {
             enum sn_bench_dtype d;
@@ -427,8 +432,9 @@ static int bench_run(int argc, char **argv)
         return rc;
     if (!sn_bench_backend_available(b.o.backend)) {
         if (b.rank == 0)
-            fprintf(stderr, "supernode: bench: the %s backend is not "
-                            "available: %s\n",
+            fprintf(stderr,
+                    "supernode: bench: the %s backend is not "
+                    "available: %s\n",
                     sn_bench_backend_name(b.o.backend),
                     sn_bench_backend_why(b.o.backend));
         return SN_EXIT_RUN;
@@ -484,8 +490,9 @@ static int bench_run(int argc, char **argv)
             status = cli_write(b.json, &out);
         }
         if (!status && sn_bench_wrong(&res) > 0) {
-            fprintf(stderr, "supernode: bench: %lld wrong elements in the "
-                            "collectives' data\n",
+            fprintf(stderr,
+                    "supernode: bench: %lld wrong elements in the "
+                    "collectives' data\n",
                     sn_bench_wrong(&res));
             status = SN_EXIT_CHECK;
         }

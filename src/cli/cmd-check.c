@@ -36,16 +36,16 @@ struct check_cli {
     const char *db;
     const char *json;
     const char *junit;
-    const char *results;   /* --results FILE */
-    int64_t run_id;        /* --run ID */
+    const char *results; /* --results FILE */
+    int64_t run_id;      /* --run ID */
     bool no_store;
-    bool no_doctor;        /* --no-doctor */
-    bool verbose;          /* --verbose: every node-health SKIP listed */
-    bool allow_colocated;  /* --allow-colocated */
+    bool no_doctor;       /* --no-doctor */
+    bool verbose;         /* --verbose: every node-health SKIP listed */
+    bool allow_colocated; /* --allow-colocated */
     struct sn_bench_placement place; /* where the ranks ran */
-    long long doctor_timeout; /* --doctor-timeout seconds */
-    struct cli_health_opts hopts; /* --fsroot, --nvml, --matrix */
-    long long iters;       /* 0: the suite's */
+    long long doctor_timeout;        /* --doctor-timeout seconds */
+    struct cli_health_opts hopts;    /* --fsroot, --nvml, --matrix */
+    long long iters;                 /* 0: the suite's */
     enum sn_bench_backend backend;
     enum sn_bench_test tests[SN_BENCH_TEST_COUNT];
     size_t ntests;
@@ -63,8 +63,7 @@ struct check_cli {
     struct cli_progress progress;
 };
 
-static int bad(const struct check_cli *c, const char *fmt, ...)
-    SN_PRINTF(2, 3);
+static int bad(const struct check_cli *c, const char *fmt, ...) SN_PRINTF(2, 3);
 static int bad(const struct check_cli *c, const char *fmt, ...)
 {
     va_list ap;
@@ -93,8 +92,9 @@ static int parse_tests(struct check_cli *c, const char *list)
         if (next)
             *next++ = '\0';
         if (!*t) {
-            rc = bad(c, "--tests: an empty name in '%s' (expected a "
-                        "comma-separated list such as compute,pairs)",
+            rc = bad(c,
+                     "--tests: an empty name in '%s' (expected a "
+                     "comma-separated list such as compute,pairs)",
                      list);
             break;
         }
@@ -151,8 +151,7 @@ static int parse_args(struct check_cli *c, int argc, char **argv)
         else if (!strcmp(a, "--doctor-timeout")) {
             if (sn_parse_long(v, 1, 86400, &c->doctor_timeout, &err))
                 return bad(c, "--doctor-timeout: %s", err.msg);
-        }
-        else if (!strcmp(a, "--run")) {
+        } else if (!strcmp(a, "--run")) {
             long long id;
             if (sn_parse_long(v, 1, INT64_MAX, &id, &err))
                 return bad(c, "--run: %s", err.msg);
@@ -205,7 +204,8 @@ static int parse_args(struct check_cli *c, int argc, char **argv)
     return SN_EXIT_OK;
 }
 
-/* ---- the run record ------------------------------------------------------------ */
+/* ---- the run record
+ * ------------------------------------------------------------ */
 
 static void run_record(const struct check_cli *c, const struct sn_spec *spec,
                        const struct sn_bench_results *res, struct sn_run *run)
@@ -245,13 +245,13 @@ static void run_record(const struct check_cli *c, const struct sn_spec *spec,
     }
     sn_strlcpy(run->spec_name, spec->name ? spec->name : "",
                sizeof(run->spec_name));
-    snprintf(run->spec_hash, sizeof(run->spec_hash), "%016" PRIx64,
-             spec->hash);
+    snprintf(run->spec_hash, sizeof(run->spec_hash), "%016" PRIx64, spec->hash);
     sn_strlcpy(run->suite, c->suite, sizeof(run->suite));
     sn_store_timestamp(run->started, sizeof(run->started));
 }
 
-/* ---- measuring ----------------------------------------------------------------- */
+/* ---- measuring
+ * ----------------------------------------------------------------- */
 
 static void on_progress(void *ctx, const char *line)
 {
@@ -330,8 +330,8 @@ static void suite_opts(const struct check_cli *c, const struct sn_topo *t,
         o->iters = 10;
         o->latency_iters = 1000;
         o->coll_ops = 1u << SN_COLL_ALLREDUCE;
-        o->min_bytes = o->max_bytes = o->pair_bytes ? o->pair_bytes
-                                                    : (uint64_t)1 << 20;
+        o->min_bytes = o->max_bytes =
+            o->pair_bytes ? o->pair_bytes : (uint64_t)1 << 20;
         /* the memory arrays keep bench's default, 4 times the
          * last-level cache (STREAM's rule): smaller ones measure cache */
         if (c->backend == SN_BENCH_CPU)
@@ -341,7 +341,8 @@ static void suite_opts(const struct check_cli *c, const struct sn_topo *t,
         o->iters = (int)c->iters;
 }
 
-/* ---- node health ----------------------------------------------------------------- */
+/* ---- node health
+ * ----------------------------------------------------------------- */
 
 /* Past the deadline this rank says why on its own (rank 0 is waiting in
  * the gather) and ends the job; the stored run stays incomplete, as with
@@ -438,8 +439,7 @@ static int check_health(struct check_cli *c, struct sn_bench_job *job)
                           &err))
             status = cli_fail(&err);
     if (!status && c->st && c->stored_run && c->nhealth &&
-        sn_store_health_put(c->st, c->stored_run, c->health, c->nhealth,
-                            &err))
+        sn_store_health_put(c->st, c->stored_run, c->health, c->nhealth, &err))
         status = cli_fail(&err);
 out:
     free(all);
@@ -472,7 +472,8 @@ fail:
     return c->rank == 0 ? cli_fail(&err) : sn_exit_code(err.code);
 }
 
-/* ---- judging --------------------------------------------------------------------- */
+/* ---- judging
+ * --------------------------------------------------------------------- */
 
 static int judge(struct check_cli *c, const struct sn_spec *spec,
                  const struct sn_topo *t, struct sn_store *st,
@@ -564,8 +565,8 @@ static int judge(struct check_cli *c, const struct sn_spec *spec,
         sn_buf_init(&js);
         sn_buf_init(&ju);
         if (c->json) {
-            sn_diag_render_json(rep, store_as ? store_as : run->id,
-                                spec->name, &js);
+            sn_diag_render_json(rep, store_as ? store_as : run->id, spec->name,
+                                &js);
             outs[n++] = (struct sn_output){c->json, js.data, js.len};
         }
         if (c->junit) {
@@ -646,17 +647,14 @@ static int check_recorded(struct check_cli *c, const struct sn_spec *spec,
     }
     /* a stored run judged again, or a file judged against a baseline
      * only, reads the database; a file stored as a new run writes it */
-    rc = cli_store_open(c->db,
-                        c->results && !c->no_store ? CLI_DB_WRITE
-                                                   : CLI_DB_READ,
-                        &st);
+    rc = cli_store_open(
+        c->db, c->results && !c->no_store ? CLI_DB_WRITE : CLI_DB_READ, &st);
     if (rc)
         goto out;
     if (c->run_id &&
         (sn_store_run_get(st, c->run_id, &run, &err) ||
          sn_store_results_get(st, c->run_id, &rs, &err) ||
-         sn_store_health_get(st, c->run_id, &c->health, &c->nhealth,
-                             &err))) {
+         sn_store_health_get(st, c->run_id, &c->health, &c->nhealth, &err))) {
         rc = cli_fail(&err);
         goto out;
     }
@@ -694,8 +692,9 @@ static int check_measure(struct check_cli *c, const struct sn_spec *spec,
     sn_results_init(&rs);
     if (!sn_bench_backend_available(c->backend)) {
         if (c->rank == 0)
-            fprintf(stderr, "supernode: check: the %s backend is not "
-                            "available: %s\n",
+            fprintf(stderr,
+                    "supernode: check: the %s backend is not "
+                    "available: %s\n",
                     sn_bench_backend_name(c->backend),
                     sn_bench_backend_why(c->backend));
         return SN_EXIT_RUN;
@@ -704,15 +703,16 @@ static int check_measure(struct check_cli *c, const struct sn_spec *spec,
         return cli_fail(&err);
     c->rank = sn_bench_job_rank(job);
     if ((size_t)sn_bench_job_size(job) > t->naccel) {
-        status = bad(c, "the job has %d ranks but the spec %zu "
-                        "accelerators (one rank per accelerator)",
+        status = bad(c,
+                     "the job has %d ranks but the spec %zu "
+                     "accelerators (one rank per accelerator)",
                      sn_bench_job_size(job), t->naccel);
         goto agree;
     }
     /* the ranks where the spec puts them, or every figure would blame
      * the wrong part (two ranks on one host read as a slow fabric) */
-    if ((status = cli_placement(job, spec, c->allow_colocated, "check",
-                                &c->place)))
+    if ((status =
+             cli_placement(job, spec, c->allow_colocated, "check", &c->place)))
         goto agree;
     /* outputs that cannot be written are found before the measuring,
      * not after it */
@@ -725,8 +725,7 @@ static int check_measure(struct check_cli *c, const struct sn_spec *spec,
     /* rank 0 records the run before measuring: a run that dies stays in
      * the store, marked incomplete */
     if (c->rank == 0 && (!c->no_store || c->baseline))
-        status = cli_store_open(c->db,
-                                c->no_store ? CLI_DB_READ : CLI_DB_WRITE,
+        status = cli_store_open(c->db, c->no_store ? CLI_DB_READ : CLI_DB_WRITE,
                                 &c->st);
     if (c->rank == 0 && !c->no_store && !status) {
         {
@@ -770,13 +769,11 @@ agree:
         run_record(c, spec, &res, &run);
         run.id = c->stored_run;
         if (c->st &&
-            sn_store_add_results(c->st, c->stored_run, rs.items, rs.n,
-                                 &err)) {
+            sn_store_add_results(c->st, c->stored_run, rs.items, rs.n, &err)) {
             status = cli_fail(&err);
         } else {
             for (size_t i = 0; i < res.nnotes; i++)
-                fprintf(stderr, "supernode: check: note: %s\n",
-                        res.notes[i]);
+                fprintf(stderr, "supernode: check: note: %s\n", res.notes[i]);
             status = judge(c, spec, t, c->st, &run, &rs, c->stored_run);
         }
     }
@@ -847,7 +844,8 @@ const struct sn_cmd sn_cmd_check = {
     "  --json FILE           findings as \"supernode.check/1\" JSON\n"
     "  --junit FILE          verdicts as JUnit XML for CI\n"
     "  --backend cpu|cuda    the bench backend (cpu)\n"
-    "  --tests LIST          only these bench tests (compute,memory,pairs,...)\n"
+    "  --tests LIST          only these bench tests "
+    "(compute,memory,pairs,...)\n"
     "  --iters N             timed iterations per measurement\n"
     "  --run ID              judge a stored run again (no measuring)\n"
     "  --results FILE        judge a \"supernode.run/1\" document, stored as\n"

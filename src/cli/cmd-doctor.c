@@ -52,8 +52,7 @@ static int doctor_run(int argc, char **argv)
             continue;
         } else if ((v = cli_opt_value(argc, argv, &i, "--spec", NULL, &rc))) {
             spec_path = v;
-        } else if ((v = cli_opt_value(argc, argv, &i, "--format", NULL,
-                                      &rc))) {
+        } else if ((v = cli_opt_value(argc, argv, &i, "--format", NULL, &rc))) {
             if (cli_parse_format(v, "text,json", &format))
                 return cli_usage_hint(&sn_cmd_doctor);
         } else if ((v = cli_opt_value(argc, argv, &i, "--timeout", NULL,
@@ -90,8 +89,8 @@ static int doctor_run(int argc, char **argv)
         goto out;
     }
     cfg.matrix = matrix;
-    rc = cli_health_run_bounded(&cfg, &rep, timeout, doctor_expired,
-                                &timeout, &err);
+    rc = cli_health_run_bounded(&cfg, &rep, timeout, doctor_expired, &timeout,
+                                &err);
     if (rc) {
         status = cli_fail(&err);
         goto out;

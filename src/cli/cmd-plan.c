@@ -75,8 +75,7 @@ static int plan_run(int argc, char **argv)
         goto out;
     if ((rc = cli_spec_load(o.spec, &o.sets, &spec)))
         goto out;
-    if (sn_topo_build(&spec, &topo, &err) ||
-        sn_plan_build(topo, &plan, &err)) {
+    if (sn_topo_build(&spec, &topo, &err) || sn_plan_build(topo, &plan, &err)) {
         rc = cli_fail(&err);
         goto out;
     }
@@ -97,8 +96,8 @@ static int plan_run(int argc, char **argv)
             outs[n++] = (struct sn_output){o.ledger, ledger.data, ledger.len};
         if (o.dot)
             outs[n++] = (struct sn_output){o.dot, dot.data, dot.len};
-        outs[n++] = (struct sn_output){o.output ? o.output : "-",
-                                       main_out.data, main_out.len};
+        outs[n++] = (struct sn_output){o.output ? o.output : "-", main_out.data,
+                                       main_out.len};
         rc = cli_write_set(outs, n);
     }
 out:

@@ -15,13 +15,13 @@ extern const struct sn_cmd sn_cmd_runs;
 
 struct runs_opts {
     const char *db;
-    const char *arg;         /* ID or FILE */
+    const char *arg; /* ID or FILE */
     enum sn_format format;
     long long limit;
 };
 
-static int parse_opts(int argc, char **argv, const char *allowed,
-                      bool want_arg, struct runs_opts *o)
+static int parse_opts(int argc, char **argv, const char *allowed, bool want_arg,
+                      struct runs_opts *o)
 {
     memset(o, 0, sizeof(*o));
     o->limit = 20;
@@ -112,14 +112,13 @@ static int runs_list(int argc, char **argv)
             sn_table_row(&t);
             sn_table_cell(&t, "%" PRId64, runs[i].id);
             sn_table_cell(&t, "%s", runs[i].started);
-            sn_table_cell(&t, "%s", runs[i].spec_name[0] ? runs[i].spec_name
-                                                          : "-");
+            sn_table_cell(&t, "%s",
+                          runs[i].spec_name[0] ? runs[i].spec_name : "-");
             sn_table_cell(&t, "%s", runs[i].suite[0] ? runs[i].suite : "-");
             sn_table_cell(&t, "%d", runs[i].ranks);
             sn_table_cell(&t, "%zu", runs[i].nresults);
             sn_table_cell(&t, "%s", run_state(&runs[i]));
-            sn_table_cell(&t, "%s", runs[i].verdict[0] ? runs[i].verdict
-                                                        : "-");
+            sn_table_cell(&t, "%s", runs[i].verdict[0] ? runs[i].verdict : "-");
         }
         sn_table_render(&t, &out);
         sn_table_release(&t);
@@ -187,8 +186,7 @@ static void show_text(const struct sn_run *r, const struct sn_results *rs,
     if (nf) {
         sn_buf_puts(out, "\nfindings:\n");
         for (size_t i = 0; i < nf; i++)
-            sn_buf_printf(out, "  %-4s %s%s%s\n", f[i].severity,
-                          f[i].summary,
+            sn_buf_printf(out, "  %-4s %s%s%s\n", f[i].severity, f[i].summary,
                           f[i].label[0] ? " : " : "", f[i].label);
     }
     if (nh) {

@@ -22,13 +22,13 @@ struct train_opts {
     const char *output;
     enum sn_format format;
     long long gpus, tp, pp, dp, ep, cp, mbs, gbs, seq, vpp, zero;
-    int recompute;          /* -1: not given */
-    int dtype;              /* -1: not given */
-    int sp;                 /* -1 not given, 0 off, 1 on */
-    bool legacy;            /* 2021-22 Megatron-LM software */
+    int recompute; /* -1: not given */
+    int dtype;     /* -1: not given */
+    int sp;        /* -1 not given, 0 off, 1 on */
+    bool legacy;   /* 2021-22 Megatron-LM software */
     bool search;
     long long top;
-    long long explain;      /* 0: none; K: the K-th of the search */
+    long long explain; /* 0: none; K: the K-th of the search */
     struct cli_sets sets;
 };
 
@@ -46,8 +46,7 @@ static int pick(const char *opt, const char *v, const char *const *names,
 
 static int parse(int argc, char **argv, struct train_opts *o)
 {
-    static const char *const rc_names[] = {"none", "selective", "full",
-                                           NULL};
+    static const char *const rc_names[] = {"none", "selective", "full", NULL};
     static const struct {
         const char *name;
         long long min, max;
@@ -146,7 +145,8 @@ static int parse(int argc, char **argv, struct train_opts *o)
     return SN_EXIT_OK;
 }
 
-/* ---- rendering -------------------------------------------------------------- */
+/* ---- rendering --------------------------------------------------------------
+ */
 
 static void layout_line(const struct sn_train_layout *l, struct sn_buf *b)
 {
@@ -175,8 +175,7 @@ static const char *main_limit(const struct sn_train_result *r, char *buf,
                  100 * r->part[SN_PART_BUBBLE] / r->step_time);
         break;
     case SN_LIMIT_COMM:
-        snprintf(buf, size, "communication %.0f%%",
-                 100 * comm / r->step_time);
+        snprintf(buf, size, "communication %.0f%%", 100 * comm / r->step_time);
         break;
     default:
         snprintf(buf, size, "compute");
@@ -192,9 +191,9 @@ static void memory_text(const struct sn_train_memory *m, struct sn_buf *b)
         const char *name;
         double v;
     } rows[] = {
-        {"weights", m->weights},       {"gradients", m->gradients},
-        {"optimizer", m->optimizer},   {"activations", m->activations},
-        {"logits", m->logits},         {"buffers", m->buffers},
+        {"weights", m->weights},     {"gradients", m->gradients},
+        {"optimizer", m->optimizer}, {"activations", m->activations},
+        {"logits", m->logits},       {"buffers", m->buffers},
     };
 
     sn_table_init(&t, "  ");
@@ -208,8 +207,7 @@ static void memory_text(const struct sn_train_memory *m, struct sn_buf *b)
     sn_table_row(&t);
     sn_table_cell(&t, "total");
     sn_table_cell(&t, "%.2f", m->total / GIB);
-    sn_buf_printf(b, "memory per accelerator (pipeline stage %d)\n",
-                  m->stage);
+    sn_buf_printf(b, "memory per accelerator (pipeline stage %d)\n", m->stage);
     sn_table_render(&t, b);
     sn_table_release(&t);
     if (m->fits)
@@ -224,8 +222,8 @@ static void memory_text(const struct sn_train_memory *m, struct sn_buf *b)
                       (m->total - m->capacity) / GIB);
 }
 
-static void step_text(const struct sn_train_result *r,
-                      enum sn_dtype dtype, int gpus, struct sn_buf *b)
+static void step_text(const struct sn_train_result *r, enum sn_dtype dtype,
+                      int gpus, struct sn_buf *b)
 {
     struct sn_table t;
     char lim[64];
@@ -261,8 +259,7 @@ static void step_text(const struct sn_train_result *r,
                   "  limited by             %s\n",
                   r->tokens_per_s, r->tokens_per_s / gpus,
                   r->flops_per_gpu / 1e12, 100 * r->mfu, dt, r->peak / 1e12,
-                  100 * r->hfu,
-                  main_limit(r, lim, sizeof(lim)));
+                  100 * r->hfu, main_limit(r, lim, sizeof(lim)));
 }
 
 static void goodput_text(const struct sn_goodput_result *g, bool have,
@@ -388,13 +385,13 @@ static void goodput_json(struct sn_json *j, const struct sn_goodput_result *g,
     sn_json_obj_end(j);
 }
 
-/* ---- the run ------------------------------------------------------------------ */
+/* ---- the run
+ * ------------------------------------------------------------------ */
 
 /* Goodput of the job on this spec: storage sets the checkpoint cost,
  * reliability the rest. *why says what is missing when it cannot. */
-static int goodput(const struct sn_spec *spec,
-                   const struct sn_model_info *m, int gpus,
-                   struct sn_goodput_result *g, bool *have, char *why,
+static int goodput(const struct sn_spec *spec, const struct sn_model_info *m,
+                   int gpus, struct sn_goodput_result *g, bool *have, char *why,
                    size_t why_size, struct sn_error *err)
 {
     struct sn_goodput_params p;
@@ -404,17 +401,17 @@ static int goodput(const struct sn_spec *spec,
 
     *have = false;
     sn_goodput_params_default(&p);
-    rc = sn_goodput_parse(spec->file, sn_spec_section(spec, "reliability"),
-                          &p, err);
+    rc = sn_goodput_parse(spec->file, sn_spec_section(spec, "reliability"), &p,
+                          err);
     if (rc)
         return rc;
     job.accels = gpus;
     job.per_supernode = spec->scaleup.accelerators;
     job.per_node = spec->scaleup.per_node;
     job.nics_per_node = spec->scaleout.nics_per_node;
-    job.scaleup_switches = spec->scaleup.switches_per_plane *
-                           (spec->scaleup.planes > 0 ? spec->scaleup.planes
-                                                     : 1);
+    job.scaleup_switches =
+        spec->scaleup.switches_per_plane *
+        (spec->scaleup.planes > 0 ? spec->scaleup.planes : 1);
     job.checkpoint_bytes = m->params * (spec->storage.bytes_per_param > 0
                                             ? spec->storage.bytes_per_param
                                             : 14);
@@ -459,8 +456,8 @@ static int make_layout(const struct train_opts *o,
         long long want = sn_train_default_gbs(gpus, l->seq);
         l->gbs = (int)(((want + unit - 1) / unit) * unit);
     }
-    l->recompute = o->recompute >= 0 ? (enum sn_recompute)o->recompute
-                                     : SN_RECOMPUTE_NONE;
+    l->recompute =
+        o->recompute >= 0 ? (enum sn_recompute)o->recompute : SN_RECOMPUTE_NONE;
     l->dtype = o->dtype >= 0 ? (enum sn_dtype)o->dtype : SN_DTYPE_BF16;
     l->sp = o->sp >= 0 ? o->sp == 1 : l->tp > 1;
     l->zero = o->zero >= 0 ? (int)o->zero : (l->dp * l->cp > 1 ? 1 : 0);
@@ -480,10 +477,9 @@ static void search_text(const struct sn_train_candidate *top, size_t n,
                         struct sn_buf *b)
 {
     struct sn_table t;
-    static const char *const cols[] = {"#",   "tp",  "pp",  "dp",
-                                       "cp",  "ep",  "vpp", "mbs",
-                                       "recompute", "zero", "step s",
-                                       "tokens/s", "MFU", "GiB", NULL};
+    static const char *const cols[] = {
+        "#",         "tp",   "pp",     "dp",       "cp",  "ep",  "vpp", "mbs",
+        "recompute", "zero", "step s", "tokens/s", "MFU", "GiB", NULL};
     char lim[64];
 
     sn_buf_printf(b,
@@ -539,8 +535,7 @@ static void explain_text(const struct sn_train_candidate *c, size_t k,
         for (int p = 0; p < SN_PART_COUNT; p++) {
             double d = c->result.part[p] - best->result.part[p];
             if (fabs(d) >= 0.0005 * best->result.step_time)
-                sn_buf_printf(b, "  %-10s %+.4f s\n", sn_train_part_name(p),
-                              d);
+                sn_buf_printf(b, "  %-10s %+.4f s\n", sn_train_part_name(p), d);
         }
     }
 }
@@ -562,8 +557,7 @@ static int min_fit(struct sn_train *t, const struct sn_train_search *s,
     struct sn_error err;
     int step = spec->scaleup.per_node > 0 ? spec->scaleup.per_node : 1;
 
-    if (sn_train_min_accels(t, s, so, step, MAX_CLUSTER, n,
-                            &err))
+    if (sn_train_min_accels(t, s, so, step, MAX_CLUSTER, n, &err))
         return cli_fail(&err);
     return SN_EXIT_OK;
 }
@@ -576,8 +570,9 @@ static void min_fit_text(int n, int step, struct sn_buf *b)
                       "fits: %d (searched in multiples of %d)\n",
                       n, step);
     else
-        sn_buf_printf(b, "no accelerator count up to %d has a layout that "
-                         "fits\n",
+        sn_buf_printf(b,
+                      "no accelerator count up to %d has a layout that "
+                      "fits\n",
                       MAX_CLUSTER);
 }
 

@@ -108,20 +108,20 @@ static int parse(int argc, char **argv, struct sim_opts *o, bool coll)
         } else if ((v = cli_opt_value(argc, argv, &i, "--ranks", "-n", &rc))) {
             if (cli_parse_long("--ranks", v, 2, 100000000, &o->ranks))
                 return SN_EXIT_USAGE;
-        } else if (coll && (v = cli_opt_value(argc, argv, &i, "--op", "-o",
-                                          &rc))) {
+        } else if (coll &&
+                   (v = cli_opt_value(argc, argv, &i, "--op", "-o", &rc))) {
             enum sn_coll_op op;
             if (sn_coll_op_parse(v, &op, &err))
                 return cli_usage_error("%s", err.msg);
             o->op = op;
-        } else if (coll && (v = cli_opt_value(argc, argv, &i, "--algo", "-a",
-                                          &rc))) {
+        } else if (coll &&
+                   (v = cli_opt_value(argc, argv, &i, "--algo", "-a", &rc))) {
             enum sn_coll_algo algo;
             if (sn_coll_algo_parse(v, &algo, &err))
                 return cli_usage_error("%s", err.msg);
             o->algo = algo;
-        } else if (coll && (v = cli_opt_value(argc, argv, &i, "--group", "-g",
-                                          &rc))) {
+        } else if (coll &&
+                   (v = cli_opt_value(argc, argv, &i, "--group", "-g", &rc))) {
             o->group = v;
         } else if (coll && (v = cli_opt_value(argc, argv, &i, "--minbytes",
                                               "-b", &rc))) {
@@ -132,11 +132,11 @@ static int parse(int argc, char **argv, struct sim_opts *o, bool coll)
             if (sn_unit_parse_size(v, &o->maxb, &err))
                 return cli_usage_error("--maxbytes: %s", err.msg);
         } else if (coll && (v = cli_opt_value(argc, argv, &i, "--stepfactor",
-                                          "-f", &rc))) {
+                                              "-f", &rc))) {
             if (cli_parse_long("--stepfactor", v, 2, 1024, &o->factor))
                 return SN_EXIT_USAGE;
-        } else if (coll && (v = cli_opt_value(argc, argv, &i, "--dtype", "-d",
-                                          &rc))) {
+        } else if (coll &&
+                   (v = cli_opt_value(argc, argv, &i, "--dtype", "-d", &rc))) {
             o->dtype = v;
         } else if (!coll && (!strcmp(argv[i], "--all") ||
                              !strcmp(argv[i], "--classes"))) {
@@ -154,8 +154,8 @@ static int parse(int argc, char **argv, struct sim_opts *o, bool coll)
                                    "help sim')",
                                    cmd, argv[i]);
         } else if (o->spec) {
-            return cli_usage_error("%s takes one SPEC (got '%s' and '%s')",
-                                   cmd, o->spec, argv[i]);
+            return cli_usage_error("%s takes one SPEC (got '%s' and '%s')", cmd,
+                                   o->spec, argv[i]);
         } else {
             o->spec = argv[i];
         }
@@ -265,7 +265,8 @@ static void text_changes(struct sn_buf *b, const struct world *w,
     }
 }
 
-/* ---- sim coll ---------------------------------------------------------------- */
+/* ---- sim coll
+ * ---------------------------------------------------------------- */
 
 /* A group as a job places it, by name. */
 static int group_by_name(const struct sn_topo *t, const char *name,
@@ -598,7 +599,8 @@ out:
     return rc;
 }
 
-/* ---- sim pairs ------------------------------------------------------------------ */
+/* ---- sim pairs
+ * ------------------------------------------------------------------ */
 
 static bool lowered(const struct sn_pair *now, const struct sn_pair *nom)
 {
@@ -615,10 +617,12 @@ static void pair_json(struct sn_json *j, const struct world *w,
     sn_json_obj_begin(j);
     sn_json_kint(j, "src", p->src);
     sn_json_kint(j, "dst", p->dst);
-    sn_json_kstr(j, "src_name", sn_topo_node_name(w->t, w->t->accel[p->src],
-                                                  buf, sizeof(buf)));
-    sn_json_kstr(j, "dst_name", sn_topo_node_name(w->t, w->t->accel[p->dst],
-                                                  buf, sizeof(buf)));
+    sn_json_kstr(
+        j, "src_name",
+        sn_topo_node_name(w->t, w->t->accel[p->src], buf, sizeof(buf)));
+    sn_json_kstr(
+        j, "dst_name",
+        sn_topo_node_name(w->t, w->t->accel[p->dst], buf, sizeof(buf)));
     sn_json_kstr(j, "relation", sn_pair_relation_name(rel));
     if (classes)
         sn_json_kint(j, "count", (long long)count);
@@ -629,11 +633,10 @@ static void pair_json(struct sn_json *j, const struct world *w,
     sn_json_kint(j, "hops", p->hops);
     sn_json_kstr(j, "bottleneck", sn_link_class_name(p->cls));
     if (p->bottleneck != SN_NONE) {
-        sn_json_kstr(j, "bottleneck_id", sn_topo_link_id(w->t, p->bottleneck,
-                                                         buf, sizeof(buf)));
+        sn_json_kstr(j, "bottleneck_id",
+                     sn_topo_link_id(w->t, p->bottleneck, buf, sizeof(buf)));
         sn_json_kstr(j, "bottleneck_link",
-                     sn_topo_link_label(w->t, p->bottleneck, buf,
-                                        sizeof(buf)));
+                     sn_topo_link_label(w->t, p->bottleneck, buf, sizeof(buf)));
     }
     if (nom) {
         sn_json_knum(j, "nominal_uni_GBps", nom->uni_bw / 1e9);
@@ -654,20 +657,20 @@ static void pair_row(struct sn_table *tb, const struct world *w,
         sn_table_cell(tb, "%llu", (unsigned long long)count);
     sn_table_cell(tb, "%u", p->src);
     sn_table_cell(tb, "%u", p->dst);
-    sn_table_cell(tb, "%s", sn_topo_node_name(w->t, w->t->accel[p->src], a,
-                                              sizeof(a)));
-    sn_table_cell(tb, "%s", sn_topo_node_name(w->t, w->t->accel[p->dst], b,
-                                              sizeof(b)));
+    sn_table_cell(tb, "%s",
+                  sn_topo_node_name(w->t, w->t->accel[p->src], a, sizeof(a)));
+    sn_table_cell(tb, "%s",
+                  sn_topo_node_name(w->t, w->t->accel[p->dst], b, sizeof(b)));
     sn_table_cell(tb, "%s", sn_pair_relation_name(rel));
     sn_table_cell(tb, "%.1f", p->uni_bw / 1e9);
     sn_table_cell(tb, "%.1f", p->bidi_bw / 1e9);
     sn_table_cell(tb, "%.2f", p->latency * 1e6);
     sn_table_cell(tb, "%u", p->hops);
     sn_table_cell(tb, "%s", sn_link_class_name(p->cls));
-    sn_table_cell(tb, "%s", p->bottleneck == SN_NONE
-                                ? "-"
-                                : sn_topo_link_id(w->t, p->bottleneck, id,
-                                                  sizeof(id)));
+    sn_table_cell(tb, "%s",
+                  p->bottleneck == SN_NONE
+                      ? "-"
+                      : sn_topo_link_id(w->t, p->bottleneck, id, sizeof(id)));
     if (nom) {
         sn_table_cell(tb, "%.1f", nom->uni_bw / 1e9);
         sn_table_cell(tb, "%s", lowered(p, nom) ? "LOWER" : "");
@@ -835,8 +838,8 @@ static int pairs_run(int argc, char **argv)
         goto out;
     n = o.ranks ? (uint32_t)o.ranks : (uint32_t)w.t->naccel;
     if (n > w.t->naccel) {
-        rc = cli_usage_error("--ranks %u: the design has %zu accelerators",
-                             n, w.t->naccel);
+        rc = cli_usage_error("--ranks %u: the design has %zu accelerators", n,
+                             w.t->naccel);
         goto out;
     }
     p.every = o.list > 0 || (o.list == 0 && n <= PAIRS_LIST_MAX);
@@ -867,15 +870,16 @@ out:
     return rc;
 }
 
-/* ---- dispatch -------------------------------------------------------------------- */
+/* ---- dispatch
+ * -------------------------------------------------------------------- */
 
 int sn_cli_sim_train(int argc, char **argv); /* cmd-sim-train.c */
 
 static const struct {
     const char *name;
     int (*run)(int argc, char **argv);
-} subs[] = {{"coll", coll_run}, {"pairs", pairs_run},
-            {"train", sn_cli_sim_train}};
+} subs[] = {
+    {"coll", coll_run}, {"pairs", pairs_run}, {"train", sn_cli_sim_train}};
 
 static int sim_run(int argc, char **argv)
 {
@@ -883,8 +887,9 @@ static int sim_run(int argc, char **argv)
     const char *s;
 
     if (argc < 2)
-        return cli_usage_error("sim needs a subcommand: coll, pairs or train (see "
-                               "'supernode help sim')");
+        return cli_usage_error(
+            "sim needs a subcommand: coll, pairs or train (see "
+            "'supernode help sim')");
     for (size_t i = 0; i < SN_ARRAY_LEN(subs); i++) {
         if (!strcmp(argv[1], subs[i].name))
             return subs[i].run(argc - 1, argv + 1);
@@ -896,9 +901,10 @@ static int sim_run(int argc, char **argv)
         return cli_usage_error("unknown sim subcommand '%s' (did you mean "
                                "'%s'?)",
                                argv[1], s);
-    return cli_usage_error("unknown sim subcommand '%s' (expected coll, train or "
-                           "pairs)",
-                           argv[1]);
+    return cli_usage_error(
+        "unknown sim subcommand '%s' (expected coll, train or "
+        "pairs)",
+        argv[1]);
 }
 
 const struct sn_cmd sn_cmd_sim = {

@@ -29,8 +29,8 @@ static int parse(int argc, char **argv, struct sweep_opts *o)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = NULL, *name = NULL;
         static const char *const with_value[] = {
-            "--set", "--model", "--output", "--format", "--gpus", "--gbs",
-            "--seq", "--dtype", NULL,
+            "--set", "--model", "--output", "--format", "--gpus",
+            "--gbs", "--seq",   "--dtype",  NULL,
         };
         for (size_t k = 0; with_value[k] && !name; k++) {
             size_t n = strlen(with_value[k]);
@@ -138,11 +138,26 @@ static void text(const struct sn_sweep *sw, const struct sn_sweep_point *pts,
     struct sn_table t;
     bool grows = sn_sweep_grows_job(key);
     const char *const cols[] = {
-        "",        key,       "accels", "job",      "domain", "tp",
-        "pp",      "dp",      "ep",     "step s",   "tokens/s",
-        "per GPU", "MFU",     "ETTR",   "goodput",  "effective/accel",
-        grows ? "scaling" : "links",    grows ? "links" : "switch chips",
-        grows ? "switch chips" : "power kW", grows ? "power kW" : NULL,
+        "",
+        key,
+        "accels",
+        "job",
+        "domain",
+        "tp",
+        "pp",
+        "dp",
+        "ep",
+        "step s",
+        "tokens/s",
+        "per GPU",
+        "MFU",
+        "ETTR",
+        "goodput",
+        "effective/accel",
+        grows ? "scaling" : "links",
+        grows ? "links" : "switch chips",
+        grows ? "switch chips" : "power kW",
+        grows ? "power kW" : NULL,
         NULL,
     };
     char as[320] = "";
@@ -199,8 +214,7 @@ static void text(const struct sn_sweep *sw, const struct sn_sweep_point *pts,
     sn_table_release(&t);
     for (size_t i = 0; i < n; i++)
         if (!pts[i].ok)
-            sn_buf_printf(b, "%s=%s: %s\n", key, pts[i].value,
-                          pts[i].error);
+            sn_buf_printf(b, "%s=%s: %s\n", key, pts[i].value, pts[i].error);
     if (grows)
         sn_buf_printf(b, "no sweet spot: a sweep of supernodes grows the job, "
                          "and its throughput per accelerator can only fall; "
@@ -337,8 +351,7 @@ static int sweep_run(int argc, char **argv)
     s.seq = (int)o.seq;
     s.dtype = (enum sn_dtype)o.dtype;
     if (o.model) {
-        if (sn_train_model_resolve(sn_catalog_builtin(), o.model, &mf,
-                                   &err)) {
+        if (sn_train_model_resolve(sn_catalog_builtin(), o.model, &mf, &err)) {
             rc = cli_fail(&err);
             goto out;
         }

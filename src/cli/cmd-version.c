@@ -45,7 +45,9 @@ static int version_run(int argc, char **argv)
 }
 
 const struct sn_cmd sn_cmd_version = {
-    "version", "",
-    "print the version of supernode, its libraries and its backends", "",
+    "version",
+    "",
+    "print the version of supernode, its libraries and its backends",
+    "",
     version_run,
 };

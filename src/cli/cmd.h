@@ -13,9 +13,9 @@
 
 struct sn_cmd {
     const char *name;
-    const char *usage;   /* arguments after the name */
-    const char *summary; /* one line for `supernode --help` */
-    const char *help;    /* the rest of `supernode help NAME` */
+    const char *usage;                 /* arguments after the name */
+    const char *summary;               /* one line for `supernode --help` */
+    const char *help;                  /* the rest of `supernode help NAME` */
     int (*run)(int argc, char **argv); /* argv[0] is the name; exit status */
 };
 
@@ -101,9 +101,9 @@ int cli_launcher_rank(void);
 #define CLI_PROGRESS_EVERY 10.0
 struct cli_progress {
     bool init, tty;
-    bool shown;            /* a terminal line is on screen */
-    double last;           /* when the last plain line went out */
-    char head[32];         /* the test it was about */
+    bool shown;    /* a terminal line is on screen */
+    double last;   /* when the last plain line went out */
+    char head[32]; /* the test it was about */
 };
 void cli_progress_line(struct cli_progress *p, const char *who,
                        const char *line);

@@ -47,8 +47,8 @@ struct fake_gpu {
     int has_reasons;
     unsigned long long reasons;
     int has_power;
-    unsigned power[4]; /* limit, default, min, max in mW */
-    unsigned usage_mw;  /* board power now; 0: not supported */
+    unsigned power[4];            /* limit, default, min, max in mW */
+    unsigned usage_mw;            /* board power now; 0: not supported */
     unsigned long long energy_mj; /* since the driver loaded; 0: none */
     int has_clocks;
     unsigned mem_clock, mem_clock_max, sm_clock;
@@ -80,8 +80,7 @@ static struct nvmlEventSet_st {
 
 /* ---- the fixture ------------------------------------------------------- */
 
-static yaml_node_t *get(yaml_document_t *doc, yaml_node_t *map,
-                        const char *key)
+static yaml_node_t *get(yaml_document_t *doc, yaml_node_t *map, const char *key)
 {
     if (!map || map->type != YAML_MAPPING_NODE)
         return NULL;
@@ -97,9 +96,8 @@ static yaml_node_t *get(yaml_document_t *doc, yaml_node_t *map,
 
 static const char *str(yaml_node_t *n)
 {
-    return n && n->type == YAML_SCALAR_NODE
-               ? (const char *)n->data.scalar.value
-               : NULL;
+    return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value
+                                            : NULL;
 }
 
 static unsigned long long num(yaml_node_t *n)
@@ -126,8 +124,7 @@ static yaml_node_t *seq_at(yaml_document_t *doc, yaml_node_t *n, int i)
     return yaml_document_get_node(doc, n->data.sequence.items.start[i]);
 }
 
-static void load_gpu(yaml_document_t *doc, yaml_node_t *m,
-                     struct fake_gpu *g)
+static void load_gpu(yaml_document_t *doc, yaml_node_t *m, struct fake_gpu *g)
 {
     yaml_node_t *s;
 
@@ -282,7 +279,7 @@ static struct fake_gpu *gpu(nvmlDevice_t d)
 #define GPU_OR_FAIL(g, d)                                                      \
     struct fake_gpu *g = gpu(d);                                               \
     if (!g)                                                                    \
-        return NVML_ERROR_INVALID_ARGUMENT
+    return NVML_ERROR_INVALID_ARGUMENT
 
 EXPORT nvmlReturn_t nvmlInit_v2(void)
 {
@@ -336,8 +333,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetCount_v2(unsigned *n)
     return NVML_SUCCESS;
 }
 
-EXPORT nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned i,
-                                                  nvmlDevice_t *d)
+EXPORT nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned i, nvmlDevice_t *d)
 {
     if (!initialised || i >= (unsigned)ngpus)
         return NVML_ERROR_INVALID_ARGUMENT;
@@ -408,8 +404,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetPerformanceState(nvmlDevice_t d, int *p)
                                             : NVML_SUCCESS;
 }
 
-EXPORT nvmlReturn_t nvmlDeviceGetEccMode(nvmlDevice_t d, int *cur,
-                                         int *pending)
+EXPORT nvmlReturn_t nvmlDeviceGetEccMode(nvmlDevice_t d, int *cur, int *pending)
 {
     GPU_OR_FAIL(g, d);
     if (!g->has_ecc)
@@ -503,9 +498,9 @@ EXPORT nvmlReturn_t nvmlDeviceGetPowerManagementDefaultLimit(nvmlDevice_t d,
     return NVML_SUCCESS;
 }
 
-EXPORT nvmlReturn_t
-nvmlDeviceGetPowerManagementLimitConstraints(nvmlDevice_t d, unsigned *lo,
-                                             unsigned *hi)
+EXPORT nvmlReturn_t nvmlDeviceGetPowerManagementLimitConstraints(nvmlDevice_t d,
+                                                                 unsigned *lo,
+                                                                 unsigned *hi)
 {
     GPU_OR_FAIL(g, d);
     if (!g->has_power)
@@ -538,8 +533,8 @@ EXPORT nvmlReturn_t nvmlDeviceGetPowerUsage(nvmlDevice_t d, unsigned *mw)
     return NVML_SUCCESS;
 }
 
-EXPORT nvmlReturn_t
-nvmlDeviceGetTotalEnergyConsumption(nvmlDevice_t d, unsigned long long *mj)
+EXPORT nvmlReturn_t nvmlDeviceGetTotalEnergyConsumption(nvmlDevice_t d,
+                                                        unsigned long long *mj)
 {
     GPU_OR_FAIL(g, d);
     if (!g->energy_mj)
@@ -568,8 +563,8 @@ EXPORT nvmlReturn_t nvmlDeviceGetTemperature(nvmlDevice_t d, int sensor,
     return NVML_SUCCESS;
 }
 
-EXPORT nvmlReturn_t nvmlDeviceGetTemperatureThreshold(nvmlDevice_t d,
-                                                      int which, unsigned *t)
+EXPORT nvmlReturn_t nvmlDeviceGetTemperatureThreshold(nvmlDevice_t d, int which,
+                                                      unsigned *t)
 {
     GPU_OR_FAIL(g, d);
     if (!g->has_temp)
@@ -621,9 +616,9 @@ EXPORT nvmlReturn_t nvmlDeviceGetUtilizationRates(nvmlDevice_t d,
  * drivers: v2 plus usedGpuCcProtectedMemory), as real drivers have done
  * under the same name. Any other size is written as given, to test a
  * layout doctor does not know. */
-EXPORT nvmlReturn_t
-nvmlDeviceGetComputeRunningProcesses_v3(nvmlDevice_t d, unsigned *count,
-                                        void *infos)
+EXPORT nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v3(nvmlDevice_t d,
+                                                            unsigned *count,
+                                                            void *infos)
 {
     const char *env = getenv("SN_FAKE_NVML_STRIDE");
     size_t stride = env && *env ? (size_t)atoi(env) : 24;
@@ -655,10 +650,9 @@ nvmlDeviceGetComputeRunningProcesses_v3(nvmlDevice_t d, unsigned *count,
     return NVML_SUCCESS;
 }
 
-EXPORT nvmlReturn_t
-nvmlDeviceGetProcessUtilization(nvmlDevice_t d,
-                                nvmlProcessUtilizationSample_t *s,
-                                unsigned *count, unsigned long long since)
+EXPORT nvmlReturn_t nvmlDeviceGetProcessUtilization(
+    nvmlDevice_t d, nvmlProcessUtilizationSample_t *s, unsigned *count,
+    unsigned long long since)
 {
     unsigned n = 0;
 

@@ -83,12 +83,11 @@ struct sn_topo *fx_build(const struct fx_cluster *c)
     struct sn_topo *t = sn_topo_new(NULL);
     uint32_t spd = c->servers_per_domain ? c->servers_per_domain : 1;
     uint32_t ndom = (c->servers + spd - 1) / spd;
-    uint32_t *chip = calloc((size_t)ndom * (c->chips + 1) + 1,
-                            sizeof(uint32_t));
-    uint32_t *gpu = calloc((size_t)c->servers * c->gpus + 1,
-                           sizeof(uint32_t));
-    uint32_t *nic = calloc((size_t)c->servers * (c->nics + 1) + 1,
-                           sizeof(uint32_t));
+    uint32_t *chip =
+        calloc((size_t)ndom * (c->chips + 1) + 1, sizeof(uint32_t));
+    uint32_t *gpu = calloc((size_t)c->servers * c->gpus + 1, sizeof(uint32_t));
+    uint32_t *nic =
+        calloc((size_t)c->servers * (c->nics + 1) + 1, sizeof(uint32_t));
     uint32_t *cpu = calloc(c->servers + 1, sizeof(uint32_t));
     uint32_t nports = c->servers * c->nics, nleaves = 0, *leaf, *spine;
     uint32_t per_rail = 0;
@@ -97,24 +96,22 @@ struct sn_topo *fx_build(const struct fx_cluster *c)
     for (uint32_t s = 0; s < c->servers; s++) {
         uint32_t d = s / spd;
         for (uint32_t g = 0; g < c->gpus; g++)
-            gpu[s * c->gpus + g] =
-                add(t, SN_NODE_ACCEL, SN_SW_NONE, d, s % spd, g,
-                    s * c->gpus + g, SN_NONE16);
-        cpu[s] = add(t, SN_NODE_CPU, SN_SW_NONE, d, s % spd, 0, SN_NONE,
-                     SN_NONE16);
+            gpu[s * c->gpus + g] = add(t, SN_NODE_ACCEL, SN_SW_NONE, d, s % spd,
+                                       g, s * c->gpus + g, SN_NONE16);
+        cpu[s] =
+            add(t, SN_NODE_CPU, SN_SW_NONE, d, s % spd, 0, SN_NONE, SN_NONE16);
         for (uint32_t k = 0; k < c->nics; k++)
             nic[s * c->nics + k] = add(t, SN_NODE_NIC, SN_SW_NONE, d, s % spd,
                                        k, SN_NONE, (uint16_t)k);
     }
     for (uint32_t d = 0; d < ndom; d++)
         for (uint32_t k = 0; k < c->chips; k++)
-            chip[d * c->chips + k] = add(t, SN_NODE_SWITCH, SN_SW_SCALEUP_L1,
-                                         d, 0, k, SN_NONE, (uint16_t)k);
+            chip[d * c->chips + k] = add(t, SN_NODE_SWITCH, SN_SW_SCALEUP_L1, d,
+                                         0, k, SN_NONE, (uint16_t)k);
     /* leaves: per rail, or over all NIC ports in order */
     if (c->nics && c->hosts_per_leaf) {
         if (c->rail) {
-            per_rail = (c->servers + c->hosts_per_leaf - 1) /
-                       c->hosts_per_leaf;
+            per_rail = (c->servers + c->hosts_per_leaf - 1) / c->hosts_per_leaf;
             nleaves = per_rail * c->nics;
         } else {
             nleaves = (nports + c->hosts_per_leaf - 1) / c->hosts_per_leaf;
@@ -126,16 +123,16 @@ struct sn_topo *fx_build(const struct fx_cluster *c)
         leaf[l] = add(t, SN_NODE_SWITCH, SN_SW_LEAF, SN_NONE, 0, l, SN_NONE,
                       SN_NONE16);
     for (uint32_t k = 0; k < c->spines; k++)
-        spine[k] = add(t, SN_NODE_SWITCH, SN_SW_SPINE, SN_NONE, 0, k,
-                       SN_NONE, SN_NONE16);
+        spine[k] = add(t, SN_NODE_SWITCH, SN_SW_SPINE, SN_NONE, 0, k, SN_NONE,
+                       SN_NONE16);
     /* scale-up: links dealt round-robin over the domain's chips */
     for (uint32_t s = 0; s < c->servers; s++)
         for (uint32_t g = 0; g < c->gpus; g++)
             for (uint32_t i = 0; c->chips && i < c->links_per_gpu; i++)
                 sn_topo_add_link(t, gpu[s * c->gpus + g],
                                  chip[(s / spd) * c->chips + i % c->chips],
-                                 SN_LINK_SCALE_UP, SN_MEDIUM_COPPER,
-                                 c->up_bw, c->up_lat, 1);
+                                 SN_LINK_SCALE_UP, SN_MEDIUM_COPPER, c->up_bw,
+                                 c->up_lat, 1);
     /* network */
     for (uint32_t s = 0; s < c->servers; s++)
         for (uint32_t k = 0; k < c->nics && nleaves; k++) {
@@ -158,14 +155,12 @@ struct sn_topo *fx_build(const struct fx_cluster *c)
                              SN_MEDIUM_BOARD, c->pcie_bw, 1e-7, 0.2);
     for (uint32_t s = 0; s < c->servers; s++)
         for (uint32_t g = 0; g < c->gpus; g++) {
-            for (uint32_t j = 0; c->nics && j < (c->nic_links ? c->nic_links
-                                                              : 1);
-                 j++)
-                sn_topo_add_link(t, gpu[s * c->gpus + g],
-                                 nic[s * c->nics +
-                                     (g * c->nics / c->gpus + j) % c->nics],
-                                 SN_LINK_HOST, SN_MEDIUM_BOARD, c->pcie_bw,
-                                 1e-7, 0.2);
+            for (uint32_t j = 0;
+                 c->nics && j < (c->nic_links ? c->nic_links : 1); j++)
+                sn_topo_add_link(
+                    t, gpu[s * c->gpus + g],
+                    nic[s * c->nics + (g * c->nics / c->gpus + j) % c->nics],
+                    SN_LINK_HOST, SN_MEDIUM_BOARD, c->pcie_bw, 1e-7, 0.2);
             sn_topo_add_link(t, gpu[s * c->gpus + g], cpu[s], SN_LINK_HOST,
                              SN_MEDIUM_BOARD, c->pcie_bw, 1e-7, 0.2);
         }
@@ -251,12 +246,12 @@ void fx_params_nvlink(int gen, bool nvls, struct sn_coll_params *p)
     /* the same table sn_coll_params_default() reads from a spec's
      * accelerator; built here through a stub spec with only the fields
      * it looks at */
-    static struct sn_accel_info a3 = {.name = "a100", .scaleup_name =
-                                                          "NVLink 3"};
-    static struct sn_accel_info a4 = {.name = "h100", .scaleup_name =
-                                                          "NVLink 4"};
-    static struct sn_accel_info a5 = {.name = "b200", .scaleup_name =
-                                                          "NVLink 5"};
+    static struct sn_accel_info a3 = {.name = "a100",
+                                      .scaleup_name = "NVLink 3"};
+    static struct sn_accel_info a4 = {.name = "h100",
+                                      .scaleup_name = "NVLink 4"};
+    static struct sn_accel_info a5 = {.name = "b200",
+                                      .scaleup_name = "NVLink 5"};
     static struct sn_spec spec;
     struct sn_topo t;
 

@@ -21,7 +21,10 @@ struct sn_test {
 
 static int sn_test_failures_;
 
-#define T(fn) {#fn, fn}
+#define T(fn)                                                                  \
+    {                                                                          \
+#fn, fn                                                                \
+    }
 
 #define CHECK(cond)                                                            \
     do {                                                                       \
@@ -45,7 +48,7 @@ static int sn_test_failures_;
     do {                                                                       \
         double a_ = (a), b_ = (b);                                             \
         double d_ = fabs(a_ - b_), m_ = fmax(fabs(a_), fabs(b_));              \
-        if (!(d_ <= (rel) * m_ || d_ < 1e-300)) {                              \
+        if (!(d_ <= (rel)*m_ || d_ < 1e-300)) {                                \
             printf("  %s:%d: %s = %.10g, expected %s = %.10g (rel %g)\n",      \
                    __FILE__, __LINE__, #a, a_, #b, b_, (double)(rel));         \
             sn_test_failures_++;                                               \

@@ -400,8 +400,8 @@ static void test_state_reads_sysfs_under_root(void)
     REQUIRE(mkdtemp(root) != NULL);
     /* every CPU this process may run on reports 2.5 GHz, performance */
     for (int cpu = 0; cpu < 256; cpu++) {
-        snprintf(path, sizeof(path),
-                 "%s/sys/devices/system/cpu/cpu%d/cpufreq", root, cpu);
+        snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/cpu%d/cpufreq",
+                 root, cpu);
         mkdirs(path);
         snprintf(path, sizeof(path),
                  "%s/sys/devices/system/cpu/cpu%d/cpufreq/scaling_cur_freq",
@@ -416,11 +416,11 @@ static void test_state_reads_sysfs_under_root(void)
     mkdirs(path);
     snprintf(path, sizeof(path), "%s/sys/class/thermal/thermal_zone1", root);
     mkdirs(path);
-    snprintf(path, sizeof(path),
-             "%s/sys/class/thermal/thermal_zone0/temp", root);
+    snprintf(path, sizeof(path), "%s/sys/class/thermal/thermal_zone0/temp",
+             root);
     write_file(path, "45000\n");
-    snprintf(path, sizeof(path),
-             "%s/sys/class/thermal/thermal_zone1/temp", root);
+    snprintf(path, sizeof(path), "%s/sys/class/thermal/thermal_zone1/temp",
+             root);
     write_file(path, "71500\n");
     /* caches: level 1 32 KiB, level 3 32 MiB: the largest level wins */
     snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/cpu0/cache/index0",
@@ -467,11 +467,9 @@ static void test_state_without_sysfs_is_unreadable_not_zero(void)
 /* ---- against the design ------------------------------------------------- */
 
 /* One bench result of rank on test, as the runners fill them. */
-static struct sn_bench_result *bench_one(struct sn_bench_result *r,
-                                         enum sn_bench_test test,
-                                         const char *op, const char *unit,
-                                         int rank, int peer, int round,
-                                         int concurrent)
+static struct sn_bench_result *
+bench_one(struct sn_bench_result *r, enum sn_bench_test test, const char *op,
+          const char *unit, int rank, int peer, int round, int concurrent)
 {
     sn__bench_result_init(r);
     r->test = test;
@@ -487,8 +485,17 @@ static struct sn_bench_result *bench_one(struct sn_bench_result *r,
 }
 
 enum {
-    B_BF16, B_TRIAD, B_UNI_04, B_UNI_15, B_ISO_04, B_AGG_ISO_26, B_LAT_04,
-    B_AGG, B_ALLREDUCE, B_LAT_ALLREDUCE, B_N
+    B_BF16,
+    B_TRIAD,
+    B_UNI_04,
+    B_UNI_15,
+    B_ISO_04,
+    B_AGG_ISO_26,
+    B_LAT_04,
+    B_AGG,
+    B_ALLREDUCE,
+    B_LAT_ALLREDUCE,
+    B_N
 };
 
 /* One result of each kind of an eight-rank job on two-servers.yaml. */
@@ -500,20 +507,18 @@ static void bench_kinds(struct sn_bench_result *r)
     bench_one(&r[B_UNI_04], SN_BENCH_PAIRS, "uni", "B/s", 0, 4, 1, 1);
     bench_one(&r[B_UNI_15], SN_BENCH_PAIRS, "uni", "B/s", 1, 5, 1, 1);
     bench_one(&r[B_ISO_04], SN_BENCH_PAIRS, "uni", "B/s", 0, 4, 1, 0);
-    bench_one(&r[B_AGG_ISO_26], SN_BENCH_AGGREGATE, "isolated", "B/s", 2,
-              6, 1, 0);
+    bench_one(&r[B_AGG_ISO_26], SN_BENCH_AGGREGATE, "isolated", "B/s", 2, 6, 1,
+              0);
     bench_one(&r[B_LAT_04], SN_BENCH_PAIRS, "latency", "s", 0, 4, 1, 1);
-    bench_one(&r[B_AGG], SN_BENCH_AGGREGATE, "aggregate", "B/s", 0, -1, 0,
-              1);
+    bench_one(&r[B_AGG], SN_BENCH_AGGREGATE, "aggregate", "B/s", 0, -1, 0, 1);
     r[B_AGG].subject = SN_SUBJ_GROUP;
     r[B_AGG].nranks = 8;
-    bench_one(&r[B_ALLREDUCE], SN_BENCH_COLL, "allreduce", "s", 0, -1, -1,
-              0);
+    bench_one(&r[B_ALLREDUCE], SN_BENCH_COLL, "allreduce", "s", 0, -1, -1, 0);
     r[B_ALLREDUCE].subject = SN_SUBJ_GROUP;
     r[B_ALLREDUCE].nranks = 8;
     r[B_ALLREDUCE].bytes = 64u << 20;
-    bench_one(&r[B_LAT_ALLREDUCE], SN_BENCH_LATENCY, "allreduce", "s", 0,
-              -1, -1, 0);
+    bench_one(&r[B_LAT_ALLREDUCE], SN_BENCH_LATENCY, "allreduce", "s", 0, -1,
+              -1, 0);
     r[B_LAT_ALLREDUCE].subject = SN_SUBJ_GROUP;
     r[B_LAT_ALLREDUCE].nranks = 8;
     r[B_LAT_ALLREDUCE].bytes = 8;
@@ -533,8 +538,8 @@ static void test_bench_expects_what_check_expects(void)
                          &err) == SN_OK);
     REQUIRE(sn_topo_build(&spec, &t, &err) == SN_OK);
     bench_kinds(r);
-    REQUIRE(sn_bench_expect(&spec, t, SN_BENCH_CUDA, NULL, 8, r, B_N,
-                            &err) == SN_OK);
+    REQUIRE(sn_bench_expect(&spec, t, SN_BENCH_CUDA, NULL, 8, r, B_N, &err) ==
+            SN_OK);
     CHECK_NEAR(r[B_BF16].expected, 989.4e12, 1e-9);
     CHECK_STR(r[B_BF16].expected_src, "catalog bf16_flops");
     CHECK_NEAR(r[B_TRIAD].expected, 3.35e12, 1e-9);
@@ -563,8 +568,8 @@ static void test_bench_expects_what_check_expects(void)
         sn__bench_result_release(&r[i]);
     /* on the cpu backend: no device memory, no scale-up fabric, no NCCL */
     bench_kinds(r);
-    REQUIRE(sn_bench_expect(&spec, t, SN_BENCH_CPU, NULL, 8, r, B_N,
-                            &err) == SN_OK);
+    REQUIRE(sn_bench_expect(&spec, t, SN_BENCH_CPU, NULL, 8, r, B_N, &err) ==
+            SN_OK);
     CHECK_NEAR(r[B_BF16].expected, 989.4e12, 1e-9);
     CHECK(r[B_TRIAD].expected == 0 && r[B_ALLREDUCE].expected == 0);
     CHECK_NEAR(r[B_UNI_04].expected, 25e9, 1e-6);
@@ -613,8 +618,7 @@ static void test_result_store_types_params_rounds_and_busbw(void)
     CHECK_STR(rs.items[0].test, "coll.allreduce.busbw");
     CHECK_STR(rs.items[0].params,
               "bytes=1000000,dtype=fp32,inplace=0,redop=sum");
-    CHECK(rs.items[0].bytes == 1000000 &&
-          !strcmp(rs.items[0].dtype, "fp32"));
+    CHECK(rs.items[0].bytes == 1000000 && !strcmp(rs.items[0].dtype, "fp32"));
     CHECK_STR(rs.items[0].unit, "B/s");
     /* nccl-tests: 1 MB in 1 ms is 1 GB/s algbw, x 2(n-1)/n = 1.5 */
     CHECK_NEAR(rs.items[0].samples[0], 1.5e9, 1e-12);

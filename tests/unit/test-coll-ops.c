@@ -30,8 +30,7 @@ static void test_coll_bus_factors_follow_nccl_tests(void)
 static void test_coll_busbw_is_algbw_times_bus_factor(void)
 {
     CHECK_NEAR(sn_coll_algbw(1e9, 1e-2), 1e11, 1e-12);
-    CHECK_NEAR(sn_coll_busbw(SN_COLL_ALLREDUCE, 8, 1e9, 1e-2), 1.75e11,
-               1e-12);
+    CHECK_NEAR(sn_coll_busbw(SN_COLL_ALLREDUCE, 8, 1e9, 1e-2), 1.75e11, 1e-12);
     CHECK_NEAR(sn_coll_busbw(SN_COLL_ALLGATHER, 4, 1e9, 1e-2), 7.5e10, 1e-12);
     CHECK(sn_coll_busbw(SN_COLL_ALLREDUCE, 8, 1e9, 0) == 0);
     CHECK(sn_coll_algbw(1e9, -1) == 0);
@@ -105,12 +104,12 @@ static void test_coll_dtypes_parse_with_their_sizes(void)
         enum sn_coll_dtype d;
         size_t size;
     } cases[] = {
-        {"float", SN_COLL_FLOAT, 4},      {"FP32", SN_COLL_FLOAT, 4},
-        {"half", SN_COLL_HALF, 2},        {"bf16", SN_COLL_BFLOAT16, 2},
-        {"double", SN_COLL_DOUBLE, 8},    {"i8", SN_COLL_INT8, 1},
-        {"uint8", SN_COLL_UINT8, 1},      {"int", SN_COLL_INT32, 4},
-        {"u32", SN_COLL_UINT32, 4},       {"int64", SN_COLL_INT64, 8},
-        {"u64", SN_COLL_UINT64, 8},       {"fp8_e4m3", SN_COLL_FP8E4M3, 1},
+        {"float", SN_COLL_FLOAT, 4},   {"FP32", SN_COLL_FLOAT, 4},
+        {"half", SN_COLL_HALF, 2},     {"bf16", SN_COLL_BFLOAT16, 2},
+        {"double", SN_COLL_DOUBLE, 8}, {"i8", SN_COLL_INT8, 1},
+        {"uint8", SN_COLL_UINT8, 1},   {"int", SN_COLL_INT32, 4},
+        {"u32", SN_COLL_UINT32, 4},    {"int64", SN_COLL_INT64, 8},
+        {"u64", SN_COLL_UINT64, 8},    {"fp8_e4m3", SN_COLL_FP8E4M3, 1},
         {"e5m2", SN_COLL_FP8E5M2, 1},
     };
     struct sn_error err;
@@ -122,8 +121,7 @@ static void test_coll_dtypes_parse_with_their_sizes(void)
         CHECK(sn_coll_dtype_size(cases[i].d) == cases[i].size);
     }
     for (int i = 0; i < SN_COLL_DTYPE_COUNT; i++)
-        CHECK(sn_coll_dtype_parse(sn_coll_dtype_name(i), &d, &err) ==
-                  SN_OK &&
+        CHECK(sn_coll_dtype_parse(sn_coll_dtype_name(i), &d, &err) == SN_OK &&
               d == (enum sn_coll_dtype)i);
     CHECK(sn_coll_dtype_size(SN_COLL_DTYPE_COUNT) == 0);
     CHECK(sn_coll_dtype_parse("flaot", &d, &err) == SN_EINPUT);

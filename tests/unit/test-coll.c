@@ -26,9 +26,9 @@ static void test_coll_ring_allreduce_matches_closed_form(void)
     for (size_t i = 0; i < SN_ARRAY_LEN(sizes); i++) {
         double S = sizes[i];
         double want = 2 * (n - 1) * a + 2 * (n - 1) / n * S / B;
-        CHECK_NEAR(predict(m, SN_COLL_ALLREDUCE, grp(0, 8, 1), S,
-                           SN_ALGO_RING, &r),
-                   want, 1e-9);
+        CHECK_NEAR(
+            predict(m, SN_COLL_ALLREDUCE, grp(0, 8, 1), S, SN_ALGO_RING, &r),
+            want, 1e-9);
         CHECK(r.algo == SN_ALGO_RING);
         /* busbw = algbw x 2(n-1)/n (nccl-tests PERFORMANCE.md) */
         CHECK_NEAR(r.busbw, S / r.time * 2 * (n - 1) / n, 1e-12);
@@ -47,12 +47,11 @@ static void test_coll_ring_allgather_matches_closed_form(void)
     double B = t->links[0].bw, a = t->links[0].latency, n = 6, S = 96 * MiB;
 
     REQUIRE(m);
-    CHECK_NEAR(predict(m, SN_COLL_ALLGATHER, grp(0, 6, 1), S, SN_ALGO_RING,
-                       &r),
+    CHECK_NEAR(predict(m, SN_COLL_ALLGATHER, grp(0, 6, 1), S, SN_ALGO_RING, &r),
                (n - 1) * a + (n - 1) / n * S / B, 1e-9);
-    CHECK_NEAR(predict(m, SN_COLL_REDUCESCATTER, grp(0, 6, 1), S,
-                       SN_ALGO_RING, &r),
-               (n - 1) * a + (n - 1) / n * S / B, 1e-9);
+    CHECK_NEAR(
+        predict(m, SN_COLL_REDUCESCATTER, grp(0, 6, 1), S, SN_ALGO_RING, &r),
+        (n - 1) * a + (n - 1) / n * S / B, 1e-9);
     sn_coll_model_free(m);
     sn_topo_free(t);
 }
@@ -73,8 +72,7 @@ static void test_coll_alltoall_fat_tree_matches_closed_form(void)
     alpha = 2.0 * (double)0.5e-6f * 2 + 2.0 * (double)1e-7f;
     m = fx_model_ideal(t);
     REQUIRE(m);
-    CHECK_NEAR(predict(m, SN_COLL_ALLTOALL, grp(0, 16, 1), S, SN_ALGO_AUTO,
-                       &r),
+    CHECK_NEAR(predict(m, SN_COLL_ALLTOALL, grp(0, 16, 1), S, SN_ALGO_AUTO, &r),
                (n - 1) * alpha + (n - 1) / n * S / B, 1e-9);
     CHECK(r.algo == SN_ALGO_DIRECT);
     CHECK(r.bottleneck == SN_LINK_SCALE_OUT);
@@ -163,39 +161,37 @@ static void test_coll_hier3_matches_closed_form(void)
                 2 * (q - 1) / q * (S / (g * rr)) / B;
 
     REQUIRE(m);
-    CHECK_NEAR(predict(m, SN_COLL_ALLREDUCE, grp(0, 32, 1), S, SN_ALGO_HIER3,
-                       &r),
-               bw + 2 * (g - 1) * W_UP + 2 * (rr - 1) * W_POD +
-                   2 * (q - 1) * W_X,
-               1e-9);
+    CHECK_NEAR(
+        predict(m, SN_COLL_ALLREDUCE, grp(0, 32, 1), S, SN_ALGO_HIER3, &r),
+        bw + 2 * (g - 1) * W_UP + 2 * (rr - 1) * W_POD + 2 * (q - 1) * W_X,
+        1e-9);
     CHECK(r.algo == SN_ALGO_HIER3);
     CHECK(r.flows);
-    CHECK_NEAR(predict(m, SN_COLL_ALLGATHER, grp(0, 32, 1), S, SN_ALGO_HIER3,
-                       &r),
-               bw / 2 + (g - 1) * W_UP + (rr - 1) * W_POD + (q - 1) * W_X,
-               1e-9);
-    CHECK_NEAR(predict(m, SN_COLL_REDUCESCATTER, grp(0, 32, 1), S,
-                       SN_ALGO_HIER3, &r),
-               bw / 2 + (g - 1) * W_UP + (rr - 1) * W_POD + (q - 1) * W_X,
-               1e-9);
+    CHECK_NEAR(
+        predict(m, SN_COLL_ALLGATHER, grp(0, 32, 1), S, SN_ALGO_HIER3, &r),
+        bw / 2 + (g - 1) * W_UP + (rr - 1) * W_POD + (q - 1) * W_X, 1e-9);
+    CHECK_NEAR(
+        predict(m, SN_COLL_REDUCESCATTER, grp(0, 32, 1), S, SN_ALGO_HIER3, &r),
+        bw / 2 + (g - 1) * W_UP + (rr - 1) * W_POD + (q - 1) * W_X, 1e-9);
     /* small: across pods by double binary tree, 2 log2 q steps moving
      * 2 S/(g r): 64 KiB is below the crossover 4 w_x B (g r) */
     S = 64 * 1024;
-    CHECK_NEAR(predict(m, SN_COLL_ALLREDUCE, grp(0, 32, 1), S, SN_ALGO_HIER3,
-                       &r),
-               2 * (g - 1) / g * S / Bup + 2 * (rr - 1) / rr * (S / g) / B +
-                   2 * (S / (g * rr)) / B + 2 * (g - 1) * W_UP +
-                   2 * (rr - 1) * W_POD + 2 * 2 * W_X,
-               1e-9);
+    CHECK_NEAR(
+        predict(m, SN_COLL_ALLREDUCE, grp(0, 32, 1), S, SN_ALGO_HIER3, &r),
+        2 * (g - 1) / g * S / Bup + 2 * (rr - 1) / rr * (S / g) / B +
+            2 * (S / (g * rr)) / B + 2 * (g - 1) * W_UP + 2 * (rr - 1) * W_POD +
+            2 * 2 * W_X,
+        1e-9);
     S = 1 * GiB;
     /* two-level: the same bandwidth term, 2(m-1) network steps */
     predict(m, SN_COLL_ALLREDUCE, grp(0, 32, 1), S, SN_ALGO_HIER, &r2);
     CHECK_NEAR(r2.time - r2.latency,
                2 * (g - 1) / g * S / Bup + 2 * (mm - 1) / mm * (S / g) / B,
                1e-9);
-    CHECK_NEAR(predict(m, SN_COLL_ALLREDUCE, grp(0, 32, 1), S, SN_ALGO_HIER3,
-                       &r) - r.latency,
-               r2.time - r2.latency, 1e-9);
+    CHECK_NEAR(
+        predict(m, SN_COLL_ALLREDUCE, grp(0, 32, 1), S, SN_ALGO_HIER3, &r) -
+            r.latency,
+        r2.time - r2.latency, 1e-9);
     CHECK(r.latency < r2.latency);
     sn_coll_model_free(m);
     sn_topo_free(t);
@@ -224,8 +220,8 @@ static void test_coll_hier3_wins_when_rings_cross_the_spine(void)
     REQUIRE(m);
     CHECK_NEAR(predict(m, SN_COLL_ALLREDUCE, g32, S, SN_ALGO_HIER, &r2),
                2 * (g - 1) / g * S / Bup +
-                   2 * (mm - 1) / mm * (S / g) / (B / 4) +
-                   2 * (g - 1) * W_UP + 2 * (mm - 1) * W_X,
+                   2 * (mm - 1) / mm * (S / g) / (B / 4) + 2 * (g - 1) * W_UP +
+                   2 * (mm - 1) * W_X,
                1e-9);
     CHECK_NEAR(predict(m, SN_COLL_ALLREDUCE, g32, S, SN_ALGO_HIER3, &r3),
                2 * (g - 1) / g * S / Bup + 2 * (rr - 1) / rr * (S / g) / B +
@@ -297,8 +293,7 @@ static void test_coll_hier3_degraded_spine_link_slows_it(void)
     REQUIRE(m1);
     predict(m0, SN_COLL_ALLREDUCE, grp(0, 32, 1), S, SN_ALGO_HIER3, &a0);
     predict(m1, SN_COLL_ALLREDUCE, grp(0, 32, 1), S, SN_ALGO_HIER3, &a1);
-    CHECK_NEAR(a1.time - a0.time, 2 * (q - 1) / q * (S / (g * rr)) / B,
-               1e-9);
+    CHECK_NEAR(a1.time - a0.time, 2 * (q - 1) / q * (S / (g * rr)) / B, 1e-9);
     predict(m0, SN_COLL_ALLREDUCE, grp(0, 32, 1), S, SN_ALGO_HIER, &b0);
     predict(m1, SN_COLL_ALLREDUCE, grp(0, 32, 1), S, SN_ALGO_HIER, &b1);
     CHECK(b1.time == b0.time);
@@ -353,8 +348,8 @@ static void test_coll_hier3_needs_equal_pods(void)
     struct sn_group all = grp(0, 32, 1), rail = grp(0, 16, 2);
 
     REQUIRE(m);
-    CHECK(sn_coll_predict(m, SN_COLL_ALLREDUCE, &uneven, 1e6, SN_ALGO_HIER3,
-                          &r, &err) == SN_EINPUT);
+    CHECK(sn_coll_predict(m, SN_COLL_ALLREDUCE, &uneven, 1e6, SN_ALGO_HIER3, &r,
+                          &err) == SN_EINPUT);
     CHECK_CONTAINS(err.msg, "here 3 pods of 2 to 4 domains");
     CHECK(sn_coll_predict(m, SN_COLL_ALLREDUCE, &one, 1e6, SN_ALGO_HIER3, &r,
                           &err) == SN_EINPUT);
@@ -365,10 +360,9 @@ static void test_coll_hier3_needs_equal_pods(void)
     CHECK(sn_coll_algo_applies(m, SN_COLL_ALLREDUCE, &all, SN_ALGO_HIER3));
     /* one rank a domain (a rail): g = 1, pods of 4 domains */
     CHECK(sn_coll_algo_applies(m, SN_COLL_ALLREDUCE, &rail, SN_ALGO_HIER3));
-    CHECK(!sn_coll_algo_applies(m, SN_COLL_ALLREDUCE, &uneven,
-                                SN_ALGO_HIER3));
-    CHECK(sn_coll_predict(m, SN_COLL_ALLREDUCE, &uneven, 1e6, SN_ALGO_AUTO,
-                          &r, &err) == SN_OK);
+    CHECK(!sn_coll_algo_applies(m, SN_COLL_ALLREDUCE, &uneven, SN_ALGO_HIER3));
+    CHECK(sn_coll_predict(m, SN_COLL_ALLREDUCE, &uneven, 1e6, SN_ALGO_AUTO, &r,
+                          &err) == SN_OK);
     CHECK(r.algo != SN_ALGO_HIER3);
     /* auto is the fastest of the algorithms that apply, three-level
      * among them */
@@ -376,8 +370,8 @@ static void test_coll_hier3_needs_equal_pods(void)
         for (double S = 8; S <= 4 * GiB; S *= 64) {
             struct sn_coll_result ra, rx;
             double best = INFINITY;
-            REQUIRE(sn_coll_predict(m, op, &all, S, SN_ALGO_AUTO, &ra,
-                                    &err) == SN_OK);
+            REQUIRE(sn_coll_predict(m, op, &all, S, SN_ALGO_AUTO, &ra, &err) ==
+                    SN_OK);
             for (int a = SN_ALGO_RING; a < SN_ALGO_COUNT; a++)
                 if (sn_coll_algo_applies(m, op, &all, a) &&
                     sn_coll_predict(m, op, &all, S, a, &rx, &err) == SN_OK &&
@@ -484,8 +478,7 @@ static void test_coll_degraded_link_slows_only_groups_using_it(void)
     /* NVLS: the degraded GPU injects 17.5 of 18 links' worth */
     predict(m0, SN_COLL_ALLREDUCE, grp(0, 8, 1), 1 * GiB, SN_ALGO_NVLS, &a0);
     predict(m1, SN_COLL_ALLREDUCE, grp(0, 8, 1), 1 * GiB, SN_ALGO_NVLS, &a1);
-    CHECK_NEAR(a1.time - a1.latency, (a0.time - a0.latency) * 18 / 17.5,
-               1e-6);
+    CHECK_NEAR(a1.time - a1.latency, (a0.time - a0.latency) * 18 / 17.5, 1e-6);
     sn_coll_model_free(m0);
     sn_coll_model_free(m1);
     sn_topo_free(t);
@@ -513,10 +506,10 @@ static void test_coll_failed_link_never_speeds_up(void)
     m1 = fx_model(t, &p);
     REQUIRE(m1);
     for (int op = 0; op < SN_COLL_OP_COUNT; op++) {
-        double t0 = predict(m0, op, grp(0, 16, 1), 256 * MiB, SN_ALGO_AUTO,
-                            &a0);
-        double t1 = predict(m1, op, grp(0, 16, 1), 256 * MiB, SN_ALGO_AUTO,
-                            &a1);
+        double t0 =
+            predict(m0, op, grp(0, 16, 1), 256 * MiB, SN_ALGO_AUTO, &a0);
+        double t1 =
+            predict(m1, op, grp(0, 16, 1), 256 * MiB, SN_ALGO_AUTO, &a1);
         CHECK(t1 >= t0 * (1 - 1e-12));
     }
     sn_coll_model_free(m0);
@@ -654,23 +647,23 @@ static void test_coll_a100_allreduce_curve(void)
     struct sn_coll_model *m = fx_model_nvlink(t, 3, false);
 
     REQUIRE(m);
-    CHECK_NEAR(busbw_of(m, SN_COLL_ALLREDUCE, grp(0, 8, 1), 256 * MiB,
-                        SN_ALGO_AUTO),
-               217.3, 0.10);
-    CHECK_NEAR(busbw_of(m, SN_COLL_ALLREDUCE, grp(0, 8, 1), 1 * GiB,
-                        SN_ALGO_AUTO),
-               229.4, 0.10);
+    CHECK_NEAR(
+        busbw_of(m, SN_COLL_ALLREDUCE, grp(0, 8, 1), 256 * MiB, SN_ALGO_AUTO),
+        217.3, 0.10);
+    CHECK_NEAR(
+        busbw_of(m, SN_COLL_ALLREDUCE, grp(0, 8, 1), 1 * GiB, SN_ALGO_AUTO),
+        229.4, 0.10);
     /* a second, independent nccl-tests run on 8x A100-SXM4-40GB (Oracle
      * BM.GPU4.8, all_reduce_perf -b 64 -e 10G -f 2 -g 8, oracle-japan/
      * ocitutorials GPU-cluster tutorial): 1 GB 230.08, within 10%; it
      * agrees with the vTrain table within 1% from 64 MB up */
-    CHECK_NEAR(busbw_of(m, SN_COLL_ALLREDUCE, grp(0, 8, 1), 1 * GiB,
-                        SN_ALGO_AUTO),
-               230.08, 0.10);
+    CHECK_NEAR(
+        busbw_of(m, SN_COLL_ALLREDUCE, grp(0, 8, 1), 1 * GiB, SN_ALGO_AUTO),
+        230.08, 0.10);
     /* 4 GPUs of the same server, 1 GB: 221.9 (AR_GPU4), within 10% */
-    CHECK_NEAR(busbw_of(m, SN_COLL_ALLREDUCE, grp(0, 4, 1), 1 * GiB,
-                        SN_ALGO_AUTO),
-               221.9, 0.10);
+    CHECK_NEAR(
+        busbw_of(m, SN_COLL_ALLREDUCE, grp(0, 4, 1), 1 * GiB, SN_ALGO_AUTO),
+        221.9, 0.10);
     sn_coll_model_free(m);
     sn_topo_free(t);
 }
@@ -695,8 +688,8 @@ static void test_coll_small_messages_follow_nccl_tuner(void)
     struct sn_coll_params p;
     struct sn_coll_model *m = NULL;
     struct sn_coll_result r;
-    double S = 1 * MiB, ring_ll = (6.6 + 14 * 0.7) * 1e-6 +
-                                  2.0 * 7 / 8 * S / (240e9 / 4);
+    double S = 1 * MiB,
+           ring_ll = (6.6 + 14 * 0.7) * 1e-6 + 2.0 * 7 / 8 * S / (240e9 / 4);
     double simple2 = (8.4 + 2 * 3.4) * 1e-6 + S / 240e9;
     double tree128 = (14.0 + 2 * 7 * 1.25) * 1e-6;
 
@@ -708,8 +701,7 @@ static void test_coll_small_messages_follow_nccl_tuner(void)
     CHECK_NEAR(r.time, ring_ll, 1e-6);
     predict(m, SN_COLL_ALLREDUCE, grp(0, 8, 1), S, SN_ALGO_TREE, &r);
     CHECK(r.proto == SN_PROTO_LL128);
-    CHECK_NEAR(r.time, tree128 + 2 * S / (240e9 * 0.92 * 7 / 9 * 0.6),
-               1e-6);
+    CHECK_NEAR(r.time, tree128 + 2 * S / (240e9 * 0.92 * 7 / 9 * 0.6), 1e-6);
     p.tree_correction = false;
     sn_coll_model_free(m);
     m = NULL;
@@ -752,10 +744,8 @@ static void test_coll_small_message_gap_is_not_a_per_call_cost(void)
 
     REQUIRE(m);
     predict(m, SN_COLL_ALLREDUCE, grp(0, 8, 1), 64, SN_ALGO_AUTO, &r64);
-    predict(m, SN_COLL_ALLREDUCE, grp(0, 8, 1), 1 * MiB, SN_ALGO_AUTO,
-            &r1);
-    predict(m, SN_COLL_ALLREDUCE, grp(0, 8, 1), 4 * MiB, SN_ALGO_AUTO,
-            &r4);
+    predict(m, SN_COLL_ALLREDUCE, grp(0, 8, 1), 1 * MiB, SN_ALGO_AUTO, &r1);
+    predict(m, SN_COLL_ALLREDUCE, grp(0, 8, 1), 4 * MiB, SN_ALGO_AUTO, &r4);
     /* the gap itself: 1.63x at 1 MiB, 1.82x at 4 MiB (10%) */
     CHECK_NEAR(m1 / r1.time, 1.63, 0.10);
     CHECK_NEAR(m4 / r4.time, 1.82, 0.10);
@@ -779,15 +769,15 @@ static void test_coll_h100_ring_and_nvls(void)
     struct sn_coll_result r;
 
     REQUIRE(m);
-    CHECK_NEAR(busbw_of(m, SN_COLL_ALLREDUCE, grp(0, 8, 1), 4 * GiB,
-                        SN_ALGO_RING),
-               370, 0.10);
-    CHECK_NEAR(busbw_of(m, SN_COLL_ALLREDUCE, grp(0, 8, 1), 1 * GiB,
-                        SN_ALGO_NVLS),
-               480, 0.10);
-    CHECK_NEAR(busbw_of(m, SN_COLL_ALLREDUCE, grp(0, 8, 1), 4 * GiB,
-                        SN_ALGO_AUTO),
-               480, 0.10);
+    CHECK_NEAR(
+        busbw_of(m, SN_COLL_ALLREDUCE, grp(0, 8, 1), 4 * GiB, SN_ALGO_RING),
+        370, 0.10);
+    CHECK_NEAR(
+        busbw_of(m, SN_COLL_ALLREDUCE, grp(0, 8, 1), 1 * GiB, SN_ALGO_NVLS),
+        480, 0.10);
+    CHECK_NEAR(
+        busbw_of(m, SN_COLL_ALLREDUCE, grp(0, 8, 1), 4 * GiB, SN_ALGO_AUTO),
+        480, 0.10);
     predict(m, SN_COLL_ALLREDUCE, grp(0, 8, 1), 4 * GiB, SN_ALGO_AUTO, &r);
     CHECK(r.algo == SN_ALGO_NVLS);
     /* the bottleneck efficiency stays below 1 where busbw exceeds the
@@ -816,9 +806,9 @@ static void test_coll_h800_nvls(void)
     t = fx_build(&c);
     m = fx_model_nvlink(t, 4, true);
     REQUIRE(m);
-    CHECK_NEAR(busbw_of(m, SN_COLL_ALLREDUCE, grp(0, 8, 1), 4 * GiB,
-                        SN_ALGO_NVLS),
-               215, 0.10);
+    CHECK_NEAR(
+        busbw_of(m, SN_COLL_ALLREDUCE, grp(0, 8, 1), 4 * GiB, SN_ALGO_NVLS),
+        215, 0.10);
     sn_coll_model_free(m);
     sn_topo_free(t);
 }
@@ -857,10 +847,9 @@ static void test_coll_blackwell_nvls_8_and_72(void)
     REQUIRE(m8);
     m72 = fx_model(t72, &p);
     REQUIRE(m72);
-    b8 = busbw_of(m8, SN_COLL_ALLREDUCE, grp(0, 8, 1), 4 * GiB,
-                  SN_ALGO_AUTO);
-    b72 = busbw_of(m72, SN_COLL_ALLREDUCE, grp(0, 72, 1), 4 * GiB,
-                   SN_ALGO_NVLS);
+    b8 = busbw_of(m8, SN_COLL_ALLREDUCE, grp(0, 8, 1), 4 * GiB, SN_ALGO_AUTO);
+    b72 =
+        busbw_of(m72, SN_COLL_ALLREDUCE, grp(0, 72, 1), 4 * GiB, SN_ALGO_NVLS);
     CHECK_NEAR(b8, 830, 0.10);
     CHECK_NEAR(b8, 2 * 0.74 * 721.8 * 7 / 9, 0.01);
     CHECK_NEAR(b72 / b8, (71.0 / 73) / (7.0 / 9), 0.01);
@@ -906,12 +895,12 @@ static void test_coll_ndr_nic_per_gpu(void)
     struct sn_coll_model *m = fx_model_nvlink(t, 4, true);
 
     REQUIRE(m);
-    CHECK_NEAR(busbw_of(m, SN_COLL_ALLREDUCE, grp(0, 4, 8), 256 * MiB,
-                        SN_ALGO_AUTO),
-               47, 0.10);
-    CHECK_NEAR(busbw_of(m, SN_COLL_ALLREDUCE, grp(0, 4, 8), 4 * GiB,
-                        SN_ALGO_AUTO),
-               47, 0.10);
+    CHECK_NEAR(
+        busbw_of(m, SN_COLL_ALLREDUCE, grp(0, 4, 8), 256 * MiB, SN_ALGO_AUTO),
+        47, 0.10);
+    CHECK_NEAR(
+        busbw_of(m, SN_COLL_ALLREDUCE, grp(0, 4, 8), 4 * GiB, SN_ALGO_AUTO), 47,
+        0.10);
     sn_coll_model_free(m);
     sn_topo_free(t);
 }
@@ -932,12 +921,12 @@ static void test_coll_multinode_ring(void)
     ma = fx_model(a, &pa);
     REQUIRE(ma);
     for (double S = 1 * GiB; S <= 4 * GiB; S *= 4) {
-        CHECK_NEAR(busbw_of(mh, SN_COLL_ALLREDUCE, grp(0, 32, 1), S,
-                            SN_ALGO_RING),
-                   385, 0.10);
-        CHECK_NEAR(busbw_of(ma, SN_COLL_ALLREDUCE, grp(0, 32, 1), S,
-                            SN_ALGO_RING),
-                   192, 0.10);
+        CHECK_NEAR(
+            busbw_of(mh, SN_COLL_ALLREDUCE, grp(0, 32, 1), S, SN_ALGO_RING),
+            385, 0.10);
+        CHECK_NEAR(
+            busbw_of(ma, SN_COLL_ALLREDUCE, grp(0, 32, 1), S, SN_ALGO_RING),
+            192, 0.10);
     }
     sn_coll_model_free(mh);
     sn_coll_model_free(ma);
@@ -957,31 +946,31 @@ static void test_coll_spec_measured_systems(void)
     struct spec_model a, h;
     struct sn_error err;
 
-    REQUIRE(spec_open(&a, "tests/fixtures/specs/coll-dgx-a100.yaml",
-                      &err) == SN_OK);
-    REQUIRE(spec_open(&h, "tests/fixtures/specs/coll-dgx-h100.yaml",
-                      &err) == SN_OK);
-    CHECK_NEAR(busbw_of(a.m, SN_COLL_ALLREDUCE, grp(0, 8, 1), 256 * MiB,
-                        SN_ALGO_AUTO),
-               217.3, 0.10);
-    CHECK_NEAR(busbw_of(a.m, SN_COLL_ALLREDUCE, grp(0, 8, 1), 1 * GiB,
-                        SN_ALGO_AUTO),
-               229.4, 0.10);
-    CHECK_NEAR(busbw_of(a.m, SN_COLL_ALLREDUCE, grp(0, 32, 1), 4 * GiB,
-                        SN_ALGO_RING),
-               192, 0.10);
-    CHECK_NEAR(busbw_of(h.m, SN_COLL_ALLREDUCE, grp(0, 8, 1), 4 * GiB,
-                        SN_ALGO_RING),
-               370, 0.10);
-    CHECK_NEAR(busbw_of(h.m, SN_COLL_ALLREDUCE, grp(0, 8, 1), 1 * GiB,
-                        SN_ALGO_AUTO),
-               480, 0.10);
-    CHECK_NEAR(busbw_of(h.m, SN_COLL_ALLREDUCE, grp(0, 32, 1), 1 * GiB,
-                        SN_ALGO_RING),
-               385, 0.10);
-    CHECK_NEAR(busbw_of(h.m, SN_COLL_ALLREDUCE, grp(0, 4, 8), 256 * MiB,
-                        SN_ALGO_AUTO),
-               47, 0.10);
+    REQUIRE(spec_open(&a, "tests/fixtures/specs/coll-dgx-a100.yaml", &err) ==
+            SN_OK);
+    REQUIRE(spec_open(&h, "tests/fixtures/specs/coll-dgx-h100.yaml", &err) ==
+            SN_OK);
+    CHECK_NEAR(
+        busbw_of(a.m, SN_COLL_ALLREDUCE, grp(0, 8, 1), 256 * MiB, SN_ALGO_AUTO),
+        217.3, 0.10);
+    CHECK_NEAR(
+        busbw_of(a.m, SN_COLL_ALLREDUCE, grp(0, 8, 1), 1 * GiB, SN_ALGO_AUTO),
+        229.4, 0.10);
+    CHECK_NEAR(
+        busbw_of(a.m, SN_COLL_ALLREDUCE, grp(0, 32, 1), 4 * GiB, SN_ALGO_RING),
+        192, 0.10);
+    CHECK_NEAR(
+        busbw_of(h.m, SN_COLL_ALLREDUCE, grp(0, 8, 1), 4 * GiB, SN_ALGO_RING),
+        370, 0.10);
+    CHECK_NEAR(
+        busbw_of(h.m, SN_COLL_ALLREDUCE, grp(0, 8, 1), 1 * GiB, SN_ALGO_AUTO),
+        480, 0.10);
+    CHECK_NEAR(
+        busbw_of(h.m, SN_COLL_ALLREDUCE, grp(0, 32, 1), 1 * GiB, SN_ALGO_RING),
+        385, 0.10);
+    CHECK_NEAR(
+        busbw_of(h.m, SN_COLL_ALLREDUCE, grp(0, 4, 8), 256 * MiB, SN_ALGO_AUTO),
+        47, 0.10);
     spec_close(&a);
     spec_close(&h);
 }
@@ -1007,39 +996,38 @@ static void test_coll_full_mesh_drives_every_link(void)
             SN_OK);
     REQUIRE(spec_open(&g, "tests/fixtures/specs/coll-gaudi3.yaml", &err) ==
             SN_OK);
-    CHECK_NEAR(busbw_of(a.m, SN_COLL_ALLREDUCE, grp(0, 8, 1), 16 * MiB,
-                        SN_ALGO_AUTO),
-               197.26, 0.15);
-    CHECK_NEAR(busbw_of(a.m, SN_COLL_ALLREDUCE, grp(0, 8, 1), 64 * MiB,
-                        SN_ALGO_AUTO),
-               273.66, 0.15);
-    CHECK_NEAR(busbw_of(a.m, SN_COLL_ALLREDUCE, grp(0, 8, 1), 256 * MiB,
-                        SN_ALGO_AUTO),
-               305.62, 0.15);
-    CHECK_NEAR(busbw_of(a.m, SN_COLL_ALLREDUCE, grp(0, 8, 1), 1 * GiB,
-                        SN_ALGO_AUTO),
-               314.72, 0.15);
-    CHECK_NEAR(busbw_of(a.m, SN_COLL_ALLREDUCE, grp(0, 8, 1), 16 * GiB,
-                        SN_ALGO_AUTO),
-               318.98, 0.15);
+    CHECK_NEAR(
+        busbw_of(a.m, SN_COLL_ALLREDUCE, grp(0, 8, 1), 16 * MiB, SN_ALGO_AUTO),
+        197.26, 0.15);
+    CHECK_NEAR(
+        busbw_of(a.m, SN_COLL_ALLREDUCE, grp(0, 8, 1), 64 * MiB, SN_ALGO_AUTO),
+        273.66, 0.15);
+    CHECK_NEAR(
+        busbw_of(a.m, SN_COLL_ALLREDUCE, grp(0, 8, 1), 256 * MiB, SN_ALGO_AUTO),
+        305.62, 0.15);
+    CHECK_NEAR(
+        busbw_of(a.m, SN_COLL_ALLREDUCE, grp(0, 8, 1), 1 * GiB, SN_ALGO_AUTO),
+        314.72, 0.15);
+    CHECK_NEAR(
+        busbw_of(a.m, SN_COLL_ALLREDUCE, grp(0, 8, 1), 16 * GiB, SN_ALGO_AUTO),
+        318.98, 0.15);
     /* 4 of the 8: 3 links each, 3/7 of the 8-rank rate at most */
     CHECK(busbw_of(a.m, SN_COLL_ALLREDUCE, grp(0, 4, 1), 1 * GiB,
-                   SN_ALGO_AUTO) <
-          0.5 * busbw_of(a.m, SN_COLL_ALLREDUCE, grp(0, 8, 1), 1 * GiB,
-                         SN_ALGO_AUTO));
-    CHECK_NEAR(busbw_of(g.m, SN_COLL_ALLREDUCE, grp(0, 8, 1), 256 * MiB,
-                        SN_ALGO_AUTO),
-               512.96, 0.15);
-    CHECK_NEAR(busbw_of(g.m, SN_COLL_ALLGATHER, grp(0, 8, 1), 128 * MiB,
-                        SN_ALGO_AUTO),
-               509.19, 0.15);
+                   SN_ALGO_AUTO) < 0.5 * busbw_of(a.m, SN_COLL_ALLREDUCE,
+                                                  grp(0, 8, 1), 1 * GiB,
+                                                  SN_ALGO_AUTO));
+    CHECK_NEAR(
+        busbw_of(g.m, SN_COLL_ALLREDUCE, grp(0, 8, 1), 256 * MiB, SN_ALGO_AUTO),
+        512.96, 0.15);
+    CHECK_NEAR(
+        busbw_of(g.m, SN_COLL_ALLGATHER, grp(0, 8, 1), 128 * MiB, SN_ALGO_AUTO),
+        509.19, 0.15);
     spec_close(&a);
     spec_close(&g);
     /* across servers, each channel walks its mesh domain on its own links
      * (a zigzag, rotated per channel: 8 channels, 56 directed links, one
      * each); walking i -> i+1 put 7 channels on every link: 169 GB/s */
-    REQUIRE(spec_open(&a, "examples/mi300x-16-servers.yaml", &err) ==
-            SN_OK);
+    REQUIRE(spec_open(&a, "examples/mi300x-16-servers.yaml", &err) == SN_OK);
     CHECK(busbw_of(a.m, SN_COLL_ALLREDUCE, grp(0, 16, 1), 1 * GiB,
                    SN_ALGO_RING) > 280);
     spec_close(&a);
@@ -1054,8 +1042,8 @@ static void test_coll_spec_constants_override(void)
     struct sn_coll_result r;
     struct sn_error err;
 
-    REQUIRE(spec_open(&s, "tests/fixtures/specs/coll-constants.yaml",
-                      &err) == SN_OK);
+    REQUIRE(spec_open(&s, "tests/fixtures/specs/coll-constants.yaml", &err) ==
+            SN_OK);
     sn_coll_params_default(s.t, &p);
     CHECK_NEAR(p.link_eff[SN_LINK_SCALE_UP], 20.6 / 25, 1e-12);
     CHECK(p.tree_correction);
@@ -1082,13 +1070,13 @@ static void test_coll_spec_bad_constants_are_located(void)
     struct spec_model s;
     struct sn_error err;
 
-    CHECK(spec_open(&s, "tests/fixtures/specs/coll-bad-constant.yaml",
-                    &err) == SN_EINPUT);
+    CHECK(spec_open(&s, "tests/fixtures/specs/coll-bad-constant.yaml", &err) ==
+          SN_EINPUT);
     CHECK_CONTAINS(err.msg, "coll-bad-constant.yaml:13:23: collectives:");
     CHECK(s.m == NULL);
     spec_close(&s);
-    CHECK(spec_open(&s, "tests/fixtures/specs/coll-bad-latency.yaml",
-                    &err) == SN_EINPUT);
+    CHECK(spec_open(&s, "tests/fixtures/specs/coll-bad-latency.yaml", &err) ==
+          SN_EINPUT);
     CHECK_CONTAINS(err.msg, "coll-bad-latency.yaml:13:16:");
     spec_close(&s);
     CHECK(spec_open(&s, "tests/fixtures/specs/coll-bad-peff.yaml", &err) ==

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness.h"
 #include "diagnose-fixtures.h"
+#include "harness.h"
 #include "health-fixtures.h"
 #include "sn/diagnose.h"
 #include "sn/spec.h"
@@ -169,8 +169,8 @@ static void test_diag_expect_shares_a_link_in_a_round(void)
 
 /* ---- localisation -------------------------------------------------------- */
 
-static void leaves_pairs(struct sn_diag_pair *p, double (*f)(uint32_t,
-                                                               uint32_t))
+static void leaves_pairs(struct sn_diag_pair *p,
+                         double (*f)(uint32_t, uint32_t))
 {
     size_t k = 0;
 
@@ -547,8 +547,7 @@ static double all_slow(uint32_t a, uint32_t b)
     return 1.9;
 }
 
-static bool any_evidence_has(const struct sn_diag_report *rep,
-                             const char *text)
+static bool any_evidence_has(const struct sn_diag_report *rep, const char *text)
 {
     for (size_t i = 0; i < rep->n; i++)
         if (rep->findings[i].evidence &&
@@ -634,8 +633,7 @@ static void test_diag_collective_judged_against_the_model_on_cuda(void)
     double e[1];
     const char *src[1];
 
-    REQUIRE(sn_spec_load("examples/cpu-cluster.yaml", &spec, &err) ==
-            SN_OK);
+    REQUIRE(sn_spec_load("examples/cpu-cluster.yaml", &spec, &err) == SN_OK);
     REQUIRE(sn_topo_build(&spec, &t, &err) == SN_OK);
     sn_results_init(&rs);
     allreduce_result(&rs, 6e6);
@@ -670,9 +668,9 @@ static void test_diag_collective_judged_against_the_model_on_cuda(void)
 /* ---- what the design expects of every kind of result --------------------- */
 
 /* One result of one sample for the expectation tests. */
-static void add_one(struct sn_results *rs, const char *test,
-                    const char *params, const char *unit, uint8_t subject,
-                    uint32_t a, uint32_t b, uint32_t round)
+static void add_one(struct sn_results *rs, const char *test, const char *params,
+                    const char *unit, uint8_t subject, uint32_t a, uint32_t b,
+                    uint32_t round)
 {
     struct sn_result r;
     double s = 1;
@@ -696,8 +694,20 @@ static void add_one(struct sn_results *rs, const char *test,
 /* The results of a cuda run of two-servers.yaml, one of each kind: the
  * indices the expectation tests read (see expect_kinds). */
 enum {
-    X_BF16, X_FP8, X_FP32, X_TRIAD, X_UNI_01, X_UNI_04, X_UNI_15,
-    X_BIDIR_04, X_BIDIR_40, X_ISO_26, X_LAT_04, X_ALLREDUCE, X_AGG, X_N
+    X_BF16,
+    X_FP8,
+    X_FP32,
+    X_TRIAD,
+    X_UNI_01,
+    X_UNI_04,
+    X_UNI_15,
+    X_BIDIR_04,
+    X_BIDIR_40,
+    X_ISO_26,
+    X_LAT_04,
+    X_ALLREDUCE,
+    X_AGG,
+    X_N
 };
 
 static void expect_kinds(struct sn_results *rs)
@@ -705,28 +715,25 @@ static void expect_kinds(struct sn_results *rs)
     const uint32_t no = SN_STORE_NO_RANK;
 
     sn_results_init(rs);
-    add_one(rs, "compute.gemm", "dtype=bf16,k=8192,m=8192,n=8192",
-            "FLOP/s", SN_SUBJECT_DEVICE, 0, no, no);
-    add_one(rs, "compute.gemm", "dtype=fp8,k=8192,m=8192,n=8192",
-            "FLOP/s", SN_SUBJECT_DEVICE, 1, no, no);
-    add_one(rs, "compute.gemm", "dtype=fp32,k=8192,m=8192,n=8192",
-            "FLOP/s", SN_SUBJECT_DEVICE, 2, no, no);
+    add_one(rs, "compute.gemm", "dtype=bf16,k=8192,m=8192,n=8192", "FLOP/s",
+            SN_SUBJECT_DEVICE, 0, no, no);
+    add_one(rs, "compute.gemm", "dtype=fp8,k=8192,m=8192,n=8192", "FLOP/s",
+            SN_SUBJECT_DEVICE, 1, no, no);
+    add_one(rs, "compute.gemm", "dtype=fp32,k=8192,m=8192,n=8192", "FLOP/s",
+            SN_SUBJECT_DEVICE, 2, no, no);
     add_one(rs, "memory.triad", "bytes=1073741824,dtype=fp64", "B/s",
             SN_SUBJECT_DEVICE, 3, no, no);
     /* round 0 of eight ranks: 0-1 inside a server, 0-4... are of other
      * rounds; what matters is which share a round and a direction */
-    add_one(rs, "pairs.uni", "bytes=67108864", "B/s", SN_SUBJECT_PAIR, 0,
-            1, 0);
-    add_one(rs, "pairs.uni", "bytes=67108864", "B/s", SN_SUBJECT_PAIR, 0,
-            4, 1);
-    add_one(rs, "pairs.uni", "bytes=67108864", "B/s", SN_SUBJECT_PAIR, 1,
-            5, 1);
-    add_one(rs, "pairs.bidir", "bytes=67108864", "B/s", SN_SUBJECT_PAIR, 0,
-            4, 1);
-    add_one(rs, "pairs.bidir", "bytes=67108864", "B/s", SN_SUBJECT_PAIR, 4,
-            0, 1);
-    add_one(rs, "aggregate.isolated", "bytes=67108864", "B/s",
-            SN_SUBJECT_PAIR, 2, 6, 1);
+    add_one(rs, "pairs.uni", "bytes=67108864", "B/s", SN_SUBJECT_PAIR, 0, 1, 0);
+    add_one(rs, "pairs.uni", "bytes=67108864", "B/s", SN_SUBJECT_PAIR, 0, 4, 1);
+    add_one(rs, "pairs.uni", "bytes=67108864", "B/s", SN_SUBJECT_PAIR, 1, 5, 1);
+    add_one(rs, "pairs.bidir", "bytes=67108864", "B/s", SN_SUBJECT_PAIR, 0, 4,
+            1);
+    add_one(rs, "pairs.bidir", "bytes=67108864", "B/s", SN_SUBJECT_PAIR, 4, 0,
+            1);
+    add_one(rs, "aggregate.isolated", "bytes=67108864", "B/s", SN_SUBJECT_PAIR,
+            2, 6, 1);
     add_one(rs, "pairs.latency", "bytes=8", "s", SN_SUBJECT_PAIR, 0, 4, 1);
     add_one(rs, "coll.allreduce.busbw",
             "bytes=67108864,dtype=fp32,inplace=0,redop=sum", "B/s",
@@ -836,8 +843,8 @@ static void test_diag_peers_flag_a_slow_device(void)
         for (uint32_t d = 0; d < 8; d++) {
             struct sn_result r;
             double s[3];
-            double v = d == 5 ? (pass ? 40.0 : 60.0)
-                              : 100.0 + (double)(d % 3) - 1.0;
+            double v =
+                d == 5 ? (pass ? 40.0 : 60.0) : 100.0 + (double)(d % 3) - 1.0;
             memset(&r, 0, sizeof(r));
             snprintf(r.test, sizeof(r.test), "memory.triad");
             snprintf(r.unit, sizeof(r.unit), "B/s");
@@ -857,8 +864,7 @@ static void test_diag_peers_flag_a_slow_device(void)
         REQUIRE(rep->n == 1);
         CHECK(rep->findings[0].kind == SN_FIND_DEVICE);
         CHECK_STR(rep->findings[0].subject, "rank5");
-        CHECK(rep->findings[0].severity ==
-              (pass ? SN_SEV_FAIL : SN_SEV_WARN));
+        CHECK(rep->findings[0].severity == (pass ? SN_SEV_FAIL : SN_SEV_WARN));
         CHECK(rep->findings[0].cmp[SN_BASIS_PEERS].npeers == 8);
         CHECK(rep->devices[5].severity == rep->findings[0].severity);
         CHECK(rep->devices[4].severity == SN_SEV_PASS);
@@ -877,8 +883,7 @@ static void bidir_results(struct sn_results *rs, double base, double f)
                 struct sn_result r;
                 double s[8];
                 uint32_t a = rounds4[rd][p][d], b = rounds4[rd][p][1 - d];
-                double x = (a == 0 && b == 3) || (a == 3 && b == 0) ? f
-                                                                    : 1.0;
+                double x = (a == 0 && b == 3) || (a == 3 && b == 0) ? f : 1.0;
                 memset(&r, 0, sizeof(r));
                 snprintf(r.test, sizeof(r.test), "pairs.bidir");
                 snprintf(r.params, sizeof(r.params), "bytes=1048576");
@@ -1012,8 +1017,10 @@ static void test_diag_junit_gives_every_failed_case_its_failure(void)
     CHECK(count_str(out.data, "<failure ") == 4);
     pair_case = strstr(out.data, "name=\"rank0~rank3 ");
     REQUIRE(pair_case);
-    CHECK(strncmp(strstr(pair_case, "<"), "<failure type=\"link\" "
-                  "message=\"slow because of link L000000 ", 50) == 0);
+    CHECK(strncmp(strstr(pair_case, "<"),
+                  "<failure type=\"link\" "
+                  "message=\"slow because of link L000000 ",
+                  50) == 0);
     sn_diag_report_free(rep);
     sn_results_release(&rs);
     /* a shortfall every pair shares: one systemic case, failed, and the
@@ -1027,16 +1034,14 @@ static void test_diag_junit_gives_every_failed_case_its_failure(void)
                              "failures=\"1\">");
     CHECK_CONTAINS(out.data, "<failure type=\"systemic\"");
     CHECK(junit_failures(out.data) >= 1);
-    CHECK(count_str(out.data, "<failure ") ==
-          (size_t)junit_failures(out.data));
+    CHECK(count_str(out.data, "<failure ") == (size_t)junit_failures(out.data));
     sn_buf_release(&out);
     leaves_release(&c, &rs, rep);
 }
 
 /* The healthy leaves cluster's pairs with these doctor checks. */
-static struct sn_diag_report *diagnose_health(struct leaves *c,
-                                              const struct sn_store_health *h,
-                                              size_t n)
+static struct sn_diag_report *
+diagnose_health(struct leaves *c, const struct sn_store_health *h, size_t n)
 {
     struct sn_results rs;
     struct sn_diag_input in;

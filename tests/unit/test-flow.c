@@ -280,10 +280,10 @@ static void test_flow_degraded_link_lowers_only_its_routes(void)
             bool uses;
             if (s == d)
                 continue;
-            REQUIRE(sn__flow_route(fn0, t->accel[s], t->accel[d], &r0,
-                                   &err) == SN_OK);
-            REQUIRE(sn__flow_route(fn1, t->accel[s], t->accel[d], &r1,
-                                   &err) == SN_OK);
+            REQUIRE(sn__flow_route(fn0, t->accel[s], t->accel[d], &r0, &err) ==
+                    SN_OK);
+            REQUIRE(sn__flow_route(fn1, t->accel[s], t->accel[d], &r1, &err) ==
+                    SN_OK);
             uses = share_of(&r1, 2 * bad) > 0 || share_of(&r1, 2 * bad + 1) > 0;
             CHECK(uses == (s == 2 || d == 2));
             if (uses)
@@ -367,15 +367,15 @@ static void test_flow_falls_back_to_explicit_paths(void)
                      0);
     sn_topo_add_link(t, g[1], nic[1], SN_LINK_HOST, SN_MEDIUM_BOARD, 64e9, 0,
                      0);
-    sn_topo_add_link(t, nic[0], leaf[0], SN_LINK_SCALE_OUT, SN_MEDIUM_AOC,
-                     50e9, 0, 0);
-    sn_topo_add_link(t, nic[1], leaf[1], SN_LINK_SCALE_OUT, SN_MEDIUM_AOC,
-                     50e9, 0, 0);
+    sn_topo_add_link(t, nic[0], leaf[0], SN_LINK_SCALE_OUT, SN_MEDIUM_AOC, 50e9,
+                     0, 0);
+    sn_topo_add_link(t, nic[1], leaf[1], SN_LINK_SCALE_OUT, SN_MEDIUM_AOC, 50e9,
+                     0, 0);
     /* server 2 has a NIC on each leaf and a CPU between them */
-    sn_topo_add_link(t, nic[2], leaf[0], SN_LINK_SCALE_OUT, SN_MEDIUM_AOC,
-                     50e9, 0, 0);
-    sn_topo_add_link(t, nic[3], leaf[1], SN_LINK_SCALE_OUT, SN_MEDIUM_AOC,
-                     50e9, 0, 0);
+    sn_topo_add_link(t, nic[2], leaf[0], SN_LINK_SCALE_OUT, SN_MEDIUM_AOC, 50e9,
+                     0, 0);
+    sn_topo_add_link(t, nic[3], leaf[1], SN_LINK_SCALE_OUT, SN_MEDIUM_AOC, 50e9,
+                     0, 0);
     sn_topo_add_link(t, nic[2], cpu, SN_LINK_HOST, SN_MEDIUM_BOARD, 20e9, 0, 0);
     sn_topo_add_link(t, nic[3], cpu, SN_LINK_HOST, SN_MEDIUM_BOARD, 20e9, 0, 0);
     sn_topo_add_link(t, g[2], cpu, SN_LINK_HOST, SN_MEDIUM_BOARD, 64e9, 0, 0);

@@ -7,10 +7,14 @@
 static struct sn_goodput_job llama3_job(void)
 {
     /* 16,384 H100 in 2,048 nodes of 8 with a 400G NIC per GPU */
-    struct sn_goodput_job j = {
-        .accels = 16384, .per_supernode = 8, .per_node = 8,
-        .nics_per_node = 8, .scaleup_switches = 4,
-        .checkpoint_bytes = 405e9 * 14, .write_bw = 2e12, .read_bw = 2e12};
+    struct sn_goodput_job j = {.accels = 16384,
+                               .per_supernode = 8,
+                               .per_node = 8,
+                               .nics_per_node = 8,
+                               .scaleup_switches = 4,
+                               .checkpoint_bytes = 405e9 * 14,
+                               .write_bw = 2e12,
+                               .read_bw = 2e12};
     return j;
 }
 
@@ -55,10 +59,9 @@ static void test_goodput_young_daly_and_ettr_match_worked_example(void)
     CHECK_NEAR(r.young, sqrt(2 * d * M), 1e-12);
     CHECK_NEAR(r.young, 817, 0.002);
     x = d / (2 * M);
-    CHECK_NEAR(r.daly, sqrt(2 * d * M) * (1 + sqrt(x) / 3 + x / 9) - d,
-               1e-12);
-    CHECK_NEAR(r.ettr,
-               1 - d / r.daly - r.daly / 2 / M - (600 + 0.001) / M, 1e-9);
+    CHECK_NEAR(r.daly, sqrt(2 * d * M) * (1 + sqrt(x) / 3 + x / 9) - d, 1e-12);
+    CHECK_NEAR(r.ettr, 1 - d / r.daly - r.daly / 2 / M - (600 + 0.001) / M,
+               1e-9);
     CHECK(fabs(r.ettr - 0.872) < 0.005);
     /* restarting in 5 minutes instead gets Meta's ">90%" (anchors 4.2) */
     p.restart = 300;
@@ -139,10 +142,11 @@ static void test_goodput_no_spare_runs_a_supernode_short(void)
     j.accels = 8;
     p.spares = 0;
     REQUIRE(sn_goodput_compute(&p, &j, &r, &err) == SN_OK);
-    CHECK_NEAR(r.waste_supernode,
-               (r.rate[SN_FAIL_ACCEL] + r.rate[SN_FAIL_NIC] +
-                r.rate[SN_FAIL_HOST]) * 24,
-               1e-9);
+    CHECK_NEAR(
+        r.waste_supernode,
+        (r.rate[SN_FAIL_ACCEL] + r.rate[SN_FAIL_NIC] + r.rate[SN_FAIL_HOST]) *
+            24,
+        1e-9);
 }
 
 static void test_goodput_default_blast_radius_grows_with_domain(void)
@@ -173,8 +177,8 @@ static int parse(const char *text, struct sn_goodput_params *p,
     if (rc)
         return rc;
     sn_goodput_params_default(p);
-    rc = sn_goodput_parse("spec.yaml", sn_yaml_get(doc.root, "reliability"),
-                          p, err);
+    rc = sn_goodput_parse("spec.yaml", sn_yaml_get(doc.root, "reliability"), p,
+                          err);
     sn_yaml_doc_release(&doc);
     return rc;
 }
@@ -196,11 +200,9 @@ static void test_goodput_parse_section_and_located_errors(void)
                        "(did you mean 'restart'?)");
     CHECK(parse("reliability:\n  restart: fast\n", &p, &err) == SN_EINPUT);
     CHECK_CONTAINS(err.msg, "spec.yaml:2:12: reliability.restart:");
-    CHECK(parse("reliability:\n  fault_domain: rack\n", &p, &err) ==
-          SN_EINPUT);
+    CHECK(parse("reliability:\n  fault_domain: rack\n", &p, &err) == SN_EINPUT);
     CHECK_CONTAINS(err.msg, "expected job or supernode");
-    CHECK(parse("reliability:\n  mtbf:\n    gpu: 1h\n", &p, &err) ==
-          SN_EINPUT);
+    CHECK(parse("reliability:\n  mtbf:\n    gpu: 1h\n", &p, &err) == SN_EINPUT);
     CHECK_CONTAINS(err.msg, "spec.yaml:3:5: unknown key 'gpu' in "
                             "reliability.mtbf");
     CHECK(parse("reliability:\n  spares: -3\n", &p, &err) == SN_EINPUT);

@@ -16,8 +16,7 @@
 
 static int run(const char *tree, unsigned probes,
                const struct sn_health_matrix *m,
-               const struct sn_health_node *node,
-               struct sn_health_report *rep)
+               const struct sn_health_node *node, struct sn_health_report *rep)
 {
     struct sn_health_config cfg;
 
@@ -54,8 +53,8 @@ static void test_versions_are_read_from_where_installs_leave_them(void)
     struct sn_health_report rep;
     const struct sn_health_check *ck;
 
-    REQUIRE(run(SYS "node-good", SN_HEALTH_PROBE_VERSIONS, NULL, NULL,
-                &rep) == SN_OK);
+    REQUIRE(run(SYS "node-good", SN_HEALTH_PROBE_VERSIONS, NULL, NULL, &rep) ==
+            SN_OK);
     ck = fx_find_check(&rep, "version.kernel", "node");
     REQUIRE(ck);
     CHECK_STR(ck->evidence, "6.1.0-18-amd64 [proc/sys/kernel/osrelease]");
@@ -93,8 +92,8 @@ static void test_versions_mixed_firmware_warns(void)
     struct sn_health_report rep;
     const struct sn_health_check *ck;
 
-    REQUIRE(run(SYS "node-drift", SN_HEALTH_PROBE_VERSIONS, NULL, NULL,
-                &rep) == SN_OK);
+    REQUIRE(run(SYS "node-drift", SN_HEALTH_PROBE_VERSIONS, NULL, NULL, &rep) ==
+            SN_OK);
     ck = fx_expect_check(&rep, "version.nic_firmware", "node", SN_HEALTH_WARN);
     REQUIRE(ck);
     CHECK_CONTAINS(ck->evidence, "28.37.1014 (mlx5_1)");
@@ -301,8 +300,8 @@ static void test_klog_xid_aer_and_link_down_are_found(void)
         size_t link = 0, limited = 0, xid13 = 0;
         for (size_t i = 0; i < rep.nchecks; i++) {
             link += strstr(rep.checks[i].evidence, "link down:") != NULL;
-            limited += strstr(rep.checks[i].evidence, "bandwidth limited") !=
-                       NULL;
+            limited +=
+                strstr(rep.checks[i].evidence, "bandwidth limited") != NULL;
             xid13 += strstr(rep.checks[i].evidence, "XID 13 (") != NULL &&
                      rep.checks[i].status == SN_HEALTH_WARN;
         }

@@ -90,8 +90,7 @@ static void test_nvml_driver_not_loaded_fails(void)
     struct sn_health_report rep;
     const struct sn_health_check *ck;
 
-    REQUIRE(run(SYS "node-good", NV "no-driver.yaml", NULL, 0, &rep) ==
-            SN_OK);
+    REQUIRE(run(SYS "node-good", NV "no-driver.yaml", NULL, 0, &rep) == SN_OK);
     ck = fx_expect_check(&rep, "nvml.library", "node", SN_HEALTH_FAIL);
     REQUIRE(ck);
     CHECK_CONTAINS(ck->evidence, "nvmlInit failed: Driver Not Loaded");
@@ -335,8 +334,7 @@ static void test_nvml_pre_ampere_page_retirement_and_ecc_off_warn(void)
     struct sn_health_report rep;
     const struct sn_health_check *ck;
 
-    REQUIRE(run(SYS "node-good", NV "pre-ampere.yaml", NULL, 0, &rep) ==
-            SN_OK);
+    REQUIRE(run(SYS "node-good", NV "pre-ampere.yaml", NULL, 0, &rep) == SN_OK);
     ck = fx_expect_check(&rep, "nvml.retired_pages", "0000:03:00.0",
                          SN_HEALTH_WARN);
     REQUIRE(ck);

@@ -38,8 +38,8 @@ static void test_node_defaults_come_from_the_spec(void)
     struct sn_error err;
     struct sn_spec spec;
 
-    REQUIRE(sn_spec_load("examples/dgx-h100-superpod-su.yaml", &spec,
-                         &err) == SN_OK);
+    REQUIRE(sn_spec_load("examples/dgx-h100-superpod-su.yaml", &spec, &err) ==
+            SN_OK);
     REQUIRE(sn_health_node_from_spec(&spec, &node, &err) == SN_OK);
     CHECK(node.accelerators == 8);
     CHECK(node.nics == 8);
@@ -80,8 +80,7 @@ static void test_node_section_overrides_and_adds(void)
     CHECK(node.pcie_accel.gen == 0);
     CHECK(node.nvlinks == 0);
     CHECK_NEAR(node.power_limit_w, 650.0, 1e-9);
-    REQUIRE(parse_node(BASE "node: {numa: balanced}\n", &node, &err) ==
-            SN_OK);
+    REQUIRE(parse_node(BASE "node: {numa: balanced}\n", &node, &err) == SN_OK);
     CHECK(node.balanced);
 }
 

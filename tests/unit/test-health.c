@@ -76,11 +76,9 @@ static void mkdev(const char *path, unsigned cls, unsigned vendor,
     snprintf(rel, sizeof(rel), "sys/devices/%s/device", path);
     mk(rel, "0x1234\n");
     if (speed) {
-        snprintf(rel, sizeof(rel), "sys/devices/%s/current_link_speed",
-                 path);
+        snprintf(rel, sizeof(rel), "sys/devices/%s/current_link_speed", path);
         mk(rel, "%s\n", speed);
-        snprintf(rel, sizeof(rel), "sys/devices/%s/current_link_width",
-                 path);
+        snprintf(rel, sizeof(rel), "sys/devices/%s/current_link_width", path);
         mk(rel, "%d\n", width);
         snprintf(rel, sizeof(rel), "sys/devices/%s/max_link_speed", path);
         mk(rel, "%s\n", maxspeed);
@@ -319,8 +317,8 @@ static void test_pcie_link_down_fails(void)
     const struct sn_health_check *ck;
 
     REQUIRE(scratch_with_root_port());
-    mkdev("pci0000:00/0000:00:01.0/0000:01:00.0", 0x020000, 0x8086,
-          "Unknown", 0, "16.0 GT/s PCIe", 8);
+    mkdev("pci0000:00/0000:00:01.0/0000:01:00.0", 0x020000, 0x8086, "Unknown",
+          0, "16.0 GT/s PCIe", 8);
     REQUIRE(run_on(scratch, SN_HEALTH_PROBE_PCIE, &rep) == SN_OK);
     ck = fx_expect_check(&rep, "pcie.link", "0000:01:00.0 nic", SN_HEALTH_FAIL);
     REQUIRE(ck);
@@ -339,8 +337,8 @@ static void test_pcie_virtual_function_and_virtio_are_not_links(void)
     REQUIRE(scratch_new());
     /* a virtio NIC (no link attributes) and an SR-IOV VF of a NIC */
     mkdev("pci0000:00/0000:00:03.0", 0x020000, 0x1af4, NULL, 0, NULL, 0);
-    mkdev("pci0000:00/0000:00:04.1", 0x020000, 0x15b3, "Unknown", 0,
-          "Unknown", 0);
+    mkdev("pci0000:00/0000:00:04.1", 0x020000, 0x15b3, "Unknown", 0, "Unknown",
+          0);
     mklink("sys/devices/pci0000:00/0000:00:04.1/physfn", "../0000:00:04.0");
     REQUIRE(run_on(scratch, SN_HEALTH_PROBE_PCIE, &rep) == SN_OK);
     ck = fx_expect_check(&rep, "pcie.link", "0000:00:03.0", SN_HEALTH_SKIP);

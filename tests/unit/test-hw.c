@@ -49,8 +49,7 @@ static void test_hw_reads_under_the_root(void)
     CHECK(sn__hw_read(root, "sys/a/speed", buf, 8) == -1);
     CHECK(sn__hw_read_long(root, "sys/a/count", &v) == 0 && v == 31);
     CHECK(sn__hw_read_long(root, "sys/a/bad", &v) == -1);
-    CHECK(sn__hw_read_double(root, "sys/a/size", &d, unit, sizeof(unit)) ==
-          0);
+    CHECK(sn__hw_read_double(root, "sys/a/size", &d, unit, sizeof(unit)) == 0);
     CHECK(d == 32768);
     CHECK_STR(unit, "K");
     CHECK(sn__hw_read(root, "sys/a/absent", buf, sizeof(buf)) == -1);
@@ -74,8 +73,8 @@ static void test_hw_nvml_open_says_why_not(void)
 
     CHECK(!sn__hw_nvml_open("", why, sizeof(why)));
     CHECK_STR(why, "NVML not loaded (turned off)");
-    CHECK(!sn__hw_nvml_open("/nonexistent/libnvidia-ml.so.1", why,
-                            sizeof(why)));
+    CHECK(
+        !sn__hw_nvml_open("/nonexistent/libnvidia-ml.so.1", why, sizeof(why)));
     CHECK_CONTAINS(why, "not loaded");
     CHECK(!sn__hw_nvml_open("libm.so.6", why, sizeof(why)));
     CHECK_CONTAINS(why, "not an NVML library");

@@ -12,10 +12,19 @@
 static struct sn_train_layout korthikanti(int pp, int mbs, int vpp, int gbs,
                                           bool sp, enum sn_recompute rc)
 {
-    struct sn_train_layout l = {
-        .tp = 8, .pp = pp, .dp = 1, .cp = 1, .ep = 1, .vpp = vpp,
-        .mbs = mbs, .gbs = gbs, .seq = 2048, .recompute = rc, .zero = 0,
-        .sp = sp, .dtype = SN_DTYPE_BF16};
+    struct sn_train_layout l = {.tp = 8,
+                                .pp = pp,
+                                .dp = 1,
+                                .cp = 1,
+                                .ep = 1,
+                                .vpp = vpp,
+                                .mbs = mbs,
+                                .gbs = gbs,
+                                .seq = 2048,
+                                .recompute = rc,
+                                .zero = 0,
+                                .sp = sp,
+                                .dtype = SN_DTYPE_BF16};
     return l;
 }
 
@@ -51,11 +60,11 @@ static void test_memory_activations_match_korthikanti_figure_1(void)
 
     for (size_t i = 0; i < SN_ARRAY_LEN(cases); i++) {
         struct sn_train_layout a =
-            korthikanti(cases[i].pp, cases[i].mbs, cases[i].vpp,
-                        cases[i].gbs, false, SN_RECOMPUTE_NONE);
+            korthikanti(cases[i].pp, cases[i].mbs, cases[i].vpp, cases[i].gbs,
+                        false, SN_RECOMPUTE_NONE);
         struct sn_train_layout b =
-            korthikanti(cases[i].pp, cases[i].mbs, cases[i].vpp,
-                        cases[i].gbs, true, SN_RECOMPUTE_SELECTIVE);
+            korthikanti(cases[i].pp, cases[i].mbs, cases[i].vpp, cases[i].gbs,
+                        true, SN_RECOMPUTE_SELECTIVE);
         struct sn_train_memory ma, mb;
 
         sn_train_memory(cases[i].m, &a, &o, NULL, &ma);
@@ -75,8 +84,8 @@ static void test_memory_per_layer_formula_exact(void)
     struct sn_train_opts o = old_megatron();
     double s = 2048, b = 4, h = 6144, a = 64, t = 8, L = 48;
     double sbh = s * b * h, emb = sbh; /* the 1-byte dropout mask */
-    struct sn_train_layout l = korthikanti(1, 4, 1, 4, false,
-                                           SN_RECOMPUTE_NONE);
+    struct sn_train_layout l =
+        korthikanti(1, 4, 1, 4, false, SN_RECOMPUTE_NONE);
     struct sn_train_memory mem;
 
     sn_train_memory(m, &l, &o, NULL, &mem);
@@ -84,8 +93,8 @@ static void test_memory_per_layer_formula_exact(void)
                L * sbh * (10 + 24 / t + 5 * a * s / (h * t)), 1e-12);
     l.sp = true;
     sn_train_memory(m, &l, &o, NULL, &mem);
-    CHECK_NEAR(mem.activations - emb / t,
-               L * sbh * (34 + 5 * a * s / h) / t, 1e-12);
+    CHECK_NEAR(mem.activations - emb / t, L * sbh * (34 + 5 * a * s / h) / t,
+               1e-12);
     l.recompute = SN_RECOMPUTE_SELECTIVE;
     sn_train_memory(m, &l, &o, NULL, &mem);
     CHECK_NEAR(mem.activations - emb / t, L * 34 * sbh / t, 1e-12);
@@ -98,8 +107,7 @@ static void test_memory_per_layer_formula_exact(void)
 static void test_memory_flash_attention_drops_the_s_squared_term(void)
 {
     struct sn_train_opts o = old_megatron();
-    struct sn_train_layout l = korthikanti(1, 4, 1, 4, true,
-                                           SN_RECOMPUTE_NONE);
+    struct sn_train_layout l = korthikanti(1, 4, 1, 4, true, SN_RECOMPUTE_NONE);
     struct sn_train_memory plain, flash, sel;
 
     sn_train_memory(&tm_gpt_22b, &l, &o, NULL, &plain);
@@ -136,8 +144,8 @@ static void test_memory_params_optimizer_match_figure_1(void)
     for (size_t i = 0; i < SN_ARRAY_LEN(cases); i++) {
         const struct sn_model_info *m = cases[i].m;
         struct sn_train_layout l =
-            korthikanti(cases[i].pp, cases[i].mbs, cases[i].vpp,
-                        cases[i].gbs, true, SN_RECOMPUTE_SELECTIVE);
+            korthikanti(cases[i].pp, cases[i].mbs, cases[i].vpp, cases[i].gbs,
+                        true, SN_RECOMPUTE_SELECTIVE);
         struct sn_train_memory mem;
         double states, emb = 18.0 * m->hidden * (m->vocab / 8.0 + m->seq);
 
@@ -153,8 +161,8 @@ static double state_bytes_per_param(enum sn_dtype dt, int zero, int dp)
     /* a layer-only model: no vocabulary, so every parameter is in the
      * layers and split evenly */
     struct sn_model_info m = tm_gpt_22b;
-    struct sn_train_layout l = korthikanti(1, 1, 1, dp, false,
-                                           SN_RECOMPUTE_FULL);
+    struct sn_train_layout l =
+        korthikanti(1, 1, 1, dp, false, SN_RECOMPUTE_FULL);
     struct sn_train_opts o = old_megatron();
     struct sn_train_memory mem;
     double params;
@@ -175,8 +183,7 @@ static void test_memory_optimizer_bytes_match_megatron_and_zero(void)
     /* Megatron-LM dist_optimizer.md: bf16 params / fp32 grads 18 bytes,
      * distributed optimizer 6 + 12/d; fp16 / fp16 20 and 4 + 16/d. */
     CHECK_NEAR(state_bytes_per_param(SN_DTYPE_BF16, 0, 8), 18, 1e-3);
-    CHECK_NEAR(state_bytes_per_param(SN_DTYPE_BF16, 1, 8), 6 + 12.0 / 8,
-               1e-3);
+    CHECK_NEAR(state_bytes_per_param(SN_DTYPE_BF16, 1, 8), 6 + 12.0 / 8, 1e-3);
     CHECK_NEAR(state_bytes_per_param(SN_DTYPE_FP16, 0, 8), 20, 1e-3);
     CHECK_NEAR(state_bytes_per_param(SN_DTYPE_FP16, 1, 64), 4 + 16.0 / 64,
                1e-3);
@@ -184,8 +191,7 @@ static void test_memory_optimizer_bytes_match_megatron_and_zero(void)
      * the gradients too (2 + 16/d), stage 3 everything (18/d) */
     CHECK_NEAR(state_bytes_per_param(SN_DTYPE_BF16, 2, 16), 2 + 16.0 / 16,
                1e-3);
-    CHECK_NEAR(state_bytes_per_param(SN_DTYPE_BF16, 3, 64), 18.0 / 64,
-               1e-3);
+    CHECK_NEAR(state_bytes_per_param(SN_DTYPE_BF16, 3, 64), 18.0 / 64, 1e-3);
 }
 
 static void test_memory_pipeline_inflight_1f1b_and_interleaved(void)
@@ -194,8 +200,8 @@ static void test_memory_pipeline_inflight_1f1b_and_interleaved(void)
      * interleaved rank 0: (pp-1)*2 + (v-1)*pp + 1 chunks of L/(pp v)
      * layers = L (1 + (pp-1)/(pp v)) layers' worth */
     struct sn_train_opts o = old_megatron();
-    struct sn_train_layout l = korthikanti(8, 1, 1, 64, true,
-                                           SN_RECOMPUTE_FULL);
+    struct sn_train_layout l =
+        korthikanti(8, 1, 1, 64, true, SN_RECOMPUTE_FULL);
     struct sn_train_memory a, b, c;
 
     sn_train_memory(&tm_gpt_175b, &l, &o, NULL, &a);
@@ -212,8 +218,8 @@ static void test_memory_reports_does_not_fit(void)
 {
     struct sn_train_system sys = {.hbm_bytes = 80e9};
     struct sn_train_opts o = old_megatron();
-    struct sn_train_layout l = korthikanti(1, 4, 1, 4, false,
-                                           SN_RECOMPUTE_NONE);
+    struct sn_train_layout l =
+        korthikanti(1, 4, 1, 4, false, SN_RECOMPUTE_NONE);
     struct sn_train_memory mem;
 
     /* 22B on 8 GPUs without recompute: 45 GiB of state and 59 GiB of
@@ -233,10 +239,18 @@ static void test_memory_moe_experts_split_by_ep(void)
     /* Mixtral on ep 8 holds one expert per GPU: the expert weights drop
      * eightfold, the attention stays */
     struct sn_train_opts o;
-    struct sn_train_layout l = {
-        .tp = 1, .pp = 1, .dp = 8, .cp = 1, .ep = 1, .vpp = 1, .mbs = 1,
-        .gbs = 8, .seq = 4096, .recompute = SN_RECOMPUTE_FULL, .zero = 1,
-        .dtype = SN_DTYPE_BF16};
+    struct sn_train_layout l = {.tp = 1,
+                                .pp = 1,
+                                .dp = 8,
+                                .cp = 1,
+                                .ep = 1,
+                                .vpp = 1,
+                                .mbs = 1,
+                                .gbs = 8,
+                                .seq = 4096,
+                                .recompute = SN_RECOMPUTE_FULL,
+                                .zero = 1,
+                                .dtype = SN_DTYPE_BF16};
     struct sn_train_memory one, eight;
     double h = 4096, expert = 3 * h * 14336;
 
@@ -252,11 +266,19 @@ static void test_memory_moe_experts_split_by_ep(void)
  * per micro-batch, 16 per pipeline, no activation recompute */
 static struct sn_train_layout llama3_layout(int vpp, int zero)
 {
-    struct sn_train_layout l = {
-        .tp = 8, .pp = 16, .dp = 128, .cp = 1, .ep = 1, .vpp = vpp,
-        .mbs = 1, .gbs = 2048, .seq = 8192,
-        .recompute = SN_RECOMPUTE_NONE, .zero = zero, .sp = true,
-        .dtype = SN_DTYPE_BF16};
+    struct sn_train_layout l = {.tp = 8,
+                                .pp = 16,
+                                .dp = 128,
+                                .cp = 1,
+                                .ep = 1,
+                                .vpp = vpp,
+                                .mbs = 1,
+                                .gbs = 2048,
+                                .seq = 8192,
+                                .recompute = SN_RECOMPUTE_NONE,
+                                .zero = zero,
+                                .sp = true,
+                                .dtype = SN_DTYPE_BF16};
     return l;
 }
 

@@ -77,8 +77,8 @@ static bool same_pair_values(const struct sn_pair *a, const struct sn_pair *b)
 {
     return fabs(a->uni_bw - b->uni_bw) <= 1e-4 * a->uni_bw &&
            fabs(a->bidi_bw - b->bidi_bw) <= 1e-4 * a->bidi_bw &&
-           fabs(a->latency - b->latency) <= 1e-8 &&
-           a->cls == b->cls && a->hops == b->hops;
+           fabs(a->latency - b->latency) <= 1e-8 && a->cls == b->cls &&
+           a->hops == b->hops;
 }
 
 /* Classes of the first n ranks count every ordered pair exactly once, and
@@ -102,15 +102,14 @@ static void check_classes_cover(struct sn_topo *t, struct sn_coll_model *m)
                 continue;
             REQUIRE(sn_pairs_predict(m, a, b, &p, &err) == SN_OK);
             for (size_t k = 0; k < cl.n && hit == SIZE_MAX; k++) {
-                bool same_rel =
-                    cl.items[k].rel ==
-                    (t->nodes[t->accel[a]].supernode ==
-                             t->nodes[t->accel[b]].supernode
-                         ? (t->nodes[t->accel[a]].server ==
-                                    t->nodes[t->accel[b]].server
-                                ? SN_REL_SERVER
-                                : SN_REL_DOMAIN)
-                         : SN_REL_NETWORK);
+                bool same_rel = cl.items[k].rel ==
+                                (t->nodes[t->accel[a]].supernode ==
+                                         t->nodes[t->accel[b]].supernode
+                                     ? (t->nodes[t->accel[a]].server ==
+                                                t->nodes[t->accel[b]].server
+                                            ? SN_REL_SERVER
+                                            : SN_REL_DOMAIN)
+                                     : SN_REL_NETWORK);
                 if (same_rel && same_pair_values(&cl.items[k].example, &p))
                     hit = k;
             }
@@ -223,8 +222,8 @@ static void test_pairs_degraded_link_lowers_exactly_its_pairs(void)
 
     REQUIRE(m0);
     /* GPU 3's NIC and its network link */
-    for (uint32_t a = t->adj_off[t->accel[3]];
-         a < t->adj_off[t->accel[3] + 1]; a++) {
+    for (uint32_t a = t->adj_off[t->accel[3]]; a < t->adj_off[t->accel[3] + 1];
+         a++) {
         const struct sn_link *l = &t->links[t->adj[a]];
         uint32_t o = l->a == t->accel[3] ? l->b : l->a;
         if (t->nodes[o].kind == SN_NODE_NIC)

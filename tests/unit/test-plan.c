@@ -11,20 +11,32 @@
 #include "spec-fixtures.h"
 
 static const struct sn_accel_info h200 = {
-    .name = "test-h200", .display = "TEST-H200", .vendor = "NVIDIA",
-    .bf16_flops = 989.4e12, .hbm_bytes = 141e9, .hbm_bw = 4.8e12,
-    .scaleup_links = 18, .scaleup_bw = 450e9, .tdp_w = 700,
-    .max_domain = 256, .transient_factor = 1.3,
+    .name = "test-h200",
+    .display = "TEST-H200",
+    .vendor = "NVIDIA",
+    .bf16_flops = 989.4e12,
+    .hbm_bytes = 141e9,
+    .hbm_bw = 4.8e12,
+    .scaleup_links = 18,
+    .scaleup_bw = 450e9,
+    .tdp_w = 700,
+    .max_domain = 256,
+    .transient_factor = 1.3,
 };
 
 /* one rack-sized "accelerator" to put an exact load on one rack */
 static struct sn_accel_info block = {
-    .name = "load", .display = "LOAD", .vendor = "test", .tdp_w = 132e3,
+    .name = "load",
+    .display = "LOAD",
+    .vendor = "test",
+    .tdp_w = 132e3,
     .transient_factor = 1,
 };
 
 static const struct sn_model_info m70b = {
-    .name = "test-70b", .display = "70B", .params = 70e9,
+    .name = "test-70b",
+    .display = "70B",
+    .params = 70e9,
 };
 
 /* The seed design of the built-in default, in C. */
@@ -156,8 +168,12 @@ static void test_seed_counts_2560_links(void)
 static void test_nvl72_has_nine_trays_of_two(void)
 {
     static const struct sn_switch_info chip72 = {
-        .name = "c72", .scale_up = true, .radix = 72, .power_w = 150,
-        .chips_per_box = 2, .rack_units = 1,
+        .name = "c72",
+        .scale_up = true,
+        .radix = 72,
+        .power_w = 150,
+        .chips_per_box = 2,
+        .rack_units = 1,
     };
     struct sn_spec s;
     struct built b;
@@ -230,12 +246,20 @@ static void test_superpod_transceivers_match_the_ra(void)
 static void check_forced(double up_reach, bool expect_warn)
 {
     struct sn_cable_info up = {
-        .name = "test-cu", .display = "TEST-CU", .medium = SN_MEDIUM_COPPER,
-        .max_reach = up_reach, .rate = 25e9, .scale_up = true,
+        .name = "test-cu",
+        .display = "TEST-CU",
+        .medium = SN_MEDIUM_COPPER,
+        .max_reach = up_reach,
+        .rate = 25e9,
+        .scale_up = true,
     };
     static const struct sn_cable_info mmf = {
-        .name = "test-sr", .display = "TEST-SR", .medium = SN_MEDIUM_MMF,
-        .max_reach = 50, .rate = 50e9, .transceiver_power_w = 12,
+        .name = "test-sr",
+        .display = "TEST-SR",
+        .medium = SN_MEDIUM_MMF,
+        .max_reach = 50,
+        .rate = 50e9,
+        .transceiver_power_w = 12,
         .needs_transceivers = true,
     };
     const struct sn_plan_warning *w;
@@ -303,8 +327,8 @@ static void check_forced(double up_reach, bool expect_warn)
 
 static void test_forced_cable_sets_every_link_and_warns_past_reach(void)
 {
-    check_forced(0.5, true);  /* shorter than trays a few units apart */
-    check_forced(30, false);  /* longer than any run in the seed's racks */
+    check_forced(0.5, true); /* shorter than trays a few units apart */
+    check_forced(30, false); /* longer than any run in the seed's racks */
 }
 
 /* ---- bandwidth ------------------------------------------------------- */
@@ -574,8 +598,12 @@ static void test_memory_fit_counts_accelerators(void)
 static void test_low_hbm_bandwidth_per_flop_is_warned(void)
 {
     static const struct sn_accel_info v6e = {
-        .name = "tpu-like", .display = "TPU-LIKE", .vendor = "Google",
-        .bf16_flops = 918e12, .hbm_bytes = 32e9, .hbm_bw = 1.638e12,
+        .name = "tpu-like",
+        .display = "TPU-LIKE",
+        .vendor = "Google",
+        .bf16_flops = 918e12,
+        .hbm_bytes = 32e9,
+        .hbm_bw = 1.638e12,
     };
     struct sn_spec s;
     struct built b;

@@ -54,14 +54,12 @@ static void test_search_ranks_fitting_layouts_fastest_first(void)
 
     REQUIRE(t);
     s = search_of(64, 512, 2048, &o);
-    REQUIRE(sn_train_search_run(t, &s, &o, top, 20, &n, &st, &err) ==
-            SN_OK);
+    REQUIRE(sn_train_search_run(t, &s, &o, top, 20, &n, &st, &err) == SN_OK);
     REQUIRE(n == 20);
     CHECK(st.enumerated > st.fitting);
     CHECK(st.fitting >= 20);
     for (size_t i = 0; i < n; i++) {
-        CHECK(sn_train_check(&tm_gpt_39b, &top[i].layout, 64, &err) ==
-              SN_OK);
+        CHECK(sn_train_check(&tm_gpt_39b, &top[i].layout, 64, &err) == SN_OK);
         CHECK(top[i].result.mem.fits);
         if (i)
             CHECK(top[i - 1].result.step_time <= top[i].result.step_time);
@@ -84,22 +82,29 @@ static void test_search_best_beats_every_hand_picked_layout(void)
 
     REQUIRE(t);
     s = search_of(64, 256, 2048, &o);
-    REQUIRE(sn_train_search_run(t, &s, &o, top, 1, &n, &st, &err) ==
-            SN_OK);
+    REQUIRE(sn_train_search_run(t, &s, &o, top, 1, &n, &st, &err) == SN_OK);
     REQUIRE(n == 1);
     for (size_t a = 0; a < 4; a++)
         for (size_t b = 0; b < 4; b++)
             for (int mbs = 1; mbs <= 8; mbs *= 2)
                 for (int rc = 0; rc < SN_RECOMPUTE_COUNT; rc++) {
-                    struct sn_train_layout l = {
-                        tps[a], pps[b], 64 / (tps[a] * pps[b]), 1, 1, 1,
-                        mbs, 256, 2048, (enum sn_recompute)rc, 1,
-                        tps[a] > 1, SN_DTYPE_BF16};
+                    struct sn_train_layout l = {tps[a],
+                                                pps[b],
+                                                64 / (tps[a] * pps[b]),
+                                                1,
+                                                1,
+                                                1,
+                                                mbs,
+                                                256,
+                                                2048,
+                                                (enum sn_recompute)rc,
+                                                1,
+                                                tps[a] > 1,
+                                                SN_DTYPE_BF16};
                     struct sn_train_result r;
                     if (sn_train_check(&tm_gpt_18b, &l, 64, NULL))
                         continue;
-                    REQUIRE(sn_train_predict(t, &l, &o, &r, &err) ==
-                            SN_OK);
+                    REQUIRE(sn_train_predict(t, &l, &o, &r, &err) == SN_OK);
                     if (!r.mem.fits)
                         continue;
                     tried++;
@@ -123,8 +128,7 @@ static void test_search_respects_fixed_choices_and_memory(void)
     s = search_of(64, 64, 2048, &o);
     s.fixed_recompute = true;
     s.recompute = SN_RECOMPUTE_FULL;
-    REQUIRE(sn_train_search_run(t, &s, &o, top, 8, &n, &st, &err) ==
-            SN_OK);
+    REQUIRE(sn_train_search_run(t, &s, &o, top, 8, &n, &st, &err) == SN_OK);
     REQUIRE(n > 0);
     for (size_t i = 0; i < n; i++)
         CHECK(top[i].layout.recompute == SN_RECOMPUTE_FULL);
@@ -133,8 +137,7 @@ static void test_search_respects_fixed_choices_and_memory(void)
     t = a100(&tm_gpt_175b);
     s.accels = 8;
     s.gbs = 8;
-    REQUIRE(sn_train_search_run(t, &s, &o, top, 8, &n, &st, &err) ==
-            SN_OK);
+    REQUIRE(sn_train_search_run(t, &s, &o, top, 8, &n, &st, &err) == SN_OK);
     CHECK(n == 0);
     CHECK(st.enumerated > 0 && st.fitting == 0);
     sn_train_free(t);
@@ -159,11 +162,10 @@ static void test_search_results_equal_a_direct_prediction(void)
 
     REQUIRE(t);
     s = search_of(256, 1536, 2048, &o);
-    s.max_tp = 2; /* memory forces long pipelines, with the */
+    s.max_tp = 2;        /* memory forces long pipelines, with the */
     s.fixed_zero = true; /* distributed optimizer's whole gradients */
     s.zero = 1;
-    REQUIRE(sn_train_search_run(t, &s, &o, top, 40, &n, &st, &err) ==
-            SN_OK);
+    REQUIRE(sn_train_search_run(t, &s, &o, top, 40, &n, &st, &err) == SN_OK);
     REQUIRE(n > 0);
     for (size_t i = 0; i < n; i++) {
         REQUIRE(sn_train_predict(t, &top[i].layout, &o, &r, &err) == SN_OK);
@@ -211,8 +213,7 @@ static void test_search_moe_tries_expert_parallelism(void)
 
     REQUIRE(t);
     s = search_of(64, 256, 4096, &o);
-    REQUIRE(sn_train_search_run(t, &s, &o, top, 200, &n, &st, &err) ==
-            SN_OK);
+    REQUIRE(sn_train_search_run(t, &s, &o, top, 200, &n, &st, &err) == SN_OK);
     REQUIRE(n > 0);
     for (size_t i = 0; i < n; i++)
         ep8 = ep8 || top[i].layout.ep == 8;
@@ -242,8 +243,7 @@ static void test_search_interleaves_stages_of_uneven_layers(void)
     s.max_tp = 8;
     s.fixed_recompute = true;
     s.recompute = SN_RECOMPUTE_FULL;
-    REQUIRE(sn_train_search_run(t, &s, &o, top, 400, &n, &st, &err) ==
-            SN_OK);
+    REQUIRE(sn_train_search_run(t, &s, &o, top, 400, &n, &st, &err) == SN_OK);
     REQUIRE(n > 0 && n < 400);
     for (size_t i = 0; i < n; i++) {
         const struct sn_train_layout *l = &top[i].layout;

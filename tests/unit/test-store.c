@@ -233,8 +233,8 @@ static void test_store_migrates_an_empty_marked_file(void)
 
 static void test_store_refuses_negative_and_unknown_versions(void)
 {
-    static const char *const versions[] = {"-1", "-3", "-120", "-1000000",
-                                           "4", "2147483647"};
+    static const char *const versions[] = {"-1",       "-3", "-120",
+                                           "-1000000", "4",  "2147483647"};
     char *dir, *path;
     struct sn_store *st = NULL;
     struct sn_error err;
@@ -255,8 +255,7 @@ static void test_store_refuses_negative_and_unknown_versions(void)
             CHECK_CONTAINS(err.msg, "not a supernode results database");
         else
             CHECK_CONTAINS(err.msg, "is newer than this supernode knows");
-        CHECK(sn_store_open_mode(path, SN_STORE_READ, &st, &err) ==
-              SN_EINPUT);
+        CHECK(sn_store_open_mode(path, SN_STORE_READ, &st, &err) == SN_EINPUT);
     }
     /* the application id first: another application's file is refused
      * whatever its version */
@@ -296,8 +295,7 @@ static void test_store_read_mode_never_creates(void)
     char side[600];
 
     REQUIRE(fresh_store(&dir, &path, NULL));
-    CHECK(sn_store_open_mode(path, SN_STORE_READ, &st, &err) ==
-          SN_ENOTFOUND);
+    CHECK(sn_store_open_mode(path, SN_STORE_READ, &st, &err) == SN_ENOTFOUND);
     CHECK_CONTAINS(err.msg, "no results database there");
     CHECK(access(path, F_OK) != 0);
     CHECK(sn_store_open_mode("", SN_STORE_WRITE, &st, &err) == SN_EINPUT);
@@ -500,8 +498,7 @@ static void test_store_run_put_keeps_health_or_nothing(void)
     h[1] = fx_store_health("node1", "kernel.log", "SKIP", "", "needs root", "");
     run.complete = true;
     /* an import carries its checks: stored whole with the complete run */
-    REQUIRE(sn_store_run_put(st, &run, NULL, 0, NULL, 0, h, 2, &err) ==
-            SN_OK);
+    REQUIRE(sn_store_run_put(st, &run, NULL, 0, NULL, 0, h, 2, &err) == SN_OK);
     REQUIRE(sn_store_health_get(st, run.id, &got, &n, &err) == SN_OK);
     REQUIRE(n == 2);
     CHECK_STR(got[0].evidence, "3 correctable");
@@ -555,8 +552,7 @@ static void test_store_round_trips_results_with_samples(void)
     CHECK(memcmp(rs.items[0].samples, s0, sizeof(s0)) == 0);
     CHECK(rs.items[0].stats.n == 3);
     CHECK_NEAR(rs.items[0].stats.median, 1.0 / 3.0, 1e-15);
-    CHECK(rs.items[0].round == 7 && rs.items[0].a == 2 &&
-          rs.items[0].b == 3);
+    CHECK(rs.items[0].round == 7 && rs.items[0].a == 2 && rs.items[0].b == 3);
     CHECK_STR(rs.items[0].params, "bytes=4194304");
     CHECK_STR(sn_result_subject(&rs.items[0], subj, sizeof(subj)),
               "rank2~rank3");
@@ -618,8 +614,7 @@ static void test_store_run_is_incomplete_until_finished(void)
     sn_store_findings_release(ff, nf);
     /* a finished run's results are final */
     CHECK(sn_store_add_results(st, run.id, &r, 1, &err) == SN_EINPUT);
-    CHECK(sn_store_run_finish(st, run.id, "PASS", NULL, 0, &err) ==
-          SN_EINPUT);
+    CHECK(sn_store_run_finish(st, run.id, "PASS", NULL, 0, &err) == SN_EINPUT);
     release_store(st, path, dir);
 }
 
@@ -693,8 +688,7 @@ static void test_store_baseline_pools_runs_with_their_noise(void)
     /* pair k of run 1: samples 100+10k .. 104+10k; run 2 the same +2 */
     ids[0] = put_run(st, "0123456789abcdef", 2, 100.0);
     ids[1] = put_run(st, "0123456789abcdef", 2, 102.0);
-    REQUIRE(sn_store_baseline_save(st, "accept", ids, 2, false, &err) ==
-            SN_OK);
+    REQUIRE(sn_store_baseline_save(st, "accept", ids, 2, false, &err) == SN_OK);
     REQUIRE(sn_store_baseline_get(st, "accept", &b, &err) == SN_OK);
     CHECK(b.n == 2);
     CHECK_STR(b.runs, "1,2");
@@ -747,8 +741,7 @@ static void test_store_baseline_refuses_bad_input(void)
     CHECK_CONTAINS(err.msg, "different specs");
     CHECK(sn_store_baseline_save(st, "x", &ids[2], 1, false, &err) ==
           SN_ENOTFOUND);
-    CHECK(sn_store_baseline_save(st, "a b", ids, 1, false, &err) ==
-          SN_EINPUT);
+    CHECK(sn_store_baseline_save(st, "a b", ids, 1, false, &err) == SN_EINPUT);
     CHECK_CONTAINS(err.msg, "has ' '");
     CHECK(sn_store_baseline_save(st, "", ids, 1, false, &err) == SN_EINPUT);
     ids[1] = ids[0];
@@ -834,8 +827,8 @@ static void child_writes_big_run(const char *path, int fd)
     for (int i = 0; i < 16; i++)
         samples[i] = 1e9 + i;
     for (size_t i = 0; i < KILL_RESULTS; i++) {
-        r[i] = pair_result((uint32_t)(i % 1000), (uint32_t)(i / 1000),
-                           samples, 16, 1e9);
+        r[i] = pair_result((uint32_t)(i % 1000), (uint32_t)(i / 1000), samples,
+                           16, 1e9);
     }
     if (sn_store_open(path, &st, &err) || sn_store_run_begin(st, &run, &err))
         _exit(2);
@@ -909,8 +902,8 @@ static void test_store_survives_sigkill_mid_transaction(void)
     CHECK(wal_size > wal_before + (8L << 20));
     /* integrity_check is ok */
     REQUIRE(sqlite3_open(path, &db) == SQLITE_OK);
-    REQUIRE(sqlite3_prepare_v2(db, "PRAGMA integrity_check", -1, &s,
-                               NULL) == SQLITE_OK);
+    REQUIRE(sqlite3_prepare_v2(db, "PRAGMA integrity_check", -1, &s, NULL) ==
+            SQLITE_OK);
     REQUIRE(sqlite3_step(s) == SQLITE_ROW);
     CHECK_STR((const char *)sqlite3_column_text(s, 0), "ok");
     sqlite3_finalize(s);
@@ -949,12 +942,12 @@ static void test_health_pack_round_trips_and_caps(void)
 
     sn_store_health_add(&rows, &n, &cap, "h0", "pcie.link", "FAIL",
                         "0000:17:00.0", "x8 of x16", "reseat the card");
-    sn_store_health_add(&rows, &n, &cap, "h0", "nvml.ecc", "PASS", NULL,
-                        NULL, NULL);
+    sn_store_health_add(&rows, &n, &cap, "h0", "nvml.ecc", "PASS", NULL, NULL,
+                        NULL);
     sn_buf_init(&b);
     sn_store_health_pack(rows, n, "h0", 4096, &b);
-    REQUIRE(sn_store_health_unpack(b.data, b.len, &back, &nb, &bcap,
-                                   &err) == SN_OK);
+    REQUIRE(sn_store_health_unpack(b.data, b.len, &back, &nb, &bcap, &err) ==
+            SN_OK);
     REQUIRE(nb == 2);
     CHECK_STR(back[0].host, "h0");
     CHECK_STR(back[0].subject, "0000:17:00.0");
@@ -967,18 +960,17 @@ static void test_health_pack_round_trips_and_caps(void)
     nb = bcap = 0;
     b.len = 0;
     sn_store_health_pack(rows, n, "h0", 90, &b);
-    REQUIRE(sn_store_health_unpack(b.data, b.len, &back, &nb, &bcap,
-                                   &err) == SN_OK);
+    REQUIRE(sn_store_health_unpack(b.data, b.len, &back, &nb, &bcap, &err) ==
+            SN_OK);
     REQUIRE(nb == 2);
     CHECK_STR(back[1].name, "doctor");
     CHECK(strstr(back[1].evidence, "1 of 2 checks left out") != NULL);
     /* bytes that are not a pack, or cut short: refused */
     CHECK(sn_store_health_unpack("garbage", 8, &back, &nb, &bcap, &err) ==
           SN_EINPUT);
-    CHECK(sn_store_health_unpack(b.data, b.len - 1, &back, &nb, &bcap,
-                                 &err) == SN_EINPUT);
-    CHECK(sn_store_health_unpack(NULL, 0, &back, &nb, &bcap, &err) ==
-          SN_OK);
+    CHECK(sn_store_health_unpack(b.data, b.len - 1, &back, &nb, &bcap, &err) ==
+          SN_EINPUT);
+    CHECK(sn_store_health_unpack(NULL, 0, &back, &nb, &bcap, &err) == SN_OK);
     sn_store_health_release(back, nb);
     sn_store_health_release(rows, n);
     sn_buf_release(&b);

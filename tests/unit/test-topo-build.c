@@ -11,22 +11,40 @@
 #include "spec-fixtures.h"
 
 static const struct sn_accel_info gpu = {
-    .name = "test-gpu", .display = "TEST-GPU", .vendor = "NVIDIA",
-    .bf16_flops = 989.4e12, .hbm_bytes = 80e9, .hbm_bw = 3.35e12,
-    .scaleup_links = 18, .scaleup_bw = 450e9, .tdp_w = 700,
-    .max_domain = 72, .transient_factor = 1.3,
+    .name = "test-gpu",
+    .display = "TEST-GPU",
+    .vendor = "NVIDIA",
+    .bf16_flops = 989.4e12,
+    .hbm_bytes = 80e9,
+    .hbm_bw = 3.35e12,
+    .scaleup_links = 18,
+    .scaleup_bw = 450e9,
+    .tdp_w = 700,
+    .max_domain = 72,
+    .transient_factor = 1.3,
 };
 
 static const struct sn_accel_info npu = {
-    .name = "test-npu", .display = "TEST-NPU", .vendor = "Huawei",
-    .bf16_flops = 752e12, .hbm_bytes = 128e9, .hbm_bw = 3.2e12,
-    .scaleup_links = 7, .scaleup_bw = 392e9, .max_domain = 384,
+    .name = "test-npu",
+    .display = "TEST-NPU",
+    .vendor = "Huawei",
+    .bf16_flops = 752e12,
+    .hbm_bytes = 128e9,
+    .hbm_bw = 3.2e12,
+    .scaleup_links = 7,
+    .scaleup_bw = 392e9,
+    .max_domain = 384,
 };
 
 /* NVLink 5 switch chip: 72 ports, two per tray */
 static const struct sn_switch_info chip72 = {
-    .name = "test-chip72", .scale_up = true, .radix = 72,
-    .port_bw = 50e9, .power_w = 150, .chips_per_box = 2, .rack_units = 1,
+    .name = "test-chip72",
+    .scale_up = true,
+    .radix = 72,
+    .port_bw = 50e9,
+    .power_w = 150,
+    .chips_per_box = 2,
+    .rack_units = 1,
 };
 
 static void spec_init(struct sn_spec *s)
@@ -326,12 +344,12 @@ static void test_rail_fat_tree_matches_superpod_tables(void)
         int nodes, tiers;
         size_t leaf, spine, core, node_leaf, leaf_spine, spine_core;
     } rows[] = {
-        {31, 0, 8, 4, 0, 248, 256, 0},        /* Table 4, 1 SU */
-        {63, 0, 16, 8, 0, 504, 512, 0},       /* Table 4, 2 SU */
-        {95, 0, 24, 16, 0, 760, 768, 0},      /* Table 4, 3 SU */
-        {127, 0, 32, 16, 0, 1016, 1024, 0},   /* Table 4, 4 SU */
-        {128, 0, 32, 16, 0, 1024, 1024, 0},   /* Table 3, 4 SU */
-        {256, 0, 64, 32, 0, 2048, 2048, 0},   /* Table 3, 8 SU */
+        {31, 0, 8, 4, 0, 248, 256, 0},              /* Table 4, 1 SU */
+        {63, 0, 16, 8, 0, 504, 512, 0},             /* Table 4, 2 SU */
+        {95, 0, 24, 16, 0, 760, 768, 0},            /* Table 4, 3 SU */
+        {127, 0, 32, 16, 0, 1016, 1024, 0},         /* Table 4, 4 SU */
+        {128, 0, 32, 16, 0, 1024, 1024, 0},         /* Table 3, 4 SU */
+        {256, 0, 64, 32, 0, 2048, 2048, 0},         /* Table 3, 8 SU */
         {512, 3, 128, 128, 64, 4096, 4096, 4096},   /* 16 SU */
         {1024, 3, 256, 256, 128, 8192, 8192, 8192}, /* 32 SU */
         {2048, 3, 512, 512, 256, 16384, 16384, 16384},
@@ -370,12 +388,11 @@ static void test_small_rail_cluster_cables_the_ports_in_use(void)
         int nodes, tiers;
         size_t leaf, spine, leaf_spine;
     } rows[] = {
-        {4, 0, 1, 0, 0},   /* 32 ports: one 64-port switch */
-        {8, 0, 1, 0, 0},   /* 64 ports: still one */
-        {4, 2, 8, 1, 32},  /* asked for two tiers: 4 down, 4 up a leaf */
-        {9, 0, 8, 2, 80},  /* 9 down, 10 up (2 spines x 5) a leaf */
-        {16, 0, 8, 2, 128},
-        {9, 1, 8, 0, 0},   /* rail-only: one switch a rail */
+        {4, 0, 1, 0, 0},  /* 32 ports: one 64-port switch */
+        {8, 0, 1, 0, 0},  /* 64 ports: still one */
+        {4, 2, 8, 1, 32}, /* asked for two tiers: 4 down, 4 up a leaf */
+        {9, 0, 8, 2, 80}, /* 9 down, 10 up (2 spines x 5) a leaf */
+        {16, 0, 8, 2, 128}, {9, 1, 8, 0, 0}, /* rail-only: one switch a rail */
     };
 
     for (size_t i = 0; i < SN_ARRAY_LEN(rows); i++) {
@@ -596,8 +613,8 @@ static void test_torus_links_and_routes(void)
         CHECK(deg == 6);
     }
     /* (0,0,0) to (2,2,2): 2 + 2 + 2 hops */
-    CHECK(sn_topo_paths(t, t->accel[0], t->accel[2 + 4 * 2 + 16 * 2], p, 64,
-                        &n, &err) == SN_OK);
+    CHECK(sn_topo_paths(t, t->accel[0], t->accel[2 + 4 * 2 + 16 * 2], p, 64, &n,
+                        &err) == SN_OK);
     CHECK(n > 0 && p[0].nhops == 6);
     sn_topo_free(t);
     /* 2 x 2: each accelerator has two links to each of its 2 neighbours */
@@ -659,11 +676,9 @@ static void test_pcie_tree_routes_through_the_cpu_between_switches(void)
     CHECK(c.links[SN_LINK_SCALE_UP] == 0);
     CHECK(c.links[SN_LINK_HOST] == 8 + 2);
     /* same switch: 2 hops; across switches: through the root complex */
-    CHECK(sn_topo_paths(t, t->accel[0], t->accel[1], p, 4, &n, &err) ==
-          SN_OK);
+    CHECK(sn_topo_paths(t, t->accel[0], t->accel[1], p, 4, &n, &err) == SN_OK);
     CHECK(n == 1 && p[0].nhops == 2);
-    CHECK(sn_topo_paths(t, t->accel[0], t->accel[7], p, 4, &n, &err) ==
-          SN_OK);
+    CHECK(sn_topo_paths(t, t->accel[0], t->accel[7], p, 4, &n, &err) == SN_OK);
     CHECK(n == 1 && p[0].nhops == 4);
     sn_topo_free(t);
 }
@@ -727,8 +742,7 @@ static void test_explicit_cluster_routes_over_the_inter_switch_link(void)
     CHECK_CONTAINS(buf, ".leaf-b.p2");
     CHECK(sn_topo_find_link(t, buf, &id, &err) == SN_OK && id == 4);
     /* host 0 to host 3: gpu-nic, nic-leaf-a, isl, leaf-b-nic, nic-gpu */
-    CHECK(sn_topo_paths(t, t->accel[0], t->accel[3], p, 4, &n, &err) ==
-          SN_OK);
+    CHECK(sn_topo_paths(t, t->accel[0], t->accel[3], p, 4, &n, &err) == SN_OK);
     CHECK(n == 1 && p[0].nhops == 5);
     CHECK(n == 1 && p[0].link[2] == 4);
     sn_topo_free(t);
@@ -825,7 +839,7 @@ static void test_network_links_get_media_by_length(void)
         const struct sn_link *l = &t->links[i];
         if (l->cls == SN_LINK_SCALE_OUT) {
             CHECK(l->length > 0.2);
-            CHECK(l->medium == (l->length <= 3   ? SN_MEDIUM_COPPER
+            CHECK(l->medium == (l->length <= 3    ? SN_MEDIUM_COPPER
                                 : l->length <= 50 ? SN_MEDIUM_MMF
                                                   : SN_MEDIUM_SMF));
         } else {
@@ -867,8 +881,7 @@ static void test_every_accelerator_has_a_nic_beside_it(void)
     }
     /* GPU 7 of server 0 to GPU 7 of server 1: gpu-nic3, nic3-leaf,
      * leaf-nic3, nic3-gpu; no host CPU on the way */
-    CHECK(sn_topo_paths(t, t->accel[7], t->accel[15], p, 4, &n, &err) ==
-          SN_OK);
+    CHECK(sn_topo_paths(t, t->accel[7], t->accel[15], p, 4, &n, &err) == SN_OK);
     CHECK(n == 1 && p[0].nhops == 4);
     sn_topo_free(t);
 }

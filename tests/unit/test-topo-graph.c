@@ -153,8 +153,8 @@ static void test_topo_labels_are_unique_and_findable(void)
     sn_topo_link_label(m.t, 5, a, sizeof(a));
     CHECK(sn_topo_find_link(m.t, a, &id, &err) == SN_OK && id == 5);
     CHECK(sn_topo_find_link(m.t, "L000007", &id, &err) == SN_OK && id == 7);
-    CHECK(sn_topo_find_link(m.t, "sn0.r00.u01.gpu0.p0~sn0.r00.u10.sw0.p9",
-                            &id, &err) == SN_ENOTFOUND);
+    CHECK(sn_topo_find_link(m.t, "sn0.r00.u01.gpu0.p0~sn0.r00.u10.sw0.p9", &id,
+                            &err) == SN_ENOTFOUND);
     CHECK_CONTAINS(err.msg, "did you mean");
     sn_topo_free(m.t);
 }

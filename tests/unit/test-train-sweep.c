@@ -115,8 +115,8 @@ static void test_sweep_compares_designs_at_the_spec_size(void)
 static void test_sweep_refuses_a_bad_fixed_setting(void)
 {
     static const char *const values[] = {"8"};
-    static const char *const fkeys[] = {"supernode.tiers"},
-                             *const fvals[] = {"5"};
+    static const char *const fkeys[] = {"supernode.tiers"}, *const fvals[] = {
+                                                                "5"};
     struct sn_sweep s;
     struct sn_sweep_point pts[1];
     struct sn_error err;

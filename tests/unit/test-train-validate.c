@@ -168,8 +168,7 @@ static void test_validate_rejects_a_file_without_the_columns(void)
     struct sn_validate_report r;
     struct sn_error err;
 
-    CHECK(sn_validate_csv("t.csv", csv, strlen(csv), &r, &err) ==
-          SN_EINPUT);
+    CHECK(sn_validate_csv("t.csv", csv, strlen(csv), &r, &err) == SN_EINPUT);
     CHECK_STR(err.msg, "t.csv:1: the header has no 'model' column "
                        "(expected the columns of training-public.csv)");
 }
@@ -184,8 +183,7 @@ static void test_validate_system_specs_follow_the_gpu_column(void)
     CHECK_STR(name, "dgx-h100");
     CHECK_CONTAINS(spec, "supernodes: 8\n");
     free(spec);
-    spec = sn_validate_system_spec("GB200 NVL72", "", 144, name,
-                                   sizeof(name));
+    spec = sn_validate_system_spec("GB200 NVL72", "", 144, name, sizeof(name));
     REQUIRE(spec);
     CHECK_STR(name, "gb200-nvl72");
     CHECK_CONTAINS(spec, "accelerators: 72\n");
@@ -222,8 +220,7 @@ static void test_validate_nvidia_tuned_runs_within_12_percent(void)
         CHECK(r.rows[i].predicted_ok);
         CHECK(fabs(r.rows[i].error_pct) <= 12.0);
         if (!(fabs(r.rows[i].error_pct) <= 12.0))
-            printf("  line %d: %+.1f%%\n", r.rows[i].line,
-                   r.rows[i].error_pct);
+            printf("  line %d: %+.1f%%\n", r.rows[i].line, r.rows[i].error_pct);
     }
     CHECK(r.median_abs_pct <= 10.0);
     sn_validate_report_release(&r);

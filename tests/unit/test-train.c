@@ -6,13 +6,22 @@
 #include "train-comm.h"
 #include "train-models.h"
 
-static struct sn_train_layout layout(int tp, int pp, int dp, int mbs,
-                                     int gbs, enum sn_recompute rc)
+static struct sn_train_layout layout(int tp, int pp, int dp, int mbs, int gbs,
+                                     enum sn_recompute rc)
 {
-    struct sn_train_layout l = {
-        .tp = tp, .pp = pp, .dp = dp, .cp = 1, .ep = 1, .vpp = 1,
-        .mbs = mbs, .gbs = gbs, .seq = 2048, .recompute = rc, .zero = 0,
-        .sp = false, .dtype = SN_DTYPE_BF16};
+    struct sn_train_layout l = {.tp = tp,
+                                .pp = pp,
+                                .dp = dp,
+                                .cp = 1,
+                                .ep = 1,
+                                .vpp = 1,
+                                .mbs = mbs,
+                                .gbs = gbs,
+                                .seq = 2048,
+                                .recompute = rc,
+                                .zero = 0,
+                                .sp = false,
+                                .dtype = SN_DTYPE_BF16};
     return l;
 }
 
@@ -84,8 +93,8 @@ static void test_train_flops_reproduce_korthikanti_mfu(void)
     };
 
     for (size_t i = 0; i < SN_ARRAY_LEN(rows); i++) {
-        struct sn_train_layout l = layout(8, rows[i].pp, 1, 1, rows[i].gbs,
-                                          SN_RECOMPUTE_SELECTIVE);
+        struct sn_train_layout l =
+            layout(8, rows[i].pp, 1, 1, rows[i].gbs, SN_RECOMPUTE_SELECTIVE);
         struct sn_train_flops f;
         double mfu;
 
@@ -105,8 +114,7 @@ static void test_train_flops_gqa_and_swiglu_per_gemm(void)
     double h = 4096, d = 128, s = 8192, per_layer, want;
 
     l.seq = 8192;
-    per_layer = 2 * h * (32 + 16) * d + 2 * h * h + 4 * s * h +
-                6 * h * 14336;
+    per_layer = 2 * h * (32 + 16) * d + 2 * h * h + 4 * s * h + 6 * h * 14336;
     want = 3 * (32 * per_layer + 2 * h * 128256) * 8 * s;
     sn_train_flops(m, &l, &f);
     CHECK_NEAR(f.model, want, 1e-12);
@@ -142,7 +150,6 @@ static void test_train_check_rejects_bad_layouts(void)
     l.zero = 3;
     CHECK(sn_train_check(&tm_gpt_175b, &l, 8, &err) == SN_EINPUT);
 }
-
 
 /* A DGX A100 cluster (Selene) with the closed-form collectives of
  * train-comm.h. */
@@ -356,8 +363,7 @@ static void test_train_fused_attention_backward_rate_per_generation(void)
         db = r2.part[SN_PART_BACKWARD] - r1.part[SN_PART_BACKWARD];
         rf = sys.flops * sys.calib.gemm_eff * sys.calib.attn_eff;
         rb = sys.flops * sys.calib.gemm_eff * sys.calib.attn_bwd_eff;
-        CHECK_NEAR(df, m->layers * 2 * T * m->heads * 2048 * 128 / rf,
-                   1e-9);
+        CHECK_NEAR(df, m->layers * 2 * T * m->heads * 2048 * 128 / rf, 1e-9);
         CHECK_NEAR(db / df, 2.5 * rf / rb, 1e-9);
         CHECK_NEAR(db / df, i == 0 ? 2.5 * 0.57 / 0.44 : 2.5 * 0.8 / 0.72,
                    1e-9);

@@ -75,13 +75,10 @@ static void test_units_reject_bad_text_with_reason(void)
     CHECK_CONTAINS(err.msg, "did you mean 'Gbps'");
     CHECK(sn_unit_parse("fast", SN_UNIT_BANDWIDTH, false, &v, &err) ==
           SN_EINPUT);
-    CHECK(sn_unit_parse("inf W", SN_UNIT_POWER, false, &v, &err) ==
-          SN_EINPUT);
+    CHECK(sn_unit_parse("inf W", SN_UNIT_POWER, false, &v, &err) == SN_EINPUT);
     CHECK(sn_unit_parse("nan", SN_UNIT_COUNT, false, &v, &err) == SN_EINPUT);
-    CHECK(sn_unit_parse("0x10", SN_UNIT_COUNT, false, &v, &err) ==
-          SN_EINPUT);
-    CHECK(sn_unit_parse("1e999W", SN_UNIT_POWER, false, &v, &err) ==
-          SN_EINPUT);
+    CHECK(sn_unit_parse("0x10", SN_UNIT_COUNT, false, &v, &err) == SN_EINPUT);
+    CHECK(sn_unit_parse("1e999W", SN_UNIT_POWER, false, &v, &err) == SN_EINPUT);
     CHECK(sn_unit_parse("5 kW extra", SN_UNIT_POWER, false, &v, &err) ==
           SN_EINPUT);
     /* case matters between bits and bytes: 'gb/s' is ambiguous */
@@ -293,8 +290,7 @@ static void test_yaml_tree_with_positions(void)
     struct sn_error err;
     struct sn_yaml *b, *c;
 
-    REQUIRE(sn_yaml_parse("t.yaml", text, strlen(text), &doc, &err) ==
-            SN_OK);
+    REQUIRE(sn_yaml_parse("t.yaml", text, strlen(text), &doc, &err) == SN_OK);
     REQUIRE(doc.root && doc.root->type == SN_YAML_MAP && doc.root->n == 2);
     CHECK_STR(sn_yaml_get(doc.root, "a")->value, "1");
     b = sn_yaml_get(doc.root, "b");
@@ -351,8 +347,7 @@ static void test_yaml_wide_mappings_and_lists_load(void)
     sn_buf_puts(&text, "l:\n");
     for (int i = 0; i < 20000; i++)
         sn_buf_printf(&text, "  - %d\n", i);
-    REQUIRE(sn_yaml_parse("w.yaml", text.data, text.len, &doc, &err) ==
-            SN_OK);
+    REQUIRE(sn_yaml_parse("w.yaml", text.data, text.len, &doc, &err) == SN_OK);
     CHECK(doc.root->n == 20001);
     CHECK(sn_yaml_get(doc.root, "l")->n == 20000);
     CHECK_STR(sn_yaml_get(doc.root, "k19999")->value, "19999");
@@ -597,7 +592,11 @@ static void test_clean_escapes_invalid_bytes_and_controls(void)
               "h100 \xe8\xb6\x85\xe8\x8a\x82\xe7\x82\xb9");
     /* an invalid byte, an overlong form, a surrogate, a truncated
      * sequence: one escape per byte */
-    CHECK_STR(sn_str_clean(out, sizeof(out), "a\xff" "b", 0), "a\\xffb");
+    CHECK_STR(sn_str_clean(out, sizeof(out),
+                           "a\xff"
+                           "b",
+                           0),
+              "a\\xffb");
     CHECK_STR(sn_str_clean(out, sizeof(out), "\xc0\xaf", 0), "\\xc0\\xaf");
     CHECK_STR(sn_str_clean(out, sizeof(out), "\xed\xa0\x80", 0),
               "\\xed\\xa0\\x80");

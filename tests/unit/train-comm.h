@@ -29,10 +29,10 @@ static int tc_time(void *ctx, enum sn_coll_op op, const struct sn_group *g,
     uint32_t hi = (g->first + (g->n - 1) * g->stride) / (uint32_t)f->domain;
 
     (void)err, (void)siblings; /* every sibling is taken to be active */
-    k = hi - lo + 1; /* nodes the group spans */
+    k = hi - lo + 1;           /* nodes the group spans */
     if (k > n)
         k = n;
-    q = n / k;       /* its ranks per node */
+    q = n / k; /* its ranks per node */
     switch (op) {
     case SN_COLL_ALLREDUCE:
         factor = 2 * (n - 1) / n;
@@ -62,7 +62,6 @@ static int tc_time(void *ctx, enum sn_coll_op op, const struct sn_group *g,
 /* DGX A100 (Selene): NVSwitch all-reduce busbw 229 GB/s at 1 GB and a
  * ~75 us fixed cost (vTrain's measured nccl-tests table, anchors 3.1);
  * 8 HDR NICs at 24 GB/s each (NCCL maintainer, nccl-tests #119). */
-static const struct tc_fabric tc_dgx_a100 = {8, 232e9, 75e-6, 24e9, 20e-6,
-                                             8};
+static const struct tc_fabric tc_dgx_a100 = {8, 232e9, 75e-6, 24e9, 20e-6, 8};
 
 #endif

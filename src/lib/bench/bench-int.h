@@ -13,8 +13,8 @@
 enum { SN_TAG_QUERY = 101, SN_TAG_REPLY = 102, SN_TAG_FAIL = 103 };
 
 struct sn_bench_job {
-    MPI_Comm comm;       /* data traffic: a duplicate of MPI_COMM_WORLD */
-    MPI_Comm ctl;        /* watchdog queries, never used by tests */
+    MPI_Comm comm; /* data traffic: a duplicate of MPI_COMM_WORLD */
+    MPI_Comm ctl;  /* watchdog queries, never used by tests */
     int rank, size;
     int local_rank, local_size;
     int thread_level;
@@ -24,9 +24,9 @@ struct sn_bench_job {
 
 /* What a rank is doing, for the watchdog and for a hung-rank query. */
 struct sn__bench_where {
-    uint32_t section;    /* global sync points passed (same on all ranks) */
-    int32_t iter;        /* iteration within the timed loop, -1 outside */
-    char label[80];      /* "coll allreduce 1048576 B out-of-place" */
+    uint32_t section; /* global sync points passed (same on all ranks) */
+    int32_t iter;     /* iteration within the timed loop, -1 outside */
+    char label[80];   /* "coll allreduce 1048576 B out-of-place" */
 };
 
 struct sn__bench_ctx;
@@ -74,13 +74,11 @@ struct sn__bench_backend {
     int (*gemm)(struct sn__bench_ctx *c, enum sn_bench_dtype dt, int size,
                 int iters, double *t, struct sn_error *err);
     int (*stream)(struct sn__bench_ctx *c, enum sn__stream_kernel k,
-                  uint64_t bytes, int iters, double *t,
-                  struct sn_error *err);
+                  uint64_t bytes, int iters, double *t, struct sn_error *err);
     /* host <-> device; NULL on backends without device memory */
     int (*host_numa_nodes)(struct sn__bench_ctx *c);
-    int (*hostcopy)(struct sn__bench_ctx *c, bool h2d, bool pinned,
-                    int numa, uint64_t bytes, int iters, double *t,
-                    struct sn_error *err);
+    int (*hostcopy)(struct sn__bench_ctx *c, bool h2d, bool pinned, int numa,
+                    uint64_t bytes, int iters, double *t, struct sn_error *err);
     /* point-to-point between this rank and peer */
     int (*p2p)(struct sn__bench_ctx *c, enum sn__p2p_mode mode, int peer,
                uint64_t bytes, int iters, double *t, struct sn_error *err);
@@ -116,17 +114,17 @@ const struct sn__bench_backend *sn__bench_backend_for(enum sn_bench_backend b);
 /* The run: one per sn_bench_run() call. */
 struct sn__bench_ctx {
     struct sn_bench_job *job;
-    struct sn_bench_opts o;          /* resolved: no zeros left */
+    struct sn_bench_opts o; /* resolved: no zeros left */
     const struct sn__bench_backend *be;
-    void *bs;                        /* the backend's state */
-    struct sn_bench_results *res;    /* rank 0: all results */
-    pthread_mutex_t lock;            /* guards res against the watchdog */
+    void *bs;                     /* the backend's state */
+    struct sn_bench_results *res; /* rank 0: all results */
+    pthread_mutex_t lock;         /* guards res against the watchdog */
     /* this rank's results of the current test, gathered at its end */
     struct sn_bench_result *local;
     size_t nlocal, local_cap;
     char device[96];
-    int threads;                     /* cpu threads of this rank */
-    double t0;                       /* sn_now() when the run began */
+    int threads; /* cpu threads of this rank */
+    double t0;   /* sn_now() when the run began */
     /* rank 0, with --spec: the design's topology for the expectations
      * of pairs and collectives (sn_expect_design), built on first use */
     struct sn_topo *topo;
@@ -140,13 +138,13 @@ struct sn__bench_ctx {
     pthread_mutex_t where_lock;
     char label[80];
     char test[16];
-    _Atomic double test_start;       /* sn_now() at the test's start */
-    _Atomic int stop;                /* watchdog: end */
+    _Atomic double test_start; /* sn_now() at the test's start */
+    _Atomic int stop;          /* watchdog: end */
     _Atomic int aborting;
     pthread_t watchdog;
     bool watchdog_running;
     int sigpipe[2];
-    bool hang_in_loop;               /* test-only: hang at iteration 2 */
+    bool hang_in_loop; /* test-only: hang at iteration 2 */
 };
 
 /* Record the iteration a loop is at; the test-only in-loop hang (or
@@ -170,8 +168,8 @@ int sn__bench_gather(struct sn__bench_ctx *c, struct sn_error *err);
 void sn__bench_fail(struct sn__bench_ctx *c, const struct sn_error *err);
 int sn__bench_watch_start(struct sn__bench_ctx *c, struct sn_error *err);
 void sn__bench_watch_stop(struct sn__bench_ctx *c);
-int sn__bench_mpi_error(int rc, const char *call, const char *file,
-                        int line, struct sn_error *err);
+int sn__bench_mpi_error(int rc, const char *call, const char *file, int line,
+                        struct sn_error *err);
 #define SN_MPI(call, err)                                                      \
     sn__bench_mpi_error((call), #call, __FILE__, __LINE__, (err))
 
@@ -185,13 +183,13 @@ void sn__bench_result_samples(struct sn_bench_result *r, const double *t,
                               const char *unit);
 void sn__bench_results_add(struct sn_bench_results *res,
                            const struct sn_bench_result *r);
-void sn__bench_results_note(struct sn_bench_results *res, const char *fmt,
-                            ...) SN_PRINTF(2, 3);
+void sn__bench_results_note(struct sn_bench_results *res, const char *fmt, ...)
+    SN_PRINTF(2, 3);
 /* Serialise results for MPI (same binary on every rank). */
 void sn__bench_pack(const struct sn_bench_result *r, size_t n,
                     struct sn_buf *out);
-int sn__bench_unpack(const char *data, size_t len,
-                     struct sn_bench_results *res, struct sn_error *err);
+int sn__bench_unpack(const char *data, size_t len, struct sn_bench_results *res,
+                     struct sn_error *err);
 
 /* state.c: device and host state, under fsroot */
 void sn__bench_state_cpu(const char *fsroot, struct sn_bench_state *st);
@@ -216,8 +214,8 @@ void sn__bench_nvml_close(struct sn__bench_ctx *c);
 void sn__bench_timer_probe(struct sn_bench_timer *t);
 
 /* runner.c: timed sections with warm-up and --until-ci */
-typedef int (*sn__bench_loop_fn)(struct sn__bench_ctx *c, void *arg,
-                                 int iters, double *t, struct sn_error *err);
+typedef int (*sn__bench_loop_fn)(struct sn__bench_ctx *c, void *arg, int iters,
+                                 double *t, struct sn_error *err);
 
 /* ---- timed sections and the tests (runner.c, tests.c) -------------------- */
 

@@ -37,8 +37,7 @@ struct cpu {
     uint64_t cap;
 };
 
-static const enum sn_bench_dtype cpu_gemm_dtypes[] = {SN_DT_FP64,
-                                                      SN_DT_FP32};
+static const enum sn_bench_dtype cpu_gemm_dtypes[] = {SN_DT_FP64, SN_DT_FP32};
 
 /* An allocation sized by the options failed at run time. */
 static int out_of_memory(struct sn_error *err, const char *what, int n,
@@ -156,8 +155,8 @@ static int cpu_open(struct sn__bench_ctx *c, struct sn_error *err)
                 free(w);
                 s->nthreads = t; /* the pool is what started */
                 return sn_error_set(err, SN_ERUNTIME,
-                                    "bench: cannot start thread %d of %d",
-                                    t, c->threads);
+                                    "bench: cannot start thread %d of %d", t,
+                                    c->threads);
             }
         }
     }
@@ -216,8 +215,8 @@ static const char *cpu_gemm_unsupported(struct sn__bench_ctx *c,
     return "the cpu backend's GEMM (OpenBLAS) takes fp64 and fp32";
 }
 
-static int cpu_gemm(struct sn__bench_ctx *c, enum sn_bench_dtype dt,
-                    int size, int iters, double *t, struct sn_error *err)
+static int cpu_gemm(struct sn__bench_ctx *c, enum sn_bench_dtype dt, int size,
+                    int iters, double *t, struct sn_error *err)
 {
     struct cpu *s = c->bs;
     size_t n = (size_t)size, es = dt == SN_DT_FP64 ? 8 : 4;
@@ -256,13 +255,12 @@ static int cpu_gemm(struct sn__bench_ctx *c, enum sn_bench_dtype dt,
     for (int i = 0; i < iters; i++) {
         double t0 = sn_now();
         if (dt == SN_DT_FP64)
-            cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, size,
-                        size, size, 1.0, s->ga, size, s->gb, size, 0.0,
-                        s->gc, size);
+            cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, size, size,
+                        size, 1.0, s->ga, size, s->gb, size, 0.0, s->gc, size);
         else
-            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, size,
-                        size, size, 1.0f, s->ga, size, s->gb, size, 0.0f,
-                        s->gc, size);
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, size, size,
+                        size, 1.0f, s->ga, size, s->gb, size, 0.0f, s->gc,
+                        size);
         t[i] = sn_now() - t0;
         sn__tick(c, i);
     }
@@ -290,8 +288,7 @@ static int cpu_stream(struct sn__bench_ctx *c, enum sn__stream_kernel k,
             free(s->c);
             s->a = s->b = s->c = NULL;
             s->nelem = 0;
-            return out_of_memory(err, "STREAM arrays", 3,
-                                 n * sizeof(double));
+            return out_of_memory(err, "STREAM arrays", 3, n * sizeof(double));
         }
         run_kernel(s, -2);
     }
@@ -332,8 +329,7 @@ static int cpu_reserve(struct sn__bench_ctx *c, uint64_t bytes,
 }
 
 static int cpu_p2p(struct sn__bench_ctx *c, enum sn__p2p_mode mode, int peer,
-                   uint64_t bytes, int iters, double *t,
-                   struct sn_error *err)
+                   uint64_t bytes, int iters, double *t, struct sn_error *err)
 {
     struct cpu *s = c->bs;
     MPI_Comm comm = c->job->comm;
@@ -403,8 +399,9 @@ static MPI_Datatype mpi_type(enum sn_bench_dtype dt)
 
 static MPI_Op mpi_op(enum sn_bench_redop op)
 {
-    return op == SN_REDOP_MAX ? MPI_MAX : op == SN_REDOP_MIN ? MPI_MIN
-                                                             : MPI_SUM;
+    return op == SN_REDOP_MAX   ? MPI_MAX
+           : op == SN_REDOP_MIN ? MPI_MIN
+                                : MPI_SUM;
 }
 
 /* One collective as the bench times it. count is the nccl-tests count:
@@ -441,9 +438,8 @@ static int one_coll(struct sn__bench_ctx *c, enum sn_coll_op op,
             return MPI_Sendrecv_replace(s->rbuf, count, dt, (r + 1) % n, 9,
                                         (r - 1 + n) % n, 9, comm,
                                         MPI_STATUS_IGNORE);
-        return MPI_Sendrecv(s->sbuf, count, dt, (r + 1) % n, 9, s->rbuf,
-                            count, dt, (r - 1 + n) % n, 9, comm,
-                            MPI_STATUS_IGNORE);
+        return MPI_Sendrecv(s->sbuf, count, dt, (r + 1) % n, 9, s->rbuf, count,
+                            dt, (r - 1 + n) % n, 9, comm, MPI_STATUS_IGNORE);
     default:
         return MPI_ERR_OP;
     }
@@ -470,9 +466,9 @@ static int coll_args(struct sn__bench_ctx *c, enum sn_bench_dtype dt,
 }
 
 static int cpu_coll(struct sn__bench_ctx *c, enum sn_coll_op op,
-                    enum sn_bench_dtype dt, enum sn_bench_redop redop,
-                    int root, uint64_t count, bool inplace, int iters,
-                    double *t, struct sn_error *err)
+                    enum sn_bench_dtype dt, enum sn_bench_redop redop, int root,
+                    uint64_t count, bool inplace, int iters, double *t,
+                    struct sn_error *err)
 {
     MPI_Datatype mt;
     MPI_Op mop = mpi_op(redop);
@@ -520,9 +516,8 @@ static void put(char *buf, enum sn_bench_dtype dt, uint64_t i, double v)
 
 static int cpu_coll_check(struct sn__bench_ctx *c, enum sn_coll_op op,
                           enum sn_bench_dtype dt, enum sn_bench_redop redop,
-                          int root, uint64_t count, bool inplace,
-                          bool corrupt, long long *wrong,
-                          struct sn_error *err)
+                          int root, uint64_t count, bool inplace, bool corrupt,
+                          long long *wrong, struct sn_error *err)
 {
     struct cpu *s = c->bs;
     int n = c->job->size, r = c->job->rank, rc;

@@ -25,8 +25,8 @@
 /* How often the watchdog looks. */
 #define SN_WATCH_PERIOD_MS 100
 
-int sn__bench_mpi_error(int rc, const char *call, const char *file,
-                        int line, struct sn_error *err)
+int sn__bench_mpi_error(int rc, const char *call, const char *file, int line,
+                        struct sn_error *err)
 {
     char msg[MPI_MAX_ERROR_STRING];
     int len = 0;
@@ -37,8 +37,8 @@ int sn__bench_mpi_error(int rc, const char *call, const char *file,
     if (MPI_Error_string(rc, msg, &len) != MPI_SUCCESS)
         snprintf(msg, sizeof(msg), "error %d", rc);
     paren = strchr(call, '(');
-    return sn_error_set(err, SN_ERUNTIME, "%s:%d: %.*s failed: %s", file,
-                        line, paren ? (int)(paren - call) : 32, call, msg);
+    return sn_error_set(err, SN_ERUNTIME, "%s:%d: %.*s failed: %s", file, line,
+                        paren ? (int)(paren - call) : 32, call, msg);
 }
 
 int sn_bench_job_new(struct sn_bench_job **out, struct sn_error *err)
@@ -162,9 +162,8 @@ int sn_bench_job_host_first(struct sn_bench_job *job, bool *first,
     return rc;
 }
 
-int sn_bench_job_gather(struct sn_bench_job *job, const void *data,
-                        size_t len, char **all, size_t **offs,
-                        struct sn_error *err)
+int sn_bench_job_gather(struct sn_bench_job *job, const void *data, size_t len,
+                        char **all, size_t **offs, struct sn_error *err)
 {
     int mine = len > SN_BENCH_GATHER_MAX ? -1 : (int)len;
     int *lens = NULL, *displ = NULL, ok = SN_OK, over = -1, rc;
@@ -176,9 +175,9 @@ int sn_bench_job_gather(struct sn_bench_job *job, const void *data,
         lens = sn_xcalloc((size_t)job->size, sizeof(*lens));
         displ = sn_xcalloc((size_t)job->size, sizeof(*displ));
     }
-    if ((rc = SN_MPI(MPI_Gather(&mine, 1, MPI_INT, lens, 1, MPI_INT, 0,
-                                job->comm),
-                     err)))
+    if ((rc = SN_MPI(
+             MPI_Gather(&mine, 1, MPI_INT, lens, 1, MPI_INT, 0, job->comm),
+             err)))
         goto out;
     /* rank 0 decides and says so: no rank may wait in the Gatherv while
      * another has given up */
@@ -280,9 +279,9 @@ int sn__bench_gather(struct sn__bench_ctx *c, struct sn_error *err)
         lens = sn_xcalloc((size_t)job->size, sizeof(*lens));
         offs = sn_xcalloc((size_t)job->size, sizeof(*offs));
     }
-    if ((rc = SN_MPI(MPI_Gather(&len, 1, MPI_INT, lens, 1, MPI_INT, 0,
-                                job->comm),
-                     err)))
+    if ((rc = SN_MPI(
+             MPI_Gather(&len, 1, MPI_INT, lens, 1, MPI_INT, 0, job->comm),
+             err)))
         goto out;
     if (job->rank == 0) {
         for (int r = 0; r < job->size; r++) {
@@ -299,8 +298,8 @@ int sn__bench_gather(struct sn__bench_ctx *c, struct sn_error *err)
     }
     /* rank 0 can fail above on a size cap the others cannot see; they
      * then wait in the Gatherv and the watchdog ends the job */
-    if ((rc = SN_MPI(MPI_Gatherv(pack.data ? pack.data : "", len, MPI_BYTE,
-                                 all, lens, offs, MPI_BYTE, 0, job->comm),
+    if ((rc = SN_MPI(MPI_Gatherv(pack.data ? pack.data : "", len, MPI_BYTE, all,
+                                 lens, offs, MPI_BYTE, 0, job->comm),
                      err)))
         goto out;
     if (job->rank == 0) {
@@ -326,7 +325,8 @@ out:
     return rc;
 }
 
-/* ---- the watchdog --------------------------------------------------------- */
+/* ---- the watchdog ---------------------------------------------------------
+ */
 
 /* What a rank answers when rank 0 asks where it is. */
 struct where_msg {
@@ -686,8 +686,7 @@ static int cmp_by_host(const void *a, const void *b)
 }
 
 int sn_bench_job_placement(struct sn_bench_job *job, const struct sn_spec *spec,
-                           struct sn_bench_placement *p,
-                           struct sn_error *err)
+                           struct sn_bench_placement *p, struct sn_error *err)
 {
     size_t hl = sizeof(job->host);
     char *hosts = sn_xcalloc((size_t)job->size + 1, hl);
@@ -728,9 +727,10 @@ int sn_bench_job_placement(struct sn_bench_job *job, const struct sn_spec *spec,
             if (strncmp(spec->hosts[p->node_of[r]], h, hl)) {
                 p->mismatches++;
                 if (count++ < 3)
-                    sn_buf_printf(&w, "%srank %d runs on %.64s, but the "
-                                      "spec's hosts puts its node %d on "
-                                      "%.64s",
+                    sn_buf_printf(&w,
+                                  "%srank %d runs on %.64s, but the "
+                                  "spec's hosts puts its node %d on "
+                                  "%.64s",
                                   w.len ? "; " : "", r, h, p->node_of[r],
                                   spec->hosts[p->node_of[r]]);
             }
@@ -742,18 +742,19 @@ int sn_bench_job_placement(struct sn_bench_job *job, const struct sn_spec *spec,
             p->mismatches++;
             p->colocated = true;
             if (count++ < 3)
-                sn_buf_printf(&w, "%sranks %d and %d both run on %.64s, but "
-                                  "the spec puts them on nodes %d and %d",
+                sn_buf_printf(&w,
+                              "%sranks %d and %d both run on %.64s, but "
+                              "the spec puts them on nodes %d and %d",
                               w.len ? "; " : "", first_host, r, h,
                               first_host / per, p->node_of[r]);
         } else if (first_node >= 0 &&
                    strncmp(hosts + (size_t)first_node * hl, h, hl)) {
             p->mismatches++;
             if (count++ < 3)
-                sn_buf_printf(&w, "%sranks %d and %d are node %d's in the "
-                                  "spec but run on %.64s and %.64s",
-                              w.len ? "; " : "", first_node, r,
-                              p->node_of[r],
+                sn_buf_printf(&w,
+                              "%sranks %d and %d are node %d's in the "
+                              "spec but run on %.64s and %.64s",
+                              w.len ? "; " : "", first_node, r, p->node_of[r],
                               hosts + (size_t)first_node * hl, h);
         }
     }
@@ -770,8 +771,7 @@ out:
 bool sn_bench_placement_colocated(const struct sn_bench_placement *p, int a,
                                   int b)
 {
-    if (!p || !p->host_of || a < 0 || b < 0 || a >= p->nranks ||
-        b >= p->nranks)
+    if (!p || !p->host_of || a < 0 || b < 0 || a >= p->nranks || b >= p->nranks)
         return false;
     return p->host_of[a] == p->host_of[b] && p->node_of[a] != p->node_of[b];
 }

@@ -9,8 +9,8 @@
 #include "bench-int.h"
 
 static const char *const test_names[SN_BENCH_TEST_COUNT + 1] = {
-    "compute", "memory",    "h2d",  "d2h",     "pairs",
-    "aggregate", "coll", "latency", NULL,
+    "compute",   "memory", "h2d",     "d2h", "pairs",
+    "aggregate", "coll",   "latency", NULL,
 };
 
 const char *sn_bench_test_name(enum sn_bench_test t)
@@ -32,8 +32,8 @@ int sn_bench_test_parse(const char *name, enum sn_bench_test *out,
     near = sn_suggest(name, test_names);
     if (near)
         return sn_error_set(err, SN_EINPUT,
-                            "unknown test '%.64s' (did you mean '%s'?)",
-                            name, near);
+                            "unknown test '%.64s' (did you mean '%s'?)", name,
+                            near);
     return sn_error_set(err, SN_EINPUT,
                         "unknown test '%.64s' (expected compute, memory, "
                         "h2d, d2h, pairs, aggregate, coll or latency)",
@@ -68,16 +68,15 @@ const char *sn_bench_dtype_nccl_name(enum sn_bench_dtype d)
 
 size_t sn_bench_dtype_size(enum sn_bench_dtype d)
 {
-    return (unsigned)d < SN_DT_COUNT ? sn_coll_dtype_size(dtypes[d].elem)
-                                     : 0;
+    return (unsigned)d < SN_DT_COUNT ? sn_coll_dtype_size(dtypes[d].elem) : 0;
 }
 
 int sn_bench_dtype_parse(const char *name, enum sn_bench_dtype *out,
                          struct sn_error *err)
 {
     static const char *const all[] = {
-        "fp64", "fp32", "tf32", "bf16", "fp16", "fp8", "int32", "double",
-        "float", "bfloat16", "half", "fp8_e4m3", NULL};
+        "fp64",   "fp32",  "tf32",     "bf16", "fp16",     "fp8", "int32",
+        "double", "float", "bfloat16", "half", "fp8_e4m3", NULL};
     enum sn_coll_dtype elem;
 
     for (int i = 0; i < SN_DT_COUNT; i++) {
@@ -146,8 +145,7 @@ int sn_bench_backend_parse(const char *name, enum sn_bench_backend *out,
     if (sn_strcaseeq(name, "cuda"))
         return *out = SN_BENCH_CUDA, SN_OK;
     return sn_error_set(err, SN_EINPUT,
-                        "unknown backend '%.64s' (expected cpu or cuda)",
-                        name);
+                        "unknown backend '%.64s' (expected cpu or cuda)", name);
 }
 
 /* The cuda backend lives in a plugin beside the executable
@@ -186,8 +184,8 @@ static void cuda_load(void)
     /* the plugin stays loaded for the life of the process */
     cuda.be = (const struct sn__bench_backend *)dlsym(h, "sn__bench_cuda");
     if (!cuda.be)
-        snprintf(cuda.why, sizeof(cuda.why),
-                 "%.256s has no cuda backend in it", path);
+        snprintf(cuda.why, sizeof(cuda.why), "%.256s has no cuda backend in it",
+                 path);
 #else
     snprintf(cuda.why, sizeof(cuda.why),
              "this build has no CUDA (nvcc, cuBLAS and NCCL were not found "

@@ -28,8 +28,13 @@ static inline SN_HD uint32_t sn_pattern(uint32_t r, uint64_t i)
  * sn_bench_redop (this header stays free of the public ones so that CUDA
  * code can include it). */
 enum {
-    SN_PAT_ALLREDUCE, SN_PAT_ALLGATHER, SN_PAT_REDUCESCATTER,
-    SN_PAT_ALLTOALL,  SN_PAT_BROADCAST, SN_PAT_REDUCE, SN_PAT_SENDRECV
+    SN_PAT_ALLREDUCE,
+    SN_PAT_ALLGATHER,
+    SN_PAT_REDUCESCATTER,
+    SN_PAT_ALLTOALL,
+    SN_PAT_BROADCAST,
+    SN_PAT_REDUCE,
+    SN_PAT_SENDRECV
 };
 enum { SN_PAT_SUM, SN_PAT_MAX, SN_PAT_MIN };
 
@@ -67,8 +72,7 @@ static inline uint64_t sn_pattern_outputs(int op, int n, int r, int root,
  * indices 0 .. part-1; for alltoall and reducescatter, block j of a
  * rank's input holds indices j part .. (j+1) part - 1). */
 static inline double sn_pattern_expected(int op, int redop, int n, int r,
-                                         int root, uint64_t count,
-                                         uint64_t i)
+                                         int root, uint64_t count, uint64_t i)
 {
     uint64_t part = count / (uint64_t)n;
 

@@ -20,7 +20,8 @@ static double efficiency(const struct sn_bench_result *r)
                                  : r->stats.median / r->expected;
 }
 
-/* ---- JSON ---------------------------------------------------------------------- */
+/* ---- JSON
+ * ---------------------------------------------------------------------- */
 
 static void json_stats(struct sn_json *j, const struct sn_bench_stats *s)
 {
@@ -297,7 +298,8 @@ void sn_bench_json(const struct sn_bench_results *res, struct sn_buf *out)
     sn_json_obj_end(&j);
 }
 
-/* ---- text tables ------------------------------------------------------------------ */
+/* ---- text tables
+ * ------------------------------------------------------------------ */
 
 static bool any_of(const struct sn_bench_results *res, enum sn_bench_test t)
 {
@@ -324,9 +326,8 @@ static void cell_num(struct sn_table *t, double v, int decimals)
         sn_table_cell(t, "-");
 }
 
-static void expected_cells(struct sn_table *t,
-                           const struct sn_bench_result *r, double scale,
-                           int decimals)
+static void expected_cells(struct sn_table *t, const struct sn_bench_result *r,
+                           double scale, int decimals)
 {
     if (r->expected > 0) {
         cell_num(t, r->expected / scale, decimals);
@@ -443,8 +444,7 @@ static void render_host(const struct sn_bench_results *res,
 
     sn_buf_printf(out, "# %s: %s, one transfer per sample\n",
                   sn_bench_test_name(which),
-                  which == SN_BENCH_H2D ? "host to device"
-                                        : "device to host");
+                  which == SN_BENCH_H2D ? "host to device" : "device to host");
     sn_table_init(&t, "# ");
     sn_table_col(&t, "rank", true);
     sn_table_col(&t, "host", false);
@@ -500,14 +500,16 @@ static void render_matrix(const struct sn_bench_results *res,
     }
     if (!any || n < 1)
         return;
-    sn_buf_printf(out, "# %s, %llu B, row = source, column = destination, "
-                       "%s\n",
+    sn_buf_printf(out,
+                  "# %s, %llu B, row = source, column = destination, "
+                  "%s\n",
                   title, (unsigned long long)bytes,
                   concurrent == 1 ? "pairs in tournament rounds"
                                   : "one pair at a time");
     if (n > SN_TABLE_MAX_COLS - 1) {
-        sn_buf_printf(out, "#   (%d ranks: see the JSON output for the "
-                           "matrix)\n",
+        sn_buf_printf(out,
+                      "#   (%d ranks: see the JSON output for the "
+                      "matrix)\n",
                       n);
         return;
     }
@@ -608,8 +610,7 @@ static void coll_cells(struct sn_table *t, const struct sn_bench_result *r,
 }
 
 /* nccl-tests' table, one per collective, with its two footer lines. */
-static void render_coll(const struct sn_bench_results *res,
-                        struct sn_buf *out)
+static void render_coll(const struct sn_bench_results *res, struct sn_buf *out)
 {
     const char *done[SN_COLL_OP_COUNT];
     size_t ndone = 0;
@@ -631,8 +632,9 @@ static void render_coll(const struct sn_bench_results *res,
         if (seen || ndone >= SN_COLL_OP_COUNT)
             continue;
         done[ndone++] = first->op;
-        sn_buf_printf(out, "# coll %s: %d ranks, time = median over "
-                           "iterations of the slowest rank\n",
+        sn_buf_printf(out,
+                      "# coll %s: %d ranks, time = median over "
+                      "iterations of the slowest rank\n",
                       first->op, first->nranks);
         sn_buf_puts(out, "#                                         "
                          "out-of-place                  in-place\n");
@@ -814,11 +816,11 @@ void sn_bench_render(const struct sn_bench_results *res, struct sn_buf *out)
         render_matrix(res, SN_BENCH_PAIRS, "uni",
                       "unidirectional bandwidth (GB/s)", 1e9, 2, false, out);
         render_matrix(res, SN_BENCH_PAIRS, "bidir",
-                      "bidirectional bandwidth (GB/s per direction)", 1e9,
-                      2, false, out);
-        render_matrix(res, SN_BENCH_PAIRS, "latency",
-                      "latency (us, half round trip, median)", 1e-6, 2,
+                      "bidirectional bandwidth (GB/s per direction)", 1e9, 2,
                       false, out);
+        render_matrix(res, SN_BENCH_PAIRS, "latency",
+                      "latency (us, half round trip, median)", 1e-6, 2, false,
+                      out);
         /* latencies have no design value (expect.h) */
         render_matrix(res, SN_BENCH_PAIRS, "uni",
                       "unidirectional bandwidth, % of the design", 1, 1, true,

@@ -110,14 +110,13 @@ void sn__bench_results_add(struct sn_bench_results *res,
     SN_GROW(res->items, res->cap, res->n + 1);
     d = &res->items[res->n++];
     *d = *r;
-    d->samples = sn_xmalloc((r->nsamples ? r->nsamples : 1) *
-                            sizeof(*d->samples));
+    d->samples =
+        sn_xmalloc((r->nsamples ? r->nsamples : 1) * sizeof(*d->samples));
     if (r->nsamples)
         memcpy(d->samples, r->samples, r->nsamples * sizeof(*d->samples));
 }
 
-void sn__bench_results_note(struct sn_bench_results *res, const char *fmt,
-                            ...)
+void sn__bench_results_note(struct sn_bench_results *res, const char *fmt, ...)
 {
     struct sn_buf b;
     va_list ap;
@@ -184,8 +183,8 @@ void sn__bench_pack(const struct sn_bench_result *r, size_t n,
     }
 }
 
-int sn__bench_unpack(const char *data, size_t len,
-                     struct sn_bench_results *res, struct sn_error *err)
+int sn__bench_unpack(const char *data, size_t len, struct sn_bench_results *res,
+                     struct sn_error *err)
 {
     size_t off = 0, count = 0;
 
@@ -220,8 +219,8 @@ int sn__bench_unpack(const char *data, size_t len,
         h.after.governor[sizeof(h.after.governor) - 1] = '\0';
         {
             struct sn_bench_result tmp = h;
-            tmp.samples = sn_xmalloc((h.nsamples ? h.nsamples : 1) *
-                                     sizeof(double));
+            tmp.samples =
+                sn_xmalloc((h.nsamples ? h.nsamples : 1) * sizeof(double));
             if (sbytes)
                 memcpy(tmp.samples, data + off, sbytes);
             sn__bench_results_add(res, &tmp);

@@ -126,9 +126,8 @@ static int resolve(struct sn__bench_ctx *c, const struct sn_bench_opts *in,
     if (!o->mem_bytes) {
         /* STREAM's rule for the default: each array at least 4 times the
          * last-level cache, so the figure is memory's, not the cache's */
-        double llc = o->backend == SN_BENCH_CPU
-                         ? sn__bench_llc_bytes(o->fsroot)
-                         : 0;
+        double llc =
+            o->backend == SN_BENCH_CPU ? sn__bench_llc_bytes(o->fsroot) : 0;
         uint64_t need = (uint64_t)(4 * llc + (1 << 20) - 1) >> 20 << 20;
         o->mem_bytes = be->mem_bytes > need ? be->mem_bytes : need;
     }
@@ -141,8 +140,8 @@ static int resolve(struct sn__bench_ctx *c, const struct sn_bench_opts *in,
                            ? in->max_bytes
                            : be->min_bytes;
     if (!o->max_bytes)
-        o->max_bytes = o->min_bytes > be->max_bytes ? o->min_bytes
-                                                    : be->max_bytes;
+        o->max_bytes =
+            o->min_bytes > be->max_bytes ? o->min_bytes : be->max_bytes;
     if (o->step_factor == 0)
         o->step_factor = 4;
     if (!o->gemm_size)
@@ -170,10 +169,9 @@ static int resolve(struct sn__bench_ctx *c, const struct sn_bench_opts *in,
     if (o->until_ci > 0 && o->max_iters < o->iters)
         o->max_iters = o->iters;
     if (o->min_bytes > o->max_bytes)
-        return sn_error_set(err, SN_EINPUT,
-                            "minimum size %llu is above the maximum %llu",
-                            (unsigned long long)o->min_bytes,
-                            (unsigned long long)o->max_bytes);
+        return sn_error_set(
+            err, SN_EINPUT, "minimum size %llu is above the maximum %llu",
+            (unsigned long long)o->min_bytes, (unsigned long long)o->max_bytes);
     if (o->step_factor <= 1 && o->min_bytes < o->max_bytes)
         return sn_error_set(err, SN_EINPUT,
                             "step factor must be above 1, not %g",
@@ -191,8 +189,7 @@ static int resolve(struct sn__bench_ctx *c, const struct sn_bench_opts *in,
                             "root %d is not a rank of this job (0 to %d)",
                             o->root, c->job->size - 1);
     if (o->threads < 0 || o->threads > 4096)
-        return sn_error_set(err, SN_EINPUT,
-                            "threads must be 1 to 4096, not %d",
+        return sn_error_set(err, SN_EINPUT, "threads must be 1 to 4096, not %d",
                             o->threads);
     if (o->timeout < 0)
         return sn_error_set(err, SN_EINPUT, "timeout must not be negative");
@@ -204,8 +201,7 @@ static int resolve(struct sn__bench_ctx *c, const struct sn_bench_opts *in,
                             "--inject: rank %d is not a rank of this job (0 "
                             "to %d)",
                             o->inject.rank, c->job->size - 1);
-    coll_ok = in->backend == SN_BENCH_CPU ? CPU_COLL_DTYPES
-                                          : CUDA_COLL_DTYPES;
+    coll_ok = in->backend == SN_BENCH_CPU ? CPU_COLL_DTYPES : CUDA_COLL_DTYPES;
     if (!(coll_ok & DT(o->coll_dtype)))
         return sn_error_set(err, SN_EINPUT,
                             "the %s backend's collectives do not take %s",
@@ -213,7 +209,8 @@ static int resolve(struct sn__bench_ctx *c, const struct sn_bench_opts *in,
     return coll_sweep_check(o, c->job->size, err);
 }
 
-/* ---- what the buffers need ------------------------------------------------- */
+/* ---- what the buffers need -------------------------------------------------
+ */
 
 #define GIB(x) ((double)(x) / (double)(1ULL << 30))
 
@@ -259,8 +256,7 @@ static void budget_of(const struct sn__bench_ctx *c, struct budget *b)
         msg = o->max_bytes;
     if (wants(o, SN_BENCH_LATENCY) && o->lat_bytes > msg)
         msg = o->lat_bytes;
-    if (c->be->hostcopy &&
-        (wants(o, SN_BENCH_H2D) || wants(o, SN_BENCH_D2H))) {
+    if (c->be->hostcopy && (wants(o, SN_BENCH_H2D) || wants(o, SN_BENCH_D2H))) {
         b->host_copy = o->host_bytes;
         if (o->host_bytes > msg)
             msg = o->host_bytes;
@@ -270,8 +266,8 @@ static void budget_of(const struct sn__bench_ctx *c, struct budget *b)
 }
 
 /* What needs the memory: "STREAM arrays 3 x 100 GiB, ...". */
-static void budget_parts(const struct sn__bench_ctx *c,
-                         const struct budget *b, char *buf, size_t size)
+static void budget_parts(const struct sn__bench_ctx *c, const struct budget *b,
+                         char *buf, size_t size)
 {
     struct sn_buf t;
 
@@ -282,8 +278,8 @@ static void budget_parts(const struct sn__bench_ctx *c,
         sn_buf_printf(&t, "%sSTREAM arrays 3 x %.3g GiB (--mem-size)",
                       t.len ? ", " : "", GIB(b->stream / 3));
     if (b->msgs)
-        sn_buf_printf(&t, "%smessage buffers 2 x %.3g GiB",
-                      t.len ? ", " : "", GIB(b->msgs / 2));
+        sn_buf_printf(&t, "%smessage buffers 2 x %.3g GiB", t.len ? ", " : "",
+                      GIB(b->msgs / 2));
     if (b->gemm)
         sn_buf_printf(&t, "; --gemm-size %d", c->o.gemm_size);
     sn_strlcpy(buf, t.len ? t.data : "none", size);
@@ -330,8 +326,8 @@ static int budget_check(struct sn__bench_ctx *c, struct sn_error *err)
                                 GIB(b.total), parts, GIB(dev), lower);
         /* on the host: the copies' host buffer and the collectives' data
          * check */
-        on_host = add_sat(b.host_copy,
-                          wants(o, SN_BENCH_COLL) ? o->max_bytes : 0);
+        on_host =
+            add_sat(b.host_copy, wants(o, SN_BENCH_COLL) ? o->max_bytes : 0);
     } else {
         on_host = b.total;
     }
@@ -351,7 +347,8 @@ static int budget_check(struct sn__bench_ctx *c, struct sn_error *err)
     return SN_OK;
 }
 
-/* ---- timed sections -------------------------------------------------------- */
+/* ---- timed sections --------------------------------------------------------
+ */
 
 static int combine(struct sn__bench_ctx *c, const struct sn__bench_measure *m,
                    double *t, int n, struct sn_error *err)
@@ -382,9 +379,8 @@ static int combine(struct sn__bench_ctx *c, const struct sn__bench_measure *m,
         free(other);
         break;
     case C_MAX_ALL:
-        rc = SN_MPI(MPI_Allreduce(MPI_IN_PLACE, t, n, MPI_DOUBLE, MPI_MAX,
-                                  comm),
-                    err);
+        rc = SN_MPI(
+            MPI_Allreduce(MPI_IN_PLACE, t, n, MPI_DOUBLE, MPI_MAX, comm), err);
         break;
     }
     return rc;
@@ -397,12 +393,11 @@ static int combine(struct sn__bench_ctx *c, const struct sn__bench_measure *m,
 static int measure(struct sn__bench_ctx *c, const struct sn__bench_measure *m,
                    struct sn_bench_result *r, struct sn_error *err)
 {
-    int cap = c->o.until_ci > 0 && c->o.max_iters > m->iters
-                  ? c->o.max_iters
-                  : m->iters;
+    int cap = c->o.until_ci > 0 && c->o.max_iters > m->iters ? c->o.max_iters
+                                                             : m->iters;
     int n = 0, batch = m->iters, rc;
-    double *t = sn_xmalloc((size_t)(cap > m->warmup ? cap : m->warmup) *
-                           sizeof(*t));
+    double *t =
+        sn_xmalloc((size_t)(cap > m->warmup ? cap : m->warmup) * sizeof(*t));
     bool met = false;
 
     if (m->warmup > 0 && (rc = m->fn(c, m->arg, m->warmup, t, err)))
@@ -515,7 +510,8 @@ int sn__bench_measured(struct sn__bench_ctx *c,
     return rc;
 }
 
-/* ---- expected values (--spec) --------------------------------------------- */
+/* ---- expected values (--spec) ---------------------------------------------
+ */
 
 /* The design's topology, on rank 0, once: NULL (with a note) when the
  * spec cannot give one or has fewer accelerators than the job has ranks;
@@ -565,7 +561,8 @@ static void expect_all(struct sn__bench_ctx *c, size_t from)
                        err.msg);
 }
 
-/* ---- collectives -------------------------------------------------------------- */
+/* ---- collectives
+ * -------------------------------------------------------------- */
 
 struct coll_arg {
     enum sn_coll_op op;
@@ -609,8 +606,8 @@ static bool checkable(enum sn_bench_dtype dt, int n)
     }
 }
 
-static int coll_one(struct sn__bench_ctx *c, enum sn_coll_op op,
-                    uint64_t count, bool inplace, struct sn_error *err)
+static int coll_one(struct sn__bench_ctx *c, enum sn_coll_op op, uint64_t count,
+                    bool inplace, struct sn_error *err)
 {
     size_t es = sn_bench_dtype_size(c->o.coll_dtype);
     int n = c->job->size, rc;
@@ -621,14 +618,14 @@ static int coll_one(struct sn__bench_ctx *c, enum sn_coll_op op,
     long long wrong = 0, total = 0;
     int checked = c->o.check && checkable(c->o.coll_dtype, n);
 
-    if ((rc = sn__bench_section(c, err, "coll %s %llu B %s",
-                                sn_coll_op_name(op),
-                                (unsigned long long)(count * es),
-                                inplace ? "in-place" : "out-of-place")))
+    if ((rc =
+             sn__bench_section(c, err, "coll %s %llu B %s", sn_coll_op_name(op),
+                               (unsigned long long)(count * es),
+                               inplace ? "in-place" : "out-of-place")))
         return rc;
     if (c->job->rank == 0) {
-        r = sn__bench_result_new(c, SN_BENCH_COLL, sn_coll_op_name(op),
-                                 "time", "s");
+        r = sn__bench_result_new(c, SN_BENCH_COLL, sn_coll_op_name(op), "time",
+                                 "s");
         r->subject = SN_SUBJ_GROUP;
         r->nranks = n;
         r->bytes = count * es;
@@ -645,11 +642,9 @@ static int coll_one(struct sn__bench_ctx *c, enum sn_coll_op op,
     if ((rc = sn__bench_measured(c, &m, r, err)))
         return rc;
     if (checked) {
-        if ((rc = c->be->coll_check(c, op, c->o.coll_dtype, c->o.redop,
-                                    c->o.root, count, inplace,
-                                    fault_here(c, SN_FAULT_CORRUPT,
-                                               SN_BENCH_COLL),
-                                    &wrong, err)))
+        if ((rc = c->be->coll_check(
+                 c, op, c->o.coll_dtype, c->o.redop, c->o.root, count, inplace,
+                 fault_here(c, SN_FAULT_CORRUPT, SN_BENCH_COLL), &wrong, err)))
             return rc;
         if ((rc = SN_MPI(MPI_Allreduce(&wrong, &total, 1, MPI_LONG_LONG,
                                        MPI_SUM, c->job->comm),
@@ -696,22 +691,20 @@ static int test_coll(struct sn__bench_ctx *c, struct sn_error *err)
             for (int ip = 0; ip < 2 && !rc; ip++)
                 if (!c->be->coll_variant_ok ||
                     c->be->coll_variant_ok((enum sn_coll_op)op, ip == 1))
-                    rc = coll_one(c, (enum sn_coll_op)op, count, ip == 1,
-                                  err);
+                    rc = coll_one(c, (enum sn_coll_op)op, count, ip == 1, err);
         }
         /* what the sweep left out, and why: never silently */
         if (skipped) {
-            bool parts =
-                n > 1 && sn_coll_op_info((enum sn_coll_op)op)->parted;
+            bool parts = n > 1 && sn_coll_op_info((enum sn_coll_op)op)->parted;
             char sizes[96];
             if (skipped == 1)
                 snprintf(sizes, sizeof(sizes), "%llu B",
                          (unsigned long long)first);
             else
-                snprintf(sizes, sizeof(sizes), "%llu sizes from %llu to "
-                                               "%llu B",
-                         (unsigned long long)skipped,
-                         (unsigned long long)first,
+                snprintf(sizes, sizeof(sizes),
+                         "%llu sizes from %llu to "
+                         "%llu B",
+                         (unsigned long long)skipped, (unsigned long long)first,
                          (unsigned long long)last);
             sn__bench_note(c,
                            "coll %s: %s skipped: under one %zu-byte %s element "
@@ -787,7 +780,8 @@ out:
     return rc;
 }
 
-/* ---- the run ------------------------------------------------------------------- */
+/* ---- the run
+ * ------------------------------------------------------------------- */
 
 /* Every rank learns whether any rank failed; the lowest failing rank's
  * message becomes everyone's. */
@@ -866,16 +860,14 @@ static void versions(struct sn__bench_ctx *c, struct sn_bench_versions *v)
 }
 
 int sn_bench_backend_versions(enum sn_bench_backend b,
-                              struct sn_bench_versions *v,
-                              struct sn_error *err)
+                              struct sn_bench_versions *v, struct sn_error *err)
 {
     const struct sn__bench_backend *be = sn__bench_backend_for(b);
     struct sn__bench_ctx c;
 
     versions_base(v);
     if (!be)
-        return sn_error_set(err, SN_ENOTSUP, "%s",
-                            sn_bench_backend_why(b));
+        return sn_error_set(err, SN_ENOTSUP, "%s", sn_bench_backend_why(b));
     /* the backends' version readers use no state of a job */
     memset(&c, 0, sizeof(c));
     c.be = be;
@@ -979,8 +971,8 @@ int sn_bench_run(struct sn_bench_job *job, const struct sn_bench_opts *opts,
         if ((rc = sn__bench_section(c, err, "%s", c->test)))
             sn__bench_fail(c, err);
         atomic_store(&c->test_start, sn_now());
-        stop = fault_here(c, SN_FAULT_HANG, t) ||
-               fault_here(c, SN_FAULT_DIE, t);
+        stop =
+            fault_here(c, SN_FAULT_HANG, t) || fault_here(c, SN_FAULT_DIE, t);
         c->hang_in_loop = stop && c->o.inject.in_loop;
         if (stop && !c->o.inject.in_loop)
             sn__bench_hang(c);

@@ -13,8 +13,8 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "bench-int.h"
 #include "../hw/hw-int.h"
+#include "bench-int.h"
 
 /* /proc/cpuinfo of a large host: about 1.5 KiB a CPU */
 #define CPUINFO_MAX ((size_t)16 << 20)
@@ -82,8 +82,7 @@ void sn__bench_state_cpu(const char *fsroot, struct sn_bench_state *st)
         if (first < 0)
             first = cpu;
         snprintf(path, sizeof(path),
-                 "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_cur_freq",
-                 cpu);
+                 "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_cur_freq", cpu);
         if (read_number(fsroot, path, &khz)) {
             sum += khz * 1e3;
             n++;

@@ -126,8 +126,7 @@ double sn_bench_ci_rel(const struct sn_bench_stats *st)
 }
 
 size_t sn_bench_histogram(const double *x, size_t n, double scale,
-                          uint64_t *counts, size_t nbins,
-                          double *first_edge)
+                          uint64_t *counts, size_t nbins, double *first_edge)
 {
     /* Bin index k covers [2^(k/4), 2^((k+1)/4)) in units of `scale`:
      * four bins per octave keep every bin within 19% in width, and the

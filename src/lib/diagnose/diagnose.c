@@ -46,8 +46,7 @@ void sn__diag_device_label(const struct sn_topo *t, uint32_t rank, char *buf,
 }
 
 static void result_names(const struct sn_topo *t, const struct sn_result *r,
-                         char *subject, size_t ssize, char *label,
-                         size_t lsize)
+                         char *subject, size_t ssize, char *label, size_t lsize)
 {
     char a[96], b[96];
 
@@ -71,7 +70,8 @@ static void result_names(const struct sn_topo *t, const struct sn_result *r,
     }
 }
 
-/* ---- peers ------------------------------------------------------------------ */
+/* ---- peers ------------------------------------------------------------------
+ */
 
 /* Which peers a result is compared with: same test, parameters and kind
  * of subject; pairs also by the fabric between them (inside one
@@ -125,8 +125,8 @@ static bool same_peers(const struct peer_key *a, const struct peer_key *b)
  * gives an expectation for every member, normalised by it so that pairs
  * over different routes compare. */
 static void compare_group(const struct sn_diag_config *cfg,
-                          const struct peer_key *keys, size_t from,
-                          size_t to, const double *expected,
+                          const struct peer_key *keys, size_t from, size_t to,
+                          const double *expected,
                           struct sn_diag_cmp (*cmp)[SN_BASIS_COUNT])
 {
     size_t n = to - from;
@@ -175,8 +175,7 @@ static void compare_group(const struct sn_diag_config *cfg,
         c->lo = c->reference - cfg->peer_z * c->noise;
         c->hi = c->reference + cfg->peer_z * c->noise;
         if (c->z < -cfg->peer_z)
-            c->severity =
-                c->ratio < cfg->peer_fail ? SN_SEV_FAIL : SN_SEV_WARN;
+            c->severity = c->ratio < cfg->peer_fail ? SN_SEV_FAIL : SN_SEV_WARN;
     }
     free(v);
     free(tmp);
@@ -192,11 +191,11 @@ static int cmp_desc(const void *a, const void *b)
 /* A group of equivalent results and what its best quarter reaches of
  * the design. */
 struct group {
-    size_t from, to;       /* in the sorted keys */
-    double reach;          /* oriented measured / expected of the best
-                              quarter (median); NaN without a design */
-    double expected;       /* the design value (median over the group) */
-    double measured;       /* the best quarter's measured value */
+    size_t from, to; /* in the sorted keys */
+    double reach;    /* oriented measured / expected of the best
+                        quarter (median); NaN without a design */
+    double expected; /* the design value (median over the group) */
+    double measured; /* the best quarter's measured value */
     /* against the baseline: what the best quarter reaches of its
      * baseline (oriented, NaN without one) and its standardised shift */
     double bl_reach;
@@ -239,8 +238,7 @@ static void design_group(const struct sn_diag_config *cfg,
         const struct sn_result *r = keys[i].r;
         struct sn_diag_cmp *c = &cmp[keys[i].idx][SN_BASIS_DESIGN];
         double ex = expected[keys[i].idx];
-        sn_diag_vs_design(cfg, r, r->lower_better ? ex / scale : ex * scale,
-                          c);
+        sn_diag_vs_design(cfg, r, r->lower_better ? ex / scale : ex * scale, c);
         c->expected = ex;
     }
     g->measured = keys[g->from].r->lower_better ? g->expected / g->reach
@@ -282,8 +280,8 @@ static void baseline_group(const struct sn_diag_config *cfg,
     qsort(ratio, n, sizeof(double), cmp_desc);
     qsort(z, n, sizeof(double), cmp_desc);
     top = (n + 3) / 4;
-    g->bl_reach = top % 2 ? ratio[top / 2]
-                          : 0.5 * (ratio[top / 2 - 1] + ratio[top / 2]);
+    g->bl_reach =
+        top % 2 ? ratio[top / 2] : 0.5 * (ratio[top / 2 - 1] + ratio[top / 2]);
     g->bl_z = top % 2 ? z[top / 2] : 0.5 * (z[top / 2 - 1] + z[top / 2]);
     if (!(g->bl_reach < 1.0) || !(g->bl_reach > 0.0))
         goto out;
@@ -295,8 +293,8 @@ static void baseline_group(const struct sn_diag_config *cfg,
         if (!c->valid || !e)
             continue;
         moved = *e;
-        moved.center = r->lower_better ? e->center / g->bl_reach
-                                       : e->center * g->bl_reach;
+        moved.center =
+            r->lower_better ? e->center / g->bl_reach : e->center * g->bl_reach;
         sn_diag_vs_baseline(cfg, r, &moved, c);
         c->expected = e->center;
     }
@@ -307,14 +305,12 @@ out:
 
 /* Group the results, compare each with its design, its peers; return
  * the groups (for systemic findings). */
-static size_t compare_groups(const struct sn_diag_config *cfg,
-                             const struct sn_topo *t,
-                             const struct sn_results *rs,
-                             const double *expected,
-                             const struct sn_baseline *bl,
-                             struct sn_diag_cmp (*cmp)[SN_BASIS_COUNT],
-                             struct peer_key **keys_out,
-                             struct group **groups_out)
+static size_t
+compare_groups(const struct sn_diag_config *cfg, const struct sn_topo *t,
+               const struct sn_results *rs, const double *expected,
+               const struct sn_baseline *bl,
+               struct sn_diag_cmp (*cmp)[SN_BASIS_COUNT],
+               struct peer_key **keys_out, struct group **groups_out)
 {
     struct peer_key *keys = sn_xmalloc((rs->n + 1) * sizeof(*keys));
     struct group *groups = NULL;
@@ -349,7 +345,8 @@ static size_t compare_groups(const struct sn_diag_config *cfg,
     return ng;
 }
 
-/* ---- findings -------------------------------------------------------------- */
+/* ---- findings --------------------------------------------------------------
+ */
 
 struct sn_finding *sn__diag_finding_new(struct findings *fs)
 {
@@ -400,8 +397,7 @@ double sn__diag_worst_ratio(const struct sn_diag_cmp *c)
 /* A ratio as people read it: a share for throughput ("48%"), a multiple
  * for latency and time, where lower is better ("1.9x"): ratio is
  * oriented (reference over measured for those). */
-static const char *share(double ratio, bool lower_better, char *buf,
-                         size_t len)
+static const char *share(double ratio, bool lower_better, char *buf, size_t len)
 {
     if (lower_better)
         snprintf(buf, len, "%.1fx", ratio > 0 ? 1.0 / ratio : INFINITY);
@@ -431,8 +427,7 @@ static char *result_evidence(const struct sn_result *r,
             design_source ? " from " : "", design_source ? design_source : "",
             share(c[SN_BASIS_DESIGN].ratio, r->lower_better, q, sizeof(q)),
             sn_severity_name(c[SN_BASIS_DESIGN].severity));
-    if (c[SN_BASIS_BASELINE].valid &&
-        c[SN_BASIS_BASELINE].expected > 0 &&
+    if (c[SN_BASIS_BASELINE].valid && c[SN_BASIS_BASELINE].expected > 0 &&
         c[SN_BASIS_BASELINE].expected != c[SN_BASIS_BASELINE].reference)
         sn_buf_printf(&b, "; baseline %s, moved with its whole class to %s",
                       sn_unit_format_named(c[SN_BASIS_BASELINE].expected,
@@ -503,7 +498,7 @@ void sn__diag_result_finding(struct findings *fs, const struct sn_topo *t,
     struct sn_finding *f = sn__diag_finding_new(fs);
 
     f->severity = sn__diag_worst(c);
-    f->kind = r->subject == SN_SUBJECT_DEVICE  ? SN_FIND_DEVICE
+    f->kind = r->subject == SN_SUBJECT_DEVICE ? SN_FIND_DEVICE
               : r->subject == SN_SUBJECT_PAIR ? SN_FIND_PAIR
                                               : SN_FIND_GROUP;
     result_names(t, r, f->subject, sizeof(f->subject), f->label,
@@ -547,9 +542,8 @@ static size_t count_source(const struct sn_diag_input *in, size_t n,
 
 /* A WARN finding about n pair results the design could not judge, with
  * its evidence and next step. */
-static void unjudged_finding(struct findings *fs, const char *subject,
-                             size_t n, const char *evidence,
-                             const char *next)
+static void unjudged_finding(struct findings *fs, const char *subject, size_t n,
+                             const char *evidence, const char *next)
 {
     struct sn_finding *f = sn__diag_finding_new(fs);
     struct sn_buf b;
@@ -645,8 +639,9 @@ static void systemic_findings(struct findings *fs,
             f->cmp[SN_BASIS_BASELINE].lo = NAN;
             f->cmp[SN_BASIS_BASELINE].hi = NAN;
             f->cmp[SN_BASIS_BASELINE].noise = NAN;
-            sn_buf_printf(&b, "%sthe best quarter of %zu %s %s %s %s"
-                              "baseline '%s' (z %.1f)",
+            sn_buf_printf(&b,
+                          "%sthe best quarter of %zu %s %s %s %s"
+                          "baseline '%s' (z %.1f)",
                           dsev > SN_SEV_PASS ? "; " : "", n, members,
                           r->lower_better ? "take" : "reach",
                           share(g->bl_reach, r->lower_better, q, sizeof(q)),
@@ -667,23 +662,22 @@ static void systemic_findings(struct findings *fs,
         else
             sn_buf_puts(&b, "check ");
         if (r->subject == SN_SUBJECT_DEVICE)
-            sn_buf_puts(&b,
-                        "what every device shares: clocks locked and power "
-                        "limits, the driver, runtime and library versions "
-                        "against the vendor's compatibility matrix "
-                        "('supernode doctor'); re-run 'supernode check'");
+            sn_buf_puts(&b, "what every device shares: clocks locked and power "
+                            "limits, the driver, runtime and library versions "
+                            "against the vendor's compatibility matrix "
+                            "('supernode doctor'); re-run 'supernode check'");
         else
-            sn_buf_puts(&b,
-                        "what every pair shares: the transport the "
-                        "communication library chose and its settings, "
-                        "that it detected the real topology, the NICs' "
-                        "negotiated speed; then the message size; re-run "
-                        "'supernode check'");
+            sn_buf_puts(&b, "what every pair shares: the transport the "
+                            "communication library chose and its settings, "
+                            "that it detected the real topology, the NICs' "
+                            "negotiated speed; then the message size; re-run "
+                            "'supernode check'");
         f->next_step = sn_buf_detach(&b, NULL);
     }
 }
 
-/* ---- baseline subjects this run did not measure -------------------------------- */
+/* ---- baseline subjects this run did not measure
+ * -------------------------------- */
 
 /* Order results by what they measure on whom, for lookups. */
 static int result_key_cmp(const void *x, const void *y)
@@ -743,14 +737,15 @@ static void missing_findings(struct findings *fs, const struct sn_topo *t,
                       e->test, e->params[0] ? " " : "", e->params,
                       sn_unit_format_named(e->center, e->unit, v, sizeof(v)));
         f->evidence = sn_buf_detach(&b, NULL);
-        f->next_step = sn_xstrdup(
-            "check that the device is visible and its rank started "
-            "('supernode doctor'), then re-run 'supernode check'");
+        f->next_step =
+            sn_xstrdup("check that the device is visible and its rank started "
+                       "('supernode doctor'), then re-run 'supernode check'");
     }
     free(idx);
 }
 
-/* ---- node health ---------------------------------------------------------------- */
+/* ---- node health
+ * ---------------------------------------------------------------- */
 
 /* A doctor FAIL on a host is a finding: the host is the subject, the
  * device the label, the doctor's remedy the next step. */
@@ -778,8 +773,10 @@ static void health_findings(struct findings *fs,
         if (h[i].remedy && h[i].remedy[0])
             sn_buf_puts(&b, h[i].remedy);
         else
-            sn_buf_printf(&b, "run 'supernode doctor' on %s for the "
-                              "details", h[i].host);
+            sn_buf_printf(&b,
+                          "run 'supernode doctor' on %s for the "
+                          "details",
+                          h[i].host);
         f->next_step = sn_buf_detach(&b, NULL);
     }
 }
@@ -797,7 +794,8 @@ static struct sn_store_health *health_copy(const struct sn_store_health *h,
     return c;
 }
 
-/* ---- order ---------------------------------------------------------------------- */
+/* ---- order
+ * ---------------------------------------------------------------------- */
 
 static int kind_rank(enum sn_finding_kind k)
 {
@@ -805,10 +803,10 @@ static int kind_rank(enum sn_finding_kind k)
      * node (what doctor found; it often explains the device findings
      * below it), then a whole class */
     static const int order[SN_FIND_KIND_COUNT] = {
-        [SN_FIND_LINK] = 0,    [SN_FIND_HEALTH] = 1,
+        [SN_FIND_LINK] = 0,     [SN_FIND_HEALTH] = 1,
         [SN_FIND_SYSTEMIC] = 2, [SN_FIND_UNEXPLAINED] = 3,
-        [SN_FIND_DEVICE] = 4,  [SN_FIND_GROUP] = 5,
-        [SN_FIND_PAIR] = 6,    [SN_FIND_MISSING] = 7,
+        [SN_FIND_DEVICE] = 4,   [SN_FIND_GROUP] = 5,
+        [SN_FIND_PAIR] = 6,     [SN_FIND_MISSING] = 7,
     };
     return order[k];
 }
@@ -844,7 +842,8 @@ static int finding_cmp(const void *x, const void *y)
     return strcmp(a->label, b->label);
 }
 
-/* ---- verdicts -------------------------------------------------------------------- */
+/* ---- verdicts
+ * -------------------------------------------------------------------- */
 
 static void verdicts(struct sn_diag_report *rep, const struct sn_topo *t,
                      const struct sn_results *rs,
@@ -895,14 +894,15 @@ static void verdicts(struct sn_diag_report *rep, const struct sn_topo *t,
                         sizeof(rep->links[l].subject));
         sn_topo_link_label(t, l, rep->links[l].label,
                            sizeof(rep->links[l].label));
-        rep->links[l].measured = cul->crossed && l < cul->nlinks &&
-                                 cul->crossed[l];
+        rep->links[l].measured =
+            cul->crossed && l < cul->nlinks && cul->crossed[l];
     }
     for (size_t i = 0; i < cul->n; i++)
         rep->links[cul->items[i].link].severity = cul->items[i].severity;
 }
 
-/* ---- the whole diagnosis --------------------------------------------------------- */
+/* ---- the whole diagnosis
+ * --------------------------------------------------------- */
 
 /* SN_EINPUT when a result names a rank that is not an accelerator of t
  * (or no rank at all). */
@@ -911,9 +911,9 @@ static int check_ranks(const struct sn_results *rs, const struct sn_topo *t,
 {
     for (size_t i = 0; i < rs->n; i++) {
         const struct sn_result *r = &rs->items[i];
-        bool bad_rank = r->a == SN_STORE_NO_RANK ||
-                        (r->subject == SN_SUBJECT_PAIR &&
-                         r->b == SN_STORE_NO_RANK);
+        bool bad_rank =
+            r->a == SN_STORE_NO_RANK ||
+            (r->subject == SN_SUBJECT_PAIR && r->b == SN_STORE_NO_RANK);
         if (!bad_rank && t && r->subject != SN_SUBJECT_GROUP)
             bad_rank = r->a >= t->naccel ||
                        (r->subject == SN_SUBJECT_PAIR && r->b >= t->naccel);

@@ -87,7 +87,8 @@ void sn_diag_render_text(const struct sn_diag_report *r, bool verbose,
     }
 }
 
-/* ---- node health ------------------------------------------------------------ */
+/* ---- node health ------------------------------------------------------------
+ */
 
 static const char *const health_status[] = {"FAIL", "WARN", "SKIP", "PASS"};
 #define NSTATUS SN_ARRAY_LEN(health_status)
@@ -126,8 +127,7 @@ static bool host_seen(const struct sn_store_health *h, size_t i)
 }
 
 void sn_diag_render_health(const struct sn_store_health *h, size_t n,
-                           bool fail_remedies, bool verbose,
-                           struct sn_buf *out)
+                           bool fail_remedies, bool verbose, struct sn_buf *out)
 {
     size_t all[NSTATUS] = {0}, nhosts = 0;
 
@@ -157,8 +157,9 @@ void sn_diag_render_health(const struct sn_store_health *h, size_t n,
         for (size_t s = 0; s + 1 < NSTATUS; s++) {
             if (s == 2 && !verbose) {
                 if (counts[2])
-                    sn_buf_printf(out, "    %zu SKIP (--verbose lists "
-                                       "them)\n",
+                    sn_buf_printf(out,
+                                  "    %zu SKIP (--verbose lists "
+                                  "them)\n",
                                   counts[2]);
                 continue;
             }
@@ -166,8 +167,8 @@ void sn_diag_render_health(const struct sn_store_health *h, size_t n,
                 const struct sn_store_health *c = &h[k];
                 if (strcmp(c->host, h[i].host) || status_index(c->status) != s)
                     continue;
-                sn_buf_printf(out, "    %-4s %s%s%s: %s\n", c->status,
-                              c->name, c->subject[0] ? " " : "", c->subject,
+                sn_buf_printf(out, "    %-4s %s%s%s: %s\n", c->status, c->name,
+                              c->subject[0] ? " " : "", c->subject,
                               c->evidence ? c->evidence : "");
                 if ((s == 1 || (s == 0 && fail_remedies)) && c->remedy &&
                     c->remedy[0])
@@ -177,7 +178,8 @@ void sn_diag_render_health(const struct sn_store_health *h, size_t n,
     }
 }
 
-/* ---- JSON ------------------------------------------------------------------- */
+/* ---- JSON -------------------------------------------------------------------
+ */
 
 static void cmp_json(struct sn_json *j, enum sn_diag_basis b,
                      const struct sn_diag_cmp *c)
@@ -202,8 +204,7 @@ static void cmp_json(struct sn_json *j, enum sn_diag_basis b,
     sn_json_obj_end(j);
 }
 
-static void strings_json(struct sn_json *j, const char *key, char **s,
-                         size_t n)
+static void strings_json(struct sn_json *j, const char *key, char **s, size_t n)
 {
     sn_json_key(j, key);
     sn_json_arr_begin(j);
@@ -221,9 +222,9 @@ static void verdicts_json(struct sn_json *j, const char *key,
         sn_json_obj_begin(j);
         sn_json_kstr(j, "subject", v[i].subject);
         sn_json_kstr(j, "label", v[i].label);
-        sn_json_kstr(j, "verdict", v[i].measured
-                                       ? sn_severity_name(v[i].severity)
-                                       : "UNTESTED");
+        sn_json_kstr(j, "verdict",
+                     v[i].measured ? sn_severity_name(v[i].severity)
+                                   : "UNTESTED");
         sn_json_obj_end(j);
     }
     sn_json_arr_end(j);
@@ -301,8 +302,7 @@ void sn_diag_render_json(const struct sn_diag_report *r, int64_t run_id,
             sn_json_knum(&j, "health", f->health);
             sn_json_kint(&j, "conflicts", (long long)f->conflicts);
             strings_json(&j, "slow_pairs", f->support, f->nsupport);
-            strings_json(&j, "alternatives", f->alternatives,
-                         f->nalternatives);
+            strings_json(&j, "alternatives", f->alternatives, f->nalternatives);
         } else {
             sn_json_knum(&j, "measured", f->measured);
             for (int b = 0; b < SN_BASIS_COUNT; b++)
@@ -338,7 +338,8 @@ void sn_diag_render_json(const struct sn_diag_report *r, int64_t run_id,
     sn_buf_putc(out, '\n');
 }
 
-/* ---- JUnit ------------------------------------------------------------------ */
+/* ---- JUnit ------------------------------------------------------------------
+ */
 
 static void xml_escape(struct sn_buf *b, const char *s)
 {
@@ -438,8 +439,8 @@ static void junit_finding(struct sn_buf *out, const struct sn_finding *f,
         xml_escape(out, sn_finding_kind_name(f->kind));
         sn_buf_puts(out, "\" message=\"");
     } else {
-        sn_buf_printf(out, "      <system-out>%s: ",
-                      sn_severity_name(f->severity));
+        sn_buf_printf(out,
+                      "      <system-out>%s: ", sn_severity_name(f->severity));
     }
     if (via_link) {
         sn_buf_puts(out, "slow because of link ");

@@ -67,12 +67,12 @@ struct row {
  * indexed by state and by link, reset through the lists of what was
  * touched so that a pair costs what its DAG holds. */
 struct walk {
-    double *back;          /* per state: shortest paths from it to dst */
-    uint8_t *seen;         /* per state */
-    double *flow;          /* per link: paths through it */
-    uint32_t *states;      /* reverse topological order, built by DFS */
+    double *back;     /* per state: shortest paths from it to dst */
+    uint8_t *seen;    /* per state */
+    double *flow;     /* per link: paths through it */
+    uint32_t *states; /* reverse topological order, built by DFS */
     size_t nstates;
-    uint32_t *links;       /* links touched */
+    uint32_t *links; /* links touched */
     size_t nlinks;
     uint32_t *stack, *next; /* DFS: state and its next predecessor */
 };
@@ -174,8 +174,7 @@ static int build_routes(const struct sn_topo *t, const struct sn_diag_pair *p,
             rc = sn_error_set(err, SN_EINPUT,
                               "pair %zu (ranks %u and %u) is not a pair of "
                               "the topology's %zu accelerators",
-                              i, (unsigned)p[i].a, (unsigned)p[i].b,
-                              t->naccel);
+                              i, (unsigned)p[i].a, (unsigned)p[i].b, t->naccel);
             goto out;
         }
         order[i].src = p[i].a < p[i].b ? p[i].a : p[i].b;
@@ -237,8 +236,7 @@ static int build_routes(const struct sn_topo *t, const struct sn_diag_pair *p,
         if (rows[i].n) {
             memcpy(out->link + out->off[i], rows[i].link,
                    rows[i].n * sizeof(uint32_t));
-            memcpy(out->w + out->off[i], rows[i].w,
-                   rows[i].n * sizeof(float));
+            memcpy(out->w + out->off[i], rows[i].w, rows[i].n * sizeof(float));
         }
         out->off[i + 1] = out->off[i] + rows[i].n;
     }
@@ -454,8 +452,7 @@ int sn_diag_localise(const struct sn_topo *t, const struct sn_diag_pair *p,
                 double g = 0.0;
                 size_t sup = 0;
                 bool ok = pass == 0 ? cand[l]
-                                    : (inc.off[l + 1] > inc.off[l] &&
-                                       !cand[l]);
+                                    : (inc.off[l + 1] > inc.off[l] && !cand[l]);
                 if (!ok || chosen[l])
                     continue;
                 for (size_t k = inc.off[l]; k < inc.off[l + 1]; k++)

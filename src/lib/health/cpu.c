@@ -98,7 +98,7 @@ static void check_hugepages(struct hctx *c)
     size_t len;
 
     if (sn__hw_read(c->root, "sys/kernel/mm/transparent_hugepage/enabled", buf,
-                        sizeof(buf)) == 0)
+                    sizeof(buf)) == 0)
         bracketed(buf, thp, sizeof(thp));
     snprintf(rel, sizeof(rel), "sys/kernel/mm/hugepages/%s/nr_hugepages",
              "hugepages-2048kB");
@@ -121,8 +121,8 @@ static void check_hugepages(struct hctx *c)
                            thp[0] ? thp : "unknown");
     if (n2m >= 0 && len < sizeof(ev))
         len += (size_t)snprintf(ev + len, sizeof(ev) - len,
-                                "; 2 MiB pages: %lld reserved, %lld free",
-                                n2m, f2m < 0 ? 0 : f2m);
+                                "; 2 MiB pages: %lld reserved, %lld free", n2m,
+                                f2m < 0 ? 0 : f2m);
     if (n1g >= 0 && len < sizeof(ev))
         snprintf(ev + len, sizeof(ev) - len,
                  "; 1 GiB pages: %lld reserved, %lld free", n1g,
@@ -141,13 +141,12 @@ static void check_hugepages(struct hctx *c)
     }
     if (st == SN_HEALTH_FAIL) {
         size_t l = strlen(ev);
-        snprintf(ev + l, sizeof(ev) - l, " (the design: thp %s, 2 MiB %d, "
-                                         "1 GiB %d)",
-                 w->thp[0] ? w->thp : "any", w->hugepages_2m,
-                 w->hugepages_1g);
+        snprintf(ev + l, sizeof(ev) - l,
+                 " (the design: thp %s, 2 MiB %d, "
+                 "1 GiB %d)",
+                 w->thp[0] ? w->thp : "any", w->hugepages_2m, w->hugepages_1g);
     }
-    sn_health_report_add(c->rep, "cpu.hugepages", st, "node", remedy, "%s",
-                         ev);
+    sn_health_report_add(c->rep, "cpu.hugepages", st, "node", remedy, "%s", ev);
 }
 
 int sn__health_probe_cpu(struct hctx *c, struct sn_error *err)

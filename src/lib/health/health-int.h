@@ -14,9 +14,9 @@
 #include "../hw/hw-int.h"
 
 /* Caps on what a probe trusts from the machine (or a fixture). */
-#define HEALTH_MAX_PCI 4096     /* PCI functions enumerated */
-#define HEALTH_MAX_DEPTH 16     /* bridges between a device and the root */
-#define HEALTH_FILE_MAX 65536   /* one sysfs/procfs attribute */
+#define HEALTH_MAX_PCI 4096   /* PCI functions enumerated */
+#define HEALTH_MAX_DEPTH 16   /* bridges between a device and the root */
+#define HEALTH_FILE_MAX 65536 /* one sysfs/procfs attribute */
 #define HEALTH_PATH_MAX SN_HW_PATH_MAX
 
 /* What a PCI function is for doctor. */
@@ -32,33 +32,33 @@ enum hpci_kind {
  * attribute is absent (virtual devices, old kernels); AER counts are -1
  * when the kernel does not export them. */
 struct hpci {
-    char bdf[16];          /* "0000:17:00.0" */
-    unsigned cls;          /* class code, 0x030200 */
+    char bdf[16]; /* "0000:17:00.0" */
+    unsigned cls; /* class code, 0x030200 */
     unsigned vendor, device;
     enum hpci_kind kind;
-    int numa_node;         /* -1 when the firmware did not say */
-    int parent;            /* index of the upstream bridge, -1 at a root bus */
-    int depth;             /* PCI functions above it on the path */
-    bool is_vf;            /* SR-IOV virtual function: no link of its own */
+    int numa_node; /* -1 when the firmware did not say */
+    int parent;    /* index of the upstream bridge, -1 at a root bus */
+    int depth;     /* PCI functions above it on the path */
+    bool is_vf;    /* SR-IOV virtual function: no link of its own */
     double cur_speed, max_speed; /* GT/s per lane */
     int cur_width, max_width;    /* lanes */
     long long aer_cor, aer_nonfatal, aer_fatal;
-    char aer_detail[256];  /* the non-zero AER counters by name */
-    char slot[32];         /* physical slot name, "" when unknown */
-    char ifname[64];       /* net interface, nvme controller, "" if none */
+    char aer_detail[256]; /* the non-zero AER counters by name */
+    char slot[32];        /* physical slot name, "" when unknown */
+    char ifname[64];      /* net interface, nvme controller, "" if none */
     char driver[32];
 };
 
 /* An NVIDIA GPU as NVML reports it, for the probes that name GPUs. */
 struct hgpu {
-    unsigned index;        /* NVML index */
-    char bdf[16];          /* sysfs form, "0000:17:00.0" */
+    unsigned index; /* NVML index */
+    char bdf[16];   /* sysfs form, "0000:17:00.0" */
     char name[96];
     char uuid[96];
-    char vbios[64];        /* VBIOS version, "" when unknown */
-    int pstate;            /* 0 (P0) .. 15, 32 when unknown */
-    bool lost;             /* NVML says the GPU is lost or needs a reset */
-    void *handle;          /* nvmlDevice_t */
+    char vbios[64]; /* VBIOS version, "" when unknown */
+    int pstate;     /* 0 (P0) .. 15, 32 when unknown */
+    bool lost;      /* NVML says the GPU is lost or needs a reset */
+    void *handle;   /* nvmlDevice_t */
 };
 
 /* What an XID code means and what to do (xid.c). */
@@ -73,21 +73,31 @@ struct sn__hw_nvml; /* the loaded library (../hw/hw-int.h) */
 
 /* The components whose versions the matrix constrains (versions.c). */
 enum hver_component {
-    HV_KERNEL, HV_DRIVER, HV_CUDA_DRIVER, HV_CUDA, HV_NCCL, HV_MPI, HV_BLAS,
-    HV_BIOS, HV_NIC_FW, HV_GPU_VBIOS, HV_NVME_FW, HV_COUNT
+    HV_KERNEL,
+    HV_DRIVER,
+    HV_CUDA_DRIVER,
+    HV_CUDA,
+    HV_NCCL,
+    HV_MPI,
+    HV_BLAS,
+    HV_BIOS,
+    HV_NIC_FW,
+    HV_GPU_VBIOS,
+    HV_NVME_FW,
+    HV_COUNT
 };
 
 #define HEALTH_MAX_VERSIONS 32 /* values of one component (per device) */
 
 /* One component's version(s): one value, or one per device (firmware). */
 struct hversion {
-    const char *name;      /* "nccl", "nic_firmware" */
+    const char *name; /* "nccl", "nic_firmware" */
     struct {
         char value[64];
-        char subject[64];  /* the device, "" for the node */
+        char subject[64]; /* the device, "" for the node */
     } vals[HEALTH_MAX_VERSIONS];
     int n;
-    char source[160];      /* where the first value was read */
+    char source[160]; /* where the first value was read */
 };
 
 /* A probe run: the configuration, the report, the root, and what earlier
@@ -99,8 +109,8 @@ struct hctx {
     struct hpci *pci;
     size_t npci;
     bool pci_done;
-    struct sn__hw_nvml *nvml;    /* NULL when NVML is not loaded */
-    char nvml_skip[512];   /* why NVML is not loaded */
+    struct sn__hw_nvml *nvml; /* NULL when NVML is not loaded */
+    char nvml_skip[512];      /* why NVML is not loaded */
     struct hgpu *gpus;
     size_t ngpus;
     char driver_version[96]; /* from NVML, "" when unknown */
@@ -123,8 +133,7 @@ void sn__health_fmt_age(double seconds, char *buf, size_t size);
  * the device cap is hit. */
 int sn__health_pci_scan(struct hctx *c, struct sn_error *err);
 /* The device at an address ("0000:17:00.0"), or NULL. */
-const struct hpci *sn__health_pci_find(const struct hctx *c,
-                                       const char *bdf);
+const struct hpci *sn__health_pci_find(const struct hctx *c, const char *bdf);
 /* What a function with this class code (0x030200) and vendor is. */
 enum hpci_kind sn__health_pci_classify(unsigned cls, unsigned vendor);
 /* "gpu", "nic", "nvme", "bridge", "device". */

@@ -32,14 +32,12 @@ static int set_root(struct hctx *c, const char *fsroot, struct sn_error *err)
                             fsroot, strerror(errno));
     if (!S_ISDIR(st.st_mode))
         return sn_error_set(err, SN_EINPUT,
-                            "%s: cannot use as root: not a directory",
-                            fsroot);
+                            "%s: cannot use as root: not a directory", fsroot);
     len = strlen(fsroot);
     while (len > 0 && fsroot[len - 1] == '/')
         len--;
     if (len >= sizeof(c->root))
-        return sn_error_set(err, SN_EINPUT, "%s: root path too long",
-                            fsroot);
+        return sn_error_set(err, SN_EINPUT, "%s: root path too long", fsroot);
     memcpy(c->root, fsroot, len);
     c->root[len] = '\0';
     return SN_OK;
@@ -60,8 +58,8 @@ int sn_health_run(const struct sn_health_config *cfg,
         goto out;
     free(rep->fsroot);
     rep->fsroot = sn_xstrdup(c.root[0] ? c.root : "/");
-    if (sn__hw_read(c.root, "proc/sys/kernel/hostname", host,
-                        sizeof(host)) == 0) {
+    if (sn__hw_read(c.root, "proc/sys/kernel/hostname", host, sizeof(host)) ==
+        0) {
         free(rep->host);
         rep->host = sn_xstrdup_clean(host, 0);
     }

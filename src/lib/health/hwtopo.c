@@ -19,8 +19,8 @@ struct tdev {
     char bdf[16];
     enum hpci_kind kind;
     unsigned vendor, device;
-    int numa;           /* NUMA node (OS index), -1 unknown or several */
-    char name[96];      /* NVML's name, or the OS device (mlx5_0, eth0) */
+    int numa;      /* NUMA node (OS index), -1 unknown or several */
+    char name[96]; /* NVML's name, or the OS device (mlx5_0, eth0) */
 };
 
 struct tctx {
@@ -94,8 +94,8 @@ static void collect(struct tctx *t)
         const struct hwloc_pcidev_attr_s *a = &o->attr->pcidev;
         /* hwloc keeps class and subclass; NVMe's programming interface
          * (0x02) is the only one of class 0x0108 in use */
-        unsigned cls = (unsigned)a->class_id << 8 |
-                       (a->class_id == 0x0108 ? 0x02 : 0);
+        unsigned cls =
+            (unsigned)a->class_id << 8 | (a->class_id == 0x0108 ? 0x02 : 0);
         enum hpci_kind k = sn__health_pci_classify(cls, a->vendor_id);
         struct tdev *d;
         const struct hpci *p;
@@ -183,12 +183,11 @@ static void check_accelerators(struct tctx *t)
                 t->c->rep, "topo.accelerators", SN_HEALTH_WARN, "node",
                 "more accelerators than the design: update the spec's node "
                 "section, or check this is the node you meant",
-                "found %zu, the design expects %d: %s", found,
-                w->accelerators, list);
+                "found %zu, the design expects %d: %s", found, w->accelerators,
+                list);
         else
-            sn_health_report_add(t->c->rep, "topo.accelerators",
-                                 SN_HEALTH_PASS, "node", NULL,
-                                 "%zu as designed%s%s", found,
+            sn_health_report_add(t->c->rep, "topo.accelerators", SN_HEALTH_PASS,
+                                 "node", NULL, "%zu as designed%s%s", found,
                                  found ? ": " : "", list);
     } else if (found == 0) {
         sn_health_report_add(
@@ -244,13 +243,11 @@ static void check_nics(struct tctx *t, bool fabric_present)
 
     for (size_t i = 0; i < t->ndev; i++)
         found += counts_as_nic(t, &t->dev[i], fabric_present);
-    list_devices(t, HPCI_NIC, fabric_nic, fabric_present, list,
-                 sizeof(list));
+    list_devices(t, HPCI_NIC, fabric_nic, fabric_present, list, sizeof(list));
     if (w && w->nics >= 0 && (int)found != w->nics)
         sn_health_report_add(
-            t->c->rep, "topo.nics", (int)found < w->nics ? SN_HEALTH_FAIL
-                                                         : SN_HEALTH_WARN,
-            "node",
+            t->c->rep, "topo.nics",
+            (int)found < w->nics ? SN_HEALTH_FAIL : SN_HEALTH_WARN, "node",
             (int)found < w->nics
                 ? "a NIC the design expects is missing: check its seating "
                   "and firmware (mlxfwmanager, ibstat), and that its driver "
@@ -262,11 +259,10 @@ static void check_nics(struct tctx *t, bool fabric_present)
             found, found == 1 ? "" : "s", w->nics, all, found ? ": " : "",
             list);
     else
-        sn_health_report_add(t->c->rep, "topo.nics", SN_HEALTH_PASS, "node",
-                             NULL, "%zu compute NIC%s%s%s%s", found,
-                             found == 1 ? "" : "s",
-                             w && w->nics >= 0 ? " as designed" : "",
-                             found ? ": " : "", list);
+        sn_health_report_add(
+            t->c->rep, "topo.nics", SN_HEALTH_PASS, "node", NULL,
+            "%zu compute NIC%s%s%s%s", found, found == 1 ? "" : "s",
+            w && w->nics >= 0 ? " as designed" : "", found ? ": " : "", list);
 }
 
 static void check_numa(struct tctx *t, bool fabric_present)
@@ -276,8 +272,7 @@ static void check_numa(struct tctx *t, bool fabric_present)
     char ev[2048] = "", unknown[512] = "";
     enum sn_health_status st = SN_HEALTH_PASS;
     const char *remedy = NULL;
-    int nnodes = t->nnuma > SN_HEALTH_MAX_NUMA ? SN_HEALTH_MAX_NUMA
-                                               : t->nnuma;
+    int nnodes = t->nnuma > SN_HEALTH_MAX_NUMA ? SN_HEALTH_MAX_NUMA : t->nnuma;
     size_t len = 0;
 
     for (size_t i = 0; i < t->ndev; i++) {
@@ -288,8 +283,8 @@ static void check_numa(struct tctx *t, bool fabric_present)
             continue;
         if (d->numa < 0 || d->numa >= nnodes) {
             size_t ul = strlen(unknown);
-            snprintf(unknown + ul, sizeof(unknown) - ul, "%s%s",
-                     ul ? ", " : "", d->bdf);
+            snprintf(unknown + ul, sizeof(unknown) - ul, "%s%s", ul ? ", " : "",
+                     d->bdf);
             continue;
         }
         na[d->numa] += acc;
@@ -297,9 +292,9 @@ static void check_numa(struct tctx *t, bool fabric_present)
     }
     for (int i = 0; i < nnodes && len < sizeof(ev); i++) {
         int n = snprintf(ev + len, sizeof(ev) - len,
-                         "%snode %d: %d accelerator%s, %d NIC%s",
-                         i ? "; " : "", i, na[i], na[i] == 1 ? "" : "s",
-                         nn[i], nn[i] == 1 ? "" : "s");
+                         "%snode %d: %d accelerator%s, %d NIC%s", i ? "; " : "",
+                         i, na[i], na[i] == 1 ? "" : "s", nn[i],
+                         nn[i] == 1 ? "" : "s");
         if (n > 0)
             len += (size_t)n;
     }
@@ -403,11 +398,12 @@ static int closeness(const struct tctx *t, const struct tdev *a,
 
 static void check_pcie_tree(struct tctx *t, bool fabric_present)
 {
-    static const char *const words[] = {
-        "PIX, one PCIe switch", "PXB, several PCIe switches",
-        "PHB, through the host bridge", "NODE, same NUMA node, another "
+    static const char *const words[] = {"PIX, one PCIe switch",
+                                        "PXB, several PCIe switches",
+                                        "PHB, through the host bridge",
+                                        "NODE, same NUMA node, another "
                                         "host bridge",
-        "SYS, across NUMA nodes"};
+                                        "SYS, across NUMA nodes"};
     const struct sn_health_node *w = t->want;
     bool any_nic = false;
 
@@ -448,8 +444,8 @@ static void check_pcie_tree(struct tctx *t, bool fabric_present)
                 "(GPUDirect RDMA); here RDMA traffic crosses the CPU: check "
                 "the riser and slot population against the design",
                 "nearest NIC %s%s%s%s: %s", best->bdf,
-                best->name[0] ? " (" : "", best->name,
-                best->name[0] ? ")" : "", words[rank]);
+                best->name[0] ? " (" : "", best->name, best->name[0] ? ")" : "",
+                words[rank]);
         else
             sn_health_report_add(t->c->rep, "topo.pcie_tree", SN_HEALTH_PASS,
                                  subject, NULL, "nearest NIC %s%s%s%s: %s%s",
@@ -470,8 +466,8 @@ int sn__health_probe_topo(struct hctx *c, struct sn_error *err)
     t.c = c;
     t.want = c->cfg->node;
     if (hwloc_topology_init(&t.topo)) {
-        sn_health_report_add(c->rep, "topo.hwloc", SN_HEALTH_SKIP, "node",
-                             NULL, "hwloc could not start");
+        sn_health_report_add(c->rep, "topo.hwloc", SN_HEALTH_SKIP, "node", NULL,
+                             "hwloc could not start");
         return SN_OK;
     }
     /* keep every PCI device and bridge. Leave out the x86 CPUID backend,
@@ -485,8 +481,8 @@ int sn__health_probe_topo(struct hctx *c, struct sn_error *err)
         hwloc_topology_set_components(
             t.topo, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, unused[i]);
     if (hwloc_topology_load(t.topo)) {
-        sn_health_report_add(c->rep, "topo.hwloc", SN_HEALTH_SKIP, "node",
-                             NULL, "hwloc could not read the topology");
+        sn_health_report_add(c->rep, "topo.hwloc", SN_HEALTH_SKIP, "node", NULL,
+                             "hwloc could not read the topology");
         goto out;
     }
     /* hwloc takes its root from HWLOC_FSROOT; a live root shows as "this
@@ -494,8 +490,7 @@ int sn__health_probe_topo(struct hctx *c, struct sn_error *err)
      * report nonsense, so refuse it. */
     if (live != (hwloc_topology_is_thissystem(t.topo) != 0)) {
         sn_health_report_add(
-            c->rep, "topo.hwloc", SN_HEALTH_SKIP, "node",
-            NULL,
+            c->rep, "topo.hwloc", SN_HEALTH_SKIP, "node", NULL,
             "hwloc read %s while doctor reads %s: set HWLOC_FSROOT to the "
             "same root to check the topology",
             live ? "another root" : "the live system",

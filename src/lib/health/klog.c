@@ -21,11 +21,11 @@ enum finding_kind { F_XID, F_AER_COR, F_AER_UNCOR, F_LINK_DOWN, F_LIMITED };
 /* One kind of line about one device, with how often and when last. */
 struct finding {
     enum finding_kind kind;
-    char device[32];   /* PCI address or interface, as the line names it */
+    char device[32]; /* PCI address or interface, as the line names it */
     unsigned xid;
     size_t count;
-    double last_s;     /* seconds after boot of the last one */
-    char text[200];    /* the last line, for evidence */
+    double last_s;  /* seconds after boot of the last one */
+    char text[200]; /* the last line, for evidence */
 };
 
 struct klog {
@@ -65,13 +65,13 @@ static void pci_after(const char *p, char *out, size_t size)
     for (; *p; p++) {
         unsigned d, b, s, f;
         char tail;
-        if (sscanf(p, "%4x:%2x:%2x.%1x", &d, &b, &s, &f) == 4 &&
-            p[4] == ':' && p[7] == ':' && p[10] == '.') {
+        if (sscanf(p, "%4x:%2x:%2x.%1x", &d, &b, &s, &f) == 4 && p[4] == ':' &&
+            p[7] == ':' && p[10] == '.') {
             snprintf(out, size, "%04x:%02x:%02x.%x", d, b, s, f);
             return;
         }
-        if (sscanf(p, "%4x:%2x:%2x%c", &d, &b, &s, &tail) >= 3 &&
-            p[4] == ':' && p[7] == ':' && (p[10] == ')' || p[10] == ':')) {
+        if (sscanf(p, "%4x:%2x:%2x%c", &d, &b, &s, &tail) >= 3 && p[4] == ':' &&
+            p[7] == ':' && (p[10] == ')' || p[10] == ':')) {
             snprintf(out, size, "%04x:%02x:%02x", d, b, s);
             return;
         }
@@ -109,8 +109,7 @@ static void scan_line(struct klog *k, const char *text, double t)
         pci_after(strstr(p, "received"), dev, sizeof(dev));
         if (!dev[0])
             pci_after(text, dev, sizeof(dev));
-        note(k, cor ? F_AER_COR : F_AER_UNCOR, dev[0] ? dev : "?", 0, t,
-             text);
+        note(k, cor ? F_AER_COR : F_AER_UNCOR, dev[0] ? dev : "?", 0, t, text);
         return;
     }
     /* "pcieport 0000:00:02.0: pciehp: Slot(3): Link Down" and NIC
@@ -211,8 +210,8 @@ int sn__health_probe_klog(struct hctx *c, struct sn_error *err)
     if (sn__hw_read(c->root, "proc/uptime", up, sizeof(up)) == 0)
         now = strtod(up, NULL);
     if (read_log(c, k, why, sizeof(why))) {
-        sn_health_report_add(c->rep, "kernel.log", SN_HEALTH_SKIP, "node",
-                             NULL, "kernel log not readable: %s", why);
+        sn_health_report_add(c->rep, "kernel.log", SN_HEALTH_SKIP, "node", NULL,
+                             "kernel log not readable: %s", why);
         goto out;
     }
     for (size_t i = 0; i < k->n; i++) {
@@ -270,8 +269,7 @@ int sn__health_probe_klog(struct hctx *c, struct sn_error *err)
                              f->count == 1 ? "" : "s", ago, f->text);
     }
     if (k->n == 0)
-        sn_health_report_add(c->rep, "kernel.log", SN_HEALTH_PASS, "node",
-                             NULL,
+        sn_health_report_add(c->rep, "kernel.log", SN_HEALTH_PASS, "node", NULL,
                              "no XID, AER, link-down or limited-link line in "
                              "%zu records",
                              k->records);

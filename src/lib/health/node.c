@@ -53,8 +53,9 @@ static int check_keys(struct nctx *x, const struct sn_yaml *map,
         if (near)
             snprintf(msg, sizeof(msg), "(did you mean '%s'?)", near);
         else
-            snprintf(msg, sizeof(msg), "(expected one of the keys in "
-                                       "docs/doctor.md)");
+            snprintf(msg, sizeof(msg),
+                     "(expected one of the keys in "
+                     "docs/doctor.md)");
         return sn_error_at(x->err, SN_EINPUT, x->file, map->keys[i]->line,
                            map->keys[i]->col, "unknown key '%s' in %s %s", k,
                            where, msg);
@@ -164,12 +165,12 @@ static int parse_section(struct nctx *x, const struct sn_yaml *sec,
                          struct sn_health_node *node)
 {
     static const char *const keys[] = {
-        "accelerators", "model",   "nics",           "nic_id",
-        "numa_nodes",   "numa",    "nic_per_switch", "pcie",
-        "nvlinks",      "power_limit", "thp",            "hugepages_2m",
-        "hugepages_1g", NULL};
-    static const char *const pcie_keys[] = {"accelerator", "nic", "nvme",
-                                            NULL};
+        "accelerators",   "model",      "nics",
+        "nic_id",         "numa_nodes", "numa",
+        "nic_per_switch", "pcie",       "nvlinks",
+        "power_limit",    "thp",        "hugepages_2m",
+        "hugepages_1g",   NULL};
+    static const char *const pcie_keys[] = {"accelerator", "nic", "nvme", NULL};
     static const char *const numa_keys[] = {"accelerators", "nics", NULL};
     int rc;
 
@@ -265,8 +266,7 @@ static int parse_section(struct nctx *x, const struct sn_yaml *sec,
                 int len = 0;
                 bool acc = !strcmp(v->keys[j]->value, "accelerators");
                 rc = get_list(x, v->items[j], v->keys[j]->value,
-                              acc ? node->numa_accels : node->numa_nics,
-                              &len);
+                              acc ? node->numa_accels : node->numa_nics, &len);
                 if (!rc && node->nnuma && len != node->nnuma)
                     rc = sn_error_at(x->err, SN_EINPUT, x->file,
                                      v->items[j]->line, v->items[j]->col,
@@ -315,8 +315,7 @@ static int cross_check(struct nctx *x, const struct sn_yaml *sec,
 }
 
 int sn_health_node_from_spec(const struct sn_spec *spec,
-                             struct sn_health_node *node,
-                             struct sn_error *err)
+                             struct sn_health_node *node, struct sn_error *err)
 {
     const struct sn_yaml *sec = sn_spec_section(spec, "node");
     struct nctx x = {spec->file ? spec->file : "spec", err};

@@ -16,10 +16,10 @@
 
 #include "health-int.h"
 
-#define MAX_GPUS 64       /* a node; more is a broken library or fixture */
-#define MAX_PROCS 256     /* compute processes listed per GPU */
-#define MAX_SAMPLES 4096  /* process utilisation samples read per GPU */
-#define MAX_EVENTS 1024   /* XID events kept */
+#define MAX_GPUS 64      /* a node; more is a broken library or fixture */
+#define MAX_PROCS 256    /* compute processes listed per GPU */
+#define MAX_SAMPLES 4096 /* process utilisation samples read per GPU */
+#define MAX_EVENTS 1024  /* XID events kept */
 
 typedef nvmlDevice_t dev_t_;
 
@@ -74,8 +74,7 @@ void sn__health_nvml_open(struct hctx *c)
         if (n->Uuid && n->Uuid(d, g->uuid, sizeof(g->uuid)) != NVML_SUCCESS)
             g->uuid[0] = '\0';
         g->uuid[sizeof(g->uuid) - 1] = '\0';
-        if (n->Vbios &&
-            n->Vbios(d, g->vbios, sizeof(g->vbios)) != NVML_SUCCESS)
+        if (n->Vbios && n->Vbios(d, g->vbios, sizeof(g->vbios)) != NVML_SUCCESS)
             g->vbios[0] = '\0';
         g->vbios[sizeof(g->vbios) - 1] = '\0';
         if (n->Pstate) {
@@ -127,13 +126,11 @@ static void gpu_subject(struct gpu_ctx *x)
              p ? p->slot : "");
 }
 
-static void add(struct gpu_ctx *x, const char *name,
-                enum sn_health_status st, const char *remedy,
-                const char *fmt, ...) SN_PRINTF(5, 6);
+static void add(struct gpu_ctx *x, const char *name, enum sn_health_status st,
+                const char *remedy, const char *fmt, ...) SN_PRINTF(5, 6);
 
-static void add(struct gpu_ctx *x, const char *name,
-                enum sn_health_status st, const char *remedy,
-                const char *fmt, ...)
+static void add(struct gpu_ctx *x, const char *name, enum sn_health_status st,
+                const char *remedy, const char *fmt, ...)
 {
     char ev[1024];
     va_list ap;
@@ -196,8 +193,8 @@ static void check_ecc(struct gpu_ctx *x)
         r = n->EccTotal(d, NVML_MEMORY_ERROR_TYPE_UNCORRECTED,
                         NVML_VOLATILE_ECC, &vu);
     if (r == NVML_SUCCESS)
-        r = n->EccTotal(d, NVML_MEMORY_ERROR_TYPE_CORRECTED,
-                        NVML_AGGREGATE_ECC, &ac);
+        r = n->EccTotal(d, NVML_MEMORY_ERROR_TYPE_CORRECTED, NVML_AGGREGATE_ECC,
+                        &ac);
     if (r == NVML_SUCCESS)
         r = n->EccTotal(d, NVML_MEMORY_ERROR_TYPE_UNCORRECTED,
                         NVML_AGGREGATE_ECC, &au);
@@ -284,7 +281,9 @@ static void check_memory_repair(struct gpu_ctx *x)
         if (r2 == NVML_ERROR_INSUFFICIENT_SIZE)
             r2 = NVML_SUCCESS;
         if (!answered(x, "nvml.retired_pages", "retired pages",
-                      r1 ? r1 : r2 ? r2 : r3))
+                      r1   ? r1
+                      : r2 ? r2
+                           : r3))
             return;
         /* 64 retired pages is the hardware's limit; DCGM fails a GPU from
          * 15 double-bit retirements (DcgmGPUHardwareLimits.h) */
@@ -292,8 +291,8 @@ static void check_memory_repair(struct gpu_ctx *x)
             add(x, "nvml.retired_pages", SN_HEALTH_FAIL,
                 "the GPU is at the page retirement limit: return it to the "
                 "vendor",
-                "%u pages retired (%u single-bit, %u double-bit)%s",
-                sbe + dbe, sbe, dbe, pend ? ", retirement pending" : "");
+                "%u pages retired (%u single-bit, %u double-bit)%s", sbe + dbe,
+                sbe, dbe, pend ? ", retirement pending" : "");
         else if (pend)
             add(x, "nvml.retired_pages", SN_HEALTH_WARN,
                 "a page waits for retirement: reset the GPU or reload the "
@@ -324,8 +323,7 @@ static void check_throttle(struct gpu_ctx *x)
         {NVML_REASON_HW_POWER_BRAKE, "hardware power brake", SN_HEALTH_FAIL},
         {NVML_REASON_SW_THERMAL, "software thermal slowdown", SN_HEALTH_WARN},
         {NVML_REASON_SW_POWER_CAP, "software power cap", SN_HEALTH_PASS},
-        {NVML_REASON_APP_CLOCKS, "applications clocks setting",
-         SN_HEALTH_PASS},
+        {NVML_REASON_APP_CLOCKS, "applications clocks setting", SN_HEALTH_PASS},
         {NVML_REASON_SYNC_BOOST, "sync boost", SN_HEALTH_PASS},
         {NVML_REASON_GPU_IDLE, "idle", SN_HEALTH_PASS},
         {NVML_REASON_DISPLAY_CLOCKS, "display clocks", SN_HEALTH_PASS},
@@ -458,11 +456,11 @@ static void check_temperature(struct gpu_ctx *x)
                   n->Temperature(x->g->handle, NVML_TEMPERATURE_GPU, &t)))
         return;
     if (n->TempThreshold) {
-        if (n->TempThreshold(x->g->handle,
-                             NVML_TEMPERATURE_THRESHOLD_SLOWDOWN, &slow))
+        if (n->TempThreshold(x->g->handle, NVML_TEMPERATURE_THRESHOLD_SLOWDOWN,
+                             &slow))
             slow = 0;
-        if (n->TempThreshold(x->g->handle,
-                             NVML_TEMPERATURE_THRESHOLD_SHUTDOWN, &shut))
+        if (n->TempThreshold(x->g->handle, NVML_TEMPERATURE_THRESHOLD_SHUTDOWN,
+                             &shut))
             shut = 0;
     }
     if (slow && t >= slow)
@@ -509,8 +507,7 @@ static void check_nvlink(struct gpu_ctx *x)
             up++;
         } else {
             size_t len = strlen(down);
-            snprintf(down + len, sizeof(down) - len, "%s%u", len ? "," : "",
-                     l);
+            snprintf(down + len, sizeof(down) - len, "%s%u", len ? "," : "", l);
         }
         for (int k = 0; n->NvLinkErrors && k < 4; k++) {
             unsigned long long v = 0;
@@ -539,9 +536,8 @@ static void check_nvlink(struct gpu_ctx *x)
             "fewer NVLinks up than the design: check the NVLink bridge or "
             "the tray's connection to the switch, the fabric manager "
             "service, then reset the GPU",
-            "%u of %u links up, the design expects %d%s%s%s%s", up,
-            supported, want, down[0] ? "; down: " : "", down,
-            any_err ? "; " : "", errs);
+            "%u of %u links up, the design expects %d%s%s%s%s", up, supported,
+            want, down[0] ? "; down: " : "", down, any_err ? "; " : "", errs);
     else if (up < supported)
         add(x, "nvml.nvlink", SN_HEALTH_FAIL,
             "a link is down: check the NVLink bridge or the tray's "
@@ -706,14 +702,13 @@ static void check_processes(struct gpu_ctx *x)
         if (nsamples > MAX_SAMPLES)
             nsamples = MAX_SAMPLES;
         samples = sn_xcalloc(nsamples, sizeof(*samples));
-        if (n->ProcessUtil(x->g->handle, samples, &nsamples, 0) !=
-            NVML_SUCCESS)
+        if (n->ProcessUtil(x->g->handle, samples, &nsamples, 0) != NVML_SUCCESS)
             nsamples = 0;
         if (nsamples > MAX_SAMPLES)
             nsamples = MAX_SAMPLES;
     }
-    have_util = n->Utilization &&
-                n->Utilization(x->g->handle, &util) == NVML_SUCCESS;
+    have_util =
+        n->Utilization && n->Utilization(x->g->handle, &util) == NVML_SUCCESS;
     for (unsigned i = 0; i < count; i++) {
         const struct proc_entry *p = &procs[i];
         double gib = (double)p->mem / (1024.0 * 1024 * 1024);
@@ -737,8 +732,7 @@ static void check_processes(struct gpu_ctx *x)
             add(x, "nvml.processes", SN_HEALTH_FAIL,
                 "the process is a zombie whose parent has not reaped it: "
                 "end the parent; reset the GPU if the memory stays held",
-                "pid %u holds %.1f GiB and is in state %c", p->pid, gib,
-                state);
+                "pid %u holds %.1f GiB and is in state %c", p->pid, gib, state);
             problems++;
             continue;
         }
@@ -762,8 +756,7 @@ static void check_processes(struct gpu_ctx *x)
     }
     if (!problems)
         add(x, "nvml.processes", SN_HEALTH_PASS, NULL,
-            "%u compute process%s, all alive%s", count,
-            count == 1 ? "" : "es",
+            "%u compute process%s, all alive%s", count, count == 1 ? "" : "es",
             have_util ? (util.gpu > 0 ? " and the GPU busy" : "") : "");
 out:
     free(samples);
@@ -927,13 +920,12 @@ static void check_devices(struct hctx *c)
                              g->name);
     }
     if (!missing)
-        sn_health_report_add(c->rep, "nvml.devices", SN_HEALTH_PASS, "node",
-                             NULL,
-                             "%zu GPU%s in NVML, %zu NVIDIA GPU%s on the PCI "
-                             "bus; driver %s",
-                             c->ngpus, c->ngpus == 1 ? "" : "s", on_bus,
-                             on_bus == 1 ? "" : "s",
-                             c->driver_version[0] ? c->driver_version : "?");
+        sn_health_report_add(
+            c->rep, "nvml.devices", SN_HEALTH_PASS, "node", NULL,
+            "%zu GPU%s in NVML, %zu NVIDIA GPU%s on the PCI "
+            "bus; driver %s",
+            c->ngpus, c->ngpus == 1 ? "" : "s", on_bus, on_bus == 1 ? "" : "s",
+            c->driver_version[0] ? c->driver_version : "?");
 }
 
 int sn__health_probe_nvml(struct hctx *c, struct sn_error *err)

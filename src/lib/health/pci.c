@@ -19,8 +19,7 @@ static bool is_bdf(const char *s)
     if (strlen(s) != sizeof(shape) - 1)
         return false;
     for (size_t i = 0; shape[i]; i++) {
-        if (shape[i] == 'x' ? !isxdigit((unsigned char)s[i])
-                            : s[i] != shape[i])
+        if (shape[i] == 'x' ? !isxdigit((unsigned char)s[i]) : s[i] != shape[i])
             return false;
     }
     return true;
@@ -85,8 +84,8 @@ static double parse_speed(const char *s)
     return v;
 }
 
-static int read_speed(const struct hctx *c, const char *bdf,
-                      const char *attr, double *out)
+static int read_speed(const struct hctx *c, const char *bdf, const char *attr,
+                      double *out)
 {
     char rel[256], buf[64];
 
@@ -97,8 +96,8 @@ static int read_speed(const struct hctx *c, const char *bdf,
     return 0;
 }
 
-static void read_width(const struct hctx *c, const char *bdf,
-                       const char *attr, int *out)
+static void read_width(const struct hctx *c, const char *bdf, const char *attr,
+                       int *out)
 {
     char rel[256];
     long long v;
@@ -134,8 +133,8 @@ static long long read_aer(const struct hctx *c, const char *bdf,
         sum += v;
         if (v > 0) {
             size_t len = strlen(detail);
-            snprintf(detail + len, size - len, "%s%s=%lld",
-                     len ? " " : "", name, v);
+            snprintf(detail + len, size - len, "%s%s=%lld", len ? " " : "",
+                     name, v);
         }
     }
     free(text);
@@ -143,8 +142,8 @@ static long long read_aer(const struct hctx *c, const char *bdf,
 }
 
 /* The first entry of a device's subdirectory (net/eth0, nvme/nvme0). */
-static void first_entry(const struct hctx *c, const char *bdf,
-                        const char *sub, char *buf, size_t size)
+static void first_entry(const struct hctx *c, const char *bdf, const char *sub,
+                        char *buf, size_t size)
 {
     char rel[256];
     DIR *d;
@@ -282,10 +281,8 @@ static void read_slots(struct hctx *c)
         char rel[512], addr[64];
         if (e->d_name[0] == '.' || strlen(e->d_name) >= 32)
             continue;
-        snprintf(rel, sizeof(rel), "sys/bus/pci/slots/%s/address",
-                 e->d_name);
-        if (sn__hw_read(c->root, rel, addr, sizeof(addr)) ||
-            strlen(addr) != 10)
+        snprintf(rel, sizeof(rel), "sys/bus/pci/slots/%s/address", e->d_name);
+        if (sn__hw_read(c->root, rel, addr, sizeof(addr)) || strlen(addr) != 10)
             continue;
         for (size_t i = 0; i < c->npci; i++) {
             struct hpci *p = &c->pci[i];
@@ -301,8 +298,7 @@ static void read_slots(struct hctx *c)
 
 static int cmp_bdf(const void *a, const void *b)
 {
-    return strcmp(((const struct hpci *)a)->bdf,
-                  ((const struct hpci *)b)->bdf);
+    return strcmp(((const struct hpci *)a)->bdf, ((const struct hpci *)b)->bdf);
 }
 
 int sn__health_pci_scan(struct hctx *c, struct sn_error *err)
@@ -323,9 +319,8 @@ int sn__health_pci_scan(struct hctx *c, struct sn_error *err)
         if (!is_bdf(e->d_name))
             continue;
         if (c->npci >= HEALTH_MAX_PCI) {
-            rc = sn_error_set(err, SN_ENOMEM,
-                              "%s: more than %d PCI functions", PCI_DIR,
-                              HEALTH_MAX_PCI);
+            rc = sn_error_set(err, SN_ENOMEM, "%s: more than %d PCI functions",
+                              PCI_DIR, HEALTH_MAX_PCI);
             goto out;
         }
         SN_GROW(c->pci, cap, c->npci + 1);
@@ -339,9 +334,8 @@ int sn__health_pci_scan(struct hctx *c, struct sn_error *err)
     for (size_t i = 0; i < c->npci; i++)
         read_device(c, &c->pci[i], parents[i], sizeof(parents[i]));
     for (size_t i = 0; i < c->npci; i++) {
-        const struct hpci *p = parents[i][0]
-                                   ? sn__health_pci_find(c, parents[i])
-                                   : NULL;
+        const struct hpci *p =
+            parents[i][0] ? sn__health_pci_find(c, parents[i]) : NULL;
         c->pci[i].parent = p ? (int)(p - c->pci) : -1;
     }
     read_slots(c);
@@ -364,8 +358,7 @@ const struct hpci *sn__health_pci_find(const struct hctx *c, const char *bdf)
 void sn__health_pci_subject(const struct hpci *d, char *buf, size_t size)
 {
     int n = snprintf(buf, size, "%s %s %04x:%04x", d->bdf,
-                     sn__health_pci_kind_name(d->kind), d->vendor,
-                     d->device);
+                     sn__health_pci_kind_name(d->kind), d->vendor, d->device);
 
     if (n < 0 || (size_t)n >= size)
         return;

@@ -98,8 +98,7 @@ static void check_link(struct hctx *c, const struct hpci *d,
     } else if (d->cur_width < cap_width) {
         st = SN_HEALTH_FAIL;
         remedy = remedy_trained_down;
-        snprintf(ev, sizeof(ev), "trained down: %s, capable of %s", cur,
-                 cap);
+        snprintf(ev, sizeof(ev), "trained down: %s, capable of %s", cur, cap);
     } else if (cap_speed > 0 && d->cur_speed < cap_speed * 0.99) {
         const struct hgpu *g = sn__health_gpu_find(c, d->bdf);
         if (d->kind == HPCI_ACCEL && g && g->pstate == 0) {
@@ -123,8 +122,8 @@ static void check_link(struct hctx *c, const struct hpci *d,
         } else {
             st = SN_HEALTH_FAIL;
             remedy = remedy_trained_down;
-            snprintf(ev, sizeof(ev), "trained down: %s, capable of %s",
-                     cur, cap);
+            snprintf(ev, sizeof(ev), "trained down: %s, capable of %s", cur,
+                     cap);
         }
     } else {
         snprintf(ev, sizeof(ev), "%s at its maximum", cur);
@@ -150,8 +149,8 @@ static void check_link(struct hctx *c, const struct hpci *d,
                      want->gen, want->width);
             if (st != SN_HEALTH_FAIL) {
                 st = SN_HEALTH_FAIL;
-                remedy = slot_limited ? remedy_design_slot
-                                      : remedy_trained_down;
+                remedy =
+                    slot_limited ? remedy_design_slot : remedy_trained_down;
             }
         }
     }
@@ -204,8 +203,8 @@ int sn__health_probe_pcie(struct hctx *c, struct sn_error *err)
         ndev++;
         if (!has_link(d)) {
             sn__health_pci_subject(d, subject, sizeof(subject));
-            sn_health_report_add(c->rep, "pcie.link", SN_HEALTH_SKIP,
-                                 subject, NULL,
+            sn_health_report_add(c->rep, "pcie.link", SN_HEALTH_SKIP, subject,
+                                 NULL,
                                  "no link speed or width in sysfs "
                                  "(a virtual or non-PCIe device)");
         } else {
@@ -214,8 +213,7 @@ int sn__health_probe_pcie(struct hctx *c, struct sn_error *err)
         /* every link between the device and its root port: upstream-
          * facing ports (a switch's upstream port) sit at odd depths and
          * their attributes describe the link above them */
-        for (int a = d->parent, hops = 0;
-             a >= 0 && hops < HEALTH_MAX_DEPTH;
+        for (int a = d->parent, hops = 0; a >= 0 && hops < HEALTH_MAX_DEPTH;
              a = c->pci[a].parent, hops++) {
             const struct hpci *up = &c->pci[a];
             if (seen[a] || up->depth % 2 == 0 || !has_link(up))
@@ -229,13 +227,11 @@ int sn__health_probe_pcie(struct hctx *c, struct sn_error *err)
         }
     }
     if (ndev == 0)
-        sn_health_report_add(c->rep, "pcie.link", SN_HEALTH_SKIP, "node",
-                             NULL,
+        sn_health_report_add(c->rep, "pcie.link", SN_HEALTH_SKIP, "node", NULL,
                              "no accelerator, NIC or NVMe device on the "
                              "PCI bus");
     else if (naer == 0)
-        sn_health_report_add(c->rep, "pcie.aer", SN_HEALTH_SKIP, "node",
-                             NULL,
+        sn_health_report_add(c->rep, "pcie.aer", SN_HEALTH_SKIP, "node", NULL,
                              "no AER counters in sysfs (kernel without "
                              "AER, or errors handled by firmware)");
     free(seen);

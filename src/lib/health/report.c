@@ -68,8 +68,8 @@ void sn_health_report_add(struct sn_health_report *rep, const char *name,
     sn_buf_vprintf(&ev, evidence_fmt, ap);
     va_end(ap);
     ck->name = sn_xstrdup(name);
-    ck->status = (unsigned)status < SN_HEALTH_STATUS_COUNT ? status
-                                                           : SN_HEALTH_FAIL;
+    ck->status =
+        (unsigned)status < SN_HEALTH_STATUS_COUNT ? status : SN_HEALTH_FAIL;
     /* subjects and evidence quote what the machine said (sysfs, NVML,
      * the kernel log): cleaned here, once for every probe, so that the
      * checklist prints as itself and the JSON, the JUnit and the store
@@ -80,8 +80,7 @@ void sn_health_report_add(struct sn_health_report *rep, const char *name,
     sn_buf_release(&ev);
 }
 
-void sn_health_report_counts(const struct sn_health_report *rep,
-                             size_t *counts)
+void sn_health_report_counts(const struct sn_health_report *rep, size_t *counts)
 {
     for (int s = 0; s < SN_HEALTH_STATUS_COUNT; s++)
         counts[s] = 0;
@@ -89,8 +88,7 @@ void sn_health_report_counts(const struct sn_health_report *rep,
         counts[rep->checks[i].status]++;
 }
 
-enum sn_health_status
-sn_health_report_worst(const struct sn_health_report *rep)
+enum sn_health_status sn_health_report_worst(const struct sn_health_report *rep)
 {
     size_t counts[SN_HEALTH_STATUS_COUNT];
 

@@ -16,9 +16,8 @@
 #define DPKG_MAX ((size_t)64 << 20)
 
 static const char *const component_names[HV_COUNT] = {
-    "kernel", "driver",   "cuda_driver",  "cuda",      "nccl",
-    "mpi",    "blas",     "bios",         "nic_firmware", "gpu_vbios",
-    "nvme_firmware"};
+    "kernel", "driver", "cuda_driver",  "cuda",      "nccl",         "mpi",
+    "blas",   "bios",   "nic_firmware", "gpu_vbios", "nvme_firmware"};
 
 /* Library directories searched under the root, in order. */
 static const char *const lib_dirs[] = {
@@ -111,8 +110,8 @@ static long header_define(const char *text, const char *name)
 
 /* The Version: of the first installed package among names in the dpkg
  * database (reduced to "Package/Status/Version" stanzas in fixtures). */
-static bool from_dpkg(const struct hctx *c, const char *const *names,
-                      char *out, size_t size, char *src, size_t srcsize)
+static bool from_dpkg(const struct hctx *c, const char *const *names, char *out,
+                      size_t size, char *src, size_t srcsize)
 {
     char *db = sn__hw_read_all(c->root, "var/lib/dpkg/status", DPKG_MAX, NULL);
     bool found = false;
@@ -188,8 +187,7 @@ static void read_driver(struct hctx *c, struct hversion *v)
         set(v, ver, NULL, "sys/module/nvidia/version");
 }
 
-static void read_cuda(struct hctx *c, struct hversion *drv,
-                      struct hversion *rt)
+static void read_cuda(struct hctx *c, struct hversion *drv, struct hversion *rt)
 {
     char ver[64], src[256];
     char *text;
@@ -201,7 +199,7 @@ static void read_cuda(struct hctx *c, struct hversion *drv,
     }
     /* version.json: {"cuda": {"name": ..., "version": "12.4.1"}, ...} */
     text = sn__hw_read_all(c->root, "usr/local/cuda/version.json",
-                               HEALTH_FILE_MAX, NULL);
+                           HEALTH_FILE_MAX, NULL);
     if (text) {
         const char *p = strstr(text, "\"cuda\"");
         if (p && (p = strstr(p, "\"version\"")) && (p = strchr(p + 9, '"')) &&
@@ -224,7 +222,7 @@ static void read_cuda(struct hctx *c, struct hversion *drv,
         return;
     }
     text = sn__hw_read_all(c->root, "usr/local/cuda/include/cuda_runtime_api.h",
-                               (size_t)1 << 20, NULL);
+                           (size_t)1 << 20, NULL);
     if (text) {
         long n = header_define(text, "CUDART_VERSION");
         if (n > 0) {
@@ -249,17 +247,17 @@ static void read_nccl(struct hctx *c, struct hversion *v)
         set(v, full, NULL, src);
         return;
     }
-    if (from_dist_info(c, "usr/local/cuda/dist-info", "nvidia_nccl_cu13-",
-                       ver, sizeof(ver), src, sizeof(src)) ||
-        from_dist_info(c, "usr/local/cuda/dist-info", "nvidia_nccl_cu12-",
-                       ver, sizeof(ver), src, sizeof(src)) ||
+    if (from_dist_info(c, "usr/local/cuda/dist-info", "nvidia_nccl_cu13-", ver,
+                       sizeof(ver), src, sizeof(src)) ||
+        from_dist_info(c, "usr/local/cuda/dist-info", "nvidia_nccl_cu12-", ver,
+                       sizeof(ver), src, sizeof(src)) ||
         from_dpkg(c, pkgs, ver, sizeof(ver), src, sizeof(src))) {
         set(v, ver, NULL, src);
         return;
     }
     for (size_t i = 0; i < SN_ARRAY_LEN(headers); i++) {
-        char *text = sn__hw_read_all(c->root, headers[i], (size_t)1 << 20,
-                                         NULL);
+        char *text =
+            sn__hw_read_all(c->root, headers[i], (size_t)1 << 20, NULL);
         long ma, mi, pa;
         if (!text)
             continue;
@@ -279,7 +277,7 @@ static void read_mpi(struct hctx *c, struct hversion *v)
 {
     static const char *const pkgs[] = {"libopenmpi3", "libopenmpi40",
                                        "openmpi-bin", "libmpich12",
-                                       "mpich", NULL};
+                                       "mpich",       NULL};
     static const char *const headers[] = {
         "usr/lib/x86_64-linux-gnu/openmpi/include/mpi.h",
         "usr/lib/aarch64-linux-gnu/openmpi/include/mpi.h",
@@ -291,8 +289,8 @@ static void read_mpi(struct hctx *c, struct hversion *v)
         return;
     }
     for (size_t i = 0; i < SN_ARRAY_LEN(headers); i++) {
-        char *text = sn__hw_read_all(c->root, headers[i], (size_t)1 << 20,
-                                         NULL);
+        char *text =
+            sn__hw_read_all(c->root, headers[i], (size_t)1 << 20, NULL);
         long ma, mi, re;
         if (!text)
             continue;
@@ -374,7 +372,7 @@ void sn__health_versions_read(struct hctx *c)
     read_mpi(c, &v[HV_MPI]);
     read_blas(c, &v[HV_BLAS]);
     if (sn__hw_read(c->root, "sys/devices/virtual/dmi/id/bios_version", buf,
-                        sizeof(buf)) == 0 &&
+                    sizeof(buf)) == 0 &&
         buf[0])
         set(&v[HV_BIOS], buf, NULL, "sys/devices/virtual/dmi/id");
     read_class(c, "sys/class/infiniband", "fw_ver", &v[HV_NIC_FW]);
@@ -396,7 +394,7 @@ struct matrix_entry {
 
 struct sn_health_matrix {
     char *file;
-    char *image;            /* the entry this node should run, or NULL */
+    char *image; /* the entry this node should run, or NULL */
     struct matrix_entry *e;
     size_t n;
 };
@@ -460,8 +458,9 @@ static int parse_entry(const char *file, const struct sn_yaml *n,
             return sn_error_at(err, SN_EINPUT, file, n->keys[i]->line,
                                n->keys[i]->col,
                                "unknown component '%s' (%s%s%s)", k,
-                               near ? "did you mean '" : "expected kernel, "
-                                                         "driver, cuda, ...",
+                               near ? "did you mean '"
+                                    : "expected kernel, "
+                                      "driver, cuda, ...",
                                near ? near : "", near ? "'?" : "");
         }
         if (v->type == SN_YAML_SCALAR) {
@@ -473,10 +472,9 @@ static int parse_entry(const char *file, const struct sn_yaml *n,
             e->globs[comp] = sn_xcalloc(v->n, sizeof(char *));
             for (size_t g = 0; g < v->n; g++) {
                 if (v->items[g]->type != SN_YAML_SCALAR)
-                    return sn_error_at(err, SN_EINPUT, file,
-                                       v->items[g]->line, v->items[g]->col,
-                                       "%s: expected a version or pattern",
-                                       k);
+                    return sn_error_at(err, SN_EINPUT, file, v->items[g]->line,
+                                       v->items[g]->col,
+                                       "%s: expected a version or pattern", k);
                 e->globs[comp][g] = sn_xstrdup(v->items[g]->value);
                 e->nglobs[comp]++;
             }
@@ -523,9 +521,10 @@ int sn_health_matrix_load(const char *path, struct sn_health_matrix **out,
         if (strcmp(k, "image") && strcmp(k, "allowed")) {
             const char *near = sn_suggest(k, top);
             rc = sn_error_at(err, SN_EINPUT, path, root->keys[i]->line,
-                             root->keys[i]->col, "unknown key '%s' (%s%s%s)",
-                             k, near ? "did you mean '" : "expected image or "
-                                                          "allowed",
+                             root->keys[i]->col, "unknown key '%s' (%s%s%s)", k,
+                             near ? "did you mean '"
+                                  : "expected image or "
+                                    "allowed",
                              near ? near : "", near ? "'?" : "");
             goto out;
         }
@@ -594,9 +593,8 @@ static bool matches(const struct matrix_entry *e, int k,
 }
 
 /* "driver 535.104.05 (image: 550.54.*)" for each component that differs. */
-static size_t describe_drift(const struct hctx *c,
-                             const struct matrix_entry *e, char *buf,
-                             size_t size)
+static size_t describe_drift(const struct hctx *c, const struct matrix_entry *e,
+                             char *buf, size_t size)
 {
     size_t n = 0, len = 0;
 
@@ -607,8 +605,7 @@ static size_t describe_drift(const struct hctx *c,
         if (matches(e, k, v))
             continue;
         n++;
-        w = snprintf(buf + len, size - len, "%s%s ", len ? "; " : "",
-                     v->name);
+        w = snprintf(buf + len, size - len, "%s%s ", len ? "; " : "", v->name);
         if (w > 0 && (size_t)w < size - len)
             len += (size_t)w;
         /* only the values that are off: the devices that changed */
@@ -620,8 +617,7 @@ static size_t describe_drift(const struct hctx *c,
                 continue;
             w = snprintf(buf + len, size - len, "%s%s%s%s%s",
                          shown++ ? ", " : "", v->vals[i].value,
-                         v->vals[i].subject[0] ? " (" : "",
-                         v->vals[i].subject,
+                         v->vals[i].subject[0] ? " (" : "", v->vals[i].subject,
                          v->vals[i].subject[0] ? ")" : "");
             if (w > 0 && (size_t)w < size - len)
                 len += (size_t)w;
@@ -664,11 +660,10 @@ int sn__health_probe_versions(struct hctx *c, struct sn_error *err)
         }
         ev[0] = '\0';
         for (int i = 0; i < v->n && len < sizeof(ev); i++) {
-            int w = snprintf(ev + len, sizeof(ev) - len, "%s%s%s%s%s",
-                             i ? ", " : "", v->vals[i].value,
-                             v->vals[i].subject[0] ? " (" : "",
-                             v->vals[i].subject,
-                             v->vals[i].subject[0] ? ")" : "");
+            int w = snprintf(
+                ev + len, sizeof(ev) - len, "%s%s%s%s%s", i ? ", " : "",
+                v->vals[i].value, v->vals[i].subject[0] ? " (" : "",
+                v->vals[i].subject, v->vals[i].subject[0] ? ")" : "");
             if (w > 0)
                 len += (size_t)w;
             mixed |= strcmp(v->vals[i].value, v->vals[0].value) != 0;
@@ -701,10 +696,8 @@ int sn__health_probe_versions(struct hctx *c, struct sn_error *err)
         describe_drift(c, &m->e[best_i], ev, sizeof(ev));
         if (best == 0)
             sn_health_report_add(c->rep, "version.matrix", SN_HEALTH_PASS,
-                                 "node", NULL,
-                                 "matches '%s' (%s line %d)",
-                                 m->e[best_i].name, m->file,
-                                 m->e[best_i].line);
+                                 "node", NULL, "matches '%s' (%s line %d)",
+                                 m->e[best_i].name, m->file, m->e[best_i].line);
         else
             sn_health_report_add(
                 c->rep, "version.matrix", SN_HEALTH_FAIL, "node",
@@ -712,8 +705,9 @@ int sn__health_probe_versions(struct hctx *c, struct sn_error *err)
                 "roll back what changed, then benchmark before it spreads; a "
                 "new combination goes into the matrix only after it passed",
                 "%s '%s' (%s line %d): %s",
-                m->image ? "differs from its image" : "no allowed combination; "
-                                                      "closest",
+                m->image ? "differs from its image"
+                         : "no allowed combination; "
+                           "closest",
                 m->e[best_i].name, m->file, m->e[best_i].line, ev);
     }
     return SN_OK;

@@ -24,8 +24,8 @@ static const struct hxid xids[] = {
      SN_HEALTH_WARN,
      "often PCIe signal quality: check this GPU's pcie.link and pcie.aer "
      "checks, reseat if they show errors"},
-    {43, "GPU stopped processing after an application fault",
-     SN_HEALTH_WARN, app_fault},
+    {43, "GPU stopped processing after an application fault", SN_HEALTH_WARN,
+     app_fault},
     {45, "preemptive cleanup: a process was killed or the GPU reset",
      SN_HEALTH_PASS, ""},
     {48, "double-bit (uncorrectable) ECC error", SN_HEALTH_FAIL,

@@ -102,8 +102,7 @@ DIR *sn__hw_opendir(const char *root, const char *rel)
     return opendir(path);
 }
 
-int sn__hw_readlink(const char *root, const char *rel, char *buf,
-                    size_t size)
+int sn__hw_readlink(const char *root, const char *rel, char *buf, size_t size)
 {
     char path[SN_HW_PATH_MAX];
     ssize_t n;
@@ -123,6 +122,5 @@ bool sn__hw_exists(const char *root, const char *rel)
     char path[SN_HW_PATH_MAX];
     struct stat st;
 
-    return sn__hw_path(root, rel, path, sizeof(path)) &&
-           lstat(path, &st) == 0;
+    return sn__hw_path(root, rel, path, sizeof(path)) && lstat(path, &st) == 0;
 }

@@ -43,12 +43,12 @@ int sn__hw_read_double(const char *root, const char *rel, double *out,
 /* opendir() under the root; NULL when absent. */
 DIR *sn__hw_opendir(const char *root, const char *rel);
 /* readlink() under the root: 0 and a NUL-terminated, escaped target. */
-int sn__hw_readlink(const char *root, const char *rel, char *buf,
-                    size_t size);
+int sn__hw_readlink(const char *root, const char *rel, char *buf, size_t size);
 /* Whether rel exists under the root (a dangling link counts). */
 bool sn__hw_exists(const char *root, const char *rel);
 
-/* ---- NVML (nvml.c) -------------------------------------------------------- */
+/* ---- NVML (nvml.c) --------------------------------------------------------
+ */
 
 /* The library's entry points. Init, Shutdown, GetCount and GetHandle are
  * always bound in an opened library; any other may be NULL (an older
@@ -92,9 +92,8 @@ struct sn__hw_nvml {
     /* the entries' layout depends on the driver: health/nvml.c reads
      * them by offset */
     nvmlReturn_t (*Processes)(nvmlDevice_t, unsigned *, void *);
-    nvmlReturn_t (*ProcessUtil)(nvmlDevice_t,
-                                nvmlProcessUtilizationSample_t *, unsigned *,
-                                unsigned long long);
+    nvmlReturn_t (*ProcessUtil)(nvmlDevice_t, nvmlProcessUtilizationSample_t *,
+                                unsigned *, unsigned long long);
     nvmlReturn_t (*Utilization)(nvmlDevice_t, nvmlUtilization_t *);
     nvmlReturn_t (*EventCreate)(nvmlEventSet_t *);
     nvmlReturn_t (*EventRegister)(nvmlDevice_t, unsigned long long,
@@ -123,9 +122,9 @@ struct sn__hw_gpu_sample {
     double sm_clock_hz, mem_clock_hz;
     double temp_c;
     double power_w;
-    double energy_j;        /* since the driver loaded */
-    uint64_t reasons;       /* clock event (throttle) reason bits */
-    bool reasons_read;      /* reasons holds NVML's answer (0 = none) */
+    double energy_j;   /* since the driver loaded */
+    uint64_t reasons;  /* clock event (throttle) reason bits */
+    bool reasons_read; /* reasons holds NVML's answer (0 = none) */
 };
 
 /* Sample one GPU. Returns the number of fields read (0: none). */

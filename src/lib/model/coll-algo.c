@@ -18,7 +18,7 @@
 struct cand {
     double time, lat;
     int proto;
-    int cls;        /* bottleneck class */
+    int cls;           /* bottleneck class */
     double wire_bytes; /* bytes a rank moves over the bottleneck class */
     bool flows;
 };
@@ -32,8 +32,8 @@ static double log2c(uint32_t m)
     return d;
 }
 
-static double hop(const struct sn_coll_model *m, const struct grp *G,
-                  int cls, int p, bool tree)
+static double hop(const struct sn_coll_model *m, const struct grp *G, int cls,
+                  int p, bool tree)
 {
     double h = tree ? m->p.tree_hop[cls][p] : m->p.ring_hop[cls][p];
 
@@ -64,7 +64,7 @@ static double peff(const struct sn_coll_model *m, const struct grp *G,
                 ? m->p.ll_ring
                 : m->p.ll_ring_domain;
     else if (p == SN_PROTO_LL128)
-        e = tree ? (G->m == 1 ? m->p.ll128_tree_domain : 0)
+        e = tree                      ? (G->m == 1 ? m->p.ll128_tree_domain : 0)
             : (double)G->n / G->m < 2 ? m->p.ll128_ring_alone
                                       : m->p.ll128_ring;
     return e > 0 ? e : m->p.proto_eff[p];
@@ -122,9 +122,8 @@ static double share_out(const struct grp *G, int cls)
     return cls == SN_LINK_SCALE_OUT ? (double)G->m / G->n : 1.0;
 }
 
-static int eval_ring(struct sn_coll_model *m, struct grp *G,
-                     enum sn_coll_op op, double S, struct cand *best,
-                     struct sn_error *err)
+static int eval_ring(struct sn_coll_model *m, struct grp *G, enum sn_coll_op op,
+                     double S, struct cand *best, struct sn_error *err)
 {
     const struct patres *R;
     uint32_t n = G->n, mm = G->m;
@@ -158,8 +157,7 @@ static int eval_ring(struct sn_coll_model *m, struct grp *G,
         lat = m->p.ring_base[p] +
               (steps - inter) *
                   step_lat(hop(m, G, G->intra_cls, p, false), R->wire_in) +
-              inter * step_lat(hop(m, G, SN_LINK_SCALE_OUT, p, false),
-                               R->wire);
+              inter * step_lat(hop(m, G, SN_LINK_SCALE_OUT, p, false), R->wire);
         bw = R->bw * peff(m, G, op, false, p);
         if (op == SN_COLL_ALLREDUCE && mm > 1 && p == SN_PROTO_SIMPLE &&
             S >= n / 16.0 * 65536)
@@ -189,10 +187,10 @@ static int eval_ring(struct sn_coll_model *m, struct grp *G,
 static double tree_correction(int p, double S)
 {
     static const double f[SN_PROTO_COUNT][24] = {
-        {1.0, 1.0, 1.0, 1.0, .9, .8, .7, .7, .7, .7, .6, .5,
-         .4, .4, .5, .6, .7, .8, .9, 1.0, 1.0, 1.0, 1.0, 1.0},
-        {1.0, 1.0, 1.0, 1.0, 1.0, .9, .8, .8, .8, .7, .6, .6,
-         .6, .6, .6, .6, .8, .9, .9, .9, .9, 1.0, 1.0, 1.0},
+        {1.0, 1.0, 1.0, 1.0, .9, .8, .7, .7,  .7,  .7,  .6,  .5,
+         .4,  .4,  .5,  .6,  .7, .8, .9, 1.0, 1.0, 1.0, 1.0, 1.0},
+        {1.0, 1.0, 1.0, 1.0, 1.0, .9, .8, .8, .8, .7,  .6,  .6,
+         .6,  .6,  .6,  .6,  .8,  .9, .9, .9, .9, 1.0, 1.0, 1.0},
         {.9, .9, .9, .9, .9, .9, .9, .8, .7, .6, .6, .5,
          .5, .5, .5, .6, .7, .8, .7, .7, .8, .9, .9, .9}};
     double units = floor(S / 64);
@@ -207,9 +205,8 @@ static double tree_correction(int p, double S)
     return k < 24 ? f[p][k] : 1.0;
 }
 
-static int eval_tree(struct sn_coll_model *m, struct grp *G,
-                     enum sn_coll_op op, double S, struct cand *best,
-                     struct sn_error *err)
+static int eval_tree(struct sn_coll_model *m, struct grp *G, enum sn_coll_op op,
+                     double S, struct cand *best, struct sn_error *err)
 {
     const struct patres *R;
     double di = G->gmax - 1, dn = log2c(G->m);
@@ -222,12 +219,11 @@ static int eval_tree(struct sn_coll_model *m, struct grp *G,
         double lat, bw, t;
         if (!m->p.proto_on[p])
             continue;
-        lat = m->p.tree_base[p] +
-              phases *
-                  (di * step_lat(hop(m, G, G->intra_cls, p, true),
-                                 R->wire_in) +
-                   dn * step_lat(hop(m, G, SN_LINK_SCALE_OUT, p, true),
-                                 R->wire));
+        lat =
+            m->p.tree_base[p] +
+            phases *
+                (di * step_lat(hop(m, G, G->intra_cls, p, true), R->wire_in) +
+                 dn * step_lat(hop(m, G, SN_LINK_SCALE_OUT, p, true), R->wire));
         /* a rank sends S up and S down, over its parent and children */
         bw = R->bw * m->p.tree_eff * peff(m, G, op, true, p);
         if (m->p.tree_correction && op == SN_COLL_ALLREDUCE)
@@ -239,9 +235,8 @@ static int eval_tree(struct sn_coll_model *m, struct grp *G,
     return SN_OK;
 }
 
-static int eval_nvls(struct sn_coll_model *m, struct grp *G,
-                     enum sn_coll_op op, double S, struct cand *best,
-                     struct sn_error *err)
+static int eval_nvls(struct sn_coll_model *m, struct grp *G, enum sn_coll_op op,
+                     double S, struct cand *best, struct sn_error *err)
 {
     const struct patres *R;
     double n = G->n, bytes, lat, bw;
@@ -288,9 +283,8 @@ static void intra_phase(const struct sn_coll_model *m, const struct grp *G,
 
 /* Hierarchical: reduce-scatter (or gather) inside every domain, the
  * inter-domain part on each rail at S/g, then all-gather inside. */
-static int eval_hier(struct sn_coll_model *m, struct grp *G,
-                     enum sn_coll_op op, double S, struct cand *best,
-                     struct sn_error *err)
+static int eval_hier(struct sn_coll_model *m, struct grp *G, enum sn_coll_op op,
+                     double S, struct cand *best, struct sn_error *err)
 {
     const struct patres *I = NULL, *L;
     double g = G->gmax, mm = G->m, Sg = S / g;
@@ -412,9 +406,9 @@ static int eval_hier3(struct sn_coll_model *m, struct grp *G,
         if (ar) {
             /* across pods by double binary tree when that is faster */
             double tt = 2 * Sgr / (X->bw * m->p.tree_eff * eff);
-            double lt = 2 * log2c((uint32_t)q) *
-                        step_lat(hop(m, G, SN_LINK_SCALE_OUT, p, true),
-                                 X->wire);
+            double lt =
+                2 * log2c((uint32_t)q) *
+                step_lat(hop(m, G, SN_LINK_SCALE_OUT, p, true), X->wire);
             if (tt + lt < tx + lx) {
                 tx = tt;
                 lx = lt;
@@ -424,8 +418,7 @@ static int eval_hier3(struct sn_coll_model *m, struct grp *G,
         t_in = (ar ? 2 : 1) * ti;
         t_net = (ar ? 2 : 1) * tp + tx;
         lat = m->p.ring_base[p] + (ar ? 2 : 1) * (li + lp) + lx;
-        cls = t_net >= t_in ? SN_LINK_SCALE_OUT
-                            : (I ? I->cls : G->intra_cls);
+        cls = t_net >= t_in ? SN_LINK_SCALE_OUT : (I ? I->cls : G->intra_cls);
         cand_pick(best, t_in + t_net + lat, lat, p, cls,
                   cls == SN_LINK_SCALE_OUT
                       ? (ar ? 2 : 1) * (r - 1) / r * Sg + xbytes
@@ -548,8 +541,7 @@ int sn_coll_predict(struct sn_coll_model *m, enum sn_coll_op op,
 int sn_coll_predict_siblings(struct sn_coll_model *m, enum sn_coll_op op,
                              const struct sn_group *g, uint32_t siblings,
                              double bytes, enum sn_coll_algo algo,
-                             struct sn_coll_result *res,
-                             struct sn_error *err)
+                             struct sn_coll_result *res, struct sn_error *err)
 {
     struct grp *G;
     struct cand best[SN_ALGO_COUNT];
@@ -560,8 +552,7 @@ int sn_coll_predict_siblings(struct sn_coll_model *m, enum sn_coll_op op,
     if ((unsigned)op >= SN_COLL_OP_COUNT)
         return sn_error_set(err, SN_EINPUT, "unknown collective %d", (int)op);
     if ((unsigned)algo >= SN_ALGO_COUNT)
-        return sn_error_set(err, SN_EINPUT, "unknown algorithm %d",
-                            (int)algo);
+        return sn_error_set(err, SN_EINPUT, "unknown algorithm %d", (int)algo);
     if (!(bytes >= 0) || !isfinite(bytes))
         return sn_error_set(err, SN_EINPUT, "message size %g is not a size",
                             bytes);
@@ -573,8 +564,9 @@ int sn_coll_predict_siblings(struct sn_coll_model *m, enum sn_coll_op op,
                             "%s needs at least 2 ranks (the group has %u)",
                             sn_coll_op_name(op), G->n);
     if (algo != SN_ALGO_AUTO && !algo_ok(m, G, op, algo))
-        return sn_error_set(err, SN_EINPUT, "algorithm %s does not apply to "
-                                            "%s on this group: %s",
+        return sn_error_set(err, SN_EINPUT,
+                            "algorithm %s does not apply to "
+                            "%s on this group: %s",
                             sn_coll_algo_name(algo), sn_coll_op_name(op),
                             why_not(G, op, algo, why, sizeof(why)));
     for (int a = SN_ALGO_RING; a < SN_ALGO_COUNT; a++) {
@@ -624,9 +616,9 @@ int sn_coll_predict_siblings(struct sn_coll_model *m, enum sn_coll_op op,
     res->algbw = sn_coll_algbw(bytes, res->time);
     res->busbw = sn_coll_busbw(op, G->n, bytes, res->time);
     res->bottleneck_bw = nominal_bw(G, best[pick].cls);
-    res->bottleneck_eff = res->time > 0 && res->bottleneck_bw > 0
-                              ? best[pick].wire_bytes / res->time /
-                                    res->bottleneck_bw
-                              : 0;
+    res->bottleneck_eff =
+        res->time > 0 && res->bottleneck_bw > 0
+            ? best[pick].wire_bytes / res->time / res->bottleneck_bw
+            : 0;
     return SN_OK;
 }

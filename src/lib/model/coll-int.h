@@ -32,11 +32,11 @@ enum pat {
  * largest wire latency of a flow. */
 struct patres {
     bool done;
-    bool empty;   /* no flows (a domain of one rank) */
-    bool flows;   /* from the flow engine */
+    bool empty; /* no flows (a domain of one rank) */
+    bool flows; /* from the flow engine */
     double bw;
-    double t_unit; /* alltoall: seconds per byte per flow */
-    double wire;   /* largest wire latency of a flow */
+    double t_unit;  /* alltoall: seconds per byte per flow */
+    double wire;    /* largest wire latency of a flow */
     double wire_in; /* of a flow inside one domain */
     int cls;
 };
@@ -46,24 +46,24 @@ struct grp {
     uint32_t n, sib;
     uint32_t first, stride; /* the shape, when not a list */
     bool list;
-    uint32_t *ranks;   /* sib groups of n ranks, one after another */
+    uint32_t *ranks; /* sib groups of n ranks, one after another */
     /* group 0's domains in order of first appearance */
     uint32_t m;
-    uint32_t *doff;    /* m + 1 offsets into dlist */
-    uint32_t *dlist;   /* ranks of each domain, in group order */
+    uint32_t *doff;  /* m + 1 offsets into dlist */
+    uint32_t *dlist; /* ranks of each domain, in group order */
     uint32_t gmin, gmax;
     bool regular;
-    int intra_cls;     /* scale-up, or host when the ranks have none */
+    int intra_cls; /* scale-up, or host when the ranks have none */
     /* pods of group 0 (three-level): domains whose ranks enter the
      * network at the same switches, index by index */
-    uint32_t npods;    /* pods found (0: not looked for or no exits) */
+    uint32_t npods; /* pods found (0: not looked for or no exits) */
     uint32_t pod_rmin, pod_rmax; /* the group's domains per pod */
-    uint32_t pod_r;    /* domains per pod when three-level applies */
-    uint32_t *porder;  /* m domain indices, pod by pod (NULL: does not
-                          apply) */
-    bool pod_noexit;   /* a rank has no network switch behind it */
-    double up_min, nvls_min, nic_min;    /* effective, per rank */
-    double up_nom, nic_nom, host_nom;    /* nominal, per rank */
+    uint32_t pod_r;              /* domains per pod when three-level applies */
+    uint32_t *porder;            /* m domain indices, pod by pod (NULL: does not
+                                    apply) */
+    bool pod_noexit;             /* a rank has no network switch behind it */
+    double up_min, nvls_min, nic_min; /* effective, per rank */
+    double up_nom, nic_nom, host_nom; /* nominal, per rank */
     struct patres pat[PAT_COUNT];
 };
 
@@ -71,10 +71,10 @@ struct sn_coll_model {
     const struct sn_topo *t;
     struct sn_coll_params p;
     struct sn_flownet *fn;
-    uint32_t *dom;     /* per rank: scale-up domain id */
+    uint32_t *dom; /* per rank: scale-up domain id */
     uint32_t ndom;
     double *up_cap, *up_nom, *nvls_cap, *nic_cap, *nic_nom, *host_nom;
-    uint64_t *exits;   /* per rank: the switches its NICs plug into */
+    uint64_t *exits; /* per rank: the switches its NICs plug into */
     struct hmap grp_of;
     struct grp **grps;
     size_t ngrps, grps_cap;

@@ -106,11 +106,11 @@ void sn_coll_params_default(const struct sn_topo *t, struct sn_coll_params *p)
             p->tree_hop[c][k] = tree_hop[c][k] * US;
         }
     }
-    p->nvls_hop = 25.0 * US;      /* NVLink NVLS, Simple (anchors 3.4) */
-    p->nvls_net_hop = 20.9 * US;  /* NET NVLSTree, Simple (anchors 3.4) */
-    p->ll_multinode = 1.8;        /* NCCL tuning.cc: LL intra x1.8 */
-    p->ring_plateau = 1.4;        /* anchors 3.4: ring Simple plateau */
-    p->tree_eff = 0.92;           /* anchors 2.5: 0.92 x tree busbw */
+    p->nvls_hop = 25.0 * US;     /* NVLink NVLS, Simple (anchors 3.4) */
+    p->nvls_net_hop = 20.9 * US; /* NET NVLSTree, Simple (anchors 3.4) */
+    p->ll_multinode = 1.8;       /* NCCL tuning.cc: LL intra x1.8 */
+    p->ring_plateau = 1.4;       /* anchors 3.4: ring Simple plateau */
+    p->tree_eff = 0.92;          /* anchors 2.5: 0.92 x tree busbw */
     /* NCCL_BUFFSIZE 4 MiB over NCCL_STEPS 8: 512 KiB per pipeline step */
     p->chunk = 512.0 * 1024.0;
     p->flow_max = 65536;
@@ -146,17 +146,29 @@ const char *sn_coll_proto_name(enum sn_coll_proto p)
 
 /* ---- the spec's collectives section ------------------------------------ */
 
-static const char *const top_keys[] = {
-    "scaleup_efficiency", "scaleout_efficiency", "host_efficiency",
-    "nvls_efficiency",    "nvls",                "protocols",
-    "chunk",              "latency",             "protocol_efficiency",
-    "tree_correction",    NULL};
+static const char *const top_keys[] = {"scaleup_efficiency",
+                                       "scaleout_efficiency",
+                                       "host_efficiency",
+                                       "nvls_efficiency",
+                                       "nvls",
+                                       "protocols",
+                                       "chunk",
+                                       "latency",
+                                       "protocol_efficiency",
+                                       "tree_correction",
+                                       NULL};
 
-static const char *const lat_keys[] = {
-    "ring_base",         "tree_base",          "ring_hop_scaleup",
-    "ring_hop_scaleout", "ring_hop_host",      "tree_hop_scaleup",
-    "tree_hop_scaleout", "tree_hop_host",      "nvls",
-    "nvls_network",      NULL};
+static const char *const lat_keys[] = {"ring_base",
+                                       "tree_base",
+                                       "ring_hop_scaleup",
+                                       "ring_hop_scaleout",
+                                       "ring_hop_host",
+                                       "tree_hop_scaleup",
+                                       "tree_hop_scaleout",
+                                       "tree_hop_host",
+                                       "nvls",
+                                       "nvls_network",
+                                       NULL};
 
 static int bad(struct sn_error *err, const struct sn_spec *spec,
                const struct sn_yaml *node, const char *what,
@@ -174,14 +186,12 @@ static int need_scalar(struct sn_error *err, const struct sn_spec *spec,
 
     if (v->type == SN_YAML_SCALAR)
         return SN_OK;
-    snprintf(what, sizeof(what), "'%s' is %s", key,
-             sn_yaml_type_name(v->type));
+    snprintf(what, sizeof(what), "'%s' is %s", key, sn_yaml_type_name(v->type));
     return bad(err, spec, v, what, expected);
 }
 
 static int parse_fraction(struct sn_error *err, const struct sn_spec *spec,
-                          const struct sn_yaml *v, const char *key,
-                          double *out)
+                          const struct sn_yaml *v, const char *key, double *out)
 {
     struct sn_error e2;
     double x;
@@ -210,8 +220,9 @@ static int parse_time(struct sn_error *err, const struct sn_spec *spec,
     if (sn_unit_parse(v->value, SN_UNIT_TIME, false, &x, &e2) ||
         !(x >= 0 && x <= 1)) {
         snprintf(what, sizeof(what), "'%s' is '%.60s'", key, v->value);
-        return bad(err, spec, v, what, "a time from 0 to 1 s with a unit, "
-                                       "such as 6.6us");
+        return bad(err, spec, v, what,
+                   "a time from 0 to 1 s with a unit, "
+                   "such as 6.6us");
     }
     *out = x;
     return SN_OK;
@@ -246,14 +257,14 @@ static int unknown_key(struct sn_error *err, const struct sn_spec *spec,
     char what[200];
 
     if (s) {
-        snprintf(what, sizeof(what), "unknown key '%.60s' in %s (did you "
-                                     "mean '%s'?)",
+        snprintf(what, sizeof(what),
+                 "unknown key '%.60s' in %s (did you "
+                 "mean '%s'?)",
                  k->value, where, s);
         return sn_error_at(err, SN_EINPUT, spec->file, k->line, k->col,
                            "collectives: %s", what);
     }
-    snprintf(what, sizeof(what), "unknown key '%.60s' in %s", k->value,
-             where);
+    snprintf(what, sizeof(what), "unknown key '%.60s' in %s", k->value, where);
     return sn_error_at(err, SN_EINPUT, spec->file, k->line, k->col,
                        "collectives: %s (expected one of: %s)", what,
                        where[0] == 'l'   ? "ring_base, tree_base, ring_hop_*, "
@@ -329,12 +340,11 @@ static int parse_latency(struct sn_error *err, const struct sn_spec *spec,
 static int parse_peff(struct sn_error *err, const struct sn_spec *spec,
                       const struct sn_yaml *map, struct sn_coll_params *p)
 {
-    static const char *const keys[] = {"ll_ring",    "ll_ring_domain",
-                                       "ll_tree",    "ll128_ring",
-                                       "ll128_ring_alone",
-                                       "ll128_tree_domain", NULL};
-    double *dst[] = {&p->ll_ring,    &p->ll_ring_domain,
-                     &p->ll_tree,    &p->ll128_ring,
+    static const char *const keys[] = {
+        "ll_ring",          "ll_ring_domain",    "ll_tree", "ll128_ring",
+        "ll128_ring_alone", "ll128_tree_domain", NULL};
+    double *dst[] = {&p->ll_ring,          &p->ll_ring_domain,
+                     &p->ll_tree,          &p->ll128_ring,
                      &p->ll128_ring_alone, &p->ll128_tree_domain};
 
     if (map->type != SN_YAML_MAP)
@@ -409,27 +419,26 @@ int sn_coll_params_from_spec(const struct sn_spec *spec,
         const struct sn_yaml *v = sec->items[i];
         int rc = SN_OK;
         if (strcmp(k, "scaleup_efficiency") == 0) {
-            rc = parse_fraction(err, spec, v, k,
-                                &q.link_eff[SN_LINK_SCALE_UP]);
+            rc = parse_fraction(err, spec, v, k, &q.link_eff[SN_LINK_SCALE_UP]);
         } else if (strcmp(k, "scaleout_efficiency") == 0) {
-            rc = parse_fraction(err, spec, v, k,
-                                &q.link_eff[SN_LINK_SCALE_OUT]);
+            rc =
+                parse_fraction(err, spec, v, k, &q.link_eff[SN_LINK_SCALE_OUT]);
         } else if (strcmp(k, "host_efficiency") == 0) {
             rc = parse_fraction(err, spec, v, k, &q.link_eff[SN_LINK_HOST]);
         } else if (strcmp(k, "nvls_efficiency") == 0) {
             rc = parse_fraction(err, spec, v, k, &q.nvls_eff);
         } else if (strcmp(k, "nvls") == 0) {
             rc = need_scalar(err, spec, v, k, "true or false");
-            if (!rc && (sn_streq(v->value, "true") ||
-                        sn_streq(v->value, "false")))
+            if (!rc &&
+                (sn_streq(v->value, "true") || sn_streq(v->value, "false")))
                 q.nvls = sn_streq(v->value, "true");
             else if (!rc)
                 rc = bad(err, spec, v, "'nvls' is not a boolean",
                          "true or false");
         } else if (strcmp(k, "tree_correction") == 0) {
             rc = need_scalar(err, spec, v, k, "true or false");
-            if (!rc && (sn_streq(v->value, "true") ||
-                        sn_streq(v->value, "false")))
+            if (!rc &&
+                (sn_streq(v->value, "true") || sn_streq(v->value, "false")))
                 q.tree_correction = sn_streq(v->value, "true");
             else if (!rc)
                 rc = bad(err, spec, v, "'tree_correction' is not a boolean",
@@ -440,8 +449,7 @@ int sn_coll_params_from_spec(const struct sn_spec *spec,
             struct sn_error e2;
             double x = 0;
             rc = need_scalar(err, spec, v, k, "a size such as 512KiB");
-            if (!rc && (sn_unit_parse(v->value, SN_UNIT_BYTES, true, &x,
-                                      &e2) ||
+            if (!rc && (sn_unit_parse(v->value, SN_UNIT_BYTES, true, &x, &e2) ||
                         !(x >= 64 && x <= 1e9)))
                 rc = bad(err, spec, v, "'chunk' is out of range",
                          "a size from 64 B to 1 GB, such as 512KiB");
@@ -452,8 +460,7 @@ int sn_coll_params_from_spec(const struct sn_spec *spec,
         } else if (strcmp(k, "protocol_efficiency") == 0) {
             rc = parse_peff(err, spec, v, &q);
         } else {
-            rc = unknown_key(err, spec, sec->keys[i], top_keys,
-                             "collectives");
+            rc = unknown_key(err, spec, sec->keys[i], top_keys, "collectives");
         }
         if (rc)
             return rc;

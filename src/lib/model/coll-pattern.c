@@ -54,8 +54,8 @@ struct layout {
     uint32_t *dlist;
 };
 
-static void layout_for(struct sn_coll_model *m, const struct grp *G,
-                       uint32_t s, struct layout *L)
+static void layout_for(struct sn_coll_model *m, const struct grp *G, uint32_t s,
+                       struct layout *L)
 {
     L->m = G->m;
     L->doff = G->doff;
@@ -388,9 +388,8 @@ static double climb_ratio(const struct sn_coll_model *m,
  * when domains hold one): the distance tree toward it over the scale-out
  * network, a search of every switch link (3 ms at 100,000 accelerators),
  * is then built once. */
-static int pat_estimate_pods(struct sn_coll_model *m, struct grp *G,
-                             enum pat p, struct patres *r,
-                             struct sn_error *err)
+static int pat_estimate_pods(struct sn_coll_model *m, struct grp *G, enum pat p,
+                             struct patres *r, struct sn_error *err)
 {
     uint32_t rr = G->pod_r, q = G->m / rr, at = 0, a, b;
     uint32_t k = G->gmax > 1 ? 1 : 0, d = G->gmax > 1 ? 0 : 1;
@@ -435,9 +434,8 @@ int sn__coll_pat_get(struct sn_coll_model *m, struct grp *G, enum pat p,
     }
     memset(&r, 0, sizeof(r));
     if (pat_flow_count(G, p) > m->p.flow_max) {
-        rc = p == PAT_POD || p == PAT_XPOD
-                 ? pat_estimate_pods(m, G, p, &r, err)
-                 : pat_estimate(m, G, p, &r, err);
+        rc = p == PAT_POD || p == PAT_XPOD ? pat_estimate_pods(m, G, p, &r, err)
+                                           : pat_estimate(m, G, p, &r, err);
         if (rc)
             return rc;
         goto done;
@@ -503,4 +501,3 @@ done:
     *out = &G->pat[p];
     return SN_OK;
 }
-

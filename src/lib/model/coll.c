@@ -488,9 +488,9 @@ static int grp_build(struct sn_coll_model *m, const struct sn_group *g,
     G->ranks = sn_xmalloc((size_t)g->n * sib * sizeof(uint32_t));
     for (uint32_t s = 0; s < sib && !rc; s++) {
         for (uint32_t i = 0; i < g->n; i++) {
-            uint64_t r = g->ranks ? (uint64_t)g->ranks[i] + s
-                                  : (uint64_t)g->first + s +
-                                        (uint64_t)i * g->stride;
+            uint64_t r = g->ranks
+                             ? (uint64_t)g->ranks[i] + s
+                             : (uint64_t)g->first + s + (uint64_t)i * g->stride;
             if (r >= t->naccel) {
                 rc = sn_error_set(err, SN_EINPUT,
                                   "rank %llu is outside the cluster (0 to "
@@ -600,4 +600,3 @@ int sn__coll_grp_get(struct sn_coll_model *m, const struct sn_group *g,
     m->ngrps++;
     return SN_OK;
 }
-

@@ -39,8 +39,8 @@ struct sn__route {
     uint32_t *ld;
     double *share;
     size_t n, cap;
-    double latency;  /* traffic-weighted wire latency, seconds */
-    uint32_t hops;   /* links on a shortest route */
+    double latency; /* traffic-weighted wire latency, seconds */
+    uint32_t hops;  /* links on a shortest route */
 };
 
 void sn__route_init(struct sn__route *r);
@@ -76,8 +76,7 @@ int sn__flow_step(struct sn_flownet *fn, const struct sn__flow *f, size_t n,
  * pieces, so it costs about n x (distinct exit profiles) routes instead
  * of n^2. */
 int sn__flow_alltoall(struct sn_flownet *fn, const uint32_t *nodes, size_t n,
-                      size_t group, struct sn__step *out,
-                      struct sn_error *err);
+                      size_t group, struct sn__step *out, struct sn_error *err);
 /* Max-min fair rates (bytes/s per single flow) of concurrent flows by
  * progressive filling: all unfrozen flows grow together; a link that fills
  * freezes every flow crossing it. rates has n entries. */

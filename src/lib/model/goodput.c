@@ -41,7 +41,7 @@ void sn_goodput_params_default(struct sn_goodput_params *p)
      * supernode (DOMAIN.md: a larger supernode grows the fault domain);
      * `spares: unlimited` is the pool that always has a replacement */
     p->spares = 0;
-    p->restart = 600;        /* 10 min (MegaScale: back in < 15 min) */
+    p->restart = 600; /* 10 min (MegaScale: back in < 15 min) */
     p->repair = 24 * 3600.0;
 }
 
@@ -60,8 +60,9 @@ static int unknown_key(struct sn_error *err, const char *file,
     const char *near = sn_suggest(key->value, keys);
 
     if (near)
-        snprintf(msg, sizeof(msg), "unknown key '%.64s' in %s (did you "
-                                   "mean '%s'?)",
+        snprintf(msg, sizeof(msg),
+                 "unknown key '%.64s' in %s (did you "
+                 "mean '%s'?)",
                  key->value, where, near);
     else {
         size_t off = (size_t)snprintf(msg, sizeof(msg),
@@ -77,17 +78,17 @@ static int unknown_key(struct sn_error *err, const char *file,
     return fail_at(err, file, key, msg);
 }
 
-static int get_time(const char *file, const struct sn_yaml *n,
-                    const char *what, double min, double *out,
-                    struct sn_error *err)
+static int get_time(const char *file, const struct sn_yaml *n, const char *what,
+                    double min, double *out, struct sn_error *err)
 {
     struct sn_error e;
     char msg[SN_ERROR_MSG_MAX + 128];
     double v;
 
     if (n->type != SN_YAML_SCALAR) {
-        snprintf(msg, sizeof(msg), "%s is %s (expected a time such as "
-                                   "10min)",
+        snprintf(msg, sizeof(msg),
+                 "%s is %s (expected a time such as "
+                 "10min)",
                  what, sn_yaml_type_name(n->type));
         return fail_at(err, file, n, msg);
     }
@@ -96,8 +97,9 @@ static int get_time(const char *file, const struct sn_yaml *n,
         return fail_at(err, file, n, msg);
     }
     if (!(v >= min) || v > 1e9) {
-        snprintf(msg, sizeof(msg), "%s: %.64s is out of range (expected a "
-                                   "time of at least %gs)",
+        snprintf(msg, sizeof(msg),
+                 "%s: %.64s is out of range (expected a "
+                 "time of at least %gs)",
                  what, n->value, min);
         return fail_at(err, file, n, msg);
     }
@@ -109,12 +111,12 @@ int sn_goodput_parse(const char *file, const struct sn_yaml *sec,
                      struct sn_goodput_params *p, struct sn_error *err)
 {
     static const char *const keys[] = {
-        "fault_domain", "spares", "restart", "repair", "checkpoint_write",
-        "checkpoint_restore", "mtbf", NULL,
+        "fault_domain",       "spares", "restart", "repair", "checkpoint_write",
+        "checkpoint_restore", "mtbf",   NULL,
     };
     static const char *const classes[] = {
-        "accelerator", "nic", "host", "network", "scaleup_switch",
-        "software", NULL,
+        "accelerator",    "nic",      "host", "network",
+        "scaleup_switch", "software", NULL,
     };
     char msg[300];
     int rc;
@@ -122,9 +124,10 @@ int sn_goodput_parse(const char *file, const struct sn_yaml *sec,
     if (!sec)
         return SN_OK;
     if (sec->type != SN_YAML_MAP)
-        return fail_at(err, file, sec, "reliability is not a mapping "
-                                       "(expected keys such as "
-                                       "fault_domain, spares, restart)");
+        return fail_at(err, file, sec,
+                       "reliability is not a mapping "
+                       "(expected keys such as "
+                       "fault_domain, spares, restart)");
     for (size_t i = 0; i < sec->n; i++) {
         const struct sn_yaml *k = sec->keys[i], *v = sec->items[i];
         const char *key = k->value;
@@ -162,8 +165,7 @@ int sn_goodput_parse(const char *file, const struct sn_yaml *sec,
             }
             p->spares = (int)n;
         } else if (!strcmp(key, "restart")) {
-            rc = get_time(file, v, "reliability.restart", 0, &p->restart,
-                          err);
+            rc = get_time(file, v, "reliability.restart", 0, &p->restart, err);
             if (rc)
                 return rc;
         } else if (!strcmp(key, "repair")) {
@@ -196,8 +198,7 @@ int sn_goodput_parse(const char *file, const struct sn_yaml *sec,
                 if (!classes[cl])
                     return unknown_key(err, file, ck, "reliability.mtbf",
                                        classes);
-                snprintf(msg, sizeof(msg), "reliability.mtbf.%s",
-                         classes[cl]);
+                snprintf(msg, sizeof(msg), "reliability.mtbf.%s", classes[cl]);
                 rc = get_time(file, v->items[c], msg, 1, &t, err);
                 if (rc)
                     return rc;

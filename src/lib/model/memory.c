@@ -80,13 +80,13 @@ double sn__inflight_chunks(int pp, int vpp, int m, int r)
  * for GPT-3 with TP t: 10 replicated + 24/t split + 5 a s/(h t)),
  * generalised per tensor to GQA, gated MLPs, MoE and fused attention. */
 struct layer_act {
-    double repl;    /* replicated across TP unless sequence parallel */
-    double split;   /* split by TP */
-    double scores;  /* the s x s attention terms, split by TP */
+    double repl;   /* replicated across TP unless sequence parallel */
+    double split;  /* split by TP */
+    double scores; /* the s x s attention terms, split by TP */
 };
 
-static void layer_act_per_token(const struct sn__dims *d, bool moe,
-                                double s_kv, const struct sn_train_opts *o,
+static void layer_act_per_token(const struct sn__dims *d, bool moe, double s_kv,
+                                const struct sn_train_opts *o,
                                 struct layer_act *la)
 {
     double mlp;
@@ -144,9 +144,8 @@ static double layer_bytes(const struct sn__dims *d, bool moe,
 /* Parameters on stage r per accelerator, split into dense (sharded over
  * dp x cp) and expert (sharded over dp x cp / ep) parts. */
 static void stage_params(const struct sn__dims *d,
-                         const struct sn_train_layout *l, int r,
-                         double *dense, double *expert, int *nlayers,
-                         int *nmoe)
+                         const struct sn_train_layout *l, int r, double *dense,
+                         double *expert, int *nlayers, int *nmoe)
 {
     int first, n = sn__stage_layers(d->layers, l->pp, r, &first), moe = 0;
     double t = l->tp, per_dense, per_moe_dense, per_moe_exp;
@@ -218,9 +217,8 @@ static void stage_memory(const struct sn__dims *d,
     rdiv = (l->sp && l->tp > 1) ? l->tp : 1;
     act_dense = layer_bytes(d, false, l, o, &whole_dense);
     act_moe = layer_bytes(d, true, l, o, &whole_moe);
-    per_layer_avg = nlayers ? ((nlayers - nmoe) * act_dense +
-                               nmoe * act_moe) / nlayers
-                            : 0;
+    per_layer_avg =
+        nlayers ? ((nlayers - nmoe) * act_dense + nmoe * act_moe) / nlayers : 0;
     chunk_layers = (double)nlayers / (l->vpp > 1 ? l->vpp : 1);
     inflight = sn__inflight_chunks(l->pp, l->vpp, m, r);
     mem->activations = inflight * chunk_layers * per_layer_avg * tokens;

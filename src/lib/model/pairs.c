@@ -75,15 +75,14 @@ static void fill(struct sn_coll_model *m, uint32_t src, uint32_t dst,
     out->bidi_bw = fw->rate + bw->rate;
     out->wire_latency = fw->latency;
     out->hops = fw->hops;
-    out->bottleneck = fw->bottleneck == SN_NONE ? SN_NONE
-                                                : fw->bottleneck / 2;
+    out->bottleneck = fw->bottleneck == SN_NONE ? SN_NONE : fw->bottleneck / 2;
     cls = out->bottleneck == SN_NONE ? SN_LINK_SCALE_UP
                                      : t->links[out->bottleneck].cls;
     out->cls = (enum sn_link_class)cls;
     fabric = rel == SN_REL_NETWORK ? SN_LINK_SCALE_OUT : cls;
     hop = p->ring_hop[fabric][SN_PROTO_LL];
-    out->latency = p->ring_base[SN_PROTO_LL] +
-                   (hop > fw->latency ? hop : fw->latency);
+    out->latency =
+        p->ring_base[SN_PROTO_LL] + (hop > fw->latency ? hop : fw->latency);
 }
 
 int sn_pairs_predict(struct sn_coll_model *m, uint32_t src, uint32_t dst,
@@ -121,8 +120,8 @@ int sn_pairs_route(struct sn_coll_model *m, uint32_t src, uint32_t dst,
     if (rc)
         return rc;
     sn__route_init(&r);
-    rc = sn__flow_route(sn__coll_flownet(m), t->accel[src], t->accel[dst],
-                        &r, err);
+    rc = sn__flow_route(sn__coll_flownet(m), t->accel[src], t->accel[dst], &r,
+                        err);
     if (rc == SN_OK) {
         for (size_t i = 0; i < r.n && i < max; i++) {
             if (links)
@@ -136,7 +135,8 @@ int sn_pairs_route(struct sn_coll_model *m, uint32_t src, uint32_t dst,
     return rc;
 }
 
-/* ---- classes ----------------------------------------------------------------- */
+/* ---- classes
+ * ----------------------------------------------------------------- */
 
 struct class_ctx {
     struct sn_coll_model *m;
@@ -156,8 +156,8 @@ static uint64_t class_key(const struct sn_pair *p, enum sn_pair_relation rel)
 {
     char buf[256];
 
-    snprintf(buf, sizeof(buf), "%d|%.4g|%.4g|%.0f|%d|%u", (int)rel,
-             p->uni_bw, p->bidi_bw, p->latency * 1e8, (int)p->cls, p->hops);
+    snprintf(buf, sizeof(buf), "%d|%.4g|%.4g|%.0f|%d|%u", (int)rel, p->uni_bw,
+             p->bidi_bw, p->latency * 1e8, (int)p->cls, p->hops);
     return sn_hash64(buf, strlen(buf), 0x5a);
 }
 
@@ -244,8 +244,8 @@ int sn_pairs_classes(struct sn_coll_model *m, uint32_t nranks,
      * apart */
     rc = sn__flow_pairs_grouped(
         sn__coll_flownet(m), nodes, nranks,
-        sn__coll_params(m)->ring_hop[SN_LINK_SCALE_OUT][SN_PROTO_LL], emit,
-        &c, err);
+        sn__coll_params(m)->ring_hop[SN_LINK_SCALE_OUT][SN_PROTO_LL], emit, &c,
+        err);
     if (!rc)
         rc = c.rc;
     hfree(&c.idx);

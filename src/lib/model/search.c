@@ -31,10 +31,10 @@ static int better(const struct sn_train_candidate *a,
                   const struct sn_train_candidate *b)
 {
     const struct sn_train_layout *x = &a->layout, *y = &b->layout;
-    const int ka[] = {x->tp, x->pp, x->cp, x->ep, x->mbs, x->vpp,
-                      (int)x->recompute, x->zero};
-    const int kb[] = {y->tp, y->pp, y->cp, y->ep, y->mbs, y->vpp,
-                      (int)y->recompute, y->zero};
+    const int ka[] = {
+        x->tp, x->pp, x->cp, x->ep, x->mbs, x->vpp, (int)x->recompute, x->zero};
+    const int kb[] = {
+        y->tp, y->pp, y->cp, y->ep, y->mbs, y->vpp, (int)y->recompute, y->zero};
 
     if (a->result.step_time != b->result.step_time)
         return a->result.step_time < b->result.step_time;
@@ -71,16 +71,15 @@ struct search {
     size_t k, *ntop;
     struct sn_train_search_stats *st;
     struct sn_error *err;
-    int experts;  /* the model's experts, 1 for a dense model */
+    int experts; /* the model's experts, 1 for a dense model */
     int max_mbs, max_vpp;
-    bool stop;    /* fit_only: a layout that fits has been found */
+    bool stop; /* fit_only: a layout that fits has been found */
 };
 
 /* The TP degrees to try: divisors of the accelerators up to max_tp that
  * divide the heads, the KV heads, the hidden size and the FFN. */
 static int tp_choices(const struct sn_model_info *m,
-                      const struct sn_train_search *s, int max_tp,
-                      int *tps)
+                      const struct sn_train_search *s, int max_tp, int *tps)
 {
     int all[64], n = divisors(s->accels, max_tp, all, 64), ntp = 0;
     int kv = m->kv_heads > 0 ? m->kv_heads : m->heads;
@@ -154,8 +153,8 @@ static int try_layout(struct search *c, const struct sn_train_layout *l)
 
 /* Every recompute mode and ZeRO stage the search allows for one choice
  * of the parallel degrees, micro-batch and interleaving. */
-static int try_options(struct search *c, int tp, int pp, int dp, int cp,
-                       int ep, int vpp, int mbs)
+static int try_options(struct search *c, int tp, int pp, int dp, int cp, int ep,
+                       int vpp, int mbs)
 {
     const struct sn_train_search *s = c->s;
     int rc;
@@ -170,8 +169,9 @@ static int try_options(struct search *c, int tp, int pp, int dp, int cp,
             continue;
         for (int z = 0; z <= 3; z++) {
             struct sn_train_layout l = {
-                tp, pp, dp, cp, ep, vpp, mbs, s->gbs, s->seq,
-                (enum sn_recompute)rcv, z, tp > 1, s->dtype};
+                tp,  pp,     dp,      cp,     ep,
+                vpp, mbs,    s->gbs,  s->seq, (enum sn_recompute)rcv,
+                z,   tp > 1, s->dtype};
             if (s->fixed_zero && z != s->zero)
                 continue;
             if (!s->fixed_zero &&
@@ -223,16 +223,15 @@ static int try_split(struct search *c, int tp, int cp, int pp, int dp)
 
 int sn_train_search_run(struct sn_train *t, const struct sn_train_search *s,
                         const struct sn_train_opts *o,
-                        struct sn_train_candidate *top, size_t k,
-                        size_t *ntop, struct sn_train_search_stats *st,
-                        struct sn_error *err)
+                        struct sn_train_candidate *top, size_t k, size_t *ntop,
+                        struct sn_train_search_stats *st, struct sn_error *err)
 {
     const struct sn_model_info *m = sn__train_model(t);
     int tps[64], cps[8], pps[256];
     int ntp, ncp, npp, max_tp, max_pp, max_cp;
     double t0 = sn_now();
-    struct search c = {t, m, sn__train_system(t), s, o, top, k, ntop, st,
-                       err, 1, 0, 0, false};
+    struct search c = {
+        t, m, sn__train_system(t), s, o, top, k, ntop, st, err, 1, 0, 0, false};
     int rc = SN_OK;
 
     *ntop = 0;

@@ -66,8 +66,7 @@ static void point_design(const struct sn_sweep *s, const struct sn_spec *spec,
 static bool point_search(const struct sn_sweep *s,
                          const struct sn_model_info *m,
                          const struct sn_train_env *env,
-                         const struct sn_spec *spec,
-                         struct sn_sweep_point *p)
+                         const struct sn_spec *spec, struct sn_sweep_point *p)
 {
     struct sn_train *t = NULL;
     struct sn_train_search q;
@@ -94,9 +93,8 @@ static bool point_search(const struct sn_sweep *s,
         goto out;
     }
     if (!n) {
-        snprintf(p->error, sizeof(p->error),
-                 "no layout of %s fits on %d x %s", m->name, p->accels,
-                 spec->accel->name);
+        snprintf(p->error, sizeof(p->error), "no layout of %s fits on %d x %s",
+                 m->name, p->accels, spec->accel->name);
         p->ok = false;
         goto out;
     }
@@ -121,10 +119,9 @@ static void goodput_job(const struct sn_spec *spec,
         spec->scaleup.switches_per_plane *
         (spec->scaleup.planes > 0 ? spec->scaleup.planes : 1) *
         (spec->scaleup.tiers > 1 ? 2 : 1);
-    job->checkpoint_bytes =
-        m->params * (spec->storage.bytes_per_param > 0
-                         ? spec->storage.bytes_per_param
-                         : 14);
+    job->checkpoint_bytes = m->params * (spec->storage.bytes_per_param > 0
+                                             ? spec->storage.bytes_per_param
+                                             : 14);
     job->write_bw = spec->storage.write_bw;
     job->read_bw = spec->storage.read_bw;
 }
@@ -141,8 +138,8 @@ static void point_goodput(const struct sn_spec *spec,
     struct sn_error e;
 
     sn_goodput_params_default(&gp);
-    if (sn_goodput_parse(spec->file, sn_spec_section(spec, "reliability"),
-                         &gp, &e)) {
+    if (sn_goodput_parse(spec->file, sn_spec_section(spec, "reliability"), &gp,
+                         &e)) {
         point_error(p, &e);
         return;
     }
@@ -243,13 +240,12 @@ static int check_values(const struct sn_sweep *s, struct sn_error *err)
         for (size_t i = 0; i < s->nfixed && !rc; i++)
             if (sn_spec_set(&spec, s->fixed_keys[i], s->fixed_values[i], &e))
                 rc = sn_error_set(err, e.code, "--set %s=%s: %s",
-                                  s->fixed_keys[i], s->fixed_values[i],
-                                  e.msg);
+                                  s->fixed_keys[i], s->fixed_values[i], e.msg);
         if (!rc && sn_spec_set(&spec, s->key, s->values[v], &e))
-            rc = sn_error_set(err, e.code, "--set %s: value %zu of %zu, "
-                                           "'%s': %s",
-                              s->key, v + 1, s->nvalues, s->values[v],
-                              e.msg);
+            rc = sn_error_set(err, e.code,
+                              "--set %s: value %zu of %zu, "
+                              "'%s': %s",
+                              s->key, v + 1, s->nvalues, s->values[v], e.msg);
         sn_spec_release(&spec);
     }
     return rc;
@@ -270,9 +266,8 @@ int sn_sweep_run(const struct sn_sweep *s, struct sn_sweep_point *pts,
     if (!s->key || !s->nvalues)
         return sn_error_set(err, SN_EINPUT, "a sweep needs a key and values");
     if (s->nvalues > SN_SWEEP_MAX_VALUES)
-        return sn_error_set(err, SN_EINPUT,
-                            "%zu values to sweep (at most %d)", s->nvalues,
-                            SN_SWEEP_MAX_VALUES);
+        return sn_error_set(err, SN_EINPUT, "%zu values to sweep (at most %d)",
+                            s->nvalues, SN_SWEEP_MAX_VALUES);
     if ((rc = check_values(s, err)))
         return rc;
     /* Designs compare at equal job size: per-accelerator throughput and

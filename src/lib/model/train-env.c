@@ -19,8 +19,8 @@ static int coll_time(void *ctx, enum sn_coll_op op, const struct sn_group *g,
     struct sn_coll_result r;
     int rc;
 
-    rc = sn_coll_predict_siblings(e->coll, op, g, siblings, bytes,
-                                  SN_ALGO_AUTO, &r, err);
+    rc = sn_coll_predict_siblings(e->coll, op, g, siblings, bytes, SN_ALGO_AUTO,
+                                  &r, err);
     if (rc) /* the per-level estimate cannot apply: the engine can */
         rc = sn_coll_predict_siblings(e->coll_exact, op, g, siblings, bytes,
                                       SN_ALGO_AUTO, &r, err);
@@ -57,8 +57,8 @@ int sn_train_env_init(struct sn_train_env *e, const struct sn_spec *spec,
          * the flow engine, which keeps a layout search of thousands of
          * GPUs within a second */
         if (!rc) {
-            double cap = uniform_network(spec) ? TRAIN_FLOW_MAX_UNIFORM
-                                               : TRAIN_FLOW_MAX;
+            double cap =
+                uniform_network(spec) ? TRAIN_FLOW_MAX_UNIFORM : TRAIN_FLOW_MAX;
             if (p.flow_max > cap)
                 p.flow_max = cap;
         }

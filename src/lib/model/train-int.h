@@ -9,16 +9,16 @@
 /* A model's dimensions as doubles, with what the formulas derive from the
  * preset: head size, GPT-style extras, the dense/MoE layer split. */
 struct sn__dims {
-    double h, a, k, d;   /* hidden, heads, kv heads, head size */
-    double f;            /* MLP inner size (per expert for MoE) */
-    double f_dense;      /* inner size of a dense layer in an MoE model */
-    double mats;         /* MLP matrices: 3 gated (SwiGLU), 2 otherwise */
-    double v, s_max;     /* vocabulary, trained context (positions) */
+    double h, a, k, d; /* hidden, heads, kv heads, head size */
+    double f;          /* MLP inner size (per expert for MoE) */
+    double f_dense;    /* inner size of a dense layer in an MoE model */
+    double mats;       /* MLP matrices: 3 gated (SwiGLU), 2 otherwise */
+    double v, s_max;   /* vocabulary, trained context (positions) */
     double experts, topk, shared;
     int layers, moe_layers;
-    bool gpt;            /* GPT-style: biases, LayerNorm with bias, learned
-                            positions */
-    bool tied;           /* output layer shares the input embedding */
+    bool gpt;  /* GPT-style: biases, LayerNorm with bias, learned
+                  positions */
+    bool tied; /* output layer shares the input embedding */
     bool moe;
 };
 

@@ -10,21 +10,22 @@
 #include "train-int.h"
 
 static const char *const model_keys[] = {
-    "name",    "layers",  "hidden",         "heads",      "kv_heads",
-    "ffn",     "vocab",   "seq",            "mlp",        "experts",
-    "topk",    "shared_experts", "moe_layers", "dense_ffn",
-    "tied_embeddings", "params", NULL,
+    "name",       "layers",    "hidden",
+    "heads",      "kv_heads",  "ffn",
+    "vocab",      "seq",       "mlp",
+    "experts",    "topk",      "shared_experts",
+    "moe_layers", "dense_ffn", "tied_embeddings",
+    "params",     NULL,
 };
 
-static int fail(struct sn_error *err, const char *file,
-                const struct sn_yaml *n, const char *fmt, const char *a,
-                const char *b)
+static int fail(struct sn_error *err, const char *file, const struct sn_yaml *n,
+                const char *fmt, const char *a, const char *b)
 {
     char msg[512];
 
     snprintf(msg, sizeof(msg), fmt, a, b);
-    return sn_error_at(err, SN_EINPUT, file, n ? n->line : 0,
-                       n ? n->col : 0, "%s", msg);
+    return sn_error_at(err, SN_EINPUT, file, n ? n->line : 0, n ? n->col : 0,
+                       "%s", msg);
 }
 
 /* A whole number in [min, max] under `key`; *out untouched when absent. */
@@ -42,8 +43,7 @@ static int get_int(const char *file, const struct sn_yaml *root,
     if (n->type != SN_YAML_SCALAR)
         return fail(err, file, n, "%s is %s (expected a whole number)", key,
                     sn_yaml_type_name(n->type));
-    if (sn_unit_parse(n->value, SN_UNIT_COUNT, true, &v, &e) ||
-        v != floor(v))
+    if (sn_unit_parse(n->value, SN_UNIT_COUNT, true, &v, &e) || v != floor(v))
         return fail(err, file, n, "%s: '%.64s' is not a whole number", key,
                     n->value);
     if (v < (double)min || v > (double)max) {
@@ -61,7 +61,7 @@ static int check_keys(const char *file, const struct sn_yaml *root,
                       struct sn_error *err)
 {
     static const char *const required[] = {"layers", "hidden", "heads",
-                                           "ffn", "vocab", NULL};
+                                           "ffn",    "vocab",  NULL};
 
     for (size_t i = 0; i < root->n; i++) {
         const char *k = root->keys[i]->value, *near;
@@ -84,8 +84,8 @@ static int check_keys(const char *file, const struct sn_yaml *root,
     }
     for (size_t j = 0; required[j]; j++)
         if (!sn_yaml_get(root, required[j]))
-            return fail(err, file, root,
-                        "the model has no '%s' (expected %s)", required[j],
+            return fail(err, file, root, "the model has no '%s' (expected %s)",
+                        required[j],
                         "layers, hidden, heads, ffn and vocab at least");
     return SN_OK;
 }
@@ -125,15 +125,15 @@ static int parse_dims(const char *file, const struct sn_yaml *root,
         (rc = get_int(file, root, "topk", 0, 100000, &m->topk, err)) ||
         (rc = get_int(file, root, "shared_experts", 0, 100000,
                       &m->shared_experts, err)) ||
-        (rc = get_int(file, root, "dense_ffn", 0, 10000000, &m->dense_ffn,
-                      err)))
+        (rc =
+             get_int(file, root, "dense_ffn", 0, 10000000, &m->dense_ffn, err)))
         return rc;
     m->kv_heads = m->heads;
     m->moe_layers = 0;
-    if ((rc = get_int(file, root, "kv_heads", 1, m->heads, &m->kv_heads,
-                      err)) ||
-        (rc = get_int(file, root, "moe_layers", 0, m->layers,
-                      &m->moe_layers, err)))
+    if ((rc =
+             get_int(file, root, "kv_heads", 1, m->heads, &m->kv_heads, err)) ||
+        (rc = get_int(file, root, "moe_layers", 0, m->layers, &m->moe_layers,
+                      err)))
         return rc;
     return SN_OK;
 }
@@ -177,20 +177,18 @@ static int parse_mlp(const char *file, const struct sn_yaml *root,
         if (n->type == SN_YAML_SCALAR && (sn_strcaseeq(n->value, "swiglu") ||
                                           sn_strcaseeq(n->value, "gated")))
             m->gated_mlp = true;
-        else if (!(n->type == SN_YAML_SCALAR &&
-                   sn_strcaseeq(n->value, "gelu")))
+        else if (!(n->type == SN_YAML_SCALAR && sn_strcaseeq(n->value, "gelu")))
             return fail(err, file, n, "mlp: '%.64s' (expected %s)",
                         n->type == SN_YAML_SCALAR ? n->value : "?",
                         "swiglu or gelu");
     }
     m->tied_embeddings = !m->gated_mlp;
     if ((n = sn_yaml_get(root, "tied_embeddings"))) {
-        if (n->type == SN_YAML_SCALAR && (!strcmp(n->value, "true") ||
-                                          !strcmp(n->value, "false")))
+        if (n->type == SN_YAML_SCALAR &&
+            (!strcmp(n->value, "true") || !strcmp(n->value, "false")))
             m->tied_embeddings = !strcmp(n->value, "true");
         else
-            return fail(err, file, n,
-                        "tied_embeddings: '%.64s' (expected %s)",
+            return fail(err, file, n, "tied_embeddings: '%.64s' (expected %s)",
                         n->type == SN_YAML_SCALAR ? n->value : "?",
                         "true or false");
     }
@@ -217,8 +215,7 @@ static int parse_params(const char *file, const struct sn_yaml *root,
 }
 
 int sn_train_model_parse(const char *file, const char *text, size_t len,
-                         struct sn_train_model_file *out,
-                         struct sn_error *err)
+                         struct sn_train_model_file *out, struct sn_error *err)
 {
     struct sn_yaml_doc doc;
     const struct sn_yaml *root;
@@ -231,8 +228,9 @@ int sn_train_model_parse(const char *file, const char *text, size_t len,
         return rc;
     root = doc.root;
     if (!root || root->type != SN_YAML_MAP) {
-        rc = fail(err, file, root, "a model is %s (expected a mapping of "
-                                   "%s)",
+        rc = fail(err, file, root,
+                  "a model is %s (expected a mapping of "
+                  "%s)",
                   root ? sn_yaml_type_name(root->type) : "empty",
                   "layers, hidden, heads, ffn, vocab, ...");
         goto out;

@@ -78,8 +78,8 @@ const struct sn_train_system *sn__train_system(const struct sn_train *t)
     return &t->sys;
 }
 
-static uint64_t memo_hash(int op, uint32_t first, uint32_t n,
-                          uint32_t stride, uint32_t siblings, double bytes)
+static uint64_t memo_hash(int op, uint32_t first, uint32_t n, uint32_t stride,
+                          uint32_t siblings, double bytes)
 {
     uint64_t k[4];
 
@@ -103,8 +103,7 @@ static void memo_grow(struct sn_train *t)
         size_t j;
         if (!s->used)
             continue;
-        j = memo_hash(s->op, s->first, s->n, s->stride, s->siblings,
-                      s->bytes) &
+        j = memo_hash(s->op, s->first, s->n, s->stride, s->siblings, s->bytes) &
             (t->memo_cap - 1);
         while (t->memo[j].used)
             j = (j + 1) & (t->memo_cap - 1);
@@ -132,8 +131,8 @@ static int comm(struct sn_train *t, enum sn_coll_op op, uint32_t first,
      * (what they share beyond the leaves, a non-blocking fat tree does
      * not slow) */
     {
-        uint32_t cap = (uint32_t)(t->sys.per_node > 0 ? t->sys.per_node
-                                                      : t->sys.domain);
+        uint32_t cap =
+            (uint32_t)(t->sys.per_node > 0 ? t->sys.per_node : t->sys.domain);
         if (cap > 0 && siblings > cap)
             siblings = cap;
     }
@@ -173,21 +172,22 @@ static int comm(struct sn_train *t, enum sn_coll_op op, uint32_t first,
         while (t->memo[j].used)
             j = (j + 1) & (t->memo_cap - 1);
     }
-    t->memo[j] = (struct memo_slot){bytes, *sec, first, n, stride, siblings,
-                                    (uint8_t)op, 1};
+    t->memo[j] = (struct memo_slot){bytes,  *sec,     first,       n,
+                                    stride, siblings, (uint8_t)op, 1};
     t->memo_n++;
     return SN_OK;
 }
 
-/* ---- kernels -------------------------------------------------------------- */
+/* ---- kernels --------------------------------------------------------------
+ */
 
 struct rates {
-    double gemm;    /* FLOP/s a large GEMM sustains in the layout's dtype */
-    double attn;    /* fused attention FLOP/s, forward */
-    double attn_b;  /* fused attention FLOP/s, backward */
-    double mem;     /* bytes/s streaming kernels sustain */
-    double kt;      /* seconds per kernel */
-    double elt;     /* bytes per GEMM input element */
+    double gemm;   /* FLOP/s a large GEMM sustains in the layout's dtype */
+    double attn;   /* fused attention FLOP/s, forward */
+    double attn_b; /* fused attention FLOP/s, backward */
+    double mem;    /* bytes/s streaming kernels sustain */
+    double kt;     /* seconds per kernel */
+    double elt;    /* bytes per GEMM input element */
 };
 
 /* A GEMM M x K times K x N: compute or HBM bound, whichever is slower, plus
@@ -210,10 +210,10 @@ static double elem(const struct rates *r, double bytes)
  * times include memory-bound kernels; communication is what stays
  * exposed after the overlap the software achieves. */
 struct layer_cost {
-    double fwd, bwd, recompute;     /* compute */
-    double tp, cp, ep;              /* exposed communication, fwd + bwd +
-                                       recompute */
-    double overlapped;              /* communication hidden under compute */
+    double fwd, bwd, recompute; /* compute */
+    double tp, cp, ep;          /* exposed communication, fwd + bwd +
+                                   recompute */
+    double overlapped;          /* communication hidden under compute */
 };
 
 struct step_ctx {
@@ -230,8 +230,7 @@ struct step_ctx {
 };
 
 /* The attention core for the local tokens: forward time and backward. */
-static void attention_core(const struct step_ctx *c, double *fwd,
-                           double *bwd)
+static void attention_core(const struct step_ctx *c, double *fwd, double *bwd)
 {
     const struct sn__dims *d = &c->t->d;
     const struct sn_train_layout *l = c->l;
@@ -261,10 +260,8 @@ static void attention_core(const struct step_ctx *c, double *fwd,
                      c->r.kt;
         double drop = c->o->dropout;
 
-        *fwd = 2 * bmm + elem(&c->r, 4 * e) +
-               (drop ? elem(&c->r, 5 * e) : 0);
-        *bwd = 4 * bmm + elem(&c->r, 6 * e) +
-               (drop ? elem(&c->r, 5 * e) : 0);
+        *fwd = 2 * bmm + elem(&c->r, 4 * e) + (drop ? elem(&c->r, 5 * e) : 0);
+        *bwd = 4 * bmm + elem(&c->r, 6 * e) + (drop ? elem(&c->r, 5 * e) : 0);
     }
 }
 
@@ -368,8 +365,8 @@ static int layer(struct step_ctx *c, bool moe, struct layer_cost *lc)
      * backward sends the K/V gradients back */
     if (l->cp > 1) {
         double kv = (double)l->cp * T * 2 * d->k * d->d * 2 / tp, ag;
-        rc = comm(t, SN_COLL_ALLGATHER, 0, (uint32_t)l->cp,
-                  (uint32_t)l->tp, (uint32_t)l->tp, kv, &ag, c->err);
+        rc = comm(t, SN_COLL_ALLGATHER, 0, (uint32_t)l->cp, (uint32_t)l->tp,
+                  (uint32_t)l->tp, kv, &ag, c->err);
         if (rc)
             return rc;
         cp_f = ag > core_f ? ag - core_f : 0;
@@ -414,8 +411,8 @@ static int zero3_layer(struct step_ctx *c, double params,
     int rc;
 
     sn__state_bytes(l->dtype, &w, &g, &o);
-    rc = comm(c->t, SN_COLL_ALLGATHER, 0, n, (uint32_t)l->tp,
-              (uint32_t)l->tp, params * 2, &ag, c->err);
+    rc = comm(c->t, SN_COLL_ALLGATHER, 0, n, (uint32_t)l->tp, (uint32_t)l->tp,
+              params * 2, &ag, c->err);
     if (!rc)
         rc = comm(c->t, SN_COLL_REDUCESCATTER, 0, n, (uint32_t)l->tp,
                   (uint32_t)l->tp, params * g, &rs, c->err);
@@ -430,7 +427,8 @@ static int zero3_layer(struct step_ctx *c, double params,
     return SN_OK;
 }
 
-/* ---- the step ------------------------------------------------------------------ */
+/* ---- the step
+ * ------------------------------------------------------------------ */
 
 struct stage_cost {
     double fwd, bwd, recompute, tp, cp, ep, pp, dp;
@@ -464,14 +462,14 @@ static int stage(struct step_ctx *c, int s, const struct layer_cost *dense,
     {
         double att = sn__attn_params(d) / tp + sn__norm_params(d);
         double dl = att + sn__mlp_params(d, d->moe ? d->f_dense : d->f) / tp;
-        double ml = att + d->shared * sn__mlp_params(d, d->f) / tp +
-                    d->h * d->experts;
+        double ml =
+            att + d->shared * sn__mlp_params(d, d->f) / tp + d->h * d->experts;
         sc->params_dense = (n - nm) * dl + nm * ml;
         sc->params_expert =
             nm * d->experts * sn__mlp_params(d, d->f) / (l->ep * tp);
         if (s == 0)
-            sc->params_dense += d->v * d->h / tp + (d->gpt ? d->s_max * d->h
-                                                           : 0);
+            sc->params_dense +=
+                d->v * d->h / tp + (d->gpt ? d->s_max * d->h : 0);
         if (s == l->pp - 1 && (!d->tied || l->pp > 1))
             sc->params_dense += d->v * d->h / tp;
     }
@@ -505,16 +503,16 @@ static int stage(struct step_ctx *c, int s, const struct layer_cost *dense,
          * bits for the logits GEMM (read 4, write 2): 14 in two. */
         double lg = gemm(r, T, d->v / tp, d->h);
         double ce = T * d->v / tp;
-        sc->fwd += elem(r, 4 * T * d->h / c->rdiv) + lg +
-                   elem(r, 38 * ce) + 5 * r->kt;
-        sc->bwd += elem(r, 8 * T * d->h / c->rdiv) + 2 * lg +
-                   elem(r, 14 * ce) + r->kt;
+        sc->fwd +=
+            elem(r, 4 * T * d->h / c->rdiv) + lg + elem(r, 38 * ce) + 5 * r->kt;
+        sc->bwd +=
+            elem(r, 8 * T * d->h / c->rdiv) + 2 * lg + elem(r, 14 * ce) + r->kt;
         if (l->sp && l->tp > 1)
             sc->tp += c->tp_unit + c->tp_rs;
     }
     sc->pp = p2p;
-    sc->total = sc->fwd + sc->bwd + sc->recompute + sc->tp + sc->cp +
-                sc->ep + sc->pp + sc->dp;
+    sc->total = sc->fwd + sc->bwd + sc->recompute + sc->tp + sc->cp + sc->ep +
+                sc->pp + sc->dp;
     return SN_OK;
 }
 
@@ -540,22 +538,22 @@ static int dp_tail(struct step_ctx *c, const struct stage_cost *s0, int m,
         rc = comm(t, SN_COLL_ALLREDUCE, 0, n, stride, stride, pd * g, &red,
                   c->err);
         if (!rc)
-            rc = comm(t, SN_COLL_ALLREDUCE, 0, en, estride, estride, pe * g,
-                      &x, c->err);
+            rc = comm(t, SN_COLL_ALLREDUCE, 0, en, estride, estride, pe * g, &x,
+                      c->err);
         red += x;
     } else {
-        rc = comm(t, SN_COLL_REDUCESCATTER, 0, n, stride, stride, pd * g,
-                  &red, c->err);
+        rc = comm(t, SN_COLL_REDUCESCATTER, 0, n, stride, stride, pd * g, &red,
+                  c->err);
         if (!rc)
-            rc = comm(t, SN_COLL_REDUCESCATTER, 0, en, estride, estride,
-                      pe * g, &x, c->err);
+            rc = comm(t, SN_COLL_REDUCESCATTER, 0, en, estride, estride, pe * g,
+                      &x, c->err);
         red += x;
         if (!rc)
-            rc = comm(t, SN_COLL_ALLGATHER, 0, n, stride, stride, pd * 2,
-                      &gat, c->err);
+            rc = comm(t, SN_COLL_ALLGATHER, 0, n, stride, stride, pd * 2, &gat,
+                      c->err);
         if (!rc)
-            rc = comm(t, SN_COLL_ALLGATHER, 0, en, estride, estride, pe * 2,
-                      &x, c->err);
+            rc = comm(t, SN_COLL_ALLGATHER, 0, en, estride, estride, pe * 2, &x,
+                      c->err);
         gat += x;
     }
     if (rc)
@@ -647,9 +645,9 @@ static int step_init(struct step_ctx *c, struct sn_train *t,
     }
     /* attention runs in BF16 even in FP8 recipes */
     c->r.attn = t->sys.flops * k->gemm_eff * k->attn_eff;
-    c->r.attn_b = k->attn_bwd_eff > 0 ? t->sys.flops * k->gemm_eff *
-                                            k->attn_bwd_eff
-                                      : c->r.attn;
+    c->r.attn_b = k->attn_bwd_eff > 0
+                      ? t->sys.flops * k->gemm_eff * k->attn_bwd_eff
+                      : c->r.attn;
     c->T = (double)l->mbs * l->seq / l->cp;
     c->rdiv = (l->sp && l->tp > 1) ? l->tp : 1;
     /* Transformer Engine's comm+GEMM overlap (userbuffers) moves data by
@@ -666,8 +664,8 @@ static int step_init(struct step_ctx *c, struct sn_train *t,
         rc = comm(t, l->sp ? SN_COLL_ALLGATHER : SN_COLL_ALLREDUCE, 0,
                   (uint32_t)l->tp, 1, 1, bytes, &c->tp_unit, err);
         if (!rc && l->sp)
-            rc = comm(t, SN_COLL_REDUCESCATTER, 0, (uint32_t)l->tp, 1, 1,
-                      bytes, &c->tp_rs, err);
+            rc = comm(t, SN_COLL_REDUCESCATTER, 0, (uint32_t)l->tp, 1, 1, bytes,
+                      &c->tp_rs, err);
         if (rc)
             return rc;
     }
@@ -701,8 +699,8 @@ static int pipe_stages(struct step_ctx *c, const struct layer_cost *dense,
         if (middle && n == mid_n && nm == mid_nm) {
             sc = mid;
         } else {
-            rc = stage(c, s, dense, moe,
-                       c->o->overlap_p2p ? 0 : 2 * v * p2p, &sc);
+            rc = stage(c, s, dense, moe, c->o->overlap_p2p ? 0 : 2 * v * p2p,
+                       &sc);
             if (rc)
                 return rc;
             if (middle) {
@@ -754,8 +752,8 @@ static void step_parts(const struct sn_train_layout *l,
     r->part[SN_PART_TP] = m * worst->tp;
     r->part[SN_PART_CP] = m * worst->cp;
     r->part[SN_PART_EP] = m * worst->ep;
-    r->part[SN_PART_PP] = m * worst->pp + (l->pp > 1 ? (l->pp - 1) * 2 * p2p
-                                                        : 0);
+    r->part[SN_PART_PP] =
+        m * worst->pp + (l->pp > 1 ? (l->pp - 1) * 2 * p2p : 0);
     r->part[SN_PART_BUBBLE] = (ps->sum - ps->tmax) / v;
     r->part[SN_PART_DP] = m * worst->dp + dp_exp;
     r->part[SN_PART_OPTIMIZER] = opt;
@@ -789,8 +787,7 @@ static void step_rates(struct sn_train *t, const struct sn_train_layout *l,
                  r->part[SN_PART_DP];
     if (!r->mem.fits)
         r->limit = SN_LIMIT_MEMORY;
-    else if (fmax(comm_parts, r->part[SN_PART_BUBBLE]) <
-             0.15 * r->step_time)
+    else if (fmax(comm_parts, r->part[SN_PART_BUBBLE]) < 0.15 * r->step_time)
         r->limit = SN_LIMIT_COMPUTE;
     else if (comm_parts >= r->part[SN_PART_BUBBLE])
         r->limit = SN_LIMIT_COMM;

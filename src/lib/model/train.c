@@ -32,8 +32,8 @@ void sn__dims_init(const struct sn_model_info *m, struct sn__dims *d)
         /* A dense layer of an MoE model: as given, else as wide as the
          * experts a token meets (DeepSeek-V3's 18432 = (8 routed + 1
          * shared) x 2048) */
-        d->f_dense = m->dense_ffn > 0 ? m->dense_ffn
-                                      : d->f * (d->topk + d->shared);
+        d->f_dense =
+            m->dense_ffn > 0 ? m->dense_ffn : d->f * (d->topk + d->shared);
     } else {
         d->f_dense = d->f;
     }
@@ -80,17 +80,15 @@ double sn_train_params(const struct sn_model_info *m, double *active)
     attn = sn__attn_params(&d) + sn__norm_params(&d);
     dense = sn__mlp_params(&d, d.f_dense);
     moe_all = d.moe ? sn__moe_mlp_params(&d) : 0;
-    moe_active = d.moe ? (d.topk + d.shared) * sn__mlp_params(&d, d.f) +
-                             d.h * d.experts
-                       : 0;
+    moe_active =
+        d.moe ? (d.topk + d.shared) * sn__mlp_params(&d, d.f) + d.h * d.experts
+              : 0;
     /* Narayanan et al. SC'21 section 5.1: 12 l h^2 (1 + 13/(12 h) +
      * (V + s)/(12 l h)) for GPT (learned positions, tied output layer) */
-    emb = d.v * d.h + (d.gpt ? d.s_max * d.h : 0) +
-          (d.tied ? 0 : d.v * d.h) + (d.gpt ? 2 * d.h : d.h);
-    total = d.layers * attn + (d.layers - nmoe) * dense + nmoe * moe_all +
-            emb;
-    act = d.layers * attn + (d.layers - nmoe) * dense + nmoe * moe_active +
-          emb;
+    emb = d.v * d.h + (d.gpt ? d.s_max * d.h : 0) + (d.tied ? 0 : d.v * d.h) +
+          (d.gpt ? 2 * d.h : d.h);
+    total = d.layers * attn + (d.layers - nmoe) * dense + nmoe * moe_all + emb;
+    act = d.layers * attn + (d.layers - nmoe) * dense + nmoe * moe_active + emb;
     if (active)
         *active = act;
     return total;
@@ -161,8 +159,7 @@ int sn_train_check(const struct sn_model_info *m,
 
     if (l->tp < 1 || l->pp < 1 || l->dp < 1 || l->cp < 1 || l->ep < 1 ||
         l->vpp < 1 || l->mbs < 1 || l->gbs < 1 || l->seq < 1)
-        return sn_error_set(err, SN_EINPUT,
-                            "layout sizes must be at least 1");
+        return sn_error_set(err, SN_EINPUT, "layout sizes must be at least 1");
     if (l->zero < 0 || l->zero > 3)
         return sn_error_set(err, SN_EINPUT, "zero stage %d (expected 0..3)",
                             l->zero);
@@ -182,18 +179,16 @@ int sn_train_check(const struct sn_model_info *m,
                             l->tp, m->heads, kv);
     if (!divides(l->tp, m->hidden) || !divides(l->tp, m->ffn))
         return sn_error_set(err, SN_EINPUT,
-                            "tp %d does not divide hidden %d and ffn %d",
-                            l->tp, m->hidden, m->ffn);
+                            "tp %d does not divide hidden %d and ffn %d", l->tp,
+                            m->hidden, m->ffn);
     if (l->pp > m->layers)
-        return sn_error_set(err, SN_EINPUT,
-                            "pp %d is more than the %d layers", l->pp,
-                            m->layers);
+        return sn_error_set(err, SN_EINPUT, "pp %d is more than the %d layers",
+                            l->pp, m->layers);
     /* uneven stages are allowed (Llama 3 runs 126 layers on 16 stages):
      * every model chunk needs a layer, or the embedding or the loss when
      * those count as one (the first and last chunks of Llama 3's 128) */
-    if (l->vpp > 1 &&
-        (l->pp < 2 || (m->layers < l->pp * l->vpp &&
-                       (m->layers + 2) % (l->pp * l->vpp) != 0)))
+    if (l->vpp > 1 && (l->pp < 2 || (m->layers < l->pp * l->vpp &&
+                                     (m->layers + 2) % (l->pp * l->vpp) != 0)))
         return sn_error_set(err, SN_EINPUT,
                             "interleaving needs pp > 1 and at least pp x "
                             "vpp = %d layers (the model has %d)",
@@ -214,8 +209,8 @@ int sn_train_check(const struct sn_model_info *m,
                             l->seq);
     if (l->ep > 1 && (!experts || experts % l->ep || l->dp % l->ep))
         return sn_error_set(err, SN_EINPUT,
-                            "ep %d must divide the %d experts and dp %d",
-                            l->ep, experts, l->dp);
+                            "ep %d must divide the %d experts and dp %d", l->ep,
+                            experts, l->dp);
     if (l->sp && l->tp < 2)
         return sn_error_set(err, SN_EINPUT,
                             "sequence parallelism needs tp > 1");
@@ -337,7 +332,7 @@ const char *sn_train_calib_for(const char *accel, struct sn_train_calib *c)
     c->reserved = 2e9;
     for (i = 0; accel && accel[i] && i + 1 < sizeof(low); i++)
         low[i] = (char)((accel[i] >= 'A' && accel[i] <= 'Z') ? accel[i] + 32
-                                                              : accel[i]);
+                                                             : accel[i]);
     low[i] = '\0';
     for (i = 0; accel && i < SN_ARRAY_LEN(calib_table); i++) {
         if (strstr(low, calib_table[i].match)) {
@@ -364,8 +359,8 @@ const char *sn_recompute_name(enum sn_recompute r)
     return r >= 0 && r < SN_RECOMPUTE_COUNT ? names[r] : "?";
 }
 
-static const char *const dtype_names[SN_DTYPE_COUNT] = {"bf16", "fp16",
-                                                        "fp8", "fp4"};
+static const char *const dtype_names[SN_DTYPE_COUNT] = {"bf16", "fp16", "fp8",
+                                                        "fp4"};
 
 const char *sn_dtype_name(enum sn_dtype d)
 {
@@ -400,8 +395,8 @@ double sn_train_peak(const struct sn_train_system *s, enum sn_dtype d)
 const char *sn_train_part_name(enum sn_train_part p)
 {
     static const char *const names[] = {
-        "forward", "backward", "recompute", "tp", "cp", "ep",
-        "pp", "bubble", "dp", "optimizer",
+        "forward", "backward", "recompute", "tp", "cp",
+        "ep",      "pp",       "bubble",    "dp", "optimizer",
     };
     return p >= 0 && p < SN_PART_COUNT ? names[p] : "?";
 }

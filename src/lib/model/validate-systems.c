@@ -12,14 +12,14 @@
 #include "train-int.h"
 
 struct system {
-    const char *key;    /* lowercase keyword in the gpu column */
+    const char *key; /* lowercase keyword in the gpu column */
     const char *name;
-    const char *accel;  /* catalog name, or an inline mapping */
+    const char *accel; /* catalog name, or an inline mapping */
     int per_node;
-    int domain;         /* accelerators per scale-up domain */
-    int nics;           /* per node */
+    int domain; /* accelerators per scale-up domain */
+    int nics;   /* per node */
     double nic_gbps;
-    const char *extra;  /* more supernode keys */
+    const char *extra; /* more supernode keys */
     const char *source;
 };
 
@@ -76,15 +76,14 @@ static void scan_nics(const char *t, int per_node, int *nics, double *gbps)
         long n;
         const char *q;
 
-        if (!isdigit((unsigned char)*p) || (p > t && isalnum((unsigned char)
-                                                             p[-1])))
+        if (!isdigit((unsigned char)*p) ||
+            (p > t && isalnum((unsigned char)p[-1])))
             continue;
         n = strtol(p, &end, 10);
         q = end;
         while (*q == ' ')
             q++;
-        if (n >= 1 && n <= 64 &&
-            (*q == 'x' || !strncmp(q, "\xc3\x97", 2))) {
+        if (n >= 1 && n <= 64 && (*q == 'x' || !strncmp(q, "\xc3\x97", 2))) {
             q += *q == 'x' ? 1 : 2;
             for (int k = 0; k < 16 && *q && !isdigit((unsigned char)*q); k++)
                 q++;

@@ -15,26 +15,69 @@
 #include "train-int.h"
 
 enum col {
-    C_SOURCE, C_MODEL, C_PARAMS, C_LAYERS, C_HIDDEN, C_HEADS, C_SEQ, C_VOCAB,
-    C_GPU, C_NGPUS, C_TP, C_PP, C_DP, C_OTHER, C_MBS, C_GBS, C_RECOMPUTE,
-    C_METRIC, C_VALUE, C_NOTES, C_COUNT
+    C_SOURCE,
+    C_MODEL,
+    C_PARAMS,
+    C_LAYERS,
+    C_HIDDEN,
+    C_HEADS,
+    C_SEQ,
+    C_VOCAB,
+    C_GPU,
+    C_NGPUS,
+    C_TP,
+    C_PP,
+    C_DP,
+    C_OTHER,
+    C_MBS,
+    C_GBS,
+    C_RECOMPUTE,
+    C_METRIC,
+    C_VALUE,
+    C_NOTES,
+    C_COUNT
 };
 
 static const char *const col_names[C_COUNT] = {
-    "source", "model", "params_B", "layers", "hidden", "heads", "seq",
-    "vocab", "gpu", "n_gpus", "tp", "pp", "dp", "other_parallel",
-    "micro_batch", "global_batch", "recompute", "measured_metric",
-    "measured_value", "notes",
+    "source",
+    "model",
+    "params_B",
+    "layers",
+    "hidden",
+    "heads",
+    "seq",
+    "vocab",
+    "gpu",
+    "n_gpus",
+    "tp",
+    "pp",
+    "dp",
+    "other_parallel",
+    "micro_batch",
+    "global_batch",
+    "recompute",
+    "measured_metric",
+    "measured_value",
+    "notes",
 };
 
 static const bool col_required[C_COUNT] = {
-    [C_MODEL] = true, [C_GPU] = true, [C_NGPUS] = true, [C_TP] = true,
-    [C_PP] = true, [C_DP] = true, [C_METRIC] = true, [C_VALUE] = true,
+    [C_MODEL] = true, [C_GPU] = true, [C_NGPUS] = true,  [C_TP] = true,
+    [C_PP] = true,    [C_DP] = true,  [C_METRIC] = true, [C_VALUE] = true,
 };
 
 enum metric {
-    M_NONE, M_TIME_S, M_TIME_MS, M_HW_TFLOPS, M_MODEL_TFLOPS, M_MFU, M_HFU,
-    M_TOKENS, M_TOKENS_GPU, M_SAMPLES, M_GPU_HOURS_T,
+    M_NONE,
+    M_TIME_S,
+    M_TIME_MS,
+    M_HW_TFLOPS,
+    M_MODEL_TFLOPS,
+    M_MFU,
+    M_HFU,
+    M_TOKENS,
+    M_TOKENS_GPU,
+    M_SAMPLES,
+    M_GPU_HOURS_T,
 };
 
 /* An environment per distinct system spec, kept for the whole run. */
@@ -48,10 +91,10 @@ struct env_slot {
 
 struct owned {
     struct sn_csv csv;
-    struct env_slot **envs;      /* each slot stays put: topologies point
-                                    at their spec */
+    struct env_slot **envs; /* each slot stays put: topologies point
+                               at their spec */
     size_t nenvs, cap;
-    struct hmap by_text;         /* hash of a slot's text -> its index */
+    struct hmap by_text; /* hash of a slot's text -> its index */
 };
 
 static void lowercase(const char *s, char *out, size_t size)
@@ -124,16 +167,13 @@ static enum metric parse_metric(const char *m)
         strstr(s, "time_per_iteration") || strstr(s, "seconds_per_step"))
         return M_TIME_S;
     if (strstr(s, "tflop") &&
-        (strstr(s, "recompute") || strstr(s, "hardware") ||
-         strstr(s, "hfu")))
+        (strstr(s, "recompute") || strstr(s, "hardware") || strstr(s, "hfu")))
         return M_HW_TFLOPS;
     if (strstr(s, "tflop"))
         return M_MODEL_TFLOPS;
-    if (!strcmp(s, "mfu") || !strcmp(s, "mfu_pct") ||
-        !strcmp(s, "mfu_percent"))
+    if (!strcmp(s, "mfu") || !strcmp(s, "mfu_pct") || !strcmp(s, "mfu_percent"))
         return M_MFU;
-    if (!strcmp(s, "hfu") || !strcmp(s, "hfu_pct") ||
-        !strcmp(s, "hfu_percent"))
+    if (!strcmp(s, "hfu") || !strcmp(s, "hfu_pct") || !strcmp(s, "hfu_percent"))
         return M_HFU;
     if (strstr(s, "gpu_hours") && strstr(s, "trillion"))
         return M_GPU_HOURS_T;
@@ -192,9 +232,9 @@ static bool modern_accel(const char *accel)
 
 static bool moe_name(const char *squashed)
 {
-    static const char *const hints[] = {"moe",  "mixtral", "deepseek",
-                                        "gptoss", "x7b", "x22b", "qwen3",
-                                        "dbrx", "grok", NULL};
+    static const char *const hints[] = {"moe",  "mixtral", "deepseek", "gptoss",
+                                        "x7b",  "x22b",    "qwen3",    "dbrx",
+                                        "grok", NULL};
 
     for (size_t i = 0; hints[i]; i++)
         if (strstr(squashed, hints[i]))
@@ -274,16 +314,18 @@ static bool row_model(char **f, struct sn_model_info *m, char *why,
         return true;
     }
     if (!layers || !hidden || !heads || !seq) {
-        snprintf(why, why_size, "model '%s' is not in the catalog and the "
-                                "row lacks layers, hidden, heads or seq",
+        snprintf(why, why_size,
+                 "model '%s' is not in the catalog and the "
+                 "row lacks layers, hidden, heads or seq",
                  f[C_MODEL]);
         return false;
     }
     if (moe_name(want) || tagged(f[C_OTHER], "EP") > 1 ||
         tagged(f[C_OTHER], "ep") > 1) {
-        snprintf(why, why_size, "mixture-of-experts model '%s' is not in "
-                                "the catalog: its experts and top-k are "
-                                "unknown",
+        snprintf(why, why_size,
+                 "mixture-of-experts model '%s' is not in "
+                 "the catalog: its experts and top-k are "
+                 "unknown",
                  f[C_MODEL]);
         return false;
     }
@@ -336,13 +378,13 @@ static bool row_measure(char **f, struct sn_validate_row *row, int *gpus,
     if (sn_parse_double(f[C_VALUE], &row->measured, NULL) ||
         !(row->measured > 0)) {
         snprintf(row->reason, sizeof(row->reason),
-                 "measured value '%.40s' is not a positive number",
-                 f[C_VALUE]);
+                 "measured value '%.40s' is not a positive number", f[C_VALUE]);
         return false;
     }
     if (!cell_int(f[C_NGPUS], 1, 10000000, gpus)) {
-        snprintf(row->reason, sizeof(row->reason), "n_gpus '%.30s' is not a "
-                                                   "number",
+        snprintf(row->reason, sizeof(row->reason),
+                 "n_gpus '%.30s' is not a "
+                 "number",
                  f[C_NGPUS]);
         return false;
     }
@@ -385,16 +427,14 @@ static int row_zero(const char *other, int pp, struct sn_validate_row *row)
 /* Fills the parallel degrees of l from the tp, pp, dp and other_parallel
  * cells; false (with the reason) when they do not make the row's GPUs. */
 static bool row_parallel(char **f, const char *other, int gpus,
-                         struct sn_train_layout *l,
-                         struct sn_validate_row *row)
+                         struct sn_train_layout *l, struct sn_validate_row *row)
 {
     int cp, ep, v;
 
     if (!cell_int(f[C_TP], 1, 100000, &l->tp) ||
         !cell_int(f[C_PP], 1, 100000, &l->pp) ||
         !cell_int(f[C_DP], 1, 10000000, &l->dp)) {
-        snprintf(row->reason, sizeof(row->reason),
-                 "tp, pp or dp is missing");
+        snprintf(row->reason, sizeof(row->reason), "tp, pp or dp is missing");
         return false;
     }
     /* other_parallel: context and expert parallelism, interleaving,
@@ -434,8 +474,8 @@ static struct env_slot *row_system(struct owned *own, char **f, int gpus,
                                    sizeof(row->system));
     if (!spec) {
         snprintf(row->reason, sizeof(row->reason),
-                 "no built-in system for gpu '%.60s' with %d GPUs",
-                 f[C_GPU], gpus);
+                 "no built-in system for gpu '%.60s' with %d GPUs", f[C_GPU],
+                 gpus);
         return NULL;
     }
     e = env_for(own, spec);
@@ -470,8 +510,7 @@ static void row_stack(const struct env_slot *e, const char *other,
         o->overlap_param_gather = true;
         o->overlap_tp = true;
     }
-    l->sp = l->tp > 1 &&
-            (sp_given || (modern && !strstr(other, "without sp")));
+    l->sp = l->tp > 1 && (sp_given || (modern && !strstr(other, "without sp")));
     l->zero = zero >= 0 ? zero : (modern && l->dp * l->cp > 1 ? 1 : 0);
     if (l->zero && l->dp * l->cp == 1)
         l->zero = 0;
@@ -492,8 +531,9 @@ static bool row_batch(char **f, struct sn_train_layout *l,
                       struct sn_validate_row *row)
 {
     if (!cell_int(f[C_GBS], 1, 100000000, &l->gbs)) {
-        snprintf(row->reason, sizeof(row->reason), "global batch is "
-                                                   "missing");
+        snprintf(row->reason, sizeof(row->reason),
+                 "global batch is "
+                 "missing");
         return false;
     }
     if (!cell_int(f[C_MBS], 1, 1000000, &l->mbs)) {
@@ -833,8 +873,7 @@ static void summarise(struct sn_validate_report *rep)
             x->mean_abs_pct = NAN;
         lo = hi;
     }
-    qsort(rep->sources, rep->nsources, sizeof(*rep->sources),
-          cmp_source_first);
+    qsort(rep->sources, rep->nsources, sizeof(*rep->sources), cmp_source_first);
 
     /* ranking groups: same source, model and GPU count, timed rows, in
      * the order groups first appear; the same sort, by the group's key */
@@ -893,8 +932,8 @@ int sn_validate_csv(const char *file, const char *text, size_t len,
     own = sn_xcalloc(1, sizeof(*own));
     rep->owned = own;
     rep->file = sn_xstrdup(file);
-    rc = sn_csv_parse(file, text, len, SN_VALIDATE_MAX_ROWS + 1, &own->csv,
-                      err);
+    rc =
+        sn_csv_parse(file, text, len, SN_VALIDATE_MAX_ROWS + 1, &own->csv, err);
     if (rc)
         goto fail;
     if (own->csv.nrows < 1) {
@@ -914,8 +953,7 @@ int sn_validate_csv(const char *file, const char *text, size_t len,
         }
     }
     rep->nrows = own->csv.nrows - 1;
-    rep->rows = sn_xcalloc(rep->nrows ? rep->nrows : 1,
-                           sizeof(*rep->rows));
+    rep->rows = sn_xcalloc(rep->nrows ? rep->nrows : 1, sizeof(*rep->rows));
     for (size_t i = 1; i < own->csv.nrows; i++) {
         char *f[C_COUNT];
         for (int c = 0; c < C_COUNT; c++) {

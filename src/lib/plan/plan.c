@@ -14,17 +14,21 @@
 #include "sn/plan.h"
 
 /* Defaults when neither the spec nor the catalog gives a value. */
-#define DEFAULT_HEADROOM 1.5   /* DOMAIN.md: provision at least 1.5x */
-#define DEFAULT_DELTA_T 10.0   /* K across cold plates (ASHRAE W-class
-                                  secondary loops run 8-12 K) */
-#define DEFAULT_AIR_LIMIT 40e3 /* W per rack: NVIDIA's air-cooled DGX H100
-                                  racks run just over 40 kW with
-                                  containment (SuperPOD RA) */
-#define DEFAULT_LIQUID_SHARE 0.8 /* cold plates take ~80% of the heat:
-                                  direct-to-chip racks leave 20-30% to
-                                  air (DCD, hardware-catalog.md 4.2) [E] */
-#define DEFAULT_BYTES_PER_PARAM_CKPT 14.0 /* fp32 master + Adam m, v +
-                                  bf16 weights (ZeRO, SC20; BLOOM) */
+#define DEFAULT_HEADROOM 1.5 /* DOMAIN.md: provision at least 1.5x */
+#define DEFAULT_DELTA_T                                                        \
+    10.0 /* K across cold plates (ASHRAE W-class                               \
+            secondary loops run 8-12 K) */
+#define DEFAULT_AIR_LIMIT                                                      \
+    40e3 /* W per rack: NVIDIA's air-cooled DGX H100                           \
+            racks run just over 40 kW with                                     \
+            containment (SuperPOD RA) */
+#define DEFAULT_LIQUID_SHARE                                                   \
+    0.8 /* cold plates take ~80% of the heat:                                  \
+         direct-to-chip racks leave 20-30% to                                  \
+         air (DCD, hardware-catalog.md 4.2) [E] */
+#define DEFAULT_BYTES_PER_PARAM_CKPT                                           \
+    14.0                                   /* fp32 master + Adam m, v +        \
+                                   bf16 weights (ZeRO, SC20; BLOOM) */
 #define DEFAULT_BYTES_PER_PARAM_TRAIN 16.0 /* mixed-precision Adam (ZeRO) */
 
 /* Coolant properties at about 30 C (hardware-catalog.md 4.2): water
@@ -140,8 +144,7 @@ static double reach_of(const struct sn_spec *s, enum sn_medium m,
             continue;
         if (c->max_reach > any)
             any = c->max_reach;
-        if (c->scale_up == up && c->rate >= bw * 0.999 &&
-            c->max_reach > best)
+        if (c->scale_up == up && c->rate >= bw * 0.999 && c->max_reach > best)
             best = c->max_reach;
     }
     if (best > 0)
@@ -179,7 +182,7 @@ static const struct optics *optics_of(const struct sn_spec *s,
         if (cache[i].medium == m && cache[i].cls == cls && cache[i].bw == bw)
             return &cache[i];
     /* a cable the spec forces for the class is the cable of its links */
-    c = cls == SN_LINK_SCALE_UP ? s->scaleup.cable
+    c = cls == SN_LINK_SCALE_UP    ? s->scaleup.cable
         : cls == SN_LINK_SCALE_OUT ? s->scaleout.cable
                                    : NULL;
     if (!c || c->medium != m)
@@ -187,10 +190,10 @@ static const struct optics *optics_of(const struct sn_spec *s,
     o.medium = (uint8_t)m;
     o.cls = (uint8_t)cls;
     o.bw = bw;
-    o.forced = c && c->medium == m && (c == s->scaleup.cable ||
-                                       c == s->scaleout.cable)
-                   ? c
-                   : NULL;
+    o.forced =
+        c && c->medium == m && (c == s->scaleup.cable || c == s->scaleout.cable)
+            ? c
+            : NULL;
     o.reach = o.forced ? c->max_reach : reach_of(s, m, cls, bw);
     o.per_end = 1;
     if (c) {
@@ -249,8 +252,7 @@ static void count_nodes(struct sn_plan *p)
     }
     for (size_t v = 0; v < t->nnodes; v++) {
         const struct sn_node *n = &t->nodes[v];
-        struct sn_plan_rack *rk = n->rack < p->nrack ? &p->rack[n->rack]
-                                                     : NULL;
+        struct sn_plan_rack *rk = n->rack < p->nrack ? &p->rack[n->rack] : NULL;
         double w = 0;
         switch (n->kind) {
         case SN_NODE_ACCEL:
@@ -342,7 +344,7 @@ static void count_nodes(struct sn_plan *p)
 struct overreach {
     size_t n;
     double longest, reach;
-    uint32_t link;                      /* the longest */
+    uint32_t link; /* the longest */
     const struct sn_cable_info *forced;
 };
 
@@ -489,17 +491,15 @@ static void bandwidth(struct sn_plan *p)
 {
     const struct sn_spec *s = p->spec;
     const struct sn_scaleout *so = &s->scaleout;
-    double nic_bw = so->nic_bw > 0 ? so->nic_bw : so->nic ? so->nic->rate
-                                                          : 0;
+    double nic_bw = so->nic_bw > 0 ? so->nic_bw : so->nic ? so->nic->rate : 0;
     double ports = (double)p->nics;
 
-    p->scaleup_per_accel = s->scaleup.fabric == SN_FABRIC_NONE
-                               ? 0
-                               : s->scaleup.links_per_accel *
-                                     s->scaleup.link_bw;
-    p->scaleout_per_accel = p->accelerators
-                                ? ports * nic_bw / (double)p->accelerators
-                                : 0;
+    p->scaleup_per_accel =
+        s->scaleup.fabric == SN_FABRIC_NONE
+            ? 0
+            : s->scaleup.links_per_accel * s->scaleup.link_bw;
+    p->scaleout_per_accel =
+        p->accelerators ? ports * nic_bw / (double)p->accelerators : 0;
     p->convergence = p->scaleout_per_accel > 0
                          ? p->scaleup_per_accel / p->scaleout_per_accel
                          : 0;
@@ -568,8 +568,8 @@ static void power_and_cooling(struct sn_plan *p)
     const struct sn_cooling_spec *cs = &s->cooling;
     double tdp = s->accel ? s->accel->tdp_w : 0;
     double limit = s->racks.power_limit_w;
-    double air_limit = cs->air_limit_w > 0 ? cs->air_limit_w
-                                           : DEFAULT_AIR_LIMIT;
+    double air_limit =
+        cs->air_limit_w > 0 ? cs->air_limit_w : DEFAULT_AIR_LIMIT;
     double share, dt, flow_div;
     size_t over_power = 0, over_air = 0;
     const struct sn_plan_rack *worst_air = NULL;
@@ -582,8 +582,8 @@ static void power_and_cooling(struct sn_plan *p)
     p->pue = pw->pue > 0 ? pw->pue : default_pue(cs->type);
     p->facility_w = p->steady_w * p->pue;
 
-    share = cs->type == SN_COOL_AIR ? 0
-            : cs->liquid_share > 0  ? cs->liquid_share
+    share = cs->type == SN_COOL_AIR         ? 0
+            : cs->liquid_share > 0          ? cs->liquid_share
             : cs->type == SN_COOL_IMMERSION ? 1
                                             : DEFAULT_LIQUID_SHARE;
     dt = cs->delta_t > 0 ? cs->delta_t : DEFAULT_DELTA_T;
@@ -642,8 +642,8 @@ static void power_and_cooling(struct sn_plan *p)
         warn(p, "power", p->worst->peak_w, limit,
              "%s of %s racks draw more than the rack limit of %.1f kW at "
              "peak (worst: rack r%02u at %.1f kW)",
-             COUNT(over_power), COUNT(p->nrack), limit / 1e3, (unsigned)p->worst->rack,
-             p->worst->peak_w / 1e3);
+             COUNT(over_power), COUNT(p->nrack), limit / 1e3,
+             (unsigned)p->worst->rack, p->worst->peak_w / 1e3);
     if (over_air)
         warn(p, "cooling", worst_air->air_w, air_limit,
              "%s racks leave more heat to air than air carries (%.1f kW "
@@ -663,9 +663,7 @@ static void storage_and_memory(struct sn_plan *p)
     const struct sn_accel_info *acc = s->accel;
     double bpp, tpp, read_bw;
 
-    p->params = wl->params > 0 ? wl->params
-                : wl->model    ? wl->model->params
-                               : 0;
+    p->params = wl->params > 0 ? wl->params : wl->model ? wl->model->params : 0;
     if (acc && acc->bf16_flops > 0 && acc->hbm_bw > 0) {
         p->bytes_per_flop = acc->hbm_bw / acc->bf16_flops;
         if (p->bytes_per_flop < MIN_BYTES_PER_FLOP)
@@ -683,11 +681,9 @@ static void storage_and_memory(struct sn_plan *p)
                                   : DEFAULT_BYTES_PER_PARAM_CKPT;
     p->storage = true;
     p->checkpoint_bytes = p->params * bpp;
-    p->required_write_Bps = st->write_window > 0
-                                ? p->checkpoint_bytes / st->write_window
-                                : NAN;
-    p->write_time = st->write_bw > 0 ? p->checkpoint_bytes / st->write_bw
-                                     : NAN;
+    p->required_write_Bps =
+        st->write_window > 0 ? p->checkpoint_bytes / st->write_window : NAN;
+    p->write_time = st->write_bw > 0 ? p->checkpoint_bytes / st->write_bw : NAN;
     read_bw = st->read_bw > 0 ? st->read_bw : 0;
     p->restore_time = read_bw > 0 ? p->checkpoint_bytes / read_bw : NAN;
     p->checkpoint_share = st->checkpoint_interval > 0 && p->write_time > 0
@@ -727,8 +723,8 @@ static void check_design(struct sn_plan *p)
     const struct sn_spec *s = p->spec;
     const struct sn_accel_info *acc = s->accel;
     const struct sn_scaleup *su = &s->scaleup;
-    uint32_t units = s->racks.rack_units > 0 ? (uint32_t)s->racks.rack_units
-                                             : RACK_UNITS;
+    uint32_t units =
+        s->racks.rack_units > 0 ? (uint32_t)s->racks.rack_units : RACK_UNITS;
     size_t over_units = 0;
     uint32_t worst_units = 0;
 
@@ -747,8 +743,8 @@ static void check_design(struct sn_plan *p)
              "has %d",
              su->links_per_accel, acc->display ? acc->display : acc->name,
              acc->scaleup_links);
-    if (acc && acc->scaleup_bw > 0 && p->scaleup_per_accel >
-                                          acc->scaleup_bw * 1.001)
+    if (acc && acc->scaleup_bw > 0 &&
+        p->scaleup_per_accel > acc->scaleup_bw * 1.001)
         warn(p, "scale-up", p->scaleup_per_accel, acc->scaleup_bw,
              "the design gives each accelerator %.0f GB/s of scale-up "
              "bandwidth per direction; the %s has %.0f GB/s",
@@ -781,8 +777,7 @@ static void check_design(struct sn_plan *p)
             continue;
         warn(p, "power", 0, 0,
              "no power figure for the %s (%s): %s %s counted at 0 W",
-             info ? (info->display ? info->display : info->name)
-                  : "switch",
+             info ? (info->display ? info->display : info->name) : "switch",
              sn_switch_role_name((enum sn_switch_role)r),
              COUNT(sw->boxes ? sw->boxes : sw->chips),
              sw->boxes ? "boxes" : "chips");
@@ -810,18 +805,15 @@ int sn_plan_build(const struct sn_topo *t, struct sn_plan **out,
     p->spec = s;
     p->supernodes = (size_t)s->supernodes;
     p->per_supernode = (size_t)s->scaleup.accelerators;
-    p->servers = s->scaleup.per_node > 0
-                     ? p->supernodes * p->per_supernode /
-                           (size_t)s->scaleup.per_node
-                     : 0;
-    p->node_overhead = s->power.node_overhead > 0 ? s->power.node_overhead
-                                                  : 1;
+    p->servers = s->scaleup.per_node > 0 ? p->supernodes * p->per_supernode /
+                                               (size_t)s->scaleup.per_node
+                                         : 0;
+    p->node_overhead = s->power.node_overhead > 0 ? s->power.node_overhead : 1;
     p->transient = s->power.transient_factor > 0 ? s->power.transient_factor
                    : s->accel && s->accel->transient_factor > 0
                        ? s->accel->transient_factor
                        : 1;
-    p->headroom = s->power.headroom > 0 ? s->power.headroom
-                                        : DEFAULT_HEADROOM;
+    p->headroom = s->power.headroom > 0 ? s->power.headroom : DEFAULT_HEADROOM;
     count_nodes(p);
     count_links(p);
     bandwidth(p);

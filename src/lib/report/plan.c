@@ -82,22 +82,22 @@ static void fabric_text(const struct sn_spec *s, struct sn_buf *b)
     sn_buf_printf(b, "%s", sn_fabric_name(su->fabric));
     switch (su->fabric) {
     case SN_FABRIC_SWITCHED:
-        sn_buf_printf(b, ", %d tier%s, %d plane%s, %d x %s links per "
-                         "accelerator",
+        sn_buf_printf(b,
+                      ", %d tier%s, %d plane%s, %d x %s links per "
+                      "accelerator",
                       su->tiers > 1 ? su->tiers : 1, su->tiers > 1 ? "s" : "",
                       su->planes > 1 ? su->planes : 1,
                       su->planes > 1 ? "s" : "", su->links_per_accel,
                       UNIT(su->link_bw, SN_UNIT_BANDWIDTH));
         if (su->sw)
-            sn_buf_printf(b, " into %s", su->sw->display ? su->sw->display
-                                                         : su->sw->name);
+            sn_buf_printf(b, " into %s",
+                          su->sw->display ? su->sw->display : su->sw->name);
         break;
     case SN_FABRIC_TORUS:
         sn_buf_printf(b, " %d", su->dims[0]);
         for (int d = 1; d < su->ndims; d++)
             sn_buf_printf(b, " x %d", su->dims[d]);
-        sn_buf_printf(b, ", %d x %s links per accelerator",
-                      su->links_per_accel,
+        sn_buf_printf(b, ", %d x %s links per accelerator", su->links_per_accel,
                       UNIT(su->link_bw, SN_UNIT_BANDWIDTH));
         break;
     case SN_FABRIC_PARTIAL_MESH:
@@ -107,8 +107,7 @@ static void fabric_text(const struct sn_spec *s, struct sn_buf *b)
         break;
     case SN_FABRIC_FULL_MESH:
     case SN_FABRIC_PCIE_TREE:
-        sn_buf_printf(b, ", %d x %s links per accelerator",
-                      su->links_per_accel,
+        sn_buf_printf(b, ", %d x %s links per accelerator", su->links_per_accel,
                       UNIT(su->link_bw, SN_UNIT_BANDWIDTH));
         break;
     case SN_FABRIC_NONE:
@@ -130,9 +129,9 @@ static void network_text(const struct sn_spec *s, struct sn_buf *b)
         if (so->tiers > 0)
             sn_buf_printf(b, ", %d tiers", so->tiers);
         if (so->oversubscription > 1)
-            sn_buf_printf(b, ", %s:1 at the leaf",
-                          sn_fmt_double(so->oversubscription, 3,
-                                        (char[32]){0}, 32));
+            sn_buf_printf(
+                b, ", %s:1 at the leaf",
+                sn_fmt_double(so->oversubscription, 3, (char[32]){0}, 32));
     }
     sn_buf_printf(b, "; %d NIC port%s per server", so->nics_per_node,
                   so->nics_per_node == 1 ? "" : "s");
@@ -167,8 +166,8 @@ static void text_compute(const struct sn_plan *p, struct sn_buf *out)
     static const char *const heads[] = {">", ""};
     struct sn_table t;
     double nic_bw = s->scaleout.nic_bw > 0 ? s->scaleout.nic_bw
-                    : s->scaleout.nic     ? s->scaleout.nic->rate
-                                          : 0;
+                    : s->scaleout.nic      ? s->scaleout.nic->rate
+                                           : 0;
 
     table_start(&t, "Compute and racks", 2, heads);
     sn_table_row(&t);
@@ -192,8 +191,9 @@ static void text_compute(const struct sn_plan *p, struct sn_buf *out)
             sn_table_cell(&t, "%d per server; accelerators on %s", h.cpus,
                           h.link);
         else
-            sn_table_cell(&t, "one host complex per server; accelerators "
-                              "on %s",
+            sn_table_cell(&t,
+                          "one host complex per server; accelerators "
+                          "on %s",
                           h.link);
     }
     sn_table_row(&t);
@@ -228,9 +228,9 @@ static void text_switches(const struct sn_plan *p, struct sn_buf *out)
             if (!sw->chips)
                 continue;
             sn_table_row(&t);
-            sn_table_cell(&t, "  %s",
-                          sn_switch_role_name((enum sn_switch_role)
-                                                  role_order[i]));
+            sn_table_cell(
+                &t, "  %s",
+                sn_switch_role_name((enum sn_switch_role)role_order[i]));
             sn_table_cell(&t, "%s", NUM(sw->chips));
             sn_table_cell(&t, "%s", NUM(sw->boxes));
             sn_table_cell(&t, "%s", NUM(sw->onboard));
@@ -248,8 +248,7 @@ static void text_switches(const struct sn_plan *p, struct sn_buf *out)
         sn_table_cell(&t, "%s", "");
         if (p->switches_w > 0)
             sn_table_cell(&t, "%s", UNIT(p->switches_w, SN_UNIT_POWER));
-        else if (p->sw[SN_SW_SCALEUP_L1].onboard +
-                     p->sw[SN_SW_PCIE].onboard ==
+        else if (p->sw[SN_SW_SCALEUP_L1].onboard + p->sw[SN_SW_PCIE].onboard ==
                  p->switch_chips)
             sn_table_cell(&t, "in the servers'");
         else
@@ -257,8 +256,9 @@ static void text_switches(const struct sn_plan *p, struct sn_buf *out)
         table_end(&t, out);
     }
     if (p->spec->scaleout.topology == SN_NET_EXTERNAL)
-        sn_buf_printf(out, "  The %s NIC uplinks end on the site network; "
-                           "its switches are not part of this design.\n\n",
+        sn_buf_printf(out,
+                      "  The %s NIC uplinks end on the site network; "
+                      "its switches are not part of this design.\n\n",
                       NUM(p->scaleout_nic));
 }
 
@@ -288,8 +288,7 @@ static void text_links(const struct sn_plan *p, struct sn_buf *out)
     link_row(&t, "  scale-out", p->links[SN_LINK_SCALE_OUT], sn, !shared);
     link_row(&t, "    NIC uplinks", p->scaleout_nic, sn, true);
     link_row(&t, "    switch to switch", p->scaleout_switch, sn, false);
-    link_row(&t, "  total (scale-up + scale-out)", p->links_total, sn,
-             !shared);
+    link_row(&t, "  total (scale-up + scale-out)", p->links_total, sn, !shared);
     link_row(&t, "  host (on board)", p->links[SN_LINK_HOST], sn, true);
     table_end(&t, out);
 }
@@ -325,8 +324,9 @@ static void text_cables(const struct sn_plan *p, struct sn_buf *out)
                       NUM(p->active_ends),
                       UNIT(p->transceiver_w, SN_UNIT_POWER));
     else
-        sn_table_cell(&t, "optical modules, one per link end or shared; %s "
-                          "in all",
+        sn_table_cell(&t,
+                      "optical modules, one per link end or shared; %s "
+                      "in all",
                       UNIT(p->transceiver_w, SN_UNIT_POWER));
     table_end(&t, out);
 }
@@ -364,8 +364,7 @@ static void text_bandwidth(const struct sn_plan *p, struct sn_buf *out)
        UNIT(p->scaleup_per_accel, SN_UNIT_BANDWIDTH),
        s->scaleup.fabric == SN_FABRIC_NONE ? "no scale-up fabric"
                                            : "%d links x %s",
-       s->scaleup.links_per_accel,
-       UNIT(s->scaleup.link_bw, SN_UNIT_BANDWIDTH));
+       s->scaleup.links_per_accel, UNIT(s->scaleup.link_bw, SN_UNIT_BANDWIDTH));
     kv(&t, "scale-out per accelerator",
        UNIT(p->scaleout_per_accel, SN_UNIT_BANDWIDTH), NULL);
     if (p->convergence > 0) {
@@ -426,8 +425,8 @@ static void text_power(const struct sn_plan *p, struct sn_buf *out)
     double tdp = s->accel ? s->accel->tdp_w : 0;
 
     table_start(&t, "Power", 2, heads);
-    kv(&t, "accelerators (TDP)", UNIT(p->accel_tdp_w, SN_UNIT_POWER),
-       "%s x %s", NUM(p->accelerators), UNIT(tdp, SN_UNIT_POWER));
+    kv(&t, "accelerators (TDP)", UNIT(p->accel_tdp_w, SN_UNIT_POWER), "%s x %s",
+       NUM(p->accelerators), UNIT(tdp, SN_UNIT_POWER));
     kv(&t, "servers", UNIT(p->servers_w, SN_UNIT_POWER),
        "x%s node overhead (CPUs, memory, fans, NICs)",
        sn_fmt_double(p->node_overhead, 3, (char[32]){0}, 32));
@@ -440,15 +439,14 @@ static void text_power(const struct sn_plan *p, struct sn_buf *out)
        "accelerators at x%s of TDP in load transients",
        sn_fmt_double(p->transient, 3, (char[32]){0}, 32));
     kv(&t, "provisioned", UNIT(p->provisioned_w, SN_UNIT_POWER),
-       "peak x%s headroom",
-       sn_fmt_double(p->headroom, 3, (char[32]){0}, 32));
+       "peak x%s headroom", sn_fmt_double(p->headroom, 3, (char[32]){0}, 32));
     kv(&t, "facility", UNIT(p->facility_w, SN_UNIT_POWER), "steady x PUE %s",
        sn_fmt_double(p->pue, 3, (char[32]){0}, 32));
     if (p->worst) {
         const struct sn_plan_rack *w = p->worst;
         kv(&t, "heaviest rack", UNIT(w->peak_w, SN_UNIT_POWER),
-           "r%02u at peak; steady %s, provisioned %s",
-           (unsigned)w->rack, UNIT(w->steady_w, SN_UNIT_POWER),
+           "r%02u at peak; steady %s, provisioned %s", (unsigned)w->rack,
+           UNIT(w->steady_w, SN_UNIT_POWER),
            UNIT(w->provisioned_w, SN_UNIT_POWER));
         if (!isnan(w->current_a))
             kv(&t, "feed current at peak", amps(w->current_a),
@@ -460,8 +458,7 @@ static void text_power(const struct sn_plan *p, struct sn_buf *out)
                              3, (char[32]){0}, 32));
     }
     if (s->racks.power_limit_w > 0)
-        kv(&t, "rack limit", UNIT(s->racks.power_limit_w, SN_UNIT_POWER),
-           NULL);
+        kv(&t, "rack limit", UNIT(s->racks.power_limit_w, SN_UNIT_POWER), NULL);
     table_end(&t, out);
 }
 
@@ -514,12 +511,10 @@ static void rack_cell(struct sn_table *t, int col, double lo, double hi)
  * lists every rack. */
 static void text_racks(const struct sn_plan *p, struct sn_buf *out)
 {
-    static const char *const heads[] = {">racks", "",       ">steady",
-                                        ">peak",  ">provisioned",
-                                        ">feed current", ">coolant",
-                                        ">to air"};
-    static const enum sn_rack_kind order[] = {SN_RACK_COMPUTE,
-                                              SN_RACK_SCALEUP,
+    static const char *const heads[] = {
+        ">racks",        "",         ">steady", ">peak", ">provisioned",
+        ">feed current", ">coolant", ">to air"};
+    static const enum sn_rack_kind order[] = {SN_RACK_COMPUTE, SN_RACK_SCALEUP,
                                               SN_RACK_NETWORK};
     struct rack_kind k[3];
     bool liquid = p->spec->cooling.type != SN_COOL_AIR;
@@ -592,8 +587,7 @@ static void text_cooling(const struct sn_plan *p, struct sn_buf *out)
     if (cs->type != SN_COOL_AIR) {
         kv(&t, "heat to liquid", UNIT(p->liquid_w, SN_UNIT_POWER),
            "%s%% of the heat",
-           sn_fmt_double(p->steady_w > 0 ? 100 * p->liquid_w / p->steady_w
-                                         : 0,
+           sn_fmt_double(p->steady_w > 0 ? 100 * p->liquid_w / p->steady_w : 0,
                          3, (char[32]){0}, 32));
         kv(&t, "coolant flow", UNIT(p->coolant_m3s, SN_UNIT_FLOW),
            "%s, dT %s, Q = P / (rho c_p dT)",
@@ -603,8 +597,8 @@ static void text_cooling(const struct sn_plan *p, struct sn_buf *out)
            "the heaviest rack");
     }
     kv(&t, "heat to air", UNIT(p->air_w, SN_UNIT_POWER),
-       "at most %s per rack; air carries %s",
-       UNIT(max_air, SN_UNIT_POWER), UNIT(p->air_limit_w, SN_UNIT_POWER));
+       "at most %s per rack; air carries %s", UNIT(max_air, SN_UNIT_POWER),
+       UNIT(p->air_limit_w, SN_UNIT_POWER));
     table_end(&t, out);
 }
 
@@ -623,15 +617,14 @@ static void text_storage(const struct sn_plan *p, struct sn_buf *out)
        sn_fmt_double(p->checkpoint_bytes / p->params, 3, (char[32]){0}, 32));
     if (!isnan(p->required_write_Bps))
         kv(&t, "write bandwidth needed",
-           UNIT(p->required_write_Bps, SN_UNIT_BANDWIDTH),
-           "to write within %s", UNIT(st->write_window, SN_UNIT_TIME));
+           UNIT(p->required_write_Bps, SN_UNIT_BANDWIDTH), "to write within %s",
+           UNIT(st->write_window, SN_UNIT_TIME));
     if (!isnan(p->write_time)) {
         if (!isnan(p->checkpoint_share))
             kv(&t, "write time", UNIT(p->write_time, SN_UNIT_TIME),
                "at %s; %s%% of the %s interval",
                UNIT(st->write_bw, SN_UNIT_BANDWIDTH),
-               sn_fmt_double(100 * p->checkpoint_share, 3, (char[32]){0},
-                             32),
+               sn_fmt_double(100 * p->checkpoint_share, 3, (char[32]){0}, 32),
                UNIT(st->checkpoint_interval, SN_UNIT_TIME));
         else
             kv(&t, "write time", UNIT(p->write_time, SN_UNIT_TIME), "at %s",
@@ -657,8 +650,7 @@ static void text_memory(const struct sn_plan *p, struct sn_buf *out)
            "%s B per parameter, activations not counted",
            sn_fmt_double(p->train_bytes / p->params, 3, (char[32]){0}, 32));
         kv(&t, "HBM", UNIT(p->hbm_cluster, SN_UNIT_BYTES),
-           "cluster; %s per supernode",
-           UNIT(p->hbm_supernode, SN_UNIT_BYTES));
+           "cluster; %s per supernode", UNIT(p->hbm_supernode, SN_UNIT_BYTES));
         kv(&t, "accelerators to hold it", NUM(p->min_accels),
            "at least, fully sharded (ZeRO-3); %s per supernode",
            NUM(p->per_supernode));
@@ -678,12 +670,12 @@ void sn_report_plan_text(const struct sn_plan *p, struct sn_buf *out)
     sn_buf_printf(out, "Plan: %s", s->name ? s->name : "(unnamed)");
     if (s->file)
         sn_buf_printf(out, " (%s)", s->file);
-    sn_buf_printf(out, "\n%s supernode%s x %s %s = %s accelerators in %s "
-                       "server%s and %s rack%s\n",
+    sn_buf_printf(out,
+                  "\n%s supernode%s x %s %s = %s accelerators in %s "
+                  "server%s and %s rack%s\n",
                   NUM(p->supernodes), p->supernodes == 1 ? "" : "s",
-                  NUM(p->per_supernode), accel_name(s),
-                  NUM(p->accelerators), NUM(p->servers),
-                  p->servers == 1 ? "" : "s", NUM(p->racks),
+                  NUM(p->per_supernode), accel_name(s), NUM(p->accelerators),
+                  NUM(p->servers), p->servers == 1 ? "" : "s", NUM(p->racks),
                   p->racks == 1 ? "" : "s");
     sn_buf_puts(out, "scale-up: ");
     fabric_text(s, out);
@@ -706,11 +698,11 @@ void sn_report_plan_text(const struct sn_plan *p, struct sn_buf *out)
     }
     sn_buf_puts(out, "Warnings\n");
     for (size_t i = 0; i < p->nwarn; i++)
-        sn_buf_printf(out, "  WARN %s: %s\n", p->warn[i].topic,
-                      p->warn[i].msg);
+        sn_buf_printf(out, "  WARN %s: %s\n", p->warn[i].topic, p->warn[i].msg);
 }
 
-/* ---- JSON ----------------------------------------------------------------- */
+/* ---- JSON -----------------------------------------------------------------
+ */
 
 static void knum_or_null(struct sn_json *j, const char *key, double v)
 {
@@ -822,22 +814,19 @@ static void json_totals(const struct sn_plan *p, struct sn_json *j)
     sn_json_knum(j, "headroom", p->headroom);
     sn_json_knum(j, "pue", p->pue);
     knum_or_null(j, "rack_max_peak_w", p->worst ? p->worst->peak_w : NAN);
-    knum_or_null(j, "rack_max_current_a",
-                 p->worst ? p->worst->current_a : NAN);
+    knum_or_null(j, "rack_max_current_a", p->worst ? p->worst->current_a : NAN);
     sn_json_obj_end(j);
 
     sn_json_key(j, "cooling");
     sn_json_obj_begin(j);
     sn_json_kstr(j, "type", cooling_name(s->cooling.type));
-    sn_json_kstr(j, "coolant", s->cooling.coolant == SN_COOLANT_PG25
-                                   ? "pg25"
-                                   : "water");
+    sn_json_kstr(j, "coolant",
+                 s->cooling.coolant == SN_COOLANT_PG25 ? "pg25" : "water");
     sn_json_knum(j, "liquid_w", p->liquid_w);
     sn_json_knum(j, "air_w", p->air_w);
     sn_json_knum(j, "coolant_m3s", p->coolant_m3s);
     sn_json_knum(j, "coolant_lpm", round(p->coolant_m3s * 60e3 * 100) / 100);
-    sn_json_knum(j, "rack_max_coolant_lpm", round(max_flow * 60e3 * 100) /
-                                                100);
+    sn_json_knum(j, "rack_max_coolant_lpm", round(max_flow * 60e3 * 100) / 100);
     sn_json_knum(j, "rack_max_air_w", max_air);
     sn_json_knum(j, "air_limit_w", p->air_limit_w);
     sn_json_knum(j, "rack_max_steady_w", p->rack_max_steady_w);
@@ -847,22 +836,19 @@ static void json_totals(const struct sn_plan *p, struct sn_json *j)
     sn_json_key(j, "storage");
     sn_json_obj_begin(j);
     knum_or_null(j, "params", p->storage ? p->params : NAN);
-    knum_or_null(j, "checkpoint_bytes", p->storage ? p->checkpoint_bytes
-                                                   : NAN);
+    knum_or_null(j, "checkpoint_bytes", p->storage ? p->checkpoint_bytes : NAN);
     knum_or_null(j, "required_write_Bps",
                  p->storage ? p->required_write_Bps : NAN);
     knum_or_null(j, "write_time_s", p->storage ? p->write_time : NAN);
     knum_or_null(j, "restore_time_s", p->storage ? p->restore_time : NAN);
-    knum_or_null(j, "checkpoint_share",
-                 p->storage ? p->checkpoint_share : NAN);
+    knum_or_null(j, "checkpoint_share", p->storage ? p->checkpoint_share : NAN);
     sn_json_obj_end(j);
 
     sn_json_key(j, "memory");
     sn_json_obj_begin(j);
     knum_or_null(j, "train_bytes", p->memory ? p->train_bytes : NAN);
     knum_or_null(j, "hbm_cluster_bytes", p->memory ? p->hbm_cluster : NAN);
-    knum_or_null(j, "hbm_supernode_bytes",
-                 p->memory ? p->hbm_supernode : NAN);
+    knum_or_null(j, "hbm_supernode_bytes", p->memory ? p->hbm_supernode : NAN);
     knum_or_null(j, "min_accelerators",
                  p->memory ? (double)p->min_accels : NAN);
     knum_or_null(j, "hbm_bytes_per_flop",
@@ -958,7 +944,8 @@ void sn_report_plan_json(const struct sn_plan *p, struct sn_buf *out)
     sn_buf_putc(out, '\n');
 }
 
-/* ---- ledger ---------------------------------------------------------------- */
+/* ---- ledger ----------------------------------------------------------------
+ */
 
 static void ledger_end(const struct sn_topo *t, uint32_t v, uint32_t port,
                        struct sn_buf *out)
@@ -1006,12 +993,12 @@ void sn_report_ledger_csv(const struct sn_topo *t, struct sn_buf *out)
                       sn_link_class_name((enum sn_link_class)l->cls),
                       sn_medium_name((enum sn_medium)l->medium),
                       (double)l->length,
-                      sn_fmt_double((double)l->bw / 1e9, 6, (char[32]){0},
-                                    32));
+                      sn_fmt_double((double)l->bw / 1e9, 6, (char[32]){0}, 32));
     }
 }
 
-/* ---- Graphviz --------------------------------------------------------------- */
+/* ---- Graphviz ---------------------------------------------------------------
+ */
 
 /* A class of devices drawn as one node: kind, switch role, inside a
  * supernode or shared. */
@@ -1060,10 +1047,9 @@ static void dot_detail(const struct sn_topo *t, struct sn_buf *out)
     for (size_t i = 0; i < t->nlinks; i++) {
         const struct sn_link *l = &t->links[i];
         sn_topo_link_id(t, (uint32_t)i, id, sizeof(id));
-        sn_buf_printf(out, "  n%" PRIu32 " -- n%" PRIu32
-                           " [label=\"%s\", style=%s];\n",
-                      l->a, l->b, id,
-                      l->cls == SN_LINK_HOST ? "dotted" : "solid");
+        sn_buf_printf(
+            out, "  n%" PRIu32 " -- n%" PRIu32 " [label=\"%s\", style=%s];\n",
+            l->a, l->b, id, l->cls == SN_LINK_HOST ? "dotted" : "solid");
     }
 }
 
@@ -1072,9 +1058,8 @@ static void dot_collapsed(const struct sn_topo *t, struct sn_buf *out)
     size_t count[NCLASS] = {0};
     struct edge_key *e = NULL;
     size_t ne = 0, cap = 0;
-    size_t sn = t->spec && t->spec->supernodes > 0
-                    ? (size_t)t->spec->supernodes
-                    : 1;
+    size_t sn =
+        t->spec && t->spec->supernodes > 0 ? (size_t)t->spec->supernodes : 1;
 
     for (size_t v = 0; v < t->nnodes; v++)
         count[class_of(&t->nodes[v])]++;
@@ -1103,13 +1088,14 @@ static void dot_collapsed(const struct sn_topo *t, struct sn_buf *out)
         }
         e[k].count++;
     }
-    sn_buf_printf(out, "  subgraph cluster_supernode {\n"
-                       "    label=\"supernode (x%zu, one drawn)\";\n",
+    sn_buf_printf(out,
+                  "  subgraph cluster_supernode {\n"
+                  "    label=\"supernode (x%zu, one drawn)\";\n",
                   sn);
     for (int c = 0; c < NCLASS; c++)
         if (count[c] && c % 2 == 0)
-            sn_buf_printf(out, "    c%d [label=\"%s\\nx%zu\", shape=%s];\n",
-                          c, class_label(c), count[c] / sn,
+            sn_buf_printf(out, "    c%d [label=\"%s\\nx%zu\", shape=%s];\n", c,
+                          class_label(c), count[c] / sn,
                           c / 16 == SN_NODE_SWITCH ? "box" : "ellipse");
     sn_buf_puts(out, "  }\n");
     for (int c = 0; c < NCLASS; c++)
@@ -1118,8 +1104,9 @@ static void dot_collapsed(const struct sn_topo *t, struct sn_buf *out)
                           class_label(c), count[c]);
     for (size_t k = 0; k < ne; k++) {
         bool inside = e[k].ca % 2 == 0 && e[k].cb % 2 == 0;
-        sn_buf_printf(out, "  c%d -- c%d [label=\"%zu%s %s\\n%s %s\", "
-                           "style=%s];\n",
+        sn_buf_printf(out,
+                      "  c%d -- c%d [label=\"%zu%s %s\\n%s %s\", "
+                      "style=%s];\n",
                       e[k].ca, e[k].cb, inside ? e[k].count / sn : e[k].count,
                       inside ? " per supernode" : "",
                       sn_link_class_name((enum sn_link_class)e[k].cls),
@@ -1135,10 +1122,11 @@ void sn_report_topo_dot(const struct sn_topo *t, size_t max_nodes,
 {
     const struct sn_spec *s = t->spec;
 
-    sn_buf_printf(out, "graph supernode {\n"
-                       "  label=\"%s\";\n"
-                       "  node [fontname=\"Helvetica\"];\n"
-                       "  edge [fontname=\"Helvetica\", fontsize=10];\n",
+    sn_buf_printf(out,
+                  "graph supernode {\n"
+                  "  label=\"%s\";\n"
+                  "  node [fontname=\"Helvetica\"];\n"
+                  "  edge [fontname=\"Helvetica\", fontsize=10];\n",
                   s && s->name ? s->name : "topology");
     if (t->nnodes <= max_nodes)
         dot_detail(t, out);

@@ -284,4 +284,3 @@ const struct sn_model_info *const sn__catalog_models[] = {
 };
 _Static_assert(SN_ARRAY_LEN(sn__catalog_models) == SN__CATALOG_NMODELS,
                "catalog-int.h counts the entries of sn__catalog_models");
-

@@ -8,7 +8,6 @@
 
 #include "spec-int.h"
 
-
 /* A merged list of catalog pointers: built-in ones, then the spec's. */
 struct list {
     const void **items;
@@ -240,16 +239,16 @@ int sn__accel_entry(struct sn__ctx *c, const struct sn_yaml *map,
                           &a->transient_factor)) ||
         (rc = sn__get_int(c, map, "per_node", what, 1, SN_SPEC_MAX_PER_NODE,
                           &a->per_node)) ||
-        (rc = sn__get_enum(c, map, "fabric", what, sn__fabric_names,
-                           &fabric)) ||
+        (rc =
+             sn__get_enum(c, map, "fabric", what, sn__fabric_names, &fabric)) ||
         (rc = sn__get_int(c, map, "tiers", what, 1, 2, &a->scaleup_tiers)) ||
         (rc = sn__get_int(c, map, "planes", what, 0,
                           SN_SPEC_MAX_LINKS_PER_ACCEL, &a->scaleup_planes)) ||
         (rc = sn__get_name(c, map, "switch", what, &sw)) ||
         (rc = sn__get_qty(c, map, "node_overhead", what, SN_UNIT_RATIO, 1, 10,
                           &a->node_overhead)) ||
-        (rc = sn__get_qty(c, map, "scaleup_efficiency", what, SN_UNIT_RATIO,
-                          0, 1, &a->scaleup_eff)) ||
+        (rc = sn__get_qty(c, map, "scaleup_efficiency", what, SN_UNIT_RATIO, 0,
+                          1, &a->scaleup_eff)) ||
         (rc = sn__get_int(c, map, "board_switches", what, 0,
                           SN_SPEC_MAX_LINKS_PER_ACCEL, &a->board_switches)) ||
         (rc = sn__get_text(c, map, "source", what, 400, &src)))
@@ -397,10 +396,9 @@ static int nic_entry(struct sn__ctx *c, const struct sn_yaml *map,
 }
 
 static const char *const cable_keys[] = {
-    "name",   "display",          "base",
-    "medium", "reach",            "rate",
-    "transceiver_power", "scale_up", "links_per_module",
-    "source", NULL,
+    "name", "display",           "base",     "medium",           "reach",
+    "rate", "transceiver_power", "scale_up", "links_per_module", "source",
+    NULL,
 };
 
 static int cable_entry(struct sn__ctx *c, const struct sn_yaml *map,
@@ -425,8 +423,8 @@ static int cable_entry(struct sn__ctx *c, const struct sn_yaml *map,
         x->display = name;
     x->name = name;
     if ((rc = sn__get_text(c, map, "display", what, 128, &x->display)) ||
-        (rc = sn__get_enum(c, map, "medium", what, sn__medium_names,
-                           &medium)) ||
+        (rc =
+             sn__get_enum(c, map, "medium", what, sn__medium_names, &medium)) ||
         (rc = sn__get_qty(c, map, "reach", what, SN_UNIT_LENGTH, 0.01, 1e5,
                           &x->max_reach)) ||
         (rc = sn__get_qty(c, map, "rate", what, SN_UNIT_BANDWIDTH, 1e6, 1e13,

@@ -1,8 +1,8 @@
 /* baseline.c: named baselines: what each subject measured when all was
  * well, pooled over one or more complete runs, with the noise seen. */
 #include <ctype.h>
-#include <math.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,8 +48,8 @@ static int entry_cmp(const void *x, const void *y)
                    b->params, b->subject, b->a, b->b);
 }
 
-const struct sn_baseline_entry *
-sn_baseline_find(const struct sn_baseline *b, const struct sn_result *r)
+const struct sn_baseline_entry *sn_baseline_find(const struct sn_baseline *b,
+                                                 const struct sn_result *r)
 {
     struct sn_baseline_entry key;
 
@@ -140,8 +140,8 @@ static bool same_test(const struct sn_baseline_entry *a,
  * scaled by sqrt(R / (R - 1)) for the mean the deviations are taken
  * from. Entries [from, to) of b are one test; per-run medians come from
  * the sorted results. */
-static void estimate_drift(struct sn_baseline *b,
-                           struct sn_result *const *all, size_t total)
+static void estimate_drift(struct sn_baseline *b, struct sn_result *const *all,
+                           size_t total)
 {
     size_t ndev = 0, cap = 0;
     double *dev = NULL;
@@ -157,11 +157,10 @@ static void estimate_drift(struct sn_baseline *b,
             const struct sn_baseline_entry *en = &b->entries[e];
             double mean = 0.0;
             size_t from, nr = 0;
-            while (k < total &&
-                   (strcmp(all[k]->test, en->test) ||
-                    strcmp(all[k]->params, en->params) ||
-                    all[k]->subject != en->subject || all[k]->a != en->a ||
-                    all[k]->b != en->b))
+            while (k < total && (strcmp(all[k]->test, en->test) ||
+                                 strcmp(all[k]->params, en->params) ||
+                                 all[k]->subject != en->subject ||
+                                 all[k]->a != en->a || all[k]->b != en->b))
                 k++;
             from = k;
             while (k < total && !strcmp(all[k]->test, en->test) &&
@@ -209,8 +208,8 @@ static int write_baseline(struct sn_store *st, const struct sn_baseline *b,
     if (rc)
         return rc;
     if (replace) {
-        rc = sn__store_prepare(st, "DELETE FROM baselines WHERE name = ?1",
-                               &s, err);
+        rc = sn__store_prepare(st, "DELETE FROM baselines WHERE name = ?1", &s,
+                               err);
         if (!rc) {
             sqlite3_bind_text(s, 1, b->name, -1, SQLITE_STATIC);
             rc = sqlite3_step(s);
@@ -258,10 +257,8 @@ static int write_baseline(struct sn_store *st, const struct sn_baseline *b,
         sqlite3_bind_text(s, 4, e->unit, -1, SQLITE_STATIC);
         sqlite3_bind_int(s, 5, e->subject);
         sqlite3_bind_int(s, 6, e->lower_better ? 1 : 0);
-        sqlite3_bind_int64(s, 7,
-                           e->a == SN_STORE_NO_RANK ? -1 : (int64_t)e->a);
-        sqlite3_bind_int64(s, 8,
-                           e->b == SN_STORE_NO_RANK ? -1 : (int64_t)e->b);
+        sqlite3_bind_int64(s, 7, e->a == SN_STORE_NO_RANK ? -1 : (int64_t)e->a);
+        sqlite3_bind_int64(s, 8, e->b == SN_STORE_NO_RANK ? -1 : (int64_t)e->b);
         sqlite3_bind_double(s, 9, e->center);
         sqlite3_bind_double(s, 10, e->noise);
         sqlite3_bind_int64(s, 11, (sqlite3_int64)e->n);
@@ -337,8 +334,7 @@ int sn_store_baseline_save(struct sn_store *st, const char *name,
         total += rs[i].n;
     }
     if (total == 0) {
-        rc = sn_error_set(err, SN_EINPUT, "run %s has no results",
-                          b.runs);
+        rc = sn_error_set(err, SN_EINPUT, "run %s has no results", b.runs);
         goto out;
     }
     all = sn_xmalloc(total * sizeof(*all));
@@ -544,8 +540,7 @@ static bool alike(const struct sn_run *a, const struct sn_run *b)
 }
 
 int sn_store_baseline_vet(struct sn_store *st, const int64_t *runs,
-                          size_t nruns, size_t min_runs,
-                          struct sn_error *err)
+                          size_t nruns, size_t min_runs, struct sn_error *err)
 {
     struct sn_run *r;
     struct sn_buf why;
@@ -561,17 +556,18 @@ int sn_store_baseline_vet(struct sn_store *st, const int64_t *runs,
             goto out;
     sn_buf_init(&why);
     if (nruns < min_runs)
-        sn_buf_printf(&why, "%s%zu run%s where a baseline needs %zu (the "
-                            "noise between runs is what it measures)",
+        sn_buf_printf(&why,
+                      "%s%zu run%s where a baseline needs %zu (the "
+                      "noise between runs is what it measures)",
                       why.len ? "; " : "", nruns, nruns == 1 ? "" : "s",
                       min_runs);
     for (size_t i = 0; i < nruns; i++) {
         if (!strcmp(r[i].verdict, "FAIL"))
-            sn_buf_printf(&why, "%srun %" PRId64 " found a FAIL", why.len ? "; " : "",
-                          r[i].id);
-        if (i && (strcmp(r[i].suite, r[0].suite) ||
-                  strcmp(r[i].backend, r[0].backend) ||
-                  r[i].ranks != r[0].ranks))
+            sn_buf_printf(&why, "%srun %" PRId64 " found a FAIL",
+                          why.len ? "; " : "", r[i].id);
+        if (i &&
+            (strcmp(r[i].suite, r[0].suite) ||
+             strcmp(r[i].backend, r[0].backend) || r[i].ranks != r[0].ranks))
             sn_buf_printf(&why,
                           "%srun %" PRId64 " is %s/%s on %d ranks, run %" PRId64
                           " %s/%s on %d",
@@ -587,17 +583,15 @@ int sn_store_baseline_vet(struct sn_store *st, const int64_t *runs,
                               r[i].started, r[i].host);
     }
     if (why.len)
-        rc = sn_error_set(err, SN_EINPUT, "not a sound baseline: %s",
-                          why.data);
+        rc = sn_error_set(err, SN_EINPUT, "not a sound baseline: %s", why.data);
     sn_buf_release(&why);
 out:
     free(r);
     return rc;
 }
 
-int sn_store_baseline_candidates(struct sn_store *st, size_t max,
-                                 int64_t *runs, size_t *n,
-                                 struct sn_error *err)
+int sn_store_baseline_candidates(struct sn_store *st, size_t max, int64_t *runs,
+                                 size_t *n, struct sn_error *err)
 {
     struct sn_run *all = NULL, newest;
     const struct sn_run **picked;

@@ -25,8 +25,7 @@ static void put_rank(struct sn_json *j, const char *key, uint32_t r)
 void sn_store_run_json(struct sn_json *j, const struct sn_run *run,
                        const struct sn_results *rs,
                        const struct sn_store_finding *f, size_t nf,
-                       const struct sn_store_health *h, size_t nh,
-                       bool samples)
+                       const struct sn_store_health *h, size_t nh, bool samples)
 {
     char subj[64];
 
@@ -152,8 +151,7 @@ static int get_str(struct reader *rd, const struct sn_yaml *map,
     if (clean.len >= size) {
         sn_buf_release(&clean);
         return sn_error_at(rd->err, SN_EINPUT, rd->file, v->line, v->col,
-                           "'%s' is longer than %zu characters", key,
-                           size - 1);
+                           "'%s' is longer than %zu characters", key, size - 1);
     }
     sn_strlcpy(buf, clean.len ? clean.data : "", size);
     sn_buf_release(&clean);
@@ -165,8 +163,7 @@ static int scalar_num(struct reader *rd, const struct sn_yaml *v,
 {
     struct sn_error e;
 
-    if (!v || v->type != SN_YAML_SCALAR ||
-        sn_parse_double(v->value, out, &e))
+    if (!v || v->type != SN_YAML_SCALAR || sn_parse_double(v->value, out, &e))
         return sn_error_at(rd->err, SN_EINPUT, rd->file, v ? v->line : 0,
                            v ? v->col : 0, "'%s' must be a number", key);
     return SN_OK;
@@ -247,8 +244,7 @@ static int read_result(struct reader *rd, const struct sn_yaml *m,
         return rc;
     if (r.a == SN_STORE_NO_RANK ||
         (r.subject != SN_SUBJECT_DEVICE && r.b == SN_STORE_NO_RANK))
-        return bad(rd, m, "a %s result needs its ranks ('a' and 'b')",
-                   subject);
+        return bad(rd, m, "a %s result needs its ranks ('a' and 'b')", subject);
     v = sn_yaml_get(m, "samples");
     if (!v || v->type != SN_YAML_SEQ || v->n == 0)
         return bad(rd, v ? v : m, "'samples' must be %s",
@@ -316,8 +312,7 @@ static int read_health(struct reader *rd, const struct sn_yaml *m,
     if (!rc)
         rc = get_str(rd, m, "status", true, h->status, sizeof(h->status));
     if (!rc)
-        rc = get_str(rd, m, "subject", false, h->subject,
-                     sizeof(h->subject));
+        rc = get_str(rd, m, "subject", false, h->subject, sizeof(h->subject));
     rd->flags = SN_CLEAN_LINES;
     if (!rc)
         rc = get_str(rd, m, "evidence", false, evidence, sizeof(evidence));
@@ -389,8 +384,7 @@ int sn_store_run_parse(const char *file, const char *text, size_t len,
         rc = get_str(&rd, root, "spec_hash", false, run->spec_hash,
                      sizeof(run->spec_hash));
     if (!rc)
-        rc = get_str(&rd, root, "suite", false, run->suite,
-                     sizeof(run->suite));
+        rc = get_str(&rd, root, "suite", false, run->suite, sizeof(run->suite));
     if (!rc)
         rc = get_str(&rd, root, "backend", false, run->backend,
                      sizeof(run->backend));

@@ -79,8 +79,8 @@ int sn_store_health_put(struct sn_store *st, int64_t run,
     rc = sn__store_begin_open(st, run, "health checks", err);
     if (!rc)
         rc = health_count(st, run, &have, err);
-    if (!rc && (n > SN_STORE_MAX_HEALTH ||
-                (uint64_t)have + n > SN_STORE_MAX_HEALTH))
+    if (!rc &&
+        (n > SN_STORE_MAX_HEALTH || (uint64_t)have + n > SN_STORE_MAX_HEALTH))
         rc = sn_error_set(err, SN_EINPUT,
                           "run %" PRId64 " would hold %" PRId64 " + %zu "
                           "health checks (at most %d)",

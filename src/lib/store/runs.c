@@ -37,7 +37,7 @@ static int64_t rank_col(uint32_t r)
 static uint32_t rank_from(sqlite3_int64 v)
 {
     return v < 0 || v > (sqlite3_int64)UINT32_MAX - 1 ? SN_STORE_NO_RANK
-                                                       : (uint32_t)v;
+                                                      : (uint32_t)v;
 }
 
 /* ---- writes ------------------------------------------------------------- */
@@ -152,8 +152,8 @@ static int insert_results(struct sn_store *st, int64_t run,
         struct sn_stats stats = r->stats;
         if (r->nsamples > SN_STORE_MAX_SAMPLES) {
             rc = sn_error_set(err, SN_EINPUT,
-                              "result %zu (%s) has %zu samples (at most %d)",
-                              i, r->test, r->nsamples, SN_STORE_MAX_SAMPLES);
+                              "result %zu (%s) has %zu samples (at most %d)", i,
+                              r->test, r->nsamples, SN_STORE_MAX_SAMPLES);
             break;
         }
         if (r->nsamples && stats.n != r->nsamples)
@@ -178,8 +178,7 @@ static int insert_results(struct sn_store *st, int64_t run,
         sqlite3_bind_double(s, 15, stats.max);
         sqlite3_bind_double(s, 16, stats.mad);
         sqlite3_bind_double(s, 17, stats.stddev);
-        sqlite3_bind_blob(s, 18, blob, (int)(r->nsamples * 8),
-                          SQLITE_STATIC);
+        sqlite3_bind_blob(s, 18, blob, (int)(r->nsamples * 8), SQLITE_STATIC);
         rc = sqlite3_step(s);
         rc = rc == SQLITE_DONE ? SN_OK
                                : STORE_FAIL(st, err, rc, "cannot add a result");
@@ -213,9 +212,8 @@ static int insert_findings(struct sn_store *st, int64_t run,
 }
 
 /* Mark a run complete; finished is the time it ended ("" or NULL: now). */
-static int mark_finished(struct sn_store *st, int64_t run,
-                         const char *verdict, const char *finished,
-                         struct sn_error *err)
+static int mark_finished(struct sn_store *st, int64_t run, const char *verdict,
+                         const char *finished, struct sn_error *err)
 {
     sqlite3_stmt *s;
     char now[32];
@@ -358,8 +356,7 @@ int sn_store_run_get(struct sn_store *st, int64_t id, struct sn_run *run,
         rc = SN_OK;
     } else if (rc == SQLITE_DONE) {
         rc = sn_error_set(err, SN_ENOTFOUND,
-                          "no run %" PRId64 " (see 'supernode runs list')",
-                          id);
+                          "no run %" PRId64 " (see 'supernode runs list')", id);
     } else {
         rc = STORE_FAIL(st, err, rc, "cannot read the run");
     }
@@ -367,9 +364,8 @@ int sn_store_run_get(struct sn_store *st, int64_t id, struct sn_run *run,
     return rc;
 }
 
-int sn_store_runs_list(struct sn_store *st, size_t limit,
-                       struct sn_run **runs, size_t *n,
-                       struct sn_error *err)
+int sn_store_runs_list(struct sn_store *st, size_t limit, struct sn_run **runs,
+                       size_t *n, struct sn_error *err)
 {
     sqlite3_stmt *s;
     size_t cap = 0;
@@ -377,10 +373,8 @@ int sn_store_runs_list(struct sn_store *st, size_t limit,
 
     *runs = NULL;
     *n = 0;
-    rc = sn__store_prepare(st,
-                           "SELECT " RUN_COLS
-                           " FROM runs ORDER BY id DESC LIMIT ?1",
-                           &s, err);
+    rc = sn__store_prepare(
+        st, "SELECT " RUN_COLS " FROM runs ORDER BY id DESC LIMIT ?1", &s, err);
     if (rc)
         return rc;
     sqlite3_bind_int64(s, 1, limit ? (sqlite3_int64)limit : -1);
@@ -399,8 +393,7 @@ int sn_store_runs_list(struct sn_store *st, size_t limit,
     return rc;
 }
 
-int sn_store_run_latest(struct sn_store *st, int64_t *id,
-                        struct sn_error *err)
+int sn_store_run_latest(struct sn_store *st, int64_t *id, struct sn_error *err)
 {
     sqlite3_stmt *s;
     int rc = sn__store_prepare(
@@ -519,8 +512,8 @@ int sn_store_findings_get(struct sn_store *st, int64_t run,
         sn__store_col_text(s, 2, x->subject, sizeof(x->subject));
         sn__store_col_text(s, 3, x->label, sizeof(x->label));
         sum = sqlite3_column_text(s, 4);
-        x->summary = sn_xstrdup_clean(sum ? (const char *)sum : "",
-                                      SN_CLEAN_LINES);
+        x->summary =
+            sn_xstrdup_clean(sum ? (const char *)sum : "", SN_CLEAN_LINES);
     }
     rc = rc == SQLITE_DONE ? SN_OK
                            : STORE_FAIL(st, err, rc, "cannot read findings");

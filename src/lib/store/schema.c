@@ -102,8 +102,8 @@ int sn__store_fail(struct sn_store *st, struct sn_error *err, int rc,
                    const char *what, const char *file, int line)
 {
     const char *base = strrchr(file, '/');
-    const char *msg = st && st->db ? sqlite3_errmsg(st->db)
-                                   : sqlite3_errstr(rc);
+    const char *msg =
+        st && st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc);
     int code;
 
     switch (rc & 0xff) {
@@ -141,8 +141,8 @@ int sn__store_exec(struct sn_store *st, const char *sql, const char *what,
     return SN_OK;
 }
 
-int sn__store_prepare(struct sn_store *st, const char *sql,
-                      sqlite3_stmt **stmt, struct sn_error *err)
+int sn__store_prepare(struct sn_store *st, const char *sql, sqlite3_stmt **stmt,
+                      struct sn_error *err)
 {
     int rc = sqlite3_prepare_v2(st->db, sql, -1, stmt, NULL);
 
@@ -275,8 +275,7 @@ static int migrate(struct sn_store *st, int from, struct sn_error *err)
                               "(schema version %d)",
                               st->path, v);
         if (!rc) {
-            int sqlrc = sqlite3_exec(st->db, migrations[v], NULL, NULL,
-                                     NULL);
+            int sqlrc = sqlite3_exec(st->db, migrations[v], NULL, NULL, NULL);
             /* SQL that fails on the file's own tables: the file holds
              * part of a later schema (a migration applied by hand, or a
              * foreign change), not what its version says */
@@ -564,8 +563,7 @@ out:
     return SN_OK;
 }
 
-int sn_store_open(const char *path, struct sn_store **out,
-                  struct sn_error *err)
+int sn_store_open(const char *path, struct sn_store **out, struct sn_error *err)
 {
     return sn_store_open_mode(path, SN_STORE_WRITE, out, err);
 }

@@ -24,8 +24,8 @@ int sn__store_fail(struct sn_store *st, struct sn_error *err, int rc,
 int sn__store_exec(struct sn_store *st, const char *sql, const char *what,
                    struct sn_error *err);
 /* Prepare one statement; our code on failure (*stmt NULL). */
-int sn__store_prepare(struct sn_store *st, const char *sql,
-                      sqlite3_stmt **stmt, struct sn_error *err);
+int sn__store_prepare(struct sn_store *st, const char *sql, sqlite3_stmt **stmt,
+                      struct sn_error *err);
 /* BEGIN IMMEDIATE / COMMIT / ROLLBACK. */
 int sn__store_begin(struct sn_store *st, struct sn_error *err);
 int sn__store_commit(struct sn_store *st, struct sn_error *err);

@@ -47,7 +47,7 @@ static int shape_fat_tree(struct sn__topo_build *b, bool rail)
     struct sn_fat_tree_fit fit;
     bool one;
 
-    n->radix = so->radix > 0 ? (uint32_t)so->radix
+    n->radix = so->radix > 0                 ? (uint32_t)so->radix
                : so->sw && so->sw->radix > 0 ? (uint32_t)so->sw->radix
                                              : 0;
     if (n->radix < 2)
@@ -57,17 +57,15 @@ static int shape_fat_tree(struct sn__topo_build *b, bool rail)
                                    "catalog)");
     if (n->radix > 65535)
         return sn__topo_build_fail(b, &so->pos,
-                                   "switch radix %u is out of range",
-                                   n->radix);
+                                   "switch radix %u is out of range", n->radix);
     /* oversubscription = leaf down : up, split as the spec module does */
     sn_fat_tree_fit((int)n->radix, o, servers, (int)b->nics, rail, &fit);
     n->down = (uint32_t)fit.down;
     n->up = n->radix - n->down;
     want = so->tiers > 0 ? (uint32_t)so->tiers : 0;
     if (want > 3)
-        return sn__topo_build_fail(b, &so->pos,
-                                   "a fat tree has 1 to 3 tiers (got %u)",
-                                   want);
+        return sn__topo_build_fail(
+            b, &so->pos, "a fat tree has 1 to 3 tiers (got %u)", want);
     /* not asked for: the fewest tiers that join every port, three when
      * none does (their check below says so) */
     if (!want)
@@ -104,9 +102,8 @@ static int shape_fat_tree(struct sn__topo_build *b, bool rail)
          * (the DGX SuperPOD SU: 31 DGX a leaf, 4 spines, 32 uplinks) */
         uint32_t used = rail ? (servers < n->down ? servers : n->down)
                              : (n->ports < n->down ? n->ports : n->down);
-        uint32_t up = used < n->down
-                          ? ceil_div((uint64_t)used * n->up, n->down)
-                          : n->up;
+        uint32_t up =
+            used < n->down ? ceil_div((uint64_t)used * n->up, n->down) : n->up;
         n->spines = 0;
         if (n->leaves <= n->radix) {
             uint32_t lo = ceil_div((uint64_t)n->leaves * up, n->radix);
@@ -123,21 +120,21 @@ static int shape_fat_tree(struct sn__topo_build *b, bool rail)
             return SN_OK;
         }
         return sn__topo_build_fail(b, &so->pos,
-                                       "%u leaves are more than two tiers "
-                                       "of %u-port switches join (at most "
-                                       "%u; expected tiers: 3)",
-                                       n->leaves, n->radix, n->radix);
+                                   "%u leaves are more than two tiers "
+                                   "of %u-port switches join (at most "
+                                   "%u; expected tiers: 3)",
+                                   n->leaves, n->radix, n->radix);
     }
     n->tiers = 3;
     n->pod_leaves = n->radix / 2;
     n->spine_up = n->radix - n->pod_leaves;
     n->pods = ceil_div(n->leaves, n->pod_leaves);
     n->spines = n->pods * n->up;
-    n->core_group = n->pods <= n->radix
-                        ? even_split(ceil_div((uint64_t)n->pods * n->spine_up,
-                                              n->radix),
-                                     n->spine_up, n->pods, n->radix)
-                        : 0;
+    n->core_group =
+        n->pods <= n->radix
+            ? even_split(ceil_div((uint64_t)n->pods * n->spine_up, n->radix),
+                         n->spine_up, n->pods, n->radix)
+            : 0;
     if (!n->core_group)
         return sn__topo_build_fail(b, &so->pos,
                                    "%u NIC ports are more than three tiers "
@@ -160,8 +157,7 @@ static int shape_explicit(struct sn__topo_build *b)
         return sn__topo_build_fail(b, &so->pos,
                                    "an explicit network lists no switches");
     if (so->nswitches > 1000000)
-        return sn__topo_build_fail(b, &so->pos,
-                                   "%zu switches is out of range",
+        return sn__topo_build_fail(b, &so->pos, "%zu switches is out of range",
                                    so->nswitches);
     n->nic_uses = sn_xcalloc(servers, sizeof(uint32_t));
     for (size_t i = 0; i < so->nswitches; i++) {
@@ -216,8 +212,8 @@ int sn__topo_net_shape(struct sn__topo_build *b)
 
     n->ports = total_servers(b) * b->nics;
     n->hop = so->latency > 0 ? so->latency : so->sw ? so->sw->latency : 0;
-    n->units = so->sw && so->sw->rack_units > 0 ? (uint32_t)so->sw->rack_units
-                                                : 1;
+    n->units =
+        so->sw && so->sw->rack_units > 0 ? (uint32_t)so->sw->rack_units : 1;
     switch (so->topology) {
     case SN_NET_NONE:
     case SN_NET_EXTERNAL:
@@ -312,8 +308,7 @@ void sn__topo_net_nodes(struct sn__topo_build *b)
 
 /* ---- links -------------------------------------------------------------- */
 
-static uint32_t nic_of(const struct sn__topo_build *b, uint32_t g,
-                       uint32_t j)
+static uint32_t nic_of(const struct sn__topo_build *b, uint32_t g, uint32_t j)
 {
     return sn__topo_nic_id(b, g / b->servers, g % b->servers, j);
 }

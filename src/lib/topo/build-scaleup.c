@@ -17,7 +17,7 @@ static uint32_t ceil_div(uint64_t a, uint64_t d)
 static int shape_switched(struct sn__topo_build *b)
 {
     const struct sn_scaleup *su = &b->s->scaleup;
-    uint32_t radix = su->radix > 0                  ? (uint32_t)su->radix
+    uint32_t radix = su->radix > 0                 ? (uint32_t)su->radix
                      : su->sw && su->sw->radix > 0 ? (uint32_t)su->sw->radix
                                                    : 0;
     uint32_t tiers = su->tiers > 0 ? (uint32_t)su->tiers : 1;
@@ -86,8 +86,8 @@ static int shape_switched(struct sn__topo_build *b)
                                        "or more planes)",
                                        radix, per_switch,
                                        b->sw_groups > 1 ? " and as many to the "
-                                                       "other groups"
-                                                     : "");
+                                                          "other groups"
+                                                        : "");
         if (b->servers == 1)
             b->onboard_sw = b->planes * b->spp;
         else
@@ -177,8 +177,7 @@ int sn__topo_scaleup_shape(struct sn__topo_build *b)
                                        "accelerator inside it (got %u)",
                                        g, g - 1, b->links);
         rest = b->links - (g - 1);
-        if (b->groups == 1 ? rest != 0
-                           : (rest == 0 || rest % (b->groups - 1)))
+        if (b->groups == 1 ? rest != 0 : (rest == 0 || rest % (b->groups - 1)))
             return sn__topo_build_fail(b, &su->pos,
                                        "%u links per accelerator leave %u "
                                        "for the links between %u groups "
@@ -311,8 +310,7 @@ static void links_switched(struct sn__topo_build *b, uint32_t sn)
                 if (b->l1_up)
                     w = sn__topo_onboard_id(b, sn, v, p);
                 else if (b->servers == 1)
-                    w = sn__topo_onboard_id(b, sn, 0,
-                                            p * b->spp + k % b->spp);
+                    w = sn__topo_onboard_id(b, sn, 0, p * b->spp + k % b->spp);
                 else
                     w = sn__topo_offboard_id(b, sn,
                                              g0 + p * b->spp + k % b->spp);
@@ -328,10 +326,8 @@ static void links_switched(struct sn__topo_build *b, uint32_t sn)
                 for (uint32_t t = 0; t < b->trunk; t++)
                     sn__topo_build_link(
                         b,
-                        sn__topo_offboard_id(b, sn,
-                                             g * b->planes * b->spp + c),
-                        sn__topo_offboard_id(b, sn,
-                                             h * b->planes * b->spp + c),
+                        sn__topo_offboard_id(b, sn, g * b->planes * b->spp + c),
+                        sn__topo_offboard_id(b, sn, h * b->planes * b->spp + c),
                         SN_LINK_SCALE_UP, su->link_bw, half);
     if (!b->l1_up)
         return;
@@ -356,10 +352,9 @@ static void links_full_mesh(struct sn__topo_build *b, uint32_t sn)
     for (uint32_t i = 0; i < b->accels; i++)
         for (uint32_t j = i + 1; j < b->accels; j++)
             for (uint32_t m = 0; m < b->mesh_parallel; m++)
-                sn__topo_build_link(b, sn__topo_accel_id(b, sn, i),
-                                    sn__topo_accel_id(b, sn, j),
-                                    SN_LINK_SCALE_UP, su->link_bw,
-                                    su->link_latency);
+                sn__topo_build_link(
+                    b, sn__topo_accel_id(b, sn, i), sn__topo_accel_id(b, sn, j),
+                    SN_LINK_SCALE_UP, su->link_bw, su->link_latency);
 }
 
 /* Groups are fully connected inside; between groups, each accelerator

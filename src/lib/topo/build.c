@@ -30,8 +30,8 @@
 #define SLACK_BETWEEN 1.0
 #define SLACK_INSIDE 0.2
 #define SLACK_SIDE 0.3
-#define IN_CHASSIS 0.2     /* board traces and backplanes */
-#define DEFAULT_PITCH 0.6  /* a 600 mm wide rack */
+#define IN_CHASSIS 0.2    /* board traces and backplanes */
+#define DEFAULT_PITCH 0.6 /* a 600 mm wide rack */
 
 /* Signal propagation, about 5 ns per metre in fibre (c / 1.47) and in
  * twinax copper (velocity factor ~0.7) [D]. */
@@ -57,8 +57,7 @@ int sn__topo_build_fail(struct sn__topo_build *b, const struct sn_pos *pos,
     va_start(ap, fmt);
     vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
-    return sn_error_at(b->err, SN_EINPUT,
-                       b->s->file ? b->s->file : "<spec>",
+    return sn_error_at(b->err, SN_EINPUT, b->s->file ? b->s->file : "<spec>",
                        pos ? pos->line : 0, pos ? pos->col : 0, "%s", msg);
 }
 
@@ -102,8 +101,7 @@ uint32_t sn__topo_onboard_id(const struct sn__topo_build *b, uint32_t sn,
                              uint32_t server, uint32_t k)
 {
     return sn__topo_server_base(b, sn, server) + b->per_node + b->cpus +
-           b->nics +
-           k;
+           b->nics + k;
 }
 
 uint32_t sn__topo_offboard_id(const struct sn__topo_build *b, uint32_t sn,
@@ -171,8 +169,7 @@ void sn__topo_place_tray(const struct sn__topo_build *b, uint32_t sn,
     if (b->tray_mode == SN__TRAYS_IN_RACK) {
         uint32_t k = tray / b->trays_per_rack;
         uint32_t lower = servers_in_rack(b, k) / 2;
-        u = 1 + (sn % b->sn_per_rack) * b->sn_units +
-            lower * b->node_units +
+        u = 1 + (sn % b->sn_per_rack) * b->sn_units + lower * b->node_units +
             (tray % b->trays_per_rack) * b->tray_units;
         *rack = compute_rack(b, sn, k);
     } else {
@@ -202,8 +199,8 @@ void sn__topo_place_net(struct sn__topo_build *b, uint32_t units,
  * uplinks do, so none of them is planned as a short copper run. */
 static uint32_t site_rack(const struct sn__topo_build *b)
 {
-    uint32_t last = b->net_rack0 + (b->net_slot + b->rack_units - 1) /
-                                       b->rack_units;
+    uint32_t last =
+        b->net_rack0 + (b->net_slot + b->rack_units - 1) / b->rack_units;
 
     return (last / RACKS_PER_ROW + 1) * RACKS_PER_ROW;
 }
@@ -245,8 +242,8 @@ static double link_length(const struct sn__topo_build *b,
  * LinkX reaches (reference hardware-catalog.md section 3.3): passive
  * copper to 3 m (MCP7Y00), multimode SR4 to 50 m (MMA4Z00-NS), single-mode
  * beyond (DR4 100 m, FR4 2 km). */
-static enum sn_medium net_medium(const struct sn__topo_build *b,
-                                 double length, double rate)
+static enum sn_medium net_medium(const struct sn__topo_build *b, double length,
+                                 double rate)
 {
     const struct sn_cable_info *c =
         sn_catalog_cable_for(&b->s->catalog, length, rate);
@@ -262,16 +259,15 @@ static enum sn_medium net_medium(const struct sn__topo_build *b,
 
 /* ---- adding ------------------------------------------------------------- */
 
-uint32_t sn__topo_build_node(struct sn__topo_build *b,
-                             const struct sn_node *n)
+uint32_t sn__topo_build_node(struct sn__topo_build *b, const struct sn_node *n)
 {
     if (b->fill)
         sn_topo_add_node(b->t, n);
     return (uint32_t)b->nnodes++;
 }
 
-uint32_t sn__topo_build_link(struct sn__topo_build *b, uint32_t a,
-                             uint32_t z, enum sn_link_class cls, double bw,
+uint32_t sn__topo_build_link(struct sn__topo_build *b, uint32_t a, uint32_t z,
+                             enum sn_link_class cls, double bw,
                              double hop_latency)
 {
     const struct sn_node *x, *y;
@@ -357,8 +353,8 @@ static void add_host_links(struct sn__topo_build *b, uint32_t sn)
     for (uint32_t v = 0; v < b->servers; v++) {
         uint32_t cpu = sn__topo_cpu_id(b, sn, v);
         if (tree) {
-            uint32_t per = (b->per_node + b->pcie_per_server - 1) /
-                           b->pcie_per_server;
+            uint32_t per =
+                (b->per_node + b->pcie_per_server - 1) / b->pcie_per_server;
             for (uint32_t i = 0; i < b->per_node; i++) {
                 uint32_t a = sn__topo_accel_id(b, sn, v * b->per_node + i);
                 uint32_t w = sn__topo_onboard_id(b, sn, v, i / per);
@@ -367,16 +363,14 @@ static void add_host_links(struct sn__topo_build *b, uint32_t sn)
                                         HOST_HOP);
             }
             for (uint32_t k = 0; k < b->pcie_per_server; k++)
-                sn__topo_build_link(b, sn__topo_onboard_id(b, sn, v, k),
-                                    cpu, SN_LINK_HOST, su->link_bw,
-                                    HOST_HOP);
+                sn__topo_build_link(b, sn__topo_onboard_id(b, sn, v, k), cpu,
+                                    SN_LINK_HOST, su->link_bw, HOST_HOP);
             for (uint32_t j = 0; j < b->nics; j++) {
                 uint32_t w = sn__topo_onboard_id(
-                    b, sn, v, (uint32_t)((uint64_t)j * b->pcie_per_server /
-                                         b->nics));
+                    b, sn, v,
+                    (uint32_t)((uint64_t)j * b->pcie_per_server / b->nics));
                 sn__topo_build_link(b, sn__topo_nic_id(b, sn, v, j), w,
-                                    SN_LINK_HOST, nic_pcie(nic_bw),
-                                    HOST_HOP);
+                                    SN_LINK_HOST, nic_pcie(nic_bw), HOST_HOP);
             }
             continue;
         }
@@ -387,8 +381,8 @@ static void add_host_links(struct sn__topo_build *b, uint32_t sn)
         for (uint32_t i = 0; i < b->per_node; i++)
             sn__topo_build_link(b,
                                 sn__topo_accel_id(b, sn, v * b->per_node + i),
-                                cpu_of(b, sn, v, i, b->per_node),
-                                SN_LINK_HOST, host.bw, HOST_HOP);
+                                cpu_of(b, sn, v, i, b->per_node), SN_LINK_HOST,
+                                host.bw, HOST_HOP);
         for (uint32_t c = 1; c < b->cpus; c++)
             sn__topo_build_link(b, cpu + c - 1, cpu + c, SN_LINK_HOST,
                                 PCIE5_X16, HOST_HOP);

@@ -40,70 +40,70 @@ enum sn__tray_mode {
 struct sn__topo_net {
     uint32_t radix;
     uint32_t tiers;
-    uint32_t down, up;        /* leaf ports to NICs and to spines */
-    uint32_t ports;           /* NIC ports in the cluster */
+    uint32_t down, up; /* leaf ports to NICs and to spines */
+    uint32_t ports;    /* NIC ports in the cluster */
     uint32_t leaves, spines, cores;
-    uint32_t sus;             /* rail-optimised: scalable units */
-    uint32_t pods;            /* 3 tiers: pods of leaves */
-    uint32_t pod_leaves;      /* leaves per pod = spine down ports */
-    uint32_t spine_up;        /* 3 tiers: spine ports to cores */
-    uint32_t core_group;      /* 3 tiers: cores per spine position */
-    uint32_t first;           /* node id of the first network switch */
-    uint32_t units;           /* rack units per switch box */
-    double bw;                /* per link, per direction */
-    double hop;               /* latency of one switch hop */
-    uint32_t *nic_uses;       /* explicit: switches listing each server */
+    uint32_t sus;        /* rail-optimised: scalable units */
+    uint32_t pods;       /* 3 tiers: pods of leaves */
+    uint32_t pod_leaves; /* leaves per pod = spine down ports */
+    uint32_t spine_up;   /* 3 tiers: spine ports to cores */
+    uint32_t core_group; /* 3 tiers: cores per spine position */
+    uint32_t first;      /* node id of the first network switch */
+    uint32_t units;      /* rack units per switch box */
+    double bw;           /* per link, per direction */
+    double hop;          /* latency of one switch hop */
+    uint32_t *nic_uses;  /* explicit: switches listing each server */
 };
 
 struct sn__topo_build {
     struct sn_topo *t;
     const struct sn_spec *s;
     struct sn_error *err;
-    bool fill;            /* false: count only */
+    bool fill; /* false: count only */
     size_t nnodes, nlinks;
 
     /* shape */
     uint32_t supernodes;
-    uint32_t accels;      /* per supernode */
-    uint32_t per_node;    /* accelerators per server */
-    uint32_t servers;     /* servers per supernode */
-    uint32_t nics;        /* NIC ports per server facing the network */
-    uint32_t onboard_sw;  /* switch chips on each server's board */
-    uint32_t cpus;        /* host CPUs per server */
-    uint32_t server_block;/* node ids per server */
-    uint32_t offboard_sw; /* scale-up switch chips per supernode off board */
-    uint32_t sn_block;    /* node ids per supernode */
+    uint32_t accels;       /* per supernode */
+    uint32_t per_node;     /* accelerators per server */
+    uint32_t servers;      /* servers per supernode */
+    uint32_t nics;         /* NIC ports per server facing the network */
+    uint32_t onboard_sw;   /* switch chips on each server's board */
+    uint32_t cpus;         /* host CPUs per server */
+    uint32_t server_block; /* node ids per server */
+    uint32_t offboard_sw;  /* scale-up switch chips per supernode off board */
+    uint32_t sn_block;     /* node ids per supernode */
 
     /* scale-up fabric */
-    uint32_t links;            /* per accelerator */
+    uint32_t links; /* per accelerator */
     uint32_t planes;
-    uint32_t links_per_plane;  /* per accelerator per plane */
-    uint32_t sw_groups;        /* 1 tier: switch groups (NVL36x2: 2) */
-    uint32_t trunk;            /* links between two groups' chips of a
-                                  plane position */
-    uint32_t spp;              /* switches per plane (L1, or L2 with 2
-                                  tiers) */
-    uint32_t l1_up;            /* 2 tiers: uplinks per L1 chip */
-    uint32_t pcie_per_server;  /* PCIe tree: switches per server */
-    uint32_t mesh_parallel;    /* full/partial mesh: links per pair in a
-                                  group; torus: per neighbour */
-    uint32_t group, groups;    /* partial mesh */
-    uint32_t group_parallel;   /* partial mesh: links per pair of groups */
+    uint32_t links_per_plane; /* per accelerator per plane */
+    uint32_t sw_groups;       /* 1 tier: switch groups (NVL36x2: 2) */
+    uint32_t trunk;           /* links between two groups' chips of a
+                                 plane position */
+    uint32_t spp;             /* switches per plane (L1, or L2 with 2
+                                 tiers) */
+    uint32_t l1_up;           /* 2 tiers: uplinks per L1 chip */
+    uint32_t pcie_per_server; /* PCIe tree: switches per server */
+    uint32_t mesh_parallel;   /* full/partial mesh: links per pair in a
+                                 group; torus: per neighbour */
+    uint32_t group, groups;   /* partial mesh */
+    uint32_t group_parallel;  /* partial mesh: links per pair of groups */
 
     /* placement */
-    uint32_t rack_units;       /* usable units per rack */
+    uint32_t rack_units; /* usable units per rack */
     uint32_t nodes_per_rack, node_units;
-    uint32_t compute_racks;    /* per supernode */
-    uint32_t switch_racks;     /* per supernode (own-rack trays) */
-    uint32_t racks_per_sn;     /* 0 when supernodes share racks */
-    uint32_t sn_per_rack;      /* small supernodes packed into a rack */
-    uint32_t sn_units;         /* units one packed supernode takes */
-    uint32_t trays;            /* scale-up trays per supernode */
+    uint32_t compute_racks; /* per supernode */
+    uint32_t switch_racks;  /* per supernode (own-rack trays) */
+    uint32_t racks_per_sn;  /* 0 when supernodes share racks */
+    uint32_t sn_per_rack;   /* small supernodes packed into a rack */
+    uint32_t sn_units;      /* units one packed supernode takes */
+    uint32_t trays;         /* scale-up trays per supernode */
     uint32_t chips_per_tray, tray_units, trays_per_rack;
     enum sn__tray_mode tray_mode;
-    uint32_t net_rack0;        /* first network rack */
-    uint32_t net_slot;         /* next free unit counted from net_rack0 */
-    double pitch;              /* metres between neighbouring racks */
+    uint32_t net_rack0; /* first network rack */
+    uint32_t net_slot;  /* next free unit counted from net_rack0 */
+    double pitch;       /* metres between neighbouring racks */
 
     struct sn__topo_net net;
 };
@@ -113,13 +113,12 @@ int sn__topo_build_fail(struct sn__topo_build *b, const struct sn_pos *pos,
                         const char *fmt, ...) SN_PRINTF(3, 4);
 
 /* Add a node (counting pass: only counted). Returns its id. */
-uint32_t sn__topo_build_node(struct sn__topo_build *b,
-                             const struct sn_node *n);
+uint32_t sn__topo_build_node(struct sn__topo_build *b, const struct sn_node *n);
 /* Add a link. Its medium, length and latency follow from the class and
  * the placement of both ends; hop_latency is the latency of the device
  * hops the link stands for (propagation is added). */
-uint32_t sn__topo_build_link(struct sn__topo_build *b, uint32_t a,
-                             uint32_t z, enum sn_link_class cls, double bw,
+uint32_t sn__topo_build_link(struct sn__topo_build *b, uint32_t a, uint32_t z,
+                             enum sn_link_class cls, double bw,
                              double hop_latency);
 
 /* Node ids by location (the same in both passes). */

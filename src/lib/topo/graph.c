@@ -125,8 +125,7 @@ static const char *accel_word(const struct sn_topo *t)
     return "gpu";
 }
 
-static const char *device_word(const struct sn_topo *t,
-                               const struct sn_node *n)
+static const char *device_word(const struct sn_topo *t, const struct sn_node *n)
 {
     switch (n->kind) {
     case SN_NODE_ACCEL:
@@ -187,8 +186,7 @@ char *sn_topo_node_name(const struct sn_topo *t, uint32_t id, char *buf,
     if (given)
         snprintf(dev, sizeof(dev), "%s", given);
     else
-        snprintf(dev, sizeof(dev), "%s%" PRIu32, device_word(t, n),
-                 n->index);
+        snprintf(dev, sizeof(dev), "%s%" PRIu32, device_word(t, n), n->index);
     if (n->rack == SN_NONE)
         snprintf(buf, size, "%s.%s", where, dev);
     else
@@ -227,8 +225,8 @@ char *sn_topo_link_id(const struct sn_topo *t, uint32_t id, char *buf,
     return buf;
 }
 
-int sn_topo_find_link(const struct sn_topo *t, const char *label,
-                      uint32_t *out, struct sn_error *err)
+int sn_topo_find_link(const struct sn_topo *t, const char *label, uint32_t *out,
+                      struct sn_error *err)
 {
     char buf[256], best_label[256] = "";
     int best_d = 1 << 30;
@@ -341,7 +339,8 @@ void sn_topo_count(const struct sn_topo *t, struct sn_topo_counts *c)
     for (size_t v = 0; v < t->nnodes; v++) {
         const struct sn_node *n = &t->nodes[v];
         c->nodes[n->kind]++;
-        if (n->kind == SN_NODE_SWITCH && n->role < SN_ARRAY_LEN(c->switches_by_role))
+        if (n->kind == SN_NODE_SWITCH &&
+            n->role < SN_ARRAY_LEN(c->switches_by_role))
             c->switches_by_role[n->role]++;
     }
     for (size_t i = 0; i < t->nlinks; i++) {

@@ -249,8 +249,8 @@ int sn_topo_route_paths(const struct sn_topo *t, const struct sn_route_tree *rt,
             walk_back(&w, dst, c, d, 0);
     *n = w.n;
     if (!w.n && w.too_long)
-        return sn_error_set(err, SN_ENOTSUP,
-                            "route is longer than %d hops", SN_PATH_MAX_HOPS);
+        return sn_error_set(err, SN_ENOTSUP, "route is longer than %d hops",
+                            SN_PATH_MAX_HOPS);
     return SN_OK;
 }
 

@@ -71,8 +71,8 @@ int sn_read_file(const char *path, size_t max, char **data, size_t *len,
         return sn_error_set(err, SN_EINPUT, "an empty file name");
     fd = strcmp(path, "-") == 0 ? 0 : open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
-        return sn_error_set(err, open_code(errno), "%s: cannot open: %s",
-                            path, strerror(errno));
+        return sn_error_set(err, open_code(errno), "%s: cannot open: %s", path,
+                            strerror(errno));
     sn_buf_init(&b);
     if (read_all(fd, max, &b)) {
         if (errno == EFBIG)
@@ -140,7 +140,8 @@ static int write_all(int fd, const void *data, size_t len)
     return 0;
 }
 
-/* ---- a set of outputs ------------------------------------------------------ */
+/* ---- a set of outputs ------------------------------------------------------
+ */
 
 /* Temporary files are ".sn-PID-XXXXXX.tmp" beside their target: short,
  * so that a target with a name of the longest legal length still gets
@@ -157,11 +158,11 @@ enum target_kind { T_STDOUT, T_REPLACE, T_INPLACE };
 
 struct target {
     enum target_kind kind;
-    char *path;   /* after following links: what is written */
-    char *dir;    /* T_REPLACE: its directory */
-    char *tmp;    /* T_REPLACE: the temporary, once created */
+    char *path; /* after following links: what is written */
+    char *dir;  /* T_REPLACE: its directory */
+    char *tmp;  /* T_REPLACE: the temporary, once created */
     bool exists;
-    mode_t mode;  /* of the file replaced */
+    mode_t mode; /* of the file replaced */
     dev_t dev;
     ino_t ino;
 };
@@ -258,8 +259,8 @@ static int classify(const char *path, struct target *t, struct sn_error *err)
         t->kind = T_INPLACE;
         t->exists = true;
     } else if (S_ISDIR(st.st_mode)) {
-        return sn_error_set(err, SN_EINPUT,
-                            "%s: cannot write: is a directory", path);
+        return sn_error_set(err, SN_EINPUT, "%s: cannot write: is a directory",
+                            path);
     } else {
         return sn_error_set(err, SN_EINPUT,
                             "%s: cannot write: a block device or other "
@@ -273,10 +274,9 @@ static int classify(const char *path, struct target *t, struct sn_error *err)
     if (t->kind == T_REPLACE) {
         t->dir = dir_of(t->path);
         if (stat(t->dir, &st) != 0)
-            return sn_error_set(err, errno == ENOENT ? SN_EIO
-                                                     : open_code(errno),
-                                "%s: cannot create: %s", path,
-                                strerror(errno));
+            return sn_error_set(err,
+                                errno == ENOENT ? SN_EIO : open_code(errno),
+                                "%s: cannot create: %s", path, strerror(errno));
         if (!S_ISDIR(st.st_mode))
             return sn_error_set(err, SN_EINPUT,
                                 "%s: cannot create: %s is not a directory",
@@ -297,8 +297,8 @@ static void target_release(struct target *t)
 
 /* Resolve every output; two outputs replacing the same file are refused
  * (the second would silently win). */
-static int classify_all(const char *const *paths, size_t n,
-                        struct target *t, struct sn_error *err)
+static int classify_all(const char *const *paths, size_t n, struct target *t,
+                        struct sn_error *err)
 {
     int rc = SN_OK;
 
@@ -307,8 +307,8 @@ static int classify_all(const char *const *paths, size_t n,
         for (size_t k = 0; k < i && !rc; k++) {
             bool same = t[i].kind == T_REPLACE && t[k].kind == T_REPLACE &&
                         (!strcmp(t[i].path, t[k].path) ||
-                         (t[i].exists && t[k].exists &&
-                          t[i].dev == t[k].dev && t[i].ino == t[k].ino));
+                         (t[i].exists && t[k].exists && t[i].dev == t[k].dev &&
+                          t[i].ino == t[k].ino));
             if (same)
                 rc = sn_error_set(err, SN_EINPUT,
                                   "%s and %s name the same file (give each "
@@ -505,8 +505,8 @@ int sn_outputs_check(const char *const *paths, size_t n, struct sn_error *err)
 
     for (size_t i = 0; i < n && !rc; i++)
         if (t[i].kind == T_REPLACE && access(t[i].dir, W_OK | X_OK) != 0)
-            rc = sn_error_set(err, SN_EIO, "%s: cannot create: %s",
-                              paths[i], strerror(errno));
+            rc = sn_error_set(err, SN_EIO, "%s: cannot create: %s", paths[i],
+                              strerror(errno));
     for (size_t i = 0; i < n; i++)
         target_release(&t[i]);
     free(t);
@@ -538,17 +538,15 @@ int sn_write_outputs(const struct sn_output *outs, size_t n,
             rc = sn_error_set(err, SN_EIO, "cannot write output: %s",
                               strerror(errno));
         else if (t[i].kind == T_INPLACE)
-            rc = write_inplace(&t[i], paths[i], outs[i].data, outs[i].len,
-                               err);
+            rc = write_inplace(&t[i], paths[i], outs[i].data, outs[i].len, err);
     }
     /* last, the renames, together */
     for (size_t i = 0; i < n && !rc; i++) {
         if (t[i].kind != T_REPLACE)
             continue;
         if (rename(t[i].tmp, t[i].path))
-            rc = sn_error_set(err, SN_EIO,
-                              "%s: cannot rename into place: %s", paths[i],
-                              strerror(errno));
+            rc = sn_error_set(err, SN_EIO, "%s: cannot rename into place: %s",
+                              paths[i], strerror(errno));
         else {
             free(t[i].tmp);
             t[i].tmp = NULL;

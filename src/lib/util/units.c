@@ -19,25 +19,39 @@ struct suffix {
  * exact match first, then case-insensitively where no exact match exists
  * and the case-insensitive match is unambiguous. */
 static const struct suffix count_sfx[] = {
-    {"k", 1e3}, {"K", 1e3}, {"M", 1e6}, {"G", 1e9},
+    {"k", 1e3}, {"K", 1e3},  {"M", 1e6}, {"G", 1e9},
     {"B", 1e9}, {"T", 1e12}, {NULL, 0},
 };
 static const struct suffix ratio_sfx[] = {{"%", 0.01}, {NULL, 0}};
 static const struct suffix bytes_sfx[] = {
-    {"B", 1},           {"bytes", 1},       {"kB", 1e3},
-    {"KB", 1e3},        {"MB", 1e6},        {"GB", 1e9},
-    {"TB", 1e12},       {"PB", 1e15},       {"KiB", 1024.0},
-    {"MiB", 1048576.0}, {"GiB", 1073741824.0}, {"TiB", 1099511627776.0},
-    {"PiB", 1125899906842624.0}, {NULL, 0},
+    {"B", 1},
+    {"bytes", 1},
+    {"kB", 1e3},
+    {"KB", 1e3},
+    {"MB", 1e6},
+    {"GB", 1e9},
+    {"TB", 1e12},
+    {"PB", 1e15},
+    {"KiB", 1024.0},
+    {"MiB", 1048576.0},
+    {"GiB", 1073741824.0},
+    {"TiB", 1099511627776.0},
+    {"PiB", 1125899906842624.0},
+    {NULL, 0},
 };
 static const struct suffix bw_sfx[] = {
-    {"B/s", 1},       {"kB/s", 1e3},     {"KB/s", 1e3},    {"MB/s", 1e6},
-    {"GB/s", 1e9},    {"TB/s", 1e12},    {"Bps", 1},       {"MBps", 1e6},
-    {"GBps", 1e9},    {"TBps", 1e12},    {"bps", 0.125},   {"b/s", 0.125},
-    {"kbps", 125},    {"Kbps", 125},     {"kb/s", 125},    {"Mbps", 1.25e5},
-    {"Mb/s", 1.25e5}, {"Gbps", 1.25e8},  {"Gb/s", 1.25e8}, {"Tbps", 1.25e11},
-    {"Tb/s", 1.25e11}, {"GiB/s", 1073741824.0}, {"MiB/s", 1048576.0},
-    {NULL, 0},
+    {"B/s", 1},           {"kB/s", 1e3},
+    {"KB/s", 1e3},        {"MB/s", 1e6},
+    {"GB/s", 1e9},        {"TB/s", 1e12},
+    {"Bps", 1},           {"MBps", 1e6},
+    {"GBps", 1e9},        {"TBps", 1e12},
+    {"bps", 0.125},       {"b/s", 0.125},
+    {"kbps", 125},        {"Kbps", 125},
+    {"kb/s", 125},        {"Mbps", 1.25e5},
+    {"Mb/s", 1.25e5},     {"Gbps", 1.25e8},
+    {"Gb/s", 1.25e8},     {"Tbps", 1.25e11},
+    {"Tb/s", 1.25e11},    {"GiB/s", 1073741824.0},
+    {"MiB/s", 1048576.0}, {NULL, 0},
 };
 static const struct suffix power_sfx[] = {
     {"W", 1}, {"kW", 1e3}, {"KW", 1e3}, {"MW", 1e6}, {NULL, 0},
@@ -46,30 +60,41 @@ static const struct suffix volt_sfx[] = {
     {"V", 1}, {"kV", 1e3}, {"KV", 1e3}, {"VAC", 1}, {"VDC", 1}, {NULL, 0},
 };
 static const struct suffix time_sfx[] = {
-    {"ns", 1e-9},   {"us", 1e-6},    {"\xc2\xb5s", 1e-6}, {"ms", 1e-3},
-    {"s", 1},       {"sec", 1},      {"min", 60},         {"h", 3600},
-    {"hr", 3600},   {"d", 86400},    {"day", 86400},      {"days", 86400},
-    {"w", 604800},  {"week", 604800}, {NULL, 0},
+    {"ns", 1e-9},  {"us", 1e-6},     {"\xc2\xb5s", 1e-6}, {"ms", 1e-3},
+    {"s", 1},      {"sec", 1},       {"min", 60},         {"h", 3600},
+    {"hr", 3600},  {"d", 86400},     {"day", 86400},      {"days", 86400},
+    {"w", 604800}, {"week", 604800}, {NULL, 0},
 };
 static const struct suffix len_sfx[] = {
-    {"mm", 1e-3}, {"cm", 1e-2}, {"m", 1}, {"km", 1e3}, {"ft", 0.3048},
-    {NULL, 0},
+    {"mm", 1e-3}, {"cm", 1e-2},   {"m", 1},
+    {"km", 1e3},  {"ft", 0.3048}, {NULL, 0},
 };
 static const struct suffix flops_sfx[] = {
-    {"FLOPS", 1},       {"FLOP/s", 1},       {"GFLOPS", 1e9},
-    {"GFLOP/s", 1e9},   {"TFLOPS", 1e12},    {"TFLOP/s", 1e12},
-    {"PFLOPS", 1e15},   {"PFLOP/s", 1e15},   {"EFLOPS", 1e18},
-    {"EFLOP/s", 1e18},  {NULL, 0},
+    {"FLOPS", 1},     {"FLOP/s", 1},     {"GFLOPS", 1e9},  {"GFLOP/s", 1e9},
+    {"TFLOPS", 1e12}, {"TFLOP/s", 1e12}, {"PFLOPS", 1e15}, {"PFLOP/s", 1e15},
+    {"EFLOPS", 1e18}, {"EFLOP/s", 1e18}, {NULL, 0},
 };
 static const struct suffix temp_sfx[] = {
-    {"K", 1}, {"C", 1}, {"\xc2\xb0" "C", 1}, {"degC", 1}, {NULL, 0},
+    {"K", 1},
+    {"C", 1},
+    {"\xc2\xb0"
+     "C",
+     1},
+    {"degC", 1},
+    {NULL, 0},
 };
 /* Flow in m^3/s. US gallon = 3.785411784 L (NIST Handbook 44). */
 static const struct suffix flow_sfx[] = {
-    {"L/min", 1e-3 / 60},       {"l/min", 1e-3 / 60}, {"lpm", 1e-3 / 60},
-    {"LPM", 1e-3 / 60},         {"L/s", 1e-3},        {"m3/h", 1.0 / 3600},
-    {"m3/s", 1},                {"gpm", 3.785411784e-3 / 60},
-    {"GPM", 3.785411784e-3 / 60}, {NULL, 0},
+    {"L/min", 1e-3 / 60},
+    {"l/min", 1e-3 / 60},
+    {"lpm", 1e-3 / 60},
+    {"LPM", 1e-3 / 60},
+    {"L/s", 1e-3},
+    {"m3/h", 1.0 / 3600},
+    {"m3/s", 1},
+    {"gpm", 3.785411784e-3 / 60},
+    {"GPM", 3.785411784e-3 / 60},
+    {NULL, 0},
 };
 static const struct suffix freq_sfx[] = {
     {"Hz", 1}, {"kHz", 1e3}, {"MHz", 1e6}, {"GHz", 1e9}, {NULL, 0},
@@ -152,8 +177,7 @@ static size_t scan_number(const char *s, double *out)
     return n;
 }
 
-static const struct suffix *find_suffix(const struct suffix *tab,
-                                        const char *s)
+static const struct suffix *find_suffix(const struct suffix *tab, const char *s)
 {
     const struct suffix *hit = NULL;
     int hits = 0;
@@ -251,8 +275,7 @@ int sn_unit_parse_size(const char *text, uint64_t *out, struct sn_error *err)
 
     if (!n || v < 0)
         return sn_error_set(err, SN_EINPUT,
-                            "'%.64s' is not a size such as 8, 1M or 16G",
-                            text);
+                            "'%.64s' is not a size such as 8, 1M or 16G", text);
     if (*p == 'K' || *p == 'k')
         mult = 1024.0;
     else if (*p == 'M' || *p == 'm')
@@ -267,12 +290,10 @@ int sn_unit_parse_size(const char *text, uint64_t *out, struct sn_error *err)
         p++;
     if (*p)
         return sn_error_set(err, SN_EINPUT,
-                            "'%.64s' is not a size such as 8, 1M or 16G",
-                            text);
+                            "'%.64s' is not a size such as 8, 1M or 16G", text);
     v *= mult;
     if (v > 1e18)
-        return sn_error_set(err, SN_EINPUT, "size '%.64s' is too large",
-                            text);
+        return sn_error_set(err, SN_EINPUT, "size '%.64s' is too large", text);
     *out = (uint64_t)v;
     return SN_OK;
 }
@@ -281,8 +302,9 @@ int sn_unit_parse_size(const char *text, uint64_t *out, struct sn_error *err)
 static void fmt3(double v, const char *unit, char *buf, size_t size)
 {
     double a = fabs(v);
-    const char *f = a >= 100 || a == 0 ? "%.0f %s" : a >= 10 ? "%.1f %s"
-                                                             : "%.2f %s";
+    const char *f = a >= 100 || a == 0 ? "%.0f %s"
+                    : a >= 10          ? "%.1f %s"
+                                       : "%.2f %s";
     snprintf(buf, size, f, v, unit);
 }
 
@@ -292,8 +314,7 @@ struct scale {
     const char *unit;
 };
 
-static void fmt_scaled(double v, const struct scale *sc, char *buf,
-                       size_t size)
+static void fmt_scaled(double v, const struct scale *sc, char *buf, size_t size)
 {
     const struct scale *pick = sc;
 
@@ -305,29 +326,33 @@ static void fmt_scaled(double v, const struct scale *sc, char *buf,
 
 char *sn_unit_format(double v, enum sn_unit_kind kind, char *buf, size_t size)
 {
-    static const struct scale bytes[] = {{0, 1, "B"},     {1e3, 1e3, "kB"},
-                                         {1e6, 1e6, "MB"}, {1e9, 1e9, "GB"},
+    static const struct scale bytes[] = {{0, 1, "B"},        {1e3, 1e3, "kB"},
+                                         {1e6, 1e6, "MB"},   {1e9, 1e9, "GB"},
                                          {1e12, 1e12, "TB"}, {1e15, 1e15, "PB"},
                                          {0, 0, NULL}};
-    static const struct scale bw[] = {{0, 1, "B/s"},       {1e3, 1e3, "kB/s"},
-                                      {1e6, 1e6, "MB/s"},  {1e9, 1e9, "GB/s"},
-                                      {1e12, 1e12, "TB/s"}, {1e15, 1e15, "PB/s"},
-                                      {0, 0, NULL}};
+    static const struct scale bw[] = {
+        {0, 1, "B/s"},      {1e3, 1e3, "kB/s"},   {1e6, 1e6, "MB/s"},
+        {1e9, 1e9, "GB/s"}, {1e12, 1e12, "TB/s"}, {1e15, 1e15, "PB/s"},
+        {0, 0, NULL}};
     static const struct scale power[] = {
         {0, 1, "W"}, {1e3, 1e3, "kW"}, {1e6, 1e6, "MW"}, {0, 0, NULL}};
-    static const struct scale volt[] = {{0, 1, "V"}, {1e4, 1e3, "kV"},
-                                        {0, 0, NULL}};
-    static const struct scale tm[] = {{0, 1e-9, "ns"},  {1e-6, 1e-6, "us"},
-                                      {1e-3, 1e-3, "ms"}, {1, 1, "s"},
-                                      {600, 60, "min"}, {10800, 3600, "h"},
+    static const struct scale volt[] = {
+        {0, 1, "V"}, {1e4, 1e3, "kV"}, {0, 0, NULL}};
+    static const struct scale tm[] = {{0, 1e-9, "ns"},      {1e-6, 1e-6, "us"},
+                                      {1e-3, 1e-3, "ms"},   {1, 1, "s"},
+                                      {600, 60, "min"},     {10800, 3600, "h"},
                                       {259200, 86400, "d"}, {0, 0, NULL}};
-    static const struct scale len[] = {{0, 1e-3, "mm"}, {1, 1, "m"},
-                                       {1e4, 1e3, "km"}, {0, 0, NULL}};
-    static const struct scale flops[] = {
-        {0, 1e9, "GFLOP/s"}, {1e12, 1e12, "TFLOP/s"},
-        {1e15, 1e15, "PFLOP/s"}, {1e18, 1e18, "EFLOP/s"}, {0, 0, NULL}};
-    static const struct scale freq[] = {{0, 1, "Hz"},     {1e3, 1e3, "kHz"},
-                                        {1e6, 1e6, "MHz"}, {1e9, 1e9, "GHz"},
+    static const struct scale len[] = {
+        {0, 1e-3, "mm"}, {1, 1, "m"}, {1e4, 1e3, "km"}, {0, 0, NULL}};
+    static const struct scale flops[] = {{0, 1e9, "GFLOP/s"},
+                                         {1e12, 1e12, "TFLOP/s"},
+                                         {1e15, 1e15, "PFLOP/s"},
+                                         {1e18, 1e18, "EFLOP/s"},
+                                         {0, 0, NULL}};
+    static const struct scale freq[] = {{0, 1, "Hz"},
+                                        {1e3, 1e3, "kHz"},
+                                        {1e6, 1e6, "MHz"},
+                                        {1e9, 1e9, "GHz"},
                                         {0, 0, NULL}};
     char tmp[64];
 

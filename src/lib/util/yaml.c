@@ -79,7 +79,8 @@ static struct sn_yaml *keyset_find(const struct keyset *ks,
 {
     if (!ks->cap)
         return NULL;
-    for (size_t i = key_hash(name) & (ks->cap - 1);; i = (i + 1) & (ks->cap - 1)) {
+    for (size_t i = key_hash(name) & (ks->cap - 1);;
+         i = (i + 1) & (ks->cap - 1)) {
         uint32_t v = ks->slot[i];
         if (!v)
             return NULL;
@@ -108,7 +109,8 @@ static void keyset_insert(struct keyset *ks, const struct sn_yaml *map,
         ks->slot = slot;
         ks->cap = cap;
     }
-    for (size_t i = key_hash(name) & (ks->cap - 1);; i = (i + 1) & (ks->cap - 1)) {
+    for (size_t i = key_hash(name) & (ks->cap - 1);;
+         i = (i + 1) & (ks->cap - 1)) {
         if (!ks->slot[i]) {
             ks->slot[i] = (uint32_t)index + 1;
             return;
@@ -152,8 +154,8 @@ static int attach(struct builder *b, struct sn_yaml *n, struct sn_error *err)
             if (first) {
                 int rc = sn_error_at(
                     err, SN_EINPUT, b->file, n->line, n->col,
-                    "duplicate key '%.64s' (first given at line %d)",
-                    n->value, first->line);
+                    "duplicate key '%.64s' (first given at line %d)", n->value,
+                    first->line);
                 node_free(n);
                 return rc;
             }
@@ -169,14 +171,12 @@ static int attach(struct builder *b, struct sn_yaml *n, struct sn_error *err)
     return SN_OK;
 }
 
-static int count_node(struct builder *b, yaml_mark_t mark,
-                      struct sn_error *err)
+static int count_node(struct builder *b, yaml_mark_t mark, struct sn_error *err)
 {
     if (++b->nodes > SN_YAML_MAX_NODES)
-        return sn_error_at(err, SN_EINPUT, b->file, (int)mark.line + 1,
-                           (int)mark.column + 1,
-                           "document has more than %d nodes",
-                           SN_YAML_MAX_NODES);
+        return sn_error_at(
+            err, SN_EINPUT, b->file, (int)mark.line + 1, (int)mark.column + 1,
+            "document has more than %d nodes", SN_YAML_MAX_NODES);
     return SN_OK;
 }
 
@@ -190,8 +190,7 @@ static int parser_error(yaml_parser_t *p, const char *file,
                            "%s at byte %zu (expected UTF-8 text)", what,
                            p->problem_offset);
     if (p->context)
-        return sn_error_at(err, SN_EINPUT, file,
-                           (int)p->problem_mark.line + 1,
+        return sn_error_at(err, SN_EINPUT, file, (int)p->problem_mark.line + 1,
                            (int)p->problem_mark.column + 1, "%s %s", what,
                            p->context);
     return sn_error_at(err, SN_EINPUT, file, (int)p->problem_mark.line + 1,
@@ -243,11 +242,10 @@ static int handle_event(struct builder *b, yaml_event_t *ev, bool *done,
         if ((rc = count_node(b, ev->start_mark, err)))
             return rc;
         if (b->depth >= SN_YAML_MAX_DEPTH)
-            return sn_error_at(err, SN_EINPUT, b->file,
-                               (int)ev->start_mark.line + 1,
-                               (int)ev->start_mark.column + 1,
-                               "nested deeper than %d levels",
-                               SN_YAML_MAX_DEPTH);
+            return sn_error_at(
+                err, SN_EINPUT, b->file, (int)ev->start_mark.line + 1,
+                (int)ev->start_mark.column + 1, "nested deeper than %d levels",
+                SN_YAML_MAX_DEPTH);
         n = node_new(ev->type == YAML_SEQUENCE_START_EVENT ? SN_YAML_SEQ
                                                            : SN_YAML_MAP,
                      ev->start_mark);

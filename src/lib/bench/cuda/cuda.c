@@ -74,22 +74,22 @@ static const enum sn_bench_dtype cuda_gemm_dtypes[] = {
 
 /* ---- foreign codes into ours, with file:line (nccl-tests' CUDACHECK) -- */
 
-static int cu_err(cudaError_t e, const char *call, const char *file,
-                  int line, struct sn_error *err)
+static int cu_err(cudaError_t e, const char *call, const char *file, int line,
+                  struct sn_error *err)
 {
     if (e == cudaSuccess)
         return SN_OK;
-    return sn_error_set(err, SN_ERUNTIME, "%s:%d: %.60s: %s", file, line,
-                        call, cudaGetErrorString(e));
+    return sn_error_set(err, SN_ERUNTIME, "%s:%d: %.60s: %s", file, line, call,
+                        cudaGetErrorString(e));
 }
 
-static int nc_err(ncclResult_t r, const char *call, const char *file,
-                  int line, struct sn_error *err)
+static int nc_err(ncclResult_t r, const char *call, const char *file, int line,
+                  struct sn_error *err)
 {
     if (r == ncclSuccess)
         return SN_OK;
-    return sn_error_set(err, SN_ERUNTIME, "%s:%d: %.60s: %s", file, line,
-                        call, ncclGetErrorString(r));
+    return sn_error_set(err, SN_ERUNTIME, "%s:%d: %.60s: %s", file, line, call,
+                        ncclGetErrorString(r));
 }
 
 static int lt_err(cublasStatus_t s, const char *call, const char *file,
@@ -97,15 +97,16 @@ static int lt_err(cublasStatus_t s, const char *call, const char *file,
 {
     if (s == CUBLAS_STATUS_SUCCESS)
         return SN_OK;
-    return sn_error_set(err, SN_ERUNTIME, "%s:%d: %.60s: %s", file, line,
-                        call, cublasLtGetStatusString(s));
+    return sn_error_set(err, SN_ERUNTIME, "%s:%d: %.60s: %s", file, line, call,
+                        cublasLtGetStatusString(s));
 }
 
 #define CU(call) cu_err((call), #call, __FILE__, __LINE__, err)
 #define NC(call) nc_err((call), #call, __FILE__, __LINE__, err)
 #define LT(call) lt_err((call), #call, __FILE__, __LINE__, err)
 
-/* ---- set-up ------------------------------------------------------------------- */
+/* ---- set-up
+ * ------------------------------------------------------------------- */
 
 static int cuda_open(struct sn__bench_ctx *c, struct sn_error *err)
 {
@@ -117,16 +118,14 @@ static int cuda_open(struct sn__bench_ctx *c, struct sn_error *err)
     c->threads = 1;
     e = cudaGetDeviceCount(&count);
     if (e != cudaSuccess || count == 0)
-        return sn_error_set(err, SN_ENOTSUP,
-                            "no CUDA device on host '%s' (%s)", c->job->host,
-                            e != cudaSuccess ? cudaGetErrorString(e)
-                                             : "the driver sees none");
+        return sn_error_set(
+            err, SN_ENOTSUP, "no CUDA device on host '%s' (%s)", c->job->host,
+            e != cudaSuccess ? cudaGetErrorString(e) : "the driver sees none");
     /* ranks of a host take its devices in local-rank order */
     s->dev = c->job->local_rank % count;
     if ((rc = CU(cudaSetDevice(s->dev))) ||
         (rc = CU(cudaGetDeviceProperties(&s->prop, s->dev))) ||
-        (rc = CU(cudaDeviceGetPCIBusId(s->pci, (int)sizeof(s->pci),
-                                       s->dev))) ||
+        (rc = CU(cudaDeviceGetPCIBusId(s->pci, (int)sizeof(s->pci), s->dev))) ||
         (rc = CU(cudaStreamCreateWithFlags(&s->st, cudaStreamNonBlocking))))
         return rc;
     for (s->nev = 0; s->nev < CHUNK + 1; s->nev++)
@@ -136,8 +135,7 @@ static int cuda_open(struct sn__bench_ctx *c, struct sn_error *err)
         (rc = CU(cudaMalloc(&s->ws, LT_WORKSPACE))) ||
         (rc = CU(cudaMalloc(&s->ack, 256))))
         return rc;
-    snprintf(c->device, sizeof(c->device), "%.60s (%s)", s->prop.name,
-             s->pci);
+    snprintf(c->device, sizeof(c->device), "%.60s (%s)", s->prop.name, s->pci);
     return SN_OK;
 }
 
@@ -155,16 +153,15 @@ static int cuda_connect(struct sn__bench_ctx *c, struct sn_error *err)
     memset(&boot, 0, sizeof(boot));
     if (c->job->rank == 0)
         boot.ok = !(rc = NC(ncclGetUniqueId(&boot.id)));
-    if (SN_MPI(MPI_Bcast(&boot, (int)sizeof(boot), MPI_BYTE, 0,
-                         c->job->comm),
+    if (SN_MPI(MPI_Bcast(&boot, (int)sizeof(boot), MPI_BYTE, 0, c->job->comm),
                rc ? NULL : err))
         return rc ? rc : SN_ERUNTIME;
     if (!boot.ok)
         return rc ? rc
                   : sn_error_set(err, SN_ERUNTIME,
                                  "rank 0 could not create an NCCL id");
-    if ((rc = NC(ncclCommInitRank(&s->comm, c->job->size, boot.id,
-                                  c->job->rank))))
+    if ((rc = NC(
+             ncclCommInitRank(&s->comm, c->job->size, boot.id, c->job->rank))))
         return rc;
     s->have_comm = true;
     return SN_OK;
@@ -229,25 +226,24 @@ static void cuda_close(struct sn__bench_ctx *c)
     c->bs = NULL;
 }
 
-static void cuda_versions(struct sn__bench_ctx *c,
-                          struct sn_bench_versions *v)
+static void cuda_versions(struct sn__bench_ctx *c, struct sn_bench_versions *v)
 {
     int rt = 0, drv = 0, nccl = 0;
     size_t lt = cublasLtGetVersion();
 
     (void)c;
     if (cudaRuntimeGetVersion(&rt) == cudaSuccess)
-        snprintf(v->cuda_runtime, sizeof(v->cuda_runtime), "%d.%d",
-                 rt / 1000, rt % 1000 / 10);
+        snprintf(v->cuda_runtime, sizeof(v->cuda_runtime), "%d.%d", rt / 1000,
+                 rt % 1000 / 10);
     if (cudaDriverGetVersion(&drv) == cudaSuccess)
-        snprintf(v->cuda_driver, sizeof(v->cuda_driver), "%d.%d",
-                 drv / 1000, drv % 1000 / 10);
+        snprintf(v->cuda_driver, sizeof(v->cuda_driver), "%d.%d", drv / 1000,
+                 drv % 1000 / 10);
     /* NCCL 2.9 and later: major * 10000 + minor * 100 + patch */
     if (ncclGetVersion(&nccl) == ncclSuccess)
         snprintf(v->nccl, sizeof(v->nccl), "%d.%d.%d", nccl / 10000,
                  nccl / 100 % 100, nccl % 100);
-    snprintf(v->blas, sizeof(v->blas), "cuBLASLt %zu.%zu.%zu",
-             lt / 10000, lt / 100 % 100, lt % 100);
+    snprintf(v->blas, sizeof(v->blas), "cuBLASLt %zu.%zu.%zu", lt / 10000,
+             lt / 100 % 100, lt % 100);
     if (!sn__bench_nvml_driver(c, v->driver, sizeof(v->driver)))
         v->driver[0] = '\0';
 }
@@ -260,10 +256,10 @@ static void cuda_state(struct sn__bench_ctx *c, struct sn_bench_state *st)
     sn__bench_nvml_state(c, s->pci, st);
 }
 
-/* ---- timed loops --------------------------------------------------------------- */
+/* ---- timed loops
+ * --------------------------------------------------------------- */
 
-typedef int (*cu_op)(struct sn__bench_ctx *c, void *arg,
-                     struct sn_error *err);
+typedef int (*cu_op)(struct sn__bench_ctx *c, void *arg, struct sn_error *err);
 
 /* Run op `iters` times on the stream with an event between iterations;
  * sample i = event i to event i + 1, times scale (1/2 for a ping-pong). */
@@ -320,7 +316,8 @@ static void cuda_timer(struct sn__bench_ctx *c, struct sn_bench_timer *t)
     t->overhead = n ? sum / n : NAN;
 }
 
-/* ---- compute -------------------------------------------------------------------- */
+/* ---- compute
+ * -------------------------------------------------------------------- */
 
 static const char *cuda_gemm_unsupported(struct sn__bench_ctx *c,
                                          enum sn_bench_dtype dt)
@@ -352,8 +349,8 @@ struct gemm_types {
 
 static struct gemm_types gemm_types(enum sn_bench_dtype dt)
 {
-    struct gemm_types g = {CUDA_R_32F, CUDA_R_32F, CUDA_R_32F,
-                           CUBLAS_COMPUTE_32F, 4, 4};
+    struct gemm_types g = {CUDA_R_32F,         CUDA_R_32F, CUDA_R_32F,
+                           CUBLAS_COMPUTE_32F, 4,          4};
 
     switch (dt) {
     case SN_DT_FP64:
@@ -406,8 +403,8 @@ static int gemm_prepare(struct sn__bench_ctx *c, enum sn_bench_dtype dt,
     if ((rc = CU(cudaMalloc(&s->ga, n * n * g.ab_size))) ||
         (rc = CU(cudaMalloc(&s->gb, n * n * g.ab_size))) ||
         (rc = CU(cudaMalloc(&s->gd, n * n * g.cd_size))) ||
-        (rc = CU(sn__cuda_fill(s->ga, (int)dt, n * n, SN_CU_FILL_OPERAND, 0,
-                               0, s->st))) ||
+        (rc = CU(sn__cuda_fill(s->ga, (int)dt, n * n, SN_CU_FILL_OPERAND, 0, 0,
+                               s->st))) ||
         (rc = CU(sn__cuda_fill(s->gb, (int)dt, n * n, SN_CU_FILL_OPERAND, 0,
                                n * n, s->st))) ||
         (rc = CU(cudaMemsetAsync(s->gd, 0, n * n * g.cd_size, s->st))))
@@ -429,16 +426,14 @@ static int gemm_prepare(struct sn__bench_ctx *c, enum sn_bench_dtype dt,
         (rc = LT(cublasLtMatmulPreferenceSetAttribute(
              pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws,
              sizeof(ws)))) ||
-        (rc = LT(cublasLtMatmulAlgoGetHeuristic(s->lt, s->mm, s->la, s->lb,
-                                                s->ld, s->ld, pref, 1, &h,
-                                                &found))))
+        (rc = LT(cublasLtMatmulAlgoGetHeuristic(
+             s->lt, s->mm, s->la, s->lb, s->ld, s->ld, pref, 1, &h, &found))))
         goto out;
     if (found < 1 || h.state != CUBLAS_STATUS_SUCCESS) {
         rc = sn_error_set(err, SN_ENOTSUP,
                           "cuBLASLt has no %s GEMM kernel for %d x %d on "
                           "%s",
-                          sn_bench_dtype_name(dt), size, size,
-                          s->prop.name);
+                          sn_bench_dtype_name(dt), size, size, s->prop.name);
         goto out;
     }
     s->algo = h.algo;
@@ -459,13 +454,13 @@ static int gemm_op(struct sn__bench_ctx *c, void *arg, struct sn_error *err)
     const void *alpha = dt == SN_DT_FP64 ? (const void *)&a64 : &a32;
     const void *beta = dt == SN_DT_FP64 ? (const void *)&b64 : &b32;
 
-    return LT(cublasLtMatmul(s->lt, s->mm, alpha, s->ga, s->la, s->gb,
-                             s->lb, beta, s->gd, s->ld, s->gd, s->ld,
-                             &s->algo, s->ws, LT_WORKSPACE, s->st));
+    return LT(cublasLtMatmul(s->lt, s->mm, alpha, s->ga, s->la, s->gb, s->lb,
+                             beta, s->gd, s->ld, s->gd, s->ld, &s->algo, s->ws,
+                             LT_WORKSPACE, s->st));
 }
 
-static int cuda_gemm(struct sn__bench_ctx *c, enum sn_bench_dtype dt,
-                     int size, int iters, double *t, struct sn_error *err)
+static int cuda_gemm(struct sn__bench_ctx *c, enum sn_bench_dtype dt, int size,
+                     int iters, double *t, struct sn_error *err)
 {
     int rc = gemm_prepare(c, dt, size, err);
 
@@ -474,10 +469,10 @@ static int cuda_gemm(struct sn__bench_ctx *c, enum sn_bench_dtype dt,
     return timed(c, gemm_op, &dt, iters, t, 1.0, err);
 }
 
-/* ---- memory ---------------------------------------------------------------------- */
+/* ---- memory
+ * ---------------------------------------------------------------------- */
 
-static int stream_op(struct sn__bench_ctx *c, void *arg,
-                     struct sn_error *err)
+static int stream_op(struct sn__bench_ctx *c, void *arg, struct sn_error *err)
 {
     struct cu *s = c->bs;
 
@@ -504,18 +499,19 @@ static int cuda_stream(struct sn__bench_ctx *c, enum sn__stream_kernel k,
             return rc;
         s->n = n;
         /* non-zero data: no compression can flatter the figure */
-        if ((rc = CU(sn__cuda_fill(s->a, SN_CU_FP64, n, SN_CU_FILL_OPERAND,
-                                   0, 0, s->st))) ||
-            (rc = CU(sn__cuda_fill(s->b, SN_CU_FP64, n, SN_CU_FILL_OPERAND,
-                                   0, n, s->st))) ||
-            (rc = CU(sn__cuda_fill(s->c, SN_CU_FP64, n, SN_CU_FILL_OPERAND,
-                                   0, 2 * n, s->st))))
+        if ((rc = CU(sn__cuda_fill(s->a, SN_CU_FP64, n, SN_CU_FILL_OPERAND, 0,
+                                   0, s->st))) ||
+            (rc = CU(sn__cuda_fill(s->b, SN_CU_FP64, n, SN_CU_FILL_OPERAND, 0,
+                                   n, s->st))) ||
+            (rc = CU(sn__cuda_fill(s->c, SN_CU_FP64, n, SN_CU_FILL_OPERAND, 0,
+                                   2 * n, s->st))))
             return rc;
     }
     return timed(c, stream_op, &kernel, iters, t, 1.0, err);
 }
 
-/* ---- host <-> device -------------------------------------------------------------- */
+/* ---- host <-> device
+ * -------------------------------------------------------------- */
 
 static int topo_load(struct cu *s, struct sn_error *err)
 {
@@ -525,8 +521,9 @@ static int topo_load(struct cu *s, struct sn_error *err)
         return sn_error_set(err, SN_ERUNTIME, "hwloc: cannot initialise");
     if (hwloc_topology_load(s->topo) != 0) {
         hwloc_topology_destroy(s->topo);
-        return sn_error_set(err, SN_ERUNTIME, "hwloc: cannot load the "
-                                              "topology");
+        return sn_error_set(err, SN_ERUNTIME,
+                            "hwloc: cannot load the "
+                            "topology");
     }
     s->have_topo = true;
     return SN_OK;
@@ -591,8 +588,7 @@ static int cuda_hostcopy(struct sn__bench_ctx *c, bool h2d, bool pinned,
     if (!s->host || s->hbytes != bytes || s->hnuma != numa ||
         s->hpinned != (int)pinned) {
         hwloc_obj_t node =
-            hwloc_get_obj_by_type(s->topo, HWLOC_OBJ_NUMANODE,
-                                  (unsigned)numa);
+            hwloc_get_obj_by_type(s->topo, HWLOC_OBJ_NUMANODE, (unsigned)numa);
         free_host(s);
         s->host = node ? hwloc_alloc_membind(s->topo, bytes, node->nodeset,
                                              HWLOC_MEMBIND_BIND,
@@ -621,7 +617,8 @@ static int cuda_hostcopy(struct sn__bench_ctx *c, bool h2d, bool pinned,
     return timed(c, copy_op, &a, iters, t, 1.0, err);
 }
 
-/* ---- pairs ---------------------------------------------------------------------- */
+/* ---- pairs
+ * ---------------------------------------------------------------------- */
 
 struct p2p_arg {
     enum sn__p2p_mode mode;
@@ -637,47 +634,45 @@ static int p2p_op(struct sn__bench_ctx *c, void *arg, struct sn_error *err)
 
     switch (a->mode) {
     case SN_P2P_SEND:
-        if (!(rc = NC(ncclSend(s->sbuf, a->bytes, ncclInt8, a->peer,
-                               s->comm, s->st))))
+        if (!(rc = NC(ncclSend(s->sbuf, a->bytes, ncclInt8, a->peer, s->comm,
+                               s->st))))
             rc = NC(ncclRecv(s->ack, 1, ncclInt8, a->peer, s->comm, s->st));
         break;
     case SN_P2P_RECV:
-        if (!(rc = NC(ncclRecv(s->rbuf, a->bytes, ncclInt8, a->peer,
-                               s->comm, s->st))))
+        if (!(rc = NC(ncclRecv(s->rbuf, a->bytes, ncclInt8, a->peer, s->comm,
+                               s->st))))
             rc = NC(ncclSend(s->ack, 1, ncclInt8, a->peer, s->comm, s->st));
         break;
     case SN_P2P_BIDIR:
         if ((rc = NC(ncclGroupStart())))
             break;
-        rc = NC(ncclSend(s->sbuf, a->bytes, ncclInt8, a->peer, s->comm,
-                         s->st));
+        rc = NC(ncclSend(s->sbuf, a->bytes, ncclInt8, a->peer, s->comm, s->st));
         if (!rc)
-            rc = NC(ncclRecv(s->rbuf, a->bytes, ncclInt8, a->peer, s->comm,
-                             s->st));
+            rc = NC(
+                ncclRecv(s->rbuf, a->bytes, ncclInt8, a->peer, s->comm, s->st));
         if (!rc)
             rc = NC(ncclGroupEnd());
         else
             ncclGroupEnd();
         break;
     case SN_P2P_PING:
-        if (!(rc = NC(ncclSend(s->sbuf, a->bytes, ncclInt8, a->peer,
-                               s->comm, s->st))))
-            rc = NC(ncclRecv(s->rbuf, a->bytes, ncclInt8, a->peer, s->comm,
-                             s->st));
+        if (!(rc = NC(ncclSend(s->sbuf, a->bytes, ncclInt8, a->peer, s->comm,
+                               s->st))))
+            rc = NC(
+                ncclRecv(s->rbuf, a->bytes, ncclInt8, a->peer, s->comm, s->st));
         break;
     case SN_P2P_PONG:
-        if (!(rc = NC(ncclRecv(s->rbuf, a->bytes, ncclInt8, a->peer,
-                               s->comm, s->st))))
-            rc = NC(ncclSend(s->sbuf, a->bytes, ncclInt8, a->peer, s->comm,
-                             s->st));
+        if (!(rc = NC(ncclRecv(s->rbuf, a->bytes, ncclInt8, a->peer, s->comm,
+                               s->st))))
+            rc = NC(
+                ncclSend(s->sbuf, a->bytes, ncclInt8, a->peer, s->comm, s->st));
         break;
     }
     return rc;
 }
 
 static int cuda_p2p(struct sn__bench_ctx *c, enum sn__p2p_mode mode, int peer,
-                    uint64_t bytes, int iters, double *t,
-                    struct sn_error *err)
+                    uint64_t bytes, int iters, double *t, struct sn_error *err)
 {
     struct p2p_arg a = {mode, peer, bytes};
     int rc = cuda_reserve(c, bytes ? bytes : 1, err);
@@ -688,7 +683,8 @@ static int cuda_p2p(struct sn__bench_ctx *c, enum sn__p2p_mode mode, int peer,
     return timed(c, p2p_op, &a, iters, t, half ? 0.5 : 1.0, err);
 }
 
-/* ---- collectives ---------------------------------------------------------------- */
+/* ---- collectives
+ * ---------------------------------------------------------------- */
 
 static ncclDataType_t nccl_type(enum sn_bench_dtype dt)
 {
@@ -708,8 +704,9 @@ static ncclDataType_t nccl_type(enum sn_bench_dtype dt)
 
 static ncclRedOp_t nccl_op(enum sn_bench_redop op)
 {
-    return op == SN_REDOP_MAX ? ncclMax : op == SN_REDOP_MIN ? ncclMin
-                                                             : ncclSum;
+    return op == SN_REDOP_MAX   ? ncclMax
+           : op == SN_REDOP_MIN ? ncclMin
+                                : ncclSum;
 }
 
 static bool cuda_variant_ok(enum sn_coll_op op, bool inplace)
@@ -748,16 +745,13 @@ static int coll_op(struct sn__bench_ctx *c, void *arg, struct sn_error *err)
         return NC(ncclAllGather(a->inplace ? rb + (size_t)r * part * es : sb,
                                 rb, part, t, s->comm, s->st));
     case SN_COLL_REDUCESCATTER:
-        return NC(ncclReduceScatter(in,
-                                    a->inplace ? rb + (size_t)r * part * es
-                                               : rb,
-                                    part, t, op, s->comm, s->st));
+        return NC(
+            ncclReduceScatter(in, a->inplace ? rb + (size_t)r * part * es : rb,
+                              part, t, op, s->comm, s->st));
     case SN_COLL_BROADCAST:
-        return NC(ncclBroadcast(in, rb, a->count, t, a->root, s->comm,
-                                s->st));
+        return NC(ncclBroadcast(in, rb, a->count, t, a->root, s->comm, s->st));
     case SN_COLL_REDUCE:
-        return NC(ncclReduce(in, rb, a->count, t, op, a->root, s->comm,
-                             s->st));
+        return NC(ncclReduce(in, rb, a->count, t, op, a->root, s->comm, s->st));
     case SN_COLL_ALLTOALL:
     case SN_COLL_SENDRECV:
         if ((rc = NC(ncclGroupStart())))
@@ -765,8 +759,8 @@ static int coll_op(struct sn__bench_ctx *c, void *arg, struct sn_error *err)
         if (a->op == SN_COLL_SENDRECV) {
             rc = NC(ncclSend(sb, a->count, t, (r + 1) % n, s->comm, s->st));
             if (!rc)
-                rc = NC(ncclRecv(rb, a->count, t, (r - 1 + n) % n, s->comm,
-                                 s->st));
+                rc = NC(
+                    ncclRecv(rb, a->count, t, (r - 1 + n) % n, s->comm, s->st));
         } else {
             for (int j = 0; j < n && !rc; j++) {
                 rc = NC(ncclSend(sb + (size_t)j * part * es, part, t, j,
@@ -834,9 +828,8 @@ static double element(const char *buf, enum sn_bench_dtype dt, size_t i)
 
 static int cuda_coll_check(struct sn__bench_ctx *c, enum sn_coll_op op,
                            enum sn_bench_dtype dt, enum sn_bench_redop redop,
-                           int root, uint64_t count, bool inplace,
-                           bool corrupt, long long *wrong,
-                           struct sn_error *err)
+                           int root, uint64_t count, bool inplace, bool corrupt,
+                           long long *wrong, struct sn_error *err)
 {
     struct cu *s = c->bs;
     int n = c->job->size, r = c->job->rank, rc;
@@ -854,9 +847,9 @@ static int cuda_coll_check(struct sn__bench_ctx *c, enum sn_coll_op op,
         return rc;
     /* this rank's input where coll_op() reads it */
     if (op == SN_COLL_ALLGATHER)
-        rc = CU(sn__cuda_fill(inplace ? rb + (size_t)r * part * es : sb,
-                              (int)dt, part, SN_CU_FILL_PATTERN, (uint32_t)r,
-                              0, s->st));
+        rc =
+            CU(sn__cuda_fill(inplace ? rb + (size_t)r * part * es : sb, (int)dt,
+                             part, SN_CU_FILL_PATTERN, (uint32_t)r, 0, s->st));
     else if (op != SN_COLL_BROADCAST || r == root)
         rc = CU(sn__cuda_fill(inplace ? rb : sb, (int)dt, count,
                               SN_CU_FILL_PATTERN, (uint32_t)r, 0, s->st));
@@ -870,15 +863,15 @@ static int cuda_coll_check(struct sn__bench_ctx *c, enum sn_coll_op op,
         s->check = sn_xmalloc(nout * es);
         s->check_cap = nout * es;
     }
-    if (nout && (rc = CU(cudaMemcpy(s->check, out, nout * es,
-                                    cudaMemcpyDeviceToHost))))
+    if (nout &&
+        (rc = CU(cudaMemcpy(s->check, out, nout * es, cudaMemcpyDeviceToHost))))
         return rc;
     for (uint64_t i = 0; i < nout; i++) {
         double got = element(s->check, dt, i);
         if (corrupt && i == nout / 2)
             got += 1000; /* test-only fault */
-        if (got != sn_pattern_expected((int)op, (int)redop, n, r, root,
-                                       count, i))
+        if (got !=
+            sn_pattern_expected((int)op, (int)redop, n, r, root, count, i))
             (*wrong)++;
     }
     return SN_OK;

@@ -89,8 +89,14 @@ __device__ float fill_value(int mode, uint32_t rank, uint64_t idx)
 }
 
 template <typename T> __device__ T convert(float v);
-template <> __device__ double convert<double>(float v) { return v; }
-template <> __device__ float convert<float>(float v) { return v; }
+template <> __device__ double convert<double>(float v)
+{
+    return v;
+}
+template <> __device__ float convert<float>(float v)
+{
+    return v;
+}
 template <> __device__ int32_t convert<int32_t>(float v)
 {
     return (int32_t)v;
@@ -112,8 +118,8 @@ template <typename T>
 __global__ void k_fill(T *buf, size_t count, int mode, uint32_t rank,
                        uint64_t first)
 {
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
-         i < count; i += (size_t)gridDim.x * blockDim.x)
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < count;
+         i += (size_t)gridDim.x * blockDim.x)
         buf[i] = convert<T>(fill_value(mode, rank, first + i));
 }
 
@@ -128,29 +134,26 @@ extern "C" cudaError_t sn__cuda_fill(void *buf, int dtype, size_t count,
         return cudaSuccess;
     switch (dtype) {
     case SN_CU_FP64:
-        k_fill<double><<<g, t, 0, s>>>((double *)buf, count, mode, rank,
-                                       first);
+        k_fill<double><<<g, t, 0, s>>>((double *)buf, count, mode, rank, first);
         break;
     case SN_CU_FP32:
     case SN_CU_TF32:
-        k_fill<float><<<g, t, 0, s>>>((float *)buf, count, mode, rank,
-                                      first);
+        k_fill<float><<<g, t, 0, s>>>((float *)buf, count, mode, rank, first);
         break;
     case SN_CU_BF16:
-        k_fill<__nv_bfloat16><<<g, t, 0, s>>>((__nv_bfloat16 *)buf, count,
-                                              mode, rank, first);
+        k_fill<__nv_bfloat16>
+            <<<g, t, 0, s>>>((__nv_bfloat16 *)buf, count, mode, rank, first);
         break;
     case SN_CU_FP16:
-        k_fill<__half><<<g, t, 0, s>>>((__half *)buf, count, mode, rank,
-                                       first);
+        k_fill<__half><<<g, t, 0, s>>>((__half *)buf, count, mode, rank, first);
         break;
     case SN_CU_FP8:
-        k_fill<__nv_fp8_e4m3><<<g, t, 0, s>>>((__nv_fp8_e4m3 *)buf, count,
-                                              mode, rank, first);
+        k_fill<__nv_fp8_e4m3>
+            <<<g, t, 0, s>>>((__nv_fp8_e4m3 *)buf, count, mode, rank, first);
         break;
     case SN_CU_INT32:
-        k_fill<int32_t><<<g, t, 0, s>>>((int32_t *)buf, count, mode, rank,
-                                        first);
+        k_fill<int32_t>
+            <<<g, t, 0, s>>>((int32_t *)buf, count, mode, rank, first);
         break;
     default:
         return cudaErrorInvalidValue;
