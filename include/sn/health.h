@@ -127,8 +127,9 @@ void sn_health_matrix_free(struct sn_health_matrix *m);
 /* What to probe and where. Initialise with sn_health_config_init() and
  * set what differs. */
 struct sn_health_config {
-    const char *fsroot;       /* every sysfs/procfs path is read under this
-                                 directory; "/" (the default) is the live node */
+    /* every sysfs/procfs path is read under this directory; "/" (the
+     * default) is the live node */
+    const char *fsroot;
     unsigned probes;          /* SN_HEALTH_PROBE_* bits; default all */
     const char *nvml_library; /* dlopen()ed; SN_HEALTH_NVML_DEFAULT by
                                  default, "" or NULL: NVML checks skipped */

@@ -108,9 +108,7 @@ void sn_results_release(struct sn_results *rs);
 char *sn_result_subject(const struct sn_result *r, char *buf, size_t size);
 const char *sn_subject_name(enum sn_subject s); /* "device", "pair", ... */
 
-/* ---- runs
- * ---------------------------------------------------------------------------
- */
+/* ---- runs --------------------------------------------------------------- */
 
 /* One run of the bench suite: when, where, who, with what, on which spec,
  * and whether it finished. Times are ISO 8601 UTC ("2026-11-29T10:00:00Z"). */

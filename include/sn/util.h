@@ -388,9 +388,7 @@ struct sn_yaml *sn_yaml_get(const struct sn_yaml *map, const char *key);
 /* Name of a node type for messages ("a mapping", "a list", "a scalar"). */
 const char *sn_yaml_type_name(enum sn_yaml_type type);
 
-/* ---- CSV
- * --------------------------------------------------------------------------------
- */
+/* ---- CSV ---------------------------------------------------------------- */
 
 /* A parsed CSV file (RFC 4180 quoting): rows of fields, row 0 the header
  * when there is one. The caller releases it with sn_csv_release(). */
