@@ -21,10 +21,10 @@ struct sn_test {
 
 static int sn_test_failures_;
 
-#define T(fn)                                                                  \
-    {                                                                          \
-#fn, fn                                                                \
-    }
+/* one line: the formatter would split the initialiser over four */
+/* clang-format off */
+#define T(fn) {#fn, fn}
+/* clang-format on */
 
 #define CHECK(cond)                                                            \
     do {                                                                       \
