@@ -147,6 +147,12 @@ const char *sn_suggest(const char *word, const char *const *candidates);
  * `first` (for tables of structs whose first member is a name). */
 const char *sn_suggest_strided(const char *word, const void *first, size_t n,
                                size_t stride);
+/* Refuse a name none of n names matched (laid out as for
+ * sn_suggest_strided): SN_EINPUT with "unknown WHAT 'name' (did you mean
+ * 'x'?)" when one is near, else "(expected a, b or c)" naming them all in
+ * table order, so the list follows the table. Returns SN_EINPUT. */
+int sn_unknown_name(struct sn_error *err, const char *what, const char *name,
+                    const void *first, size_t n, size_t stride);
 
 /* ---- text from the machine -------------------------------------------- */
 

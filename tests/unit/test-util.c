@@ -708,6 +708,30 @@ static void test_zeroed_structs_are_releasable(void)
     CHECK(csv.nrows == 0 && csv.fields == NULL);
 }
 
+/* An unknown name is told the nearest name, or every name in table
+ * order joined as a person writes a list. */
+static void test_unknown_name_suggests_or_lists_the_table(void)
+{
+    static const char *const one[] = {"sum", NULL};
+    static const char *const two[] = {"sum", "max", NULL};
+    static const char *const three[] = {"ring", "tree", "nvls", NULL};
+    struct sn_error err;
+
+    CHECK(sn_unknown_name(&err, "reduction", "avg", one, 1, sizeof(one[0])) ==
+          SN_EINPUT);
+    CHECK_STR(err.msg, "unknown reduction 'avg' (expected sum)");
+    CHECK(sn_unknown_name(&err, "reduction", "prod", two, 2, sizeof(two[0])) ==
+          SN_EINPUT);
+    CHECK_STR(err.msg, "unknown reduction 'prod' (expected sum or max)");
+    CHECK(sn_unknown_name(&err, "algorithm", "fastest", three, 3,
+                          sizeof(three[0])) == SN_EINPUT);
+    CHECK_STR(err.msg,
+              "unknown algorithm 'fastest' (expected ring, tree or nvls)");
+    CHECK(sn_unknown_name(&err, "algorithm", "rign", three, 3,
+                          sizeof(three[0])) == SN_EINPUT);
+    CHECK_STR(err.msg, "unknown algorithm 'rign' (did you mean 'ring'?)");
+}
+
 static const struct sn_test cases[] = {
     T(test_units_parse_bandwidth_bits_and_bytes),
     T(test_units_parse_power_time_length),
@@ -740,6 +764,7 @@ static const struct sn_test cases[] = {
     T(test_read_attr_never_blocks_on_a_fifo),
     T(test_hash_is_stable),
     T(test_zeroed_structs_are_releasable),
+    T(test_unknown_name_suggests_or_lists_the_table),
 };
 
 SN_TEST_MAIN(cases)

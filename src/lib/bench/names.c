@@ -21,23 +21,14 @@ const char *sn_bench_test_name(enum sn_bench_test t)
 int sn_bench_test_parse(const char *name, enum sn_bench_test *out,
                         struct sn_error *err)
 {
-    const char *near;
-
     for (int i = 0; i < SN_BENCH_TEST_COUNT; i++) {
         if (sn_strcaseeq(name, test_names[i])) {
             *out = (enum sn_bench_test)i;
             return SN_OK;
         }
     }
-    near = sn_suggest(name, test_names);
-    if (near)
-        return sn_error_set(err, SN_EINPUT,
-                            "unknown test '%.64s' (did you mean '%s'?)", name,
-                            near);
-    return sn_error_set(err, SN_EINPUT,
-                        "unknown test '%.64s' (expected compute, memory, "
-                        "h2d, d2h, pairs, aggregate, coll or latency)",
-                        name);
+    return sn_unknown_name(err, "test", name, test_names, SN_BENCH_TEST_COUNT,
+                           sizeof(test_names[0]));
 }
 
 /* Our names and the ones bench prints as nccl-tests' (kept as they were

@@ -91,7 +91,6 @@ int sn_coll_op_parse(const char *name, enum sn_coll_op *out,
                      struct sn_error *err)
 {
     char flat[32], alias[32];
-    const char *near;
 
     flatten(name, flat, sizeof(flat));
     for (int i = 0; i < SN_COLL_OP_COUNT; i++) {
@@ -109,41 +108,21 @@ int sn_coll_op_parse(const char *name, enum sn_coll_op *out,
         }
     }
     /* name is the rows' first member */
-    near = sn_suggest_strided(name, &ops[0].name, SN_COLL_OP_COUNT,
-                              sizeof(ops[0]));
-    if (near)
-        return sn_error_set(err, SN_EINPUT,
-                            "unknown collective '%.64s' (did you mean "
-                            "'%s'?)",
-                            name, near);
-    return sn_error_set(err, SN_EINPUT,
-                        "unknown collective '%.64s' (expected allreduce, "
-                        "allgather, reducescatter, alltoall, broadcast, "
-                        "reduce or sendrecv)",
-                        name);
+    return sn_unknown_name(err, "collective", name, &ops[0].name,
+                           SN_COLL_OP_COUNT, sizeof(ops[0]));
 }
 
 int sn_coll_algo_parse(const char *name, enum sn_coll_algo *out,
                        struct sn_error *err)
 {
-    const char *near;
-
     for (int i = 0; i < SN_ALGO_COUNT; i++) {
         if (sn_strcaseeq(name, algo_names[i])) {
             *out = (enum sn_coll_algo)i;
             return SN_OK;
         }
     }
-    near = sn_suggest(name, algo_names);
-    if (near)
-        return sn_error_set(err, SN_EINPUT,
-                            "unknown algorithm '%.64s' (did you mean "
-                            "'%s'?)",
-                            name, near);
-    return sn_error_set(err, SN_EINPUT,
-                        "unknown algorithm '%.64s' (expected auto, ring, "
-                        "tree, nvls, hier, hier3 or direct)",
-                        name);
+    return sn_unknown_name(err, "algorithm", name, algo_names, SN_ALGO_COUNT,
+                           sizeof(algo_names[0]));
 }
 
 double sn_coll_bus_factor(enum sn_coll_op op, uint32_t n)
@@ -208,8 +187,6 @@ size_t sn_coll_dtype_size(enum sn_coll_dtype d)
 int sn_coll_dtype_parse(const char *name, enum sn_coll_dtype *out,
                         struct sn_error *err)
 {
-    const char *near;
-
     for (int i = 0; i < SN_COLL_DTYPE_COUNT; i++) {
         bool hit = sn_strcaseeq(name, dtypes[i].name);
         for (size_t a = 0; !hit && a < SN_ARRAY_LEN(dtypes[i].aliases) &&
@@ -222,16 +199,6 @@ int sn_coll_dtype_parse(const char *name, enum sn_coll_dtype *out,
         }
     }
     /* name is the rows' first member */
-    near = sn_suggest_strided(name, &dtypes[0].name, SN_COLL_DTYPE_COUNT,
-                              sizeof(dtypes[0]));
-    if (near)
-        return sn_error_set(err, SN_EINPUT,
-                            "unknown data type '%.64s' (did you mean "
-                            "'%s'?)",
-                            name, near);
-    return sn_error_set(err, SN_EINPUT,
-                        "unknown data type '%.64s' (expected float, half, "
-                        "bfloat16, double, int8, uint8, int32, uint32, "
-                        "int64, uint64, fp8e4m3 or fp8e5m2)",
-                        name);
+    return sn_unknown_name(err, "data type", name, &dtypes[0].name,
+                           SN_COLL_DTYPE_COUNT, sizeof(dtypes[0]));
 }

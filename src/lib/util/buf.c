@@ -256,3 +256,29 @@ const char *sn_suggest(const char *word, const char *const *candidates)
         n++;
     return sn_suggest_strided(word, candidates, n, sizeof(candidates[0]));
 }
+
+int sn_unknown_name(struct sn_error *err, const char *what, const char *name,
+                    const void *first, size_t n, size_t stride)
+{
+    const char *near = sn_suggest_strided(name, first, n, stride);
+    struct sn_buf list = SN_BUF_INIT;
+    int rc;
+
+    if (near)
+        return sn_error_set(err, SN_EINPUT,
+                            "unknown %s '%.64s' (did you mean '%s'?)", what,
+                            name, near);
+    for (size_t i = 0; i < n; i++) {
+        const char *c =
+            *(const char *const *)((const char *)first + i * stride);
+        sn_buf_printf(&list, "%s%s",
+                      i == 0       ? ""
+                      : i == n - 1 ? " or "
+                                   : ", ",
+                      c ? c : "?");
+    }
+    rc = sn_error_set(err, SN_EINPUT, "unknown %s '%.64s' (expected %s)", what,
+                      name, list.data);
+    sn_buf_release(&list);
+    return rc;
+}
