@@ -11,9 +11,10 @@ pkgs_build=(build-essential pkg-config libyaml-dev libsqlite3-dev
             libhwloc-dev libopenblas-dev libopenmpi-dev openmpi-bin)
 # tests: the sqlite3 shell (integrity checks), network namespaces and
 # shaping (iproute2), clang for the fuzzer, clang-format for the house
-# layout (tests/format), side-by-side peers
+# layout (tests/format), side-by-side peers, promtool (prometheus) for
+# the metric renderers (tests/metrics)
 pkgs_test=(sqlite3 iproute2 clang libclang-rt-14-dev clang-format hwloc
-           iperf3 hpcc jq)
+           iperf3 hpcc jq prometheus)
 
 all=("${pkgs_build[@]}" "${pkgs_test[@]}")
 
