@@ -15,7 +15,7 @@
 CC      ?= cc
 Q       ?= @
 NVCC    ?= nvcc
-PKGS    := yaml-0.1 sqlite3 hwloc openblas ompi-c
+PKGS    := yaml-0.1 sqlite3 hwloc openblas ompi-c libmicrohttpd
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 # empty when every package is there; read once, when make starts, which is

@@ -8,7 +8,8 @@ set -euo pipefail
 
 # build: compiler, pkg-config and the libraries the library links
 pkgs_build=(build-essential pkg-config libyaml-dev libsqlite3-dev
-            libhwloc-dev libopenblas-dev libopenmpi-dev openmpi-bin)
+            libhwloc-dev libopenblas-dev libopenmpi-dev openmpi-bin
+            libmicrohttpd-dev)
 # tests: the sqlite3 shell (integrity checks), network namespaces and
 # shaping (iproute2), clang for the fuzzer, clang-format for the house
 # layout (tests/format), side-by-side peers, promtool (prometheus) for

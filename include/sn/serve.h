@@ -1,0 +1,59 @@
+/* serve.h: the node agent's HTTP endpoint (issue 15) on libmicrohttpd:
+ * /metrics (text 0.0.4, or OpenMetrics 1.0 when the Accept header asks),
+ * /healthz and a landing page, answered from an internal thread.
+ *
+ * Ownership: a struct sn_metrics_server is a heap object, made by
+ * sn_metrics_server_new() and freed by sn_metrics_server_free(); it keeps
+ * its own rendering of the last published registry, so the caller's
+ * registry may be changed or released as soon as publish returns.
+ *
+ * A scrape never waits on collection: the collector renders both formats
+ * in sn_metrics_server_publish() and swaps them in under a mutex; the
+ * request handler only copies the current bytes.
+ */
+#ifndef SN_SERVE_H
+#define SN_SERVE_H
+
+#include "sn/metrics.h"
+#include "sn/util.h"
+
+#define SN_METRICS_SERVER_ADDRESS "127.0.0.1"
+#define SN_METRICS_SERVER_STALE_S 60.0    /* /healthz limit by default */
+#define SN_METRICS_SERVER_CONNECTIONS 32  /* open connections by default */
+#define SN_METRICS_SERVER_TIMEOUT_S 10    /* idle seconds per connection */
+#define SN_METRICS_SERVER_HEADER_MAX 8192 /* bytes of a request's head */
+
+struct sn_metrics_server_opts {
+    const char *address;       /* numeric IPv4 or IPv6; NULL: 127.0.0.1 */
+    unsigned port;             /* 0: a free port, see sn_metrics_server_port */
+    double stale_after_s;      /* /healthz fails past it; 0: the default */
+    unsigned connection_limit; /* 0: SN_METRICS_SERVER_CONNECTIONS */
+    unsigned connection_timeout_s; /* 0: SN_METRICS_SERVER_TIMEOUT_S */
+};
+
+struct sn_metrics_server; /* private to serve.c */
+
+/* Listen on opts' address and port (opts may be NULL: every default) and
+ * serve from an internal thread until sn_metrics_server_free(). Until the
+ * first publish, /metrics and /healthz answer 503. Fails with SN_EINPUT
+ * for an address that is not a numeric IPv4 or IPv6 one, a port past
+ * 65535 or a negative staleness limit; SN_EIO when the socket cannot be
+ * bound (the address is in use, or not this host's) or the server cannot
+ * start. *out is NULL on failure. */
+int sn_metrics_server_new(const struct sn_metrics_server_opts *opts,
+                          struct sn_metrics_server **out, struct sn_error *err);
+
+/* The port the server listens on (the one picked when opts asked for 0). */
+unsigned sn_metrics_server_port(const struct sn_metrics_server *s);
+
+/* Render m in both formats and make it what /metrics serves; marks the
+ * time of the publish for /healthz. Safe to call from any one thread
+ * while the server answers requests. */
+void sn_metrics_server_publish(struct sn_metrics_server *s,
+                               const struct sn_metrics *m);
+
+/* Stop serving (waits for the internal thread) and free everything. NULL
+ * does nothing. */
+void sn_metrics_server_free(struct sn_metrics_server *s);
+
+#endif

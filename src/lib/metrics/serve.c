@@ -1,0 +1,392 @@
+/* serve.c: the node agent's HTTP endpoint of serve.h on libmicrohttpd,
+ * serving the last published registry from MHD's internal thread. The
+ * listening socket is ours (bound here, handed to MHD), so a refused bind
+ * comes back with its errno. */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <microhttpd.h>
+
+#include "sn/serve.h"
+#include "sn/util.h"
+
+/* the handler's return type is an enum from 0.9.71 on, int before */
+#if MHD_VERSION < 0x00097002
+typedef int mhd_result;
+#else
+typedef enum MHD_Result mhd_result;
+#endif
+
+/* 413, spelled PAYLOAD_TOO_LARGE or CONTENT_TOO_LARGE by MHD's versions */
+#define HTTP_CONTENT_TOO_LARGE 413
+
+#define CT_TEXT "text/plain; version=0.0.4; charset=utf-8"
+#define CT_OPENMETRICS                                                         \
+    "application/openmetrics-text; version=1.0.0; charset=utf-8"
+#define CT_PLAIN "text/plain; charset=utf-8"
+#define CT_HTML "text/html; charset=utf-8"
+
+static const char landing[] =
+    "<!DOCTYPE html>\n<html><head><title>supernode watch</title></head>\n"
+    "<body><h1>supernode watch</h1>\n<ul>\n"
+    "<li><a href=\"/metrics\">/metrics</a></li>\n"
+    "<li><a href=\"/healthz\">/healthz</a></li>\n"
+    "</ul></body></html>\n";
+
+struct sn_metrics_server {
+    struct MHD_Daemon *daemon;
+    unsigned port;
+    double stale_after_s;
+    pthread_mutex_t lock; /* guards everything below */
+    struct sn_buf text, openmetrics;
+    int published;
+    struct timespec published_at; /* CLOCK_MONOTONIC */
+};
+
+static double since(const struct timespec *t)
+{
+    struct timespec now;
+
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - t->tv_sec) +
+           (double)(now.tv_nsec - t->tv_nsec) / 1e9;
+}
+
+/* The q of a media range's parameters ("; version=1.0.0; q=0.5"), 1 when
+ * none is given (RFC 9110 12.4.2). */
+static double range_q(const char *params, size_t len)
+{
+    for (size_t i = 0; i + 1 < len; i++) {
+        if (params[i] != ';')
+            continue;
+        size_t j = i + 1;
+        while (j < len && (params[j] == ' ' || params[j] == '\t'))
+            j++;
+        if (j + 1 < len && (params[j] == 'q' || params[j] == 'Q') &&
+            params[j + 1] == '=') {
+            char num[16] = {0};
+            size_t k = 0;
+            for (j += 2; j < len && k + 1 < sizeof(num); j++)
+                num[k++] = params[j];
+            return strtod(num, NULL);
+        }
+    }
+    return 1.0;
+}
+
+/* OpenMetrics when the Accept header lists it with a q above zero and at
+ * least that of text/plain (Prometheus lists it first, q=1, and 0.0.4 at
+ * q=0.5); the text format otherwise, the default of every scraper. */
+static int wants_openmetrics(const char *accept)
+{
+    static const char om[] = "application/openmetrics-text";
+    static const char text[] = "text/plain";
+    double q_om = 0, q_text = 0;
+
+    if (!accept)
+        return 0;
+    while (*accept) {
+        size_t len = strcspn(accept, ",");
+        const char *r = accept;
+        size_t skip = strspn(r, " \t");
+        r += skip;
+        size_t rlen = len - skip, type_len = strcspn(r, ";");
+        if (type_len > rlen)
+            type_len = rlen;
+        while (type_len && (r[type_len - 1] == ' ' || r[type_len - 1] == '\t'))
+            type_len--;
+        double q = range_q(r + type_len, rlen - type_len);
+        if (type_len == sizeof(om) - 1 && !strncasecmp(r, om, type_len))
+            q_om = fmax(q_om, q);
+        else if (type_len == sizeof(text) - 1 &&
+                 !strncasecmp(r, text, type_len))
+            q_text = fmax(q_text, q);
+        accept += len + (accept[len] == ',');
+    }
+    return q_om > 0 && q_om >= q_text;
+}
+
+/* Queue a response of len bytes copied from body. */
+static mhd_result reply(struct MHD_Connection *c, unsigned status,
+                        const char *type, const void *body, size_t len)
+{
+    struct MHD_Response *r;
+    mhd_result rc;
+
+    r = MHD_create_response_from_buffer(len, (void *)body,
+                                        MHD_RESPMEM_MUST_COPY);
+    if (!r)
+        return MHD_NO;
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+    if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
+        MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+    rc = MHD_queue_response(c, status, r);
+    MHD_destroy_response(r);
+    return rc;
+}
+
+static mhd_result reply_str(struct MHD_Connection *c, unsigned status,
+                            const char *body)
+{
+    return reply(c, status, CT_PLAIN, body, strlen(body));
+}
+
+/* /metrics: a copy of the current rendering, taken under the lock. */
+static mhd_result serve_metrics(struct sn_metrics_server *s,
+                                struct MHD_Connection *c)
+{
+    const char *accept =
+        MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
+    int om = wants_openmetrics(accept);
+    struct MHD_Response *r = NULL;
+    const struct sn_buf *b;
+    int published;
+    mhd_result rc;
+
+    pthread_mutex_lock(&s->lock);
+    b = om ? &s->openmetrics : &s->text;
+    published = s->published;
+    if (published)
+        r = MHD_create_response_from_buffer(b->len, b->data,
+                                            MHD_RESPMEM_MUST_COPY);
+    pthread_mutex_unlock(&s->lock);
+    if (!published)
+        return reply_str(c, MHD_HTTP_SERVICE_UNAVAILABLE,
+                         "no metrics published yet\n");
+    if (!r)
+        return MHD_NO;
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
+                            om ? CT_OPENMETRICS : CT_TEXT);
+    MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, "Accept");
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+    rc = MHD_queue_response(c, MHD_HTTP_OK, r);
+    MHD_destroy_response(r);
+    return rc;
+}
+
+/* /healthz: ok while the last publish is younger than the limit. */
+static mhd_result serve_health(struct sn_metrics_server *s,
+                               struct MHD_Connection *c)
+{
+    char body[160];
+    int published;
+    double age = 0;
+
+    pthread_mutex_lock(&s->lock);
+    published = s->published;
+    if (published)
+        age = since(&s->published_at);
+    pthread_mutex_unlock(&s->lock);
+    if (!published)
+        return reply_str(c, MHD_HTTP_SERVICE_UNAVAILABLE,
+                         "stale: no metrics published yet\n");
+    if (age <= s->stale_after_s)
+        return reply_str(c, MHD_HTTP_OK, "ok\n");
+    snprintf(body, sizeof(body),
+             "stale: last publish %.3f s ago (limit %.3f s)\n", age,
+             s->stale_after_s);
+    return reply_str(c, MHD_HTTP_SERVICE_UNAVAILABLE, body);
+}
+
+/* A request with a body: GET and HEAD take none, so one is refused
+ * rather than read (a declared length or any transfer coding). */
+static int has_body(struct MHD_Connection *c)
+{
+    const char *len = MHD_lookup_connection_value(
+        c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+    const char *te = MHD_lookup_connection_value(
+        c, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING);
+
+    return te || (len && strtoull(len, NULL, 10) != 0);
+}
+
+static mhd_result handle(void *cls, struct MHD_Connection *c, const char *url,
+                         const char *method, const char *version,
+                         const char *upload_data, size_t *upload_data_size,
+                         void **con_cls)
+{
+    struct sn_metrics_server *s = cls;
+
+    /* every answer is queued at the first call, before any body is read;
+     * a later call can only bring body bytes, which are not wanted */
+    if (*con_cls)
+        return MHD_NO;
+    *con_cls = s;
+    if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 &&
+        strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
+        return reply_str(c, MHD_HTTP_METHOD_NOT_ALLOWED,
+                         "method not allowed\n");
+    if (has_body(c) || *upload_data_size)
+        return reply_str(c, HTTP_CONTENT_TOO_LARGE,
+                         "a request body is not accepted\n");
+    if (!strcmp(url, "/metrics"))
+        return serve_metrics(s, c);
+    if (!strcmp(url, "/healthz"))
+        return serve_health(s, c);
+    if (!strcmp(url, "/"))
+        return reply(c, MHD_HTTP_OK, CT_HTML, landing, sizeof(landing) - 1);
+    return reply_str(c, MHD_HTTP_NOT_FOUND, "not found\n");
+}
+
+/* A bound, listening socket for address:port in *out, the port bound in
+ * *bound. Returns SN_OK, SN_EINPUT (not an address) or SN_EIO (the bind,
+ * with errno's words). */
+static int listen_on(const char *address, unsigned port, int *out,
+                     unsigned *bound, int *ipv6, struct sn_error *err)
+{
+    struct sockaddr_storage ss = {0};
+    struct sockaddr_in *in4 = (struct sockaddr_in *)&ss;
+    struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&ss;
+    socklen_t sl;
+    int fd = -1, one = 1;
+
+    if (inet_pton(AF_INET, address, &in4->sin_addr) == 1) {
+        in4->sin_family = AF_INET;
+        in4->sin_port = htons((uint16_t)port);
+        sl = sizeof(*in4);
+    } else if (inet_pton(AF_INET6, address, &in6->sin6_addr) == 1) {
+        in6->sin6_family = AF_INET6;
+        in6->sin6_port = htons((uint16_t)port);
+        sl = sizeof(*in6);
+    } else {
+        return sn_error_set(err, SN_EINPUT,
+                            "bad listen address '%s': expected a numeric "
+                            "IPv4 or IPv6 address",
+                            address);
+    }
+    *ipv6 = ss.ss_family == AF_INET6;
+    fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        goto fail;
+    /* rebinding past TIME_WAIT after a restart; a live listener on the
+     * port still refuses the bind (Linux) */
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+    if (*ipv6)
+        setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
+    if (bind(fd, (struct sockaddr *)&ss, sl) < 0 || listen(fd, 64) < 0)
+        goto fail;
+    sl = sizeof(ss);
+    if (getsockname(fd, (struct sockaddr *)&ss, &sl) < 0)
+        goto fail;
+    *bound = ntohs(*ipv6 ? in6->sin6_port : in4->sin_port);
+    *out = fd;
+    return SN_OK;
+fail:
+    sn_error_set(err, SN_EIO, "cannot listen on %s%s%s:%u: %s",
+                 *ipv6 ? "[" : "", address, *ipv6 ? "]" : "", port,
+                 strerror(errno));
+    if (fd >= 0)
+        close(fd);
+    return SN_EIO;
+}
+
+int sn_metrics_server_new(const struct sn_metrics_server_opts *opts,
+                          struct sn_metrics_server **out, struct sn_error *err)
+{
+    struct sn_metrics_server_opts o = {0};
+    struct sn_metrics_server *s = NULL;
+    unsigned flags = MHD_USE_AUTO_INTERNAL_THREAD;
+    int fd = -1, ipv6 = 0, rc = SN_OK;
+
+    *out = NULL;
+    if (opts)
+        o = *opts;
+    if (!o.address)
+        o.address = SN_METRICS_SERVER_ADDRESS;
+    if (o.port > 65535) {
+        rc = sn_error_set(err, SN_EINPUT, "bad listen port %u: past 65535",
+                          o.port);
+        goto out;
+    }
+    if (!(o.stale_after_s >= 0) || isinf(o.stale_after_s)) {
+        rc = sn_error_set(err, SN_EINPUT,
+                          "bad staleness limit %g s: not a finite number of "
+                          "seconds >= 0",
+                          o.stale_after_s);
+        goto out;
+    }
+    s = sn_xcalloc(1, sizeof(*s));
+    pthread_mutex_init(&s->lock, NULL);
+    s->stale_after_s =
+        o.stale_after_s ? o.stale_after_s : SN_METRICS_SERVER_STALE_S;
+    rc = listen_on(o.address, o.port, &fd, &s->port, &ipv6, err);
+    if (rc)
+        goto out;
+    if (ipv6)
+        flags |= MHD_USE_IPv6;
+    s->daemon = MHD_start_daemon(
+        flags, (uint16_t)s->port, NULL, NULL, handle, s,
+        MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_CONNECTION_LIMIT,
+        o.connection_limit ? o.connection_limit : SN_METRICS_SERVER_CONNECTIONS,
+        MHD_OPTION_CONNECTION_TIMEOUT,
+        o.connection_timeout_s ? o.connection_timeout_s
+                               : SN_METRICS_SERVER_TIMEOUT_S,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+        (size_t)SN_METRICS_SERVER_HEADER_MAX, MHD_OPTION_END);
+    if (!s->daemon) {
+        rc = sn_error_set(err, SN_EIO,
+                          "cannot start the HTTP server on %s:%u "
+                          "(libmicrohttpd refused)",
+                          o.address, s->port);
+        /* MHD may have closed the socket it was given already */
+        if (fcntl(fd, F_GETFD) != -1)
+            close(fd);
+        goto out;
+    }
+    *out = s;
+    s = NULL;
+out:
+    sn_metrics_server_free(s);
+    return rc;
+}
+
+unsigned sn_metrics_server_port(const struct sn_metrics_server *s)
+{
+    return s->port;
+}
+
+void sn_metrics_server_publish(struct sn_metrics_server *s,
+                               const struct sn_metrics *m)
+{
+    struct sn_buf text = SN_BUF_INIT, om = SN_BUF_INIT, tmp;
+
+    /* rendered outside the lock: a scrape waits only for the swap */
+    sn_metrics_render_text(m, &text);
+    sn_metrics_render_openmetrics(m, &om);
+    pthread_mutex_lock(&s->lock);
+    tmp = s->text;
+    s->text = text;
+    text = tmp;
+    tmp = s->openmetrics;
+    s->openmetrics = om;
+    om = tmp;
+    s->published = 1;
+    clock_gettime(CLOCK_MONOTONIC, &s->published_at);
+    pthread_mutex_unlock(&s->lock);
+    sn_buf_release(&text);
+    sn_buf_release(&om);
+}
+
+void sn_metrics_server_free(struct sn_metrics_server *s)
+{
+    if (!s)
+        return;
+    if (s->daemon)
+        MHD_stop_daemon(s->daemon);
+    pthread_mutex_destroy(&s->lock);
+    sn_buf_release(&s->text);
+    sn_buf_release(&s->openmetrics);
+    free(s);
+}

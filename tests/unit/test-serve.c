@@ -1,0 +1,404 @@
+/* test-serve.c: the node agent's HTTP endpoint (serve.h), fetched with a
+ * raw HTTP/1.1 client over a socket to 127.0.0.1 (no other traffic). */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "sn/metrics.h"
+#include "sn/serve.h"
+#include "sn/util.h"
+
+struct reply {
+    int status;
+    char *head; /* status line and headers, NUL-terminated */
+    char *body; /* NUL-terminated */
+    size_t body_len;
+};
+
+static void reply_release(struct reply *r)
+{
+    free(r->head);
+    free(r->body);
+    memset(r, 0, sizeof(*r));
+}
+
+/* Send request verbatim to 127.0.0.1:port and read the reply to EOF (the
+ * requests say Connection: close); 5 s at most per read. */
+static int http_raw(unsigned port, const char *request, struct reply *r)
+{
+    struct sockaddr_in a = {0};
+    struct timeval tv = {5, 0};
+    struct sn_buf in = SN_BUF_INIT;
+    char chunk[4096], *end;
+    ssize_t n;
+    int fd, rc = -1;
+
+    memset(r, 0, sizeof(*r));
+    a.sin_family = AF_INET;
+    a.sin_port = htons((uint16_t)port);
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0)
+        goto out;
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+    if (connect(fd, (struct sockaddr *)&a, sizeof(a)) < 0 ||
+        send(fd, request, strlen(request), MSG_NOSIGNAL) < 0)
+        goto out;
+    while ((n = recv(fd, chunk, sizeof(chunk), 0)) > 0)
+        sn_buf_append(&in, chunk, (size_t)n);
+    end = in.len ? strstr(in.data, "\r\n\r\n") : NULL;
+    if (!end || sscanf(in.data, "HTTP/1.1 %d ", &r->status) != 1)
+        goto out;
+    r->head = sn_xstrndup(in.data, (size_t)(end - in.data) + 2);
+    r->body_len = in.len - (size_t)(end + 4 - in.data);
+    r->body = sn_xstrndup(end + 4, r->body_len);
+    rc = 0;
+out:
+    if (fd >= 0)
+        close(fd);
+    sn_buf_release(&in);
+    return rc;
+}
+
+/* GET path with extra header lines (each ending in \r\n, or ""). */
+static int http_get(unsigned port, const char *path, const char *headers,
+                    struct reply *r)
+{
+    char req[1024];
+
+    snprintf(req, sizeof(req),
+             "GET %s HTTP/1.1\r\nHost: 127.0.0.1\r\n%sConnection: close"
+             "\r\n\r\n",
+             path, headers);
+    return http_raw(port, req, r);
+}
+
+/* the header's value (to the line's end) in a fresh string, or NULL */
+static char *header(const struct reply *r, const char *name)
+{
+    char key[128];
+    const char *p;
+
+    snprintf(key, sizeof(key), "\r\n%s: ", name);
+    p = r->head ? strcasestr(r->head, key) : NULL;
+    if (!p)
+        return NULL;
+    p += strlen(key);
+    return sn_xstrndup(p, strcspn(p, "\r\n"));
+}
+
+static void check_header(const struct reply *r, const char *name,
+                         const char *want)
+{
+    char *v = header(r, name);
+    CHECK_STR(v, want);
+    free(v);
+}
+
+static void sample_registry(struct sn_metrics *m, double temperature)
+{
+    struct sn_error err = {0};
+    struct sn_metrics_label gpu0[] = {{"gpu", "0"}};
+    struct sn_metrics_label pw[] = {{"reason", "sw_power_cap"}};
+    int rc = 0;
+
+    rc |= sn_metrics_add_family(m, "supernode_gpu_temperature_celsius",
+                                "GPU temperature.", SN_METRICS_GAUGE, &err);
+    rc |= sn_metrics_add_family(m, "supernode_gpu_throttle_seconds_total",
+                                "Seconds throttled.", SN_METRICS_COUNTER, &err);
+    rc |= sn_metrics_add(m, "supernode_gpu_temperature_celsius", gpu0, 1,
+                         temperature, &err);
+    rc |= sn_metrics_add(m, "supernode_gpu_throttle_seconds_total", pw, 1, 3,
+                         &err);
+    if (rc)
+        printf("  sample registry: %s\n", err.msg);
+}
+
+/* a server on 127.0.0.1, a free port, with the registry published */
+static struct sn_metrics_server *start(double stale_after_s,
+                                       struct sn_metrics *m)
+{
+    struct sn_metrics_server_opts o = {.stale_after_s = stale_after_s};
+    struct sn_metrics_server *s = NULL;
+    struct sn_error err = {0};
+
+    if (sn_metrics_server_new(&o, &s, &err)) {
+        printf("  start: %s\n", err.msg);
+        return NULL;
+    }
+    if (m)
+        sn_metrics_server_publish(s, m);
+    return s;
+}
+
+static void sleep_s(double s)
+{
+    struct timespec t = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
+    nanosleep(&t, NULL);
+}
+
+static void test_serve_metrics_text_by_default(void)
+{
+    struct sn_metrics m = {0};
+    struct sn_buf want = SN_BUF_INIT;
+    struct sn_metrics_server *s;
+    struct reply r;
+
+    sample_registry(&m, 41.5);
+    sn_metrics_render_text(&m, &want);
+    s = start(0, &m);
+    REQUIRE(s);
+    CHECK(sn_metrics_server_port(s) > 0);
+    CHECK(http_get(sn_metrics_server_port(s), "/metrics", "", &r) == 0);
+    CHECK(r.status == 200);
+    check_header(&r, "Content-Type",
+                 "text/plain; version=0.0.4; charset=utf-8");
+    check_header(&r, "Vary", "Accept");
+    CHECK(r.body_len == want.len);
+    CHECK_STR(r.body, want.data);
+    reply_release(&r);
+    sn_metrics_server_free(s);
+    sn_buf_release(&want);
+    sn_metrics_release(&m);
+}
+
+static void test_serve_metrics_openmetrics_by_accept(void)
+{
+    struct sn_metrics m = {0};
+    struct sn_buf want = SN_BUF_INIT, text = SN_BUF_INIT;
+    struct sn_metrics_server *s;
+    struct reply r;
+    unsigned port;
+
+    sample_registry(&m, 41.5);
+    sn_metrics_render_openmetrics(&m, &want);
+    sn_metrics_render_text(&m, &text);
+    s = start(0, &m);
+    REQUIRE(s);
+    port = sn_metrics_server_port(s);
+    /* Prometheus' own Accept header */
+    CHECK(http_get(port, "/metrics",
+                   "Accept: application/openmetrics-text;version=1.0.0,"
+                   "application/openmetrics-text;version=0.0.1;q=0.75,"
+                   "text/plain;version=0.0.4;q=0.5,*/*;q=0.1\r\n",
+                   &r) == 0);
+    CHECK(r.status == 200);
+    check_header(&r, "Content-Type",
+                 "application/openmetrics-text; version=1.0.0; charset=utf-8");
+    CHECK_STR(r.body, want.data);
+    CHECK_CONTAINS(r.body, "# EOF\n");
+    reply_release(&r);
+    /* refused with q=0, or preferred less than text: the text format */
+    CHECK(http_get(port, "/metrics",
+                   "Accept: application/openmetrics-text; q=0, "
+                   "text/plain\r\n",
+                   &r) == 0);
+    check_header(&r, "Content-Type",
+                 "text/plain; version=0.0.4; charset=utf-8");
+    CHECK_STR(r.body, text.data);
+    reply_release(&r);
+    CHECK(http_get(port, "/metrics",
+                   "Accept: application/openmetrics-text;q=0.2,text/plain;"
+                   "q=0.9\r\n",
+                   &r) == 0);
+    CHECK_STR(r.body, text.data);
+    reply_release(&r);
+    sn_metrics_server_free(s);
+    sn_buf_release(&want);
+    sn_buf_release(&text);
+    sn_metrics_release(&m);
+}
+
+static void test_serve_publish_replaces_the_metrics(void)
+{
+    struct sn_metrics m = {0}, m2 = {0};
+    struct sn_metrics_server *s;
+    struct reply r;
+
+    s = start(0, NULL);
+    REQUIRE(s);
+    /* nothing published yet: no empty exposition passed off as data */
+    CHECK(http_get(sn_metrics_server_port(s), "/metrics", "", &r) == 0);
+    CHECK(r.status == 503);
+    reply_release(&r);
+    sample_registry(&m, 41.5);
+    sn_metrics_server_publish(s, &m);
+    sn_metrics_release(&m); /* the server keeps its own rendering */
+    CHECK(http_get(sn_metrics_server_port(s), "/metrics", "", &r) == 0);
+    CHECK_CONTAINS(r.body, "supernode_gpu_temperature_celsius{gpu=\"0\"} 41.5");
+    reply_release(&r);
+    sample_registry(&m2, 77);
+    sn_metrics_server_publish(s, &m2);
+    CHECK(http_get(sn_metrics_server_port(s), "/metrics", "", &r) == 0);
+    CHECK_CONTAINS(r.body, "supernode_gpu_temperature_celsius{gpu=\"0\"} 77");
+    CHECK(!strstr(r.body, "41.5"));
+    reply_release(&r);
+    sn_metrics_server_free(s);
+    sn_metrics_release(&m2);
+}
+
+static void test_serve_healthz_fails_when_stale(void)
+{
+    struct sn_metrics m = {0};
+    struct sn_metrics_server *s;
+    struct reply r;
+    unsigned port;
+
+    s = start(0.2, NULL);
+    REQUIRE(s);
+    port = sn_metrics_server_port(s);
+    CHECK(http_get(port, "/healthz", "", &r) == 0);
+    CHECK(r.status == 503);
+    reply_release(&r);
+    sample_registry(&m, 41.5);
+    sn_metrics_server_publish(s, &m);
+    CHECK(http_get(port, "/healthz", "", &r) == 0);
+    CHECK(r.status == 200);
+    CHECK_STR(r.body, "ok\n");
+    reply_release(&r);
+    sleep_s(0.3); /* past the 200 ms limit */
+    CHECK(http_get(port, "/healthz", "", &r) == 0);
+    CHECK(r.status == 503);
+    CHECK_CONTAINS(r.body, "stale: last publish 0.");
+    CHECK_CONTAINS(r.body, "(limit 0.200 s)");
+    reply_release(&r);
+    /* a publish makes it healthy again */
+    sn_metrics_server_publish(s, &m);
+    CHECK(http_get(port, "/healthz", "", &r) == 0);
+    CHECK(r.status == 200);
+    reply_release(&r);
+    sn_metrics_server_free(s);
+    sn_metrics_release(&m);
+}
+
+static void test_serve_landing_page_links(void)
+{
+    struct sn_metrics_server *s = start(0, NULL);
+    struct reply r;
+
+    REQUIRE(s);
+    CHECK(http_get(sn_metrics_server_port(s), "/", "", &r) == 0);
+    CHECK(r.status == 200);
+    check_header(&r, "Content-Type", "text/html; charset=utf-8");
+    CHECK_CONTAINS(r.body, "<a href=\"/metrics\">");
+    CHECK_CONTAINS(r.body, "<a href=\"/healthz\">");
+    reply_release(&r);
+    sn_metrics_server_free(s);
+}
+
+static void test_serve_refuses_other_methods_and_paths(void)
+{
+    struct sn_metrics m = {0};
+    struct sn_metrics_server *s;
+    struct reply r;
+    unsigned port;
+
+    sample_registry(&m, 41.5);
+    s = start(0, &m);
+    REQUIRE(s);
+    port = sn_metrics_server_port(s);
+    CHECK(http_raw(port,
+                   "POST /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                   "Content-Length: 0\r\nConnection: close\r\n\r\n",
+                   &r) == 0);
+    CHECK(r.status == 405);
+    check_header(&r, "Allow", "GET, HEAD");
+    reply_release(&r);
+    CHECK(http_raw(port,
+                   "DELETE / HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                   "Connection: close\r\n\r\n",
+                   &r) == 0);
+    CHECK(r.status == 405);
+    reply_release(&r);
+    CHECK(http_get(port, "/nope", "", &r) == 0);
+    CHECK(r.status == 404);
+    reply_release(&r);
+    CHECK(http_get(port, "/metrics/", "", &r) == 0);
+    CHECK(r.status == 404);
+    reply_release(&r);
+    /* a GET with a body: refused, not read */
+    CHECK(http_raw(port,
+                   "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                   "Content-Length: 5\r\nConnection: close\r\n\r\nhello",
+                   &r) == 0);
+    CHECK(r.status == 413);
+    reply_release(&r);
+    /* HEAD: the headers of GET and no body */
+    CHECK(http_raw(port,
+                   "HEAD /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                   "Connection: close\r\n\r\n",
+                   &r) == 0);
+    CHECK(r.status == 200);
+    CHECK(r.body_len == 0);
+    reply_release(&r);
+    sn_metrics_server_free(s);
+    sn_metrics_release(&m);
+}
+
+static void test_serve_refuses_a_port_in_use(void)
+{
+    struct sn_metrics_server *s = start(0, NULL), *s2 = NULL;
+    struct sn_metrics_server_opts o = {0};
+    struct sn_error err = {0};
+    char want[64];
+
+    REQUIRE(s);
+    o.address = "127.0.0.1";
+    o.port = sn_metrics_server_port(s);
+    CHECK(sn_metrics_server_new(&o, &s2, &err) == SN_EIO);
+    CHECK(s2 == NULL);
+    snprintf(want, sizeof(want), "cannot listen on 127.0.0.1:%u: ", o.port);
+    CHECK_CONTAINS(err.msg, want);
+    CHECK_CONTAINS(err.msg, "in use");
+    sn_metrics_server_free(s2);
+    sn_metrics_server_free(s);
+}
+
+static void test_serve_refuses_bad_options(void)
+{
+    struct sn_metrics_server_opts o = {0};
+    struct sn_metrics_server *s = NULL;
+    struct sn_error err = {0};
+
+    o.address = "localhost:80";
+    CHECK(sn_metrics_server_new(&o, &s, &err) == SN_EINPUT);
+    CHECK(s == NULL);
+    CHECK_CONTAINS(err.msg, "bad listen address 'localhost:80'");
+    o.address = "127.0.0.1";
+    o.port = 70000;
+    CHECK(sn_metrics_server_new(&o, &s, &err) == SN_EINPUT);
+    CHECK_CONTAINS(err.msg, "bad listen port 70000");
+    o.port = 0;
+    o.stale_after_s = -1;
+    CHECK(sn_metrics_server_new(&o, &s, &err) == SN_EINPUT);
+    CHECK_CONTAINS(err.msg, "bad staleness limit");
+    CHECK(s == NULL);
+    /* a documentation address (RFC 5737) is not this host's: no bind */
+    o.address = "192.0.2.1";
+    o.stale_after_s = 0;
+    CHECK(sn_metrics_server_new(&o, &s, &err) == SN_EIO);
+    CHECK_CONTAINS(err.msg, "cannot listen on 192.0.2.1:0");
+    CHECK(s == NULL);
+    sn_metrics_server_free(NULL);
+}
+
+static const struct sn_test cases[] = {
+    T(test_serve_metrics_text_by_default),
+    T(test_serve_metrics_openmetrics_by_accept),
+    T(test_serve_publish_replaces_the_metrics),
+    T(test_serve_healthz_fails_when_stale),
+    T(test_serve_landing_page_links),
+    T(test_serve_refuses_other_methods_and_paths),
+    T(test_serve_refuses_a_port_in_use),
+    T(test_serve_refuses_bad_options),
+};
+
+SN_TEST_MAIN(cases)
