@@ -197,10 +197,7 @@ int sn_metrics_add_family(struct sn_metrics *m, const char *name,
 
 static uint64_t series_hash(size_t family, const char *labels)
 {
-    uint64_t h = 1469598103934665603ull ^ family; /* FNV-1a */
-    for (const unsigned char *p = (const unsigned char *)labels; *p; p++)
-        h = (h ^ *p) * 1099511628211ull;
-    return h;
+    return sn_hash64(labels, strlen(labels), family);
 }
 
 static const struct sn_metrics_sample *entry_sample(const struct sn_metrics *m,

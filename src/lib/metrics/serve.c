@@ -117,15 +117,13 @@ static int wants_openmetrics(const char *accept)
     return q_om > 0 && q_om >= q_text;
 }
 
-/* Queue a response of len bytes copied from body. */
-static mhd_result reply(struct MHD_Connection *c, unsigned status,
-                        const char *type, const void *body, size_t len)
+/* Queue response r (NULL: it could not be made) with the headers every
+ * answer carries, and release it. */
+static mhd_result queue(struct MHD_Connection *c, unsigned status,
+                        const char *type, struct MHD_Response *r)
 {
-    struct MHD_Response *r;
     mhd_result rc;
 
-    r = MHD_create_response_from_buffer(len, (void *)body,
-                                        MHD_RESPMEM_MUST_COPY);
     if (!r)
         return MHD_NO;
     MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
@@ -135,6 +133,15 @@ static mhd_result reply(struct MHD_Connection *c, unsigned status,
     rc = MHD_queue_response(c, status, r);
     MHD_destroy_response(r);
     return rc;
+}
+
+/* Queue a response of len bytes copied from body. */
+static mhd_result reply(struct MHD_Connection *c, unsigned status,
+                        const char *type, const void *body, size_t len)
+{
+    return queue(c, status, type,
+                 MHD_create_response_from_buffer(len, (void *)body,
+                                                 MHD_RESPMEM_MUST_COPY));
 }
 
 static mhd_result reply_str(struct MHD_Connection *c, unsigned status,
@@ -153,7 +160,6 @@ static mhd_result serve_metrics(struct sn_metrics_server *s,
     struct MHD_Response *r = NULL;
     const struct sn_buf *b;
     int published;
-    mhd_result rc;
 
     pthread_mutex_lock(&s->lock);
     b = om ? &s->openmetrics : &s->text;
@@ -165,15 +171,9 @@ static mhd_result serve_metrics(struct sn_metrics_server *s,
     if (!published)
         return reply_str(c, MHD_HTTP_SERVICE_UNAVAILABLE,
                          "no metrics published yet\n");
-    if (!r)
-        return MHD_NO;
-    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
-                            om ? CT_OPENMETRICS : CT_TEXT);
-    MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, "Accept");
-    MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
-    rc = MHD_queue_response(c, MHD_HTTP_OK, r);
-    MHD_destroy_response(r);
-    return rc;
+    if (r)
+        MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, "Accept");
+    return queue(c, MHD_HTTP_OK, om ? CT_OPENMETRICS : CT_TEXT, r);
 }
 
 /* /healthz: ok while the last publish is younger than the limit. */
