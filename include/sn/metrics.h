@@ -79,6 +79,12 @@ int sn_metrics_add(struct sn_metrics *m, const char *name,
                    const struct sn_metrics_label *labels, size_t n,
                    double value, struct sn_error *err);
 
+/* Add every family and sample of src to dst (a family dst has already
+ * must have src's type). What can be added is added; returns the first
+ * failure (a sample dst has already: SN_EINPUT; the cap: SN_ENOMEM). */
+int sn_metrics_merge(struct sn_metrics *dst, const struct sn_metrics *src,
+                     struct sn_error *err);
+
 /* Append the registry in the Prometheus text exposition format 0.0.4:
  * per family "# HELP", "# TYPE" and its samples, in registration order. */
 void sn_metrics_render_text(const struct sn_metrics *m, struct sn_buf *out);

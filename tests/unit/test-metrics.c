@@ -362,7 +362,53 @@ static void test_metrics_caps_series(void)
     sn_metrics_release(&m);
 }
 
+/* Two collectors' registries merge into one: families of both, samples
+ * in order, a family both have gets the samples of each; a sample dst has
+ * already and a family of another type are refused without losing the
+ * rest. */
+static void test_metrics_merges_registries(void)
+{
+    struct sn_metrics a = {0}, b = {0};
+    struct sn_metrics_label g0[] = {{"gpu", "0"}}, g1[] = {{"gpu", "1"}};
+    struct sn_error err = {0};
+    struct sn_buf out = SN_BUF_INIT;
+
+    REQUIRE(sn_metrics_add_family(&a, "t_celsius", "T.", SN_METRICS_GAUGE,
+                                  NULL) == SN_OK);
+    REQUIRE(sn_metrics_add(&a, "t_celsius", g0, 1, 40, NULL) == SN_OK);
+    REQUIRE(sn_metrics_add_family(&b, "t_celsius", "T again.", SN_METRICS_GAUGE,
+                                  NULL) == SN_OK);
+    REQUIRE(sn_metrics_add(&b, "t_celsius", g1, 1, 41, NULL) == SN_OK);
+    REQUIRE(sn_metrics_add_family(&b, "e_total", "E.", SN_METRICS_COUNTER,
+                                  NULL) == SN_OK);
+    REQUIRE(sn_metrics_add(&b, "e_total", g0, 1, 3, NULL) == SN_OK);
+    CHECK(sn_metrics_merge(&a, &b, &err) == SN_OK);
+    sn_metrics_render_text(&a, &out);
+    CHECK_STR(out.data, "# HELP t_celsius T.\n# TYPE t_celsius gauge\n"
+                        "t_celsius{gpu=\"0\"} 40\nt_celsius{gpu=\"1\"} 41\n"
+                        "# HELP e_total E.\n# TYPE e_total counter\n"
+                        "e_total{gpu=\"0\"} 3\n");
+    CHECK(a.n_series == 3);
+
+    /* again: every sample is there already, each refused, nothing lost */
+    CHECK(sn_metrics_merge(&a, &b, &err) == SN_EINPUT);
+    CHECK_CONTAINS(err.msg, "is there already");
+    CHECK(a.n_series == 3);
+    sn_metrics_release(&b);
+    REQUIRE(sn_metrics_add_family(&b, "t_celsius", "T.", SN_METRICS_COUNTER,
+                                  NULL) == SN_EINPUT); /* no _total */
+    REQUIRE(sn_metrics_add_family(&b, "x_total", "X.", SN_METRICS_COUNTER,
+                                  NULL) == SN_OK);
+    REQUIRE(sn_metrics_add(&b, "x_total", NULL, 0, 1, NULL) == SN_OK);
+    CHECK(sn_metrics_merge(&a, &b, &err) == SN_OK);
+    CHECK(a.n_series == 4);
+    sn_buf_release(&out);
+    sn_metrics_release(&a);
+    sn_metrics_release(&b);
+}
+
 static const struct sn_test cases[] = {
+    T(test_metrics_merges_registries),
     T(test_metrics_renders_text_format),
     T(test_metrics_renders_openmetrics),
     T(test_metrics_empty_registry),

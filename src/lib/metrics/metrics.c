@@ -129,6 +129,13 @@ static void put_value(struct sn_buf *b, double v)
         sn_buf_puts(b, v > 0 ? "+Inf" : "-Inf");
         return;
     }
+    /* whole numbers as integers (40, not 4e+01), up to 2^53 where every
+     * integer is exact; otherwise the shortest form that reads back */
+    if (v == floor(v) && fabs(v) <= 9007199254740992.0) {
+        snprintf(text, sizeof(text), "%.0f", v);
+        sn_buf_puts(b, text);
+        return;
+    }
     for (int prec = 1; prec <= 17; prec++) {
         snprintf(text, sizeof(text), "%.*g", prec, v);
         if (strtod(text, NULL) == v)
@@ -300,28 +307,15 @@ static int check_value(const struct sn_metrics_family *f, double value,
     return SN_OK;
 }
 
-int sn_metrics_add(struct sn_metrics *m, const char *name,
-                   const struct sn_metrics_label *labels, size_t n,
-                   double value, struct sn_error *err)
+/* Add a sample with its label set already rendered (labels, which the
+ * registry takes: freed here on failure) to family f. */
+static int insert(struct sn_metrics *m, struct sn_metrics_family *f,
+                  char *labels, double value, struct sn_error *err)
 {
-    struct sn_buf text = SN_BUF_INIT;
-    struct sn_metrics_family *f = name ? find_family(m, name) : NULL;
-    size_t family, max, slot;
-    char show[80];
-    int rc;
-
-    if (!f) {
-        rc = sn_error_set(err, SN_EINPUT, "metric '%s' is not registered",
-                          shown(show, sizeof(show), name));
-        goto out;
-    }
-    family = (size_t)(f - m->families);
-    rc = check_value(f, value, err);
+    size_t family = (size_t)(f - m->families), max, slot;
+    int rc = check_value(f, value, err);
     if (rc)
-        goto out;
-    rc = render_labels(name, labels, n, &text, err);
-    if (rc)
-        goto out;
+        goto fail;
     /* an index entry holds a sample's number in 32 bits */
     max = m->series_max ? m->series_max : SN_METRICS_SERIES_MAX;
     if (max > UINT32_MAX)
@@ -330,26 +324,83 @@ int sn_metrics_add(struct sn_metrics *m, const char *name,
         rc = sn_error_set(err, SN_ENOMEM,
                           "metric '%s': more than %zu series in the "
                           "registry (a runaway collector?)",
-                          name, max);
-        goto out;
+                          f->name, max);
+        goto fail;
     }
     if (2 * (m->n_series + 1) > m->index_cap)
         index_grow(m);
-    slot = index_slot(m, family, text.data);
+    slot = index_slot(m, family, labels);
     if (m->index[slot]) {
         rc = sn_error_set(err, SN_EINPUT, "metric '%s%s' is there already",
-                          name, text.data);
-        goto out;
+                          f->name, labels);
+        goto fail;
     }
     SN_GROW(f->samples, f->cap_samples, f->n_samples + 1);
-    f->samples[f->n_samples].labels = sn_buf_detach(&text, NULL);
+    f->samples[f->n_samples].labels = labels;
     f->samples[f->n_samples].value = value;
     m->index[slot] = (uint64_t)(family + 1) << 32 | f->n_samples;
     f->n_samples++;
     m->n_series++;
-out:
-    sn_buf_release(&text);
+    return SN_OK;
+fail:
+    free(labels);
     return rc;
+}
+
+int sn_metrics_add(struct sn_metrics *m, const char *name,
+                   const struct sn_metrics_label *labels, size_t n,
+                   double value, struct sn_error *err)
+{
+    struct sn_buf text = SN_BUF_INIT;
+    struct sn_metrics_family *f = name ? find_family(m, name) : NULL;
+    char show[80];
+    int rc;
+
+    if (!f) {
+        rc = sn_error_set(err, SN_EINPUT, "metric '%s' is not registered",
+                          shown(show, sizeof(show), name));
+        sn_buf_release(&text);
+        return rc;
+    }
+    rc = render_labels(name, labels, n, &text, err);
+    if (rc) {
+        sn_buf_release(&text);
+        return rc;
+    }
+    return insert(m, f, sn_buf_detach(&text, NULL), value, err);
+}
+
+/* Keep the first failure of a merge in *first and err. */
+static void keep_first(int rc, const struct sn_error *e, int *first,
+                       struct sn_error *err)
+{
+    if (rc && *first == SN_OK) {
+        *first = rc;
+        if (err)
+            *err = *e;
+    }
+}
+
+int sn_metrics_merge(struct sn_metrics *dst, const struct sn_metrics *src,
+                     struct sn_error *err)
+{
+    int first = SN_OK;
+    for (size_t i = 0; i < src->n_families; i++) {
+        const struct sn_metrics_family *sf = &src->families[i];
+        struct sn_error e = {0};
+        int rc = sn_metrics_add_family(dst, sf->name, sf->help, sf->type, &e);
+        keep_first(rc, &e, &first, err);
+        if (rc)
+            continue;
+        /* dst's array may have moved: find the family after adding */
+        struct sn_metrics_family *df = find_family(dst, sf->name);
+        for (size_t j = 0; j < sf->n_samples; j++) {
+            rc = insert(dst, df, sn_xstrdup(sf->samples[j].labels),
+                        sf->samples[j].value, &e);
+            keep_first(rc, &e, &first, err);
+        }
+    }
+    return first;
 }
 
 /* ---- rendering ---------------------------------------------------------- */
