@@ -29,6 +29,12 @@ struct sn_metrics_server_opts {
     double stale_after_s;      /* /healthz fails past it; 0: the default */
     unsigned connection_limit; /* 0: SN_METRICS_SERVER_CONNECTIONS */
     unsigned connection_timeout_s; /* 0: SN_METRICS_SERVER_TIMEOUT_S */
+    unsigned per_ip_limit; /* connections per client; 0: half the limit */
+    /* HTTPS when both are given: the certificate chain and its key, PEM
+     * text (the caller reads the files) */
+    const char *tls_cert_pem, *tls_key_pem;
+    /* HTTP basic authentication on every path when user is given */
+    const char *auth_user, *auth_password;
 };
 
 struct sn_metrics_server; /* private to serve.c */
@@ -37,7 +43,9 @@ struct sn_metrics_server; /* private to serve.c */
  * serve from an internal thread until sn_metrics_server_free(). Until the
  * first publish, /metrics and /healthz answer 503. Fails with SN_EINPUT
  * for an address that is not a numeric IPv4 or IPv6 one, a port past
- * 65535 or a negative staleness limit; SN_EIO when the socket cannot be
+ * 65535, a negative staleness limit, a certificate without its key (or
+ * the other way round), a user without a password; SN_ENOTSUP for HTTPS
+ * from a libmicrohttpd built without TLS; SN_EIO when the socket cannot be
  * bound (the address is in use, or not this host's) or the server cannot
  * start. *out is NULL on failure. */
 int sn_metrics_server_new(const struct sn_metrics_server_opts *opts,
@@ -51,6 +59,12 @@ unsigned sn_metrics_server_port(const struct sn_metrics_server *s);
  * while the server answers requests. */
 void sn_metrics_server_publish(struct sn_metrics_server *s,
                                const struct sn_metrics *m);
+
+/* Make /healthz fail with problem (a sentence: "collector nvml: no
+ * reading for 62 s") until it is cleared with NULL, whatever the age of
+ * the last publish. */
+void sn_metrics_server_set_problem(struct sn_metrics_server *s,
+                                   const char *problem);
 
 /* Stop serving (waits for the internal thread) and free everything. NULL
  * does nothing. */

@@ -52,6 +52,8 @@ struct sn_metrics_server {
     struct sn_buf text, openmetrics;
     int published;
     struct timespec published_at; /* CLOCK_MONOTONIC */
+    char *problem;                /* what makes /healthz fail, or NULL */
+    char *user, *password;        /* basic authentication, or NULL */
 };
 
 static double since(const struct timespec *t)
@@ -180,7 +182,7 @@ static mhd_result serve_metrics(struct sn_metrics_server *s,
 static mhd_result serve_health(struct sn_metrics_server *s,
                                struct MHD_Connection *c)
 {
-    char body[160];
+    char body[320] = "";
     int published;
     double age = 0;
 
@@ -188,10 +190,14 @@ static mhd_result serve_health(struct sn_metrics_server *s,
     published = s->published;
     if (published)
         age = since(&s->published_at);
+    if (s->problem)
+        snprintf(body, sizeof(body), "unhealthy: %s\n", s->problem);
     pthread_mutex_unlock(&s->lock);
     if (!published)
         return reply_str(c, MHD_HTTP_SERVICE_UNAVAILABLE,
                          "stale: no metrics published yet\n");
+    if (sn_startswith(body, "unhealthy: "))
+        return reply_str(c, MHD_HTTP_SERVICE_UNAVAILABLE, body);
     if (age <= s->stale_after_s)
         return reply_str(c, MHD_HTTP_OK, "ok\n");
     snprintf(body, sizeof(body),
@@ -210,6 +216,53 @@ static int has_body(struct MHD_Connection *c)
         c, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING);
 
     return te || (len && strtoull(len, NULL, 10) != 0);
+}
+
+/* Equal strings, in time that depends on b's length only. */
+static bool same_secret(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    unsigned char d = la != lb;
+    for (size_t i = 0; i < lb; i++)
+        d |= (unsigned char)(a[i < la ? i : 0] ^ b[i]);
+    return d == 0;
+}
+
+/* Whether the request carries the configured user and password (always,
+ * when none is configured). */
+static bool authorised(struct sn_metrics_server *s, struct MHD_Connection *c)
+{
+    char *pass = NULL, *user;
+    bool ok;
+
+    if (!s->user)
+        return true;
+    user = MHD_basic_auth_get_username_password(c, &pass);
+    ok = false;
+    if (user && pass) {
+        /* both compared, whichever differs */
+        bool u = same_secret(user, s->user);
+        bool p = same_secret(pass, s->password);
+        ok = u && p;
+    }
+    MHD_free(user);
+    MHD_free(pass);
+    return ok;
+}
+
+static mhd_result refuse_auth(struct MHD_Connection *c)
+{
+    static const char body[] = "authentication required\n";
+    struct MHD_Response *r = MHD_create_response_from_buffer(
+        sizeof(body) - 1, (void *)body, MHD_RESPMEM_PERSISTENT);
+    mhd_result rc;
+
+    if (!r)
+        return MHD_NO;
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, CT_PLAIN);
+    rc = MHD_queue_basic_auth_fail_response(c, "supernode watch", r);
+    MHD_destroy_response(r);
+    return rc;
 }
 
 static mhd_result handle(void *cls, struct MHD_Connection *c, const char *url,
@@ -231,6 +284,8 @@ static mhd_result handle(void *cls, struct MHD_Connection *c, const char *url,
     if (has_body(c) || *upload_data_size)
         return reply_str(c, HTTP_CONTENT_TOO_LARGE,
                          "a request body is not accepted\n");
+    if (!authorised(s, c))
+        return refuse_auth(c);
     if (!strcmp(url, "/metrics"))
         return serve_metrics(s, c);
     if (!strcmp(url, "/healthz"))
@@ -292,6 +347,27 @@ fail:
     return SN_EIO;
 }
 
+/* The TLS and authentication options: both halves or neither, and TLS
+ * only from a libmicrohttpd built with it (flags gains MHD_USE_TLS). */
+static int check_secrets(const struct sn_metrics_server_opts *o,
+                         unsigned *flags, struct sn_error *err)
+{
+    if (!o->tls_cert_pem != !o->tls_key_pem)
+        return sn_error_set(err, SN_EINPUT,
+                            "HTTPS needs both a certificate and its key");
+    if (o->auth_user && (!o->auth_password || !*o->auth_user))
+        return sn_error_set(err, SN_EINPUT,
+                            "basic authentication needs a user name and a "
+                            "password");
+    if (!o->tls_cert_pem)
+        return SN_OK;
+    if (MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES)
+        return sn_error_set(err, SN_ENOTSUP,
+                            "HTTPS: this libmicrohttpd was built without TLS");
+    *flags |= MHD_USE_TLS;
+    return SN_OK;
+}
+
 int sn_metrics_server_new(const struct sn_metrics_server_opts *opts,
                           struct sn_metrics_server **out, struct sn_error *err)
 {
@@ -317,8 +393,15 @@ int sn_metrics_server_new(const struct sn_metrics_server_opts *opts,
                           o.stale_after_s);
         goto out;
     }
+    rc = check_secrets(&o, &flags, err);
+    if (rc)
+        goto out;
     s = sn_xcalloc(1, sizeof(*s));
     pthread_mutex_init(&s->lock, NULL);
+    if (o.auth_user) {
+        s->user = sn_xstrdup(o.auth_user);
+        s->password = sn_xstrdup(o.auth_password);
+    }
     s->stale_after_s =
         o.stale_after_s ? o.stale_after_s : SN_METRICS_SERVER_STALE_S;
     rc = listen_on(o.address, o.port, &fd, &s->port, &ipv6, err);
@@ -326,11 +409,21 @@ int sn_metrics_server_new(const struct sn_metrics_server_opts *opts,
         goto out;
     if (ipv6)
         flags |= MHD_USE_IPv6;
+    unsigned limit =
+        o.connection_limit ? o.connection_limit : SN_METRICS_SERVER_CONNECTIONS;
+    unsigned per_ip = o.per_ip_limit ? o.per_ip_limit : (limit + 1) / 2;
+    /* HTTPS takes its two options first; without it, an empty option
+     * (MHD_OPTION_ARRAY of nothing) stands in their place */
+    static const struct MHD_OptionItem none[] = {{MHD_OPTION_END, 0, NULL}};
+    struct MHD_OptionItem tls[] = {
+        {MHD_OPTION_HTTPS_MEM_CERT, 0, (void *)o.tls_cert_pem},
+        {MHD_OPTION_HTTPS_MEM_KEY, 0, (void *)o.tls_key_pem},
+        {MHD_OPTION_END, 0, NULL}};
     s->daemon = MHD_start_daemon(
-        flags, (uint16_t)s->port, NULL, NULL, handle, s,
-        MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_CONNECTION_LIMIT,
-        o.connection_limit ? o.connection_limit : SN_METRICS_SERVER_CONNECTIONS,
-        MHD_OPTION_CONNECTION_TIMEOUT,
+        flags, (uint16_t)s->port, NULL, NULL, handle, s, MHD_OPTION_ARRAY,
+        o.tls_cert_pem ? tls : none, MHD_OPTION_LISTEN_SOCKET, fd,
+        MHD_OPTION_CONNECTION_LIMIT, limit, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+        per_ip, MHD_OPTION_CONNECTION_TIMEOUT,
         o.connection_timeout_s ? o.connection_timeout_s
                                : SN_METRICS_SERVER_TIMEOUT_S,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT,
@@ -338,8 +431,11 @@ int sn_metrics_server_new(const struct sn_metrics_server_opts *opts,
     if (!s->daemon) {
         rc = sn_error_set(err, SN_EIO,
                           "cannot start the HTTP server on %s:%u "
-                          "(libmicrohttpd refused)",
-                          o.address, s->port);
+                          "(libmicrohttpd refused%s)",
+                          o.address, s->port,
+                          o.tls_cert_pem ? ": is the certificate and key "
+                                           "PEM, and the key unencrypted?"
+                                         : "");
         /* MHD may have closed the socket it was given already */
         if (fcntl(fd, F_GETFD) != -1)
             close(fd);
@@ -379,12 +475,28 @@ void sn_metrics_server_publish(struct sn_metrics_server *s,
     sn_buf_release(&om);
 }
 
+void sn_metrics_server_set_problem(struct sn_metrics_server *s,
+                                   const char *problem)
+{
+    char *copy = problem ? sn_xstrdup_clean(problem, 0) : NULL, *old;
+    pthread_mutex_lock(&s->lock);
+    old = s->problem;
+    s->problem = copy;
+    pthread_mutex_unlock(&s->lock);
+    free(old);
+}
+
 void sn_metrics_server_free(struct sn_metrics_server *s)
 {
     if (!s)
         return;
     if (s->daemon)
         MHD_stop_daemon(s->daemon);
+    free(s->problem);
+    if (s->password)
+        memset(s->password, 0, strlen(s->password));
+    free(s->user);
+    free(s->password);
     pthread_mutex_destroy(&s->lock);
     sn_buf_release(&s->text);
     sn_buf_release(&s->openmetrics);
