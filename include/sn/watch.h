@@ -76,6 +76,19 @@ struct sn_watch_alert {
 size_t sn_watch_alerts(const struct sn_watch *w,
                        const struct sn_watch_alert **out);
 
+/* Whether every collector gave a good reading within three intervals of
+ * now; when not, why says which and how long ago (for /healthz). */
+bool sn_watch_healthy(const struct sn_watch *w, double now, char *why,
+                      size_t size);
+
+/* Read "user:password" (one line) from a file only its owner may read
+ * or write (mode 0600 or stricter): the BMC's credentials, the HTTP basic
+ * authentication's. SN_EINPUT naming the file for a looser mode or a
+ * malformed line, SN_EIO when it cannot be read. */
+int sn_watch_read_credentials(const char *path, char *user, size_t user_size,
+                              char *pass, size_t pass_size,
+                              struct sn_error *err);
+
 /* Stop the collectors (a hung one is detached, not waited for) and free
  * everything. NULL does nothing. */
 void sn_watch_free(struct sn_watch *w);

@@ -117,4 +117,8 @@ int cli_placement(struct sn_bench_job *job, const struct sn_spec *spec,
                   bool allow, const char *who,
                   struct sn_bench_placement *place);
 
+/* `supernode watch rules SPEC [-o FILE]` (cmd-watch-rules.c): argv[0] is
+ * "rules". */
+int cmd_watch_rules(int argc, char **argv);
+
 #endif

@@ -222,6 +222,21 @@ int sn__watch_counter(struct sn_metrics *m, const char *name, const char *help,
                       const struct sn_metrics_label *l, size_t n, double v,
                       struct sn_error *err);
 
+/* Read "user:password" from a file only its owner may read (col-redfish.c).
+ */
+int sn__watch_read_credentials(const char *path, char *user, size_t user_size,
+                               char *pass, size_t pass_size,
+                               struct sn_error *err);
+
+/* ---- the agent (agent.c) ---------------------------------------------- */
+
+/* sn_watch_new with the collectors given (the tests' own, for the
+ * agent's timeouts and failures). */
+int sn__watch_new_with(const struct sn_watch_opts *opts,
+                       const struct sn__watch_collector *const *cols,
+                       size_t ncols, struct sn_watch **out,
+                       struct sn_error *err);
+
 /* ---- rules (rules.c) --------------------------------------------------- */
 
 struct sn_store;
