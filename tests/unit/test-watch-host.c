@@ -616,6 +616,30 @@ static void test_klog_skips_binary_lines(void)
     scratch_free(root);
 }
 
+/* This machine's own ring, where it may be read: collects return at once
+ * (the reader never waits for the next record). */
+static void test_klog_live_ring_never_blocks(void)
+{
+    struct sn__watch_cfg cfg = {0};
+    struct sn_error err = {0};
+    struct sn__watch_obs obs;
+    struct sn_metrics m = {0};
+    void *state = NULL;
+
+    cfg.fsroot = "";
+    if (sn__watch_col_klog.open(&cfg, &state, &err)) {
+        printf("  skip: %s\n", err.msg);
+        return;
+    }
+    sn__watch_obs_init(&obs, 0);
+    for (int i = 0; i < 2; i++) {
+        CHECK(sn__watch_col_klog.collect(state, &obs, &m, &err) == 0);
+        sn__watch_obs_release(&obs);
+        sn_metrics_release(&m);
+    }
+    sn__watch_col_klog.close(state);
+}
+
 /* ---- every collector ----------------------------------------------------- */
 
 static void test_a_missing_root_is_empty_not_an_error(void)
@@ -681,6 +705,7 @@ static const struct sn_test cases[] = {
     T(test_klog_counts_each_new_line_once),
     T(test_klog_caps_label_sets_and_bytes),
     T(test_klog_skips_binary_lines),
+    T(test_klog_live_ring_never_blocks),
     T(test_a_missing_root_is_empty_not_an_error),
     T(test_the_host_exposition_is_whole),
 };
