@@ -53,5 +53,17 @@ else
     ok
 fi
 
+# 4. the node agent's host collectors on their fixture host
+watch_unit=$build/unit/test-watch-host
+if [[ -x $watch_unit ]]; then
+    if SN_WATCH_HOST_OUT=$tmp "$watch_unit" >"$tmp/watch.out" 2>&1 &&
+        promtool check metrics <"$tmp/host.prom" >"$tmp/check.out" 2>&1; then
+        ok
+    else
+        bad "host collectors' exposition:"
+        tail -n 20 "$tmp/watch.out" "$tmp/check.out"
+    fi
+fi
+
 echo "$pass passed, $fail failed"
 [[ $fail -eq 0 ]]

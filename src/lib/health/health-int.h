@@ -158,6 +158,44 @@ void sn__health_nvml_close(struct hctx *c);
 /* The entry for an XID code (an "uncommon XID" entry for others). */
 const struct hxid *sn__health_xid(unsigned code);
 
+/* ---- the kernel log (klog.c), shared with the node agent ------------------
+ */
+
+/* What one kernel log record says, for doctor and for the node agent's
+ * kernel log collector (../watch/col-klog.c). */
+enum hklog_kind {
+    HKLOG_CONT,      /* a continuation line ("  KEY=value"): no record */
+    HKLOG_NONE,      /* a record about none of the below */
+    HKLOG_XID,       /* "NVRM: Xid (PCI:0000:17:00): 79, ..." */
+    HKLOG_AER_COR,   /* "AER: Corrected error received: BDF" */
+    HKLOG_AER_UNCOR, /* "AER: Uncorrected (...) error received: BDF" */
+    HKLOG_LINK_DOWN, /* "Link Down", "Link down", "NIC Link is Down" */
+    HKLOG_LIMITED,   /* "... limited by 8.0 GT/s PCIe x8 link at BDF" */
+    HKLOG_OFFBUS,    /* "NVRM: GPU BDF: GPU has fallen off the bus." */
+};
+
+struct hklog_line {
+    enum hklog_kind kind;
+    char device[32];  /* the PCI address the line names ("0000:17:00.0",
+                         an XID's GPU with function .0), "?" when none */
+    unsigned xid;     /* the XID code; 0 otherwise */
+    double t;         /* seconds after boot; 0 for an unstamped line */
+    const char *text; /* the message, inside the record given */
+};
+
+/* Classify one record: "prio,seq,usec,flags;text" as /dev/kmsg gives it,
+ * or a plain text line (dmesg output). Fills out and returns its kind.
+ * One AER event is one "AER: ... received" line: the "PCIe Bus Error"
+ * lines after it are HKLOG_NONE. An XID 79 line is HKLOG_XID; the
+ * driver's own "fallen off the bus" line after it is HKLOG_OFFBUS. */
+enum hklog_kind sn__health_klog_parse(const char *rec, struct hklog_line *out);
+/* Read the live ring open at fd (non-blocking): one record per read(),
+ * each handed to fn without its newline, until the ring's end (EAGAIN) or
+ * more than max bytes were read; a record the ring overwrote under the
+ * reader (EPIPE) is skipped. Returns the bytes read. */
+size_t sn__health_kmsg_drain(int fd, size_t max,
+                             void (*fn)(void *arg, const char *rec), void *arg);
+
 /* The probes. */
 int sn__health_probe_pcie(struct hctx *c, struct sn_error *err);
 int sn__health_probe_nvml(struct hctx *c, struct sn_error *err);

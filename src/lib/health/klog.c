@@ -78,70 +78,137 @@ static void pci_after(const char *p, char *out, size_t size)
     }
 }
 
-/* One record's text at t seconds after boot. */
-static void scan_line(struct klog *k, const char *text, double t)
+/* One record's text. */
+static enum hklog_kind parse_text(const char *text, struct hklog_line *out)
 {
-    char dev[32];
+    char *dev = out->device;
+    size_t size = sizeof(out->device);
     const char *p;
 
-    k->records++;
+    out->text = text;
     /* "NVRM: Xid (PCI:0000:17:00): 79, pid=..., GPU has fallen off..." */
     if ((p = strstr(text, "NVRM: Xid ("))) {
         const char *q = strstr(p, "): ");
-        unsigned xid;
         size_t n;
-        pci_after(p, dev, sizeof(dev));
+        pci_after(p, dev, size);
         /* the driver names the GPU without its function: it is 0 */
         if ((n = strlen(dev)) == 10)
-            sn_strlcpy(dev + n, ".0", sizeof(dev) - n);
-        if (q && sscanf(q + 3, "%u", &xid) == 1)
-            note(k, F_XID, dev[0] ? dev : "?", xid, t, text);
-        return;
+            sn_strlcpy(dev + n, ".0", size - n);
+        if (q && sscanf(q + 3, "%u", &out->xid) == 1)
+            return HKLOG_XID;
+        return HKLOG_NONE;
     }
-    /* "pcieport 0000:00:01.0: AER: Corrected error received: 0000:17:00.0"
-     * and "PCIe Bus Error: severity=Uncorrected (Non-Fatal), ..." */
+    /* "NVRM: GPU 0000:17:00.0: GPU has fallen off the bus." (after the
+     * XID 79 line) and "NVRM: The NVIDIA GPU 0000:17:00.0 ... has fallen
+     * off the bus and is not responding to commands." */
+    if (strstr(text, "NVRM: ") && strstr(text, "fallen off the bus")) {
+        pci_after(text, dev, size);
+        return HKLOG_OFFBUS;
+    }
     /* one per AER event: "AER: Corrected error received: 0000:17:00.0"
      * (newer kernels: "AER: Correctable error message received from
      * 0000:17:00.0"); the "PCIe Bus Error" and register lines that follow
      * detail the same event and are not counted again */
     if ((p = strstr(text, "AER: ")) && strstr(p, "received")) {
         bool cor = strstr(p, "Correct") && !strstr(p, "Uncorrect");
-        pci_after(strstr(p, "received"), dev, sizeof(dev));
+        pci_after(strstr(p, "received"), dev, size);
         if (!dev[0])
-            pci_after(text, dev, sizeof(dev));
-        note(k, cor ? F_AER_COR : F_AER_UNCOR, dev[0] ? dev : "?", 0, t, text);
-        return;
+            pci_after(text, dev, size);
+        return cor ? HKLOG_AER_COR : HKLOG_AER_UNCOR;
     }
     /* "pcieport 0000:00:02.0: pciehp: Slot(3): Link Down" and NIC
      * drivers' "mlx5_core 0000:05:00.0 ibp5s0: Link down" */
     if (strstr(text, "Link Down") || strstr(text, "Link down") ||
         strstr(text, "link is down") || strstr(text, "Link is Down")) {
-        pci_after(text, dev, sizeof(dev));
-        note(k, F_LINK_DOWN, dev[0] ? dev : "?", 0, t, text);
-        return;
+        pci_after(text, dev, size);
+        return HKLOG_LINK_DOWN;
     }
     /* "... available PCIe bandwidth, limited by 8.0 GT/s PCIe x8 link at
      * 0000:00:01.0 (capable of ...)": the kernel's own downtrain note */
     if ((p = strstr(text, "limited by ")) && strstr(text, "PCIe")) {
-        pci_after(text, dev, sizeof(dev));
-        note(k, F_LIMITED, dev[0] ? dev : "?", 0, t, text);
+        pci_after(text, dev, size);
+        return HKLOG_LIMITED;
+    }
+    return HKLOG_NONE;
+}
+
+enum hklog_kind sn__health_klog_parse(const char *rec, struct hklog_line *out)
+{
+    const char *semi = strchr(rec, ';');
+    unsigned long long usec = 0, seq;
+    int prio;
+
+    memset(out, 0, sizeof(*out));
+    out->text = rec;
+    if (*rec == ' ')
+        return out->kind = HKLOG_CONT; /* a continuation line (KEY=value) */
+    /* "6,1234,5678901,-;text": the time stamp is in microseconds */
+    if (semi && sscanf(rec, "%d,%llu,%llu", &prio, &seq, &usec) == 3) {
+        out->t = (double)usec / 1e6;
+        rec = semi + 1;
+    }
+    out->kind = parse_text(rec, out); /* else plain text (dmesg output) */
+    if (out->kind != HKLOG_NONE && !out->device[0])
+        sn_strlcpy(out->device, "?", sizeof(out->device));
+    return out->kind;
+}
+
+size_t sn__health_kmsg_drain(int fd, size_t max,
+                             void (*fn)(void *arg, const char *rec), void *arg)
+{
+    /* the live ring: one record per read, EAGAIN at its end, EPIPE when
+     * the ring overwrote the record being read */
+    char rec[8192];
+    size_t total = 0;
+
+    for (;;) {
+        ssize_t n = read(fd, rec, sizeof(rec) - 1);
+        if (n < 0 && (errno == EPIPE || errno == EINTR))
+            continue;
+        if (n <= 0)
+            break;
+        rec[n] = '\0';
+        if (rec[n - 1] == '\n')
+            rec[n - 1] = '\0';
+        fn(arg, rec);
+        total += (size_t)n;
+        if (total > max)
+            break;
+    }
+    return total;
+}
+
+static enum finding_kind finding_of(enum hklog_kind k)
+{
+    switch (k) {
+    case HKLOG_XID:
+        return F_XID;
+    case HKLOG_AER_COR:
+        return F_AER_COR;
+    case HKLOG_AER_UNCOR:
+        return F_AER_UNCOR;
+    case HKLOG_LINK_DOWN:
+        return F_LINK_DOWN;
+    default:
+        return F_LIMITED;
     }
 }
 
-/* "6,1234,5678901,-;text": the time stamp is in microseconds. */
-static void scan_record(struct klog *k, const char *rec)
+/* One record, plain text or "prio,seq,usec,flags;text". */
+static void scan_record(void *arg, const char *rec)
 {
-    const char *semi = strchr(rec, ';');
-    unsigned long long usec = 0;
-    int prio;
-    unsigned long long seq;
+    struct klog *k = arg;
+    struct hklog_line l;
+    enum hklog_kind kind = sn__health_klog_parse(rec, &l);
 
-    if (*rec == ' ')
-        return; /* a continuation line (KEY=value) */
-    if (semi && sscanf(rec, "%d,%llu,%llu", &prio, &seq, &usec) == 3)
-        scan_line(k, semi + 1, (double)usec / 1e6);
-    else
-        scan_line(k, rec, 0); /* plain text (dmesg output in a fixture) */
+    if (kind == HKLOG_CONT)
+        return;
+    k->records++;
+    /* doctor names a lost GPU by its XID 79; the driver's own line after
+     * it is not a finding of its own */
+    if (kind == HKLOG_NONE || kind == HKLOG_OFFBUS)
+        return;
+    note(k, finding_of(kind), l.device, l.xid, l.t, l.text);
 }
 
 /* Returns 0, or -1 when the log cannot be read. */
@@ -161,26 +228,7 @@ static int read_log(const struct hctx *c, struct klog *k, char *why,
         return -1;
     }
     if (fstat(fd, &st) == 0 && S_ISCHR(st.st_mode)) {
-        /* the live ring: one record per read, EAGAIN at its end, EPIPE
-         * when the ring overwrote the record being read */
-        char rec[8192];
-        size_t total = 0;
-        for (;;) {
-            ssize_t n = read(fd, rec, sizeof(rec) - 1);
-            if (n < 0 && errno == EPIPE)
-                continue;
-            if (n < 0 && errno == EINTR)
-                continue;
-            if (n <= 0)
-                break;
-            rec[n] = '\0';
-            if (n > 0 && rec[n - 1] == '\n')
-                rec[n - 1] = '\0';
-            scan_record(k, rec);
-            total += (size_t)n;
-            if (total > KLOG_MAX_BYTES)
-                break;
-        }
+        sn__health_kmsg_drain(fd, KLOG_MAX_BYTES, scan_record, k);
         close(fd);
         return 0;
     }

@@ -48,6 +48,22 @@ int sn__hw_read(const char *root, const char *rel, char *buf, size_t size)
     }
     while (len > 0 && isspace((unsigned char)data[len - 1]))
         len--;
+    if (memchr(data, '\0', len)) {
+        /* a NUL inside (a binary attribute, a planted file): escaped
+         * like any other byte, not a place where the value ends */
+        struct sn_buf b;
+        int rc = -1;
+        sn_buf_init(&b);
+        sn_buf_put_clean(&b, data, len, SN_CLEAN_LINES);
+        if (b.len < size) {
+            memcpy(buf, b.data, b.len);
+            buf[b.len] = '\0';
+            rc = 0;
+        }
+        sn_buf_release(&b);
+        free(data);
+        return rc;
+    }
     memcpy(buf, data, len);
     buf[len] = '\0';
     free(data);

@@ -26,8 +26,9 @@
  * not fit. */
 char *sn__hw_path(const char *root, const char *rel, char *buf, size_t size);
 /* Read a small attribute into buf, trailing whitespace removed, invalid
- * bytes and control characters escaped (line breaks kept). Returns 0, or
- * -1 when missing, unreadable or larger than size - 1. */
+ * bytes and control characters escaped (line breaks kept; a NUL inside is
+ * escaped too, and the value must then fit escaped). Returns 0, or -1
+ * when missing, unreadable or larger than size - 1. */
 int sn__hw_read(const char *root, const char *rel, char *buf, size_t size);
 /* Read a whole file (at most max bytes) into a heap buffer the caller
  * frees; NULL when missing or unreadable. */
