@@ -30,35 +30,36 @@ struct quantity {
     const char *prefix;
     enum sn__watch_sensor_kind kind;
     bool counter; /* energy: no sensor kind, a counter */
-    double scale;
+    double per; /* the file's units per base unit (divided: 3312 mV is
+                   3.312 V exactly, not 3.3120000000000003) */
     double min, max;
     const char *metric, *help;
 };
 
 static const struct quantity quantities[] = {
-    {"temp", SN_WATCH_TEMP, false, 1e-3, -273.15, 1000,
+    {"temp", SN_WATCH_TEMP, false, 1e3, -273.15, 1000,
      "supernode_hwmon_temperature_celsius",
      "Temperature of an hwmon sensor, degrees Celsius (sysfs tempN_input, "
      "millidegrees)"},
-    {"in", SN_WATCH_VOLT, false, 1e-3, -2000, 2000,
+    {"in", SN_WATCH_VOLT, false, 1e3, -2000, 2000,
      "supernode_hwmon_voltage_volts",
      "Voltage of an hwmon sensor, volts (sysfs inN_input, millivolts)"},
-    {"curr", SN_WATCH_CURR, false, 1e-3, -10000, 10000,
+    {"curr", SN_WATCH_CURR, false, 1e3, -10000, 10000,
      "supernode_hwmon_current_amperes",
      "Current of an hwmon sensor, amperes (sysfs currN_input, "
      "milliamperes)"},
-    {"power", SN_WATCH_POWER, false, 1e-6, 0, 1e6,
+    {"power", SN_WATCH_POWER, false, 1e6, 0, 1e6,
      "supernode_hwmon_power_watts",
      "Power of an hwmon sensor, watts (sysfs powerN_input, else "
      "powerN_average, microwatts)"},
     {"fan", SN_WATCH_FAN, false, 1, 0, 1e6, "supernode_hwmon_fan_rpm",
      "Fan speed of an hwmon sensor, revolutions per minute (sysfs "
      "fanN_input)"},
-    {"humidity", SN_WATCH_HUMIDITY, false, 1e-5, 0, 1,
+    {"humidity", SN_WATCH_HUMIDITY, false, 1e5, 0, 1,
      "supernode_hwmon_humidity_ratio",
      "Relative humidity of an hwmon sensor, 0 to 1 (sysfs "
      "humidityN_input, milli-percent)"},
-    {"energy", SN_WATCH_POWER, true, 1e-6, 0, INFINITY,
+    {"energy", SN_WATCH_POWER, true, 1e6, 0, INFINITY,
      "supernode_hwmon_energy_joules_total",
      "Energy an hwmon sensor counted since it started, joules (sysfs "
      "energyN_input, microjoules)"},
@@ -257,12 +258,12 @@ static void read_one(struct pass *p, const struct chip *c,
              r->average ? "average" : "input");
     /* a file larger than buf, binary, "1e999", "12.5" or out of range */
     if (sn__hw_read(p->s->root, rel, buf, sizeof(buf)) ||
-        parse_whole(buf, &v) || !(v * q->scale >= q->min) ||
-        !(v * q->scale <= q->max)) {
+        parse_whole(buf, &v) || !(v / q->per >= q->min) ||
+        !(v / q->per <= q->max)) {
         *sn__watch_tally(&p->s->errors, c->label, "") += 1;
         return;
     }
-    v *= q->scale;
+    v /= q->per;
     snprintf(rel, sizeof(rel), HWMON_DIR "/%s/%s_label", c->dir, sensor);
     if (sn__hw_read(p->s->root, rel, label, sizeof(label)))
         label[0] = '\0';
