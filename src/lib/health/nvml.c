@@ -595,18 +595,8 @@ static void check_processes(struct gpu_ctx *x)
     }
     /* recent per-process utilisation samples: the driver keeps the last
      * few seconds, so "no sample with work" means "idle right now" */
-    if (n->ProcessUtil &&
-        n->ProcessUtil(x->g->handle, NULL, &nsamples, 0) ==
-            NVML_ERROR_INSUFFICIENT_SIZE &&
-        nsamples > 0) {
-        if (nsamples > MAX_SAMPLES)
-            nsamples = MAX_SAMPLES;
-        samples = sn_xcalloc(nsamples, sizeof(*samples));
-        if (n->ProcessUtil(x->g->handle, samples, &nsamples, 0) != NVML_SUCCESS)
-            nsamples = 0;
-        if (nsamples > MAX_SAMPLES)
-            nsamples = MAX_SAMPLES;
-    }
+    sn__hw_nvml_process_util(n, x->g->handle, MAX_SAMPLES, &samples,
+                             &nsamples);
     have_util =
         n->Utilization && n->Utilization(x->g->handle, &util) == NVML_SUCCESS;
     for (unsigned i = 0; i < count; i++) {

@@ -147,6 +147,14 @@ nvmlReturn_t sn__hw_nvml_processes(const struct sn__hw_nvml *n,
                                    struct sn__hw_gpu_proc **out,
                                    unsigned *count, size_t *stride);
 
+/* The per-process utilisation samples the driver keeps (the last few
+ * seconds), at most max, in a heap array *out the caller frees; *count
+ * of them (0, *out NULL, when there are none or they cannot be read). */
+void sn__hw_nvml_process_util(const struct sn__hw_nvml *n, nvmlDevice_t dev,
+                              unsigned max,
+                              nvmlProcessUtilizationSample_t **out,
+                              unsigned *count);
+
 /* What changes from second to second on a GPU; NaN where NVML could not
  * say. */
 struct sn__hw_gpu_sample {

@@ -299,3 +299,29 @@ nvmlReturn_t sn__hw_nvml_processes(const struct sn__hw_nvml *n,
         *out = procs;
     return r;
 }
+
+void sn__hw_nvml_process_util(const struct sn__hw_nvml *n, nvmlDevice_t dev,
+                              unsigned max,
+                              nvmlProcessUtilizationSample_t **out,
+                              unsigned *count)
+{
+    nvmlProcessUtilizationSample_t *samples;
+    unsigned k = 0;
+
+    *out = NULL;
+    *count = 0;
+    /* lastSeenTimeStamp 0: every sample the driver still holds */
+    if (!n->ProcessUtil ||
+        n->ProcessUtil(dev, NULL, &k, 0) != NVML_ERROR_INSUFFICIENT_SIZE ||
+        k == 0 || max == 0)
+        return;
+    if (k > max)
+        k = max;
+    samples = sn_xcalloc(k, sizeof(*samples));
+    if (n->ProcessUtil(dev, samples, &k, 0) != NVML_SUCCESS || k == 0) {
+        free(samples);
+        return;
+    }
+    *out = samples;
+    *count = k > max ? max : k;
+}
