@@ -17,7 +17,8 @@
  * nvmlInit sleeps first: a driver call that does not come back), gpus: a
  * list of
  *   bus, name, uuid, vbios, pstate, lost (handle fails with
- *   GPU_IS_LOST),
+ *   GPU_IS_LOST), lost_calls (the handle opens, as a GPU lost after
+ *   nvmlInit does, but every call on it answers GPU_IS_LOST),
  *   ecc {mode, volatile_corrected, volatile_uncorrected,
  *        aggregate_corrected, aggregate_uncorrected},
  *   remapped_rows {corrected, uncorrected, pending, failure},
@@ -43,13 +44,13 @@
 
 #define EXPORT __attribute__((visibility("default")))
 #define MAXG 16
-#define MAXP 16
+#define MAXP 64
 #define MAXL NVML_NVLINK_MAX_LINKS
 
 struct fake_gpu {
     char bus[32], name[96], uuid[96], vbios[64];
     int pstate;
-    int lost;
+    int lost, lost_calls;
     int has_ecc, ecc_on;
     unsigned long long ecc[2][2]; /* [type][counter] */
     int has_remap;
@@ -155,6 +156,7 @@ static void load_gpu(yaml_document_t *doc, yaml_node_t *m, struct fake_gpu *g)
     g->pstate = get(doc, m, "pstate") ? (int)num(get(doc, m, "pstate"))
                                       : NVML_PSTATE_UNKNOWN;
     g->lost = (int)num(get(doc, m, "lost"));
+    g->lost_calls = (int)num(get(doc, m, "lost_calls"));
     if ((s = get(doc, m, "ecc"))) {
         g->has_ecc = 1;
         g->ecc_on = (int)num(get(doc, s, "mode"));
@@ -362,7 +364,7 @@ static struct fake_gpu *gpu(nvmlDevice_t d)
     struct fake_gpu *g = gpu(d);                                               \
     if (!g)                                                                    \
         return NVML_ERROR_INVALID_ARGUMENT;                                    \
-    if (g->lost)                                                               \
+    if (g->lost || g->lost_calls)                                              \
     return NVML_ERROR_GPU_IS_LOST
 
 EXPORT nvmlReturn_t nvmlInit_v2(void)

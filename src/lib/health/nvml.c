@@ -595,8 +595,7 @@ static void check_processes(struct gpu_ctx *x)
     }
     /* recent per-process utilisation samples: the driver keeps the last
      * few seconds, so "no sample with work" means "idle right now" */
-    sn__hw_nvml_process_util(n, x->g->handle, MAX_SAMPLES, &samples,
-                             &nsamples);
+    sn__hw_nvml_process_util(n, x->g->handle, MAX_SAMPLES, &samples, &nsamples);
     have_util =
         n->Utilization && n->Utilization(x->g->handle, &util) == NVML_SUCCESS;
     for (unsigned i = 0; i < count; i++) {

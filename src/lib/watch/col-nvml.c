@@ -338,10 +338,10 @@ static void read_procs(struct ctx *x)
     if (!ok(x, sn__hw_nvml_processes(n, x->d, MAX_PROCS_READ, &procs, &count,
                                      &stride)))
         return;
-    if (count > 0 && !stride) {
+    if (count > 0 && !stride)
         x->s->faults[FAULT_LAYOUT]++;
+    if (!procs)
         return;
-    }
     count = merge_pids(procs, count);
     qsort(procs, count, sizeof(*procs), by_memory);
     sn__hw_nvml_process_util(n, x->d, MAX_SAMPLES, &samples, &nsamples);
