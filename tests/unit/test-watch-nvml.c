@@ -175,6 +175,25 @@ static int has_line(const struct sn_buf *text, const char *metric,
     return p != NULL;
 }
 
+/* With SN_METRICS_OUT set to a directory, save text there as NAME.prom
+ * for promtool (as test-metrics does). */
+static void save(const struct sn_buf *text, const char *name)
+{
+    const char *out = getenv("SN_METRICS_OUT");
+    char path[512];
+    FILE *f;
+
+    if (!out || !*out)
+        return;
+    snprintf(path, sizeof(path), "%s/%s.prom", out, name);
+    f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (f) {
+        fwrite(text->data, 1, text->len, f);
+        fclose(f);
+    }
+}
+
 /* ---- opening ------------------------------------------------------------ */
 
 static void test_nvml_turned_off_fails_open_clearly(void)
@@ -461,6 +480,7 @@ static void test_nvml_gpu_lost_between_intervals_is_reported(void)
     sn_buf_release(&text);
 
     g[6].lost = 1;       /* its handle answers lost */
+    g[6].xids = "79";    /* fallen off the bus: the event names it */
     g[1].lost_calls = 1; /* its handle opens, every reading answers lost */
     REQUIRE(write_fixture(g) == 0);
     REQUIRE(collect(state, 30, &obs, &text) == 0);
@@ -474,12 +494,16 @@ static void test_nvml_gpu_lost_between_intervals_is_reported(void)
     CHECK_STR(obs.gpus[6].bus, "0000:ba:00.0");
     CHECK_STR(obs.gpus[6].uuid, "GPU-5e1b0000-0000-4000-8000-000000000006");
     CHECK(isnan(obs.gpus[6].temp_c) && isnan(obs.gpus[6].power_w));
+    CHECK(obs.gpus[6].nxids == 1 && obs.gpus[6].xids[0] == 79);
+    CHECK(has_line(&text, "supernode_gpu_xid_total", labels(6, "xid", "79"),
+                   "1"));
     CHECK(has_line(&text, "supernode_gpu_lost", labels(6, NULL, NULL), "1"));
     CHECK(has_line(&text, "supernode_gpu_lost", labels(5, NULL, NULL), "0"));
     /* its counters go on; no reading of it is made up */
     CHECK(has_line(&text, "supernode_gpu_throttle_seconds_total",
                    labels(6, "reason", "hw_thermal"), "15"));
     CHECK(!strstr(text.data, "supernode_gpu_temperature_celsius{gpu=\"6\""));
+    save(&text, "nvml-lost");
     sn__watch_obs_release(&obs);
     sn_buf_release(&text);
     stop(state);
@@ -601,6 +625,7 @@ static void test_nvml_process_that_dies_is_seen_gone(void)
     CHECK_NEAR(p->mem_bytes, 4096.0 * 1048576, 1e-12);
     CHECK(has_line(&text, "supernode_gpu_process_memory_bytes", lab,
                    "4294967296"));
+    save(&text, "nvml-procs");
     sn__watch_obs_release(&obs);
     sn_buf_release(&text);
     stop(state);

@@ -3,6 +3,7 @@
  * doctor and bench use) into typed observations and metric samples; the
  * time spent under each clock event reason and the XID events are counted
  * here, across intervals, so both export as counters. */
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -58,6 +59,8 @@ struct gstate {
     char uuid[SN_WATCH_NAME_MAX], bus[SN_WATCH_NAME_MAX];
     char name[SN_WATCH_NAME_MAX];
     nvmlDevice_t handle; /* this interval's; NULL when none */
+    nvmlDevice_t known;  /* the last one NVML gave: XID events name it,
+                            for a GPU lost since too (XID 79) */
     bool lost;           /* GetHandle answered lost this interval */
     bool register_tried; /* for XID events */
     bool reasons_seen;
@@ -536,6 +539,8 @@ static void get_handles(struct state *s, unsigned count)
         nvmlReturn_t r = n->GetHandle(i, &d);
 
         gs->handle = r == NVML_SUCCESS ? d : NULL;
+        if (gs->handle)
+            gs->known = d;
         gs->lost =
             r == NVML_ERROR_GPU_IS_LOST || r == NVML_ERROR_RESET_REQUIRED;
         gs->nfresh = 0;
@@ -587,7 +592,7 @@ static void drain_xids(struct state *s, unsigned count)
             break; /* none left (or the set failed: tried again next time) */
         if (!(data.eventType & nvmlEventTypeXidCriticalError))
             continue;
-        for (i = 0; i < count && s->g[i].handle != data.device; i++)
+        for (i = 0; i < count && s->g[i].known != data.device; i++)
             ;
         if (i == count || !data.device)
             s->faults[FAULT_XID_DEVICE]++;
@@ -633,14 +638,15 @@ static int nvml_collect(void *state, struct sn__watch_obs *obs,
 {
     struct state *s = state;
     struct sn_error e = {0};
-    unsigned count = 0;
+    unsigned listed = 0, count;
     double dt = 0;
     char why[160];
-    nvmlReturn_t r = s->n->GetCount(&count);
+    nvmlReturn_t r = s->n->GetCount(&listed);
 
     if (r != NVML_SUCCESS)
         return sn_error_set(err, SN_ERUNTIME, "nvmlDeviceGetCount: %s",
                             sn__hw_nvml_error(s->n, r, why, sizeof(why)));
+    count = listed;
     if (count > MAX_GPUS) {
         s->faults[FAULT_GPUS]++;
         count = MAX_GPUS;
@@ -652,7 +658,7 @@ static int nvml_collect(void *state, struct sn__watch_obs *obs,
     s->prev_now = obs->now;
     s->have_prev = true;
     obs->nvml = true;
-    obs->nvml_count = (int)count;
+    obs->nvml_count = listed > INT_MAX ? INT_MAX : (int)listed;
     get_handles(s, count);
     drain_xids(s, count);
     for (unsigned i = 0; i < count; i++) {
@@ -663,7 +669,7 @@ static int nvml_collect(void *state, struct sn__watch_obs *obs,
         }
         read_gpu(s, i, g, dt, m, &e);
     }
-    export_node(s, count, m, &e);
+    export_node(s, listed, m, &e);
     if (e.code && err)
         *err = e;
     return e.code;
