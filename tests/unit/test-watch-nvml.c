@@ -405,6 +405,19 @@ static void test_nvml_throttle_seconds_accumulate_per_reason(void)
                    labels(7, "reason", "display_clocks"), "0"));
     sn__watch_obs_release(&obs);
     sn_buf_release(&text);
+
+    /* a clock that goes back charges nothing; the next interval counts
+     * from where it went */
+    REQUIRE(collect(state, 20, &obs, &text) == 0);
+    CHECK(has_line(&text, "supernode_gpu_throttle_seconds_total",
+                   labels(0, "reason", "sw_thermal"), "30"));
+    sn__watch_obs_release(&obs);
+    sn_buf_release(&text);
+    REQUIRE(collect(state, 27.5, &obs, &text) == 0);
+    CHECK(has_line(&text, "supernode_gpu_throttle_seconds_total",
+                   labels(0, "reason", "sw_thermal"), "37.5"));
+    sn__watch_obs_release(&obs);
+    sn_buf_release(&text);
     stop(state);
 }
 

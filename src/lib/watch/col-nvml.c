@@ -472,8 +472,9 @@ static void export_counters(struct ctx *x)
             gs->xid[k].count);
     }
     GAUGE(x, "supernode_gpu_lost",
-          "1 when NVML lists the GPU but cannot reach it (GPU_IS_LOST or "
-          "RESET_REQUIRED: fallen off the bus, needs a reset), else 0",
+          "1 when NVML lists the GPU but cannot open or reach it "
+          "(GPU_IS_LOST, RESET_REQUIRED or another error: fallen off the "
+          "bus, needs a reset), else 0",
           x->g->lost ? 1 : 0);
 }
 
@@ -527,7 +528,7 @@ static void read_gpu(struct state *s, unsigned i, struct sn__watch_gpu *g,
 
 /* ---- the interval ------------------------------------------------------ */
 
-/* This interval's handles; a GPU whose handle answers lost is marked. A
+/* This interval's handles; a GPU whose handle fails is marked lost. A
  * GPU seen for the first time is registered for XID events. */
 static void get_handles(struct state *s, unsigned count)
 {
@@ -541,10 +542,12 @@ static void get_handles(struct state *s, unsigned count)
         gs->handle = r == NVML_SUCCESS ? d : NULL;
         if (gs->handle)
             gs->known = d;
-        gs->lost =
-            r == NVML_ERROR_GPU_IS_LOST || r == NVML_ERROR_RESET_REQUIRED;
+        /* a GPU NVML counts but cannot open is as good as lost (as
+         * doctor sees it); an answer other than lost is counted too */
+        gs->lost = r != NVML_SUCCESS;
         gs->nfresh = 0;
-        if (r != NVML_SUCCESS && !gs->lost)
+        if (r != NVML_SUCCESS && r != NVML_ERROR_GPU_IS_LOST &&
+            r != NVML_ERROR_RESET_REQUIRED)
             s->faults[FAULT_CALL]++;
         if (gs->handle && s->set && !gs->register_tried) {
             gs->register_tried = true;
