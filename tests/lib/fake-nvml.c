@@ -25,6 +25,7 @@
  *   retired_pages {sbe, dbe, pending}, reasons (bit mask),
  *   power {limit_w, default_w, min_w, max_w, usage_mw, energy_mj},
  *   clocks {mem, mem_max, sm, sm_max}, memory {used_mib, total_mib},
+ *   pcie_replays,
  *   temperature {gpu, slowdown, shutdown},
  *   nvlink {links, down [..], errors [{link, replay, recovery, crc_flit,
  *           crc_data}]}, utilization, processes [{pid, memory_mib, sm}],
@@ -65,6 +66,8 @@ struct fake_gpu {
     unsigned long long energy_mj; /* since the driver loaded; 0: none */
     int has_clocks;
     unsigned mem_clock, mem_clock_max, sm_clock, sm_clock_max;
+    int has_replays;
+    unsigned replays;
     int has_memory;
     unsigned long long mem_used, mem_total; /* bytes */
     int has_temp;
@@ -197,6 +200,10 @@ static void load_gpu(yaml_document_t *doc, yaml_node_t *m, struct fake_gpu *g)
         g->mem_clock_max = (unsigned)num(get(doc, s, "mem_max"));
         g->sm_clock = (unsigned)num(get(doc, s, "sm"));
         g->sm_clock_max = (unsigned)num(get(doc, s, "sm_max"));
+    }
+    if ((s = get(doc, m, "pcie_replays"))) {
+        g->has_replays = 1;
+        g->replays = (unsigned)num(s);
     }
     if ((s = get(doc, m, "memory"))) {
         g->has_memory = 1;
@@ -701,6 +708,15 @@ EXPORT nvmlReturn_t nvmlDeviceGetMemoryInfo(nvmlDevice_t d, nvmlMemory_t *m)
     m->total = g->mem_total;
     m->used = g->mem_used;
     m->free = g->mem_total > g->mem_used ? g->mem_total - g->mem_used : 0;
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetPcieReplayCounter(nvmlDevice_t d, unsigned *v)
+{
+    GPU_OR_FAIL(g, d);
+    if (!g->has_replays)
+        return NVML_ERROR_NOT_SUPPORTED;
+    *v = g->replays;
     return NVML_SUCCESS;
 }
 

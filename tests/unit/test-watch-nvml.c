@@ -69,10 +69,11 @@ static int write_fixture(const struct fgpu *g)
                 "    nvlink: {links: 18, down: [%s], errors: [{link: 3, "
                 "replay: 2, recovery: %u, crc_flit: 1, crc_data: 5}]}\n"
                 "    utilization: 97\n"
+                "    pcie_replays: %d\n"
                 "    xids: [%s]\n%s",
                 buses[i], i, g[i].lost, g[i].lost_calls, i, i == 5, i == 5,
                 g[i].reasons, 512345 + i * 1000, 123456789 + i, 40 + i,
-                1024 * (i + 1), i == 2 ? "5" : "", g[i].recovery,
+                1024 * (i + 1), i == 2 ? "5" : "", g[i].recovery, 3 * i,
                 g[i].xids ? g[i].xids : "", g[i].extra ? g[i].extra : "");
     }
     if (fclose(f) != 0)
@@ -339,6 +340,8 @@ static void test_nvml_hgx_readings_in_base_units(void)
                    "1"));
     CHECK(has_line(&text, "supernode_gpu_remapped_rows_total",
                    labels(5, "cause", "uncorrectable"), "1"));
+    CHECK(has_line(&text, "supernode_gpu_pcie_replays_total",
+                   labels(4, NULL, NULL), "12"));
     CHECK(has_line(&text, "supernode_gpu_row_remap_pending",
                    labels(5, NULL, NULL), "1"));
     CHECK(has_line(&text, "supernode_gpu_lost", labels(0, NULL, NULL), "0"));

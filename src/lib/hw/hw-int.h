@@ -106,6 +106,7 @@ struct sn__hw_nvml {
     nvmlReturn_t (*EventWait)(nvmlEventSet_t, nvmlEventData_t *, unsigned);
     nvmlReturn_t (*EventFree)(nvmlEventSet_t);
     nvmlReturn_t (*MemoryInfo)(nvmlDevice_t, nvmlMemory_t *);
+    nvmlReturn_t (*PcieReplays)(nvmlDevice_t, unsigned *);
 };
 
 /* dlopen() the library at path (a name on the loader path or a file),

@@ -79,6 +79,7 @@ static void bind_all(struct sn__hw_nvml *n)
     BIND(n, EventWait, "nvmlEventSetWait_v2");
     BIND(n, EventFree, "nvmlEventSetFree");
     BIND(n, MemoryInfo, "nvmlDeviceGetMemoryInfo");
+    BIND(n, PcieReplays, "nvmlDeviceGetPcieReplayCounter");
 }
 
 const char *sn__hw_nvml_error(const struct sn__hw_nvml *n, nvmlReturn_t r,

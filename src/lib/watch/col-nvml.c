@@ -204,7 +204,7 @@ static void read_sample(struct ctx *x, double dt)
             x->gs->throttle_s[k] += dt;
 }
 
-/* ECC, row remapping, memory in use and utilisation. */
+/* ECC, row remapping, memory in use, PCIe replays and utilisation. */
 static void read_memory(struct ctx *x)
 {
     static const char remap_help[] =
@@ -213,7 +213,7 @@ static void read_memory(struct ctx *x)
     const struct sn__hw_nvml *n = x->s->n;
     struct sn__watch_gpu *g = x->g;
     unsigned long long corr = 0, unc = 0;
-    unsigned rc = 0, ru = 0, pending = 0, failure = 0;
+    unsigned rc = 0, ru = 0, pending = 0, failure = 0, replays = 0;
     nvmlMemory_t mem;
     nvmlUtilization_t util;
 
@@ -235,6 +235,11 @@ static void read_memory(struct ctx *x)
         g->mem_used_bytes = (double)mem.used;
         g->mem_total_bytes = (double)mem.total;
     }
+    if (n->PcieReplays && ok(x, n->PcieReplays(x->d, &replays)))
+        COUNTER(x, "supernode_gpu_pcie_replays_total",
+                "PCIe replays of the GPU's link since the driver loaded "
+                "(NVML nvmlDeviceGetPcieReplayCounter): a marginal link",
+                replays);
     memset(&util, 0, sizeof(util));
     if (n->Utilization && ok(x, n->Utilization(x->d, &util)) && util.gpu <= 100)
         g->util = util.gpu / 100.0; /* percent of the sample period */
