@@ -1,29 +1,43 @@
 /* fake-nvml.c: a stand-in for libnvidia-ml.so.1 that exports the NVML
- * entry points doctor uses and answers them from a YAML fixture (the path
- * in $SN_FAKE_NVML, read at nvmlInit). doctor loads it through the same
- * dlopen() path as the real library (--nvml build/test/lib/fake-nvml.so).
+ * entry points doctor, bench and the node agent use and answers them from
+ * a YAML fixture (the path in $SN_FAKE_NVML, read at nvmlInit). They load
+ * it through the same dlopen() path as the real library (--nvml
+ * build/test/lib/fake-nvml.so).
+ *
+ * Answers vary over time: nvmlDeviceGetCount and the handle look-ups stat
+ * the fixture and read it again when its inode, size or mtime differ from
+ * the one loaded, so a test rewrites it (a temporary file renamed over
+ * it) between intervals. A fixture that does not parse then keeps the
+ * answers as they were. Handles stay valid by index; a GPU's XID list is
+ * delivered (once) again only when the list changed, and event
+ * registrations are kept.
  *
  * Fixture (a YAML file in tests/fixtures/nvml/): driver, cuda (12040 = 12.4),
  * init (an NVML error number nvmlInit returns), hang_init (seconds
  * nvmlInit sleeps first: a driver call that does not come back), gpus: a
  * list of
  *   bus, name, uuid, vbios, pstate, lost (handle fails with
- *   GPU_IS_LOST),
+ *   GPU_IS_LOST), lost_calls (the handle opens, as a GPU lost after
+ *   nvmlInit does, but every call on it answers GPU_IS_LOST),
  *   ecc {mode, volatile_corrected, volatile_uncorrected,
  *        aggregate_corrected, aggregate_uncorrected},
  *   remapped_rows {corrected, uncorrected, pending, failure},
  *   retired_pages {sbe, dbe, pending}, reasons (bit mask),
  *   power {limit_w, default_w, min_w, max_w, usage_mw, energy_mj},
- *   clocks {mem, mem_max, sm},
+ *   clocks {mem, mem_max, sm, sm_max}, memory {used_mib, total_mib},
+ *   pcie_replays,
  *   temperature {gpu, slowdown, shutdown},
  *   nvlink {links, down [..], errors [{link, replay, recovery, crc_flit,
  *           crc_data}]}, utilization, processes [{pid, memory_mib, sm}],
  *   xids [..] (delivered as XID events once registered).
- * A section that is absent makes its entry points answer NOT_SUPPORTED. */
+ * A section that is absent makes its entry points answer NOT_SUPPORTED;
+ * a lost GPU answers GPU_IS_LOST to every call on its handle. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <yaml.h>
 
@@ -31,13 +45,13 @@
 
 #define EXPORT __attribute__((visibility("default")))
 #define MAXG 16
-#define MAXP 16
+#define MAXP 64
 #define MAXL NVML_NVLINK_MAX_LINKS
 
 struct fake_gpu {
     char bus[32], name[96], uuid[96], vbios[64];
     int pstate;
-    int lost;
+    int lost, lost_calls;
     int has_ecc, ecc_on;
     unsigned long long ecc[2][2]; /* [type][counter] */
     int has_remap;
@@ -51,7 +65,11 @@ struct fake_gpu {
     unsigned usage_mw;            /* board power now; 0: not supported */
     unsigned long long energy_mj; /* since the driver loaded; 0: none */
     int has_clocks;
-    unsigned mem_clock, mem_clock_max, sm_clock;
+    unsigned mem_clock, mem_clock_max, sm_clock, sm_clock_max;
+    int has_replays;
+    unsigned replays;
+    int has_memory;
+    unsigned long long mem_used, mem_total; /* bytes */
     int has_temp;
     unsigned temp[3]; /* gpu, slowdown, shutdown */
     int nlinks;
@@ -74,6 +92,7 @@ static int ngpus;
 static char driver[80];
 static int cuda;
 static int initialised;
+static struct stat loaded; /* the fixture file the answers came from */
 static struct nvmlEventSet_st {
     int dummy;
 } event_set;
@@ -140,6 +159,7 @@ static void load_gpu(yaml_document_t *doc, yaml_node_t *m, struct fake_gpu *g)
     g->pstate = get(doc, m, "pstate") ? (int)num(get(doc, m, "pstate"))
                                       : NVML_PSTATE_UNKNOWN;
     g->lost = (int)num(get(doc, m, "lost"));
+    g->lost_calls = (int)num(get(doc, m, "lost_calls"));
     if ((s = get(doc, m, "ecc"))) {
         g->has_ecc = 1;
         g->ecc_on = (int)num(get(doc, s, "mode"));
@@ -179,6 +199,16 @@ static void load_gpu(yaml_document_t *doc, yaml_node_t *m, struct fake_gpu *g)
         g->mem_clock = (unsigned)num(get(doc, s, "mem"));
         g->mem_clock_max = (unsigned)num(get(doc, s, "mem_max"));
         g->sm_clock = (unsigned)num(get(doc, s, "sm"));
+        g->sm_clock_max = (unsigned)num(get(doc, s, "sm_max"));
+    }
+    if ((s = get(doc, m, "pcie_replays"))) {
+        g->has_replays = 1;
+        g->replays = (unsigned)num(s);
+    }
+    if ((s = get(doc, m, "memory"))) {
+        g->has_memory = 1;
+        g->mem_used = num(get(doc, s, "used_mib")) << 20;
+        g->mem_total = num(get(doc, s, "total_mib")) << 20;
     }
     if ((s = get(doc, m, "temperature"))) {
         g->has_temp = 1;
@@ -227,19 +257,28 @@ static void load_gpu(yaml_document_t *doc, yaml_node_t *m, struct fake_gpu *g)
         g->xids[g->nxids++] = (unsigned)num(seq_at(doc, s, i));
 }
 
-/* Returns the NVML answer for nvmlInit. */
-static nvmlReturn_t load(void)
+/* The fixture as parsed, before it replaces the answers. */
+static struct fake_gpu next[MAXG];
+static int nnext;
+
+/* Parse the fixture at path into next[], driver and cuda; at_init, sleep
+ * hang_init seconds first. Returns the answer for nvmlInit, with *parsed
+ * set when next[] holds a whole fixture. */
+static nvmlReturn_t parse(const char *path, int at_init, int *parsed)
 {
-    const char *path = getenv("SN_FAKE_NVML");
     FILE *f;
     yaml_parser_t parser;
     yaml_document_t doc;
     yaml_node_t *root, *list;
     nvmlReturn_t rc = NVML_SUCCESS;
+    struct stat st;
 
-    ngpus = 0;
+    *parsed = 0;
+    nnext = 0;
     if (!path || !(f = fopen(path, "r")))
         return NVML_ERROR_DRIVER_NOT_LOADED;
+    if (fstat(fileno(f), &st) == 0)
+        loaded = st;
     yaml_parser_initialize(&parser);
     yaml_parser_set_input_file(&parser, f);
     if (!yaml_parser_load(&parser, &doc)) {
@@ -254,32 +293,86 @@ static nvmlReturn_t load(void)
     cuda = (int)num(get(&doc, root, "cuda"));
     if (get(&doc, root, "init"))
         rc = (nvmlReturn_t)num(get(&doc, root, "init"));
-    if (get(&doc, root, "hang_init"))
+    if (at_init && get(&doc, root, "hang_init"))
         sleep((unsigned)num(get(&doc, root, "hang_init")));
     list = get(&doc, root, "gpus");
-    for (int i = 0; i < seq_len(list) && ngpus < MAXG; i++)
-        load_gpu(&doc, seq_at(&doc, list, i), &gpus[ngpus++]);
+    for (int i = 0; i < seq_len(list) && nnext < MAXG; i++)
+        load_gpu(&doc, seq_at(&doc, list, i), &next[nnext++]);
+    *parsed = 1;
     yaml_document_delete(&doc);
     yaml_parser_delete(&parser);
     fclose(f);
     return rc;
 }
 
+/* Take next[] as the answers; at a reload a GPU keeps its event
+ * registration, and its XIDs already delivered unless the list changed. */
+static void take(int reload)
+{
+    for (int i = 0; i < nnext; i++) {
+        struct fake_gpu *g = &next[i];
+        if (!reload || i >= ngpus)
+            continue;
+        g->registered = gpus[i].registered;
+        if (g->nxids == gpus[i].nxids &&
+            !memcmp(g->xids, gpus[i].xids, sizeof(g->xids[0]) * g->nxids))
+            g->xid_next = gpus[i].xid_next;
+    }
+    memcpy(gpus, next, sizeof(next[0]) * (size_t)nnext);
+    ngpus = nnext;
+}
+
+/* Returns the NVML answer for nvmlInit. */
+static nvmlReturn_t load(void)
+{
+    int parsed;
+    nvmlReturn_t rc = parse(getenv("SN_FAKE_NVML"), 1, &parsed);
+
+    ngpus = 0;
+    if (parsed)
+        take(0);
+    return rc;
+}
+
+/* Read the fixture again when the file changed since it was loaded. */
+static void refresh(void)
+{
+    const char *path = getenv("SN_FAKE_NVML");
+    struct stat st, was = loaded;
+    int parsed;
+
+    if (!initialised || !path || stat(path, &st) != 0)
+        return;
+    if (st.st_ino == was.st_ino && st.st_dev == was.st_dev &&
+        st.st_size == was.st_size && st.st_mtim.tv_sec == was.st_mtim.tv_sec &&
+        st.st_mtim.tv_nsec == was.st_mtim.tv_nsec)
+        return;
+    parse(path, 0, &parsed);
+    if (parsed)
+        take(1);
+}
+
 /* ---- the entry points ---------------------------------------------------- */
 
+/* A handle is a pointer into gpus[]; compared as addresses, since one
+ * past the GPUs of a shrunk fixture is not an object of the array. */
 static struct fake_gpu *gpu(nvmlDevice_t d)
 {
-    struct fake_gpu *g = (struct fake_gpu *)(void *)d;
+    uintptr_t p = (uintptr_t)(void *)d, base = (uintptr_t)gpus;
 
-    if (!initialised || g < gpus || g >= gpus + ngpus)
+    if (!initialised || p < base ||
+        p >= base + sizeof(gpus[0]) * (size_t)ngpus ||
+        (p - base) % sizeof(gpus[0]))
         return NULL;
-    return g;
+    return &gpus[(p - base) / sizeof(gpus[0])];
 }
 
 #define GPU_OR_FAIL(g, d)                                                      \
     struct fake_gpu *g = gpu(d);                                               \
     if (!g)                                                                    \
-    return NVML_ERROR_INVALID_ARGUMENT
+        return NVML_ERROR_INVALID_ARGUMENT;                                    \
+    if (g->lost || g->lost_calls)                                              \
+    return NVML_ERROR_GPU_IS_LOST
 
 EXPORT nvmlReturn_t nvmlInit_v2(void)
 {
@@ -329,12 +422,14 @@ EXPORT nvmlReturn_t nvmlDeviceGetCount_v2(unsigned *n)
 {
     if (!initialised)
         return NVML_ERROR_UNINITIALIZED;
+    refresh();
     *n = (unsigned)ngpus;
     return NVML_SUCCESS;
 }
 
 EXPORT nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned i, nvmlDevice_t *d)
 {
+    refresh();
     if (!initialised || i >= (unsigned)ngpus)
         return NVML_ERROR_INVALID_ARGUMENT;
     if (gpus[i].lost)
@@ -350,6 +445,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetHandleByPciBusId_v2(const char *bus,
 {
     size_t lb = bus ? strlen(bus) : 0;
 
+    refresh();
     if (!initialised || lb < 12)
         return NVML_ERROR_INVALID_ARGUMENT;
     for (int i = 0; i < ngpus; i++) {
@@ -547,6 +643,10 @@ EXPORT nvmlReturn_t nvmlDeviceGetMaxClockInfo(nvmlDevice_t d, int type,
                                               unsigned *mhz)
 {
     GPU_OR_FAIL(g, d);
+    if (g->has_clocks && type == NVML_CLOCK_SM && g->sm_clock_max) {
+        *mhz = g->sm_clock_max;
+        return NVML_SUCCESS;
+    }
     if (!g->has_clocks || type != NVML_CLOCK_MEM)
         return NVML_ERROR_NOT_SUPPORTED;
     *mhz = g->mem_clock_max;
@@ -597,6 +697,26 @@ EXPORT nvmlReturn_t nvmlDeviceGetNvLinkErrorCounter(nvmlDevice_t d,
     if (link >= (unsigned)g->nlinks || counter < 0 || counter > 3)
         return NVML_ERROR_INVALID_ARGUMENT;
     *v = g->link_err[link][counter];
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetMemoryInfo(nvmlDevice_t d, nvmlMemory_t *m)
+{
+    GPU_OR_FAIL(g, d);
+    if (!g->has_memory)
+        return NVML_ERROR_NOT_SUPPORTED;
+    m->total = g->mem_total;
+    m->used = g->mem_used;
+    m->free = g->mem_total > g->mem_used ? g->mem_total - g->mem_used : 0;
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetPcieReplayCounter(nvmlDevice_t d, unsigned *v)
+{
+    GPU_OR_FAIL(g, d);
+    if (!g->has_replays)
+        return NVML_ERROR_NOT_SUPPORTED;
+    *v = g->replays;
     return NVML_SUCCESS;
 }
 

@@ -187,17 +187,9 @@ static void check_ecc(struct gpu_ctx *x)
                                             : "");
         return;
     }
-    r = n->EccTotal(d, NVML_MEMORY_ERROR_TYPE_CORRECTED, NVML_VOLATILE_ECC,
-                    &vc);
+    r = sn__hw_nvml_ecc(n, d, NVML_VOLATILE_ECC, &vc, &vu);
     if (r == NVML_SUCCESS)
-        r = n->EccTotal(d, NVML_MEMORY_ERROR_TYPE_UNCORRECTED,
-                        NVML_VOLATILE_ECC, &vu);
-    if (r == NVML_SUCCESS)
-        r = n->EccTotal(d, NVML_MEMORY_ERROR_TYPE_CORRECTED, NVML_AGGREGATE_ECC,
-                        &ac);
-    if (r == NVML_SUCCESS)
-        r = n->EccTotal(d, NVML_MEMORY_ERROR_TYPE_UNCORRECTED,
-                        NVML_AGGREGATE_ECC, &au);
+        r = sn__hw_nvml_ecc(n, d, NVML_AGGREGATE_ECC, &ac, &au);
     if (!answered(x, "nvml.ecc", "ECC counts", r))
         return;
     /* volatile counts are since the last driver load: uncorrected ones
@@ -556,31 +548,6 @@ static void check_nvlink(struct gpu_ctx *x)
             "%u of %u links up, no errors", up, supported);
 }
 
-/* From <root>/proc/PID/stat: state and start time (s since boot); 0 when
- * the process does not exist under the root. */
-static int read_proc(const struct hctx *c, unsigned pid, char *state,
-                     double *start)
-{
-    char rel[64], buf[1024], *p;
-    unsigned long long ticks = 0;
-    long hz = sysconf(_SC_CLK_TCK);
-
-    snprintf(rel, sizeof(rel), "proc/%u/stat", pid);
-    if (sn__hw_read(c->root, rel, buf, sizeof(buf)))
-        return 0;
-    p = strrchr(buf, ')'); /* the command name may hold spaces */
-    if (!p || sscanf(p + 1, " %c", state) != 1)
-        return 0;
-    /* starttime is field 22; the space after ')' precedes field 3, each
-     * step moves to the space before the next field */
-    for (int f = 3; f <= 22 && p; f++)
-        p = strchr(p + 1, ' ');
-    if (p)
-        ticks = strtoull(p + 1, NULL, 10);
-    *start = hz > 0 ? (double)ticks / (double)hz : 0;
-    return 1;
-}
-
 static double uptime(const struct hctx *c)
 {
     char buf[128];
@@ -590,71 +557,10 @@ static double uptime(const struct hctx *c)
     return strtod(buf, NULL);
 }
 
-/* nvmlDeviceGetComputeRunningProcesses_v3 fills entries whose size the
- * driver decides, without a version bump: 24 bytes (nvmlProcessInfo_v2_t,
- * nvml.h of CUDA 11 and 12), 32 bytes with usedGpuCcProtectedMemory added
- * (the first R535 drivers: XuehaiPan/nvitop PR #79, gpuopenanalytics/pynvml
- * PR #48) and 16 bytes, the v1 layout (nvitop PR #226). A buffer sized for
- * 24-byte entries overflows under a 32-byte driver. Every layout starts
- * with pid (offset 0) and usedGpuMemory (offset 8), so the buffer is sized
- * for the largest, filled with a pattern, and the last byte the library
- * wrote gives the stride: each layout ends in a field whose top byte is
- * 0x00 or 0xff (memory in bytes, an instance id, 0xffffffff without MIG),
- * never the pattern. */
-#define PROC_FILL 0xa5
-#define PROC_MAX_STRIDE 32
-
-struct proc_entry {
-    unsigned pid;
-    unsigned long long mem; /* bytes */
-};
-
-/* The stride of @count entries whose last written byte ends at @end, or 0
- * when no known layout explains it. */
-static size_t proc_stride(size_t end, unsigned count)
-{
-    static const size_t strides[] = {16, 24, 32};
-
-    for (size_t i = 0; count && i < SN_ARRAY_LEN(strides); i++)
-        if (end == (size_t)count * strides[i])
-            return strides[i];
-    return 0;
-}
-
-/* Read the compute processes into @out (up to *count entries, the
- * capacity on entry). Returns NVML's answer; *stride is 0 when the
- * answer's layout is not one of the known ones. */
-static nvmlReturn_t read_processes(const struct sn__hw_nvml *n, dev_t_ handle,
-                                   unsigned *count, struct proc_entry *out,
-                                   size_t *stride)
-{
-    size_t cap = (size_t)*count * PROC_MAX_STRIDE, end;
-    unsigned char *buf = sn_xmalloc(cap);
-    nvmlReturn_t r;
-
-    memset(buf, PROC_FILL, cap);
-    r = n->Processes(handle, count, buf);
-    if (*count > cap / PROC_MAX_STRIDE)
-        *count = (unsigned)(cap / PROC_MAX_STRIDE);
-    for (end = cap; end > 0 && buf[end - 1] == PROC_FILL; end--)
-        ;
-    *stride = r == NVML_SUCCESS ? proc_stride(end, *count) : 0;
-    for (unsigned i = 0; *stride && i < *count; i++) {
-        uint32_t pid;
-        uint64_t mem;
-        memcpy(&pid, buf + i * *stride, sizeof(pid));
-        memcpy(&mem, buf + i * *stride + 8, sizeof(mem));
-        out[i].pid = pid;
-        out[i].mem = mem;
-    }
-    free(buf);
-    return r;
-}
-
 static void check_processes(struct gpu_ctx *x)
 {
     const struct sn__hw_nvml *n = x->n;
-    struct proc_entry *procs = NULL;
+    struct sn__hw_gpu_proc *procs = NULL;
     nvmlProcessUtilizationSample_t *samples = NULL;
     nvmlUtilization_t util = {0, 0};
     unsigned count = 0, nsamples = 0;
@@ -668,22 +574,16 @@ static void check_processes(struct gpu_ctx *x)
             "no process list entry point");
         return;
     }
-    r = n->Processes(x->g->handle, &count, NULL);
-    if (r == NVML_SUCCESS && count == 0) {
-        add(x, "nvml.processes", SN_HEALTH_PASS, NULL,
-            "no compute process holds memory");
-        return;
-    }
-    if (r != NVML_ERROR_INSUFFICIENT_SIZE &&
-        !answered(x, "nvml.processes", "compute processes", r))
-        return;
-    /* room for processes that start between the two calls */
-    count = count + 8 > MAX_PROCS ? MAX_PROCS : count + 8;
-    procs = sn_xcalloc(count, sizeof(*procs));
-    r = read_processes(n, x->g->handle, &count, procs, &stride);
+    r = sn__hw_nvml_processes(n, x->g->handle, MAX_PROCS, &procs, &count,
+                              &stride);
     if (!answered(x, "nvml.processes", "compute processes", r))
         goto out;
-    if (count > 0 && !stride) {
+    if (count == 0) {
+        add(x, "nvml.processes", SN_HEALTH_PASS, NULL,
+            "no compute process holds memory");
+        goto out;
+    }
+    if (!stride) {
         add(x, "nvml.processes", SN_HEALTH_WARN,
             "the driver's process list has a layout doctor does not know; "
             "list the processes with nvidia-smi and report the driver "
@@ -695,28 +595,17 @@ static void check_processes(struct gpu_ctx *x)
     }
     /* recent per-process utilisation samples: the driver keeps the last
      * few seconds, so "no sample with work" means "idle right now" */
-    if (n->ProcessUtil &&
-        n->ProcessUtil(x->g->handle, NULL, &nsamples, 0) ==
-            NVML_ERROR_INSUFFICIENT_SIZE &&
-        nsamples > 0) {
-        if (nsamples > MAX_SAMPLES)
-            nsamples = MAX_SAMPLES;
-        samples = sn_xcalloc(nsamples, sizeof(*samples));
-        if (n->ProcessUtil(x->g->handle, samples, &nsamples, 0) != NVML_SUCCESS)
-            nsamples = 0;
-        if (nsamples > MAX_SAMPLES)
-            nsamples = MAX_SAMPLES;
-    }
+    sn__hw_nvml_process_util(n, x->g->handle, MAX_SAMPLES, &samples, &nsamples);
     have_util =
         n->Utilization && n->Utilization(x->g->handle, &util) == NVML_SUCCESS;
     for (unsigned i = 0; i < count; i++) {
-        const struct proc_entry *p = &procs[i];
-        double gib = (double)p->mem / (1024.0 * 1024 * 1024);
+        const struct sn__hw_gpu_proc *p = &procs[i];
+        double gib = (double)p->mem_bytes / (1024.0 * 1024 * 1024);
         char state = '?';
         double start = 0;
         bool worked = false;
 
-        if (!read_proc(x->c, p->pid, &state, &start)) {
+        if (sn__hw_proc_stat(x->c->root, p->pid, &state, &start)) {
             add(x, "nvml.processes", SN_HEALTH_FAIL,
                 "memory held for a process that no longer exists (zombie "
                 "occupancy: the scheduler sees the GPU busy): find its "

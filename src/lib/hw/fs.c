@@ -109,6 +109,28 @@ int sn__hw_read_double(const char *root, const char *rel, double *out,
     return 0;
 }
 
+int sn__hw_proc_stat(const char *root, unsigned pid, char *state, double *start)
+{
+    char rel[64], buf[1024], *p;
+    unsigned long long ticks = 0;
+    long hz = sysconf(_SC_CLK_TCK);
+
+    snprintf(rel, sizeof(rel), "proc/%u/stat", pid);
+    if (sn__hw_read(root, rel, buf, sizeof(buf)))
+        return -1;
+    p = strrchr(buf, ')'); /* the command name may hold spaces */
+    if (!p || sscanf(p + 1, " %c", state) != 1)
+        return -1;
+    /* starttime is field 22; the space after ')' precedes field 3, each
+     * step moves to the space before the next field */
+    for (int f = 3; f <= 22 && p; f++)
+        p = strchr(p + 1, ' ');
+    if (p)
+        ticks = strtoull(p + 1, NULL, 10);
+    *start = hz > 0 ? (double)ticks / (double)hz : 0;
+    return 0;
+}
+
 DIR *sn__hw_opendir(const char *root, const char *rel)
 {
     char path[SN_HW_PATH_MAX];

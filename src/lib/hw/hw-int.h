@@ -34,6 +34,11 @@ int sn__hw_read(const char *root, const char *rel, char *buf, size_t size);
  * frees; NULL when missing or unreadable. */
 char *sn__hw_read_all(const char *root, const char *rel, size_t max,
                       size_t *len);
+/* From <root>/proc/<pid>/stat: the state letter ('R', 'S', 'D', 'Z',
+ * ...) and the start time in seconds since boot. Returns 0, or -1 when
+ * the process does not exist under the root (or its stat is not one). */
+int sn__hw_proc_stat(const char *root, unsigned pid, char *state,
+                     double *start);
 /* An attribute that is one whole number (decimal, or hex with 0x) and
  * nothing else. */
 int sn__hw_read_long(const char *root, const char *rel, long long *out);
@@ -101,6 +106,8 @@ struct sn__hw_nvml {
                                   nvmlEventSet_t);
     nvmlReturn_t (*EventWait)(nvmlEventSet_t, nvmlEventData_t *, unsigned);
     nvmlReturn_t (*EventFree)(nvmlEventSet_t);
+    nvmlReturn_t (*MemoryInfo)(nvmlDevice_t, nvmlMemory_t *);
+    nvmlReturn_t (*PcieReplays)(nvmlDevice_t, unsigned *);
 };
 
 /* dlopen() the library at path (a name on the loader path or a file),
@@ -116,6 +123,39 @@ const char *sn__hw_nvml_error(const struct sn__hw_nvml *n, nvmlReturn_t r,
                               char *buf, size_t size);
 /* "00000000:17:00.0" (NVML) -> "0000:17:00.0" (sysfs), lower case. */
 void sn__hw_bdf_from_nvml(const char *bus, char *out, size_t size);
+
+/* The volatile (counter NVML_VOLATILE_ECC: since the driver loaded) or
+ * aggregate (NVML_AGGREGATE_ECC: the GPU's life) ECC error counts of dev.
+ * Returns NVML's first failing answer; NVML_ERROR_FUNCTION_NOT_FOUND
+ * without the entry point. */
+nvmlReturn_t sn__hw_nvml_ecc(const struct sn__hw_nvml *n, nvmlDevice_t dev,
+                             int counter, unsigned long long *corrected,
+                             unsigned long long *uncorrected);
+
+/* A compute process holding memory on a GPU. */
+struct sn__hw_gpu_proc {
+    unsigned pid;
+    unsigned long long mem_bytes;
+};
+
+/* The compute processes holding memory on dev, at most max of them, in a
+ * heap array *out the caller frees (NULL when none could be read).
+ * Returns NVML's answer (NVML_ERROR_FUNCTION_NOT_FOUND without the entry
+ * point); *count is the number NVML listed (cut to max) and *stride the
+ * entry size the library wrote: 16, 24 or 32 bytes, or 0 when it is none
+ * of those (then *out is NULL and *count still what NVML listed). */
+nvmlReturn_t sn__hw_nvml_processes(const struct sn__hw_nvml *n,
+                                   nvmlDevice_t dev, unsigned max,
+                                   struct sn__hw_gpu_proc **out,
+                                   unsigned *count, size_t *stride);
+
+/* The per-process utilisation samples the driver keeps (the last few
+ * seconds), at most max, in a heap array *out the caller frees; *count
+ * of them (0, *out NULL, when there are none or they cannot be read). */
+void sn__hw_nvml_process_util(const struct sn__hw_nvml *n, nvmlDevice_t dev,
+                              unsigned max,
+                              nvmlProcessUtilizationSample_t **out,
+                              unsigned *count);
 
 /* What changes from second to second on a GPU; NaN where NVML could not
  * say. */

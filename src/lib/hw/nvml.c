@@ -78,6 +78,8 @@ static void bind_all(struct sn__hw_nvml *n)
     BIND(n, EventRegister, "nvmlDeviceRegisterEvents");
     BIND(n, EventWait, "nvmlEventSetWait_v2");
     BIND(n, EventFree, "nvmlEventSetFree");
+    BIND(n, MemoryInfo, "nvmlDeviceGetMemoryInfo");
+    BIND(n, PcieReplays, "nvmlDeviceGetPcieReplayCounter");
 }
 
 const char *sn__hw_nvml_error(const struct sn__hw_nvml *n, nvmlReturn_t r,
@@ -192,4 +194,135 @@ int sn__hw_nvml_sample(const struct sn__hw_nvml *n, nvmlDevice_t dev,
         got++;
     }
     return got;
+}
+
+nvmlReturn_t sn__hw_nvml_ecc(const struct sn__hw_nvml *n, nvmlDevice_t dev,
+                             int counter, unsigned long long *corrected,
+                             unsigned long long *uncorrected)
+{
+    nvmlReturn_t r;
+
+    if (!n->EccTotal)
+        return NVML_ERROR_FUNCTION_NOT_FOUND;
+    r = n->EccTotal(dev, NVML_MEMORY_ERROR_TYPE_CORRECTED, counter, corrected);
+    if (r == NVML_SUCCESS)
+        r = n->EccTotal(dev, NVML_MEMORY_ERROR_TYPE_UNCORRECTED, counter,
+                        uncorrected);
+    return r;
+}
+
+/* nvmlDeviceGetComputeRunningProcesses_v3 fills entries whose size the
+ * driver decides, without a version bump: 24 bytes (nvmlProcessInfo_v2_t,
+ * nvml.h of CUDA 11 and 12), 32 bytes with usedGpuCcProtectedMemory added
+ * (the first R535 drivers: XuehaiPan/nvitop PR #79, gpuopenanalytics/pynvml
+ * PR #48) and 16 bytes, the v1 layout (nvitop PR #226). A buffer sized for
+ * 24-byte entries overflows under a 32-byte driver. Every layout starts
+ * with pid (offset 0) and usedGpuMemory (offset 8), so the buffer is sized
+ * for the largest, filled with a pattern, and the last byte the library
+ * wrote gives the stride: each layout ends in a field whose top byte is
+ * 0x00 or 0xff (memory in bytes, an instance id, 0xffffffff without MIG),
+ * never the pattern. */
+#define PROC_FILL 0xa5
+#define PROC_MAX_STRIDE 32
+
+/* The stride of count entries whose last written byte ends at end, or 0
+ * when no known layout explains it. */
+static size_t proc_stride(size_t end, unsigned count)
+{
+    static const size_t strides[] = {16, 24, 32};
+
+    for (size_t i = 0; count && i < SN_ARRAY_LEN(strides); i++)
+        if (end == (size_t)count * strides[i])
+            return strides[i];
+    return 0;
+}
+
+/* Read the compute processes into out (up to *count entries, the
+ * capacity on entry). Returns NVML's answer; *stride is 0 when the
+ * answer's layout is not one of the known ones. */
+static nvmlReturn_t read_processes(const struct sn__hw_nvml *n,
+                                   nvmlDevice_t dev, unsigned *count,
+                                   struct sn__hw_gpu_proc *out, size_t *stride)
+{
+    size_t cap = (size_t)*count * PROC_MAX_STRIDE, end;
+    unsigned char *buf = sn_xmalloc(cap);
+    nvmlReturn_t r;
+
+    memset(buf, PROC_FILL, cap);
+    r = n->Processes(dev, count, buf);
+    if (*count > cap / PROC_MAX_STRIDE)
+        *count = (unsigned)(cap / PROC_MAX_STRIDE);
+    for (end = cap; end > 0 && buf[end - 1] == PROC_FILL; end--)
+        ;
+    *stride = r == NVML_SUCCESS ? proc_stride(end, *count) : 0;
+    for (unsigned i = 0; *stride && i < *count; i++) {
+        uint32_t pid;
+        uint64_t mem;
+        memcpy(&pid, buf + i * *stride, sizeof(pid));
+        memcpy(&mem, buf + i * *stride + 8, sizeof(mem));
+        out[i].pid = pid;
+        out[i].mem_bytes = mem;
+    }
+    free(buf);
+    return r;
+}
+
+nvmlReturn_t sn__hw_nvml_processes(const struct sn__hw_nvml *n,
+                                   nvmlDevice_t dev, unsigned max,
+                                   struct sn__hw_gpu_proc **out,
+                                   unsigned *count, size_t *stride)
+{
+    struct sn__hw_gpu_proc *procs;
+    unsigned listed = 0;
+    nvmlReturn_t r;
+
+    *out = NULL;
+    *count = 0;
+    *stride = 0;
+    if (!n->Processes)
+        return NVML_ERROR_FUNCTION_NOT_FOUND;
+    r = n->Processes(dev, &listed, NULL);
+    if (r == NVML_SUCCESS && listed == 0)
+        return r;
+    if (r != NVML_SUCCESS && r != NVML_ERROR_INSUFFICIENT_SIZE)
+        return r;
+    if (max == 0)
+        return NVML_ERROR_INSUFFICIENT_SIZE;
+    /* room for processes that start between the two calls; the count is
+     * the library's word, capped before it sizes anything */
+    listed = listed < max && max - listed > 8 ? listed + 8 : max;
+    procs = sn_xcalloc(listed, sizeof(*procs));
+    r = read_processes(n, dev, &listed, procs, stride);
+    *count = listed;
+    if (r != NVML_SUCCESS || !*stride)
+        free(procs);
+    else
+        *out = procs;
+    return r;
+}
+
+void sn__hw_nvml_process_util(const struct sn__hw_nvml *n, nvmlDevice_t dev,
+                              unsigned max,
+                              nvmlProcessUtilizationSample_t **out,
+                              unsigned *count)
+{
+    nvmlProcessUtilizationSample_t *samples;
+    unsigned k = 0;
+
+    *out = NULL;
+    *count = 0;
+    /* lastSeenTimeStamp 0: every sample the driver still holds */
+    if (!n->ProcessUtil ||
+        n->ProcessUtil(dev, NULL, &k, 0) != NVML_ERROR_INSUFFICIENT_SIZE ||
+        k == 0 || max == 0)
+        return;
+    if (k > max)
+        k = max;
+    samples = sn_xcalloc(k, sizeof(*samples));
+    if (n->ProcessUtil(dev, samples, &k, 0) != NVML_SUCCESS || k == 0) {
+        free(samples);
+        return;
+    }
+    *out = samples;
+    *count = k > max ? max : k;
 }
