@@ -3,11 +3,12 @@
 (issue 15), Python standard library only.
 
     redfish-mock.py [--port N] [--dir DIR] [--user U --password P]
+                    [--tls-cert PEM --tls-key PEM]
 
 Serves DIR (default tests/fixtures/redfish): the resource at
 /redfish/<rest> is DIR/<rest>/index.json, the layout of DMTF's mockups.
-Listens on 127.0.0.1; port 0 (the default) picks a free one. The first
-line on stdout is the port.
+Listens on 127.0.0.1 (HTTPS with --tls-cert and --tls-key); port 0 (the
+default) picks a free one. The first line on stdout is the port.
 
 Basic auth is checked on every resource but the service root, as a real
 service does (DSP0266: the root answers without authentication). The
@@ -36,6 +37,7 @@ import json
 import os
 import random
 import socket
+import ssl
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -216,8 +218,14 @@ def main():
     ap.add_argument("--dir", default="tests/fixtures/redfish")
     ap.add_argument("--user", default="admin")
     ap.add_argument("--password", default="secret")
+    ap.add_argument("--tls-cert")
+    ap.add_argument("--tls-key")
     a = ap.parse_args()
     srv = ThreadingHTTPServer(("127.0.0.1", a.port), Handler)
+    if a.tls_cert:
+        ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        ctx.load_cert_chain(a.tls_cert, a.tls_key)
+        srv.socket = ctx.wrap_socket(srv.socket, server_side=True)
     srv.daemon_threads = True
     srv.state = State(a.dir, a.user, a.password)
     print(srv.server_address[1], flush=True)

@@ -35,14 +35,49 @@ static int mock_port;
 static bool mock_failed;
 static char mock_url[64];
 
-/* Start the mock once; false (the case then skips, and says so) when
- * python3 is not there. */
-static bool mock_start(void)
+/* Start a mock with the extra arguments (NULL-terminated, at most 4);
+ * its pid, or -1 when it did not start. */
+static pid_t mock_spawn(const char *const *extra, int *port)
 {
+    const char *argv[16] = {"python3",    "tests/lib/redfish-mock.py",
+                            "--user",     MOCK_USER,
+                            "--password", MOCK_PASS};
+    size_t n = 6;
     int fds[2];
     FILE *f;
     char line[32];
+    pid_t pid;
 
+    for (size_t i = 0; extra && extra[i] && n < 14; i++)
+        argv[n++] = extra[i];
+    if (pipe(fds) != 0)
+        return -1;
+    pid = fork();
+    if (pid == 0) {
+        dup2(fds[1], 1);
+        close(fds[0]);
+        close(fds[1]);
+        execvp("python3", (char *const *)argv);
+        _exit(127);
+    }
+    close(fds[1]);
+    f = fdopen(fds[0], "r");
+    /* the pipe stays open (the mock prints nothing more) */
+    if (pid < 0 || !f || !fgets(line, sizeof(line), f) || atoi(line) <= 0) {
+        if (pid > 0) {
+            kill(pid, SIGTERM);
+            waitpid(pid, NULL, 0);
+        }
+        return -1;
+    }
+    *port = atoi(line);
+    return pid;
+}
+
+/* Start the plain mock once; false (the case then skips, and says so)
+ * when python3 is not there. */
+static bool mock_start(void)
+{
     if (mock_pid > 0)
         return true;
     if (mock_failed)
@@ -52,26 +87,12 @@ static bool mock_start(void)
         mock_failed = true;
         return false;
     }
-    if (pipe(fds) != 0)
-        return false;
-    mock_pid = fork();
-    if (mock_pid == 0) {
-        dup2(fds[1], 1);
-        close(fds[0]);
-        close(fds[1]);
-        execlp("python3", "python3", "tests/lib/redfish-mock.py", "--user",
-               MOCK_USER, "--password", MOCK_PASS, (char *)NULL);
-        _exit(127);
-    }
-    close(fds[1]);
-    f = fdopen(fds[0], "r");
-    if (!f || !fgets(line, sizeof(line), f) || atoi(line) <= 0) {
+    mock_pid = mock_spawn(NULL, &mock_port);
+    if (mock_pid < 0) {
         printf("  the Redfish mock did not start\n");
         mock_failed = true;
         return false;
     }
-    /* the pipe stays open (the mock prints nothing more) */
-    mock_port = atoi(line);
     snprintf(mock_url, sizeof(mock_url), "http://127.0.0.1:%d", mock_port);
     return true;
 }
@@ -134,20 +155,14 @@ struct run {
     double seconds;
 };
 
-static void run_with(struct run *r, const char *url, const char *user,
-                     const char *pass, double timeout_s, int times)
+static void run_cfg(struct run *r, const struct sn__watch_cfg *cfg, int times)
 {
-    struct sn__watch_cfg cfg = {0};
     void *st = NULL;
 
     memset(r, 0, sizeof(*r));
     sn_buf_init(&r->text);
     sn__watch_obs_init(&r->obs, 0);
-    cfg.redfish_url = url;
-    cfg.redfish_user = user;
-    cfg.redfish_password = pass;
-    cfg.timeout_s = timeout_s;
-    r->rc = sn__watch_col_redfish.open(&cfg, &st, &r->err);
+    r->rc = sn__watch_col_redfish.open(cfg, &st, &r->err);
     if (r->rc)
         return;
     for (int i = 0; i < times; i++) {
@@ -160,6 +175,18 @@ static void run_with(struct run *r, const char *url, const char *user,
     }
     sn__watch_col_redfish.close(st);
     sn_metrics_render_text(&r->m, &r->text);
+}
+
+static void run_with(struct run *r, const char *url, const char *user,
+                     const char *pass, double timeout_s, int times)
+{
+    struct sn__watch_cfg cfg = {0};
+
+    cfg.redfish_url = url;
+    cfg.redfish_user = user;
+    cfg.redfish_password = pass;
+    cfg.timeout_s = timeout_s;
+    run_cfg(r, &cfg, times);
 }
 
 static void run(struct run *r, double timeout_s)
@@ -511,6 +538,66 @@ static void test_redfish_counters_accumulate_over_intervals(void)
     run_release(&r);
 }
 
+/* TLS: a self-signed certificate for 127.0.0.1 made here with openssl,
+ * a second mock serving HTTPS with it. */
+static void test_redfish_tls_verified_by_default(void)
+{
+    char dir[] = "/tmp/sn-rf-tls-XXXXXX", cmd[512], cert[64], key[64];
+    char url[64];
+    const char *extra[] = {"--tls-cert", cert, "--tls-key", key, NULL};
+    struct sn__watch_cfg cfg = {0};
+    struct run r;
+    pid_t pid;
+    int port = 0;
+
+    if (!mock_start())
+        return;
+    if (system("command -v openssl >/dev/null 2>&1") != 0) {
+        printf("  skipped: no openssl to make a certificate\n");
+        return;
+    }
+    REQUIRE(mkdtemp(dir));
+    snprintf(cert, sizeof(cert), "%s/cert.pem", dir);
+    snprintf(key, sizeof(key), "%s/key.pem", dir);
+    snprintf(cmd, sizeof(cmd),
+             "openssl req -x509 -newkey ec -pkeyopt "
+             "ec_paramgen_curve:prime256v1 -nodes -days 2 -subj "
+             "/CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 -keyout %s "
+             "-out %s >/dev/null 2>&1",
+             key, cert);
+    REQUIRE(system(cmd) == 0);
+    pid = mock_spawn(extra, &port);
+    REQUIRE(pid > 0);
+    snprintf(url, sizeof(url), "https://127.0.0.1:%d", port);
+    cfg.redfish_url = url;
+    cfg.redfish_user = MOCK_USER;
+    cfg.redfish_password = MOCK_PASS;
+    cfg.timeout_s = 5;
+    /* the system's CAs do not know it: refused */
+    run_cfg(&r, &cfg, 1);
+    CHECK(r.rc == SN_EIO);
+    CHECK_CONTAINS(r.err.msg, "GET /redfish/v1/: SSL certificate problem");
+    run_release(&r);
+    /* its CA given: verified and read */
+    cfg.redfish_ca = cert;
+    run_cfg(&r, &cfg, 1);
+    CHECK(r.rc == 0);
+    CHECK(r.obs.npsus == 2 && r.obs.ncoolant == 4);
+    run_release(&r);
+    /* verification off, as asked */
+    cfg.redfish_ca = NULL;
+    cfg.redfish_insecure = true;
+    run_cfg(&r, &cfg, 1);
+    CHECK(r.rc == 0);
+    CHECK(r.obs.npsus == 2);
+    run_release(&r);
+    kill(pid, SIGTERM);
+    waitpid(pid, NULL, 0);
+    unlink(cert);
+    unlink(key);
+    rmdir(dir);
+}
+
 static void test_redfish_open_refuses_bad_url(void)
 {
     struct sn__watch_cfg cfg = {0};
@@ -523,6 +610,10 @@ static void test_redfish_open_refuses_bad_url(void)
     CHECK_CONTAINS(err.msg, "http:// or https://");
     cfg.redfish_url = "https://bmc/red fish";
     CHECK(sn__watch_col_redfish.open(&cfg, &st, &err) == SN_EINPUT);
+    cfg.redfish_url = "https://root:pw@bmc";
+    CHECK(sn__watch_col_redfish.open(&cfg, &st, &err) == SN_EINPUT);
+    CHECK_CONTAINS(err.msg, "credentials file, not in the URL");
+    CHECK(strstr(err.msg, "pw") == NULL);
     cfg.redfish_url = NULL;
     CHECK(sn__watch_col_redfish.open(&cfg, &st, &err) == SN_EINPUT);
 }
@@ -632,6 +723,7 @@ static const struct sn_test cases[] = {
     T(test_redfish_root_500_marks_collector_down),
     T(test_redfish_redirects_only_on_the_host),
     T(test_redfish_counters_accumulate_over_intervals),
+    T(test_redfish_tls_verified_by_default),
     T(test_redfish_open_refuses_bad_url),
     T(test_redfish_parse_errors_are_located),
     T(test_redfish_credentials_file),
