@@ -27,7 +27,8 @@ FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE -Iinclude -g -O1 \
 FUZZ_LIBS := $(shell pkg-config --libs yaml-0.1 2>/dev/null || echo -lyaml) \
              -lm
 RF_SRC    := $(sort $(wildcard src/lib/util/*.c)) src/lib/metrics/metrics.c \
-             src/lib/watch/obs.c src/lib/watch/col-redfish.c
+             src/lib/watch/obs.c src/lib/watch/col-redfish.c \
+             src/lib/watch/redfish-json.c
 RF_OBJ    := $(RF_SRC:%.c=$(FUZZ_DIR)/%.o)
 RF_LIBS   := $(FUZZ_LIBS) \
              $(shell pkg-config --libs jansson libcurl 2>/dev/null || \

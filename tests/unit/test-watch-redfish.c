@@ -355,6 +355,33 @@ static void test_redfish_leak_detector_goes_critical(void)
     run_release(&r);
 }
 
+/* What the collector exports passes Prometheus' own linter. */
+static void test_redfish_metrics_pass_promtool(void)
+{
+    char path[64], cmd[160];
+    struct run r;
+    FILE *f;
+
+    if (!mock_start())
+        return;
+    if (system("command -v promtool >/dev/null 2>&1") != 0) {
+        printf("  skipped: no promtool (Debian package prometheus)\n");
+        return;
+    }
+    mock_reset();
+    run(&r, 5);
+    CHECK(r.rc == 0);
+    snprintf(path, sizeof(path), "/tmp/sn-rf-prom-%d", (int)getpid());
+    f = fopen(path, "w");
+    REQUIRE(f);
+    fwrite(r.text.data, 1, r.text.len, f);
+    fclose(f);
+    snprintf(cmd, sizeof(cmd), "promtool check metrics < %s", path);
+    CHECK(system(cmd) == 0);
+    unlink(path);
+    run_release(&r);
+}
+
 /* ---- faults: counted, skipped, the rest collected ----------------------- */
 
 static void test_redfish_malformed_psu_metrics_counted_rest_kept(void)
@@ -614,6 +641,15 @@ static void test_redfish_open_refuses_bad_url(void)
     CHECK(sn__watch_col_redfish.open(&cfg, &st, &err) == SN_EINPUT);
     CHECK_CONTAINS(err.msg, "credentials file, not in the URL");
     CHECK(strstr(err.msg, "pw") == NULL);
+    /* a password over plain http, but to this host, is refused */
+    cfg.redfish_url = "http://bmc.example";
+    cfg.redfish_user = "root";
+    cfg.redfish_password = "pw";
+    CHECK(sn__watch_col_redfish.open(&cfg, &st, &err) == SN_EINPUT);
+    CHECK_CONTAINS(err.msg, "clear text (http:// to 'bmc.example')");
+    cfg.redfish_insecure = true;
+    CHECK(sn__watch_col_redfish.open(&cfg, &st, &err) == 0);
+    sn__watch_col_redfish.close(st);
     cfg.redfish_url = NULL;
     CHECK(sn__watch_col_redfish.open(&cfg, &st, &err) == SN_EINPUT);
 }
@@ -715,6 +751,7 @@ static const struct sn_test cases[] = {
     T(test_redfish_reads_psus_feeds_and_room),
     T(test_redfish_efficiency_is_live_output_over_input),
     T(test_redfish_leak_detector_goes_critical),
+    T(test_redfish_metrics_pass_promtool),
     T(test_redfish_malformed_psu_metrics_counted_rest_kept),
     T(test_redfish_500_on_one_psu_counted_rest_kept),
     T(test_redfish_huge_and_deep_bodies_refused),
