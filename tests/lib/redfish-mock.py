@@ -17,7 +17,9 @@ faults through the control endpoints (no auth, loopback only):
 
     POST /_mock/set    {"path": P, "pointer": "/A/0/B", "value": V}
                        set one member of a resource (RFC 6901 pointer;
-                       a missing last member is added)
+                       a missing last member is added); a list of such
+                       objects sets them all at once (one interval's
+                       step of a scenario)
     POST /_mock/fault  {"path": P, "mode": M, "seconds": S}
                        M: hang (sleep S seconds, default 30, then answer),
                        malformed (cut JSON), huge (8 MiB with a
@@ -193,8 +195,9 @@ class Handler(BaseHTTPRequestHandler):
             req = json.loads(self.rfile.read(n) or b"{}")
             with st.lock:
                 if path == "/_mock/set":
-                    pointer_set(st.docs[norm(req["path"])], req["pointer"],
-                                req["value"])
+                    for r in req if isinstance(req, list) else [req]:
+                        pointer_set(st.docs[norm(r["path"])], r["pointer"],
+                                    r["value"])
                 elif path == "/_mock/fault":
                     if req.get("mode", "none") == "none":
                         st.faults.pop(norm(req["path"]), None)

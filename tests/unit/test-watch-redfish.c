@@ -310,17 +310,21 @@ static void test_redfish_efficiency_is_live_output_over_input(void)
         return;
     mock_reset();
     /* the rated EfficiencyPercent (96) must not be what is reported */
-    REQUIRE(mock_post("set", "{\"path\": \"" PSUS "Bay1/Metrics\", "
+    REQUIRE(mock_post("set", "[{\"path\": \"" PSUS "Bay1/Metrics\", "
                              "\"pointer\": \"/OutputPowerWatts/Reading\", "
-                             "\"value\": 880}") == 200);
+                             "\"value\": 880}, "
+                             "{\"path\": \"" PSUS "Bay2/Metrics\", "
+                             "\"pointer\": \"/InputPowerWatts/Reading\", "
+                             "\"value\": 1250}]") == 200);
     run(&r, 5);
     a = psu(&r, "Bay1");
     REQUIRE(a);
     CHECK_NEAR(a->output_w / a->input_w, 0.88, 1e-12);
     CHECK_CONTAINS(r.text.data, "supernode_psu_efficiency_ratio{feed=\"A\","
                                 "psu=\"Bay1\"} 0.88\n");
+    /* 940 W out of 1250 W in */
     CHECK_CONTAINS(r.text.data, "supernode_psu_efficiency_ratio{feed=\"B\","
-                                "psu=\"Bay2\"} 0.94\n");
+                                "psu=\"Bay2\"} 0.752\n");
     run_release(&r);
 }
 
