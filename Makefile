@@ -15,7 +15,8 @@
 CC      ?= cc
 Q       ?= @
 NVCC    ?= nvcc
-PKGS    := yaml-0.1 sqlite3 hwloc openblas ompi-c libmicrohttpd
+PKGS    := yaml-0.1 sqlite3 hwloc openblas ompi-c libmicrohttpd libcurl \
+           jansson
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 # empty when every package is there; read once, when make starts, which is

@@ -9,13 +9,14 @@ set -euo pipefail
 # build: compiler, pkg-config and the libraries the library links
 pkgs_build=(build-essential pkg-config libyaml-dev libsqlite3-dev
             libhwloc-dev libopenblas-dev libopenmpi-dev openmpi-bin
-            libmicrohttpd-dev)
+            libmicrohttpd-dev libcurl4-openssl-dev libjansson-dev)
 # tests: the sqlite3 shell (integrity checks), network namespaces and
 # shaping (iproute2), clang for the fuzzer, clang-format for the house
 # layout (tests/format), side-by-side peers, promtool (prometheus) for
-# the metric renderers (tests/metrics)
+# the metric renderers (tests/metrics), python3 for the Redfish mock
+# (tests/lib/redfish-mock.py, standard library only)
 pkgs_test=(sqlite3 iproute2 clang libclang-rt-14-dev clang-format hwloc
-           iperf3 hpcc jq prometheus)
+           iperf3 hpcc jq prometheus python3)
 
 all=("${pkgs_build[@]}" "${pkgs_test[@]}")
 

@@ -261,4 +261,16 @@ size_t sn__watch_rules_active(const struct sn__watch_rules *r,
                               const struct sn_watch_alert **out);
 void sn__watch_rules_free(struct sn__watch_rules *r);
 
+/* ---- the BMC collector (col-redfish.c) -------------------------------- */
+
+/* Read the Redfish credentials file: one line "user:password" (the
+ * password may hold ':'; a trailing CR is dropped). Refused with
+ * SN_EINPUT: a file group or others may read (mode & 077), not a regular
+ * file, over 4 KiB, binary, no ':' or an empty user, or a name or
+ * password that does not fit usize or psize bytes; SN_EIO when it cannot
+ * be read. user and pass are "" on failure; the password never appears in
+ * a message. */
+int sn__watch_read_credentials(const char *path, char *user, size_t usize,
+                               char *pass, size_t psize, struct sn_error *err);
+
 #endif
