@@ -222,12 +222,6 @@ int sn__watch_counter(struct sn_metrics *m, const char *name, const char *help,
                       const struct sn_metrics_label *l, size_t n, double v,
                       struct sn_error *err);
 
-/* Read "user:password" from a file only its owner may read (col-redfish.c).
- */
-int sn__watch_read_credentials(const char *path, char *user, size_t user_size,
-                               char *pass, size_t pass_size,
-                               struct sn_error *err);
-
 /* ---- the agent (agent.c) ---------------------------------------------- */
 
 /* sn_watch_new with the collectors given (the tests' own, for the
