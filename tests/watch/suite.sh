@@ -1,0 +1,208 @@
+#!/usr/bin/env bash
+# suite.sh BUILD: `supernode watch` as an operator runs it, on loopback
+# only: the agent on a fixture host (sysfs tree under --fsroot, the fake
+# NVML, the Redfish mock), its /metrics checked by `promtool check
+# metrics`, scraped by a real Prometheus (Debian's prometheus) that also
+# loads the rule file of `watch rules`; /healthz, --once, --textfile,
+# bad options, and a stop by SIGTERM. Prometheus' parts skip, saying so,
+# where it is not installed. Prints "N passed, N failed" last.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+build=${1:-${SN_BUILD:-build/test}}
+sn=${SUPERNODE:-$build/supernode}
+pass=0
+fail=0
+tmp=$(mktemp -d)
+pids=()
+cleanup() {
+    for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+    wait 2>/dev/null
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+ok() { pass=$((pass + 1)); }
+bad() {
+    fail=$((fail + 1))
+    echo "FAIL $*"
+}
+check() { # name, command...
+    local name=$1
+    shift
+    if "$@" >"$tmp/out" 2>&1; then ok; else
+        bad "$name"
+        tail -n 15 "$tmp/out" | sed 's/^/  /'
+    fi
+}
+
+# A free TCP port on loopback.
+free_port() {
+    python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+}
+
+# Wait until URL answers (any status), at most $2 seconds.
+wait_http() {
+    local url=$1 limit=${2:-20} i
+    for ((i = 0; i < limit * 10; i++)); do
+        curl -s -o /dev/null "$url" && return 0
+        sleep 0.1
+    done
+    return 1
+}
+
+fixtures=tests/fixtures/watch
+nvml_lib=$build/lib/fake-nvml.so
+export SN_FAKE_NVML=$tmp/nvml.yaml
+cp tests/fixtures/nvml/hgx-h100.yaml "$SN_FAKE_NVML" 2>/dev/null ||
+    printf 'driver: "550.54.15"\ncuda: 12040\ngpus: []\n' >"$SN_FAKE_NVML"
+root=$tmp/root
+mkdir -p "$root"
+if [[ -d $fixtures/host ]]; then cp -a "$fixtures/host/." "$root/"; fi
+
+# ---- bad options: exit 2, a sentence, nothing started ------------------
+expect_usage() { # name, args...
+    local name=$1
+    shift
+    "$sn" watch "$@" >"$tmp/o" 2>"$tmp/e"
+    local rc=$?
+    if [[ $rc -eq 2 ]] && grep -q "supernode" "$tmp/e"; then ok; else
+        bad "$name: exit $rc"
+        cat "$tmp/e"
+    fi
+}
+expect_usage "listen without an address" --listen :10384 --db none
+expect_usage "listen with a bad port" --listen 127.0.0.1:70000 --db none
+expect_usage "interval zero" --interval 0 --db none
+expect_usage "tls cert without key" --tls-cert /etc/hostname --db none
+expect_usage "textfile not a directory" --once --textfile /etc/hostname \
+    --db none
+expect_usage "credentials without url" --redfish-credentials /etc/hostname \
+    --db none --once
+expect_usage "unknown option" --frobnicate
+
+# ---- --once: one interval printed, promtool accepts it -----------------
+check "--once prints the metrics" "$sn" watch --once --db none \
+    --fsroot "$root" --nvml "$nvml_lib" --host node001
+cp "$tmp/out" "$tmp/once.prom"
+if grep -q '^supernode_collector_up{collector="hwmon"} 1$' "$tmp/once.prom" &&
+    grep -q '^supernode_build_info{version=' "$tmp/once.prom"; then ok; else
+    bad "--once output lacks collector_up or build_info"
+    head -n 20 "$tmp/once.prom"
+fi
+if command -v promtool >/dev/null 2>&1; then
+    grep -v '^supernode watch:' "$tmp/once.prom" >"$tmp/once.clean"
+    check "promtool check metrics on --once" \
+        sh -c "promtool check metrics <'$tmp/once.clean'"
+fi
+
+# ---- --textfile: written by rename, readable whole ---------------------
+mkdir -p "$tmp/textfile"
+check "--textfile --once" "$sn" watch --once --db none --fsroot "$root" \
+    --nvml none --textfile "$tmp/textfile"
+if [[ -s $tmp/textfile/supernode.prom ]] &&
+    [[ -z $(find "$tmp/textfile" -name '.*' -newer "$tmp/textfile" 2>/dev/null) ]] &&
+    tail -c 1 "$tmp/textfile/supernode.prom" | od -c | grep -q '\\n'; then
+    ok
+else
+    bad "--textfile left no whole supernode.prom (or a temporary file)"
+    ls -la "$tmp/textfile"
+fi
+
+# ---- the agent served, scraped by Prometheus ---------------------------
+port=$(free_port)
+"$sn" watch --db "$tmp/watch.db" --fsroot "$root" --nvml "$nvml_lib" \
+    --listen "127.0.0.1:$port" --interval 0.5s --host node001 \
+    >"$tmp/agent.out" 2>&1 &
+agent=$!
+pids+=("$agent")
+if wait_http "http://127.0.0.1:$port/" 20; then ok; else
+    bad "the agent did not start listening"
+    cat "$tmp/agent.out"
+fi
+sleep 1
+check "/healthz is ok" curl -sf "http://127.0.0.1:$port/healthz"
+check "/metrics answers" curl -sf -o "$tmp/scrape.prom" \
+    "http://127.0.0.1:$port/metrics"
+if command -v promtool >/dev/null 2>&1; then
+    check "promtool check metrics on a scrape" \
+        sh -c "promtool check metrics <'$tmp/scrape.prom'"
+fi
+curl -s -D "$tmp/h" -o "$tmp/om" \
+    -H 'Accept: application/openmetrics-text; version=1.0.0' \
+    "http://127.0.0.1:$port/metrics"
+if grep -qi '^content-type: application/openmetrics-text' "$tmp/h" &&
+    tail -n 1 "$tmp/om" | grep -qx '# EOF'; then ok; else
+    bad "OpenMetrics not served on request"
+fi
+code=$(curl -s -o /dev/null -w '%{http_code}' -X POST \
+    "http://127.0.0.1:$port/metrics")
+if [[ $code == 405 ]]; then ok; else bad "POST answered $code, not 405"; fi
+
+if command -v prometheus >/dev/null 2>&1; then
+    pport=$(free_port)
+    "$sn" watch rules --spec examples/gb200-nvl72.yaml -o "$tmp/rules.yml" \
+        >/dev/null 2>&1 || "$sn" watch rules examples/gb200-nvl72.yaml \
+        -o "$tmp/rules.yml" >/dev/null 2>&1 || : >"$tmp/rules.yml"
+    cat >"$tmp/prometheus.yml" <<EOF
+global:
+  scrape_interval: 1s
+  evaluation_interval: 1s
+rule_files: ['$tmp/rules.yml']
+scrape_configs:
+  - job_name: supernode
+    static_configs:
+      - targets: ['127.0.0.1:$port']
+EOF
+    [[ -s $tmp/rules.yml ]] || sed -i '/^rule_files/d' "$tmp/prometheus.yml"
+    prometheus --config.file="$tmp/prometheus.yml" \
+        --storage.tsdb.path="$tmp/tsdb" \
+        --web.listen-address="127.0.0.1:$pport" >"$tmp/prom.out" 2>&1 &
+    pids+=("$!")
+    if wait_http "http://127.0.0.1:$pport/-/ready" 30; then ok; else
+        bad "prometheus did not start"
+        tail -n 20 "$tmp/prom.out"
+    fi
+    q="http://127.0.0.1:$pport/api/v1/query"
+    up=""
+    for i in $(seq 1 40); do
+        up=$(curl -s "$q" --data-urlencode 'query=up{job="supernode"}' |
+            python3 -c 'import json,sys; r=json.load(sys.stdin)["data"]["result"]; print(r[0]["value"][1] if r else "")' 2>/dev/null)
+        [[ $up == 1 ]] && break
+        sleep 0.5
+    done
+    if [[ $up == 1 ]]; then ok; else bad "Prometheus does not see the agent up"; fi
+    n=$(curl -s "$q" --data-urlencode \
+        'query=count(supernode_collector_up{job="supernode"})' |
+        python3 -c 'import json,sys; r=json.load(sys.stdin)["data"]["result"]; print(r[0]["value"][1] if r else 0)' 2>/dev/null)
+    if [[ ${n:-0} -ge 4 ]]; then ok; else
+        bad "Prometheus has $n supernode_collector_up series, want >= 4"
+    fi
+    if [[ -s $tmp/rules.yml ]]; then
+        health=$(curl -s "http://127.0.0.1:$pport/api/v1/rules" |
+            python3 -c 'import json,sys; g=json.load(sys.stdin)["data"]["groups"]; print(sum(1 for x in g for r in x["rules"] if r.get("health")=="ok"))' 2>/dev/null)
+        if [[ ${health:-0} -ge 1 ]]; then ok; else
+            bad "Prometheus evaluated no rule of the rule file healthily"
+        fi
+    fi
+else
+    echo "skip: prometheus not on PATH (Debian package prometheus)"
+fi
+
+# ---- SIGTERM stops the agent cleanly -----------------------------------
+kill -TERM "$agent"
+for i in $(seq 1 50); do kill -0 "$agent" 2>/dev/null || break; sleep 0.1; done
+if ! kill -0 "$agent" 2>/dev/null; then
+    wait "$agent"
+    rc=$?
+    if [[ $rc -eq 0 ]] && grep -q "stopping (signal 15)" "$tmp/agent.out"; then
+        ok
+    else
+        bad "SIGTERM: exit $rc"
+        tail -n 5 "$tmp/agent.out"
+    fi
+else
+    bad "the agent did not stop within 5 s of SIGTERM"
+fi
+
+echo "$pass passed, $fail failed"
+[[ $fail -eq 0 ]]
