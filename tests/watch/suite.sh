@@ -53,11 +53,21 @@ wait_http() {
 fixtures=tests/fixtures/watch
 nvml_lib=$build/lib/fake-nvml.so
 export SN_FAKE_NVML=$tmp/nvml.yaml
-cp tests/fixtures/nvml/hgx-h100.yaml "$SN_FAKE_NVML" 2>/dev/null ||
-    printf 'driver: "550.54.15"\ncuda: 12040\ngpus: []\n' >"$SN_FAKE_NVML"
+cp tests/fixtures/nvml/good.yaml "$SN_FAKE_NVML"
 root=$tmp/root
 mkdir -p "$root"
-if [[ -d $fixtures/host ]]; then cp -a "$fixtures/host/." "$root/"; fi
+cp -a "$fixtures/host/." "$root/"
+
+# the BMC: the Redfish mock on the fixtures of tests/fixtures/redfish
+python3 tests/lib/redfish-mock.py --user watch --password pw \
+    >"$tmp/mock.out" 2>"$tmp/mock.err" &
+pids+=("$!")
+for i in $(seq 1 50); do [[ -s $tmp/mock.out ]] && break; sleep 0.1; done
+bmc="http://127.0.0.1:$(head -n 1 "$tmp/mock.out")"
+printf 'watch:pw\n' >"$tmp/cred"
+chmod 600 "$tmp/cred"
+all=(--fsroot "$root" --nvml "$nvml_lib" --redfish "$bmc"
+    --redfish-credentials "$tmp/cred" --host node001)
 
 # ---- bad options: exit 2, a sentence, nothing started ------------------
 expect_usage() { # name, args...
@@ -82,12 +92,17 @@ expect_usage "unknown option" --frobnicate
 
 # ---- --once: one interval printed, promtool accepts it -----------------
 check "--once prints the metrics" "$sn" watch --once --db none \
-    --fsroot "$root" --nvml "$nvml_lib" --host node001
+    --spec examples/gb200-nvl72.yaml "${all[@]}"
 cp "$tmp/out" "$tmp/once.prom"
-if grep -q '^supernode_collector_up{collector="hwmon"} 1$' "$tmp/once.prom" &&
-    grep -q '^supernode_build_info{version=' "$tmp/once.prom"; then ok; else
-    bad "--once output lacks collector_up or build_info"
-    head -n 20 "$tmp/once.prom"
+for c in nvml hwmon pci net klog redfish; do
+    if grep -q "^supernode_collector_up{collector=\"$c\"} 1$" "$tmp/once.prom"
+    then ok; else
+        bad "--once: collector $c is not up"
+        grep "collector $c" "$tmp/once.prom"
+    fi
+done
+if grep -q '^supernode_build_info{version=' "$tmp/once.prom"; then ok; else
+    bad "--once output lacks supernode_build_info"
 fi
 if command -v promtool >/dev/null 2>&1; then
     grep -v '^supernode watch:' "$tmp/once.prom" >"$tmp/once.clean"
@@ -110,8 +125,8 @@ fi
 
 # ---- the agent served, scraped by Prometheus ---------------------------
 port=$(free_port)
-"$sn" watch --db "$tmp/watch.db" --fsroot "$root" --nvml "$nvml_lib" \
-    --listen "127.0.0.1:$port" --interval 0.5s --host node001 \
+"$sn" watch --db "$tmp/watch.db" "${all[@]}" --spec examples/gb200-nvl72.yaml \
+    --listen "127.0.0.1:$port" --interval 0.5s \
     >"$tmp/agent.out" 2>&1 &
 agent=$!
 pids+=("$agent")
