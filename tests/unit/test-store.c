@@ -234,7 +234,7 @@ static void test_store_migrates_an_empty_marked_file(void)
 static void test_store_refuses_negative_and_unknown_versions(void)
 {
     static const char *const versions[] = {"-1",       "-3", "-120",
-                                           "-1000000", "4",  "2147483647"};
+                                           "-1000000", "5",  "2147483647"};
     char *dir, *path;
     struct sn_store *st = NULL;
     struct sn_error err;
