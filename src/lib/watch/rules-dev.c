@@ -159,7 +159,9 @@ static void feed_balance(struct sn__rules_ctx *c)
         /* the feed furthest from the mean is the one named; of two, the
          * one carrying more than its share */
         size_t odd =
-            f[hi].w - sum / (double)nf >= sum / (double)nf - f[lo].w ? hi : lo;
+            nf == 2 || f[hi].w - sum / (double)nf >= sum / (double)nf - f[lo].w
+                ? hi
+                : lo;
         snprintf(subject, sizeof(subject), "feed %s", f[odd].name);
         sn__rules_hit(
             c, SN__RULE_FEED_IMBALANCE, NULL, SN__HIT_PSU, f[odd].name, subject,
