@@ -30,9 +30,9 @@ const struct sn__watch_rule_def sn__watch_rule_table[SN__RULE_COUNT] = {
         "its peers",
         "check the branch's quick disconnects, valve and filter; compare its "
         "flow with the CDU's",
-        "supernode_coolant_flow_liters_per_minute < 0.8 * on (instance, job, "
-        "loop) group_left () quantile by (instance, job, loop) (0.5, "
-        "supernode_coolant_flow_liters_per_minute)%s"},
+        "supernode_coolant_flow_liters_per_minute < on (instance, job, loop) "
+        "group_left () (0.8 * quantile by (instance, job, loop) (0.5, "
+        "supernode_coolant_flow_liters_per_minute))%s"},
     [SN__RULE_GPU_THERMAL_CREEP] = {
         "gpu_thermal_creep", "warning", 0.2, "ratio above the peers' median",
         900, "a GPU's thermal resistance (temperature over coolant supply, "
