@@ -754,6 +754,79 @@ static void test_rules_active_metric_names_the_subject(void)
     run_close(&x);
 }
 
+/* Names as long as the obs allows make keys past the state's key size:
+ * each is kept cut and found again, so the state does not grow with
+ * every interval. */
+static void test_rules_long_names_keep_one_state_each(void)
+{
+    struct run x = {0};
+    struct sn_error err = {0};
+    size_t n1 = 0, n2 = 0;
+
+    REQUIRE(run_open(&x, true, NULL));
+    for (int k = 0; k < 12; k++) {
+        struct sn__watch_obs o;
+        sn__watch_obs_init(&o, k * STEP);
+        for (int i = 0; i < 3; i++) {
+            struct sn__watch_sensor *s = SN_WATCH_PUSH(&o, sensors);
+            memset(s->chip, 'c', sizeof(s->chip) - 1);
+            memset(s->sensor, 's', sizeof(s->sensor) - 1);
+            s->sensor[0] = (char)('0' + i);
+            snprintf(s->group, sizeof(s->group), "inlet");
+            s->kind = SN_WATCH_TEMP;
+            s->value = 24 + i * 0.1;
+        }
+        sn_metrics_release(&x.m);
+        memset(&x.m, 0, sizeof(x.m));
+        CHECK(sn__watch_rules_eval(x.r, &o, &x.m, &err) == 0);
+        sn__watch_obs_release(&o);
+        if (k == 1 || k == 11) {
+            struct sn__state *st;
+            char key[128];
+            size_t *n = k == 1 ? &n1 : &n2;
+            for (*n = 0; sn__rules_state_at(x.r, *n, key, sizeof(key), &st);)
+                (*n)++;
+        }
+    }
+    CHECK(n1 == 3);
+    CHECK(n2 == n1);
+    run_close(&x);
+}
+
+/* What no source could say is NaN: nothing fires on it, nothing breaks. */
+static void test_rules_unknown_values_are_quiet(void)
+{
+    struct run x = {0};
+    struct sn__watch_obs o;
+    struct sn_error err = {0};
+    const struct sn_watch_alert *a;
+
+    REQUIRE(run_open(&x, false, NULL));
+    for (int k = 0; k < 20; k++) {
+        sn__watch_obs_init(&o, k * STEP);
+        o.nvml = true;
+        o.nvml_count = 4; /* the design's 4: nothing missing */
+        for (int i = 0; i < 4; i++) {
+            struct sn__watch_gpu *g = SN_WATCH_PUSH(&o, gpus);
+            struct sn__watch_coolant *b = SN_WATCH_PUSH(&o, coolant);
+            struct sn__watch_psu *p = SN_WATCH_PUSH(&o, psus);
+            g->index = i;
+            g->temp_c = g->power_w = g->power_limit_w = NAN;
+            g->ecc_uncorrected = g->remap_pending = g->remap_failure = NAN;
+            g->nvlink_recovery = g->util = NAN;
+            b->flow_lpm = b->supply_c = b->return_c = NAN;
+            snprintf(p->feed, sizeof(p->feed), "%c", 'A' + i % 2);
+            p->input_w = p->output_w = p->input_v = p->capacity_w = NAN;
+        }
+        sn_metrics_release(&x.m);
+        memset(&x.m, 0, sizeof(x.m));
+        CHECK(sn__watch_rules_eval(x.r, &o, &x.m, &err) == 0);
+        sn__watch_obs_release(&o);
+        CHECK(sn__watch_rules_active(x.r, &a) == 0);
+    }
+    run_close(&x);
+}
+
 static const struct sn_test cases[] = {
     T(test_rules_healthy_week_fires_nothing),
     T(test_rules_flow_drop_and_creep_fire_days_before_slowdown),
@@ -767,6 +840,8 @@ static const struct sn_test cases[] = {
     T(test_rules_state_survives_a_restart),
     T(test_rules_event_per_rising_edge_with_state),
     T(test_rules_active_metric_names_the_subject),
+    T(test_rules_long_names_keep_one_state_each),
+    T(test_rules_unknown_values_are_quiet),
 };
 
 SN_TEST_MAIN(cases)

@@ -204,7 +204,8 @@ struct sn__state *sn__rules_state(struct sn__watch_rules *r, const char *key)
         len = sizeof(s->key) - 1;
     if (!r->index_cap)
         index_rebuild(r);
-    h = sn_hash64(key, strlen(key), 0) & (r->index_cap - 1);
+    /* over the kept length: a long key is kept cut, and found again */
+    h = sn_hash64(key, len, 0) & (r->index_cap - 1);
     for (; r->index[h]; h = (h + 1) & (r->index_cap - 1)) {
         s = &r->states[r->index[h] - 1];
         if (!strncmp(s->key, key, len) && s->key[len] == '\0') {
