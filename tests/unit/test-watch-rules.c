@@ -34,6 +34,7 @@ struct world {
     double ib_down;    /* ib port 0's down events */
     double nvlink_rec; /* gpu 3's NVLink recoveries */
     bool gpu3_gone, gpu3_lost;
+    int ib_ports; /* InfiniBand ports up to 4 */
     int nvml_count;
     char proc_state; /* gpu 0's process */
     double proc_util;
@@ -76,6 +77,7 @@ static void world_init(struct world *w)
     w->width0 = 16;
     w->ib_down = 3;
     w->nvml_count = NGPU;
+    w->ib_ports = 4;
     w->proc_state = 'S';
     w->proc_util = NAN;
     w->leak = "OK";
@@ -160,6 +162,8 @@ static void add_world(struct world *w, struct sn__watch_obs *o, double t)
         l->max_width = 16;
         l->up = true;
         l->down_events = 0;
+        if (i >= w->ib_ports)
+            continue;
         l = SN_WATCH_PUSH(o, links);
         l->kind = SN_WATCH_IB;
         snprintf(l->dev, sizeof(l->dev), "mlx5_%d/1", i);
@@ -517,6 +521,13 @@ static void test_rules_device_missing_bus_nvml_spec(void)
     REQUIRE(h != NULL);
     CHECK(strstr(h->message, "the spec has 4 per node") != NULL);
     CHECK(find(a, n, "device_missing", "nics") == NULL);
+    /* a fabric port short of the spec's 4 */
+    w.ib_ports = 3;
+    n = step(&x, &w, 3 * STEP + 60, &a);
+    h = find(a, n, "device_missing", "nics");
+    REQUIRE(h != NULL);
+    CHECK(strstr(h->message, "3 fabric NIC ports found") != NULL);
+    w.ib_ports = 4;
     /* back: nothing holds */
     w.gpu3_gone = false;
     w.nvml_count = 4;
