@@ -706,7 +706,9 @@ static void test_rules_event_per_rising_edge_with_state(void)
     step(&x, &w, 1000, &a);
     w.xid = 0;
     step(&x, &w, 1300, &a); /* still held: no second event */
-    step(&x, &w, 1700, &a); /* cleared */
+    step(&x, &w, 1700, &a); /* cleared: the event ends 5 minutes on */
+    step(&x, &w, 2000, &a);
+    step(&x, &w, 2100, &a);
     w.xid = 48;
     step(&x, &w, 5000, &a); /* a second rising edge */
     REQUIRE(sn_store_events_list(x.st, &f, &ev, &n, &err) == 0);
@@ -736,9 +738,19 @@ static void test_rules_event_per_rising_edge_with_state(void)
     step(&x, &w, 5100, &a);
     w.xid = 0;
     step(&x, &w, 6000, &a);
+    step(&x, &w, 6400, &a);
     REQUIRE(sn_store_events_list(x.st, &f, &ev, &n, &err) == 0);
     REQUIRE(n == 2);
     CHECK(ev[0].resolved == 6000);
+    sn_store_events_release(ev, n);
+    /* a rule that flickers across its threshold makes one event */
+    for (double t = 7000; t < 7000 + 20 * 60; t += 60) {
+        w.width0 = (int)(t / 60) % 2 ? 8 : 16;
+        step(&x, &w, t, &a);
+    }
+    f.subject = "pcie";
+    REQUIRE(sn_store_events_list(x.st, &f, &ev, &n, &err) == 0);
+    CHECK(n == 1);
     sn_store_events_release(ev, n);
     run_close(&x);
 }

@@ -143,11 +143,18 @@ const struct sn__watch_rule_def sn__watch_rule_table[SN__RULE_COUNT] = {
 #define STATES_MAX 65536 /* series one node's rules keep at most */
 #define OPEN_MAX 4096    /* alerts that may hold at once */
 
+/* An event ends when its rule has not held for this long: a rule that
+ * flickers across its threshold from one interval to the next makes one
+ * event, not one per interval. Its resolve time is when it first stopped
+ * holding. (supernode_rule_active follows each interval as it is.) */
+#define EVENT_CLEAR_S 300.0
+
 struct open_ev {
     enum sn__rule_id rule;
     char subject[128];
     int64_t id; /* the stored event, 0 when none */
     bool seen;
+    double absent_since; /* NaN while the rule holds */
 };
 
 struct sn__watch_rules {
@@ -533,6 +540,7 @@ static void edges(struct sn__watch_rules *r, const struct sn__watch_obs *obs)
                 o = &r->open[k];
         if (o) {
             o->seen = true;
+            o->absent_since = NAN;
             continue;
         }
         SN_GROW(r->open, r->cap_open, r->nopen + 1);
@@ -541,6 +549,7 @@ static void edges(struct sn__watch_rules *r, const struct sn__watch_obs *obs)
         o->rule = h->rule;
         sn_strlcpy(o->subject, h->a.subject, sizeof(o->subject));
         o->seen = true;
+        o->absent_since = NAN;
         if (r->st) {
             struct sn_store_event ev;
             memset(&ev, 0, sizeof(ev));
@@ -562,12 +571,15 @@ static void edges(struct sn__watch_rules *r, const struct sn__watch_obs *obs)
         }
     }
     for (size_t i = 0; i < r->nopen; i++) {
-        if (r->open[i].seen) {
-            r->open[w++] = r->open[i];
+        struct open_ev *o = &r->open[i];
+        if (!o->seen && isnan(o->absent_since))
+            o->absent_since = obs->now;
+        if (o->seen || obs->now - o->absent_since < EVENT_CLEAR_S) {
+            r->open[w++] = *o;
             continue;
         }
-        if (r->st && r->open[i].id > 0 &&
-            sn_store_event_resolve(r->st, r->open[i].id, obs->now, &e))
+        if (r->st && o->id > 0 &&
+            sn_store_event_resolve(r->st, o->id, o->absent_since, &e))
             store_failed(r);
     }
     r->nopen = w;
@@ -611,6 +623,7 @@ static int open_load(struct sn__watch_rules *r, struct sn_error *err)
             sn_strlcpy(r->open[r->nopen].subject, ev[i].subject,
                        sizeof(r->open[r->nopen].subject));
             r->open[r->nopen].id = ev[i].id;
+            r->open[r->nopen].absent_since = NAN;
             r->nopen++;
         }
     }
