@@ -123,6 +123,9 @@ struct sn_plan {
     /* cooling */
     double liquid_w, air_w;
     double coolant_m3s;                 /* whole cluster */
+    double coolant_node_m3s;            /* one node's cold-plate loop (a
+                                           branch) at its accelerators'
+                                           TDP: sn_plan_branch_flow() */
     double coolant_density, coolant_cp; /* kg/m^3, J/(kg K) */
     double air_limit_w;                 /* heat air carries per rack */
     double rack_max_steady_w;           /* the rack dissipating most */
@@ -148,6 +151,14 @@ struct sn_plan {
     struct sn_plan_warning *warn;
     size_t nwarn, warn_cap;
 };
+
+/* The coolant flow (m^3/s) one node's cold-plate loop (a branch) needs
+ * at its accelerators' TDP: Q = P / (rho c_p dT) with P the node's
+ * accelerators x TDP x node overhead x the liquid share, and the spec's
+ * (or the default) coolant and dT. 0 for air cooling or when the spec
+ * names no accelerator. The figure plan prints and `watch` holds the
+ * branches to. */
+double sn_plan_branch_flow(const struct sn_spec *spec);
 
 /* Plan a finished topology built by sn_topo_build(). SN_EINPUT when the
  * topology has no spec. */

@@ -23,7 +23,7 @@
 
 #include "sn/util.h"
 
-#define SN_STORE_SCHEMA_VERSION 3
+#define SN_STORE_SCHEMA_VERSION 4
 
 /* Caps on what one record may hold, checked before any allocation. */
 #define SN_STORE_MAX_SAMPLES 100000
@@ -365,5 +365,80 @@ void sn_baseline_release(struct sn_baseline *b);
 /* The entry for a result's subject, or NULL. */
 const struct sn_baseline_entry *sn_baseline_find(const struct sn_baseline *b,
                                                  const struct sn_result *r);
+
+/* ---- watch events and slow state ------------------------------------ */
+/* What `supernode watch` saw (issue 15): an event is a rule starting to
+ * hold on a subject, kept with the state of the moment (JSON) and the
+ * time it stopped; the slow state is a few numbers per series (an EWMA
+ * baseline, a CUSUM sum) that the rules carry from one interval to the
+ * next and over a restart. Times are seconds since the epoch on the
+ * agent's clock (simulated in tests). */
+
+#define SN_STORE_EVENTS_MAX 100000     /* rows one list returns at most */
+#define SN_STORE_EVENT_STATE_MAX 65536 /* bytes of an event's state JSON */
+#define SN_STORE_WATCH_VALUES 8        /* numbers of one slow-state key */
+#define SN_STORE_WATCH_KEYS_MAX 100000 /* keys one host keeps at most */
+
+struct sn_store_event {
+    int64_t id;
+    char host[64];
+    char rule[64];
+    char severity[16];
+    char subject[128];
+    char message[256];
+    double value;    /* the figure the rule compared; NaN: none */
+    double started;  /* when the rule started to hold */
+    double resolved; /* when it stopped; NaN while it holds */
+    char *state;     /* JSON object, owned by the event */
+};
+
+/* Store ev (its id is ignored and set to the new row's). state NULL is
+ * stored as "{}". SN_EINPUT for a state over SN_STORE_EVENT_STATE_MAX
+ * bytes or a non-finite start. */
+int sn_store_event_add(struct sn_store *st, struct sn_store_event *ev,
+                       struct sn_error *err);
+/* Mark event id resolved at time resolved (an event resolved already
+ * keeps its first time). SN_ENOTFOUND when there is no such event. */
+int sn_store_event_resolve(struct sn_store *st, int64_t id, double resolved,
+                           struct sn_error *err);
+/* Which events to list: started at or after since (NaN: any), subject
+ * containing subject and of host (NULL or "": any), only those still
+ * holding (open), at most limit (0: SN_STORE_EVENTS_MAX), newest first. */
+struct sn_store_events_filter {
+    double since;
+    const char *subject;
+    const char *host;
+    bool open;
+    size_t limit;
+};
+/* The events f selects into *ev (caller-owned, released with
+ * sn_store_events_release()), *n how many. */
+int sn_store_events_list(struct sn_store *st,
+                         const struct sn_store_events_filter *f,
+                         struct sn_store_event **ev, size_t *n,
+                         struct sn_error *err);
+/* One event by id into *ev (release with sn_store_events_release(ev, 1)
+ * on a caller's copy, or free ev->state). SN_ENOTFOUND when absent. */
+int sn_store_event_get(struct sn_store *st, int64_t id,
+                       struct sn_store_event *ev, struct sn_error *err);
+/* Free the states of n events and then the array itself. */
+void sn_store_events_release(struct sn_store_event *ev, size_t n);
+
+/* One key of the slow state: up to SN_STORE_WATCH_VALUES numbers. */
+struct sn_store_watch_state {
+    char key[128];
+    double values[SN_STORE_WATCH_VALUES];
+    size_t n;
+    double updated;
+};
+/* Write (insert or replace) the n keys of host in one transaction. */
+int sn_store_watch_state_put(struct sn_store *st, const char *host,
+                             const struct sn_store_watch_state *s, size_t n,
+                             struct sn_error *err);
+/* Every key of host into *s (caller-owned, free()), *n how many. A row
+ * whose values cannot be read is SN_EINPUT naming the key. */
+int sn_store_watch_state_get(struct sn_store *st, const char *host,
+                             struct sn_store_watch_state **s, size_t *n,
+                             struct sn_error *err);
 
 #endif

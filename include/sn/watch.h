@@ -93,4 +93,13 @@ int sn_watch_read_credentials(const char *path, char *user, size_t user_size,
  * everything. NULL does nothing. */
 void sn_watch_free(struct sn_watch *w);
 
+/* The watch rules as a Prometheus rule file (YAML: one group of alerting
+ * rules with `for:` durations, labels rule and severity, annotations
+ * summary and description naming {{ $labels.subject }}) on the agent's
+ * metric names, for evaluation over a fleet; the design's figures (the
+ * coolant flow of a node's loop, GPUs a node) come from spec (NULL:
+ * peers only). Appends to out. Returns SN_OK. */
+int sn_watch_rules_file(const struct sn_spec *spec, struct sn_buf *out,
+                        struct sn_error *err);
+
 #endif

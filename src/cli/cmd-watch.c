@@ -329,7 +329,7 @@ static int watch_run(int argc, char **argv)
     int rc;
 
     if (argc > 1 && !strcmp(argv[1], "rules"))
-        return cmd_watch_rules(argc - 1, argv + 1);
+        return cmd_watch_rules(argc, argv);
     rc = parse_args(argc, argv, &a);
     if (rc)
         return rc;

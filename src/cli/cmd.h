@@ -117,8 +117,9 @@ int cli_placement(struct sn_bench_job *job, const struct sn_spec *spec,
                   bool allow, const char *who,
                   struct sn_bench_placement *place);
 
-/* `supernode watch rules SPEC [-o FILE]` (cmd-watch-rules.c): argv[0] is
- * "rules". */
+/* `supernode watch rules SPEC [-o FILE]` (cmd-watch-rules.c), which the
+ * watch command runs for its `rules` subcommand: argv[1] is "rules".
+ * Returns an exit status. */
 int cmd_watch_rules(int argc, char **argv);
 
 #endif

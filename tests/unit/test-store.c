@@ -234,7 +234,7 @@ static void test_store_migrates_an_empty_marked_file(void)
 static void test_store_refuses_negative_and_unknown_versions(void)
 {
     static const char *const versions[] = {"-1",       "-3", "-120",
-                                           "-1000000", "4",  "2147483647"};
+                                           "-1000000", "5",  "2147483647"};
     char *dir, *path;
     struct sn_store *st = NULL;
     struct sn_error err;
@@ -279,7 +279,7 @@ static void test_store_half_applied_schema_is_bad_input(void)
     CHECK_CONTAINS(err.msg, "does not match its version 1");
     CHECK(st == NULL);
     /* nothing was changed: the version is still 1 */
-    behind(path, "PRAGMA user_version = 3");
+    behind(path, "PRAGMA user_version = 4");
     REQUIRE(sn_store_open(path, &st, &err) == SN_OK);
     CHECK(sn_store_schema_version(st) == SN_STORE_SCHEMA_VERSION);
     release_store(st, path, dir);
@@ -331,6 +331,7 @@ static void test_store_migrates_version_1_keeping_its_data(void)
     /* take the file back to version 1: no drift column, no health */
     REQUIRE(behind(path, "ALTER TABLE baseline_entries DROP COLUMN drift;"
                          "DROP INDEX health_by_check; DROP TABLE health;"
+                         "DROP TABLE events; DROP TABLE watch_state;"
                          "PRAGMA user_version = 1") == SQLITE_OK);
     REQUIRE(sn_store_open(path, &st, &err) == SN_OK);
     CHECK(sn_store_schema_version(st) == SN_STORE_SCHEMA_VERSION);
@@ -380,10 +381,11 @@ static void test_store_migrates_version_2_adding_health(void)
     /* take the file back to version 2, as the last release left it: no
      * health table */
     REQUIRE(behind(path, "DROP INDEX health_by_check; DROP TABLE health;"
+                         "DROP TABLE events; DROP TABLE watch_state;"
                          "PRAGMA user_version = 2") == SQLITE_OK);
     REQUIRE(!schema_has(path, "table", "health"));
     REQUIRE(sn_store_open(path, &st, &err) == SN_OK);
-    CHECK(sn_store_schema_version(st) == 3);
+    CHECK(sn_store_schema_version(st) == SN_STORE_SCHEMA_VERSION);
     CHECK(schema_has(path, "table", "health"));
     CHECK(schema_has(path, "index", "health_by_check"));
     /* the old run is there, with no health checks; a new one takes some */
@@ -990,6 +992,164 @@ static void test_result_params_read_fills_typed_fields(void)
     CHECK(r.bytes == 0 && r.dtype[0] == '\0');
 }
 
+static void test_store_migrates_version_3_adding_events(void)
+{
+    char *dir, *path;
+    struct sn_store *st = NULL;
+    struct sn_error err;
+    struct sn_store_event ev = {0}, *got = NULL;
+    struct sn_store_events_filter f = {.since = NAN};
+    size_t n = 9;
+    int64_t old;
+
+    REQUIRE(fresh_store(&dir, &path, &st));
+    old = put_run(st, "0123456789abcdef", 2, 10.0);
+    REQUIRE(old > 0);
+    sn_store_close(st);
+    /* version 3, as the release before `watch` left it */
+    REQUIRE(behind(path, "DROP TABLE events; DROP TABLE watch_state;"
+                         "PRAGMA user_version = 3") == SQLITE_OK);
+    REQUIRE(!schema_has(path, "table", "events"));
+    REQUIRE(sn_store_open(path, &st, &err) == SN_OK);
+    CHECK(sn_store_schema_version(st) == 4);
+    CHECK(schema_has(path, "table", "events"));
+    CHECK(schema_has(path, "table", "watch_state"));
+    CHECK(schema_has(path, "index", "events_by_subject"));
+    REQUIRE(sn_store_events_list(st, &f, &got, &n, &err) == SN_OK);
+    CHECK(n == 0);
+    sn_store_events_release(got, n);
+    snprintf(ev.rule, sizeof(ev.rule), "gpu_xid");
+    ev.started = 100;
+    ev.resolved = NAN;
+    CHECK(sn_store_event_add(st, &ev, &err) == SN_OK);
+    CHECK(ev.id == 1);
+    release_store(st, path, dir);
+}
+
+static struct sn_store_event event_of(const char *host, const char *rule,
+                                      const char *subject, double started,
+                                      const char *state)
+{
+    struct sn_store_event ev;
+
+    memset(&ev, 0, sizeof(ev));
+    snprintf(ev.host, sizeof(ev.host), "%s", host);
+    snprintf(ev.rule, sizeof(ev.rule), "%s", rule);
+    snprintf(ev.severity, sizeof(ev.severity), "warning");
+    snprintf(ev.subject, sizeof(ev.subject), "%s", subject);
+    snprintf(ev.message, sizeof(ev.message), "%s on %s", rule, subject);
+    ev.value = 1.5;
+    ev.started = started;
+    ev.resolved = NAN;
+    ev.state = (char *)state;
+    return ev;
+}
+
+static void test_store_events_filter_resolve_and_get(void)
+{
+    char *dir, *path;
+    struct sn_store *st = NULL;
+    struct sn_error err;
+    struct sn_store_event a, b, c, one, *got = NULL;
+    struct sn_store_events_filter f = {.since = NAN};
+    size_t n = 0;
+
+    REQUIRE(fresh_store(&dir, &path, &st));
+    a = event_of("n0", "coolant_flow_low", "branch CPU1", 1000, NULL);
+    b = event_of("n0", "gpu_thermal_creep", "gpu 0000:17:00.0", 2000,
+                 "{\"temp_c\":71.5}");
+    c = event_of("n1", "gpu_xid", "gpu 0000:17:00.0", 3000, "{}");
+    REQUIRE(sn_store_event_add(st, &a, &err) == SN_OK);
+    REQUIRE(sn_store_event_add(st, &b, &err) == SN_OK);
+    REQUIRE(sn_store_event_add(st, &c, &err) == SN_OK);
+    CHECK(a.id < b.id && b.id < c.id);
+    /* newest first, all of them */
+    REQUIRE(sn_store_events_list(st, &f, &got, &n, &err) == SN_OK);
+    REQUIRE(n == 3);
+    CHECK(got[0].id == c.id && got[2].id == a.id);
+    CHECK_STR(got[2].state, "{}");
+    CHECK(isnan(got[0].resolved));
+    sn_store_events_release(got, n);
+    /* since and subject (a part of it) */
+    f.since = 1500;
+    f.subject = "0000:17";
+    REQUIRE(sn_store_events_list(st, &f, &got, &n, &err) == SN_OK);
+    CHECK(n == 2);
+    sn_store_events_release(got, n);
+    f.host = "n0";
+    REQUIRE(sn_store_events_list(st, &f, &got, &n, &err) == SN_OK);
+    REQUIRE(n == 1);
+    CHECK_STR(got[0].rule, "gpu_thermal_creep");
+    sn_store_events_release(got, n);
+    /* resolving keeps the first time; an open list leaves it out */
+    CHECK(sn_store_event_resolve(st, b.id, 2500, &err) == SN_OK);
+    CHECK(sn_store_event_resolve(st, b.id, 2600, &err) == SN_OK);
+    CHECK(sn_store_event_resolve(st, 999, 2600, &err) == SN_ENOTFOUND);
+    REQUIRE(sn_store_event_get(st, b.id, &one, &err) == SN_OK);
+    CHECK(one.resolved == 2500);
+    CHECK(one.value == 1.5);
+    CHECK_STR(one.state, "{\"temp_c\":71.5}");
+    CHECK_STR(one.subject, "gpu 0000:17:00.0");
+    free(one.state);
+    f = (struct sn_store_events_filter){.since = NAN, .open = true};
+    REQUIRE(sn_store_events_list(st, &f, &got, &n, &err) == SN_OK);
+    CHECK(n == 2);
+    sn_store_events_release(got, n);
+    f.limit = 1;
+    REQUIRE(sn_store_events_list(st, &f, &got, &n, &err) == SN_OK);
+    CHECK(n == 1);
+    sn_store_events_release(got, n);
+    CHECK(sn_store_event_get(st, 999, &one, &err) == SN_ENOTFOUND);
+    CHECK_CONTAINS(err.msg, "no event 999");
+    /* a start that is no time is refused */
+    a.started = NAN;
+    CHECK(sn_store_event_add(st, &a, &err) == SN_EINPUT);
+    release_store(st, path, dir);
+}
+
+static void test_store_watch_state_round_trips_exactly(void)
+{
+    char *dir, *path;
+    struct sn_store *st = NULL;
+    struct sn_error err;
+    struct sn_store_watch_state s[2], *got = NULL;
+    size_t n = 0;
+
+    REQUIRE(fresh_store(&dir, &path, &st));
+    memset(s, 0, sizeof(s));
+    snprintf(s[0].key, sizeof(s[0].key), "creep/gpu 0000:17:00.0");
+    s[0].values[0] = 0.1 + 0.2; /* not a short decimal: exactness shows */
+    s[0].values[1] = -3e-300;
+    s[0].values[2] = NAN;
+    s[0].n = 3;
+    s[0].updated = 1234.5;
+    snprintf(s[1].key, sizeof(s[1].key), "drift/bmc/Inlet1");
+    s[1].n = 0;
+    REQUIRE(sn_store_watch_state_put(st, "n0", s, 2, &err) == SN_OK);
+    s[0].values[0] = 7;
+    REQUIRE(sn_store_watch_state_put(st, "n0", s, 1, &err) == SN_OK);
+    REQUIRE(sn_store_watch_state_put(st, "n1", s, 1, &err) == SN_OK);
+    sn_store_close(st);
+    REQUIRE(sn_store_open(path, &st, &err) == SN_OK);
+    REQUIRE(sn_store_watch_state_get(st, "n0", &got, &n, &err) == SN_OK);
+    REQUIRE(n == 2);
+    CHECK_STR(got[0].key, "creep/gpu 0000:17:00.0");
+    CHECK(got[0].n == 3);
+    CHECK(got[0].values[0] == 7);
+    CHECK(got[0].values[1] == -3e-300);
+    CHECK(isnan(got[0].values[2]));
+    CHECK(got[0].updated == 1234.5);
+    CHECK(got[1].n == 0);
+    free(got);
+    /* a row changed by hand into something else is named */
+    REQUIRE(behind(path, "UPDATE watch_state SET \"values\" = '1 x'"
+                         " WHERE key = 'drift/bmc/Inlet1'") == SQLITE_OK);
+    CHECK(sn_store_watch_state_get(st, "n0", &got, &n, &err) == SN_EINPUT);
+    CHECK_CONTAINS(err.msg, "drift/bmc/Inlet1");
+    CHECK(got == NULL && n == 0);
+    release_store(st, path, dir);
+}
+
 static const struct sn_test cases[] = {
     T(test_health_pack_round_trips_and_caps),
     T(test_result_params_read_fills_typed_fields),
@@ -1002,6 +1162,9 @@ static const struct sn_test cases[] = {
     T(test_store_half_applied_schema_is_bad_input),
     T(test_store_read_mode_never_creates),
     T(test_store_migrates_version_2_adding_health),
+    T(test_store_migrates_version_3_adding_events),
+    T(test_store_events_filter_resolve_and_get),
+    T(test_store_watch_state_round_trips_exactly),
     T(test_store_health_round_trips_in_order_as_columns),
     T(test_store_health_put_refuses_bad_input_whole),
     T(test_store_run_put_keeps_health_or_nothing),

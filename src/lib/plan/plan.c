@@ -561,6 +561,45 @@ static double default_pue(enum sn_cooling c)
     return 1.45;
 }
 
+/* The liquid share of the heat, dT and the coolant's properties the
+ * spec gives or the defaults. */
+struct coolant_props {
+    double share, dt, rho, cp;
+};
+
+static struct coolant_props coolant_props(const struct sn_cooling_spec *cs)
+{
+    struct coolant_props c;
+
+    c.share = cs->type == SN_COOL_AIR         ? 0
+              : cs->liquid_share > 0          ? cs->liquid_share
+              : cs->type == SN_COOL_IMMERSION ? 1
+                                              : DEFAULT_LIQUID_SHARE;
+    c.dt = cs->delta_t > 0 ? cs->delta_t : DEFAULT_DELTA_T;
+    if (cs->coolant_density > 0 && cs->coolant_cp > 0) {
+        c.rho = cs->coolant_density;
+        c.cp = cs->coolant_cp;
+    } else if (cs->coolant == SN_COOLANT_PG25) {
+        c.rho = PG25_RHO;
+        c.cp = PG25_CP;
+    } else {
+        c.rho = WATER_RHO;
+        c.cp = WATER_CP;
+    }
+    return c;
+}
+
+double sn_plan_branch_flow(const struct sn_spec *s)
+{
+    struct coolant_props c = coolant_props(&s->cooling);
+    double overhead = s->power.node_overhead > 0 ? s->power.node_overhead : 1;
+    double tdp = s->accel ? s->accel->tdp_w : 0;
+    int per_node = s->scaleup.per_node > 0 ? s->scaleup.per_node : 0;
+
+    /* Q = P / (rho c_p dT) [hardware-catalog.md 4.2] */
+    return tdp * per_node * overhead * c.share / (c.rho * c.cp * c.dt);
+}
+
 static void power_and_cooling(struct sn_plan *p)
 {
     const struct sn_spec *s = p->spec;
@@ -571,6 +610,7 @@ static void power_and_cooling(struct sn_plan *p)
     double air_limit =
         cs->air_limit_w > 0 ? cs->air_limit_w : DEFAULT_AIR_LIMIT;
     double share, dt, flow_div;
+    struct coolant_props cp;
     size_t over_power = 0, over_air = 0;
     const struct sn_plan_rack *worst_air = NULL;
 
@@ -582,23 +622,14 @@ static void power_and_cooling(struct sn_plan *p)
     p->pue = pw->pue > 0 ? pw->pue : default_pue(cs->type);
     p->facility_w = p->steady_w * p->pue;
 
-    share = cs->type == SN_COOL_AIR         ? 0
-            : cs->liquid_share > 0          ? cs->liquid_share
-            : cs->type == SN_COOL_IMMERSION ? 1
-                                            : DEFAULT_LIQUID_SHARE;
-    dt = cs->delta_t > 0 ? cs->delta_t : DEFAULT_DELTA_T;
-    if (cs->coolant_density > 0 && cs->coolant_cp > 0) {
-        p->coolant_density = cs->coolant_density;
-        p->coolant_cp = cs->coolant_cp;
-    } else if (cs->coolant == SN_COOLANT_PG25) {
-        p->coolant_density = PG25_RHO;
-        p->coolant_cp = PG25_CP;
-    } else {
-        p->coolant_density = WATER_RHO;
-        p->coolant_cp = WATER_CP;
-    }
+    cp = coolant_props(cs);
+    share = cp.share;
+    dt = cp.dt;
+    p->coolant_density = cp.rho;
+    p->coolant_cp = cp.cp;
     /* Q = P / (rho c_p dT) [hardware-catalog.md 4.2] */
     flow_div = p->coolant_density * p->coolant_cp * dt;
+    p->coolant_node_m3s = sn_plan_branch_flow(s);
 
     /* transients ride on the accelerators' TDP only */
     for (size_t v = 0; v < p->topo->nnodes; v++) {

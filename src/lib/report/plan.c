@@ -595,6 +595,8 @@ static void text_cooling(const struct sn_plan *p, struct sn_buf *out)
            UNIT(cs->delta_t > 0 ? cs->delta_t : 10, SN_UNIT_TEMPERATURE));
         kv(&t, "coolant per rack", UNIT(max_flow, SN_UNIT_FLOW),
            "the heaviest rack");
+        kv(&t, "coolant per node", UNIT(p->coolant_node_m3s, SN_UNIT_FLOW),
+           "one node's cold-plate loop (a branch) at TDP");
     }
     kv(&t, "heat to air", UNIT(p->air_w, SN_UNIT_POWER),
        "at most %s per rack; air carries %s", UNIT(max_air, SN_UNIT_POWER),
@@ -827,6 +829,8 @@ static void json_totals(const struct sn_plan *p, struct sn_json *j)
     sn_json_knum(j, "coolant_m3s", p->coolant_m3s);
     sn_json_knum(j, "coolant_lpm", round(p->coolant_m3s * 60e3 * 100) / 100);
     sn_json_knum(j, "rack_max_coolant_lpm", round(max_flow * 60e3 * 100) / 100);
+    sn_json_knum(j, "node_coolant_lpm",
+                 round(p->coolant_node_m3s * 60e3 * 100) / 100);
     sn_json_knum(j, "rack_max_air_w", max_air);
     sn_json_knum(j, "air_limit_w", p->air_limit_w);
     sn_json_knum(j, "rack_max_steady_w", p->rack_max_steady_w);

@@ -96,6 +96,30 @@ static const char *const migrations[] = {
     "  remedy TEXT NOT NULL,"
     "  PRIMARY KEY (run_id, seq)) WITHOUT ROWID;"
     "CREATE INDEX health_by_check ON health (name, status);",
+    /* 4: what `supernode watch` saw: events (a rule starting to hold on a
+     * subject, with the state of the moment as JSON, and when it stopped)
+     * and the rules' slow state (EWMA and CUSUM figures per series), so
+     * that an agent restarted goes on where it stopped. Times are seconds
+     * since the epoch on the agent's clock. */
+    "CREATE TABLE events ("
+    "  id INTEGER PRIMARY KEY AUTOINCREMENT,"
+    "  host TEXT NOT NULL,"
+    "  rule TEXT NOT NULL,"
+    "  severity TEXT NOT NULL,"
+    "  subject TEXT NOT NULL,"
+    "  message TEXT NOT NULL,"
+    "  value REAL,"
+    "  started REAL NOT NULL,"
+    "  resolved REAL,"
+    "  state TEXT NOT NULL DEFAULT '{}');"
+    "CREATE INDEX events_by_time ON events (started);"
+    "CREATE INDEX events_by_subject ON events (subject, started);"
+    "CREATE TABLE watch_state ("
+    "  host TEXT NOT NULL,"
+    "  key TEXT NOT NULL,"
+    "  \"values\" TEXT NOT NULL,"
+    "  updated REAL NOT NULL,"
+    "  PRIMARY KEY (host, key)) WITHOUT ROWID;",
 };
 
 int sn__store_fail(struct sn_store *st, struct sn_error *err, int rc,
