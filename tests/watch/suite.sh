@@ -110,6 +110,37 @@ if command -v promtool >/dev/null 2>&1; then
         sh -c "promtool check metrics <'$tmp/once.clean'"
 fi
 
+# ---- every name is documented, and the rule file and the dashboard use
+# only names the agent has: a renamed metric cannot leave them behind ----
+documented() { # name: is it in docs/watch.md's tables?
+    grep -q "\`$1\`" docs/watch.md
+}
+undoc=""
+for n in $(sed -n 's/^# TYPE \([a-z_0-9:]*\) .*/\1/p' "$tmp/once.prom"); do
+    documented "$n" || undoc="$undoc $n"
+done
+if [[ -z $undoc ]]; then ok; else bad "metrics not in docs/watch.md:$undoc"; fi
+"$sn" watch rules examples/gb200-nvl72.yaml -o "$tmp/names.yml" >/dev/null 2>&1
+unknown=""
+for n in $(grep -oh 'supernode_[a-z_0-9]*' "$tmp/names.yml" \
+    contrib/grafana/supernode-watch.json | sort -u); do
+    documented "$n" || unknown="$unknown $n"
+done
+if [[ -s $tmp/names.yml && -z $unknown ]]; then ok; else
+    bad "the rule file or the dashboard use names the agent does not have:$unknown"
+fi
+if python3 -m json.tool contrib/grafana/supernode-watch.json >/dev/null; then
+    ok
+else
+    bad "the Grafana dashboard is not JSON"
+fi
+if command -v systemd-analyze >/dev/null 2>&1; then
+    sed "s|/usr/local/bin/supernode|$PWD/$sn|" \
+        contrib/systemd/supernode-watch.service >"$tmp/supernode-watch.service"
+    check "systemd-analyze verify the unit" \
+        systemd-analyze verify "$tmp/supernode-watch.service"
+fi
+
 # ---- --textfile: written by rename, readable whole ---------------------
 mkdir -p "$tmp/textfile"
 check "--textfile --once" "$sn" watch --once --db none --fsroot "$root" \
@@ -155,9 +186,8 @@ if [[ $code == 405 ]]; then ok; else bad "POST answered $code, not 405"; fi
 
 if command -v prometheus >/dev/null 2>&1; then
     pport=$(free_port)
-    "$sn" watch rules --spec examples/gb200-nvl72.yaml -o "$tmp/rules.yml" \
-        >/dev/null 2>&1 || "$sn" watch rules examples/gb200-nvl72.yaml \
-        -o "$tmp/rules.yml" >/dev/null 2>&1 || : >"$tmp/rules.yml"
+    "$sn" watch rules examples/gb200-nvl72.yaml -o "$tmp/rules.yml" \
+        >/dev/null 2>&1 || : >"$tmp/rules.yml"
     cat >"$tmp/prometheus.yml" <<EOF
 global:
   scrape_interval: 1s
@@ -191,6 +221,30 @@ EOF
         python3 -c 'import json,sys; r=json.load(sys.stdin)["data"]["result"]; print(r[0]["value"][1] if r else 0)' 2>/dev/null)
     if [[ ${n:-0} -ge 4 ]]; then ok; else
         bad "Prometheus has $n supernode_collector_up series, want >= 4"
+    fi
+    # the host tree's GPU trained at 16 GT/s x8 of 32 x16: the agent's
+    # rule holds, Prometheus has it, and the rule file's alert is pending
+    # (its for: is 5 minutes) or firing
+    active=""
+    for i in $(seq 1 40); do
+        active=$(curl -s "$q" --data-urlencode \
+            'query=supernode_rule_active{rule="link_degraded"}' |
+            python3 -c 'import json,sys; r=json.load(sys.stdin)["data"]["result"]; print(r[0]["metric"]["subject"] if r else "")' 2>/dev/null)
+        [[ -n $active ]] && break
+        sleep 0.5
+    done
+    if [[ $active == "pcie 0000:17:00.0" ]]; then ok; else
+        bad "Prometheus has no active link_degraded rule (got '$active')"
+    fi
+    state=""
+    for i in $(seq 1 40); do
+        state=$(curl -s "http://127.0.0.1:$pport/api/v1/alerts" |
+            python3 -c 'import json,sys; a=json.load(sys.stdin)["data"]["alerts"]; print(" ".join(sorted(x["state"] for x in a if x["labels"].get("rule")=="link_degraded")))' 2>/dev/null)
+        [[ -n $state ]] && break
+        sleep 0.5
+    done
+    if [[ $state == pending || $state == firing ]]; then ok; else
+        bad "Prometheus' alert for link_degraded is '$state', not pending"
     fi
     if [[ -s $tmp/rules.yml ]]; then
         health=$(curl -s "http://127.0.0.1:$pport/api/v1/rules" |

@@ -30,8 +30,8 @@ struct quantity {
     const char *prefix;
     enum sn__watch_sensor_kind kind;
     bool counter; /* energy: no sensor kind, a counter */
-    double per; /* the file's units per base unit (divided: 3312 mV is
-                   3.312 V exactly, not 3.3120000000000003) */
+    double per;   /* the file's units per base unit (divided: 3312 mV is
+                     3.312 V exactly, not 3.3120000000000003) */
     double min, max;
     const char *metric, *help;
 };
@@ -48,8 +48,7 @@ static const struct quantity quantities[] = {
      "supernode_hwmon_current_amperes",
      "Current of an hwmon sensor, amperes (sysfs currN_input, "
      "milliamperes)"},
-    {"power", SN_WATCH_POWER, false, 1e6, 0, 1e6,
-     "supernode_hwmon_power_watts",
+    {"power", SN_WATCH_POWER, false, 1e6, 0, 1e6, "supernode_hwmon_power_watts",
      "Power of an hwmon sensor, watts (sysfs powerN_input, else "
      "powerN_average, microwatts)"},
     {"fan", SN_WATCH_FAN, false, 1, 0, 1e6, "supernode_hwmon_fan_rpm",

@@ -73,18 +73,9 @@ static void psu_efficiency(struct sn__rules_ctx *c)
         const struct sn__watch_psu *p = &obs->psus[i];
         double e = psu_eff(p), med = NAN, score;
         size_t np = 0;
-        struct sn_metrics_label l[] = {{"psu", p->psu}, {"feed", p->feed}};
         if (!isfinite(e))
             continue;
-        if (isfinite(e) && !c->rc) {
-            int rc = sn__watch_gauge(
-                c->m, "supernode_psu_efficiency_ratio",
-                "A power supply's live efficiency, output over input power "
-                "(not the rated EfficiencyPercent); absent under 5% load",
-                l, 2, e, c->err);
-            if (rc)
-                c->rc = rc;
-        }
+        /* supernode_psu_efficiency_ratio is the BMC collector's */
         for (size_t k = 0; k < obs->npsus; k++)
             if (k != i && isfinite(psu_eff(&obs->psus[k])))
                 peers[np++] = psu_eff(&obs->psus[k]);

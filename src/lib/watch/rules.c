@@ -51,9 +51,9 @@ const struct sn__watch_rule_def sn__watch_rule_table[SN__RULE_COUNT] = {
         "below its peers or its own history",
         "schedule the PSU's replacement; check its fans and inlet "
         "temperature",
-        "supernode_psu_output_watts / supernode_psu_input_watts < on "
+        "supernode_psu_output_power_watts / supernode_psu_input_power_watts < on "
         "(instance, job) group_left () (quantile by (instance, job) (0.5, "
-        "supernode_psu_output_watts / supernode_psu_input_watts) - %g) or "
+        "supernode_psu_output_power_watts / supernode_psu_input_power_watts) - %g) or "
         "supernode_rule_active{rule=\"psu_efficiency_low\"} == 1"},
     [SN__RULE_FEED_IMBALANCE] = {
         "feed_imbalance", "warning", 0.10, "power spread over mean", 900,
@@ -62,10 +62,10 @@ const struct sn__watch_rule_def sn__watch_rule_table[SN__RULE_COUNT] = {
         "check the PSUs on the feed that stands out and the feed's breaker "
         "and PDU",
         "label_replace((max by (instance, job) (sum by (instance, job, feed) "
-        "(supernode_psu_input_watts)) - min by (instance, job) (sum by "
-        "(instance, job, feed) (supernode_psu_input_watts))) / avg by "
+        "(supernode_psu_input_power_watts)) - min by (instance, job) (sum by "
+        "(instance, job, feed) (supernode_psu_input_power_watts))) / avg by "
         "(instance, job) (sum by (instance, job, feed) "
-        "(supernode_psu_input_watts)) > %g, \"subject\", \"feeds\", \"\", "
+        "(supernode_psu_input_power_watts)) > %g, \"subject\", \"feeds\", \"\", "
         "\"\") or supernode_rule_active{rule=\"feed_imbalance\"} == 1"},
     [SN__RULE_GPU_ZOMBIE_MEMORY] = {
         "gpu_zombie_memory", "warning", 600, "seconds idle", 0,
@@ -96,7 +96,7 @@ const struct sn__watch_rule_def sn__watch_rule_table[SN__RULE_COUNT] = {
         "a GPU reported an XID error",
         "look the code up in NVIDIA's XID catalogue; critical codes need "
         "the GPU reset or the node drained",
-        "label_replace(increase(supernode_gpu_xid_events_total{xid%s\""
+        "label_replace(increase(supernode_gpu_xid_total{xid%s\""
         XID_CRITICAL "\"}[10m]) > 0, \"subject\", \"gpu $1\", "
         "\"pci_bus_id\", \"(.*)\")"},
     [SN__RULE_GPU_ECC_UNCORRECTED] = {
@@ -109,8 +109,8 @@ const struct sn__watch_rule_def sn__watch_rule_table[SN__RULE_COUNT] = {
         "gpu_row_remap", "critical", 0, "", 0,
         "a GPU has a row remap pending (reset needed) or a remap failed",
         "reset the GPU for a pending remap; replace it after a failure",
-        "label_replace(supernode_gpu_remapped_rows_pending == 1 or "
-        "supernode_gpu_remapped_rows_failure == 1, \"subject\", \"gpu $1\", "
+        "label_replace(supernode_gpu_row_remap_pending == 1 or "
+        "supernode_gpu_row_remap_failure == 1, \"subject\", \"gpu $1\", "
         "\"pci_bus_id\", \"(.*)\")"},
     [SN__RULE_GPU_HW_SLOWDOWN] = {
         "gpu_hw_slowdown", "warning", 0.1, "share of the time", 300,
@@ -127,7 +127,7 @@ const struct sn__watch_rule_def sn__watch_rule_table[SN__RULE_COUNT] = {
         "room's dew point",
         "raise the supply temperature set point or dry the room before "
         "water condenses on the cold plates",
-        "label_replace(supernode_coolant_supply_celsius < on (instance, job) "
+        "label_replace(supernode_coolant_supply_temperature_celsius < on (instance, job) "
         "group_left () (supernode_room_dew_point_celsius + %g), "
         "\"subject\", \"branch $1\", \"branch\", \"(.*)\")"},
     [SN__RULE_LEAK_DETECTED] = {
