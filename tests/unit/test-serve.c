@@ -517,7 +517,65 @@ static void test_serve_https(void)
     sh(cmd);
 }
 
+/* A slow-loris client (another address on loopback, 127.0.0.2) opens
+ * more connections than the per-client limit and sends its request
+ * heads a byte short, never finishing: it holds at most its share, a
+ * scraper from 127.0.0.1 is answered at once, and the idle connections
+ * are closed after the connection timeout. */
+static void test_serve_slow_loris_does_not_starve_a_scrape(void)
+{
+    struct sn_metrics_server_opts o = {.connection_limit = 8,
+                                       .connection_timeout_s = 1};
+    struct sn_metrics m = {0};
+    struct sn_metrics_server *s = NULL;
+    struct sn_error err = {0};
+    struct timeval tv = {5, 0};
+    struct reply r;
+    int fds[12];
+    struct timespec a, b;
+
+    REQUIRE(sn_metrics_server_new(&o, &s, &err) == SN_OK);
+    sample_registry(&m, 41.5);
+    sn_metrics_server_publish(s, &m);
+    for (int i = 0; i < 12; i++) {
+        struct sockaddr_in src = {0}, dst = {0};
+        fds[i] = socket(AF_INET, SOCK_STREAM, 0);
+        REQUIRE(fds[i] >= 0);
+        src.sin_family = AF_INET;
+        src.sin_addr.s_addr = htonl(0x7f000002); /* 127.0.0.2 */
+        dst.sin_family = AF_INET;
+        dst.sin_port = htons((uint16_t)sn_metrics_server_port(s));
+        dst.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        setsockopt(fds[i], SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+        if (bind(fds[i], (struct sockaddr *)&src, sizeof(src)) == 0 &&
+            connect(fds[i], (struct sockaddr *)&dst, sizeof(dst)) == 0)
+            send(fds[i], "GET /metrics HTTP/1.1\r\nHost: x\r\n", 32,
+                 MSG_NOSIGNAL);
+    }
+    sleep_s(0.1);
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    CHECK(http_get(sn_metrics_server_port(s), "/metrics", "", &r) == 0);
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    CHECK(r.status == 200);
+    CHECK((double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9 <
+          0.5);
+    reply_release(&r);
+    /* past the 1 s timeout every slow connection is closed (or was
+     * refused at once past the per-client limit): each read ends */
+    int closed = 0;
+    for (int i = 0; i < 12; i++) {
+        char c;
+        if (recv(fds[i], &c, 1, 0) <= 0)
+            closed++;
+        close(fds[i]);
+    }
+    CHECK(closed == 12);
+    sn_metrics_server_free(s);
+    sn_metrics_release(&m);
+}
+
 static const struct sn_test cases[] = {
+    T(test_serve_slow_loris_does_not_starve_a_scrape),
     T(test_serve_healthz_fails_on_a_problem),
     T(test_serve_basic_auth),
     T(test_serve_https),
