@@ -555,6 +555,8 @@ static int judge(struct check_cli *c, const struct sn_spec *spec,
                       store_as ? store_as : run->id, spec->name, run->suite,
                       run->ranks);
     sn_diag_render_text(rep, c->verbose, &out);
+    if (st)
+        cli_run_events(st, run, c->health, c->nhealth, &out);
     cli_print(&out);
     if (c->json || c->junit) {
         /* both or neither: a failed JUnit write leaves the JSON as it

@@ -253,6 +253,7 @@ static int runs_show(int argc, char **argv)
         sn_buf_putc(&out, '\n');
     } else {
         show_text(&w.run, &w.rs, w.f, w.nf, w.h, w.nh, &out);
+        cli_run_events(st, &w.run, w.h, w.nh, &out);
     }
     cli_print(&out);
 out:
