@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "host-int.h"
 #include "watch-int.h"
 
 #include "../hw/hw-int.h"
@@ -29,12 +30,11 @@ static int net_open(const struct sn__watch_cfg *cfg, void **state,
                     struct sn_error *err)
 {
     struct net_state *s = sn_xcalloc(1, sizeof(*s));
-    const char *root = cfg->fsroot ? cfg->fsroot : "";
+    int rc = sn__watch_root(cfg, s->root, sizeof(s->root), err);
 
-    if (sn_strlcpy(s->root, root, sizeof(s->root)) >= sizeof(s->root)) {
+    if (rc) {
         free(s);
-        return sn_error_set(err, SN_EINPUT, "fsroot '%.64s...': too long",
-                            root);
+        return rc;
     }
     *state = s;
     return SN_OK;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "host-int.h"
 #include "watch-int.h"
 
 #include "../health/health-int.h"
@@ -18,12 +19,11 @@ static int pci_open(const struct sn__watch_cfg *cfg, void **state,
                     struct sn_error *err)
 {
     struct pci_state *s = sn_xcalloc(1, sizeof(*s));
-    const char *root = cfg->fsroot ? cfg->fsroot : "";
+    int rc = sn__watch_root(cfg, s->c.root, sizeof(s->c.root), err);
 
-    if (sn_strlcpy(s->c.root, root, sizeof(s->c.root)) >= sizeof(s->c.root)) {
+    if (rc) {
         free(s);
-        return sn_error_set(err, SN_EINPUT, "fsroot '%.64s...': too long",
-                            root);
+        return rc;
     }
     *state = s;
     return SN_OK;

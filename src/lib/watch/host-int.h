@@ -1,6 +1,7 @@
 /* host-int.h: what the node agent's host collectors (col-hwmon.c,
- * col-net.c, col-klog.c) share: a capped table of counters by label set,
- * kept in a collector's state across intervals. Not part of the public
+ * col-net.c, col-klog.c, col-pci.c) share: a capped table of counters by
+ * label set, kept in a collector's state across intervals, and the root
+ * they read under. Not part of the public
  * API. */
 #ifndef SN_WATCH_HOST_INT_H
 #define SN_WATCH_HOST_INT_H
@@ -35,5 +36,10 @@ void sn__watch_tally_release(struct sn__watch_tally *t);
 void sn__watch_tally_emit(const struct sn__watch_tally *t, struct sn_metrics *m,
                           const char *name, const char *help, const char *la,
                           const char *lb, struct sn_error *err);
+
+/* Copy cfg's root ("" for the live machine) into root, size bytes; the
+ * host collectors' open(). SN_EINPUT when it does not fit. */
+int sn__watch_root(const struct sn__watch_cfg *cfg, char *root, size_t size,
+                   struct sn_error *err);
 
 #endif

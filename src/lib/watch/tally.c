@@ -49,3 +49,12 @@ void sn__watch_tally_emit(const struct sn__watch_tally *t, struct sn_metrics *m,
         sn__watch_counter(m, name, help, l, lb ? 2 : 1, t->e[i].n, err);
     }
 }
+
+int sn__watch_root(const struct sn__watch_cfg *cfg, char *root, size_t size,
+                   struct sn_error *err)
+{
+    const char *r = cfg->fsroot ? cfg->fsroot : "";
+    if (sn_strlcpy(root, r, size) >= size)
+        return sn_error_set(err, SN_EINPUT, "fsroot '%.64s...': too long", r);
+    return SN_OK;
+}
