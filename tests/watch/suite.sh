@@ -257,6 +257,30 @@ else
     echo "skip: prometheus not on PATH (Debian package prometheus)"
 fi
 
+# ---- basic authentication from a file only its owner reads --------------
+printf 'prom:s3cret\n' >"$tmp/auth"
+chmod 644 "$tmp/auth"
+"$sn" watch --db none --nvml none --fsroot "$root" --basic-auth "$tmp/auth" \
+    --listen "127.0.0.1:$(free_port)" >"$tmp/o" 2>"$tmp/e"
+rc=$?
+if [[ $rc -eq 2 ]] && grep -q "chmod 600" "$tmp/e"; then ok; else
+    bad "a credentials file readable by others: exit $rc"
+    cat "$tmp/e"
+fi
+chmod 600 "$tmp/auth"
+aport=$(free_port)
+"$sn" watch --db none --nvml none --fsroot "$root" --basic-auth "$tmp/auth" \
+    --listen "127.0.0.1:$aport" --interval 1s >"$tmp/auth.out" 2>&1 &
+pids+=("$!")
+wait_http "http://127.0.0.1:$aport/" 20
+sleep 0.5
+code=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$aport/metrics")
+code2=$(curl -s -o /dev/null -w '%{http_code}' -u prom:s3cret \
+    "http://127.0.0.1:$aport/metrics")
+if [[ $code == 401 && $code2 == 200 ]]; then ok; else
+    bad "basic auth: $code without, $code2 with the password"
+fi
+
 # ---- SIGTERM stops the agent cleanly -----------------------------------
 kill -TERM "$agent"
 for i in $(seq 1 50); do kill -0 "$agent" 2>/dev/null || break; sleep 0.1; done
