@@ -10,6 +10,7 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 build=${1:-${SN_BUILD:-build/test}}
 sn=${SUPERNODE:-$build/supernode}
+[[ $sn == /* ]] || sn=$PWD/$sn
 pass=0
 fail=0
 tmp=$(mktemp -d)
@@ -135,7 +136,7 @@ else
     bad "the Grafana dashboard is not JSON"
 fi
 if command -v systemd-analyze >/dev/null 2>&1; then
-    sed "s|/usr/local/bin/supernode|$PWD/$sn|" \
+    sed "s|/usr/local/bin/supernode|$sn|" \
         contrib/systemd/supernode-watch.service >"$tmp/supernode-watch.service"
     check "systemd-analyze verify the unit" \
         systemd-analyze verify "$tmp/supernode-watch.service"
