@@ -14,9 +14,10 @@ pkgs_build=(build-essential pkg-config libyaml-dev libsqlite3-dev
 # shaping (iproute2), clang for the fuzzer, clang-format for the house
 # layout (tests/format), side-by-side peers, promtool (prometheus) for
 # the metric renderers (tests/metrics), python3 for the Redfish mock
-# (tests/lib/redfish-mock.py, standard library only)
+# (tests/lib/redfish-mock.py, standard library only), curl and openssl
+# for the agent's HTTP and HTTPS tests (tests/watch, unit/test-serve)
 pkgs_test=(sqlite3 iproute2 clang libclang-rt-14-dev clang-format hwloc
-           iperf3 hpcc jq prometheus python3)
+           iperf3 hpcc jq prometheus python3 curl openssl)
 
 all=("${pkgs_build[@]}" "${pkgs_test[@]}")
 
