@@ -150,6 +150,11 @@ struct sn_cable_info {
 };
 
 /* A transformer model: dense or mixture-of-experts. */
+enum sn_attention {
+    SN_ATTN_GQA = 0, /* multi-head, or grouped-query with kv_heads < heads */
+    SN_ATTN_MLA,     /* multi-head latent attention (DeepSeek-V2/V3) */
+};
+
 struct sn_model_info {
     const char *name; /* "gpt3-175b", "llama3-70b" */
     const char *display;
@@ -172,6 +177,24 @@ struct sn_model_info {
     int dense_ffn;        /* MLP inner size of the dense layers of a MoE
                              model (0 = ffn) */
     bool tied_embeddings; /* input and output embeddings share weights */
+    /* ---- issue 17: MoE and inference (0 = not given: the plain case) */
+    const char *aliases; /* other names, comma-separated: "deepseek-r1" */
+    int head_dim;        /* per attention head (0 = hidden / heads) */
+    enum sn_attention attention; /* MHA/GQA or MLA */
+    /* multi-head latent attention (DeepSeek-V2/V3): the low-rank query
+     * and key-value projections and the head dimensions */
+    int q_lora_rank, kv_lora_rank;
+    int qk_nope_head_dim, qk_rope_head_dim, v_head_dim;
+    int dense_layers;   /* the first layers with a dense MLP (DeepSeek: 3);
+                           with moe_layers, the rest are MoE */
+    int moe_every;      /* a MoE layer every N layers (Llama 4 Maverick: 2;
+                           0 or 1 = every layer past dense_layers) */
+    int shared_ffn;     /* MLP inner size of a shared expert (0 = ffn) */
+    int window;         /* sliding-window attention span, tokens (0: none) */
+    int window_every;   /* 1 of N layers is full attention, the others
+                           sliding (GPT-OSS: 2, alternating); 0: all layers
+                           sliding when window > 0 */
+    int mtp_layers;     /* multi-token prediction modules (DeepSeek-V3: 1) */
 };
 
 /* The catalog: built-in entries plus any a spec adds or overrides. */
