@@ -185,16 +185,16 @@ struct sn_model_info {
      * and key-value projections and the head dimensions */
     int q_lora_rank, kv_lora_rank;
     int qk_nope_head_dim, qk_rope_head_dim, v_head_dim;
-    int dense_layers;   /* the first layers with a dense MLP (DeepSeek: 3);
-                           with moe_layers, the rest are MoE */
-    int moe_every;      /* a MoE layer every N layers (Llama 4 Maverick: 2;
-                           0 or 1 = every layer past dense_layers) */
-    int shared_ffn;     /* MLP inner size of a shared expert (0 = ffn) */
-    int window;         /* sliding-window attention span, tokens (0: none) */
-    int window_every;   /* 1 of N layers is full attention, the others
-                           sliding (GPT-OSS: 2, alternating); 0: all layers
-                           sliding when window > 0 */
-    int mtp_layers;     /* multi-token prediction modules (DeepSeek-V3: 1) */
+    int dense_layers; /* the first layers with a dense MLP (DeepSeek: 3);
+                         with moe_layers, the rest are MoE */
+    int moe_every;    /* a MoE layer every N layers (Llama 4 Maverick: 2;
+                         0 or 1 = every layer past dense_layers) */
+    int shared_ffn;   /* MLP inner size of a shared expert (0 = ffn) */
+    int window;       /* sliding-window attention span, tokens (0: none) */
+    int window_every; /* 1 of N layers is full attention, the others
+                         sliding (GPT-OSS: 2, alternating); 0: all layers
+                         sliding when window > 0 */
+    int mtp_layers;   /* multi-token prediction modules (DeepSeek-V3: 1) */
 };
 
 /* The catalog: built-in entries plus any a spec adds or overrides. */
