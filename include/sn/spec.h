@@ -222,8 +222,22 @@ const struct sn_nic_info *sn_catalog_nic(const struct sn_catalog *c,
                                          const char *name);
 const struct sn_cable_info *sn_catalog_cable(const struct sn_catalog *c,
                                              const char *name);
+/* A model by its name or any of its aliases (a name wins over an alias). */
 const struct sn_model_info *sn_catalog_model(const struct sn_catalog *c,
                                              const char *name);
+/* Parameters of model m counted from its dimensions: *total over every
+ * layer and the embeddings, *active those one token meets (top-k routed
+ * and the shared experts); the MTP modules apart (sn_model_mtp_params).
+ * Norms and biases are left out (under 0.1 %). Either pointer may be
+ * NULL. */
+void sn_model_params(const struct sn_model_info *m, double *total,
+                     double *active);
+/* The unique parameters of m's multi-token-prediction modules; 0 without
+ * them. */
+double sn_model_mtp_params(const struct sn_model_info *m);
+/* Whether layer i (0-based) of m has an MoE MLP, and how many do. */
+bool sn_model_layer_is_moe(const struct sn_model_info *m, int i);
+int sn_model_moe_layers(const struct sn_model_info *m);
 /* The cheapest medium that reaches `length` metres at `rate` bytes/s:
  * copper, then AOC/multimode, then single-mode. */
 const struct sn_cable_info *sn_catalog_cable_for(const struct sn_catalog *c,

@@ -25,6 +25,8 @@ struct sn_validate_row {
     struct sn_train_layout layout;
     struct sn_train_result result;
     int gpus;
+    int etp; /* expert tensor parallelism the row gives (0: none);
+                the layout splits experts by tp */
 };
 
 /* Spearman rank correlation of predicted and measured times over the

@@ -191,6 +191,20 @@ static void show_model(struct kv *o, const struct sn_model_info *m)
     kv_int(o, "topk", m->topk);
     kv_int(o, "shared_experts", m->shared_experts);
     kv_int(o, "moe_layers", m->moe_layers);
+    kv_int(o, "dense_layers", m->dense_layers);
+    kv_int(o, "moe_every", m->moe_every);
+    kv_int(o, "shared_ffn", m->shared_ffn);
+    kv_str(o, "attention", m->attention == SN_ATTN_MLA ? "mla" : "gqa");
+    kv_int(o, "head_dim", m->head_dim);
+    kv_int(o, "q_lora_rank", m->q_lora_rank);
+    kv_int(o, "kv_lora_rank", m->kv_lora_rank);
+    kv_int(o, "qk_nope_head_dim", m->qk_nope_head_dim);
+    kv_int(o, "qk_rope_head_dim", m->qk_rope_head_dim);
+    kv_int(o, "v_head_dim", m->v_head_dim);
+    kv_int(o, "window", m->window);
+    kv_int(o, "window_every", m->window_every);
+    kv_int(o, "mtp_layers", m->mtp_layers);
+    kv_str(o, "aliases", m->aliases);
     kv_qty(o, "params", "params", m->params, SN_UNIT_COUNT);
     kv_qty(o, "active_params", "active_params", m->active_params,
            SN_UNIT_COUNT);
@@ -392,6 +406,7 @@ static void table_models(const struct sn_catalog *c, struct sn_table *t)
     sn_table_col(t, "params", true);
     sn_table_col(t, "active", true);
     sn_table_col(t, "conf", false);
+    sn_table_col(t, "aliases", false);
     for (size_t i = 0; i < c->nmodels; i++) {
         const struct sn_model_info *x = c->models[i];
         sn_table_row(t);
@@ -407,6 +422,7 @@ static void table_models(const struct sn_catalog *c, struct sn_table *t)
         sn_table_cell(t, "%s", fmt_params(x->params, a, sizeof(a)));
         sn_table_cell(t, "%s", fmt_params(x->active_params, b, sizeof(b)));
         sn_table_cell(t, "%s", sn_confidence_mark(x->confidence));
+        sn_table_cell(t, "%s", x->aliases && *x->aliases ? x->aliases : "-");
     }
 }
 
@@ -458,6 +474,9 @@ static int find_any(const struct sn_catalog *c, const char *name,
                 names[n++] = nm;
         }
     }
+    /* a model by one of its aliases ("deepseek-r1") */
+    if ((*out = sn_catalog_model(c, name)) != NULL)
+        return K_MODEL;
     names[n] = NULL;
     near = sn_suggest(name, names);
     for (size_t i = 0; !near && strlen(name) >= 2 && i < n; i++)
@@ -553,7 +572,9 @@ static int catalog_show(struct kv *o, const struct sn_catalog *cat,
         sn_json_key(&o->j, "entry");
         sn_json_obj_begin(&o->j);
     } else {
-        sn_buf_printf(o->out, "%s %s\n", kind_one[k], name);
+        /* the entry's own name: an alias finds it ("deepseek-r1") */
+        sn_buf_printf(o->out, "%s %s\n", kind_one[k],
+                      *(const char *const *)item);
     }
     show_item(o, (enum kind)k, item);
     if (o->json)

@@ -172,34 +172,106 @@ static void test_cable_choice_follows_reach_and_rate(void)
                c->cables[i]->medium == SN_MEDIUM_SMF));
 }
 
-/* Published parameter counts against the count from the dimensions
- * (norms, biases and position embeddings left out). Totals within 3.5 %:
- * the widest gap is Megatron's "1.7B", a shape that counts 1.65B, printed
- * to two figures by Narayanan et al. Active counts within 5 %: DeepSeek-V3
- * counts 38.7B against its published 37B because its latent attention is
- * taken as plain attention of width hidden (205M against ~187M a layer,
- * docs/catalog.md). A typo in any dimension moves a count far more. */
+/* Publishers whose active count leaves the input embedding out (a lookup,
+ * no FLOPs): the gpt-oss model card arXiv:2508.10925 Table 1 (5.13B =
+ * attention + 4 of 128 experts + unembedding) and DeepSeek-V2 (2.4B for
+ * V2-Lite). The others (Mixtral, Qwen3, DeepSeek-V3 README_WEIGHTS.md
+ * "36.7B incl. 0.9B embedding + 0.9B head", Llama 4) count it. */
+static bool active_without_embedding(const char *name)
+{
+    return strncmp(name, "gpt-oss-", 8) == 0 ||
+           strcmp(name, "deepseek-v2-lite") == 0;
+}
+
+/* Published parameter counts against sn_model_params() from the
+ * dimensions (norms, biases and position embeddings left out). Totals
+ * within 3.5 %: the widest gap is Megatron's "1.7B", a shape that counts
+ * 1.65B, printed to two figures by Narayanan et al. Active counts within
+ * 5 %. A typo in any dimension (an expert count, a head size, a dense
+ * layer) moves a count far more. */
 static void test_model_dimensions_give_published_parameters(void)
 {
     const struct sn_catalog *c = sn_catalog_builtin();
-    void sn__model_params(const struct sn_model_info *m, double *total,
-                          double *active);
 
-    CHECK(c->nmodels >= 19);
+    CHECK(c->nmodels >= 28);
     for (size_t i = 0; i < c->nmodels; i++) {
         const struct sn_model_info *m = c->models[i];
         double t, a;
-        sn__model_params(m, &t, &a);
+        sn_model_params(m, &t, &a);
+        if (active_without_embedding(m->name))
+            a -= (double)m->vocab * m->hidden;
+        printf("  %-18s counted %8.4gB active %7.4gB, published %8.4gB "
+               "%7.4gB\n",
+               m->name, t / 1e9, a / 1e9, m->params / 1e9,
+               m->active_params / 1e9);
         if (fabs(t / m->params - 1) > 0.035 ||
-            fabs(a / m->active_params - 1) > 0.05) {
-            printf("  %s: counted %.4g (active %.4g), published %.4g "
-                   "(%.4g)\n",
-                   m->name, t, a, m->params, m->active_params);
+            fabs(a / m->active_params - 1) > 0.05)
             CHECK(0);
-        }
         CHECK(m->hidden % m->heads == 0);
         CHECK(m->heads % m->kv_heads == 0);
     }
+}
+
+/* DeepSeek-V3's attention is MLA with its published ranks: 187M a layer
+ * (q 7168x1536 + 1536x128x192, kv 7168x576 + 512x128x256, o 128x128x7168),
+ * against 205M for plain attention of width 7168; its MTP module adds
+ * 11.5B unique parameters (README_WEIGHTS.md), within 3 %. */
+static void test_mla_and_mtp_are_counted(void)
+{
+    const struct sn_catalog *c = sn_catalog_builtin();
+    const struct sn_model_info *d = sn_catalog_model(c, "deepseek-v3");
+    struct sn_model_info plain;
+    double t, a, t0;
+
+    REQUIRE(d);
+    CHECK(d->attention == SN_ATTN_MLA && d->kv_lora_rank == 512);
+    sn_model_params(d, &t, &a);
+    plain = *d;
+    plain.attention = SN_ATTN_GQA;
+    sn_model_params(&plain, &t0, NULL);
+    CHECK(fabs((t0 - t) / 61 - (205.5e6 - 187.1e6)) < 0.5e6);
+    CHECK(fabs(sn_model_mtp_params(d) / 11.5e9 - 1) < 0.03);
+    CHECK(sn_model_mtp_params(sn_catalog_model(c, "llama3-8b")) == 0);
+}
+
+/* Which layers are MoE: DeepSeek-V3's first 3 dense, Maverick every other
+ * layer from layer 1 (moe_layer_freq [0,1]*24), Mixtral all of them. */
+static void test_moe_layers_follow_dense_and_interleave(void)
+{
+    const struct sn_catalog *c = sn_catalog_builtin();
+    const struct sn_model_info *d = sn_catalog_model(c, "deepseek-v3");
+    const struct sn_model_info *mv = sn_catalog_model(c, "llama4-maverick");
+    const struct sn_model_info *x = sn_catalog_model(c, "mixtral-8x7b");
+
+    REQUIRE(d && mv && x);
+    CHECK(!sn_model_layer_is_moe(d, 2) && sn_model_layer_is_moe(d, 3));
+    CHECK(sn_model_moe_layers(d) == 58);
+    CHECK(!sn_model_layer_is_moe(mv, 0) && sn_model_layer_is_moe(mv, 1));
+    CHECK(!sn_model_layer_is_moe(mv, 46) && sn_model_layer_is_moe(mv, 47));
+    CHECK(sn_model_moe_layers(mv) == 24);
+    CHECK(sn_model_moe_layers(x) == 32);
+    CHECK(sn_model_moe_layers(sn_catalog_model(c, "llama3-8b")) == 0);
+}
+
+/* Aliases find their preset whatever the case; a name wins over an alias;
+ * a part of an alias is not an alias. */
+static void test_models_found_by_alias(void)
+{
+    const struct sn_catalog *c = sn_catalog_builtin();
+    const struct sn_model_info *d = sn_catalog_model(c, "deepseek-v3");
+
+    REQUIRE(d);
+    CHECK(sn_catalog_model(c, "deepseek-r1") == d);
+    CHECK(sn_catalog_model(c, "DeepSeek-R1") == d);
+    CHECK(sn_catalog_model(c, "Qwen3-235B-A22B") ==
+          sn_catalog_model(c, "qwen3-235b"));
+    CHECK(sn_catalog_model(c, "llama-4-scout") ==
+          sn_catalog_model(c, "llama4-scout"));
+    CHECK(sn_catalog_model(c, "llama-4-maverick") != NULL);
+    CHECK(sn_catalog_model(c, "gpt-oss-120b") != NULL);
+    CHECK(sn_catalog_model(c, "deepseek") == NULL);
+    CHECK(sn_catalog_model(c, "r1") == NULL);
+    CHECK(sn_catalog_model(c, "") == NULL);
 }
 
 static void test_moe_presets_carry_their_routing(void)
@@ -208,12 +280,17 @@ static void test_moe_presets_carry_their_routing(void)
     const struct sn_model_info *d = sn_catalog_model(c, "deepseek-v3");
     const struct sn_model_info *x = sn_catalog_model(c, "mixtral-8x7b");
     const struct sn_model_info *l = sn_catalog_model(c, "llama3-405b");
+    const struct sn_model_info *g = sn_catalog_model(c, "gpt-oss-120b");
 
-    REQUIRE(d && x && l);
+    REQUIRE(d && x && l && g);
     CHECK(d->layers == 61 && d->experts == 256 && d->shared_experts == 1);
     CHECK(d->topk == 8 && d->moe_layers == 58 && d->dense_ffn == 18432);
+    CHECK(d->dense_layers == 3 && d->mtp_layers == 1);
+    CHECK(d->q_lora_rank == 1536 && d->qk_rope_head_dim == 64);
+    CHECK(strstr(d->display, "simplified") == NULL);
     CHECK(x->experts == 8 && x->topk == 2);
     CHECK(l->kv_heads == 8 && l->vocab == 128256 && l->gated_mlp);
+    CHECK(g->window == 128 && g->window_every == 2 && g->head_dim == 64);
 }
 
 static bool is_key(const char *s)
@@ -272,6 +349,9 @@ static const struct sn_test cases[] = {
     T(test_cable_choice_follows_reach_and_rate),
     T(test_model_dimensions_give_published_parameters),
     T(test_moe_presets_carry_their_routing),
+    T(test_mla_and_mtp_are_counted),
+    T(test_moe_layers_follow_dense_and_interleave),
+    T(test_models_found_by_alias),
     T(test_every_entry_has_a_name_and_a_source),
     T(test_marks_and_medium_names),
 };

@@ -625,6 +625,93 @@ static void test_inline_accelerator_and_model(void)
                    "of heads 3");
 }
 
+/* A custom MoE model takes the preset's fields: MLA dimensions, dense
+ * layers, shared expert size, windows, MTP, aliases; its count comes from
+ * them (DeepSeek-V2-Lite's shape, 15.7B published). */
+static void test_inline_moe_model_takes_the_new_keys(void)
+{
+    struct sn_spec s;
+    double t, a;
+    const char *t_yaml =
+        "accelerator: h100-sxm5-80gb\n"
+        "supernode: {accelerators: 8}\n"
+        "workload:\n"
+        "  model: {name: lite, layers: 27, hidden: 2048, heads: 16,\n"
+        "          vocab: 102400, ffn: 1408, dense_ffn: 10944,\n"
+        "          gated_mlp: true, tied_embeddings: false, experts: 64,\n"
+        "          topk: 6, shared_experts: 2, attention: mla,\n"
+        "          kv_lora_rank: 512, qk_nope_head_dim: 128,\n"
+        "          qk_rope_head_dim: 64, v_head_dim: 128, dense_layers: 1,\n"
+        "          window: 4096, window_every: 2, mtp_layers: 1,\n"
+        "          aliases: 'lite-a, lite-b'}\n";
+
+    REQUIRE(parse(t_yaml, &s) == SN_OK);
+    CHECK(s.workload.model->attention == SN_ATTN_MLA);
+    CHECK(s.workload.model->dense_layers == 1);
+    CHECK(s.workload.model->moe_layers == 26); /* from the pattern */
+    CHECK(s.workload.model->window == 4096);
+    CHECK_STR(s.workload.model->aliases, "lite-a, lite-b");
+    sn_model_params(s.workload.model, &t, &a);
+    CHECK(fabs(s.workload.model->params / 15.7e9 - 1) < 0.01);
+    CHECK(sn_model_mtp_params(s.workload.model) > 0);
+    sn_spec_release(&s);
+}
+
+#define MOE_HEAD "accelerator: h100-sxm5-80gb\nsupernode: {accelerators: 8}\n"
+
+/* Each new key's error names the line and column and what is wrong. */
+static void test_inline_moe_model_errors_are_located(void)
+{
+    CHECK_CONTAINS(fails(MOE_HEAD "workload: {model: {base: llama3-8b, "
+                                  "kv_lora_rank: 512}}\n"),
+                   "t.yaml:3:51: workload.model: kv_lora_rank needs "
+                   "attention: mla");
+    CHECK_CONTAINS(fails(MOE_HEAD "workload: {model: {base: llama3-8b, "
+                                  "attention: mla}}\n"),
+                   "t.yaml:3:48: workload.model: attention: mla needs "
+                   "kv_lora_rank");
+    CHECK_CONTAINS(fails(MOE_HEAD "workload: {model: {base: llama3-8b, "
+                                  "attention: mqa}}\n"),
+                   "t.yaml:3:48: unknown workload.model.attention 'mqa'");
+    CHECK_CONTAINS(fails(MOE_HEAD "workload: {model: {base: llama3-8b, "
+                                  "dense_layers: 2}}\n"),
+                   "workload.model: dense_layers, moe_every and shared_ffn "
+                   "need experts of 2 or more");
+    CHECK_CONTAINS(fails(MOE_HEAD "workload: {model: {base: deepseek-v3, "
+                                  "dense_layers: 5}}\n"),
+                   "t.yaml:3:53: workload.model: moe_layers 58 disagrees "
+                   "with dense_layers 5");
+    CHECK_CONTAINS(fails(MOE_HEAD "workload: {model: {base: mixtral-8x7b, "
+                                  "moe_layers: 0, dense_layers: 32}}\n"),
+                   "dense_layers 32 leaves none of the 32 layers MoE");
+    CHECK_CONTAINS(fails(MOE_HEAD "workload: {model: {base: gpt-oss-20b, "
+                                  "window: 0}}\n"),
+                   "t.yaml:3:47: workload.model.window: 0 is out of range");
+    CHECK_CONTAINS(fails(MOE_HEAD "workload: {model: {base: llama3-8b, "
+                                  "window_every: 2}}\n"),
+                   "workload.model: window_every needs window");
+    CHECK_CONTAINS(fails(MOE_HEAD "workload: {model: {base: llama3-8b, "
+                                  "aliases: 'Big Model'}}\n"),
+                   "t.yaml:3:46: workload.model: aliases 'Big Model' is "
+                   "not a list of names");
+    CHECK_CONTAINS(fails(MOE_HEAD "workload: {model: {base: llama3-8b, "
+                                  "aliases: 'a,,b'}}\n"),
+                   "has an empty name");
+    CHECK_CONTAINS(fails(MOE_HEAD "workload: {model: {base: deepseek-v3, "
+                                  "head_dim: 64}}\n"),
+                   "workload.model: head_dim is for attention: gqa");
+}
+
+/* A preset by its alias, in a spec too. */
+static void test_workload_model_by_alias(void)
+{
+    struct sn_spec s;
+
+    REQUIRE(parse(MOE_HEAD "workload: {model: DeepSeek-R1}\n", &s) == SN_OK);
+    CHECK_STR(s.workload.model->name, "deepseek-v3");
+    sn_spec_release(&s);
+}
+
 static void test_load_reads_files_and_reports_missing_ones(void)
 {
     struct sn_spec s;
@@ -763,6 +850,9 @@ static const struct sn_test cases[] = {
     T(test_set_overrides_and_revalidates),
     T(test_catalog_section_adds_and_overrides_entries),
     T(test_inline_accelerator_and_model),
+    T(test_inline_moe_model_takes_the_new_keys),
+    T(test_inline_moe_model_errors_are_located),
+    T(test_workload_model_by_alias),
     T(test_load_reads_files_and_reports_missing_ones),
     T(test_cables_can_be_forced),
     T(test_names_of_enums),

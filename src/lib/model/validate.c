@@ -35,6 +35,11 @@ enum col {
     C_METRIC,
     C_VALUE,
     C_NOTES,
+    C_CP, /* the MoE file's columns (moe-training-public.csv) */
+    C_VPP,
+    C_EP,
+    C_ETP,
+    C_PRECISION,
     C_COUNT
 };
 
@@ -59,6 +64,11 @@ static const char *const col_names[C_COUNT] = {
     "measured_metric",
     "measured_value",
     "notes",
+    "cp",
+    "vpp",
+    "ep",
+    "etp",
+    "precision",
 };
 
 static const bool col_required[C_COUNT] = {
@@ -290,6 +300,7 @@ static bool row_model(char **f, struct sn_model_info *m, char *why,
     int layers = 0, hidden = 0, heads = 0, seq = 0, vocab = 0;
 
     squash(f[C_MODEL], want, sizeof(want));
+    preset = sn_catalog_model(cat, f[C_MODEL]); /* a name or an alias */
     for (size_t i = 0; i < cat->nmodels && !preset; i++) {
         squash(cat->models[i]->name, have, sizeof(have));
         if (!strcmp(have, want))
@@ -424,29 +435,79 @@ static int row_zero(const char *other, int pp, struct sn_validate_row *row)
     return zero;
 }
 
-/* Fills the parallel degrees of l from the tp, pp, dp and other_parallel
- * cells; false (with the reason) when they do not make the row's GPUs. */
+/* A degree from its own column (the MoE file's cp, vpp, ep), else from
+ * other_parallel's tag, else 1; false when the column holds no number. */
+static bool degree(const char *cell, const char *other, const char *tag,
+                   int *out)
+{
+    int v = 0;
+
+    if (!blank(cell)) {
+        if (!cell_int(cell, 1, 100000, &v))
+            return false;
+    } else {
+        v = tagged(other, tag);
+        if (!v && !strcmp(tag, "vpp"))
+            v = tagged(other, "v=");
+    }
+    *out = v > 1 ? v : 1;
+    return true;
+}
+
+/* dp from the row's GPUs when its cell is blank: n_gpus / (tp pp cp), as
+ * Megatron-Core derives it (EP folds inside it). False (with the reason)
+ * when it does not divide. */
+static bool derive_dp(int gpus, struct sn_train_layout *l,
+                      struct sn_validate_row *row)
+{
+    long long model = (long long)l->tp * l->pp * l->cp;
+    char buf[64];
+
+    if (gpus % model) {
+        snprintf(row->reason, sizeof(row->reason),
+                 "dp is missing and the %d GPUs are not a multiple of tp x "
+                 "pp x cp = %lld",
+                 gpus, model);
+        return false;
+    }
+    l->dp = (int)(gpus / model);
+    snprintf(buf, sizeof(buf), "dp %d from n_gpus", l->dp);
+    append(row->assumed, sizeof(row->assumed), buf);
+    return true;
+}
+
+/* Fills the parallel degrees of l from the tp, pp, dp, cp, vpp and ep
+ * cells and other_parallel; false (with the reason) when they do not make
+ * the row's GPUs. A blank dp is derived, a blank cp is 1. etp is kept in
+ * the row: the layout splits experts as it splits the rest (ETP = TP). */
 static bool row_parallel(char **f, const char *other, int gpus,
                          struct sn_train_layout *l, struct sn_validate_row *row)
 {
-    int cp, ep, v;
+    bool dp_given;
 
     if (!cell_int(f[C_TP], 1, 100000, &l->tp) ||
-        !cell_int(f[C_PP], 1, 100000, &l->pp) ||
-        !cell_int(f[C_DP], 1, 10000000, &l->dp)) {
-        snprintf(row->reason, sizeof(row->reason), "tp, pp or dp is missing");
+        !cell_int(f[C_PP], 1, 100000, &l->pp)) {
+        snprintf(row->reason, sizeof(row->reason), "tp or pp is missing");
         return false;
     }
-    /* other_parallel: context and expert parallelism, interleaving,
-     * ZeRO / FSDP, sequence parallelism, as the sources write them */
-    cp = tagged(other, "cp");
-    ep = tagged(other, "ep");
-    v = tagged(other, "v=");
-    if (!v)
-        v = tagged(other, "vpp");
-    l->cp = cp > 1 ? cp : 1;
-    l->ep = ep > 1 ? ep : 1;
-    l->vpp = v > 1 ? v : 1;
+    /* context and expert parallelism, interleaving: their columns, else
+     * other_parallel as the sources write them */
+    if (!degree(f[C_CP], other, "cp", &l->cp) ||
+        !degree(f[C_EP], other, "ep", &l->ep) ||
+        !degree(f[C_VPP], other, "vpp", &l->vpp) ||
+        (!blank(f[C_ETP]) && !cell_int(f[C_ETP], 1, 100000, &row->etp))) {
+        snprintf(row->reason, sizeof(row->reason),
+                 "cp, vpp, ep or etp is not a whole number");
+        return false;
+    }
+    dp_given = !blank(f[C_DP]);
+    if (dp_given && !cell_int(f[C_DP], 1, 10000000, &l->dp)) {
+        snprintf(row->reason, sizeof(row->reason), "dp '%.30s' is not a number",
+                 f[C_DP]);
+        return false;
+    }
+    if (!dp_given && !derive_dp(gpus, l, row))
+        return false;
     if ((long long)l->tp * l->pp * l->dp * l->cp != gpus &&
         (long long)l->tp * l->pp * l->dp == gpus && l->cp > 1) {
         /* the source counted CP inside DP */
@@ -459,7 +520,46 @@ static bool row_parallel(char **f, const char *other, int gpus,
                  l->tp, l->pp, l->dp, l->cp, gpus);
         return false;
     }
+    if (row->etp > 0 && row->etp != l->tp) {
+        char buf[64];
+        snprintf(buf, sizeof(buf), "etp %d modelled as tp %d", row->etp, l->tp);
+        append(row->assumed, sizeof(row->assumed), buf);
+    }
     return true;
+}
+
+/* The precision column (the MoE file's): bf16, fp16, fp8, and MXFP8 as
+ * FP8 and NVFP4/MXFP4 as FP4 (the layout's dtypes; the block-scaled
+ * formats' GEMM rates are the catalog's FP8 and FP4 ones). Blank: what
+ * row_stack took from the notes. */
+static void row_precision(const char *cell, const struct env_slot *e,
+                          struct sn_train_layout *l,
+                          struct sn_validate_row *row)
+{
+    char p[32];
+
+    lowercase(cell, p, sizeof(p));
+    if (!strcmp(p, "bf16"))
+        l->dtype = SN_DTYPE_BF16;
+    else if (!strcmp(p, "fp16"))
+        l->dtype = SN_DTYPE_FP16;
+    else if (strstr(p, "fp8") && e->env.sys.fp8_flops > 0)
+        l->dtype = SN_DTYPE_FP8;
+    else if (strstr(p, "fp4") && e->env.sys.fp4_flops > 0)
+        l->dtype = SN_DTYPE_FP4;
+    else if (!blank(p)) {
+        char buf[64];
+        snprintf(buf, sizeof(buf), "precision %.20s as %s", p,
+                 sn_dtype_name(l->dtype));
+        append(row->assumed, sizeof(row->assumed), buf);
+        return;
+    }
+    if (!strcmp(p, "mxfp8") || !strcmp(p, "nvfp4") || !strcmp(p, "mxfp4")) {
+        char buf[64];
+        snprintf(buf, sizeof(buf), "%s at the %s rate", p,
+                 sn_dtype_name(l->dtype));
+        append(row->assumed, sizeof(row->assumed), buf);
+    }
 }
 
 /* The built-in system for the row's gpu column; NULL (with the reason)
@@ -527,10 +627,20 @@ static void row_stack(const struct env_slot *e, const char *other,
 
 /* The global and micro-batch of l from the row (micro-batch 1 when
  * blank, said in assumed); false (with the reason) when unusable. */
-static bool row_batch(char **f, struct sn_train_layout *l,
+static bool row_batch(char **f, const char *other, struct sn_train_layout *l,
                       struct sn_validate_row *row)
 {
-    if (!cell_int(f[C_GBS], 1, 100000000, &l->gbs)) {
+    /* a blank global batch with a per-rank one ("local batch 8", as
+     * torchtitan's figures give it): that many sequences per DP rank */
+    int local = blank(f[C_GBS]) ? tagged(other, "local batch") : 0;
+
+    if (local > 0 && (long long)local * l->dp * l->cp <= 100000000) {
+        char buf[64];
+        l->gbs = local * l->dp;
+        snprintf(buf, sizeof(buf), "global batch %d x dp from local batch",
+                 local);
+        append(row->assumed, sizeof(row->assumed), buf);
+    } else if (!cell_int(f[C_GBS], 1, 100000000, &l->gbs)) {
         snprintf(row->reason, sizeof(row->reason),
                  "global batch is "
                  "missing");
@@ -655,8 +765,9 @@ static void predict_row(struct owned *own, char **f, int line,
     if (!e)
         return;
     row_stack(e, other, notes, zero, &l, &o);
+    row_precision(f[C_PRECISION], e, &l, row);
     l.seq = m.seq;
-    if (!row_batch(f, &l, row))
+    if (!row_batch(f, other, &l, row))
         return;
     rc_given = row_recompute(f, &l);
     row_predict(&m, e, &l, &o, rc_given, metric, gpus, row);

@@ -30,7 +30,7 @@
 #define SN__CATALOG_NSWITCHES 8
 #define SN__CATALOG_NNICS 3
 #define SN__CATALOG_NCABLES 14
-#define SN__CATALOG_NMODELS 19
+#define SN__CATALOG_NMODELS 28
 
 extern const struct sn_accel_info *const sn__catalog_accels[];
 extern const struct sn_switch_info *const sn__catalog_switches[];

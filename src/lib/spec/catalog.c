@@ -64,10 +64,39 @@ const struct sn_cable_info *sn_catalog_cable(const struct sn_catalog *c,
     return find((const void *const *)c->cables, c->ncables, name);
 }
 
+/* Whether the comma-separated list has name, case-insensitive, blanks
+ * around each entry ignored. */
+static bool list_has(const char *list, const char *name)
+{
+    size_t len = strlen(name);
+
+    while (list && *list) {
+        const char *end = strchr(list, ',');
+        size_t n = end ? (size_t)(end - list) : strlen(list);
+        const char *w = list;
+
+        while (n > 0 && *w == ' ')
+            w++, n--;
+        while (n > 0 && w[n - 1] == ' ')
+            n--;
+        if (n == len && strncasecmp(w, name, n) == 0)
+            return true;
+        list = end ? end + 1 : NULL;
+    }
+    return false;
+}
+
 const struct sn_model_info *sn_catalog_model(const struct sn_catalog *c,
                                              const char *name)
 {
-    return find((const void *const *)c->models, c->nmodels, name);
+    const struct sn_model_info *m =
+        find((const void *const *)c->models, c->nmodels, name);
+
+    /* names first: a user entry named like another's alias wins */
+    for (size_t i = 0; !m && name && *name && i < c->nmodels; i++)
+        if (list_has(c->models[i]->aliases, name))
+            m = c->models[i];
+    return m;
 }
 
 const char *sn__catalog_suggest(const void *const *items, size_t n,
@@ -165,37 +194,112 @@ const char *sn_confidence_mark(enum sn_confidence c)
     return "?";
 }
 
-/* Parameters of a transformer from its dimensions: per layer, attention
- * q and o (2h^2) plus k and v (2 h kv_heads h/heads), MLP (3 or 2 matrices
- * of h x ffn) per expert, router h x experts on MoE layers; embeddings
- * V h, twice when input and output are untied. Norms and biases (a few h
- * per layer) are left out. */
-void sn__model_params(const struct sn_model_info *m, double *total,
-                      double *active)
+/* Whether layer i (0-based) of m has an MoE MLP: none of a dense model;
+ * past the leading dense layers (dense_layers, else layers - moe_layers),
+ * every moe_every-th layer (Llama 4 Maverick's [0,1]*24: layers 1, 3,
+ * ..., NeMo Experts128Config moe_layer_freq). */
+bool sn_model_layer_is_moe(const struct sn_model_info *m, int i)
 {
-    double h = m->hidden, l = m->layers;
-    double head_dim = m->heads > 0 ? h / m->heads : h;
-    double kv = m->kv_heads > 0 ? m->kv_heads : m->heads;
-    double attn = 2 * h * h + 2 * h * kv * head_dim;
-    double mats = m->gated_mlp ? 3 : 2;
-    double mlp = mats * h * m->ffn;
-    double dense_mlp = mats * h * (m->dense_ffn > 0 ? m->dense_ffn : m->ffn);
-    double emb = (double)m->vocab * h * (m->tied_embeddings ? 1 : 2);
-    double moe_l = 0, dense_l = l, t, a;
+    int every = m->moe_every > 1 ? m->moe_every : 1, first;
 
-    if (m->experts > 1) {
-        moe_l = m->moe_layers > 0 ? m->moe_layers : l;
-        dense_l = l - moe_l;
+    if (m->experts <= 1 || i < 0 || i >= m->layers)
+        return false;
+    if (m->dense_layers > 0)
+        first = m->dense_layers;
+    else if (every == 1 && m->moe_layers > 0 && m->moe_layers < m->layers)
+        first = m->layers - m->moe_layers;
+    else
+        first = 0;
+    return i >= first && (i - first) % every == every - 1;
+}
+
+int sn_model_moe_layers(const struct sn_model_info *m)
+{
+    int n = 0;
+
+    for (int i = 0; i < m->layers; i++)
+        n += sn_model_layer_is_moe(m, i);
+    return n;
+}
+
+/* Attention weights of one layer. Multi-head latent attention (DeepSeek-V2
+ * arXiv:2405.04434 section 2.1): the query through a rank-q_lora
+ * projection (or straight from h), keys and values through the rank-
+ * kv_lora latent plus a shared rope key, output from heads x v_head_dim.
+ * Otherwise q and o of heads x head_dim, k and v of kv_heads x head_dim. */
+static double attn_params(const struct sn_model_info *m)
+{
+    double h = m->hidden, nh = m->heads;
+
+    if (m->attention == SN_ATTN_MLA) {
+        double qk = m->qk_nope_head_dim + m->qk_rope_head_dim;
+        double q = m->q_lora_rank > 0
+                       ? h * m->q_lora_rank + m->q_lora_rank * nh * qk
+                       : h * nh * qk;
+        double kv =
+            h * (m->kv_lora_rank + m->qk_rope_head_dim) +
+            m->kv_lora_rank * nh * (m->qk_nope_head_dim + m->v_head_dim);
+        return q + kv + nh * m->v_head_dim * h;
     }
-    t = dense_l * (attn + dense_mlp) + emb;
-    a = t;
-    if (moe_l > 0) {
-        double per = attn + h * m->experts;
-        t += moe_l * (per + (m->experts + m->shared_experts) * mlp);
-        a += moe_l * (per + (m->topk + m->shared_experts) * mlp);
+    double hd = m->head_dim > 0 ? m->head_dim : nh > 0 ? h / nh : h;
+    double kv = m->kv_heads > 0 ? m->kv_heads : nh;
+    return 2 * h * nh * hd + 2 * h * kv * hd;
+}
+
+static double mlp_params(const struct sn_model_info *m, int ffn)
+{
+    return (m->gated_mlp ? 3.0 : 2.0) * m->hidden * ffn;
+}
+
+static int dense_ffn(const struct sn_model_info *m)
+{
+    return m->dense_ffn > 0 ? m->dense_ffn : m->ffn;
+}
+
+/* The MLP of an MoE layer: every routed expert (or the top-k a token
+ * meets), the shared experts, the router (h x experts). */
+static double moe_params(const struct sn_model_info *m, bool active)
+{
+    double routed = active ? m->topk : m->experts;
+    int shared_ffn = m->shared_ffn > 0 ? m->shared_ffn : m->ffn;
+
+    return routed * mlp_params(m, m->ffn) +
+           m->shared_experts * mlp_params(m, shared_ffn) +
+           (double)m->hidden * m->experts;
+}
+
+/* Parameters of a transformer from its dimensions, per layer attention
+ * (attn_params), a dense MLP (3 or 2 matrices of h x ffn) or an MoE one
+ * (moe_params); embeddings V h, twice when input and output are untied.
+ * Norms and biases (a few h per layer) are left out, and so are the MTP
+ * modules (sn_model_mtp_params), as DeepSeek-V3's 671B leaves them. */
+void sn_model_params(const struct sn_model_info *m, double *total,
+                     double *active)
+{
+    double attn = attn_params(m), dense = mlp_params(m, dense_ffn(m));
+    double emb = (double)m->vocab * m->hidden * (m->tied_embeddings ? 1 : 2);
+    double t = emb, a = emb;
+
+    for (int i = 0; i < m->layers; i++) {
+        bool moe = sn_model_layer_is_moe(m, i);
+        t += attn + (moe ? moe_params(m, false) : dense);
+        a += attn + (moe ? moe_params(m, true) : dense);
     }
     if (total)
         *total = t;
     if (active)
         *active = a;
+}
+
+/* One MTP module (DeepSeek-V3 arXiv:2412.19437 section 2.2): a transformer
+ * layer like the last one and the projection of [h; embedding] (2h x h);
+ * the embedding and the output head are shared with the main model. */
+double sn_model_mtp_params(const struct sn_model_info *m)
+{
+    double h = m->hidden;
+    bool moe = sn_model_layer_is_moe(m, m->layers - 1);
+    double layer = attn_params(m) +
+                   (moe ? moe_params(m, false) : mlp_params(m, dense_ffn(m)));
+
+    return m->mtp_layers * (layer + 2 * h * h);
 }

@@ -3,6 +3,7 @@
  * and the inline `accelerator:` and `workload.model` mappings. An entry
  * either names a `base` (or reuses an existing name) and changes some of
  * its figures, or gives every required figure itself. */
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -470,15 +471,178 @@ static const char *const model_keys[] = {
     "params",
     "active_params",
     "source",
+    "aliases",
+    "attention",
+    "head_dim",
+    "q_lora_rank",
+    "kv_lora_rank",
+    "qk_nope_head_dim",
+    "qk_rope_head_dim",
+    "v_head_dim",
+    "dense_layers",
+    "moe_every",
+    "shared_ffn",
+    "window",
+    "window_every",
+    "mtp_layers",
     NULL,
 };
 
 /* Keys that change the shape, and with it the parameter count. */
 static const char *const model_dims[] = {
-    "layers",         "hidden",     "heads",           "kv_heads", "ffn",
-    "dense_ffn",      "vocab",      "gated_mlp",       "experts",  "topk",
-    "shared_experts", "moe_layers", "tied_embeddings", NULL,
+    "layers",
+    "hidden",
+    "heads",
+    "kv_heads",
+    "ffn",
+    "dense_ffn",
+    "vocab",
+    "gated_mlp",
+    "experts",
+    "topk",
+    "shared_experts",
+    "moe_layers",
+    "tied_embeddings",
+    "attention",
+    "head_dim",
+    "q_lora_rank",
+    "kv_lora_rank",
+    "qk_nope_head_dim",
+    "qk_rope_head_dim",
+    "v_head_dim",
+    "dense_layers",
+    "moe_every",
+    "shared_ffn",
+    NULL,
 };
+
+static const char *const attention_names[] = {"gqa", "mla", NULL};
+
+/* The keys of multi-head latent attention, which need attention: mla. */
+static const char *const mla_keys[] = {
+    "q_lora_rank",      "kv_lora_rank", "qk_nope_head_dim",
+    "qk_rope_head_dim", "v_head_dim",   NULL,
+};
+
+/* The issue-17 keys: attention and its dimensions, the dense/MoE layer
+ * pattern, sliding windows, MTP modules, aliases. attention: gqa clears a
+ * base's MLA dimensions. */
+static int model_get_moe(struct sn__ctx *c, const struct sn_yaml *map,
+                         const char *what, struct sn_model_info *m)
+{
+    int att = m->attention, rc;
+
+    if ((rc = sn__get_enum(c, map, "attention", what, attention_names, &att)))
+        return rc;
+    m->attention = (enum sn_attention)att;
+    if (m->attention == SN_ATTN_GQA)
+        m->q_lora_rank = m->kv_lora_rank = m->qk_nope_head_dim =
+            m->qk_rope_head_dim = m->v_head_dim = 0;
+    for (size_t i = 0; m->attention != SN_ATTN_MLA && mla_keys[i]; i++)
+        if (sn_yaml_get(map, mla_keys[i]))
+            return sn__fail(c, sn__at(map, mla_keys[i]),
+                            "%s: %s needs attention: mla", what, mla_keys[i]);
+    if ((rc = sn__get_int(c, map, "head_dim", what, 1, 65536, &m->head_dim)) ||
+        (rc = sn__get_int(c, map, "q_lora_rank", what, 0, 1 << 20,
+                          &m->q_lora_rank)) ||
+        (rc = sn__get_int(c, map, "kv_lora_rank", what, 1, 1 << 20,
+                          &m->kv_lora_rank)) ||
+        (rc = sn__get_int(c, map, "qk_nope_head_dim", what, 0, 65536,
+                          &m->qk_nope_head_dim)) ||
+        (rc = sn__get_int(c, map, "qk_rope_head_dim", what, 0, 65536,
+                          &m->qk_rope_head_dim)) ||
+        (rc = sn__get_int(c, map, "v_head_dim", what, 1, 65536,
+                          &m->v_head_dim)) ||
+        (rc = sn__get_int(c, map, "dense_layers", what, 0, 1000,
+                          &m->dense_layers)) ||
+        (rc = sn__get_int(c, map, "moe_every", what, 1, 1000, &m->moe_every)) ||
+        (rc = sn__get_int(c, map, "shared_ffn", what, 1, 1 << 22,
+                          &m->shared_ffn)) ||
+        (rc = sn__get_int(c, map, "window", what, 1, 100000000, &m->window)) ||
+        (rc = sn__get_int(c, map, "window_every", what, 1, 1000,
+                          &m->window_every)) ||
+        (rc = sn__get_int(c, map, "mtp_layers", what, 0, 64, &m->mtp_layers)) ||
+        (rc = sn__get_text(c, map, "aliases", what, 400, &m->aliases)))
+        return rc;
+    return SN_OK;
+}
+
+/* Each alias a catalog-style name (lowercase letters, digits, '-', '_',
+ * '.'), comma-separated. */
+static int check_aliases(struct sn__ctx *c, const struct sn_yaml *map,
+                         const char *what, const char *list)
+{
+    size_t n = 0;
+
+    for (const char *p = list; p && *p; p++) {
+        unsigned char ch = (unsigned char)*p;
+        if (ch == ',') {
+            if (n == 0)
+                break;
+            n = 0;
+        } else if (ch != ' ') {
+            if (!(islower(ch) || isdigit(ch) || strchr("-_.", ch)) ||
+                ++n > SN_SPEC_MAX_NAME)
+                return sn__fail(c, sn__at(map, "aliases"),
+                                "%s: aliases '%.64s' is not a list of "
+                                "names (lowercase letters, digits, '-', "
+                                "'_', '.', comma-separated)",
+                                what, list);
+        }
+    }
+    if (list && *list && n == 0)
+        return sn__fail(c, sn__at(map, "aliases"),
+                        "%s: aliases '%.64s' has an empty name", what, list);
+    return SN_OK;
+}
+
+/* What the issue-17 keys need of each other and of the shape. */
+static int model_check_moe(struct sn__ctx *c, const struct sn_yaml *map,
+                           const char *what, const struct sn_model_info *m)
+{
+    bool moe = m->experts > 1;
+
+    if (m->attention == SN_ATTN_MLA &&
+        (m->kv_lora_rank < 1 || m->v_head_dim < 1 ||
+         m->qk_nope_head_dim + m->qk_rope_head_dim < 1))
+        return sn__fail(c, sn__at(map, "attention"),
+                        "%s: attention: mla needs kv_lora_rank, v_head_dim "
+                        "and qk_nope_head_dim or qk_rope_head_dim",
+                        what);
+    if (m->attention == SN_ATTN_MLA && sn_yaml_get(map, "head_dim"))
+        return sn__fail(c, sn__at(map, "head_dim"),
+                        "%s: head_dim is for attention: gqa (mla takes "
+                        "qk_nope_head_dim, qk_rope_head_dim, v_head_dim)",
+                        what);
+    if (!moe && (m->dense_layers > 0 || m->moe_every > 1 || m->shared_ffn > 0))
+        return sn__fail(c, sn__at(map, "experts"),
+                        "%s: dense_layers, moe_every and shared_ffn need "
+                        "experts of 2 or more",
+                        what);
+    if (m->dense_layers >= m->layers && moe)
+        return sn__fail(c, sn__at(map, "dense_layers"),
+                        "%s: dense_layers %d leaves none of the %d layers "
+                        "MoE",
+                        what, m->dense_layers, m->layers);
+    if (m->shared_ffn > 0 && m->shared_experts < 1)
+        return sn__fail(c, sn__at(map, "shared_ffn"),
+                        "%s: shared_ffn needs shared_experts", what);
+    if (m->window_every > 0 && m->window < 1)
+        return sn__fail(c, sn__at(map, "window_every"),
+                        "%s: window_every needs window", what);
+    if (moe && m->moe_layers > 0 && sn_model_moe_layers(m) != m->moe_layers)
+        return sn__fail(
+            c,
+            sn__at(map, sn_yaml_get(map, "dense_layers") ? "dense_layers"
+                        : sn_yaml_get(map, "moe_every")  ? "moe_every"
+                                                         : "moe_layers"),
+            "%s: moe_layers %d disagrees with dense_layers %d "
+            "and moe_every %d (%d MoE layers of %d)",
+            what, m->moe_layers, m->dense_layers,
+            m->moe_every > 1 ? m->moe_every : 1, sn_model_moe_layers(m),
+            m->layers);
+    return check_aliases(c, map, what, m->aliases);
+}
 
 static int model_check(struct sn__ctx *c, const struct sn_yaml *map,
                        const char *what, const struct sn_model_info *m)
@@ -559,7 +723,8 @@ int sn__model_entry(struct sn__ctx *c, const struct sn_yaml *map,
                           &m->moe_layers)) ||
         (rc = sn__get_bool(c, map, "tied_embeddings", what,
                            &m->tied_embeddings)) ||
-        (rc = sn__get_text(c, map, "source", what, 400, &src)))
+        (rc = sn__get_text(c, map, "source", what, 400, &src)) ||
+        (rc = model_get_moe(c, map, what, m)))
         return rc;
     if (!base) {
         if (!sn_yaml_get(map, "kv_heads"))
@@ -571,7 +736,7 @@ int sn__model_entry(struct sn__ctx *c, const struct sn_yaml *map,
         reshaped = reshaped || sn_yaml_get(map, model_dims[i]);
     /* a new shape without a published count: count it from the shape */
     if (!base || reshaped)
-        sn__model_params(m, &m->params, &m->active_params);
+        sn_model_params(m, &m->params, &m->active_params);
     if ((rc = sn__get_qty(c, map, "params", what, SN_UNIT_COUNT, 1e3, 1e15,
                           &m->params)) ||
         (rc = sn__get_qty(c, map, "active_params", what, SN_UNIT_COUNT, 1e3,
@@ -579,8 +744,13 @@ int sn__model_entry(struct sn__ctx *c, const struct sn_yaml *map,
         return rc;
     if (m->experts <= 1 && !sn_yaml_get(map, "active_params"))
         m->active_params = m->params;
-    if ((rc = model_check(c, map, what, m)))
+    if ((rc = model_check(c, map, what, m)) ||
+        (rc = model_check_moe(c, map, what, m)))
         return rc;
+    /* the count the training model reads when the pattern gives it */
+    if (m->experts > 1 && m->moe_layers == 0 &&
+        (m->dense_layers > 0 || m->moe_every > 1))
+        m->moe_layers = sn_model_moe_layers(m);
     m->confidence = SN_CONF_USER;
     m->source = user_source(c, map, src, base ? base->name : NULL);
     *out = m;

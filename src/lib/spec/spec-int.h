@@ -100,9 +100,6 @@ int sn__model_entry(struct sn__ctx *c, const struct sn_yaml *map,
  * `const char *name`), or NULL. */
 const char *sn__catalog_suggest(const void *const *items, size_t n,
                                 const char *word);
-/* Parameter count of a model from its dimensions (total, per token). */
-void sn__model_params(const struct sn_model_info *m, double *total,
-                      double *active);
 
 /* Sections (sections.c), in the order sn__convert() runs them. */
 int sn__convert(struct sn__ctx *c);

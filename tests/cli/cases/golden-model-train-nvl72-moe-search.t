@@ -1,7 +1,7 @@
 # golden (issue 14, model/ refactor): the search for a large MoE model; every line of stdout but the search's wall time
 args: sim train examples/gb200-nvl72.yaml --model deepseek-v3 --search --top 4 --explain 2
 exit: 0
-stdout-has: DeepSeek-V3 (MoE, MLA simplified) on 72 x gb200-nvl72 (gb200-nvl72, 72 per scale-up domain)
+stdout-has: DeepSeek-V3 (MoE, MLA) on 72 x gb200-nvl72 (gb200-nvl72, 72 per scale-up domain)
 stdout-has: global batch 1152 x 4096 tokens, bf16; MFU against the dense bf16 peak, 2500.0 TFLOP/s
 stdout-has: #  tp  pp  dp  cp  ep  vpp  mbs  recompute  zero  step s  tokens/s    MFU    GiB  limited by
 stdout-has: 1   2   1  36   1   4    1    2       full  3     22.488    209823  28.9%  171.5  communication 16%
