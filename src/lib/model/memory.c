@@ -59,6 +59,25 @@ int sn__stage_layers(int layers, int pp, int stage, int *first)
     return base + (stage < extra ? 1 : 0);
 }
 
+int sn__stage_layers_d(const struct sn__dims *d, int pp, int stage, int *first)
+{
+    /* MTP modules sit on the last stage: each with the loss weighs about
+     * three layers (NVIDIA's DeepSeek-V3 layout 'Et*4|(t*4|)*14tmL' puts
+     * one layer beside them and the loss in the last of 16 chunks, four
+     * in every other), so the other stages take the layers evenly and
+     * the last what is left */
+    if (d->mtp > 0 && pp > 1) {
+        int per = (d->layers + 3 * d->mtp + pp - 1) / pp;
+        int last = d->layers - per * (pp - 1);
+        if (last >= 1) {
+            if (first)
+                *first = stage * per;
+            return stage == pp - 1 ? last : per;
+        }
+    }
+    return sn__stage_layers(d->layers, pp, stage, first);
+}
+
 double sn__inflight_chunks(int pp, int vpp, int m, int r)
 {
     double chunks;
@@ -173,7 +192,7 @@ static void stage_params(const struct sn__dims *d,
                          const struct sn_train_layout *l, int r, double *dense,
                          double *expert, int *nlayers, int *nmoe)
 {
-    int first, n = sn__stage_layers(d->layers, l->pp, r, &first), moe = 0;
+    int first, n = sn__stage_layers_d(d, l->pp, r, &first), moe = 0;
     double t = l->tp, etp = l->etp > 0 ? l->etp : l->tp;
     double per_dense, per_moe_dense, per_moe_exp;
 
@@ -300,7 +319,7 @@ void sn_train_memory(const struct sn_model_info *m,
         stages[n++] = l->pp - 1;
     if (d.moe && l->pp > 2) {
         for (int r = 1; r < l->pp - 1; r++) {
-            int first, nl = sn__stage_layers(d.layers, l->pp, r, &first);
+            int first, nl = sn__stage_layers_d(&d, l->pp, r, &first);
             if (nl && sn__layer_is_moe(&d, first)) {
                 stages[n++] = r;
                 break;

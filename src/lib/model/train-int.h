@@ -59,6 +59,9 @@ bool sn__layer_is_moe(const struct sn__dims *d, int i);
  * as a layer each: Llama 3, Megatron-Core); else the first layers % pp
  * stages take one more. */
 int sn__stage_layers(int layers, int pp, int stage, int *first);
+/* The same for the model d: with MTP modules (on the last stage) the
+ * last stage takes fewer layers. */
+int sn__stage_layers_d(const struct sn__dims *d, int pp, int stage, int *first);
 /* Micro-batch model chunks stage r holds in flight under 1F1B (vpp = 1) or
  * the interleaved schedule (Megatron-LM's warm-up count plus one). */
 double sn__inflight_chunks(int pp, int vpp, int m, int r);

@@ -419,12 +419,12 @@ static int ep_a2a(struct step_ctx *c, enum comm_kind kind, double bytes,
 
 /* The MLP of a MoE layer for one micro-batch: forward and backward compute
  * (*gf its expert GEMMs, for the TP overlap) and the dispatch and combine
- * all-to-all, one way (*a2a). The local experts run as grouped GEMMs of
- * the rows routing gives each: T x topk x ep x etp / (experts x tp) when
- * balanced (Megatron-Core's folding: the stage's tokens spread over the
+ * all-to-all, one way each (*disp, *comb). The local experts run as grouped
+ * GEMMs of the rows routing gives each: T x topk x ep x etp / (experts x tp)
+ * when balanced (Megatron-Core's folding: the stage's tokens spread over the
  * edp replicas of every expert), times the capacity factor. */
 static int moe_mlp(struct step_ctx *c, double *fwd, double *bwd, double *gf,
-                   double *a2a)
+                   double *disp, double *comb)
 {
     struct sn_train *t = c->t;
     const struct sn__dims *d = &t->d;
@@ -444,7 +444,7 @@ static int moe_mlp(struct step_ctx *c, double *fwd, double *bwd, double *gf,
      * the same two after the combine: (4 + 12 topk) h bytes a token */
     double perm =
         elem(r, (4 + 12 * cap * d->topk) * T * h / c->rdiv) + 3 * r->kt;
-    double disp, comb, bytes = cap * T * d->topk * h * 2 / c->rdiv;
+    double bytes = cap * T * d->topk * h * 2 / c->rdiv;
     int rc;
 
     *fwd = router + perm + fc1 + fc2 + act;
@@ -458,11 +458,31 @@ static int moe_mlp(struct step_ctx *c, double *fwd, double *bwd, double *gf,
         *fwd += s1 + s2 + sa;
         *bwd += 2 * (s1 + s2 + sa);
     }
-    rc = ep_a2a(c, KIND_DISPATCH, bytes, &disp);
+    rc = ep_a2a(c, KIND_DISPATCH, bytes, disp);
     if (!rc)
-        rc = ep_a2a(c, KIND_COMBINE, bytes, &comb);
-    *a2a = rc ? 0 : disp + comb;
+        rc = ep_a2a(c, KIND_COMBINE, bytes, comb);
     return rc;
+}
+
+/* The EP all-to-all under Megatron-Core's overlap_moe_expert_parallel_comm
+ * (interleaved 1F1B, or no pipeline): the forward of one micro-batch runs
+ * beside the backward of another, layer by layer, each all-to-all of one
+ * under a compute block of the other, as DeepSeek-V3's DualPipe pairs
+ * them (report section 3.2.1, figure 4): forward attention with the
+ * backward's combine (a dispatch-shaped exchange), the forward dispatch
+ * with the backward MLP, the forward MLP with the backward's dispatch (a
+ * combine-shaped one), the forward combine with the backward attention.
+ * What a block does not cover stays exposed; what it covers slows it by
+ * the SMs the kernels hold. */
+static void ep_overlap(double attn_f, double attn_b, double mlp_f, double mlp_b,
+                       double disp, double comb, double *ep_f, double *ep_b)
+{
+    double e = fmax(disp - attn_f, 0) + fmax(disp - mlp_b, 0) +
+               fmax(comb - mlp_f, 0) + fmax(comb - attn_b, 0);
+    double hid = 2 * (disp + comb) - e;
+
+    *ep_f = 0;
+    *ep_b = e + hid * EP_SM_SHARE / (1 - EP_SM_SHARE);
 }
 
 static int layer(struct step_ctx *c, bool moe, struct layer_cost *lc)
@@ -474,7 +494,7 @@ static int layer(struct step_ctx *c, bool moe, struct layer_cost *lc)
     double T = c->T, tp = l->tp, h = d->h, hid = 0;
     double ln, qkv, proj, up, core_f, core_b, bda, mlp_f, mlp_b, f, b;
     double tp_f = 0, tp_b = 0, cp_f = 0, cp_b = 0, ep_f = 0, ep_b = 0;
-    double gemms_f, a2a = 0;
+    double gemms_f, disp = 0, comb = 0;
     double drop = c->o->dropout ? 1 : 0;
     int rc;
 
@@ -486,11 +506,11 @@ static int layer(struct step_ctx *c, bool moe, struct layer_cost *lc)
     bda = elem(r, (6 + drop) * T * h / c->rdiv);
 
     if (moe) {
-        rc = moe_mlp(c, &mlp_f, &mlp_b, &gemms_f, &a2a);
+        rc = moe_mlp(c, &mlp_f, &mlp_b, &gemms_f, &disp, &comb);
         if (rc)
             return rc;
-        ep_f = a2a;
-        ep_b = a2a;
+        ep_f = disp + comb;
+        ep_b = disp + comb;
     } else {
         double fc1 = gemm(r, T, d->f_dense * (d->mats - 1) / tp, h);
         double fc2 = gemm(r, T, h, d->f_dense / tp);
@@ -551,16 +571,9 @@ static int layer(struct step_ctx *c, bool moe, struct layer_cost *lc)
     default:
         break;
     }
-    /* the EP all-to-all: Megatron-Core's overlap_moe_expert_parallel_comm
-     * runs the forward of one micro-batch beside the backward of another
-     * (interleaved 1F1B, or no pipeline), each one's dispatch and combine
-     * under the other's compute; else every one is exposed */
-    if (moe && c->o->overlap_ep && (l->pp == 1 || l->vpp > 1)) {
-        double all = ep_f + ep_b, win = f + b + lc->recompute;
-        double e = all > win ? all - win : 0;
-        ep_f = 0;
-        ep_b = e + (all - e) * EP_SM_SHARE / (1 - EP_SM_SHARE);
-    }
+    if (moe && c->o->overlap_ep && (l->pp == 1 || l->vpp > 1))
+        ep_overlap(f - mlp_f, b - mlp_b + lc->recompute, mlp_f, mlp_b, disp,
+                   comb, &ep_f, &ep_b);
     /* hidden communication still slows the compute it hides under (SM
      * and HBM contention; Calculon's processor_usage), charged to TP */
     lc->tp = tp_f + tp_b + t->sys.calib.overlap_tax * hid;
@@ -644,7 +657,7 @@ static int stage(struct step_ctx *c, int s, const struct layer_cost *dense,
     const struct sn_train_layout *l = c->l;
     const struct rates *r = &c->r;
     double T = c->T, tp = l->tp;
-    int first, n = sn__stage_layers(d->layers, l->pp, s, &first), nm = 0;
+    int first, n = sn__stage_layers_d(d, l->pp, s, &first), nm = 0;
     int rc;
 
     memset(sc, 0, sizeof(*sc));
@@ -898,7 +911,7 @@ static int pipe_stages(struct step_ctx *c, const struct layer_cost *dense,
     ps->tmax = -1;
     for (int s = 0; s < l->pp; s++) {
         bool middle = s > 0 && s < l->pp - 1;
-        int first, n = sn__stage_layers(d->layers, l->pp, s, &first);
+        int first, n = sn__stage_layers_d(d, l->pp, s, &first);
         int nm = 0;
         assert(first >= 0 && first + n <= d->layers);
         for (int i = first; i < first + n; i++)
