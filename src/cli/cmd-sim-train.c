@@ -22,10 +22,11 @@ struct train_opts {
     const char *output;
     enum sn_format format;
     long long gpus, tp, pp, dp, ep, etp, cp, mbs, gbs, seq, vpp, zero;
-    int recompute; /* -1: not given */
-    int dtype;     /* -1: not given */
-    int sp;        /* -1 not given, 0 off, 1 on */
-    bool legacy;   /* 2021-22 Megatron-LM software */
+    int recompute;       /* -1: not given */
+    int dtype;           /* -1: not given */
+    int sp;              /* -1 not given, 0 off, 1 on */
+    bool legacy;         /* 2021-22 Megatron-LM software */
+    double moe_capacity; /* 0: forced-balanced routing */
     bool search;
     long long top;
     long long explain; /* 0: none; K: the K-th of the search */
@@ -102,6 +103,14 @@ static int parse(int argc, char **argv, struct train_opts *o)
                 return SN_EXIT_USAGE;
         } else if ((v = cli_opt_value(argc, argv, &i, "--model", NULL, &rc))) {
             o->model = v;
+        } else if ((v = cli_opt_value(argc, argv, &i, "--moe-capacity", NULL,
+                                      &rc))) {
+            /* a capacity factor: 1 (balanced) to 64 */
+            if (sn_parse_double(v, &o->moe_capacity, NULL) ||
+                !(o->moe_capacity >= 1 && o->moe_capacity <= 64))
+                return cli_usage_error("--moe-capacity: '%s' (expected a "
+                                       "factor from 1 to 64)",
+                                       v);
         } else if ((v = cli_opt_value(argc, argv, &i, "--output", NULL, &rc))) {
             o->output = v;
         } else if ((v = cli_opt_value(argc, argv, &i, "--recompute", NULL,
@@ -653,6 +662,7 @@ static int setup(struct train_run *x, int argc, char **argv)
         sn_train_opts_legacy(&x->so);
     else
         sn_train_opts_default(&x->so);
+    x->so.moe_capacity = x->o.moe_capacity;
     if ((rc = make_layout(&x->o, x->m, x->gpus, &x->l)))
         return rc;
     if (goodput(&x->spec, x->m, x->gpus, &x->g, &x->have_g, x->why,
