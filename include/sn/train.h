@@ -39,11 +39,13 @@ enum sn_dtype {
     SN_DTYPE_COUNT
 };
 
-/* How one job is split. Accelerators = tp x cp x pp x dp; ep divides dp
- * (experts are spread over data-parallel ranks). Ranks are placed the way
- * Megatron-LM places them: rank = tp_i + tp*(cp_i + cp*(dp_i + dp*pp_i)),
- * so TP groups are contiguous, then CP, then DP (EP inside DP), and PP
- * outermost. */
+/* How one job is split. Accelerators = tp x cp x pp x dp. Ranks are placed
+ * the way Megatron-LM places them: rank = tp_i + tp*(cp_i + cp*(dp_i +
+ * dp*pp_i)), so TP groups are contiguous, then CP, then DP, and PP
+ * outermost. The MoE layers fold the same tp x cp x dp ranks of a stage
+ * into etp x ep x edp (Megatron-Core's MoE parallel folding): expert TP
+ * fastest, then EP, so an EP group is ep ranks at stride etp, and the
+ * expert-data-parallel size is edp = tp x cp x dp / (ep x etp). */
 struct sn_train_layout {
     int tp, pp, dp, cp, ep;
     int vpp; /* model chunks per pipeline rank; 1 = 1F1B */
@@ -56,6 +58,8 @@ struct sn_train_layout {
                  3 and parameters */
     bool sp;  /* sequence parallelism (needs tp > 1) */
     enum sn_dtype dtype;
+    int etp; /* expert tensor parallelism; 0 = tp (Megatron-Core's
+                default) */
 };
 
 /* What the software does besides the layout. sn_train_opts_default()
@@ -68,6 +72,15 @@ struct sn_train_opts {
     bool overlap_tp;           /* TP/SP collectives overlap their GEMMs */
     bool overlap_p2p;          /* PP send/recv overlaps compute */
     bool dropout;              /* dropout masks are kept (GPT-3 recipes) */
+    bool overlap_ep;           /* the MoE all-to-all of one micro-batch overlaps
+                                  the compute of another (Megatron-Core's
+                                  overlap_moe_expert_parallel_comm; interleaved
+                                  pipelines or none) */
+    double moe_capacity;       /* tokens an expert takes / its balanced share:
+                                  0 or 1 = forced-balanced dropless routing
+                                  (NVIDIA's benchmark convention); above 1 a
+                                  capacity factor with padding, or the busiest
+                                  rank's imbalance */
 };
 
 /* Calibration: the few physical constants of an accelerator generation,
@@ -102,6 +115,14 @@ struct sn_train_comm {
                 uint32_t siblings, double bytes, double *seconds,
                 struct sn_error *err);
     void *ctx;
+    /* Optional: the same collective at the nominal rate of its
+     * bottleneck links (the flow engine's loads, no protocol efficiency):
+     * *wire seconds of transfer and *latency seconds fixed, and whether
+     * the bottleneck is the scale-out network. For kernels that are not
+     * NCCL's (the MoE dispatch and combine). NULL: time() is used. */
+    int (*wire)(void *ctx, enum sn_coll_op op, const struct sn_group *g,
+                uint32_t siblings, double bytes, double *wire, double *latency,
+                bool *scaleout, struct sn_error *err);
 };
 
 /* What the step-time model needs to know about the machine. */
@@ -238,9 +259,9 @@ void sn_train_memory(const struct sn_model_info *m,
                      struct sn_train_memory *mem);
 
 /* Layout rules: products, divisibility (heads, kv heads, ffn and hidden by
- * tp; at least pp x vpp layers; batch by mbs x dp; sequence by cp; experts and
- * dp by ep), supported combinations. SN_EINPUT with a message saying which rule
- * fails. */
+ * tp; at least pp x vpp layers; batch by mbs x dp; sequence by cp; experts by
+ * ep, tp x cp x dp by ep x etp, ffn by etp), supported combinations. SN_EINPUT
+ * with a message saying which rule fails. */
 int sn_train_check(const struct sn_model_info *m,
                    const struct sn_train_layout *l, int accels,
                    struct sn_error *err);

@@ -21,11 +21,12 @@ struct train_opts {
     const char *model;
     const char *output;
     enum sn_format format;
-    long long gpus, tp, pp, dp, ep, cp, mbs, gbs, seq, vpp, zero;
-    int recompute; /* -1: not given */
-    int dtype;     /* -1: not given */
-    int sp;        /* -1 not given, 0 off, 1 on */
-    bool legacy;   /* 2021-22 Megatron-LM software */
+    long long gpus, tp, pp, dp, ep, etp, cp, mbs, gbs, seq, vpp, zero;
+    int recompute;       /* -1: not given */
+    int dtype;           /* -1: not given */
+    int sp;              /* -1 not given, 0 off, 1 on */
+    bool legacy;         /* 2021-22 Megatron-LM software */
+    double moe_capacity; /* 0: forced-balanced routing */
     bool search;
     long long top;
     long long explain; /* 0: none; K: the K-th of the search */
@@ -57,6 +58,7 @@ static int parse(int argc, char **argv, struct train_opts *o)
         {"--pp", 1, 100000, offsetof(struct train_opts, pp)},
         {"--dp", 1, 10000000, offsetof(struct train_opts, dp)},
         {"--ep", 1, 100000, offsetof(struct train_opts, ep)},
+        {"--etp", 1, 1024, offsetof(struct train_opts, etp)},
         {"--cp", 1, 1024, offsetof(struct train_opts, cp)},
         {"--mbs", 1, 100000, offsetof(struct train_opts, mbs)},
         {"--gbs", 1, 100000000, offsetof(struct train_opts, gbs)},
@@ -101,6 +103,14 @@ static int parse(int argc, char **argv, struct train_opts *o)
                 return SN_EXIT_USAGE;
         } else if ((v = cli_opt_value(argc, argv, &i, "--model", NULL, &rc))) {
             o->model = v;
+        } else if ((v = cli_opt_value(argc, argv, &i, "--moe-capacity", NULL,
+                                      &rc))) {
+            /* a capacity factor: 1 (balanced) to 64 */
+            if (sn_parse_double(v, &o->moe_capacity, NULL) ||
+                !(o->moe_capacity >= 1 && o->moe_capacity <= 64))
+                return cli_usage_error("--moe-capacity: '%s' (expected a "
+                                       "factor from 1 to 64)",
+                                       v);
         } else if ((v = cli_opt_value(argc, argv, &i, "--output", NULL, &rc))) {
             o->output = v;
         } else if ((v = cli_opt_value(argc, argv, &i, "--recompute", NULL,
@@ -156,6 +166,8 @@ static void layout_line(const struct sn_train_layout *l, struct sn_buf *b)
                   l->tp, l->pp, l->dp, l->cp, l->ep, l->vpp, l->mbs, l->gbs,
                   l->seq, sn_recompute_name(l->recompute), l->zero,
                   l->sp ? "on" : "off", sn_dtype_name(l->dtype));
+    if (l->ep > 1) /* expert TP, Megatron-Core's default tp when not given */
+        sn_buf_printf(b, "  etp %d", l->etp > 0 ? l->etp : l->tp);
 }
 
 static const char *main_limit(const struct sn_train_result *r, char *buf,
@@ -300,6 +312,8 @@ void cli_layout_json(struct sn_json *j, const struct sn_train_layout *l,
     sn_json_kint(j, "dp", l->dp);
     sn_json_kint(j, "cp", l->cp);
     sn_json_kint(j, "ep", l->ep);
+    if (l->ep > 1)
+        sn_json_kint(j, "etp", l->etp > 0 ? l->etp : l->tp);
     sn_json_kint(j, "vpp", l->vpp);
     sn_json_kint(j, "mbs", l->mbs);
     sn_json_kint(j, "gbs", l->gbs);
@@ -435,6 +449,7 @@ static int make_layout(const struct train_opts *o,
     l->pp = o->pp ? (int)o->pp : 1;
     l->cp = o->cp ? (int)o->cp : 1;
     l->ep = o->ep ? (int)o->ep : 1;
+    l->etp = (int)o->etp; /* 0: tp */
     l->vpp = o->vpp ? (int)o->vpp : 1;
     l->mbs = o->mbs ? (int)o->mbs : 1;
     l->seq = o->seq ? (int)o->seq : (m->seq > 0 ? m->seq : 2048);
@@ -481,6 +496,7 @@ static void search_text(const struct sn_train_candidate *top, size_t n,
         "#",         "tp",   "pp",     "dp",       "cp",  "ep",  "vpp", "mbs",
         "recompute", "zero", "step s", "tokens/s", "MFU", "GiB", NULL};
     char lim[64];
+    bool moe = false;
 
     sn_buf_printf(b,
                   "searched %llu layouts that pass the rules, %llu fit in "
@@ -491,9 +507,15 @@ static void search_text(const struct sn_train_candidate *top, size_t n,
         sn_buf_printf(b, "no layout fits\n");
         return;
     }
+    /* expert TP only for MoE listings: after ep */
+    for (size_t i = 0; i < n; i++)
+        moe = moe || top[i].layout.ep > 1;
     sn_table_init(&t, "");
-    for (size_t c = 0; cols[c]; c++)
+    for (size_t c = 0; cols[c]; c++) {
         sn_table_col(&t, cols[c], c != 9);
+        if (moe && !strcmp(cols[c], "ep"))
+            sn_table_col(&t, "etp", true);
+    }
     sn_table_col(&t, "limited by", false);
     for (size_t i = 0; i < n; i++) {
         const struct sn_train_layout *l = &top[i].layout;
@@ -505,6 +527,8 @@ static void search_text(const struct sn_train_candidate *top, size_t n,
         sn_table_cell(&t, "%d", l->dp);
         sn_table_cell(&t, "%d", l->cp);
         sn_table_cell(&t, "%d", l->ep);
+        if (moe)
+            sn_table_cell(&t, "%d", l->etp > 0 ? l->etp : l->tp);
         sn_table_cell(&t, "%d", l->vpp);
         sn_table_cell(&t, "%d", l->mbs);
         sn_table_cell(&t, "%s", sn_recompute_name(l->recompute));
@@ -638,6 +662,7 @@ static int setup(struct train_run *x, int argc, char **argv)
         sn_train_opts_legacy(&x->so);
     else
         sn_train_opts_default(&x->so);
+    x->so.moe_capacity = x->o.moe_capacity;
     if ((rc = make_layout(&x->o, x->m, x->gpus, &x->l)))
         return rc;
     if (goodput(&x->spec, x->m, x->gpus, &x->g, &x->have_g, x->why,

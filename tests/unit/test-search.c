@@ -100,7 +100,8 @@ static void test_search_best_beats_every_hand_picked_layout(void)
                                                 (enum sn_recompute)rc,
                                                 1,
                                                 tps[a] > 1,
-                                                SN_DTYPE_BF16};
+                                                SN_DTYPE_BF16,
+                                                0};
                     struct sn_train_result r;
                     if (sn_train_check(&tm_gpt_18b, &l, 64, NULL))
                         continue;

@@ -59,6 +59,25 @@ int sn__stage_layers(int layers, int pp, int stage, int *first)
     return base + (stage < extra ? 1 : 0);
 }
 
+int sn__stage_layers_d(const struct sn__dims *d, int pp, int stage, int *first)
+{
+    /* MTP modules sit on the last stage: each with the loss weighs about
+     * three layers (NVIDIA's DeepSeek-V3 layout 'Et*4|(t*4|)*14tmL' puts
+     * one layer beside them and the loss in the last of 16 chunks, four
+     * in every other), so the other stages take the layers evenly and
+     * the last what is left */
+    if (d->mtp > 0 && pp > 1) {
+        int per = (d->layers + 3 * d->mtp + pp - 1) / pp;
+        int last = d->layers - per * (pp - 1);
+        if (last >= 1) {
+            if (first)
+                *first = stage * per;
+            return stage == pp - 1 ? last : per;
+        }
+    }
+    return sn__stage_layers(d->layers, pp, stage, first);
+}
+
 double sn__inflight_chunks(int pp, int vpp, int m, int r)
 {
     double chunks;
@@ -83,19 +102,27 @@ struct layer_act {
     double repl;   /* replicated across TP unless sequence parallel */
     double split;  /* split by TP */
     double scores; /* the s x s attention terms, split by TP */
+    double upproj; /* MLA's up-projected queries, keys and values, split
+                      by TP (part of split) */
 };
 
-static void layer_act_per_token(const struct sn__dims *d, bool moe, double s_kv,
-                                const struct sn_train_opts *o,
-                                struct layer_act *la)
+/* The stored bytes per token of the attention block's own tensors. */
+static void attn_act_per_token(const struct sn__dims *d, double s_kv,
+                               const struct sn_train_opts *o,
+                               struct layer_act *la)
 {
-    double mlp;
-
-    /* LayerNorm inputs (2 x 2h), QKV and FC1 inputs (2 x 2h); one byte
-     * per element for each hidden dropout mask */
-    la->repl = 8 * d->h + (o->dropout ? 2 * d->h : 0);
-    /* Q, K, V (GQA: kv heads) and the projection input */
-    la->split = 4 * d->a * d->d + 4 * d->k * d->d;
+    if (d->mla) {
+        /* DeepSeek-V2's MLA in Megatron-Core: the query and key-value
+         * latents (each the input of its norm and of its up-projection),
+         * the rope key, then the up-projected Q and K (nope + rope wide),
+         * V and the output projection's input */
+        la->repl += 4 * d->q_lora + 2 * (d->kv_lora + d->rope) + 2 * d->kv_lora;
+        la->upproj = 2 * d->a * (2 * d->qk + d->v_hd);
+        la->split += la->upproj + 2 * d->a * d->v_hd;
+    } else {
+        /* Q, K, V (GQA: kv heads) and the projection input */
+        la->split += 4 * d->a * d->d + 4 * d->k * d->d;
+    }
     if (o->flash_attention) {
         la->scores = 0;
         la->split += 4 * d->a; /* softmax log-sum-exp, fp32 */
@@ -103,17 +130,32 @@ static void layer_act_per_token(const struct sn__dims *d, bool moe, double s_kv,
         /* softmax output (2 bytes), dropout mask (1) and output (2) */
         la->scores = d->a * s_kv * (o->dropout ? 5 : 2);
     }
-    /* FC1 outputs (two for a gated MLP) and the activation output */
-    mlp = 2 * d->f * (d->mats - 1) + 2 * d->f;
+}
+
+static void layer_act_per_token(const struct sn__dims *d, bool moe, double s_kv,
+                                const struct sn_train_opts *o,
+                                struct layer_act *la)
+{
+    double mats1 = d->mats - 1;
+
+    memset(la, 0, sizeof(*la));
+    /* LayerNorm inputs (2 x 2h), QKV and FC1 inputs (2 x 2h); one byte
+     * per element for each hidden dropout mask */
+    la->repl = 8 * d->h + (o->dropout ? 2 * d->h : 0);
+    attn_act_per_token(d, s_kv, o, la);
     if (moe) {
-        /* each token is copied to topk experts: the permuted input and the
-         * expert MLP activations per copy; shared experts as dense; router
-         * logits and probabilities in fp32 */
-        la->split += d->topk * mlp + d->shared * mlp;
-        la->repl += d->topk * 2 * d->h + 8 * d->experts;
+        /* each token is copied to topk experts (times the capacity
+         * factor's padding): the permuted input and the expert MLP
+         * activations per copy (FC1 outputs, two for a gated MLP, and
+         * the activation output); shared experts as dense; router logits
+         * and probabilities in fp32 */
+        double cap = o->moe_capacity > 1 ? o->moe_capacity : 1;
+        la->split += cap * d->topk * (2 * d->f * mats1 + 2 * d->f) +
+                     d->shared * (2 * d->f_shared * mats1 + 2 * d->f_shared);
+        la->repl += cap * d->topk * 2 * d->h + 8 * d->experts;
     } else {
         double fd = d->moe ? d->f_dense : d->f;
-        la->split += 2 * fd * (d->mats - 1) + 2 * fd;
+        la->split += 2 * fd * mats1 + 2 * fd;
     }
 }
 
@@ -135,29 +177,33 @@ static double layer_bytes(const struct sn__dims *d, bool moe,
     case SN_RECOMPUTE_FULL:
         return 2 * d->h / rdiv; /* the layer input */
     case SN_RECOMPUTE_SELECTIVE:
-        return all - la.scores / t;
+        /* the core attention; with MLA also its up-projections, rebuilt
+         * from the latents (Megatron-Core's recompute_modules
+         * mla_up_proj, which the DeepSeek-V3 recipes run) */
+        return all - la.scores / t - la.upproj / t;
     default:
         return all;
     }
 }
 
 /* Parameters on stage r per accelerator, split into dense (sharded over
- * dp x cp) and expert (sharded over dp x cp / ep) parts. */
+ * dp x cp) and expert (sharded over the expert-data-parallel group). */
 static void stage_params(const struct sn__dims *d,
                          const struct sn_train_layout *l, int r, double *dense,
                          double *expert, int *nlayers, int *nmoe)
 {
-    int first, n = sn__stage_layers(d->layers, l->pp, r, &first), moe = 0;
-    double t = l->tp, per_dense, per_moe_dense, per_moe_exp;
+    int first, n = sn__stage_layers_d(d, l->pp, r, &first), moe = 0;
+    double t = l->tp, etp = l->etp > 0 ? l->etp : l->tp;
+    double per_dense, per_moe_dense, per_moe_exp;
 
     for (int i = first; i < first + n; i++)
         moe += sn__layer_is_moe(d, i);
     per_dense = sn__attn_params(d) / t + sn__norm_params(d) +
                 sn__mlp_params(d, d->moe ? d->f_dense : d->f) / t;
     per_moe_dense = sn__attn_params(d) / t + sn__norm_params(d) +
-                    d->shared * sn__mlp_params(d, d->f) / t +
+                    d->shared * sn__mlp_params(d, d->f_shared) / t +
                     d->h * d->experts; /* router, replicated */
-    per_moe_exp = d->experts * sn__mlp_params(d, d->f) / (l->ep * t);
+    per_moe_exp = d->experts * sn__mlp_params(d, d->f) / (l->ep * etp);
     *dense = (n - moe) * per_dense + moe * per_moe_dense;
     *expert = moe * per_moe_exp;
     if (r == 0)
@@ -168,6 +214,15 @@ static void stage_params(const struct sn__dims *d,
          * keeps its own copy when the pipeline has more than one */
         if (!d->tied || l->pp > 1)
             *dense += d->v * d->h / t;
+        /* the MTP modules sit after the last layer (Megatron-Core puts
+         * them on the last stage) */
+        if (d->mtp) {
+            *dense += d->mtp * ((d->moe ? per_moe_dense : per_dense) +
+                                sn__mtp_params(d) / t);
+            *expert += d->moe ? d->mtp * per_moe_exp : 0;
+            n += d->mtp;
+            moe += d->moe ? d->mtp : 0;
+        }
     }
     *nlayers = n;
     *nmoe = moe;
@@ -188,7 +243,8 @@ static void stage_memory(const struct sn__dims *d,
     stage_params(d, l, r, &dense, &expert, &nlayers, &nmoe);
     sn__state_bytes(l->dtype, &w, &g, &opt);
     shard = (double)l->dp * l->cp;
-    eshard = shard / l->ep;
+    /* the expert-data-parallel group: tp x cp x dp / (ep x etp) */
+    eshard = shard * l->tp / (l->ep * (l->etp > 0 ? l->etp : l->tp));
     switch (l->zero) {
     case 0:
         mem->weights = (dense + expert) * w;
@@ -263,7 +319,7 @@ void sn_train_memory(const struct sn_model_info *m,
         stages[n++] = l->pp - 1;
     if (d.moe && l->pp > 2) {
         for (int r = 1; r < l->pp - 1; r++) {
-            int first, nl = sn__stage_layers(d.layers, l->pp, r, &first);
+            int first, nl = sn__stage_layers_d(&d, l->pp, r, &first);
             if (nl && sn__layer_is_moe(&d, first)) {
                 stages[n++] = r;
                 break;

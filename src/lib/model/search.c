@@ -154,7 +154,7 @@ static int try_layout(struct search *c, const struct sn_train_layout *l)
 /* Every recompute mode and ZeRO stage the search allows for one choice
  * of the parallel degrees, micro-batch and interleaving. */
 static int try_options(struct search *c, int tp, int pp, int dp, int cp, int ep,
-                       int vpp, int mbs)
+                       int etp, int vpp, int mbs)
 {
     const struct sn_train_search *s = c->s;
     int rc;
@@ -169,9 +169,9 @@ static int try_options(struct search *c, int tp, int pp, int dp, int cp, int ep,
             continue;
         for (int z = 0; z <= 3; z++) {
             struct sn_train_layout l = {
-                tp,  pp,     dp,      cp,     ep,
-                vpp, mbs,    s->gbs,  s->seq, (enum sn_recompute)rcv,
-                z,   tp > 1, s->dtype};
+                tp,  pp,     dp,       cp,     ep,
+                vpp, mbs,    s->gbs,   s->seq, (enum sn_recompute)rcv,
+                z,   tp > 1, s->dtype, etp};
             if (s->fixed_zero && z != s->zero)
                 continue;
             if (!s->fixed_zero &&
@@ -185,6 +185,10 @@ static int try_options(struct search *c, int tp, int pp, int dp, int cp, int ep,
     return SN_OK;
 }
 
+static int try_eps(struct search *c, int tp, int cp, int pp, int dp, int etp,
+                   const int *eps, int nep, const int *mbss, int nmb,
+                   const int *vpps, int nvpp);
+
 /* The EP degrees, micro-batches and interleaving depths of one split of
  * the accelerators into tp x cp x pp x dp. */
 static int try_split(struct search *c, int tp, int cp, int pp, int dp)
@@ -194,11 +198,32 @@ static int try_split(struct search *c, int tp, int cp, int pp, int dp)
 
     if (s->gbs % dp)
         return SN_OK;
-    nep = c->experts > 1 ? divisors(dp, c->experts, eps, 64) : 1;
-    if (c->experts <= 1)
-        eps[0] = 1;
     nmb = divisors(s->gbs / dp, c->max_mbs, mbss, 64);
     nvpp = vpp_choices(c->m, pp, c->max_vpp, vpps);
+    /* MoE: expert TP of 1 or tp, and every EP the folded tp x cp x dp
+     * ranks of a stage allow (Megatron-Core's parallel folding) */
+    for (int x = 0; x < (c->experts > 1 && tp > 1 ? 2 : 1); x++) {
+        int etp = x ? tp : (c->experts > 1 ? 1 : 0);
+        nep = c->experts > 1 ? divisors(tp * cp * dp / etp, c->experts, eps, 64)
+                             : 1;
+        if (c->experts <= 1)
+            eps[0] = 1;
+        rc = try_eps(c, tp, cp, pp, dp, etp, eps, nep, mbss, nmb, vpps, nvpp);
+        if (rc || c->stop)
+            return rc;
+    }
+    return SN_OK;
+}
+
+/* The EP degrees eps[] with expert TP etp, each with every micro-batch
+ * and interleaving depth. */
+static int try_eps(struct search *c, int tp, int cp, int pp, int dp, int etp,
+                   const int *eps, int nep, const int *mbss, int nmb,
+                   const int *vpps, int nvpp)
+{
+    const struct sn_train_search *s = c->s;
+    int rc;
+
     for (int e = 0; e < nep; e++) {
         int ep = eps[e];
         if (c->experts > 1 && c->experts % ep)
@@ -212,7 +237,7 @@ static int try_split(struct search *c, int tp, int cp, int pp, int dp)
                 int vpp = vpps[g];
                 if (vpp > 1 && mcount % pp)
                     continue;
-                rc = try_options(c, tp, pp, dp, cp, ep, vpp, mbs);
+                rc = try_options(c, tp, pp, dp, cp, ep, etp, vpp, mbs);
                 if (rc || c->stop)
                     return rc;
             }

@@ -28,6 +28,29 @@ static int coll_time(void *ctx, enum sn_coll_op op, const struct sn_group *g,
     return rc;
 }
 
+/* The collective at its bottleneck links' nominal rate: the bytes one
+ * rank moves over the bottleneck class divided by that class's rate is
+ * bottleneck_eff x time (sn_coll_result), the rest of the time being
+ * protocol and latency. */
+static int coll_wire(void *ctx, enum sn_coll_op op, const struct sn_group *g,
+                     uint32_t siblings, double bytes, double *wire,
+                     double *latency, bool *scaleout, struct sn_error *err)
+{
+    struct sn_train_env *e = ctx;
+    struct sn_coll_result r;
+    int rc;
+
+    rc = sn_coll_predict_siblings(e->coll, op, g, siblings, bytes,
+                                  SN_ALGO_DIRECT, &r, err);
+    if (rc)
+        rc = sn_coll_predict_siblings(e->coll_exact, op, g, siblings, bytes,
+                                      SN_ALGO_DIRECT, &r, err);
+    *wire = rc ? 0 : r.bottleneck_eff * r.time;
+    *latency = rc ? 0 : r.latency;
+    *scaleout = !rc && r.bottleneck == SN_LINK_SCALE_OUT;
+    return rc;
+}
+
 /* A non-blocking fat tree (or no network): a rank's bandwidth is its
  * own links wherever its peers are. */
 static bool uniform_network(const struct sn_spec *spec)
@@ -89,6 +112,7 @@ int sn_train_env_init(struct sn_train_env *e, const struct sn_spec *spec,
     e->sys.uniform_network = uniform_network(spec);
     sn_train_calib_for(spec->accel->name, &e->sys.calib);
     e->sys.comm.time = coll_time;
+    e->sys.comm.wire = coll_wire;
     e->sys.comm.ctx = e;
     return SN_OK;
 }

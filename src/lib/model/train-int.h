@@ -15,10 +15,21 @@ struct sn__dims {
     double mats;       /* MLP matrices: 3 gated (SwiGLU), 2 otherwise */
     double v, s_max;   /* vocabulary, trained context (positions) */
     double experts, topk, shared;
+    double f_shared; /* inner size of one shared expert */
+    /* multi-head latent attention (DeepSeek-V2/V3): the query and
+     * key-value ranks (q_lora 0: queries projected from h directly), the
+     * query/key head size (nope + rope) and the value head size; qk and v
+     * are d for plain attention */
+    bool mla;
+    double q_lora, kv_lora, rope, qk, v_hd;
     int layers, moe_layers;
-    bool gpt;  /* GPT-style: biases, LayerNorm with bias, learned
-                  positions */
-    bool tied; /* output layer shares the input embedding */
+    int dense_layers; /* the first layers with a dense MLP */
+    int moe_every;    /* a MoE layer every N past dense_layers (1: all) */
+    int mtp;          /* multi-token prediction modules (a MoE layer and a
+                         projection each, on the last stage) */
+    bool gpt;         /* GPT-style: biases, LayerNorm with bias, learned
+                         positions */
+    bool tied;        /* output layer shares the input embedding */
     bool moe;
 };
 
@@ -30,8 +41,17 @@ double sn__attn_params(const struct sn__dims *d);
 double sn__mlp_params(const struct sn__dims *d, double ffn);
 double sn__moe_mlp_params(const struct sn__dims *d);
 double sn__norm_params(const struct sn__dims *d);
+/* Parameters of one multi-token prediction module besides its layer:
+ * the 2h x h projection and its two norms (DeepSeek-V3 section 2.2). */
+double sn__mtp_params(const struct sn__dims *d);
+/* Forward FLOPs per token of the attention block: the projections and
+ * the core over s_kv keys (full s x s as the 72-coefficient formula
+ * counts it). */
+void sn__attn_fwd_flops(const struct sn__dims *d, double s_kv, double *proj,
+                        double *core);
 /* Whether layer i (0-based) has an MoE MLP: the dense layers come first
- * (DeepSeek-V3 keeps its first three dense). */
+ * (DeepSeek-V3 keeps its first three dense), then every moe_every-th
+ * layer (Llama 4 Maverick alternates). */
 bool sn__layer_is_moe(const struct sn__dims *d, int i);
 /* Layers on pipeline stage `stage` of pp; *first is the first layer's
  * index. When the layers do not divide but the layers plus two do, the
@@ -39,6 +59,9 @@ bool sn__layer_is_moe(const struct sn__dims *d, int i);
  * as a layer each: Llama 3, Megatron-Core); else the first layers % pp
  * stages take one more. */
 int sn__stage_layers(int layers, int pp, int stage, int *first);
+/* The same for the model d: with MTP modules (on the last stage) the
+ * last stage takes fewer layers. */
+int sn__stage_layers_d(const struct sn__dims *d, int pp, int stage, int *first);
 /* Micro-batch model chunks stage r holds in flight under 1F1B (vpp = 1) or
  * the interleaved schedule (Megatron-LM's warm-up count plus one). */
 double sn__inflight_chunks(int pp, int vpp, int m, int r);

@@ -115,9 +115,51 @@ static void memo_grow(struct sn_train *t)
 
 /* The time of one collective over `n` ranks from `first` at `stride`,
  * with the `siblings` groups of its shape that run at the same time. */
-static int comm(struct sn_train *t, enum sn_coll_op op, uint32_t first,
-                uint32_t n, uint32_t stride, uint32_t siblings, double bytes,
-                double *sec, struct sn_error *err)
+/* The kernels that move a collective: NCCL's, or the MoE dispatch and
+ * combine (DeepEP-class) at the fraction of the links they reach. */
+enum comm_kind { KIND_NCCL, KIND_DISPATCH, KIND_COMBINE };
+
+/* DeepEP-class dispatch and combine against the nominal link rate of
+ * their bottleneck. Scale-up: on GB200 NVL72 DeepEP at EP32 reached about
+ * 400 GB/s dispatch and 190 GB/s combine with 24 SMs against 900 GB/s a
+ * direction (Megatron-LM docs/discussions/deepseek-v3-gb200-optimization,
+ * in reference/moe-inference.md). Scale-out: an all-to-all gets 46-48 of
+ * a 400G NIC's 50 GB/s (NVIDIA, nccl-tests #267 and #290, in
+ * reference/perf-model-anchors.md section 3.2). */
+#define EP_DISPATCH_SCALEUP (400.0 / 900)
+#define EP_COMBINE_SCALEUP (190.0 / 900)
+#define EP_SCALEOUT (47.0 / 50)
+/* The SMs those kernels hold while they overlap compute: 24 (the same
+ * measurement) of a Blackwell GPU's 148 [D]; the compute beside them
+ * runs on the rest. */
+#define EP_SM_SHARE (24.0 / 148)
+
+static int measure(struct sn_train *t, enum sn_coll_op op, enum comm_kind kind,
+                   const struct sn_group *g, uint32_t siblings, double bytes,
+                   double *sec, struct sn_error *err)
+{
+    double wire, lat, frac;
+    bool out = false;
+    int rc;
+
+    if (kind == KIND_NCCL || !t->sys.comm.wire)
+        return t->sys.comm.time(t->sys.comm.ctx, op, g, siblings, bytes, sec,
+                                err);
+    rc = t->sys.comm.wire(t->sys.comm.ctx, op, g, siblings, bytes, &wire, &lat,
+                          &out, err);
+    if (rc)
+        return rc;
+    frac = out                     ? EP_SCALEOUT
+           : kind == KIND_DISPATCH ? EP_DISPATCH_SCALEUP
+                                   : EP_COMBINE_SCALEUP;
+    *sec = lat + wire / frac;
+    return SN_OK;
+}
+
+static int comm_kind(struct sn_train *t, enum sn_coll_op op,
+                     enum comm_kind kind, uint32_t first, uint32_t n,
+                     uint32_t stride, uint32_t siblings, double bytes,
+                     double *sec, struct sn_error *err)
 {
     struct sn_group g = {first, n, stride, NULL};
     size_t j;
@@ -149,6 +191,7 @@ static int comm(struct sn_train *t, enum sn_coll_op op, uint32_t first,
         g.first = first;
         g.stride = stride;
     }
+    op = (enum sn_coll_op)(op + 16 * kind); /* the memo's key */
     j = memo_hash(op, first, n, stride, siblings, bytes) & (t->memo_cap - 1);
     while (t->memo[j].used) {
         struct memo_slot *s = &t->memo[j];
@@ -160,7 +203,8 @@ static int comm(struct sn_train *t, enum sn_coll_op op, uint32_t first,
         }
         j = (j + 1) & (t->memo_cap - 1);
     }
-    rc = t->sys.comm.time(t->sys.comm.ctx, op, &g, siblings, bytes, sec, err);
+    rc = measure(t, (enum sn_coll_op)(op % 16), kind, &g, siblings, bytes, sec,
+                 err);
     if (rc)
         return rc;
     if (t->memo_n + 1 > t->memo_cap / 2) {
@@ -176,6 +220,14 @@ static int comm(struct sn_train *t, enum sn_coll_op op, uint32_t first,
                                     stride, siblings, (uint8_t)op, 1};
     t->memo_n++;
     return SN_OK;
+}
+
+static int comm(struct sn_train *t, enum sn_coll_op op, uint32_t first,
+                uint32_t n, uint32_t stride, uint32_t siblings, double bytes,
+                double *sec, struct sn_error *err)
+{
+    return comm_kind(t, op, KIND_NCCL, first, n, stride, siblings, bytes, sec,
+                     err);
 }
 
 /* ---- kernels --------------------------------------------------------------
@@ -204,6 +256,25 @@ static double gemm(const struct rates *r, double M, double N, double K)
 static double elem(const struct rates *r, double bytes)
 {
     return bytes / r->mem + r->kt;
+}
+
+/* A grouped GEMM: `groups` experts of M x K times K x N in one kernel.
+ * Each expert's rows fill whole tiles of 128 (the M tile of Hopper and
+ * Blackwell tensor-core GEMMs: CUTLASS's 128-row CTA tiles, DeepGEMM's
+ * BLOCK_M) [E], and each expert is compute or HBM bound by the
+ * accelerator's roofline: a small M reads every weight for few rows, so
+ * below M ~ rate / bandwidth (about 240 rows for FP8 on GB200) the rate
+ * falls with M. The efficiency curve is that roofline, not a fit. */
+static double grouped_gemm(const struct rates *r, double groups, double M,
+                           double N, double K)
+{
+    double Mp = M > 0 ? ceil(M / 128) * 128 : 0;
+    double tc = groups * 2 * Mp * N * K / r->gemm;
+    double tm = groups * (r->elt * (M * K + K * N) + 2 * M * N) / r->mem;
+
+    if (!(groups > 0))
+        return 0;
+    return (tc > tm ? tc : tm) + r->kt;
 }
 
 /* What one layer costs for one micro-batch on one accelerator. Compute
@@ -235,7 +306,7 @@ static void attention_core(const struct step_ctx *c, double *fwd, double *bwd)
     const struct sn__dims *d = &c->t->d;
     const struct sn_train_layout *l = c->l;
     double heads = d->a / l->tp, s_kv = (double)l->seq;
-    double flops = 4 * c->T * heads * s_kv * d->d;
+    double flops = 2 * c->T * heads * s_kv * (d->qk + d->v_hd);
 
     if (c->o->flash_attention) {
         /* fused kernel, causal: half the s x s blocks are skipped; the
@@ -279,6 +350,141 @@ static double tp_exposed(const struct step_ctx *c, double comm_t, double g,
     return comm_t;
 }
 
+/* The attention block's projections, forward: *qkv the GEMMs before the
+ * core, *proj the output projection, *up what selective recompute runs
+ * again besides the core (MLA's up-projections, Megatron-Core's
+ * recompute_modules mla_up_proj). */
+static void attn_gemms(const struct step_ctx *c, double *qkv, double *proj,
+                       double *up)
+{
+    const struct sn__dims *d = &c->t->d;
+    const struct rates *r = &c->r;
+    double T = c->T, tp = c->l->tp, h = d->h;
+
+    *up = 0;
+    if (!d->mla) {
+        *qkv = gemm(r, T, (d->a + 2 * d->k) * d->d / tp, h);
+        *proj = gemm(r, T, h, d->a * d->d / tp);
+        return;
+    }
+    /* DeepSeek-V2 section 2.1: the down-projections to the latents (whole
+     * on every TP rank), their norms, the up-projections split by heads */
+    {
+        double qin = d->q_lora > 0 ? d->q_lora : h;
+        double down = gemm(r, T, d->kv_lora + d->rope, h) +
+                      (d->q_lora > 0 ? gemm(r, T, d->q_lora, h) : 0);
+        double norms = elem(r, 4 * T * (d->q_lora + d->kv_lora));
+        *up = gemm(r, T, d->a * d->qk / tp, qin) +
+              gemm(r, T, d->a * (d->qk - d->rope + d->v_hd) / tp, d->kv_lora);
+        *qkv = down + norms + *up;
+        *proj = gemm(r, T, h, d->a * d->v_hd / tp);
+    }
+}
+
+/* One dispatch or combine of `bytes` per rank (every routed copy of a
+ * token, h x 2 bytes, BF16 both ways) over the EP group: ep ranks at
+ * stride etp. Inside one scale-up domain it is one all-to-all. A group
+ * over D domains runs as DeepEP's and HybridEP's hierarchical kernels
+ * do: a token crosses the network once per remote domain that holds one
+ * of its experts, to the rank on its own rail there, which forwards it
+ * over the scale-up links, both at once (DeepSeek-V3 report section
+ * 3.2.2). With uniform routing a token meets (D - 1)(1 - (1 - 1/D)^topk)
+ * remote domains. */
+static int ep_a2a(struct step_ctx *c, enum comm_kind kind, double bytes,
+                  double *sec)
+{
+    struct sn_train *t = c->t;
+    const struct sn_train_layout *l = c->l;
+    const struct sn__dims *d = &t->d;
+    uint32_t etp = (uint32_t)(l->etp > 0 ? l->etp : l->tp);
+    uint32_t span = (uint32_t)l->ep * etp, dom = (uint32_t)t->sys.domain;
+    double D, remote, up, out;
+    int rc;
+
+    if (dom == 0 || span <= dom || span % dom || dom % etp)
+        return comm_kind(t, SN_COLL_ALLTOALL, kind, 0, (uint32_t)l->ep, etp,
+                         etp, bytes, sec, c->err);
+    D = span / dom;
+    remote = (D - 1) * (1 - pow(1 - 1 / D, d->topk));
+    /* per rank, the network carries its tokens once per remote domain
+     * (the all-to-all's size counts the rank's own share too) */
+    rc = comm_kind(t, SN_COLL_ALLTOALL, kind, 0, (uint32_t)D, dom, dom / etp,
+                   bytes / d->topk * remote * D / (D - 1), &out, c->err);
+    if (!rc)
+        rc = comm_kind(t, SN_COLL_ALLTOALL, kind, 0, dom / etp, etp, etp, bytes,
+                       &up, c->err);
+    *sec = rc ? 0 : fmax(out, up);
+    return rc;
+}
+
+/* The MLP of a MoE layer for one micro-batch: forward and backward compute
+ * (*gf its expert GEMMs, for the TP overlap) and the dispatch and combine
+ * all-to-all, one way each (*disp, *comb). The local experts run as grouped
+ * GEMMs of the rows routing gives each: T x topk x ep x etp / (experts x tp)
+ * when balanced (Megatron-Core's folding: the stage's tokens spread over the
+ * edp replicas of every expert), times the capacity factor. */
+static int moe_mlp(struct step_ctx *c, double *fwd, double *bwd, double *gf,
+                   double *disp, double *comb)
+{
+    struct sn_train *t = c->t;
+    const struct sn__dims *d = &t->d;
+    const struct sn_train_layout *l = c->l;
+    const struct rates *r = &c->r;
+    double T = c->T, tp = l->tp, h = d->h;
+    double etp = l->etp > 0 ? l->etp : tp;
+    double cap = c->o->moe_capacity > 1 ? c->o->moe_capacity : 1;
+    double El = d->experts / l->ep;
+    double Me = cap * T * d->topk * l->ep * etp / (d->experts * tp);
+    double fc1 = grouped_gemm(r, El, Me, d->f * (d->mats - 1) / etp, h);
+    double fc2 = grouped_gemm(r, El, Me, h, d->f / etp);
+    double act = elem(r, 2 * El * Me * d->f * d->mats / etp);
+    double router = gemm(r, T, d->experts, h) + elem(r, 8 * T * d->experts);
+    /* permute before the dispatch (read h, write topk copies), the sort
+     * of what arrives by local expert (read and write the copies), and
+     * the same two after the combine: (4 + 12 topk) h bytes a token */
+    double perm =
+        elem(r, (4 + 12 * cap * d->topk) * T * h / c->rdiv) + 3 * r->kt;
+    double bytes = cap * T * d->topk * h * 2 / c->rdiv;
+    int rc;
+
+    *fwd = router + perm + fc1 + fc2 + act;
+    *bwd = router + perm + 2 * (fc1 + fc2 + act);
+    *gf = fc1 + fc2;
+    if (d->shared > 0) {
+        double sf = d->f_shared * d->shared;
+        double s1 = gemm(r, T, sf * (d->mats - 1) / tp, h);
+        double s2 = gemm(r, T, h, sf / tp);
+        double sa = elem(r, 2 * T * sf * d->mats / tp);
+        *fwd += s1 + s2 + sa;
+        *bwd += 2 * (s1 + s2 + sa);
+    }
+    rc = ep_a2a(c, KIND_DISPATCH, bytes, disp);
+    if (!rc)
+        rc = ep_a2a(c, KIND_COMBINE, bytes, comb);
+    return rc;
+}
+
+/* The EP all-to-all under Megatron-Core's overlap_moe_expert_parallel_comm
+ * (interleaved 1F1B, or no pipeline): the forward of one micro-batch runs
+ * beside the backward of another, layer by layer, each all-to-all of one
+ * under a compute block of the other, as DeepSeek-V3's DualPipe pairs
+ * them (report section 3.2.1, figure 4): forward attention with the
+ * backward's combine (a dispatch-shaped exchange), the forward dispatch
+ * with the backward MLP, the forward MLP with the backward's dispatch (a
+ * combine-shaped one), the forward combine with the backward attention.
+ * What a block does not cover stays exposed; what it covers slows it by
+ * the SMs the kernels hold. */
+static void ep_overlap(double attn_f, double attn_b, double mlp_f, double mlp_b,
+                       double disp, double comb, double *ep_f, double *ep_b)
+{
+    double e = fmax(disp - attn_f, 0) + fmax(disp - mlp_b, 0) +
+               fmax(comb - mlp_f, 0) + fmax(comb - attn_b, 0);
+    double hid = 2 * (disp + comb) - e;
+
+    *ep_f = 0;
+    *ep_b = e + hid * EP_SM_SHARE / (1 - EP_SM_SHARE);
+}
+
 static int layer(struct step_ctx *c, bool moe, struct layer_cost *lc)
 {
     struct sn_train *t = c->t;
@@ -286,49 +492,25 @@ static int layer(struct step_ctx *c, bool moe, struct layer_cost *lc)
     const struct sn_train_layout *l = c->l;
     const struct rates *r = &c->r;
     double T = c->T, tp = l->tp, h = d->h, hid = 0;
-    double ln, qkv, proj, core_f, core_b, bda, mlp_f, mlp_b, f, b;
+    double ln, qkv, proj, up, core_f, core_b, bda, mlp_f, mlp_b, f, b;
     double tp_f = 0, tp_b = 0, cp_f = 0, cp_b = 0, ep_f = 0, ep_b = 0;
-    double gemms_f;
+    double gemms_f, disp = 0, comb = 0;
     double drop = c->o->dropout ? 1 : 0;
     int rc;
 
     memset(lc, 0, sizeof(*lc));
     ln = elem(r, 4 * T * h / c->rdiv);
-    qkv = gemm(r, T, (d->a + 2 * d->k) * d->d / tp, h);
-    proj = gemm(r, T, h, d->a * d->d / tp);
+    attn_gemms(c, &qkv, &proj, &up);
     attention_core(c, &core_f, &core_b);
     /* bias + dropout + residual add: read two, write one, a mask */
     bda = elem(r, (6 + drop) * T * h / c->rdiv);
 
     if (moe) {
-        double El = d->experts / l->ep, Me = T * d->topk / El;
-        double fc1 = gemm(r, Me, d->f * (d->mats - 1) / tp, h);
-        double fc2 = gemm(r, Me, h, d->f / tp);
-        double act = elem(r, 2 * Me * d->f * d->mats / tp);
-        double router = gemm(r, T, d->experts, h) + elem(r, 8 * T * d->experts);
-        double perm = 2 * elem(r, 4 * T * d->topk * h / c->rdiv);
-        double a2a;
-
-        mlp_f = router + perm + El * (fc1 + fc2 + act);
-        mlp_b = router + perm + El * (2 * fc1 + 2 * fc2 + 2 * act);
-        if (d->shared > 0) {
-            double sf = d->f * d->shared;
-            double s1 = gemm(r, T, sf * (d->mats - 1) / tp, h);
-            double s2 = gemm(r, T, h, sf / tp);
-            double sa = elem(r, 2 * T * sf * d->mats / tp);
-            mlp_f += s1 + s2 + sa;
-            mlp_b += 2 * (s1 + s2 + sa);
-        }
-        /* dispatch and combine: every routed copy of a token crosses the
-         * EP group as h x 2 bytes (Megatron-Core alltoall dispatcher) */
-        rc = comm(t, SN_COLL_ALLTOALL, 0, (uint32_t)l->ep,
-                  (uint32_t)(l->tp * l->cp), (uint32_t)(l->tp * l->cp),
-                  T * d->topk * h * 2 / c->rdiv, &a2a, c->err);
+        rc = moe_mlp(c, &mlp_f, &mlp_b, &gemms_f, &disp, &comb);
         if (rc)
             return rc;
-        ep_f = 2 * a2a;
-        ep_b = 2 * a2a;
-        gemms_f = El * (fc1 + fc2);
+        ep_f = disp + comb;
+        ep_b = disp + comb;
     } else {
         double fc1 = gemm(r, T, d->f_dense * (d->mats - 1) / tp, h);
         double fc2 = gemm(r, T, h, d->f_dense / tp);
@@ -384,11 +566,14 @@ static int layer(struct step_ctx *c, bool moe, struct layer_cost *lc)
         ep_b += ep_f;
         break;
     case SN_RECOMPUTE_SELECTIVE:
-        lc->recompute = c->o->flash_attention ? 0 : core_f;
+        lc->recompute = (c->o->flash_attention ? 0 : core_f) + up;
         break;
     default:
         break;
     }
+    if (moe && c->o->overlap_ep && (l->pp == 1 || l->vpp > 1))
+        ep_overlap(f - mlp_f, b - mlp_b + lc->recompute, mlp_f, mlp_b, disp,
+                   comb, &ep_f, &ep_b);
     /* hidden communication still slows the compute it hides under (SM
      * and HBM contention; Calculon's processor_usage), charged to TP */
     lc->tp = tp_f + tp_b + t->sys.calib.overlap_tax * hid;
@@ -436,6 +621,33 @@ struct stage_cost {
     double params_dense, params_expert; /* per accelerator */
 };
 
+/* The multi-token prediction modules on the last stage (Megatron-Core
+ * places them after the last layer): each a layer, the 2h -> h projection
+ * of the normed hidden state and embedding, and the shared output layer
+ * with its loss again (DeepSeek-V3 section 2.2). */
+static void stage_mtp(const struct step_ctx *c, const struct layer_cost *lc,
+                      double params, double params_expert,
+                      struct stage_cost *sc)
+{
+    const struct sn__dims *d = &c->t->d;
+    const struct rates *r = &c->r;
+    double T = c->T, tp = c->l->tp;
+    double pj = gemm(r, T, d->h / tp, 2 * d->h);
+    double lg = gemm(r, T, d->v / tp, d->h);
+    double ce = T * d->v / tp;
+
+    for (int i = 0; i < d->mtp; i++) {
+        sc->fwd += lc->fwd + pj + lg + elem(r, 38 * ce) + 5 * r->kt;
+        sc->bwd += lc->bwd + 2 * (pj + lg) + elem(r, 14 * ce) + r->kt;
+        sc->recompute += lc->recompute;
+        sc->tp += lc->tp;
+        sc->cp += lc->cp;
+        sc->ep += lc->ep;
+        sc->params_dense += params + sn__mtp_params(d) / tp;
+        sc->params_expert += params_expert;
+    }
+}
+
 static int stage(struct step_ctx *c, int s, const struct layer_cost *dense,
                  const struct layer_cost *moe, double p2p,
                  struct stage_cost *sc)
@@ -445,7 +657,7 @@ static int stage(struct step_ctx *c, int s, const struct layer_cost *dense,
     const struct sn_train_layout *l = c->l;
     const struct rates *r = &c->r;
     double T = c->T, tp = l->tp;
-    int first, n = sn__stage_layers(d->layers, l->pp, s, &first), nm = 0;
+    int first, n = sn__stage_layers_d(d, l->pp, s, &first), nm = 0;
     int rc;
 
     memset(sc, 0, sizeof(*sc));
@@ -462,16 +674,20 @@ static int stage(struct step_ctx *c, int s, const struct layer_cost *dense,
     {
         double att = sn__attn_params(d) / tp + sn__norm_params(d);
         double dl = att + sn__mlp_params(d, d->moe ? d->f_dense : d->f) / tp;
-        double ml =
-            att + d->shared * sn__mlp_params(d, d->f) / tp + d->h * d->experts;
+        double ml = att + d->shared * sn__mlp_params(d, d->f_shared) / tp +
+                    d->h * d->experts;
+        double etp = l->etp > 0 ? l->etp : tp;
         sc->params_dense = (n - nm) * dl + nm * ml;
         sc->params_expert =
-            nm * d->experts * sn__mlp_params(d, d->f) / (l->ep * tp);
+            nm * d->experts * sn__mlp_params(d, d->f) / (l->ep * etp);
         if (s == 0)
             sc->params_dense +=
                 d->v * d->h / tp + (d->gpt ? d->s_max * d->h : 0);
         if (s == l->pp - 1 && (!d->tied || l->pp > 1))
             sc->params_dense += d->v * d->h / tp;
+        if (s == l->pp - 1 && d->mtp)
+            stage_mtp(c, d->moe ? moe : dense, d->moe ? ml : dl,
+                      d->moe ? sc->params_expert / (nm ? nm : 1) : 0, sc);
     }
 
     if (l->zero == 3 && n) {
@@ -526,8 +742,12 @@ static int dp_tail(struct step_ctx *c, const struct stage_cost *s0, int m,
     double w, g, o, red = 0, gat = 0, x, pd = s0->params_dense;
     double pe = s0->params_expert, bucket, nb, win_b, win_f;
     uint32_t n = (uint32_t)(l->dp * l->cp), stride = (uint32_t)l->tp;
-    uint32_t en = (uint32_t)(l->dp / l->ep);
-    uint32_t estride = (uint32_t)(l->tp * l->cp * l->ep);
+    /* the expert-data-parallel group: every (etp, ep) position of the
+     * folded stage, edp = tp x cp x dp / (ep x etp) ranks apart by
+     * ep x etp */
+    uint32_t etp = (uint32_t)(l->etp > 0 ? l->etp : l->tp);
+    uint32_t en = (uint32_t)((long long)l->tp * l->cp * l->dp / (l->ep * etp));
+    uint32_t estride = (uint32_t)(l->ep * etp);
     int rc = SN_OK;
 
     *exposed = *overlapped = 0;
@@ -691,7 +911,7 @@ static int pipe_stages(struct step_ctx *c, const struct layer_cost *dense,
     ps->tmax = -1;
     for (int s = 0; s < l->pp; s++) {
         bool middle = s > 0 && s < l->pp - 1;
-        int first, n = sn__stage_layers(d->layers, l->pp, s, &first);
+        int first, n = sn__stage_layers_d(d, l->pp, s, &first);
         int nm = 0;
         assert(first >= 0 && first + n <= d->layers);
         for (int i = first; i < first + n; i++)
@@ -731,9 +951,14 @@ static double optimizer_time(const struct step_ctx *c,
     double params = fmax(ps->worst.params_dense + ps->worst.params_expert,
                          ps->s0.params_dense + ps->s0.params_expert);
     double shard = l->zero >= 1 ? (double)l->dp * l->cp : 1;
+    double etp = l->etp > 0 ? l->etp : l->tp;
+    double eshard = l->zero >= 1 ? shard * l->tp / (l->ep * etp) : 1;
+    double pe = fmax(ps->worst.params_expert, ps->s0.params_expert);
 
     sn__state_bytes(l->dtype, &w, &g, &os);
-    return params / shard * (24 + 2 * g + 2) / c->r.mem + 4 * c->r.kt;
+    /* expert parameters are sharded over the expert-data-parallel group */
+    return ((params - pe) / shard + pe / eshard) * (24 + 2 * g + 2) / c->r.mem +
+           4 * c->r.kt;
 }
 
 /* The step's parts: m micro-batches through the slowest stage, the

@@ -13,7 +13,9 @@ void sn__dims_init(const struct sn_model_info *m, struct sn__dims *d)
     d->h = m->hidden;
     d->a = m->heads;
     d->k = m->kv_heads > 0 ? m->kv_heads : m->heads;
-    d->d = m->heads > 0 ? (double)m->hidden / m->heads : 0;
+    d->d = m->head_dim > 0 ? m->head_dim
+           : m->heads > 0  ? (double)m->hidden / m->heads
+                           : 0;
     d->f = m->ffn;
     d->mats = m->gated_mlp ? 3 : 2;
     d->v = m->vocab;
@@ -22,13 +24,38 @@ void sn__dims_init(const struct sn_model_info *m, struct sn__dims *d)
     d->gpt = !m->gated_mlp;
     d->tied = m->tied_embeddings;
     d->moe = m->experts > 1;
+    d->qk = d->v_hd = d->d;
+    /* MLA: every head has its own no-position part and shares the rope
+     * part (DeepSeek-V2 section 2.1.3); queries and keys are nope + rope
+     * wide, values v_head_dim */
+    d->mla = m->attention == SN_ATTN_MLA && m->kv_lora_rank > 0;
+    if (d->mla) {
+        d->q_lora = m->q_lora_rank;
+        d->kv_lora = m->kv_lora_rank;
+        d->rope = m->qk_rope_head_dim;
+        d->qk = m->qk_nope_head_dim + m->qk_rope_head_dim;
+        d->v_hd = m->v_head_dim > 0 ? m->v_head_dim : m->qk_nope_head_dim;
+        if (!(d->qk > 0))
+            d->qk = d->d;
+        d->k = d->a; /* every head has its keys and values */
+    }
+    d->mtp = m->mtp_layers > 0 ? m->mtp_layers : 0;
+    d->moe_every = 1;
     if (d->moe) {
         d->experts = m->experts;
         d->topk = m->topk > 0 ? m->topk : 1;
         d->shared = m->shared_experts;
-        d->moe_layers = m->moe_layers > 0 && m->moe_layers < m->layers
-                            ? m->moe_layers
-                            : m->layers;
+        d->f_shared = m->shared_ffn > 0 ? m->shared_ffn : d->f;
+        d->moe_every = m->moe_every > 1 ? m->moe_every : 1;
+        /* the dense layers first: as given, else what moe_layers leaves */
+        if (m->dense_layers > 0 && m->dense_layers < m->layers)
+            d->dense_layers = m->dense_layers;
+        else if (d->moe_every == 1 && m->moe_layers > 0 &&
+                 m->moe_layers < m->layers)
+            d->dense_layers = m->layers - m->moe_layers;
+        d->moe_layers = 0;
+        for (int i = 0; i < m->layers; i++)
+            d->moe_layers += sn__layer_is_moe(d, i);
         /* A dense layer of an MoE model: as given, else as wide as the
          * experts a token meets (DeepSeek-V3's 18432 = (8 routed + 1
          * shared) x 2048) */
@@ -43,9 +70,38 @@ double sn__attn_params(const struct sn__dims *d)
 {
     double qkv = d->h * (d->a + 2 * d->k) * d->d, proj = d->a * d->d * d->h;
 
+    if (d->mla) {
+        /* DeepSeek-V2 section 2.1: queries through a q_lora-rank
+         * bottleneck (with its norm) or straight from h; keys and values
+         * through the kv_lora latent (with its norm) plus the shared rope
+         * key; the output from the heads' values */
+        double q = d->q_lora > 0
+                       ? d->h * d->q_lora + d->q_lora * d->a * d->qk + d->q_lora
+                       : d->h * d->a * d->qk;
+        double kv = d->h * (d->kv_lora + d->rope) +
+                    d->kv_lora * d->a * (d->qk - d->rope + d->v_hd) +
+                    d->kv_lora;
+        return q + kv + d->a * d->v_hd * d->h;
+    }
     if (d->gpt) /* QKV and projection biases */
         return qkv + proj + (d->a + 2 * d->k) * d->d + d->h;
     return qkv + proj;
+}
+
+void sn__attn_fwd_flops(const struct sn__dims *d, double s_kv, double *proj,
+                        double *core)
+{
+    if (d->mla) /* every weight once per token, the norms aside */
+        *proj = 2 * (sn__attn_params(d) - d->q_lora - d->kv_lora);
+    else
+        *proj = 2 * d->h * (d->a + 2 * d->k) * d->d + 2 * d->a * d->d * d->h;
+    /* QK^T over the query/key width, AV over the value width */
+    *core = 2 * d->a * s_kv * (d->qk + d->v_hd);
+}
+
+double sn__mtp_params(const struct sn__dims *d)
+{
+    return 2 * d->h * d->h + 2 * d->h;
 }
 
 double sn__mlp_params(const struct sn__dims *d, double ffn)
@@ -55,8 +111,8 @@ double sn__mlp_params(const struct sn__dims *d, double ffn)
 
 double sn__moe_mlp_params(const struct sn__dims *d)
 {
-    return (d->experts + d->shared) * sn__mlp_params(d, d->f) +
-           d->h * d->experts;
+    return d->experts * sn__mlp_params(d, d->f) +
+           d->shared * sn__mlp_params(d, d->f_shared) + d->h * d->experts;
 }
 
 double sn__norm_params(const struct sn__dims *d)
@@ -66,7 +122,8 @@ double sn__norm_params(const struct sn__dims *d)
 
 bool sn__layer_is_moe(const struct sn__dims *d, int i)
 {
-    return d->moe && i >= d->layers - d->moe_layers;
+    return d->moe && i >= d->dense_layers &&
+           (i - d->dense_layers + 1) % d->moe_every == 0;
 }
 
 double sn_train_params(const struct sn_model_info *m, double *active)
@@ -80,15 +137,20 @@ double sn_train_params(const struct sn_model_info *m, double *active)
     attn = sn__attn_params(&d) + sn__norm_params(&d);
     dense = sn__mlp_params(&d, d.f_dense);
     moe_all = d.moe ? sn__moe_mlp_params(&d) : 0;
-    moe_active =
-        d.moe ? (d.topk + d.shared) * sn__mlp_params(&d, d.f) + d.h * d.experts
-              : 0;
+    moe_active = d.moe ? d.topk * sn__mlp_params(&d, d.f) +
+                             d.shared * sn__mlp_params(&d, d.f_shared) +
+                             d.h * d.experts
+                       : 0;
     /* Narayanan et al. SC'21 section 5.1: 12 l h^2 (1 + 13/(12 h) +
      * (V + s)/(12 l h)) for GPT (learned positions, tied output layer) */
     emb = d.v * d.h + (d.gpt ? d.s_max * d.h : 0) + (d.tied ? 0 : d.v * d.h) +
           (d.gpt ? 2 * d.h : d.h);
     total = d.layers * attn + (d.layers - nmoe) * dense + nmoe * moe_all + emb;
     act = d.layers * attn + (d.layers - nmoe) * dense + nmoe * moe_active + emb;
+    /* multi-token prediction: a layer (MoE when the model has experts)
+     * and a projection each, sharing the embedding and the output layer */
+    total += d.mtp * (attn + (d.moe ? moe_all : dense) + sn__mtp_params(&d));
+    act += d.mtp * (attn + (d.moe ? moe_active : dense) + sn__mtp_params(&d));
     if (active)
         *active = act;
     return total;
@@ -99,12 +161,12 @@ double sn_train_params(const struct sn_model_info *m, double *active)
  * formula does (Korthikanti et al. appendix A). */
 static double layer_fwd_flops(const struct sn__dims *d, bool moe, double s)
 {
-    double attn = 2 * d->h * (d->a + 2 * d->k) * d->d + 2 * d->a * d->d * d->h;
-    double core = 4 * d->a * d->d * s;
-    double mlp;
+    double attn, core, mlp;
 
+    sn__attn_fwd_flops(d, s, &attn, &core);
     if (moe)
-        mlp = (d->topk + d->shared) * 2 * d->h * d->f * d->mats +
+        mlp = d->topk * 2 * d->h * d->f * d->mats +
+              d->shared * 2 * d->h * d->f_shared * d->mats +
               2 * d->h * d->experts;
     else
         mlp = 2 * d->h * d->f_dense * d->mats;
@@ -122,7 +184,15 @@ void sn_train_flops(const struct sn_model_info *m,
     nmoe = d.moe ? d.moe_layers : 0;
     fwd = (d.layers - nmoe) * layer_fwd_flops(&d, false, s) +
           nmoe * layer_fwd_flops(&d, true, s);
-    core = d.layers * 4 * d.a * d.d * s;
+    /* each MTP module: its layer, the 2h -> h projection and the shared
+     * output layer again (DeepSeek-V3 section 2.2) */
+    fwd +=
+        d.mtp * (layer_fwd_flops(&d, d.moe, s) + 4 * d.h * d.h + 2 * d.h * d.v);
+    {
+        double proj;
+        sn__attn_fwd_flops(&d, s, &proj, &core);
+        core *= d.layers + d.mtp;
+    }
     /* forward + backward (twice the forward) + the logits GEMM:
      * 72 B s l h^2 (1 + s/(6h) + V/(12 l h)) for GPT-3 */
     f->tokens = tokens;
@@ -207,10 +277,23 @@ int sn_train_check(const struct sn_model_info *m,
         return sn_error_set(err, SN_EINPUT,
                             "cp %d does not divide the sequence %d", l->cp,
                             l->seq);
-    if (l->ep > 1 && (!experts || experts % l->ep || l->dp % l->ep))
-        return sn_error_set(err, SN_EINPUT,
-                            "ep %d must divide the %d experts and dp %d", l->ep,
-                            experts, l->dp);
+    if (l->etp < 0)
+        return sn_error_set(err, SN_EINPUT, "etp %d (expected 0 or more)",
+                            l->etp);
+    /* Megatron-Core's MoE parallel folding: the experts take the tp x cp x
+     * dp ranks of a stage as etp x ep x edp */
+    if (l->ep > 1 && (!experts || experts % l->ep))
+        return sn_error_set(err, SN_EINPUT, "ep %d must divide the %d experts",
+                            l->ep, experts);
+    if (experts) {
+        long long etp = l->etp > 0 ? l->etp : l->tp;
+        long long ranks = (long long)l->tp * l->cp * l->dp;
+        if (ranks % (etp * l->ep) || m->ffn % etp)
+            return sn_error_set(err, SN_EINPUT,
+                                "ep x etp = %d x %lld must divide tp x cp x "
+                                "dp = %lld, and etp the expert ffn %d",
+                                l->ep, etp, ranks, m->ffn);
+    }
     if (l->sp && l->tp < 2)
         return sn_error_set(err, SN_EINPUT,
                             "sequence parallelism needs tp > 1");
@@ -237,6 +320,8 @@ void sn_train_opts_default(struct sn_train_opts *o)
     o->overlap_tp = true;
     o->overlap_p2p = true;
     o->dropout = false;
+    o->overlap_ep = true;
+    o->moe_capacity = 0;
 }
 
 void sn_train_opts_legacy(struct sn_train_opts *o)
@@ -248,6 +333,7 @@ void sn_train_opts_legacy(struct sn_train_opts *o)
     o->overlap_param_gather = false;
     o->overlap_tp = false;
     o->overlap_p2p = false;
+    o->overlap_ep = false;
 }
 
 /* Calibration by accelerator generation. The GEMM rate is the maximum
