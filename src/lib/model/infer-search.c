@@ -109,7 +109,7 @@ static int layouts(const struct sn_model_info *m,
             if ((gpus / tp) % pp)
                 continue;
             for (int ep = 1; ep <= tp; ep++) {
-                if (tp % ep || e % ep)
+                if (tp % ep || (e % ep && ep != tp))
                     continue;
                 for (int dpa = 0; dpa <= (tp > 1); dpa++) {
                     struct sn_infer_layout l = {tp, ep, pp, dpa == 1, 0};

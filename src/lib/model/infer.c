@@ -226,10 +226,11 @@ int sn_infer_check(const struct sn_model_info *m,
                             "ep %d does not divide tp %d (experts are spread "
                             "over the tp GPUs of a stage)",
                             l->ep, l->tp);
-    if (e % l->ep)
+    /* experts that do not divide go ceil(E / ep) to a rank */
+    if (l->ep > e)
         return sn_error_set(err, SN_EINPUT,
-                            "ep %d does not divide the %d experts of %s", l->ep,
-                            e, m->name);
+                            "ep %d is more than the %d experts of %s", l->ep, e,
+                            m->name);
     if (l->pp > m->layers)
         return sn_error_set(err, SN_EINPUT, "pp %d is more than %d layers",
                             l->pp, m->layers);
@@ -293,9 +294,13 @@ static double stage_weights(const struct run *x, double tokens, bool read)
     const struct shape *s = &x->s;
     const struct sn_infer_layout *l = x->l;
     double layers = s->layers * x->stage, moe = s->nmoe * x->stage;
-    double dense = s->ndense * x->stage, local = s->experts / l->ep;
+    double dense = s->ndense * x->stage;
+    /* experts that do not divide go ceil(E / ep) to a rank (SGLang's
+     * EPLB places redundant copies the same way) */
+    double local = ceil(s->experts / l->ep);
     double hit =
-        read ? sn_infer_experts_hit(local * l->ep, s->topk, tokens) / l->ep
+        read ? fmin(local,
+                    sn_infer_experts_hit(s->experts, s->topk, tokens) / l->ep)
              : local;
     double b = x->wb, w;
 
@@ -357,7 +362,7 @@ static int stage_pass(const struct run *x, double tokens, double seqs,
             return rc;
         part[SN_INFER_TP] = 2 * layers * t;
     } else if (l->dp_attention && x->etp > 1 && moe > 0) {
-        rc = comm(x, SN_COLL_ALLREDUCE, (int)x->etp, 1, l->ep,
+        rc = comm(x, SN_COLL_ALLREDUCE, (int)x->etp, 1, 1,
                   tokens / l->tp * s->topk * s->h * 2, &t);
         if (rc)
             return rc;
