@@ -400,9 +400,14 @@ static void front_text(const struct infer_run *x,
                   "searched %zu layouts and batches in %.3f s; %zu on the "
                   "throughput-latency front\n",
                   st->timed, st->seconds, st->pareto);
-    if (x->o.ttft > 0 || x->o.tpot > 0)
-        sn_buf_printf(b, "limits: TTFT %.0f ms, TPOT %.1f ms (0: none)\n",
-                      1e3 * x->o.ttft, 1e3 * x->o.tpot);
+    if (x->o.ttft > 0 || x->o.tpot > 0) {
+        char a[32] = "none", b2[32] = "none";
+        if (x->o.ttft > 0)
+            snprintf(a, sizeof(a), "%.0f ms", 1e3 * x->o.ttft);
+        if (x->o.tpot > 0)
+            snprintf(b2, sizeof(b2), "%.1f ms", 1e3 * x->o.tpot);
+        sn_buf_printf(b, "limits: TTFT %s, TPOT %s\n", a, b2);
+    }
     sn_table_init(&t, " ");
     for (size_t c = 0; cols[c]; c++)
         sn_table_col(&t, cols[c], c > 0);

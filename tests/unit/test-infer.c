@@ -251,6 +251,14 @@ static void test_infer_check_rejects_bad_layouts(void)
     l.tp = 1;
     l.dp_attention = true;
     CHECK(sn_infer_check(&ds_v3, &s, &l, &w, 8, &err) == SN_EINPUT);
+    /* experts 2048 wide cannot split 24 ways */
+    l.tp = 24;
+    l.dp_attention = true;
+    CHECK(sn_infer_check(&ds_v3, &s, &l, &w, 24, &err) == SN_EINPUT);
+    CHECK_CONTAINS(err.msg, "does not divide the experts' width");
+    l.ep = 24;
+    CHECK(sn_infer_check(&ds_v3, &s, &l, &w, 24, &err) == SN_OK);
+    l.tp = l.ep = 1;
     l.dp_attention = false;
     w.precision = SN_DTYPE_FP4; /* an H100 has no FP4 */
     CHECK(sn_infer_check(&ds_v3, &s, &l, &w, 8, &err) == SN_EINPUT);

@@ -231,6 +231,11 @@ int sn_infer_check(const struct sn_model_info *m,
         return sn_error_set(err, SN_EINPUT,
                             "ep %d is more than the %d experts of %s", l->ep, e,
                             m->name);
+    if (m->experts > 1 && m->ffn % (l->tp / l->ep))
+        return sn_error_set(err, SN_EINPUT,
+                            "expert TP %d (tp / ep) does not divide the "
+                            "experts' width %d",
+                            l->tp / l->ep, m->ffn);
     if (l->pp > m->layers)
         return sn_error_set(err, SN_EINPUT, "pp %d is more than %d layers",
                             l->pp, m->layers);
@@ -362,11 +367,16 @@ static int stage_pass(const struct run *x, double tokens, double seqs,
             return rc;
         part[SN_INFER_TP] = 2 * layers * t;
     } else if (l->dp_attention && x->etp > 1 && moe > 0) {
-        rc = comm(x, SN_COLL_ALLREDUCE, (int)x->etp, 1, 1,
-                  tokens / l->tp * s->topk * s->h * 2, &t);
+        /* experts split etp ways under data-parallel attention: each
+         * rank gathers its etp group's tokens and reduce-scatters the
+         * experts' partial outputs back (the nccl-tests total) */
+        double bytes = tokens / l->tp * x->etp * s->h * 2, rs;
+        rc = comm(x, SN_COLL_ALLGATHER, (int)x->etp, 1, 1, bytes, &t);
+        if (!rc)
+            rc = comm(x, SN_COLL_REDUCESCATTER, (int)x->etp, 1, 1, bytes, &rs);
         if (rc)
             return rc;
-        part[SN_INFER_TP] = moe * t;
+        part[SN_INFER_TP] = moe * (t + rs);
     }
     /* EP with attention data-parallel: dispatch and combine all-to-all
      * per MoE layer; the nccl-tests size is what one rank sends, its
