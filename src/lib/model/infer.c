@@ -329,7 +329,9 @@ static int stage_pass(const struct run *x, double tokens, double seqs,
     const struct sn_infer_layout *l = x->l;
     double layers = s->layers * x->stage, moe = s->nmoe * x->stage;
     double dense = s->ndense * x->stage;
-    double seqs_gpu = l->dp_attention ? seqs / l->tp : seqs;
+    /* attention DP: whole sequences to a rank, the busiest holding
+     * ceil(seqs / tp) of them (one prompt runs on one rank) */
+    double seqs_gpu = l->dp_attention ? ceil(seqs / l->tp) : seqs;
     double act, gemm, attn, kv, wread, t, bpe;
     int rc;
 
@@ -346,7 +348,8 @@ static int stage_pass(const struct run *x, double tokens, double seqs,
         attn = seqs * s->core_decode * ctx_layers(x->m, ctx);
         kv = seqs_gpu * sn_infer_kv_bytes(x->m, ctx, x->kvb) / x->kv_split;
     }
-    attn *= x->stage / l->tp;
+    /* heads split over tp, or sequences over the DP ranks */
+    attn *= x->stage * (l->dp_attention ? seqs_gpu / seqs : 1.0 / l->tp);
     kv *= x->stage;
     wread = stage_weights(x, tokens, true);
     part[SN_INFER_WEIGHTS] = wread / x->bw;
