@@ -87,19 +87,22 @@ struct sn_infer_result {
     double output_tps_user; /* 1 / TPOT */
 };
 
-/* Layout rules: tp x pp divides gpus, ep divides tp and the experts,
- * pp at most the layers, dp_attention needs tp > 1, precision and KV
- * types the accelerator has. SN_EINPUT saying which rule fails. */
+/* Layout rules: tp x pp divides gpus; ep divides tp and is at most the
+ * experts (a rank holds ceil(E / ep) when they do not divide); expert TP
+ * (tp / ep) divides the experts' width; tp divides the heads unless
+ * attention is data-parallel, which needs tp > 1; pp at most the
+ * layers; the precision a tensor rate of the accelerator, the KV cache
+ * bf16 or fp8. SN_EINPUT saying which rule fails. */
 int sn_infer_check(const struct sn_model_info *m,
                    const struct sn_train_system *sys,
                    const struct sn_infer_layout *l,
                    const struct sn_infer_work *w, int gpus,
                    struct sn_error *err);
 
-/* KV cache bytes of one token of context at position `ctx` (sliding
- * windows hold at most the window), whole model: MLA's compressed
- * latent (kv_lora_rank + qk_rope_head_dim) per layer, else 2 x kv_heads x
- * head_dim per layer; `bytes` per element. */
+/* KV cache bytes of one sequence of `ctx` tokens, whole model (sliding
+ * windows hold at most the window): per token and layer MLA's compressed
+ * latent, kv_lora_rank + qk_rope_head_dim elements, else 2 x kv_heads x
+ * head_dim; `bytes` per element. ctx 1 gives the bytes of one token. */
 double sn_infer_kv_bytes(const struct sn_model_info *m, double ctx,
                          double bytes);
 /* Expected distinct experts hit when `tokens` each pick topk of
