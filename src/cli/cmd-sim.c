@@ -874,12 +874,16 @@ out:
  * -------------------------------------------------------------------- */
 
 int sn_cli_sim_train(int argc, char **argv); /* cmd-sim-train.c */
+int sn_cli_sim_infer(int argc, char **argv); /* cmd-sim-infer.c */
 
 static const struct {
     const char *name;
     int (*run)(int argc, char **argv);
 } subs[] = {
-    {"coll", coll_run}, {"pairs", pairs_run}, {"train", sn_cli_sim_train}};
+    {"coll", coll_run},
+    {"pairs", pairs_run},
+    {"train", sn_cli_sim_train},
+    {"infer", sn_cli_sim_infer}};
 
 static int sim_run(int argc, char **argv)
 {
@@ -888,7 +892,7 @@ static int sim_run(int argc, char **argv)
 
     if (argc < 2)
         return cli_usage_error(
-            "sim needs a subcommand: coll, pairs or train (see "
+            "sim needs a subcommand: coll, pairs, train or infer (see "
             "'supernode help sim')");
     for (size_t i = 0; i < SN_ARRAY_LEN(subs); i++) {
         if (!strcmp(argv[1], subs[i].name))
@@ -902,15 +906,15 @@ static int sim_run(int argc, char **argv)
                                "'%s'?)",
                                argv[1], s);
     return cli_usage_error(
-        "unknown sim subcommand '%s' (expected coll, train or "
+        "unknown sim subcommand '%s' (expected coll, train, infer or "
         "pairs)",
         argv[1]);
 }
 
 const struct sn_cmd sn_cmd_sim = {
     "sim",
-    "coll|pairs|train [SPEC] [options]",
-    "predict pair bandwidth, collectives and training on a design",
+    "coll|pairs|train|infer [SPEC] [options]",
+    "predict pair bandwidth, collectives, training and serving on a design",
     "Every sim command takes --set KEY=VALUE (repeated) to override a value\n"
     "of SPEC by its dotted key, as spec check and plan do.\n"
     "\n"
@@ -967,7 +971,18 @@ const struct sn_cmd sn_cmd_sim = {
     "  that does not fit exits 1 with the smallest count that fits.\n"
     "  docs/model.md has the model.\n"
     "\n"
+    "sim infer [SPEC] --model NAME|FILE [--gpus N] [--tp N --ep N --pp N\n"
+    "          --dp-attention] [--isl N --osl N] [--concurrency N | --batch\n"
+    "          N] [--ttft T --tpot T] [--precision bf16|fp8|fp4\n"
+    "          --kv-precision bf16|fp8] [--disaggregate PREFILL:DECODE]\n"
+    "          [--search [--top K]] [--format table|json]\n"
+    "  Serving: KV cache, largest batch, decode step parts, TTFT, TPOT,\n"
+    "  tokens/s per GPU and per user. A replica is tp x pp GPUs; ep\n"
+    "  divides tp. --search: the throughput-latency front and the best\n"
+    "  within the limits; --disaggregate: prefill/decode split.\n"
+    "\n"
     "SPEC defaults to the built-in design. JSON: supernode.coll/1,\n"
-    "supernode.pairs/1, supernode.train/1, supernode.train-search/1.\n",
+    "supernode.pairs/1, supernode.train/1, supernode.train-search/1,\n"
+    "supernode.infer/1.\n",
     sim_run,
 };

@@ -1,4 +1,4 @@
 # sim alone names its subcommands
 args: sim
 exit: 2
-stderr-has: sim needs a subcommand: coll, pairs or train
+stderr-has: sim needs a subcommand: coll, pairs, train or infer

@@ -1,0 +1,179 @@
+/* infer.h: serving a transformer on a cluster: the weights and KV cache
+ * per accelerator and the largest batch that fits, prefill (compute-bound)
+ * and decode (memory-bound) times with their parts, TTFT, TPOT and
+ * tokens/s per GPU and per user; the search over layouts and batch sizes
+ * (the throughput-latency Pareto front) and disaggregated prefill/decode.
+ * The formulas and every constant with its source are in docs/model.md
+ * ("Inference").
+ *
+ * Ownership: results and search points are caller-owned structs;
+ * sn_infer_search() fills an array the caller allocates. The model and
+ * the system (struct sn_train_system, from sn_train_env_init()) are
+ * borrowed for the call.
+ *
+ * To add a layout dimension: 1. struct sn_infer_layout  2. its rule in
+ * sn_infer_check()  3. its cost in infer.c  4. its range in
+ * sn_infer_search()  5. `sim infer` options  6. a closed-form test.
+ */
+#ifndef SN_INFER_H
+#define SN_INFER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "sn/spec.h"
+#include "sn/train.h"
+#include "sn/util.h"
+
+#define SN_INFER_SCHEMA "supernode.infer/1"
+
+/* One model replica: tp x pp accelerators, contiguous from rank 0. The
+ * tp accelerators of a stage split attention by heads (or, with
+ * dp_attention, each runs attention for its own share of the batch on
+ * whole attention weights), and the experts ep ways, each expert split
+ * tp / ep ways (TensorRT-LLM's moe_tp x moe_ep = tp). */
+struct sn_infer_layout {
+    int tp, ep, pp;
+    bool dp_attention;
+    int batch; /* sequences in flight per replica; 0: the most that fit */
+};
+
+/* The requests and number formats. */
+struct sn_infer_work {
+    int isl, osl;            /* input and output tokens per request */
+    enum sn_dtype precision; /* weights and GEMMs: bf16, fp8 or fp4 */
+    enum sn_dtype kv;        /* KV cache: bf16 or fp8 */
+};
+
+/* Where a decode step's time goes, seconds; the parts add up to it. */
+enum sn_infer_part {
+    SN_INFER_WEIGHTS, /* reading weights (experts the batch hits) */
+    SN_INFER_KV,      /* reading the KV cache */
+    SN_INFER_COMPUTE, /* GEMM and attention time above the memory time */
+    SN_INFER_KERNELS, /* fixed cost per kernel */
+    SN_INFER_TP,      /* tensor-parallel all-reduce */
+    SN_INFER_EP,      /* expert-parallel dispatch and combine */
+    SN_INFER_PP,      /* pipeline send/recv */
+    SN_INFER_STEP,    /* per-step scheduling and sampling */
+    SN_INFER_PART_COUNT
+};
+
+struct sn_infer_result {
+    int gpus;              /* per replica: tp x pp */
+    double weights_bytes;  /* per accelerator, the most loaded stage */
+    double kv_token_bytes; /* KV cache of one token, whole model */
+    double kv_seq_gpu;     /* KV bytes one sequence of isl + osl tokens
+                              takes on one accelerator */
+    double kv_budget;      /* bytes for the KV cache per accelerator */
+    double capacity;       /* HBM per accelerator */
+    int max_batch;         /* sequences per replica that fit */
+    int batch;             /* the batch timed */
+    bool fits;             /* weights fit and batch <= max_batch */
+    double experts_hit;    /* distinct experts one accelerator reads per
+                              MoE layer per decode step */
+    double prefill_s;      /* one request's isl tokens on the replica */
+    double ttft_s;         /* prefill, and with disaggregation the KV
+                              transfer */
+    double step_s;         /* one decode step of the whole batch */
+    double part[SN_INFER_PART_COUNT];
+    double tpot_s;          /* time per output token a user sees */
+    double prefill_tps_gpu; /* input tokens/s per accelerator, prefill at
+                               full batching */
+    double decode_tps_gpu;  /* output tokens/s per accelerator, decode
+                               alone */
+    double output_tps;      /* replica output tokens/s with prefill
+                               interleaved (aggregated serving) */
+    double output_tps_gpu;
+    double output_tps_user; /* 1 / TPOT */
+};
+
+/* Layout rules: tp x pp divides gpus; ep divides tp and is at most the
+ * experts (a rank holds ceil(E / ep) when they do not divide); expert TP
+ * (tp / ep) divides the experts' width; tp divides the heads unless
+ * attention is data-parallel, which needs tp > 1; pp at most the
+ * layers; the precision a tensor rate of the accelerator, the KV cache
+ * bf16 or fp8. SN_EINPUT saying which rule fails. */
+int sn_infer_check(const struct sn_model_info *m,
+                   const struct sn_train_system *sys,
+                   const struct sn_infer_layout *l,
+                   const struct sn_infer_work *w, int gpus,
+                   struct sn_error *err);
+
+/* KV cache bytes of one sequence of `ctx` tokens, whole model (sliding
+ * windows hold at most the window): per token and layer MLA's compressed
+ * latent, kv_lora_rank + qk_rope_head_dim elements, else 2 x kv_heads x
+ * head_dim; `bytes` per element. ctx 1 gives the bytes of one token. */
+double sn_infer_kv_bytes(const struct sn_model_info *m, double ctx,
+                         double bytes);
+/* Expected distinct experts hit when `tokens` each pick topk of
+ * `experts` (uniform routing): experts x (1 - (1 - topk/experts)^tokens). */
+double sn_infer_experts_hit(double experts, double topk, double tokens);
+
+/* Predict one layout. A layout whose weights do not fit, or whose batch
+ * is above the largest that fits, is still timed (fits false). Errors
+ * come from the rules and the communication model. */
+int sn_infer_predict(const struct sn_model_info *m,
+                     const struct sn_train_system *sys,
+                     const struct sn_infer_layout *l,
+                     const struct sn_infer_work *w, struct sn_infer_result *r,
+                     struct sn_error *err);
+
+/* ---- search and disaggregation ------------------------------------------ */
+
+/* Latency limits, seconds; 0: none. */
+struct sn_infer_limits {
+    double ttft, tpot;
+};
+
+struct sn_infer_point {
+    struct sn_infer_layout layout;
+    struct sn_infer_result result;
+    bool pareto; /* no other point has both more tokens/s per GPU and
+                    more per user */
+    bool meets;  /* within the limits */
+};
+
+struct sn_infer_search_stats {
+    size_t timed;   /* layouts and batches timed (fitting) */
+    size_t pareto;  /* on the front */
+    long best;      /* index of the most tokens/s per GPU within the
+                       limits; -1 when none meets them */
+    double seconds; /* wall time */
+};
+
+/* Every layout (tp, ep, pp, dp_attention) whose replica divides gpus,
+ * each batch size a power of two up to the largest that fits: timed,
+ * marked on the Pareto front of output tokens/s per GPU against per
+ * user, the best within the limits chosen. Up to cap points in pts
+ * (the front first, then by tokens/s per GPU); *n gets how many. */
+int sn_infer_search(const struct sn_model_info *m,
+                    const struct sn_train_system *sys, int gpus,
+                    const struct sn_infer_work *w,
+                    const struct sn_infer_limits *lim,
+                    struct sn_infer_point *pts, size_t cap, size_t *n,
+                    struct sn_infer_search_stats *st, struct sn_error *err);
+
+/* Disaggregated serving: `prefill` GPUs run prefill with layout lp,
+ * `decode` GPUs decode with ld (its batch: the most that fit when 0). */
+struct sn_infer_disagg {
+    int prefill, decode;
+    double requests_per_s; /* the slower side's rate */
+    double output_tps_gpu; /* output tokens/s over all the GPUs */
+    double balanced_ratio; /* prefill : decode GPUs that balance the
+                              two sides (prefill per decode GPU) */
+    double kv_transfer_s;  /* one request's KV cache, prefill to decode */
+    const char *bound;     /* "prefill" or "decode" */
+    struct sn_infer_result p, d;
+};
+
+int sn_infer_disaggregate(const struct sn_model_info *m,
+                          const struct sn_train_system *sys,
+                          const struct sn_infer_layout *lp,
+                          const struct sn_infer_layout *ld,
+                          const struct sn_infer_work *w, int prefill,
+                          int decode, struct sn_infer_disagg *out,
+                          struct sn_error *err);
+
+const char *sn_infer_part_name(enum sn_infer_part p);
+
+#endif

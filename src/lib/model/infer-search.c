@@ -1,0 +1,224 @@
+/* infer-search.c: serving layouts searched (tp, ep, pp, attention data
+ * parallel, batch) for the throughput-latency Pareto front and the best
+ * layout under TTFT/TPOT limits; disaggregated prefill and decode. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sn/infer.h"
+
+/* the most points one search times: far above any real cluster's
+ * layouts times their batches (a cap on what input can allocate) */
+#define POINTS_MAX 1000000
+#define PP_MAX 16
+
+struct grow {
+    struct sn_infer_point *p;
+    size_t n, cap;
+};
+
+static void push(struct grow *g, const struct sn_infer_point *pt)
+{
+    if (g->n == g->cap) {
+        g->cap = g->cap ? 2 * g->cap : 256;
+        g->p = sn_xrealloc(g->p, g->cap * sizeof(*g->p));
+    }
+    g->p[g->n++] = *pt;
+}
+
+static bool meets(const struct sn_infer_result *r,
+                  const struct sn_infer_limits *lim)
+{
+    return (!(lim->ttft > 0) || r->ttft_s <= lim->ttft) &&
+           (!(lim->tpot > 0) || r->tpot_s <= lim->tpot);
+}
+
+/* Every batch of one layout: powers of two up to the most that fit, and
+ * that most. */
+static int batches(const struct sn_model_info *m,
+                   const struct sn_train_system *sys, struct sn_infer_layout l,
+                   const struct sn_infer_work *w,
+                   const struct sn_infer_limits *lim, struct grow *g,
+                   struct sn_error *err)
+{
+    struct sn_infer_point pt;
+    int rc, max;
+
+    l.batch = 1;
+    rc = sn_infer_predict(m, sys, &l, w, &pt.result, err);
+    if (rc || !pt.result.fits)
+        return rc;
+    max = pt.result.max_batch;
+    for (int b = 1; g->n < POINTS_MAX; b *= 2) {
+        l.batch = b < max ? b : max;
+        if (l.batch > 1 &&
+            (rc = sn_infer_predict(m, sys, &l, w, &pt.result, err)))
+            return rc;
+        pt.layout = l;
+        pt.pareto = false;
+        pt.meets = meets(&pt.result, lim);
+        push(g, &pt);
+        if (l.batch == max)
+            break;
+    }
+    return SN_OK;
+}
+
+static int by_tps(const void *a, const void *b)
+{
+    const struct sn_infer_point *x = a, *y = b;
+    if (x->pareto != y->pareto)
+        return x->pareto ? -1 : 1;
+    if (x->result.output_tps_gpu != y->result.output_tps_gpu)
+        return x->result.output_tps_gpu > y->result.output_tps_gpu ? -1 : 1;
+    if (x->result.output_tps_user != y->result.output_tps_user)
+        return x->result.output_tps_user > y->result.output_tps_user ? -1 : 1;
+    return memcmp(&x->layout, &y->layout, sizeof(x->layout));
+}
+
+/* Mark the front: sorted by tokens/s per GPU, a point is on it when it
+ * serves each user faster than every point above it. */
+static size_t mark_front(struct grow *g)
+{
+    double best_user = -1;
+    size_t n = 0;
+
+    qsort(g->p, g->n, sizeof(*g->p), by_tps);
+    for (size_t i = 0; i < g->n; i++) {
+        if (g->p[i].result.output_tps_user > best_user) {
+            g->p[i].pareto = true;
+            best_user = g->p[i].result.output_tps_user;
+            n++;
+        }
+    }
+    qsort(g->p, g->n, sizeof(*g->p), by_tps);
+    return n;
+}
+
+static int layouts(const struct sn_model_info *m,
+                   const struct sn_train_system *sys, int gpus,
+                   const struct sn_infer_work *w,
+                   const struct sn_infer_limits *lim, struct grow *g,
+                   struct sn_error *err)
+{
+    int e = m->experts > 1 ? m->experts : 1;
+
+    for (int tp = 1; tp <= gpus; tp++) {
+        if (gpus % tp)
+            continue;
+        for (int pp = 1; pp <= PP_MAX && pp <= m->layers; pp *= 2) {
+            if ((gpus / tp) % pp)
+                continue;
+            for (int ep = 1; ep <= tp; ep++) {
+                if (tp % ep || (e % ep && ep != tp))
+                    continue;
+                for (int dpa = 0; dpa <= (tp > 1); dpa++) {
+                    struct sn_infer_layout l = {tp, ep, pp, dpa == 1, 0};
+                    struct sn_error e2;
+                    int rc;
+                    if (sn_infer_check(m, sys, &l, w, gpus, &e2))
+                        continue;
+                    rc = batches(m, sys, l, w, lim, g, err);
+                    if (rc)
+                        return rc;
+                }
+            }
+        }
+    }
+    return SN_OK;
+}
+
+int sn_infer_search(const struct sn_model_info *m,
+                    const struct sn_train_system *sys, int gpus,
+                    const struct sn_infer_work *w,
+                    const struct sn_infer_limits *lim,
+                    struct sn_infer_point *pts, size_t cap, size_t *n,
+                    struct sn_infer_search_stats *st, struct sn_error *err)
+{
+    struct grow g = {0};
+    double t0 = sn_now();
+    size_t best = 0;
+    int rc;
+
+    memset(st, 0, sizeof(*st));
+    st->best = -1;
+    *n = 0;
+    rc = layouts(m, sys, gpus, w, lim, &g, err);
+    if (rc)
+        goto out;
+    st->timed = g.n;
+    st->pareto = mark_front(&g);
+    /* the best within the limits: the most tokens/s per GPU; it is
+     * always kept, as the first point after the front when not on it */
+    for (size_t i = 0; i < g.n; i++) {
+        if (g.p[i].meets &&
+            (st->best < 0 ||
+             g.p[i].result.output_tps_gpu > g.p[best].result.output_tps_gpu)) {
+            best = i;
+            st->best = (long)i;
+        }
+    }
+    for (size_t i = 0; i < g.n && *n < cap; i++)
+        pts[(*n)++] = g.p[i];
+    if (st->best >= 0 && (size_t)st->best >= cap && cap > 0) {
+        pts[cap - 1] = g.p[best];
+        st->best = (long)cap - 1;
+    }
+out:
+    st->seconds = sn_now() - t0;
+    free(g.p);
+    return rc;
+}
+
+int sn_infer_disaggregate(const struct sn_model_info *m,
+                          const struct sn_train_system *sys,
+                          const struct sn_infer_layout *lp,
+                          const struct sn_infer_layout *ld,
+                          const struct sn_infer_work *w, int prefill,
+                          int decode, struct sn_infer_disagg *o,
+                          struct sn_error *err)
+{
+    double pr, dr, kv;
+    int rc;
+
+    memset(o, 0, sizeof(*o));
+    o->prefill = prefill;
+    o->decode = decode;
+    if (prefill < 1 || decode < 1)
+        return sn_error_set(err, SN_EINPUT,
+                            "--disaggregate needs GPUs on both sides");
+    if (sys->accels > 0 && prefill + decode > sys->accels)
+        return sn_error_set(err, SN_EINPUT,
+                            "--disaggregate %d:%d is more than the %d "
+                            "accelerators",
+                            prefill, decode, sys->accels);
+    rc = sn_infer_check(m, sys, lp, w, prefill, err);
+    if (!rc)
+        rc = sn_infer_check(m, sys, ld, w, decode, err);
+    if (!rc)
+        rc = sn_infer_predict(m, sys, lp, w, &o->p, err);
+    if (!rc)
+        rc = sn_infer_predict(m, sys, ld, w, &o->d, err);
+    if (rc)
+        return rc;
+    /* requests/s each side sustains */
+    pr = prefill * o->p.prefill_tps_gpu / w->isl;
+    dr = decode * o->d.decode_tps_gpu / w->osl;
+    o->requests_per_s = pr < dr ? pr : dr;
+    o->bound = pr < dr ? "prefill" : "decode";
+    o->output_tps_gpu = o->requests_per_s * w->osl / (prefill + decode);
+    o->balanced_ratio =
+        (w->isl / o->p.prefill_tps_gpu) / (w->osl / o->d.decode_tps_gpu);
+    /* one request's KV cache from the first prefill GPU to the first
+     * decode GPU (NIXL-style point to point) */
+    kv = sn_infer_kv_bytes(m, w->isl, w->kv == SN_DTYPE_FP8 ? 1 : 2);
+    if (sys->comm.time) {
+        struct sn_group g = {0, 2, (uint32_t)prefill, NULL};
+        rc = sys->comm.time(sys->comm.ctx, SN_COLL_SENDRECV, &g, 1, kv,
+                            &o->kv_transfer_s, err);
+        if (rc)
+            return rc;
+    }
+    o->d.ttft_s = o->p.prefill_s + o->kv_transfer_s;
+    o->d.output_tps_gpu = o->output_tps_gpu;
+    return SN_OK;
+}

@@ -1,0 +1,527 @@
+/* infer.c: one serving layout: weights and KV cache per accelerator, the
+ * largest batch, prefill and decode time of a pipeline stage with their
+ * parts, TTFT, TPOT and tokens/s. The search and disaggregation are in
+ * infer-search.c; docs/model.md ("Inference") has the formulas. */
+#include <math.h>
+#include <string.h>
+
+#include "sn/infer.h"
+
+/* TensorRT-LLM's defaults (tensorrt_llm BuildConfig and KvCacheConfig):
+ * max_batch_size 2048, max_num_tokens 8192 (tokens of one forward pass,
+ * prefill chunks included), kv_cache_free_gpu_memory_fraction 0.9 of
+ * what the weights leave. [V] */
+#define MAX_BATCH 2048
+#define MAX_NUM_TOKENS 8192
+#define KV_FRACTION 0.9
+/* Kernels one layer runs at decode, as TensorRT-LLM's and SGLang's
+ * layers are written [D, counted, not fitted]: attention block: norm,
+ * QKV GEMM, RoPE with the KV-cache write, attention, output GEMM; dense
+ * MLP: norm, gate-up GEMM, activation, down GEMM; MoE MLP: norm, router
+ * GEMM, top-k, permute, grouped GEMM up, activation, grouped GEMM down,
+ * unpermute-combine, and gate-up, activation, down for shared experts.
+ * Per step outside the layers: embedding, final norm, LM head, sampling.
+ * CPU scheduling is overlapped with the GPU (TensorRT-LLM's overlap
+ * scheduler, SGLang's zero-overhead batch scheduler) and not counted. */
+#define ATTN_KERNELS 5
+#define MLP_KERNELS 4
+#define MOE_KERNELS 8
+#define SHARED_KERNELS 3
+#define STEP_KERNELS 4
+
+/* The model in the form the formulas use. */
+struct shape {
+    double h, v;
+    double attn;         /* attention parameters per layer */
+    double core_prefill; /* attention FLOPs per query per context token
+                            per layer, prefill (MLA expanded) */
+    double core_decode;  /* same at decode (MLA absorbed) */
+    double dense;        /* dense MLP parameters */
+    double expert;       /* one routed expert */
+    double shared;       /* all shared experts of a layer */
+    double router;
+    double experts, topk;
+    double kv_split_max; /* KV heads TP can split them by (1 for MLA) */
+    double heads;
+    int layers, nmoe, ndense;
+};
+
+static bool is_mla(const struct sn_model_info *m)
+{
+    return m->attention == SN_ATTN_MLA && m->kv_lora_rank > 0;
+}
+
+static double head_dim(const struct sn_model_info *m)
+{
+    if (m->head_dim > 0)
+        return m->head_dim;
+    return m->heads > 0 ? (double)m->hidden / m->heads : 0;
+}
+
+/* Layers with an MoE MLP: as given, else every moe_every-th layer after
+ * the dense ones. */
+static int moe_layers(const struct sn_model_info *m)
+{
+    int every = m->moe_every > 1 ? m->moe_every : 1;
+
+    if (m->experts <= 1)
+        return 0;
+    if (m->moe_layers > 0 && m->moe_layers <= m->layers)
+        return m->moe_layers;
+    if (m->dense_layers >= m->layers)
+        return 0;
+    return (m->layers - m->dense_layers) / every;
+}
+
+static void shape_init(const struct sn_model_info *m, struct shape *s)
+{
+    double h = m->hidden, a = m->heads, mats = m->gated_mlp ? 3 : 2;
+    double hd = head_dim(m);
+    double k = m->kv_heads > 0 ? m->kv_heads : m->heads;
+    double f_dense;
+
+    memset(s, 0, sizeof(*s));
+    s->h = h;
+    s->v = m->vocab;
+    s->heads = a;
+    s->layers = m->layers;
+    s->nmoe = moe_layers(m);
+    s->ndense = m->layers - s->nmoe;
+    if (is_mla(m)) {
+        /* DeepSeek-V2 section 2.1: q through a rank-q_lora bottleneck
+         * (or direct), the latent c_KV (kv_lora) plus a shared RoPE key,
+         * up-projections to the heads' keys and values, output */
+        double qk = m->qk_nope_head_dim + m->qk_rope_head_dim;
+        double q = m->q_lora_rank > 0
+                       ? h * m->q_lora_rank + m->q_lora_rank * a * qk
+                       : h * a * qk;
+        double kv = h * (m->kv_lora_rank + m->qk_rope_head_dim) +
+                    m->kv_lora_rank * a * (m->qk_nope_head_dim + m->v_head_dim);
+        s->attn = q + kv + a * m->v_head_dim * h;
+        s->core_prefill = 2 * a * (qk + m->v_head_dim);
+        /* absorbed (DeepSeek's FlashMLA decode): scores against the
+         * latent and RoPE key, values from the latent */
+        s->core_decode = 2 * a * (m->kv_lora_rank + m->qk_rope_head_dim) +
+                         2 * a * m->kv_lora_rank;
+        s->kv_split_max = 1;
+    } else {
+        s->attn = h * (a + 2 * k) * hd + a * hd * h;
+        s->core_prefill = s->core_decode = 4 * a * hd;
+        s->kv_split_max = k;
+    }
+    if (m->experts > 1) {
+        double fs = m->shared_ffn > 0 ? m->shared_ffn : m->ffn;
+        s->experts = m->experts;
+        s->topk = m->topk > 0 ? m->topk : 1;
+        s->expert = mats * h * m->ffn;
+        s->shared = m->shared_experts * mats * h * fs;
+        s->router = h * m->experts;
+        f_dense = m->dense_ffn > 0 ? m->dense_ffn
+                                   : m->ffn * (s->topk + m->shared_experts);
+    } else {
+        f_dense = m->ffn;
+    }
+    s->dense = mats * h * f_dense;
+}
+
+/* Layers at full attention and with a sliding window. */
+static void window_layers(const struct sn_model_info *m, double *full,
+                          double *sliding)
+{
+    if (m->window <= 0) {
+        *full = m->layers;
+        *sliding = 0;
+        return;
+    }
+    *full = m->window_every > 0
+                ? (m->layers + m->window_every - 1) / m->window_every
+                : 0;
+    *sliding = m->layers - *full;
+}
+
+/* Sum over layers of the context each holds at ctx tokens. */
+static double ctx_layers(const struct sn_model_info *m, double ctx)
+{
+    double full, sliding;
+
+    window_layers(m, &full, &sliding);
+    return full * ctx + sliding * fmin(ctx, m->window);
+}
+
+/* Sum over layers of the causal attention span of a ctx-token prompt:
+ * ctx^2/2 at full attention, less past the window. */
+static double causal_layers(const struct sn_model_info *m, double ctx)
+{
+    double full, sliding, w = m->window, win;
+
+    window_layers(m, &full, &sliding);
+    win = ctx <= w ? ctx * ctx / 2 : w * w / 2 + (ctx - w) * w;
+    return full * ctx * ctx / 2 + sliding * win;
+}
+
+double sn_infer_kv_bytes(const struct sn_model_info *m, double ctx,
+                         double bytes)
+{
+    double per; /* elements per token per layer */
+
+    if (is_mla(m))
+        per = m->kv_lora_rank + m->qk_rope_head_dim;
+    else
+        per = 2.0 * (m->kv_heads > 0 ? m->kv_heads : m->heads) * head_dim(m);
+    return per * bytes * ctx_layers(m, ctx);
+}
+
+double sn_infer_experts_hit(double experts, double topk, double tokens)
+{
+    if (experts <= 0 || tokens <= 0)
+        return 0;
+    if (topk >= experts)
+        return experts;
+    /* each token misses a given expert with probability 1 - k/E */
+    return experts * (1 - pow(1 - topk / experts, tokens));
+}
+
+/* Bytes per weight: NVFP4 adds an FP8 scale per 16 values (NVIDIA,
+ * "Introducing NVFP4", 2025) [V]. */
+static double weight_bytes(enum sn_dtype d)
+{
+    switch (d) {
+    case SN_DTYPE_FP8:
+        return 1;
+    case SN_DTYPE_FP4:
+        return 0.5 + 1.0 / 16;
+    default:
+        return 2;
+    }
+}
+
+static double gemm_eff(const struct sn_train_calib *k, enum sn_dtype d)
+{
+    switch (d) {
+    case SN_DTYPE_FP8:
+        return k->gemm_eff_fp8 > 0 ? k->gemm_eff_fp8 : k->gemm_eff;
+    case SN_DTYPE_FP4:
+        return k->gemm_eff_fp4 > 0 ? k->gemm_eff_fp4 : k->gemm_eff;
+    default:
+        return k->gemm_eff;
+    }
+}
+
+int sn_infer_check(const struct sn_model_info *m,
+                   const struct sn_train_system *sys,
+                   const struct sn_infer_layout *l,
+                   const struct sn_infer_work *w, int gpus,
+                   struct sn_error *err)
+{
+    int e = m->experts > 1 ? m->experts : 1;
+
+    if (l->tp < 1 || l->ep < 1 || l->pp < 1 || l->batch < 0)
+        return sn_error_set(err, SN_EINPUT, "tp, ep and pp must be at least 1");
+    if (gpus < 1 || gpus % (l->tp * l->pp))
+        return sn_error_set(err, SN_EINPUT,
+                            "tp %d x pp %d does not divide %d GPUs", l->tp,
+                            l->pp, gpus);
+    if (l->tp % l->ep)
+        return sn_error_set(err, SN_EINPUT,
+                            "ep %d does not divide tp %d (experts are spread "
+                            "over the tp GPUs of a stage)",
+                            l->ep, l->tp);
+    /* experts that do not divide go ceil(E / ep) to a rank */
+    if (l->ep > e)
+        return sn_error_set(err, SN_EINPUT,
+                            "ep %d is more than the %d experts of %s", l->ep, e,
+                            m->name);
+    if (m->experts > 1 && m->ffn % (l->tp / l->ep))
+        return sn_error_set(err, SN_EINPUT,
+                            "expert TP %d (tp / ep) does not divide the "
+                            "experts' width %d",
+                            l->tp / l->ep, m->ffn);
+    if (l->pp > m->layers)
+        return sn_error_set(err, SN_EINPUT, "pp %d is more than %d layers",
+                            l->pp, m->layers);
+    if (l->dp_attention && l->tp < 2)
+        return sn_error_set(err, SN_EINPUT,
+                            "--dp-attention needs tp above 1 (it spreads "
+                            "the batch over the tp GPUs)");
+    if (!l->dp_attention && m->heads % l->tp)
+        return sn_error_set(err, SN_EINPUT,
+                            "tp %d does not divide the %d attention heads "
+                            "(use --dp-attention)",
+                            l->tp, m->heads);
+    if (w->isl < 1 || w->osl < 1)
+        return sn_error_set(err, SN_EINPUT,
+                            "input and output lengths must be at least 1");
+    if (w->kv != SN_DTYPE_BF16 && w->kv != SN_DTYPE_FP8)
+        return sn_error_set(err, SN_EINPUT,
+                            "KV cache precision %s: expected bf16 or fp8",
+                            sn_dtype_name(w->kv));
+    if (sys && !(sn_train_peak(sys, w->precision) > 0))
+        return sn_error_set(err, SN_EINPUT, "%s has no %s tensor rate",
+                            sys->accel ? sys->accel : "the accelerator",
+                            sn_dtype_name(w->precision));
+    return SN_OK;
+}
+
+/* What one prediction shares between its passes. */
+struct run {
+    const struct sn_model_info *m;
+    const struct sn_train_system *sys;
+    const struct sn_infer_layout *l;
+    const struct sn_infer_work *w;
+    struct shape s;
+    double wb, kvb;   /* bytes per weight, per KV element */
+    double bw, rate;  /* achievable HBM bytes/s, GEMM FLOP/s */
+    double attn_rate; /* attention FLOP/s (BF16 fused kernels) */
+    double etp, rep;  /* expert TP; attention replication divisor */
+    double kv_split;  /* ways TP splits a sequence's KV cache */
+    double stage;     /* share of the layers on a stage */
+    struct sn_error *err;
+};
+
+/* One collective on ranks 0, stride, 2 stride, ... (n of them). */
+static int comm(const struct run *x, enum sn_coll_op op, int n, int stride,
+                int siblings, double bytes, double *t)
+{
+    struct sn_group g = {0, (uint32_t)n, (uint32_t)stride, NULL};
+
+    *t = 0;
+    if (n < 2 || bytes <= 0 || !x->sys->comm.time)
+        return SN_OK;
+    return x->sys->comm.time(x->sys->comm.ctx, op, &g, (uint32_t)siblings,
+                             bytes, t, x->err);
+}
+
+/* Weights one accelerator holds on the most loaded stage (the last: it
+ * has the LM head; with pp 1 the embedding too), and those it reads per
+ * pass when `tokens` tokens go through its MoE layers. */
+static double stage_weights(const struct run *x, double tokens, bool read)
+{
+    const struct shape *s = &x->s;
+    const struct sn_infer_layout *l = x->l;
+    double layers = s->layers * x->stage, moe = s->nmoe * x->stage;
+    double dense = s->ndense * x->stage;
+    /* experts that do not divide go ceil(E / ep) to a rank (SGLang's
+     * EPLB places redundant copies the same way) */
+    double local = ceil(s->experts / l->ep);
+    double hit =
+        read ? fmin(local,
+                    sn_infer_experts_hit(s->experts, s->topk, tokens) / l->ep)
+             : local;
+    double b = x->wb, w;
+
+    w = (layers * s->attn + dense * s->dense + moe * (s->shared + s->router)) *
+        b / x->rep;
+    w += moe * hit * s->expert * b / x->etp;
+    /* embedding and LM head in BF16, split over the vocabulary */
+    w += s->v * s->h * 2 / l->tp;
+    if (l->pp == 1 && !x->m->tied_embeddings && !read)
+        w += s->v * s->h * 2 / l->tp;
+    return w;
+}
+
+/* One pass of `tokens` new tokens (seqs sequences, `ctx` context each at
+ * decode; prompts of ctx tokens at prefill) through one pipeline stage on
+ * one accelerator: its time by part. */
+static int stage_pass(const struct run *x, double tokens, double seqs,
+                      double ctx, bool prefill, double part[])
+{
+    const struct shape *s = &x->s;
+    const struct sn_infer_layout *l = x->l;
+    double layers = s->layers * x->stage, moe = s->nmoe * x->stage;
+    double dense = s->ndense * x->stage;
+    /* attention DP: whole sequences to a rank, the busiest holding
+     * ceil(seqs / tp) of them (one prompt runs on one rank) */
+    double seqs_gpu = l->dp_attention ? ceil(seqs / l->tp) : seqs;
+    double act, gemm, attn, kv, wread, t, bpe;
+    int rc;
+
+    memset(part, 0, sizeof(double) * SN_INFER_PART_COUNT);
+    /* GEMMs: 2 FLOPs per active weight per token, spread over tp */
+    act = layers * s->attn + dense * s->dense +
+          moe * (s->shared + s->router + s->topk * s->expert);
+    gemm = 2 * tokens * act / l->tp;
+    gemm += 2 * (prefill ? seqs : tokens) * s->v * s->h / l->tp;
+    if (prefill) {
+        attn = seqs * s->core_prefill * causal_layers(x->m, ctx);
+        kv = 0; /* written once, read from on-chip tiles */
+    } else {
+        attn = seqs * s->core_decode * ctx_layers(x->m, ctx);
+        kv = seqs_gpu * sn_infer_kv_bytes(x->m, ctx, x->kvb) / x->kv_split;
+    }
+    /* heads split over tp, or sequences over the DP ranks */
+    attn *= x->stage * (l->dp_attention ? seqs_gpu / seqs : 1.0 / l->tp);
+    kv *= x->stage;
+    wread = stage_weights(x, tokens, true);
+    part[SN_INFER_WEIGHTS] = wread / x->bw;
+    part[SN_INFER_KV] = kv / x->bw;
+    part[SN_INFER_COMPUTE] = fmax(0, gemm / x->rate - part[SN_INFER_WEIGHTS]) +
+                             fmax(0, attn / x->attn_rate - part[SN_INFER_KV]);
+    part[SN_INFER_KERNELS] =
+        x->sys->calib.kernel_time *
+        (layers * ATTN_KERNELS + dense * MLP_KERNELS +
+         moe * (MOE_KERNELS + (s->shared > 0 ? SHARED_KERNELS : 0)));
+    part[SN_INFER_STEP] = x->sys->calib.kernel_time * STEP_KERNELS / l->pp;
+    /* TP: an all-reduce after attention and after the MLP of every
+     * layer (Megatron's two per layer), of the tokens' hidden states in
+     * BF16; with attention data-parallel only the experts' TP reduces */
+    if (l->tp > 1 && !l->dp_attention) {
+        rc = comm(x, SN_COLL_ALLREDUCE, l->tp, 1, 1, tokens * s->h * 2, &t);
+        if (rc)
+            return rc;
+        part[SN_INFER_TP] = 2 * layers * t;
+    } else if (l->dp_attention && x->etp > 1 && moe > 0) {
+        /* experts split etp ways under data-parallel attention: each
+         * rank gathers its etp group's tokens and reduce-scatters the
+         * experts' partial outputs back (the nccl-tests total) */
+        double bytes = tokens / l->tp * x->etp * s->h * 2, rs;
+        rc = comm(x, SN_COLL_ALLGATHER, (int)x->etp, 1, 1, bytes, &t);
+        if (!rc)
+            rc = comm(x, SN_COLL_REDUCESCATTER, (int)x->etp, 1, 1, bytes, &rs);
+        if (rc)
+            return rc;
+        part[SN_INFER_TP] = moe * (t + rs);
+    }
+    /* EP with attention data-parallel: dispatch and combine all-to-all
+     * per MoE layer; the nccl-tests size is what one rank sends, its
+     * tokens' routed copies (as train-time.c passes it): FP8 dispatch
+     * when the GEMMs are FP8 or FP4 (DeepEP), BF16 combine. With
+     * attention TP every rank has every token and the TP all-reduce
+     * combines. */
+    if (l->dp_attention && l->ep > 1 && moe > 0) {
+        double per = tokens / l->tp * s->topk * s->h, d, c;
+        bpe = x->w->precision == SN_DTYPE_BF16 ? 2 : 1;
+        rc = comm(x, SN_COLL_ALLTOALL, l->ep, (int)x->etp, (int)x->etp,
+                  per * bpe, &d);
+        if (!rc)
+            rc = comm(x, SN_COLL_ALLTOALL, l->ep, (int)x->etp, (int)x->etp,
+                      per * 2, &c);
+        if (rc)
+            return rc;
+        part[SN_INFER_EP] = moe * (d + c);
+    }
+    if (l->pp > 1) {
+        rc = comm(x, SN_COLL_SENDRECV, 2, l->tp, l->tp,
+                  tokens * s->h * 2 / l->tp, &t);
+        if (rc)
+            return rc;
+        part[SN_INFER_PP] = t;
+    }
+    return SN_OK;
+}
+
+static double sum(const double *p)
+{
+    double t = 0;
+    for (int i = 0; i < SN_INFER_PART_COUNT; i++)
+        t += p[i];
+    return t;
+}
+
+static void run_init(struct run *x, const struct sn_model_info *m,
+                     const struct sn_train_system *sys,
+                     const struct sn_infer_layout *l,
+                     const struct sn_infer_work *w, struct sn_error *err)
+{
+    const struct sn_train_calib *k = &sys->calib;
+
+    memset(x, 0, sizeof(*x));
+    x->m = m;
+    x->sys = sys;
+    x->l = l;
+    x->w = w;
+    x->err = err;
+    shape_init(m, &x->s);
+    x->wb = weight_bytes(w->precision);
+    x->kvb = w->kv == SN_DTYPE_FP8 ? 1 : 2;
+    /* streaming at the fraction of HBM bandwidth the training model's
+     * memory-bound kernels sustain (train.c, calib mem_eff) */
+    x->bw = sys->hbm_bw * k->mem_eff;
+    x->rate = sn_train_peak(sys, w->precision) * gemm_eff(k, w->precision);
+    x->attn_rate = sys->flops * k->gemm_eff * k->attn_eff;
+    x->etp = (double)l->tp / l->ep;
+    x->rep = l->dp_attention ? 1 : l->tp;
+    x->kv_split = l->dp_attention ? 1 : fmin(l->tp, x->s.kv_split_max);
+    x->stage = 1.0 / l->pp;
+}
+
+/* The KV budget and the largest batch that fits. */
+static void memory(const struct run *x, struct sn_infer_result *r)
+{
+    const struct sn_infer_layout *l = x->l;
+    double ctx = (double)x->w->isl + x->w->osl, seq, per_rank;
+
+    r->capacity = x->sys->hbm_bytes;
+    r->weights_bytes = stage_weights(x, 0, false);
+    r->kv_token_bytes = sn_infer_kv_bytes(x->m, 1, x->kvb);
+    seq = sn_infer_kv_bytes(x->m, ctx, x->kvb) * x->stage / x->kv_split;
+    r->kv_seq_gpu = seq;
+    r->kv_budget =
+        fmax(0, (r->capacity - x->sys->calib.reserved - r->weights_bytes) *
+                    KV_FRACTION);
+    per_rank = seq > 0 ? floor(r->kv_budget / seq) : MAX_BATCH;
+    if (per_rank > MAX_BATCH)
+        per_rank = MAX_BATCH;
+    r->max_batch = (int)per_rank * (l->dp_attention ? l->tp : 1);
+}
+
+int sn_infer_predict(const struct sn_model_info *m,
+                     const struct sn_train_system *sys,
+                     const struct sn_infer_layout *l,
+                     const struct sn_infer_work *w, struct sn_infer_result *r,
+                     struct sn_error *err)
+{
+    struct run x;
+    double part[SN_INFER_PART_COUNT], b, ctx, chunk, t;
+    int rc, gpus = l->tp * l->pp;
+
+    memset(r, 0, sizeof(*r));
+    rc = sn_infer_check(m, sys, l, w, gpus, err);
+    if (rc)
+        return rc;
+    run_init(&x, m, sys, l, w, err);
+    r->gpus = gpus;
+    memory(&x, r);
+    r->batch = l->batch > 0 ? l->batch : r->max_batch;
+    r->fits = r->max_batch >= 1 && r->batch <= r->max_batch;
+    b = r->batch > 0 ? r->batch : 1;
+    /* TTFT: one prompt through every stage */
+    rc = stage_pass(&x, w->isl, 1, w->isl, true, part);
+    if (rc)
+        return rc;
+    r->prefill_s = r->ttft_s = l->pp * sum(part);
+    /* prefill at full batching: forward passes of max_num_tokens per
+     * attention rank, prompts of isl tokens, one stage's time per pass */
+    chunk = fmax(MAX_NUM_TOKENS, w->isl) * (l->dp_attention ? l->tp : 1);
+    rc = stage_pass(&x, chunk, chunk / w->isl, w->isl, true, part);
+    if (rc)
+        return rc;
+    r->prefill_tps_gpu = chunk / sum(part) / gpus;
+    /* decode: pp micro-batches of b / pp in flight, each one stage's
+     * time a stage; a token every pp stage times; context halfway */
+    ctx = w->isl + w->osl / 2.0;
+    rc = stage_pass(&x, b / l->pp, b / l->pp, ctx, false, r->part);
+    if (rc)
+        return rc;
+    for (int i = 0; i < SN_INFER_PART_COUNT; i++)
+        r->part[i] *= l->pp;
+    r->experts_hit =
+        m->experts > 1
+            ? sn_infer_experts_hit(m->experts, x.s.topk, b / l->pp) / l->ep
+            : 0;
+    r->step_s = r->tpot_s = sum(r->part);
+    r->decode_tps_gpu = b / r->step_s / gpus;
+    r->output_tps_user = 1 / r->tpot_s;
+    /* aggregated serving: each request's prefill takes its share of the
+     * replica's time beside the osl decode steps of the batch */
+    t = w->osl * r->step_s + b * w->isl / (r->prefill_tps_gpu * gpus);
+    r->output_tps = b * w->osl / t;
+    r->output_tps_gpu = r->output_tps / gpus;
+    return SN_OK;
+}
+
+const char *sn_infer_part_name(enum sn_infer_part p)
+{
+    static const char *const names[] = {"weights", "kv", "compute", "kernels",
+                                        "tp",      "ep", "pp",      "per-step"};
+    return p >= 0 && p < SN_INFER_PART_COUNT ? names[p] : "?";
+}

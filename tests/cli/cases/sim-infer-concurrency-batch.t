@@ -1,0 +1,4 @@
+# --concurrency and --batch both set the batch
+args: sim infer --model llama3-70b --concurrency 5 --batch 3
+exit: 2
+stderr-has: give one
