@@ -3,42 +3,46 @@ args: sim train examples/gb200-nvl72.yaml --model deepseek-v3 --search --top 4 -
 exit: 0
 stdout-has: DeepSeek-V3 (MoE, MLA) on 72 x gb200-nvl72 (gb200-nvl72, 72 per scale-up domain)
 stdout-has: global batch 1152 x 4096 tokens, bf16; MFU against the dense bf16 peak, 2500.0 TFLOP/s
-stdout-has: searched 6894 layouts that pass the rules, 42 fit in memory, in
+stdout-has: searched 6894 layouts that pass the rules, 16 fit in memory, in
 stdout-has: #  tp  pp  dp  cp  ep  etp  vpp  mbs  recompute  zero  step s  tokens/s    MFU    GiB  limited by
-stdout-has: 1   4   1  18   1   2    4    1    4       full  3     17.409    271043  37.3%  171.3  compute
-stdout-has: 2   4   1  18   1   8    1    1    4       full  3     17.915    263389  36.3%  171.3  compute
-stdout-has: 3   8   1   9   1   1    8    1    8       full  3     18.143    260080  35.8%  171.3  compute
-stdout-has: 4   2   1  36   1   4    2    1    2       full  3     18.211    259111  35.7%  171.5  compute
-stdout-has: layout #2: tp 4  pp 1  dp 18  cp 1  ep 8  vpp 1  mbs 4  gbs 1152  seq 4096  recompute full  zero 3  sp on  dtype bf16  etp 1
+stdout-has: 1   8   1   9   1   1    8    1    4       full  3     28.862    163486  26.5%  170.2  communication 24%
+stdout-has: 2   8   1   9   1   8    1    1    4       full  3     30.021    157176  25.5%  170.2  communication 31%
+stdout-has: 3   4   1  18   1   2    4    1    2       full  3     31.837    148212  24.0%  170.2  communication 39%
+stdout-has: 4   4   1  18   1   8    1    1    2       full  3     32.366    145787  23.6%  170.2  communication 40%
+stdout-has: layout #2: tp 8  pp 1  dp 9  cp 1  ep 8  vpp 1  mbs 4  gbs 1152  seq 4096  recompute full  zero 3  sp on  dtype bf16  etp 1
 stdout-has: memory per accelerator (pipeline stage 0)
 stdout-has:                   GiB
-stdout-has:   weights       17.40
-stdout-has:   gradients     34.79
-stdout-has:   optimizer    104.38
-stdout-has:   activations    3.34
-stdout-has:   logits         2.96
-stdout-has:   buffers        8.44
-stdout-has:   total        171.31
-stdout-has:   fits: 171.31 of 173.23 GiB HBM (1.91 GiB free)
-stdout-has: step time (16 micro-batches per pipeline)
+stdout-has:   weights       17.68
+stdout-has:   gradients     35.36
+stdout-has:   optimizer    106.08
+stdout-has:   activations    1.70
+stdout-has:   logits         1.48
+stdout-has:   buffers        7.87
+stdout-has:   total        170.16
+stdout-has:   fits: 170.16 of 173.23 GiB HBM (3.07 GiB free)
+stdout-has: step time (32 micro-batches per pipeline)
 stdout-has:              seconds   share
-stdout-has:   forward     4.1032   22.9%
-stdout-has:   backward    7.7747   43.4%
-stdout-has:   recompute   3.9740   22.2%
-stdout-has:   tp          0.1109    0.6%
+stdout-has:   forward     5.3299   17.8%
+stdout-has:   backward   10.3426   34.5%
+stdout-has:   recompute   5.0623   16.9%
+stdout-has:   tp          0.2909    1.0%
 stdout-has:   cp          0.0000    0.0%
-stdout-has:   ep          1.1694    6.5%
+stdout-has:   ep          1.2131    4.0%
 stdout-has:   pp          0.0000    0.0%
 stdout-has:   bubble      0.0000    0.0%
-stdout-has:   dp          0.7330    4.1%
-stdout-has:   optimizer   0.0496    0.3%
-stdout-has:   step       17.9149  100.0%
+stdout-has:   dp          7.7320   25.8%
+stdout-has:   optimizer   0.0504    0.2%
+stdout-has:   step       30.0212  100.0%
 stdout-has: throughput
-stdout-has:   tokens/s               263389 (3658.2 per accelerator)
-stdout-has:   model TFLOP/s per GPU  907.2
-stdout-has:   MFU                    36.3% of the bf16 peak, 2500.0 TFLOP/s (model FLOPs: 72-coefficient formula per GEMM, no recompute)
-stdout-has:   HFU                    48.1% (with recompute: 96-coefficient for full)
-stdout-has:   limited by             compute
-stdout-has: against #1 (17.409 s), where the 0.506 s go:
-stdout-has:   ep         +0.5059 s
+stdout-has:   tokens/s               157176 (2183.0 per accelerator)
+stdout-has:   model TFLOP/s per GPU  637.1
+stdout-has:   MFU                    25.5% of the bf16 peak, 2500.0 TFLOP/s (model FLOPs: 72-coefficient formula per GEMM, no recompute)
+stdout-has:   HFU                    33.8% (with recompute: 96-coefficient for full)
+stdout-has:   limited by             communication 31%
+stdout-has: against #1 (28.862 s), where the 1.159 s go:
+stdout-has:   forward    -0.2717 s
+stdout-has:   backward   -0.5433 s
+stdout-has:   recompute  -0.2717 s
+stdout-has:   ep         +1.2131 s
+stdout-has:   dp         +1.0323 s
 stderr-empty:
