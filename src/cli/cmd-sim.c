@@ -879,11 +879,10 @@ int sn_cli_sim_infer(int argc, char **argv); /* cmd-sim-infer.c */
 static const struct {
     const char *name;
     int (*run)(int argc, char **argv);
-} subs[] = {
-    {"coll", coll_run},
-    {"pairs", pairs_run},
-    {"train", sn_cli_sim_train},
-    {"infer", sn_cli_sim_infer}};
+} subs[] = {{"coll", coll_run},
+            {"pairs", pairs_run},
+            {"train", sn_cli_sim_train},
+            {"infer", sn_cli_sim_infer}};
 
 static int sim_run(int argc, char **argv)
 {
