@@ -259,3 +259,20 @@ int cli_placement(struct sn_bench_job *job, const struct sn_spec *spec,
                 place->what);
     return SN_EXIT_OK;
 }
+
+int cli_num_opt(int argc, char **argv, int *i, const struct cli_num_opt *opts,
+                size_t n, void *base, int *rc)
+{
+    for (size_t k = 0; k < n; k++) {
+        const char *v = cli_opt_value(argc, argv, i, opts[k].name, NULL, rc);
+        if (*rc)
+            return 1;
+        if (!v)
+            continue;
+        if (cli_parse_long(opts[k].name, v, opts[k].min, opts[k].max,
+                           (long long *)((char *)base + opts[k].off)))
+            *rc = SN_EXIT_USAGE;
+        return 1;
+    }
+    return 0;
+}

@@ -102,11 +102,7 @@ static bool parse_other(int argc, char **argv, int *i, struct infer_opts *o,
 
 static int parse(int argc, char **argv, struct infer_opts *o)
 {
-    static const struct {
-        const char *name;
-        long long min, max;
-        size_t off;
-    } nums[] = {
+    static const struct cli_num_opt nums[] = {
         {"--gpus", 1, 10000000, offsetof(struct infer_opts, gpus)},
         {"--tp", 1, 100000, offsetof(struct infer_opts, tp)},
         {"--ep", 1, 100000, offsetof(struct infer_opts, ep)},
@@ -126,27 +122,16 @@ static int parse(int argc, char **argv, struct infer_opts *o)
     o->isl = o->osl = 1024;
     o->top = 20;
     for (int i = 1; i < argc; i++) {
-        const char *v;
-        bool done = false;
-
         if (cli_set_opt(argc, argv, &i, &o->sets, &rc)) {
             if (rc)
                 return rc;
             continue;
         }
-        for (size_t k = 0; k < SN_ARRAY_LEN(nums) && !done; k++) {
-            if ((v = cli_opt_value(argc, argv, &i, nums[k].name, NULL, &rc))) {
-                long long *dst = (long long *)((char *)o + nums[k].off);
-                if (cli_parse_long(nums[k].name, v, nums[k].min, nums[k].max,
-                                   dst))
-                    return SN_EXIT_USAGE;
-                done = true;
-            } else if (rc) {
+        if (cli_num_opt(argc, argv, &i, nums, SN_ARRAY_LEN(nums), o, &rc)) {
+            if (rc)
                 return rc;
-            }
-        }
-        if (done)
             continue;
+        }
         if (parse_other(argc, argv, &i, o, &rc)) {
             if (rc)
                 return rc;

@@ -48,11 +48,7 @@ static int pick(const char *opt, const char *v, const char *const *names,
 static int parse(int argc, char **argv, struct train_opts *o)
 {
     static const char *const rc_names[] = {"none", "selective", "full", NULL};
-    static const struct {
-        const char *name;
-        long long min, max;
-        size_t off;
-    } nums[] = {
+    static const struct cli_num_opt nums[] = {
         {"--gpus", 1, 10000000, offsetof(struct train_opts, gpus)},
         {"--tp", 1, 1024, offsetof(struct train_opts, tp)},
         {"--pp", 1, 100000, offsetof(struct train_opts, pp)},
@@ -77,7 +73,6 @@ static int parse(int argc, char **argv, struct train_opts *o)
     o->top = 10;
     for (int i = 1; i < argc; i++) {
         const char *v;
-        bool done = false;
 
         if (cli_set_opt(argc, argv, &i, &o->sets, &rc)) {
             if (rc)
@@ -85,19 +80,11 @@ static int parse(int argc, char **argv, struct train_opts *o)
             continue;
         }
 
-        for (size_t k = 0; k < SN_ARRAY_LEN(nums) && !done; k++) {
-            if ((v = cli_opt_value(argc, argv, &i, nums[k].name, NULL, &rc))) {
-                long long *dst = (long long *)((char *)o + nums[k].off);
-                if (cli_parse_long(nums[k].name, v, nums[k].min, nums[k].max,
-                                   dst))
-                    return SN_EXIT_USAGE;
-                done = true;
-            } else if (rc) {
+        if (cli_num_opt(argc, argv, &i, nums, SN_ARRAY_LEN(nums), o, &rc)) {
+            if (rc)
                 return rc;
-            }
-        }
-        if (done)
             continue;
+        }
         if ((v = cli_opt_value(argc, argv, &i, "--format", NULL, &rc))) {
             if (cli_parse_format(v, "text,table,json", &o->format))
                 return SN_EXIT_USAGE;

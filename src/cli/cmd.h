@@ -8,6 +8,7 @@
 #define SN_CLI_CMD_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "sn/sn.h"
 
@@ -76,6 +77,18 @@ int cli_parse_long(const char *opt, const char *text, long long min,
  * status and the error printed) when its value is missing. */
 const char *cli_opt_value(int argc, char **argv, int *i, const char *name,
                           const char *alias, int *rc);
+/* A whole-number option of a command's options struct: its name, range
+ * and the offset of its long long in the struct. */
+struct cli_num_opt {
+    const char *name;
+    long long min, max;
+    size_t off;
+};
+/* argv[*i] is one of the n options of opts ("--opt V" or "--opt=V"):
+ * parse it into the long long at base + off and return 1 (*rc set and the
+ * error printed when it is wrong); 0 when it is none of them. */
+int cli_num_opt(int argc, char **argv, int *i, const struct cli_num_opt *opts,
+                size_t n, void *base, int *rc);
 /* Overrides of spec values, --set KEY=VALUE, as spec, plan, sim and
  * sweep take them. */
 #define CLI_MAX_SETS 64
