@@ -204,7 +204,9 @@ static void show_model(struct kv *o, const struct sn_model_info *m)
     kv_int(o, "window", m->window);
     kv_int(o, "window_every", m->window_every);
     kv_int(o, "mtp_layers", m->mtp_layers);
-    kv_str(o, "aliases", m->aliases);
+    /* none: "-" in text, as `catalog list` writes it; "" in JSON */
+    kv_str(o, "aliases",
+           m->aliases && *m->aliases ? m->aliases : (o->json ? "" : "-"));
     kv_qty(o, "params", "params", m->params, SN_UNIT_COUNT);
     kv_qty(o, "active_params", "active_params", m->active_params,
            SN_UNIT_COUNT);
