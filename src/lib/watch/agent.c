@@ -96,7 +96,13 @@ static struct hub *hub_new(void)
 {
     struct hub *h = sn_xcalloc(1, sizeof(*h));
     pthread_mutex_init(&h->lock, NULL);
-    pthread_cond_init(&h->done, NULL);
+    pthread_condattr_t ca;
+    /* the deadline on the monotonic clock: a wall-clock step (NTP, an
+     * operator's date) neither cuts a wait short nor stretches it */
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&h->done, &ca);
+    pthread_condattr_destroy(&ca);
     h->refs = 1;
     return h;
 }
@@ -342,7 +348,7 @@ static bool all_answered(const struct sn_watch *w)
 static void wait_all(struct sn_watch *w)
 {
     struct timespec until;
-    clock_gettime(CLOCK_REALTIME, &until);
+    clock_gettime(CLOCK_MONOTONIC, &until);
     double end =
         (double)until.tv_sec + (double)until.tv_nsec / 1e9 + w->timeout_s;
     until.tv_sec = (time_t)end;
