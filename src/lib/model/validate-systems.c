@@ -142,13 +142,16 @@ char *sn_validate_system_spec(const char *gpu, const char *notes, int gpus,
         if (per_node > domain)
             per_node = domain;
     }
-    if (domain % per_node || gpus % domain) {
-        /* a job of whole nodes that does not fill whole domains: one
-         * domain per node (8-GPU servers) is the closest */
-        if (gpus % per_node)
-            return NULL;
-        domain = per_node;
-    }
+    if (gpus % per_node)
+        return NULL;
+    /* a job of whole nodes that does not fill whole domains runs on the
+     * largest block of whole nodes of one domain that divides it, as a
+     * scheduler places it (Slurm's topology/block segments: 256 GPUs on
+     * NVL72 racks as 4 x 64, 16 trays of each rack) */
+    domain -= domain % per_node;
+    while (domain > per_node && gpus % domain)
+        domain -= per_node;
+
     supernodes = gpus / domain;
     mem40 = strstr(g, "40gb") != NULL;
     accel = s->accel;

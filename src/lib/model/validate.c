@@ -478,8 +478,8 @@ static bool derive_dp(int gpus, struct sn_train_layout *l,
 
 /* Fills the parallel degrees of l from the tp, pp, dp, cp, vpp and ep
  * cells and other_parallel; false (with the reason) when they do not make
- * the row's GPUs. A blank dp is derived, a blank cp is 1. etp is kept in
- * the row: the layout splits experts as it splits the rest (ETP = TP). */
+ * the row's GPUs. A blank dp is derived, a blank cp is 1, a blank etp is
+ * tp (Megatron-Core's default). */
 static bool row_parallel(char **f, const char *other, int gpus,
                          struct sn_train_layout *l, struct sn_validate_row *row)
 {
@@ -520,11 +520,7 @@ static bool row_parallel(char **f, const char *other, int gpus,
                  l->tp, l->pp, l->dp, l->cp, gpus);
         return false;
     }
-    if (row->etp > 0 && row->etp != l->tp) {
-        char buf[64];
-        snprintf(buf, sizeof(buf), "etp %d modelled as tp %d", row->etp, l->tp);
-        append(row->assumed, sizeof(row->assumed), buf);
-    }
+    l->etp = row->etp; /* 0 (blank): Megatron-Core's default, tp */
     return true;
 }
 
