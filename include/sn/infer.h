@@ -36,6 +36,10 @@ struct sn_infer_layout {
     int tp, ep, pp;
     bool dp_attention;
     int batch; /* sequences in flight per replica; 0: the most that fit */
+    bool tbo;  /* two-batch overlap: the batch runs as two micro-batches,
+                  one's all-to-all and all-reduce under the other's
+                  compute, each reading the weights (SGLang, DeepSeek's
+                  inference system) */
 };
 
 /* The requests and number formats. */
@@ -43,7 +47,15 @@ struct sn_infer_work {
     int isl, osl;            /* input and output tokens per request */
     enum sn_dtype precision; /* weights and GEMMs: bf16, fp8 or fp4 */
     enum sn_dtype kv;        /* KV cache: bf16 or fp8 */
+    int mtp; /* speculative decoding: tokens drafted per step by the
+                model's multi-token-prediction module (0: none) */
 };
+
+/* The share of drafted tokens accepted, each given the one before:
+ * DeepSeek-V3's second-token acceptance, 85-90% (DeepSeek-V3 technical
+ * report, arXiv 2412.19437, section 5.4.3), its low end, taken for every
+ * draft position [E]. */
+#define SN_INFER_MTP_ACCEPT 0.85
 
 /* Where a decode step's time goes, seconds; the parts add up to it. */
 enum sn_infer_part {

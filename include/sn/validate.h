@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "sn/infer.h"
 #include "sn/train.h"
 
 #define SN_VALIDATE_SCHEMA "supernode.validate/1"
@@ -25,8 +26,15 @@ struct sn_validate_row {
     struct sn_train_layout layout;
     struct sn_train_result result;
     int gpus;
-    int etp; /* expert tensor parallelism the row gives (0: none);
-                the layout splits experts by tp */
+    int etp;      /* expert tensor parallelism the row gives (0: none, the
+                     layout's default, tp) */
+    bool unknown; /* its model or GPU is not known: reason says what to
+                     add (validate exits 2 after the report) */
+    /* a serving row (the inference file): its layout, work, result */
+    bool infer;
+    struct sn_infer_layout ilayout;
+    struct sn_infer_work iwork;
+    struct sn_infer_result iresult;
 };
 
 /* Spearman rank correlation of predicted and measured times over the

@@ -18,8 +18,8 @@
 struct infer_opts {
     const char *spec, *model;
     enum sn_format format;
-    long long gpus, tp, ep, pp, isl, osl, concurrency, batch, top;
-    bool dp_attention, search;
+    long long gpus, tp, ep, pp, isl, osl, concurrency, batch, top, mtp;
+    bool dp_attention, search, tbo;
     int precision, kv;         /* -1: not given */
     double ttft, tpot;         /* seconds; 0: none */
     long long prefill, decode; /* --disaggregate */
@@ -95,6 +95,8 @@ static bool parse_other(int argc, char **argv, int *i, struct infer_opts *o,
         o->dp_attention = true;
     else if (!strcmp(argv[*i], "--search"))
         o->search = true;
+    else if (!strcmp(argv[*i], "--tbo"))
+        o->tbo = true;
     else
         return false;
     return true;
@@ -113,6 +115,7 @@ static int parse(int argc, char **argv, struct infer_opts *o)
          offsetof(struct infer_opts, concurrency)},
         {"--batch", 1, 100000000, offsetof(struct infer_opts, batch)},
         {"--top", 1, FRONT_MAX, offsetof(struct infer_opts, top)},
+        {"--mtp", 0, 8, offsetof(struct infer_opts, mtp)},
     };
     int rc = SN_EXIT_OK;
 
@@ -206,6 +209,8 @@ static int setup(struct infer_run *x, int argc, char **argv)
     x->l.ep = x->o.ep ? (int)x->o.ep : 1;
     x->l.pp = x->o.pp ? (int)x->o.pp : 1;
     x->l.dp_attention = x->o.dp_attention;
+    x->l.tbo = x->o.tbo;
+    x->w.mtp = (int)x->o.mtp;
     replica = x->l.tp * x->l.pp;
     if (x->o.batch)
         x->l.batch = (int)x->o.batch;
@@ -217,8 +222,9 @@ static int setup(struct infer_run *x, int argc, char **argv)
 
 static void layout_line(const struct sn_infer_layout *l, struct sn_buf *b)
 {
-    sn_buf_printf(b, "tp %d  ep %d  pp %d  attention %s", l->tp, l->ep, l->pp,
-                  l->dp_attention ? "data-parallel" : "tensor-parallel");
+    sn_buf_printf(b, "tp %d  ep %d  pp %d  attention %s%s", l->tp, l->ep, l->pp,
+                  l->dp_attention ? "data-parallel" : "tensor-parallel",
+                  l->tbo ? "  two-batch overlap" : "");
 }
 
 static void head(const struct infer_run *x, struct sn_buf *b)
@@ -231,6 +237,11 @@ static void head(const struct infer_run *x, struct sn_buf *b)
                   x->spec.accel->name, x->spec.name ? x->spec.name : "spec",
                   x->spec.scaleup.accelerators, x->w.isl, x->w.osl,
                   sn_dtype_name(x->w.precision), sn_dtype_name(x->w.kv));
+    if (x->w.mtp > 0)
+        sn_buf_printf(b,
+                      "speculative: %d tokens drafted a step by the MTP "
+                      "module, each accepted at %.0f%%\n",
+                      x->w.mtp, 100 * SN_INFER_MTP_ACCEPT);
 }
 
 static void result_text(const struct sn_infer_result *r, struct sn_buf *b)
@@ -293,6 +304,7 @@ static void layout_json(struct sn_json *j, const struct sn_infer_layout *l)
     sn_json_kint(j, "ep", l->ep);
     sn_json_kint(j, "pp", l->pp);
     sn_json_kbool(j, "dp_attention", l->dp_attention);
+    sn_json_kbool(j, "tbo", l->tbo);
     sn_json_kint(j, "batch", l->batch);
     sn_json_obj_end(j);
 }
@@ -342,6 +354,7 @@ static void json_head(struct sn_json *j, const struct infer_run *x,
     sn_json_kint(j, "osl", x->w.osl);
     sn_json_kstr(j, "precision", sn_dtype_name(x->w.precision));
     sn_json_kstr(j, "kv_precision", sn_dtype_name(x->w.kv));
+    sn_json_kint(j, "mtp", x->w.mtp);
 }
 
 static int run_layout(struct infer_run *x, struct sn_buf *out, bool *fits)

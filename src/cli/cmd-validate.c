@@ -300,6 +300,15 @@ static int validate_run(int argc, char **argv)
         rc = cli_write(o.output, &out);
     else
         cli_print(&out);
+    /* a model or GPU the tool does not know: the row named, with what to
+     * add, and exit 2, so a script sees the file was not all checked */
+    for (size_t i = 0; !rc && i < rep.nrows; i++)
+        if (rep.rows[i].unknown)
+            fprintf(stderr, "supernode: %s:%d: %s\n", o.file, rep.rows[i].line,
+                    rep.rows[i].reason);
+    for (size_t i = 0; !rc && i < rep.nrows; i++)
+        if (rep.rows[i].unknown)
+            rc = SN_EXIT_USAGE;
 out:
     if (have)
         sn_validate_report_release(&rep);
@@ -325,6 +334,15 @@ const struct sn_cmd sn_cmd_validate = {
     "count, the Spearman rank correlation and how far the predicted best is\n"
     "from the measured best. What a row leaves out (micro-batch, recompute,\n"
     "vocabulary) is assumed and said so; rows that cannot be predicted are\n"
-    "listed with the reason.\n",
+    "listed with the reason. A row naming a model or GPU the tool does not\n"
+    "know is also reported on stderr as FILE:LINE with what to add, and\n"
+    "the exit status is then 2.\n"
+    "\n"
+    "The MoE training columns (precision, cp, vpp, ep, etp; dp derived\n"
+    "when blank) and the serving file's (inference-public.csv: precision,\n"
+    "kv_precision, tp, ep, pp, dp_attention, mode, isl, osl, concurrency;\n"
+    "metrics output, prefill and decode tokens/s per GPU or per user,\n"
+    "ttft_s, tpot_ms) are read by header name; a serving file is known by\n"
+    "its isl column and predicted by the serving model (sim infer).\n",
     validate_run,
 };

@@ -57,69 +57,6 @@ static const struct sn_model_info gpt_oss = {
     .window_every = 2,
 };
 
-/* Qwen3 MoE and Llama 4 (moe-inference.md section 1: THUDM/slime and
- * NeMo configs), for the public rows until the catalog has them */
-static const struct sn_model_info qwen3_235b = {
-    .name = "qwen3-235b-a22b",
-    .layers = 94,
-    .hidden = 4096,
-    .heads = 64,
-    .kv_heads = 4,
-    .head_dim = 128,
-    .ffn = 1536,
-    .vocab = 151936,
-    .seq = 32768,
-    .gated_mlp = true,
-    .experts = 128,
-    .topk = 8,
-};
-static const struct sn_model_info qwen3_30b = {
-    .name = "qwen3-30b-a3b",
-    .layers = 48,
-    .hidden = 2048,
-    .heads = 32,
-    .kv_heads = 4,
-    .head_dim = 128,
-    .ffn = 768,
-    .vocab = 151936,
-    .seq = 32768,
-    .gated_mlp = true,
-    .experts = 128,
-    .topk = 8,
-};
-static const struct sn_model_info llama4_maverick = {
-    .name = "llama4-maverick",
-    .layers = 48,
-    .hidden = 5120,
-    .heads = 40,
-    .kv_heads = 8,
-    .head_dim = 128,
-    .ffn = 8192,
-    .vocab = 202048,
-    .seq = 8192,
-    .gated_mlp = true,
-    .experts = 128,
-    .topk = 1,
-    .shared_experts = 1,
-    .dense_ffn = 16384,
-    .moe_every = 2,
-};
-static const struct sn_model_info llama4_scout = {
-    .name = "llama4-scout",
-    .layers = 48,
-    .hidden = 5120,
-    .heads = 40,
-    .kv_heads = 8,
-    .head_dim = 128,
-    .ffn = 8192,
-    .vocab = 202048,
-    .seq = 8192,
-    .gated_mlp = true,
-    .experts = 16,
-    .topk = 1,
-    .shared_experts = 1,
-};
-
 /* An H100-like system with no communication model (closed forms). */
 static struct sn_train_system fake_sys(void)
 {
@@ -182,8 +119,8 @@ static void test_infer_weights_match_published_sizes(void)
      * 116.8B (model card), Qwen3-235B-A22B 235B; 1.5%: the published
      * rounding and the norms this count leaves out */
     struct sn_train_system s = fake_sys();
-    struct sn_infer_layout l = {1, 1, 1, false, 1};
-    struct sn_infer_work w = {1000, 1000, SN_DTYPE_BF16, SN_DTYPE_BF16};
+    struct sn_infer_layout l = {1, 1, 1, false, 1, false};
+    struct sn_infer_work w = {1000, 1000, SN_DTYPE_BF16, SN_DTYPE_BF16, 0};
     struct sn_infer_result r;
     struct sn_error err;
 
@@ -192,7 +129,9 @@ static void test_infer_weights_match_published_sizes(void)
     CHECK(!r.fits);
     REQUIRE(sn_infer_predict(&gpt_oss, &s, &l, &w, &r, &err) == SN_OK);
     CHECK_NEAR(r.weights_bytes / 2e9, 116.8, 0.015);
-    REQUIRE(sn_infer_predict(&qwen3_235b, &s, &l, &w, &r, &err) == SN_OK);
+    REQUIRE(sn_infer_predict(
+                sn_catalog_model(sn_catalog_builtin(), "qwen3-235b-a22b"), &s,
+                &l, &w, &r, &err) == SN_OK);
     CHECK_NEAR(r.weights_bytes / 2e9, 235, 0.015);
 }
 
@@ -203,8 +142,8 @@ static void test_infer_decode_batch_one_is_memory_bound(void)
     const struct sn_model_info *m =
         sn_catalog_model(sn_catalog_builtin(), "llama3-8b");
     struct sn_train_system s = fake_sys();
-    struct sn_infer_layout l = {1, 1, 1, false, 1};
-    struct sn_infer_work w = {128, 128, SN_DTYPE_BF16, SN_DTYPE_BF16};
+    struct sn_infer_layout l = {1, 1, 1, false, 1, false};
+    struct sn_infer_work w = {128, 128, SN_DTYPE_BF16, SN_DTYPE_BF16, 0};
     struct sn_infer_result r;
     struct sn_error err;
     double read;
@@ -225,8 +164,9 @@ static void test_infer_mla_batch_grows_with_dp_attention(void)
     /* MLA's latent is whole on every TP rank: attention data-parallel
      * holds each sequence once, so the batch that fits is tp times */
     struct sn_train_system s = fake_sys();
-    struct sn_infer_layout tp = {8, 8, 1, false, 0}, dp = {8, 8, 1, true, 0};
-    struct sn_infer_work w = {1000, 1000, SN_DTYPE_FP8, SN_DTYPE_FP8};
+    struct sn_infer_layout tp = {8, 8, 1, false, 0, false},
+                           dp = {8, 8, 1, true, 0, false};
+    struct sn_infer_work w = {1000, 1000, SN_DTYPE_FP8, SN_DTYPE_FP8, 0};
     struct sn_infer_result a, b;
     struct sn_error err;
 
@@ -240,8 +180,8 @@ static void test_infer_mla_batch_grows_with_dp_attention(void)
 static void test_infer_check_rejects_bad_layouts(void)
 {
     struct sn_train_system s = fake_sys();
-    struct sn_infer_work w = {100, 100, SN_DTYPE_BF16, SN_DTYPE_BF16};
-    struct sn_infer_layout l = {8, 3, 1, false, 0};
+    struct sn_infer_work w = {100, 100, SN_DTYPE_BF16, SN_DTYPE_BF16, 0};
+    struct sn_infer_layout l = {8, 3, 1, false, 0, false};
     struct sn_error err;
 
     CHECK(sn_infer_check(&ds_v3, &s, &l, &w, 8, &err) == SN_EINPUT);
@@ -273,8 +213,8 @@ static void test_infer_tp_across_the_domain_costs_more(void)
     struct sn_train_env env = {0};
     struct sn_error err;
     const struct sn_model_info *m;
-    struct sn_infer_layout in = {8, 1, 1, false, 64}, out = in;
-    struct sn_infer_work w = {1000, 1000, SN_DTYPE_FP8, SN_DTYPE_FP8};
+    struct sn_infer_layout in = {8, 1, 1, false, 64, false}, out = in;
+    struct sn_infer_work w = {1000, 1000, SN_DTYPE_FP8, SN_DTYPE_FP8, 0};
     struct sn_infer_result a, b;
 
     REQUIRE(sn_spec_load("examples/dgx-h100-superpod-su.yaml", &spec, &err) ==
@@ -296,7 +236,7 @@ static void test_infer_tp_across_the_domain_costs_more(void)
 static void test_infer_search_front_is_not_dominated(void)
 {
     struct sn_train_system s = fake_sys();
-    struct sn_infer_work w = {1000, 1000, SN_DTYPE_FP8, SN_DTYPE_FP8};
+    struct sn_infer_work w = {1000, 1000, SN_DTYPE_FP8, SN_DTYPE_FP8, 0};
     struct sn_infer_limits lim = {0, 0.05};
     struct sn_infer_point pts[400];
     struct sn_infer_search_stats st;
@@ -321,205 +261,127 @@ static void test_infer_search_front_is_not_dominated(void)
                                    pts[st.best].result.output_tps_gpu);
 }
 
-/* ---- the public serving runs ---------------------------------------- */
+/* ---- two-batch overlap and speculative decoding --------------------- */
 
-static const struct sn_model_info *row_model(const char *name)
+/* A fake collective: 50 GB/s and 20 us a call, whatever the group. */
+static int fake_comm(void *ctx, enum sn_coll_op op, const struct sn_group *g,
+                     uint32_t siblings, double bytes, double *t,
+                     struct sn_error *err)
 {
-    static const struct {
-        const char *name;
-        const struct sn_model_info *m;
-    } local[] = {
-        {"deepseek-r1", &ds_v3},
-        {"deepseek-v3", &ds_v3},
-        {"qwen3-235b-a22b", &qwen3_235b},
-        {"qwen3-30b-a3b", &qwen3_30b},
-        {"llama4-maverick", &llama4_maverick},
-        {"llama4-scout", &llama4_scout},
-    };
-    const struct sn_catalog *c = sn_catalog_builtin();
-    const struct sn_model_info *cat = sn_catalog_model(c, name), *loc = NULL;
-
-    for (size_t i = 0; i < sizeof(local) / sizeof(local[0]); i++)
-        if (!strcmp(name, local[i].name))
-            loc = local[i].m;
-    /* the same architectures under their release names */
-    if (!cat && !strcmp(name, "llama3.3-70b"))
-        cat = sn_catalog_model(c, "llama3-70b");
-    if (!cat && !strcmp(name, "llama3.1-405b"))
-        cat = sn_catalog_model(c, "llama3-405b");
-    /* the catalog's entry once it has MLA's dimensions, else ours */
-    if (cat && !(loc && loc->attention == SN_ATTN_MLA &&
-                 cat->attention != SN_ATTN_MLA))
-        return cat;
-    return loc;
+    (void)ctx;
+    (void)op;
+    (void)g;
+    (void)siblings;
+    (void)err;
+    *t = 20e-6 + bytes / 50e9;
+    return SN_OK;
 }
 
-static long num(const char *s)
+static void test_infer_tbo_hides_the_all_to_all_and_reads_twice(void)
 {
-    return s && *s ? strtol(s, NULL, 10) : 0;
-}
-
-/* A row's layout: a replica as wide as the largest of tp, ep and the
- * attention data-parallel degree; none given (SGLang's large-EP rows):
- * every GPU of the row, attention data-parallel. */
-static void row_layout(long tp, long ep, long dpa, long gpus,
-                       const struct sn_model_info *m, struct sn_infer_layout *l,
-                       int *n)
-{
-    long width = tp > ep ? tp : ep;
-
-    if (dpa > width)
-        width = dpa;
-    if (width <= 1 && gpus > 8 && m->experts > 1) {
-        width = gpus;
-        ep = gpus;
-        dpa = gpus;
-    }
-    l->tp = (int)width;
-    l->ep = (int)(ep > 0 ? ep : 1);
-    l->pp = 1;
-    l->dp_attention = dpa > 1;
-    l->batch = 0;
-    *n = gpus % width ? (int)width : (int)gpus;
-}
-
-static double row_metric(const char *metric, const struct sn_infer_result *r,
-                         int replicas)
-{
-    if (!strcmp(metric, "output_tokens_per_s"))
-        return r->output_tps * replicas;
-    if (!strcmp(metric, "output_tokens_per_s_per_gpu"))
-        return r->output_tps_gpu;
-    if (!strcmp(metric, "output_tokens_per_s_per_user"))
-        return r->output_tps_user;
-    if (!strcmp(metric, "prefill_tokens_per_s_per_gpu"))
-        return r->prefill_tps_gpu;
-    if (!strcmp(metric, "decode_tokens_per_s_per_gpu"))
-        return r->decode_tps_gpu;
-    return -1;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* One row: its system, model and layout, predicted; the signed error, or
- * a reason in why. */
-static bool predict_row(char **f, const int *col, double *err_out, char *why,
-                        size_t size)
-{
-    const struct sn_model_info *m = row_model(f[col[1]]);
-    struct sn_infer_layout l;
-    struct sn_infer_work w = {0};
-    struct sn_infer_result r;
-    struct sn_spec spec;
-    struct sn_train_env env = {0};
+    /* EP with attention data-parallel: with two-batch overlap each half
+     * reads the weights (the weights part doubles) and the all-to-all
+     * shows only where it exceeds the other half's compute */
+    const struct sn_model_info *m =
+        sn_catalog_model(sn_catalog_builtin(), "deepseek-v3");
+    struct sn_train_system s = fake_sys();
+    struct sn_infer_layout l = {32, 32, 1, true, 4096, false}, o = l;
+    struct sn_infer_work w = {2000, 100, SN_DTYPE_FP8, SN_DTYPE_FP8, 0};
+    struct sn_infer_result a, b;
     struct sn_error err;
-    char name[64], *text;
-    int gpus, rc;
-    double pred;
-    const char *prec = f[col[4]], *kv = f[col[5]];
+    double work;
 
-    if (!m) {
-        snprintf(why, size, "model '%s' not known", f[col[1]]);
-        return false;
-    }
-    row_layout(num(f[col[6]]), num(f[col[7]]), num(f[col[9]]), num(f[col[3]]),
-               m, &l, &gpus);
-    w.isl = (int)num(f[col[10]]);
-    w.osl = num(f[col[11]]) > 0 ? (int)num(f[col[11]]) : 100;
-    w.precision = strstr(prec, "fp4")   ? SN_DTYPE_FP4
-                  : strstr(prec, "fp8") ? SN_DTYPE_FP8
-                                        : SN_DTYPE_BF16;
-    /* quantized checkpoints carry an FP8 KV cache (TensorRT-LLM) */
-    w.kv = strstr(kv, "bf16")                    ? SN_DTYPE_BF16
-           : w.precision != SN_DTYPE_BF16 || *kv ? SN_DTYPE_FP8
-                                                 : SN_DTYPE_BF16;
-    if (num(f[col[12]]) > 0)
-        l.batch = (int)num(f[col[12]]);
-    text = sn_validate_system_spec(f[col[2]], "", gpus < 8 ? 8 : gpus, name,
-                                   sizeof(name));
-    if (!text) {
-        snprintf(why, size, "no system for '%s'", f[col[2]]);
-        return false;
-    }
-    rc = sn_spec_parse(name, text, strlen(text), &spec, &err);
-    free(text);
-    if (rc) {
-        snprintf(why, size, "%.200s", err.msg);
-        return false;
-    }
-    rc = sn_train_env_init(&env, &spec, &err);
-    if (!rc)
-        rc = sn_infer_predict(m, &env.sys, &l, &w, &r, &err);
-    sn_train_env_release(&env);
-    sn_spec_release(&spec);
-    if (rc) {
-        snprintf(why, size, "%.200s", err.msg);
-        return false;
-    }
-    pred = row_metric(f[col[13]], &r, gpus / r.gpus);
-    *err_out = pred / strtod(f[col[14]], NULL) - 1;
-    snprintf(why, size, "predicted %.0f (tp %d ep %d dpa %d batch %d)", pred,
-             l.tp, l.ep, l.dp_attention, r.batch);
-    return true;
+    REQUIRE(m);
+    s.comm.time = fake_comm;
+    o.tbo = true;
+    REQUIRE(sn_infer_predict(m, &s, &l, &w, &a, &err) == SN_OK);
+    REQUIRE(sn_infer_predict(m, &s, &o, &w, &b, &err) == SN_OK);
+    CHECK(a.part[SN_INFER_EP] > 0);
+    CHECK_NEAR(b.part[SN_INFER_WEIGHTS], 2 * a.part[SN_INFER_WEIGHTS], 0.05);
+    /* exposed: what the halves' all-to-all (about the whole batch's,
+     * plus a latency term a call) has over their compute */
+    work = b.step_s - b.part[SN_INFER_EP] - b.part[SN_INFER_TP];
+    CHECK(b.part[SN_INFER_EP] < a.part[SN_INFER_EP]);
+    CHECK(b.part[SN_INFER_EP] >= a.part[SN_INFER_EP] - work - 1e-9);
+    CHECK(b.step_s < a.step_s);
 }
+
+static void test_infer_mtp_gains_the_accepted_tokens(void)
+{
+    /* batch 1: one pass verifies 1 + k tokens a sequence (the KV cache
+     * read once; a mixture of experts reads the experts the k + 1 tokens
+     * hit), the k drafts cost a layer's share each, and a sequence gains
+     * 1 + a + a^2 + a^3 tokens a step (a = 0.85, DeepSeek-V3 report
+     * 5.4.3). A dense model reads the same weights for 4 tokens as for
+     * one: its gain is nearly the whole 3.19. */
+    const struct sn_catalog *c = sn_catalog_builtin();
+    const struct sn_model_info *ds = sn_catalog_model(c, "deepseek-v3");
+    const struct sn_model_info *ll = sn_catalog_model(c, "llama3-70b");
+    struct sn_train_system s = fake_sys();
+    struct sn_infer_layout l = {8, 8, 1, false, 1, false};
+    struct sn_infer_layout one = {8, 1, 1, false, 1, false};
+    struct sn_infer_work w = {1024, 2048, SN_DTYPE_FP8, SN_DTYPE_FP8, 0};
+    struct sn_infer_result a, b;
+    struct sn_model_info dense;
+    struct sn_error err;
+    double gain = 1 + 0.85 + 0.85 * 0.85 + 0.85 * 0.85 * 0.85;
+
+    REQUIRE(ds && ds->mtp_layers >= 1 && ll);
+    s.hbm_bytes = 141e9;
+    REQUIRE(sn_infer_predict(ds, &s, &l, &w, &a, &err) == SN_OK);
+    w.mtp = 3;
+    REQUIRE(sn_infer_predict(ds, &s, &l, &w, &b, &err) == SN_OK);
+    CHECK_NEAR(b.output_tps_user * b.step_s, gain, 1e-9);
+    CHECK(b.step_s > a.step_s && b.step_s < 2 * a.step_s);
+    CHECK(b.output_tps_user > 1.5 * a.output_tps_user);
+    /* the same with a dense model given an MTP module */
+    dense = *ll;
+    dense.mtp_layers = 1;
+    w.mtp = 0;
+    REQUIRE(sn_infer_predict(&dense, &s, &one, &w, &a, &err) == SN_OK);
+    w.mtp = 3;
+    REQUIRE(sn_infer_predict(&dense, &s, &one, &w, &b, &err) == SN_OK);
+    CHECK(b.step_s < a.step_s * (1 + 3.0 / dense.layers + 0.05));
+    CHECK_NEAR(b.output_tps_user / a.output_tps_user, gain, 0.06);
+    /* a model without an MTP module cannot draft */
+    CHECK(sn_infer_check(ll, &s, &one, &w, 8, &err) == SN_EINPUT);
+    CHECK_CONTAINS(err.msg, "multi-token-prediction");
+}
+
+/* ---- the public serving runs ---------------------------------------- */
 
 static void test_infer_public_serving_runs(void)
 {
-    static const char *const names[] = {"source",
-                                        "model",
-                                        "gpu",
-                                        "n_gpus",
-                                        "precision",
-                                        "kv_precision",
-                                        "tp",
-                                        "ep",
-                                        "pp",
-                                        "dp_attention",
-                                        "isl",
-                                        "osl",
-                                        "concurrency",
-                                        "measured_metric",
-                                        "measured_value"};
-    struct sn_csv csv;
+    /* the public serving set (TensorRT-LLM's perf-overview and blogs,
+     * SGLang's large-EP blogs, NVIDIA's H200 blog) through validate:
+     * every row predicted. Issue 17's target is a 20% median; the model
+     * is at 28.5% (the TensorRT-LLM offline rows of small models and
+     * FP4 on Blackwell over-predicted, docs/model.md "Inference"): the
+     * bound only keeps it from getting worse. */
+    struct sn_validate_report r;
     struct sn_error err;
     char *text = NULL;
-    size_t len = 0, n = 0;
-    int col[15];
-    double errs[64], med;
+    size_t len = 0;
 
     REQUIRE(sn_read_file(PUBLIC_CSV, SN_FILE_MAX, &text, &len, &err) == 0);
-    REQUIRE(sn_csv_parse(PUBLIC_CSV, text, len, 1000, &csv, &err) == 0);
+    REQUIRE(sn_validate_csv(PUBLIC_CSV, text, len, &r, &err) == SN_OK);
     free(text);
-    for (size_t i = 0; i < 15; i++) {
-        col[i] = sn_csv_column(&csv, names[i]);
-        CHECK(col[i] >= 0);
+    CHECK(r.nrows == 25);
+    CHECK(r.npredicted == r.nrows);
+    for (size_t i = 0; i < r.nrows; i++) {
+        CHECK(r.rows[i].infer);
+        if (!r.rows[i].predicted_ok)
+            printf("  line %d: %s\n", r.rows[i].line, r.rows[i].reason);
     }
-    for (size_t i = 1; i < csv.nrows && n < 64; i++) {
-        char why[300];
-        double e;
-        if (predict_row(csv.fields[i], col, &e, why, sizeof(why))) {
-            errs[n++] = fabs(e);
-            printf("  row %2zu %-16s %-15s %-28s %+6.1f%%  %s\n", i,
-                   csv.fields[i][col[1]], csv.fields[i][col[2]],
-                   csv.fields[i][col[13]], 100 * e, why);
-        } else {
-            printf("  row %2zu not predicted: %s\n", i, why);
-            CHECK(!"every public row is predicted");
-        }
+    /* the MTP row (368 tokens/s per user with three drafted tokens, 111
+     * without) and the two-batch-overlap prefill row within 20% */
+    for (size_t i = 0; i < r.nrows; i++) {
+        if (r.rows[i].iwork.mtp == 3 || r.rows[i].ilayout.tbo)
+            CHECK(fabs(r.rows[i].error_pct) <= 20);
     }
-    sn_csv_release(&csv);
-    REQUIRE(n > 0);
-    qsort(errs, n, sizeof(errs[0]), cmp_double);
-    med = n % 2 ? errs[n / 2] : (errs[n / 2 - 1] + errs[n / 2]) / 2;
-    printf("  %zu rows, median absolute error %.1f%%\n", n, 100 * med);
-    /* issue 17's target is 20%; the model is at 35% (offline rows
-     * over-predicted, docs/model.md "Inference"): this bound only keeps
-     * it from getting worse */
-    CHECK(med <= 0.40);
+    printf("  median absolute error %.1f%%\n", r.median_abs_pct);
+    CHECK(r.median_abs_pct <= 30.0);
+    sn_validate_report_release(&r);
 }
 
 static const struct sn_test cases[] = {
@@ -533,6 +395,8 @@ static const struct sn_test cases[] = {
     T(test_infer_check_rejects_bad_layouts),
     T(test_infer_tp_across_the_domain_costs_more),
     T(test_infer_search_front_is_not_dominated),
+    T(test_infer_tbo_hides_the_all_to_all_and_reads_twice),
+    T(test_infer_mtp_gains_the_accepted_tokens),
     T(test_infer_public_serving_runs),
 };
 

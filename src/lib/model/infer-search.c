@@ -111,8 +111,10 @@ static int layouts(const struct sn_model_info *m,
             for (int ep = 1; ep <= tp; ep++) {
                 if (tp % ep || (e % ep && ep != tp))
                     continue;
-                for (int dpa = 0; dpa <= (tp > 1); dpa++) {
-                    struct sn_infer_layout l = {tp, ep, pp, dpa == 1, 0};
+                /* attention TP or DP, each with and without two-batch
+                 * overlap where there is communication to hide */
+                for (int v = 0; v < (tp > 1 ? 4 : 1); v++) {
+                    struct sn_infer_layout l = {tp, ep, pp, v & 1, 0, v >> 1};
                     struct sn_error e2;
                     int rc;
                     if (sn_infer_check(m, sys, &l, w, gpus, &e2))

@@ -226,11 +226,13 @@ int sn_infer_check(const struct sn_model_info *m,
                             "ep %d does not divide tp %d (experts are spread "
                             "over the tp GPUs of a stage)",
                             l->ep, l->tp);
-    /* experts that do not divide go ceil(E / ep) to a rank */
-    if (l->ep > e)
+    /* experts that do not divide go ceil(E / ep) to a rank; more ranks
+     * than experts hold redundant copies (EPLB, as DeepSeek's and
+     * SGLang's large-EP deployments place them), up to two of each */
+    if (l->ep > 2 * e)
         return sn_error_set(err, SN_EINPUT,
-                            "ep %d is more than the %d experts of %s", l->ep, e,
-                            m->name);
+                            "ep %d is more than twice the %d experts of %s",
+                            l->ep, e, m->name);
     if (m->experts > 1 && m->ffn % (l->tp / l->ep))
         return sn_error_set(err, SN_EINPUT,
                             "expert TP %d (tp / ep) does not divide the "
@@ -251,6 +253,14 @@ int sn_infer_check(const struct sn_model_info *m,
     if (w->isl < 1 || w->osl < 1)
         return sn_error_set(err, SN_EINPUT,
                             "input and output lengths must be at least 1");
+    if (w->mtp < 0 || w->mtp > 8)
+        return sn_error_set(err, SN_EINPUT,
+                            "--mtp %d: expected 0 to 8 drafted tokens", w->mtp);
+    if (w->mtp > 0 && m->mtp_layers < 1)
+        return sn_error_set(err, SN_EINPUT,
+                            "--mtp: %s has no multi-token-prediction "
+                            "module (mtp_layers)",
+                            m->name);
     if (w->kv != SN_DTYPE_BF16 && w->kv != SN_DTYPE_FP8)
         return sn_error_set(err, SN_EINPUT,
                             "KV cache precision %s: expected bf16 or fp8",
@@ -417,6 +427,60 @@ static double sum(const double *p)
     return t;
 }
 
+/* One pass as the layout runs it: whole, or with two-batch overlap as
+ * two halves, each reading the weights, whose TP and EP communication
+ * runs under the other half's compute: only what exceeds that compute
+ * stays exposed. */
+static int pass(const struct run *x, double tokens, double seqs, double ctx,
+                bool prefill, double part[])
+{
+    double comm, work, keep;
+    int rc;
+
+    if (!x->l->tbo || seqs < 2)
+        return stage_pass(x, tokens, seqs, ctx, prefill, part);
+    rc = stage_pass(x, tokens / 2, seqs / 2, ctx, prefill, part);
+    if (rc)
+        return rc;
+    for (int i = 0; i < SN_INFER_PART_COUNT; i++)
+        part[i] *= 2;
+    comm = part[SN_INFER_TP] + part[SN_INFER_EP];
+    work = sum(part) - comm - part[SN_INFER_PP];
+    keep = comm > work ? (comm - work) / comm : 0;
+    part[SN_INFER_TP] *= keep;
+    part[SN_INFER_EP] *= keep;
+    return SN_OK;
+}
+
+/* A decode step with k drafted tokens: the model verifies 1 + k tokens a
+ * sequence in one pass (the KV cache read once), and the MTP module, one
+ * layer, drafts k, each at a layer's share of a plain step. */
+static int decode_step(const struct run *x, double seqs, double ctx, int k,
+                       double part[])
+{
+    double one[SN_INFER_PART_COUNT];
+    int rc = pass(x, seqs * (1 + k), seqs, ctx, false, part);
+
+    if (rc || k == 0)
+        return rc;
+    rc = pass(x, seqs, seqs, ctx, false, one);
+    for (int i = 0; !rc && i < SN_INFER_PART_COUNT; i++)
+        part[i] += k * one[i] / x->s.layers;
+    return rc;
+}
+
+/* Tokens a sequence gains per step: 1 + a + a^2 + ... + a^k. */
+static double accepted(int k)
+{
+    double e = 1, p = 1;
+
+    for (int i = 0; i < k; i++) {
+        p *= SN_INFER_MTP_ACCEPT;
+        e += p;
+    }
+    return e;
+}
+
 static void run_init(struct run *x, const struct sn_model_info *m,
                      const struct sn_train_system *sys,
                      const struct sn_infer_layout *l,
@@ -471,7 +535,7 @@ int sn_infer_predict(const struct sn_model_info *m,
                      struct sn_error *err)
 {
     struct run x;
-    double part[SN_INFER_PART_COUNT], b, ctx, chunk, t;
+    double part[SN_INFER_PART_COUNT], b, ctx, chunk, t, gain;
     int rc, gpus = l->tp * l->pp;
 
     memset(r, 0, sizeof(*r));
@@ -492,28 +556,30 @@ int sn_infer_predict(const struct sn_model_info *m,
     /* prefill at full batching: forward passes of max_num_tokens per
      * attention rank, prompts of isl tokens, one stage's time per pass */
     chunk = fmax(MAX_NUM_TOKENS, w->isl) * (l->dp_attention ? l->tp : 1);
-    rc = stage_pass(&x, chunk, chunk / w->isl, w->isl, true, part);
+    rc = pass(&x, chunk, chunk / w->isl, w->isl, true, part);
     if (rc)
         return rc;
     r->prefill_tps_gpu = chunk / sum(part) / gpus;
     /* decode: pp micro-batches of b / pp in flight, each one stage's
      * time a stage; a token every pp stage times; context halfway */
     ctx = w->isl + w->osl / 2.0;
-    rc = stage_pass(&x, b / l->pp, b / l->pp, ctx, false, r->part);
+    rc = decode_step(&x, b / l->pp, ctx, w->mtp, r->part);
     if (rc)
         return rc;
+    gain = accepted(w->mtp);
     for (int i = 0; i < SN_INFER_PART_COUNT; i++)
         r->part[i] *= l->pp;
     r->experts_hit =
         m->experts > 1
             ? sn_infer_experts_hit(m->experts, x.s.topk, b / l->pp) / l->ep
             : 0;
-    r->step_s = r->tpot_s = sum(r->part);
-    r->decode_tps_gpu = b / r->step_s / gpus;
+    r->step_s = sum(r->part);
+    r->tpot_s = r->step_s / gain;
+    r->decode_tps_gpu = b * gain / r->step_s / gpus;
     r->output_tps_user = 1 / r->tpot_s;
     /* aggregated serving: each request's prefill takes its share of the
-     * replica's time beside the osl decode steps of the batch */
-    t = w->osl * r->step_s + b * w->isl / (r->prefill_tps_gpu * gpus);
+     * replica's time beside the osl / gain decode steps of the batch */
+    t = w->osl / gain * r->step_s + b * w->isl / (r->prefill_tps_gpu * gpus);
     r->output_tps = b * w->osl / t;
     r->output_tps_gpu = r->output_tps / gpus;
     return SN_OK;

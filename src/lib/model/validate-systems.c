@@ -38,10 +38,14 @@ static const struct system systems[] = {
      "HGX B300: 8 GPUs on NVLink 5, one 800G NIC per GPU"},
     {"b200", "dgx-b200", "b200-hgx", 8, 8, 8, 400, "",
      "DGX B200: 8 GPUs on NVLink 5, one 400G NIC per GPU"},
-    {"h800", "hgx-h800", "h100-sxm5-80gb", 8, 8, 8, 400,
-     "  links_per_accelerator: 8\n  planes: 4\n",
+    {"h800", "hgx-h800", "h800-sxm5", 8, 8, 8, 400, "",
      "H800: H100 compute with 8 NVLink 4 links (200 GB/s a direction); "
      "one 400G InfiniBand NIC per GPU (DeepSeek-V3 report)"},
+    {"910c", "cloudmatrix-384", "ascend-910c", 8, 384, 8, 400,
+     "  fabric: switched\n  tiers: 2\n  planes: 7\n  switch: ub-switch\n",
+     "CloudMatrix 384: 384 Ascend 910C on one Unified Bus domain, 8 a "
+     "server, one 400G RDMA port per NPU (Huawei CloudMatrix 384 paper, "
+     "arXiv 2506.12708)"},
     {"h200", "hgx-h200", "h200-sxm-141gb", 8, 8, 8, 400, "",
      "HGX H200: 8 GPUs on NVLink 4, one 400G NIC per GPU"},
     {"h100", "dgx-h100", "h100-sxm5-80gb", 8, 8, 8, 400, "",

@@ -11,8 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hmap.h"
-#include "train-int.h"
+#include "validate-int.h"
 
 enum col {
     C_SOURCE,
@@ -90,23 +89,6 @@ enum metric {
     M_GPU_HOURS_T,
 };
 
-/* An environment per distinct system spec, kept for the whole run. */
-struct env_slot {
-    char *text;
-    struct sn_spec spec;
-    struct sn_train_env env;
-    int rc;
-    char msg[256];
-};
-
-struct owned {
-    struct sn_csv csv;
-    struct env_slot **envs; /* each slot stays put: topologies point
-                               at their spec */
-    size_t nenvs, cap;
-    struct hmap by_text; /* hash of a slot's text -> its index */
-};
-
 static void lowercase(const char *s, char *out, size_t size)
 {
     size_t i;
@@ -146,7 +128,7 @@ static bool cell_int(const char *s, long long min, long long max, int *out)
 }
 
 /* The number after a tag in free text: "EP64", "EP=64", "CP 16", "v=3". */
-static int tagged(const char *text, const char *tag)
+int sn__validate_tagged(const char *text, const char *tag)
 {
     size_t n = strlen(tag);
 
@@ -252,7 +234,7 @@ static bool moe_name(const char *squashed)
     return false;
 }
 
-static struct env_slot *env_for(struct owned *own, char *text)
+struct env_slot *sn__validate_env(struct owned *own, char *text)
 {
     struct env_slot *e;
     struct sn_error err;
@@ -327,12 +309,13 @@ static bool row_model(char **f, struct sn_model_info *m, char *why,
     if (!layers || !hidden || !heads || !seq) {
         snprintf(why, why_size,
                  "model '%s' is not in the catalog and the "
-                 "row lacks layers, hidden, heads or seq",
+                 "row lacks layers, hidden, heads or seq: add them, or the "
+                 "model ('supernode catalog list' shows the names)",
                  f[C_MODEL]);
         return false;
     }
-    if (moe_name(want) || tagged(f[C_OTHER], "EP") > 1 ||
-        tagged(f[C_OTHER], "ep") > 1) {
+    if (moe_name(want) || sn__validate_tagged(f[C_OTHER], "EP") > 1 ||
+        sn__validate_tagged(f[C_OTHER], "ep") > 1) {
         snprintf(why, why_size,
                  "mixture-of-experts model '%s' is not in "
                  "the catalog: its experts and top-k are "
@@ -373,7 +356,7 @@ static bool row_model(char **f, struct sn_model_info *m, char *why,
     return true;
 }
 
-static void append(char *s, size_t size, const char *what)
+void sn__validate_append(char *s, size_t size, const char *what)
 {
     size_t n = strlen(s);
 
@@ -429,8 +412,8 @@ static int row_zero(const char *other, int pp, struct sn_validate_row *row)
      * the forward): the distributed optimizer is the closest layout */
     if (zero >= 2 && pp > 1) {
         zero = 1;
-        append(row->assumed, sizeof(row->assumed),
-               "sharded DP with PP as the distributed optimizer");
+        sn__validate_append(row->assumed, sizeof(row->assumed),
+                            "sharded DP with PP as the distributed optimizer");
     }
     return zero;
 }
@@ -446,9 +429,9 @@ static bool degree(const char *cell, const char *other, const char *tag,
         if (!cell_int(cell, 1, 100000, &v))
             return false;
     } else {
-        v = tagged(other, tag);
+        v = sn__validate_tagged(other, tag);
         if (!v && !strcmp(tag, "vpp"))
-            v = tagged(other, "v=");
+            v = sn__validate_tagged(other, "v=");
     }
     *out = v > 1 ? v : 1;
     return true;
@@ -472,7 +455,7 @@ static bool derive_dp(int gpus, struct sn_train_layout *l,
     }
     l->dp = (int)(gpus / model);
     snprintf(buf, sizeof(buf), "dp %d from n_gpus", l->dp);
-    append(row->assumed, sizeof(row->assumed), buf);
+    sn__validate_append(row->assumed, sizeof(row->assumed), buf);
     return true;
 }
 
@@ -547,14 +530,14 @@ static void row_precision(const char *cell, const struct env_slot *e,
         char buf[64];
         snprintf(buf, sizeof(buf), "precision %.20s as %s", p,
                  sn_dtype_name(l->dtype));
-        append(row->assumed, sizeof(row->assumed), buf);
+        sn__validate_append(row->assumed, sizeof(row->assumed), buf);
         return;
     }
     if (!strcmp(p, "mxfp8") || !strcmp(p, "nvfp4") || !strcmp(p, "mxfp4")) {
         char buf[64];
         snprintf(buf, sizeof(buf), "%s at the %s rate", p,
                  sn_dtype_name(l->dtype));
-        append(row->assumed, sizeof(row->assumed), buf);
+        sn__validate_append(row->assumed, sizeof(row->assumed), buf);
     }
 }
 
@@ -570,11 +553,14 @@ static struct env_slot *row_system(struct owned *own, char **f, int gpus,
                                    sizeof(row->system));
     if (!spec) {
         snprintf(row->reason, sizeof(row->reason),
-                 "no built-in system for gpu '%.60s' with %d GPUs", f[C_GPU],
-                 gpus);
+                 "no built-in system for gpu '%.60s' with %d GPUs: add the "
+                 "accelerator to the catalog and its server to validate's "
+                 "systems",
+                 f[C_GPU], gpus);
+        row->unknown = true;
         return NULL;
     }
-    e = env_for(own, spec);
+    e = sn__validate_env(own, spec);
     if (e->rc) {
         snprintf(row->reason, sizeof(row->reason), "system %.40s: %.200s",
                  row->system, e->msg);
@@ -628,14 +614,14 @@ static bool row_batch(char **f, const char *other, struct sn_train_layout *l,
 {
     /* a blank global batch with a per-rank one ("local batch 8", as
      * torchtitan's figures give it): that many sequences per DP rank */
-    int local = blank(f[C_GBS]) ? tagged(other, "local batch") : 0;
+    int local = blank(f[C_GBS]) ? sn__validate_tagged(other, "local batch") : 0;
 
     if (local > 0 && (long long)local * l->dp * l->cp <= 100000000) {
         char buf[64];
         l->gbs = local * l->dp;
         snprintf(buf, sizeof(buf), "global batch %d x dp from local batch",
                  local);
-        append(row->assumed, sizeof(row->assumed), buf);
+        sn__validate_append(row->assumed, sizeof(row->assumed), buf);
     } else if (!cell_int(f[C_GBS], 1, 100000000, &l->gbs)) {
         snprintf(row->reason, sizeof(row->reason),
                  "global batch is "
@@ -644,7 +630,8 @@ static bool row_batch(char **f, const char *other, struct sn_train_layout *l,
     }
     if (!cell_int(f[C_MBS], 1, 1000000, &l->mbs)) {
         l->mbs = 1;
-        append(row->assumed, sizeof(row->assumed), "micro-batch 1");
+        sn__validate_append(row->assumed, sizeof(row->assumed),
+                            "micro-batch 1");
     }
     /* row_parallel made tp x pp x dp x cp the row's GPUs */
     assert(l->mbs >= 1 && l->dp >= 1);
@@ -712,7 +699,7 @@ static void row_predict(const struct sn_model_info *m, struct env_slot *e,
         }
         snprintf(buf, sizeof(buf), "recompute %s",
                  sn_recompute_name(l->recompute));
-        append(row->assumed, sizeof(row->assumed), buf);
+        sn__validate_append(row->assumed, sizeof(row->assumed), buf);
     }
     row->layout = *l;
     row->predicted = metric_value(metric, &row->result, l, gpus);
@@ -748,8 +735,10 @@ static void predict_row(struct owned *own, char **f, int line,
     if (!row_measure(f, row, &gpus, &metric))
         return;
     if (!row_model(f, &m, row->reason, sizeof(row->reason), row->assumed,
-                   sizeof(row->assumed)))
+                   sizeof(row->assumed))) {
+        row->unknown = strstr(row->reason, "not in the catalog") != NULL;
         return;
+    }
 
     lowercase(f[C_OTHER], other, sizeof(other));
     lowercase(f[C_NOTES], notes, sizeof(notes));
@@ -1049,6 +1038,27 @@ int sn_validate_csv(const char *file, const char *text, size_t len,
                          "source, model, layers, hidden, heads");
         goto fail;
     }
+    /* a file made elsewhere: a cell that is not clean text (bytes that
+     * are not UTF-8, escape sequences) is cleaned before it is quoted in
+     * a table, a reason or JSON */
+    for (size_t i = 0; i < own->csv.nrows; i++)
+        for (size_t c = 0; c < own->csv.nfields[i]; c++) {
+            char **cell = &own->csv.fields[i][c];
+            if (!sn_str_is_clean(*cell, SN_CLEAN_LINES)) {
+                char *clean = sn_xstrdup_clean(*cell, SN_CLEAN_LINES);
+                free(*cell);
+                *cell = clean;
+            }
+        }
+    /* the serving file: input and output lengths, no data parallelism */
+    if (sn_csv_column(&own->csv, "isl") >= 0 &&
+        sn_csv_column(&own->csv, "dp") < 0) {
+        rc = sn__validate_infer(own, file, rep, err);
+        if (rc)
+            goto fail;
+        summarise(rep);
+        return SN_OK;
+    }
     for (int c = 0; c < C_COUNT; c++) {
         col[c] = sn_csv_column(&own->csv, col_names[c]);
         if (col[c] < 0 && col_required[c]) {
@@ -1063,20 +1073,10 @@ int sn_validate_csv(const char *file, const char *text, size_t len,
     rep->rows = sn_xcalloc(rep->nrows ? rep->nrows : 1, sizeof(*rep->rows));
     for (size_t i = 1; i < own->csv.nrows; i++) {
         char *f[C_COUNT];
-        for (int c = 0; c < C_COUNT; c++) {
-            char **cell = col[c] >= 0 && (size_t)col[c] < own->csv.nfields[i]
-                              ? &own->csv.fields[i][col[c]]
-                              : NULL;
-            /* a file made elsewhere: a cell that is not clean text (bytes
-             * that are not UTF-8, escape sequences) is cleaned before it
-             * is quoted in a table, a reason or JSON */
-            if (cell && !sn_str_is_clean(*cell, SN_CLEAN_LINES)) {
-                char *clean = sn_xstrdup_clean(*cell, SN_CLEAN_LINES);
-                free(*cell);
-                *cell = clean;
-            }
-            f[c] = cell ? *cell : empty;
-        }
+        for (int c = 0; c < C_COUNT; c++)
+            f[c] = col[c] >= 0 && (size_t)col[c] < own->csv.nfields[i]
+                       ? own->csv.fields[i][col[c]]
+                       : empty;
         predict_row(own, f, own->csv.lines[i], &rep->rows[i - 1]);
     }
     summarise(rep);

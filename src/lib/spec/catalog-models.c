@@ -102,7 +102,9 @@ static const struct sn_model_info mtnlg = {
 #define LLAMA3_SRC                                                             \
     "[V] 'The Llama 3 Herd of Models' (2024) Table 3 and the released "        \
     "config.json (SwiGLU, GQA with 8 KV heads, vocab 128256 incl. special "    \
-    "tokens, pre-training sequence 8192); untied embeddings"
+    "tokens, pre-training sequence 8192); untied embeddings. Llama 3.1 "       \
+    "and 3.3 (the aliases) keep these layers and widths and extend the "       \
+    "context to 128K by RoPE scaling (their config.json files)"
 
 static const struct sn_model_info llama2_7b = {
     .name = "llama2-7b",
@@ -152,6 +154,7 @@ static const struct sn_model_info llama2_70b = {
 
 static const struct sn_model_info llama3_8b = {
     .name = "llama3-8b",
+    .aliases = "llama3.1-8b",
     .display = "Llama 3 8B",
     .layers = 32,
     .hidden = 4096,
@@ -175,6 +178,7 @@ static const struct sn_model_info llama3_8b = {
 
 static const struct sn_model_info llama3_70b = {
     .name = "llama3-70b",
+    .aliases = "llama3.1-70b, llama3.3-70b",
     .display = "Llama 3 70B",
     .layers = 80,
     .hidden = 8192,
@@ -198,6 +202,7 @@ static const struct sn_model_info llama3_70b = {
 
 static const struct sn_model_info llama3_405b = {
     .name = "llama3-405b",
+    .aliases = "llama3.1-405b",
     .display = "Llama 3 405B",
     .layers = 126,
     .hidden = 16384,

@@ -1,0 +1,294 @@
+/* validate-infer.c: the serving model against measured public runs (the
+ * columns of validation/inference-public.csv: source, model, gpu, n_gpus,
+ * precision, kv_precision, tp, ep, pp, dp_attention, mode, isl, osl,
+ * concurrency, slo, measured_metric, measured_value, notes). A row's
+ * replica is as wide as the largest of tp, ep and the attention
+ * data-parallel degree; the row's GPUs hold gpus / width replicas. */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "validate-int.h"
+
+enum {
+    I_SOURCE,
+    I_MODEL,
+    I_GPU,
+    I_NGPUS,
+    I_PRECISION,
+    I_KV,
+    I_TP,
+    I_EP,
+    I_PP,
+    I_DPA,
+    I_MODE,
+    I_ISL,
+    I_OSL,
+    I_CONC,
+    I_METRIC,
+    I_VALUE,
+    I_NOTES,
+    I_COUNT
+};
+
+static const char *const icol_names[I_COUNT] = {
+    "source",         "model", "gpu", "n_gpus",      "precision",
+    "kv_precision",   "tp",    "ep",  "pp",          "dp_attention",
+    "mode",           "isl",   "osl", "concurrency", "measured_metric",
+    "measured_value", "notes",
+};
+
+static const bool icol_required[I_COUNT] = {
+    [I_MODEL] = true, [I_GPU] = true,    [I_NGPUS] = true,
+    [I_ISL] = true,   [I_METRIC] = true, [I_VALUE] = true,
+};
+
+/* The metrics the serving file measures, and each from a prediction of
+ * one replica (replicas of them on the row's GPUs). */
+static bool metric_of(const char *m, const struct sn_infer_result *r,
+                      int replicas, double *v)
+{
+    if (!strcmp(m, "output_tokens_per_s"))
+        *v = r->output_tps * replicas;
+    else if (!strcmp(m, "output_tokens_per_s_per_gpu"))
+        *v = r->output_tps_gpu;
+    else if (!strcmp(m, "output_tokens_per_s_per_user"))
+        *v = r->output_tps_user;
+    else if (!strcmp(m, "prefill_tokens_per_s_per_gpu"))
+        *v = r->prefill_tps_gpu;
+    else if (!strcmp(m, "decode_tokens_per_s_per_gpu"))
+        *v = r->decode_tps_gpu;
+    else if (!strcmp(m, "ttft_s"))
+        *v = r->ttft_s;
+    else if (!strcmp(m, "tpot_ms"))
+        *v = r->tpot_s * 1e3;
+    else
+        return false;
+    return true;
+}
+
+/* A whole number cell: 0 when blank, -1 when not a number in range. */
+static long cell(const char *s, long max)
+{
+    long long v;
+
+    if (!s || !*s)
+        return 0;
+    if (sn_parse_long(s, 0, max, &v, NULL))
+        return -1;
+    return (long)v;
+}
+
+static void lower(const char *s, char *out, size_t size)
+{
+    size_t i;
+
+    for (i = 0; s[i] && i + 1 < size; i++)
+        out[i] = (char)tolower((unsigned char)s[i]);
+    out[i] = '\0';
+}
+
+/* The row's layout: tp, ep, dp_attention as given, the replica as wide
+ * as the largest; none given for a mixture of experts on more than one
+ * server: large expert parallelism with attention data-parallel over all
+ * of them, as SGLang's and TensorRT-LLM's wide-EP deployments run. */
+static bool row_layout(char **f, const struct sn_model_info *m, int *gpus_io,
+                       struct sn_validate_row *row)
+{
+    int gpus = *gpus_io;
+    struct sn_infer_layout *l = &row->ilayout;
+    long tp = cell(f[I_TP], 100000), ep = cell(f[I_EP], 100000);
+    long pp = cell(f[I_PP], 100000), dpa = cell(f[I_DPA], 100000);
+    long width;
+
+    if (tp < 0 || ep < 0 || pp < 0 || dpa < 0) {
+        snprintf(row->reason, sizeof(row->reason),
+                 "tp, ep, pp or dp_attention is not a whole number");
+        return false;
+    }
+    width = tp > ep ? tp : ep;
+    if (dpa > width)
+        width = dpa;
+    if (width <= 1 && gpus > 8 && m->experts > 1) {
+        width = ep = dpa = gpus;
+        sn__validate_append(row->assumed, sizeof(row->assumed),
+                            "no layout given: EP and attention DP over "
+                            "all GPUs");
+    }
+    if (width < 1)
+        width = 1;
+    l->tp = (int)width;
+    l->ep = (int)(ep > 0 ? ep : 1);
+    l->pp = (int)(pp > 0 ? pp : 1);
+    l->dp_attention = dpa > 1;
+    if (gpus % (width * l->pp) && width * l->pp < gpus &&
+        (!strcmp(f[I_MODE], "prefill") || !strcmp(f[I_MODE], "decode"))) {
+        /* a disaggregated deployment's prefill or decode side: its
+         * per-GPU figures are the side's own */
+        char buf[96];
+        snprintf(buf, sizeof(buf), "%s on %ld of the %d GPUs", f[I_MODE],
+                 width * l->pp, gpus);
+        sn__validate_append(row->assumed, sizeof(row->assumed), buf);
+        *gpus_io = (int)(width * l->pp);
+    } else if (gpus % (width * l->pp)) {
+        snprintf(row->reason, sizeof(row->reason),
+                 "a replica of %ld x pp %d GPUs does not divide the %d GPUs",
+                 width, l->pp, gpus);
+        return false;
+    }
+    return true;
+}
+
+/* Formats and speculation from the precision, kv_precision and notes
+ * cells; what was taken is said in assumed. */
+static void row_work(char **f, struct sn_validate_row *row)
+{
+    struct sn_infer_work *w = &row->iwork;
+    char prec[64], kv[32], notes[512];
+    long isl = cell(f[I_ISL], 10000000), osl = cell(f[I_OSL], 10000000);
+
+    lower(f[I_PRECISION], prec, sizeof(prec));
+    lower(f[I_KV], kv, sizeof(kv));
+    lower(f[I_NOTES], notes, sizeof(notes));
+    w->isl = (int)isl;
+    w->osl = osl > 0 ? (int)osl : 0;
+    w->precision = strstr(prec, "fp4")   ? SN_DTYPE_FP4
+                   : strstr(prec, "fp8") ? SN_DTYPE_FP8
+                                         : SN_DTYPE_BF16;
+    if (strstr(kv, "bf16") || strstr(kv, "fp16"))
+        w->kv = SN_DTYPE_BF16;
+    else if (strstr(kv, "fp8"))
+        w->kv = SN_DTYPE_FP8;
+    else if (w->precision != SN_DTYPE_BF16) {
+        /* NVIDIA's quantized checkpoints carry an FP8 KV cache */
+        w->kv = SN_DTYPE_FP8;
+        sn__validate_append(row->assumed, sizeof(row->assumed),
+                            "kv fp8 with the quantized weights");
+    } else
+        w->kv = SN_DTYPE_BF16;
+    w->mtp = sn__validate_tagged(notes, "mtp");
+    if (w->mtp > 8)
+        w->mtp = 0;
+    if (strstr(notes, "two-batch overlap") || strstr(notes, "tbo"))
+        row->ilayout.tbo = true;
+    if (w->osl == 0) {
+        /* a prefill-only measurement: one token out */
+        w->osl = 1;
+        sn__validate_append(row->assumed, sizeof(row->assumed), "osl 1");
+    }
+}
+
+/* The model: a catalog preset by name or alias, else the reason. */
+static const struct sn_model_info *row_model(char **f,
+                                             struct sn_validate_row *row)
+{
+    const struct sn_model_info *m =
+        sn_catalog_model(sn_catalog_builtin(), f[I_MODEL]);
+
+    row->unknown = !m;
+    if (!m)
+        snprintf(row->reason, sizeof(row->reason),
+                 "model '%.60s' is not in the catalog: add it as a model "
+                 "file or a preset ('supernode catalog list' shows the "
+                 "names and aliases)",
+                 f[I_MODEL]);
+    return m;
+}
+
+static void predict(struct owned *own, char **f, int line,
+                    struct sn_validate_row *row)
+{
+    const struct sn_model_info *m;
+    struct env_slot *e;
+    struct sn_error err;
+    char *spec;
+    int gpus = 0;
+    long v = cell(f[I_NGPUS], 10000000), conc = cell(f[I_CONC], 100000000);
+    double pred;
+
+    row->infer = true;
+    row->line = line;
+    row->source = f[I_SOURCE];
+    row->model = f[I_MODEL];
+    row->gpu = f[I_GPU];
+    row->metric = f[I_METRIC];
+    if (sn_parse_double(f[I_VALUE], &row->measured, NULL) ||
+        !(row->measured > 0)) {
+        snprintf(row->reason, sizeof(row->reason),
+                 "measured value '%.40s' is not a positive number", f[I_VALUE]);
+        return;
+    }
+    if (v < 1 || cell(f[I_ISL], 10000000) < 1 || conc < 0) {
+        snprintf(row->reason, sizeof(row->reason),
+                 "n_gpus, isl or concurrency is not a positive number");
+        return;
+    }
+    gpus = row->gpus = (int)v;
+    if (!(m = row_model(f, row)) || !row_layout(f, m, &gpus, row))
+        return;
+    row_work(f, row);
+    if (conc > 0) /* requests in flight, spread over the replicas */
+        row->ilayout.batch =
+            (int)((conc * row->ilayout.tp * row->ilayout.pp + gpus - 1) / gpus);
+    spec = sn_validate_system_spec(f[I_GPU], "", gpus < 8 ? 8 : gpus,
+                                   row->system, sizeof(row->system));
+    if (!spec) {
+        snprintf(row->reason, sizeof(row->reason),
+                 "no built-in system for gpu '%.60s': add the accelerator "
+                 "to the catalog and its server to validate's systems",
+                 f[I_GPU]);
+        row->unknown = true;
+        return;
+    }
+    e = sn__validate_env(own, spec);
+    if (e->rc) {
+        snprintf(row->reason, sizeof(row->reason), "system %.40s: %.200s",
+                 row->system, e->msg);
+        return;
+    }
+    if (sn_infer_predict(m, &e->env.sys, &row->ilayout, &row->iwork,
+                         &row->iresult, &err)) {
+        snprintf(row->reason, sizeof(row->reason), "%.250s", err.msg);
+        return;
+    }
+    if (!metric_of(f[I_METRIC], &row->iresult,
+                   gpus / (row->ilayout.tp * row->ilayout.pp), &pred)) {
+        snprintf(row->reason, sizeof(row->reason),
+                 "metric '%.60s' is not predicted (output, prefill or "
+                 "decode tokens/s, per GPU or per user; ttft_s, tpot_ms)",
+                 f[I_METRIC]);
+        return;
+    }
+    row->predicted = pred;
+    row->error_pct = (pred - row->measured) / row->measured * 100;
+    row->predicted_ok = true;
+}
+
+int sn__validate_infer(struct owned *own, const char *file,
+                       struct sn_validate_report *rep, struct sn_error *err)
+{
+    int col[I_COUNT];
+    static char empty[] = "";
+
+    for (int c = 0; c < I_COUNT; c++) {
+        col[c] = sn_csv_column(&own->csv, icol_names[c]);
+        if (col[c] < 0 && icol_required[c])
+            return sn_error_at(err, SN_EINPUT, file, own->csv.lines[0], 0,
+                               "the header has no '%s' column (expected the "
+                               "columns of inference-public.csv)",
+                               icol_names[c]);
+    }
+    rep->nrows = own->csv.nrows - 1;
+    rep->rows = sn_xcalloc(rep->nrows ? rep->nrows : 1, sizeof(*rep->rows));
+    for (size_t i = 1; i < own->csv.nrows; i++) {
+        char *f[I_COUNT];
+        for (int c = 0; c < I_COUNT; c++)
+            f[c] = col[c] >= 0 && (size_t)col[c] < own->csv.nfields[i]
+                       ? own->csv.fields[i][col[c]]
+                       : empty;
+        predict(own, f, own->csv.lines[i], &rep->rows[i - 1]);
+    }
+    return SN_OK;
+}

@@ -1,0 +1,40 @@
+/* validate-int.h (model, internal): what the training and the serving
+ * validators share: the systems built once per run, and the helpers that
+ * read the free-text cells. */
+#ifndef SN_VALIDATE_INT_H
+#define SN_VALIDATE_INT_H
+
+#include "hmap.h"
+#include "sn/validate.h"
+#include "train-int.h"
+
+/* An environment per distinct system spec, kept for the whole run. */
+struct env_slot {
+    char *text;
+    struct sn_spec spec;
+    struct sn_train_env env;
+    int rc;
+    char msg[256];
+};
+
+struct owned {
+    struct sn_csv csv;
+    struct env_slot **envs; /* each slot stays put: topologies point
+                               at their spec */
+    size_t nenvs, cap;
+    struct hmap by_text; /* hash of a slot's text -> its index */
+};
+
+/* The environment of a system spec's text (taken over), built once. */
+struct env_slot *sn__validate_env(struct owned *own, char *text);
+/* Appends ", what" (or "what") to s when it fits. */
+void sn__validate_append(char *s, size_t size, const char *what);
+/* The number after a tag in free text: "EP64", "EP=64", "MTP 3". */
+int sn__validate_tagged(const char *text, const char *tag);
+/* The serving file (validation/inference-public.csv's columns): every
+ * row predicted by the inference model into rep->rows. SN_EINPUT
+ * (located) when a required column is missing. */
+int sn__validate_infer(struct owned *own, const char *file,
+                       struct sn_validate_report *rep, struct sn_error *err);
+
+#endif
