@@ -148,7 +148,7 @@ static int bl_list(int argc, char **argv)
         struct sn_json j;
         sn_json_init(&j, &out, true);
         sn_json_obj_begin(&j);
-        sn_json_kstr(&j, "schema", "supernode.baselines/1");
+        sn_json_kstr(&j, "schema", SN_SCHEMA_BASELINES);
         sn_json_key(&j, "baselines");
         sn_json_arr_begin(&j);
         for (size_t i = 0; i < n; i++) {
@@ -233,7 +233,7 @@ static int bl_show(int argc, char **argv)
         char subj[64];
         sn_json_init(&j, &out, true);
         sn_json_obj_begin(&j);
-        sn_json_kstr(&j, "schema", "supernode.baseline/1");
+        sn_json_kstr(&j, "schema", SN_SCHEMA_BASELINE);
         sn_json_kstr(&j, "name", b.name);
         sn_json_kstr(&j, "created", b.created);
         sn_json_kstr(&j, "runs", b.runs);
@@ -346,7 +346,7 @@ static void diff_head(struct diff_print *p, const struct sn_baseline *b,
     if (p->json) {
         sn_json_init(&p->j, p->out, true);
         sn_json_obj_begin(&p->j);
-        sn_json_kstr(&p->j, "schema", "supernode.baseline-diff/1");
+        sn_json_kstr(&p->j, "schema", SN_SCHEMA_BASELINE_DIFF);
         sn_json_kstr(&p->j, "baseline", b->name);
         sn_json_kint(&p->j, "run", run);
         sn_json_key(&p->j, "subjects");

@@ -1,7 +1,7 @@
 /* cmd-catalog.c: `supernode catalog list [KIND]` and `catalog show NAME`:
  * the built-in accelerators, switches, NICs, cables and model presets
  * (plus a spec's own entries with --spec), each with its source and
- * confidence, as tables or JSON (schema supernode.catalog/1). */
+ * confidence, as tables or JSON (schema SN_SCHEMA_CATALOG). */
 #include <stdio.h>
 #include <string.h>
 
@@ -638,7 +638,7 @@ static int catalog_run(int argc, char **argv)
     if (o.json) {
         sn_json_init(&o.j, &out, true);
         sn_json_obj_begin(&o.j);
-        sn_json_kstr(&o.j, "schema", "supernode.catalog/1");
+        sn_json_kstr(&o.j, "schema", SN_SCHEMA_CATALOG);
     }
     if (!strcmp(ca.verb, "show")) {
         if ((rc = catalog_show(&o, cat, ca.arg)))
@@ -667,7 +667,7 @@ const struct sn_cmd sn_cmd_catalog = {
     "  show NAME     every field of one entry, with its source\n"
     "  --spec SPEC   include the entries SPEC adds or overrides in its\n"
     "                catalog: section\n"
-    "  --format json machine output (schema supernode.catalog/1), SI units\n"
+    "  --format json machine output (schema " SN_SCHEMA_CATALOG "), SI units\n"
     "\n"
     "Confidence: V vendor material, S secondary, D derived by arithmetic,\n"
     "E estimate, U given in a spec. docs/catalog.md lists every entry.\n",

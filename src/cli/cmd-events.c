@@ -265,7 +265,7 @@ static int events_list(int argc, char **argv)
         struct sn_json j;
         sn_json_init(&j, &out, true);
         sn_json_obj_begin(&j);
-        sn_json_kstr(&j, "schema", "supernode.events/1");
+        sn_json_kstr(&j, "schema", SN_SCHEMA_EVENTS);
         sn_json_key(&j, "events");
         sn_json_arr_begin(&j);
         for (size_t i = 0; i < n; i++)
@@ -332,7 +332,7 @@ static int events_show(int argc, char **argv)
         struct sn_json j;
         sn_json_init(&j, &out, true);
         sn_json_obj_begin(&j);
-        sn_json_kstr(&j, "schema", "supernode.event/1");
+        sn_json_kstr(&j, "schema", SN_SCHEMA_EVENT);
         sn_json_key(&j, "event");
         event_json(&j, &ev, true);
         sn_json_obj_end(&j);

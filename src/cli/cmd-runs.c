@@ -1,6 +1,6 @@
 /* cmd-runs.c: `supernode runs list|show|import`: the runs in the results
  * database, one run with its results and findings, and runs measured
- * elsewhere brought in from their "supernode.run/1" documents. */
+ * elsewhere brought in from their SN_SCHEMA_RUN documents. */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -87,7 +87,7 @@ static int runs_list(int argc, char **argv)
         struct sn_json j;
         sn_json_init(&j, &out, true);
         sn_json_obj_begin(&j);
-        sn_json_kstr(&j, "schema", "supernode.runs/1");
+        sn_json_kstr(&j, "schema", SN_SCHEMA_RUNS);
         sn_json_key(&j, "runs");
         sn_json_arr_begin(&j);
         for (size_t i = 0; i < n; i++)
@@ -318,9 +318,10 @@ const struct sn_cmd sn_cmd_runs = {
     "  runs show ID         one run: when, where, who, versions, spec, its\n"
     "                       results (median, spread, samples), findings and\n"
     "                       node health (what doctor found on each host);\n"
-    "                       --format json writes a \"supernode.run/1\"\n"
+    "                       --format json writes a \"" SN_SCHEMA_RUN "\"\n"
     "                       document with every raw sample and check\n"
-    "  runs import FILE     store a \"supernode.run/1\" document as a new run\n"
+    "  runs import FILE     store a \"" SN_SCHEMA_RUN
+    "\" document as a new run\n"
     "  --db PATH            the results database (default\n"
     "                       $XDG_DATA_HOME/supernode/results.db)\n",
     runs_run,

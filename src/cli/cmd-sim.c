@@ -424,7 +424,7 @@ static void coll_head(struct coll_print *p, const struct world *w,
     if (p->json) {
         sn_json_init(&p->j, p->out, true);
         sn_json_obj_begin(&p->j);
-        sn_json_kstr(&p->j, "schema", "supernode.coll/1");
+        sn_json_kstr(&p->j, "schema", SN_SCHEMA_COLL);
         sn_json_kstr(&p->j, "spec", w->spec.name ? w->spec.name : "");
         sn_json_kstr(&p->j, "op", sn_coll_op_name(o->op));
         sn_json_kstr(&p->j, "group", desc);
@@ -714,7 +714,7 @@ static void pairs_head(struct pairs_print *p, const struct world *w,
     if (p->json) {
         sn_json_init(&p->j, p->out, true);
         sn_json_obj_begin(&p->j);
-        sn_json_kstr(&p->j, "schema", "supernode.pairs/1");
+        sn_json_kstr(&p->j, "schema", SN_SCHEMA_PAIRS);
         sn_json_kstr(&p->j, "spec", w->spec.name ? w->spec.name : "");
         sn_json_kint(&p->j, "ranks", n);
         sn_json_kint(&p->j, "pairs", (long long)n * (n - 1));
@@ -980,8 +980,8 @@ const struct sn_cmd sn_cmd_sim = {
     "  divides tp. --search: the throughput-latency front and the best\n"
     "  within the limits; --disaggregate: prefill/decode split.\n"
     "\n"
-    "SPEC defaults to the built-in design. JSON: supernode.coll/1,\n"
-    "supernode.pairs/1, supernode.train/1, supernode.train-search/1,\n"
-    "supernode.infer/1.\n",
+    "SPEC defaults to the built-in design. JSON: " SN_SCHEMA_COLL
+    ",\n" SN_SCHEMA_PAIRS ", " SN_SCHEMA_TRAIN ", " SN_SCHEMA_TRAIN_SEARCH
+    ",\n" SN_SCHEMA_INFER ".\n",
     sim_run,
 };

@@ -337,7 +337,7 @@ static int spec_run(int argc, char **argv)
         if (o.json) {
             sn_json_init(&o.j, &out, true);
             sn_json_obj_begin(&o.j);
-            sn_json_kstr(&o.j, "schema", "supernode.spec/1");
+            sn_json_kstr(&o.j, "schema", SN_SCHEMA_SPEC);
             sn_json_kstr(&o.j, "file", spec.file);
         }
         show(&spec, &o);

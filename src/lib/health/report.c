@@ -1,5 +1,5 @@
 /* report.c: the doctor's report: checks in the order they were made, and
- * its two renderings, a checklist for people and JSON (supernode.doctor/1)
+ * its two renderings, a checklist for people and JSON (SN_SCHEMA_DOCTOR)
  * for machines and for storing with a run. */
 #include <stdarg.h>
 #include <stdio.h>
@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "sn/health.h"
+#include "sn/report.h"
 
 /* A report never grows past this many checks: a node with thousands of
  * PCI functions still gets every accelerator, NIC and NVMe device, and a
@@ -114,7 +115,7 @@ void sn_health_report_json(const struct sn_health_report *rep,
     sn_health_report_counts(rep, counts);
     sn_json_init(&j, out, true);
     sn_json_obj_begin(&j);
-    sn_json_kstr(&j, "schema", "supernode.doctor/1");
+    sn_json_kstr(&j, "schema", SN_SCHEMA_DOCTOR);
     sn_json_kstr(&j, "host", rep->host);
     sn_json_kstr(&j, "fsroot", rep->fsroot);
     sn_json_key(&j, "summary");
