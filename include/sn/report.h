@@ -49,6 +49,37 @@ struct sn_model_info;
  * between ranks (store/health.c), versioned the same way. */
 #define SN_SCHEMA_HEALTH_PACK "supernode.health-pack/1"
 
+/* ---- text and JSON renderers, by result type ---------------------------
+ * Each writes one result as the CLI prints it into out (appended; the
+ * caller owns out and everything passed in). They compute nothing: the
+ * figures come from the library that made the result. _text is for
+ * people, _json the versioned document named by its SN_SCHEMA_*. */
+
+struct sn_run;
+struct sn_results;
+struct sn_store_finding;
+struct sn_store_health;
+
+/* runs (`supernode runs`): the list (newest first, as given) */
+void sn_report_runs_text(const struct sn_run *runs, size_t n,
+                         struct sn_buf *out);
+void sn_report_runs_json(const struct sn_run *runs, size_t n,
+                         struct sn_buf *out);
+/* One run with everything stored of it; f and h may be NULL when their
+ * counts are 0. */
+struct sn_report_run {
+    const struct sn_run *run;
+    const struct sn_results *rs;
+    const struct sn_store_finding *f;
+    size_t nf;
+    const struct sn_store_health *h;
+    size_t nh;
+};
+/* Text: the run's facts, its results table, findings, node health. JSON:
+ * the SN_SCHEMA_RUN document with every raw sample. */
+void sn_report_run_text(const struct sn_report_run *w, struct sn_buf *out);
+void sn_report_run_json(const struct sn_report_run *w, struct sn_buf *out);
+
 /* ---- the HTML report (`supernode report`) ------------------------------ */
 
 /* What the report is made from. Every pointer may be NULL: a section
