@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "sn/diagnose.h" /* struct sn_diag_cmp in a diff row */
 #include "sn/util.h"
 
 struct sn_spec;
@@ -79,6 +80,37 @@ struct sn_report_run {
  * the SN_SCHEMA_RUN document with every raw sample. */
 void sn_report_run_text(const struct sn_report_run *w, struct sn_buf *out);
 void sn_report_run_json(const struct sn_report_run *w, struct sn_buf *out);
+
+struct sn_baseline;
+struct sn_baseline_entry;
+struct sn_result;
+
+/* baselines (`supernode baseline`): the list, one baseline's subjects */
+void sn_report_baselines_text(const struct sn_baseline *list, size_t n,
+                              struct sn_buf *out);
+void sn_report_baselines_json(const struct sn_baseline *list, size_t n,
+                              struct sn_buf *out);
+void sn_report_baseline_text(const struct sn_baseline *b, struct sn_buf *out);
+void sn_report_baseline_json(const struct sn_baseline *b, struct sn_buf *out);
+/* A run against a baseline: one row per result the baseline has, with
+ * the comparison sn_diag_vs_baseline() made; unmatched counts the
+ * results it lacks. Text ends with the PASS/WARN/FAIL counts. */
+struct sn_report_diff_row {
+    const struct sn_result *r;
+    const struct sn_baseline_entry *e;
+    struct sn_diag_cmp cmp;
+};
+struct sn_report_diff {
+    const struct sn_baseline *baseline;
+    int64_t run;
+    const struct sn_report_diff_row *rows;
+    size_t n;
+    size_t unmatched;
+};
+void sn_report_baseline_diff_text(const struct sn_report_diff *d,
+                                  struct sn_buf *out);
+void sn_report_baseline_diff_json(const struct sn_report_diff *d,
+                                  struct sn_buf *out);
 
 /* ---- the HTML report (`supernode report`) ------------------------------ */
 
