@@ -112,6 +112,17 @@ void sn_report_baseline_diff_text(const struct sn_report_diff *d,
 void sn_report_baseline_diff_json(const struct sn_report_diff *d,
                                   struct sn_buf *out);
 
+struct sn_store_event;
+
+/* events (`supernode events`): the list (a message when empty), and one
+ * event with its state (JSON: the state as an object where it parses) */
+void sn_report_events_text(const struct sn_store_event *ev, size_t n,
+                           struct sn_buf *out);
+void sn_report_events_json(const struct sn_store_event *ev, size_t n,
+                           struct sn_buf *out);
+void sn_report_event_text(const struct sn_store_event *e, struct sn_buf *out);
+void sn_report_event_json(const struct sn_store_event *e, struct sn_buf *out);
+
 /* ---- the HTML report (`supernode report`) ------------------------------ */
 
 /* What the report is made from. Every pointer may be NULL: a section
