@@ -123,6 +123,29 @@ void sn_report_events_json(const struct sn_store_event *ev, size_t n,
 void sn_report_event_text(const struct sn_store_event *e, struct sn_buf *out);
 void sn_report_event_json(const struct sn_store_event *e, struct sn_buf *out);
 
+struct sn_catalog;
+
+/* catalog (`supernode catalog`): the kinds of entry, in list order */
+enum sn_report_catalog_kind {
+    SN_REPORT_CATALOG_ACCEL,
+    SN_REPORT_CATALOG_SWITCH,
+    SN_REPORT_CATALOG_NIC,
+    SN_REPORT_CATALOG_CABLE,
+    SN_REPORT_CATALOG_MODEL
+};
+/* The kind a word names ("accelerators", "accelerator", "nic"), or -1
+ * with *near a close kind's name (or NULL). */
+int sn_report_catalog_kind(const char *word, const char **near);
+/* A table per kind (kind -1: all, with the confidence legend), or the
+ * SN_SCHEMA_CATALOG document with an array per kind. */
+void sn_report_catalog_list(const struct sn_catalog *c, int kind, bool json,
+                            struct sn_buf *out);
+/* Every field of the entry named name (of any kind, or a model alias)
+ * with its source. Returns SN_EINPUT with a suggestion in err, writing
+ * nothing, when no entry has that name. */
+int sn_report_catalog_show(const struct sn_catalog *c, const char *name,
+                           bool json, struct sn_buf *out, struct sn_error *err);
+
 /* ---- the HTML report (`supernode report`) ------------------------------ */
 
 /* What the report is made from. Every pointer may be NULL: a section
