@@ -146,6 +146,12 @@ void sn_report_catalog_list(const struct sn_catalog *c, int kind, bool json,
 int sn_report_catalog_show(const struct sn_catalog *c, const char *name,
                            bool json, struct sn_buf *out, struct sn_error *err);
 
+/* spec (`supernode spec`): check's one line ("FILE: ok: ..."), and show:
+ * every resolved value as text (people's units) or SN_SCHEMA_SPEC */
+void sn_report_spec_summary(const struct sn_spec *s, struct sn_buf *out);
+void sn_report_spec_text(const struct sn_spec *s, struct sn_buf *out);
+void sn_report_spec_json(const struct sn_spec *s, struct sn_buf *out);
+
 /* ---- the HTML report (`supernode report`) ------------------------------ */
 
 /* What the report is made from. Every pointer may be NULL: a section
