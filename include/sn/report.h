@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "sn/diagnose.h" /* struct sn_diag_cmp in a diff row */
+#include "sn/pairs.h"    /* enum sn_pair_relation */
 #include "sn/util.h"
 
 struct sn_spec;
@@ -151,6 +152,63 @@ int sn_report_catalog_show(const struct sn_catalog *c, const char *name,
 void sn_report_spec_summary(const struct sn_spec *s, struct sn_buf *out);
 void sn_report_spec_text(const struct sn_spec *s, struct sn_buf *out);
 void sn_report_spec_json(const struct sn_spec *s, struct sn_buf *out);
+
+struct sn_coll_result;
+
+/* sim (`supernode sim coll`, `sim pairs`): written row by row. Set the
+ * inputs of a zeroed struct, then _begin (the head), _row per row, _end
+ * (the tail and legend); _release frees the table, also after an error
+ * between rows. A link a what-if changed (--degrade, --fail): */
+struct sn_report_change {
+    const char *label; /* as the user gave it; found again in t */
+    double health;     /* share of its rate; 0 failed */
+};
+struct sn_report_coll {
+    /* inputs */
+    const struct sn_topo *t; /* nominal topology: link ids and labels */
+    const char *spec;        /* the design's name */
+    const struct sn_report_change *changes;
+    size_t nchanges;          /* rows then carry the nominal busbw too */
+    int op, algo;             /* enum sn_coll_op, the algorithm requested */
+    const char *group, *type; /* "cluster", "domain 0"...; nccl-tests type */
+    uint32_t ranks;
+    bool json;
+    /* the renderer's */
+    struct sn_buf *out;
+    struct sn_json j;
+    struct sn_table tb;
+};
+void sn_report_coll_begin(struct sn_report_coll *p, struct sn_buf *out);
+/* One message size; nominal is read only when links changed. */
+void sn_report_coll_row(struct sn_report_coll *p, double bytes, uint64_t count,
+                        int root, const struct sn_coll_result *r,
+                        const struct sn_coll_result *nominal);
+void sn_report_coll_end(struct sn_report_coll *p);
+void sn_report_coll_release(struct sn_report_coll *p);
+
+struct sn_report_pairs {
+    /* inputs */
+    const struct sn_topo *t; /* nominal topology: names, link ids */
+    const char *spec;
+    const struct sn_report_change *changes;
+    size_t nchanges;
+    uint32_t ranks;
+    bool every; /* a row per pair; else per class of equal pairs */
+    bool json;
+    /* the renderer's */
+    struct sn_buf *out;
+    struct sn_json j;
+    struct sn_table tb;
+    uint64_t total, lowered; /* pairs seen, those the changes lowered */
+};
+void sn_report_pairs_begin(struct sn_report_pairs *p, struct sn_buf *out);
+/* A pair (count 1) or a class of count pairs like it; nominal is read
+ * only when links changed. */
+void sn_report_pairs_row(struct sn_report_pairs *p, const struct sn_pair *pair,
+                         const struct sn_pair *nominal,
+                         enum sn_pair_relation rel, uint64_t count);
+void sn_report_pairs_end(struct sn_report_pairs *p);
+void sn_report_pairs_release(struct sn_report_pairs *p);
 
 /* ---- the HTML report (`supernode report`) ------------------------------ */
 
