@@ -1,6 +1,6 @@
-/* report.c: bench results as an SN_SCHEMA_BENCH JSON document and as
- * text tables in the column names of the tools people compare with
- * (nccl-tests, STREAM, nvbandwidth, OSU). */
+/* bench.c (report): bench results as an SN_SCHEMA_BENCH JSON document
+ * and as text tables in the column names of the tools people compare
+ * with (nccl-tests, STREAM, nvbandwidth, OSU). Declared in sn/bench.h. */
 #include <ctype.h>
 #include <math.h>
 #include <mpi.h>
