@@ -264,8 +264,7 @@ int sn_diag_run(const struct sn_diag_input *in, struct sn_diag_report **out,
                 struct sn_error *err);
 void sn_diag_report_free(struct sn_diag_report *r);
 
-/* ---- rendering
- * ------------------------------------------------------------------ */
+/* ---- rendering (src/lib/report/check.c) ------------------------------ */
 
 /* The report for people: verdict, findings with evidence and next step,
  * a count of verdicts per kind of subject, and the node health section

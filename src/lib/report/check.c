@@ -1,11 +1,12 @@
-/* render.c: a diagnosis for people (text), for programs (SN_SCHEMA_CHECK
- * JSON) and for CI systems (JUnit XML). */
+/* check.c (report): a diagnosis (`supernode check`) for people (text),
+ * for programs (SN_SCHEMA_CHECK JSON) and for CI systems (JUnit XML).
+ * Declared in sn/diagnose.h, whose report it renders. */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "diag-int.h"
+#include "sn/diagnose.h"
 #include "sn/report.h"
 
 struct tally {
