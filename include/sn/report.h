@@ -55,7 +55,16 @@ struct sn_model_info;
  * Each writes one result as the CLI prints it into out (appended; the
  * caller owns out and everything passed in). They compute nothing: the
  * figures come from the library that made the result. _text is for
- * people, _json the versioned document named by its SN_SCHEMA_*. */
+ * people, _json the versioned document named by its SN_SCHEMA_*.
+ *
+ * Four live in src/lib/report/ but are declared beside the structs they
+ * render (so the lower headers need not include this one): the plan
+ * (sn_report_plan_text/_json, sn_report_ledger_csv, sn_report_topo_dot
+ * in sn/plan.h; report/plan.c), bench results (sn_bench_json,
+ * sn_bench_render in sn/bench.h; report/bench.c), a diagnosis
+ * (sn_diag_render_text/_json/_junit/_health in sn/diagnose.h;
+ * report/check.c) and the doctor's checklist (sn_health_report_text/_json
+ * in sn/health.h; report/doctor.c). */
 
 struct sn_run;
 struct sn_results;
