@@ -100,9 +100,11 @@ done < <(sed -n 's/^#define \([a-z_]*\)(.*SN_BANNED.*/\1/p' \
     include/sn/banned.h)
 
 # Schema ids: include/sn/report.h defines each as SN_SCHEMA_<KIND>, of the
-# form supernode.<kind>/<version>, one constant per id; no other file under src/ or include/ writes an id (in code, help
-# text or comments: they name the constant). The lead's files below still
-# write theirs until their renderers move to src/lib/report/ (issue 16).
+# form supernode.<kind>/<version>, one constant per id; no other file
+# under src/ or include/ writes an id (in code, help text or comments:
+# they name the constant). The files in schema_pending still write theirs
+# until their renderers move to src/lib/report/ (issue 16); take a file
+# off the list when it moves.
 schema_pending=(src/cli/cmd-sim-train.c src/cli/cmd-sim-infer.c
     src/cli/cmd-sweep.c)
 id_re='supernode\.[a-z][a-z-]*/[0-9]+'
