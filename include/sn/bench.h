@@ -30,8 +30,6 @@
 #include "sn/store.h"
 #include "sn/util.h"
 
-#define SN_BENCH_SCHEMA "supernode.bench/1"
-
 enum sn_bench_test {
     SN_BENCH_COMPUTE,   /* GEMM per device, per data type */
     SN_BENCH_MEMORY,    /* copy, scale, add, triad on device memory */
@@ -374,7 +372,8 @@ void sn_bench_results_release(struct sn_bench_results *res);
 void sn_bench_results_copy(struct sn_bench_results *dst,
                            const struct sn_bench_results *src);
 
-/* The results as a "supernode.bench/1" JSON document (docs/bench.md). */
+/* The results as an SN_SCHEMA_BENCH JSON document (docs/bench.md);
+ * src/lib/report/bench.c. */
 void sn_bench_json(const struct sn_bench_results *res, struct sn_buf *out);
 /* The results as text tables in the anchors' column names (nccl-tests for
  * collectives, STREAM for memory, nvbandwidth-style matrices for pairs,

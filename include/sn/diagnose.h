@@ -264,8 +264,7 @@ int sn_diag_run(const struct sn_diag_input *in, struct sn_diag_report **out,
                 struct sn_error *err);
 void sn_diag_report_free(struct sn_diag_report *r);
 
-/* ---- rendering
- * ------------------------------------------------------------------ */
+/* ---- rendering (src/lib/report/check.c) ------------------------------ */
 
 /* The report for people: verdict, findings with evidence and next step,
  * a count of verdicts per kind of subject, and the node health section
@@ -280,7 +279,7 @@ void sn_diag_render_text(const struct sn_diag_report *r, bool verbose,
 void sn_diag_render_health(const struct sn_store_health *h, size_t n,
                            bool fail_remedies, bool verbose,
                            struct sn_buf *out);
-/* The "supernode.check/1" JSON document; run_id 0 leaves it out. */
+/* The SN_SCHEMA_CHECK JSON document; run_id 0 leaves it out. */
 void sn_diag_render_json(const struct sn_diag_report *r, int64_t run_id,
                          const char *spec_name, struct sn_buf *out);
 /* JUnit XML for CI: one test case per device, pair and link verdict, per

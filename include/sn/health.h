@@ -178,7 +178,7 @@ void sn_health_hwloc_version(char *buf, size_t len);
  * and check write them. */
 const char *sn_health_status_label(enum sn_health_status s);
 
-/* Append the report as JSON, schema "supernode.doctor/1":
+/* Append the report as JSON (src/lib/report/doctor.c), SN_SCHEMA_DOCTOR:
  * {"schema", "host", "fsroot", "summary": {pass, warn, fail, skip,
  * status}, "checks": [{name, status, subject, evidence, remedy}]}. */
 void sn_health_report_json(const struct sn_health_report *rep,

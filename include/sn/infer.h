@@ -25,7 +25,9 @@
 #include "sn/train.h"
 #include "sn/util.h"
 
-#define SN_INFER_SCHEMA "supernode.infer/1"
+/* The old name of SN_SCHEMA_INFER (sn/report.h), kept while
+ * cmd-sim-infer.c uses it. */
+#define SN_INFER_SCHEMA SN_SCHEMA_INFER
 
 /* One model replica: tp x pp accelerators, contiguous from rank 0. The
  * tp accelerators of a stage split attention by heads (or, with

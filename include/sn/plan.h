@@ -5,7 +5,7 @@
  * provisioned, per rack, feed current), cooling (air or liquid, coolant
  * flow), storage (checkpoint size and bandwidth) and memory fit, with
  * warnings that give the reason and the number; and the renderers that
- * print it (text, JSON "supernode.plan/1", CSV cable ledger, Graphviz).
+ * print it (text, JSON SN_SCHEMA_PLAN, CSV cable ledger, Graphviz).
  *
  * Ownership: sn_plan_build() returns a heap object freed with
  * sn_plan_free(); it borrows the topology (and through it the spec), which
@@ -26,8 +26,6 @@
 #include "sn/spec.h"
 #include "sn/topo.h"
 #include "sn/util.h"
-
-#define SN_PLAN_SCHEMA "supernode.plan/1"
 
 enum sn_rack_kind {
     SN_RACK_COMPUTE, /* servers (and maybe scale-up switch trays) */
@@ -172,7 +170,7 @@ const char *sn_rack_kind_name(enum sn_rack_kind k);
 
 /* The text summary, an engineering document with units and WARN lines. */
 void sn_report_plan_text(const struct sn_plan *p, struct sn_buf *out);
-/* The JSON document, schema "supernode.plan/1", stable keys. */
+/* The JSON document, schema SN_SCHEMA_PLAN, stable keys. */
 void sn_report_plan_json(const struct sn_plan *p, struct sn_buf *out);
 /* The cable ledger: one CSV row per link (fabric links first, then host
  * links): id, label, both endpoints, class, medium, length, bandwidth. */

@@ -7,6 +7,7 @@
 #include "sn/bench.h"
 #include "sn/health.h"
 #include "sn/model.h"
+#include "sn/report.h"
 #include "sn/spec.h"
 #include "sn/topo.h"
 #include "sn/util.h"

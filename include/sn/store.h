@@ -253,7 +253,7 @@ void sn_store_health_add(struct sn_store_health **rows, size_t *n, size_t *cap,
                          const char *subject, const char *evidence,
                          const char *remedy);
 /* One host's checks as bytes for another process (check gathers every
- * host's over MPI): the tag "supernode.health-pack/1", the host, then
+ * host's over MPI): the tag SN_SCHEMA_HEALTH_PACK, the host, then
  * five NUL-terminated fields per check, appended to b. Checks past room
  * bytes are left out and one WARN check of doctor's own says how many. */
 void sn_store_health_pack(const struct sn_store_health *rows, size_t n,
@@ -269,14 +269,14 @@ int sn_store_health_unpack(const char *p, size_t len,
 
 /* Write a run with its results (raw samples included when samples is true),
  * findings and node-health checks (h may be NULL) as one
- * "supernode.run/1" JSON object into j; with rs NULL, only the run's own
+ * SN_SCHEMA_RUN JSON object into j; with rs NULL, only the run's own
  * fields and counts. */
 void sn_store_run_json(struct sn_json *j, const struct sn_run *run,
                        const struct sn_results *rs,
                        const struct sn_store_finding *f, size_t nf,
                        const struct sn_store_health *h, size_t nh,
                        bool samples);
-/* Read a "supernode.run/1" document (what sn_store_run_json() writes)
+/* Read an SN_SCHEMA_RUN document (what sn_store_run_json() writes)
  * from text named file; "health" is optional (documents written before it
  * have none). Errors are located ("file:line:col: ..."), SN_EINPUT; on
  * failure every output is left empty. The caller releases rs with

@@ -1,9 +1,6 @@
 /* cmd-baseline.c: `supernode baseline save|list|show|diff`: named
  * baselines of what each subject measured when all was well, with the
  * noise seen, and a run compared with one subject by subject. */
-#include <assert.h>
-#include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,67 +141,16 @@ static int bl_list(int argc, char **argv)
         rc = cli_fail(&err);
         goto out;
     }
-    if (o.format == SN_FORMAT_JSON) {
-        struct sn_json j;
-        sn_json_init(&j, &out, true);
-        sn_json_obj_begin(&j);
-        sn_json_kstr(&j, "schema", "supernode.baselines/1");
-        sn_json_key(&j, "baselines");
-        sn_json_arr_begin(&j);
-        for (size_t i = 0; i < n; i++) {
-            sn_json_obj_begin(&j);
-            sn_json_kstr(&j, "name", list[i].name);
-            sn_json_kstr(&j, "created", list[i].created);
-            sn_json_kstr(&j, "runs", list[i].runs);
-            sn_json_kstr(&j, "spec_name", list[i].spec_name);
-            sn_json_kstr(&j, "spec_hash", list[i].spec_hash);
-            sn_json_kint(&j, "subjects", (long long)list[i].n);
-            sn_json_obj_end(&j);
-        }
-        sn_json_arr_end(&j);
-        sn_json_obj_end(&j);
-        sn_buf_putc(&out, '\n');
-    } else if (n == 0) {
-        sn_buf_puts(&out, "no baselines yet (save one with 'supernode "
-                          "baseline save NAME')\n");
-    } else {
-        struct sn_table t;
-        sn_table_init(&t, "");
-        sn_table_col(&t, "NAME", false);
-        sn_table_col(&t, "CREATED", false);
-        sn_table_col(&t, "RUNS", false);
-        sn_table_col(&t, "SPEC", false);
-        sn_table_col(&t, "SUBJECTS", true);
-        for (size_t i = 0; i < n; i++) {
-            sn_table_row(&t);
-            sn_table_cell(&t, "%s", list[i].name);
-            sn_table_cell(&t, "%s", list[i].created);
-            sn_table_cell(&t, "%s", list[i].runs);
-            sn_table_cell(&t, "%s",
-                          list[i].spec_name[0] ? list[i].spec_name : "-");
-            sn_table_cell(&t, "%zu", list[i].n);
-        }
-        sn_table_render(&t, &out);
-        sn_table_release(&t);
-    }
+    if (o.format == SN_FORMAT_JSON)
+        sn_report_baselines_json(list, n, &out);
+    else
+        sn_report_baselines_text(list, n, &out);
     cli_print(&out);
 out:
     free(list);
     sn_buf_release(&out);
     sn_store_close(st);
     return rc;
-}
-
-static void entry_subject(const struct sn_baseline_entry *e, char *buf,
-                          size_t size)
-{
-    struct sn_result r;
-
-    memset(&r, 0, sizeof(r));
-    r.subject = e->subject;
-    r.a = e->a;
-    r.b = e->b;
-    sn_result_subject(&r, buf, size);
 }
 
 static int bl_show(int argc, char **argv)
@@ -228,70 +174,10 @@ static int bl_show(int argc, char **argv)
         return rc;
     }
     sn_buf_init(&out);
-    if (o.format == SN_FORMAT_JSON) {
-        struct sn_json j;
-        char subj[64];
-        sn_json_init(&j, &out, true);
-        sn_json_obj_begin(&j);
-        sn_json_kstr(&j, "schema", "supernode.baseline/1");
-        sn_json_kstr(&j, "name", b.name);
-        sn_json_kstr(&j, "created", b.created);
-        sn_json_kstr(&j, "runs", b.runs);
-        sn_json_kstr(&j, "spec_name", b.spec_name);
-        sn_json_kstr(&j, "spec_hash", b.spec_hash);
-        sn_json_key(&j, "entries");
-        sn_json_arr_begin(&j);
-        for (size_t i = 0; i < b.n; i++) {
-            const struct sn_baseline_entry *e = &b.entries[i];
-            entry_subject(e, subj, sizeof(subj));
-            sn_json_obj_begin(&j);
-            sn_json_kstr(&j, "test", e->test);
-            sn_json_kstr(&j, "params", e->params);
-            sn_json_kstr(&j, "subject", subj);
-            sn_json_kstr(&j, "unit", e->unit);
-            sn_json_knum(&j, "center", e->center);
-            sn_json_knum(&j, "noise", e->noise);
-            sn_json_kint(&j, "samples", (long long)e->n);
-            sn_json_kint(&j, "runs", e->runs);
-            sn_json_obj_end(&j);
-        }
-        sn_json_arr_end(&j);
-        sn_json_obj_end(&j);
-        sn_buf_putc(&out, '\n');
-    } else {
-        struct sn_table t;
-        sn_buf_printf(&out,
-                      "baseline '%s': %zu subjects from run%s %s, "
-                      "saved %s\n  spec %s (hash %s)\n\n",
-                      b.name, b.n, strchr(b.runs, ',') ? "s" : "", b.runs,
-                      b.created, b.spec_name[0] ? b.spec_name : "-",
-                      b.spec_hash[0] ? b.spec_hash : "-");
-        sn_table_init(&t, "");
-        sn_table_col(&t, "TEST", false);
-        sn_table_col(&t, "PARAMS", false);
-        sn_table_col(&t, "SUBJECT", false);
-        sn_table_col(&t, "CENTER", true);
-        sn_table_col(&t, "NOISE", true);
-        sn_table_col(&t, "SAMPLES", true);
-        for (size_t i = 0; i < b.n; i++) {
-            const struct sn_baseline_entry *e = &b.entries[i];
-            char v[48], s[64];
-            sn_table_row(&t);
-            sn_table_cell(&t, "%s", e->test);
-            sn_table_cell(&t, "%s", e->params[0] ? e->params : "-");
-            entry_subject(e, s, sizeof(s));
-            sn_table_cell(&t, "%s", s);
-            sn_table_cell(
-                &t, "%s",
-                sn_unit_format_named(e->center, e->unit, v, sizeof(v)));
-            sn_table_cell(&t, "%.2f%%",
-                          e->center != 0 ? 100.0 * e->noise / fabs(e->center)
-                                         : 0.0);
-            sn_table_cell(&t, "%zu", e->n);
-        }
-        sn_table_render(&t, &out);
-        sn_table_release(&t);
-    }
+    if (o.format == SN_FORMAT_JSON)
+        sn_report_baseline_json(&b, &out);
+    else
+        sn_report_baseline_text(&b, &out);
     cli_print(&out);
     sn_buf_release(&out);
     sn_baseline_release(&b);
@@ -326,103 +212,6 @@ static int diff_load(struct sn_store *st, struct bl_opts *o,
     return SN_EXIT_OK;
 }
 
-/* Where the diff's rows go: a JSON array or a table. */
-struct diff_print {
-    bool json;
-    struct sn_json j;
-    struct sn_table t;
-    struct sn_buf *out;
-};
-
-/* The diff's head: the JSON document up to its subjects, or the text's
- * first line and the table's columns. */
-static void diff_head(struct diff_print *p, const struct sn_baseline *b,
-                      int64_t run)
-{
-    static const char *const cols[] = {"TEST",     "PARAMS",  "SUBJECT",
-                                       "BASELINE", "NOW",     "CHANGE",
-                                       "Z",        "VERDICT", NULL};
-
-    if (p->json) {
-        sn_json_init(&p->j, p->out, true);
-        sn_json_obj_begin(&p->j);
-        sn_json_kstr(&p->j, "schema", "supernode.baseline-diff/1");
-        sn_json_kstr(&p->j, "baseline", b->name);
-        sn_json_kint(&p->j, "run", run);
-        sn_json_key(&p->j, "subjects");
-        sn_json_arr_begin(&p->j);
-        return;
-    }
-    sn_buf_printf(p->out,
-                  "run %" PRId64 " against baseline '%s' (runs "
-                  "%s)\n\n",
-                  run, b->name, b->runs);
-    /* the figures right-aligned, the words and the verdict left */
-    for (size_t c = 0; cols[c]; c++)
-        sn_table_col(&p->t, cols[c], c >= 3 && c <= 6);
-}
-
-/* One result against its baseline entry. */
-static void diff_row(struct diff_print *p, const struct sn_result *r,
-                     const struct sn_baseline_entry *e,
-                     const struct sn_diag_cmp *c)
-{
-    char s[64], v0[48], v1[48];
-    double change =
-        e->center != 0 ? (r->stats.median - e->center) / e->center : 0.0;
-
-    sn_result_subject(r, s, sizeof(s));
-    if (p->json) {
-        sn_json_obj_begin(&p->j);
-        sn_json_kstr(&p->j, "test", r->test);
-        sn_json_kstr(&p->j, "params", r->params);
-        sn_json_kstr(&p->j, "subject", s);
-        sn_json_kstr(&p->j, "unit", r->unit);
-        sn_json_knum(&p->j, "baseline", e->center);
-        sn_json_knum(&p->j, "noise", c->noise);
-        sn_json_knum(&p->j, "now", r->stats.median);
-        sn_json_knum(&p->j, "change", change);
-        sn_json_knum(&p->j, "z", c->z);
-        sn_json_kstr(&p->j, "verdict", sn_severity_name(c->severity));
-        sn_json_obj_end(&p->j);
-        return;
-    }
-    sn_table_row(&p->t);
-    sn_table_cell(&p->t, "%s", r->test);
-    sn_table_cell(&p->t, "%s", r->params[0] ? r->params : "-");
-    sn_table_cell(&p->t, "%s", s);
-    sn_table_cell(&p->t, "%s",
-                  sn_unit_format_named(e->center, r->unit, v0, sizeof(v0)));
-    sn_table_cell(
-        &p->t, "%s",
-        sn_unit_format_named(r->stats.median, r->unit, v1, sizeof(v1)));
-    sn_table_cell(&p->t, "%+.1f%%",
-                  e->center != 0
-                      ? 100.0 * (r->stats.median - e->center) / e->center
-                      : 0.0);
-    sn_table_cell(&p->t, "%+.1f", c->z);
-    sn_table_cell(&p->t, "%s", sn_severity_name(c->severity));
-}
-
-/* The diff's end: the JSON closed, or the table and the counts. */
-static void diff_tail(struct diff_print *p, const size_t sev[3],
-                      size_t unmatched)
-{
-    if (p->json) {
-        sn_json_arr_end(&p->j);
-        sn_json_kint(&p->j, "not_in_baseline", (long long)unmatched);
-        sn_json_obj_end(&p->j);
-        sn_buf_putc(p->out, '\n');
-        return;
-    }
-    sn_table_render(&p->t, p->out);
-    sn_buf_printf(p->out, "\n%zu PASS, %zu WARN, %zu FAIL", sev[0], sev[1],
-                  sev[2]);
-    if (unmatched)
-        sn_buf_printf(p->out, "; %zu results not in the baseline", unmatched);
-    sn_buf_putc(p->out, '\n');
-}
-
 static int bl_diff(int argc, char **argv)
 {
     struct bl_opts o;
@@ -431,12 +220,13 @@ static int bl_diff(int argc, char **argv)
     struct sn_results rs;
     struct sn_diag_config cfg;
     struct sn_buf out;
-    struct diff_print p;
-    size_t sev[3] = {0, 0, 0}, unmatched = 0;
+    struct sn_report_diff_row *rows = NULL;
+    struct sn_report_diff d;
+    size_t fails = 0;
     int rc;
 
     memset(&b, 0, sizeof(b));
-    memset(&p, 0, sizeof(p));
+    memset(&d, 0, sizeof(d));
     sn_results_init(&rs);
     sn_diag_config_default(&cfg);
     rc = parse_opts(argc, argv, "table,json", true, true, 1, &o);
@@ -446,30 +236,32 @@ static int bl_diff(int argc, char **argv)
     if (rc)
         return rc;
     sn_buf_init(&out);
-    sn_table_init(&p.t, "");
     if ((rc = diff_load(st, &o, &b, &rs)))
         goto out;
-    p.json = o.format == SN_FORMAT_JSON;
-    p.out = &out;
-    diff_head(&p, &b, o.runs[0]);
+    rows = sn_xcalloc(rs.n ? rs.n : 1, sizeof(*rows));
     for (size_t i = 0; i < rs.n; i++) {
-        const struct sn_result *r = &rs.items[i];
-        const struct sn_baseline_entry *e = sn_baseline_find(&b, r);
-        struct sn_diag_cmp c;
-        if (!e) {
-            unmatched++;
+        struct sn_report_diff_row *x = &rows[d.n];
+        x->r = &rs.items[i];
+        x->e = sn_baseline_find(&b, x->r);
+        if (!x->e) {
+            d.unmatched++;
             continue;
         }
-        sn_diag_vs_baseline(&cfg, r, e, &c);
-        assert((unsigned)c.severity < SN_ARRAY_LEN(sev));
-        sev[c.severity]++;
-        diff_row(&p, r, e, &c);
+        sn_diag_vs_baseline(&cfg, x->r, x->e, &x->cmp);
+        fails += x->cmp.severity == SN_SEV_FAIL;
+        d.n++;
     }
-    diff_tail(&p, sev, unmatched);
+    d.baseline = &b;
+    d.run = o.runs[0];
+    d.rows = rows;
+    if (o.format == SN_FORMAT_JSON)
+        sn_report_baseline_diff_json(&d, &out);
+    else
+        sn_report_baseline_diff_text(&d, &out);
     cli_print(&out);
-    rc = sev[SN_SEV_FAIL] ? SN_EXIT_CHECK : SN_EXIT_OK;
+    rc = fails ? SN_EXIT_CHECK : SN_EXIT_OK;
 out:
-    sn_table_release(&p.t);
+    free(rows);
     sn_buf_release(&out);
     sn_results_release(&rs);
     sn_baseline_release(&b);

@@ -548,7 +548,7 @@ const struct sn_cmd sn_cmd_bench = {
     "  -c 0|1, --no-check    collective data check (on)\n"
     "  --timeout TIME        per test; a hung rank ends the job, exit 3 "
     "(300)\n"
-    "  --json FILE           results as JSON (schema supernode.bench/1)\n"
+    "  --json FILE           results as JSON (schema " SN_SCHEMA_BENCH ")\n"
     "  --allow-colocated     with --spec: run though ranks share hosts the\n"
     "                        spec gives them apart (their pairs get no design\n"
     "                        value); else exit 2 naming them\n"

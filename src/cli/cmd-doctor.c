@@ -139,7 +139,7 @@ const struct sn_cmd sn_cmd_doctor = {
     "  --nvml LIB        the NVML library to dlopen() (default\n"
     "                    libnvidia-ml.so.1, or $SN_NVML_LIBRARY); none\n"
     "                    skips the GPU checks\n"
-    "  --format F        text (default) or json (supernode.doctor/1)\n"
+    "  --format F        text (default) or json (" SN_SCHEMA_DOCTOR ")\n"
     "  --timeout S       give up, exit 3, when the checks take longer (a\n"
     "                    probe stuck on a FIFO or in the driver; 300)\n\n"
     "Exit status 1 when any check fails, 2 for a bad spec or matrix, 3 when\n"

@@ -127,7 +127,7 @@ const struct sn_cmd sn_cmd_plan = {
     "  --set KEY=VALUE     override one value of the spec by its dotted key\n"
     "                      (as spec check: --set supernode.accelerators=32)\n"
     "  --format text|json  text (default) or the JSON document\n"
-    "                      \"supernode.plan/1\"\n"
+    "                      \"" SN_SCHEMA_PLAN "\"\n"
     "  -o, --output FILE   write the plan to FILE instead of standard output\n"
     "  --ledger FILE.csv   the cable ledger: one row per link with its id,\n"
     "                      label, both ends, class, medium, length, bandwidth\n"

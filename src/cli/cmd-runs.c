@@ -1,15 +1,13 @@
 /* cmd-runs.c: `supernode runs list|show|import`: the runs in the results
  * database, one run with its results and findings, and runs measured
- * elsewhere brought in from their "supernode.run/1" documents. */
+ * elsewhere brought in from their SN_SCHEMA_RUN documents. */
 #include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli-store.h"
 #include "cmd.h"
-#include "sn/diagnose.h"
 
 extern const struct sn_cmd sn_cmd_runs;
 
@@ -57,11 +55,6 @@ static int parse_opts(int argc, char **argv, const char *allowed, bool want_arg,
     return SN_EXIT_OK;
 }
 
-static const char *run_state(const struct sn_run *r)
-{
-    return r->complete ? "complete" : "incomplete";
-}
-
 static int runs_list(int argc, char **argv)
 {
     struct runs_opts o;
@@ -83,116 +76,16 @@ static int runs_list(int argc, char **argv)
         rc = cli_fail(&err);
         goto out;
     }
-    if (o.format == SN_FORMAT_JSON) {
-        struct sn_json j;
-        sn_json_init(&j, &out, true);
-        sn_json_obj_begin(&j);
-        sn_json_kstr(&j, "schema", "supernode.runs/1");
-        sn_json_key(&j, "runs");
-        sn_json_arr_begin(&j);
-        for (size_t i = 0; i < n; i++)
-            sn_store_run_json(&j, &runs[i], NULL, NULL, 0, NULL, 0, false);
-        sn_json_arr_end(&j);
-        sn_json_obj_end(&j);
-        sn_buf_putc(&out, '\n');
-    } else if (n == 0) {
-        sn_buf_puts(&out, "no runs yet (run 'supernode check' first)\n");
-    } else {
-        struct sn_table t;
-        sn_table_init(&t, "");
-        sn_table_col(&t, "ID", true);
-        sn_table_col(&t, "STARTED", false);
-        sn_table_col(&t, "SPEC", false);
-        sn_table_col(&t, "SUITE", false);
-        sn_table_col(&t, "RANKS", true);
-        sn_table_col(&t, "RESULTS", true);
-        sn_table_col(&t, "STATE", false);
-        sn_table_col(&t, "VERDICT", false);
-        for (size_t i = 0; i < n; i++) {
-            sn_table_row(&t);
-            sn_table_cell(&t, "%" PRId64, runs[i].id);
-            sn_table_cell(&t, "%s", runs[i].started);
-            sn_table_cell(&t, "%s",
-                          runs[i].spec_name[0] ? runs[i].spec_name : "-");
-            sn_table_cell(&t, "%s", runs[i].suite[0] ? runs[i].suite : "-");
-            sn_table_cell(&t, "%d", runs[i].ranks);
-            sn_table_cell(&t, "%zu", runs[i].nresults);
-            sn_table_cell(&t, "%s", run_state(&runs[i]));
-            sn_table_cell(&t, "%s", runs[i].verdict[0] ? runs[i].verdict : "-");
-        }
-        sn_table_render(&t, &out);
-        sn_table_release(&t);
-    }
+    if (o.format == SN_FORMAT_JSON)
+        sn_report_runs_json(runs, n, &out);
+    else
+        sn_report_runs_text(runs, n, &out);
     cli_print(&out);
 out:
     free(runs);
     sn_buf_release(&out);
     sn_store_close(st);
     return rc;
-}
-
-static void show_text(const struct sn_run *r, const struct sn_results *rs,
-                      const struct sn_store_finding *f, size_t nf,
-                      const struct sn_store_health *h, size_t nh,
-                      struct sn_buf *out)
-{
-    struct sn_table t;
-
-    sn_buf_printf(out, "run %" PRId64 ": %s, %s\n", r->id, run_state(r),
-                  r->verdict[0] ? r->verdict : "not judged");
-    sn_buf_printf(out, "  started   %s\n", r->started);
-    sn_buf_printf(out, "  finished  %s\n", r->finished[0] ? r->finished : "-");
-    sn_buf_printf(out, "  where     %s (user %s)\n", r->host[0] ? r->host : "-",
-                  r->user[0] ? r->user : "-");
-    sn_buf_printf(out, "  spec      %s (hash %s)\n",
-                  r->spec_name[0] ? r->spec_name : "-",
-                  r->spec_hash[0] ? r->spec_hash : "-");
-    sn_buf_printf(out, "  suite     %s on %s, %d ranks\n",
-                  r->suite[0] ? r->suite : "-",
-                  r->backend[0] ? r->backend : "-", r->ranks);
-    sn_buf_printf(out, "  versions  %s%s%s\n", r->tool,
-                  r->versions[0] ? ", " : "", r->versions);
-    sn_buf_putc(out, '\n');
-    if (rs->n == 0) {
-        sn_buf_puts(out, "no results\n");
-    } else {
-        sn_table_init(&t, "");
-        sn_table_col(&t, "TEST", false);
-        sn_table_col(&t, "PARAMS", false);
-        sn_table_col(&t, "SUBJECT", false);
-        sn_table_col(&t, "MEDIAN", true);
-        sn_table_col(&t, "SPREAD", true);
-        sn_table_col(&t, "N", true);
-        for (size_t i = 0; i < rs->n; i++) {
-            const struct sn_result *x = &rs->items[i];
-            char v[48], s[64];
-            double spread = x->stats.median != 0
-                                ? SN_STATS_MAD_TO_SIGMA * x->stats.mad /
-                                      fabs(x->stats.median)
-                                : 0;
-            sn_table_row(&t);
-            sn_table_cell(&t, "%s", x->test);
-            sn_table_cell(&t, "%s", x->params[0] ? x->params : "-");
-            sn_table_cell(&t, "%s", sn_result_subject(x, s, sizeof(s)));
-            sn_table_cell(
-                &t, "%s",
-                sn_unit_format_named(x->stats.median, x->unit, v, sizeof(v)));
-            sn_table_cell(&t, "%.1f%%", 100.0 * spread);
-            sn_table_cell(&t, "%zu", x->stats.n);
-        }
-        sn_table_render(&t, out);
-        sn_table_release(&t);
-    }
-    if (nf) {
-        sn_buf_puts(out, "\nfindings:\n");
-        for (size_t i = 0; i < nf; i++)
-            sn_buf_printf(out, "  %-4s %s%s%s\n", f[i].severity, f[i].summary,
-                          f[i].label[0] ? " : " : "", f[i].label);
-    }
-    if (nh) {
-        sn_buf_putc(out, '\n');
-        sn_diag_render_health(h, nh, true, true, out);
-    }
 }
 
 /* A run with everything stored of it: what show reads and import
@@ -224,6 +117,7 @@ static int runs_show(int argc, char **argv)
     struct runs_opts o;
     struct sn_store *st = NULL;
     struct run_whole w;
+    struct sn_report_run whole = {&w.run, &w.rs, NULL, 0, NULL, 0};
     struct sn_error err;
     struct sn_buf out;
     int64_t id;
@@ -246,13 +140,14 @@ static int runs_show(int argc, char **argv)
         rc = cli_fail(&err);
         goto out;
     }
+    whole.f = w.f;
+    whole.nf = w.nf;
+    whole.h = w.h;
+    whole.nh = w.nh;
     if (o.format == SN_FORMAT_JSON) {
-        struct sn_json j;
-        sn_json_init(&j, &out, true);
-        sn_store_run_json(&j, &w.run, &w.rs, w.f, w.nf, w.h, w.nh, true);
-        sn_buf_putc(&out, '\n');
+        sn_report_run_json(&whole, &out);
     } else {
-        show_text(&w.run, &w.rs, w.f, w.nf, w.h, w.nh, &out);
+        sn_report_run_text(&whole, &out);
         cli_run_events(st, &w.run, w.h, w.nh, &out);
     }
     cli_print(&out);
@@ -318,9 +213,10 @@ const struct sn_cmd sn_cmd_runs = {
     "  runs show ID         one run: when, where, who, versions, spec, its\n"
     "                       results (median, spread, samples), findings and\n"
     "                       node health (what doctor found on each host);\n"
-    "                       --format json writes a \"supernode.run/1\"\n"
+    "                       --format json writes a \"" SN_SCHEMA_RUN "\"\n"
     "                       document with every raw sample and check\n"
-    "  runs import FILE     store a \"supernode.run/1\" document as a new run\n"
+    "  runs import FILE     store a \"" SN_SCHEMA_RUN
+    "\" document as a new run\n"
     "  --db PATH            the results database (default\n"
     "                       $XDG_DATA_HOME/supernode/results.db)\n",
     runs_run,

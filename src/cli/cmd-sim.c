@@ -5,7 +5,6 @@
  * Both take links degraded or failed by ledger label, to show what a bad
  * cable costs and which pairs and collectives it touches. */
 #include <assert.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,15 +18,10 @@
  * class (--all and --classes choose). */
 #define PAIRS_LIST_MAX 32
 
-struct change {
-    const char *label;
-    double health;
-};
-
 struct sim_opts {
     const char *spec;
     enum sn_format format;
-    struct change changes[MAX_CHANGES];
+    struct sn_report_change changes[MAX_CHANGES];
     size_t nchanges;
     /* coll */
     int op;
@@ -45,7 +39,7 @@ struct sim_opts {
 static int parse_change(struct sim_opts *o, const char *v, bool fail)
 {
     struct sn_error err;
-    struct change *c;
+    struct sn_report_change *c;
 
     if (o->nchanges >= MAX_CHANGES)
         return cli_usage_error("more than %d --degrade/--fail", MAX_CHANGES);
@@ -224,47 +218,6 @@ static void world_close(struct world *w)
     sn_spec_release(&w->spec);
 }
 
-static void json_changes(struct sn_json *j, const struct world *w,
-                         const struct sim_opts *o)
-{
-    char buf[256];
-
-    sn_json_key(j, "changed_links");
-    sn_json_arr_begin(j);
-    for (size_t i = 0; i < o->nchanges; i++) {
-        uint32_t id;
-        struct sn_error err;
-        if (sn_topo_find_link(w->t, o->changes[i].label, &id, &err))
-            continue;
-        sn_json_obj_begin(j);
-        sn_json_kstr(j, "id", sn_topo_link_id(w->t, id, buf, sizeof(buf)));
-        sn_json_kstr(j, "label",
-                     sn_topo_link_label(w->t, id, buf, sizeof(buf)));
-        sn_json_knum(j, "health", o->changes[i].health);
-        sn_json_obj_end(j);
-    }
-    sn_json_arr_end(j);
-}
-
-static void text_changes(struct sn_buf *b, const struct world *w,
-                         const struct sim_opts *o)
-{
-    char id[32], label[256];
-
-    for (size_t i = 0; i < o->nchanges; i++) {
-        uint32_t l;
-        struct sn_error err;
-        if (sn_topo_find_link(w->t, o->changes[i].label, &l, &err))
-            continue;
-        sn_buf_printf(b, "# %s %s %s\n",
-                      o->changes[i].health > 0 ? "degraded" : "failed",
-                      sn_topo_link_id(w->t, l, id, sizeof(id)),
-                      sn_topo_link_label(w->t, l, label, sizeof(label)));
-        if (o->changes[i].health > 0)
-            sn_buf_printf(b, "#   to %g of its rate\n", o->changes[i].health);
-    }
-}
-
 /* ---- sim coll
  * ---------------------------------------------------------------- */
 
@@ -350,19 +303,6 @@ static int group_by_name(const struct sn_topo *t, const char *name,
     return SN_EXIT_OK;
 }
 
-static const char *redop(int op)
-{
-    return sn_coll_op_info((enum sn_coll_op)op)->reduces ? "sum" : "none";
-}
-
-static void fmt(char *b, size_t n, double v, int prec)
-{
-    if (!isfinite(v))
-        snprintf(b, n, "inf");
-    else
-        snprintf(b, n, "%.*f", prec, v);
-}
-
 /* The size and nccl-tests name of --dtype, or a usage error. */
 static int coll_dtype(const char *dtype, int *size, const char **name)
 {
@@ -401,129 +341,9 @@ static int coll_group(const struct world *w, const struct sim_opts *o,
     return SN_EXIT_OK;
 }
 
-/* Where sim coll's rows go: a JSON array or a table. */
-struct coll_print {
-    bool json, changed;
-    int op;
-    const char *tname;
-    struct sn_json j;
-    struct sn_table tb;
-    struct sn_buf *out;
-};
-
-/* The report's head: the JSON document up to its rows, or the text's
- * first lines and the table's columns. */
-static void coll_head(struct coll_print *p, const struct world *w,
-                      const struct sim_opts *o, uint32_t n, const char *desc)
-{
-    static const char *const cols[] = {"size",  "count", "type",
-                                       "redop", "root",  "time_us",
-                                       "algbw", "busbw", NULL};
-    static const char *const tail[] = {"algo", "proto", "bottleneck", NULL};
-
-    if (p->json) {
-        sn_json_init(&p->j, p->out, true);
-        sn_json_obj_begin(&p->j);
-        sn_json_kstr(&p->j, "schema", "supernode.coll/1");
-        sn_json_kstr(&p->j, "spec", w->spec.name ? w->spec.name : "");
-        sn_json_kstr(&p->j, "op", sn_coll_op_name(o->op));
-        sn_json_kstr(&p->j, "group", desc);
-        sn_json_kint(&p->j, "ranks", n);
-        sn_json_kstr(&p->j, "type", p->tname);
-        sn_json_kstr(&p->j, "algo_requested", sn_coll_algo_name(o->algo));
-        json_changes(&p->j, w, o);
-        sn_json_key(&p->j, "rows");
-        sn_json_arr_begin(&p->j);
-        return;
-    }
-    sn_buf_printf(p->out,
-                  "# supernode sim coll: %s on %u ranks (%s), "
-                  "%s\n",
-                  sn_coll_op_name(o->op), n, desc,
-                  w->spec.name ? w->spec.name : "");
-    text_changes(p->out, w, o);
-    /* type and redop are words, left-aligned; the rest are numbers */
-    for (size_t c = 0; cols[c]; c++)
-        sn_table_col(&p->tb, cols[c], c != 2 && c != 3);
-    if (p->changed)
-        sn_table_col(&p->tb, "nominal", true);
-    for (size_t c = 0; tail[c]; c++)
-        sn_table_col(&p->tb, tail[c], false);
-    sn_table_col(&p->tb, "eff", true);
-}
-
-/* One size's row; rn is the nominal result when links changed. */
-static void coll_row(struct coll_print *p, double bytes, uint64_t count,
-                     int root, const struct sn_coll_result *r,
-                     const struct sn_coll_result *rn)
-{
-    char b1[64], b2[64], b3[64];
-
-    if (p->json) {
-        struct sn_json *j = &p->j;
-        sn_json_obj_begin(j);
-        sn_json_kint(j, "size_bytes", (long long)bytes);
-        sn_json_kint(j, "count", (long long)count);
-        sn_json_kstr(j, "type", p->tname);
-        sn_json_kstr(j, "redop", redop(p->op));
-        sn_json_kint(j, "root", root);
-        sn_json_knum(j, "time_us", r->time * 1e6);
-        sn_json_knum(j, "algbw_GBps", r->algbw / 1e9);
-        sn_json_knum(j, "busbw_GBps", r->busbw / 1e9);
-        if (p->changed)
-            sn_json_knum(j, "nominal_busbw_GBps", rn->busbw / 1e9);
-        sn_json_kstr(j, "algo", sn_coll_algo_name(r->algo));
-        sn_json_kstr(j, "proto", sn_coll_proto_name(r->proto));
-        sn_json_kstr(j, "bottleneck", sn_link_class_name(r->bottleneck));
-        sn_json_knum(j, "bottleneck_GBps", r->bottleneck_bw / 1e9);
-        sn_json_knum(j, "bottleneck_eff", r->bottleneck_eff);
-        sn_json_knum(j, "latency_us", r->latency * 1e6);
-        sn_json_kstr(j, "model", r->flows ? "flows" : "per-rank");
-        sn_json_obj_end(j);
-        return;
-    }
-    sn_table_row(&p->tb);
-    sn_table_cell(&p->tb, "%.0f", bytes);
-    sn_table_cell(&p->tb, "%llu", (unsigned long long)count);
-    sn_table_cell(&p->tb, "%s", p->tname);
-    sn_table_cell(&p->tb, "%s", redop(p->op));
-    sn_table_cell(&p->tb, "%d", root);
-    fmt(b1, sizeof(b1), r->time * 1e6, 2);
-    sn_table_cell(&p->tb, "%s", b1);
-    fmt(b2, sizeof(b2), r->algbw / 1e9, 2);
-    sn_table_cell(&p->tb, "%s", b2);
-    fmt(b3, sizeof(b3), r->busbw / 1e9, 2);
-    sn_table_cell(&p->tb, "%s", b3);
-    if (p->changed) {
-        fmt(b1, sizeof(b1), rn->busbw / 1e9, 2);
-        sn_table_cell(&p->tb, "%s", b1);
-    }
-    sn_table_cell(&p->tb, "%s", sn_coll_algo_name(r->algo));
-    sn_table_cell(&p->tb, "%s", sn_coll_proto_name(r->proto));
-    sn_table_cell(&p->tb, "%s", sn_link_class_name(r->bottleneck));
-    sn_table_cell(&p->tb, "%.2f", r->bottleneck_eff);
-}
-
-/* The report's end: the JSON closed, or the table and its legend. */
-static void coll_tail(struct coll_print *p)
-{
-    if (p->json) {
-        sn_json_arr_end(&p->j);
-        sn_json_obj_end(&p->j);
-        sn_buf_putc(p->out, '\n');
-        return;
-    }
-    sn_table_render(&p->tb, p->out);
-    sn_buf_printf(p->out,
-                  "# time_us in microseconds; algbw, busbw%s in "
-                  "GB/s (nccl-tests definitions); eff = bytes "
-                  "over the bottleneck class / time / its rate\n",
-                  p->changed ? ", nominal" : "");
-}
-
 /* Predict the collective at each size of the sweep (-b, -e, -f) and add
  * its row, at most MAX_ROWS of them. */
-static int coll_sweep(struct coll_print *p, const struct world *w,
+static int coll_sweep(struct sn_report_coll *p, const struct world *w,
                       const struct sim_opts *o, const struct sn_group *g,
                       uint32_t n, int ts)
 {
@@ -546,11 +366,11 @@ static int coll_sweep(struct coll_print *p, const struct world *w,
             continue;
         bytes = (double)count * ts;
         if (sn_coll_predict(w->m, o->op, g, bytes, o->algo, &r, &err) ||
-            (p->changed &&
+            (p->nchanges &&
              sn_coll_predict(w->nominal, o->op, g, bytes, o->algo, &rn, &err)))
             return cli_fail(&err);
         rows++;
-        coll_row(p, bytes, count, root, &r, &rn);
+        sn_report_coll_row(p, bytes, count, root, &r, &rn);
         if (size > UINT64_MAX / (uint64_t)o->factor)
             break;
     }
@@ -563,18 +383,17 @@ static int coll_run(int argc, char **argv)
     struct world w;
     struct sn_group g;
     struct sn_buf out;
-    struct coll_print p = {0};
+    struct sn_report_coll p = {0};
     uint32_t *ranks = NULL, n = 0;
     char desc[64] = "";
     int ts = 0, rc;
 
     sn_buf_init(&out);
     memset(&w, 0, sizeof(w));
-    sn_table_init(&p.tb, "");
     rc = parse(argc, argv, &o, true);
     if (rc)
         goto out;
-    if ((rc = coll_dtype(o.dtype, &ts, &p.tname)))
+    if ((rc = coll_dtype(o.dtype, &ts, &p.type)))
         goto out;
     rc = world_open(&w, &o);
     if (rc)
@@ -582,17 +401,22 @@ static int coll_run(int argc, char **argv)
     rc = coll_group(&w, &o, &g, &ranks, &n, desc, sizeof(desc));
     if (rc)
         goto out;
-    p.json = o.format == SN_FORMAT_JSON;
-    p.changed = o.nchanges > 0;
+    p.t = w.t;
+    p.spec = w.spec.name;
+    p.changes = o.changes;
+    p.nchanges = o.nchanges;
     p.op = o.op;
-    p.out = &out;
-    coll_head(&p, &w, &o, n, desc);
+    p.algo = o.algo;
+    p.group = desc;
+    p.ranks = n;
+    p.json = o.format == SN_FORMAT_JSON;
+    sn_report_coll_begin(&p, &out);
     if ((rc = coll_sweep(&p, &w, &o, &g, n, ts)))
         goto out;
-    coll_tail(&p);
+    sn_report_coll_end(&p);
     cli_print(&out);
 out:
-    sn_table_release(&p.tb);
+    sn_report_coll_release(&p);
     sn_buf_release(&out);
     free(ranks);
     world_close(&w);
@@ -601,81 +425,6 @@ out:
 
 /* ---- sim pairs
  * ------------------------------------------------------------------ */
-
-static bool lowered(const struct sn_pair *now, const struct sn_pair *nom)
-{
-    return now->uni_bw < nom->uni_bw * (1 - 1e-9) ||
-           now->bidi_bw < nom->bidi_bw * (1 - 1e-9);
-}
-
-static void pair_json(struct sn_json *j, const struct world *w,
-                      const struct sn_pair *p, const struct sn_pair *nom,
-                      enum sn_pair_relation rel, uint64_t count, bool classes)
-{
-    char buf[256];
-
-    sn_json_obj_begin(j);
-    sn_json_kint(j, "src", p->src);
-    sn_json_kint(j, "dst", p->dst);
-    sn_json_kstr(
-        j, "src_name",
-        sn_topo_node_name(w->t, w->t->accel[p->src], buf, sizeof(buf)));
-    sn_json_kstr(
-        j, "dst_name",
-        sn_topo_node_name(w->t, w->t->accel[p->dst], buf, sizeof(buf)));
-    sn_json_kstr(j, "relation", sn_pair_relation_name(rel));
-    if (classes)
-        sn_json_kint(j, "count", (long long)count);
-    sn_json_knum(j, "uni_GBps", p->uni_bw / 1e9);
-    sn_json_knum(j, "bidi_GBps", p->bidi_bw / 1e9);
-    sn_json_knum(j, "latency_us", p->latency * 1e6);
-    sn_json_knum(j, "wire_latency_us", p->wire_latency * 1e6);
-    sn_json_kint(j, "hops", p->hops);
-    sn_json_kstr(j, "bottleneck", sn_link_class_name(p->cls));
-    if (p->bottleneck != SN_NONE) {
-        sn_json_kstr(j, "bottleneck_id",
-                     sn_topo_link_id(w->t, p->bottleneck, buf, sizeof(buf)));
-        sn_json_kstr(j, "bottleneck_link",
-                     sn_topo_link_label(w->t, p->bottleneck, buf, sizeof(buf)));
-    }
-    if (nom) {
-        sn_json_knum(j, "nominal_uni_GBps", nom->uni_bw / 1e9);
-        sn_json_knum(j, "nominal_bidi_GBps", nom->bidi_bw / 1e9);
-        sn_json_kbool(j, "lowered", lowered(p, nom));
-    }
-    sn_json_obj_end(j);
-}
-
-static void pair_row(struct sn_table *tb, const struct world *w,
-                     const struct sn_pair *p, const struct sn_pair *nom,
-                     enum sn_pair_relation rel, uint64_t count, bool classes)
-{
-    char a[128], b[128], id[32];
-
-    sn_table_row(tb);
-    if (classes)
-        sn_table_cell(tb, "%llu", (unsigned long long)count);
-    sn_table_cell(tb, "%u", p->src);
-    sn_table_cell(tb, "%u", p->dst);
-    sn_table_cell(tb, "%s",
-                  sn_topo_node_name(w->t, w->t->accel[p->src], a, sizeof(a)));
-    sn_table_cell(tb, "%s",
-                  sn_topo_node_name(w->t, w->t->accel[p->dst], b, sizeof(b)));
-    sn_table_cell(tb, "%s", sn_pair_relation_name(rel));
-    sn_table_cell(tb, "%.1f", p->uni_bw / 1e9);
-    sn_table_cell(tb, "%.1f", p->bidi_bw / 1e9);
-    sn_table_cell(tb, "%.2f", p->latency * 1e6);
-    sn_table_cell(tb, "%u", p->hops);
-    sn_table_cell(tb, "%s", sn_link_class_name(p->cls));
-    sn_table_cell(tb, "%s",
-                  p->bottleneck == SN_NONE
-                      ? "-"
-                      : sn_topo_link_id(w->t, p->bottleneck, id, sizeof(id)));
-    if (nom) {
-        sn_table_cell(tb, "%.1f", nom->uni_bw / 1e9);
-        sn_table_cell(tb, "%s", lowered(p, nom) ? "LOWER" : "");
-    }
-}
 
 static enum sn_pair_relation rel_of(const struct world *w, uint32_t a,
                                     uint32_t b)
@@ -688,77 +437,9 @@ static enum sn_pair_relation rel_of(const struct world *w, uint32_t a,
     return x->supernode == y->supernode ? SN_REL_DOMAIN : SN_REL_NETWORK;
 }
 
-/* Where sim pairs' rows go: a JSON array or a table; every says
- * whether a row is a pair or a class of equal pairs. */
-struct pairs_print {
-    bool json, changed, every;
-    struct sn_json j;
-    struct sn_table tb;
-    struct sn_buf *out;
-    uint64_t total, low; /* pairs seen, and those the changes lowered */
-};
-
-/* The report's head: the JSON document up to its list, or the text's
- * first lines and the table's columns. */
-static void pairs_head(struct pairs_print *p, const struct world *w,
-                       const struct sim_opts *o, uint32_t n)
-{
-    static const struct {
-        const char *name;
-        bool right;
-    } cols[] = {{"dst", true},       {"src_name", false}, {"dst_name", false},
-                {"relation", false}, {"uni", true},       {"bidi", true},
-                {"lat_us", true},    {"hops", true},      {"bottleneck", false},
-                {"link", false}};
-
-    if (p->json) {
-        sn_json_init(&p->j, p->out, true);
-        sn_json_obj_begin(&p->j);
-        sn_json_kstr(&p->j, "schema", "supernode.pairs/1");
-        sn_json_kstr(&p->j, "spec", w->spec.name ? w->spec.name : "");
-        sn_json_kint(&p->j, "ranks", n);
-        sn_json_kint(&p->j, "pairs", (long long)n * (n - 1));
-        json_changes(&p->j, w, o);
-        sn_json_key(&p->j, p->every ? "pairs_list" : "classes");
-        sn_json_arr_begin(&p->j);
-        return;
-    }
-    sn_buf_printf(p->out,
-                  "# supernode sim pairs: %u accelerators, %llu "
-                  "ordered pairs%s, %s\n",
-                  n, (unsigned long long)n * (n - 1),
-                  p->every ? "" : " in classes of equal expectations",
-                  w->spec.name ? w->spec.name : "");
-    text_changes(p->out, w, o);
-    if (!p->every)
-        sn_table_col(&p->tb, "count", true);
-    sn_table_col(&p->tb, p->every ? "src" : "e.g. src", true);
-    for (size_t c = 0; c < SN_ARRAY_LEN(cols); c++)
-        sn_table_col(&p->tb, cols[c].name, cols[c].right);
-    if (p->changed) {
-        sn_table_col(&p->tb, "nominal", true);
-        sn_table_col(&p->tb, "", false);
-    }
-}
-
-/* One row: a pair (count 1) or a class of count pairs; nom is the
- * nominal pair when links changed. */
-static void pairs_add(struct pairs_print *p, const struct world *w,
-                      const struct sn_pair *pair, const struct sn_pair *nom,
-                      enum sn_pair_relation rel, uint64_t count)
-{
-    const struct sn_pair *n = p->changed ? nom : NULL;
-
-    p->total += count;
-    p->low += p->changed && lowered(pair, nom) ? count : 0;
-    if (p->json)
-        pair_json(&p->j, w, pair, n, rel, count, !p->every);
-    else
-        pair_row(&p->tb, w, pair, n, rel, count, !p->every);
-}
-
 /* Every ordered pair of the first n ranks, one row each. */
-static int pairs_every(struct pairs_print *p, const struct world *w, uint32_t n)
+static int pairs_every(struct sn_report_pairs *p, const struct world *w,
+                       uint32_t n)
 {
     struct sn_error err;
 
@@ -768,15 +449,15 @@ static int pairs_every(struct pairs_print *p, const struct world *w, uint32_t n)
             if (a == b)
                 continue;
             if (sn_pairs_predict(w->m, a, b, &pair, &err) ||
-                (p->changed && sn_pairs_predict(w->nominal, a, b, &pn, &err)))
+                (p->nchanges && sn_pairs_predict(w->nominal, a, b, &pn, &err)))
                 return cli_fail(&err);
-            pairs_add(p, w, &pair, &pn, rel_of(w, a, b), 1);
+            sn_report_pairs_row(p, &pair, &pn, rel_of(w, a, b), 1);
         }
     return SN_EXIT_OK;
 }
 
 /* One row per class of equal pairs, with its count and first pair. */
-static int pairs_by_class(struct pairs_print *p, const struct world *w,
+static int pairs_by_class(struct sn_report_pairs *p, const struct world *w,
                           const struct sn_pair_classes *cl)
 {
     struct sn_error err;
@@ -784,35 +465,12 @@ static int pairs_by_class(struct pairs_print *p, const struct world *w,
     for (size_t k = 0; k < cl->n; k++) {
         const struct sn_pair_class *c = &cl->items[k];
         struct sn_pair pn;
-        if (p->changed && sn_pairs_predict(w->nominal, c->example.src,
-                                           c->example.dst, &pn, &err))
+        if (p->nchanges && sn_pairs_predict(w->nominal, c->example.src,
+                                            c->example.dst, &pn, &err))
             return cli_fail(&err);
-        pairs_add(p, w, &c->example, &pn, c->rel, c->count);
+        sn_report_pairs_row(p, &c->example, &pn, c->rel, c->count);
     }
     return SN_EXIT_OK;
-}
-
-/* The report's end: the JSON closed, or the table and its legend. */
-static void pairs_tail(struct pairs_print *p)
-{
-    if (p->json) {
-        sn_json_arr_end(&p->j);
-        if (p->changed)
-            sn_json_kint(&p->j, "lowered_pairs", (long long)p->low);
-        sn_json_obj_end(&p->j);
-        sn_buf_putc(p->out, '\n');
-        return;
-    }
-    sn_table_render(&p->tb, p->out);
-    sn_buf_printf(p->out,
-                  "# uni, bidi%s in GB/s; lat_us: a small NCCL "
-                  "send/recv (LL base + one hop, or the wire)\n",
-                  p->changed ? ", nominal" : "");
-    if (p->changed)
-        sn_buf_printf(p->out,
-                      "# %llu of %llu pairs lowered by the changed "
-                      "links\n",
-                      (unsigned long long)p->low, (unsigned long long)p->total);
 }
 
 static int pairs_run(int argc, char **argv)
@@ -822,14 +480,13 @@ static int pairs_run(int argc, char **argv)
     struct sn_pair_classes cl;
     struct sn_error err;
     struct sn_buf out;
-    struct pairs_print p = {0};
+    struct sn_report_pairs p = {0};
     uint32_t n;
     int rc;
 
     sn_buf_init(&out);
     memset(&w, 0, sizeof(w));
     memset(&cl, 0, sizeof(cl));
-    sn_table_init(&p.tb, "");
     rc = parse(argc, argv, &o, false);
     if (rc)
         goto out;
@@ -853,18 +510,21 @@ static int pairs_run(int argc, char **argv)
         rc = cli_fail(&err);
         goto out;
     }
+    p.t = w.t;
+    p.spec = w.spec.name;
+    p.changes = o.changes;
+    p.nchanges = o.nchanges;
+    p.ranks = n;
     p.json = o.format == SN_FORMAT_JSON;
-    p.changed = o.nchanges > 0;
-    p.out = &out;
-    pairs_head(&p, &w, &o, n);
+    sn_report_pairs_begin(&p, &out);
     rc = p.every ? pairs_every(&p, &w, n) : pairs_by_class(&p, &w, &cl);
     if (rc)
         goto out;
-    pairs_tail(&p);
+    sn_report_pairs_end(&p);
     cli_print(&out);
 out:
     sn_pair_classes_release(&cl);
-    sn_table_release(&p.tb);
+    sn_report_pairs_release(&p);
     sn_buf_release(&out);
     world_close(&w);
     return rc;
@@ -982,8 +642,8 @@ const struct sn_cmd sn_cmd_sim = {
     "  a step by the MTP module. --search: the throughput-latency front;\n"
     "  --disaggregate: prefill/decode split.\n"
     "\n"
-    "SPEC defaults to the built-in design. JSON: supernode.coll/1,\n"
-    "supernode.pairs/1, supernode.train/1, supernode.train-search/1,\n"
-    "supernode.infer/1.\n",
+    "SPEC defaults to the built-in design. JSON: " SN_SCHEMA_COLL
+    ",\n" SN_SCHEMA_PAIRS ", " SN_SCHEMA_TRAIN ", " SN_SCHEMA_TRAIN_SEARCH
+    ",\n" SN_SCHEMA_INFER ".\n",
     sim_run,
 };

@@ -1,5 +1,5 @@
 /* plan.c (report): renderers of a plan and its topology: the text
- * summary, the JSON document "supernode.plan/1", the CSV cable ledger and
+ * summary, the JSON document SN_SCHEMA_PLAN, the CSV cable ledger and
  * the Graphviz drawing with repeated units collapsed. Renderers compute
  * nothing the plan does not hold, apart from unit formatting and sums
  * for display.
@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "sn/plan.h"
+#include "sn/report.h"
 
 /* ---- formatting helpers ------------------------------------------------ */
 
@@ -870,7 +871,7 @@ void sn_report_plan_json(const struct sn_plan *p, struct sn_buf *out)
     snprintf(hash, sizeof(hash), "%016" PRIx64, s->hash);
     sn_json_init(&j, out, true);
     sn_json_obj_begin(&j);
-    sn_json_kstr(&j, "schema", SN_PLAN_SCHEMA);
+    sn_json_kstr(&j, "schema", SN_SCHEMA_PLAN);
     sn_json_key(&j, "spec");
     sn_json_obj_begin(&j);
     sn_json_kstr(&j, "name", s->name ? s->name : "");

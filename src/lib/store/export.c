@@ -1,4 +1,4 @@
-/* export.c: a run as a "supernode.run/1" JSON document and back, so that
+/* export.c: a run as an SN_SCHEMA_RUN JSON document and back, so that
  * results move between sites and a run measured elsewhere can be checked
  * here. The reader goes through the YAML loader (JSON is YAML) and so
  * gets its positions, caps and refusals for free. */
@@ -7,9 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sn/report.h"
 #include "store-int.h"
-
-#define RUN_SCHEMA "supernode.run/1"
 
 static const char *const subject_names[] = {"device", "pair", "group"};
 
@@ -30,7 +29,7 @@ void sn_store_run_json(struct sn_json *j, const struct sn_run *run,
     char subj[64];
 
     sn_json_obj_begin(j);
-    sn_json_kstr(j, "schema", RUN_SCHEMA);
+    sn_json_kstr(j, "schema", SN_SCHEMA_RUN);
     sn_json_kint(j, "id", run->id);
     sn_json_kstr(j, "started", run->started);
     sn_json_kstr(j, "finished", run->finished);
@@ -354,13 +353,13 @@ int sn_store_run_parse(const char *file, const char *text, size_t len,
         return rc;
     root = doc.root;
     if (!root || root->type != SN_YAML_MAP) {
-        rc = bad(&rd, root, "expected %s", "a \"supernode.run/1\" object");
+        rc = bad(&rd, root, "expected a \"%s\" object", SN_SCHEMA_RUN);
         goto out;
     }
     rc = get_str(&rd, root, "schema", true, schema, sizeof(schema));
-    if (!rc && strcmp(schema, RUN_SCHEMA) != 0)
+    if (!rc && strcmp(schema, SN_SCHEMA_RUN) != 0)
         rc = bad(&rd, sn_yaml_get(root, "schema"),
-                 "schema '%s' is not a run (expected \"" RUN_SCHEMA "\")",
+                 "schema '%s' is not a run (expected \"" SN_SCHEMA_RUN "\")",
                  schema);
     if (!rc)
         rc = get_str(&rd, root, "started", true, run->started,

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sn/report.h"
 #include "store-int.h"
 
 static bool status_known(const char *s)
@@ -183,7 +184,6 @@ void sn_store_health_add(struct sn_store_health **rows, size_t *n, size_t *cap,
 
 /* NUL-terminated fields (no field holds a NUL): the tag, the host, then
  * five per check. */
-#define HEALTH_PACK_TAG "supernode.health-pack/1"
 #define HEALTH_FIELDS 5
 
 static void pack_field(struct sn_buf *b, const char *s)
@@ -214,7 +214,7 @@ void sn_store_health_pack(const struct sn_store_health *rows, size_t n,
     size_t used, k;
     char why[160];
 
-    pack_field(b, HEALTH_PACK_TAG);
+    pack_field(b, SN_SCHEMA_HEALTH_PACK);
     pack_field(b, host);
     used = b->len;
     for (k = 0; k < n && used + pack_size(&rows[k]) <= room; k++) {
@@ -245,7 +245,7 @@ int sn_store_health_unpack(const char *p, size_t len,
     if (!len)
         return SN_OK;
     /* every field is terminated, so strlen() stays inside */
-    if (end[-1] != '\0' || strcmp(p, HEALTH_PACK_TAG))
+    if (end[-1] != '\0' || strcmp(p, SN_SCHEMA_HEALTH_PACK))
         goto bad;
     p += strlen(p) + 1;
     if (p >= end)

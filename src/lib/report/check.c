@@ -1,11 +1,13 @@
-/* render.c: a diagnosis for people (text), for programs ("supernode.check/1"
- * JSON) and for CI systems (JUnit XML). */
+/* check.c (report): a diagnosis (`supernode check`) for people (text),
+ * for programs (SN_SCHEMA_CHECK JSON) and for CI systems (JUnit XML).
+ * Declared in sn/diagnose.h, whose report it renders. */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "diag-int.h"
+#include "sn/diagnose.h"
+#include "sn/report.h"
 
 struct tally {
     size_t n[3];
@@ -267,7 +269,7 @@ void sn_diag_render_json(const struct sn_diag_report *r, int64_t run_id,
     count(r->links, r->nlinks, &tl);
     sn_json_init(&j, out, true);
     sn_json_obj_begin(&j);
-    sn_json_kstr(&j, "schema", "supernode.check/1");
+    sn_json_kstr(&j, "schema", SN_SCHEMA_CHECK);
     if (run_id)
         sn_json_kint(&j, "run", run_id);
     if (spec_name)

@@ -1,6 +1,6 @@
-/* report.c: bench results as a "supernode.bench/1" JSON document and as
- * text tables in the column names of the tools people compare with
- * (nccl-tests, STREAM, nvbandwidth, OSU). */
+/* bench.c (report): bench results as an SN_SCHEMA_BENCH JSON document
+ * and as text tables in the column names of the tools people compare
+ * with (nccl-tests, STREAM, nvbandwidth, OSU). Declared in sn/bench.h. */
 #include <ctype.h>
 #include <math.h>
 #include <mpi.h>
@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "sn/bench.h"
+#include "sn/report.h"
 
 /* Measured against the design: value / expected, or expected / value for
  * times, so that 100% is the design and less is worse either way. */
@@ -225,7 +226,7 @@ void sn_bench_json(const struct sn_bench_results *res, struct sn_buf *out)
         strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
     sn_json_init(&j, out, true);
     sn_json_obj_begin(&j);
-    sn_json_kstr(&j, "schema", SN_BENCH_SCHEMA);
+    sn_json_kstr(&j, "schema", SN_SCHEMA_BENCH);
     sn_json_kbool(&j, "complete", res->complete);
     sn_json_key(&j, "abort");
     if (!res->complete) {
