@@ -18,13 +18,17 @@
 
 #define UNIT(v, k) sn_unit_format((v), (k), (char[48]){0}, 48)
 
-/* Message sizes: 8 B to 8 GiB by x4, as nccl-tests' -b 8 -e 8G -f 4. */
+/* Message sizes: 8 B to 8 GiB by x16 (nccl-tests' -b 8 -e 8G -f 16):
+ * nine points per curve keep the knee and bound the work on large
+ * designs (each point of each algorithm is one prediction). */
 #define SIZE_MIN 8.0
-#define SIZES 16
+#define SIZE_STEP 16.0
+#define SIZES 9
 /* The pair classes are found among at most this many ranks: every
- * relation (server, domain, network) shows within the first few domains,
- * and all pairs of 4,096 ranks are 16.8 million. */
-#define PAIR_RANKS_MAX 1024
+ * relation (server, domain, network) shows within the first two domains
+ * of the examples, and each pair is routed (16,256 pairs here; the
+ * 1,024 ranks of an 8,192-NPU design took over a minute). */
+#define PAIR_RANKS_MAX 128
 #define PAIR_CLASSES_DRAWN 16
 /* Layouts the scatter shows: the fastest of the search. */
 #define SCATTER_MAX 200
@@ -61,7 +65,7 @@ static void coll_chart(struct sn_buf *b, struct sn_coll_model *m,
         for (size_t i = 0; i < SIZES; i++) {
             struct sn_coll_result r;
             /* a whole number of 4-byte elements per rank (nccl-tests) */
-            double count = floor(SIZE_MIN * pow(4, (double)i) / 4);
+            double count = floor(SIZE_MIN * pow(SIZE_STEP, (double)i) / 4);
             if (info->parted)
                 count = floor(count / n) * n;
             bytes[i] = count * 4;
@@ -78,8 +82,8 @@ static void coll_chart(struct sn_buf *b, struct sn_coll_model *m,
         return;
     lo = fmax(lo, hi * 1e-4); /* four decades show the curve's knee */
     svg_nice_domain(&lo, &hi, true);
-    sx = (struct svg_scale){SIZE_MIN, SIZE_MIN * pow(4, SIZES - 1), 90, 780,
-                            true};
+    sx = (struct svg_scale){SIZE_MIN, SIZE_MIN * pow(SIZE_STEP, SIZES - 1), 90,
+                            780, true};
     sy = (struct svg_scale){lo, hi, 260, 20, true};
     snprintf(id, sizeof(id), "predict-coll-%s", info->name);
     snprintf(cap, sizeof(cap), "%s: busbw against message size, %u ranks",
@@ -102,7 +106,7 @@ static void coll_chart(struct sn_buf *b, struct sn_coll_model *m,
         snprintf(cls, sizeof(cls), "s%zu", nseries % 7);
         svg_path(b, px, py, SIZES, cls);
         snprintf(cls, sizeof(cls), "f%zu mk", nseries % 7);
-        for (size_t i = 0; i < SIZES; i += 3)
+        for (size_t i = 0; i < SIZES; i++)
             if (isfinite(py[i])) {
                 snprintf(tip, sizeof(tip), "%s %s at %s: %s",
                          sn_coll_algo_name((enum sn_coll_algo)a), info->name,

@@ -441,6 +441,24 @@ void svg_path(struct sn_buf *b, const double *x, const double *y, size_t n,
     sn_buf_puts(b, " fill=\"none\"/>\n");
 }
 
+/* An open <path with d: a move to (x, y), n relative lines by the pairs
+ * of d, closed. The caller adds attributes and closes the element. */
+static void rel_path(struct sn_buf *b, double x, double y, const double *d,
+                     size_t n)
+{
+    sn_buf_puts(b, "<path d=\"M");
+    num(b, x);
+    sn_buf_putc(b, ' ');
+    num(b, y);
+    for (size_t i = 0; i < n; i++) {
+        sn_buf_putc(b, 'l');
+        num(b, d[2 * i]);
+        sn_buf_putc(b, ' ');
+        num(b, d[2 * i + 1]);
+    }
+    sn_buf_puts(b, "z\"");
+}
+
 void svg_marker(struct sn_buf *b, double x, double y, int shape,
                 const char *cls, const char *title)
 {
@@ -458,38 +476,17 @@ void svg_marker(struct sn_buf *b, double x, double y, int shape,
     case 1:
         svg_rect(b, x - r, y - r, 2 * r, 2 * r, cls, NULL, title);
         return;
-    case 2: /* triangle, point up */
-        sn_buf_puts(b, "<path d=\"M");
-        num(b, x);
-        sn_buf_putc(b, ' ');
-        num(b, y - r * 1.2);
-        sn_buf_puts(b, "l");
-        num(b, r * 1.2);
-        sn_buf_putc(b, ' ');
-        num(b, r * 2);
-        sn_buf_puts(b, "h");
-        num(b, -r * 2.4);
-        sn_buf_puts(b, "z\"");
+    case 2: { /* triangle, point up */
+        const double d[] = {r * 1.2, r * 2, -r * 2.4, 0};
+        rel_path(b, x, y - r * 1.2, d, 2);
         break;
-    default: /* diamond */
-        sn_buf_puts(b, "<path d=\"M");
-        num(b, x);
-        sn_buf_putc(b, ' ');
-        num(b, y - r * 1.3);
-        sn_buf_puts(b, "l");
-        num(b, r * 1.3);
-        sn_buf_putc(b, ' ');
-        num(b, r * 1.3);
-        sn_buf_puts(b, "l");
-        num(b, -r * 1.3);
-        sn_buf_putc(b, ' ');
-        num(b, r * 1.3);
-        sn_buf_puts(b, "l");
-        num(b, -r * 1.3);
-        sn_buf_putc(b, ' ');
-        num(b, -r * 1.3);
-        sn_buf_puts(b, "z\"");
+    }
+    default: { /* diamond */
+        const double d[] = {r * 1.3, r * 1.3,  -r * 1.3,
+                            r * 1.3, -r * 1.3, -r * 1.3};
+        rel_path(b, x, y - r * 1.3, d, 3);
         break;
+    }
     }
     attr_str(b, "class", cls);
     close_titled(b, "path", title);
