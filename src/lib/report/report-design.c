@@ -564,20 +564,21 @@ static void fig_cables(struct sn_buf *b, const struct sn_plan *p)
         double y = 30 + rh * row;
         if (!p->cables[m])
             continue;
-        svg_text_fit(b, x0 - 8, y + 19, x0 - 10, 12, "end", "at",
+        svg_text_fit(b, x0 - 8, y + 16, x0 - 10, 12, "end", "at",
                      m == SN_MEDIUM_BOARD ? "board (no cable)"
                                           : sn_medium_name((enum sn_medium)m));
         for (size_t k = 0; k < NBINS; k++) {
-            double h = count[m][k] ? 4 + 20.0 * count[m][k] / maxc : 0;
+            /* the count printed, a bar under it for its size: the bar
+             * never sits under the digits */
+            double w = count[m][k] ? 3 + (cw - 11) * count[m][k] / maxc : 0;
             snprintf(lbl, sizeof(lbl), "%s %s", sn_medium_name(m), bin_name[k]);
-            if (h > 0)
-                svg_rect(b, x0 + cw * k + 4, y + 26 - h, cw - 8, h, "f4", NULL,
-                         lbl);
-            svg_text(b, x0 + cw * ((double)k + 0.5), y + 19, "middle",
+            if (w > 0)
+                svg_rect(b, x0 + cw * k + 4, y + 21, w, 5, "f4", NULL, lbl);
+            svg_text(b, x0 + cw * ((double)k + 0.5), y + 16, "middle",
                      count[m][k] ? "lbl" : "tk",
                      count[m][k] ? NUM(count[m][k]) : "-");
         }
-        svg_text(b, x0 + cw * NBINS + 10, y + 19, "start", "hd",
+        svg_text(b, x0 + cw * NBINS + 10, y + 16, "start", "hd",
                  NUM(p->cables[m]));
         row++;
     }
