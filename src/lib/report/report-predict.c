@@ -18,12 +18,12 @@
 
 #define UNIT(v, k) sn_unit_format((v), (k), (char[48]){0}, 48)
 
-/* Message sizes: 8 B to 8 GiB by x16 (nccl-tests' -b 8 -e 8G -f 16):
- * nine points per curve keep the knee and bound the work on large
+/* Message sizes: 8 B to 2 GiB by x16 (nccl-tests' -b 8 -e 2G -f 16):
+ * eight points per curve keep the knee and bound the work on large
  * designs (each point of each algorithm is one prediction). */
 #define SIZE_MIN 8.0
 #define SIZE_STEP 16.0
-#define SIZES 9
+#define SIZES 8
 /* The pair classes are found among at most this many ranks: every
  * relation (server, domain, network) shows within the first two domains
  * of the examples, and each pair is routed (16,256 pairs here; the
@@ -163,9 +163,9 @@ static int fig_pairs(struct sn_buf *b, const struct sn_report_html_in *in,
     svg_nice_domain(&lo, &hi, false);
     sx = (struct svg_scale){0, hi, 330, 900, false};
     snprintf(cap, sizeof(cap),
-             "Pair classes: %zu classes of %llu pairs "
-             "among the first %u ranks",
-             cl.n, (unsigned long long)cl.pairs, n);
+             "Pair classes: %zu classes of %s pairs among the first %u "
+             "ranks",
+             cl.n, sn_fmt_count((size_t)cl.pairs, (char[32]){0}, 32), n);
     rep_figure_open(b, "predict-pairs", cap);
     svg_open(b, 1000, 64 + 26 * (double)drawn, "pair classes");
     svg_axis_x(b, &sx, 20 + 26 * (double)drawn, 14, "one-way bandwidth", "B/s",
