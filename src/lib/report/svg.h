@@ -70,4 +70,28 @@ const char *svg_color_share(double share, char buf[8]);
 void svg_legend_share(struct sn_buf *b, double x, double y, double w,
                       const char *title);
 
+/* ---- added with the toolkit ---------------------------------------------
+ *
+ * CSS classes the toolkit writes (the page defines them): "axis" (group),
+ * "ax" axis lines and tick marks, "grid" grid lines, "tk" tick labels,
+ * "at" axis titles, "legend"/"lg" the share legend and its text. */
+
+/* Average glyph width of the page's sans-serif font, in em, taken large
+ * so fitted text stays inside its box. */
+#define SVG_CHAR_EM 0.62
+/* Most ticks an axis draws. */
+#define SVG_TICKS_MAX 16
+/* Distance from a y axis to the centre of its turned title: room for
+ * tick labels of up to eight characters. */
+#define SVG_AXIS_Y_GAP 56
+
+/* Text escaped for XML content and attribute values; control characters
+ * and invalid UTF-8 become "\xNN" first (sn_buf_put_clean). */
+void svg_escape(struct sn_buf *b, const char *s);
+/* The width svg_text_fit assumes text takes at font size px. */
+double svg_text_width(const char *text, double px);
+/* Ticks at powers of two (every 1, 2, 5 or 10 octaves), for log axes of
+ * sizes in bytes; svg_axis_* use them when a log axis is binary. */
+size_t svg_ticks_bin(const struct svg_scale *s, size_t max, double *t);
+
 #endif
