@@ -1,0 +1,44 @@
+/* report-run.h (report, internal): one stored run as the run section's
+ * parts read it: the run, its results with what the design expects of
+ * each, the baseline, findings and node health. report-run.c loads it and
+ * writes the findings, health and events; report-heat.c the pair
+ * heatmap; report-perf.c the collective, latency and device figures.
+ */
+#ifndef SN_REPORT_RUN_H
+#define SN_REPORT_RUN_H
+
+#include "report-int.h"
+#include "sn/store.h"
+#include "sn/topo.h"
+
+/* Above this many ranks the heatmap shows one cell per switch pair. */
+#define REP_HEAT_MAX_RANKS 256
+
+struct rep_run {
+    const struct sn_report_html_in *in;
+    struct sn_run run;
+    struct sn_results rs;
+    double *expected;           /* per result: the design's value, NaN */
+    const struct sn_topo *topo; /* in->topo when it fits the run's ranks */
+    struct sn_baseline bl;
+    bool have_bl;
+    struct sn_store_finding *f;
+    size_t nf;
+    struct sn_store_health *h;
+    size_t nh;
+    char note[320]; /* why there are no design values, "" */
+};
+
+/* The anchor of one of the run's figures: "run<id>-<what>". */
+const char *rep_run_anchor(const struct rep_run *r, const char *what, char *buf,
+                           size_t size);
+
+/* The pair bandwidth heatmap (nothing without pair results). */
+void rep_run_heatmap(struct sn_buf *b, const struct rep_run *r);
+/* Collective busbw curves, latency distributions, compute and memory
+ * against the peak (each nothing without its results). */
+void rep_run_colls(struct sn_buf *b, const struct rep_run *r);
+void rep_run_latency(struct sn_buf *b, const struct rep_run *r);
+void rep_run_devices(struct sn_buf *b, const struct rep_run *r);
+
+#endif
