@@ -13,8 +13,10 @@
 #define GRID_PX 640.0  /* the matrix's side at most */
 #define CELL_MAX 44.0  /* a cell's side at most */
 #define PRINT_MIN 24.0 /* cells this big print their value */
-#define MARGIN 130.0   /* left and top, for group labels */
-#define MAX_CELLS 256  /* aggregated cells per side at most */
+#define MARGIN 130.0   /* left, for group labels */
+#define TOP 44.0       /* above the matrix: its title and group labels */
+#define LEGEND_W 320.0
+#define MAX_CELLS 256 /* aggregated cells per side at most */
 #define WORST_LISTED 8
 
 /* The pairs shown: one pair test at one message size. */
@@ -80,31 +82,6 @@ static double share_of(const struct heat *h, size_t i)
     return e > 0 && isfinite(e) ? m / e : NAN;
 }
 
-/* The switch a rank's network port hangs off: the scale-out switch of
- * its NIC, else its first scale-up switch; SN_NONE when neither. */
-static uint32_t rank_switch(const struct sn_topo *t, uint32_t rank)
-{
-    uint32_t v = t->accel[rank], up = SN_NONE, out = SN_NONE;
-
-    for (uint32_t k = t->adj_off[v]; k < t->adj_off[v + 1]; k++) {
-        const struct sn_link *l = &t->links[t->adj[k]];
-        uint32_t o = l->a == v ? l->b : l->a;
-        if (t->nodes[o].kind == SN_NODE_SWITCH && o < up &&
-            l->cls == SN_LINK_SCALE_UP)
-            up = o;
-        if (t->nodes[o].kind != SN_NODE_NIC)
-            continue;
-        for (uint32_t j = t->adj_off[o]; j < t->adj_off[o + 1]; j++) {
-            const struct sn_link *m = &t->links[t->adj[j]];
-            uint32_t s = m->a == o ? m->b : m->a;
-            if (m->cls == SN_LINK_SCALE_OUT &&
-                t->nodes[s].kind == SN_NODE_SWITCH && s < out)
-                out = s;
-        }
-    }
-    return out != SN_NONE ? out : up;
-}
-
 static const struct heat *sort_heat;
 
 /* Display order: by switch, then domain, then rank. */
@@ -130,7 +107,7 @@ static void group_ranks(struct heat *h)
 
     for (uint32_t i = 0; i < n; i++) {
         h->order[i] = i;
-        h->grp[i] = t ? rank_switch(t, i) : SN_NONE;
+        h->grp[i] = t ? rep_rank_switch(t, i) : SN_NONE;
         h->dom[i] = t ? t->nodes[t->accel[i]].supernode : 0;
     }
     sort_heat = h;
@@ -322,11 +299,10 @@ static void heat_separators(struct sn_buf *b, const struct heat *h, double cs)
         const char *cls = h->grp[a] != h->grp[c]   ? "ax"
                           : h->dom[a] != h->dom[c] ? "grid"
                                                    : NULL;
-        double p = MARGIN + cs * i;
         if (!cls)
             continue;
-        svg_line(b, p, MARGIN, p, MARGIN + g, cls);
-        svg_line(b, MARGIN, p, MARGIN + g, p, cls);
+        svg_line(b, MARGIN + cs * i, TOP, MARGIN + cs * i, TOP + g, cls);
+        svg_line(b, MARGIN, TOP + cs * i, MARGIN + g, TOP + cs * i, cls);
     }
 }
 
@@ -340,13 +316,14 @@ static void heat_labels(struct sn_buf *b, const struct heat *h, double cs)
     for (uint32_t k = 0; k < h->ngroups; k++) {
         double p0 = h->aggregated ? k : h->gfirst[k];
         double p1 = h->aggregated ? k + 1 : h->gfirst[k + 1];
-        double span = cs * (p1 - p0), mid = MARGIN + cs * (p0 + p1) / 2;
+        double span = cs * (p1 - p0), mid = cs * (p0 + p1) / 2;
         group_name(h, k, name, sizeof(name));
         if (span >= 9)
-            svg_text_fit(b, MARGIN - 6, mid + 3, MARGIN - 12, 9, "end", "tk",
-                         name);
+            svg_text_fit(b, MARGIN - 6, TOP + mid + 3, MARGIN - 12, 9, "end",
+                         "tk", name);
         if (span >= 40)
-            svg_text_fit(b, mid, MARGIN - 8, span - 4, 9, "middle", "tk", name);
+            svg_text_fit(b, MARGIN + mid, TOP - 6, span - 12, 9, "middle", "tk",
+                         name);
     }
 }
 
@@ -357,14 +334,14 @@ static void heat_draw(struct sn_buf *b, const struct heat *h, const char *aria)
     double g = cs * (double)h->ncell;
     struct sn_buf t = SN_BUF_INIT;
 
-    svg_open(b, MARGIN + g + 24, MARGIN + g + 70, aria);
+    svg_open(b, MARGIN + fmax(g, LEGEND_W) + 24, TOP + g + 70, aria);
     svg_text(b, MARGIN + g / 2, 14, "middle", "at", "to rank (columns)");
-    svg_text(b, 12, MARGIN - 24, "start", "at", "from rank (rows)");
-    svg_rect(b, MARGIN, MARGIN, g, g, "empty", NULL, "blank: not measured");
+    svg_text(b, 4, 14, "start", "at", "from rank (rows)");
+    svg_rect(b, MARGIN, TOP, g, g, "empty", NULL, "blank: not measured");
     sn_buf_printf(b,
                   "<g class=\"heat\" transform=\"translate(%g %g) "
                   "scale(%g)\">\n",
-                  MARGIN, MARGIN, cs);
+                  MARGIN, TOP, cs);
     for (size_t row = 0; row < h->ncell; row++)
         for (size_t col = 0; col < h->ncell; col++)
             if (h->cell[row * h->ncell + col] >= 0)
@@ -381,12 +358,12 @@ static void heat_draw(struct sn_buf *b, const struct heat *h, const char *aria)
                       "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" "
                       "class=\"sm\" style=\"fill:%s\">%s</text>\n",
                       MARGIN + cs * ((double)(c % h->ncell) + 0.5),
-                      MARGIN + cs * ((double)(c / h->ncell) + 0.5) + 4,
+                      TOP + cs * ((double)(c / h->ncell) + 0.5) + 4,
                       h->share[c] < 0.6 ? "#fff" : "#000", v);
     }
     heat_separators(b, h, cs);
     heat_labels(b, h, cs);
-    svg_legend_share(b, MARGIN, MARGIN + g + 24, fmin(g, 320),
+    svg_legend_share(b, MARGIN, TOP + g + 16, LEGEND_W,
                      h->design ? "measured / design" : "measured / best pair");
     svg_close(b);
     sn_buf_release(&t);

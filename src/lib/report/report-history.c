@@ -216,7 +216,7 @@ static void hist_plot(struct sn_buf *b, const struct hist *h,
         svg_line(b, PL, by, W - PR, by, "lim");
         snprintf(title, sizeof(title), "baseline %s",
                  sn_unit_format_named(t->baseline, t->unit, v, sizeof(v)));
-        svg_text(b, W - PR, by - 4, "end", "tk", title);
+        svg_text(b, PL + 4, by - 4, "start", "tk", title);
     }
     svg_path(b, x, y, h->nruns, "s0");
     for (size_t i = 0; i < h->nruns; i++) {

@@ -24,41 +24,210 @@ const char *rep_run_anchor(const struct rep_run *r, const char *what, char *buf,
     return buf;
 }
 
+uint32_t rep_rank_switch(const struct sn_topo *t, uint32_t rank)
+{
+    uint32_t v = t->accel[rank], up = SN_NONE, out = SN_NONE;
+
+    for (uint32_t k = t->adj_off[v]; k < t->adj_off[v + 1]; k++) {
+        const struct sn_link *l = &t->links[t->adj[k]];
+        uint32_t o = l->a == v ? l->b : l->a;
+        if (t->nodes[o].kind == SN_NODE_SWITCH && o < up &&
+            l->cls == SN_LINK_SCALE_UP)
+            up = o;
+        if (t->nodes[o].kind != SN_NODE_NIC)
+            continue;
+        for (uint32_t j = t->adj_off[o]; j < t->adj_off[o + 1]; j++) {
+            const struct sn_link *m = &t->links[t->adj[j]];
+            uint32_t s = m->a == o ? m->b : m->a;
+            if (m->cls == SN_LINK_SCALE_OUT &&
+                t->nodes[s].kind == SN_NODE_SWITCH && s < out)
+                out = s;
+        }
+    }
+    return out != SN_NONE ? out : up;
+}
+
+/* A pair result's class: the switches of its ranks and whether it stays
+ * in a server (0), a scale-up domain (1) or crosses the network (2). */
+struct pair_class {
+    uint32_t sa, sb, rel;
+    size_t item;
+};
+
+static int class_cmp(const void *pa, const void *pb)
+{
+    const struct pair_class *a = pa, *b = pb;
+
+    if (a->sa != b->sa)
+        return a->sa < b->sa ? -1 : 1;
+    if (a->sb != b->sb)
+        return a->sb < b->sb ? -1 : 1;
+    if (a->rel != b->rel)
+        return a->rel < b->rel ? -1 : 1;
+    return a->item < b->item ? -1 : a->item > b->item;
+}
+
+static bool is_pair_bw(const struct sn_result *x)
+{
+    return x->subject == SN_SUBJECT_PAIR && !strcmp(x->unit, "B/s");
+}
+
+/* What to ask the design for: every result, or (classes) every result
+ * but the pair results, and one pair per class measured alone. The
+ * asked results are shallow copies (their samples borrowed); ask[k]
+ * answers for result from[k]. Returns the count. */
+static size_t ask_list(const struct rep_run *r, struct pair_class *cl,
+                       size_t ncl, struct sn_result *ask, size_t *from)
+{
+    size_t n = 0;
+
+    for (size_t i = 0; i < r->rs.n; i++)
+        if (!cl || !is_pair_bw(&r->rs.items[i])) {
+            ask[n] = r->rs.items[i];
+            from[n++] = i;
+        }
+    for (size_t k = 0; k < ncl; k++)
+        if (!k ||
+            class_cmp(&(struct pair_class){cl[k - 1].sa, cl[k - 1].sb,
+                                           cl[k - 1].rel, 0},
+                      &(struct pair_class){cl[k].sa, cl[k].sb, cl[k].rel, 0})) {
+            ask[n] = r->rs.items[cl[k].item];
+            ask[n].round = SN_STORE_NO_RANK; /* alone */
+            from[n++] = cl[k].item;
+        }
+    return n;
+}
+
+/* Pair results in classes (sorted), *n of them. */
+static struct pair_class *classes(const struct rep_run *r,
+                                  const struct sn_topo *t, size_t *n)
+{
+    struct pair_class *cl = sn_xmalloc((r->rs.n + 1) * sizeof(*cl));
+    uint32_t *sw = sn_xmalloc((t->naccel + 1) * sizeof(uint32_t));
+
+    for (uint32_t k = 0; k < t->naccel; k++)
+        sw[k] = rep_rank_switch(t, k);
+    *n = 0;
+    for (size_t i = 0; i < r->rs.n; i++) {
+        const struct sn_result *x = &r->rs.items[i];
+        const struct sn_node *p, *q;
+        if (!is_pair_bw(x))
+            continue;
+        p = &t->nodes[t->accel[x->a]];
+        q = &t->nodes[t->accel[x->b]];
+        cl[*n].sa = sw[x->a];
+        cl[*n].sb = sw[x->b];
+        cl[*n].rel = p->supernode != q->supernode ? 2
+                     : p->server != q->server     ? 1
+                                                  : 0;
+        cl[(*n)++].item = i;
+    }
+    qsort(cl, *n, sizeof(*cl), class_cmp);
+    free(sw);
+    return cl;
+}
+
+static const struct sn_result *sort_ask;
+
+/* Pairs by source rank, so the design routes each source once. */
+static int by_source(const void *pa, const void *pb)
+{
+    const struct sn_result *a = &sort_ask[*(const size_t *)pa];
+    const struct sn_result *b = &sort_ask[*(const size_t *)pb];
+
+    if (a->a != b->a)
+        return a->a < b->a ? -1 : 1;
+    return a->b < b->b ? -1 : a->b > b->b;
+}
+
+/* Ask the design for the values of r's results (see ask_list), in
+ * source order; copy each answer to the results it stands for. */
+static int ask_design(struct rep_run *r, const struct sn_topo *t,
+                      struct pair_class *cl, size_t ncl, struct sn_error *err)
+{
+    struct sn_result *ask = sn_xmalloc((r->rs.n + 1) * sizeof(*ask));
+    size_t *from = sn_xmalloc((r->rs.n + 1) * sizeof(size_t));
+    size_t *ord = sn_xmalloc((r->rs.n + 1) * sizeof(size_t));
+    size_t n = ask_list(r, cl, ncl, ask, from), m = 0;
+    struct sn_results rs = {sn_xmalloc((n + 1) * sizeof(*ask)), n, n + 1};
+    double *e = sn_xcalloc(n + 1, sizeof(double));
+    int rc;
+
+    for (size_t k = 0; k < n; k++)
+        ord[k] = k;
+    sort_ask = ask;
+    qsort(ord, n, sizeof(*ord), by_source);
+    for (size_t k = 0; k < n; k++)
+        rs.items[k] = ask[ord[k]];
+    rc = sn_diag_expect(t, r->run.backend, &rs, e, NULL, err);
+    for (size_t k = 0; !rc && k < n; k++)
+        r->expected[from[ord[k]]] = e[k];
+    /* every pair of a class takes its representative's value */
+    for (size_t k = 0; !rc && k < ncl; k++) {
+        if (k &&
+            !class_cmp(&(struct pair_class){cl[k - 1].sa, cl[k - 1].sb,
+                                            cl[k - 1].rel, 0},
+                       &(struct pair_class){cl[k].sa, cl[k].sb, cl[k].rel, 0}))
+            r->expected[cl[k].item] = r->expected[cl[m].item];
+        else
+            m = k;
+    }
+    free(e);
+    free(rs.items);
+    free(ord);
+    free(from);
+    free(ask);
+    return rc;
+}
+
 /* The design's values when the topology can hold the run's ranks; a note
- * says why there are none otherwise. */
+ * says why there are none otherwise, or that pairs were valued by
+ * class. */
 static void load_expected(struct rep_run *r)
 {
     const struct sn_topo *t = r->in->topo;
+    struct pair_class *cl = NULL;
     struct sn_error err;
     uint32_t top = 0;
+    size_t npairs = 0, ncl = 0;
 
     for (size_t i = 0; i < r->rs.n; i++) {
         const struct sn_result *x = &r->rs.items[i];
         r->expected[i] = NAN;
+        npairs += is_pair_bw(x);
         if (x->a != SN_STORE_NO_RANK && x->a + 1 > top)
             top = x->a + 1;
         if (x->subject == SN_SUBJECT_PAIR && x->b + 1 > top)
             top = x->b + 1;
     }
     if (!t) {
-        sn_strlcpy(r->note, "no spec given: shares are of the best pair",
+        sn_strlcpy(r->note, "No spec given: shares are of the best pair",
                    sizeof(r->note));
         return;
     }
     if (top > t->naccel) {
         snprintf(r->note, sizeof(r->note),
-                 "the run has %u ranks, the design %zu accelerators: no "
+                 "The run has %u ranks, the design %zu accelerators: no "
                  "design values",
                  top, t->naccel);
         return;
     }
-    if (sn_diag_expect(t, r->run.backend, &r->rs, r->expected, NULL, &err)) {
-        snprintf(r->note, sizeof(r->note), "no design values: %.200s", err.msg);
+    if (npairs > REP_EXPECT_PAIRS_MAX) {
+        cl = classes(r, t, &ncl);
+        snprintf(r->note, sizeof(r->note),
+                 "Design values of its %zu pair results by class: one pair "
+                 "per switch pair and relation (server, domain, network) "
+                 "routed alone stands for its class",
+                 npairs);
+    }
+    if (ask_design(r, t, cl, ncl, &err)) {
+        snprintf(r->note, sizeof(r->note), "No design values: %.200s", err.msg);
         for (size_t i = 0; i < r->rs.n; i++)
             r->expected[i] = NAN;
-        return;
+    } else {
+        r->topo = t;
     }
-    r->topo = t;
+    free(cl);
 }
 
 static void run_release(struct rep_run *r)
@@ -211,6 +380,18 @@ static size_t pic_nodes(const struct sn_topo *t, uint32_t link, uint32_t *set)
     return n;
 }
 
+/* The nodes in the fullest row of the picture. */
+static int pic_widest(const struct sn_topo *t, const uint32_t *set, size_t n)
+{
+    int rows[6] = {0}, most = 1;
+
+    for (size_t i = 0; i < n; i++) {
+        int k = node_tier(&t->nodes[set[i]]);
+        most = ++rows[k] > most ? rows[k] : most;
+    }
+    return most;
+}
+
 /* Where each node of the set goes: rows by tier, evenly spaced. */
 static void pic_place(const struct sn_topo *t, const uint32_t *set, size_t n,
                       double w, double *x, double *y)
@@ -224,22 +405,24 @@ static void pic_place(const struct sn_topo *t, const uint32_t *set, size_t n,
     for (size_t i = 0; i < n; i++) {
         int k = node_tier(&t->nodes[set[i]]);
         x[i] = w * (seen[k]++ + 0.5) / rows[k];
-        y[i] = 30 + 70.0 * row_of[k];
+        y[i] = 24 + 64.0 * row_of[k];
     }
 }
 
-/* A small picture of one cable's neighbourhood, the cable red. */
+/* A small picture of one cable's neighbourhood, the cable red. Boxes
+ * are wide enough for a node's whole name ("net.r40.u10.leaf3"). */
 static void cable_picture(struct sn_buf *b, const struct sn_topo *t,
                           uint32_t link, const char *what)
 {
     uint32_t set[2 + 2 * MAX_NEIGH];
-    double x[2 + 2 * MAX_NEIGH], y[2 + 2 * MAX_NEIGH], w = 720, h = 0;
+    double x[2 + 2 * MAX_NEIGH], y[2 + 2 * MAX_NEIGH], h = 0;
     size_t n = pic_nodes(t, link, set);
+    double bw = 168, w = fmax(720, (bw + 12) * pic_widest(t, set, n));
     char name[128], label[320];
 
     pic_place(t, set, n, w, x, y);
     for (size_t i = 0; i < n; i++)
-        h = fmax(h, y[i] + 40);
+        h = fmax(h, y[i] + 20);
     sn_topo_link_label(t, link, label, sizeof(label));
     svg_open(b, w, h + 24, what);
     for (size_t i = 0; i < n; i++) /* every link among the shown nodes */
@@ -256,12 +439,11 @@ static void cable_picture(struct sn_buf *b, const struct sn_topo *t,
                   "class=\"bad\" stroke-width=\"4\"/>\n",
                   x[0], y[0], x[1], y[1]);
     for (size_t i = 0; i < n; i++) {
-        double bw = fmin(w / 7.0, 130);
         sn_topo_node_name(t, set[i], name, sizeof(name));
         svg_rect(b, x[i] - bw / 2, y[i] - 11, bw, 22, "node", NULL, name);
-        svg_text_fit(b, x[i], y[i] + 4, bw - 6, 10, "middle", "sm", name);
+        svg_text_fit(b, x[i], y[i] + 4, bw - 8, 11, "middle", "sm", name);
     }
-    svg_text_fit(b, w / 2, h + 14, w - 20, 11, "middle", "bad", label);
+    svg_text_fit(b, w / 2, h + 16, w - 20, 12, "middle", "bad", label);
     svg_close(b);
 }
 

@@ -13,6 +13,12 @@
 
 /* Above this many ranks the heatmap shows one cell per switch pair. */
 #define REP_HEAT_MAX_RANKS 256
+/* Pair results the design routes one by one at most (with rounds shared
+ * as check shares them); above, one pair per class (the two ranks'
+ * switches and whether they share a server or a domain), routed alone,
+ * stands for its class: routing all 499,500 pairs of 1,000 devices takes
+ * minutes, the classes well under a second. */
+#define REP_EXPECT_PAIRS_MAX 20000
 
 struct rep_run {
     const struct sn_report_html_in *in;
@@ -28,6 +34,10 @@ struct rep_run {
     size_t nh;
     char note[320]; /* why there are no design values, "" */
 };
+
+/* The switch a rank's network port hangs off: the scale-out switch of
+ * its NIC, else its first scale-up switch; SN_NONE when neither. */
+uint32_t rep_rank_switch(const struct sn_topo *t, uint32_t rank);
 
 /* The anchor of one of the run's figures: "run<id>-<what>". */
 const char *rep_run_anchor(const struct rep_run *r, const char *what, char *buf,
