@@ -1,0 +1,4 @@
+# an unknown option names itself and where help is
+args: report --colour blue -o $TMP/r.html
+exit: 2
+stderr-has: report: unknown option '--colour' (see 'supernode help report')
