@@ -12,7 +12,7 @@
 
 #define GRID_PX 640.0  /* the matrix's side at most */
 #define CELL_MAX 44.0  /* a cell's side at most */
-#define PRINT_MIN 24.0 /* cells this big print their value */
+#define PRINT_MIN 18.0 /* cells this big print their value */
 #define MARGIN 130.0   /* left, for group labels */
 #define TOP 44.0       /* above the matrix: its title and group labels */
 #define LEGEND_W 320.0
@@ -413,8 +413,8 @@ void rep_run_heatmap(struct sn_buf *b, const struct rep_run *r)
         svg_fmt((double)h.bytes, "B", true, size, sizeof(size));
         snprintf(cap, sizeof(cap),
                  "Pair bandwidth (%s, %s messages): each cell the pair's "
-                 "median as a share of %s; %s; blank cells were not "
-                 "measured",
+                 "median as a share of %s (printed in percent where the "
+                 "cell has room); %s; blank cells were not measured",
                  h.test, size,
                  h.design ? "what the design expects of it"
                           : "the best pair's (no design values)",

@@ -13,7 +13,7 @@
 #define PLOT_W 440.0
 #define PLOT_H 270.0
 #define PAD_L 70.0
-#define PAD_R 16.0
+#define PAD_R 30.0
 #define PAD_T 34.0
 #define PAD_B 46.0
 #define BINS 24           /* latency histogram bins */
@@ -411,8 +411,8 @@ static void device_figure(struct sn_buf *b, const struct rep_run *r,
                  100 * med / peak);
     else
         snprintf(cap, sizeof(cap),
-                 "%.170s per rank: median %s (no peak: no spec, or the "
-                 "catalog has none for it)",
+                 "%.170s per rank: median %s (no peak: no spec given, "
+                 "or the design has none for it, as for host memory)",
                  f->key, sn_unit_format_named(med, unit, c, sizeof(c)));
     rep_figure_open(b, rep_run_anchor(r, what, id, sizeof(id)), cap);
     svg_open(b, PLOT_W, PLOT_H, f->key);

@@ -292,9 +292,13 @@ static void run_summary(struct sn_buf *b, const struct rep_run *r)
 
     sn_buf_puts(b, "<p class=\"meta\">Spec <b>");
     rep_escape(b, u->spec_name);
-    sn_buf_puts(b, "</b> (hash ");
-    rep_escape(b, u->spec_hash);
-    sn_buf_puts(b, "), suite ");
+    sn_buf_puts(b, "</b>");
+    if (u->spec_hash[0]) {
+        sn_buf_puts(b, " (hash ");
+        rep_escape(b, u->spec_hash);
+        sn_buf_puts(b, ")");
+    }
+    sn_buf_puts(b, ", suite ");
     rep_escape(b, u->suite);
     sn_buf_puts(b, ", backend ");
     rep_escape(b, u->backend);
