@@ -239,14 +239,23 @@ static void coll_figure(struct sn_buf *b, const struct rep_run *r,
     free(y);
 }
 
-void rep_run_colls(struct sn_buf *b, const struct rep_run *r)
+/* Every figure of the results keep() accepts, drawn by draw(). */
+static void figs_each(struct sn_buf *b, const struct rep_run *r,
+                      bool (*keep)(const struct sn_result *), bool no_bytes,
+                      void (*draw)(struct sn_buf *, const struct rep_run *,
+                                   struct fig *, size_t))
 {
     struct fig figs[MAX_FIGS];
-    size_t n = figs_collect(r, is_coll, true, figs);
+    size_t n = figs_collect(r, keep, no_bytes, figs);
 
     for (size_t k = 0; k < n; k++)
-        coll_figure(b, r, &figs[k], k);
+        draw(b, r, &figs[k], k);
     figs_release(figs, n);
+}
+
+void rep_run_colls(struct sn_buf *b, const struct rep_run *r)
+{
+    figs_each(b, r, is_coll, true, coll_figure);
 }
 
 static bool is_latency(const struct sn_result *x)
@@ -305,7 +314,7 @@ static void mark(struct sn_buf *b, const struct svg_scale *sx, double v,
 
 /* One latency test: a histogram of its samples on a log scale. */
 static void latency_figure(struct sn_buf *b, const struct rep_run *r,
-                           const struct fig *f, size_t k)
+                           struct fig *f, size_t k)
 {
     size_t n, count[BINS] = {0}, top = 1;
     double *v = pool_samples(r, f, &n);
@@ -361,12 +370,7 @@ static void latency_figure(struct sn_buf *b, const struct rep_run *r,
 
 void rep_run_latency(struct sn_buf *b, const struct rep_run *r)
 {
-    struct fig figs[MAX_FIGS];
-    size_t n = figs_collect(r, is_latency, false, figs);
-
-    for (size_t k = 0; k < n; k++)
-        latency_figure(b, r, &figs[k], k);
-    figs_release(figs, n);
+    figs_each(b, r, is_latency, false, latency_figure);
 }
 
 static bool is_device(const struct sn_result *x)
@@ -379,7 +383,7 @@ static bool is_device(const struct sn_result *x)
 
 /* One device test: each rank's rate and the accelerator's peak. */
 static void device_figure(struct sn_buf *b, const struct rep_run *r,
-                          const struct fig *f, size_t k)
+                          struct fig *f, size_t k)
 {
     const char *unit = r->rs.items[f->idx[0]].unit;
     double *x = sn_xcalloc(f->n + 1, sizeof(double));
@@ -428,10 +432,5 @@ static void device_figure(struct sn_buf *b, const struct rep_run *r,
 
 void rep_run_devices(struct sn_buf *b, const struct rep_run *r)
 {
-    struct fig figs[MAX_FIGS];
-    size_t n = figs_collect(r, is_device, false, figs);
-
-    for (size_t k = 0; k < n; k++)
-        device_figure(b, r, &figs[k], k);
-    figs_release(figs, n);
+    figs_each(b, r, is_device, false, device_figure);
 }

@@ -67,6 +67,11 @@ static int class_cmp(const void *pa, const void *pb)
     return a->item < b->item ? -1 : a->item > b->item;
 }
 
+static bool same_class(const struct pair_class *a, const struct pair_class *b)
+{
+    return a->sa == b->sa && a->sb == b->sb && a->rel == b->rel;
+}
+
 static bool is_pair_bw(const struct sn_result *x)
 {
     return x->subject == SN_SUBJECT_PAIR && !strcmp(x->unit, "B/s");
@@ -87,10 +92,7 @@ static size_t ask_list(const struct rep_run *r, struct pair_class *cl,
             from[n++] = i;
         }
     for (size_t k = 0; k < ncl; k++)
-        if (!k ||
-            class_cmp(&(struct pair_class){cl[k - 1].sa, cl[k - 1].sb,
-                                           cl[k - 1].rel, 0},
-                      &(struct pair_class){cl[k].sa, cl[k].sb, cl[k].rel, 0})) {
+        if (!k || !same_class(&cl[k - 1], &cl[k])) {
             ask[n] = r->rs.items[cl[k].item];
             ask[n].round = SN_STORE_NO_RANK; /* alone */
             from[n++] = cl[k].item;
@@ -164,10 +166,7 @@ static int ask_design(struct rep_run *r, const struct sn_topo *t,
         r->expected[from[ord[k]]] = e[k];
     /* every pair of a class takes its representative's value */
     for (size_t k = 0; !rc && k < ncl; k++) {
-        if (k &&
-            !class_cmp(&(struct pair_class){cl[k - 1].sa, cl[k - 1].sb,
-                                            cl[k - 1].rel, 0},
-                       &(struct pair_class){cl[k].sa, cl[k].sb, cl[k].rel, 0}))
+        if (k && same_class(&cl[k - 1], &cl[k]))
             r->expected[cl[k].item] = r->expected[cl[m].item];
         else
             m = k;
@@ -322,6 +321,16 @@ static void run_summary(struct sn_buf *b, const struct rep_run *r)
         sn_buf_puts(b, ".");
     }
     sn_buf_puts(b, "</p>\n");
+}
+
+/* Table cells: n texts, escaped, each in its <td>. */
+static void cells(struct sn_buf *b, const char *const *text, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        sn_buf_puts(b, "<td>");
+        rep_escape(b, text[i]);
+        sn_buf_puts(b, "</td>");
+    }
 }
 
 /* The row of a node in the topology picture: accelerators at the bottom,
@@ -545,13 +554,9 @@ static void health_host(struct sn_buf *b, const struct rep_run *r,
         sev_badge(b, c->status, c->status);
         sn_buf_puts(b, " ");
         rep_escape(b, c->name);
-        sn_buf_puts(b, "</td><td>");
-        rep_escape(b, c->subject);
-        sn_buf_puts(b, "</td><td>");
-        rep_escape(b, c->evidence);
-        sn_buf_puts(b, "</td><td>");
-        rep_escape(b, c->remedy);
-        sn_buf_puts(b, "</td></tr>\n");
+        sn_buf_puts(b, "</td>");
+        cells(b, (const char *const[]){c->subject, c->evidence, c->remedy}, 3);
+        sn_buf_puts(b, "</tr>\n");
     }
 }
 
@@ -605,13 +610,9 @@ static void event_row(struct sn_buf *b, const struct sn_store_event *e)
         strftime(t1, sizeof(t1), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&z, &tm));
     sn_buf_puts(b, "<tr><td>");
     sev_badge(b, e->severity, e->severity);
-    sn_buf_puts(b, "</td><td>");
-    rep_escape(b, e->host);
-    sn_buf_puts(b, "</td><td>");
-    rep_escape(b, e->rule);
-    sn_buf_puts(b, "</td><td>");
-    rep_escape(b, e->message);
-    sn_buf_printf(b, "</td><td>%s</td><td>%s</td></tr>\n", t0, t1);
+    sn_buf_puts(b, "</td>");
+    cells(b, (const char *const[]){e->host, e->rule, e->message, t0, t1}, 5);
+    sn_buf_puts(b, "</tr>\n");
 }
 
 /* The events of one host that held while the run ran, as rows. */
