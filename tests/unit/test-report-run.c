@@ -508,6 +508,29 @@ static void test_collective_curves_with_baseline_and_history(void)
     fx_close(&fx);
 }
 
+static void test_a_hostile_rank_draws_no_heatmap_and_escapes_names(void)
+{
+    struct fx fx;
+    struct sn_results rs;
+    int64_t id;
+    char *html;
+
+    REQUIRE(fx_open(&fx, NULL));
+    sn_results_init(&rs);
+    add(&rs, "pairs.bidir", SN_SUBJECT_PAIR, 0, 4000000000u, 1 << 20, 1e9);
+    add(&rs, "coll.<b>x</b>.busbw", SN_SUBJECT_GROUP, 0, 2, 1 << 20, 1e9);
+    id = put(&fx, "two", 2, "2026-12-01T00:00:00Z", &rs);
+    REQUIRE(id > 0);
+    html = render(&fx, &id, 1, NULL);
+    REQUIRE(html);
+    CHECK(strstr(html, "run1-pairs") == NULL); /* not 4e9 ranks drawn */
+    CHECK(strstr(html, "<b>x</b>") == NULL);
+    CHECK_CONTAINS(html, "coll.&lt;b&gt;x&lt;/b&gt;.busbw");
+    free(html);
+    sn_results_release(&rs);
+    fx_close(&fx);
+}
+
 static const struct sn_test cases[] = {
     T(test_no_store_or_no_run_writes_nothing),
     T(test_run_shows_the_parts_it_has_data_for),
@@ -516,6 +539,7 @@ static const struct sn_test cases[] = {
     T(test_health_per_host_and_events_while_the_run_ran),
     T(test_above_256_devices_one_cell_per_switch_pair_worst_shown),
     T(test_collective_curves_with_baseline_and_history),
+    T(test_a_hostile_rank_draws_no_heatmap_and_escapes_names),
 };
 
 SN_TEST_MAIN(cases)

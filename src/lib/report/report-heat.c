@@ -18,6 +18,7 @@
 #define LEGEND_W 320.0
 #define MAX_CELLS 256 /* aggregated cells per side at most */
 #define WORST_LISTED 8
+#define MAX_RANKS 1000000u /* ranks a heatmap is drawn for, at most */
 
 /* The pairs shown: one pair test at one message size. */
 struct heat {
@@ -183,7 +184,7 @@ static void fill_cells(struct heat *h)
 static bool heat_build(struct heat *h, const struct rep_run *r)
 {
     const struct sn_results *rs = &r->rs;
-    uint32_t top = 0;
+    uint64_t top = 0; /* ranks from the store may be UINT32_MAX */
 
     memset(h, 0, sizeof(*h));
     h->r = r;
@@ -193,16 +194,17 @@ static bool heat_build(struct heat *h, const struct rep_run *r)
         const struct sn_result *x = &rs->items[i];
         if (!shown(h, x))
             continue;
-        top = x->a + 1 > top ? x->a + 1 : top;
-        top = x->b + 1 > top ? x->b + 1 : top;
+        top = (uint64_t)x->a + 1 > top ? (uint64_t)x->a + 1 : top;
+        top = (uint64_t)x->b + 1 > top ? (uint64_t)x->b + 1 : top;
         h->best = fmax(h->best, x->stats.median);
         /* shares of the design when it has a value for any pair shown;
          * pairs it has none for (colocated ranks) are drawn blank */
         h->design = h->design || (r->topo && isfinite(r->expected[i]));
     }
-    if (r->topo && (size_t)top > r->topo->naccel)
+    /* ranks come from the store: a hostile one could name rank 4e9 */
+    if ((r->topo && (size_t)top > r->topo->naccel) || top > MAX_RANKS)
         return false;
-    h->nrank = top;
+    h->nrank = (uint32_t)top;
     h->aggregated = top > REP_HEAT_MAX_RANKS;
     h->pos = sn_xmalloc(top * sizeof(uint32_t));
     h->grp = sn_xmalloc(top * sizeof(uint32_t));

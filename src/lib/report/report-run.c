@@ -187,17 +187,17 @@ static void load_expected(struct rep_run *r)
     const struct sn_topo *t = r->in->topo;
     struct pair_class *cl = NULL;
     struct sn_error err;
-    uint32_t top = 0;
+    uint64_t top = 0;
     size_t npairs = 0, ncl = 0;
 
     for (size_t i = 0; i < r->rs.n; i++) {
         const struct sn_result *x = &r->rs.items[i];
         r->expected[i] = NAN;
         npairs += is_pair_bw(x);
-        if (x->a != SN_STORE_NO_RANK && x->a + 1 > top)
-            top = x->a + 1;
-        if (x->subject == SN_SUBJECT_PAIR && x->b + 1 > top)
-            top = x->b + 1;
+        if (x->a != SN_STORE_NO_RANK && (uint64_t)x->a + 1 > top)
+            top = (uint64_t)x->a + 1;
+        if (x->subject == SN_SUBJECT_PAIR && (uint64_t)x->b + 1 > top)
+            top = (uint64_t)x->b + 1;
     }
     if (!t) {
         sn_strlcpy(r->note, "No spec given: shares are of the best pair",
@@ -206,9 +206,9 @@ static void load_expected(struct rep_run *r)
     }
     if (top > t->naccel) {
         snprintf(r->note, sizeof(r->note),
-                 "The run has %u ranks, the design %zu accelerators: no "
+                 "The run has %llu ranks, the design %zu accelerators: no "
                  "design values",
-                 top, t->naccel);
+                 (unsigned long long)top, t->naccel);
         return;
     }
     if (npairs > REP_EXPECT_PAIRS_MAX) {
