@@ -15,9 +15,12 @@ pkgs_build=(build-essential pkg-config libyaml-dev libsqlite3-dev
 # layout (tests/format), side-by-side peers, promtool (prometheus) for
 # the metric renderers (tests/metrics), python3 for the Redfish mock
 # (tests/lib/redfish-mock.py, standard library only), curl and openssl
-# for the agent's HTTP and HTTPS tests (tests/watch, unit/test-serve)
+# for the agent's HTTP and HTTPS tests (tests/watch, unit/test-serve);
+# xmllint (libxml2-utils) and headless chromium for the HTML report
+# (tests/report)
 pkgs_test=(sqlite3 iproute2 clang libclang-rt-14-dev clang-format hwloc
            iperf3 hpcc jq prometheus python3 curl openssl)
+pkgs_test+=(libxml2-utils chromium)
 
 all=("${pkgs_build[@]}" "${pkgs_test[@]}")
 

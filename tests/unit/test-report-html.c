@@ -1,11 +1,63 @@
 /* test-report-html.c: the HTML report: the page frame, and each section
  * present when its data is and absent otherwise, with the numbers in its
  * SVG equal to the data's. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../../src/lib/report/report-int.h"
 #include "harness.h"
+#include "sn/plan.h"
 #include "sn/report.h"
+
+/* A spec loaded with its topology and plan, and the report drawn. */
+struct drawn {
+    struct sn_spec spec;
+    struct sn_topo *topo;
+    struct sn_plan *plan;
+    struct sn_buf page;
+};
+
+static int draw(struct drawn *d, const char *path)
+{
+    struct sn_report_html_in in = {0};
+    struct sn_error err;
+
+    memset(d, 0, sizeof(*d));
+    sn_buf_init(&d->page);
+    if (sn_spec_load(path, &d->spec, &err) ||
+        sn_topo_build(&d->spec, &d->topo, &err) ||
+        sn_plan_build(d->topo, &d->plan, &err)) {
+        printf("  %s: %s\n", path, err.msg);
+        return -1;
+    }
+    in.spec = &d->spec;
+    in.topo = d->topo;
+    in.spec_path = path;
+    in.now = 1;
+    return sn_report_html(&in, &d->page, &err);
+}
+
+static void drawn_release(struct drawn *d)
+{
+    sn_buf_release(&d->page);
+    sn_plan_free(d->plan);
+    sn_topo_free(d->topo);
+    sn_spec_release(&d->spec);
+}
+
+/* The figure with that id, <figure id="id"> to </figure>: a heap copy,
+ * or NULL when the page has none. */
+static char *figure(const char *page, const char *id)
+{
+    char open[96];
+    const char *a, *z;
+
+    snprintf(open, sizeof(open), "<figure id=\"%s\">", id);
+    a = strstr(page, open);
+    z = a ? strstr(a, "</figure>") : NULL;
+    return a && z ? sn_xstrndup(a, (size_t)(z - a)) : NULL;
+}
 
 static void test_empty_report_is_a_whole_page_that_says_so(void)
 {
@@ -15,7 +67,7 @@ static void test_empty_report_is_a_whole_page_that_says_so(void)
 
     REQUIRE(sn_report_html(&in, &out, &err) == 0);
     CHECK(strncmp(out.data, "<!doctype html>\n", 16) == 0);
-    CHECK_CONTAINS(out.data, "<meta charset=\"utf-8\">");
+    CHECK_CONTAINS(out.data, "<meta charset=\"utf-8\"/>");
     CHECK_CONTAINS(out.data, "prefers-color-scheme:dark");
     CHECK_CONTAINS(out.data, "@media print");
     CHECK_CONTAINS(out.data, "Nothing to show");
@@ -46,7 +98,115 @@ static void test_title_and_path_are_escaped(void)
     sn_buf_release(&out);
 }
 
+static void test_design_section_present_with_a_spec(void)
+{
+    struct drawn d;
+
+    REQUIRE(draw(&d, "examples/gb200-nvl72.yaml") == 0);
+    CHECK_CONTAINS(d.page.data, "<section id=\"design\"><h2>Design</h2>");
+    CHECK_CONTAINS(d.page.data, "<figure id=\"design-topology\">");
+    CHECK_CONTAINS(d.page.data, "<figure id=\"design-racks\">");
+    CHECK_CONTAINS(d.page.data, "<figure id=\"design-power\">");
+    CHECK_CONTAINS(d.page.data, "<figure id=\"design-cables\">");
+    /* the table of contents links each of them */
+    CHECK_CONTAINS(d.page.data, "<li><a href=\"#design-racks\">");
+    /* no predictions, runs or history were given */
+    CHECK(strstr(d.page.data, "<section id=\"predict") == NULL);
+    CHECK(strstr(d.page.data, "<section id=\"run") == NULL);
+    drawn_release(&d);
+}
+
+static void test_design_power_equals_the_plan(void)
+{
+    struct drawn d;
+    char want[64], *fig;
+
+    REQUIRE(draw(&d, "examples/dgx-h100-superpod-su.yaml") == 0);
+    fig = figure(d.page.data, "design-power");
+    REQUIRE(fig != NULL);
+    snprintf(
+        want, sizeof(want), ">%s</td>",
+        sn_unit_format(d.plan->steady_w, SN_UNIT_POWER, (char[48]){0}, 48));
+    CHECK_CONTAINS(fig, want);
+    snprintf(want, sizeof(want), ">peak %s</text>",
+             sn_unit_format(d.plan->peak_w, SN_UNIT_POWER, (char[48]){0}, 48));
+    CHECK_CONTAINS(fig, want);
+    snprintf(
+        want, sizeof(want), "servers %s",
+        sn_unit_format(d.plan->servers_w, SN_UNIT_POWER, (char[48]){0}, 48));
+    CHECK_CONTAINS(fig, want);
+    free(fig);
+    drawn_release(&d);
+}
+
+static void test_design_cable_totals_equal_the_plan(void)
+{
+    struct drawn d;
+    char want[64], *fig;
+    int media = 0;
+
+    REQUIRE(draw(&d, "examples/dgx-h100-superpod-4su.yaml") == 0);
+    fig = figure(d.page.data, "design-cables");
+    REQUIRE(fig != NULL);
+    for (int m = 0; m < SN_MEDIUM_COUNT; m++) {
+        if (!d.plan->cables[m])
+            continue;
+        /* the row's total, in bold, as the plan counts it */
+        snprintf(want, sizeof(want), "class=\"hd\">%s</text>",
+                 sn_fmt_count(d.plan->cables[m], (char[32]){0}, 32));
+        CHECK_CONTAINS(fig, want);
+        media++;
+    }
+    CHECK(media >= 2);
+    free(fig);
+    drawn_release(&d);
+}
+
+static void test_design_racks_collapse_alike_racks(void)
+{
+    struct drawn d;
+    char want[64], *fig;
+
+    REQUIRE(draw(&d, "examples/dgx-h100-superpod-su.yaml") == 0);
+    fig = figure(d.page.data, "design-racks");
+    REQUIRE(fig != NULL);
+    snprintf(want, sizeof(want), "Rack elevations: %zu racks", d.plan->nrack);
+    CHECK_CONTAINS(fig, want);
+    /* the compute racks are alike: one drawing with a count */
+    CHECK_CONTAINS(fig, "\xc3\x97");
+    /* the worst rack's peak is printed */
+    snprintf(want, sizeof(want), "peak %s",
+             sn_unit_format(d.plan->worst->peak_w, SN_UNIT_POWER, (char[48]){0},
+                            48));
+    CHECK_CONTAINS(fig, want);
+    free(fig);
+    drawn_release(&d);
+}
+
+static void test_design_topology_counts_switches(void)
+{
+    struct drawn d;
+    char want[64], *fig;
+
+    REQUIRE(draw(&d, "examples/dgx-h100-superpod-su.yaml") == 0);
+    fig = figure(d.page.data, "design-topology");
+    REQUIRE(fig != NULL);
+    /* the spines are shared: their whole count, as plan's chips */
+    snprintf(want, sizeof(want), ">\xc3\x97%s",
+             sn_fmt_count(d.plan->sw[SN_SW_SPINE].chips, (char[32]){0}, 32));
+    CHECK(d.plan->sw[SN_SW_SPINE].chips > 0);
+    CHECK_CONTAINS(fig, want);
+    CHECK_CONTAINS(fig, ">spine</text>");
+    free(fig);
+    drawn_release(&d);
+}
+
 static const struct sn_test cases[] = {
+    T(test_design_section_present_with_a_spec),
+    T(test_design_power_equals_the_plan),
+    T(test_design_cable_totals_equal_the_plan),
+    T(test_design_racks_collapse_alike_racks),
+    T(test_design_topology_counts_switches),
     T(test_empty_report_is_a_whole_page_that_says_so),
     T(test_title_and_path_are_escaped),
 };

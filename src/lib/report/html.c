@@ -76,7 +76,13 @@ static const char css[] =
     "svg .mk{stroke:var(--bg);stroke-width:1}\n"
     "svg .front{stroke:var(--fg);stroke-width:1.5;fill:none;"
     "stroke-dasharray:6 3}"
-    "svg .pick{fill:none;stroke:var(--fg);stroke-width:2}\n";
+    "svg .pick{fill:none;stroke:var(--fg);stroke-width:2}\n"
+    "svg .dash{stroke-dasharray:3 3}"
+    "svg .badge{fill:var(--bg);stroke:var(--edge)}"
+    "svg .bt{font-size:11px;font-weight:600}"
+    "svg .srv{fill:var(--c4);fill-opacity:.35;stroke:var(--c0)}"
+    "svg .swb{fill:var(--c1);fill-opacity:.35;stroke:var(--c1)}"
+    "svg .ru{font-size:9px}svg .lbl{font-size:12px}\n";
 
 void rep_escape(struct sn_buf *b, const char *s)
 {
@@ -176,11 +182,11 @@ static void write_head(struct sn_buf *out, const struct sn_report_html_in *in,
     char when[40] = "";
 
     sn_buf_puts(out, "<!doctype html>\n<html lang=\"en\">\n<head>\n"
-                     "<meta charset=\"utf-8\">\n"
+                     "<meta charset=\"utf-8\"/>\n"
                      "<meta name=\"viewport\" "
-                     "content=\"width=device-width,initial-scale=1\">\n"
+                     "content=\"width=device-width,initial-scale=1\"/>\n"
                      "<meta name=\"generator\" content=\"supernode " SN_VERSION
-                     " (" SN_SCHEMA_REPORT ")\">\n<title>");
+                     " (" SN_SCHEMA_REPORT ")\"/>\n<title>");
     rep_escape(out, title);
     sn_buf_printf(out,
                   "</title>\n<style>\n%s</style>\n</head>\n<body>\n"
@@ -191,7 +197,7 @@ static void write_head(struct sn_buf *out, const struct sn_report_html_in *in,
     if (in->spec_path) {
         sn_buf_puts(out, "spec ");
         rep_escape(out, in->spec_path);
-        sn_buf_puts(out, " &middot; ");
+        sn_buf_puts(out, " &#183; ");
     }
     if (in->now > 0) {
         time_t t = (time_t)in->now;
@@ -200,7 +206,7 @@ static void write_head(struct sn_buf *out, const struct sn_report_html_in *in,
             strftime(when, sizeof(when), "%Y-%m-%d %H:%M UTC", &tm);
     }
     if (*when)
-        sn_buf_printf(out, "generated %s &middot; ", when);
+        sn_buf_printf(out, "generated %s &#183; ", when);
     sn_buf_puts(out, "supernode " SN_VERSION "</p>\n</header>\n");
 }
 

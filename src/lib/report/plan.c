@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report-int.h"
 #include "sn/plan.h"
 
 /* ---- formatting helpers ------------------------------------------------ */
@@ -1004,40 +1005,6 @@ void sn_report_ledger_csv(const struct sn_topo *t, struct sn_buf *out)
 /* ---- Graphviz ---------------------------------------------------------------
  */
 
-/* A class of devices drawn as one node: kind, switch role, inside a
- * supernode or shared. */
-#define NCLASS (4 * 8 * 2)
-
-static int class_of(const struct sn_node *n)
-{
-    int role = n->kind == SN_NODE_SWITCH ? (n->role & 7) : 0;
-
-    return ((int)n->kind * 8 + role) * 2 + (n->supernode == SN_NONE);
-}
-
-static const char *class_label(int c)
-{
-    int kind = c / 16, role = (c / 2) % 8;
-
-    switch (kind) {
-    case SN_NODE_ACCEL:
-        return "accelerator";
-    case SN_NODE_CPU:
-        return "host CPU";
-    case SN_NODE_NIC:
-        return "NIC port";
-    default:
-        break;
-    }
-    return sn_switch_role_name((enum sn_switch_role)role);
-}
-
-struct edge_key {
-    int ca, cb, cls, medium;
-    size_t count;
-    double bw;
-};
-
 static void dot_detail(const struct sn_topo *t, struct sn_buf *out)
 {
     char name[160], id[32];
@@ -1059,66 +1026,40 @@ static void dot_detail(const struct sn_topo *t, struct sn_buf *out)
 
 static void dot_collapsed(const struct sn_topo *t, struct sn_buf *out)
 {
-    size_t count[NCLASS] = {0};
-    struct edge_key *e = NULL;
-    size_t ne = 0, cap = 0;
-    size_t sn =
-        t->spec && t->spec->supernodes > 0 ? (size_t)t->spec->supernodes : 1;
+    struct rep_collapsed c;
+    size_t sn;
 
-    for (size_t v = 0; v < t->nnodes; v++)
-        count[class_of(&t->nodes[v])]++;
-    for (size_t i = 0; i < t->nlinks; i++) {
-        const struct sn_link *l = &t->links[i];
-        int ca = class_of(&t->nodes[l->a]), cb = class_of(&t->nodes[l->b]);
-        size_t k;
-        if (ca > cb) {
-            int x = ca;
-            ca = cb;
-            cb = x;
-        }
-        for (k = 0; k < ne; k++)
-            if (e[k].ca == ca && e[k].cb == cb && e[k].cls == l->cls &&
-                e[k].medium == l->medium && e[k].bw == l->bw)
-                break;
-        if (k == ne) {
-            SN_GROW(e, cap, ne + 1);
-            e[ne].ca = ca;
-            e[ne].cb = cb;
-            e[ne].cls = l->cls;
-            e[ne].medium = l->medium;
-            e[ne].bw = l->bw;
-            e[ne].count = 0;
-            ne++;
-        }
-        e[k].count++;
-    }
+    rep_collapse(t, &c);
+    sn = c.supernodes;
     sn_buf_printf(out,
                   "  subgraph cluster_supernode {\n"
                   "    label=\"supernode (x%zu, one drawn)\";\n",
                   sn);
-    for (int c = 0; c < NCLASS; c++)
-        if (count[c] && c % 2 == 0)
-            sn_buf_printf(out, "    c%d [label=\"%s\\nx%zu\", shape=%s];\n", c,
-                          class_label(c), count[c] / sn,
-                          c / 16 == SN_NODE_SWITCH ? "box" : "ellipse");
+    for (int k = 0; k < REP_NCLASS; k++)
+        if (c.count[k] && !rep_class_shared(k))
+            sn_buf_printf(out, "    c%d [label=\"%s\\nx%zu\", shape=%s];\n", k,
+                          rep_class_label(k), c.count[k] / sn,
+                          rep_class_kind(k) == SN_NODE_SWITCH ? "box"
+                                                              : "ellipse");
     sn_buf_puts(out, "  }\n");
-    for (int c = 0; c < NCLASS; c++)
-        if (count[c] && c % 2 == 1)
-            sn_buf_printf(out, "  c%d [label=\"%s\\nx%zu\", shape=box];\n", c,
-                          class_label(c), count[c]);
-    for (size_t k = 0; k < ne; k++) {
-        bool inside = e[k].ca % 2 == 0 && e[k].cb % 2 == 0;
+    for (int k = 0; k < REP_NCLASS; k++)
+        if (c.count[k] && rep_class_shared(k))
+            sn_buf_printf(out, "  c%d [label=\"%s\\nx%zu\", shape=box];\n", k,
+                          rep_class_label(k), c.count[k]);
+    for (size_t k = 0; k < c.ne; k++) {
+        const struct rep_edge *e = &c.e[k];
+        bool inside = !rep_class_shared(e->ca) && !rep_class_shared(e->cb);
         sn_buf_printf(out,
                       "  c%d -- c%d [label=\"%zu%s %s\\n%s %s\", "
                       "style=%s];\n",
-                      e[k].ca, e[k].cb, inside ? e[k].count / sn : e[k].count,
+                      e->ca, e->cb, inside ? e->count / sn : e->count,
                       inside ? " per supernode" : "",
-                      sn_link_class_name((enum sn_link_class)e[k].cls),
-                      sn_medium_name((enum sn_medium)e[k].medium),
-                      UNIT(e[k].bw, SN_UNIT_BANDWIDTH),
-                      e[k].cls == SN_LINK_HOST ? "dotted" : "solid");
+                      sn_link_class_name((enum sn_link_class)e->cls),
+                      sn_medium_name((enum sn_medium)e->medium),
+                      UNIT(e->bw, SN_UNIT_BANDWIDTH),
+                      e->cls == SN_LINK_HOST ? "dotted" : "solid");
     }
-    free(e);
+    rep_collapse_release(&c);
 }
 
 void sn_report_topo_dot(const struct sn_topo *t, size_t max_nodes,
