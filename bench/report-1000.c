@@ -122,8 +122,8 @@ static int make(const char *db, const char *path)
     for (uint32_t a = 0; a < t->naccel; a++) {
         add(&rs, "compute.gemm", "FLOP/s", SN_SUBJECT_DEVICE, a,
             SN_STORE_NO_RANK, SN_STORE_NO_RANK, "dtype=bf16", 7.2e14);
-        add(&rs, "memory.triad", "B/s", SN_SUBJECT_DEVICE, a,
-            SN_STORE_NO_RANK, SN_STORE_NO_RANK, "bytes=1073741824", 2.9e12);
+        add(&rs, "memory.triad", "B/s", SN_SUBJECT_DEVICE, a, SN_STORE_NO_RANK,
+            SN_STORE_NO_RANK, "bytes=1073741824", 2.9e12);
     }
     pairs(t, &rs, &err);
     memset(&run, 0, sizeof(run));
@@ -145,8 +145,8 @@ static int make(const char *db, const char *path)
     f.summary = "the 992 network pairs of rank 417 at 0.50 of the design";
     if (sn_store_run_put(st, &run, rs.items, rs.n, &f, 1, NULL, 0, &err))
         goto out;
-    printf("stored run %lld: %zu results in %.1f s\n", (long long)run.id,
-           rs.n, sn_now() - w0);
+    printf("stored run %lld: %zu results in %.1f s\n", (long long)run.id, rs.n,
+           sn_now() - w0);
     rc = 0;
 out:
     if (rc)
