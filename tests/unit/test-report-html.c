@@ -7,8 +7,10 @@
 
 #include "../../src/lib/report/report-int.h"
 #include "harness.h"
+#include "sn/coll.h"
 #include "sn/plan.h"
 #include "sn/report.h"
+#include "sn/spec.h"
 
 /* A spec loaded with its topology and plan, and the report drawn. */
 struct drawn {
@@ -110,8 +112,12 @@ static void test_design_section_present_with_a_spec(void)
     CHECK_CONTAINS(d.page.data, "<figure id=\"design-cables\">");
     /* the table of contents links each of them */
     CHECK_CONTAINS(d.page.data, "<li><a href=\"#design-racks\">");
-    /* no predictions, runs or history were given */
-    CHECK(strstr(d.page.data, "<section id=\"predict") == NULL);
+    /* the collectives and pairs come from the spec; no model was given,
+     * so no layout search; no runs, no history */
+    CHECK_CONTAINS(d.page.data, "<section id=\"predict\">");
+    CHECK_CONTAINS(d.page.data, "<figure id=\"predict-pairs\">");
+    CHECK(strstr(d.page.data, "predict-search") == NULL);
+    CHECK(strstr(d.page.data, "predict-sweep") == NULL);
     CHECK(strstr(d.page.data, "<section id=\"run") == NULL);
     drawn_release(&d);
 }
@@ -201,7 +207,56 @@ static void test_design_topology_counts_switches(void)
     drawn_release(&d);
 }
 
+static void test_predict_busbw_equals_the_model(void)
+{
+    struct drawn d;
+    struct sn_coll_model *m = NULL;
+    struct sn_coll_result r;
+    struct sn_group g = {0, 0, 1, NULL};
+    struct sn_error err;
+    char want[128], *fig;
+
+    REQUIRE(draw(&d, "examples/gb200-nvl72.yaml") == 0);
+    REQUIRE(sn_coll_model_new(d.topo, &m, &err) == 0);
+    g.n = (uint32_t)d.topo->naccel;
+    /* the marker at 32 KiB carries the value sim coll prints */
+    REQUIRE(sn_coll_predict(m, SN_COLL_ALLREDUCE, &g, 32768, SN_ALGO_RING, &r,
+                            &err) == 0);
+    snprintf(want, sizeof(want), "<title>ring allreduce at 32 KiB: %s</title>",
+             sn_unit_format(r.busbw, SN_UNIT_BANDWIDTH, (char[48]){0}, 48));
+    fig = figure(d.page.data, "predict-coll-allreduce");
+    REQUIRE(fig != NULL);
+    CHECK_CONTAINS(fig, want);
+    free(fig);
+    sn_coll_model_free(m);
+    drawn_release(&d);
+}
+
+static void test_predict_model_adds_search_and_step(void)
+{
+    struct drawn d;
+    struct sn_report_html_in in = {0};
+    struct sn_buf page = SN_BUF_INIT;
+    struct sn_error err;
+
+    REQUIRE(draw(&d, "examples/gb200-nvl72.yaml") == 0);
+    in.spec = &d.spec;
+    in.topo = d.topo;
+    in.spec_path = "examples/gb200-nvl72.yaml";
+    in.model = sn_catalog_model(&d.spec.catalog, "llama3-8b");
+    REQUIRE(in.model != NULL);
+    REQUIRE(sn_report_html(&in, &page, &err) == 0);
+    CHECK_CONTAINS(page.data, "<figure id=\"predict-search\">");
+    CHECK_CONTAINS(page.data, "<figure id=\"predict-step\">");
+    CHECK_CONTAINS(page.data, "class=\"pick\"");
+    CHECK_CONTAINS(page.data, ">chosen: tp ");
+    sn_buf_release(&page);
+    drawn_release(&d);
+}
+
 static const struct sn_test cases[] = {
+    T(test_predict_busbw_equals_the_model),
+    T(test_predict_model_adds_search_and_step),
     T(test_design_section_present_with_a_spec),
     T(test_design_power_equals_the_plan),
     T(test_design_cable_totals_equal_the_plan),

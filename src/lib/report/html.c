@@ -82,7 +82,8 @@ static const char css[] =
     "svg .bt{font-size:11px;font-weight:600}"
     "svg .srv{fill:var(--c4);fill-opacity:.35;stroke:var(--c0)}"
     "svg .swb{fill:var(--c1);fill-opacity:.35;stroke:var(--c1)}"
-    "svg .ru{font-size:9px}svg .lbl{font-size:12px}\n";
+    "svg .ru{font-size:9px}svg .lbl{font-size:12px}"
+    "svg text.inv{fill:var(--bg)}\n";
 
 void rep_escape(struct sn_buf *b, const char *s)
 {
