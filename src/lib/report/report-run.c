@@ -499,7 +499,7 @@ static void run_findings(struct sn_buf *b, const struct rep_run *r)
         rep_escape(b, f->subject);
         sn_buf_puts(b, "</code> ");
         rep_escape(b, f->label);
-        sn_buf_puts(b, "<br>");
+        sn_buf_puts(b, "<br/>");
         rep_escape(b, f->summary ? f->summary : "");
         if (link != SN_NONE && pictures++ < MAX_PICTURES) {
             char what[200];
