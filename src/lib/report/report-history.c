@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report-int.h"
+#include "report-run.h"
 #include "sn/store.h"
 
 #define HIST_RUNS 60            /* newest runs shown, at most */
@@ -198,7 +198,7 @@ static void hist_plot(struct sn_buf *b, const struct hist *h,
     double *x = sn_xmalloc((h->nruns + 1) * sizeof(double));
     double *y = sn_xmalloc((h->nruns + 1) * sizeof(double));
     char name[SN_RESULT_TEST_MAX + SN_RESULT_PARAMS_MAX + 2], v[32];
-    char title[320];
+    char title[320], u[24], head[sizeof(name) + 32];
 
     snprintf(name, sizeof(name), "%s%s%s", t->test, t->params[0] ? " " : "",
              t->params);
@@ -208,8 +208,13 @@ static void hist_plot(struct sn_buf *b, const struct hist *h,
         y[i] = isfinite(t->value[i]) ? svg_map(&sy, t->value[i]) : NAN;
     }
     svg_open(b, W, H, name);
-    svg_text_fit(b, PL - 40, 14, W - PL + 30, 12, "start", "hd", name);
-    svg_axis_y(b, &sy, PL, W - PR, NULL, t->unit, false);
+    rep_axis_y(b, &sy, PL, W - PR, NULL, t->unit, u, sizeof(u));
+    if (strcmp(t->unit, "s")) /* the axis's unit beside the name */
+        snprintf(head, sizeof(head), "%s, %s", name, u);
+    else
+        sn_strlcpy(head, name, sizeof(head));
+    /* bold glyphs are wider than the toolkit assumes: fit as 15 px */
+    svg_text_fit(b, 4, 14, W - 8, 15, "start", "hd", head);
     run_axis(b, h, x);
     if (isfinite(t->baseline)) {
         double by = svg_map(&sy, t->baseline);

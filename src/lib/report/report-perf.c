@@ -92,6 +92,32 @@ static void figs_release(struct fig *figs, size_t n)
         free(figs[i].idx);
 }
 
+void rep_axis_y(struct sn_buf *b, const struct svg_scale *sy, double x,
+                double gx1, const char *title, const char *unit, char *shown,
+                size_t size)
+{
+    static const char *const prefix[] = {"", "k", "M", "G", "T", "P", "E"};
+    struct svg_scale s = *sy;
+    double top = fmax(fabs(sy->d0), fabs(sy->d1)), f = 1;
+    bool secs = !strcmp(unit, "s"); /* ticks keep "20 us" */
+    size_t i = 0;
+    char u[24], t[96];
+
+    while (unit[0] && !secs && top / f >= 1000 && i < 6) {
+        f *= 1000;
+        i++;
+    }
+    s.d0 /= f;
+    s.d1 /= f;
+    snprintf(u, sizeof(u), "%s%s", prefix[i], unit);
+    if (shown)
+        sn_strlcpy(shown, u, size);
+    if (title && unit[0] && !secs)
+        snprintf(t, sizeof(t), "%s (%s)", title, u);
+    svg_axis_y(b, &s, x, gx1, title && unit[0] && !secs ? t : title,
+               secs ? unit : "", false);
+}
+
 /* The data interval of the series' finite points. */
 static void series_range(const struct series *s, size_t ns, bool y, double *lo,
                          double *hi)
@@ -147,7 +173,7 @@ static void plot_series(struct sn_buf *b, const struct series *s, size_t ns,
     svg_nice_domain(&sy.d0, &sy.d1, false);
     svg_axis_x(b, &sx, PLOT_H - PAD_B, PAD_T, xtitle, xunit,
                !strcmp(xunit, "B"));
-    svg_axis_y(b, &sy, PAD_L, PLOT_W - PAD_R, ytitle, yunit, false);
+    rep_axis_y(b, &sy, PAD_L, PLOT_W - PAD_R, ytitle, yunit, NULL, 0);
     for (size_t k = 0; k < ns; k++) {
         size_t n = s[k].n;
         snprintf(pc, sizeof(pc), "s%d", s[k].color);

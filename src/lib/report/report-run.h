@@ -43,6 +43,15 @@ uint32_t rep_rank_switch(const struct sn_topo *t, uint32_t rank);
 const char *rep_run_anchor(const struct rep_run *r, const char *what, char *buf,
                            size_t size);
 
+/* A y axis whose ticks are short numbers: the unit's SI prefix taken
+ * out of the ticks into the title, "busbw (GB/s)" (seconds keep their
+ * own ticks, "20 us"), as the toolkit has room for ticks of eight
+ * characters. title NULL: none drawn; the prefixed unit ("GB/s") goes
+ * to shown (size bytes) when it is not NULL. */
+void rep_axis_y(struct sn_buf *b, const struct svg_scale *sy, double x,
+                double gx1, const char *title, const char *unit, char *shown,
+                size_t size);
+
 /* The pair bandwidth heatmap (nothing without pair results). */
 void rep_run_heatmap(struct sn_buf *b, const struct rep_run *r);
 /* Collective busbw curves, latency distributions, compute and memory
