@@ -210,7 +210,8 @@ static void hist_plot(struct sn_buf *b, const struct hist *h,
     svg_open(b, W, H, name);
     rep_axis_y(b, &sy, PL, W - PR, NULL, t->unit, u, sizeof(u));
     if (strcmp(t->unit, "s")) /* the axis's unit beside the name */
-        snprintf(head, sizeof(head), "%s, %s", name, u);
+        snprintf(head, sizeof(head), "%s (%s)%s%s", t->test, u,
+                 t->params[0] ? " " : "", t->params); /* unit kept */
     else
         sn_strlcpy(head, name, sizeof(head));
     /* bold glyphs are wider than the toolkit assumes: fit as 15 px */
