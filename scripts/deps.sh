@@ -16,8 +16,10 @@ pkgs_build=(build-essential pkg-config libyaml-dev libsqlite3-dev
 # the metric renderers (tests/metrics), python3 for the Redfish mock
 # (tests/lib/redfish-mock.py, standard library only), curl and openssl
 # for the agent's HTTP and HTTPS tests (tests/watch, unit/test-serve)
+# and xmllint (libxml2-utils) for the NCCL topology file (unit/test-export)
 pkgs_test=(sqlite3 iproute2 clang libclang-rt-14-dev clang-format hwloc
-           iperf3 hpcc jq prometheus python3 curl openssl)
+           iperf3 hpcc jq prometheus python3 curl openssl
+           libxml2-utils)
 
 all=("${pkgs_build[@]}" "${pkgs_test[@]}")
 
