@@ -245,6 +245,37 @@ static void test_nccl_topo_mi300x_full_mesh_counts_xgmi(void)
     sn_spec_release(&spec);
 }
 
+static void test_nccl_topo_nvlink_full_mesh_names_peer_gpus(void)
+{
+    const char *yaml = "accelerator: h100-sxm5-80gb\nsupernode:\n"
+                       "  accelerators: 8\n  per_node: 8\n"
+                       "  fabric: full_mesh\n  links_per_accelerator: 14\n"
+                       "supernodes: 2\n";
+    struct sn_spec spec = {0};
+    struct sn_topo *t = NULL;
+    struct sn_buf b = SN_BUF_INIT;
+    struct sn_error err;
+    struct xml_check c;
+    size_t peers = 0;
+
+    REQUIRE(sn_spec_parse("mesh.yaml", yaml, strlen(yaml), &spec, &err) ==
+            SN_OK);
+    REQUIRE(sn_topo_build(&spec, &t, &err) == SN_OK);
+    REQUIRE(sn_export_nccl_topo(t, 1, &b, &err) == SN_OK);
+    CHECK(nccl_xml_check(b.data, &c));
+    /* 14 links over 7 peers: 2 to each, tclass a GPU's (0x0302xx) */
+    for (const char *p = b.data;
+         (p = strstr(p, "count=\"2\" tclass=\"0x030200\"")); p++)
+        peers++;
+    CHECK(peers == 8 * 7);
+    for (int g = 0; g < 8; g++)
+        CHECK(c.nvlink_sum[g] == 14);
+    CHECK(strstr(b.data, "0x068000") == NULL);
+    sn_buf_release(&b);
+    sn_topo_free(t);
+    sn_spec_release(&spec);
+}
+
 static void test_nccl_topo_refuses_other_vendors_and_nodes(void)
 {
     struct sn_spec spec = {0};
@@ -625,6 +656,7 @@ static const struct sn_test cases[] = {
     T(test_nccl_topo_hgx_h100_follows_nccl_rules),
     T(test_nccl_topo_gb200_follows_nccl_rules),
     T(test_nccl_topo_mi300x_full_mesh_counts_xgmi),
+    T(test_nccl_topo_nvlink_full_mesh_names_peer_gpus),
     T(test_nccl_topo_refuses_other_vendors_and_nodes),
     T(test_nccl_checker_catches_broken_files),
     T(test_hostlist_compresses_and_expands_back),
