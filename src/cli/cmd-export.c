@@ -161,26 +161,28 @@ static int ex_slurm(int argc, char **argv)
     return ctx_close(&c, rc);
 }
 
-static int ex_hostfile(int argc, char **argv)
+/* hostfile and rankfile: a renderer of the topology and the names */
+typedef int (*ex_render)(const struct sn_topo *t, const char *const *hosts,
+                         struct sn_buf *out, struct sn_error *err);
+
+static int ex_placement(int argc, char **argv, ex_render render)
 {
     struct ex_ctx c;
     int rc = ctx_open(&c, argc, argv, 0);
 
-    if (!rc && sn_export_hostfile(c.topo, (const char *const *)c.hosts, &c.out,
-                                  &c.err))
+    if (!rc && render(c.topo, (const char *const *)c.hosts, &c.out, &c.err))
         rc = cli_fail(&c.err);
     return ctx_close(&c, rc);
 }
 
+static int ex_hostfile(int argc, char **argv)
+{
+    return ex_placement(argc, argv, sn_export_hostfile);
+}
+
 static int ex_rankfile(int argc, char **argv)
 {
-    struct ex_ctx c;
-    int rc = ctx_open(&c, argc, argv, 0);
-
-    if (!rc && sn_export_rankfile(c.topo, (const char *const *)c.hosts, &c.out,
-                                  &c.err))
-        rc = cli_fail(&c.err);
-    return ctx_close(&c, rc);
+    return ex_placement(argc, argv, sn_export_rankfile);
 }
 
 static int ex_k8s(int argc, char **argv)

@@ -154,17 +154,38 @@ static bool nccl_xml_check(const char *xml, struct xml_check *c)
     return true;
 }
 
-static int load(const char *path, struct sn_spec *spec, struct sn_topo **t)
-{
+/* One example design built, with its default node names and a buffer. */
+struct fx {
+    struct sn_spec spec;
+    struct sn_topo *t;
+    char **hosts;
+    size_t nh;
+    struct sn_buf b;
     struct sn_error err;
+};
 
-    *t = NULL;
-    if (sn_spec_load(path, spec, &err) || sn_topo_build(spec, t, &err)) {
-        printf("  %s: %s\n", path, err.msg);
+static int fx_open(struct fx *f, const char *path)
+{
+    memset(f, 0, sizeof(*f));
+    sn_buf_init(&f->b);
+    if (sn_spec_load(path, &f->spec, &f->err) ||
+        sn_topo_build(&f->spec, &f->t, &f->err) ||
+        sn_export_hosts(&f->spec, NULL, NULL, 0, &f->hosts, &f->nh, &f->err)) {
+        printf("  %s: %s\n", path, f->err.msg);
         return -1;
     }
     return 0;
 }
+
+static void fx_close(struct fx *f)
+{
+    sn_export_hosts_free(f->hosts, f->nh);
+    sn_buf_release(&f->b);
+    sn_topo_free(f->t);
+    sn_spec_release(&f->spec);
+}
+
+#define HOSTS(f) ((const char *const *)(f).hosts)
 
 /* xmllint where installed (libxml2-utils, scripts/deps.sh): well-formed */
 static void check_xmllint(const char *xml)
@@ -191,24 +212,22 @@ static void check_xmllint(const char *xml)
 
 static void nccl_case(const char *path, uint32_t node, int links)
 {
-    struct sn_spec spec = {0};
-    struct sn_topo *t = NULL;
-    struct sn_buf b = SN_BUF_INIT;
-    struct sn_error err;
+    struct fx f;
     struct xml_check c;
 
-    REQUIRE(load(path, &spec, &t) == 0);
-    REQUIRE(sn_export_nccl_topo(t, node, &b, &err) == SN_OK);
-    if (!nccl_xml_check(b.data, &c))
-        printf("  %s: %s\n", path, c.why);
-    CHECK(nccl_xml_check(b.data, &c));
-    CHECK(c.gpus == spec.scaleup.per_node);
-    for (int g = 0; g < c.gpus && g < 64; g++)
-        CHECK(c.nvlink_sum[g] == links);
-    check_xmllint(b.data);
-    sn_buf_release(&b);
-    sn_topo_free(t);
-    sn_spec_release(&spec);
+    if (fx_open(&f, path) == 0 &&
+        sn_export_nccl_topo(f.t, node, &f.b, &f.err) == SN_OK) {
+        if (!nccl_xml_check(f.b.data, &c))
+            printf("  %s: %s\n", path, c.why);
+        CHECK(nccl_xml_check(f.b.data, &c));
+        CHECK(c.gpus == f.spec.scaleup.per_node);
+        for (int g = 0; g < c.gpus && g < 64; g++)
+            CHECK(c.nvlink_sum[g] == links);
+        check_xmllint(f.b.data);
+    } else {
+        CHECK(!"export nccl-topo");
+    }
+    fx_close(&f);
 }
 
 static void test_nccl_topo_hgx_h100_follows_nccl_rules(void)
@@ -225,24 +244,22 @@ static void test_nccl_topo_gb200_follows_nccl_rules(void)
 
 static void test_nccl_topo_mi300x_full_mesh_counts_xgmi(void)
 {
-    struct sn_spec spec = {0};
-    struct sn_topo *t = NULL;
-    struct sn_buf b = SN_BUF_INIT;
-    struct sn_error err;
+    struct fx f;
     struct xml_check c;
     size_t peers = 0;
 
-    REQUIRE(load("examples/mi300x-16-servers.yaml", &spec, &t) == 0);
-    REQUIRE(sn_export_nccl_topo(t, 3, &b, &err) == SN_OK);
-    CHECK(nccl_xml_check(b.data, &c));
-    /* RCCL's element: one <xgmi> per peer, 7 peers a GPU, 8 GPUs */
-    for (const char *p = b.data; (p = strstr(p, "<xgmi ")); p++)
-        peers++;
-    CHECK(peers == 8 * 7);
-    CHECK(strstr(b.data, "<nvlink") == NULL);
-    sn_buf_release(&b);
-    sn_topo_free(t);
-    sn_spec_release(&spec);
+    if (fx_open(&f, "examples/mi300x-16-servers.yaml") == 0 &&
+        sn_export_nccl_topo(f.t, 3, &f.b, &f.err) == SN_OK) {
+        CHECK(nccl_xml_check(f.b.data, &c));
+        /* RCCL's element: one <xgmi> per peer, 7 peers a GPU, 8 GPUs */
+        for (const char *p = f.b.data; (p = strstr(p, "<xgmi ")); p++)
+            peers++;
+        CHECK(peers == 8 * 7);
+        CHECK(strstr(f.b.data, "<nvlink") == NULL);
+    } else {
+        CHECK(!"export nccl-topo");
+    }
+    fx_close(&f);
 }
 
 static void test_nccl_topo_nvlink_full_mesh_names_peer_gpus(void)
@@ -278,22 +295,18 @@ static void test_nccl_topo_nvlink_full_mesh_names_peer_gpus(void)
 
 static void test_nccl_topo_refuses_other_vendors_and_nodes(void)
 {
-    struct sn_spec spec = {0};
-    struct sn_topo *t = NULL;
-    struct sn_buf b = SN_BUF_INIT;
-    struct sn_error err;
+    struct fx f;
 
-    REQUIRE(load("examples/cloudmatrix-384.yaml", &spec, &t) == 0);
-    CHECK(sn_export_nccl_topo(t, 0, &b, &err) == SN_EINPUT);
-    CHECK_CONTAINS(err.msg, "Huawei");
-    sn_topo_free(t);
-    sn_spec_release(&spec);
-    REQUIRE(load("examples/gb200-nvl72.yaml", &spec, &t) == 0);
-    CHECK(sn_export_nccl_topo(t, 18, &b, &err) == SN_EINPUT);
-    CHECK_CONTAINS(err.msg, "0 to 17");
-    sn_buf_release(&b);
-    sn_topo_free(t);
-    sn_spec_release(&spec);
+    if (fx_open(&f, "examples/cloudmatrix-384.yaml") == 0) {
+        CHECK(sn_export_nccl_topo(f.t, 0, &f.b, &f.err) == SN_EINPUT);
+        CHECK_CONTAINS(f.err.msg, "Huawei");
+    }
+    fx_close(&f);
+    if (fx_open(&f, "examples/gb200-nvl72.yaml") == 0) {
+        CHECK(sn_export_nccl_topo(f.t, 18, &f.b, &f.err) == SN_EINPUT);
+        CHECK_CONTAINS(f.err.msg, "0 to 17");
+    }
+    fx_close(&f);
 }
 
 static void test_nccl_checker_catches_broken_files(void)
@@ -496,29 +509,22 @@ static const char *slurm_check(const char *conf, char **hosts, size_t nh,
 
 static void slurm_case(const char *path, unsigned plugin, size_t blocks)
 {
-    struct sn_spec spec = {0};
-    struct sn_topo *t = NULL;
-    struct sn_buf b = SN_BUF_INIT;
-    struct sn_error err;
+    struct fx f;
     struct slurm_read r;
-    char **hosts = NULL;
-    size_t nh = 0;
     const char *why;
 
-    REQUIRE(load(path, &spec, &t) == 0);
-    REQUIRE(sn_export_hosts(&spec, NULL, NULL, 0, &hosts, &nh, &err) == 0);
-    REQUIRE(sn_export_slurm(t, (const char *const *)hosts, plugin, &b, &err) ==
-            SN_OK);
-    why = slurm_check(b.data, hosts, nh, &r);
-    if (why)
-        printf("  %s: %s\n", path, why);
-    CHECK(why == NULL);
-    CHECK(r.blocks == blocks);
-    CHECK(plugin == SN_SLURM_BLOCK ? r.switches == 0 : r.switches > 0);
-    sn_export_hosts_free(hosts, nh);
-    sn_buf_release(&b);
-    sn_topo_free(t);
-    sn_spec_release(&spec);
+    if (fx_open(&f, path) == 0 &&
+        sn_export_slurm(f.t, HOSTS(f), plugin, &f.b, &f.err) == SN_OK) {
+        why = slurm_check(f.b.data, f.hosts, f.nh, &r);
+        if (why)
+            printf("  %s: %s\n", path, why);
+        CHECK(why == NULL);
+        CHECK(r.blocks == blocks);
+        CHECK(plugin == SN_SLURM_BLOCK ? r.switches == 0 : r.switches > 0);
+    } else {
+        CHECK(!"export slurm");
+    }
+    fx_close(&f);
 }
 
 static void test_slurm_block_has_every_node_once(void)
@@ -557,25 +563,22 @@ static void test_slurm_checker_catches_broken_files(void)
 
 static void test_slurm_refuses_a_plugin_with_nothing_to_do(void)
 {
-    struct sn_spec spec = {0};
-    struct sn_topo *t = NULL;
-    struct sn_buf b = SN_BUF_INIT;
-    struct sn_error err;
-    const char *h[64] = {0};
+    struct fx f;
 
-    REQUIRE(load("examples/dgx-h100-superpod-su.yaml", &spec, &t) == 0);
-    CHECK(sn_export_slurm_plugins(t) == SN_SLURM_TREE);
-    CHECK(sn_export_slurm(t, h, SN_SLURM_BLOCK, &b, &err) == SN_EINPUT);
-    CHECK_CONTAINS(err.msg, "one node");
-    sn_topo_free(t);
-    sn_spec_release(&spec);
-    REQUIRE(load("examples/gb200-nvl72.yaml", &spec, &t) == 0);
-    CHECK(sn_export_slurm_plugins(t) == SN_SLURM_BLOCK);
-    CHECK(sn_export_slurm(t, h, SN_SLURM_TREE, &b, &err) == SN_EINPUT);
-    CHECK_CONTAINS(err.msg, "external");
-    sn_buf_release(&b);
-    sn_topo_free(t);
-    sn_spec_release(&spec);
+    if (fx_open(&f, "examples/dgx-h100-superpod-su.yaml") == 0) {
+        CHECK(sn_export_slurm_plugins(f.t) == SN_SLURM_TREE);
+        CHECK(sn_export_slurm(f.t, HOSTS(f), SN_SLURM_BLOCK, &f.b, &f.err) ==
+              SN_EINPUT);
+        CHECK_CONTAINS(f.err.msg, "one node");
+    }
+    fx_close(&f);
+    if (fx_open(&f, "examples/gb200-nvl72.yaml") == 0) {
+        CHECK(sn_export_slurm_plugins(f.t) == SN_SLURM_BLOCK);
+        CHECK(sn_export_slurm(f.t, HOSTS(f), SN_SLURM_TREE, &f.b, &f.err) ==
+              SN_EINPUT);
+        CHECK_CONTAINS(f.err.msg, "external");
+    }
+    fx_close(&f);
 }
 
 /* ---- MPI and Kubernetes
@@ -583,25 +586,25 @@ static void test_slurm_refuses_a_plugin_with_nothing_to_do(void)
 
 static void test_rankfile_fills_domains_with_consecutive_ranks(void)
 {
-    struct sn_spec spec = {0};
-    struct sn_topo *t = NULL;
-    struct sn_buf b = SN_BUF_INIT;
-    struct sn_error err;
-    char **hosts = NULL;
-    size_t nh = 0;
-    int *seen;
+    struct fx f;
+    int seen[72] = {0};
     long ranks = 0;
 
-    REQUIRE(load("examples/gb200-nvl72.yaml", &spec, &t) == 0);
-    REQUIRE(sn_export_hosts(&spec, NULL, NULL, 0, &hosts, &nh, &err) == 0);
-    REQUIRE(sn_export_rankfile(t, (const char *const *)hosts, &b, &err) == 0);
-    seen = sn_xcalloc(72, sizeof(*seen));
-    for (const char *p = b.data; (p = strstr(p, "\nrank ")); p++) {
+    if (fx_open(&f, "examples/gb200-nvl72.yaml") ||
+        sn_export_rankfile(f.t, HOSTS(f), &f.b, &f.err)) {
+        CHECK(!"export rankfile");
+        fx_close(&f);
+        return;
+    }
+    for (const char *p = f.b.data; (p = strstr(p, "\nrank ")); p++) {
         long r;
         unsigned node, sock, core;
-        REQUIRE(sscanf(p, "\nrank %ld=node%u slot=%u:%u", &r, &node, &sock,
-                       &core) == 4);
-        REQUIRE(r >= 0 && r < 72);
+        if (sscanf(p, "\nrank %ld=node%u slot=%u:%u", &r, &node, &sock,
+                   &core) != 4 ||
+            r < 0 || r >= 72) {
+            CHECK(!"a rankfile line as Open MPI reads it");
+            break;
+        }
         seen[r]++;
         /* 4 GPUs a tray: ranks 4k..4k+3 on tray k, 2 on each Grace */
         CHECK(node == (unsigned)(r / 4));
@@ -611,45 +614,33 @@ static void test_rankfile_fills_domains_with_consecutive_ranks(void)
     CHECK(ranks == 72);
     for (int r = 0; r < 72; r++)
         CHECK(seen[r] == 1);
-    free(seen);
-    sn_export_hosts_free(hosts, nh);
-    sn_buf_release(&b);
-    sn_topo_free(t);
-    sn_spec_release(&spec);
+    fx_close(&f);
 }
 
 static void test_k8s_labels_only_multi_node_domains(void)
 {
-    struct sn_spec spec = {0};
-    struct sn_topo *t = NULL;
-    struct sn_buf b = SN_BUF_INIT;
-    struct sn_error err;
-    char **hosts = NULL;
-    size_t nh = 0, labels = 0;
+    struct fx f;
+    size_t labels = 0;
     bool multi = false;
 
-    REQUIRE(load("examples/gb200-nvl72.yaml", &spec, &t) == 0);
-    REQUIRE(sn_export_hosts(&spec, NULL, NULL, 0, &hosts, &nh, &err) == 0);
-    REQUIRE(sn_export_k8s(t, (const char *const *)hosts, &b, &multi, &err) ==
-            0);
-    CHECK(multi);
-    for (const char *p = b.data; (p = strstr(p, "kubectl label")); p++)
-        labels++;
-    CHECK(labels == 18);
-    CHECK_CONTAINS(b.data, "node017 " SN_K8S_CLIQUE_LABEL "=gb200-nvl72.0");
-    sn_export_hosts_free(hosts, nh);
-    sn_buf_release(&b);
-    sn_topo_free(t);
-    sn_spec_release(&spec);
-    REQUIRE(load("examples/mi300x-16-servers.yaml", &spec, &t) == 0);
-    REQUIRE(sn_export_hosts(&spec, NULL, NULL, 0, &hosts, &nh, &err) == 0);
-    REQUIRE(sn_export_k8s(t, (const char *const *)hosts, &b, &multi, &err) ==
-            0);
-    CHECK(!multi);
-    sn_export_hosts_free(hosts, nh);
-    sn_buf_release(&b);
-    sn_topo_free(t);
-    sn_spec_release(&spec);
+    if (fx_open(&f, "examples/gb200-nvl72.yaml") == 0 &&
+        sn_export_k8s(f.t, HOSTS(f), &f.b, &multi, &f.err) == SN_OK) {
+        CHECK(multi);
+        for (const char *p = f.b.data; (p = strstr(p, "kubectl label")); p++)
+            labels++;
+        CHECK(labels == 18);
+        CHECK_CONTAINS(f.b.data,
+                       "node017 " SN_K8S_CLIQUE_LABEL "=gb200-nvl72.0");
+    } else {
+        CHECK(!"export k8s");
+    }
+    fx_close(&f);
+    if (fx_open(&f, "examples/mi300x-16-servers.yaml") == 0 &&
+        sn_export_k8s(f.t, HOSTS(f), &f.b, &multi, &f.err) == SN_OK)
+        CHECK(!multi);
+    else
+        CHECK(!"export k8s");
+    fx_close(&f);
 }
 
 static const struct sn_test cases[] = {
