@@ -87,6 +87,29 @@ int sn_hostlist_expand(const char *expr, size_t max, char ***names,
 int sn_export_nccl_topo(const struct sn_topo *t, uint32_t node,
                         struct sn_buf *out, struct sn_error *err);
 
+/* The machine's own names for a node's devices, so that NCCL, which keeps
+ * only the devices it finds by bus id (and NICs by name), uses the file:
+ * from a file of lines "gpu I BUSID" and "nic J NAME BUSID" ('#'
+ * comments), I and J the design's device numbers within the node, BUSID
+ * as nvidia-smi or sysfs writes it ("00000000:18:00.0" or
+ * "0000:18:00.0"), NAME the RDMA device ("mlx5_0"). */
+#define SN_NCCL_MAX_DEV 32
+struct sn_nccl_machine {
+    char gpu_busid[SN_NCCL_MAX_DEV][16]; /* "" where not given */
+    char nic_busid[SN_NCCL_MAX_DEV][16];
+    char nic_name[SN_NCCL_MAX_DEV][64];
+};
+/* Parse such a file into *m (zeroed first). SN_EINPUT with
+ * "file:line:col: ..." for a bad line, number, bus id or name, or a
+ * device given twice. */
+int sn_nccl_machine_parse(const char *file, const char *text, size_t len,
+                          struct sn_nccl_machine *m, struct sn_error *err);
+/* sn_export_nccl_topo() with the machine's names where m gives them (m
+ * may be NULL); SN_EINPUT when m names a device the node does not have. */
+int sn_export_nccl_topo_on(const struct sn_topo *t, uint32_t node,
+                           const struct sn_nccl_machine *m,
+                           struct sn_buf *out, struct sn_error *err);
+
 /* Slurm topology: SN_SLURM_BLOCK writes topology.conf for topology/block
  * (a block per scale-up domain), SN_SLURM_TREE topology.conf for
  * topology/tree (the scale-out switches), both together topology.yaml

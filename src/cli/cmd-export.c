@@ -20,6 +20,7 @@ struct ex_opts {
     const char *spec;
     const char *output;
     const char *hosts;
+    const char *machine; /* nccl-topo: the machine's bus ids and names */
     long long node;
     unsigned plugins; /* 0: the design's own choice */
     struct cli_sets sets;
@@ -60,6 +61,10 @@ static int parse(int argc, char **argv, unsigned allowed, struct ex_opts *o)
                    (v = cli_opt_value(argc, argv, &i, "--node", NULL, &rc))) {
             if (cli_parse_long("--node", v, 0, 1000000, &o->node))
                 return SN_EXIT_USAGE;
+        } else if ((allowed & OPT_NODE) &&
+                   (v = cli_opt_value(argc, argv, &i, "--machine", NULL,
+                                      &rc))) {
+            o->machine = v;
         } else if ((allowed & OPT_PLUGIN) &&
                    (v = cli_opt_value(argc, argv, &i, "--plugin", NULL, &rc))) {
             if ((rc = parse_plugin(v, &o->plugins)))
@@ -135,10 +140,23 @@ static int ctx_close(struct ex_ctx *c, int rc)
 static int ex_nccl(int argc, char **argv)
 {
     struct ex_ctx c;
+    struct sn_nccl_machine *m = NULL;
+    char *text = NULL;
+    size_t len = 0;
     int rc = ctx_open(&c, argc, argv, OPT_NODE);
 
-    if (!rc && sn_export_nccl_topo(c.topo, (uint32_t)c.o.node, &c.out, &c.err))
+    if (!rc && c.o.machine) {
+        /* a line a device: 1 MiB is far past any server */
+        m = sn_xcalloc(1, sizeof(*m));
+        if (sn_read_file(c.o.machine, (size_t)1 << 20, &text, &len, &c.err) ||
+            sn_nccl_machine_parse(c.o.machine, text, len, m, &c.err))
+            rc = cli_fail(&c.err);
+    }
+    if (!rc &&
+        sn_export_nccl_topo_on(c.topo, (uint32_t)c.o.node, m, &c.out, &c.err))
         rc = cli_fail(&c.err);
+    free(text);
+    free(m);
     return ctx_close(&c, rc);
 }
 
@@ -214,7 +232,8 @@ static int export_run(int argc, char **argv)
 const struct sn_cmd sn_cmd_export = {
     "export",
     "nccl-topo|slurm|hostfile|rankfile|k8s SPEC [--hosts FILE] "
-    "[--node N] [--plugin block|tree|both] [--set KEY=VALUE]... [-o FILE]",
+    "[--node N] [--machine FILE] [--plugin block|tree|both] [--set "
+    "KEY=VALUE]... [-o FILE]",
     "hand the design to the runtime: NCCL topology, Slurm, MPI, Kubernetes",
     "Writes a file the runtime reads, made from the design SPEC describes\n"
     "(docs/export.md):\n\n"
@@ -231,6 +250,8 @@ const struct sn_cmd sn_cmd_export = {
     "  --hosts FILE        node names, one a line in rank order (default: the\n"
     "                      spec's hosts:, else node000, node001, ...)\n"
     "  --node N            nccl-topo: the node, 0-based (default 0)\n"
+    "  --machine FILE      nccl-topo: the machine's bus ids and NIC names,\n"
+    "                      lines 'gpu I BUSID' and 'nic J NAME BUSID'\n"
     "  --plugin P          slurm: block, tree or both\n"
     "  --set KEY=VALUE     override one value of the spec\n"
     "  -o, --output FILE   write FILE (whole or not at all) instead of\n"

@@ -293,6 +293,42 @@ static void test_nccl_topo_nvlink_full_mesh_names_peer_gpus(void)
     sn_spec_release(&spec);
 }
 
+static void test_nccl_topo_takes_the_machines_bus_ids_and_names(void)
+{
+    const char *text = "# one server\ngpu 0 00000000:1B:00.0\n"
+                       "nic 1 mlx5_3 0000:40:00.0 # rail 1\n";
+    struct sn_nccl_machine m;
+    struct sn_error err;
+    struct fx f;
+    struct xml_check c;
+
+    REQUIRE(sn_nccl_machine_parse("m.txt", text, strlen(text), &m, &err) ==
+            SN_OK);
+    CHECK_STR(m.gpu_busid[0], "0000:1b:00.0");
+    CHECK_STR(m.nic_name[1], "mlx5_3");
+    CHECK(sn_nccl_machine_parse("m.txt", "gpu 32 0000:1b:00.0", 19, &m, &err) ==
+          SN_EINPUT);
+    CHECK_CONTAINS(err.msg, "m.txt:1:5:");
+    CHECK(sn_nccl_machine_parse("m.txt", "nic 0 mlx5_0\n", 13, &m, &err) ==
+          SN_EINPUT);
+    CHECK(sn_nccl_machine_parse("m.txt", "gpu 0 0000:1b:00.0 x", 20, &m,
+                                &err) == SN_EINPUT);
+    REQUIRE(sn_nccl_machine_parse("m.txt", text, strlen(text), &m, &err) ==
+            SN_OK);
+    if (fx_open(&f, "examples/dgx-h100-superpod-su.yaml") == 0 &&
+        sn_export_nccl_topo_on(f.t, 0, &m, &f.b, &f.err) == SN_OK) {
+        CHECK(nccl_xml_check(f.b.data, &c));
+        CHECK_CONTAINS(f.b.data, "<pci busid=\"0000:1b:00.0\" class=\"0x0302");
+        CHECK_CONTAINS(f.b.data, "busid=\"0000:40:00.0\" class=\"0x0207");
+        CHECK_CONTAINS(f.b.data, "name=\"mlx5_3\" dev=\"1\"");
+        /* the NICs the file does not name keep clear of its names */
+        CHECK(strstr(f.b.data, "name=\"mlx5_3\" dev=\"3\"") == NULL);
+    } else {
+        CHECK(!"export nccl-topo --machine");
+    }
+    fx_close(&f);
+}
+
 static void test_nccl_topo_refuses_other_vendors_and_nodes(void)
 {
     struct fx f;
@@ -648,6 +684,7 @@ static const struct sn_test cases[] = {
     T(test_nccl_topo_gb200_follows_nccl_rules),
     T(test_nccl_topo_mi300x_full_mesh_counts_xgmi),
     T(test_nccl_topo_nvlink_full_mesh_names_peer_gpus),
+    T(test_nccl_topo_takes_the_machines_bus_ids_and_names),
     T(test_nccl_topo_refuses_other_vendors_and_nodes),
     T(test_nccl_checker_catches_broken_files),
     T(test_hostlist_compresses_and_expands_back),

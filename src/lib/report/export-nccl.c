@@ -63,6 +63,7 @@ struct node_view {
     uint32_t sn, server, index;
     bool amd; /* RCCL: <xgmi> links, AMD ids */
     bool c2c; /* GPUs on their CPU by NVLink-C2C (Grace) */
+    const struct sn_nccl_machine *m; /* the machine's names, or NULL */
     uint32_t gpu[MAX_GPUS], nic[MAX_NICS], cpu[MAX_CPUS], nvsw[MAX_NVSW];
     size_t ngpu, nnic, ncpu, nnvsw;
     int gpu_cpu[MAX_GPUS], nic_cpu[MAX_NICS];
@@ -141,7 +142,7 @@ static int gather(struct node_view *v, struct sn_error *err)
  * topology, one PCIe switch per pair of GPUs of a CPU with the NICs that
  * sit beside them; bus numbers given in NCCL's form, domain = CPU. A
  * C2C-attached GPU (Grace) hangs from its CPU with no switch. */
-static void lay_out(struct node_view *v)
+static void lay_out(struct node_view *v, const struct sn_nccl_machine *m)
 {
     int pos[MAX_CPUS] = {0};
 
@@ -174,6 +175,13 @@ static void lay_out(struct node_view *v)
                      0xc0 + (int)j);
         }
     }
+    /* the machine's own ids where given: NCCL matches GPUs by bus id */
+    for (size_t g = 0; m && g < v->ngpu; g++)
+        if (m->gpu_busid[g][0])
+            sn_strlcpy(v->gpu_bus[g], m->gpu_busid[g], sizeof(v->gpu_bus[g]));
+    for (size_t j = 0; m && j < v->nnic; j++)
+        if (m->nic_busid[j][0])
+            sn_strlcpy(v->nic_bus[j], m->nic_busid[j], sizeof(v->nic_bus[j]));
     for (size_t s = 0; s < v->nnvsw; s++)
         snprintf(v->nvsw_bus[s], sizeof(v->nvsw_bus[s]), "%04x:%02x:00.0",
                  (int)v->ncpu, 0x10 + (int)s);
@@ -288,9 +296,26 @@ static void put_gpu(struct sn_buf *b, const struct node_view *v, size_t g,
     sn_buf_printf(b, "%*s</pci>\n", indent, "");
 }
 
+/* A NIC's RDMA device name: the machine's where given (NCCL finds a NIC
+ * of the file by it), else mlx5_J for NVIDIA (Mellanox) NICs, netJ. */
+static const char *net_name(const struct node_view *v, size_t j, bool mlx,
+                            char *buf)
+{
+    bool named = false;
+
+    for (size_t i = 0; v->m && i < SN_NCCL_MAX_DEV; i++)
+        named |= v->m->nic_name[i][0] != '\0';
+    if (named && v->m->nic_name[j][0])
+        return v->m->nic_name[j];
+    /* the machine names some NICs: the others must not take their names */
+    snprintf(buf, 64, "%s%zu", named ? "sn_nic" : mlx ? "mlx5_" : "net", j);
+    return buf;
+}
+
 static void put_nic(struct sn_buf *b, const struct node_view *v, size_t j,
                     int indent)
 {
+    char name[64];
     const struct sn_scaleout *so = &v->t->spec->scaleout;
     const struct sn_nic_info *nic = so->nic;
     bool mlx = nic && sn_strcaseeq(nic->vendor, "NVIDIA");
@@ -305,11 +330,11 @@ static void put_nic(struct sn_buf *b, const struct node_view *v, size_t j,
     /* speed in Mb/s (topo.cc: bw = speed / 8000 GB/s); guid distinct per
      * NIC so NCCL keeps them apart (ports of one NIC share a guid) */
     sn_buf_printf(b,
-                  "%*s<nic>\n%*s<net name=\"%s%zu\" dev=\"%zu\" "
+                  "%*s<nic>\n%*s<net name=\"%s\" dev=\"%zu\" "
                   "speed=\"%.0f\" port=\"1\" latency=\"0\" "
                   "guid=\"0x%016llx\" maxconn=\"131072\" gdr=\"1\"/>\n"
                   "%*s</nic>\n",
-                  indent + 2, "", indent + 4, "", mlx ? "mlx5_" : "net", j, j,
+                  indent + 2, "", indent + 4, "", net_name(v, j, mlx, name), j,
                   rate * 8 / 1e6,
                   GUID_BASE | (unsigned long long)v->index << 16 |
                       (unsigned long long)(j + 1),
@@ -402,6 +427,32 @@ static void put_comment_text(struct sn_buf *b, const char *s)
 int sn_export_nccl_topo(const struct sn_topo *t, uint32_t node,
                         struct sn_buf *out, struct sn_error *err)
 {
+    return sn_export_nccl_topo_on(t, node, NULL, out, err);
+}
+
+/* A device the machine file names that the node does not have. */
+static int machine_extra(const struct node_view *v,
+                         const struct sn_nccl_machine *m, struct sn_error *err)
+{
+    for (size_t i = 0; m && i < SN_NCCL_MAX_DEV; i++) {
+        if (m->gpu_busid[i][0] && i >= v->ngpu)
+            return sn_error_set(err, SN_EINPUT,
+                                "the machine file names gpu %zu; node %u has "
+                                "%zu GPUs",
+                                i, v->index, v->ngpu);
+        if (m->nic_busid[i][0] && i >= v->nnic)
+            return sn_error_set(err, SN_EINPUT,
+                                "the machine file names nic %zu; node %u has "
+                                "%zu NICs",
+                                i, v->index, v->nnic);
+    }
+    return SN_OK;
+}
+
+int sn_export_nccl_topo_on(const struct sn_topo *t, uint32_t node,
+                           const struct sn_nccl_machine *m, struct sn_buf *out,
+                           struct sn_error *err)
+{
     const struct sn_spec *s = t->spec;
     int per = sn_spec_nodes_per_supernode(s);
     long long nodes = (long long)per * s->supernodes;
@@ -429,22 +480,26 @@ int sn_export_nccl_topo(const struct sn_topo *t, uint32_t node,
     v->amd = sn_strcaseeq(s->accel->vendor, "AMD");
     sn_accel_host(s->accel, &host);
     v->c2c = strcmp(host.link, "PCIe") != 0;
-    if ((rc = gather(v, err)))
+    v->m = m;
+    if ((rc = gather(v, err)) || (rc = machine_extra(v, m, err)))
         goto out;
-    lay_out(v);
+    lay_out(v, m);
     id = ident_of(s->accel);
     sn_buf_puts(out, "<system version=\"1\">\n");
     sn_buf_puts(out, "  <!-- supernode export nccl-topo: design '");
     put_comment_text(out, s->name ? s->name : "");
     sn_buf_printf(out,
                   "', node %u (supernode %u, node %u) -->\n"
-                  "  <!-- layout %s; bus ids are placeholders in NCCL's "
-                  "form: NCCL keeps only the GPUs whose bus id it finds on "
-                  "the machine (docs/export.md) -->\n",
+                  "  <!-- layout %s; %s -->\n",
                   node, v->sn, v->server,
                   v->c2c ? "GPUs on their CPU by NVLink-C2C, NICs on the CPU"
                          : "one PCIe switch per GPU pair of a CPU with the "
-                           "NICs beside them (HGX/DGX)");
+                           "NICs beside them (HGX/DGX)",
+                  m ? "GPU and NIC bus ids the machine's where its file "
+                      "gave them, the rest placeholders"
+                    : "bus ids are placeholders in NCCL's form: NCCL keeps "
+                      "only the GPUs whose bus id it finds on the machine "
+                      "(docs/export.md: the machine file)");
     for (size_t c = 0; c < v->ncpu; c++)
         put_cpu(out, v, (int)c, id);
     sn_buf_puts(out, "</system>\n");
