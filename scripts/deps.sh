@@ -16,8 +16,9 @@ pkgs_build=(build-essential pkg-config libyaml-dev libsqlite3-dev
 # the metric renderers (tests/metrics), python3 for the Redfish mock
 # (tests/lib/redfish-mock.py, standard library only), curl and openssl
 # for the agent's HTTP and HTTPS tests (tests/watch, unit/test-serve);
-# xmllint (libxml2-utils) and headless chromium for the HTML report
-# (tests/report)
+# xmllint (libxml2-utils) for the HTML report and the NCCL topology
+# file (tests/report, unit/test-export), headless chromium for the
+# report (tests/report)
 pkgs_test=(sqlite3 iproute2 clang libclang-rt-14-dev clang-format hwloc
            iperf3 hpcc jq prometheus python3 curl openssl)
 pkgs_test+=(libxml2-utils chromium)

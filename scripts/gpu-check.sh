@@ -194,6 +194,39 @@ else
     bad "corruption caught on the GPU (exit $rc)"
 fi
 
+# 5b. NCCL reads the topology file supernode writes (NCCL_TOPO_FILE): the
+#     design's node with GPU 0's placeholder bus id replaced by the real
+#     one (NCCL keeps only the GPUs it finds on the machine), one rank of
+#     collectives, and NCCL's own log saying it loaded the file and found
+#     nothing in it to refuse ("XML ..." errors, "wrong version")
+topo_spec=examples/dgx-h100-superpod-su.yaml
+[[ ${#spec[@]} -eq 2 ]] && topo_spec=${spec[1]}
+real=$(nvidia-smi --query-gpu=pci.bus_id --format=csv,noheader -i 0 |
+    tr 'A-F' 'a-f' | sed 's/^0000\(....:\)/\1/')
+if "$sn" export nccl-topo "$topo_spec" -o "$out/topo-design.xml" \
+        2>"$out/topo.err"; then
+    mine=$(grep -B1 '<gpu dev="0"' "$out/topo-design.xml" |
+        sed -n 's/.*<pci busid="\([^"]*\)".*/\1/p' | head -n 1)
+    sed "s/busid=\"$mine\"/busid=\"$real\"/" "$out/topo-design.xml" \
+        >"$out/topo.xml"
+    NCCL_TOPO_FILE=$out/topo.xml NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,GRAPH \
+        NCCL_DEBUG_FILE=$out/nccl-topo.%h.%p.log timeout 120 \
+        "$sn" bench --backend cuda coll --ops allreduce -b 1M -e 1M -n 3 \
+        >"$out/topo-bench.txt" 2>&1
+    rc=$?
+    if [[ $rc -eq 0 ]] && cat "$out"/nccl-topo.*.log 2>/dev/null |
+            grep -q "Loading topology file $out/topo.xml" &&
+            ! cat "$out"/nccl-topo.*.log |
+            grep -qE "XML (Parse|Mismatch|Topology)|too long|wrong version"; then
+        ok "NCCL loaded the exported topology file (GPU 0 at $real)"
+    else
+        bad "NCCL with the exported topology file (exit $rc)"
+        cat "$out"/nccl-topo.*.log 2>/dev/null | grep -E "WARN|XML" | head
+    fi
+else
+    bad "export nccl-topo $topo_spec: $(tail -n 1 "$out/topo.err")"
+fi
+
 # 6. the figures, for docs/benchmarks.md
 cat "$out/gpu-bench.txt"
 echo "took $((SECONDS - start)) s"

@@ -460,6 +460,10 @@ struct sn_accel_host {
 void sn_accel_host(const struct sn_accel_info *a, struct sn_accel_host *h);
 int sn_spec_nodes_per_supernode(const struct sn_spec *spec);
 
+/* A host name as `hosts:` takes it (and gethostname() gives it): 1 to 64
+ * letters, digits, '.', '-' or '_'. */
+bool sn_spec_host_name_ok(const char *s);
+
 const char *sn_fabric_name(enum sn_fabric f);
 const char *sn_net_topology_name(enum sn_net_topology t);
 

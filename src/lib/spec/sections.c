@@ -477,8 +477,7 @@ static int workload(struct sn__ctx *c)
 /* ---- hosts: the host of every node ----------------------------------------
  */
 
-/* A host name as gethostname() gives it: letters, digits, '.', '-', '_'. */
-static bool host_name_ok(const char *s)
+bool sn_spec_host_name_ok(const char *s)
 {
     size_t n = strlen(s);
 
@@ -559,7 +558,7 @@ static int hosts(struct sn__ctx *c)
     s->hosts = sn__arena_alloc(c->arena, (h->n + 1) * sizeof(*s->hosts));
     for (size_t i = 0; i < h->n; i++) {
         const struct sn_yaml *v = h->items[i];
-        if (v->type != SN_YAML_SCALAR || !host_name_ok(v->value))
+        if (v->type != SN_YAML_SCALAR || !sn_spec_host_name_ok(v->value))
             return sn__fail(c, v,
                             "hosts[%zu] is not a host name (expected "
                             "letters, digits, '.', '-' or '_', up to 64)",

@@ -1,0 +1,4 @@
+# CloudMatrix 384: every node labelled with its scale-up domain
+args: export k8s examples/cloudmatrix-384.yaml
+exit: 0
+stdout: tests/cli/expected/export-k8s-cloudmatrix.out

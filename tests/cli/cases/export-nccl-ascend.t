@@ -1,0 +1,5 @@
+# NCCL topology for an Ascend design is refused with the reason
+args: export nccl-topo examples/cloudmatrix-384.yaml
+exit: 2
+stderr-has: is Huawei's
+stdout-lacks: <system

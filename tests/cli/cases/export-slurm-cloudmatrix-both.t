@@ -1,0 +1,4 @@
+# CloudMatrix 384: both plugins as topology.yaml
+args: export slurm examples/cloudmatrix-384.yaml --plugin both
+exit: 0
+stdout: tests/cli/expected/export-slurm-cloudmatrix-both.out
