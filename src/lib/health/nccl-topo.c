@@ -3,6 +3,7 @@
  * at its PCIe distance; the checks against the design live in
  * nccl-check.c. Format: NVIDIA/nccl src/graph/xml.{h,cc} and topo.cc
  * (docs/doctor.md, "NCCL's view"). */
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -410,10 +411,12 @@ int sn_nccl_topo_parse(const char *name, const char *text, size_t len,
                                 XML_PARSE_NOWARNING);
     if (!doc) {
         xmlErrorPtr e = xmlCtxtGetLastError(ctxt);
-        char msg[256] = "not well-formed XML";
+        char raw[256] = "not well-formed XML", msg[256];
         if (e && e->message)
-            sn_str_clean(msg, sizeof(msg), e->message, 0);
-        msg[strcspn(msg, "\n")] = '\0';
+            snprintf(raw, sizeof(raw), "%s", e->message);
+        raw[strcspn(raw, "\n")] = '\0'; /* libxml2 ends it with one */
+        raw[0] = (char)tolower((unsigned char)raw[0]);
+        sn_str_clean(msg, sizeof(msg), raw, 0);
         rc = sn_error_at(err, SN_EINPUT, name, e ? e->line : 0, e ? e->int2 : 0,
                          "%s", msg);
         goto out;
