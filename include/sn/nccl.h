@@ -177,6 +177,7 @@ struct sn_nccl_log {
     char version[32];    /* "2.21.5" */
     char built_cuda[16]; /* "12.4", from "NCCL version 2.21.5+cuda12.4" */
     int version_line;
+    int cuda_driver; /* "cudaDriverVersion 12060": 12060, 0 not said */
     int nranks, nnodes, local_ranks; /* -1 when the log does not say */
     bool mnnvl;
     char **rank_host; /* rank_host[r] or NULL; nranks entries */

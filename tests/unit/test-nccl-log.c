@@ -228,7 +228,26 @@ static void test_hostile_lines_are_cut_and_cleaned(void)
     free(text);
 }
 
+static void test_nccl_built_for_a_newer_cuda_than_the_driver_fails(void)
+{
+    struct sn_nccl_log *l =
+        parse(P "cudaDriverVersion 12020\n" P "NCCL version 2.27.7+cuda13.0\n");
+    struct sn_health_report rep;
+
+    REQUIRE(l);
+    CHECK(l->cuda_driver == 12020);
+    sn_health_report_init(&rep);
+    sn_nccl_log_check(l, NULL, &rep);
+    REQUIRE(rep.nchecks > 0);
+    CHECK(rep.checks[0].status == SN_HEALTH_FAIL);
+    CHECK_CONTAINS(rep.checks[0].evidence,
+                   "built for CUDA 13.0; the driver supports CUDA 12.2");
+    sn_health_report_release(&rep);
+    sn_nccl_log_free(l);
+}
+
 static const struct sn_test cases[] = {
+    T(test_nccl_built_for_a_newer_cuda_than_the_driver_fails),
     T(test_healthy_log_reads_what_nccl_chose),
     T(test_healthy_log_passes),
     T(test_socket_fallback_fails_with_the_remedy),

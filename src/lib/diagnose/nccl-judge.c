@@ -16,6 +16,7 @@ static void line_ref(const struct sn_nccl_log *l, int line, char *buf,
 static void check_version(const struct sn_nccl_log *l,
                           struct sn_health_report *rep)
 {
+    int ma = 0, mi = 0, dma = 0, dmi = 0;
     char at[300];
 
     if (!l->version[0]) {
@@ -26,10 +27,26 @@ static void check_version(const struct sn_nccl_log *l,
         return;
     }
     line_ref(l, l->version_line, at, sizeof(at));
-    sn_health_report_add(rep, "nccl.log.version", SN_HEALTH_PASS, "job", NULL,
-                         "NCCL %s%s%s (%s)", l->version,
-                         l->built_cuda[0] ? " built for CUDA " : "",
-                         l->built_cuda, at);
+    if (sscanf(l->built_cuda, "%d.%d", &ma, &mi) == 2 && l->cuda_driver) {
+        dma = l->cuda_driver / 1000;
+        dmi = l->cuda_driver % 1000 / 10;
+    }
+    if (dma && (ma > dma || (ma == dma && mi > dmi)))
+        sn_health_report_add(
+            rep, "nccl.log.version", ma > dma ? SN_HEALTH_FAIL : SN_HEALTH_WARN,
+            "job",
+            "NCCL is built for a newer CUDA than the driver supports: "
+            "upgrade the driver, or use the NCCL build for the driver's CUDA "
+            "(minor version compatibility covers a newer minor release "
+            "only, with limits)",
+            "NCCL %s built for CUDA %s; the driver supports CUDA %d.%d "
+            "(cudaDriverVersion %d) (%s)",
+            l->version, l->built_cuda, dma, dmi, l->cuda_driver, at);
+    else
+        sn_health_report_add(rep, "nccl.log.version", SN_HEALTH_PASS, "job",
+                             NULL, "NCCL %s%s%s (%s)", l->version,
+                             l->built_cuda[0] ? " built for CUDA " : "",
+                             l->built_cuda, at);
 }
 
 static void check_ranks(const struct sn_nccl_log *l,

@@ -185,6 +185,8 @@ static void on_info(struct lctx *c, const char *m, const char *host)
         if (sscanf(m + 13, "%31[0-9.]+cuda%15[0-9.]", l->version,
                    l->built_cuda) >= 1)
             l->version_line = c->lineno;
+    } else if (sscanf(m, "cudaDriverVersion %d", &a) == 1) {
+        l->cuda_driver = a > 0 && a < 1000000 ? a : 0;
     } else if (sn_startswith(m, "Channel ")) {
         on_channel(c, m);
     } else if (strstr(m, " rank ") && (sn_startswith(m, "comm 0x") ||
