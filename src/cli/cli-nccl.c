@@ -96,3 +96,14 @@ int cli_nccl_log(const char *log, const char *spec_path, enum sn_format format,
     sn_nccl_log_free(l);
     return status;
 }
+
+const char *cli_nccl_dir(char *buf, size_t size)
+{
+    const char *tmp = getenv("TMPDIR");
+
+    if (!tmp || !*tmp)
+        tmp = "/tmp";
+    if ((size_t)snprintf(buf, size, "%s/supernode-nccl-XXXXXX", tmp) >= size)
+        return NULL;
+    return mkdtemp(buf);
+}

@@ -16,4 +16,9 @@ int cli_nccl_topo(const char *dump, const char *spec_path,
 int cli_nccl_log(const char *log, const char *spec_path, enum sn_format format,
                  const char *json_out);
 
+/* A fresh directory for NCCL's dump and log of one bench run, under
+ * $TMPDIR (else /tmp), in buf; NULL when it cannot be made. Kept after
+ * the run: the notes name it. */
+const char *cli_nccl_dir(char *buf, size_t size);
+
 #endif
