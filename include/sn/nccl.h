@@ -53,6 +53,8 @@ struct sn_nccl_design {
 
 /* Nothing expected. */
 void sn_nccl_design_init(struct sn_nccl_design *d);
+/* A design that expects nothing, for checks given none (static). */
+const struct sn_nccl_design *sn_nccl_design_none(void);
 /* What the spec expects of one node, through the node section's rules
  * (sn_health_node_from_spec): GPUs, NVLinks per GPU and whether they go
  * to NVSwitch, NICs and their speed, NIC placement (node.nic_per_switch,

@@ -301,12 +301,8 @@ void sn_nccl_log_check(const struct sn_nccl_log *l,
                        const struct sn_nccl_design *d,
                        struct sn_health_report *rep)
 {
-    struct sn_nccl_design none;
-
-    if (!d) {
-        sn_nccl_design_init(&none);
-        d = &none;
-    }
+    if (!d)
+        d = sn_nccl_design_none();
     check_version(l, rep);
     check_ranks(l, d, rep);
     check_net(l, d, rep);

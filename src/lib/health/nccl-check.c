@@ -271,16 +271,20 @@ static void check_numa(const struct sn_nccl_topo *t,
         t->ncpus == 1 ? "" : "s", d->numa_nodes);
 }
 
+const struct sn_nccl_design *sn_nccl_design_none(void)
+{
+    static const struct sn_nccl_design none = {
+        .gpus = -1, .nvlinks = -1, .nics = -1, .numa_nodes = -1};
+
+    return &none;
+}
+
 void sn_nccl_topo_check(const struct sn_nccl_topo *t,
                         const struct sn_nccl_design *d,
                         struct sn_health_report *rep)
 {
-    struct sn_nccl_design none;
-
-    if (!d) {
-        sn_nccl_design_init(&none);
-        d = &none;
-    }
+    if (!d)
+        d = sn_nccl_design_none();
     check_gpus(t, d, rep);
     check_nvlinks(t, d, rep);
     check_nics(t, d, rep);
