@@ -213,6 +213,15 @@ static void test_mesh_counts_links_per_gpu_pair(void)
                    "has 4");
     CHECK(count(&rep, "nccl.topo.nvlink", SN_HEALTH_FAIL) == 1);
     sn_health_report_release(&rep);
+    /* a third GPU in the design: each sees one of its two peers (and
+     * GPU 0 too few links to GPU 1) */
+    d.gpus = 3;
+    d.nvlinks = 8;
+    sn_health_report_init(&rep);
+    sn_nccl_topo_check(t, &d, &rep);
+    CHECK(count(&rep, "nccl.topo.nvlink", SN_HEALTH_FAIL) == 3);
+    REQUIRE(first(&rep, SN_HEALTH_FAIL));
+    sn_health_report_release(&rep);
     sn_nccl_topo_free(t);
 }
 

@@ -112,6 +112,16 @@ static void check_mesh_links(const struct sn_nccl_topo *t,
             "NCCL sees %d NVLink%s between GPU %d and %s, the design has %d",
             pe->count, pe->count == 1 ? "" : "s", g->dev, other, want);
     }
+    if (want > 0 && g->npeers < peers) {
+        bad = true;
+        sn_health_report_add(
+            rep, "nccl.topo.nvlink", SN_HEALTH_FAIL, subject,
+            "every link to a peer is down or the peer is hidden from NCCL: "
+            "nvidia-smi topo -m and nvidia-smi nvlink -s on this GPU",
+            "NCCL sees NVLinks to %d of the %d other GPUs, the design links "
+            "every pair",
+            g->npeers, peers);
+    }
     if (!bad)
         sn_health_report_add(rep, "nccl.topo.nvlink", SN_HEALTH_PASS, subject,
                              NULL, "%d NVLink peer%s, %d link%s each or more",
