@@ -10,6 +10,8 @@ set -euo pipefail
 pkgs_build=(build-essential pkg-config libyaml-dev libsqlite3-dev
             libhwloc-dev libopenblas-dev libopenmpi-dev openmpi-bin
             libmicrohttpd-dev libcurl4-openssl-dev libjansson-dev)
+# libxml2: NCCL's topology dump (doctor --nccl-topo)
+pkgs_build+=(libxml2-dev)
 # tests: the sqlite3 shell (integrity checks), network namespaces and
 # shaping (iproute2), clang for the fuzzer, clang-format for the house
 # layout (tests/format), side-by-side peers, promtool (prometheus) for

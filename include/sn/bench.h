@@ -272,6 +272,13 @@ struct sn_bench_opts {
      * share a host the spec separates get no expected value. NULL: not
      * checked */
     const struct sn_bench_placement *placement;
+    /* cuda backend: a directory of this rank's where NCCL writes its
+     * topology dump (nccl-topo.xml, rank 0) and debug log (nccl-<rank>.log)
+     * for the run, read back into notes against the spec. The backend
+     * sets NCCL_TOPO_DUMP_FILE, NCCL_DEBUG, NCCL_DEBUG_SUBSYS and
+     * NCCL_DEBUG_FILE before NCCL starts, each only when the user has not
+     * set it. NULL: none */
+    const char *nccl_dir;
     struct sn_bench_inject inject;
     /* callbacks, all optional. progress: one line per section (rank 0).
      * on_abort: the run is being cut short (a rank hung past the timeout,

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli-health.h"
+#include "cli-nccl.h"
 #include "cmd.h"
 
 struct bench_cli {
@@ -418,6 +419,7 @@ static int bench_run(int argc, char **argv)
     struct sn_error err;
     struct sn_buf out;
     struct sn_spec spec;
+    char nccl_dir[512];
     bool have_spec = false;
     int rc, status = SN_EXIT_OK;
 
@@ -470,6 +472,9 @@ static int bench_run(int argc, char **argv)
     b.o.catch_signals = true;
     if (b.rank == 0)
         b.o.progress = on_progress;
+    /* NCCL's own view of the run, read back by the cuda backend */
+    if (b.o.backend == SN_BENCH_CUDA)
+        b.o.nccl_dir = cli_nccl_dir(nccl_dir, sizeof(nccl_dir));
     rc = sn_bench_run(job, &b.o, &res, &err);
     cli_progress_end(&b.progress);
     if (rc) {

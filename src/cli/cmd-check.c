@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli-health.h"
+#include "cli-nccl.h"
 #include "cli-store.h"
 #include "cmd.h"
 #include "sn/bench.h"
@@ -50,6 +51,7 @@ struct check_cli {
     enum sn_bench_test tests[SN_BENCH_TEST_COUNT];
     size_t ntests;
     int rank;
+    const char *nccl_log; /* --nccl-log FILE: judge NCCL's log, no run */
     /* the node-health checks: how to probe, and on rank 0 what every
      * host's checks found */
     struct sn_health_config hcfg;
@@ -125,7 +127,7 @@ static int parse_args(struct check_cli *c, int argc, char **argv)
                      !strcmp(a, "--backend") || !strcmp(a, "--tests") ||
                      !strcmp(a, "--iters") || !strcmp(a, "--fsroot") ||
                      !strcmp(a, "--nvml") || !strcmp(a, "--matrix") ||
-                     !strcmp(a, "--doctor-timeout");
+                     !strcmp(a, "--doctor-timeout") || !strcmp(a, "--nccl-log");
         if (takes && !v)
             return bad(c, "%s needs a value", a);
         if (!strcmp(a, "--spec"))
@@ -142,6 +144,8 @@ static int parse_args(struct check_cli *c, int argc, char **argv)
             c->junit = v;
         else if (!strcmp(a, "--results"))
             c->results = v;
+        else if (!strcmp(a, "--nccl-log"))
+            c->nccl_log = v;
         else if (!strcmp(a, "--fsroot"))
             c->hopts.fsroot = v;
         else if (!strcmp(a, "--nvml"))
@@ -186,7 +190,7 @@ static int parse_args(struct check_cli *c, int argc, char **argv)
         }
         i++;
     }
-    if (!c->spec_path)
+    if (!c->spec_path && !c->nccl_log)
         return bad(c, "--spec SPEC is required (the design the run is "
                       "judged against)");
     if (strcmp(c->suite, "quick") && strcmp(c->suite, "full"))
@@ -801,6 +805,8 @@ static int check_run(int argc, char **argv)
     c.rank = cli_launcher_rank();
     if ((rc = parse_args(&c, argc, argv)))
         return rc;
+    if (c.nccl_log) /* NCCL's choices against the spec; nothing measured */
+        return cli_nccl_log(c.nccl_log, c.spec_path, SN_FORMAT_TABLE, c.json);
     /* every rank reads the spec: bad input ends every rank the same way */
     if (sn_spec_load(c.spec_path, &spec, &err))
         return c.rank == 0 ? cli_fail(&err) : sn_exit_code(err.code);
@@ -828,7 +834,8 @@ const struct sn_cmd sn_cmd_check = {
     "check",
     "--spec SPEC [--suite quick|full] [--baseline NAME] [--db PATH] "
     "[--json FILE] [--junit FILE] [--run ID | --results FILE] "
-    "[--no-doctor | --fsroot DIR --nvml LIB|none --matrix FILE]",
+    "[--no-doctor | --fsroot DIR --nvml LIB|none --matrix FILE] | "
+    "--nccl-log FILE [--spec SPEC] [--json FILE]",
     "acceptance check: measure, store, judge, name the device or cable",
     "Run under mpirun with one rank per accelerator, ranks in the spec's\n"
     "order (mpirun -np N supernode check --spec SPEC). Runs the node-health\n"
@@ -866,6 +873,9 @@ const struct sn_cmd sn_cmd_check = {
     "  --matrix FILE         allowed version combinations (YAML)\n"
     "                        (as 'supernode doctor' has them)\n"
     "  --doctor-timeout S    end the job when a host's checks take longer\n"
-    "                        (a probe stuck in the driver; default 300)\n",
+    "                        (a probe stuck in the driver; default 300)\n"
+    "  --nccl-log FILE       judge an NCCL_DEBUG=INFO log instead of a run:\n"
+    "                        network, transport per peer, GPUDirect RDMA,\n"
+    "                        NVLS, channels against the spec (nccl.log.*)\n",
     check_run,
 };

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli-health.h"
+#include "cli-nccl.h"
 #include "cmd.h"
 #include "sn/health.h"
 
@@ -36,7 +37,7 @@ static int doctor_run(int argc, char **argv)
     struct sn_buf out;
     enum sn_format format = SN_FORMAT_TABLE;
     struct cli_health_opts hopts = {NULL, NULL, NULL};
-    const char *spec_path = NULL;
+    const char *spec_path = NULL, *nccl_topo = NULL;
     struct sn_health_matrix *matrix = NULL;
     long long timeout = CLI_HEALTH_TIMEOUT;
     bool have_spec = false;
@@ -55,6 +56,9 @@ static int doctor_run(int argc, char **argv)
         } else if ((v = cli_opt_value(argc, argv, &i, "--format", NULL, &rc))) {
             if (cli_parse_format(v, "text,json", &format))
                 return cli_usage_hint(&sn_cmd_doctor);
+        } else if ((v = cli_opt_value(argc, argv, &i, "--nccl-topo", NULL,
+                                      &rc))) {
+            nccl_topo = v;
         } else if ((v = cli_opt_value(argc, argv, &i, "--timeout", NULL,
                                       &rc))) {
             if (cli_parse_long("--timeout", v, 1, 86400, &timeout))
@@ -67,6 +71,9 @@ static int doctor_run(int argc, char **argv)
         }
     }
 
+    /* NCCL's dump against the design, without probing this node */
+    if (nccl_topo)
+        return cli_nccl_topo(nccl_topo, spec_path, format, NULL);
     sn_health_report_init(&rep);
     sn_buf_init(&out);
     if (spec_path) {
@@ -114,7 +121,7 @@ out:
 const struct sn_cmd sn_cmd_doctor = {
     "doctor",
     "[--spec SPEC] [--matrix FILE] [--fsroot DIR] [--nvml LIB|none] "
-    "[--format text|json] [--timeout S]",
+    "[--format text|json] [--timeout S] | --nccl-topo DUMP.xml [--spec SPEC]",
     "check that this node is what it should be",
     "Probes one node in the field's troubleshooting order and prints a\n"
     "checklist: PASS, WARN, FAIL or SKIP for each check, with the evidence\n"
@@ -141,7 +148,11 @@ const struct sn_cmd sn_cmd_doctor = {
     "                    skips the GPU checks\n"
     "  --format F        text (default) or json (" SN_SCHEMA_DOCTOR ")\n"
     "  --timeout S       give up, exit 3, when the checks take longer (a\n"
-    "                    probe stuck on a FIFO or in the driver; 300)\n\n"
+    "                    probe stuck on a FIFO or in the driver; 300)\n"
+    "  --nccl-topo DUMP  instead of probing: NCCL's detected topology\n"
+    "                    (NCCL_TOPO_DUMP_FILE) against the spec: GPUs,\n"
+    "                    NVLinks per GPU, NICs and speed, each GPU's NIC\n"
+    "                    and its PCIe distance (nccl.topo.*)\n\n"
     "Exit status 1 when any check fails, 2 for a bad spec or matrix, 3 when\n"
     "the checks could not finish.\n",
     doctor_run,

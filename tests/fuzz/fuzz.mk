@@ -1,6 +1,6 @@
 # fuzz.mk: the libFuzzer harnesses (`make fuzz`): the spec loader
-# (FUZZ=spec, the default) and the BMC collector's Redfish parse and walk
-# (FUZZ=redfish).
+# (FUZZ=spec, the default), the BMC collector's Redfish parse and walk
+# (FUZZ=redfish) and the NCCL dump and log parsers (FUZZ=nccl).
 #
 #   make fuzz                    build, then fuzz for FUZZ_TIME seconds (300)
 #   make fuzz FUZZ_TIME=60       shorter
@@ -34,7 +34,17 @@ RF_LIBS   := $(FUZZ_LIBS) \
              $(shell pkg-config --libs jansson libcurl 2>/dev/null || \
                  echo -ljansson -lcurl) -lpthread
 
-.PHONY: fuzz-run fuzz-run-spec fuzz-run-redfish
+# the NCCL parsers (FUZZ=nccl): the dump through libxml2, the log
+NC_SRC    := $(FUZZ_SRC) src/lib/health/report.c src/lib/health/node.c \
+             src/lib/health/nccl-topo.c src/lib/health/nccl-check.c \
+             src/lib/diagnose/nccl-log.c src/lib/diagnose/nccl-judge.c
+NC_OBJ    := $(NC_SRC:%.c=$(FUZZ_DIR)/%.o)
+NC_LIBS   := $(FUZZ_LIBS) \
+             $(shell pkg-config --libs libxml-2.0 2>/dev/null || echo -lxml2)
+$(FUZZ_DIR)/src/lib/health/nccl-topo.o: \
+    FUZZ_FLAGS += $(shell pkg-config --cflags libxml-2.0 2>/dev/null)
+
+.PHONY: fuzz-run fuzz-run-spec fuzz-run-redfish fuzz-run-nccl
 fuzz-run: fuzz-run-$(FUZZ)
 
 fuzz-run-spec: $(FUZZ_DIR)/fuzz-spec
@@ -56,6 +66,18 @@ fuzz-run-redfish: $(FUZZ_DIR)/fuzz-redfish
 	    -max_len=131072 -timeout=10 -rss_limit_mb=2048 \
 	    -dict=../../tests/fuzz/redfish.dict -print_final_stats=1 \
 	    corpus-redfish seed-redfish
+
+fuzz-run-nccl: $(FUZZ_DIR)/fuzz-nccl
+	@mkdir -p $(FUZZ_DIR)/corpus-nccl $(FUZZ_DIR)/seed-nccl
+	@cp tests/fixtures/nccl/*.xml tests/fixtures/nccl/*.log \
+	    $(FUZZ_DIR)/seed-nccl/
+	cd $(FUZZ_DIR) && ./fuzz-nccl -max_total_time=$(FUZZ_TIME) \
+	    -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+	    -print_final_stats=1 corpus-nccl seed-nccl
+
+$(FUZZ_DIR)/fuzz-nccl: $(NC_OBJ) tests/fuzz/fuzz-nccl.c
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ \
+	    tests/fuzz/fuzz-nccl.c $(NC_OBJ) $(NC_LIBS)
 
 $(FUZZ_DIR)/fuzz-redfish: $(RF_OBJ) tests/fuzz/fuzz-redfish.c
 	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ \

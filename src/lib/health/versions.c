@@ -638,6 +638,135 @@ static size_t describe_drift(const struct hctx *c, const struct matrix_entry *e,
     return n;
 }
 
+/* ---- pairing rules ---------------------------------------------------------
+ * A CUDA runtime needs a driver of at least its major release's branch
+ * (minor version compatibility, CUDA 11 and later); within the branch, a
+ * runtime newer than the driver's own CUDA runs with a limited feature
+ * set (no PTX JIT of newer code). Source: NVIDIA, "CUDA Compatibility",
+ * Minor Version Compatibility, Table 1 "CUDA Toolkit 11.x, 12.x, and 13.x
+ * Minimum and Maximum Required Driver Versions"
+ * (docs.nvidia.com/deploy/cuda-compatibility/minor-version-compatibility
+ * .html, read 2026-12-05), which defers to the CUDA Toolkit Release Notes'
+ * table "CUDA Toolkit and Corresponding Driver Versions". */
+#define CUDA_PAIRING_SOURCE                                                    \
+    "NVIDIA CUDA Compatibility guide, minor version compatibility, table 1 "   \
+    "(read 2026-12-05)"
+
+static const struct {
+    int cuda_major;
+    int min_branch; /* driver branch, "580" of 580.65.06 */
+} cuda_min_driver[] = {{11, 450}, {12, 525}, {13, 580}};
+
+/* The driver branch a CUDA major release needs, 0 when the table has no
+ * rule for it. */
+static int min_branch(int cuda_major)
+{
+    for (size_t i = 0; i < SN_ARRAY_LEN(cuda_min_driver); i++)
+        if (cuda_min_driver[i].cuda_major == cuda_major)
+            return cuda_min_driver[i].min_branch;
+    return 0;
+}
+
+/* "12.4.1" -> 12, 4; false when it does not start with two numbers */
+static bool major_minor(const char *v, int *major, int *minor)
+{
+    return v && sscanf(v, "%d.%d", major, minor) == 2;
+}
+
+static const char *first_value(const struct hversion *v)
+{
+    return v->n > 0 ? v->vals[0].value : NULL;
+}
+
+static void check_cuda_pairing(struct hctx *c)
+{
+    const char *rt = first_value(&c->versions[HV_CUDA]);
+    const char *drv = first_value(&c->versions[HV_DRIVER]);
+    const char *dcuda = first_value(&c->versions[HV_CUDA_DRIVER]);
+    int ma, mi, branch = 0, dma = 0, dmi = 0, need = 0;
+
+    if (!major_minor(rt, &ma, &mi) || !drv || sscanf(drv, "%d", &branch) != 1) {
+        sn_health_report_add(c->rep, "version.cuda_pairing", SN_HEALTH_SKIP,
+                             "node", NULL,
+                             "needs both the CUDA runtime's and the "
+                             "driver's version");
+        return;
+    }
+    need = min_branch(ma);
+    major_minor(dcuda, &dma, &dmi);
+    if (!need && !dma) {
+        sn_health_report_add(c->rep, "version.cuda_pairing", SN_HEALTH_SKIP,
+                             "node", NULL,
+                             "no pairing rule for CUDA %d and no CUDA "
+                             "version from the driver (NVML)",
+                             ma);
+        return;
+    }
+    if ((need && branch < need) || (dma && ma > dma))
+        sn_health_report_add(
+            c->rep, "version.cuda_pairing", SN_HEALTH_FAIL, "node",
+            "the CUDA runtime is newer than the driver supports: upgrade the "
+            "driver to the runtime's branch or later, or install the "
+            "forward compatibility package (cuda-compat-<major>-<minor>, "
+            "data-center GPUs) for the runtime",
+            "CUDA %s needs driver branch %d or later, the node has %s%s%s%s "
+            "[%s]",
+            rt, need, drv, dma ? " (CUDA " : "", dma ? dcuda : "",
+            dma ? ")" : "", CUDA_PAIRING_SOURCE);
+    else if (dma && (ma == dma && mi > dmi))
+        sn_health_report_add(
+            c->rep, "version.cuda_pairing", SN_HEALTH_WARN, "node",
+            "runs by minor version compatibility: code that needs PTX JIT "
+            "of the newer release fails (CUDA_ERROR_UNSUPPORTED_PTX_VERSION)"
+            "; upgrade the driver to match the runtime",
+            "CUDA %s on driver %s, which supports CUDA %s [%s]", rt, drv, dcuda,
+            CUDA_PAIRING_SOURCE);
+    else
+        sn_health_report_add(c->rep, "version.cuda_pairing", SN_HEALTH_PASS,
+                             "node", NULL,
+                             "CUDA %s on driver %s%s%s (branch %d or later "
+                             "needed) [%s]",
+                             rt, drv, dma ? ", which supports CUDA " : "",
+                             dma ? dcuda : "", need, CUDA_PAIRING_SOURCE);
+}
+
+/* NCCL is built for one CUDA major release: "2.21.5-1+cuda12.4" (the
+ * Debian package's version; NCCL's log says "NCCL version
+ * 2.21.5+cuda12.4"). */
+static void check_nccl_pairing(struct hctx *c)
+{
+    const char *nccl = first_value(&c->versions[HV_NCCL]);
+    const char *rt = first_value(&c->versions[HV_CUDA]);
+    const char *dcuda = first_value(&c->versions[HV_CUDA_DRIVER]);
+    const char *drv = first_value(&c->versions[HV_DRIVER]);
+    const char *tag = nccl ? strstr(nccl, "+cuda") : NULL;
+    int nma, nmi, ma = 0, mi = 0, dma = 0, dmi = 0, branch = 0;
+    bool old_driver;
+
+    if (!tag || !major_minor(tag + 5, &nma, &nmi))
+        return; /* the version does not say what NCCL was built for */
+    major_minor(rt, &ma, &mi);
+    major_minor(dcuda, &dma, &dmi);
+    if (drv)
+        sscanf(drv, "%d", &branch);
+    old_driver = (dma && nma > dma) ||
+                 (branch && min_branch(nma) && branch < min_branch(nma));
+    if ((ma && nma != ma) || old_driver)
+        sn_health_report_add(
+            c->rep, "version.nccl_pairing", SN_HEALTH_FAIL, "node",
+            "install the NCCL build for the node's CUDA major release "
+            "(libnccl2 ...+cudaX.Y, or the nvidia-nccl-cuXX wheel) and a "
+            "driver that supports it",
+            "NCCL %s is built for CUDA %d.%d; the node has %s%s%s%s%s", nccl,
+            nma, nmi, ma ? "the CUDA " : "", ma ? rt : "", ma ? " runtime" : "",
+            old_driver ? ", driver " : "", old_driver ? drv : "");
+    else
+        sn_health_report_add(c->rep, "version.nccl_pairing", SN_HEALTH_PASS,
+                             "node", NULL, "NCCL %s built for CUDA %d.%d%s%s",
+                             nccl, nma, nmi, ma ? ", runtime " : "",
+                             ma ? rt : "");
+}
+
 int sn__health_probe_versions(struct hctx *c, struct sn_error *err)
 {
     const struct sn_health_matrix *m = c->cfg->matrix;
@@ -675,6 +804,8 @@ int sn__health_probe_versions(struct hctx *c, struct sn_error *err)
             "the image's version one at a time, never several at once",
             "%s [%s]%s", ev, v->source, mixed ? " (mixed)" : "");
     }
+    check_cuda_pairing(c);
+    check_nccl_pairing(c);
     if (!m) {
         sn_health_report_add(c->rep, "version.matrix", SN_HEALTH_SKIP, "node",
                              NULL,

@@ -38,6 +38,12 @@ cudaError_t sn__cuda_stream(int kernel, double *a, double *b, double *c,
 cudaError_t sn__cuda_fill(void *buf, int dtype, size_t count, int mode,
                           uint32_t rank, uint64_t first, cudaStream_t s);
 
+/* NCCL's own dump and log of the run (nccl-view.c): the environment
+ * before ncclCommInitRank, the read-back into notes after the run. */
+struct sn__bench_ctx;
+void sn__cuda_nccl_env(struct sn__bench_ctx *c);
+void sn__cuda_nccl_readback(struct sn__bench_ctx *c);
+
 #ifdef __cplusplus
 }
 #endif

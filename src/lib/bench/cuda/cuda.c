@@ -160,6 +160,7 @@ static int cuda_connect(struct sn__bench_ctx *c, struct sn_error *err)
         return rc ? rc
                   : sn_error_set(err, SN_ERUNTIME,
                                  "rank 0 could not create an NCCL id");
+    sn__cuda_nccl_env(c);
     if ((rc = NC(
              ncclCommInitRank(&s->comm, c->job->size, boot.id, c->job->rank))))
         return rc;
@@ -201,8 +202,10 @@ static void cuda_close(struct sn__bench_ctx *c)
         return;
     if (s->st)
         cudaStreamSynchronize(s->st);
-    if (s->have_comm)
+    if (s->have_comm) {
         ncclCommDestroy(s->comm);
+        sn__cuda_nccl_readback(c);
+    }
     free_gemm(s);
     if (s->lt)
         cublasLtDestroy(s->lt);

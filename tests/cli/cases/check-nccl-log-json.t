@@ -1,0 +1,5 @@
+# --json FILE gets the checks as doctor's JSON
+args: check --nccl-log tests/fixtures/nccl/socket.log --spec tests/fixtures/nccl/hgx-h100.yaml --json $TMP/n.json
+exit: 1
+file: $TMP/n.json
+file-has: "name": "nccl.log.net",
