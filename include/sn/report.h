@@ -22,6 +22,7 @@ struct sn_model_info;
 /* ---- schema ids -------------------------------------------------------- */
 /* (the renderers' schema constants are added here as they move in) */
 #define SN_SCHEMA_REPORT "supernode.report/1"
+#define SN_SCHEMA_POWER "supernode.power/1" /* bench power */
 
 /* ---- the HTML report (`supernode report`) ------------------------------ */
 
