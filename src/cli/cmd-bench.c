@@ -463,6 +463,8 @@ static int bench_run(int argc, char **argv)
     bool have_spec = false;
     int rc, status = SN_EXIT_OK;
 
+    if (argc > 1 && !strcmp(argv[1], "power"))
+        return cli_bench_power(argc - 1, argv + 1);
     memset(&b, 0, sizeof(b));
     sn_bench_opts_init(&b.o);
     if (cli_nvml_library(NULL)) /* $SN_NVML_LIBRARY; --nvml wins */
@@ -608,6 +610,15 @@ const struct sn_cmd sn_cmd_bench = {
     "  --inject FAULT        test-only: hang:rank=R[,test=T][,at=loop],\n"
     "                        die:rank=R[,test=T][,at=loop] or "
     "corrupt:rank=R\n"
+    "\n"
+    "\n"
+    "supernode bench power [--limits W,W...|--steps N|--clocks MHZ,...]\n"
+    "    [--dtype T] [--gemm-size N] [-n ITERS] [--backend B] [--json "
+    "FILE]:\n"
+    "  GEMM throughput and power at each power limit (or locked SM clock)"
+    ",\n"
+    "  put back after: the efficiency curve, its best point and the lowest\n"
+    "  limit within 5% of full performance (one GPU, root; docs/bench.md)\n"
     "\n"
     "Exit status: 0 ok, 1 wrong data, 2 bad usage, 3 runtime failure or "
     "timeout.\n"
