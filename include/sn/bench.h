@@ -342,7 +342,7 @@ typedef int (*sn_bench_power_measure_fn)(void *ctx,
 /* What bench power sweeps: limits_w (W), else steps limits evenly from
  * the GPU's highest allowed limit down to its lowest, or sm_mhz (a clock
  * sweep, memory at its highest clock). The GEMM is dtype at the
- * options' gemm_size, iters timed runs per point; measure (NULL: the
+ * options' gemm_size, run for `seconds` per point; measure (NULL: the
  * backend's GEMM) stands in for it in tests. The curve goes to out. */
 struct sn_bench_power_plan {
     double limits_w[SN_BENCH_POWER_MAX];
@@ -351,7 +351,8 @@ struct sn_bench_power_plan {
     unsigned sm_mhz[SN_BENCH_POWER_MAX];
     size_t nclocks;
     enum sn_bench_dtype dtype;
-    int iters;
+    int iters;      /* GEMM calls per timed run (10) */
+    double seconds; /* timed runs per point until this long (1 s) */
     sn_bench_power_measure_fn measure;
     void *measure_ctx;
     struct sn_bench_power_curve *out;

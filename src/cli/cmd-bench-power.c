@@ -68,6 +68,13 @@ static int parse_opt(int argc, char **argv, int *i, struct sn_bench_opts *o,
         if (!(*rc = cli_parse_long("--gemm-size", v, 1, 65536, &x)))
             o->gemm_size = (int)x;
     } else if (!*rc &&
+               (v = cli_opt_value(argc, argv, i, "--seconds", NULL, rc))) {
+        if (sn_parse_double(v, &plan->seconds, &err) || plan->seconds <= 0 ||
+            plan->seconds > 3600)
+            *rc = cli_usage_error("--seconds: '%s' is not a time in seconds "
+                                  "above 0 and at most 3600",
+                                  v);
+    } else if (!*rc &&
                (v = cli_opt_value(argc, argv, i, "--dtype", NULL, rc))) {
         if (sn_bench_dtype_parse(v, &plan->dtype, &err))
             *rc = cli_usage_error("--dtype: %s", err.msg);

@@ -139,8 +139,8 @@ static int model(void *ctx, const struct sn_bench_power_point *at,
  * 700 W. */
 static void test_power_sweep_on_fake_nvml_restores(void)
 {
-    struct sn_bench_power_plan plan = {.limits_w = {700, 500, 300},
-                                       .nlimits = 3};
+    struct sn_bench_power_plan plan = {
+        .limits_w = {700, 500, 300}, .nlimits = 3, .seconds = 0.05};
     struct sn_bench_power_curve c;
     struct sn__hw_clock_hold hold = {0};
     pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -155,7 +155,7 @@ static void test_power_sweep_on_fake_nvml_restores(void)
                                &err);
     CHECK(rc == SN_OK);
     CHECK(c.n == 3);
-    CHECK(calls == 6); /* a warm-up and a timed run per point */
+    CHECK(calls == 9); /* a warm-up and two runs of 0.03 s per point */
     CHECK_NEAR(c.points[0].power_w, 650, 0.02);
     CHECK_NEAR(c.points[1].power_w, 500, 0.02);
     CHECK_NEAR(c.points[2].power_w, 300, 0.02);
@@ -172,14 +172,15 @@ static void test_power_sweep_on_fake_nvml_restores(void)
  * is put back all the same. */
 static void test_power_sweep_failure_restores(void)
 {
-    struct sn_bench_power_plan plan = {.limits_w = {600, 400}, .nlimits = 2};
+    struct sn_bench_power_plan plan = {
+        .limits_w = {600, 400}, .nlimits = 2, .seconds = 0.05};
     struct sn_bench_power_curve c;
     struct sn__hw_clock_hold hold = {0};
     pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
     struct sn_error err;
     nvmlDevice_t dev;
     struct sn__hw_nvml *n = open_fake("", &dev);
-    int calls = 98, rc; /* fails at its third call: the second point */
+    int calls = 97, rc; /* fails at its fourth call: the second point */
 
     REQUIRE(n);
     rc = sn__bench_power_sweep(n, dev, &hold, &lock, &plan, model, &calls, &c,
@@ -217,7 +218,7 @@ static void test_power_sweep_without_permission(void)
  * input. */
 static void test_power_steps_and_limits_checked(void)
 {
-    struct sn_bench_power_plan plan = {.steps = 3};
+    struct sn_bench_power_plan plan = {.steps = 3, .seconds = 0.05};
     struct sn_bench_power_plan out = {.limits_w = {800}, .nlimits = 1};
     struct sn_bench_power_curve c;
     struct sn__hw_clock_hold hold = {0};

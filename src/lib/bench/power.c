@@ -169,29 +169,48 @@ static nvmlReturn_t set_point(struct sn__hw_nvml *n, nvmlDevice_t dev,
     return r;
 }
 
+/* The energy counter (J since the driver loaded), NaN where absent. */
+static double energy(struct sn__hw_nvml *n, nvmlDevice_t dev)
+{
+    unsigned long long mj;
+
+    if (!n->Energy || n->Energy(dev, &mj) != NVML_SUCCESS)
+        return NAN;
+    return (double)mj / 1e3;
+}
+
 /* Measure point p: a warm-up run (the GPU settles at its new setting),
- * then the timed one, its power from the energy counter over the run
- * (mJ since the driver loaded), or from the board power read before and
- * after where the counter is absent or does not move. */
+ * then runs until `seconds` have passed (the energy counter's steps and
+ * the board's power averaging need a run of a second or more on a GPU),
+ * the throughput weighted by each run's time. The power is the energy
+ * counter's growth over that time, read next to the clock reads, or the
+ * board power read before and after where the counter is absent or does
+ * not move. */
 static int measure(struct sn__hw_nvml *n, nvmlDevice_t dev,
-                   sn_bench_power_measure_fn fn, void *ctx,
+                   sn_bench_power_measure_fn fn, void *ctx, double seconds,
                    struct sn_bench_power_point *p, struct sn_error *err)
 {
     struct sn__hw_gpu_sample a, b;
-    double secs, t0, t1;
+    double work = 0, busy = 0, flops, secs, t0, t1, e0, e1;
     int rc;
 
-    if ((rc = fn(ctx, p, &p->flops, &secs, err)))
+    if ((rc = fn(ctx, p, &flops, &secs, err)))
         return rc;
     sn__hw_nvml_sample(n, dev, &a);
     t0 = sn_now();
-    rc = fn(ctx, p, &p->flops, &secs, err);
+    e0 = energy(n, dev);
+    do {
+        if ((rc = fn(ctx, p, &flops, &secs, err)))
+            return rc;
+        work += flops * secs;
+        busy += secs;
+    } while (sn_now() - t0 < seconds);
+    e1 = energy(n, dev);
     t1 = sn_now();
     sn__hw_nvml_sample(n, dev, &b);
-    if (rc)
-        return rc;
-    if (isfinite(a.energy_j) && isfinite(b.energy_j) && b.energy_j > a.energy_j)
-        p->power_w = (b.energy_j - a.energy_j) / (t1 - t0);
+    p->flops = busy > 0 ? work / busy : 0;
+    if (isfinite(e0) && isfinite(e1) && e1 > e0)
+        p->power_w = (e1 - e0) / (t1 - t0);
     else if (isfinite(a.power_w) && isfinite(b.power_w))
         p->power_w = (a.power_w + b.power_w) / 2;
     else
@@ -283,7 +302,8 @@ int sn__bench_power_sweep(struct sn__hw_nvml *n, nvmlDevice_t dev,
         r = set_point(n, dev, hold, lock, &c->points[i], c->mem_mhz);
         if (r != NVML_SUCCESS)
             break;
-        rc = measure(n, dev, fn, ctx, &c->points[i], err);
+        rc = measure(n, dev, fn, ctx, plan->seconds > 0 ? plan->seconds : 1,
+                     &c->points[i], err);
     }
     pthread_mutex_lock(lock);
     if (sn__hw_clocks_restore(n, hold) != NVML_SUCCESS && !rc &&
