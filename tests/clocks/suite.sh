@@ -58,6 +58,17 @@ wait_for() {
     return 1
 }
 mpi2() { timeout 120 mpirun -np 2 --oversubscribe "$@"; }
+# SIGTERM to the job in the background ($!) once the state file shows n
+# lines of pattern (it has set the GPU); why gets what went wrong
+interrupt() {
+    local pid=$1 rc
+    wait_for "$2" "$3" || why+=" never set;"
+    sleep 0.5
+    kill -TERM "$pid"
+    wait "$pid"
+    rc=$?
+    [[ $rc -ne 0 ]] || why+=" exit 0 after SIGTERM;"
+}
 small=(--gemm-size 64 -n 3 -w 1 --nvml "$lib")
 
 # 1. two ranks, the highest clocks: each GPU locked, the run records it,
@@ -83,14 +94,8 @@ fresh term
 timeout 120 mpirun -np 2 --oversubscribe "$bin" bench compute \
     --gemm-size 128 -n 10000000 -w 0 --nvml "$lib" --lock-clocks 1410:2619 \
     >"$tmp/out" 2>"$tmp/err" &
-pid=$!
 why=""
-wait_for "sm-lock" 2 || why+=" never locked;"
-sleep 1
-kill -TERM "$pid"
-wait "$pid"
-rc=$?
-[[ $rc -ne 0 ]] || why+=" exit 0 after SIGTERM;"
+interrupt $! "sm-lock" 2
 restored 0 1 || why+=" not restored;"
 has "$state" "gpu 1 sm-lock 1410" || why+=" clocks asked for not locked;"
 [[ -z "$why" ]] && ok "SIGTERM restores" || bad "SIGTERM restores" "$why"
@@ -165,14 +170,8 @@ has "$tmp/out" "# lowest setting within 5% of full:" || why+=" no knee;"
 fresh powerterm
 "$bin" bench power --nvml "$lib" --gemm-size 256 -n 100000 --limits 600,300 \
     >"$tmp/out" 2>"$tmp/err" &
-pid=$!
 why=""
-wait_for "power 600000" 1 || why+=" never set;"
-sleep 0.5
-kill -TERM "$pid"
-wait "$pid"
-rc=$?
-[[ $rc -ne 0 ]] || why+=" exit 0;"
+interrupt $! "power 600000" 1
 [[ "$(tail -n 1 "$state")" == "gpu 0 power 700000" ]] || why+=" not restored;"
 [[ -z "$why" ]] && ok "bench power SIGTERM" || bad "bench power SIGTERM" "$why"
 

@@ -988,42 +988,42 @@ EXPORT nvmlReturn_t nvmlDeviceGetSupportedGraphicsClocks(nvmlDevice_t d,
     return give_list(g->sup_sm, g->nsup_sm, count, mhz);
 }
 
+/* Lock (lo = hi, a listed clock) or, with lo 0, reset one clock. */
+static nvmlReturn_t lock_clock(nvmlDevice_t d, int mem, unsigned lo,
+                               unsigned hi)
+{
+    SETTER_OR_FAIL(g, d);
+    if (lo && (lo != hi || !(mem ? in(g->sup_mem, g->nsup_mem, lo)
+                                 : in(g->sup_sm, g->nsup_sm, lo))))
+        return NVML_ERROR_INVALID_ARGUMENT;
+    *(mem ? &g->locked_mem : &g->locked_sm) = lo;
+    if (lo)
+        record(g, mem ? "mem-lock %u" : "sm-lock %u", lo);
+    else
+        record(g, mem ? "mem-reset%.0u" : "sm-reset%.0u", 0);
+    return NVML_SUCCESS;
+}
+
 EXPORT nvmlReturn_t nvmlDeviceSetGpuLockedClocks(nvmlDevice_t d, unsigned lo,
                                                  unsigned hi)
 {
-    SETTER_OR_FAIL(g, d);
-    if (lo != hi || !in(g->sup_sm, g->nsup_sm, lo))
-        return NVML_ERROR_INVALID_ARGUMENT;
-    g->locked_sm = lo;
-    record(g, "sm-lock %u", lo);
-    return NVML_SUCCESS;
+    return lo ? lock_clock(d, 0, lo, hi) : NVML_ERROR_INVALID_ARGUMENT;
 }
 
 EXPORT nvmlReturn_t nvmlDeviceResetGpuLockedClocks(nvmlDevice_t d)
 {
-    SETTER_OR_FAIL(g, d);
-    g->locked_sm = 0;
-    record(g, "sm-reset%.0u", 0);
-    return NVML_SUCCESS;
+    return lock_clock(d, 0, 0, 0);
 }
 
 EXPORT nvmlReturn_t nvmlDeviceSetMemoryLockedClocks(nvmlDevice_t d, unsigned lo,
                                                     unsigned hi)
 {
-    SETTER_OR_FAIL(g, d);
-    if (lo != hi || !in(g->sup_mem, g->nsup_mem, lo))
-        return NVML_ERROR_INVALID_ARGUMENT;
-    g->locked_mem = lo;
-    record(g, "mem-lock %u", lo);
-    return NVML_SUCCESS;
+    return lo ? lock_clock(d, 1, lo, hi) : NVML_ERROR_INVALID_ARGUMENT;
 }
 
 EXPORT nvmlReturn_t nvmlDeviceResetMemoryLockedClocks(nvmlDevice_t d)
 {
-    SETTER_OR_FAIL(g, d);
-    g->locked_mem = 0;
-    record(g, "mem-reset%.0u", 0);
-    return NVML_SUCCESS;
+    return lock_clock(d, 1, 0, 0);
 }
 
 EXPORT nvmlReturn_t nvmlDeviceGetPowerManagementLimit(nvmlDevice_t d,

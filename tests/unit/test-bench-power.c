@@ -5,6 +5,7 @@
  * answers are worked out by hand below. */
 #include <math.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,9 @@
 #include "sn/report.h"
 
 static char dir[64], fixture[128], state[160];
+
+static int model(void *ctx, const struct sn_bench_power_point *at,
+                 double *flops, double *seconds, struct sn_error *err);
 
 /* The clocks fixture copied to a fresh directory (its state file starts
  * empty), with extra YAML at the top ("permission: denied"). */
@@ -55,6 +59,37 @@ static void close_fake(struct sn__hw_nvml *n)
     unlink(state);
     unlink(fixture);
     rmdir(dir);
+}
+
+/* A GPU of the fake for a sweep: the library, the device, the hold. */
+struct rig {
+    struct sn__hw_nvml *n;
+    nvmlDevice_t dev;
+    struct sn__hw_clock_hold hold;
+    pthread_mutex_t lock;
+};
+
+static bool rig_open(struct rig *r, const char *extra)
+{
+    memset(r, 0, sizeof(*r));
+    pthread_mutex_init(&r->lock, NULL);
+    r->n = open_fake(extra, &r->dev);
+    return r->n != NULL;
+}
+
+static int rig_sweep(struct rig *r, const struct sn_bench_power_plan *plan,
+                     int *calls, struct sn_bench_power_curve *c,
+                     struct sn_error *err)
+{
+    memset(c, 0, sizeof(*c));
+    return sn__bench_power_sweep(r->n, r->dev, &r->hold, &r->lock, plan, model,
+                                 calls, c, err);
+}
+
+static void rig_close(struct rig *r)
+{
+    close_fake(r->n);
+    pthread_mutex_destroy(&r->lock);
 }
 
 /* The fake's state file, "" when nothing was set. */
@@ -142,17 +177,12 @@ static void test_power_sweep_on_fake_nvml_restores(void)
     struct sn_bench_power_plan plan = {
         .limits_w = {700, 500, 300}, .nlimits = 3, .seconds = 0.05};
     struct sn_bench_power_curve c;
-    struct sn__hw_clock_hold hold = {0};
-    pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
     struct sn_error err;
-    nvmlDevice_t dev;
-    struct sn__hw_nvml *n = open_fake("", &dev);
+    struct rig r;
     int calls = 0, rc;
 
-    REQUIRE(n);
-    memset(&c, 0, sizeof(c));
-    rc = sn__bench_power_sweep(n, dev, &hold, &lock, &plan, model, &calls, &c,
-                               &err);
+    REQUIRE(rig_open(&r, ""));
+    rc = rig_sweep(&r, &plan, &calls, &c, &err);
     CHECK(rc == SN_OK);
     CHECK(c.n == 3);
     CHECK(calls == 9); /* a warm-up and two runs of 0.03 s per point */
@@ -164,8 +194,8 @@ static void test_power_sweep_on_fake_nvml_restores(void)
     CHECK_NEAR(c.limit_before_w, 700, 1e-9);
     CHECK_STR(state_log(), "gpu 0 power 700000\ngpu 0 power 500000\n"
                            "gpu 0 power 300000\ngpu 0 power 700000\n");
-    CHECK(!hold.power_set);
-    close_fake(n);
+    CHECK(!r.hold.power_set);
+    rig_close(&r);
 }
 
 /* A measurement that fails mid-sweep: the error comes back and the limit
@@ -175,21 +205,17 @@ static void test_power_sweep_failure_restores(void)
     struct sn_bench_power_plan plan = {
         .limits_w = {600, 400}, .nlimits = 2, .seconds = 0.05};
     struct sn_bench_power_curve c;
-    struct sn__hw_clock_hold hold = {0};
-    pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
     struct sn_error err;
-    nvmlDevice_t dev;
-    struct sn__hw_nvml *n = open_fake("", &dev);
+    struct rig r;
     int calls = 97, rc; /* fails at its fourth call: the second point */
 
-    REQUIRE(n);
-    rc = sn__bench_power_sweep(n, dev, &hold, &lock, &plan, model, &calls, &c,
-                               &err);
+    REQUIRE(rig_open(&r, ""));
+    rc = rig_sweep(&r, &plan, &calls, &c, &err);
     CHECK(rc == SN_ERUNTIME);
     CHECK(strstr(err.msg, "failed at call 101") != NULL);
     CHECK_STR(state_log(), "gpu 0 power 600000\ngpu 0 power 400000\n"
                            "gpu 0 power 700000\n");
-    close_fake(n);
+    rig_close(&r);
 }
 
 /* Not root: nothing is set and the error says why. */
@@ -197,21 +223,17 @@ static void test_power_sweep_without_permission(void)
 {
     struct sn_bench_power_plan plan = {.steps = 3};
     struct sn_bench_power_curve c;
-    struct sn__hw_clock_hold hold = {0};
-    pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
     struct sn_error err;
-    nvmlDevice_t dev;
-    struct sn__hw_nvml *n = open_fake("permission: denied\n", &dev);
+    struct rig r;
     int calls = 0, rc;
 
-    REQUIRE(n);
-    rc = sn__bench_power_sweep(n, dev, &hold, &lock, &plan, model, &calls, &c,
-                               &err);
+    REQUIRE(rig_open(&r, "permission: denied\n"));
+    rc = rig_sweep(&r, &plan, &calls, &c, &err);
     CHECK(rc == SN_ERUNTIME);
     CHECK(strstr(err.msg, "no permission") != NULL);
     CHECK(calls == 0);
     CHECK_STR(state_log(), "");
-    close_fake(n);
+    rig_close(&r);
 }
 
 /* --steps 3 over 200-700 W: 700, 450, 200 W; a limit outside is bad
@@ -221,22 +243,17 @@ static void test_power_steps_and_limits_checked(void)
     struct sn_bench_power_plan plan = {.steps = 3, .seconds = 0.05};
     struct sn_bench_power_plan out = {.limits_w = {800}, .nlimits = 1};
     struct sn_bench_power_curve c;
-    struct sn__hw_clock_hold hold = {0};
-    pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
     struct sn_error err;
-    nvmlDevice_t dev;
-    struct sn__hw_nvml *n = open_fake("", &dev);
+    struct rig r;
     int calls = 0;
 
-    REQUIRE(n);
-    CHECK(sn__bench_power_sweep(n, dev, &hold, &lock, &plan, model, &calls, &c,
-                                &err) == SN_OK);
+    REQUIRE(rig_open(&r, ""));
+    CHECK(rig_sweep(&r, &plan, &calls, &c, &err) == SN_OK);
     CHECK(c.n == 3 && c.points[0].limit_w == 700 &&
           c.points[1].limit_w == 450 && c.points[2].limit_w == 200);
-    CHECK(sn__bench_power_sweep(n, dev, &hold, &lock, &out, model, &calls, &c,
-                                &err) == SN_EINPUT);
+    CHECK(rig_sweep(&r, &out, &calls, &c, &err) == SN_EINPUT);
     CHECK(strstr(err.msg, "800 W is outside") != NULL);
-    close_fake(n);
+    rig_close(&r);
 }
 
 /* The highest clocks by default; a clock the GPU does not list is
