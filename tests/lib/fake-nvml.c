@@ -614,14 +614,21 @@ nvmlDeviceGetCurrentClocksEventReasons(nvmlDevice_t d, unsigned long long *r)
     return NVML_SUCCESS;
 }
 
-EXPORT nvmlReturn_t nvmlDeviceGetEnforcedPowerLimit(nvmlDevice_t d,
-                                                    unsigned *mw)
+EXPORT nvmlReturn_t nvmlDeviceGetPowerManagementLimit(nvmlDevice_t d,
+                                                      unsigned *mw)
 {
     GPU_OR_FAIL(g, d);
     if (!g->has_power)
         return NVML_ERROR_NOT_SUPPORTED;
     *mw = g->power[0];
     return NVML_SUCCESS;
+}
+
+/* no other limiter in a fixture: the limit set is the one enforced */
+EXPORT nvmlReturn_t nvmlDeviceGetEnforcedPowerLimit(nvmlDevice_t d,
+                                                    unsigned *mw)
+{
+    return nvmlDeviceGetPowerManagementLimit(d, mw);
 }
 
 EXPORT nvmlReturn_t nvmlDeviceGetPowerManagementDefaultLimit(nvmlDevice_t d,
@@ -1024,16 +1031,6 @@ EXPORT nvmlReturn_t nvmlDeviceSetMemoryLockedClocks(nvmlDevice_t d, unsigned lo,
 EXPORT nvmlReturn_t nvmlDeviceResetMemoryLockedClocks(nvmlDevice_t d)
 {
     return lock_clock(d, 1, 0, 0);
-}
-
-EXPORT nvmlReturn_t nvmlDeviceGetPowerManagementLimit(nvmlDevice_t d,
-                                                      unsigned *mw)
-{
-    GPU_OR_FAIL(g, d);
-    if (!g->has_power)
-        return NVML_ERROR_NOT_SUPPORTED;
-    *mw = g->power[0];
-    return NVML_SUCCESS;
 }
 
 EXPORT nvmlReturn_t nvmlDeviceSetPowerManagementLimit(nvmlDevice_t d,

@@ -227,7 +227,9 @@ struct sn__hw_nvml *sn__bench_nvml(struct sn__bench_ctx *c);
  * SN_ENOTSUP without NVML, a GPU or the entry points. */
 int sn__bench_clocks_lock(struct sn__bench_ctx *c, struct sn_error *err);
 /* Undo what the rank holds; safe from the watchdog thread and more than
- * once. SN_ERUNTIME when NVML refused a step (every step is tried). */
+ * once. Once the run is aborting the hold stays locked after it, so that
+ * nothing sets the GPU again. SN_ERUNTIME when NVML refused a step (every
+ * step is tried). */
 int sn__bench_clocks_restore(struct sn__bench_ctx *c, struct sn_error *err);
 /* The NVML library and this rank's GPU: the backend's device by PCI bus
  * id (cuda), else the local_rank-th GPU NVML lists; the hold made ready.

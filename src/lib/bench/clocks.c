@@ -126,7 +126,11 @@ int sn__bench_clocks_restore(struct sn__bench_ctx *c, struct sn_error *err)
         return SN_OK;
     pthread_mutex_lock(&c->hold_lock);
     r = sn__hw_clocks_restore(n, c->hold);
-    pthread_mutex_unlock(&c->hold_lock);
+    /* a run being aborted (fire) keeps the lock until the process ends:
+     * the main thread, still running, must not set the GPU again (bench
+     * power's next point) after it was put back */
+    if (!atomic_load(&c->aborting))
+        pthread_mutex_unlock(&c->hold_lock);
     if (r != NVML_SUCCESS)
         return refused(c, n, r, "cannot restore the GPU's clocks", err);
     return SN_OK;

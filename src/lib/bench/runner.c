@@ -958,19 +958,18 @@ int sn_bench_run(struct sn_bench_job *job, const struct sn_bench_opts *opts,
         if ((rc = agree(c, rc, err)))
             goto close;
     }
-    /* every rank holds its GPU, or none goes on (what was locked is put
-     * back at close) */
+    if ((rc = sn__bench_watch_start(c, err)))
+        goto close;
+    /* every rank holds its GPU, or none goes on; after the watchdog
+     * started, so that a signal from the first change on restores (what
+     * was locked is put back at close) */
     rc = sn__bench_clocks_lock(c, err);
-    if ((rc = agree(c, rc, err)))
-        goto close;
-    if ((rc = rank_table(c, res, err)))
-        goto close;
+    if ((rc = agree(c, rc, err)) || (rc = rank_table(c, res, err)))
+        goto done;
     versions(c, &res->versions);
     sn__bench_timer_probe(&res->timer);
     if (c->be->timer)
         c->be->timer(c, &res->timer);
-    if ((rc = sn__bench_watch_start(c, err)))
-        goto close;
     if (c->o.power) {
         rc = sn__bench_power_run(c, err);
         goto done;
