@@ -11,8 +11,9 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 build=${1:-${SN_BUILD:-build/test}}
-bin=${SUPERNODE:-$PWD/$build/supernode}
-lib=$PWD/$build/lib/fake-nvml.so
+build=$(realpath "$build")
+bin=${SUPERNODE:-$build/supernode}
+lib=$build/lib/fake-nvml.so
 pass=0
 fail=0
 tmp=$(mktemp -d)
@@ -49,9 +50,10 @@ restored() {
         [[ $(lines "$state" "gpu $g mem-reset") -eq 1 ]] || return 1
     done
 }
-# Wait (up to 30 s) until the state file has n lines matching pattern.
+# Wait (up to 120 s: MPI and ASan start slowly on a loaded machine)
+# until the state file has n lines matching pattern.
 wait_for() {
-    for _ in $(seq 120); do
+    for _ in $(seq 480); do
         [[ $(lines "$state" "$1") -ge $2 ]] && return 0
         sleep 0.25
     done
