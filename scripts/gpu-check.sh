@@ -4,8 +4,9 @@
 # collectives on one rank with their data checked, the check catching
 # injected corruption, the figures docs/benchmarks.md records (GEMM
 # against the catalog's dense peak, memory against HBM bandwidth, host to
-# device and back), and `supernode doctor` against the driver's NVML
-# (docs/doctor.md records what it found).
+# device and back), `bench --lock-clocks` and `bench power` (the
+# efficiency curve; both put the GPU back), and `supernode doctor`
+# against the driver's NVML (docs/doctor.md records what it found).
 #
 #   scripts/gpu-check.sh            results in a temporary directory
 #   OUT=dir scripts/gpu-check.sh    results (JSON, tables, log) under dir
@@ -227,8 +228,53 @@ else
     bad "export nccl-topo $topo_spec: $(tail -n 1 "$out/topo.err")"
 fi
 
+# 5c. --lock-clocks: the GEMM at the GPU's highest locked clocks, the
+#     clocks recorded, and put back (NVML changes clocks for root only:
+#     without root the refusal must say so, exit 3)
+limit_before=$(nvidia-smi -i 0 --query-gpu=power.limit --format=csv,noheader)
+timeout 120 "$sn" bench --backend cuda compute --gemm-size 8192 -n 10 \
+    --lock-clocks --json "$out/lock.json" >"$out/lock.txt" 2>"$out/lock.err"
+rc=$?
+if [[ $(id -u) -ne 0 ]]; then
+    [[ $rc -eq 3 ]] && grep -q "no permission" "$out/lock.err" &&
+        ok "--lock-clocks refused without root, saying so" ||
+        bad "--lock-clocks without root (exit $rc)"
+elif [[ $rc -eq 0 ]] && grep -q '"sm_mhz":' "$out/lock.json"; then
+    ok "--lock-clocks held and recorded"
+    grep "clocks locked" "$out/lock.txt"
+else
+    bad "--lock-clocks (exit $rc)"
+    tail -n 5 "$out/lock.err"
+fi
+nvidia-smi -i 0 --query-gpu=clocks.sm,clocks.mem,clocks.max.sm \
+    --format=csv >"$out/clocks-after.csv" 2>&1
+
+# 5d. bench power: the efficiency curve over four power limits, and the
+#     limit put back afterwards
+timeout 180 "$sn" bench power --backend cuda --steps 4 --seconds 2 \
+    --gemm-size 8192 --json "$out/power.json" >"$out/power.txt" \
+    2>"$out/power.err"
+rc=$?
+limit_after=$(nvidia-smi -i 0 --query-gpu=power.limit --format=csv,noheader)
+if [[ $(id -u) -ne 0 ]]; then
+    [[ $rc -eq 3 ]] && grep -q "no permission" "$out/power.err" &&
+        ok "bench power refused without root, saying so" ||
+        bad "bench power without root (exit $rc)"
+elif [[ $rc -eq 0 ]] && [[ "$limit_after" == "$limit_before" ]] &&
+        grep -q '"schema": "supernode.power/1"' "$out/power.json"; then
+    ok "bench power curve, limit back at $limit_after"
+else
+    bad "bench power (exit $rc, limit $limit_before -> $limit_after)"
+    tail -n 5 "$out/power.err"
+fi
+
 # 6. the figures, for docs/benchmarks.md
 cat "$out/gpu-bench.txt"
+echo "--- bench --lock-clocks (compute):"
+cat "$out/lock.txt" 2>/dev/null
+cat "$out/clocks-after.csv" 2>/dev/null
+echo "--- bench power:"
+cat "$out/power.txt" 2>/dev/null
 echo "took $((SECONDS - start)) s"
 [[ $((SECONDS - start)) -le 480 ]] && ok "under 8 minutes" ||
     bad "took more than 8 minutes"

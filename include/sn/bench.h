@@ -150,6 +150,9 @@ struct sn_bench_rank {
     int local_rank; /* among the ranks of its host */
     char host[64];
     char device[96];
+    /* --lock-clocks: the clocks this rank's GPU was held at, MHz; 0 when
+     * its clocks were not locked */
+    unsigned locked_sm_mhz, locked_mem_mhz;
 };
 
 /* Library and driver versions; empty strings where not applicable. */
@@ -280,6 +283,14 @@ struct sn_bench_opts {
      * set it. NULL: none */
     const char *nccl_dir;
     struct sn_bench_inject inject;
+    /* lock each rank's GPU clocks for the run (NVML, root) and restore
+     * them at its end, on error and on a signal; sm_mhz, mem_mhz 0: the
+     * highest the GPU supports. The GPU is the backend's device (cuda),
+     * else the local_rank-th GPU NVML lists on the host. */
+    bool lock_clocks;
+    unsigned lock_sm_mhz, lock_mem_mhz;
+    /* bench power: the sweep instead of the tests (one rank only) */
+    const struct sn_bench_power_plan *power;
     /* callbacks, all optional. progress: one line per section (rank 0).
      * on_abort: the run is being cut short (a rank hung past the timeout,
      * or the job was signalled); partial holds the results gathered so
@@ -292,6 +303,75 @@ struct sn_bench_opts {
     /* turn SIGTERM/SIGINT into on_abort (the CLI sets it) */
     bool catch_signals;
 };
+
+/* ---- power: GEMM throughput against power limits (bench power) -------- */
+
+#define SN_BENCH_POWER_MAX 32 /* points in one sweep */
+/* "within 5% of full performance": the design notes' trade of "a few
+ * percent of performance for a fifth less power" (docs/bench.md) */
+#define SN_BENCH_POWER_KNEE 0.95
+
+/* One point of the curve: the setting and what it gave. */
+struct sn_bench_power_point {
+    double limit_w;  /* power limit set, W (0 in a clock sweep) */
+    unsigned sm_mhz; /* SM clock locked, MHz (0 in a limit sweep) */
+    double flops;    /* GEMM FLOP/s */
+    double power_w;  /* mean board power over the GEMM, W */
+    double flops_per_w;
+};
+
+/* A sweep and its analysis (sn_bench_power_analyse). Indices are into
+ * points, -1 when there is none. */
+struct sn_bench_power_curve {
+    char device[96];
+    char dtype[12];
+    int gemm_size;
+    bool by_clocks;        /* points are locked SM clocks, not limits */
+    unsigned mem_mhz;      /* memory clock held in a clock sweep */
+    double limit_before_w; /* the limit found, put back after */
+    double min_w, max_w;   /* the limit's constraints */
+    struct sn_bench_power_point points[SN_BENCH_POWER_MAX];
+    size_t n;
+    int full; /* the highest throughput */
+    int best; /* the most FLOP/s per W */
+    int knee; /* the lowest setting within SN_BENCH_POWER_KNEE of full */
+};
+
+/* The throughput at one point (the GPU already set): FLOP/s and the
+ * seconds it ran, over which the sweep reads the energy counter. */
+typedef int (*sn_bench_power_measure_fn)(void *ctx,
+                                         const struct sn_bench_power_point *at,
+                                         double *flops, double *seconds,
+                                         struct sn_error *err);
+
+/* What bench power sweeps: limits_w (W), else steps limits evenly from
+ * the GPU's highest allowed limit down to its lowest, or sm_mhz (a clock
+ * sweep, memory at its highest clock). The GEMM is dtype at the
+ * options' gemm_size, run for `seconds` per point; measure (NULL: the
+ * backend's GEMM) stands in for it in tests. The curve goes to out. */
+struct sn_bench_power_plan {
+    double limits_w[SN_BENCH_POWER_MAX];
+    size_t nlimits;
+    int steps;
+    unsigned sm_mhz[SN_BENCH_POWER_MAX];
+    size_t nclocks;
+    enum sn_bench_dtype dtype;
+    int iters;      /* GEMM calls per timed run (10) */
+    double seconds; /* timed runs per point until this long (1 s) */
+    sn_bench_power_measure_fn measure;
+    void *measure_ctx;
+    struct sn_bench_power_curve *out;
+};
+
+/* Fill flops_per_w of every point, then full, best and knee. */
+void sn_bench_power_analyse(struct sn_bench_power_curve *c);
+/* The curve as text: one row per point with a bar of its throughput,
+ * then the three points in words. */
+void sn_bench_power_render(const struct sn_bench_power_curve *c,
+                           struct sn_buf *out);
+/* The curve as a "supernode.power/1" JSON document (docs/bench.md). */
+void sn_bench_power_json(const struct sn_bench_power_curve *c,
+                         struct sn_buf *out);
 
 struct sn_bench_job;
 

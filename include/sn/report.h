@@ -47,6 +47,7 @@ struct sn_model_info;
 #define SN_SCHEMA_DOCTOR "supernode.doctor/1" /* doctor */
 #define SN_SCHEMA_EVENTS "supernode.events/1" /* events list */
 #define SN_SCHEMA_EVENT "supernode.event/1"   /* events show */
+#define SN_SCHEMA_POWER "supernode.power/1"   /* bench power */
 /* Not JSON: the tag that opens a node's health record on the wire
  * between ranks (store/health.c), versioned the same way. */
 #define SN_SCHEMA_HEALTH_PACK "supernode.health-pack/1"

@@ -212,6 +212,41 @@ static int parse_test(struct bench_cli *b, const char *a)
     return SN_EXIT_OK;
 }
 
+/* --lock-clocks[=SM:MEM] or --lock-clocks [SM:MEM]: the value is taken
+ * when it starts with a digit (a TEST word never does); *used says
+ * whether v was. */
+static int parse_lock_clocks(struct bench_cli *b, const char *a, const char *v,
+                             bool *used)
+{
+    const char *eq = strchr(a, '=');
+    struct sn_error err;
+    long long sm, mem;
+    char buf[32], *colon;
+
+    *used = false;
+    b->o.lock_clocks = true;
+    if (eq)
+        v = eq + 1;
+    else if (v && *v >= '0' && *v <= '9')
+        *used = true;
+    else
+        return SN_EXIT_OK; /* the GPU's highest clocks */
+    sn_strlcpy(buf, v, sizeof(buf));
+    colon = strchr(buf, ':');
+    if (colon)
+        *colon = '\0';
+    if (!colon || strlen(v) >= sizeof(buf) ||
+        sn_parse_long(buf, 1, 100000, &sm, &err) ||
+        sn_parse_long(colon + 1, 1, 100000, &mem, &err))
+        return bad(b,
+                   "--lock-clocks: '%s' is not SM:MEM in MHz (such as "
+                   "1980:2619; without a value, the highest supported)",
+                   v);
+    b->o.lock_sm_mhz = (unsigned)sm;
+    b->o.lock_mem_mhz = (unsigned)mem;
+    return SN_EXIT_OK;
+}
+
 /* The options that take no value; *done says whether a was one.
  * check_given: -c 1: 1; -c 0 or --no-check: -1. */
 static int parse_flag(struct bench_cli *b, const char *a, int *check_given,
@@ -398,6 +433,13 @@ static int parse_args(struct bench_cli *b, int argc, char **argv)
             rc = parse_test(b, a);
             continue;
         }
+        if (sn_startswith(a, "--lock-clocks") &&
+            (a[13] == '\0' || a[13] == '=')) {
+            bool used;
+            rc = parse_lock_clocks(b, a, v, &used);
+            i += used;
+            continue;
+        }
         rc = parse_flag(b, a, &check_given, &done);
         if (rc || done)
             continue;
@@ -423,6 +465,8 @@ static int bench_run(int argc, char **argv)
     bool have_spec = false;
     int rc, status = SN_EXIT_OK;
 
+    if (argc > 1 && !strcmp(argv[1], "power"))
+        return cli_bench_power(argc - 1, argv + 1);
     memset(&b, 0, sizeof(b));
     sn_bench_opts_init(&b.o);
     if (cli_nvml_library(NULL)) /* $SN_NVML_LIBRARY; --nvml wins */
@@ -564,9 +608,20 @@ const struct sn_cmd sn_cmd_bench = {
     "                        temperature, power, throttle reasons) is read\n"
     "                        through; default $SN_NVML_LIBRARY or the\n"
     "                        driver's libnvidia-ml.so.1\n"
+    "  --lock-clocks [SM:MEM] lock each rank's GPU clocks (MHz; default\n"
+    "                        the highest supported) for the run, restored\n"
+    "                        at its end, on error and on SIGINT/SIGTERM "
+    "(root)\n"
     "  --inject FAULT        test-only: hang:rank=R[,test=T][,at=loop],\n"
     "                        die:rank=R[,test=T][,at=loop] or "
     "corrupt:rank=R\n"
+    "\n"
+    "supernode bench power [--limits W,W...|--steps N|--clocks MHZ,...]\n"
+    "    [--dtype T] [--gemm-size N] [-n ITERS] [--seconds S] [--backend B]\n"
+    "    [--json FILE]:\n"
+    "  GEMM throughput and power at each power limit (or locked SM clock),\n"
+    "  put back after: the efficiency curve, its best point and the lowest\n"
+    "  limit within 5% of full performance (one GPU, root; docs/bench.md)\n"
     "\n"
     "Exit status: 0 ok, 1 wrong data, 2 bad usage, 3 runtime failure or "
     "timeout.\n"

@@ -135,4 +135,7 @@ int cli_placement(struct sn_bench_job *job, const struct sn_spec *spec,
  * Returns an exit status. */
 int cmd_watch_rules(int argc, char **argv);
 
+/* `bench power` (cmd-bench-power.c); argv[0] is "power". */
+int cli_bench_power(int argc, char **argv);
+
 #endif

@@ -29,7 +29,18 @@
  *   temperature {gpu, slowdown, shutdown},
  *   nvlink {links, down [..], errors [{link, replay, recovery, crc_flit,
  *           crc_data}]}, utilization, processes [{pid, memory_mib, sm}],
- *   xids [..] (delivered as XID events once registered).
+ *   xids [..] (delivered as XID events once registered),
+ *   supported_clocks {mem [..], sm [..]} (the lists a clock lock may ask
+ *   for, highest first; the same SM list at every memory clock),
+ *   power.advance (on: the energy counter grows by the board power,
+ *   capped at the limit, over the time since nvmlInit).
+ * At the top: permission: denied (every setter answers NO_PERMISSION,
+ * as for a user who is not root).
+ * Setters (locked clocks, power limit) change the answers and append a
+ * line to the state file, <fixture>.state beside the fixture, so a test
+ * sees what was set and that it was put back:
+ *   gpu 0 mem-lock 2619 / sm-lock 1980 / mem-reset / sm-reset /
+ *   power 350000 (mW).
  * A section that is absent makes its entry points answer NOT_SUPPORTED;
  * a lost GPU answers GPU_IS_LOST to every call on its handle. */
 #include <stdint.h>
@@ -38,6 +49,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <yaml.h>
 
@@ -85,6 +97,10 @@ struct fake_gpu {
     unsigned xids[16];
     int xid_next;
     int registered;
+    unsigned sup_mem[16], sup_sm[64];
+    int nsup_mem, nsup_sm;
+    unsigned locked_sm, locked_mem; /* 0: not locked */
+    int advance;
 };
 
 static struct fake_gpu gpus[MAXG];
@@ -92,6 +108,8 @@ static int ngpus;
 static char driver[80];
 static int cuda;
 static int initialised;
+static int denied; /* permission: denied */
+static struct timespec init_time;
 static struct stat loaded; /* the fixture file the answers came from */
 static struct nvmlEventSet_st {
     int dummy;
@@ -252,6 +270,16 @@ static void load_gpu(yaml_document_t *doc, yaml_node_t *m, struct fake_gpu *g)
         g->sm[g->nprocs] = (unsigned)num(get(doc, p, "sm"));
         g->nprocs++;
     }
+    if ((s = get(doc, m, "power")))
+        g->advance = (int)num(get(doc, s, "advance"));
+    if ((s = get(doc, m, "supported_clocks"))) {
+        yaml_node_t *l = get(doc, s, "mem");
+        for (int i = 0; i < seq_len(l) && g->nsup_mem < 16; i++)
+            g->sup_mem[g->nsup_mem++] = (unsigned)num(seq_at(doc, l, i));
+        l = get(doc, s, "sm");
+        for (int i = 0; i < seq_len(l) && g->nsup_sm < 64; i++)
+            g->sup_sm[g->nsup_sm++] = (unsigned)num(seq_at(doc, l, i));
+    }
     s = get(doc, m, "xids");
     for (int i = 0; i < seq_len(s) && g->nxids < 16; i++)
         g->xids[g->nxids++] = (unsigned)num(seq_at(doc, s, i));
@@ -293,6 +321,8 @@ static nvmlReturn_t parse(const char *path, int at_init, int *parsed)
     cuda = (int)num(get(&doc, root, "cuda"));
     if (get(&doc, root, "init"))
         rc = (nvmlReturn_t)num(get(&doc, root, "init"));
+    denied = str(get(&doc, root, "permission")) &&
+             !strcmp(str(get(&doc, root, "permission")), "denied");
     if (at_init && get(&doc, root, "hang_init"))
         sleep((unsigned)num(get(&doc, root, "hang_init")));
     list = get(&doc, root, "gpus");
@@ -314,6 +344,11 @@ static void take(int reload)
         if (!reload || i >= ngpus)
             continue;
         g->registered = gpus[i].registered;
+        /* what a setter changed outlives a rewrite of the fixture */
+        g->locked_sm = gpus[i].locked_sm;
+        g->locked_mem = gpus[i].locked_mem;
+        if (gpus[i].has_power && g->has_power)
+            g->power[0] = gpus[i].power[0];
         if (g->nxids == gpus[i].nxids &&
             !memcmp(g->xids, gpus[i].xids, sizeof(g->xids[0]) * g->nxids))
             g->xid_next = gpus[i].xid_next;
@@ -378,6 +413,7 @@ EXPORT nvmlReturn_t nvmlInit_v2(void)
 {
     nvmlReturn_t rc = load();
 
+    clock_gettime(CLOCK_MONOTONIC, &init_time);
     initialised = rc == NVML_SUCCESS;
     return rc;
 }
@@ -395,6 +431,10 @@ EXPORT const char *nvmlErrorString(nvmlReturn_t r)
         return "Success";
     case NVML_ERROR_NOT_SUPPORTED:
         return "Not Supported";
+    case NVML_ERROR_NO_PERMISSION:
+        return "Insufficient Permissions";
+    case NVML_ERROR_INVALID_ARGUMENT:
+        return "Invalid Argument";
     case NVML_ERROR_DRIVER_NOT_LOADED:
         return "Driver Not Loaded";
     case NVML_ERROR_GPU_IS_LOST:
@@ -574,14 +614,21 @@ nvmlDeviceGetCurrentClocksEventReasons(nvmlDevice_t d, unsigned long long *r)
     return NVML_SUCCESS;
 }
 
-EXPORT nvmlReturn_t nvmlDeviceGetEnforcedPowerLimit(nvmlDevice_t d,
-                                                    unsigned *mw)
+EXPORT nvmlReturn_t nvmlDeviceGetPowerManagementLimit(nvmlDevice_t d,
+                                                      unsigned *mw)
 {
     GPU_OR_FAIL(g, d);
     if (!g->has_power)
         return NVML_ERROR_NOT_SUPPORTED;
     *mw = g->power[0];
     return NVML_SUCCESS;
+}
+
+/* no other limiter in a fixture: the limit set is the one enforced */
+EXPORT nvmlReturn_t nvmlDeviceGetEnforcedPowerLimit(nvmlDevice_t d,
+                                                    unsigned *mw)
+{
+    return nvmlDeviceGetPowerManagementLimit(d, mw);
 }
 
 EXPORT nvmlReturn_t nvmlDeviceGetPowerManagementDefaultLimit(nvmlDevice_t d,
@@ -610,6 +657,14 @@ EXPORT nvmlReturn_t nvmlDeviceGetClockInfo(nvmlDevice_t d, int type,
                                            unsigned *mhz)
 {
     GPU_OR_FAIL(g, d);
+    if (type == NVML_CLOCK_SM && g->locked_sm) {
+        *mhz = g->locked_sm;
+        return NVML_SUCCESS;
+    }
+    if (type == NVML_CLOCK_MEM && g->locked_mem) {
+        *mhz = g->locked_mem;
+        return NVML_SUCCESS;
+    }
     if (g->has_clocks && type == NVML_CLOCK_SM && g->sm_clock) {
         *mhz = g->sm_clock;
         return NVML_SUCCESS;
@@ -620,12 +675,20 @@ EXPORT nvmlReturn_t nvmlDeviceGetClockInfo(nvmlDevice_t d, int type,
     return NVML_SUCCESS;
 }
 
+/* The board draws what the fixture says, up to its power limit. */
+static unsigned usage(const struct fake_gpu *g)
+{
+    return g->has_power && g->power[0] && g->usage_mw > g->power[0]
+               ? g->power[0]
+               : g->usage_mw;
+}
+
 EXPORT nvmlReturn_t nvmlDeviceGetPowerUsage(nvmlDevice_t d, unsigned *mw)
 {
     GPU_OR_FAIL(g, d);
     if (!g->usage_mw)
         return NVML_ERROR_NOT_SUPPORTED;
-    *mw = g->usage_mw;
+    *mw = usage(g);
     return NVML_SUCCESS;
 }
 
@@ -636,6 +699,14 @@ EXPORT nvmlReturn_t nvmlDeviceGetTotalEnergyConsumption(nvmlDevice_t d,
     if (!g->energy_mj)
         return NVML_ERROR_NOT_SUPPORTED;
     *mj = g->energy_mj;
+    if (g->advance) {
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        /* mW x s = mJ */
+        *mj += (unsigned long long)((double)usage(g) *
+                                    ((double)(now.tv_sec - init_time.tv_sec) +
+                                     (now.tv_nsec - init_time.tv_nsec) / 1e9));
+    }
     return NVML_SUCCESS;
 }
 
@@ -847,5 +918,132 @@ EXPORT nvmlReturn_t nvmlEventSetFree(nvmlEventSet_t set)
         return NVML_ERROR_INVALID_ARGUMENT;
     for (int i = 0; i < ngpus; i++)
         gpus[i].registered = 0;
+    return NVML_SUCCESS;
+}
+
+/* ---- setters: clocks and the power limit ------------------------------- */
+
+/* Append "gpu I WHAT" to <fixture>.state, one write per line (O_APPEND:
+ * ranks of one job share the file). */
+static void record(const struct fake_gpu *g, const char *fmt, unsigned v)
+{
+    const char *fx = getenv("SN_FAKE_NVML");
+    char path[4096], line[96];
+    FILE *f;
+    int len;
+
+    if (!fx ||
+        snprintf(path, sizeof(path), "%s.state", fx) >= (int)sizeof(path))
+        return;
+    len = snprintf(line, sizeof(line), "gpu %d ", (int)(g - gpus));
+    snprintf(line + len, sizeof(line) - (size_t)len, fmt, v);
+    f = fopen(path, "a");
+    if (!f)
+        return;
+    fprintf(f, "%s\n", line);
+    fclose(f);
+}
+
+/* A setter on g: root only; NOT_SUPPORTED without the supported lists. */
+#define SETTER_OR_FAIL(g, d)                                                   \
+    GPU_OR_FAIL(g, d);                                                         \
+    if (!g->nsup_mem || !g->nsup_sm)                                           \
+        return NVML_ERROR_NOT_SUPPORTED;                                       \
+    if (denied)                                                                \
+    return NVML_ERROR_NO_PERMISSION
+
+static int in(const unsigned *v, int n, unsigned x)
+{
+    for (int i = 0; i < n; i++)
+        if (v[i] == x)
+            return 1;
+    return 0;
+}
+
+static nvmlReturn_t give_list(const unsigned *v, int n, unsigned *count,
+                              unsigned *out)
+{
+    if (!out || *count < (unsigned)n) {
+        *count = (unsigned)n;
+        return NVML_ERROR_INSUFFICIENT_SIZE;
+    }
+    memcpy(out, v, sizeof(*v) * (size_t)n);
+    *count = (unsigned)n;
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetSupportedMemoryClocks(nvmlDevice_t d,
+                                                       unsigned *count,
+                                                       unsigned *mhz)
+{
+    GPU_OR_FAIL(g, d);
+    if (!g->nsup_mem)
+        return NVML_ERROR_NOT_SUPPORTED;
+    return give_list(g->sup_mem, g->nsup_mem, count, mhz);
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetSupportedGraphicsClocks(nvmlDevice_t d,
+                                                         unsigned mem,
+                                                         unsigned *count,
+                                                         unsigned *mhz)
+{
+    GPU_OR_FAIL(g, d);
+    if (!g->nsup_sm)
+        return NVML_ERROR_NOT_SUPPORTED;
+    if (!in(g->sup_mem, g->nsup_mem, mem))
+        return NVML_ERROR_NOT_FOUND;
+    return give_list(g->sup_sm, g->nsup_sm, count, mhz);
+}
+
+/* Lock (lo = hi, a listed clock) or, with lo 0, reset one clock. */
+static nvmlReturn_t lock_clock(nvmlDevice_t d, int mem, unsigned lo,
+                               unsigned hi)
+{
+    SETTER_OR_FAIL(g, d);
+    if (lo && (lo != hi || !(mem ? in(g->sup_mem, g->nsup_mem, lo)
+                                 : in(g->sup_sm, g->nsup_sm, lo))))
+        return NVML_ERROR_INVALID_ARGUMENT;
+    *(mem ? &g->locked_mem : &g->locked_sm) = lo;
+    if (lo)
+        record(g, mem ? "mem-lock %u" : "sm-lock %u", lo);
+    else
+        record(g, mem ? "mem-reset%.0u" : "sm-reset%.0u", 0);
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceSetGpuLockedClocks(nvmlDevice_t d, unsigned lo,
+                                                 unsigned hi)
+{
+    return lo ? lock_clock(d, 0, lo, hi) : NVML_ERROR_INVALID_ARGUMENT;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceResetGpuLockedClocks(nvmlDevice_t d)
+{
+    return lock_clock(d, 0, 0, 0);
+}
+
+EXPORT nvmlReturn_t nvmlDeviceSetMemoryLockedClocks(nvmlDevice_t d, unsigned lo,
+                                                    unsigned hi)
+{
+    return lo ? lock_clock(d, 1, lo, hi) : NVML_ERROR_INVALID_ARGUMENT;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceResetMemoryLockedClocks(nvmlDevice_t d)
+{
+    return lock_clock(d, 1, 0, 0);
+}
+
+EXPORT nvmlReturn_t nvmlDeviceSetPowerManagementLimit(nvmlDevice_t d,
+                                                      unsigned mw)
+{
+    GPU_OR_FAIL(g, d);
+    if (!g->has_power)
+        return NVML_ERROR_NOT_SUPPORTED;
+    if (denied)
+        return NVML_ERROR_NO_PERMISSION;
+    if (mw < g->power[2] || mw > g->power[3])
+        return NVML_ERROR_INVALID_ARGUMENT;
+    g->power[0] = mw;
+    record(g, "power %u", mw);
     return NVML_SUCCESS;
 }

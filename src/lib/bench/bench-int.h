@@ -30,7 +30,9 @@ struct sn__bench_where {
 };
 
 struct sn__bench_ctx;
-struct sn__hw_nvml; /* ../hw/hw-int.h */
+struct sn__hw_nvml;       /* ../hw/hw-int.h */
+struct sn__hw_clock_hold; /* ../hw/hw-int.h */
+struct nvmlDevice_st;     /* NVML's device handle (nvmlDevice_t) */
 
 enum sn__stream_kernel {
     SN_K_COPY,  /* c = a        2 arrays moved */
@@ -132,6 +134,12 @@ struct sn__bench_ctx {
     /* NVML, opened on first use with o.nvml_library (state.c) */
     struct sn__hw_nvml *nvml;
     bool nvml_tried;
+    /* the device's PCI bus id for NVML, "" when the backend has none */
+    char pci[32];
+    /* what this rank changed on its GPU (clocks.c), undone by the run's
+     * end or by the watchdog's abort (fire), under hold_lock */
+    struct sn__hw_clock_hold *hold;
+    pthread_mutex_t hold_lock;
     /* watchdog */
     _Atomic uint32_t section;
     _Atomic int32_t iter;
@@ -209,6 +217,43 @@ bool sn__bench_nvml_state(struct sn__bench_ctx *c, const char *pci_bus_id,
                           struct sn_bench_state *st);
 bool sn__bench_nvml_driver(struct sn__bench_ctx *c, char *buf, size_t size);
 void sn__bench_nvml_close(struct sn__bench_ctx *c);
+/* The context's NVML (opened on first use), or NULL. */
+struct sn__hw_nvml *sn__bench_nvml(struct sn__bench_ctx *c);
+
+/* clocks.c: this rank's GPU held for the run */
+/* Lock the rank's GPU clocks as c->o asks (nothing when it does not).
+ * SN_EINPUT for clocks the GPU does not support (the message lists the
+ * ones it does), SN_ERUNTIME when NVML refuses (not root: said so),
+ * SN_ENOTSUP without NVML, a GPU or the entry points. */
+int sn__bench_clocks_lock(struct sn__bench_ctx *c, struct sn_error *err);
+/* Undo what the rank holds; safe from the watchdog thread and more than
+ * once. Once the run is aborting the hold stays locked after it, so that
+ * nothing sets the GPU again. SN_ERUNTIME when NVML refused a step (every
+ * step is tried). */
+int sn__bench_clocks_restore(struct sn__bench_ctx *c, struct sn_error *err);
+/* The NVML library and this rank's GPU: the backend's device by PCI bus
+ * id (cuda), else the local_rank-th GPU NVML lists; the hold made ready.
+ * SN_ENOTSUP without NVML or a GPU, SN_ERUNTIME when NVML fails. */
+int sn__bench_gpu(struct sn__bench_ctx *c, struct sn__hw_nvml **n,
+                  struct nvmlDevice_st **dev, struct sn_error *err);
+/* The clocks the rank's GPU is held at, MHz (0: not locked). */
+void sn__bench_clocks_held(struct sn__bench_ctx *c, unsigned *sm_mhz,
+                           unsigned *mem_mhz);
+
+/* power.c: the sweep on GPU dev of NVML n, what it changes recorded in
+ * hold under lock: each point set, measured with fn (a warm-up call, then
+ * a timed one over which the energy counter gives the power), the GPU
+ * put back at the end, on error too; then the curve analysed. SN_EINPUT
+ * for a plan the GPU's constraints refuse, SN_ERUNTIME / SN_ENOTSUP when
+ * NVML refuses (not root: said so), fn's errors. */
+int sn__bench_power_sweep(struct sn__hw_nvml *n, struct nvmlDevice_st *dev,
+                          struct sn__hw_clock_hold *hold, pthread_mutex_t *lock,
+                          const struct sn_bench_power_plan *plan,
+                          sn_bench_power_measure_fn fn, void *ctx,
+                          struct sn_bench_power_curve *c, struct sn_error *err);
+/* bench power in a run (c->o.power): the sweep on this rank's GPU with
+ * the backend's GEMM (or the plan's measure). One rank only. */
+int sn__bench_power_run(struct sn__bench_ctx *c, struct sn_error *err);
 
 /* timer.c */
 void sn__bench_timer_probe(struct sn_bench_timer *t);

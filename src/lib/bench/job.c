@@ -479,10 +479,14 @@ static void fire(struct sn__bench_ctx *c, int culprit, const char *message)
 {
     struct sn_bench_results partial;
     struct sn_bench_abort why;
-    int expect = 0;
+    struct sn_error rerr;
+    int expect = 0, restored;
 
     if (!atomic_compare_exchange_strong(&c->aborting, &expect, 1))
         return;
+    /* the GPU's clocks and power limit first: the launcher may follow
+     * its SIGTERM with SIGKILL (clocks.c says why this is the place) */
+    restored = sn__bench_clocks_restore(c, &rerr);
     sn_bench_results_init(&partial);
     pthread_mutex_lock(&c->lock);
     if (c->res) {
@@ -490,6 +494,8 @@ static void fire(struct sn__bench_ctx *c, int culprit, const char *message)
         partial.elapsed = sn_now() - c->t0;
     }
     pthread_mutex_unlock(&c->lock);
+    if (restored != SN_OK)
+        sn__bench_results_note(&partial, "rank %d: %s", c->job->rank, rerr.msg);
     partial.complete = false;
     sn_strlcpy(partial.abort_test, c->test, sizeof(partial.abort_test));
     sn_strlcpy(partial.abort_msg, message, sizeof(partial.abort_msg));

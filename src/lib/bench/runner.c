@@ -817,6 +817,7 @@ static int rank_table(struct sn__bench_ctx *c, struct sn_bench_results *res,
     me.local_rank = job->local_rank;
     sn_strlcpy(me.host, job->host, sizeof(me.host));
     sn_strlcpy(me.device, c->device, sizeof(me.device));
+    sn__bench_clocks_held(c, &me.locked_sm_mhz, &me.locked_mem_mhz);
     res->nranks = job->size;
     res->ranks = sn_xcalloc((size_t)job->size, sizeof(*res->ranks));
     /* everyone gets the table: pair results name the peer's host */
@@ -926,6 +927,7 @@ int sn_bench_run(struct sn_bench_job *job, const struct sn_bench_opts *opts,
     sn_bench_results_init(res);
     pthread_mutex_init(&c->lock, NULL);
     pthread_mutex_init(&c->where_lock, NULL);
+    pthread_mutex_init(&c->hold_lock, NULL);
     c->job = job;
     c->res = res;
     c->t0 = t0;
@@ -956,14 +958,22 @@ int sn_bench_run(struct sn_bench_job *job, const struct sn_bench_opts *opts,
         if ((rc = agree(c, rc, err)))
             goto close;
     }
-    if ((rc = rank_table(c, res, err)))
+    if ((rc = sn__bench_watch_start(c, err)))
         goto close;
+    /* every rank holds its GPU, or none goes on; after the watchdog
+     * started, so that a signal from the first change on restores (what
+     * was locked is put back at close) */
+    rc = sn__bench_clocks_lock(c, err);
+    if ((rc = agree(c, rc, err)) || (rc = rank_table(c, res, err)))
+        goto done;
     versions(c, &res->versions);
     sn__bench_timer_probe(&res->timer);
     if (c->be->timer)
         c->be->timer(c, &res->timer);
-    if ((rc = sn__bench_watch_start(c, err)))
-        goto close;
+    if (c->o.power) {
+        rc = sn__bench_power_run(c, err);
+        goto done;
+    }
     for (size_t i = 0; i < c->o.ntests && !rc; i++) {
         enum sn_bench_test t = c->o.tests[i];
         bool stop;
@@ -989,11 +999,14 @@ int sn_bench_run(struct sn_bench_job *job, const struct sn_bench_opts *opts,
             pthread_mutex_unlock(&c->lock);
         }
     }
+done:
     atomic_store(&c->test_start, 0.0);
     sn__bench_watch_stop(c);
     if (!rc)
         timer_note(c, res);
 close:
+    if (sn__bench_clocks_restore(c, rc ? NULL : err) && !rc)
+        rc = SN_ERUNTIME;
     c->be->close(c);
 out:
     for (size_t i = 0; i < c->nlocal; i++)
@@ -1008,6 +1021,8 @@ out:
     }
     sn_topo_free(c->topo);
     sn__bench_nvml_close(c);
+    free(c->hold);
+    pthread_mutex_destroy(&c->hold_lock);
     pthread_mutex_destroy(&c->where_lock);
     pthread_mutex_destroy(&c->lock);
     free(c);

@@ -209,6 +209,11 @@ static struct sn__hw_nvml *nvml_get(struct sn__bench_ctx *c)
     return c->nvml;
 }
 
+struct sn__hw_nvml *sn__bench_nvml(struct sn__bench_ctx *c)
+{
+    return nvml_get(c);
+}
+
 bool sn__bench_nvml_state(struct sn__bench_ctx *c, const char *pci_bus_id,
                           struct sn_bench_state *st)
 {

@@ -108,6 +108,15 @@ struct sn__hw_nvml {
     nvmlReturn_t (*EventFree)(nvmlEventSet_t);
     nvmlReturn_t (*MemoryInfo)(nvmlDevice_t, nvmlMemory_t *);
     nvmlReturn_t (*PcieReplays)(nvmlDevice_t, unsigned *);
+    /* setters (clocks.c); root, or NVML_ERROR_NO_PERMISSION */
+    nvmlReturn_t (*SetGpuLocked)(nvmlDevice_t, unsigned, unsigned);
+    nvmlReturn_t (*ResetGpuLocked)(nvmlDevice_t);
+    nvmlReturn_t (*SetMemLocked)(nvmlDevice_t, unsigned, unsigned);
+    nvmlReturn_t (*ResetMemLocked)(nvmlDevice_t);
+    nvmlReturn_t (*SupportedMem)(nvmlDevice_t, unsigned *, unsigned *);
+    nvmlReturn_t (*SupportedGfx)(nvmlDevice_t, unsigned, unsigned *,
+                                 unsigned *);
+    nvmlReturn_t (*SetPowerLimit)(nvmlDevice_t, unsigned);
 };
 
 /* dlopen() the library at path (a name on the loader path or a file),
@@ -171,5 +180,60 @@ struct sn__hw_gpu_sample {
 /* Sample one GPU. Returns the number of fields read (0: none). */
 int sn__hw_nvml_sample(const struct sn__hw_nvml *n, nvmlDevice_t dev,
                        struct sn__hw_gpu_sample *s);
+
+/* ---- clocks and power limits (clocks.c) ----------------------------------
+ * Locking a GPU's clocks and setting its power limit change the machine
+ * for every process on it, so what is changed is recorded in a hold and
+ * undone with sn__hw_clocks_restore(). NVML has no call that reads locked
+ * clocks back: a restore resets them to the driver's default (unlocked),
+ * and puts back the power limit read before the first change. */
+
+#define SN_HW_CLOCKS_MAX 256 /* supported clocks kept per list */
+
+/* What was changed on one GPU. Zero-initialised is an empty hold. */
+struct sn__hw_clock_hold {
+    nvmlDevice_t dev;
+    bool sm_locked, mem_locked; /* reset these on restore */
+    unsigned sm_mhz, mem_mhz;   /* the clocks held */
+    bool power_set;             /* put power_before_mw back */
+    unsigned power_before_mw, power_mw;
+};
+
+/* The clocks a lock may ask for on dev: the memory clocks, and the SM
+ * (graphics) clocks at memory clock mem_mhz, each at most
+ * SN_HW_CLOCKS_MAX, highest first (NVML's order). Returns NVML's answer
+ * (NVML_ERROR_FUNCTION_NOT_FOUND without the entry points). */
+nvmlReturn_t sn__hw_clocks_supported(const struct sn__hw_nvml *n,
+                                     nvmlDevice_t dev, unsigned mem_mhz,
+                                     unsigned *mem, unsigned *nmem,
+                                     unsigned *sm, unsigned *nsm);
+/* Resolve a request to clocks dev supports: *mem_mhz 0 asks for the
+ * highest memory clock, *sm_mhz 0 for the highest SM clock at that
+ * memory clock. NVML_ERROR_INVALID_ARGUMENT when a clock asked for is not
+ * supported, with why naming it and the ones that are; other NVML
+ * answers with why filled. */
+nvmlReturn_t sn__hw_clocks_pick(const struct sn__hw_nvml *n, nvmlDevice_t dev,
+                                unsigned *sm_mhz, unsigned *mem_mhz, char *why,
+                                size_t why_size);
+/* Lock dev's memory and SM clocks at mem_mhz and sm_mhz (min = max),
+ * recording it in h. On failure what was locked is reset again. Returns
+ * NVML's answer (NVML_ERROR_NO_PERMISSION when not root). */
+nvmlReturn_t sn__hw_clocks_lock(const struct sn__hw_nvml *n, nvmlDevice_t dev,
+                                unsigned sm_mhz, unsigned mem_mhz,
+                                struct sn__hw_clock_hold *h);
+/* Set dev's power limit to mw, after reading the limit it had (once per
+ * hold) and checking mw against the limit's constraints
+ * (NVML_ERROR_INVALID_ARGUMENT outside them). */
+nvmlReturn_t sn__hw_power_limit_set(const struct sn__hw_nvml *n,
+                                    nvmlDevice_t dev, unsigned mw,
+                                    struct sn__hw_clock_hold *h);
+/* The clocks dev runs at now, MHz (0 where NVML cannot say). */
+void sn__hw_clocks_now(const struct sn__hw_nvml *n, nvmlDevice_t dev,
+                       unsigned *sm_mhz, unsigned *mem_mhz);
+/* Undo what h holds: reset locked clocks, put the power limit back. Each
+ * step is tried; returns the first failing answer, and h is empty after.
+ * An empty hold does nothing. */
+nvmlReturn_t sn__hw_clocks_restore(const struct sn__hw_nvml *n,
+                                   struct sn__hw_clock_hold *h);
 
 #endif

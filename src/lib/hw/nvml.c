@@ -80,6 +80,14 @@ static void bind_all(struct sn__hw_nvml *n)
     BIND(n, EventFree, "nvmlEventSetFree");
     BIND(n, MemoryInfo, "nvmlDeviceGetMemoryInfo");
     BIND(n, PcieReplays, "nvmlDeviceGetPcieReplayCounter");
+    /* the setters of clocks.c (root: NVML's Device Commands) */
+    BIND(n, SetGpuLocked, "nvmlDeviceSetGpuLockedClocks");
+    BIND(n, ResetGpuLocked, "nvmlDeviceResetGpuLockedClocks");
+    BIND(n, SetMemLocked, "nvmlDeviceSetMemoryLockedClocks");
+    BIND(n, ResetMemLocked, "nvmlDeviceResetMemoryLockedClocks");
+    BIND(n, SupportedMem, "nvmlDeviceGetSupportedMemoryClocks");
+    BIND(n, SupportedGfx, "nvmlDeviceGetSupportedGraphicsClocks");
+    BIND(n, SetPowerLimit, "nvmlDeviceSetPowerManagementLimit");
 }
 
 const char *sn__hw_nvml_error(const struct sn__hw_nvml *n, nvmlReturn_t r,

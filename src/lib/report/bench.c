@@ -283,6 +283,16 @@ void sn_bench_json(const struct sn_bench_results *res, struct sn_buf *out)
         sn_json_kint(&j, "local_rank", res->ranks[i].local_rank);
         sn_json_kstr(&j, "host", res->ranks[i].host);
         sn_json_kstr(&j, "device", res->ranks[i].device);
+        /* --lock-clocks: what the rank's GPU was held at, null when not */
+        sn_json_key(&j, "locked_clocks");
+        if (res->ranks[i].locked_sm_mhz) {
+            sn_json_obj_begin(&j);
+            sn_json_kint(&j, "sm_mhz", res->ranks[i].locked_sm_mhz);
+            sn_json_kint(&j, "mem_mhz", res->ranks[i].locked_mem_mhz);
+            sn_json_obj_end(&j);
+        } else {
+            sn_json_null(&j);
+        }
         sn_json_obj_end(&j);
     }
     sn_json_arr_end(&j);
@@ -801,9 +811,15 @@ void sn_bench_render(const struct sn_bench_results *res, struct sn_buf *out)
     sn_buf_printf(out, "# supernode bench %s: backend %s, %d rank%s\n",
                   res->versions.tool, res->backend, res->nranks,
                   res->nranks == 1 ? "" : "s");
-    for (int i = 0; i < res->nranks && i < 64; i++)
-        sn_buf_printf(out, "#   rank %d on %s: %s\n", res->ranks[i].rank,
-                      res->ranks[i].host, res->ranks[i].device);
+    for (int i = 0; i < res->nranks && i < 64; i++) {
+        const struct sn_bench_rank *k = &res->ranks[i];
+        sn_buf_printf(out, "#   rank %d on %s: %s", k->rank, k->host,
+                      k->device);
+        if (k->locked_sm_mhz)
+            sn_buf_printf(out, ", clocks locked at SM %u MHz, memory %u MHz",
+                          k->locked_sm_mhz, k->locked_mem_mhz);
+        sn_buf_putc(out, '\n');
+    }
     if (any_of(res, SN_BENCH_COMPUTE))
         render_compute(res, out);
     if (any_of(res, SN_BENCH_MEMORY))

@@ -136,6 +136,8 @@ static int cuda_open(struct sn__bench_ctx *c, struct sn_error *err)
         (rc = CU(cudaMalloc(&s->ack, 256))))
         return rc;
     snprintf(c->device, sizeof(c->device), "%.60s (%s)", s->prop.name, s->pci);
+    /* NVML's handle for --lock-clocks and bench power (clocks.c) */
+    sn_strlcpy(c->pci, s->pci, sizeof(c->pci));
     return SN_OK;
 }
 

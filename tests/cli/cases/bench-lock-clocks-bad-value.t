@@ -1,0 +1,4 @@
+# --lock-clocks takes SM:MEM in MHz; anything else is refused before the run
+args: bench compute --lock-clocks=19x0:2619
+exit: 2
+stderr-has: --lock-clocks: '19x0:2619' is not SM:MEM in MHz

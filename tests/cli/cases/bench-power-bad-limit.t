@@ -1,0 +1,4 @@
+# a limit is a whole number of watts
+args: bench power --limits 300,abc
+exit: 2
+stderr-has: --limits

@@ -1,0 +1,4 @@
+# a sweep needs two points at least
+args: bench power --steps 1
+exit: 2
+stderr-has: --steps

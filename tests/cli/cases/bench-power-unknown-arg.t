@@ -1,0 +1,4 @@
+# bench power takes options only
+args: bench power compute
+exit: 2
+stderr-has: bench power: unknown argument 'compute'
