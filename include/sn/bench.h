@@ -369,7 +369,7 @@ void sn_bench_power_analyse(struct sn_bench_power_curve *c);
  * then the three points in words. */
 void sn_bench_power_render(const struct sn_bench_power_curve *c,
                            struct sn_buf *out);
-/* The curve as a "supernode.power/1" JSON document (docs/bench.md). */
+/* The curve as a JSON document, SN_SCHEMA_POWER (docs/bench.md). */
 void sn_bench_power_json(const struct sn_bench_power_curve *c,
                          struct sn_buf *out);
 

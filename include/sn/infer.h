@@ -25,10 +25,6 @@
 #include "sn/train.h"
 #include "sn/util.h"
 
-/* The old name of SN_SCHEMA_INFER (sn/report.h), kept while
- * cmd-sim-infer.c uses it. */
-#define SN_INFER_SCHEMA SN_SCHEMA_INFER
-
 /* One model replica: tp x pp accelerators, contiguous from rank 0. The
  * tp accelerators of a stage split attention by heads (or, with
  * dp_attention, each runs attention for its own share of the batch on

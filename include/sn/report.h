@@ -262,8 +262,8 @@ int sn_report_html(const struct sn_report_html_in *in, struct sn_buf *out,
  * "file:line:col: ..." for a bad name, a repeated name or a count that is
  * not the design's. */
 int sn_export_hosts(const struct sn_spec *spec, const char *file,
-                    const char *text, size_t len, char ***names,
-                    size_t *n, struct sn_error *err);
+                    const char *text, size_t len, char ***names, size_t *n,
+                    struct sn_error *err);
 void sn_export_hosts_free(char **names, size_t n);
 
 /* Slurm's hostlist form of names in their order: runs of a common prefix
@@ -274,8 +274,8 @@ void sn_hostlist_compress(const char *const *names, size_t n,
 /* Expand a hostlist expression into its names (heap array of heap
  * strings, sn_export_hosts_free()); at most max names. SN_EINPUT for a
  * malformed expression or more than max names. */
-int sn_hostlist_expand(const char *expr, size_t max, char ***names,
-                       size_t *n, struct sn_error *err);
+int sn_hostlist_expand(const char *expr, size_t max, char ***names, size_t *n,
+                       struct sn_error *err);
 
 /* The NCCL topology file (NCCL_TOPO_FILE) of node `node` (global index:
  * supernode x nodes per supernode + node within it). SN_EINPUT when the
@@ -304,8 +304,8 @@ int sn_nccl_machine_parse(const char *file, const char *text, size_t len,
 /* sn_export_nccl_topo() with the machine's names where m gives them (m
  * may be NULL); SN_EINPUT when m names a device the node does not have. */
 int sn_export_nccl_topo_on(const struct sn_topo *t, uint32_t node,
-                           const struct sn_nccl_machine *m,
-                           struct sn_buf *out, struct sn_error *err);
+                           const struct sn_nccl_machine *m, struct sn_buf *out,
+                           struct sn_error *err);
 
 /* Slurm topology: SN_SLURM_BLOCK writes topology.conf for topology/block
  * (a block per scale-up domain), SN_SLURM_TREE topology.conf for
@@ -315,8 +315,7 @@ int sn_export_nccl_topo_on(const struct sn_topo *t, uint32_t node,
 #define SN_SLURM_BLOCK 1u
 #define SN_SLURM_TREE 2u
 int sn_export_slurm(const struct sn_topo *t, const char *const *hosts,
-                    unsigned plugins, struct sn_buf *out,
-                    struct sn_error *err);
+                    unsigned plugins, struct sn_buf *out, struct sn_error *err);
 /* The plugins a design has something for (SN_SLURM_* bits). */
 unsigned sn_export_slurm_plugins(const struct sn_topo *t);
 

@@ -9,9 +9,6 @@
 #include "sn/infer.h"
 #include "sn/train.h"
 
-/* The old name of SN_SCHEMA_VALIDATE (sn/report.h), kept while
- * cmd-validate.c uses it. */
-#define SN_VALIDATE_SCHEMA SN_SCHEMA_VALIDATE
 #define SN_VALIDATE_MAX_ROWS 100000
 
 /* One measured run and its prediction. Strings point into the report. */

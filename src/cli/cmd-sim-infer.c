@@ -2,7 +2,7 @@
  * serving one layout on a spec's cluster (memory, largest batch, TTFT,
  * TPOT, tokens/s per GPU and per user, decode step parts), the search's
  * throughput-latency front (--search), or disaggregated prefill/decode
- * (--disaggregate P:D), as text or JSON (supernode.infer/1). Reached
+ * (--disaggregate P:D), as text or JSON (SN_SCHEMA_INFER). Reached
  * through `supernode sim infer` (cmd-sim.c); its usage is in sim's help. */
 #include <stddef.h>
 #include <stdio.h>
@@ -343,7 +343,7 @@ static void json_head(struct sn_json *j, const struct infer_run *x,
                       const char *mode)
 {
     sn_json_obj_begin(j);
-    sn_json_kstr(j, "schema", SN_INFER_SCHEMA);
+    sn_json_kstr(j, "schema", SN_SCHEMA_INFER);
     sn_json_kstr(j, "mode", mode);
     sn_json_kstr(j, "spec", x->spec.name);
     sn_json_kstr(j, "model", x->m->name);

@@ -1,7 +1,7 @@
 /* cmd-sim-train.c: `supernode sim train [SPEC] --model NAME|FILE ...`: the
  * memory, step time, throughput, MFU/HFU and goodput of one training
  * layout on a spec's cluster, or (`--search`) the fastest layouts that
- * fit, as text or JSON (supernode.train/1, supernode.train-search/1).
+ * fit, as text or JSON (SN_SCHEMA_TRAIN, SN_SCHEMA_TRAIN_SEARCH).
  * Reached through `supernode sim train` (cmd-sim.c); its usage is in
  * sim's help. */
 #include <assert.h>
@@ -658,7 +658,7 @@ static int setup(struct train_run *x, int argc, char **argv)
     return SN_EXIT_OK;
 }
 
-/* The search's JSON (supernode.train-search/1). */
+/* The search's JSON (SN_SCHEMA_TRAIN_SEARCH). */
 static void search_json(const struct train_run *x,
                         const struct sn_train_candidate *top, size_t ntop,
                         const struct sn_train_search_stats *st, int min_gpus,
@@ -668,7 +668,7 @@ static void search_json(const struct train_run *x,
 
     sn_json_init(&j, out, true);
     sn_json_obj_begin(&j);
-    sn_json_kstr(&j, "schema", "supernode.train-search/1");
+    sn_json_kstr(&j, "schema", SN_SCHEMA_TRAIN_SEARCH);
     sn_json_kstr(&j, "model", x->m->name);
     sn_json_kstr(&j, "accelerator", x->spec.accel->name);
     sn_json_kint(&j, "gpus", x->gpus);
@@ -768,7 +768,7 @@ out:
     return rc;
 }
 
-/* The single layout's JSON (supernode.train/1). */
+/* The single layout's JSON (SN_SCHEMA_TRAIN). */
 static void layout_report_json(const struct train_run *x,
                                const struct sn_train_result *r, int min_gpus,
                                struct sn_buf *out)
@@ -777,7 +777,7 @@ static void layout_report_json(const struct train_run *x,
 
     sn_json_init(&j, out, true);
     sn_json_obj_begin(&j);
-    sn_json_kstr(&j, "schema", "supernode.train/1");
+    sn_json_kstr(&j, "schema", SN_SCHEMA_TRAIN);
     sn_json_kstr(&j, "spec", x->spec.name);
     sn_json_kstr(&j, "model", x->m->name);
     sn_json_knum(&j, "params", sn_train_params(x->m, NULL));

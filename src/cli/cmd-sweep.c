@@ -238,7 +238,7 @@ static void json(const struct sn_sweep *sw, const struct sn_sweep_point *pts,
 
     sn_json_init(&j, b, true);
     sn_json_obj_begin(&j);
-    sn_json_kstr(&j, "schema", "supernode.sweep/1");
+    sn_json_kstr(&j, "schema", SN_SCHEMA_SWEEP);
     sn_json_kstr(&j, "key", sw->key);
     sn_json_key(&j, "fixed");
     sn_json_obj_begin(&j);

@@ -186,7 +186,7 @@ static void json(const struct sn_validate_report *rep, struct sn_buf *b)
 
     sn_json_init(&j, b, true);
     sn_json_obj_begin(&j);
-    sn_json_kstr(&j, "schema", SN_VALIDATE_SCHEMA);
+    sn_json_kstr(&j, "schema", SN_SCHEMA_VALIDATE);
     sn_json_kstr(&j, "file", rep->file);
     sn_json_key(&j, "rows");
     sn_json_arr_begin(&j);

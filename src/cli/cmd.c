@@ -22,13 +22,15 @@ extern const struct sn_cmd sn_cmd_report;
 extern const struct sn_cmd sn_cmd_export;
 
 const struct sn_cmd *const sn_cmds[] = {
-    &sn_cmd_plan,  &sn_cmd_sim,      &sn_cmd_catalog,
-    &sn_cmd_spec,  &sn_cmd_bench,    &sn_cmd_check,
-    &sn_cmd_sweep, &sn_cmd_validate, &sn_cmd_baseline,
-    &sn_cmd_runs,  &sn_cmd_events,   &sn_cmd_doctor,
-    &sn_cmd_watch, &sn_cmd_version,  &sn_cmd_report, /* HTML */
-    &sn_cmd_export,
-    NULL,
+    &sn_cmd_plan,     &sn_cmd_sim,
+    &sn_cmd_catalog,  &sn_cmd_spec,
+    &sn_cmd_bench,    &sn_cmd_check,
+    &sn_cmd_sweep,    &sn_cmd_validate,
+    &sn_cmd_baseline, &sn_cmd_runs,
+    &sn_cmd_events,   &sn_cmd_doctor,
+    &sn_cmd_watch,    &sn_cmd_version,
+    &sn_cmd_report, /* HTML */
+    &sn_cmd_export,   NULL,
 };
 
 const struct sn_cmd *sn_cmd_find(const char *name)

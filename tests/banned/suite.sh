@@ -102,11 +102,7 @@ done < <(sed -n 's/^#define \([a-z_]*\)(.*SN_BANNED.*/\1/p' \
 # Schema ids: include/sn/report.h defines each as SN_SCHEMA_<KIND>, of the
 # form supernode.<kind>/<version>, one constant per id; no other file
 # under src/ or include/ writes an id (in code, help text or comments:
-# they name the constant). The files in schema_pending still write theirs
-# until their renderers move to src/lib/report/ (issue 16); take a file
-# off the list when it moves.
-schema_pending=(src/cli/cmd-sim-train.c src/cli/cmd-sim-infer.c
-    src/cli/cmd-sweep.c)
+# they name the constant).
 id_re='supernode\.[a-z][a-z-]*/[0-9]+'
 sed -n 's/^#define \(SN_SCHEMA_[A-Z_]*\) \(.*\)/\1 \2/p' \
     include/sn/report.h >"$tmp/schemas"
@@ -129,8 +125,7 @@ cut -d' ' -f2 "$tmp/schemas" | sort | uniq -d >"$tmp/err"
 [[ -s "$tmp/err" ]] || ok=1
 result "$ok" "no schema id has two constants"
 grep -rnE --include='*.[ch]' "$id_re" src include |
-    grep -v '^include/sn/report.h:' |
-    grep -vF "${schema_pending[@]/#/-e}" >"$tmp/err"
+    grep -v '^include/sn/report.h:' >"$tmp/err"
 ok=0
 [[ -s "$tmp/err" ]] || ok=1
 result "$ok" "no file but report.h writes a schema id"
