@@ -20,6 +20,7 @@ struct sn_spec;
 struct sn_topo;
 struct sn_store;
 struct sn_model_info;
+struct sn_bench_power_curve;
 
 /* ---- schema ids -------------------------------------------------------- */
 /* Every JSON document's "schema": supernode.<kind>/<version>. These are
@@ -236,6 +237,7 @@ struct sn_report_html_in {
     size_t nruns;
     const char *baseline; /* baseline name for the run curves */
     double now;           /* generation time (unix s), shown */
+    const struct sn_bench_power_curve *power; /* bench power's curve */
 };
 
 /* Writes one self-contained HTML document (inline SVG and CSS, no

@@ -24,6 +24,7 @@ struct report_opts {
     const char *model;
     const char *output;
     const char *title;
+    const char *power;
     long long gpus;
     int64_t runs[REPORT_RUNS_MAX];
     size_t nruns;
@@ -43,6 +44,7 @@ static int parse_value(int argc, char **argv, int *i, struct report_opts *o,
         {"--model", NULL, offsetof(struct report_opts, model)},
         {"--output", "-o", offsetof(struct report_opts, output)},
         {"--title", NULL, offsetof(struct report_opts, title)},
+        {"--power", NULL, offsetof(struct report_opts, power)},
     };
     static const struct cli_num_opt nums[] = {
         {"--gpus", 1, 10000000, offsetof(struct report_opts, gpus)},
@@ -112,8 +114,29 @@ struct report_run {
     struct sn_topo *topo;
     struct sn_train_model_file mf;
     struct sn_store *st;
+    struct sn_bench_power_curve curve;
     struct sn_report_html_in in;
 };
+
+/* bench power's curve from its JSON document (--power FILE). */
+static int load_power(struct report_run *x)
+{
+    struct sn_error err;
+    char *text = NULL;
+    size_t len = 0;
+    int rc;
+
+    if (!x->o.power)
+        return SN_EXIT_OK;
+    if (sn_read_file(x->o.power, SN_FILE_MAX, &text, &len, &err))
+        return cli_fail(&err);
+    rc = sn_bench_power_parse(x->o.power, text, len, &x->curve, &err);
+    free(text);
+    if (rc)
+        return cli_fail(&err);
+    x->in.power = &x->curve;
+    return SN_EXIT_OK;
+}
 
 /* The generation time printed on the page: SOURCE_DATE_EPOCH when set
  * (reproducible-builds.org), so the same inputs give the same bytes. */
@@ -136,7 +159,7 @@ static int load_design(struct report_run *x)
     struct sn_error err;
     int rc, total;
 
-    if (!x->o.spec && !x->o.model && (x->o.nruns || x->o.db))
+    if (!x->o.spec && !x->o.model && (x->o.nruns || x->o.db || x->o.power))
         return SN_EXIT_OK;
     if ((rc = cli_spec_load(x->o.spec, &x->o.sets, &x->spec)))
         return rc;
@@ -206,7 +229,8 @@ static int report_main(int argc, char **argv)
     /* a path that cannot be written fails before the work, not after */
     if ((rc = cli_outputs_check((const char *const[]){x.o.output}, 1)))
         goto out;
-    if ((rc = load_design(&x)) || (rc = load_store(&x)))
+    if ((rc = load_design(&x)) || (rc = load_store(&x)) ||
+        (rc = load_power(&x)))
         goto out;
     x.in.title = x.o.title;
     x.in.now = report_time();
@@ -228,8 +252,8 @@ out:
 const struct sn_cmd sn_cmd_report = {
     "report",
     "[SPEC] [--set KEY=VALUE]... [--db PATH] [--run ID]... "
-    "[--baseline NAME] [--model NAME|FILE] [--gpus N] [--title TEXT] "
-    "-o FILE.html",
+    "[--baseline NAME] [--model NAME|FILE] [--gpus N] [--power FILE.json] "
+    "[--title TEXT] -o FILE.html",
     "the design, predictions and runs as one HTML page with pictures",
     "Writes one self-contained HTML file (inline SVG and CSS, nothing\n"
     "fetched from the network; light and dark themes; printable) with a\n"
@@ -243,6 +267,8 @@ const struct sn_cmd sn_cmd_report = {
     "               search, where the step time goes and the size sweep\n"
     "  runs         each --run from the store: pair bandwidth heatmap,\n"
     "               collectives against the model and --baseline, findings\n"
+    "  power        with --power: bench power's curve, throughput and\n"
+    "               efficiency against the power limit or SM clock\n"
     "  history      with --db: per test, the runs and baselines over time\n\n"
     "  --set KEY=VALUE     override one value of the spec (as plan)\n"
     "  --db PATH           the results database (default\n"
@@ -252,6 +278,7 @@ const struct sn_cmd sn_cmd_report = {
     "  --model NAME|FILE   a catalog model or a model file, for the\n"
     "                      training predictions\n"
     "  --gpus N            accelerators for --model (default: all)\n"
+    "  --power FILE.json   a curve from 'bench power --json FILE.json'\n"
     "  --title TEXT        the page title (default: the spec's name)\n"
     "  -o, --output FILE   the HTML file (required; '-' for standard\n"
     "                      output)\n\n"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # suite.sh BUILD: the HTML report (`supernode report`) of every example
-# spec, and with --model for two of them: the whole page must be
-# well-formed (it is written as XML-clean HTML), every <svg> must pass
-# xmllint on its own, and headless Chromium must render it with no
+# spec, with --model for two of them and with --power for one: the
+# whole page must be well-formed (it is written as XML-clean HTML), every
+# <svg> must pass xmllint on its own, and headless Chromium must render it
+# with no
 # JavaScript error, no blank page, no text overflowing its box, no
 # element outside the page and no SVG text outside its drawing (check.js,
 # put first in a copy). Screenshots go to BUILD/report-shots/. Controls
@@ -52,6 +53,16 @@ for spec in examples/gb200-nvl72.yaml examples/dgx-h100-superpod-su.yaml; do
         bad "report $spec --model: $(head -c 300 "$tmp/$name.err")"
     fi
 done
+# bench power's curve with the design (tests/fixtures/power)
+if "$bin" report examples/dgx-h100-superpod-su.yaml \
+    --power tests/fixtures/power/h100-limits.json -o "$tmp/power.html" \
+    2>"$tmp/power.err" && grep -q 'id="power-efficiency"' "$tmp/power.html"
+then
+    ok
+    pages+=("power")
+else
+    bad "report --power: $(head -c 300 "$tmp/power.err")"
+fi
 
 # well-formed: the page (past its doctype line) as XML, each svg alone
 svg_split() { # FILE DIR: each <svg>..</svg> of FILE as DIR/N.svg

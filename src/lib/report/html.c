@@ -214,9 +214,10 @@ static void write_head(struct sn_buf *out, const struct sn_report_html_in *in,
 int sn_report_html(const struct sn_report_html_in *in, struct sn_buf *out,
                    struct sn_error *err)
 {
-    static int (*const sections[])(
-        struct sn_buf *, const struct sn_report_html_in *,
-        struct sn_error *) = {rep_design, rep_predict, rep_run, rep_history};
+    static int (*const sections[])(struct sn_buf *,
+                                   const struct sn_report_html_in *,
+                                   struct sn_error *) = {
+        rep_design, rep_predict, rep_run, rep_power, rep_history};
     struct sn_buf body = SN_BUF_INIT;
     const char *title = in->title;
     int rc = SN_OK;

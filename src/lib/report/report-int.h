@@ -26,6 +26,8 @@ int rep_predict(struct sn_buf *b, const struct sn_report_html_in *in,
                 struct sn_error *err); /* report-predict.c */
 int rep_run(struct sn_buf *b, const struct sn_report_html_in *in,
             struct sn_error *err); /* report-run.c */
+int rep_power(struct sn_buf *b, const struct sn_report_html_in *in,
+              struct sn_error *err); /* report-power.c */
 int rep_history(struct sn_buf *b, const struct sn_report_html_in *in,
                 struct sn_error *err); /* report-history.c */
 
