@@ -16,8 +16,10 @@
  * 600 W. */
 static void curve(struct sn_bench_power_curve *c)
 {
-    static const double pts[][3] = {{700, 680e12, 690}, {600, 660e12, 598},
-                                    {500, 620e12, 499}, {400, 540e12, 399},
+    static const double pts[][3] = {{700, 680e12, 690},
+                                    {600, 660e12, 598},
+                                    {500, 620e12, 499},
+                                    {400, 540e12, 399},
                                     {300, 400e12, 299}};
 
     memset(c, 0, sizeof(*c));
