@@ -62,6 +62,9 @@ const struct sn_nccl_design *sn_nccl_design_none(void);
  * SN_EINPUT with the node section's located error. */
 int sn_nccl_design_from_spec(const struct sn_spec *spec,
                              struct sn_nccl_design *d, struct sn_error *err);
+/* The same from a spec file; spec_path NULL: nothing expected. */
+int sn_nccl_design_load(const char *spec_path, struct sn_nccl_design *d,
+                        struct sn_error *err);
 
 /* ---- the topology dump ----------------------------------------------------
  */

@@ -7,23 +7,6 @@
 #include "cli-nccl.h"
 #include "sn/nccl.h"
 
-static int design(const char *spec_path, struct sn_nccl_design *d,
-                  struct sn_error *err)
-{
-    struct sn_spec spec;
-    int rc;
-
-    sn_nccl_design_init(d);
-    if (!spec_path)
-        return SN_OK;
-    rc = sn_spec_load(spec_path, &spec, err);
-    if (rc)
-        return rc;
-    rc = sn_nccl_design_from_spec(&spec, d, err);
-    sn_spec_release(&spec);
-    return rc;
-}
-
 /* The report's "root" is the file the checks read. */
 static void set_source(struct sn_health_report *rep, const char *path)
 {
@@ -66,7 +49,8 @@ int cli_nccl_topo(const char *dump, const char *spec_path,
     struct sn_error err;
     int status;
 
-    if (design(spec_path, &d, &err) || sn_nccl_topo_load(dump, &t, &err))
+    if (sn_nccl_design_load(spec_path, &d, &err) ||
+        sn_nccl_topo_load(dump, &t, &err))
         return cli_fail(&err);
     sn_health_report_init(&rep);
     set_source(&rep, dump);
@@ -86,7 +70,8 @@ int cli_nccl_log(const char *log, const char *spec_path, enum sn_format format,
     struct sn_error err;
     int status;
 
-    if (design(spec_path, &d, &err) || sn_nccl_log_load(log, &l, &err))
+    if (sn_nccl_design_load(spec_path, &d, &err) ||
+        sn_nccl_log_load(log, &l, &err))
         return cli_fail(&err);
     sn_health_report_init(&rep);
     set_source(&rep, log);

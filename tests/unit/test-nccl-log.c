@@ -35,17 +35,10 @@ static struct sn_nccl_log *parse(const char *text)
 
 static void design(struct sn_nccl_design *d)
 {
-    struct sn_spec spec;
     struct sn_error err;
 
-    sn_nccl_design_init(d);
-    if (sn_spec_load(DIR "hgx-h100.yaml", &spec, &err)) {
+    if (sn_nccl_design_load(DIR "hgx-h100.yaml", d, &err))
         printf("  %s\n", err.msg);
-        return;
-    }
-    if (sn_nccl_design_from_spec(&spec, d, &err))
-        printf("  %s\n", err.msg);
-    sn_spec_release(&spec);
 }
 
 /* Judge a fixture; the first check named name, with its status. */

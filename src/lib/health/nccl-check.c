@@ -42,6 +42,23 @@ int sn_nccl_design_from_spec(const struct sn_spec *spec,
     return SN_OK;
 }
 
+int sn_nccl_design_load(const char *spec_path, struct sn_nccl_design *d,
+                        struct sn_error *err)
+{
+    struct sn_spec spec;
+    int rc;
+
+    sn_nccl_design_init(d);
+    if (!spec_path)
+        return SN_OK;
+    rc = sn_spec_load(spec_path, &spec, err);
+    if (rc)
+        return rc;
+    rc = sn_nccl_design_from_spec(&spec, d, err);
+    sn_spec_release(&spec);
+    return rc;
+}
+
 static void gpu_subject(const struct sn_nccl_gpu *g, char *buf, size_t size)
 {
     snprintf(buf, size, "GPU %d (%s)", g->dev, g->busid);

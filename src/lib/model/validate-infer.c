@@ -4,7 +4,6 @@
  * concurrency, slo, measured_metric, measured_value, notes). A row's
  * replica is as wide as the largest of tp, ep and the attention
  * data-parallel degree; the row's GPUs hold gpus / width replicas. */
-#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,15 +80,6 @@ static long cell(const char *s, long max)
     return (long)v;
 }
 
-static void lower(const char *s, char *out, size_t size)
-{
-    size_t i;
-
-    for (i = 0; s[i] && i + 1 < size; i++)
-        out[i] = (char)tolower((unsigned char)s[i]);
-    out[i] = '\0';
-}
-
 /* The row's layout: tp, ep, dp_attention as given, the replica as wide
  * as the largest; none given for a mixture of experts on more than one
  * server: large expert parallelism with attention data-parallel over all
@@ -149,9 +139,9 @@ static void row_work(char **f, struct sn_validate_row *row)
     char prec[64], kv[32], notes[512];
     long isl = cell(f[I_ISL], 10000000), osl = cell(f[I_OSL], 10000000);
 
-    lower(f[I_PRECISION], prec, sizeof(prec));
-    lower(f[I_KV], kv, sizeof(kv));
-    lower(f[I_NOTES], notes, sizeof(notes));
+    sn__validate_lower(f[I_PRECISION], prec, sizeof(prec));
+    sn__validate_lower(f[I_KV], kv, sizeof(kv));
+    sn__validate_lower(f[I_NOTES], notes, sizeof(notes));
     w->isl = (int)isl;
     w->osl = osl > 0 ? (int)osl : 0;
     w->precision = strstr(prec, "fp4")   ? SN_DTYPE_FP4

@@ -27,6 +27,8 @@ struct owned {
 
 /* The environment of a system spec's text (taken over), built once. */
 struct env_slot *sn__validate_env(struct owned *own, char *text);
+/* s in lower case into out (size bytes, truncated). */
+void sn__validate_lower(const char *s, char *out, size_t size);
 /* Appends ", what" (or "what") to s when it fits. */
 void sn__validate_append(char *s, size_t size, const char *what);
 /* The number after a tag in free text: "EP64", "EP=64", "MTP 3". */

@@ -89,7 +89,7 @@ enum metric {
     M_GPU_HOURS_T,
 };
 
-static void lowercase(const char *s, char *out, size_t size)
+void sn__validate_lower(const char *s, char *out, size_t size)
 {
     size_t i;
 
@@ -148,7 +148,7 @@ static enum metric parse_metric(const char *m)
 {
     char s[96];
 
-    lowercase(m, s, sizeof(s));
+    sn__validate_lower(m, s, sizeof(s));
     if (strstr(s, "time_to_train") || strstr(s, "days"))
         return M_NONE; /* convergence, not a step */
     if ((strstr(s, "iteration_time") || strstr(s, "step_time") ||
@@ -517,7 +517,7 @@ static void row_precision(const char *cell, const struct env_slot *e,
 {
     char p[32];
 
-    lowercase(cell, p, sizeof(p));
+    sn__validate_lower(cell, p, sizeof(p));
     if (!strcmp(p, "bf16"))
         l->dtype = SN_DTYPE_BF16;
     else if (!strcmp(p, "fp16"))
@@ -651,7 +651,7 @@ static bool row_recompute(char **f, struct sn_train_layout *l)
 {
     char rc_text[64];
 
-    lowercase(f[C_RECOMPUTE], rc_text, sizeof(rc_text));
+    sn__validate_lower(f[C_RECOMPUTE], rc_text, sizeof(rc_text));
     if (!strncmp(rc_text, "full", 4))
         l->recompute = SN_RECOMPUTE_FULL;
     else if (!strncmp(rc_text, "selective", 9))
@@ -740,8 +740,8 @@ static void predict_row(struct owned *own, char **f, int line,
         return;
     }
 
-    lowercase(f[C_OTHER], other, sizeof(other));
-    lowercase(f[C_NOTES], notes, sizeof(notes));
+    sn__validate_lower(f[C_OTHER], other, sizeof(other));
+    sn__validate_lower(f[C_NOTES], notes, sizeof(notes));
     memset(&l, 0, sizeof(l));
     if (!row_parallel(f, other, gpus, &l, row))
         return;
