@@ -221,6 +221,52 @@ void sn_report_pairs_row(struct sn_report_pairs *p, const struct sn_pair *pair,
 void sn_report_pairs_end(struct sn_report_pairs *p);
 void sn_report_pairs_release(struct sn_report_pairs *p);
 
+struct sn_train_layout;
+struct sn_train_result;
+struct sn_train_candidate;
+struct sn_train_search_stats;
+struct sn_goodput_result;
+
+/* sim train (`supernode sim train`): one layout (memory, step time,
+ * throughput, goodput; SN_SCHEMA_TRAIN), or with stats set the search's
+ * ranking (SN_SCHEMA_TRAIN_SEARCH). Set what the case needs, zero the
+ * rest. */
+struct sn_report_train {
+    const struct sn_spec *spec; /* name, accelerator, scale-up domain */
+    const struct sn_model_info *model;
+    int gpus;
+    const struct sn_train_layout *layout; /* search: its gbs, seq, dtype */
+    /* one layout */
+    const struct sn_train_result *result;
+    const struct sn_goodput_result *goodput; /* NULL: not computed... */
+    const char *goodput_why;                 /* ...for this reason */
+    /* the search */
+    const struct sn_train_search_stats *stats;
+    const struct sn_train_candidate *top; /* ranked, ntop of them */
+    size_t ntop;
+    size_t explain; /* text: the explain-th of top in full (0: none) */
+    double peak;    /* text: the dense peak FLOP/s of layout's dtype */
+    /* no layout fits (result's memory does not, or ntop is 0): the
+     * smallest count at which one does, searched in multiples of the
+     * spec's node up to max_gpus (0: none up to there) */
+    int min_gpus, max_gpus;
+};
+void sn_report_train_text(const struct sn_report_train *w, struct sn_buf *out);
+void sn_report_train_json(const struct sn_report_train *w, struct sn_buf *out);
+/* A training layout as one line ("tp 8  pp 4  dp 16 ...") for people,
+ * and as the JSON object "layout" shared by the documents that hold
+ * layouts (train, sweep, validate): tp, pp, dp, cp, ep, [etp for MoE],
+ * vpp, mbs, gbs, [seq], recompute, zero, [sp, dtype]; what picks the
+ * bracketed ones. */
+#define SN_REPORT_LAYOUT_SEQ 1u
+#define SN_REPORT_LAYOUT_PRECISION 2u
+#define SN_REPORT_LAYOUT_ALL (SN_REPORT_LAYOUT_SEQ | SN_REPORT_LAYOUT_PRECISION)
+void sn_report_train_layout_line(const struct sn_train_layout *l,
+                                 struct sn_buf *out);
+void sn_report_train_layout_json(struct sn_json *j,
+                                 const struct sn_train_layout *l,
+                                 unsigned what);
+
 /* ---- the HTML report (`supernode report`) ------------------------------ */
 
 /* What the report is made from. Every pointer may be NULL: a section

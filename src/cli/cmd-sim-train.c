@@ -1,11 +1,10 @@
 /* cmd-sim-train.c: `supernode sim train [SPEC] --model NAME|FILE ...`: the
  * memory, step time, throughput, MFU/HFU and goodput of one training
  * layout on a spec's cluster, or (`--search`) the fastest layouts that
- * fit, as text or JSON (SN_SCHEMA_TRAIN, SN_SCHEMA_TRAIN_SEARCH).
+ * fit, as text or JSON (sn_report_train_*, src/lib/report/train.c).
  * Reached through `supernode sim train` (cmd-sim.c); its usage is in
  * sim's help. */
 #include <assert.h>
-#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +12,6 @@
 
 #include "cmd.h"
 
-#define GIB (1024.0 * 1024.0 * 1024.0)
 #define TOP_MAX 1000
 
 struct train_opts {
@@ -142,250 +140,6 @@ static int parse(int argc, char **argv, struct train_opts *o)
     return SN_EXIT_OK;
 }
 
-/* ---- rendering --------------------------------------------------------------
- */
-
-static void layout_line(const struct sn_train_layout *l, struct sn_buf *b)
-{
-    sn_buf_printf(b,
-                  "tp %d  pp %d  dp %d  cp %d  ep %d  vpp %d  mbs %d  gbs %d"
-                  "  seq %d  recompute %s  zero %d  sp %s  dtype %s",
-                  l->tp, l->pp, l->dp, l->cp, l->ep, l->vpp, l->mbs, l->gbs,
-                  l->seq, sn_recompute_name(l->recompute), l->zero,
-                  l->sp ? "on" : "off", sn_dtype_name(l->dtype));
-    if (l->ep > 1) /* expert TP, Megatron-Core's default tp when not given */
-        sn_buf_printf(b, "  etp %d", l->etp > 0 ? l->etp : l->tp);
-}
-
-static const char *main_limit(const struct sn_train_result *r, char *buf,
-                              size_t size)
-{
-    double comm = r->part[SN_PART_TP] + r->part[SN_PART_CP] +
-                  r->part[SN_PART_EP] + r->part[SN_PART_PP] +
-                  r->part[SN_PART_DP];
-
-    switch (r->limit) {
-    case SN_LIMIT_MEMORY:
-        snprintf(buf, size, "memory (%.1f GiB over)",
-                 (r->mem.total - r->mem.capacity) / GIB);
-        break;
-    case SN_LIMIT_BUBBLE:
-        snprintf(buf, size, "bubble %.0f%%",
-                 100 * r->part[SN_PART_BUBBLE] / r->step_time);
-        break;
-    case SN_LIMIT_COMM:
-        snprintf(buf, size, "communication %.0f%%", 100 * comm / r->step_time);
-        break;
-    default:
-        snprintf(buf, size, "compute");
-        break;
-    }
-    return buf;
-}
-
-static void memory_text(const struct sn_train_memory *m, struct sn_buf *b)
-{
-    struct sn_table t;
-    const struct {
-        const char *name;
-        double v;
-    } rows[] = {
-        {"weights", m->weights},     {"gradients", m->gradients},
-        {"optimizer", m->optimizer}, {"activations", m->activations},
-        {"logits", m->logits},       {"buffers", m->buffers},
-    };
-
-    sn_table_init(&t, "  ");
-    sn_table_col(&t, "", false);
-    sn_table_col(&t, "GiB", true);
-    for (size_t i = 0; i < SN_ARRAY_LEN(rows); i++) {
-        sn_table_row(&t);
-        sn_table_cell(&t, "%s", rows[i].name);
-        sn_table_cell(&t, "%.2f", rows[i].v / GIB);
-    }
-    sn_table_row(&t);
-    sn_table_cell(&t, "total");
-    sn_table_cell(&t, "%.2f", m->total / GIB);
-    sn_buf_printf(b, "memory per accelerator (pipeline stage %d)\n", m->stage);
-    sn_table_render(&t, b);
-    sn_table_release(&t);
-    if (m->fits)
-        sn_buf_printf(b, "  fits: %.2f of %.2f GiB HBM (%.2f GiB free)\n",
-                      m->total / GIB, m->capacity / GIB,
-                      (m->capacity - m->total) / GIB);
-    else
-        sn_buf_printf(b,
-                      "  DOES NOT FIT: %.2f GiB needed, %.2f GiB of HBM, "
-                      "%.2f GiB over\n",
-                      m->total / GIB, m->capacity / GIB,
-                      (m->total - m->capacity) / GIB);
-}
-
-static void step_text(const struct sn_train_result *r, enum sn_dtype dtype,
-                      int gpus, struct sn_buf *b)
-{
-    struct sn_table t;
-    char lim[64];
-    const char *dt = sn_dtype_name(dtype);
-
-    sn_table_init(&t, "  ");
-    sn_table_col(&t, "", false);
-    sn_table_col(&t, "seconds", true);
-    sn_table_col(&t, "share", true);
-    for (int p = 0; p < SN_PART_COUNT; p++) {
-        sn_table_row(&t);
-        sn_table_cell(&t, "%s", sn_train_part_name(p));
-        sn_table_cell(&t, "%.4f", r->part[p]);
-        sn_table_cell(&t, "%.1f%%", 100 * r->part[p] / r->step_time);
-    }
-    sn_table_row(&t);
-    sn_table_cell(&t, "step");
-    sn_table_cell(&t, "%.4f", r->step_time);
-    sn_table_cell(&t, "100.0%%");
-    sn_buf_printf(b, "\nstep time (%d micro-batches per pipeline)\n",
-                  r->microbatches);
-    sn_table_render(&t, b);
-    sn_table_release(&t);
-    sn_buf_printf(b,
-                  "\nthroughput\n"
-                  "  tokens/s               %.0f (%.1f per accelerator)\n"
-                  "  model TFLOP/s per GPU  %.1f\n"
-                  "  MFU                    %.1f%% of the %s peak, %.1f "
-                  "TFLOP/s (model FLOPs: 72-coefficient formula per GEMM, "
-                  "no recompute)\n"
-                  "  HFU                    %.1f%% (with recompute: "
-                  "96-coefficient for full)\n"
-                  "  limited by             %s\n",
-                  r->tokens_per_s, r->tokens_per_s / gpus,
-                  r->flops_per_gpu / 1e12, 100 * r->mfu, dt, r->peak / 1e12,
-                  100 * r->hfu, main_limit(r, lim, sizeof(lim)));
-}
-
-static void goodput_text(const struct sn_goodput_result *g, bool have,
-                         const char *why, struct sn_buf *b)
-{
-    char as[320];
-
-    if (!have) {
-        sn_buf_printf(b, "\ngoodput: not computed (%s)\n", why);
-        return;
-    }
-    sn_buf_printf(b,
-                  "\ngoodput under failures\n"
-                  "  job MTBF               %.2f h\n"
-                  "  checkpoint write       %.1f s, restart %.1f s\n"
-                  "  interval Young / Daly  %.1f / %.1f min\n"
-                  "  waste                  checkpoints %.1f%%, rework "
-                  "%.1f%%, restarts %.1f%%, supernodes out %.1f%%\n"
-                  "  ETTR                   %.1f%%\n"
-                  "  goodput                %.1f%% (spares %.1f%% of the "
-                  "accelerators)\n",
-                  g->mtbf / 3600, g->checkpoint_write, g->restart,
-                  g->young / 60, g->daly / 60, 100 * g->waste_checkpoint,
-                  100 * g->waste_rework, 100 * g->waste_restart,
-                  100 * g->waste_supernode, 100 * g->ettr, 100 * g->goodput,
-                  100 * g->spare_fraction);
-    sn_goodput_assumption(g, as, sizeof(as));
-    sn_buf_printf(b, "  assumes                %s\n", as);
-}
-
-void cli_layout_json(struct sn_json *j, const struct sn_train_layout *l,
-                     unsigned what)
-{
-    sn_json_key(j, "layout");
-    sn_json_obj_begin(j);
-    sn_json_kint(j, "tp", l->tp);
-    sn_json_kint(j, "pp", l->pp);
-    sn_json_kint(j, "dp", l->dp);
-    sn_json_kint(j, "cp", l->cp);
-    sn_json_kint(j, "ep", l->ep);
-    if (l->ep > 1)
-        sn_json_kint(j, "etp", l->etp > 0 ? l->etp : l->tp);
-    sn_json_kint(j, "vpp", l->vpp);
-    sn_json_kint(j, "mbs", l->mbs);
-    sn_json_kint(j, "gbs", l->gbs);
-    if (what & CLI_LAYOUT_SEQ)
-        sn_json_kint(j, "seq", l->seq);
-    sn_json_kstr(j, "recompute", sn_recompute_name(l->recompute));
-    sn_json_kint(j, "zero", l->zero);
-    if (what & CLI_LAYOUT_PRECISION) {
-        sn_json_kbool(j, "sp", l->sp);
-        sn_json_kstr(j, "dtype", sn_dtype_name(l->dtype));
-    }
-    sn_json_obj_end(j);
-}
-
-static void memory_json(struct sn_json *j, const struct sn_train_memory *m)
-{
-    sn_json_obj_begin(j);
-    sn_json_kint(j, "stage", m->stage);
-    sn_json_knum(j, "weights_bytes", m->weights);
-    sn_json_knum(j, "gradients_bytes", m->gradients);
-    sn_json_knum(j, "optimizer_bytes", m->optimizer);
-    sn_json_knum(j, "activations_bytes", m->activations);
-    sn_json_knum(j, "logits_bytes", m->logits);
-    sn_json_knum(j, "buffers_bytes", m->buffers);
-    sn_json_knum(j, "total_bytes", m->total);
-    sn_json_knum(j, "capacity_bytes", m->capacity);
-    sn_json_kbool(j, "fits", m->fits);
-    sn_json_knum(j, "over_bytes", m->fits ? 0 : m->total - m->capacity);
-    sn_json_obj_end(j);
-}
-
-static void result_json(struct sn_json *j, const struct sn_train_result *r)
-{
-    sn_json_knum(j, "step_time_s", r->step_time);
-    sn_json_knum(j, "tokens_per_s", r->tokens_per_s);
-    sn_json_knum(j, "model_flops_per_gpu", r->flops_per_gpu);
-    sn_json_knum(j, "mfu", r->mfu);
-    sn_json_knum(j, "mfu_peak_flops", r->peak);
-    sn_json_knum(j, "hfu", r->hfu);
-    sn_json_knum(j, "model_flops_per_step", r->flops.model);
-    sn_json_knum(j, "hardware_flops_per_step", r->flops.hw);
-    sn_json_kint(j, "microbatches", r->microbatches);
-    sn_json_kstr(j, "limit", sn_train_limit_name(r->limit));
-    sn_json_key(j, "memory");
-    memory_json(j, &r->mem);
-    sn_json_key(j, "breakdown");
-    sn_json_obj_begin(j);
-    for (int p = 0; p < SN_PART_COUNT; p++)
-        sn_json_knum(j, sn_train_part_name(p), r->part[p]);
-    sn_json_obj_end(j);
-}
-
-static void goodput_json(struct sn_json *j, const struct sn_goodput_result *g,
-                         bool have)
-{
-    sn_json_key(j, "goodput");
-    if (!have) {
-        sn_json_null(j);
-        return;
-    }
-    sn_json_obj_begin(j);
-    sn_json_knum(j, "mtbf_s", g->mtbf);
-    sn_json_knum(j, "checkpoint_write_s", g->checkpoint_write);
-    sn_json_knum(j, "restart_s", g->restart);
-    sn_json_knum(j, "young_interval_s", g->young);
-    sn_json_knum(j, "daly_interval_s", g->daly);
-    sn_json_knum(j, "ettr", g->ettr);
-    sn_json_knum(j, "spare_fraction", g->spare_fraction);
-    sn_json_knum(j, "goodput", g->goodput);
-    sn_json_knum(j, "waste_supernodes_out", g->waste_supernode);
-    sn_json_kstr(j, "fault_domain",
-                 g->domain == SN_FAULT_JOB ? "job" : "supernode");
-    if (g->spares < 0)
-        sn_json_kstr(j, "spares", "unlimited");
-    else
-        sn_json_kint(j, "spares", g->spares);
-    sn_json_knum(j, "repair_s", g->repair);
-    sn_json_key(j, "failures_per_hour");
-    sn_json_obj_begin(j);
-    for (int c = 0; c < SN_FAIL_COUNT; c++)
-        sn_json_knum(j, sn_fail_class_name(c), g->rate[c]);
-    sn_json_obj_end(j);
-    sn_json_obj_end(j);
-}
-
 /* ---- the run
  * ------------------------------------------------------------------ */
 
@@ -466,91 +220,6 @@ static int make_layout(const struct train_opts *o,
     return SN_EXIT_OK;
 }
 
-static void head(struct sn_buf *b, const struct sn_spec *spec,
-                 const struct sn_model_info *m, int gpus)
-{
-    sn_buf_printf(b, "%s on %d x %s (%s, %d per scale-up domain)\n",
-                  m->display ? m->display : m->name, gpus, spec->accel->name,
-                  spec->name ? spec->name : "spec", spec->scaleup.accelerators);
-}
-
-static void search_text(const struct sn_train_candidate *top, size_t n,
-                        const struct sn_train_search_stats *st,
-                        struct sn_buf *b)
-{
-    struct sn_table t;
-    static const char *const cols[] = {
-        "#",         "tp",   "pp",     "dp",       "cp",  "ep",  "vpp", "mbs",
-        "recompute", "zero", "step s", "tokens/s", "MFU", "GiB", NULL};
-    char lim[64];
-    bool moe = false;
-
-    sn_buf_printf(b,
-                  "searched %llu layouts that pass the rules, %llu fit in "
-                  "memory, in %.3f s\n",
-                  (unsigned long long)st->enumerated,
-                  (unsigned long long)st->fitting, st->seconds);
-    if (!n) {
-        sn_buf_printf(b, "no layout fits\n");
-        return;
-    }
-    /* expert TP only for MoE listings: after ep */
-    for (size_t i = 0; i < n; i++)
-        moe = moe || top[i].layout.ep > 1;
-    sn_table_init(&t, "");
-    for (size_t c = 0; cols[c]; c++) {
-        sn_table_col(&t, cols[c], c != 9);
-        if (moe && !strcmp(cols[c], "ep"))
-            sn_table_col(&t, "etp", true);
-    }
-    sn_table_col(&t, "limited by", false);
-    for (size_t i = 0; i < n; i++) {
-        const struct sn_train_layout *l = &top[i].layout;
-        const struct sn_train_result *r = &top[i].result;
-        sn_table_row(&t);
-        sn_table_cell(&t, "%zu", i + 1);
-        sn_table_cell(&t, "%d", l->tp);
-        sn_table_cell(&t, "%d", l->pp);
-        sn_table_cell(&t, "%d", l->dp);
-        sn_table_cell(&t, "%d", l->cp);
-        sn_table_cell(&t, "%d", l->ep);
-        if (moe)
-            sn_table_cell(&t, "%d", l->etp > 0 ? l->etp : l->tp);
-        sn_table_cell(&t, "%d", l->vpp);
-        sn_table_cell(&t, "%d", l->mbs);
-        sn_table_cell(&t, "%s", sn_recompute_name(l->recompute));
-        sn_table_cell(&t, "%d", l->zero);
-        sn_table_cell(&t, "%.3f", r->step_time);
-        sn_table_cell(&t, "%.0f", r->tokens_per_s);
-        sn_table_cell(&t, "%.1f%%", 100 * r->mfu);
-        sn_table_cell(&t, "%.1f", r->mem.total / GIB);
-        sn_table_cell(&t, "%s", main_limit(r, lim, sizeof(lim)));
-    }
-    sn_table_render(&t, b);
-    sn_table_release(&t);
-}
-
-static void explain_text(const struct sn_train_candidate *c, size_t k,
-                         const struct sn_train_candidate *best, int gpus,
-                         struct sn_buf *b)
-{
-    sn_buf_printf(b, "\nlayout #%zu: ", k);
-    layout_line(&c->layout, b);
-    sn_buf_printf(b, "\n");
-    memory_text(&c->result.mem, b);
-    step_text(&c->result, c->layout.dtype, gpus, b);
-    if (k > 1) {
-        sn_buf_printf(b, "\nagainst #1 (%.3f s), where the %.3f s go:\n",
-                      best->result.step_time,
-                      c->result.step_time - best->result.step_time);
-        for (int p = 0; p < SN_PART_COUNT; p++) {
-            double d = c->result.part[p] - best->result.part[p];
-            if (fabs(d) >= 0.0005 * best->result.step_time)
-                sn_buf_printf(b, "  %-10s %+.4f s\n", sn_train_part_name(p), d);
-        }
-    }
-}
-
 /* `supernode sim train ...` (argv[0] is "train"), dispatched from
  * cmd-sim.c: returns the exit status, prints the report or the error. */
 int sn_cli_sim_train(int argc, char **argv);
@@ -571,20 +240,6 @@ static int min_fit(struct sn_train *t, const struct sn_train_search *s,
     if (sn_train_min_accels(t, s, so, step, MAX_CLUSTER, n, &err))
         return cli_fail(&err);
     return SN_EXIT_OK;
-}
-
-static void min_fit_text(int n, int step, struct sn_buf *b)
-{
-    if (n > 0)
-        sn_buf_printf(b,
-                      "the smallest accelerator count with a layout that "
-                      "fits: %d (searched in multiples of %d)\n",
-                      n, step);
-    else
-        sn_buf_printf(b,
-                      "no accelerator count up to %d has a layout that "
-                      "fits\n",
-                      MAX_CLUSTER);
 }
 
 /* What one `sim train` run holds between its steps. */
@@ -658,67 +313,19 @@ static int setup(struct train_run *x, int argc, char **argv)
     return SN_EXIT_OK;
 }
 
-/* The search's JSON (SN_SCHEMA_TRAIN_SEARCH). */
-static void search_json(const struct train_run *x,
-                        const struct sn_train_candidate *top, size_t ntop,
-                        const struct sn_train_search_stats *st, int min_gpus,
-                        struct sn_buf *out)
+/* The report of w, the run's common parts filled in, as --format asks. */
+static void render(const struct train_run *x, struct sn_report_train *w,
+                   struct sn_buf *out)
 {
-    struct sn_json j;
-
-    sn_json_init(&j, out, true);
-    sn_json_obj_begin(&j);
-    sn_json_kstr(&j, "schema", SN_SCHEMA_TRAIN_SEARCH);
-    sn_json_kstr(&j, "model", x->m->name);
-    sn_json_kstr(&j, "accelerator", x->spec.accel->name);
-    sn_json_kint(&j, "gpus", x->gpus);
-    sn_json_kint(&j, "enumerated", (long long)st->enumerated);
-    sn_json_kint(&j, "fitting", (long long)st->fitting);
-    if (!ntop)
-        sn_json_kint(&j, "min_accelerators", min_gpus);
-    sn_json_key(&j, "layouts");
-    sn_json_arr_begin(&j);
-    for (size_t i = 0; i < ntop; i++) {
-        sn_json_obj_begin(&j);
-        sn_json_kint(&j, "rank", (long long)i + 1);
-        cli_layout_json(&j, &top[i].layout, CLI_LAYOUT_ALL);
-        result_json(&j, &top[i].result);
-        sn_json_obj_end(&j);
-    }
-    sn_json_arr_end(&j);
-    sn_json_obj_end(&j);
-    sn_buf_putc(out, '\n');
-}
-
-/* The search's text: the head, the ranked table, and --explain's layout;
- * a usage error when --explain names a rank past those that fit. */
-static int search_report(const struct train_run *x,
-                         const struct sn_train_candidate *top, size_t ntop,
-                         const struct sn_train_search_stats *st, int min_gpus,
-                         struct sn_buf *out)
-{
-    const struct sn_train_layout *l = &x->l;
-
-    head(out, &x->spec, x->m, x->gpus);
-    sn_buf_printf(out,
-                  "global batch %d x %d tokens, %s; MFU against the "
-                  "dense %s peak, %.1f TFLOP/s\n",
-                  l->gbs, l->seq, sn_dtype_name(l->dtype),
-                  sn_dtype_name(l->dtype),
-                  sn_train_peak(&x->env.sys, l->dtype) / 1e12);
-    search_text(top, ntop, st, out);
-    if (!ntop)
-        min_fit_text(min_gpus, x->spec.scaleup.per_node, out);
-    if (x->o.explain) {
-        if ((size_t)x->o.explain > ntop)
-            return cli_usage_error("--explain %lld: only %zu layouts "
-                                   "fit",
-                                   x->o.explain, ntop);
-        assert(x->o.explain >= 1);
-        explain_text(&top[x->o.explain - 1], (size_t)x->o.explain, &top[0],
-                     x->gpus, out);
-    }
-    return SN_EXIT_OK;
+    w->spec = &x->spec;
+    w->model = x->m;
+    w->gpus = x->gpus;
+    w->layout = &x->l;
+    w->max_gpus = MAX_CLUSTER;
+    if (x->o.format == SN_FORMAT_JSON)
+        sn_report_train_json(w, out);
+    else
+        sn_report_train_text(w, out);
 }
 
 /* --search: rank the layouts that fit, or find the count at which one
@@ -729,8 +336,9 @@ static int run_search(struct train_run *x, struct sn_buf *out, bool *fits)
     struct sn_train_candidate *top = NULL;
     struct sn_train_search_stats st;
     struct sn_error err;
+    struct sn_report_train w = {0};
     size_t ntop = 0;
-    int rc = SN_EXIT_OK, min_gpus = 0;
+    int rc = SN_EXIT_OK;
 
     sn_train_search_default(&s);
     s.accels = x->gpus;
@@ -756,68 +364,24 @@ static int run_search(struct train_run *x, struct sn_buf *out, bool *fits)
         goto out;
     }
     assert(ntop <= (size_t)x->o.top);
-    if (!ntop && (rc = min_fit(x->t, &s, &x->so, &x->spec, &min_gpus)))
+    if (!ntop && (rc = min_fit(x->t, &s, &x->so, &x->spec, &w.min_gpus)))
         goto out;
-    if (x->o.format == SN_FORMAT_JSON)
-        search_json(x, top, ntop, &st, min_gpus, out);
-    else
-        rc = search_report(x, top, ntop, &st, min_gpus, out);
+    if (x->o.explain && (size_t)x->o.explain > ntop &&
+        x->o.format != SN_FORMAT_JSON) {
+        rc = cli_usage_error("--explain %lld: only %zu layouts fit",
+                             x->o.explain, ntop);
+        goto out;
+    }
+    w.stats = &st;
+    w.top = top;
+    w.ntop = ntop;
+    w.explain = (size_t)x->o.explain;
+    w.peak = sn_train_peak(&x->env.sys, x->l.dtype);
+    render(x, &w, out);
     *fits = ntop > 0;
 out:
     free(top);
     return rc;
-}
-
-/* The single layout's JSON (SN_SCHEMA_TRAIN). */
-static void layout_report_json(const struct train_run *x,
-                               const struct sn_train_result *r, int min_gpus,
-                               struct sn_buf *out)
-{
-    struct sn_json j;
-
-    sn_json_init(&j, out, true);
-    sn_json_obj_begin(&j);
-    sn_json_kstr(&j, "schema", SN_SCHEMA_TRAIN);
-    sn_json_kstr(&j, "spec", x->spec.name);
-    sn_json_kstr(&j, "model", x->m->name);
-    sn_json_knum(&j, "params", sn_train_params(x->m, NULL));
-    sn_json_kstr(&j, "accelerator", x->spec.accel->name);
-    sn_json_kint(&j, "gpus", x->gpus);
-    sn_json_kint(&j, "scaleup_domain", x->spec.scaleup.accelerators);
-    cli_layout_json(&j, &x->l, CLI_LAYOUT_ALL);
-    if (r->mem.fits) {
-        result_json(&j, r);
-        goodput_json(&j, &x->g, x->have_g);
-    } else {
-        /* a layout that does not fit has no step time: its memory
-         * and the count at which some layout fits, nothing else */
-        sn_json_kbool(&j, "fits", false);
-        sn_json_kint(&j, "min_accelerators", min_gpus);
-        sn_json_key(&j, "memory");
-        memory_json(&j, &r->mem);
-    }
-    sn_json_obj_end(&j);
-    sn_buf_putc(out, '\n');
-}
-
-/* The single layout's text. */
-static void layout_report_text(const struct train_run *x,
-                               const struct sn_train_result *r, int min_gpus,
-                               struct sn_buf *out)
-{
-    head(out, &x->spec, x->m, x->gpus);
-    sn_buf_printf(out, "layout: ");
-    layout_line(&x->l, out);
-    sn_buf_printf(out, "\n\n");
-    memory_text(&r->mem, out);
-    if (r->mem.fits) {
-        step_text(r, x->l.dtype, x->gpus, out);
-        goodput_text(&x->g, x->have_g, x->why, out);
-    } else {
-        sn_buf_printf(out, "\nno step time, throughput or goodput: "
-                           "the layout does not fit\n");
-        min_fit_text(min_gpus, x->spec.scaleup.per_node, out);
-    }
 }
 
 /* One layout: predict it, or when it does not fit find the count at
@@ -826,7 +390,8 @@ static int run_layout(struct train_run *x, struct sn_buf *out, bool *fits)
 {
     struct sn_train_result r;
     struct sn_error err;
-    int rc, min_gpus = 0;
+    struct sn_report_train w = {0};
+    int rc;
 
     if (sn_train_check(x->m, &x->l, x->gpus, &err) ||
         sn_train_predict(x->t, &x->l, &x->so, &r, &err))
@@ -837,13 +402,13 @@ static int run_layout(struct train_run *x, struct sn_buf *out, bool *fits)
         s.gbs = x->l.gbs;
         s.seq = x->l.seq;
         s.dtype = x->l.dtype;
-        if ((rc = min_fit(x->t, &s, &x->so, &x->spec, &min_gpus)))
+        if ((rc = min_fit(x->t, &s, &x->so, &x->spec, &w.min_gpus)))
             return rc;
     }
-    if (x->o.format == SN_FORMAT_JSON)
-        layout_report_json(x, &r, min_gpus, out);
-    else
-        layout_report_text(x, &r, min_gpus, out);
+    w.result = &r;
+    w.goodput = x->have_g ? &x->g : NULL;
+    w.goodput_why = x->why;
+    render(x, &w, out);
     *fits = r.mem.fits;
     return SN_EXIT_OK;
 }

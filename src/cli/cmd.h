@@ -43,16 +43,13 @@ struct cli_sub {
  * unknown one is a usage error naming them all, with self's usage. */
 int cli_subcommand(const struct sn_cmd *self, const struct cli_sub *subs,
                    size_t n, int argc, char **argv);
-/* A training layout as the JSON object "layout" (cmd-sim-train.c): tp,
- * pp, dp, cp, ep, vpp, mbs, gbs, [seq], recompute, zero, [sp, dtype];
- * what picks the bracketed ones. */
-#define CLI_LAYOUT_SEQ 1u
-#define CLI_LAYOUT_PRECISION 2u
-#define CLI_LAYOUT_ALL (CLI_LAYOUT_SEQ | CLI_LAYOUT_PRECISION)
-struct sn_json;
-struct sn_train_layout;
-void cli_layout_json(struct sn_json *j, const struct sn_train_layout *l,
-                     unsigned what);
+/* A training layout as the JSON object "layout": the library's
+ * sn_report_train_layout_json() (report.h), under the names cmd-sweep.c
+ * calls it by until its renderer moves there too. */
+#define CLI_LAYOUT_SEQ SN_REPORT_LAYOUT_SEQ
+#define CLI_LAYOUT_PRECISION SN_REPORT_LAYOUT_PRECISION
+#define CLI_LAYOUT_ALL SN_REPORT_LAYOUT_ALL
+#define cli_layout_json sn_report_train_layout_json
 /* Parse a --format value among the allowed ones ("table,json"). */
 int cli_parse_format(const char *text, const char *allowed,
                      enum sn_format *out);
