@@ -267,6 +267,35 @@ void sn_report_train_layout_json(struct sn_json *j,
                                  const struct sn_train_layout *l,
                                  unsigned what);
 
+struct sn_infer_layout;
+struct sn_infer_work;
+struct sn_infer_result;
+struct sn_infer_point;
+struct sn_infer_search_stats;
+struct sn_infer_disagg;
+
+/* sim infer (`supernode sim infer`): serving one layout, the search's
+ * throughput-latency front (stats set) or disaggregated prefill and
+ * decode (disagg set); text, or the SN_SCHEMA_INFER document whose
+ * "mode" says which. */
+struct sn_report_infer {
+    const struct sn_spec *spec; /* name, accelerator, scale-up domain */
+    const struct sn_model_info *model;
+    int gpus;
+    const struct sn_infer_work *work;     /* isl, osl, precisions, mtp */
+    const struct sn_infer_layout *layout; /* asked for (not the search) */
+    const struct sn_infer_result *result; /* one layout */
+    /* the search: n points, the front first, within the limits (s, 0:
+     * none) */
+    const struct sn_infer_search_stats *stats;
+    const struct sn_infer_point *points;
+    size_t npoints;
+    double ttft_limit, tpot_limit;
+    const struct sn_infer_disagg *disagg; /* disaggregated */
+};
+void sn_report_infer_text(const struct sn_report_infer *w, struct sn_buf *out);
+void sn_report_infer_json(const struct sn_report_infer *w, struct sn_buf *out);
+
 /* ---- the HTML report (`supernode report`) ------------------------------ */
 
 /* What the report is made from. Every pointer may be NULL: a section
