@@ -296,6 +296,16 @@ struct sn_report_infer {
 void sn_report_infer_text(const struct sn_report_infer *w, struct sn_buf *out);
 void sn_report_infer_json(const struct sn_report_infer *w, struct sn_buf *out);
 
+struct sn_validate_report;
+
+/* validate (`supernode validate`): predicted against measured per row,
+ * the error summary and worst rows, the error by source and the layout
+ * ranking per (source, model, GPU count); or SN_SCHEMA_VALIDATE. */
+void sn_report_validate_text(const struct sn_validate_report *rep,
+                             struct sn_buf *out);
+void sn_report_validate_json(const struct sn_validate_report *rep,
+                             struct sn_buf *out);
+
 /* ---- the HTML report (`supernode report`) ------------------------------ */
 
 /* What the report is made from. Every pointer may be NULL: a section

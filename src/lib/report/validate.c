@@ -1,0 +1,246 @@
+/* validate.c (report): `supernode validate`'s comparison of predicted
+ * with measured runs as tables (per row, the error summary, by source,
+ * the layout ranking) or the SN_SCHEMA_VALIDATE document. The figures are
+ * the validator's (model/validate*.c). */
+#include <stdio.h>
+#include <string.h>
+
+#include "sn/report.h"
+#include "sn/validate.h"
+
+/* A source cell shortened for the table: up to the first comma or
+ * parenthesis, at most 40 characters. */
+static void short_source(const char *s, char *out, size_t size)
+{
+    size_t n = strcspn(s, ",(");
+
+    while (n > 0 && s[n - 1] == ' ')
+        n--;
+    if (n > 40)
+        n = 40;
+    if (n >= size)
+        n = size - 1;
+    /* not inside a character */
+    while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
+        n--;
+    memcpy(out, s, n);
+    out[n] = '\0';
+}
+
+/* Predicted against measured, a row per row of the file. */
+static void rows_text(const struct sn_validate_report *rep, struct sn_buf *b)
+{
+    struct sn_table t;
+    char src[48];
+
+    sn_table_init(&t, "");
+    sn_table_col(&t, "line", true);
+    sn_table_col(&t, "source", false);
+    sn_table_col(&t, "model", false);
+    sn_table_col(&t, "gpus", true);
+    sn_table_col(&t, "system", false);
+    sn_table_col(&t, "metric", false);
+    sn_table_col(&t, "measured", true);
+    sn_table_col(&t, "predicted", true);
+    sn_table_col(&t, "error", true);
+    sn_table_col(&t, "note", false);
+    for (size_t i = 0; i < rep->nrows; i++) {
+        const struct sn_validate_row *r = &rep->rows[i];
+        short_source(r->source, src, sizeof(src));
+        sn_table_row(&t);
+        sn_table_cell(&t, "%d", r->line);
+        sn_table_cell(&t, "%s", src);
+        sn_table_cell(&t, "%s", r->model);
+        sn_table_cell(&t, "%d", r->gpus);
+        sn_table_cell(&t, "%s", r->system[0] ? r->system : "-");
+        sn_table_cell(&t, "%s", r->metric);
+        sn_table_cell(&t, "%.4g", r->measured);
+        if (r->predicted_ok) {
+            sn_table_cell(&t, "%.4g", r->predicted);
+            sn_table_cell(&t, "%+.1f%%", r->error_pct);
+            sn_table_cell(&t, "%s%s", r->assumed[0] ? "assumed " : "",
+                          r->assumed);
+        } else {
+            sn_table_cell(&t, "-");
+            sn_table_cell(&t, "-");
+            sn_table_cell(&t, "not predicted: %s", r->reason);
+        }
+    }
+    sn_table_render(&t, b);
+    sn_table_release(&t);
+}
+
+/* The error by source, and the layout ranking where a source measured
+ * several layouts of one model on one GPU count. */
+static void sources_text(const struct sn_validate_report *rep, struct sn_buf *b)
+{
+    struct sn_table t;
+    char src[48];
+
+    sn_table_init(&t, "");
+    sn_table_col(&t, "source", false);
+    sn_table_col(&t, "rows", true);
+    sn_table_col(&t, "predicted", true);
+    sn_table_col(&t, "median |err|", true);
+    sn_table_col(&t, "mean |err|", true);
+    for (size_t s = 0; s < rep->nsources; s++) {
+        const struct sn_validate_source *x = &rep->sources[s];
+        short_source(x->source, src, sizeof(src));
+        sn_table_row(&t);
+        sn_table_cell(&t, "%s", src);
+        sn_table_cell(&t, "%zu", x->n);
+        sn_table_cell(&t, "%zu", x->predicted);
+        sn_table_cell(&t, "%.2f%%", x->median_abs_pct);
+        sn_table_cell(&t, "%.2f%%", x->mean_abs_pct);
+    }
+    sn_buf_printf(b, "\nby source\n");
+    sn_table_render(&t, b);
+    sn_table_release(&t);
+    if (!rep->ngroups)
+        return;
+    sn_table_init(&t, "");
+    sn_table_col(&t, "source", false);
+    sn_table_col(&t, "model", false);
+    sn_table_col(&t, "gpus", true);
+    sn_table_col(&t, "layouts", true);
+    sn_table_col(&t, "spearman", true);
+    sn_table_col(&t, "predicted best vs measured best", true);
+    for (size_t g = 0; g < rep->ngroups; g++) {
+        const struct sn_validate_group *x = &rep->groups[g];
+        short_source(x->source, src, sizeof(src));
+        sn_table_row(&t);
+        sn_table_cell(&t, "%s", src);
+        sn_table_cell(&t, "%s", x->model);
+        sn_table_cell(&t, "%d", x->gpus);
+        sn_table_cell(&t, "%zu", x->n);
+        sn_table_cell(&t, "%.3f", x->spearman);
+        sn_table_cell(&t, "%+.1f%%", x->top_gap_pct);
+    }
+    sn_buf_printf(b, "\nlayout ranking (same source, model and GPU "
+                     "count)\n");
+    sn_table_render(&t, b);
+    sn_table_release(&t);
+}
+
+void sn_report_validate_text(const struct sn_validate_report *rep,
+                             struct sn_buf *out)
+{
+    rows_text(rep, out);
+    sn_buf_printf(out,
+                  "\n%zu of %zu rows predicted; absolute error: median "
+                  "%.2f%%, mean %.2f%%\n",
+                  rep->npredicted, rep->nrows, rep->median_abs_pct,
+                  rep->mean_abs_pct);
+    if (rep->nworst) {
+        sn_buf_printf(out, "worst rows:");
+        for (size_t w = 0; w < rep->nworst; w++) {
+            const struct sn_validate_row *r = &rep->rows[rep->worst[w]];
+            sn_buf_printf(out, "%s line %d %s %+.1f%%", w ? "," : "", r->line,
+                          r->model, r->error_pct);
+        }
+        sn_buf_printf(out, "\n");
+    }
+    sources_text(rep, out);
+}
+
+static void row_json(struct sn_json *j, const struct sn_validate_row *r)
+{
+    sn_json_obj_begin(j);
+    sn_json_kint(j, "line", r->line);
+    sn_json_kstr(j, "source", r->source);
+    sn_json_kstr(j, "model", r->model);
+    sn_json_kstr(j, "gpu", r->gpu);
+    sn_json_kint(j, "gpus", r->gpus);
+    sn_json_kstr(j, "metric", r->metric);
+    sn_json_knum(j, "measured", r->measured);
+    if (r->predicted_ok) {
+        sn_json_kstr(j, "system", r->system);
+        sn_json_knum(j, "predicted", r->predicted);
+        sn_json_knum(j, "error_pct", r->error_pct);
+        sn_json_knum(j, "step_time_s", r->result.step_time);
+        sn_report_train_layout_json(j, &r->layout, SN_REPORT_LAYOUT_PRECISION);
+        sn_json_kstr(j, "assumed", r->assumed);
+        sn_json_key(j, "reason");
+        sn_json_null(j);
+    } else {
+        sn_json_key(j, "predicted");
+        sn_json_null(j);
+        sn_json_key(j, "error_pct");
+        sn_json_null(j);
+        sn_json_kstr(j, "reason", r->reason);
+    }
+    sn_json_obj_end(j);
+}
+
+/* "summary": the counts and errors, the worst rows, the sources and the
+ * layout-ranking groups. */
+static void summary_json(struct sn_json *j,
+                         const struct sn_validate_report *rep)
+{
+    sn_json_key(j, "summary");
+    sn_json_obj_begin(j);
+    sn_json_kint(j, "rows", (long long)rep->nrows);
+    sn_json_kint(j, "predicted", (long long)rep->npredicted);
+    sn_json_knum(j, "median_abs_error_pct", rep->median_abs_pct);
+    sn_json_knum(j, "mean_abs_error_pct", rep->mean_abs_pct);
+    sn_json_key(j, "worst");
+    sn_json_arr_begin(j);
+    for (size_t w = 0; w < rep->nworst; w++) {
+        const struct sn_validate_row *r = &rep->rows[rep->worst[w]];
+        sn_json_obj_begin(j);
+        sn_json_kint(j, "line", r->line);
+        sn_json_kstr(j, "model", r->model);
+        sn_json_knum(j, "error_pct", r->error_pct);
+        sn_json_obj_end(j);
+    }
+    sn_json_arr_end(j);
+    sn_json_key(j, "sources");
+    sn_json_arr_begin(j);
+    for (size_t s = 0; s < rep->nsources; s++) {
+        const struct sn_validate_source *x = &rep->sources[s];
+        sn_json_obj_begin(j);
+        sn_json_kstr(j, "source", x->source);
+        sn_json_kint(j, "rows", (long long)x->n);
+        sn_json_kint(j, "predicted", (long long)x->predicted);
+        sn_json_knum(j, "median_abs_error_pct", x->median_abs_pct);
+        sn_json_knum(j, "mean_abs_error_pct", x->mean_abs_pct);
+        sn_json_obj_end(j);
+    }
+    sn_json_arr_end(j);
+    sn_json_key(j, "groups");
+    sn_json_arr_begin(j);
+    for (size_t g = 0; g < rep->ngroups; g++) {
+        const struct sn_validate_group *x = &rep->groups[g];
+        sn_json_obj_begin(j);
+        sn_json_kstr(j, "source", x->source);
+        sn_json_kstr(j, "model", x->model);
+        sn_json_kint(j, "gpus", x->gpus);
+        sn_json_kint(j, "layouts", (long long)x->n);
+        sn_json_knum(j, "spearman", x->spearman);
+        sn_json_knum(j, "top_measured", x->top_measured);
+        sn_json_knum(j, "best_measured", x->best_measured);
+        sn_json_knum(j, "top_gap_pct", x->top_gap_pct);
+        sn_json_obj_end(j);
+    }
+    sn_json_arr_end(j);
+    sn_json_obj_end(j);
+}
+
+void sn_report_validate_json(const struct sn_validate_report *rep,
+                             struct sn_buf *out)
+{
+    struct sn_json j;
+
+    sn_json_init(&j, out, true);
+    sn_json_obj_begin(&j);
+    sn_json_kstr(&j, "schema", SN_SCHEMA_VALIDATE);
+    sn_json_kstr(&j, "file", rep->file);
+    sn_json_key(&j, "rows");
+    sn_json_arr_begin(&j);
+    for (size_t i = 0; i < rep->nrows; i++)
+        row_json(&j, &rep->rows[i]);
+    sn_json_arr_end(&j);
+    summary_json(&j, rep);
+    sn_json_obj_end(&j);
+    sn_buf_putc(out, '\n');
+}
