@@ -92,6 +92,10 @@ struct sn_report_run {
  * the SN_SCHEMA_RUN document with every raw sample. */
 void sn_report_run_text(const struct sn_report_run *w, struct sn_buf *out);
 void sn_report_run_json(const struct sn_report_run *w, struct sn_buf *out);
+/* The line that heads check's report of a stored run: "run ID on SPEC,
+ * SUITE suite, N ranks" (id: the row it is stored as). */
+void sn_report_run_line(int64_t id, const char *spec, const struct sn_run *r,
+                        struct sn_buf *out);
 
 struct sn_baseline;
 struct sn_baseline_entry;
@@ -134,6 +138,23 @@ void sn_report_events_json(const struct sn_store_event *ev, size_t n,
                            struct sn_buf *out);
 void sn_report_event_text(const struct sn_store_event *e, struct sn_buf *out);
 void sn_report_event_json(const struct sn_store_event *e, struct sn_buf *out);
+/* The watch events that held on the hosts of run r (its own, then each
+ * other host of its node health h, in that order; newest first within a
+ * host) while it ran, to now when it has not finished: read from st into
+ * w (released with sn_report_run_events_release()); none when r has no
+ * start time, and none of a host whose events cannot be read. */
+struct sn_report_run_events {
+    struct sn_store_event *ev;
+    size_t n, cap;
+};
+void sn_report_run_events(struct sn_store *st, const struct sn_run *r,
+                          const struct sn_store_health *h, size_t nh,
+                          double now, struct sn_report_run_events *w);
+void sn_report_run_events_release(struct sn_report_run_events *w);
+/* As a section of text ("watch events on its hosts while it ran:", a
+ * line each); nothing when there are none. */
+void sn_report_run_events_text(const struct sn_report_run_events *w,
+                               struct sn_buf *out);
 
 struct sn_catalog;
 

@@ -1,7 +1,6 @@
 /* cli-store.c: the results database path, run ids and value formatting
  * shared by `check`, `baseline` and `runs`. */
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,64 +91,14 @@ int cli_parse_run_id(const char *opt, const char *text, int64_t *id)
     return SN_EXIT_OK;
 }
 
-/* "2026-11-29T10:00:00Z" as Unix time; NaN when it is not one. */
-static double utc_seconds(const char *text)
-{
-    struct tm tm;
-    const char *end;
-
-    memset(&tm, 0, sizeof(tm));
-    end = text[0] ? strptime(text, "%Y-%m-%dT%H:%M:%SZ", &tm) : NULL;
-    return end && !*end ? (double)timegm(&tm) : NAN;
-}
-
-/* Events of host that held between from and to, as lines of out. */
-static size_t host_events(struct sn_store *st, const char *host, double from,
-                          double to, struct sn_buf *out)
-{
-    struct sn_store_events_filter f = {.since = NAN, .host = host};
-    struct sn_store_event *ev = NULL;
-    struct sn_error err;
-    size_t n = 0, shown = 0;
-
-    if (sn_store_events_list(st, &f, &ev, &n, &err))
-        return 0;
-    for (size_t i = 0; i < n; i++) {
-        const struct sn_store_event *e = &ev[i];
-        if (e->started > to || (!isnan(e->resolved) && e->resolved < from))
-            continue;
-        if (!shown++ && out->len == 0)
-            sn_buf_puts(out, "\nwatch events on its hosts while it ran:\n");
-        /* the message names the subject */
-        sn_buf_printf(out, "  %-8s %s  %s  %s (event %lld%s)\n", e->severity,
-                      e->host, e->rule, e->message, (long long)e->id,
-                      isnan(e->resolved) ? ", holding" : "");
-    }
-    sn_store_events_release(ev, n);
-    return shown;
-}
-
 void cli_run_events(struct sn_store *st, const struct sn_run *r,
                     const struct sn_store_health *h, size_t nh,
                     struct sn_buf *out)
 {
-    double from = utc_seconds(r->started), to = utc_seconds(r->finished);
-    struct sn_buf part = SN_BUF_INIT;
+    struct sn_report_run_events w;
 
-    if (isnan(from))
-        return;
-    if (isnan(to)) /* not finished: up to now */
-        to = (double)time(NULL);
-    if (r->host[0])
-        host_events(st, r->host, from, to, &part);
-    for (size_t i = 0; i < nh; i++) {
-        bool seen = !strcmp(h[i].host, r->host);
-        for (size_t k = 0; k < i && !seen; k++)
-            seen = !strcmp(h[k].host, h[i].host);
-        if (!seen && h[i].host[0])
-            host_events(st, h[i].host, from, to, &part);
-    }
-    if (part.len)
-        sn_buf_append(out, part.data, part.len);
-    sn_buf_release(&part);
+    /* a run not finished: its events up to now */
+    sn_report_run_events(st, r, h, nh, (double)time(NULL), &w);
+    sn_report_run_events_text(&w, out);
+    sn_report_run_events_release(&w);
 }

@@ -28,9 +28,9 @@ int cli_store_open(const char *path, enum cli_db use, struct sn_store **st);
 int cli_parse_run_id(const char *opt, const char *text, int64_t *id);
 
 /* The watch events that held on the hosts of run r (its own, and those
- * of its node health h) while it ran, appended to out as a section of
- * text ("watch events on its hosts while it ran:"); nothing when there
- * are none or the store has no events. */
+ * of its node health h) while it ran, up to now when it has not
+ * finished, appended to out as a section of text
+ * (sn_report_run_events_text()); nothing when there are none. */
 void cli_run_events(struct sn_store *st, const struct sn_run *r,
                     const struct sn_store_health *h, size_t nh,
                     struct sn_buf *out);

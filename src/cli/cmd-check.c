@@ -555,9 +555,8 @@ static int judge(struct check_cli *c, const struct sn_spec *spec,
         }
     }
     if (store_as || run->id)
-        sn_buf_printf(&out, "run %" PRId64 " on %s, %s suite, %d ranks\n",
-                      store_as ? store_as : run->id, spec->name, run->suite,
-                      run->ranks);
+        sn_report_run_line(store_as ? store_as : run->id, spec->name, run,
+                           &out);
     sn_diag_render_text(rep, c->verbose, &out);
     if (st)
         cli_run_events(st, run, c->health, c->nhealth, &out);

@@ -188,3 +188,86 @@ void sn_report_event_text(const struct sn_store_event *e, struct sn_buf *out)
     sn_buf_printf(out, "  message   %s\n", e->message);
     sn_buf_printf(out, "  state     %s\n", e->state);
 }
+
+/* ---- the events of a run's hosts (`check`, `runs show`, the report) --- */
+
+/* "2026-11-29T10:00:00Z" as Unix time; NaN when it is not one. */
+static double iso_time(const char *s)
+{
+    struct tm tm;
+    int n = 0;
+
+    memset(&tm, 0, sizeof(tm));
+    if (sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2dZ%n", &tm.tm_year, &tm.tm_mon,
+               &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &n) != 6 ||
+        s[n] != '\0')
+        return NAN;
+    tm.tm_year -= 1900;
+    tm.tm_mon -= 1;
+    return (double)timegm(&tm);
+}
+
+/* Append to w the events of host that held between from and to; a host
+ * whose events cannot be read adds none. */
+static void host_events(struct sn_store *st, const char *host, double from,
+                        double to, struct sn_report_run_events *w)
+{
+    struct sn_store_events_filter f = {.since = NAN, .host = host};
+    struct sn_store_event *ev = NULL;
+    struct sn_error err;
+    size_t n = 0;
+
+    if (!host[0] || sn_store_events_list(st, &f, &ev, &n, &err))
+        return;
+    for (size_t i = 0; i < n; i++) {
+        struct sn_store_event *e = &ev[i];
+        if (e->started > to || (!isnan(e->resolved) && e->resolved < from))
+            continue;
+        SN_GROW(w->ev, w->cap, w->n + 1);
+        w->ev[w->n++] = *e; /* its state moves with it */
+        e->state = NULL;
+    }
+    sn_store_events_release(ev, n);
+}
+
+void sn_report_run_events(struct sn_store *st, const struct sn_run *r,
+                          const struct sn_store_health *h, size_t nh,
+                          double now, struct sn_report_run_events *w)
+{
+    double from = iso_time(r->started), to = iso_time(r->finished);
+
+    memset(w, 0, sizeof(*w));
+    if (isnan(from))
+        return;
+    if (isnan(to)) /* not finished: up to now */
+        to = now;
+    host_events(st, r->host, from, to, w);
+    for (size_t i = 0; i < nh; i++) {
+        bool seen = !strcmp(h[i].host, r->host);
+        for (size_t k = 0; k < i && !seen; k++)
+            seen = !strcmp(h[k].host, h[i].host);
+        if (!seen)
+            host_events(st, h[i].host, from, to, w);
+    }
+}
+
+void sn_report_run_events_release(struct sn_report_run_events *w)
+{
+    sn_store_events_release(w->ev, w->n);
+    memset(w, 0, sizeof(*w));
+}
+
+void sn_report_run_events_text(const struct sn_report_run_events *w,
+                               struct sn_buf *out)
+{
+    if (!w->n)
+        return;
+    sn_buf_puts(out, "\nwatch events on its hosts while it ran:\n");
+    for (size_t i = 0; i < w->n; i++) {
+        const struct sn_store_event *e = &w->ev[i];
+        /* the message names the subject */
+        sn_buf_printf(out, "  %-8s %s  %s  %s (event %lld%s)\n", e->severity,
+                      e->host, e->rule, e->message, (long long)e->id,
+                      isnan(e->resolved) ? ", holding" : "");
+    }
+}

@@ -580,22 +580,6 @@ static void run_health(struct sn_buf *b, const struct rep_run *r)
     rep_figure_close(b);
 }
 
-/* "2026-11-29T10:00:00Z" as Unix time; NaN when it is not one. */
-static double iso_time(const char *s)
-{
-    struct tm tm;
-    int n = 0;
-
-    memset(&tm, 0, sizeof(tm));
-    if (sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2dZ%n", &tm.tm_year, &tm.tm_mon,
-               &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &n) != 6 ||
-        s[n] != '\0')
-        return NAN;
-    tm.tm_year -= 1900;
-    tm.tm_mon -= 1;
-    return (double)timegm(&tm);
-}
-
 /* One event as a table row. */
 static void event_row(struct sn_buf *b, const struct sn_store_event *e)
 {
@@ -615,58 +599,29 @@ static void event_row(struct sn_buf *b, const struct sn_store_event *e)
     sn_buf_puts(b, "</tr>\n");
 }
 
-/* The events of one host that held while the run ran, as rows. */
-static size_t host_events(struct sn_buf *b, const struct rep_run *r,
-                          const char *host, double from, double to)
-{
-    struct sn_store_events_filter f = {.since = NAN, .host = host};
-    struct sn_store_event *ev = NULL;
-    struct sn_error err;
-    size_t n = 0, shown = 0;
-
-    if (!host[0] || sn_store_events_list(r->in->store, &f, &ev, &n, &err))
-        return 0;
-    for (size_t i = 0; i < n; i++) {
-        const struct sn_store_event *e = &ev[i];
-        if (e->started > to || (!isnan(e->resolved) && e->resolved < from))
-            continue;
-        event_row(b, e);
-        shown++;
-    }
-    sn_store_events_release(ev, n);
-    return shown;
-}
-
 /* The watch events of the run's hosts (its own and every host with
  * health checks) that held while it ran; nothing when there are none. */
 static void run_events(struct sn_buf *b, const struct rep_run *r)
 {
-    double from = iso_time(r->run.started), to = iso_time(r->run.finished);
-    struct sn_buf rows = SN_BUF_INIT;
-    size_t n = 0;
+    struct sn_report_run_events w;
     char id[64];
 
-    if (isnan(from))
-        return;
-    if (isnan(to)) /* not finished: up to the report's time */
-        to = r->in->now > 0 ? r->in->now : INFINITY;
-    n += host_events(&rows, r, r->run.host, from, to);
-    for (size_t i = 0; i < r->nh; i++)
-        if (strcmp(r->h[i].host, r->run.host) &&
-            !host_seen(r->h, i, r->h[i].host))
-            n += host_events(&rows, r, r->h[i].host, from, to);
-    if (n) {
+    /* not finished: up to the report's time */
+    sn_report_run_events(r->in->store, &r->run, r->h, r->nh,
+                         r->in->now > 0 ? r->in->now : INFINITY, &w);
+    if (w.n) {
         rep_figure_open(b, rep_run_anchor(r, "events", id, sizeof(id)),
                         "Watch events on the run's hosts while it ran");
         sn_buf_puts(b, "<table class=\"data\"><thead><tr><th>severity</th>"
                        "<th>host</th><th>rule</th><th>message</th>"
                        "<th>started</th><th>resolved</th></tr></thead>"
                        "<tbody>\n");
-        sn_buf_append(b, rows.data, rows.len);
+        for (size_t i = 0; i < w.n; i++)
+            event_row(b, &w.ev[i]);
         sn_buf_puts(b, "</tbody></table>\n");
         rep_figure_close(b);
     }
-    sn_buf_release(&rows);
+    sn_report_run_events_release(&w);
 }
 
 /* One run's section. */

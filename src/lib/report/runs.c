@@ -142,3 +142,10 @@ void sn_report_run_text(const struct sn_report_run *w, struct sn_buf *out)
         sn_diag_render_health(w->h, w->nh, true, true, out);
     }
 }
+
+void sn_report_run_line(int64_t id, const char *spec, const struct sn_run *r,
+                        struct sn_buf *out)
+{
+    sn_buf_printf(out, "run %" PRId64 " on %s, %s suite, %d ranks\n", id, spec,
+                  r->suite, r->ranks);
+}
