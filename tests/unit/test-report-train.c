@@ -59,6 +59,8 @@ struct train_case {
     struct sn_train_opts so;
     struct sn_train_layout l;
     const struct sn_model_info *m;
+    struct sn_train_result r; /* of l: it fits */
+    struct sn_report_train w; /* l and r, goodput not computed */
 };
 
 static int train_case(struct train_case *c)
@@ -85,6 +87,14 @@ static int train_case(struct train_case *c)
                                     .recompute = SN_RECOMPUTE_NONE,
                                     .zero = 1,
                                     .dtype = SN_DTYPE_BF16};
+    if (sn_train_predict(c->t, &c->l, &c->so, &c->r, &err) || !c->r.mem.fits)
+        return -1;
+    c->w = (struct sn_report_train){.spec = &c->spec,
+                                    .model = c->m,
+                                    .gpus = 64,
+                                    .layout = &c->l,
+                                    .result = &c->r,
+                                    .goodput_why = "no storage"};
     return 0;
 }
 
@@ -98,30 +108,20 @@ static void train_case_release(struct train_case *c)
 static void test_train_json_carries_schema_and_figures(void)
 {
     struct train_case c;
-    struct sn_train_result r;
-    struct sn_report_train w = {0};
     struct sn_buf out = SN_BUF_INIT;
     struct sn_yaml_doc doc = {0};
     const struct sn_yaml *root, *y;
-    struct sn_error err;
+    const struct sn_train_result *r = &c.r;
 
     REQUIRE(train_case(&c) == 0);
-    REQUIRE(sn_train_predict(c.t, &c.l, &c.so, &r, &err) == SN_OK);
-    REQUIRE(r.mem.fits);
-    w = (struct sn_report_train){.spec = &c.spec,
-                                 .model = c.m,
-                                 .gpus = 64,
-                                 .layout = &c.l,
-                                 .result = &r,
-                                 .goodput_why = "no storage"};
-    sn_report_train_json(&w, &out);
+    sn_report_train_json(&c.w, &out);
     root = parse(out.data, &doc);
     REQUIRE(root);
     CHECK_STR(scalar(root, "schema"), SN_SCHEMA_TRAIN);
     CHECK_STR(scalar(root, "model"), c.m->name);
     CHECK_NEAR(number(root, "gpus"), 64, 0);
-    CHECK_NEAR(number(root, "step_time_s"), r.step_time, 1e-9);
-    CHECK_NEAR(number(root, "mfu"), r.mfu, 1e-9);
+    CHECK_NEAR(number(root, "step_time_s"), r->step_time, 1e-9);
+    CHECK_NEAR(number(root, "mfu"), r->mfu, 1e-9);
     y = sn_yaml_get(root, "layout");
     CHECK_NEAR(number(y, "dp"), 64, 0);
     CHECK_NEAR(number(y, "seq"), 2048, 0);
@@ -138,22 +138,12 @@ static void test_train_json_carries_schema_and_figures(void)
 static void test_train_text_has_a_row_per_part(void)
 {
     struct train_case c;
-    struct sn_train_result r;
-    struct sn_report_train w = {0};
     struct sn_buf out = SN_BUF_INIT;
-    struct sn_error err;
     const char *step;
     char row[64];
 
     REQUIRE(train_case(&c) == 0);
-    REQUIRE(sn_train_predict(c.t, &c.l, &c.so, &r, &err) == SN_OK);
-    w = (struct sn_report_train){.spec = &c.spec,
-                                 .model = c.m,
-                                 .gpus = 64,
-                                 .layout = &c.l,
-                                 .result = &r,
-                                 .goodput_why = "no storage"};
-    sn_report_train_text(&w, &out);
+    sn_report_train_text(&c.w, &out);
     REQUIRE(out.data);
     CHECK_CONTAINS(out.data, "layout: tp 1  pp 1  dp 64  cp 1");
     CHECK(lines_starting(out.data, "  weights ") == 1);
@@ -173,29 +163,20 @@ static void test_train_text_has_a_row_per_part(void)
 static void test_train_not_fitting_names_the_smallest_count(void)
 {
     struct train_case c;
-    struct sn_train_result r;
-    struct sn_report_train w = {0};
     struct sn_buf text = SN_BUF_INIT, json = SN_BUF_INIT;
     struct sn_yaml_doc doc = {0};
     const struct sn_yaml *root;
-    struct sn_error err;
 
     REQUIRE(train_case(&c) == 0);
-    REQUIRE(sn_train_predict(c.t, &c.l, &c.so, &r, &err) == SN_OK);
-    r.mem.fits = false; /* as if the HBM were a quarter of what it holds */
-    r.mem.capacity = r.mem.total / 4;
-    w = (struct sn_report_train){.spec = &c.spec,
-                                 .model = c.m,
-                                 .gpus = 64,
-                                 .layout = &c.l,
-                                 .result = &r,
-                                 .min_gpus = 256,
-                                 .max_gpus = 1000};
-    sn_report_train_text(&w, &text);
+    c.r.mem.fits = false; /* as if the HBM were a quarter of what it holds */
+    c.r.mem.capacity = c.r.mem.total / 4;
+    c.w.min_gpus = 256;
+    c.w.max_gpus = 1000;
+    sn_report_train_text(&c.w, &text);
     CHECK_CONTAINS(text.data, "DOES NOT FIT");
     CHECK_CONTAINS(text.data, "fits: 256 (searched in multiples of 8)");
     CHECK(!strstr(text.data, "throughput\n"));
-    sn_report_train_json(&w, &json);
+    sn_report_train_json(&c.w, &json);
     root = parse(json.data, &doc);
     REQUIRE(root);
     CHECK_STR(scalar(root, "fits"), "false");
@@ -214,7 +195,6 @@ static void test_train_search_ranks_and_explains(void)
     struct sn_train_search s;
     struct sn_train_candidate top[3];
     struct sn_train_search_stats st;
-    struct sn_report_train w = {0};
     struct sn_buf text = SN_BUF_INIT, json = SN_BUF_INIT;
     struct sn_yaml_doc doc = {0};
     const struct sn_yaml *root, *ls;
@@ -229,16 +209,13 @@ static void test_train_search_ranks_and_explains(void)
     REQUIRE(sn_train_search_run(c.t, &s, &c.so, top, 3, &n, &st, &err) ==
             SN_OK);
     REQUIRE(n == 3);
-    w = (struct sn_report_train){.spec = &c.spec,
-                                 .model = c.m,
-                                 .gpus = 64,
-                                 .layout = &c.l,
-                                 .stats = &st,
-                                 .top = top,
-                                 .ntop = n,
-                                 .explain = 2,
-                                 .peak = 312e12};
-    sn_report_train_text(&w, &text);
+    c.w.result = NULL;
+    c.w.stats = &st;
+    c.w.top = top;
+    c.w.ntop = n;
+    c.w.explain = 2;
+    c.w.peak = 312e12;
+    sn_report_train_text(&c.w, &text);
     REQUIRE(text.data);
     CHECK(lines_starting(text.data, "#") == 1); /* the table's head */
     CHECK(lines_starting(text.data, "1 ") == 1);
@@ -247,7 +224,7 @@ static void test_train_search_ranks_and_explains(void)
     CHECK_CONTAINS(text.data, "312.0 TFLOP/s");
     CHECK_CONTAINS(text.data, "\nlayout #2: tp ");
     CHECK_CONTAINS(text.data, "against #1 (");
-    sn_report_train_json(&w, &json);
+    sn_report_train_json(&c.w, &json);
     root = parse(json.data, &doc);
     REQUIRE(root);
     CHECK_STR(scalar(root, "schema"), SN_SCHEMA_TRAIN_SEARCH);
