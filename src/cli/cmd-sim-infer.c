@@ -13,29 +13,16 @@
 
 #define GIB (1024.0 * 1024.0 * 1024.0)
 #define FRONT_MAX 1000
-#define LEN_MAX 10000000 /* tokens per request: ten times any context */
 
 struct infer_opts {
     const char *spec, *model;
     enum sn_format format;
-    long long gpus, tp, ep, pp, isl, osl, concurrency, batch, top, mtp;
+    long long gpus, tp, ep, pp, concurrency, batch, top;
     bool dp_attention, search, tbo;
-    int precision, kv;         /* -1: not given */
-    double ttft, tpot;         /* seconds; 0: none */
+    struct cli_infer_req req;  /* requests, precisions, limits */
     long long prefill, decode; /* --disaggregate */
     struct cli_sets sets;
 };
-
-static int parse_time(const char *opt, const char *v, double *out)
-{
-    struct sn_error err;
-
-    if (sn_unit_parse(v, SN_UNIT_TIME, false, out, &err) || !(*out > 0))
-        return cli_usage_error("%s '%s': expected a time such as 50ms or "
-                               "2s",
-                               opt, v);
-    return SN_EXIT_OK;
-}
 
 static int parse_split(const char *v, struct infer_opts *o)
 {
@@ -58,17 +45,6 @@ static int parse_split(const char *v, struct infer_opts *o)
     return SN_EXIT_OK;
 }
 
-static int parse_dtype(const char *opt, const char *v, int *out)
-{
-    enum sn_dtype d;
-    struct sn_error err;
-
-    if (sn_dtype_parse(v, &d, &err))
-        return cli_usage_error("%s: %s", opt, err.msg);
-    *out = (int)d;
-    return SN_EXIT_OK;
-}
-
 /* One option at argv[*i] other than the numbers; *rc on error. */
 static bool parse_other(int argc, char **argv, int *i, struct infer_opts *o,
                         int *rc)
@@ -79,14 +55,6 @@ static bool parse_other(int argc, char **argv, int *i, struct infer_opts *o,
         *rc = cli_parse_format(v, "text,table,json", &o->format) ? 2 : 0;
     else if ((v = cli_opt_value(argc, argv, i, "--model", NULL, rc)))
         o->model = v;
-    else if ((v = cli_opt_value(argc, argv, i, "--precision", NULL, rc)))
-        *rc = parse_dtype("--precision", v, &o->precision);
-    else if ((v = cli_opt_value(argc, argv, i, "--kv-precision", NULL, rc)))
-        *rc = parse_dtype("--kv-precision", v, &o->kv);
-    else if ((v = cli_opt_value(argc, argv, i, "--ttft", NULL, rc)))
-        *rc = parse_time("--ttft", v, &o->ttft);
-    else if ((v = cli_opt_value(argc, argv, i, "--tpot", NULL, rc)))
-        *rc = parse_time("--tpot", v, &o->tpot);
     else if ((v = cli_opt_value(argc, argv, i, "--disaggregate", NULL, rc)))
         *rc = parse_split(v, o);
     else if (*rc)
@@ -109,20 +77,16 @@ static int parse(int argc, char **argv, struct infer_opts *o)
         {"--tp", 1, 100000, offsetof(struct infer_opts, tp)},
         {"--ep", 1, 100000, offsetof(struct infer_opts, ep)},
         {"--pp", 1, 100000, offsetof(struct infer_opts, pp)},
-        {"--isl", 1, LEN_MAX, offsetof(struct infer_opts, isl)},
-        {"--osl", 1, LEN_MAX, offsetof(struct infer_opts, osl)},
         {"--concurrency", 1, 100000000,
          offsetof(struct infer_opts, concurrency)},
         {"--batch", 1, 100000000, offsetof(struct infer_opts, batch)},
         {"--top", 1, FRONT_MAX, offsetof(struct infer_opts, top)},
-        {"--mtp", 0, 8, offsetof(struct infer_opts, mtp)},
     };
     int rc = SN_EXIT_OK;
 
     memset(o, 0, sizeof(*o));
     o->format = SN_FORMAT_TABLE;
-    o->precision = o->kv = -1;
-    o->isl = o->osl = 1024;
+    cli_infer_req_init(&o->req);
     o->top = 20;
     for (int i = 1; i < argc; i++) {
         if (cli_set_opt(argc, argv, &i, &o->sets, &rc)) {
@@ -130,7 +94,8 @@ static int parse(int argc, char **argv, struct infer_opts *o)
                 return rc;
             continue;
         }
-        if (cli_num_opt(argc, argv, &i, nums, SN_ARRAY_LEN(nums), o, &rc)) {
+        if (cli_infer_req_opt(argc, argv, &i, &o->req, &rc) ||
+            cli_num_opt(argc, argv, &i, nums, SN_ARRAY_LEN(nums), o, &rc)) {
             if (rc)
                 return rc;
             continue;
@@ -168,6 +133,7 @@ struct infer_run {
     const struct sn_model_info *m;
     struct sn_infer_layout l;
     struct sn_infer_work w;
+    struct sn_infer_limits lim;
     int gpus;
 };
 
@@ -200,17 +166,12 @@ static int setup(struct infer_run *x, int argc, char **argv)
                                x->gpus, total);
     if (sn_train_env_init(&x->env, &x->spec, &err))
         return cli_fail(&err);
-    x->w.isl = (int)x->o.isl;
-    x->w.osl = (int)x->o.osl;
-    x->w.precision =
-        x->o.precision >= 0 ? (enum sn_dtype)x->o.precision : SN_DTYPE_BF16;
-    x->w.kv = x->o.kv >= 0 ? (enum sn_dtype)x->o.kv : SN_DTYPE_BF16;
+    cli_infer_req_work(&x->o.req, &x->w, &x->lim);
     x->l.tp = x->o.tp ? (int)x->o.tp : 1;
     x->l.ep = x->o.ep ? (int)x->o.ep : 1;
     x->l.pp = x->o.pp ? (int)x->o.pp : 1;
     x->l.dp_attention = x->o.dp_attention;
     x->l.tbo = x->o.tbo;
-    x->w.mtp = (int)x->o.mtp;
     replica = x->l.tp * x->l.pp;
     if (x->o.batch)
         x->l.batch = (int)x->o.batch;
@@ -296,49 +257,6 @@ static void result_text(const struct sn_infer_result *r, struct sn_buf *b)
                   r->decode_tps_gpu, r->prefill_tps_gpu);
 }
 
-static void layout_json(struct sn_json *j, const struct sn_infer_layout *l)
-{
-    sn_json_key(j, "layout");
-    sn_json_obj_begin(j);
-    sn_json_kint(j, "tp", l->tp);
-    sn_json_kint(j, "ep", l->ep);
-    sn_json_kint(j, "pp", l->pp);
-    sn_json_kbool(j, "dp_attention", l->dp_attention);
-    sn_json_kbool(j, "tbo", l->tbo);
-    sn_json_kint(j, "batch", l->batch);
-    sn_json_obj_end(j);
-}
-
-static void result_json(struct sn_json *j, const struct sn_infer_result *r)
-{
-    sn_json_key(j, "result");
-    sn_json_obj_begin(j);
-    sn_json_kint(j, "replica_gpus", r->gpus);
-    sn_json_knum(j, "weights_bytes", r->weights_bytes);
-    sn_json_knum(j, "kv_bytes_per_token", r->kv_token_bytes);
-    sn_json_knum(j, "kv_bytes_per_sequence_gpu", r->kv_seq_gpu);
-    sn_json_knum(j, "kv_budget_bytes", r->kv_budget);
-    sn_json_knum(j, "capacity_bytes", r->capacity);
-    sn_json_kint(j, "max_batch", r->max_batch);
-    sn_json_kint(j, "batch", r->batch);
-    sn_json_kbool(j, "fits", r->fits);
-    sn_json_knum(j, "experts_read", r->experts_hit);
-    sn_json_knum(j, "ttft_s", r->ttft_s);
-    sn_json_knum(j, "tpot_s", r->tpot_s);
-    sn_json_knum(j, "step_s", r->step_s);
-    sn_json_knum(j, "output_tokens_per_s", r->output_tps);
-    sn_json_knum(j, "output_tokens_per_s_per_gpu", r->output_tps_gpu);
-    sn_json_knum(j, "output_tokens_per_s_per_user", r->output_tps_user);
-    sn_json_knum(j, "decode_tokens_per_s_per_gpu", r->decode_tps_gpu);
-    sn_json_knum(j, "prefill_tokens_per_s_per_gpu", r->prefill_tps_gpu);
-    sn_json_key(j, "decode_step");
-    sn_json_obj_begin(j);
-    for (int p = 0; p < SN_INFER_PART_COUNT; p++)
-        sn_json_knum(j, sn_infer_part_name(p), r->part[p]);
-    sn_json_obj_end(j);
-    sn_json_obj_end(j);
-}
-
 static void json_head(struct sn_json *j, const struct infer_run *x,
                       const char *mode)
 {
@@ -370,8 +288,8 @@ static int run_layout(struct infer_run *x, struct sn_buf *out, bool *fits)
         struct sn_json j;
         sn_json_init(&j, out, true);
         json_head(&j, x, "layout");
-        layout_json(&j, &x->l);
-        result_json(&j, &r);
+        sn_report_infer_layout_json(&j, &x->l);
+        sn_report_infer_result_json(&j, &r);
         sn_json_obj_end(&j);
         sn_buf_putc(out, '\n');
         return SN_EXIT_OK;
@@ -398,12 +316,12 @@ static void front_text(const struct infer_run *x,
                   "searched %zu layouts and batches in %.3f s; %zu on the "
                   "throughput-latency front\n",
                   st->timed, st->seconds, st->pareto);
-    if (x->o.ttft > 0 || x->o.tpot > 0) {
+    if (x->lim.ttft > 0 || x->lim.tpot > 0) {
         char a[32] = "none", b2[32] = "none";
-        if (x->o.ttft > 0)
-            snprintf(a, sizeof(a), "%.0f ms", 1e3 * x->o.ttft);
-        if (x->o.tpot > 0)
-            snprintf(b2, sizeof(b2), "%.1f ms", 1e3 * x->o.tpot);
+        if (x->lim.ttft > 0)
+            snprintf(a, sizeof(a), "%.0f ms", 1e3 * x->lim.ttft);
+        if (x->lim.tpot > 0)
+            snprintf(b2, sizeof(b2), "%.1f ms", 1e3 * x->lim.tpot);
         sn_buf_printf(b, "limits: TTFT %s, TPOT %s\n", a, b2);
     }
     sn_table_init(&t, " ");
@@ -439,14 +357,13 @@ static void front_text(const struct infer_run *x,
 
 static int run_search(struct infer_run *x, struct sn_buf *out, bool *found)
 {
-    struct sn_infer_limits lim = {x->o.ttft, x->o.tpot};
     struct sn_infer_search_stats st;
     struct sn_infer_point *p;
     struct sn_error err;
     size_t n = 0;
 
     p = sn_xcalloc((size_t)x->o.top, sizeof(*p));
-    if (sn_infer_search(x->m, &x->env.sys, x->gpus, &x->w, &lim, p,
+    if (sn_infer_search(x->m, &x->env.sys, x->gpus, &x->w, &x->lim, p,
                         (size_t)x->o.top, &n, &st, &err)) {
         free(p);
         return cli_fail(&err);
@@ -456,8 +373,8 @@ static int run_search(struct infer_run *x, struct sn_buf *out, bool *found)
         struct sn_json j;
         sn_json_init(&j, out, true);
         json_head(&j, x, "search");
-        sn_json_knum(&j, "ttft_limit_s", x->o.ttft);
-        sn_json_knum(&j, "tpot_limit_s", x->o.tpot);
+        sn_json_knum(&j, "ttft_limit_s", x->lim.ttft);
+        sn_json_knum(&j, "tpot_limit_s", x->lim.tpot);
         sn_json_kint(&j, "timed", (long long)st.timed);
         sn_json_kint(&j, "pareto", (long long)st.pareto);
         sn_json_kint(&j, "best", st.best);
@@ -467,8 +384,8 @@ static int run_search(struct infer_run *x, struct sn_buf *out, bool *found)
             sn_json_obj_begin(&j);
             sn_json_kbool(&j, "pareto", p[i].pareto);
             sn_json_kbool(&j, "meets_limits", p[i].meets);
-            layout_json(&j, &p[i].layout);
-            result_json(&j, &p[i].result);
+            sn_report_infer_layout_json(&j, &p[i].layout);
+            sn_report_infer_result_json(&j, &p[i].result);
             sn_json_obj_end(&j);
         }
         sn_json_arr_end(&j);
@@ -495,7 +412,7 @@ static int run_disagg(struct infer_run *x, struct sn_buf *out)
         struct sn_json j;
         sn_json_init(&j, out, true);
         json_head(&j, x, "disaggregated");
-        layout_json(&j, &x->l);
+        sn_report_infer_layout_json(&j, &x->l);
         sn_json_kint(&j, "prefill_gpus", d.prefill);
         sn_json_kint(&j, "decode_gpus", d.decode);
         sn_json_knum(&j, "requests_per_s", d.requests_per_s);
@@ -504,7 +421,7 @@ static int run_disagg(struct infer_run *x, struct sn_buf *out)
         sn_json_knum(&j, "kv_transfer_s", d.kv_transfer_s);
         sn_json_kstr(&j, "bound", d.bound);
         sn_json_knum(&j, "prefill_tokens_per_s_per_gpu", d.p.prefill_tps_gpu);
-        result_json(&j, &d.d);
+        sn_report_infer_result_json(&j, &d.d);
         sn_json_obj_end(&j);
         sn_buf_putc(out, '\n');
         return SN_EXIT_OK;

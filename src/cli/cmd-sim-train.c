@@ -289,32 +289,6 @@ static void goodput_text(const struct sn_goodput_result *g, bool have,
     sn_buf_printf(b, "  assumes                %s\n", as);
 }
 
-void cli_layout_json(struct sn_json *j, const struct sn_train_layout *l,
-                     unsigned what)
-{
-    sn_json_key(j, "layout");
-    sn_json_obj_begin(j);
-    sn_json_kint(j, "tp", l->tp);
-    sn_json_kint(j, "pp", l->pp);
-    sn_json_kint(j, "dp", l->dp);
-    sn_json_kint(j, "cp", l->cp);
-    sn_json_kint(j, "ep", l->ep);
-    if (l->ep > 1)
-        sn_json_kint(j, "etp", l->etp > 0 ? l->etp : l->tp);
-    sn_json_kint(j, "vpp", l->vpp);
-    sn_json_kint(j, "mbs", l->mbs);
-    sn_json_kint(j, "gbs", l->gbs);
-    if (what & CLI_LAYOUT_SEQ)
-        sn_json_kint(j, "seq", l->seq);
-    sn_json_kstr(j, "recompute", sn_recompute_name(l->recompute));
-    sn_json_kint(j, "zero", l->zero);
-    if (what & CLI_LAYOUT_PRECISION) {
-        sn_json_kbool(j, "sp", l->sp);
-        sn_json_kstr(j, "dtype", sn_dtype_name(l->dtype));
-    }
-    sn_json_obj_end(j);
-}
-
 static void memory_json(struct sn_json *j, const struct sn_train_memory *m)
 {
     sn_json_obj_begin(j);
@@ -681,7 +655,7 @@ static void search_json(const struct train_run *x,
     for (size_t i = 0; i < ntop; i++) {
         sn_json_obj_begin(&j);
         sn_json_kint(&j, "rank", (long long)i + 1);
-        cli_layout_json(&j, &top[i].layout, CLI_LAYOUT_ALL);
+        sn_report_train_layout_json(&j, &top[i].layout, SN_REPORT_LAYOUT_ALL);
         result_json(&j, &top[i].result);
         sn_json_obj_end(&j);
     }
@@ -784,7 +758,7 @@ static void layout_report_json(const struct train_run *x,
     sn_json_kstr(&j, "accelerator", x->spec.accel->name);
     sn_json_kint(&j, "gpus", x->gpus);
     sn_json_kint(&j, "scaleup_domain", x->spec.scaleup.accelerators);
-    cli_layout_json(&j, &x->l, CLI_LAYOUT_ALL);
+    sn_report_train_layout_json(&j, &x->l, SN_REPORT_LAYOUT_ALL);
     if (r->mem.fits) {
         result_json(&j, r);
         goodput_json(&j, &x->g, x->have_g);

@@ -206,7 +206,7 @@ static void json(const struct sn_validate_report *rep, struct sn_buf *b)
             sn_json_knum(&j, "predicted", r->predicted);
             sn_json_knum(&j, "error_pct", r->error_pct);
             sn_json_knum(&j, "step_time_s", r->result.step_time);
-            cli_layout_json(&j, l, CLI_LAYOUT_PRECISION);
+            sn_report_train_layout_json(&j, l, SN_REPORT_LAYOUT_PRECISION);
             sn_json_kstr(&j, "assumed", r->assumed);
             sn_json_key(&j, "reason");
             sn_json_null(&j);

@@ -43,16 +43,26 @@ struct cli_sub {
  * unknown one is a usage error naming them all, with self's usage. */
 int cli_subcommand(const struct sn_cmd *self, const struct cli_sub *subs,
                    size_t n, int argc, char **argv);
-/* A training layout as the JSON object "layout" (cmd-sim-train.c): tp,
- * pp, dp, cp, ep, vpp, mbs, gbs, [seq], recompute, zero, [sp, dtype];
- * what picks the bracketed ones. */
-#define CLI_LAYOUT_SEQ 1u
-#define CLI_LAYOUT_PRECISION 2u
-#define CLI_LAYOUT_ALL (CLI_LAYOUT_SEQ | CLI_LAYOUT_PRECISION)
-struct sn_json;
-struct sn_train_layout;
-void cli_layout_json(struct sn_json *j, const struct sn_train_layout *l,
-                     unsigned what);
+/* The serving options `sim infer` and `sweep --infer` share (cli-infer.c):
+ * --isl N --osl N (1024 each by default), --mtp N, --precision and
+ * --kv-precision (bf16 by default), --ttft T and --tpot T (none). */
+struct sn_infer_work;
+struct sn_infer_limits;
+struct cli_infer_req {
+    long long isl, osl, mtp;
+    int precision, kv; /* -1: not given */
+    double ttft, tpot; /* seconds; 0: none */
+    bool given;        /* any of them was given */
+};
+void cli_infer_req_init(struct cli_infer_req *q);
+/* argv[*i] is one of those options: parse it into q and return 1 (*rc
+ * set and the error printed when it is wrong); 0 when it is none. */
+int cli_infer_req_opt(int argc, char **argv, int *i, struct cli_infer_req *q,
+                      int *rc);
+/* The requests and limits the options give. */
+void cli_infer_req_work(const struct cli_infer_req *q, struct sn_infer_work *w,
+                        struct sn_infer_limits *lim);
+
 /* Parse a --format value among the allowed ones ("table,json"). */
 int cli_parse_format(const char *text, const char *allowed,
                      enum sn_format *out);

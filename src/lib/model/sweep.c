@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "sn/plan.h"
+#include "sweep-int.h"
 #include "train-int.h"
 
 static void point_error(struct sn_sweep_point *p, const struct sn_error *e)
@@ -18,11 +19,8 @@ static void point_error(struct sn_sweep_point *p, const struct sn_error *e)
     snprintf(p->error, sizeof(p->error), "%s", e->msg);
 }
 
-/* Loads the spec and sets the fixed keys, the swept key to value and,
- * for a job of a fixed size, the supernodes it needs. On failure the
- * spec is released (or was never loaded). */
-static int point_spec(const struct sn_sweep *s, const char *value,
-                      struct sn_spec *spec, struct sn_error *e)
+int sn__sweep_spec(const struct sn_sweep *s, const char *value,
+                   struct sn_spec *spec, struct sn_error *e)
 {
     int rc;
 
@@ -165,7 +163,7 @@ static void one(const struct sn_sweep *s, struct sn_sweep_point *p)
     bool have_env = false;
 
     p->ok = true;
-    if (point_spec(s, p->value, &spec, &e)) {
+    if (sn__sweep_spec(s, p->value, &spec, &e)) {
         point_error(p, &e);
         return;
     }
@@ -228,12 +226,17 @@ out:
  * before it), checked before any point is predicted: a value that does
  * not parse ("abc" for a count) is a mistake in the command, not a row of
  * the results. */
-static int check_values(const struct sn_sweep *s, struct sn_error *err)
+int sn__sweep_check(const struct sn_sweep *s, struct sn_error *err)
 {
     struct sn_spec spec;
     struct sn_error e;
     int rc = SN_OK;
 
+    if (!s->key || !s->nvalues)
+        return sn_error_set(err, SN_EINPUT, "a sweep needs a key and values");
+    if (s->nvalues > SN_SWEEP_MAX_VALUES)
+        return sn_error_set(err, SN_EINPUT, "%zu values to sweep (at most %d)",
+                            s->nvalues, SN_SWEEP_MAX_VALUES);
     for (size_t v = 0; v < s->nvalues && !rc; v++) {
         if ((rc = sn_spec_load(s->spec_path, &spec, err)))
             return rc;
@@ -263,12 +266,7 @@ int sn_sweep_run(const struct sn_sweep *s, struct sn_sweep_point *pts,
     struct sn_sweep job = *s;
     int rc;
 
-    if (!s->key || !s->nvalues)
-        return sn_error_set(err, SN_EINPUT, "a sweep needs a key and values");
-    if (s->nvalues > SN_SWEEP_MAX_VALUES)
-        return sn_error_set(err, SN_EINPUT, "%zu values to sweep (at most %d)",
-                            s->nvalues, SN_SWEEP_MAX_VALUES);
-    if ((rc = check_values(s, err)))
+    if ((rc = sn__sweep_check(s, err)))
         return rc;
     /* Designs compare at equal job size: per-accelerator throughput and
      * goodput of a 32-GPU job against a 256-GPU one would mark the

@@ -1,0 +1,22 @@
+/* sweep-int.h (model, internal): what the training sweep (sweep.c) and the
+ * serving sweep (sweep-infer.c) share: the checks of the values before any
+ * point is predicted, and the spec of one point. */
+#ifndef SN_SWEEP_INT_H
+#define SN_SWEEP_INT_H
+
+#include "sn/spec.h"
+#include "sn/sweep.h"
+
+/* The key and the count of values are given, at most
+ * SN_SWEEP_MAX_VALUES, and every value gives a spec that validates with
+ * the fixed keys before it; SN_EINPUT naming the first that does not. */
+int sn__sweep_check(const struct sn_sweep *s, struct sn_error *err);
+
+/* Loads the spec and sets the fixed keys, the swept key to value and,
+ * when s->gpus is set and the key is not `supernodes`, the supernodes a
+ * job of s->gpus needs. On failure the spec is released (or was never
+ * loaded). */
+int sn__sweep_spec(const struct sn_sweep *s, const char *value,
+                   struct sn_spec *spec, struct sn_error *e);
+
+#endif
