@@ -7,10 +7,31 @@
  * queueing of other work, the process CPU time (one thread) does not. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "bench-common.h"
 #include "sn/sn.h"
+
+/* The KEY=VALUE arguments after SEQ and DTYPE, set on the spec in order
+ * (as `--set`): the bench's design is an example spec with its size
+ * changed. */
+static int spec_sets(struct sn_spec *spec, int argc, char **argv,
+                     struct sn_error *err)
+{
+    for (int i = 7; i < argc; i++) {
+        char key[128];
+        const char *eq = strchr(argv[i], '=');
+        if (!eq || (size_t)(eq - argv[i]) >= sizeof(key))
+            return sn_error_set(err, SN_EINPUT, "'%s': expected KEY=VALUE",
+                                argv[i]);
+        memcpy(key, argv[i], (size_t)(eq - argv[i]));
+        key[eq - argv[i]] = '\0';
+        if (sn_spec_set(spec, key, eq + 1, err))
+            return SN_EINPUT;
+    }
+    return SN_OK;
+}
 
 int main(int argc, char **argv)
 {
@@ -27,13 +48,15 @@ int main(int argc, char **argv)
     double t0, c0, build, build_cpu, cold_cpu, warm_cpu;
     double calculon = 26.0 / 8112;
 
-    if (argc != 5) {
-        fprintf(stderr, "usage: train-search SPEC MODEL GPUS GBS\n");
+    if (argc < 5 || argc == 6) {
+        fprintf(stderr, "usage: train-search SPEC MODEL GPUS GBS "
+                        "[SEQ DTYPE [KEY=VALUE...]]\n");
         return 2;
     }
     t0 = sn_now();
     c0 = bench_cpu_now();
     if (sn_spec_load(argv[1], &spec, &err) ||
+        spec_sets(&spec, argc, argv, &err) ||
         sn_train_env_init(&env, &spec, &err)) {
         fprintf(stderr, "%s\n", err.msg);
         return 1;
@@ -48,7 +71,11 @@ int main(int argc, char **argv)
     sn_train_search_default(&s);
     s.accels = atoi(argv[3]);
     s.gbs = atoi(argv[4]);
-    s.seq = m->seq;
+    s.seq = argc > 6 ? atoi(argv[5]) : m->seq;
+    if (argc > 6 && sn_dtype_parse(argv[6], &s.dtype, &err)) {
+        fprintf(stderr, "%s\n", err.msg);
+        return 2;
+    }
     sn_train_opts_default(&o);
     c0 = bench_cpu_now();
     if (sn_train_search_run(t, &s, &o, top, 5, &n, &cold, &err)) {
@@ -83,10 +110,10 @@ int main(int argc, char **argv)
     printf("  whole search with the topology: wall %.3f s, cpu %.3f s\n",
            build + cold.seconds, build_cpu + cold_cpu);
     if (n)
-        printf("  best: tp %d pp %d dp %d vpp %d mbs %d %s zero %d, "
+        printf("  best: tp %d pp %d dp %d ep %d vpp %d mbs %d %s zero %d, "
                "%.2f s/step, MFU %.1f%%\n",
                top[0].layout.tp, top[0].layout.pp, top[0].layout.dp,
-               top[0].layout.vpp, top[0].layout.mbs,
+               top[0].layout.ep, top[0].layout.vpp, top[0].layout.mbs,
                sn_recompute_name(top[0].layout.recompute), top[0].layout.zero,
                top[0].result.step_time, 100 * top[0].result.mfu);
     sn_train_free(t);
