@@ -5,31 +5,14 @@
  * freshly built topology: every collective it needs computed) and warm
  * (again, collectives memoised). Wall and CPU time both, as
  * train-search.c: the CPU time is the steadier figure on a shared
- * machine. */
+ * machine. Usage: infer-search SPEC MODEL GPUS PRECISION TPOT_MS
+ * [KEY=VALUE...] (spec settings, as --set). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench-common.h"
 #include "sn/sn.h"
-
-/* usage: infer-search SPEC MODEL GPUS PRECISION TPOT_MS [KEY=VALUE...] */
-static int spec_sets(struct sn_spec *spec, int argc, char **argv,
-                     struct sn_error *err)
-{
-    for (int i = 6; i < argc; i++) {
-        char key[128];
-        const char *eq = strchr(argv[i], '=');
-        if (!eq || (size_t)(eq - argv[i]) >= sizeof(key))
-            return sn_error_set(err, SN_EINPUT, "'%s': expected KEY=VALUE",
-                                argv[i]);
-        memcpy(key, argv[i], (size_t)(eq - argv[i]));
-        key[eq - argv[i]] = '\0';
-        if (sn_spec_set(spec, key, eq + 1, err))
-            return SN_EINPUT;
-    }
-    return SN_OK;
-}
 
 static void report(const char *what, const struct sn_infer_search_stats *st,
                    double cpu)
@@ -52,23 +35,16 @@ int main(int argc, char **argv)
     const struct sn_model_info *m;
     size_t n;
     int gpus;
-    double t0, c0, build, build_cpu, cold_cpu, warm_cpu;
+    double c0, build, build_cpu, cold_cpu, warm_cpu;
 
     if (argc < 6) {
         fprintf(stderr, "usage: infer-search SPEC MODEL GPUS PRECISION "
                         "TPOT_MS [KEY=VALUE...]\n");
         return 2;
     }
-    t0 = sn_now();
-    c0 = bench_cpu_now();
-    if (sn_spec_load(argv[1], &spec, &err) ||
-        spec_sets(&spec, argc, argv, &err) ||
-        sn_train_env_init(&env, &spec, &err)) {
-        fprintf(stderr, "%s\n", err.msg);
+    if (bench_system(argv[1], argv + 6, argc > 6 ? argc - 6 : 0, &spec, &env,
+                     &build, &build_cpu))
         return 1;
-    }
-    build = sn_now() - t0;
-    build_cpu = bench_cpu_now() - c0;
     m = sn_catalog_model(&spec.catalog, argv[2]);
     gpus = atoi(argv[3]);
     if (!m || sn_dtype_parse(argv[4], &w.precision, &err)) {

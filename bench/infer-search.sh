@@ -7,12 +7,9 @@
 # a 50 ms TPOT; then the first end to end through the CLI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-make -s all
+source bench/common.bash
+bench_build infer-search
 out=build/bench
-mkdir -p "$out"
-cc -O2 -std=c11 -D_GNU_SOURCE -Iinclude bench/infer-search.c \
-    build/rel/libsupernode.a $(pkg-config --libs yaml-0.1 sqlite3 hwloc \
-    openblas ompi-c 2>/dev/null) -lm -lpthread -ldl -o "$out/infer-search"
 for i in 1 2 3; do
     "$out/infer-search" examples/gb200-nvl72.yaml deepseek-r1 72 fp8 50
 done

@@ -13,26 +13,6 @@
 #include "bench-common.h"
 #include "sn/sn.h"
 
-/* The KEY=VALUE arguments after SEQ and DTYPE, set on the spec in order
- * (as `--set`): the bench's design is an example spec with its size
- * changed. */
-static int spec_sets(struct sn_spec *spec, int argc, char **argv,
-                     struct sn_error *err)
-{
-    for (int i = 7; i < argc; i++) {
-        char key[128];
-        const char *eq = strchr(argv[i], '=');
-        if (!eq || (size_t)(eq - argv[i]) >= sizeof(key))
-            return sn_error_set(err, SN_EINPUT, "'%s': expected KEY=VALUE",
-                                argv[i]);
-        memcpy(key, argv[i], (size_t)(eq - argv[i]));
-        key[eq - argv[i]] = '\0';
-        if (sn_spec_set(spec, key, eq + 1, err))
-            return SN_EINPUT;
-    }
-    return SN_OK;
-}
-
 int main(int argc, char **argv)
 {
     struct sn_spec spec;
@@ -45,7 +25,7 @@ int main(int argc, char **argv)
     struct sn_error err;
     const struct sn_model_info *m;
     size_t n;
-    double t0, c0, build, build_cpu, cold_cpu, warm_cpu;
+    double c0, build, build_cpu, cold_cpu, warm_cpu;
     double calculon = 26.0 / 8112;
 
     if (argc < 5 || argc == 6) {
@@ -53,16 +33,9 @@ int main(int argc, char **argv)
                         "[SEQ DTYPE [KEY=VALUE...]]\n");
         return 2;
     }
-    t0 = sn_now();
-    c0 = bench_cpu_now();
-    if (sn_spec_load(argv[1], &spec, &err) ||
-        spec_sets(&spec, argc, argv, &err) ||
-        sn_train_env_init(&env, &spec, &err)) {
-        fprintf(stderr, "%s\n", err.msg);
+    if (bench_system(argv[1], argv + 7, argc > 7 ? argc - 7 : 0, &spec, &env,
+                     &build, &build_cpu))
         return 1;
-    }
-    build = sn_now() - t0;
-    build_cpu = bench_cpu_now() - c0;
     m = sn_catalog_model(&spec.catalog, argv[2]);
     if (!m || sn_train_new(m, &env.sys, &t, &err)) {
         fprintf(stderr, "unknown model or %s\n", err.msg);

@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sn/plan.h"
 #include "sweep-int.h"
 
 #define GIB (1024.0 * 1024.0 * 1024.0)
@@ -126,27 +125,17 @@ static void point_search(const struct sn_sweep_infer *si,
  * serving search on its instance. */
 static void one(const struct sn_sweep_infer *si, struct sn_sweep_infer_point *p)
 {
-    struct sn_spec spec;
-    struct sn_topo *topo = NULL;
-    struct sn_plan *plan = NULL;
-    struct sn_train_env env;
+    struct sn__sweep_design d;
     struct sn_error e;
-    bool have_env = false;
 
     p->ok = true;
-    if (sn__sweep_spec(&si->sweep, p->value, &spec, &e)) {
-        point_error(p, &e);
-        return;
-    }
-    if (sn_topo_build(&spec, &topo, &e) || sn_plan_build(topo, &plan, &e) ||
-        sn_train_env_init(&env, &spec, &e)) {
+    if (sn__sweep_design_open(&si->sweep, p->value, &d, &e)) {
         point_error(p, &e);
         goto out;
     }
-    have_env = true;
-    p->design_accels = sn_spec_total_accels(&spec);
-    p->domain = spec.scaleup.accelerators;
-    p->switch_chips = plan->switch_chips;
+    p->design_accels = sn_spec_total_accels(&d.spec);
+    p->domain = d.spec.scaleup.accelerators;
+    p->switch_chips = d.plan->switch_chips;
     p->accels = si->sweep.gpus > 0 ? si->sweep.gpus : p->domain;
     if (p->accels > p->design_accels) {
         snprintf(p->error, sizeof(p->error),
@@ -156,13 +145,9 @@ static void one(const struct sn_sweep_infer *si, struct sn_sweep_infer_point *p)
         p->ok = false;
         goto out;
     }
-    point_search(si, &env.sys, spec.accel->name, p);
+    point_search(si, &d.env.sys, d.spec.accel->name, p);
 out:
-    if (have_env)
-        sn_train_env_release(&env);
-    sn_plan_free(plan);
-    sn_topo_free(topo);
-    sn_spec_release(&spec);
+    sn__sweep_design_close(&d);
 }
 
 /* Whether a beats b for the sweet spot, both within the flat band of the
