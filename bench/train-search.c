@@ -7,6 +7,7 @@
  * queueing of other work, the process CPU time (one thread) does not. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "bench-common.h"
@@ -24,22 +25,17 @@ int main(int argc, char **argv)
     struct sn_error err;
     const struct sn_model_info *m;
     size_t n;
-    double t0, c0, build, build_cpu, cold_cpu, warm_cpu;
+    double c0, build, build_cpu, cold_cpu, warm_cpu;
     double calculon = 26.0 / 8112;
 
-    if (argc != 5) {
-        fprintf(stderr, "usage: train-search SPEC MODEL GPUS GBS\n");
+    if (argc < 5 || argc == 6) {
+        fprintf(stderr, "usage: train-search SPEC MODEL GPUS GBS "
+                        "[SEQ DTYPE [KEY=VALUE...]]\n");
         return 2;
     }
-    t0 = sn_now();
-    c0 = bench_cpu_now();
-    if (sn_spec_load(argv[1], &spec, &err) ||
-        sn_train_env_init(&env, &spec, &err)) {
-        fprintf(stderr, "%s\n", err.msg);
+    if (bench_system(argv[1], argv + 7, argc > 7 ? argc - 7 : 0, &spec, &env,
+                     &build, &build_cpu))
         return 1;
-    }
-    build = sn_now() - t0;
-    build_cpu = bench_cpu_now() - c0;
     m = sn_catalog_model(&spec.catalog, argv[2]);
     if (!m || sn_train_new(m, &env.sys, &t, &err)) {
         fprintf(stderr, "unknown model or %s\n", err.msg);
@@ -48,7 +44,11 @@ int main(int argc, char **argv)
     sn_train_search_default(&s);
     s.accels = atoi(argv[3]);
     s.gbs = atoi(argv[4]);
-    s.seq = m->seq;
+    s.seq = argc > 6 ? atoi(argv[5]) : m->seq;
+    if (argc > 6 && sn_dtype_parse(argv[6], &s.dtype, &err)) {
+        fprintf(stderr, "%s\n", err.msg);
+        return 2;
+    }
     sn_train_opts_default(&o);
     c0 = bench_cpu_now();
     if (sn_train_search_run(t, &s, &o, top, 5, &n, &cold, &err)) {
@@ -83,10 +83,10 @@ int main(int argc, char **argv)
     printf("  whole search with the topology: wall %.3f s, cpu %.3f s\n",
            build + cold.seconds, build_cpu + cold_cpu);
     if (n)
-        printf("  best: tp %d pp %d dp %d vpp %d mbs %d %s zero %d, "
+        printf("  best: tp %d pp %d dp %d ep %d vpp %d mbs %d %s zero %d, "
                "%.2f s/step, MFU %.1f%%\n",
                top[0].layout.tp, top[0].layout.pp, top[0].layout.dp,
-               top[0].layout.vpp, top[0].layout.mbs,
+               top[0].layout.ep, top[0].layout.vpp, top[0].layout.mbs,
                sn_recompute_name(top[0].layout.recompute), top[0].layout.zero,
                top[0].result.step_time, 100 * top[0].result.mfu);
     sn_train_free(t);

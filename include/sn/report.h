@@ -37,6 +37,7 @@ struct sn_bench_power_curve;
 #define SN_SCHEMA_TRAIN_SEARCH "supernode.train-search/1" /* --search */
 #define SN_SCHEMA_INFER "supernode.infer/1"               /* sim infer */
 #define SN_SCHEMA_SWEEP "supernode.sweep/1"               /* sweep */
+#define SN_SCHEMA_SWEEP_INFER "supernode.sweep-infer/1"   /* --infer */
 #define SN_SCHEMA_VALIDATE "supernode.validate/1"         /* validate */
 #define SN_SCHEMA_BENCH "supernode.bench/1"               /* bench */
 #define SN_SCHEMA_CHECK "supernode.check/1"               /* check's findings */
@@ -442,5 +443,52 @@ int sn_export_rankfile(const struct sn_topo *t, const char *const *hosts,
 #define SN_K8S_CLIQUE_LABEL "supernode.io/scaleup-clique"
 int sn_export_k8s(const struct sn_topo *t, const char *const *hosts,
                   struct sn_buf *out, bool *multi, struct sn_error *err);
+
+/* ---- layouts and sweeps (`sim train`, `sim infer`, `sweep`) -------------
+ * A training layout as the JSON object "layout" shared by the documents
+ * that hold layouts (train, sweep, validate): tp, pp, dp, cp, ep, [etp for
+ * MoE], vpp, mbs, gbs, [seq], recompute, zero, [sp, dtype]; what picks
+ * the bracketed ones. */
+struct sn_json;
+struct sn_train_layout;
+#define SN_REPORT_LAYOUT_SEQ 1u
+#define SN_REPORT_LAYOUT_PRECISION 2u
+#define SN_REPORT_LAYOUT_ALL (SN_REPORT_LAYOUT_SEQ | SN_REPORT_LAYOUT_PRECISION)
+void sn_report_train_layout_json(struct sn_json *j,
+                                 const struct sn_train_layout *l,
+                                 unsigned what);
+/* A serving layout as the JSON object "layout" (tp, ep, pp, dp_attention,
+ * tbo, batch) and its prediction as "result" (memory, largest batch,
+ * TTFT, TPOT, tokens/s, the decode step's parts): `sim infer` and
+ * `sweep --infer` (SN_SCHEMA_INFER, SN_SCHEMA_SWEEP_INFER). */
+struct sn_infer_layout;
+struct sn_infer_result;
+void sn_report_infer_layout_json(struct sn_json *j,
+                                 const struct sn_infer_layout *l);
+void sn_report_infer_result_json(struct sn_json *j,
+                                 const struct sn_infer_result *r);
+
+/* sweep (`supernode sweep`): training, a row per value (the best layout,
+ * goodput, links, switch chips, power; the sweet spot marked) as a table
+ * with its legend or SN_SCHEMA_SWEEP; serving (`--infer`), a row per
+ * value (the best layout and batch within the limits, TTFT, TPOT, tokens/s
+ * per accelerator and per user, or why there is none) as a table or
+ * SN_SCHEMA_SWEEP_INFER. */
+struct sn_sweep;
+struct sn_sweep_point;
+struct sn_sweep_infer;
+struct sn_sweep_infer_point;
+void sn_report_sweep_text(const struct sn_sweep *s,
+                          const struct sn_sweep_point *pts, size_t n,
+                          struct sn_buf *out);
+void sn_report_sweep_json(const struct sn_sweep *s,
+                          const struct sn_sweep_point *pts, size_t n,
+                          struct sn_buf *out);
+void sn_report_sweep_infer_text(const struct sn_sweep_infer *s,
+                                const struct sn_sweep_infer_point *pts,
+                                size_t n, struct sn_buf *out);
+void sn_report_sweep_infer_json(const struct sn_sweep_infer *s,
+                                const struct sn_sweep_infer_point *pts,
+                                size_t n, struct sn_buf *out);
 
 #endif

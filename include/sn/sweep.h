@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "sn/goodput.h"
+#include "sn/infer.h"
 #include "sn/train.h"
 
 #define SN_SWEEP_MAX_VALUES 256
@@ -69,5 +70,54 @@ bool sn_sweep_grows_job(const char *key);
  * fewer switch chips). */
 int sn_sweep_run(const struct sn_sweep *s, struct sn_sweep_point *pts,
                  struct sn_error *err);
+
+/* ---- serving: `sweep --infer` ------------------------------------------- */
+
+/* Serving throughputs within this share of the best count as equal: the
+ * smallest scale-up domain among them is the sweet spot (a larger domain
+ * costs switch chips, power and a larger fault domain for nothing the
+ * model can tell apart). */
+#define SN_SWEEP_INFER_FLAT 0.01
+
+/* What `sweep --infer` varies and the requests it serves at each value.
+ * sweep.model is required; sweep.gpus is the serving instance (0: one
+ * scale-up domain, replicated over the others); gbs, seq and dtype are
+ * training's and unused. */
+struct sn_sweep_infer {
+    struct sn_sweep sweep;
+    struct sn_infer_work work;
+    struct sn_infer_limits limits;
+};
+
+/* One value of a serving sweep: the best layout and batch within the
+ * limits, or why there is none. */
+struct sn_sweep_infer_point {
+    const char *value;
+    bool ok; /* false: the design or the search failed, `error` says */
+    char error[SN_ERROR_MSG_MAX];
+    int accels;        /* the serving instance's accelerators */
+    int domain;        /* per scale-up domain */
+    int design_accels; /* the design's */
+    size_t switch_chips;
+    size_t timed;   /* layouts and batches timed (those that fit) */
+    bool have_best; /* a point meets the limits: best is it */
+    struct sn_infer_point best;
+    /* no point meets the limits (ok, !have_best): why, and the lowest
+     * TPOT and TTFT any point that fits reaches (0 when none fits) */
+    char none[SN_ERROR_MSG_MAX];
+    double fastest_tpot, fastest_ttft;
+    bool best_value; /* the sweet spot */
+};
+
+/* Search serving layouts at every value: the most output tokens/s per
+ * accelerator within the limits (sn_infer_search()). Values are checked
+ * as sn_sweep_run() does (SN_EINPUT before any point); a point where the
+ * weights do not fit, or nothing meets the limits, is kept with
+ * have_best false and `none` saying why. The sweet spot is the point
+ * with the most tokens/s per accelerator, points within
+ * SN_SWEEP_INFER_FLAT of it counting as ties, won by the smaller domain,
+ * then fewer switch chips, then the earlier value. */
+int sn_sweep_infer_run(const struct sn_sweep_infer *s,
+                       struct sn_sweep_infer_point *pts, struct sn_error *err);
 
 #endif

@@ -13,29 +13,16 @@
 #include "cmd.h"
 
 #define FRONT_MAX 1000
-#define LEN_MAX 10000000 /* tokens per request: ten times any context */
 
 struct infer_opts {
     const char *spec, *model;
     enum sn_format format;
-    long long gpus, tp, ep, pp, isl, osl, concurrency, batch, top, mtp;
+    long long gpus, tp, ep, pp, concurrency, batch, top;
     bool dp_attention, search, tbo;
-    int precision, kv;         /* -1: not given */
-    double ttft, tpot;         /* seconds; 0: none */
+    struct cli_infer_req req;  /* requests, precisions, limits */
     long long prefill, decode; /* --disaggregate */
     struct cli_sets sets;
 };
-
-static int parse_time(const char *opt, const char *v, double *out)
-{
-    struct sn_error err;
-
-    if (sn_unit_parse(v, SN_UNIT_TIME, false, out, &err) || !(*out > 0))
-        return cli_usage_error("%s '%s': expected a time such as 50ms or "
-                               "2s",
-                               opt, v);
-    return SN_EXIT_OK;
-}
 
 static int parse_split(const char *v, struct infer_opts *o)
 {
@@ -58,17 +45,6 @@ static int parse_split(const char *v, struct infer_opts *o)
     return SN_EXIT_OK;
 }
 
-static int parse_dtype(const char *opt, const char *v, int *out)
-{
-    enum sn_dtype d;
-    struct sn_error err;
-
-    if (sn_dtype_parse(v, &d, &err))
-        return cli_usage_error("%s: %s", opt, err.msg);
-    *out = (int)d;
-    return SN_EXIT_OK;
-}
-
 /* One option at argv[*i] other than the numbers; *rc on error. */
 static bool parse_other(int argc, char **argv, int *i, struct infer_opts *o,
                         int *rc)
@@ -79,14 +55,6 @@ static bool parse_other(int argc, char **argv, int *i, struct infer_opts *o,
         *rc = cli_parse_format(v, "text,table,json", &o->format) ? 2 : 0;
     else if ((v = cli_opt_value(argc, argv, i, "--model", NULL, rc)))
         o->model = v;
-    else if ((v = cli_opt_value(argc, argv, i, "--precision", NULL, rc)))
-        *rc = parse_dtype("--precision", v, &o->precision);
-    else if ((v = cli_opt_value(argc, argv, i, "--kv-precision", NULL, rc)))
-        *rc = parse_dtype("--kv-precision", v, &o->kv);
-    else if ((v = cli_opt_value(argc, argv, i, "--ttft", NULL, rc)))
-        *rc = parse_time("--ttft", v, &o->ttft);
-    else if ((v = cli_opt_value(argc, argv, i, "--tpot", NULL, rc)))
-        *rc = parse_time("--tpot", v, &o->tpot);
     else if ((v = cli_opt_value(argc, argv, i, "--disaggregate", NULL, rc)))
         *rc = parse_split(v, o);
     else if (*rc)
@@ -109,20 +77,16 @@ static int parse(int argc, char **argv, struct infer_opts *o)
         {"--tp", 1, 100000, offsetof(struct infer_opts, tp)},
         {"--ep", 1, 100000, offsetof(struct infer_opts, ep)},
         {"--pp", 1, 100000, offsetof(struct infer_opts, pp)},
-        {"--isl", 1, LEN_MAX, offsetof(struct infer_opts, isl)},
-        {"--osl", 1, LEN_MAX, offsetof(struct infer_opts, osl)},
         {"--concurrency", 1, 100000000,
          offsetof(struct infer_opts, concurrency)},
         {"--batch", 1, 100000000, offsetof(struct infer_opts, batch)},
         {"--top", 1, FRONT_MAX, offsetof(struct infer_opts, top)},
-        {"--mtp", 0, 8, offsetof(struct infer_opts, mtp)},
     };
     int rc = SN_EXIT_OK;
 
     memset(o, 0, sizeof(*o));
     o->format = SN_FORMAT_TABLE;
-    o->precision = o->kv = -1;
-    o->isl = o->osl = 1024;
+    cli_infer_req_init(&o->req);
     o->top = 20;
     for (int i = 1; i < argc; i++) {
         if (cli_set_opt(argc, argv, &i, &o->sets, &rc)) {
@@ -130,7 +94,8 @@ static int parse(int argc, char **argv, struct infer_opts *o)
                 return rc;
             continue;
         }
-        if (cli_num_opt(argc, argv, &i, nums, SN_ARRAY_LEN(nums), o, &rc)) {
+        if (cli_infer_req_opt(argc, argv, &i, &o->req, &rc) ||
+            cli_num_opt(argc, argv, &i, nums, SN_ARRAY_LEN(nums), o, &rc)) {
             if (rc)
                 return rc;
             continue;
@@ -168,6 +133,7 @@ struct infer_run {
     const struct sn_model_info *m;
     struct sn_infer_layout l;
     struct sn_infer_work w;
+    struct sn_infer_limits lim;
     int gpus;
 };
 
@@ -200,17 +166,12 @@ static int setup(struct infer_run *x, int argc, char **argv)
                                x->gpus, total);
     if (sn_train_env_init(&x->env, &x->spec, &err))
         return cli_fail(&err);
-    x->w.isl = (int)x->o.isl;
-    x->w.osl = (int)x->o.osl;
-    x->w.precision =
-        x->o.precision >= 0 ? (enum sn_dtype)x->o.precision : SN_DTYPE_BF16;
-    x->w.kv = x->o.kv >= 0 ? (enum sn_dtype)x->o.kv : SN_DTYPE_BF16;
+    cli_infer_req_work(&x->o.req, &x->w, &x->lim);
     x->l.tp = x->o.tp ? (int)x->o.tp : 1;
     x->l.ep = x->o.ep ? (int)x->o.ep : 1;
     x->l.pp = x->o.pp ? (int)x->o.pp : 1;
     x->l.dp_attention = x->o.dp_attention;
     x->l.tbo = x->o.tbo;
-    x->w.mtp = (int)x->o.mtp;
     replica = x->l.tp * x->l.pp;
     if (x->o.batch)
         x->l.batch = (int)x->o.batch;
@@ -252,7 +213,6 @@ static int run_layout(struct infer_run *x, struct sn_buf *out, bool *fits)
 
 static int run_search(struct infer_run *x, struct sn_buf *out, bool *found)
 {
-    struct sn_infer_limits lim = {x->o.ttft, x->o.tpot};
     struct sn_infer_search_stats st;
     struct sn_infer_point *p;
     struct sn_report_infer w = {0};
@@ -260,7 +220,7 @@ static int run_search(struct infer_run *x, struct sn_buf *out, bool *found)
     size_t n = 0;
 
     p = sn_xcalloc((size_t)x->o.top, sizeof(*p));
-    if (sn_infer_search(x->m, &x->env.sys, x->gpus, &x->w, &lim, p,
+    if (sn_infer_search(x->m, &x->env.sys, x->gpus, &x->w, &x->lim, p,
                         (size_t)x->o.top, &n, &st, &err)) {
         free(p);
         return cli_fail(&err);
@@ -269,8 +229,8 @@ static int run_search(struct infer_run *x, struct sn_buf *out, bool *found)
     w.stats = &st;
     w.points = p;
     w.npoints = n;
-    w.ttft_limit = x->o.ttft;
-    w.tpot_limit = x->o.tpot;
+    w.ttft_limit = x->lim.ttft;
+    w.tpot_limit = x->lim.tpot;
     render(x, &w, out);
     free(p);
     return SN_EXIT_OK;

@@ -20,14 +20,46 @@ struct sweep_opts {
     enum sn_format format;
     long long gpus, gbs, seq;
     int dtype;
+    bool dtype_given;
+    bool infer;               /* --infer: a serving sweep */
+    struct cli_infer_req req; /* its requests and limits */
 };
+
+/* Training's options and serving's do not mix: each belongs to one. */
+static int check_mode(const struct sweep_opts *o)
+{
+    if (o->infer && !o->model)
+        return cli_usage_error("sweep --infer needs --model NAME|FILE: the "
+                               "model to serve (the spec's workload is a "
+                               "training job)");
+    if (o->infer && (o->gbs || o->seq || o->dtype_given))
+        return cli_usage_error("sweep --infer: --gbs, --seq and --dtype are "
+                               "training's; a serving sweep takes --isl, "
+                               "--osl and --precision");
+    if (!o->infer && o->req.given)
+        return cli_usage_error("sweep: --isl, --osl, --mtp, --precision, "
+                               "--kv-precision, --ttft and --tpot are "
+                               "serving options: add --infer");
+    return SN_EXIT_OK;
+}
 
 static int parse(int argc, char **argv, struct sweep_opts *o)
 {
     memset(o, 0, sizeof(*o));
     o->format = SN_FORMAT_TABLE;
+    cli_infer_req_init(&o->req);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = NULL, *name = NULL;
+        int rc = SN_EXIT_OK;
+        if (cli_infer_req_opt(argc, argv, &i, &o->req, &rc)) {
+            if (rc)
+                return rc;
+            continue;
+        }
+        if (!strcmp(a, "--infer")) {
+            o->infer = true;
+            continue;
+        }
         static const char *const with_value[] = {
             "--set", "--model", "--output", "--format", "--gpus",
             "--gbs", "--seq",   "--dtype",  NULL,
@@ -81,12 +113,13 @@ static int parse(int argc, char **argv, struct sweep_opts *o)
             if (sn_dtype_parse(v, &d, &err))
                 return cli_usage_error("--dtype: %s", err.msg);
             o->dtype = (int)d;
+            o->dtype_given = true;
         }
     }
     if (!o->nsets)
         return cli_usage_error("sweep needs --set KEY=V1,V2,... (see "
                                "'supernode help sweep')");
-    return SN_EXIT_OK;
+    return check_mode(o);
 }
 
 /* The comma that ends a value, skipping those inside a YAML flow list or
@@ -131,221 +164,134 @@ static int split(char *set, char **key, char **values, size_t *n)
     return SN_EXIT_OK;
 }
 
-static void text(const struct sn_sweep *sw, const struct sn_sweep_point *pts,
-                 size_t n, struct sn_buf *b)
-{
-    const char *key = sw->key;
-    struct sn_table t;
-    bool grows = sn_sweep_grows_job(key);
-    const char *const cols[] = {
-        "",
-        key,
-        "accels",
-        "job",
-        "domain",
-        "tp",
-        "pp",
-        "dp",
-        "ep",
-        "step s",
-        "tokens/s",
-        "per GPU",
-        "MFU",
-        "ETTR",
-        "goodput",
-        "effective/accel",
-        grows ? "scaling" : "links",
-        grows ? "links" : "switch chips",
-        grows ? "switch chips" : "power kW",
-        grows ? "power kW" : NULL,
-        NULL,
-    };
-    char as[320] = "";
+/* What one sweep holds: the --set options split in place, the values of
+ * the varied key and the fixed ones. */
+struct sweep_sets {
+    char *sets[SWEEP_MAX_SETS], *keys[SWEEP_MAX_SETS];
+    char **values;
+    const char *fixed_keys[SWEEP_MAX_SETS], *fixed_values[SWEEP_MAX_SETS];
+    size_t counts[SWEEP_MAX_SETS];
+};
 
-    for (size_t i = 0; i < sw->nfixed; i++)
-        sn_buf_printf(b, "%s %s=%s\n", i ? "   " : "with", sw->fixed_keys[i],
-                      sw->fixed_values[i]);
-    sn_table_init(&t, "");
-    for (size_t c = 0; cols[c]; c++)
-        sn_table_col(&t, cols[c], c >= 2);
-    for (size_t i = 0; i < n; i++) {
-        const struct sn_sweep_point *p = &pts[i];
-        const struct sn_train_layout *l = &p->best.layout;
-        const struct sn_train_result *r = &p->best.result;
-        sn_table_row(&t);
-        sn_table_cell(&t, "%s", p->best_value ? "*" : "");
-        sn_table_cell(&t, "%s", p->value);
-        if (!p->ok && !p->accels) {
-            sn_table_cell(&t, "-");
+/* Split the --set options into the varied key with its values and the
+ * fixed ones, into s. */
+static int sweep_keys(const struct sweep_opts *o, struct sweep_sets *x,
+                      struct sn_sweep *s)
+{
+    size_t nfixed = 0, varied = o->nsets;
+    int rc;
+
+    x->values = sn_xcalloc(o->nsets * SN_SWEEP_MAX_VALUES, sizeof(*x->values));
+    for (size_t i = 0; i < o->nsets; i++) {
+        x->sets[i] = sn_xstrdup(o->sets[i]);
+        if ((rc = split(x->sets[i], &x->keys[i],
+                        x->values + i * SN_SWEEP_MAX_VALUES, &x->counts[i])))
+            return rc;
+        if (x->counts[i] < 2)
             continue;
-        }
-        sn_table_cell(&t, "%d", p->design_accels);
-        sn_table_cell(&t, "%d", p->accels);
-        sn_table_cell(&t, "%d", p->domain);
-        if (!p->have_best) {
-            sn_table_cell(&t, "-");
-            continue;
-        }
-        sn_table_cell(&t, "%d", l->tp);
-        sn_table_cell(&t, "%d", l->pp);
-        sn_table_cell(&t, "%d", l->dp);
-        sn_table_cell(&t, "%d", l->ep);
-        sn_table_cell(&t, "%.3f", r->step_time);
-        sn_table_cell(&t, "%.0f", r->tokens_per_s);
-        sn_table_cell(&t, "%.1f", p->tokens_per_accel);
-        sn_table_cell(&t, "%.1f%%", 100 * r->mfu);
-        if (p->have_goodput) {
-            sn_table_cell(&t, "%.1f%%", 100 * p->goodput.ettr);
-            sn_table_cell(&t, "%.1f%%", 100 * p->goodput.goodput);
-        } else {
-            sn_table_cell(&t, "-");
-            sn_table_cell(&t, "-");
-        }
-        sn_table_cell(&t, "%.1f", p->effective_per_accel);
-        if (grows)
-            sn_table_cell(&t, "%.1f%%", 100 * p->scaling);
-        if (p->have_goodput && !as[0])
-            sn_goodput_assumption(&p->goodput, as, sizeof(as));
-        sn_table_cell(&t, "%zu", p->links);
-        sn_table_cell(&t, "%zu", p->switch_chips);
-        sn_table_cell(&t, "%.1f", p->power_w / 1e3);
+        if (varied < o->nsets)
+            return cli_usage_error("sweep varies one key: %s and %s both "
+                                   "have several values",
+                                   x->keys[varied], x->keys[i]);
+        varied = i;
     }
-    sn_table_render(&t, b);
-    sn_table_release(&t);
-    for (size_t i = 0; i < n; i++)
-        if (!pts[i].ok)
-            sn_buf_printf(b, "%s=%s: %s\n", key, pts[i].value, pts[i].error);
-    if (grows)
-        sn_buf_printf(b, "no sweet spot: a sweep of supernodes grows the job, "
-                         "and its throughput per accelerator can only fall; "
-                         "scaling is effective/accel against the first "
-                         "row\n");
-    else
-        sn_buf_printf(b, "* the sweet spot: most tokens/s per accelerator of "
-                         "the design after goodput (ETTR and spare "
-                         "supernodes)\n");
-    sn_buf_printf(b, "per GPU: tokens/s per accelerator of the job; "
-                     "effective/accel: x goodput, per accelerator of the "
-                     "design\n");
-    if (as[0])
-        sn_buf_printf(b, "goodput assumes: %s\n", as);
+    if (varied == o->nsets) {
+        if (o->nsets > 1)
+            return cli_usage_error("sweep varies one key: give it several "
+                                   "values (--set KEY=V1,V2,...)");
+        varied = 0;
+    }
+    for (size_t i = 0; i < o->nsets; i++) {
+        if (i == varied)
+            continue;
+        x->fixed_keys[nfixed] = x->keys[i];
+        x->fixed_values[nfixed++] = x->values[i * SN_SWEEP_MAX_VALUES];
+    }
+    s->key = x->keys[varied];
+    s->values = (const char *const *)(x->values + varied * SN_SWEEP_MAX_VALUES);
+    s->nvalues = x->counts[varied];
+    s->fixed_keys = x->fixed_keys;
+    s->fixed_values = x->fixed_values;
+    s->nfixed = nfixed;
+    return SN_EXIT_OK;
 }
 
-static void json(const struct sn_sweep *sw, const struct sn_sweep_point *pts,
-                 size_t n, struct sn_buf *b)
+static int run_train(const struct sweep_opts *o, const struct sn_sweep *s,
+                     struct sn_buf *out)
 {
-    struct sn_json j;
+    struct sn_sweep_point *pts = sn_xcalloc(s->nvalues, sizeof(*pts));
+    struct sn_error err;
+    size_t ok = 0;
+    int rc = SN_EXIT_OK;
 
-    sn_json_init(&j, b, true);
-    sn_json_obj_begin(&j);
-    sn_json_kstr(&j, "schema", SN_SCHEMA_SWEEP);
-    sn_json_kstr(&j, "key", sw->key);
-    sn_json_key(&j, "fixed");
-    sn_json_obj_begin(&j);
-    for (size_t i = 0; i < sw->nfixed; i++)
-        sn_json_kstr(&j, sw->fixed_keys[i], sw->fixed_values[i]);
-    sn_json_obj_end(&j);
-    sn_json_key(&j, "points");
-    sn_json_arr_begin(&j);
-    for (size_t i = 0; i < n; i++) {
-        const struct sn_sweep_point *p = &pts[i];
-        const struct sn_train_layout *l = &p->best.layout;
-        const struct sn_train_result *r = &p->best.result;
-        sn_json_obj_begin(&j);
-        sn_json_kstr(&j, "value", p->value);
-        sn_json_kbool(&j, "best", p->best_value);
-        if (!p->ok) {
-            sn_json_kstr(&j, "error", p->error);
-            sn_json_obj_end(&j);
-            continue;
-        }
-        sn_json_kint(&j, "accelerators", p->design_accels);
-        sn_json_kint(&j, "job_accelerators", p->accels);
-        sn_json_kint(&j, "scaleup_domain", p->domain);
-        cli_layout_json(&j, l, 0);
-        sn_json_knum(&j, "step_time_s", r->step_time);
-        sn_json_knum(&j, "tokens_per_s", r->tokens_per_s);
-        sn_json_knum(&j, "tokens_per_s_per_accelerator", p->tokens_per_accel);
-        sn_json_knum(&j, "mfu", r->mfu);
-        if (p->have_goodput) {
-            sn_json_knum(&j, "ettr", p->goodput.ettr);
-            sn_json_knum(&j, "goodput", p->goodput.goodput);
-            sn_json_knum(&j, "checkpoint_interval_s", p->goodput.interval);
-        }
-        sn_json_knum(&j, "effective_tokens_per_s_per_accelerator",
-                     p->effective_per_accel);
-        if (sn_sweep_grows_job(sw->key))
-            sn_json_knum(&j, "scaling", p->scaling);
-        sn_json_kint(&j, "links", (long long)p->links);
-        sn_json_kint(&j, "switch_chips", (long long)p->switch_chips);
-        sn_json_knum(&j, "power_w", p->power_w);
-        sn_json_knum(&j, "facility_power_w", p->facility_w);
-        sn_json_obj_end(&j);
+    if (sn_sweep_run(s, pts, &err)) {
+        rc = cli_fail(&err);
+        goto out;
     }
-    sn_json_arr_end(&j);
-    sn_json_obj_end(&j);
-    sn_buf_putc(b, '\n');
+    /* every value refused: the sweep itself is bad input */
+    for (size_t i = 0; i < s->nvalues; i++)
+        ok += pts[i].ok;
+    if (!ok) {
+        rc = cli_usage_error("sweep: %s", pts[0].error);
+        goto out;
+    }
+    if (o->format == SN_FORMAT_JSON)
+        sn_report_sweep_json(s, pts, s->nvalues, out);
+    else
+        sn_report_sweep_text(s, pts, s->nvalues, out);
+out:
+    free(pts);
+    return rc;
+}
+
+/* The serving sweep; *met false when no value meets the limits. */
+static int run_infer(const struct sweep_opts *o, const struct sn_sweep *s,
+                     struct sn_buf *out, bool *met)
+{
+    struct sn_sweep_infer si = {.sweep = *s};
+    struct sn_sweep_infer_point *pts = sn_xcalloc(s->nvalues, sizeof(*pts));
+    struct sn_error err;
+    size_t ok = 0;
+    int rc = SN_EXIT_OK;
+
+    cli_infer_req_work(&o->req, &si.work, &si.limits);
+    if (sn_sweep_infer_run(&si, pts, &err)) {
+        rc = cli_fail(&err);
+        goto out;
+    }
+    *met = false;
+    for (size_t i = 0; i < s->nvalues; i++) {
+        ok += pts[i].ok;
+        *met |= pts[i].have_best;
+    }
+    if (!ok) {
+        rc = cli_usage_error("sweep: %s", pts[0].error);
+        goto out;
+    }
+    if (o->format == SN_FORMAT_JSON)
+        sn_report_sweep_infer_json(&si, pts, s->nvalues, out);
+    else
+        sn_report_sweep_infer_text(&si, pts, s->nvalues, out);
+out:
+    free(pts);
+    return rc;
 }
 
 static int sweep_run(int argc, char **argv)
 {
     struct sweep_opts o;
-    struct sn_sweep s;
-    struct sn_sweep_point *pts = NULL;
+    struct sweep_sets x = {0};
+    struct sn_sweep s = {0};
     struct sn_train_model_file mf;
     struct sn_error err;
     struct sn_buf out;
-    char *sets[SWEEP_MAX_SETS] = {0}, *keys[SWEEP_MAX_SETS];
-    char **values = NULL, *key = NULL;
-    const char *fixed_keys[SWEEP_MAX_SETS], *fixed_values[SWEEP_MAX_SETS];
-    size_t counts[SWEEP_MAX_SETS], n = 0, nfixed = 0, varied;
+    bool met = true;
     int rc;
 
     sn_buf_init(&out);
-    rc = parse(argc, argv, &o);
-    if (rc)
+    if ((rc = parse(argc, argv, &o)) || (rc = sweep_keys(&o, &x, &s)))
         goto out;
-    values = sn_xcalloc(o.nsets * SN_SWEEP_MAX_VALUES, sizeof(*values));
-    varied = o.nsets;
-    for (size_t i = 0; i < o.nsets; i++) {
-        sets[i] = sn_xstrdup(o.sets[i]);
-        if ((rc = split(sets[i], &keys[i], values + i * SN_SWEEP_MAX_VALUES,
-                        &counts[i])))
-            goto out;
-        if (counts[i] < 2)
-            continue;
-        if (varied < o.nsets) {
-            rc = cli_usage_error("sweep varies one key: %s and %s both "
-                                 "have several values",
-                                 keys[varied], keys[i]);
-            goto out;
-        }
-        varied = i;
-    }
-    if (varied == o.nsets) {
-        if (o.nsets > 1) {
-            rc = cli_usage_error("sweep varies one key: give it several "
-                                 "values (--set KEY=V1,V2,...)");
-            goto out;
-        }
-        varied = 0;
-    }
-    for (size_t i = 0; i < o.nsets; i++) {
-        if (i == varied)
-            continue;
-        fixed_keys[nfixed] = keys[i];
-        fixed_values[nfixed++] = values[i * SN_SWEEP_MAX_VALUES];
-    }
-    key = keys[varied];
-    n = counts[varied];
-    memset(&s, 0, sizeof(s));
     s.spec_path = o.spec;
-    s.key = key;
-    s.values = (const char *const *)(values + varied * SN_SWEEP_MAX_VALUES);
-    s.nvalues = n;
-    s.fixed_keys = fixed_keys;
-    s.fixed_values = fixed_values;
-    s.nfixed = nfixed;
     s.gpus = (int)o.gpus;
     s.gbs = (int)o.gbs;
     s.seq = (int)o.seq;
@@ -357,34 +303,20 @@ static int sweep_run(int argc, char **argv)
         }
         s.model = &mf.info;
     }
-    pts = sn_xcalloc(n, sizeof(*pts));
-    if (sn_sweep_run(&s, pts, &err)) {
-        rc = cli_fail(&err);
+    rc = o.infer ? run_infer(&o, &s, &out, &met) : run_train(&o, &s, &out);
+    if (rc)
         goto out;
-    }
-    {
-        /* every value refused: the sweep itself is bad input */
-        size_t ok = 0;
-        for (size_t i = 0; i < n; i++)
-            ok += pts[i].ok;
-        if (!ok) {
-            rc = cli_usage_error("sweep: %s", pts[0].error);
-            goto out;
-        }
-    }
-    if (o.format == SN_FORMAT_JSON)
-        json(&s, pts, n, &out);
-    else
-        text(&s, pts, n, &out);
     if (o.output)
         rc = cli_write(o.output, &out);
     else
         cli_print(&out);
+    /* no value meets the serving limits: a finding, as sim infer's */
+    if (!rc && !met)
+        rc = SN_EXIT_CHECK;
 out:
-    free(pts);
     for (size_t i = 0; i < SWEEP_MAX_SETS; i++)
-        free(sets[i]);
-    free(values);
+        free(x.sets[i]);
+    free(x.values);
     sn_buf_release(&out);
     return rc;
 }
@@ -393,8 +325,9 @@ const struct sn_cmd sn_cmd_sweep = {
     "sweep",
     "[SPEC] [--set KEY=V]... --set KEY=V1,V2,... [--model NAME|FILE] "
     "[--gpus N] [--gbs N] "
-    "[--seq N] [--dtype bf16|fp16|fp8] [--format table|json] "
-    "[--output FILE]",
+    "[--seq N] [--dtype bf16|fp16|fp8] [--infer [--isl N --osl N] "
+    "[--precision bf16|fp8|fp4 --kv-precision fp8|bf16] [--ttft T] "
+    "[--tpot T]] [--format table|json] [--output FILE]",
     "re-plan and re-predict a design over the values of one parameter",
     "For every value of KEY (a dotted spec key, as 'spec check --set'),\n"
     "the design is re-validated, re-built and re-planned, and training is\n"
@@ -415,6 +348,18 @@ const struct sn_cmd sn_cmd_sweep = {
     "as the spec has (with the fixed keys) before the varied one; a sweep\n"
     "of 'supernodes' varies the job itself. Each design gets the\n"
     "supernodes the job needs, no more.\n"
-    "The model is the spec's workload unless --model names one.\n",
+    "The model is the spec's workload unless --model names one.\n"
+    "With --infer the sweep serves --model instead of training it: at each\n"
+    "value the serving search of 'sim infer --search' (layouts and batch\n"
+    "sizes, with its --isl, --osl, --mtp, --precision and --kv-precision)\n"
+    "finds the most output tokens/s per accelerator within --ttft and\n"
+    "--tpot, on one scale-up domain (replicated over the others) or on\n"
+    "--gpus N. A value where the weights do not fit or nothing meets the\n"
+    "limits is a row that says so; the sweet spot is the most tokens/s per\n"
+    "accelerator, values within 1% of it counting as equal, won by the\n"
+    "smallest domain. Exit 1 when no value meets the limits. Example:\n"
+    "  supernode sweep examples/cloudmatrix-384.yaml \\\n"
+    "      --set supernode.accelerators=8,16,32,72,144,384 \\\n"
+    "      --model deepseek-r1 --infer --tpot 50ms\n",
     sweep_run,
 };

@@ -43,13 +43,26 @@ struct cli_sub {
  * unknown one is a usage error naming them all, with self's usage. */
 int cli_subcommand(const struct sn_cmd *self, const struct cli_sub *subs,
                    size_t n, int argc, char **argv);
-/* A training layout as the JSON object "layout": the library's
- * sn_report_train_layout_json() (report.h), under the names cmd-sweep.c
- * calls it by until its renderer moves there too. */
-#define CLI_LAYOUT_SEQ SN_REPORT_LAYOUT_SEQ
-#define CLI_LAYOUT_PRECISION SN_REPORT_LAYOUT_PRECISION
-#define CLI_LAYOUT_ALL SN_REPORT_LAYOUT_ALL
-#define cli_layout_json sn_report_train_layout_json
+/* The serving options `sim infer` and `sweep --infer` share (cli-infer.c):
+ * --isl N --osl N (1024 each by default), --mtp N, --precision and
+ * --kv-precision (bf16 by default), --ttft T and --tpot T (none). */
+struct sn_infer_work;
+struct sn_infer_limits;
+struct cli_infer_req {
+    long long isl, osl, mtp;
+    int precision, kv; /* -1: not given */
+    double ttft, tpot; /* seconds; 0: none */
+    bool given;        /* any of them was given */
+};
+void cli_infer_req_init(struct cli_infer_req *q);
+/* argv[*i] is one of those options: parse it into q and return 1 (*rc
+ * set and the error printed when it is wrong); 0 when it is none. */
+int cli_infer_req_opt(int argc, char **argv, int *i, struct cli_infer_req *q,
+                      int *rc);
+/* The requests and limits the options give. */
+void cli_infer_req_work(const struct cli_infer_req *q, struct sn_infer_work *w,
+                        struct sn_infer_limits *lim);
+
 /* Parse a --format value among the allowed ones ("table,json"). */
 int cli_parse_format(const char *text, const char *allowed,
                      enum sn_format *out);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "sn/plan.h"
+#include "sweep-int.h"
 #include "train-int.h"
 
 static void point_error(struct sn_sweep_point *p, const struct sn_error *e)
@@ -18,11 +19,8 @@ static void point_error(struct sn_sweep_point *p, const struct sn_error *e)
     snprintf(p->error, sizeof(p->error), "%s", e->msg);
 }
 
-/* Loads the spec and sets the fixed keys, the swept key to value and,
- * for a job of a fixed size, the supernodes it needs. On failure the
- * spec is released (or was never loaded). */
-static int point_spec(const struct sn_sweep *s, const char *value,
-                      struct sn_spec *spec, struct sn_error *e)
+int sn__sweep_spec(const struct sn_sweep *s, const char *value,
+                   struct sn_spec *spec, struct sn_error *e)
 {
     int rc;
 
@@ -152,56 +150,69 @@ static void point_goodput(const struct sn_spec *spec,
                              p->design_accels;
 }
 
+int sn__sweep_design_open(const struct sn_sweep *s, const char *value,
+                          struct sn__sweep_design *d, struct sn_error *e)
+{
+    int rc;
+
+    memset(d, 0, sizeof(*d));
+    if ((rc = sn__sweep_spec(s, value, &d->spec, e)))
+        return rc;
+    d->have_spec = true;
+    if ((rc = sn_topo_build(&d->spec, &d->topo, e)) ||
+        (rc = sn_plan_build(d->topo, &d->plan, e)) ||
+        (rc = sn_train_env_init(&d->env, &d->spec, e)))
+        return rc;
+    d->have_env = true;
+    return SN_OK;
+}
+
+void sn__sweep_design_close(struct sn__sweep_design *d)
+{
+    if (d->have_env)
+        sn_train_env_release(&d->env);
+    sn_plan_free(d->plan);
+    sn_topo_free(d->topo);
+    if (d->have_spec)
+        sn_spec_release(&d->spec);
+}
+
 /* One point of the sweep: the design at p->value re-planned, its best
  * layout and its goodput; p->ok false with the error when it fails. */
 static void one(const struct sn_sweep *s, struct sn_sweep_point *p)
 {
-    struct sn_spec spec;
-    struct sn_topo *topo = NULL;
-    struct sn_plan *plan = NULL;
-    struct sn_train_env env;
+    struct sn__sweep_design d;
     struct sn_error e;
     const struct sn_model_info *m;
-    bool have_env = false;
 
     p->ok = true;
-    if (point_spec(s, p->value, &spec, &e)) {
+    if (sn__sweep_design_open(s, p->value, &d, &e)) {
         point_error(p, &e);
-        return;
+        goto out;
     }
-    m = s->model ? s->model : spec.workload.model;
+    m = s->model ? s->model : d.spec.workload.model;
     if (!m) {
         snprintf(p->error, sizeof(p->error),
                  "no model (give --model or workload.model)");
         p->ok = false;
         goto out;
     }
-    if (sn_topo_build(&spec, &topo, &e) || sn_plan_build(topo, &plan, &e) ||
-        sn_train_env_init(&env, &spec, &e)) {
-        point_error(p, &e);
-        goto out;
-    }
-    have_env = true;
-    point_design(s, &spec, plan, p);
-    if (p->accels > sn_spec_total_accels(&spec)) {
+    point_design(s, &d.spec, d.plan, p);
+    if (p->accels > sn_spec_total_accels(&d.spec)) {
         snprintf(p->error, sizeof(p->error),
                  "the design has %d accelerators, fewer than the %d of "
                  "the job",
-                 sn_spec_total_accels(&spec), p->accels);
+                 sn_spec_total_accels(&d.spec), p->accels);
         p->ok = false;
         goto out;
     }
-    if (!point_search(s, m, &env, &spec, p))
+    if (!point_search(s, m, &d.env, &d.spec, p))
         goto out;
     p->have_best = true;
     p->tokens_per_accel = p->best.result.tokens_per_s / p->accels;
-    point_goodput(&spec, m, p);
+    point_goodput(&d.spec, m, p);
 out:
-    if (have_env)
-        sn_train_env_release(&env);
-    sn_plan_free(plan);
-    sn_topo_free(topo);
-    sn_spec_release(&spec);
+    sn__sweep_design_close(&d);
 }
 
 /* The job every design runs when the caller gives none: the spec as
@@ -228,12 +239,17 @@ out:
  * before it), checked before any point is predicted: a value that does
  * not parse ("abc" for a count) is a mistake in the command, not a row of
  * the results. */
-static int check_values(const struct sn_sweep *s, struct sn_error *err)
+int sn__sweep_check(const struct sn_sweep *s, struct sn_error *err)
 {
     struct sn_spec spec;
     struct sn_error e;
     int rc = SN_OK;
 
+    if (!s->key || !s->nvalues)
+        return sn_error_set(err, SN_EINPUT, "a sweep needs a key and values");
+    if (s->nvalues > SN_SWEEP_MAX_VALUES)
+        return sn_error_set(err, SN_EINPUT, "%zu values to sweep (at most %d)",
+                            s->nvalues, SN_SWEEP_MAX_VALUES);
     for (size_t v = 0; v < s->nvalues && !rc; v++) {
         if ((rc = sn_spec_load(s->spec_path, &spec, err)))
             return rc;
@@ -263,12 +279,7 @@ int sn_sweep_run(const struct sn_sweep *s, struct sn_sweep_point *pts,
     struct sn_sweep job = *s;
     int rc;
 
-    if (!s->key || !s->nvalues)
-        return sn_error_set(err, SN_EINPUT, "a sweep needs a key and values");
-    if (s->nvalues > SN_SWEEP_MAX_VALUES)
-        return sn_error_set(err, SN_EINPUT, "%zu values to sweep (at most %d)",
-                            s->nvalues, SN_SWEEP_MAX_VALUES);
-    if ((rc = check_values(s, err)))
+    if ((rc = sn__sweep_check(s, err)))
         return rc;
     /* Designs compare at equal job size: per-accelerator throughput and
      * goodput of a 32-GPU job against a 256-GPU one would mark the

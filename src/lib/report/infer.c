@@ -181,7 +181,8 @@ void sn_report_infer_text(const struct sn_report_infer *w, struct sn_buf *out)
     }
 }
 
-static void layout_json(struct sn_json *j, const struct sn_infer_layout *l)
+void sn_report_infer_layout_json(struct sn_json *j,
+                                 const struct sn_infer_layout *l)
 {
     sn_json_key(j, "layout");
     sn_json_obj_begin(j);
@@ -194,7 +195,8 @@ static void layout_json(struct sn_json *j, const struct sn_infer_layout *l)
     sn_json_obj_end(j);
 }
 
-static void result_json(struct sn_json *j, const struct sn_infer_result *r)
+void sn_report_infer_result_json(struct sn_json *j,
+                                 const struct sn_infer_result *r)
 {
     sn_json_key(j, "result");
     sn_json_obj_begin(j);
@@ -237,8 +239,8 @@ static void search_json(const struct sn_report_infer *w, struct sn_json *j)
         sn_json_obj_begin(j);
         sn_json_kbool(j, "pareto", w->points[i].pareto);
         sn_json_kbool(j, "meets_limits", w->points[i].meets);
-        layout_json(j, &w->points[i].layout);
-        result_json(j, &w->points[i].result);
+        sn_report_infer_layout_json(j, &w->points[i].layout);
+        sn_report_infer_result_json(j, &w->points[i].result);
         sn_json_obj_end(j);
     }
     sn_json_arr_end(j);
@@ -248,7 +250,7 @@ static void disagg_json(const struct sn_report_infer *w, struct sn_json *j)
 {
     const struct sn_infer_disagg *d = w->disagg;
 
-    layout_json(j, w->layout);
+    sn_report_infer_layout_json(j, w->layout);
     sn_json_kint(j, "prefill_gpus", d->prefill);
     sn_json_kint(j, "decode_gpus", d->decode);
     sn_json_knum(j, "requests_per_s", d->requests_per_s);
@@ -257,7 +259,7 @@ static void disagg_json(const struct sn_report_infer *w, struct sn_json *j)
     sn_json_knum(j, "kv_transfer_s", d->kv_transfer_s);
     sn_json_kstr(j, "bound", d->bound);
     sn_json_knum(j, "prefill_tokens_per_s_per_gpu", d->p.prefill_tps_gpu);
-    result_json(j, &d->d);
+    sn_report_infer_result_json(j, &d->d);
 }
 
 void sn_report_infer_json(const struct sn_report_infer *w, struct sn_buf *out)
@@ -287,8 +289,8 @@ void sn_report_infer_json(const struct sn_report_infer *w, struct sn_buf *out)
     } else if (w->disagg) {
         disagg_json(w, &j);
     } else {
-        layout_json(&j, w->layout);
-        result_json(&j, w->result);
+        sn_report_infer_layout_json(&j, w->layout);
+        sn_report_infer_result_json(&j, w->result);
     }
     sn_json_obj_end(&j);
     sn_buf_putc(out, '\n');

@@ -1,0 +1,79 @@
+/* cli-infer.c: the serving options `sim infer` and `sweep --infer` share:
+ * the requests (--isl, --osl, --mtp), the number formats (--precision,
+ * --kv-precision) and the latency limits (--ttft, --tpot). */
+#include <string.h>
+
+#include "cmd.h"
+
+#define LEN_MAX 10000000 /* tokens per request: ten times any context */
+
+static int parse_time(const char *opt, const char *v, double *out)
+{
+    struct sn_error err;
+
+    if (sn_unit_parse(v, SN_UNIT_TIME, false, out, &err) || !(*out > 0))
+        return cli_usage_error("%s '%s': expected a time such as 50ms or "
+                               "2s",
+                               opt, v);
+    return SN_EXIT_OK;
+}
+
+static int parse_dtype(const char *opt, const char *v, int *out)
+{
+    enum sn_dtype d;
+    struct sn_error err;
+
+    if (sn_dtype_parse(v, &d, &err))
+        return cli_usage_error("%s: %s", opt, err.msg);
+    *out = (int)d;
+    return SN_EXIT_OK;
+}
+
+void cli_infer_req_init(struct cli_infer_req *q)
+{
+    memset(q, 0, sizeof(*q));
+    q->isl = q->osl = 1024;
+    q->precision = q->kv = -1;
+}
+
+int cli_infer_req_opt(int argc, char **argv, int *i, struct cli_infer_req *q,
+                      int *rc)
+{
+    static const struct cli_num_opt nums[] = {
+        {"--isl", 1, LEN_MAX, offsetof(struct cli_infer_req, isl)},
+        {"--osl", 1, LEN_MAX, offsetof(struct cli_infer_req, osl)},
+        {"--mtp", 0, 8, offsetof(struct cli_infer_req, mtp)},
+    };
+    const char *v;
+
+    if (cli_num_opt(argc, argv, i, nums, SN_ARRAY_LEN(nums), q, rc)) {
+        q->given = true;
+        return 1;
+    }
+    if ((v = cli_opt_value(argc, argv, i, "--precision", NULL, rc)))
+        *rc = parse_dtype("--precision", v, &q->precision);
+    else if ((v = cli_opt_value(argc, argv, i, "--kv-precision", NULL, rc)))
+        *rc = parse_dtype("--kv-precision", v, &q->kv);
+    else if ((v = cli_opt_value(argc, argv, i, "--ttft", NULL, rc)))
+        *rc = parse_time("--ttft", v, &q->ttft);
+    else if ((v = cli_opt_value(argc, argv, i, "--tpot", NULL, rc)))
+        *rc = parse_time("--tpot", v, &q->tpot);
+    else
+        return *rc != 0;
+    q->given = true;
+    return 1;
+}
+
+void cli_infer_req_work(const struct cli_infer_req *q, struct sn_infer_work *w,
+                        struct sn_infer_limits *lim)
+{
+    memset(w, 0, sizeof(*w));
+    w->isl = (int)q->isl;
+    w->osl = (int)q->osl;
+    w->precision =
+        q->precision >= 0 ? (enum sn_dtype)q->precision : SN_DTYPE_BF16;
+    w->kv = q->kv >= 0 ? (enum sn_dtype)q->kv : SN_DTYPE_BF16;
+    w->mtp = (int)q->mtp;
+    lim->ttft = q->ttft;
+    lim->tpot = q->tpot;
+}
