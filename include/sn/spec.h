@@ -232,6 +232,17 @@ const struct sn_model_info *sn_catalog_model(const struct sn_catalog *c,
  * NULL. */
 void sn_model_params(const struct sn_model_info *m, double *total,
                      double *active);
+/* The weight matrices of m as the published counts take them (no norms,
+ * biases or learned positions): one layer's attention, a dense layer's
+ * MLP, an MoE layer's MLP whole (every routed expert, the shared ones,
+ * the router; 0 for a dense model) and as one token meets it (top-k
+ * routed), the input and output embeddings. sn_model_params sums them
+ * over the layers; the training model adds what training holds besides
+ * (sn_train_params). */
+struct sn_model_parts {
+    double attn, dense, moe, moe_active, embeddings;
+};
+void sn_model_parts(const struct sn_model_info *m, struct sn_model_parts *p);
 /* The unique parameters of m's multi-token-prediction modules; 0 without
  * them. */
 double sn_model_mtp_params(const struct sn_model_info *m);

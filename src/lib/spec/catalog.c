@@ -376,14 +376,22 @@ static double attn_params(const struct sn_model_info *m)
     return 2 * h * nh * hd + 2 * h * kv * hd;
 }
 
-static double mlp_params(const struct sn_model_info *m, int ffn)
+static double mlp_params(const struct sn_model_info *m, double ffn)
 {
     return (m->gated_mlp ? 3.0 : 2.0) * m->hidden * ffn;
 }
 
-static int dense_ffn(const struct sn_model_info *m)
+/* A dense layer's MLP width: as given; else, in an MoE model, as wide as
+ * the experts a token meets, (topk + shared) x ffn (DeepSeek-V3's 18432
+ * = 9 x 2048); else ffn. */
+static double dense_ffn(const struct sn_model_info *m)
 {
-    return m->dense_ffn > 0 ? m->dense_ffn : m->ffn;
+    if (m->dense_ffn > 0)
+        return m->dense_ffn;
+    if (m->experts > 1)
+        return (double)m->ffn *
+               ((m->topk > 0 ? m->topk : 1) + m->shared_experts);
+    return m->ffn;
 }
 
 /* The MLP of an MoE layer: every routed expert (or the top-k a token
@@ -398,6 +406,15 @@ static double moe_params(const struct sn_model_info *m, bool active)
            (double)m->hidden * m->experts;
 }
 
+void sn_model_parts(const struct sn_model_info *m, struct sn_model_parts *p)
+{
+    p->attn = attn_params(m);
+    p->dense = mlp_params(m, dense_ffn(m));
+    p->moe = m->experts > 1 ? moe_params(m, false) : 0;
+    p->moe_active = m->experts > 1 ? moe_params(m, true) : 0;
+    p->embeddings = (double)m->vocab * m->hidden * (m->tied_embeddings ? 1 : 2);
+}
+
 /* Parameters of a transformer from its dimensions, per layer attention
  * (attn_params), a dense MLP (3 or 2 matrices of h x ffn) or an MoE one
  * (moe_params); embeddings V h, twice when input and output are untied.
@@ -406,14 +423,15 @@ static double moe_params(const struct sn_model_info *m, bool active)
 void sn_model_params(const struct sn_model_info *m, double *total,
                      double *active)
 {
-    double attn = attn_params(m), dense = mlp_params(m, dense_ffn(m));
-    double emb = (double)m->vocab * m->hidden * (m->tied_embeddings ? 1 : 2);
-    double t = emb, a = emb;
+    struct sn_model_parts p;
+    double t, a;
 
+    sn_model_parts(m, &p);
+    t = a = p.embeddings;
     for (int i = 0; i < m->layers; i++) {
         bool moe = sn_model_layer_is_moe(m, i);
-        t += attn + (moe ? moe_params(m, false) : dense);
-        a += attn + (moe ? moe_params(m, true) : dense);
+        t += p.attn + (moe ? p.moe : p.dense);
+        a += p.attn + (moe ? p.moe_active : p.dense);
     }
     if (total)
         *total = t;
