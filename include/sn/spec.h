@@ -232,12 +232,33 @@ const struct sn_model_info *sn_catalog_model(const struct sn_catalog *c,
  * NULL. */
 void sn_model_params(const struct sn_model_info *m, double *total,
                      double *active);
+/* The weight matrices of m as the published counts take them (no norms,
+ * biases or learned positions): one layer's attention, a dense layer's
+ * MLP, an MoE layer's MLP whole (every routed expert, the shared ones,
+ * the router; 0 for a dense model) and as one token meets it (top-k
+ * routed), the input and output embeddings. sn_model_params sums them
+ * over the layers; the training model adds what training holds besides
+ * (sn_train_params). */
+struct sn_model_parts {
+    double attn, dense, moe, moe_active, embeddings;
+};
+void sn_model_parts(const struct sn_model_info *m, struct sn_model_parts *p);
 /* The unique parameters of m's multi-token-prediction modules; 0 without
  * them. */
 double sn_model_mtp_params(const struct sn_model_info *m);
 /* Whether layer i (0-based) of m has an MoE MLP, and how many do. */
 bool sn_model_layer_is_moe(const struct sn_model_info *m, int i);
 int sn_model_moe_layers(const struct sn_model_info *m);
+/* Whether the MoE and attention fields of m agree with each other and
+ * with its shape (MLA dimensions with attention: mla and head_dim
+ * without, the dense/MoE layer pattern within the layers and the
+ * experts, shared_ffn with shared experts, window_every with a window,
+ * aliases a list of names). SN_OK, or SN_EINPUT with what is wrong
+ * (unlocated) in msg and, when where is not NULL, the node of map (the
+ * model's YAML mapping, may be NULL) whose key is at fault in *where, map
+ * itself when that key is absent. */
+int sn_model_check(const struct sn_model_info *m, const struct sn_yaml *map,
+                   const struct sn_yaml **where, char *msg, size_t size);
 /* The cheapest medium that reaches `length` metres at `rate` bytes/s:
  * copper, then AOC/multimode, then single-mode. */
 const struct sn_cable_info *sn_catalog_cable_for(const struct sn_catalog *c,

@@ -352,18 +352,26 @@ struct sn_train_model_file {
     struct sn_model_info info;
     char name[64];
     char display[128];
+    char aliases[256];
+    char source[256];
 };
 
-/* Parse a model description:
- *   name: my-model            (optional)
+/* Parse a model description, the fields of a catalog preset
+ * (struct sn_model_info; docs/model.md, "Custom models"):
+ *   name: my-model            display, aliases, source (optional text)
  *   layers: 32                hidden: 4096     heads: 32
  *   kv_heads: 8               ffn: 14336       vocab: 128256
- *   seq: 8192                 mlp: swiglu | gelu (default gelu)
+ *   seq: 8192                 mlp: swiglu | gelu (or gated_mlp: bool)
  *   experts: 8                topk: 2          shared_experts: 0
  *   moe_layers: 32            dense_ffn: 18432 tied_embeddings: false
- *   params: 46.7B             (optional, as published)
+ *   shared_ffn, dense_layers, moe_every        (the MoE layer pattern)
+ *   attention: gqa | mla      head_dim (gqa); q_lora_rank, kv_lora_rank,
+ *   qk_nope_head_dim, qk_rope_head_dim, v_head_dim (mla)
+ *   window, window_every      mtp_layers
+ *   params: 46.7B             active_params (optional, as published)
  * Errors are "file:line:col: what is wrong (what was expected)" with
- * SN_EINPUT. The struct is self-contained (copy it freely). */
+ * SN_EINPUT: a wrong type, a value out of its range, values that
+ * disagree (sn_model_check). info's strings point into the struct. */
 int sn_train_model_parse(const char *file, const char *text, size_t len,
                          struct sn_train_model_file *out, struct sn_error *err);
 int sn_train_model_load(const char *path, struct sn_train_model_file *out,

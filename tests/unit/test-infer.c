@@ -11,51 +11,22 @@
 
 #define PUBLIC_CSV "tests/fixtures/validation/inference-public.csv"
 
-/* DeepSeek-V3 with MLA's real dimensions (DeepSeek-V3 config_671B.json:
- * q_lora 1536, kv_lora 512, rope 64, nope 128, v 128; 3 dense layers of
- * 18432; 256 routed experts of 2048 + 1 shared, top-8) */
-static const struct sn_model_info ds_v3 = {
-    .name = "deepseek-v3-mla",
-    .layers = 61,
-    .hidden = 7168,
-    .heads = 128,
-    .kv_heads = 128,
-    .ffn = 2048,
-    .vocab = 129280,
-    .seq = 4096,
-    .gated_mlp = true,
-    .experts = 256,
-    .topk = 8,
-    .shared_experts = 1,
-    .dense_ffn = 18432,
-    .attention = SN_ATTN_MLA,
-    .q_lora_rank = 1536,
-    .kv_lora_rank = 512,
-    .qk_nope_head_dim = 128,
-    .qk_rope_head_dim = 64,
-    .v_head_dim = 128,
-    .dense_layers = 3,
-};
+/* The models are the catalog's presets, each with its source there
+ * (src/lib/spec/catalog-models.c): DeepSeek-V3 with MLA's real
+ * dimensions, 3 dense layers, 256 routed experts + 1 shared, top-8, one
+ * MTP module; GPT-OSS-120B with 64 heads of 64, 8 KV heads and a sliding
+ * window of 128 on every other layer. */
+static const struct sn_model_info *preset(const char *name)
+{
+    const struct sn_model_info *m =
+        sn_catalog_model(sn_catalog_builtin(), name);
 
-/* GPT-OSS-120B (openai/gpt-oss model.py: 36 layers, 2880 hidden, 64
- * heads of 64, 8 KV heads, sliding window 128 on every other layer, 128
- * experts of 2880, top-4, vocab 201088) */
-static const struct sn_model_info gpt_oss = {
-    .name = "gpt-oss-120b",
-    .layers = 36,
-    .hidden = 2880,
-    .heads = 64,
-    .kv_heads = 8,
-    .head_dim = 64,
-    .ffn = 2880,
-    .vocab = 201088,
-    .seq = 131072,
-    .gated_mlp = true,
-    .experts = 128,
-    .topk = 4,
-    .window = 128,
-    .window_every = 2,
-};
+    if (!m) { /* every case below needs it: stop here, loudly */
+        printf("  no preset '%s' in the catalog\n", name);
+        abort();
+    }
+    return m;
+}
 
 /* An H100-like system with no communication model (closed forms). */
 static struct sn_train_system fake_sys(void)
@@ -77,10 +48,11 @@ static struct sn_train_system fake_sys(void)
 
 static void test_infer_kv_mla_is_deepseeks_70kb(void)
 {
+    const struct sn_model_info *ds_v3 = preset("deepseek-v3");
     /* (512 + 64) x 61 layers x 2 bytes = 70,272: "about 70 KB per
      * token" (DeepSeek ISCA'25, "Insights into DeepSeek-V3") */
-    CHECK_NEAR(sn_infer_kv_bytes(&ds_v3, 1, 2), 576.0 * 61 * 2, 1e-12);
-    CHECK_NEAR(sn_infer_kv_bytes(&ds_v3, 1, 2) / 1e3, 70, 0.01);
+    CHECK_NEAR(sn_infer_kv_bytes(ds_v3, 1, 2), 576.0 * 61 * 2, 1e-12);
+    CHECK_NEAR(sn_infer_kv_bytes(ds_v3, 1, 2) / 1e3, 70, 0.01);
 }
 
 static void test_infer_kv_gqa_closed_form(void)
@@ -96,11 +68,12 @@ static void test_infer_kv_gqa_closed_form(void)
 
 static void test_infer_kv_sliding_window_caps_half_the_layers(void)
 {
+    const struct sn_model_info *gpt_oss = preset("gpt-oss-120b");
     double per = 2.0 * 8 * 64 * 2; /* bytes per token per layer */
 
-    CHECK_NEAR(sn_infer_kv_bytes(&gpt_oss, 8192, 2),
+    CHECK_NEAR(sn_infer_kv_bytes(gpt_oss, 8192, 2),
                per * (18 * 8192.0 + 18 * 128.0), 1e-12);
-    CHECK_NEAR(sn_infer_kv_bytes(&gpt_oss, 100, 2), per * 36 * 100, 1e-12);
+    CHECK_NEAR(sn_infer_kv_bytes(gpt_oss, 100, 2), per * 36 * 100, 1e-12);
 }
 
 static void test_infer_experts_hit_closed_form(void)
@@ -114,6 +87,8 @@ static void test_infer_experts_hit_closed_form(void)
 
 static void test_infer_weights_match_published_sizes(void)
 {
+    const struct sn_model_info *ds_v3 = preset("deepseek-v3");
+    const struct sn_model_info *gpt_oss = preset("gpt-oss-120b");
     /* one GPU holding all the weights in BF16: 2 bytes x parameters.
      * DeepSeek-V3 671B without MTP (README_WEIGHTS), GPT-OSS-120B
      * 116.8B (model card), Qwen3-235B-A22B 235B; 1.5%: the published
@@ -124,14 +99,13 @@ static void test_infer_weights_match_published_sizes(void)
     struct sn_infer_result r;
     struct sn_error err;
 
-    REQUIRE(sn_infer_predict(&ds_v3, &s, &l, &w, &r, &err) == SN_OK);
+    REQUIRE(sn_infer_predict(ds_v3, &s, &l, &w, &r, &err) == SN_OK);
     CHECK_NEAR(r.weights_bytes / 2e9, 671, 0.015);
     CHECK(!r.fits);
-    REQUIRE(sn_infer_predict(&gpt_oss, &s, &l, &w, &r, &err) == SN_OK);
+    REQUIRE(sn_infer_predict(gpt_oss, &s, &l, &w, &r, &err) == SN_OK);
     CHECK_NEAR(r.weights_bytes / 2e9, 116.8, 0.015);
-    REQUIRE(sn_infer_predict(
-                sn_catalog_model(sn_catalog_builtin(), "qwen3-235b-a22b"), &s,
-                &l, &w, &r, &err) == SN_OK);
+    REQUIRE(sn_infer_predict(preset("qwen3-235b-a22b"), &s, &l, &w, &r, &err) ==
+            SN_OK);
     CHECK_NEAR(r.weights_bytes / 2e9, 235, 0.015);
 }
 
@@ -161,6 +135,7 @@ static void test_infer_decode_batch_one_is_memory_bound(void)
 
 static void test_infer_mla_batch_grows_with_dp_attention(void)
 {
+    const struct sn_model_info *ds_v3 = preset("deepseek-v3");
     /* MLA's latent is whole on every TP rank: attention data-parallel
      * holds each sequence once, so the batch that fits is tp times */
     struct sn_train_system s = fake_sys();
@@ -171,37 +146,38 @@ static void test_infer_mla_batch_grows_with_dp_attention(void)
     struct sn_error err;
 
     s.hbm_bytes = 141e9;
-    REQUIRE(sn_infer_predict(&ds_v3, &s, &tp, &w, &a, &err) == SN_OK);
-    REQUIRE(sn_infer_predict(&ds_v3, &s, &dp, &w, &b, &err) == SN_OK);
+    REQUIRE(sn_infer_predict(ds_v3, &s, &tp, &w, &a, &err) == SN_OK);
+    REQUIRE(sn_infer_predict(ds_v3, &s, &dp, &w, &b, &err) == SN_OK);
     CHECK(b.weights_bytes > a.weights_bytes);
     CHECK(b.max_batch > 4 * a.max_batch);
 }
 
 static void test_infer_check_rejects_bad_layouts(void)
 {
+    const struct sn_model_info *ds_v3 = preset("deepseek-v3");
     struct sn_train_system s = fake_sys();
     struct sn_infer_work w = {100, 100, SN_DTYPE_BF16, SN_DTYPE_BF16, 0};
     struct sn_infer_layout l = {8, 3, 1, false, 0, false};
     struct sn_error err;
 
-    CHECK(sn_infer_check(&ds_v3, &s, &l, &w, 8, &err) == SN_EINPUT);
+    CHECK(sn_infer_check(ds_v3, &s, &l, &w, 8, &err) == SN_EINPUT);
     CHECK_CONTAINS(err.msg, "does not divide tp");
     l.ep = 1;
-    CHECK(sn_infer_check(&ds_v3, &s, &l, &w, 12, &err) == SN_EINPUT);
+    CHECK(sn_infer_check(ds_v3, &s, &l, &w, 12, &err) == SN_EINPUT);
     l.tp = 1;
     l.dp_attention = true;
-    CHECK(sn_infer_check(&ds_v3, &s, &l, &w, 8, &err) == SN_EINPUT);
+    CHECK(sn_infer_check(ds_v3, &s, &l, &w, 8, &err) == SN_EINPUT);
     /* experts 2048 wide cannot split 24 ways */
     l.tp = 24;
     l.dp_attention = true;
-    CHECK(sn_infer_check(&ds_v3, &s, &l, &w, 24, &err) == SN_EINPUT);
+    CHECK(sn_infer_check(ds_v3, &s, &l, &w, 24, &err) == SN_EINPUT);
     CHECK_CONTAINS(err.msg, "does not divide the experts' width");
     l.ep = 24;
-    CHECK(sn_infer_check(&ds_v3, &s, &l, &w, 24, &err) == SN_OK);
+    CHECK(sn_infer_check(ds_v3, &s, &l, &w, 24, &err) == SN_OK);
     l.tp = l.ep = 1;
     l.dp_attention = false;
     w.precision = SN_DTYPE_FP4; /* an H100 has no FP4 */
-    CHECK(sn_infer_check(&ds_v3, &s, &l, &w, 8, &err) == SN_EINPUT);
+    CHECK(sn_infer_check(ds_v3, &s, &l, &w, 8, &err) == SN_EINPUT);
     CHECK_CONTAINS(err.msg, "fp4");
 }
 
@@ -235,6 +211,7 @@ static void test_infer_tp_across_the_domain_costs_more(void)
 
 static void test_infer_search_front_is_not_dominated(void)
 {
+    const struct sn_model_info *gpt_oss = preset("gpt-oss-120b");
     struct sn_train_system s = fake_sys();
     struct sn_infer_work w = {1000, 1000, SN_DTYPE_FP8, SN_DTYPE_FP8, 0};
     struct sn_infer_limits lim = {0, 0.05};
@@ -243,7 +220,7 @@ static void test_infer_search_front_is_not_dominated(void)
     struct sn_error err;
     size_t n;
 
-    REQUIRE(sn_infer_search(&gpt_oss, &s, 8, &w, &lim, pts, 400, &n, &st,
+    REQUIRE(sn_infer_search(gpt_oss, &s, 8, &w, &lim, pts, 400, &n, &st,
                             &err) == SN_OK);
     REQUIRE(n > 10);
     REQUIRE(st.best >= 0);

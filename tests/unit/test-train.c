@@ -597,26 +597,25 @@ static void test_train_model_file_parses_and_locates_errors(void)
 static void test_train_catalog_presets_match_their_published_sizes(void)
 {
     /* every preset of the built-in catalog against the size its source
-     * publishes: within 3% (Narayanan's table rounds 1.65B to 1.7B), and
-     * the active parameters of the MoE presets within 5% (DeepSeek-V3's
-     * latent attention is modelled as plain attention) */
+     * publishes (without MTP modules, as DeepSeek publishes 671B): within
+     * 3% (Narayanan's table rounds 1.65B to 1.7B), and the active
+     * parameters of the MoE presets within 5%, but for two whose active
+     * count leaves an embedding out (GPT-OSS's source says so;
+     * DeepSeek-V2-Lite's 2.4B is this count's 2.66B less one 0.21B
+     * embedding) */
     const struct sn_catalog *c = sn_catalog_builtin();
     size_t n = 0;
 
     for (size_t i = 0; i < c->nmodels; i++) {
         const struct sn_model_info *m = c->models[i];
         double active, total = sn_train_params(m, &active);
-        /* sn__dims_init does not read latent attention or a head size
-         * other than hidden / heads yet (issue 17): those presets are
-         * checked by sn_model_params in test-catalog.c until it does */
-        if (m->attention == SN_ATTN_MLA ||
-            (m->head_dim > 0 && m->head_dim * m->heads != m->hidden))
-            continue;
+        total -= sn_model_mtp_params(m);
         if (!(m->params > 0))
             continue;
         n++;
         CHECK_NEAR(total, m->params, 0.03);
-        if (m->experts > 1)
+        if (m->experts > 1 && !strstr(m->name, "gpt-oss") &&
+            strcmp(m->name, "deepseek-v2-lite"))
             CHECK_NEAR(active, m->active_params, 0.05);
     }
     CHECK(n >= 15);

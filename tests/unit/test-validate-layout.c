@@ -86,9 +86,101 @@ static void test_validate_moe_public_rows_are_read(void)
     sn_validate_report_release(&r);
 }
 
+/* What `sim train SPEC --model M --gpus N --search --gbs G` picks first
+ * on validate's system for gpu and n (cmd-sim-train.c's run_search: the
+ * default options, BF16, the model's sequence): its tokens/s per GPU and
+ * layout into *l; NAN when it cannot run. */
+static double sim_train_search_best(const char *model, const char *gpu, int n,
+                                    int gbs, bool full_recompute,
+                                    struct sn_train_layout *l)
+{
+    const struct sn_model_info *m =
+        sn_catalog_model(sn_catalog_builtin(), model);
+    char name[48], *text = sn_validate_system_spec(gpu, "", n, name, 48);
+    struct sn_spec spec;
+    struct sn_train_env env = {0};
+    struct sn_train *t = NULL;
+    struct sn_train_search s;
+    struct sn_train_opts o;
+    struct sn_train_candidate best;
+    struct sn_train_search_stats st;
+    struct sn_error err;
+    size_t got = 0;
+    double tps = NAN;
+
+    if (!m || !text ||
+        sn_spec_parse("<system>", text, strlen(text), &spec, &err) != SN_OK) {
+        free(text);
+        return NAN;
+    }
+    sn_train_opts_default(&o);
+    sn_train_search_default(&s);
+    s.accels = n;
+    s.seq = m->seq;
+    s.gbs = gbs ? gbs : sn_train_default_gbs(n, m->seq);
+    s.fixed_recompute = full_recompute;
+    s.recompute = SN_RECOMPUTE_FULL;
+    if (sn_train_env_init(&env, &spec, &err) == SN_OK &&
+        sn_train_new(m, &env.sys, &t, &err) == SN_OK &&
+        sn_train_search_run(t, &s, &o, &best, 1, &got, &st, &err) == SN_OK &&
+        got == 1) {
+        tps = best.result.tokens_per_s / n;
+        *l = best.layout;
+    }
+    sn_train_free(t);
+    sn_train_env_release(&env);
+    sn_spec_release(&spec);
+    free(text);
+    return tps;
+}
+
+/* Rows without tp and pp (tests/fixtures/validation/no-layout.csv, a
+ * MoE and a dense one): predicted with the search's best layout, said in
+ * the note, equal to what `sim train --search` finds on the same system,
+ * GPUs, batch and recompute; a row with its layout keeps it. */
+static void test_validate_searches_the_layout_a_row_lacks(void)
+{
+    const char *path = "tests/fixtures/validation/no-layout.csv";
+    struct sn_validate_report r;
+    struct sn_train_layout moe, dense;
+    struct sn_error err;
+    char *text = NULL, note[96];
+    size_t len = 0;
+    double want_moe, want_dense;
+
+    REQUIRE(sn_read_file(path, SN_FILE_MAX, &text, &len, &err) == SN_OK);
+    REQUIRE(sn_validate_csv(path, text, len, &r, &err) == SN_OK);
+    free(text);
+    REQUIRE(r.nrows == 3);
+    want_moe =
+        sim_train_search_best("deepseek-v3", "gb200", 72, 1152, false, &moe);
+    want_dense =
+        sim_train_search_best("llama3-70b", "h100", 64, 0, true, &dense);
+    REQUIRE(r.rows[0].predicted_ok && r.rows[1].predicted_ok);
+    REQUIRE(want_moe > 0 && want_dense > 0);
+    CHECK_NEAR(r.rows[0].predicted, want_moe, 1e-12);
+    CHECK_NEAR(r.rows[1].predicted, want_dense, 1e-12);
+    snprintf(note, sizeof(note), "layout from search: TP%d PP%d EP%d", moe.tp,
+             moe.pp, moe.ep);
+    CHECK_CONTAINS(r.rows[0].assumed, note);
+    CHECK(r.rows[0].layout.tp == moe.tp && r.rows[0].layout.ep == moe.ep);
+    snprintf(note, sizeof(note), "layout from search: TP%d PP%d EP%d", dense.tp,
+             dense.pp, dense.ep);
+    CHECK(strncmp(r.rows[1].assumed, note, strlen(note)) == 0);
+    /* no global batch: the search's default, said */
+    CHECK_CONTAINS(r.rows[1].assumed, "global batch 512");
+    CHECK(r.rows[1].layout.recompute == SN_RECOMPUTE_FULL);
+    /* the row that gives its layout is not searched */
+    CHECK(r.rows[2].predicted_ok);
+    CHECK(r.rows[2].layout.tp == 8 && r.rows[2].layout.pp == 2);
+    CHECK(!strstr(r.rows[2].assumed, "from search"));
+    sn_validate_report_release(&r);
+}
+
 static const struct sn_test cases[] = {
     T(test_validate_derives_dp_and_reads_the_moe_columns),
     T(test_validate_moe_public_rows_are_read),
+    T(test_validate_searches_the_layout_a_row_lacks),
 };
 
 SN_TEST_MAIN(cases)

@@ -23,13 +23,16 @@ struct sn__dims {
     bool mla;
     double q_lora, kv_lora, rope, qk, v_hd;
     int layers, moe_layers;
-    int dense_layers; /* the first layers with a dense MLP */
-    int moe_every;    /* a MoE layer every N past dense_layers (1: all) */
-    int mtp;          /* multi-token prediction modules (a MoE layer and a
-                         projection each, on the last stage) */
-    bool gpt;         /* GPT-style: biases, LayerNorm with bias, learned
-                         positions */
-    bool tied;        /* output layer shares the input embedding */
+    const struct sn_model_info *model; /* its layer pattern: which layers
+                                          are MoE (sn_model_layer_is_moe) */
+    struct sn_model_parts parts;       /* its weight matrices as the catalog
+                                          counts them; the training counts add
+                                          norms and biases */
+    int mtp;   /* multi-token prediction modules (a MoE layer and a
+                  projection each, on the last stage) */
+    bool gpt;  /* GPT-style: biases, LayerNorm with bias, learned
+                  positions */
+    bool tied; /* output layer shares the input embedding */
     bool moe;
 };
 

@@ -2,6 +2,7 @@
  * every error located at the offending line and column. */
 #include <assert.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,12 +11,64 @@
 #include "train-int.h"
 
 static const char *const model_keys[] = {
-    "name",       "layers",    "hidden",
-    "heads",      "kv_heads",  "ffn",
-    "vocab",      "seq",       "mlp",
-    "experts",    "topk",      "shared_experts",
-    "moe_layers", "dense_ffn", "tied_embeddings",
-    "params",     NULL,
+    "name",
+    "display",
+    "aliases",
+    "source",
+    "layers",
+    "hidden",
+    "heads",
+    "kv_heads",
+    "head_dim",
+    "attention",
+    "q_lora_rank",
+    "kv_lora_rank",
+    "qk_nope_head_dim",
+    "qk_rope_head_dim",
+    "v_head_dim",
+    "ffn",
+    "dense_ffn",
+    "vocab",
+    "seq",
+    "mlp",
+    "gated_mlp",
+    "tied_embeddings",
+    "experts",
+    "topk",
+    "shared_experts",
+    "shared_ffn",
+    "moe_layers",
+    "dense_layers",
+    "moe_every",
+    "window",
+    "window_every",
+    "mtp_layers",
+    "params",
+    "active_params",
+    NULL,
+};
+
+/* The whole-number keys of MoE models and of attention other than plain
+ * GQA, 0 when absent; capped as the spec's catalog entries cap them. */
+static const struct int_key {
+    const char *key;
+    long long min, max;
+    size_t off;
+} moe_ints[] = {
+    {"head_dim", 1, 65536, offsetof(struct sn_model_info, head_dim)},
+    {"q_lora_rank", 0, 1 << 20, offsetof(struct sn_model_info, q_lora_rank)},
+    {"kv_lora_rank", 1, 1 << 20, offsetof(struct sn_model_info, kv_lora_rank)},
+    {"qk_nope_head_dim", 0, 65536,
+     offsetof(struct sn_model_info, qk_nope_head_dim)},
+    {"qk_rope_head_dim", 0, 65536,
+     offsetof(struct sn_model_info, qk_rope_head_dim)},
+    {"v_head_dim", 1, 65536, offsetof(struct sn_model_info, v_head_dim)},
+    {"dense_layers", 0, 100000, offsetof(struct sn_model_info, dense_layers)},
+    {"moe_every", 1, 1000, offsetof(struct sn_model_info, moe_every)},
+    {"shared_ffn", 1, 10000000, offsetof(struct sn_model_info, shared_ffn)},
+    {"window", 1, 100000000, offsetof(struct sn_model_info, window)},
+    {"window_every", 1, 1000, offsetof(struct sn_model_info, window_every)},
+    {"mtp_layers", 0, 64, offsetof(struct sn_model_info, mtp_layers)},
 };
 
 static int fail(struct sn_error *err, const char *file, const struct sn_yaml *n,
@@ -78,9 +131,8 @@ static int check_keys(const char *file, const struct sn_yaml *root,
                         k, near);
         return fail(err, file, root->keys[i],
                     "unknown key '%.64s' in the model (expected %s)", k,
-                    "layers, hidden, heads, kv_heads, ffn, vocab, seq, "
-                    "mlp, experts, topk, shared_experts, moe_layers, "
-                    "dense_ffn, tied_embeddings, params or name");
+                    "a key of docs/model.md's model file, such as layers, "
+                    "hidden, heads, ffn, vocab, experts or attention");
     }
     for (size_t j = 0; required[j]; j++)
         if (!sn_yaml_get(root, required[j]))
@@ -90,11 +142,34 @@ static int check_keys(const char *file, const struct sn_yaml *root,
     return SN_OK;
 }
 
-/* The model's name into out->name: "custom" when the file has none. */
-static int parse_name(const char *file, const struct sn_yaml *root,
-                      struct sn_train_model_file *out, struct sn_error *err)
+/* A line of clean text under `key` into buf (size bytes with its NUL);
+ * buf untouched when absent. */
+static int get_text(const char *file, const struct sn_yaml *root,
+                    const char *key, char *buf, size_t size,
+                    struct sn_error *err)
+{
+    const struct sn_yaml *n = sn_yaml_get(root, key);
+    char want[64];
+
+    if (!n)
+        return SN_OK;
+    snprintf(want, sizeof(want), "printable text of up to %zu characters",
+             size - 1);
+    if (n->type != SN_YAML_SCALAR || !n->value[0] || strlen(n->value) >= size ||
+        !sn_str_is_clean(n->value, 0))
+        return fail(err, file, n, "%s: not a short line of text (expected %s)",
+                    key, want);
+    sn_strlcpy(buf, n->value, size);
+    return SN_OK;
+}
+
+/* The model's names and source into out: "custom" when the file has no
+ * name, the name when it has no display name. */
+static int parse_names(const char *file, const struct sn_yaml *root,
+                       struct sn_train_model_file *out, struct sn_error *err)
 {
     const struct sn_yaml *n;
+    int rc;
 
     sn_strlcpy(out->name, "custom", sizeof(out->name));
     if ((n = sn_yaml_get(root, "name"))) {
@@ -103,6 +178,40 @@ static int parse_name(const char *file, const struct sn_yaml *root,
             return fail(err, file, n, "name: %s (expected %s)",
                         "not a short name", "up to 63 characters");
         sn_strlcpy(out->name, n->value, sizeof(out->name));
+    }
+    snprintf(out->display, sizeof(out->display), "%s", out->name);
+    sn_strlcpy(out->source, "model file", sizeof(out->source));
+    if ((rc = get_text(file, root, "display", out->display,
+                       sizeof(out->display), err)) ||
+        (rc = get_text(file, root, "aliases", out->aliases,
+                       sizeof(out->aliases), err)) ||
+        (rc = get_text(file, root, "source", out->source, sizeof(out->source),
+                       err)))
+        return rc;
+    out->info.name = out->name;
+    out->info.display = out->display;
+    out->info.aliases = out->aliases[0] ? out->aliases : NULL;
+    out->info.source = out->source;
+    return SN_OK;
+}
+
+/* Attention (gqa or mla) and the whole-number keys of moe_ints. */
+static int parse_moe(const char *file, const struct sn_yaml *root,
+                     struct sn_model_info *m, struct sn_error *err)
+{
+    const struct sn_yaml *n = sn_yaml_get(root, "attention");
+    int rc;
+
+    if (n && n->type == SN_YAML_SCALAR && sn_strcaseeq(n->value, "mla"))
+        m->attention = SN_ATTN_MLA;
+    else if (n && !(n->type == SN_YAML_SCALAR && sn_strcaseeq(n->value, "gqa")))
+        return fail(err, file, n, "attention: '%.64s' (expected %s)",
+                    n->type == SN_YAML_SCALAR ? n->value : "?", "gqa or mla");
+    for (size_t i = 0; i < SN_ARRAY_LEN(moe_ints); i++) {
+        const struct int_key *k = &moe_ints[i];
+        if ((rc = get_int(file, root, k->key, k->min, k->max,
+                          (int *)((char *)m + k->off), err)))
+            return rc;
     }
     return SN_OK;
 }
@@ -182,6 +291,17 @@ static int parse_mlp(const char *file, const struct sn_yaml *root,
                         n->type == SN_YAML_SCALAR ? n->value : "?",
                         "swiglu or gelu");
     }
+    if ((n = sn_yaml_get(root, "gated_mlp"))) {
+        if (sn_yaml_get(root, "mlp"))
+            return fail(err, file, n, "gated_mlp: %s (%s)",
+                        "the file gives mlp already", "give one of the two");
+        if (!(n->type == SN_YAML_SCALAR &&
+              (!strcmp(n->value, "true") || !strcmp(n->value, "false"))))
+            return fail(err, file, n, "gated_mlp: '%.64s' (expected %s)",
+                        n->type == SN_YAML_SCALAR ? n->value : "?",
+                        "true or false");
+        m->gated_mlp = !strcmp(n->value, "true");
+    }
     m->tied_embeddings = !m->gated_mlp;
     if ((n = sn_yaml_get(root, "tied_embeddings"))) {
         if (n->type == SN_YAML_SCALAR &&
@@ -195,22 +315,68 @@ static int parse_mlp(const char *file, const struct sn_yaml *root,
     return SN_OK;
 }
 
-/* The parameter count the file gives, if any (else m->params stays 0
- * and sn_train_model_parse computes it). */
+/* A count such as 70B under key into *out (untouched when absent). */
+static int get_count(const char *file, const struct sn_yaml *root,
+                     const char *key, double *out, struct sn_error *err)
+{
+    const struct sn_yaml *n = sn_yaml_get(root, key);
+    struct sn_error e;
+    double v;
+
+    if (!n)
+        return SN_OK;
+    if (n->type != SN_YAML_SCALAR ||
+        sn_unit_parse(n->value, SN_UNIT_COUNT, true, &v, &e) || !(v > 0) ||
+        v > 1e15)
+        return fail(err, file, n, "%s: '%.64s' (expected a count such as 70B)",
+                    key, n->type == SN_YAML_SCALAR ? n->value : "?");
+    *out = v;
+    return SN_OK;
+}
+
+/* The parameter counts: as the file gives them (published), else
+ * counted from the dimensions (sn_train_params); the active ones within
+ * the total. */
 static int parse_params(const char *file, const struct sn_yaml *root,
                         struct sn_model_info *m, struct sn_error *err)
 {
-    const struct sn_yaml *n;
-    struct sn_error e;
+    double total, active;
+    int rc;
 
-    if ((n = sn_yaml_get(root, "params"))) {
-        if (n->type != SN_YAML_SCALAR ||
-            sn_unit_parse(n->value, SN_UNIT_COUNT, true, &m->params, &e) ||
-            !(m->params > 0))
-            return fail(err, file, n, "params: '%.64s' (expected %s)",
-                        n->type == SN_YAML_SCALAR ? n->value : "?",
-                        "a count such as 70B");
-    }
+    if ((rc = get_count(file, root, "params", &m->params, err)) ||
+        (rc = get_count(file, root, "active_params", &m->active_params, err)))
+        return rc;
+    total = sn_train_params(m, &active);
+    if (!(m->params > 0))
+        m->params = total;
+    if (m->active_params > m->params * (1 + 1e-9) &&
+        sn_yaml_get(root, "active_params"))
+        return fail(err, file, sn_yaml_get(root, "active_params"),
+                    "active_params %s exceeds params %s",
+                    sn_yaml_get(root, "active_params")->value,
+                    sn_yaml_get(root, "params")
+                        ? sn_yaml_get(root, "params")->value
+                        : "(counted from the dimensions)");
+    /* counted: never above the total the file publishes */
+    if (!(m->active_params > 0))
+        m->active_params = m->experts > 1 ? fmin(active, m->params) : m->params;
+    return SN_OK;
+}
+
+/* What the MoE and attention keys need of each other (sn_model_check),
+ * and the MoE layer count their pattern gives when the file gives none. */
+static int check_moe(const char *file, const struct sn_yaml *root,
+                     struct sn_model_info *m, struct sn_error *err)
+{
+    const struct sn_yaml *where;
+    char msg[256];
+
+    if (sn_model_check(m, root, &where, msg, sizeof(msg)))
+        return sn_error_at(err, SN_EINPUT, file, where ? where->line : 0,
+                           where ? where->col : 0, "%s", msg);
+    if (m->experts > 1 && m->moe_layers == 0 &&
+        (m->dense_layers > 0 || m->moe_every > 1))
+        m->moe_layers = sn_model_moe_layers(m);
     return SN_OK;
 }
 
@@ -236,21 +402,15 @@ int sn_train_model_parse(const char *file, const char *text, size_t len,
         goto out;
     }
     if ((rc = check_keys(file, root, err)) ||
-        (rc = parse_name(file, root, out, err)) ||
+        (rc = parse_names(file, root, out, err)) ||
         (rc = parse_dims(file, root, m, err)) ||
         (rc = check_dims(file, root, m, err)) ||
+        (rc = parse_moe(file, root, m, err)) ||
         (rc = parse_mlp(file, root, m, err)) ||
+        (rc = check_moe(file, root, m, err)) ||
         (rc = parse_params(file, root, m, err)))
         goto out;
-    snprintf(out->display, sizeof(out->display), "%s", out->name);
-    m->name = out->name;
-    m->display = out->display;
     m->confidence = SN_CONF_USER;
-    m->source = "model file";
-    if (!(m->params > 0))
-        m->params = sn_train_params(m, &m->active_params);
-    else
-        sn_train_params(m, &m->active_params);
 out:
     sn_yaml_doc_release(&doc);
     return rc;

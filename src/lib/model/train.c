@@ -40,22 +40,15 @@ void sn__dims_init(const struct sn_model_info *m, struct sn__dims *d)
         d->k = d->a; /* every head has its keys and values */
     }
     d->mtp = m->mtp_layers > 0 ? m->mtp_layers : 0;
-    d->moe_every = 1;
+    d->model = m;
+    sn_model_parts(m, &d->parts);
     if (d->moe) {
         d->experts = m->experts;
         d->topk = m->topk > 0 ? m->topk : 1;
         d->shared = m->shared_experts;
         d->f_shared = m->shared_ffn > 0 ? m->shared_ffn : d->f;
-        d->moe_every = m->moe_every > 1 ? m->moe_every : 1;
-        /* the dense layers first: as given, else what moe_layers leaves */
-        if (m->dense_layers > 0 && m->dense_layers < m->layers)
-            d->dense_layers = m->dense_layers;
-        else if (d->moe_every == 1 && m->moe_layers > 0 &&
-                 m->moe_layers < m->layers)
-            d->dense_layers = m->layers - m->moe_layers;
-        d->moe_layers = 0;
-        for (int i = 0; i < m->layers; i++)
-            d->moe_layers += sn__layer_is_moe(d, i);
+        /* the layer pattern is the catalog's (sn_model_layer_is_moe) */
+        d->moe_layers = sn_model_moe_layers(m);
         /* A dense layer of an MoE model: as given, else as wide as the
          * experts a token meets (DeepSeek-V3's 18432 = (8 routed + 1
          * shared) x 2048) */
@@ -68,24 +61,15 @@ void sn__dims_init(const struct sn_model_info *m, struct sn__dims *d)
 
 double sn__attn_params(const struct sn__dims *d)
 {
-    double qkv = d->h * (d->a + 2 * d->k) * d->d, proj = d->a * d->d * d->h;
-
-    if (d->mla) {
-        /* DeepSeek-V2 section 2.1: queries through a q_lora-rank
-         * bottleneck (with its norm) or straight from h; keys and values
-         * through the kv_lora latent (with its norm) plus the shared rope
-         * key; the output from the heads' values */
-        double q = d->q_lora > 0
-                       ? d->h * d->q_lora + d->q_lora * d->a * d->qk + d->q_lora
-                       : d->h * d->a * d->qk;
-        double kv = d->h * (d->kv_lora + d->rope) +
-                    d->kv_lora * d->a * (d->qk - d->rope + d->v_hd) +
-                    d->kv_lora;
-        return q + kv + d->a * d->v_hd * d->h;
-    }
-    if (d->gpt) /* QKV and projection biases */
-        return qkv + proj + (d->a + 2 * d->k) * d->d + d->h;
-    return qkv + proj;
+    /* the weight matrices as the catalog counts them (MLA: DeepSeek-V2
+     * section 2.1, sn_model_parts), and what training holds besides:
+     * MLA's two latent norms (q_lora 0: no query bottleneck, no norm),
+     * GPT's QKV and projection biases */
+    if (d->mla)
+        return d->parts.attn + d->q_lora + d->kv_lora;
+    if (d->gpt)
+        return d->parts.attn + (d->a + 2 * d->k) * d->d + d->h;
+    return d->parts.attn;
 }
 
 void sn__attn_fwd_flops(const struct sn__dims *d, double s_kv, double *proj,
@@ -109,10 +93,17 @@ double sn__mlp_params(const struct sn__dims *d, double ffn)
     return d->h * ffn * d->mats + (d->gpt ? ffn + d->h : 0);
 }
 
+/* GPT's biases of the MLPs of one MoE layer: `routed` experts and the
+ * shared ones. */
+static double moe_biases(const struct sn__dims *d, double routed)
+{
+    return d->gpt ? routed * (d->f + d->h) + d->shared * (d->f_shared + d->h)
+                  : 0;
+}
+
 double sn__moe_mlp_params(const struct sn__dims *d)
 {
-    return d->experts * sn__mlp_params(d, d->f) +
-           d->shared * sn__mlp_params(d, d->f_shared) + d->h * d->experts;
+    return d->parts.moe + moe_biases(d, d->experts);
 }
 
 double sn__norm_params(const struct sn__dims *d)
@@ -122,8 +113,7 @@ double sn__norm_params(const struct sn__dims *d)
 
 bool sn__layer_is_moe(const struct sn__dims *d, int i)
 {
-    return d->moe && i >= d->dense_layers &&
-           (i - d->dense_layers + 1) % d->moe_every == 0;
+    return d->moe && sn_model_layer_is_moe(d->model, i);
 }
 
 double sn_train_params(const struct sn_model_info *m, double *active)
@@ -132,18 +122,18 @@ double sn_train_params(const struct sn_model_info *m, double *active)
     double attn, dense, moe_all, moe_active, emb, total, act;
     int nmoe;
 
+    /* the catalog's count of the weight matrices (sn_model_parts) and
+     * what training holds besides: norms, GPT's biases and learned
+     * positions, the final norm */
     sn__dims_init(m, &d);
     nmoe = d.moe ? d.moe_layers : 0;
     attn = sn__attn_params(&d) + sn__norm_params(&d);
-    dense = sn__mlp_params(&d, d.f_dense);
+    dense = d.parts.dense + (d.gpt ? d.f_dense + d.h : 0);
     moe_all = d.moe ? sn__moe_mlp_params(&d) : 0;
-    moe_active = d.moe ? d.topk * sn__mlp_params(&d, d.f) +
-                             d.shared * sn__mlp_params(&d, d.f_shared) +
-                             d.h * d.experts
-                       : 0;
+    moe_active = d.moe ? d.parts.moe_active + moe_biases(&d, d.topk) : 0;
     /* Narayanan et al. SC'21 section 5.1: 12 l h^2 (1 + 13/(12 h) +
      * (V + s)/(12 l h)) for GPT (learned positions, tied output layer) */
-    emb = d.v * d.h + (d.gpt ? d.s_max * d.h : 0) + (d.tied ? 0 : d.v * d.h) +
+    emb = d.parts.embeddings + (d.gpt ? d.s_max * d.h : 0) +
           (d.gpt ? 2 * d.h : d.h);
     total = d.layers * attn + (d.layers - nmoe) * dense + nmoe * moe_all + emb;
     act = d.layers * attn + (d.layers - nmoe) * dense + nmoe * moe_active + emb;

@@ -33,6 +33,15 @@ void sn__validate_lower(const char *s, char *out, size_t size);
 void sn__validate_append(char *s, size_t size, const char *what);
 /* The number after a tag in free text: "EP64", "EP=64", "MTP 3". */
 int sn__validate_tagged(const char *text, const char *tag);
+/* A training row without a layout: the best of training search s for
+ * model m on sys with options o into row->layout and row->result, said
+ * first in row->assumed ("layout from search: TP8 PP1 EP1"); false with
+ * row->reason when the search fails or nothing fits. */
+bool sn__validate_search(const struct sn_model_info *m,
+                         const struct sn_train_system *sys,
+                         const struct sn_train_opts *o,
+                         const struct sn_train_search *s,
+                         struct sn_validate_row *row);
 /* The serving file (validation/inference-public.csv's columns): every
  * row predicted by the inference model into rep->rows. SN_EINPUT
  * (located) when a required column is missing. */

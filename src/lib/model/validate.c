@@ -70,9 +70,10 @@ static const char *const col_names[C_COUNT] = {
     "precision",
 };
 
+/* tp, pp and dp may be left out: the layout is then the search's */
 static const bool col_required[C_COUNT] = {
-    [C_MODEL] = true, [C_GPU] = true, [C_NGPUS] = true,  [C_TP] = true,
-    [C_PP] = true,    [C_DP] = true,  [C_METRIC] = true, [C_VALUE] = true,
+    [C_MODEL] = true,  [C_GPU] = true,   [C_NGPUS] = true,
+    [C_METRIC] = true, [C_VALUE] = true,
 };
 
 enum metric {
@@ -665,6 +666,18 @@ static bool row_recompute(char **f, struct sn_train_layout *l)
     return true;
 }
 
+/* The row's prediction in its metric from row->layout and row->result,
+ * and its error. */
+static void row_fill(enum metric metric, int gpus, struct sn_validate_row *row)
+{
+    row->predicted = metric_value(metric, &row->result, &row->layout, gpus);
+    /* MFU and HFU written in percent */
+    if ((metric == M_MFU || metric == M_HFU) && row->measured > 1)
+        row->predicted *= 100;
+    row->error_pct = (row->predicted - row->measured) / row->measured * 100;
+    row->predicted_ok = true;
+}
+
 /* Predicts the row's step on system e and fills the prediction and its
  * error in the row's metric; a recompute the row did not give becomes
  * full when selective does not fit. The reason is set on failure. */
@@ -702,14 +715,46 @@ static void row_predict(const struct sn_model_info *m, struct env_slot *e,
         sn__validate_append(row->assumed, sizeof(row->assumed), buf);
     }
     row->layout = *l;
-    row->predicted = metric_value(metric, &row->result, l, gpus);
-    /* MFU and HFU written in percent */
-    if ((metric == M_MFU || metric == M_HFU) && row->measured > 1)
-        row->predicted *= 100;
-    row->error_pct = (row->predicted - row->measured) / row->measured * 100;
-    row->predicted_ok = true;
+    row_fill(metric, gpus, row);
 out:
     sn_train_free(t);
+}
+
+/* A row without tp and pp: the best layout of the training search for
+ * its GPUs, system, precision and global batch (else the search's
+ * default, as `sim train --search` takes it), with the recompute and the
+ * ZeRO stage fixed where the row names them. */
+static void row_searched(char **f, const struct sn_model_info *m,
+                         const struct env_slot *e,
+                         const struct sn_train_opts *o,
+                         const struct sn_train_layout *l, int zero,
+                         enum metric metric, int gpus,
+                         struct sn_validate_row *row)
+{
+    struct sn_train_search s;
+    struct sn_train_layout given;
+    char buf[64];
+
+    sn_train_search_default(&s);
+    s.accels = gpus;
+    s.seq = l->seq;
+    s.dtype = l->dtype;
+    if (!cell_int(f[C_GBS], 1, 100000000, &s.gbs)) {
+        s.gbs = sn_train_default_gbs(gpus, l->seq);
+        snprintf(buf, sizeof(buf), "global batch %d", s.gbs);
+        sn__validate_append(row->assumed, sizeof(row->assumed), buf);
+    }
+    memset(&given, 0, sizeof(given));
+    if (row_recompute(f, &given)) {
+        s.fixed_recompute = true;
+        s.recompute = given.recompute;
+    }
+    if (zero >= 0) {
+        s.fixed_zero = true;
+        s.zero = zero;
+    }
+    if (sn__validate_search(m, &e->env.sys, o, &s, row))
+        row_fill(metric, gpus, row);
 }
 
 /* One CSV row: its model, layout and system as the row gives them (what
@@ -725,7 +770,7 @@ static void predict_row(struct owned *own, char **f, int line,
     char other[512], notes[512];
     enum metric metric;
     int gpus, zero;
-    bool rc_given;
+    bool rc_given, searched;
 
     row->line = line;
     row->source = f[C_SOURCE];
@@ -743,7 +788,9 @@ static void predict_row(struct owned *own, char **f, int line,
     sn__validate_lower(f[C_OTHER], other, sizeof(other));
     sn__validate_lower(f[C_NOTES], notes, sizeof(notes));
     memset(&l, 0, sizeof(l));
-    if (!row_parallel(f, other, gpus, &l, row))
+    /* no tp and no pp: the layout is the search's */
+    searched = blank(f[C_TP]) && blank(f[C_PP]);
+    if (!searched && !row_parallel(f, other, gpus, &l, row))
         return;
     zero = row_zero(other, l.pp, row);
     e = row_system(own, f, gpus, row);
@@ -752,6 +799,10 @@ static void predict_row(struct owned *own, char **f, int line,
     row_stack(e, other, notes, zero, &l, &o);
     row_precision(f[C_PRECISION], e, &l, row);
     l.seq = m.seq;
+    if (searched) {
+        row_searched(f, &m, e, &o, &l, zero, metric, gpus, row);
+        return;
+    }
     if (!row_batch(f, other, &l, row))
         return;
     rc_given = row_recompute(f, &l);

@@ -4,6 +4,9 @@
  * over any catalog: by name, a cable by reach, the nearest name, the
  * names of the enums. Units are SI: FLOP/s, bytes, bytes/s per direction,
  * W, s, m. */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -222,6 +225,133 @@ int sn_model_moe_layers(const struct sn_model_info *m)
     return n;
 }
 
+/* The key of m's fault in map (map itself when the key is absent). */
+static const struct sn_yaml *at(const struct sn_yaml *map, const char *key)
+{
+    return map ? sn__at(map, key) : NULL;
+}
+
+/* Each alias a catalog-style name (lowercase letters, digits, '-', '_',
+ * '.'), comma-separated: NULL when so, else what is wrong in msg. */
+static const char *check_aliases(const char *list, char *msg, size_t size)
+{
+    size_t n = 0;
+
+    for (const char *p = list; p && *p; p++) {
+        unsigned char ch = (unsigned char)*p;
+        if (ch == ',') {
+            if (n == 0)
+                break;
+            n = 0;
+        } else if (ch != ' ') {
+            if (!(islower(ch) || isdigit(ch) || strchr("-_.", ch)) ||
+                ++n > SN_SPEC_MAX_NAME) {
+                snprintf(msg, size,
+                         "aliases '%.64s' is not a list of names (lowercase "
+                         "letters, digits, '-', '_', '.', comma-separated)",
+                         list);
+                return msg;
+            }
+        }
+    }
+    if (list && *list && n == 0) {
+        snprintf(msg, size, "aliases '%.64s' has an empty name", list);
+        return msg;
+    }
+    return NULL;
+}
+
+/* Writes the message of a fault into msg and returns its key. */
+static const char *say(char *msg, size_t size, const char *key, const char *fmt,
+                       ...) SN_PRINTF(4, 5);
+static const char *say(char *msg, size_t size, const char *key, const char *fmt,
+                       ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(msg, size, fmt, ap);
+    va_end(ap);
+    return key;
+}
+
+/* The first of keys that map has; the last when it has none. */
+static const char *first_of(const struct sn_yaml *map, const char *const *keys)
+{
+    size_t i = 0;
+
+    while (keys[i + 1] && !sn_yaml_get(map, keys[i]))
+        i++;
+    return keys[i];
+}
+
+/* The keys to point at: the experts (or the MoE pattern's keys a dense
+ * model gives); the pattern that miscounts moe_layers. */
+static const char *const pattern_keys[] = {"experts", "dense_layers",
+                                           "moe_every", "shared_ffn", NULL};
+static const char *const count_keys[] = {"dense_layers", "moe_every",
+                                         "moe_layers", NULL};
+
+/* The issue-17 fields against each other and the shape, one rule a
+ * line; the first broken one is written to msg and its key returned. */
+static const char *model_fault(const struct sn_model_info *m,
+                               const struct sn_yaml *map, char *msg,
+                               size_t size)
+{
+    static const char *const mla_keys[] = {
+        "q_lora_rank",      "kv_lora_rank", "qk_nope_head_dim",
+        "qk_rope_head_dim", "v_head_dim",   NULL,
+    };
+    const int mla_dims[] = {m->q_lora_rank, m->kv_lora_rank,
+                            m->qk_nope_head_dim, m->qk_rope_head_dim,
+                            m->v_head_dim};
+    bool moe = m->experts > 1, mla = m->attention == SN_ATTN_MLA;
+
+    for (size_t i = 0; !mla && mla_keys[i]; i++)
+        if (mla_dims[i] > 0)
+            return say(msg, size, mla_keys[i], "%s needs attention: mla",
+                       mla_keys[i]);
+    if (mla && (m->kv_lora_rank < 1 || m->v_head_dim < 1 ||
+                m->qk_nope_head_dim + m->qk_rope_head_dim < 1))
+        return say(msg, size, "attention",
+                   "attention: mla needs kv_lora_rank, v_head_dim and "
+                   "qk_nope_head_dim or qk_rope_head_dim");
+    if (mla && m->head_dim > 0)
+        return say(msg, size, "head_dim",
+                   "head_dim is for attention: gqa (mla takes "
+                   "qk_nope_head_dim, qk_rope_head_dim, v_head_dim)");
+    if (!moe && (m->dense_layers > 0 || m->moe_every > 1 || m->shared_ffn > 0))
+        return say(msg, size, first_of(map, pattern_keys),
+                   "dense_layers, moe_every and shared_ffn need experts "
+                   "of 2 or more");
+    if (moe && m->dense_layers >= m->layers)
+        return say(msg, size, "dense_layers",
+                   "dense_layers %d leaves none of the %d layers MoE",
+                   m->dense_layers, m->layers);
+    if (m->shared_ffn > 0 && m->shared_experts < 1)
+        return say(msg, size, "shared_ffn", "shared_ffn needs shared_experts");
+    if (m->window_every > 0 && m->window < 1)
+        return say(msg, size, "window_every", "window_every needs window");
+    if (moe && m->moe_layers > 0 && sn_model_moe_layers(m) != m->moe_layers)
+        return say(msg, size, first_of(map, count_keys),
+                   "moe_layers %d disagrees with dense_layers %d and "
+                   "moe_every %d (%d MoE layers of %d)",
+                   m->moe_layers, m->dense_layers,
+                   m->moe_every > 1 ? m->moe_every : 1, sn_model_moe_layers(m),
+                   m->layers);
+    return check_aliases(m->aliases, msg, size) ? "aliases" : NULL;
+}
+
+int sn_model_check(const struct sn_model_info *m, const struct sn_yaml *map,
+                   const struct sn_yaml **where, char *msg, size_t size)
+{
+    const char *key = model_fault(m, map, msg, size);
+
+    if (where)
+        *where = key ? at(map, key) : NULL;
+    return key ? SN_EINPUT : SN_OK;
+}
+
 /* Attention weights of one layer. Multi-head latent attention (DeepSeek-V2
  * arXiv:2405.04434 section 2.1): the query through a rank-q_lora
  * projection (or straight from h), keys and values through the rank-
@@ -246,14 +376,22 @@ static double attn_params(const struct sn_model_info *m)
     return 2 * h * nh * hd + 2 * h * kv * hd;
 }
 
-static double mlp_params(const struct sn_model_info *m, int ffn)
+static double mlp_params(const struct sn_model_info *m, double ffn)
 {
     return (m->gated_mlp ? 3.0 : 2.0) * m->hidden * ffn;
 }
 
-static int dense_ffn(const struct sn_model_info *m)
+/* A dense layer's MLP width: as given; else, in an MoE model, as wide as
+ * the experts a token meets, (topk + shared) x ffn (DeepSeek-V3's 18432
+ * = 9 x 2048); else ffn. */
+static double dense_ffn(const struct sn_model_info *m)
 {
-    return m->dense_ffn > 0 ? m->dense_ffn : m->ffn;
+    if (m->dense_ffn > 0)
+        return m->dense_ffn;
+    if (m->experts > 1)
+        return (double)m->ffn *
+               ((m->topk > 0 ? m->topk : 1) + m->shared_experts);
+    return m->ffn;
 }
 
 /* The MLP of an MoE layer: every routed expert (or the top-k a token
@@ -268,6 +406,15 @@ static double moe_params(const struct sn_model_info *m, bool active)
            (double)m->hidden * m->experts;
 }
 
+void sn_model_parts(const struct sn_model_info *m, struct sn_model_parts *p)
+{
+    p->attn = attn_params(m);
+    p->dense = mlp_params(m, dense_ffn(m));
+    p->moe = m->experts > 1 ? moe_params(m, false) : 0;
+    p->moe_active = m->experts > 1 ? moe_params(m, true) : 0;
+    p->embeddings = (double)m->vocab * m->hidden * (m->tied_embeddings ? 1 : 2);
+}
+
 /* Parameters of a transformer from its dimensions, per layer attention
  * (attn_params), a dense MLP (3 or 2 matrices of h x ffn) or an MoE one
  * (moe_params); embeddings V h, twice when input and output are untied.
@@ -276,14 +423,15 @@ static double moe_params(const struct sn_model_info *m, bool active)
 void sn_model_params(const struct sn_model_info *m, double *total,
                      double *active)
 {
-    double attn = attn_params(m), dense = mlp_params(m, dense_ffn(m));
-    double emb = (double)m->vocab * m->hidden * (m->tied_embeddings ? 1 : 2);
-    double t = emb, a = emb;
+    struct sn_model_parts p;
+    double t, a;
 
+    sn_model_parts(m, &p);
+    t = a = p.embeddings;
     for (int i = 0; i < m->layers; i++) {
         bool moe = sn_model_layer_is_moe(m, i);
-        t += attn + (moe ? moe_params(m, false) : dense);
-        a += attn + (moe ? moe_params(m, true) : dense);
+        t += p.attn + (moe ? p.moe : p.dense);
+        a += p.attn + (moe ? p.moe_active : p.dense);
     }
     if (total)
         *total = t;

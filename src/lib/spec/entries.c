@@ -3,7 +3,6 @@
  * and the inline `accelerator:` and `workload.model` mappings. An entry
  * either names a `base` (or reuses an existing name) and changes some of
  * its figures, or gives every required figure itself. */
-#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -567,81 +566,17 @@ static int model_get_moe(struct sn__ctx *c, const struct sn_yaml *map,
     return SN_OK;
 }
 
-/* Each alias a catalog-style name (lowercase letters, digits, '-', '_',
- * '.'), comma-separated. */
-static int check_aliases(struct sn__ctx *c, const struct sn_yaml *map,
-                         const char *what, const char *list)
-{
-    size_t n = 0;
-
-    for (const char *p = list; p && *p; p++) {
-        unsigned char ch = (unsigned char)*p;
-        if (ch == ',') {
-            if (n == 0)
-                break;
-            n = 0;
-        } else if (ch != ' ') {
-            if (!(islower(ch) || isdigit(ch) || strchr("-_.", ch)) ||
-                ++n > SN_SPEC_MAX_NAME)
-                return sn__fail(c, sn__at(map, "aliases"),
-                                "%s: aliases '%.64s' is not a list of "
-                                "names (lowercase letters, digits, '-', "
-                                "'_', '.', comma-separated)",
-                                what, list);
-        }
-    }
-    if (list && *list && n == 0)
-        return sn__fail(c, sn__at(map, "aliases"),
-                        "%s: aliases '%.64s' has an empty name", what, list);
-    return SN_OK;
-}
-
-/* What the issue-17 keys need of each other and of the shape. */
+/* What the issue-17 keys need of each other and of the shape
+ * (sn_model_check), located at the key at fault. */
 static int model_check_moe(struct sn__ctx *c, const struct sn_yaml *map,
                            const char *what, const struct sn_model_info *m)
 {
-    bool moe = m->experts > 1;
+    const struct sn_yaml *where;
+    char msg[256];
 
-    if (m->attention == SN_ATTN_MLA &&
-        (m->kv_lora_rank < 1 || m->v_head_dim < 1 ||
-         m->qk_nope_head_dim + m->qk_rope_head_dim < 1))
-        return sn__fail(c, sn__at(map, "attention"),
-                        "%s: attention: mla needs kv_lora_rank, v_head_dim "
-                        "and qk_nope_head_dim or qk_rope_head_dim",
-                        what);
-    if (m->attention == SN_ATTN_MLA && sn_yaml_get(map, "head_dim"))
-        return sn__fail(c, sn__at(map, "head_dim"),
-                        "%s: head_dim is for attention: gqa (mla takes "
-                        "qk_nope_head_dim, qk_rope_head_dim, v_head_dim)",
-                        what);
-    if (!moe && (m->dense_layers > 0 || m->moe_every > 1 || m->shared_ffn > 0))
-        return sn__fail(c, sn__at(map, "experts"),
-                        "%s: dense_layers, moe_every and shared_ffn need "
-                        "experts of 2 or more",
-                        what);
-    if (m->dense_layers >= m->layers && moe)
-        return sn__fail(c, sn__at(map, "dense_layers"),
-                        "%s: dense_layers %d leaves none of the %d layers "
-                        "MoE",
-                        what, m->dense_layers, m->layers);
-    if (m->shared_ffn > 0 && m->shared_experts < 1)
-        return sn__fail(c, sn__at(map, "shared_ffn"),
-                        "%s: shared_ffn needs shared_experts", what);
-    if (m->window_every > 0 && m->window < 1)
-        return sn__fail(c, sn__at(map, "window_every"),
-                        "%s: window_every needs window", what);
-    if (moe && m->moe_layers > 0 && sn_model_moe_layers(m) != m->moe_layers)
-        return sn__fail(
-            c,
-            sn__at(map, sn_yaml_get(map, "dense_layers") ? "dense_layers"
-                        : sn_yaml_get(map, "moe_every")  ? "moe_every"
-                                                         : "moe_layers"),
-            "%s: moe_layers %d disagrees with dense_layers %d "
-            "and moe_every %d (%d MoE layers of %d)",
-            what, m->moe_layers, m->dense_layers,
-            m->moe_every > 1 ? m->moe_every : 1, sn_model_moe_layers(m),
-            m->layers);
-    return check_aliases(c, map, what, m->aliases);
+    if (!sn_model_check(m, map, &where, msg, sizeof(msg)))
+        return SN_OK;
+    return sn__fail(c, where, "%s: %s", what, msg);
 }
 
 static int model_check(struct sn__ctx *c, const struct sn_yaml *map,
