@@ -345,6 +345,12 @@ struct sn_report_html_in {
     const char *baseline; /* baseline name for the run curves */
     double now;           /* generation time (unix s), shown */
     const struct sn_bench_power_curve *power; /* bench power's curve */
+    /* the overrides (--set KEY=VALUE) already applied to spec, in order:
+     * the size sweep re-loads spec_path at each size and applies them
+     * again, so its points are of the same design as the rest */
+    const char *const *set_keys;
+    const char *const *set_values;
+    size_t nsets;
 };
 
 /* Writes one self-contained HTML document (inline SVG and CSS, no

@@ -207,9 +207,24 @@ int sn_store_runs_list(struct sn_store *st, size_t limit, struct sn_run **runs,
                        size_t *n, struct sn_error *err);
 /* The id of the newest complete run; SN_ENOTFOUND when there is none. */
 int sn_store_run_latest(struct sn_store *st, int64_t *id, struct sn_error *err);
-/* The results of a run in the order they were added. */
+/* The results of a run in the order they were added, with their raw
+ * samples; out is caller-owned (sn_results_release()). */
 int sn_store_results_get(struct sn_store *st, int64_t run,
                          struct sn_results *out, struct sn_error *err);
+/* Which raw samples sn_store_results_read() decodes; the summary figures
+ * (stats, n included) are read for every result. */
+enum sn_store_samples {
+    SN_STORE_SAMPLES_ALL,   /* every result's */
+    SN_STORE_SAMPLES_NONE,  /* none: samples NULL, nsamples 0 */
+    SN_STORE_SAMPLES_TIMES, /* those of results in seconds (unit "s"),
+                               whose distributions a report draws */
+};
+/* sn_store_results_get() reading only the samples which names: a run of
+ * 1,000 devices holds 500,000 results, and most readers want only their
+ * summaries. */
+int sn_store_results_read(struct sn_store *st, int64_t run,
+                          enum sn_store_samples which, struct sn_results *out,
+                          struct sn_error *err);
 /* The findings stored with a run, strongest first as they were stored.
  * Release with sn_store_findings_release(). */
 int sn_store_findings_get(struct sn_store *st, int64_t run,

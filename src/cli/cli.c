@@ -205,6 +205,19 @@ int cli_set_opt(int argc, char **argv, int *i, struct cli_sets *s, int *rc)
     return 1;
 }
 
+int cli_set_split(const char *kv, char key[CLI_SET_KEY_MAX], const char **value)
+{
+    const char *eq = strchr(kv, '=');
+    size_t n = eq ? (size_t)(eq - kv) : 0;
+
+    if (!eq || n == 0 || n >= CLI_SET_KEY_MAX)
+        return cli_usage_error("--set: '%s' is not KEY=VALUE", kv);
+    memcpy(key, kv, n);
+    key[n] = '\0';
+    *value = eq + 1;
+    return SN_EXIT_OK;
+}
+
 int cli_spec_load(const char *file, const struct cli_sets *s,
                   struct sn_spec *spec)
 {
@@ -214,17 +227,15 @@ int cli_spec_load(const char *file, const struct cli_sets *s,
     if (sn_spec_load(file, spec, &err))
         return cli_fail(&err);
     for (int i = 0; s && i < s->n; i++) {
-        char key[256];
-        const char *eq = strchr(s->v[i], '=');
-        size_t n = eq ? (size_t)(eq - s->v[i]) : 0;
+        char key[CLI_SET_KEY_MAX];
+        const char *value;
+        int rc = cli_set_split(s->v[i], key, &value);
 
-        if (!eq || n == 0 || n >= sizeof(key)) {
+        if (rc) {
             sn_spec_release(spec);
-            return cli_usage_error("--set: '%s' is not KEY=VALUE", s->v[i]);
+            return rc;
         }
-        memcpy(key, s->v[i], n);
-        key[n] = '\0';
-        if (sn_spec_set(spec, key, eq + 1, &err)) {
+        if (sn_spec_set(spec, key, value, &err)) {
             sn_spec_release(spec);
             return cli_fail(&err);
         }

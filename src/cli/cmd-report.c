@@ -116,6 +116,9 @@ struct report_run {
     struct sn_store *st;
     struct sn_bench_power_curve curve;
     struct sn_report_html_in in;
+    /* the --set overrides split, for the size sweep */
+    char set_keys[CLI_MAX_SETS][CLI_SET_KEY_MAX];
+    const char *keys[CLI_MAX_SETS], *values[CLI_MAX_SETS];
 };
 
 /* bench power's curve from its JSON document (--power FILE). */
@@ -169,6 +172,15 @@ static int load_design(struct report_run *x)
     x->in.spec = &x->spec;
     x->in.topo = x->topo;
     x->in.spec_path = x->o.spec ? x->o.spec : SN_SPEC_DEFAULT_NAME;
+    for (int i = 0; i < x->o.sets.n; i++) {
+        /* cli_spec_load has split each already: no error here */
+        if ((rc = cli_set_split(x->o.sets.v[i], x->set_keys[i], &x->values[i])))
+            return rc;
+        x->keys[i] = x->set_keys[i];
+    }
+    x->in.set_keys = x->keys;
+    x->in.set_values = x->values;
+    x->in.nsets = (size_t)x->o.sets.n;
     if (!x->o.model)
         return SN_EXIT_OK;
     if (sn_train_model_resolve(&x->spec.catalog, x->o.model, &x->mf, &err))

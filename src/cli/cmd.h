@@ -109,6 +109,11 @@ struct cli_sets {
 /* argv[*i] is --set VALUE or --set=VALUE: record it and return 1 (0 when
  * it is not --set; *rc set and the error printed when it is wrong). */
 int cli_set_opt(int argc, char **argv, int *i, struct cli_sets *s, int *rc);
+/* Split one --set KEY=VALUE into key (NUL-terminated) and *value (inside
+ * kv); a usage error, printed, when it is not KEY=VALUE. */
+#define CLI_SET_KEY_MAX 256
+int cli_set_split(const char *kv, char key[CLI_SET_KEY_MAX],
+                  const char **value);
 /* Load FILE (NULL: the built-in design) and apply each override in order;
  * an exit status, the error printed. */
 int cli_spec_load(const char *file, const struct cli_sets *s,

@@ -127,27 +127,31 @@ if ! chromium_run --dump-dom "data:text/html,<p>up</p>" | grep -q up; then
     [[ $fail -eq 0 ]]
     exit
 fi
-verdict() { # FILE: the checker's verdict on a copy of FILE
-    python3 - "$1" "$tmp/checked.html" tests/report/check.js <<'PY'
+inject() { # FILE JS first|last ID: the text of <pre id=ID> that JS writes
+    # into a copy of FILE, put first in it (to see errors of the page's own
+    # scripts) or last (to work them)
+    python3 - "$1" "$tmp/checked.html" "$2" "$3" <<'PY'
 import sys
 page = open(sys.argv[1], encoding="utf-8").read()
 js = open(sys.argv[3], encoding="utf-8").read()
-# first thing in the page, so errors of the page's own scripts are seen
-for tag in ("<head>", "<body>"):
+i = page.rfind("</body>") if sys.argv[4] == "last" else -1
+for tag in ("<head>", "<body>") if i < 0 else ():
     i = page.find(tag)
     if i >= 0:
         i += len(tag)
         break
-else:
-    i = 0
+i = max(i, 0)
 open(sys.argv[2], "w", encoding="utf-8").write(
     page[:i] + "<script>\n" + js + "</script>\n" + page[i:])
 PY
     chromium_run --window-size=1280,1000 --dump-dom "file://$tmp/checked.html" |
         python3 -c '
 import html, re, sys
-m = re.findall(r"<pre id=\"verdict\">(.*?)</pre>", sys.stdin.read(), re.S)
-print(html.unescape(m[-1]) if m else "no verdict: the checker did not run")'
+m = re.findall(r"<pre id=\"" + sys.argv[1] + r"\">(.*?)</pre>", sys.stdin.read(), re.S)
+print(html.unescape(m[-1]) if m else "no verdict: the checker did not run")' "$4"
+}
+verdict() { # FILE: the checker's verdict on a copy of FILE
+    inject "$1" tests/report/check.js first verdict
 }
 mkdir -p "$shots"
 for p in "${pages[@]}"; do
@@ -164,6 +168,17 @@ for p in "${pages[@]}"; do
         "file://$tmp/$p.html" >/dev/null
     [[ -s "$shots/$p.png" ]] || bad "$p: no screenshot"
 done
+# the page's script as a reader works it (interact.js): a mark's value on
+# hover, a double click zooms its drawing, Escape undoes it; the control
+# is the same page without its script
+for p in dgx-h100-superpod-su-model seed-64; do
+    v=$(inject "$tmp/$p.html" tests/report/interact.js last interact)
+    if [[ "$v" == OK ]]; then ok; else bad "$p script: $v"; fi
+done
+sed '/^<script>\/\/<!\[CDATA\[$/,/^\/\/]]><\/script>$/d' "$tmp/seed-64.html" \
+    >"$tmp/noscript.html"
+v=$(inject "$tmp/noscript.html" tests/report/interact.js last interact)
+if [[ "$v" == *"hover: no tip"* ]]; then ok; else bad "control: '$v'"; fi
 # controls: the checker sees overflow, a page too wide, a script error
 # and a blank page
 printf '%s\n' '<!doctype html><html><body><p style="width:40px">' \

@@ -93,7 +93,7 @@ static void test_title_and_path_are_escaped(void)
     in.spec_path = "a&b.yaml";
     in.now = 86400;
     REQUIRE(sn_report_html(&in, &out, &err) == 0);
-    CHECK(strstr(out.data, "<script>") == NULL);
+    CHECK(strstr(out.data, "<script>x") == NULL); /* the page's own only */
     CHECK_CONTAINS(out.data, "<h1>&lt;script&gt;x&lt;/script&gt;</h1>");
     CHECK_CONTAINS(out.data, "spec a&amp;b.yaml");
     CHECK_CONTAINS(out.data, "generated 1970-01-02 00:00 UTC");
@@ -254,7 +254,32 @@ static void test_predict_model_adds_search_and_step(void)
     drawn_release(&d);
 }
 
+/* One inline script, after the content (the page reads whole without
+ * it), fetching nothing, wrapped so the page stays well-formed XML. */
+static void test_page_script_is_inline_last_and_fetches_nothing(void)
+{
+    struct sn_report_html_in in = {0};
+    struct sn_buf out = SN_BUF_INIT;
+    struct sn_error err;
+    const char *sc, *end;
+
+    in.title = "t";
+    REQUIRE(sn_report_html(&in, &out, &err) == 0);
+    sc = strstr(out.data, "<script>//<![CDATA[");
+    REQUIRE(sc != NULL);
+    CHECK(strstr(sc + 1, "<script") == NULL);
+    CHECK(strstr(out.data, "</main>") < sc);
+    end = strstr(sc, "//]]></script>\n</body>");
+    REQUIRE(end != NULL);
+    for (const char *p = sc + strlen("<script>//<![CDATA["); p < end; p++)
+        CHECK(*p != '<' && *p != '&'); /* XML-clean without CDATA too */
+    CHECK(strstr(sc, "fetch") == NULL && strstr(sc, "XMLHttp") == NULL &&
+          strstr(sc, "src=") == NULL);
+    sn_buf_release(&out);
+}
+
 static const struct sn_test cases[] = {
+    T(test_page_script_is_inline_last_and_fetches_nothing),
     T(test_predict_busbw_equals_the_model),
     T(test_predict_model_adds_search_and_step),
     T(test_design_section_present_with_a_spec),

@@ -12,63 +12,7 @@
 #include "harness.h"
 #include "health-fixtures.h"
 #include "sn/store.h"
-
-/* A fresh directory per case; removed with everything in it. */
-static char *tmpdir(void)
-{
-    char tmpl[] = "/tmp/sn-test-store-XXXXXX";
-    char *d = mkdtemp(tmpl);
-
-    return d ? sn_xstrdup(d) : NULL;
-}
-
-static void rmdir_all(char *dir)
-{
-    char cmd[512];
-
-    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-    if (system(cmd) != 0)
-        printf("  cannot remove %s\n", dir);
-    free(dir);
-}
-
-static char *db_path(const char *dir)
-{
-    struct sn_buf b;
-
-    sn_buf_init(&b);
-    sn_buf_printf(&b, "%s/results.db", dir);
-    return sn_buf_detach(&b, NULL);
-}
-
-/* A fresh directory and *path, a results database's path in it; with st,
- * the store opened there. All of it freed by release_store; false, said
- * why, when it cannot be made. */
-static bool fresh_store(char **dir, char **path, struct sn_store **st)
-{
-    struct sn_error err;
-
-    *path = NULL;
-    *dir = tmpdir();
-    if (!*dir) {
-        printf("  cannot make a directory\n");
-        return false;
-    }
-    *path = db_path(*dir);
-    if (st && sn_store_open(*path, st, &err) != SN_OK) {
-        printf("  %s\n", err.msg);
-        return false;
-    }
-    return true;
-}
-
-/* Closes st (may be NULL) and removes what fresh_store made. */
-static void release_store(struct sn_store *st, char *path, char *dir)
-{
-    sn_store_close(st);
-    free(path);
-    rmdir_all(dir);
-}
+#include "store-fixtures.h"
 
 /* Runs sql on the file at path behind the store's back, with SQLite
  * itself; SQLite's code (SQLITE_OK when it ran). */
@@ -171,7 +115,7 @@ static void test_store_creates_schema_at_current_version_in_wal(void)
     struct sn_error err;
     char wal[600];
 
-    REQUIRE(fresh_store(&dir, &path, &st));
+    REQUIRE(fx_store_fresh(&dir, &path, &st));
     CHECK(sn_store_schema_version(st) == SN_STORE_SCHEMA_VERSION);
     CHECK(put_run(st, "00000000000000aa", 1, 1.0) > 0);
     snprintf(wal, sizeof(wal), "%s-wal", path);
@@ -180,7 +124,7 @@ static void test_store_creates_schema_at_current_version_in_wal(void)
     /* reopening migrates nothing and keeps the data */
     REQUIRE(sn_store_open(path, &st, &err) == SN_OK);
     CHECK(sn_store_schema_version(st) == SN_STORE_SCHEMA_VERSION);
-    release_store(st, path, dir);
+    fx_store_release(st, path, dir);
 }
 
 static void test_store_refuses_foreign_and_newer_files(void)
@@ -190,7 +134,7 @@ static void test_store_refuses_foreign_and_newer_files(void)
     struct sn_error err;
     FILE *f;
 
-    REQUIRE(fresh_store(&dir, &path, NULL));
+    REQUIRE(fx_store_fresh(&dir, &path, NULL));
     /* someone else's SQLite database is left alone */
     REQUIRE(behind(path, "CREATE TABLE t (x)") == SQLITE_OK);
     CHECK(sn_store_open(path, &st, &err) == SN_EINPUT);
@@ -213,7 +157,7 @@ static void test_store_refuses_foreign_and_newer_files(void)
     REQUIRE(behind(path, "PRAGMA user_version = 99") == SQLITE_OK);
     CHECK(sn_store_open(path, &st, &err) == SN_EINPUT);
     CHECK_CONTAINS(err.msg, "schema version 99 is newer");
-    release_store(NULL, path, dir);
+    fx_store_release(NULL, path, dir);
 }
 
 static void test_store_migrates_an_empty_marked_file(void)
@@ -222,13 +166,13 @@ static void test_store_migrates_an_empty_marked_file(void)
     struct sn_store *st = NULL;
     struct sn_error err;
 
-    REQUIRE(fresh_store(&dir, &path, NULL));
+    REQUIRE(fx_store_fresh(&dir, &path, NULL));
     /* version 0 with our application id: an interrupted first migration;
      * opening finishes it */
     REQUIRE(behind(path, "PRAGMA application_id = 1397641028") == SQLITE_OK);
     REQUIRE(sn_store_open(path, &st, &err) == SN_OK);
     CHECK(sn_store_schema_version(st) == SN_STORE_SCHEMA_VERSION);
-    release_store(st, path, dir);
+    fx_store_release(st, path, dir);
 }
 
 static void test_store_refuses_negative_and_unknown_versions(void)
@@ -240,7 +184,7 @@ static void test_store_refuses_negative_and_unknown_versions(void)
     struct sn_error err;
     char sql[64];
 
-    REQUIRE(fresh_store(&dir, &path, &st));
+    REQUIRE(fx_store_fresh(&dir, &path, &st));
     REQUIRE(put_run(st, "00000000000000aa", 1, 1.0) > 0);
     sn_store_close(st);
     for (size_t i = 0; i < SN_ARRAY_LEN(versions); i++) {
@@ -262,7 +206,7 @@ static void test_store_refuses_negative_and_unknown_versions(void)
     behind(path, "PRAGMA application_id = 7; PRAGMA user_version = -1");
     CHECK(sn_store_open(path, &st, &err) == SN_EINPUT);
     CHECK_CONTAINS(err.msg, "application id 0x7");
-    release_store(NULL, path, dir);
+    fx_store_release(NULL, path, dir);
 }
 
 static void test_store_half_applied_schema_is_bad_input(void)
@@ -271,7 +215,7 @@ static void test_store_half_applied_schema_is_bad_input(void)
     struct sn_store *st = NULL;
     struct sn_error err;
 
-    REQUIRE(fresh_store(&dir, &path, &st));
+    REQUIRE(fx_store_fresh(&dir, &path, &st));
     sn_store_close(st);
     /* version 1 says: no drift column, no health table; both are there */
     behind(path, "PRAGMA user_version = 1");
@@ -282,7 +226,7 @@ static void test_store_half_applied_schema_is_bad_input(void)
     behind(path, "PRAGMA user_version = 4");
     REQUIRE(sn_store_open(path, &st, &err) == SN_OK);
     CHECK(sn_store_schema_version(st) == SN_STORE_SCHEMA_VERSION);
-    release_store(st, path, dir);
+    fx_store_release(st, path, dir);
 }
 
 static void test_store_read_mode_never_creates(void)
@@ -294,7 +238,7 @@ static void test_store_read_mode_never_creates(void)
     size_t n = 9;
     char side[600];
 
-    REQUIRE(fresh_store(&dir, &path, NULL));
+    REQUIRE(fx_store_fresh(&dir, &path, NULL));
     CHECK(sn_store_open_mode(path, SN_STORE_READ, &st, &err) == SN_ENOTFOUND);
     CHECK_CONTAINS(err.msg, "no results database there");
     CHECK(access(path, F_OK) != 0);
@@ -313,7 +257,7 @@ static void test_store_read_mode_never_creates(void)
     CHECK(access(side, F_OK) != 0);
     /* a directory is not a database */
     CHECK(sn_store_open_mode(dir, SN_STORE_READ, &st, &err) == SN_EINPUT);
-    release_store(NULL, path, dir);
+    fx_store_release(NULL, path, dir);
 }
 
 static void test_store_migrates_version_1_keeping_its_data(void)
@@ -324,7 +268,7 @@ static void test_store_migrates_version_1_keeping_its_data(void)
     struct sn_baseline b;
     int64_t id;
 
-    REQUIRE(fresh_store(&dir, &path, &st));
+    REQUIRE(fx_store_fresh(&dir, &path, &st));
     id = put_run(st, "0123456789abcdef", 3, 10.0);
     REQUIRE(sn_store_baseline_save(st, "old", &id, 1, false, &err) == SN_OK);
     sn_store_close(st);
@@ -339,7 +283,7 @@ static void test_store_migrates_version_1_keeping_its_data(void)
     CHECK(b.n == 3 && b.entries[0].drift == 0.0);
     CHECK_NEAR(b.entries[0].center, 12.0, 1e-12);
     sn_baseline_release(&b);
-    release_store(st, path, dir);
+    fx_store_release(st, path, dir);
 }
 
 /* Does the file at path have a schema object of this type and name? Read
@@ -374,7 +318,7 @@ static void test_store_migrates_version_2_adding_health(void)
     size_t n = 9;
     int64_t old;
 
-    REQUIRE(fresh_store(&dir, &path, &st));
+    REQUIRE(fx_store_fresh(&dir, &path, &st));
     old = put_run(st, "0123456789abcdef", 2, 10.0);
     REQUIRE(old > 0);
     sn_store_close(st);
@@ -397,7 +341,7 @@ static void test_store_migrates_version_2_adding_health(void)
     REQUIRE(sn_store_health_get(st, run.id, &got, &n, &err) == SN_OK);
     CHECK(n == 1);
     sn_store_health_release(got, n);
-    release_store(st, path, dir);
+    fx_store_release(st, path, dir);
 }
 
 static void test_store_health_round_trips_in_order_as_columns(void)
@@ -411,7 +355,7 @@ static void test_store_health_round_trips_in_order_as_columns(void)
     sqlite3 *db;
     sqlite3_stmt *s = NULL;
 
-    REQUIRE(fresh_store(&dir, &path, &st));
+    REQUIRE(fx_store_fresh(&dir, &path, &st));
     REQUIRE(sn_store_run_begin(st, &run, &err) == SN_OK);
     h[0] = fx_store_health("node0", "pcie.link", "FAIL",
                            "0000:17:00.0 gpu 10de:2330",
@@ -448,7 +392,7 @@ static void test_store_health_round_trips_in_order_as_columns(void)
     CHECK(sqlite3_step(s) == SQLITE_DONE);
     sqlite3_finalize(s);
     sqlite3_close(db);
-    release_store(NULL, path, dir);
+    fx_store_release(NULL, path, dir);
 }
 
 static void test_store_health_put_refuses_bad_input_whole(void)
@@ -461,7 +405,7 @@ static void test_store_health_put_refuses_bad_input_whole(void)
     size_t n = 7;
     int64_t done;
 
-    REQUIRE(fresh_store(&dir, &path, &st));
+    REQUIRE(fx_store_fresh(&dir, &path, &st));
     REQUIRE(sn_store_run_begin(st, &run, &err) == SN_OK);
     h[0] = fx_store_health("node0", "nvml.ecc", "PASS", "gpu0", "0", "");
     h[1] = fx_store_health("node0", "nvml.xid", "pass", "gpu0", "none", "");
@@ -481,7 +425,7 @@ static void test_store_health_put_refuses_bad_input_whole(void)
     REQUIRE(done > 0);
     CHECK(sn_store_health_put(st, done, h, 1, &err) == SN_EINPUT);
     CHECK_CONTAINS(err.msg, "complete");
-    release_store(st, path, dir);
+    fx_store_release(st, path, dir);
 }
 
 static void test_store_run_put_keeps_health_or_nothing(void)
@@ -494,7 +438,7 @@ static void test_store_run_put_keeps_health_or_nothing(void)
     struct sn_store_health h[2], *got = NULL;
     size_t n = 0;
 
-    REQUIRE(fresh_store(&dir, &path, &st));
+    REQUIRE(fx_store_fresh(&dir, &path, &st));
     h[0] = fx_store_health("node0", "pcie.aer", "WARN", "0000:17:00.0",
                            "3 correctable", "watch it");
     h[1] = fx_store_health("node1", "kernel.log", "SKIP", "", "needs root", "");
@@ -515,7 +459,7 @@ static void test_store_run_put_keeps_health_or_nothing(void)
     REQUIRE(sn_store_runs_list(st, 0, &runs, &n, &err) == SN_OK);
     CHECK(n == 1);
     free(runs);
-    release_store(st, path, dir);
+    fx_store_release(st, path, dir);
 }
 
 static void test_store_round_trips_results_with_samples(void)
@@ -529,7 +473,7 @@ static void test_store_round_trips_results_with_samples(void)
     double s0[3] = {1.0 / 3.0, 2.5e10, -0.0}, s1[1] = {4e-6};
     char subj[64];
 
-    REQUIRE(fresh_store(&dir, &path, &st));
+    REQUIRE(fx_store_fresh(&dir, &path, &st));
     memset(r, 0, sizeof(r));
     r[0] = pair_result(2, 3, s0, 0, 0);
     r[0].samples = s0;
@@ -568,7 +512,7 @@ static void test_store_round_trips_results_with_samples(void)
     CHECK_STR(got.host, "node0");
     CHECK(got.ranks == 4 && got.nresults == 2);
     CHECK(sn_store_run_get(st, run.id + 1, &got, &err) == SN_ENOTFOUND);
-    release_store(st, path, dir);
+    fx_store_release(st, path, dir);
 }
 
 static void test_store_run_is_incomplete_until_finished(void)
@@ -584,7 +528,7 @@ static void test_store_run_is_incomplete_until_finished(void)
     struct sn_result r = pair_result(0, 1, buf, 5, 100);
     int64_t latest = 0;
 
-    REQUIRE(fresh_store(&dir, &path, &st));
+    REQUIRE(fx_store_fresh(&dir, &path, &st));
     REQUIRE(sn_store_run_begin(st, &run, &err) == SN_OK);
     REQUIRE(sn_store_add_results(st, run.id, &r, 1, &err) == SN_OK);
     REQUIRE(sn_store_run_get(st, run.id, &got, &err) == SN_OK);
@@ -617,7 +561,7 @@ static void test_store_run_is_incomplete_until_finished(void)
     /* a finished run's results are final */
     CHECK(sn_store_add_results(st, run.id, &r, 1, &err) == SN_EINPUT);
     CHECK(sn_store_run_finish(st, run.id, "PASS", NULL, 0, &err) == SN_EINPUT);
-    release_store(st, path, dir);
+    fx_store_release(st, path, dir);
 }
 
 static void test_store_add_results_is_all_or_nothing(void)
@@ -630,7 +574,7 @@ static void test_store_add_results_is_all_or_nothing(void)
     double buf[5];
     struct sn_result r[3];
 
-    REQUIRE(fresh_store(&dir, &path, &st));
+    REQUIRE(fx_store_fresh(&dir, &path, &st));
     REQUIRE(sn_store_run_begin(st, &run, &err) == SN_OK);
     r[0] = pair_result(0, 1, buf, 5, 100);
     r[1] = r[0];
@@ -647,7 +591,7 @@ static void test_store_add_results_is_all_or_nothing(void)
     REQUIRE(sn_store_results_get(st, run.id, &rs, &err) == SN_OK);
     CHECK(rs.n == 2);
     sn_results_release(&rs);
-    release_store(st, path, dir);
+    fx_store_release(st, path, dir);
 }
 
 static void test_store_lists_runs_newest_first(void)
@@ -659,7 +603,7 @@ static void test_store_lists_runs_newest_first(void)
     size_t n = 0;
     int64_t ids[3];
 
-    REQUIRE(fresh_store(&dir, &path, &st));
+    REQUIRE(fx_store_fresh(&dir, &path, &st));
     for (int i = 0; i < 3; i++)
         ids[i] = put_run(st, "0123456789abcdef", (size_t)i + 1, 1.0);
     REQUIRE(sn_store_runs_list(st, 0, &runs, &n, &err) == SN_OK);
@@ -670,7 +614,7 @@ static void test_store_lists_runs_newest_first(void)
     REQUIRE(sn_store_runs_list(st, 2, &runs, &n, &err) == SN_OK);
     CHECK(n == 2);
     free(runs);
-    release_store(st, path, dir);
+    fx_store_release(st, path, dir);
 }
 
 static void test_store_baseline_pools_runs_with_their_noise(void)
@@ -686,7 +630,7 @@ static void test_store_baseline_pools_runs_with_their_noise(void)
     struct sn_result probe;
     const struct sn_baseline_entry *e;
 
-    REQUIRE(fresh_store(&dir, &path, &st));
+    REQUIRE(fx_store_fresh(&dir, &path, &st));
     /* pair k of run 1: samples 100+10k .. 104+10k; run 2 the same +2 */
     ids[0] = put_run(st, "0123456789abcdef", 2, 100.0);
     ids[1] = put_run(st, "0123456789abcdef", 2, 102.0);
@@ -724,7 +668,7 @@ static void test_store_baseline_pools_runs_with_their_noise(void)
     REQUIRE(sn_store_baselines_list(st, &list, &nl, &err) == SN_OK);
     CHECK(nl == 1 && list[0].n == 2);
     free(list);
-    release_store(st, path, dir);
+    fx_store_release(st, path, dir);
 }
 
 static void test_store_baseline_refuses_bad_input(void)
@@ -735,7 +679,7 @@ static void test_store_baseline_refuses_bad_input(void)
     struct sn_baseline b;
     int64_t ids[3];
 
-    REQUIRE(fresh_store(&dir, &path, &st));
+    REQUIRE(fx_store_fresh(&dir, &path, &st));
     ids[0] = put_run(st, "0123456789abcdef", 1, 1.0);
     ids[1] = put_run(st, "fedcba9876543210", 1, 1.0);
     ids[2] = 999;
@@ -753,7 +697,7 @@ static void test_store_baseline_refuses_bad_input(void)
             SN_OK);
     CHECK(sn_store_baseline_get(st, "acceptence", &b, &err) == SN_ENOTFOUND);
     CHECK_CONTAINS(err.msg, "did you mean 'acceptance'?");
-    release_store(st, path, dir);
+    fx_store_release(st, path, dir);
 }
 
 /* ---- several processes opening a new file at once ----------------------- */
@@ -768,7 +712,7 @@ static void test_store_new_file_opened_by_many_processes_at_once(void)
     struct sn_store *st = NULL;
     struct sn_error err;
 
-    REQUIRE(fresh_store(&dir, &path, NULL));
+    REQUIRE(fx_store_fresh(&dir, &path, NULL));
     REQUIRE(pipe(go) == 0);
     fflush(stdout);
     /* every child waits on the pipe, then all open the same new file and
@@ -808,7 +752,7 @@ static void test_store_new_file_opened_by_many_processes_at_once(void)
         CHECK(n == OPENERS);
         free(runs);
     }
-    release_store(st, path, dir);
+    fx_store_release(st, path, dir);
 }
 
 /* ---- SIGKILL in the middle of a transaction ---------------------------- */
@@ -867,7 +811,7 @@ static void test_store_survives_sigkill_mid_transaction(void)
     long wal_before, wal_size = 0;
     bool done = false;
 
-    REQUIRE(fresh_store(&dir, &path, &st));
+    REQUIRE(fx_store_fresh(&dir, &path, &st));
     for (int i = 0; i < 3; i++)
         ids[i] = put_run(st, "0123456789abcdef", 50, 1000.0 * (i + 1));
     sn_store_close(st);
@@ -932,7 +876,7 @@ static void test_store_survives_sigkill_mid_transaction(void)
         }
     }
     free(runs);
-    release_store(st, path, dir);
+    fx_store_release(st, path, dir);
 }
 
 static void test_health_pack_round_trips_and_caps(void)
@@ -1002,7 +946,7 @@ static void test_store_migrates_version_3_adding_events(void)
     size_t n = 9;
     int64_t old;
 
-    REQUIRE(fresh_store(&dir, &path, &st));
+    REQUIRE(fx_store_fresh(&dir, &path, &st));
     old = put_run(st, "0123456789abcdef", 2, 10.0);
     REQUIRE(old > 0);
     sn_store_close(st);
@@ -1023,7 +967,7 @@ static void test_store_migrates_version_3_adding_events(void)
     ev.resolved = NAN;
     CHECK(sn_store_event_add(st, &ev, &err) == SN_OK);
     CHECK(ev.id == 1);
-    release_store(st, path, dir);
+    fx_store_release(st, path, dir);
 }
 
 static struct sn_store_event event_of(const char *host, const char *rule,
@@ -1054,7 +998,7 @@ static void test_store_events_filter_resolve_and_get(void)
     struct sn_store_events_filter f = {.since = NAN};
     size_t n = 0;
 
-    REQUIRE(fresh_store(&dir, &path, &st));
+    REQUIRE(fx_store_fresh(&dir, &path, &st));
     a = event_of("n0", "coolant_flow_low", "branch CPU1", 1000, NULL);
     b = event_of("n0", "gpu_thermal_creep", "gpu 0000:17:00.0", 2000,
                  "{\"temp_c\":71.5}");
@@ -1104,7 +1048,7 @@ static void test_store_events_filter_resolve_and_get(void)
     /* a start that is no time is refused */
     a.started = NAN;
     CHECK(sn_store_event_add(st, &a, &err) == SN_EINPUT);
-    release_store(st, path, dir);
+    fx_store_release(st, path, dir);
 }
 
 static void test_store_watch_state_round_trips_exactly(void)
@@ -1115,7 +1059,7 @@ static void test_store_watch_state_round_trips_exactly(void)
     struct sn_store_watch_state s[2], *got = NULL;
     size_t n = 0;
 
-    REQUIRE(fresh_store(&dir, &path, &st));
+    REQUIRE(fx_store_fresh(&dir, &path, &st));
     memset(s, 0, sizeof(s));
     snprintf(s[0].key, sizeof(s[0].key), "creep/gpu 0000:17:00.0");
     s[0].values[0] = 0.1 + 0.2; /* not a short decimal: exactness shows */
@@ -1147,7 +1091,7 @@ static void test_store_watch_state_round_trips_exactly(void)
     CHECK(sn_store_watch_state_get(st, "n0", &got, &n, &err) == SN_EINPUT);
     CHECK_CONTAINS(err.msg, "drift/bmc/Inlet1");
     CHECK(got == NULL && n == 0);
-    release_store(st, path, dir);
+    fx_store_release(st, path, dir);
 }
 
 static const struct sn_test cases[] = {

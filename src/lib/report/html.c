@@ -26,6 +26,10 @@ static const char css[] =
     "--edge:#5d6570;--bad:#ff6b5b;--warn:#f0a030;--ok:#66bb6a;"
     "--lim:#ff6b5b;--c0:#4fa3e0;--c1:#f0b429;--c2:#2fc49a;--c3:#e39ac6;"
     "--c4:#8dd0f5;--c5:#ff8a4c;--c6:#d4d44a}}\n"
+    ".tip{position:fixed;z-index:9;pointer-events:none;max-width:36em;"
+    "background:var(--box);color:var(--fg);border:1px solid var(--edge);"
+    "border-radius:4px;padding:3px 8px;font-size:.9em}\n"
+    "@media print{.tip{display:none}}\n"
     "@media print{:root{--bg:#fff;--fg:#000;--mut:#444;--ax:#333;"
     "--grid:#ddd;--box:#f3f3f3;--edge:#888;--c0:#0072b2;--c1:#e69f00;"
     "--c2:#009e73;--c3:#cc79a7;--c4:#56b4e9;--c5:#d55e00;--c6:#7f7f00}"
@@ -211,6 +215,59 @@ static void write_head(struct sn_buf *out, const struct sn_report_html_in *in,
     sn_buf_puts(out, "supernode " SN_VERSION "</p>\n</header>\n");
 }
 
+/* The page's one script, at its end: the value of the mark under the
+ * pointer at once (the mark's <title>, which browsers show only after a
+ * pause) and a double click on a drawing to enlarge it twice there, again
+ * (or Escape) to go back. The page reads whole without it; nothing is
+ * fetched. CDATA keeps the page well-formed XML: the code has no '<' or
+ * '&' anyway. */
+static const char script[] =
+    "<script>//<![CDATA[\n"
+    "(function () {\n"
+    "  var tip = document.createElement('div');\n"
+    "  tip.className = 'tip';\n"
+    "  tip.hidden = true;\n"
+    "  document.body.appendChild(tip);\n"
+    "  function titleOf(e) {\n"
+    "    if (!e.closest || !e.closest('svg') || e.tagName === 'svg')\n"
+    "      return null;\n"
+    "    for (var c = e.firstElementChild; c; c = c.nextElementSibling)\n"
+    "      if (c.tagName === 'title') return c.textContent;\n"
+    "    return null;\n"
+    "  }\n"
+    "  document.addEventListener('mousemove', function (ev) {\n"
+    "    var t = titleOf(ev.target);\n"
+    "    tip.hidden = !t;\n"
+    "    if (!t) return;\n"
+    "    tip.textContent = t;\n"
+    "    tip.style.left = Math.max(0, Math.min(ev.clientX + 14,\n"
+    "      window.innerWidth - tip.offsetWidth - 4)) + 'px';\n"
+    "    tip.style.top = Math.max(0, Math.min(ev.clientY + 18,\n"
+    "      window.innerHeight - tip.offsetHeight - 4)) + 'px';\n"
+    "  });\n"
+    "  function reset(s) {\n"
+    "    s.setAttribute('viewBox', s.dataset.box);\n"
+    "    delete s.dataset.box;\n"
+    "  }\n"
+    "  document.addEventListener('dblclick', function (ev) {\n"
+    "    var s = ev.target.closest ? ev.target.closest('figure svg') : null;\n"
+    "    if (!s || !s.viewBox || !s.getScreenCTM()) return;\n"
+    "    if (s.dataset.box) return reset(s);\n"
+    "    var b = s.viewBox.baseVal, p = s.createSVGPoint();\n"
+    "    p.x = ev.clientX;\n"
+    "    p.y = ev.clientY;\n"
+    "    p = p.matrixTransform(s.getScreenCTM().inverse());\n"
+    "    s.dataset.box = s.getAttribute('viewBox');\n"
+    "    s.setAttribute('viewBox', [p.x - b.width / 4, p.y - b.height / 4,\n"
+    "      b.width / 2, b.height / 2].join(' '));\n"
+    "  });\n"
+    "  document.addEventListener('keydown', function (ev) {\n"
+    "    if (ev.key !== 'Escape') return;\n"
+    "    document.querySelectorAll('svg[data-box]').forEach(reset);\n"
+    "  });\n"
+    "})();\n"
+    "//]]></script>\n";
+
 int sn_report_html(const struct sn_report_html_in *in, struct sn_buf *out,
                    struct sn_error *err)
 {
@@ -237,7 +294,9 @@ int sn_report_html(const struct sn_report_html_in *in, struct sn_buf *out,
         sn_buf_puts(out, "<p class=\"note\">Nothing to show: give a spec, "
                          "a model or runs from a store.</p>\n");
     }
-    sn_buf_puts(out, "</main>\n</body>\n</html>\n");
+    sn_buf_puts(out, "</main>\n");
+    sn_buf_puts(out, script);
+    sn_buf_puts(out, "</body>\n</html>\n");
 out:
     sn_buf_release(&body);
     return rc;

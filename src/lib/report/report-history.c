@@ -72,7 +72,8 @@ static int run_values(struct sn_store *st, struct hist *h, size_t k,
     int rc;
 
     sn_results_init(&rs);
-    rc = sn_store_results_get(st, h->runs[k].id, &rs, err);
+    rc = sn_store_results_read(st, h->runs[k].id, SN_STORE_SAMPLES_NONE, &rs,
+                               err);
     for (size_t i = 0; !rc && i < rs.n; i++) {
         const struct sn_result *r = &rs.items[i];
         struct hist_test *t = test_of(h, r->test, r->params, r->unit);

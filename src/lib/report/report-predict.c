@@ -415,6 +415,9 @@ static void fig_sweep(struct sn_buf *b, const struct sn_report_html_in *in)
             ? in->spec_path
             : NULL;
     s.key = "supernode.accelerators";
+    s.fixed_keys = in->set_keys;
+    s.fixed_values = in->set_values;
+    s.nfixed = in->nsets;
     s.values = values;
     s.nvalues = nv;
     s.model = in->model;

@@ -250,7 +250,8 @@ static int run_load(const struct sn_report_html_in *in, int64_t id,
     sn_results_init(&r->rs);
     rc = sn_store_run_get(in->store, id, &r->run, err);
     if (!rc)
-        rc = sn_store_results_get(in->store, id, &r->rs, err);
+        rc = sn_store_results_read(in->store, id, SN_STORE_SAMPLES_TIMES,
+                                   &r->rs, err);
     if (!rc)
         rc = sn_store_findings_get(in->store, id, &r->f, &r->nf, err);
     if (!rc)
