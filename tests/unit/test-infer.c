@@ -355,9 +355,9 @@ static void test_infer_public_serving_runs(void)
     /* the public serving set (TensorRT-LLM's perf-overview and blogs,
      * SGLang's large-EP blogs, NVIDIA's H200 blog) through validate:
      * every row predicted. Issue 17's target is a 20% median; the model
-     * is at 28.5% (the TensorRT-LLM offline rows of small models and
-     * FP4 on Blackwell over-predicted, docs/model.md "Inference"): the
-     * bound only keeps it from getting worse. */
+     * is at 27.5% (the TensorRT-LLM offline rows at the largest batch
+     * and small models on one GPU over-predicted, docs/model.md
+     * "Inference"): the bound only keeps it from getting worse. */
     struct sn_validate_report r;
     struct sn_error err;
     char *text = NULL;
