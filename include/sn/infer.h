@@ -41,13 +41,29 @@ struct sn_infer_layout {
 };
 
 /* The requests and number formats. */
+#define SN_INFER_GRAPHS_MAX 64
+
 struct sn_infer_work {
     int isl, osl;            /* input and output tokens per request */
     enum sn_dtype precision; /* weights and GEMMs: bf16, fp8 or fp4 */
     enum sn_dtype kv;        /* KV cache: bf16 or fp8 */
     int mtp; /* speculative decoding: tokens drafted per step by the
                 model's multi-token-prediction module (0: none) */
+    /* CUDA-graph batch sizes, ascending: a decode batch (per attention
+     * rank) runs padded to the next one, its padded slots costing GEMM,
+     * expert and communication work but no attention (TensorRT-LLM's
+     * cuda_graph_config enable_padding); above the largest it runs
+     * unpadded. ngraphs 0: no padding. */
+    int graphs[SN_INFER_GRAPHS_MAX];
+    int ngraphs;
+    /* tokens of one forward pass per attention rank, prefill chunks
+     * included: 0 for TensorRT-LLM's default (8192),
+     * SN_INFER_TOKENS_BENCH for trtllm-bench's rule from the largest
+     * batch (tensorrt_llm/bench/build/tuning.py) */
+    int max_tokens;
 };
+
+#define SN_INFER_TOKENS_BENCH (-1)
 
 /* The share of drafted tokens accepted, each given the one before:
  * DeepSeek-V3's second-token acceptance, 85-90% (DeepSeek-V3 technical

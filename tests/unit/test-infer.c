@@ -95,7 +95,10 @@ static void test_infer_weights_match_published_sizes(void)
      * rounding and the norms this count leaves out */
     struct sn_train_system s = fake_sys();
     struct sn_infer_layout l = {1, 1, 1, false, 1, false};
-    struct sn_infer_work w = {1000, 1000, SN_DTYPE_BF16, SN_DTYPE_BF16, 0};
+    struct sn_infer_work w = {.isl = 1000,
+                              .osl = 1000,
+                              .precision = SN_DTYPE_BF16,
+                              .kv = SN_DTYPE_BF16};
     struct sn_infer_result r;
     struct sn_error err;
 
@@ -117,7 +120,10 @@ static void test_infer_decode_batch_one_is_memory_bound(void)
         sn_catalog_model(sn_catalog_builtin(), "llama3-8b");
     struct sn_train_system s = fake_sys();
     struct sn_infer_layout l = {1, 1, 1, false, 1, false};
-    struct sn_infer_work w = {128, 128, SN_DTYPE_BF16, SN_DTYPE_BF16, 0};
+    struct sn_infer_work w = {.isl = 128,
+                              .osl = 128,
+                              .precision = SN_DTYPE_BF16,
+                              .kv = SN_DTYPE_BF16};
     struct sn_infer_result r;
     struct sn_error err;
     double read;
@@ -141,7 +147,10 @@ static void test_infer_mla_batch_grows_with_dp_attention(void)
     struct sn_train_system s = fake_sys();
     struct sn_infer_layout tp = {8, 8, 1, false, 0, false},
                            dp = {8, 8, 1, true, 0, false};
-    struct sn_infer_work w = {1000, 1000, SN_DTYPE_FP8, SN_DTYPE_FP8, 0};
+    struct sn_infer_work w = {.isl = 1000,
+                              .osl = 1000,
+                              .precision = SN_DTYPE_FP8,
+                              .kv = SN_DTYPE_FP8};
     struct sn_infer_result a, b;
     struct sn_error err;
 
@@ -156,7 +165,10 @@ static void test_infer_check_rejects_bad_layouts(void)
 {
     const struct sn_model_info *ds_v3 = preset("deepseek-v3");
     struct sn_train_system s = fake_sys();
-    struct sn_infer_work w = {100, 100, SN_DTYPE_BF16, SN_DTYPE_BF16, 0};
+    struct sn_infer_work w = {.isl = 100,
+                              .osl = 100,
+                              .precision = SN_DTYPE_BF16,
+                              .kv = SN_DTYPE_BF16};
     struct sn_infer_layout l = {8, 3, 1, false, 0, false};
     struct sn_error err;
 
@@ -190,7 +202,10 @@ static void test_infer_tp_across_the_domain_costs_more(void)
     struct sn_error err;
     const struct sn_model_info *m;
     struct sn_infer_layout in = {8, 1, 1, false, 64, false}, out = in;
-    struct sn_infer_work w = {1000, 1000, SN_DTYPE_FP8, SN_DTYPE_FP8, 0};
+    struct sn_infer_work w = {.isl = 1000,
+                              .osl = 1000,
+                              .precision = SN_DTYPE_FP8,
+                              .kv = SN_DTYPE_FP8};
     struct sn_infer_result a, b;
 
     REQUIRE(sn_spec_load("examples/dgx-h100-superpod-su.yaml", &spec, &err) ==
@@ -213,7 +228,10 @@ static void test_infer_search_front_is_not_dominated(void)
 {
     const struct sn_model_info *gpt_oss = preset("gpt-oss-120b");
     struct sn_train_system s = fake_sys();
-    struct sn_infer_work w = {1000, 1000, SN_DTYPE_FP8, SN_DTYPE_FP8, 0};
+    struct sn_infer_work w = {.isl = 1000,
+                              .osl = 1000,
+                              .precision = SN_DTYPE_FP8,
+                              .kv = SN_DTYPE_FP8};
     struct sn_infer_limits lim = {0, 0.05};
     struct sn_infer_point pts[400];
     struct sn_infer_search_stats st;
@@ -263,7 +281,8 @@ static void test_infer_tbo_hides_the_all_to_all_and_reads_twice(void)
         sn_catalog_model(sn_catalog_builtin(), "deepseek-v3");
     struct sn_train_system s = fake_sys();
     struct sn_infer_layout l = {32, 32, 1, true, 4096, false}, o = l;
-    struct sn_infer_work w = {2000, 100, SN_DTYPE_FP8, SN_DTYPE_FP8, 0};
+    struct sn_infer_work w = {
+        .isl = 2000, .osl = 100, .precision = SN_DTYPE_FP8, .kv = SN_DTYPE_FP8};
     struct sn_infer_result a, b;
     struct sn_error err;
     double work;
@@ -297,7 +316,10 @@ static void test_infer_mtp_gains_the_accepted_tokens(void)
     struct sn_train_system s = fake_sys();
     struct sn_infer_layout l = {8, 8, 1, false, 1, false};
     struct sn_infer_layout one = {8, 1, 1, false, 1, false};
-    struct sn_infer_work w = {1024, 2048, SN_DTYPE_FP8, SN_DTYPE_FP8, 0};
+    struct sn_infer_work w = {.isl = 1024,
+                              .osl = 2048,
+                              .precision = SN_DTYPE_FP8,
+                              .kv = SN_DTYPE_FP8};
     struct sn_infer_result a, b;
     struct sn_model_info dense;
     struct sn_error err;
@@ -331,10 +353,9 @@ static void test_infer_public_serving_runs(void)
 {
     /* the public serving set (TensorRT-LLM's perf-overview and blogs,
      * SGLang's large-EP blogs, NVIDIA's H200 blog) through validate:
-     * every row predicted. Issue 17's target is a 20% median; the model
-     * is at 28.5% (the TensorRT-LLM offline rows of small models and
-     * FP4 on Blackwell over-predicted, docs/model.md "Inference"): the
-     * bound only keeps it from getting worse. */
+     * every row predicted, median absolute error within issue 17's 20%
+     * (17.4%: docs/model.md "Validation against measured serving
+     * runs" lists each row). */
     struct sn_validate_report r;
     struct sn_error err;
     char *text = NULL;
@@ -357,11 +378,87 @@ static void test_infer_public_serving_runs(void)
             CHECK(fabs(r.rows[i].error_pct) <= 20);
     }
     printf("  median absolute error %.1f%%\n", r.median_abs_pct);
-    CHECK(r.median_abs_pct <= 30.0);
+    CHECK(r.median_abs_pct <= 20.0);
     sn_validate_report_release(&r);
 }
 
+/* A serving row that gives no layout is predicted with the search's best
+ * for its metric and says so; one whose notes say large EP runs EP and
+ * attention DP over all its GPUs. The searched row must do at least as
+ * well as that large-EP layout (the search times it too). */
+static void test_infer_validate_layout_from_search(void)
+{
+    static const char csv[] =
+        "source,model,gpu,n_gpus,precision,kv_precision,tp,ep,pp,"
+        "dp_attention,mode,isl,osl,concurrency,slo,measured_metric,"
+        "measured_value,notes\n"
+        "s,deepseek-r1,gb200-nvl72,72,fp4,fp8,,,,,decode,2000,,,,"
+        "decode_tokens_per_s_per_gpu,10000,\n"
+        "s,deepseek-r1,gb200-nvl72,72,fp4,fp8,,,,,decode,2000,,,,"
+        "decode_tokens_per_s_per_gpu,10000,large EP\n";
+    struct sn_validate_report r;
+    struct sn_error err;
+
+    REQUIRE(sn_validate_csv("t.csv", csv, strlen(csv), &r, &err) == SN_OK);
+    REQUIRE(r.nrows == 2);
+    CHECK(r.rows[0].predicted_ok && r.rows[1].predicted_ok);
+    CHECK(strstr(r.rows[0].assumed, "layout from search: tp ") != NULL);
+    CHECK(strstr(r.rows[1].assumed, "large EP") != NULL);
+    CHECK(r.rows[1].ilayout.ep == 72 && r.rows[1].ilayout.dp_attention);
+    CHECK(r.rows[0].predicted >= r.rows[1].predicted * (1 - 1e-9));
+    CHECK(!r.rows[0].ilayout.tbo);
+    sn_validate_report_release(&r);
+}
+
+/* CUDA-graph padding: a decode batch between captured sizes runs as the
+ * next one through the GEMMs, not through attention; a batch at a
+ * captured size runs as it is. trtllm-bench's token budget has a floor
+ * of 2048 (tuning.py). */
+static void test_infer_graph_padding_and_bench_budget(void)
+{
+    struct sn_train_system s = fake_sys();
+    const struct sn_model_info *m =
+        sn_catalog_model(sn_catalog_builtin(), "llama3-8b");
+    struct sn_infer_layout l = {1, 1, 1, false, 1100, false};
+    struct sn_infer_work w = {
+        .isl = 1, .osl = 100000, .precision = SN_DTYPE_FP8, .kv = SN_DTYPE_FP8};
+    struct sn_infer_result a, p, q;
+    struct sn_error err;
+    double ga, gp;
+
+    REQUIRE(m);
+    REQUIRE(sn_infer_predict(m, &s, &l, &w, &a, &err) == SN_OK);
+    w.graphs[0] = 128;
+    w.graphs[1] = 2048;
+    w.ngraphs = 2;
+    REQUIRE(sn_infer_predict(m, &s, &l, &w, &p, &err) == SN_OK);
+    ga = a.part[SN_INFER_COMPUTE] + a.part[SN_INFER_WEIGHTS];
+    gp = p.part[SN_INFER_COMPUTE] + p.part[SN_INFER_WEIGHTS];
+    CHECK(a.part[SN_INFER_COMPUTE] > 0); /* compute-bound: GEMM time */
+    CHECK_NEAR(gp / ga, 2048.0 / 1100, 1e-4);
+    CHECK_NEAR(p.part[SN_INFER_KV], a.part[SN_INFER_KV], 1e-12);
+    l.batch = 128;
+    REQUIRE(sn_infer_predict(m, &s, &l, &w, &p, &err) == SN_OK);
+    w.ngraphs = 0;
+    REQUIRE(sn_infer_predict(m, &s, &l, &w, &a, &err) == SN_OK);
+    CHECK_NEAR(p.step_s, a.step_s, 1e-12);
+    /* trtllm-bench's budget: 2 x the batch, at least 2048 tokens */
+    w.isl = w.osl = 1000;
+    l.batch = 0;
+    w.max_tokens = SN_INFER_TOKENS_BENCH;
+    REQUIRE(sn_infer_predict(m, &s, &l, &w, &p, &err) == SN_OK);
+    CHECK(p.max_batch < 1024);
+    w.max_tokens = 2048;
+    REQUIRE(sn_infer_predict(m, &s, &l, &w, &q, &err) == SN_OK);
+    CHECK_NEAR(p.prefill_tps_gpu, q.prefill_tps_gpu, 1e-9);
+    w.max_tokens = 0;
+    REQUIRE(sn_infer_predict(m, &s, &l, &w, &q, &err) == SN_OK);
+    CHECK(q.prefill_tps_gpu > p.prefill_tps_gpu);
+}
+
 static const struct sn_test cases[] = {
+    T(test_infer_graph_padding_and_bench_budget),
+    T(test_infer_validate_layout_from_search),
     T(test_infer_kv_mla_is_deepseeks_70kb),
     T(test_infer_kv_gqa_closed_form),
     T(test_infer_kv_sliding_window_caps_half_the_layers),

@@ -639,7 +639,25 @@ static void test_zeroed_env_is_released(void)
     sn_train_env_release(&e);
 }
 
+/* FP4 GEMMs on Blackwell at their measured share of the FP4 peak
+ * (cuBLASLt MXFP4 8192^3 on a B200: 5,239 of 9,000 TFLOP/s), below the
+ * FP8 share; parts without an FP4 measurement take the FP8 share. */
+static void test_calib_fp4_share_is_measured_on_blackwell(void)
+{
+    struct sn_train_calib b, g, h;
+
+    sn_train_calib_for("b200-hgx", &b);
+    sn_train_calib_for("gb200-nvl72", &g);
+    sn_train_calib_for("mi355x", &h);
+    CHECK(fabs(b.gemm_eff_fp4 / b.gemm_eff_fp8 -
+               (5239.0 / 9000) / (3432.5 / 4500)) < 1e-9);
+    CHECK(b.gemm_eff_fp4 < b.gemm_eff_fp8);
+    CHECK(fabs(g.gemm_eff_fp4 - b.gemm_eff_fp4) < 1e-12);
+    CHECK(h.gemm_eff_fp4 == h.gemm_eff_fp8);
+}
+
 static const struct sn_test cases[] = {
+    T(test_calib_fp4_share_is_measured_on_blackwell),
     T(test_zeroed_env_is_released),
     T(test_train_params_match_narayanan_formula),
     T(test_train_params_match_published_sizes),

@@ -82,6 +82,8 @@ static size_t mark_front(struct grow *g)
     double best_user = -1;
     size_t n = 0;
 
+    if (g->n == 0) /* nothing fits: no array to sort */
+        return 0;
     qsort(g->p, g->n, sizeof(*g->p), by_tps);
     for (size_t i = 0; i < g->n; i++) {
         if (g->p[i].result.output_tps_user > best_user) {
@@ -90,6 +92,7 @@ static size_t mark_front(struct grow *g)
             n++;
         }
     }
+    /* again: the front first */
     qsort(g->p, g->n, sizeof(*g->p), by_tps);
     return n;
 }

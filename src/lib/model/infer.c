@@ -285,6 +285,7 @@ struct run {
     double etp, rep;  /* expert TP; attention replication divisor */
     double kv_split;  /* ways TP splits a sequence's KV cache */
     double stage;     /* share of the layers on a stage */
+    bool pad;         /* decode batches padded to their CUDA graph */
     struct sn_error *err;
 };
 
@@ -329,6 +330,15 @@ static double stage_weights(const struct run *x, double tokens, bool read)
     return w;
 }
 
+/* The decode batch a rank runs: the next captured CUDA-graph size. */
+static double graph_batch(const struct sn_infer_work *w, double n)
+{
+    for (int i = 0; i < w->ngraphs; i++)
+        if (w->graphs[i] >= n)
+            return w->graphs[i];
+    return n;
+}
+
 /* One pass of `tokens` new tokens (seqs sequences, `ctx` context each at
  * decode; prompts of ctx tokens at prefill) through one pipeline stage on
  * one accelerator: its time by part. */
@@ -346,6 +356,10 @@ static int stage_pass(const struct run *x, double tokens, double seqs,
     int rc;
 
     memset(part, 0, sizeof(double) * SN_INFER_PART_COUNT);
+    /* a decode batch padded to its CUDA graph: the padded slots run
+     * through the GEMMs, the experts and the collectives */
+    if (!prefill && x->pad && seqs_gpu >= 1)
+        tokens *= graph_batch(x->w, seqs_gpu) / seqs_gpu;
     /* GEMMs: 2 FLOPs per active weight per token, spread over tp */
     act = layers * s->attn + dense * s->dense +
           moe * (s->shared + s->router + s->topk * s->expert);
@@ -528,6 +542,54 @@ static void memory(const struct run *x, struct sn_infer_result *r)
     r->max_batch = (int)per_rank * (l->dp_attention ? l->tp : 1);
 }
 
+/* Tokens of one forward pass per attention rank. trtllm-bench's rule
+ * (tuning.py finetune_setting): the batch, at most 4096, over pp, times
+ * 1 + isl / osl, at most 32768, rounded up to 256 below 4096 (at least
+ * 2048), to 512 below 8192, else to 1024. */
+static double pass_tokens(const struct sn_infer_work *w,
+                          const struct sn_infer_layout *l, int max_batch)
+{
+    double bs, raw;
+
+    if (w->max_tokens > 0)
+        return w->max_tokens;
+    if (w->max_tokens != SN_INFER_TOKENS_BENCH)
+        return MAX_NUM_TOKENS;
+    bs = fmin(max_batch, 4096) / l->pp;
+    raw = fmin(bs * (1 + (double)w->isl / w->osl), 32768);
+    if (raw < 4096)
+        return fmax(2048, 256 * ceil(raw / 256));
+    if (raw < 8192)
+        return 512 * ceil(raw / 512);
+    return 1024 * ceil(raw / 1024);
+}
+
+/* The average decode step of aggregated serving. With CUDA graphs only
+ * the steps without a prompt run graphed, padded (TensorRT-LLM's model
+ * engine graphs generation-only batches); a request's prompt is admitted
+ * in a step of `budget` tokens beside the decodes, so of the osl / gain
+ * steps a request lives, b isl / budget carry prompts. */
+static int decode_avg(struct run *x, double b, double ctx, double budget,
+                      double gain, double part[])
+{
+    const struct sn_infer_layout *l = x->l;
+    double eager[SN_INFER_PART_COUNT], mixed;
+    int rc;
+
+    x->pad = false;
+    rc = decode_step(x, b / l->pp, ctx, x->w->mtp, part);
+    if (rc || x->w->ngraphs == 0)
+        return rc;
+    memcpy(eager, part, sizeof(eager));
+    x->pad = true;
+    rc = decode_step(x, b / l->pp, ctx, x->w->mtp, part);
+    x->pad = false;
+    mixed = fmin(1, b * x->w->isl / budget / (x->w->osl / gain));
+    for (int i = 0; i < SN_INFER_PART_COUNT; i++)
+        part[i] = mixed * eager[i] + (1 - mixed) * part[i];
+    return rc;
+}
+
 int sn_infer_predict(const struct sn_model_info *m,
                      const struct sn_train_system *sys,
                      const struct sn_infer_layout *l,
@@ -555,7 +617,8 @@ int sn_infer_predict(const struct sn_model_info *m,
     r->prefill_s = r->ttft_s = l->pp * sum(part);
     /* prefill at full batching: forward passes of max_num_tokens per
      * attention rank, prompts of isl tokens, one stage's time per pass */
-    chunk = fmax(MAX_NUM_TOKENS, w->isl) * (l->dp_attention ? l->tp : 1);
+    chunk = fmax(pass_tokens(w, l, r->max_batch), w->isl) *
+            (l->dp_attention ? l->tp : 1);
     rc = pass(&x, chunk, chunk / w->isl, w->isl, true, part);
     if (rc)
         return rc;
@@ -563,10 +626,10 @@ int sn_infer_predict(const struct sn_model_info *m,
     /* decode: pp micro-batches of b / pp in flight, each one stage's
      * time a stage; a token every pp stage times; context halfway */
     ctx = w->isl + w->osl / 2.0;
-    rc = decode_step(&x, b / l->pp, ctx, w->mtp, r->part);
+    gain = accepted(w->mtp);
+    rc = decode_avg(&x, b, ctx, chunk, gain, r->part);
     if (rc)
         return rc;
-    gain = accepted(w->mtp);
     for (int i = 0; i < SN_INFER_PART_COUNT; i++)
         r->part[i] *= l->pp;
     r->experts_hit =

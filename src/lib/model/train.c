@@ -369,24 +369,34 @@ void sn_train_opts_legacy(struct sn_train_opts *o)
  * with Hopper's tensor cores as GEMMs did. 0 below: the generic value. */
 #define SUSTAINED 0.86
 
+/* FP4 GEMMs reach a smaller share of their peak than FP8 ones: cuBLASLt
+ * ran an 8192^3 MXFP4 GEMM on a B200 at 5,239 TFLOP/s of its 9,000 dense
+ * (cublasTest 13.3, the baseline of deepseek-ai/DeepGEMM pull request
+ * 348, 2026), 0.58 against FP8's 0.76 MAMF share; vLLM's CUTLASS NVFP4
+ * GEMM at Llama-3.1-8B shapes (N 6144, K 4096, M 16384) held 3,904
+ * (vllm-project/vllm pull request 20646). The B200's share is used for
+ * every Blackwell part [E for GB200, B300, GB300]. */
+#define FP4_B200 (5239.0 / 9000)
+
 static const struct {
     const char *match; /* substring of the lowercase accelerator name */
-    double gemm_eff, gemm_eff_fp8;
+    double gemm_eff, gemm_eff_fp8, gemm_eff_fp4;
     double attn, attn_bwd;
 } calib_table[] = {
-    {"gb300", 1822.0 / 2500, 3615.6 / 5000, 0, 0}, /* GB200's, no MAMF */
-    {"gb200", 1822.0 / 2500, 3615.6 / 5000, 0, 0},
-    {"b300", 1769.0 / 2250, 3353.3 / 4500, 0, 0},
-    {"b200", 1745.0 / 2250, 3432.5 / 4500, 0, 0},
-    {"gh200", 828.6 / 989.4, 1535.0 / 1978.9, 0.57, 0.44},
-    {"h200", 794.5 / 989.4, 1453.4 / 1978.9, 0.57, 0.44},
-    {"h800", 794.5 / 989.4, 1402.6 / 1978.9, 0.57, 0.44},
-    {"h100", 794.5 / 989.4, 1402.6 / 1978.9, 0.57, 0.44},
-    {"a100", 271.2 / 312, 0, 0, 0},
-    {"mi355", 1565.0 / 2500, 0, 0, 0},
-    {"mi325", 784.9 / 1307.4, 0, 0, 0},
-    {"mi300", 668.4 / 1307.4, 0, 0, 0},
-    {"gaudi", 1243.0 / 1835, 1289.5 / 1835, 0, 0},
+    /* GB200's, no MAMF */
+    {"gb300", 1822.0 / 2500, 3615.6 / 5000, FP4_B200, 0, 0},
+    {"gb200", 1822.0 / 2500, 3615.6 / 5000, FP4_B200, 0, 0},
+    {"b300", 1769.0 / 2250, 3353.3 / 4500, FP4_B200, 0, 0},
+    {"b200", 1745.0 / 2250, 3432.5 / 4500, FP4_B200, 0, 0},
+    {"gh200", 828.6 / 989.4, 1535.0 / 1978.9, 0, 0.57, 0.44},
+    {"h200", 794.5 / 989.4, 1453.4 / 1978.9, 0, 0.57, 0.44},
+    {"h800", 794.5 / 989.4, 1402.6 / 1978.9, 0, 0.57, 0.44},
+    {"h100", 794.5 / 989.4, 1402.6 / 1978.9, 0, 0.57, 0.44},
+    {"a100", 271.2 / 312, 0, 0, 0, 0},
+    {"mi355", 1565.0 / 2500, 0, 0, 0, 0},
+    {"mi325", 784.9 / 1307.4, 0, 0, 0, 0},
+    {"mi300", 668.4 / 1307.4, 0, 0, 0, 0},
+    {"gaudi", 1243.0 / 1835, 1289.5 / 1835, 0, 0, 0},
 };
 
 const char *sn_train_calib_for(const char *accel, struct sn_train_calib *c)
@@ -415,6 +425,8 @@ const char *sn_train_calib_for(const char *accel, struct sn_train_calib *c)
             c->gemm_eff = calib_table[i].gemm_eff * SUSTAINED;
             if (calib_table[i].gemm_eff_fp8 > 0)
                 c->gemm_eff_fp8 = calib_table[i].gemm_eff_fp8 * SUSTAINED;
+            if (calib_table[i].gemm_eff_fp4 > 0)
+                c->gemm_eff_fp4 = calib_table[i].gemm_eff_fp4 * SUSTAINED;
             if (calib_table[i].attn > 0)
                 c->attn_eff = calib_table[i].attn;
             if (calib_table[i].attn_bwd > 0)
@@ -423,9 +435,10 @@ const char *sn_train_calib_for(const char *accel, struct sn_train_calib *c)
             break;
         }
     }
-    /* No achievable-matmul measurement of FP4 GEMMs was found: they are
-     * taken to reach the share of their peak FP8 GEMMs reach [E] */
-    c->gemm_eff_fp4 = c->gemm_eff_fp8;
+    /* without a measurement of FP4 GEMMs on the part, they are taken to
+     * reach the share of their peak FP8 GEMMs reach [E] */
+    if (!(c->gemm_eff_fp4 > 0))
+        c->gemm_eff_fp4 = c->gemm_eff_fp8;
     return used;
 }
 

@@ -80,11 +80,22 @@ static long cell(const char *s, long max)
     return (long)v;
 }
 
+static bool wide_ep(const char *notes)
+{
+    char low[512];
+
+    sn__validate_lower(notes, low, sizeof(low));
+    return strstr(low, "large ep") || strstr(low, "large-scale ep") ||
+           strstr(low, "wide ep") || strstr(low, "wide-ep");
+}
+
 /* The row's layout: tp, ep, dp_attention as given, the replica as wide
- * as the largest; none given for a mixture of experts on more than one
- * server: large expert parallelism with attention data-parallel over all
- * of them, as SGLang's and TensorRT-LLM's wide-EP deployments run. */
-static bool row_layout(char **f, const struct sn_model_info *m, int *gpus_io,
+ * as the largest. A row on more than one GPU that gives none (tp 1 or
+ * empty, no ep, pp or dp_attention) and whose notes say "large EP" (or
+ * wide, large-scale) runs expert parallel with attention data-parallel
+ * over all its GPUs, as SGLang's and TensorRT-LLM's wide-EP deployments
+ * do; one whose notes do not is left to the search (*search). */
+static bool row_layout(char **f, int *gpus_io, bool *search,
                        struct sn_validate_row *row)
 {
     int gpus = *gpus_io;
@@ -101,11 +112,17 @@ static bool row_layout(char **f, const struct sn_model_info *m, int *gpus_io,
     width = tp > ep ? tp : ep;
     if (dpa > width)
         width = dpa;
-    if (width <= 1 && gpus > 8 && m->experts > 1) {
+    *search = width <= 1 && pp <= 1 && gpus > 1;
+    if (*search && wide_ep(f[I_NOTES])) {
+        *search = false;
         width = ep = dpa = gpus;
         sn__validate_append(row->assumed, sizeof(row->assumed),
-                            "no layout given: EP and attention DP over "
+                            "notes say large EP: EP and attention DP over "
                             "all GPUs");
+    }
+    if (*search) {
+        l->tp = l->ep = l->pp = 1;
+        return true;
     }
     if (width < 1)
         width = 1;
@@ -135,9 +152,23 @@ static bool row_layout(char **f, const struct sn_model_info *m, int *gpus_io,
  * cells; what was taken is said in assumed. */
 static void row_work(char **f, struct sn_validate_row *row)
 {
+    /* the CUDA-graph batch sizes of TensorRT-LLM's perf-overview runs,
+     * padding on (docs/source/performance/perf-overview.md, the
+     * llm_options.yml of its trtllm-bench commands) */
+    static const int trtllm_bench[] = {
+        1, 2, 4, 8, 16, 32, 64, 128, 256, 384, 512, 1024, 2048, 4096, 8192};
     struct sn_infer_work *w = &row->iwork;
-    char prec[64], kv[32], notes[512];
+    char prec[64], kv[32], notes[512], src[256];
     long isl = cell(f[I_ISL], 10000000), osl = cell(f[I_OSL], 10000000);
+
+    sn__validate_lower(f[I_SOURCE], src, sizeof(src));
+    if (strstr(src, "trtllm-bench")) {
+        w->ngraphs = (int)SN_ARRAY_LEN(trtllm_bench);
+        memcpy(w->graphs, trtllm_bench, sizeof(trtllm_bench));
+        w->max_tokens = SN_INFER_TOKENS_BENCH;
+        sn__validate_append(row->assumed, sizeof(row->assumed),
+                            "trtllm-bench's CUDA graphs and token budget");
+    }
 
     sn__validate_lower(f[I_PRECISION], prec, sizeof(prec));
     sn__validate_lower(f[I_KV], kv, sizeof(kv));
@@ -187,6 +218,61 @@ static const struct sn_model_info *row_model(char **f,
     return m;
 }
 
+/* Points the search may return to validate: more than it times on a
+ * thousand GPUs (about 1,400 on 72). */
+#define SEARCH_CAP 16384
+
+/* The search's best layout for the row's GPUs and metric: the most of a
+ * throughput, the least of a latency, among the layouts that fit (no
+ * latency limit) with two-batch overlap as the notes say (a runtime
+ * choice the row states, not one for the search); said in assumed. */
+static bool search_layout(const struct sn_model_info *m,
+                          const struct sn_train_system *sys, int gpus,
+                          const char *metric, struct sn_validate_row *row)
+{
+    struct sn_infer_limits lim = {0, 0};
+    struct sn_infer_search_stats st;
+    struct sn_error err;
+    struct sn_infer_layout *l = &row->ilayout;
+    struct sn_infer_point *pts = sn_xcalloc(SEARCH_CAP, sizeof(*pts));
+    bool lower = !strcmp(metric, "ttft_s") || !strcmp(metric, "tpot_ms");
+    double v, top = 0;
+    long best = -1;
+    char buf[96];
+    size_t n = 0;
+
+    if (sn_infer_search(m, sys, gpus, &row->iwork, &lim, pts, SEARCH_CAP, &n,
+                        &st, &err)) {
+        snprintf(row->reason, sizeof(row->reason), "search: %.240s", err.msg);
+        free(pts);
+        return false;
+    }
+    for (size_t i = 0; i < n; i++) {
+        int reps = gpus / (pts[i].layout.tp * pts[i].layout.pp);
+        if (!pts[i].result.fits || pts[i].layout.tbo != row->ilayout.tbo ||
+            !metric_of(metric, &pts[i].result, reps, &v))
+            continue;
+        if (best < 0 || (lower ? v < top : v > top)) {
+            best = (long)i;
+            top = v;
+        }
+    }
+    if (best < 0) {
+        snprintf(row->reason, sizeof(row->reason),
+                 "no layout given and none of the %zu the search timed fits "
+                 "%d GPUs",
+                 st.timed, gpus);
+        free(pts);
+        return false;
+    }
+    *l = pts[best].layout;
+    free(pts);
+    snprintf(buf, sizeof(buf), "layout from search: tp %d ep %d pp %d%s", l->tp,
+             l->ep, l->pp, l->dp_attention ? " attention DP" : "");
+    sn__validate_append(row->assumed, sizeof(row->assumed), buf);
+    return true;
+}
+
 static void predict(struct owned *own, char **f, int line,
                     struct sn_validate_row *row)
 {
@@ -197,6 +283,7 @@ static void predict(struct owned *own, char **f, int line,
     int gpus = 0;
     long v = cell(f[I_NGPUS], 10000000), conc = cell(f[I_CONC], 100000000);
     double pred;
+    bool search = false;
 
     row->infer = true;
     row->line = line;
@@ -216,12 +303,9 @@ static void predict(struct owned *own, char **f, int line,
         return;
     }
     gpus = row->gpus = (int)v;
-    if (!(m = row_model(f, row)) || !row_layout(f, m, &gpus, row))
+    if (!(m = row_model(f, row)) || !row_layout(f, &gpus, &search, row))
         return;
     row_work(f, row);
-    if (conc > 0) /* requests in flight, spread over the replicas */
-        row->ilayout.batch =
-            (int)((conc * row->ilayout.tp * row->ilayout.pp + gpus - 1) / gpus);
     spec = sn_validate_system_spec(f[I_GPU], "", gpus < 8 ? 8 : gpus,
                                    row->system, sizeof(row->system));
     if (!spec) {
@@ -238,6 +322,11 @@ static void predict(struct owned *own, char **f, int line,
                  row->system, e->msg);
         return;
     }
+    if (search && !search_layout(m, &e->env.sys, gpus, f[I_METRIC], row))
+        return;
+    if (conc > 0) /* requests in flight, spread over the replicas */
+        row->ilayout.batch =
+            (int)((conc * row->ilayout.tp * row->ilayout.pp + gpus - 1) / gpus);
     if (sn_infer_predict(m, &e->env.sys, &row->ilayout, &row->iwork,
                          &row->iresult, &err)) {
         snprintf(row->reason, sizeof(row->reason), "%.250s", err.msg);
