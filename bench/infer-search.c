@@ -27,7 +27,10 @@ int main(int argc, char **argv)
 {
     struct sn_spec spec;
     struct sn_train_env env;
-    struct sn_infer_work w = {1024, 1024, SN_DTYPE_BF16, SN_DTYPE_BF16, 0};
+    struct sn_infer_work w = {.isl = 1024,
+                              .osl = 1024,
+                              .precision = SN_DTYPE_BF16,
+                              .kv = SN_DTYPE_BF16};
     struct sn_infer_limits lim = {0, 0};
     struct sn_infer_search_stats cold, warm;
     struct sn_infer_point best[1];

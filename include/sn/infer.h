@@ -65,6 +65,11 @@ struct sn_infer_work {
 
 #define SN_INFER_TOKENS_BENCH (-1)
 
+/* trtllm-bench's runs as TensorRT-LLM's perf-overview gives them: its
+ * CUDA-graph sizes with padding (w->graphs, w->ngraphs) and its token
+ * budget rule (w->max_tokens); the rest of w is left as it is. */
+void sn_infer_trtllm_bench(struct sn_infer_work *w);
+
 /* The share of drafted tokens accepted, each given the one before:
  * DeepSeek-V3's second-token acceptance, 85-90% (DeepSeek-V3 technical
  * report, arXiv 2412.19437, section 5.4.3), its low end, taken for every

@@ -1,9 +1,15 @@
 /* cli-infer.c: the serving options `sim infer` and `sweep --infer` share:
  * the requests (--isl, --osl, --mtp), the number formats (--precision,
- * --kv-precision) and the latency limits (--ttft, --tpot). */
+ * --kv-precision), the latency limits (--ttft, --tpot) and how the
+ * runtime batches (--cuda-graphs, --max-tokens). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd.h"
+#include "sn/infer.h"
+
+_Static_assert(CLI_GRAPHS_MAX == SN_INFER_GRAPHS_MAX,
+               "--cuda-graphs holds what sn_infer_work does");
 
 #define LEN_MAX 10000000 /* tokens per request: ten times any context */
 
@@ -26,6 +32,58 @@ static int parse_dtype(const char *opt, const char *v, int *out)
     if (sn_dtype_parse(v, &d, &err))
         return cli_usage_error("%s: %s", opt, err.msg);
     *out = (int)d;
+    return SN_EXIT_OK;
+}
+
+/* --cuda-graphs: ascending sizes, comma-separated, or trtllm-bench. */
+static int parse_graphs(const char *v, struct cli_infer_req *q)
+{
+    const char *p = v;
+
+    q->ngraphs = 0;
+    if (!strcmp(v, "trtllm-bench")) {
+        struct sn_infer_work w = {0};
+
+        sn_infer_trtllm_bench(&w);
+        q->ngraphs = w.ngraphs;
+        memcpy(q->graphs, w.graphs, sizeof(int) * (size_t)w.ngraphs);
+        return SN_EXIT_OK;
+    }
+    while (*p) {
+        char *end;
+        long n = strtol(p, &end, 10);
+
+        if (end == p || n < 1 || n > 1000000 || (*end && *end != ',') ||
+            q->ngraphs == CLI_GRAPHS_MAX ||
+            (q->ngraphs && n <= q->graphs[q->ngraphs - 1]))
+            return cli_usage_error("--cuda-graphs '%s': expected up to %d "
+                                   "batch sizes in ascending order, 1 to "
+                                   "1000000, comma-separated (or "
+                                   "trtllm-bench)",
+                                   v, CLI_GRAPHS_MAX);
+        q->graphs[q->ngraphs++] = (int)n;
+        p = *end ? end + 1 : end;
+    }
+    if (!q->ngraphs)
+        return cli_usage_error("--cuda-graphs: no sizes given");
+    return SN_EXIT_OK;
+}
+
+/* --max-tokens: tokens of one forward pass, or trtllm-bench's rule. */
+static int parse_tokens(const char *v, struct cli_infer_req *q)
+{
+    long long n;
+    struct sn_error err;
+
+    if (!strcmp(v, "trtllm-bench")) {
+        q->max_tokens = SN_INFER_TOKENS_BENCH;
+        return SN_EXIT_OK;
+    }
+    if (sn_parse_long(v, 1, 1000000, &n, &err))
+        return cli_usage_error("--max-tokens '%s': expected 1 to 1000000 "
+                               "tokens or trtllm-bench",
+                               v);
+    q->max_tokens = (int)n;
     return SN_EXIT_OK;
 }
 
@@ -58,6 +116,10 @@ int cli_infer_req_opt(int argc, char **argv, int *i, struct cli_infer_req *q,
         *rc = parse_time("--ttft", v, &q->ttft);
     else if ((v = cli_opt_value(argc, argv, i, "--tpot", NULL, rc)))
         *rc = parse_time("--tpot", v, &q->tpot);
+    else if ((v = cli_opt_value(argc, argv, i, "--cuda-graphs", NULL, rc)))
+        *rc = parse_graphs(v, q);
+    else if ((v = cli_opt_value(argc, argv, i, "--max-tokens", NULL, rc)))
+        *rc = parse_tokens(v, q);
     else
         return *rc != 0;
     q->given = true;
@@ -74,6 +136,9 @@ void cli_infer_req_work(const struct cli_infer_req *q, struct sn_infer_work *w,
         q->precision >= 0 ? (enum sn_dtype)q->precision : SN_DTYPE_BF16;
     w->kv = q->kv >= 0 ? (enum sn_dtype)q->kv : SN_DTYPE_BF16;
     w->mtp = (int)q->mtp;
+    w->ngraphs = q->ngraphs;
+    memcpy(w->graphs, q->graphs, sizeof(int) * (size_t)q->ngraphs);
+    w->max_tokens = q->max_tokens;
     lim->ttft = q->ttft;
     lim->tpot = q->tpot;
 }

@@ -45,14 +45,18 @@ int cli_subcommand(const struct sn_cmd *self, const struct cli_sub *subs,
                    size_t n, int argc, char **argv);
 /* The serving options `sim infer` and `sweep --infer` share (cli-infer.c):
  * --isl N --osl N (1024 each by default), --mtp N, --precision and
- * --kv-precision (bf16 by default), --ttft T and --tpot T (none). */
+ * --kv-precision (bf16 by default), --ttft T and --tpot T (none),
+ * --cuda-graphs SIZES|trtllm-bench and --max-tokens N|trtllm-bench. */
 struct sn_infer_work;
 struct sn_infer_limits;
+#define CLI_GRAPHS_MAX 64 /* SN_INFER_GRAPHS_MAX */
 struct cli_infer_req {
     long long isl, osl, mtp;
-    int precision, kv; /* -1: not given */
-    double ttft, tpot; /* seconds; 0: none */
-    bool given;        /* any of them was given */
+    int precision, kv;                   /* -1: not given */
+    double ttft, tpot;                   /* seconds; 0: none */
+    int graphs[CLI_GRAPHS_MAX], ngraphs; /* --cuda-graphs */
+    int max_tokens;                      /* --max-tokens; 0: default */
+    bool given;                          /* any of them was given */
 };
 void cli_infer_req_init(struct cli_infer_req *q);
 /* argv[*i] is one of those options: parse it into q and return 1 (*rc

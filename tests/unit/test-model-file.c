@@ -97,7 +97,10 @@ static int figures_of(const struct sn_model_info *m,
     struct sn_train_search s;
     struct sn_train_opts o;
     struct sn_train_search_stats st;
-    struct sn_infer_work w = {1000, 1000, SN_DTYPE_FP8, SN_DTYPE_FP8, 0};
+    struct sn_infer_work w = {.isl = 1000,
+                              .osl = 1000,
+                              .precision = SN_DTYPE_FP8,
+                              .kv = SN_DTYPE_FP8};
     struct sn_infer_limits lim = {0, 0.05};
     static struct sn_infer_point pts[2000];
     struct sn_infer_search_stats ist;

@@ -244,7 +244,10 @@ static void test_infer_documents_name_their_mode(void)
 {
     struct train_case c;
     struct sn_infer_layout l = {.tp = 8, .ep = 1, .pp = 1, .batch = 16};
-    struct sn_infer_work wk = {1024, 256, SN_DTYPE_BF16, SN_DTYPE_BF16, 0};
+    struct sn_infer_work wk = {.isl = 1024,
+                               .osl = 256,
+                               .precision = SN_DTYPE_BF16,
+                               .kv = SN_DTYPE_BF16};
     struct sn_infer_result r;
     struct sn_infer_search_stats st = {.timed = 7, .pareto = 2, .best = 1};
     struct sn_infer_point pts[2];

@@ -330,6 +330,18 @@ static double stage_weights(const struct run *x, double tokens, bool read)
     return w;
 }
 
+void sn_infer_trtllm_bench(struct sn_infer_work *w)
+{
+    /* docs/source/performance/perf-overview.md, the llm_options.yml of
+     * its trtllm-bench commands: padding on, these sizes */
+    static const int sizes[] = {1,   2,   4,   8,    16,   32,   64,  128,
+                                256, 384, 512, 1024, 2048, 4096, 8192};
+
+    w->ngraphs = (int)SN_ARRAY_LEN(sizes);
+    memcpy(w->graphs, sizes, sizeof(sizes));
+    w->max_tokens = SN_INFER_TOKENS_BENCH;
+}
+
 /* The decode batch a rank runs: the next captured CUDA-graph size. */
 static double graph_batch(const struct sn_infer_work *w, double n)
 {

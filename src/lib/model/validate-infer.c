@@ -152,20 +152,13 @@ static bool row_layout(char **f, int *gpus_io, bool *search,
  * cells; what was taken is said in assumed. */
 static void row_work(char **f, struct sn_validate_row *row)
 {
-    /* the CUDA-graph batch sizes of TensorRT-LLM's perf-overview runs,
-     * padding on (docs/source/performance/perf-overview.md, the
-     * llm_options.yml of its trtllm-bench commands) */
-    static const int trtllm_bench[] = {
-        1, 2, 4, 8, 16, 32, 64, 128, 256, 384, 512, 1024, 2048, 4096, 8192};
     struct sn_infer_work *w = &row->iwork;
     char prec[64], kv[32], notes[512], src[256];
     long isl = cell(f[I_ISL], 10000000), osl = cell(f[I_OSL], 10000000);
 
     sn__validate_lower(f[I_SOURCE], src, sizeof(src));
     if (strstr(src, "trtllm-bench")) {
-        w->ngraphs = (int)SN_ARRAY_LEN(trtllm_bench);
-        memcpy(w->graphs, trtllm_bench, sizeof(trtllm_bench));
-        w->max_tokens = SN_INFER_TOKENS_BENCH;
+        sn_infer_trtllm_bench(w);
         sn__validate_append(row->assumed, sizeof(row->assumed),
                             "trtllm-bench's CUDA graphs and token budget");
     }
