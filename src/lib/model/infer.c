@@ -58,21 +58,6 @@ static double head_dim(const struct sn_model_info *m)
     return m->heads > 0 ? (double)m->hidden / m->heads : 0;
 }
 
-/* Layers with an MoE MLP: as given, else every moe_every-th layer after
- * the dense ones. */
-static int moe_layers(const struct sn_model_info *m)
-{
-    int every = m->moe_every > 1 ? m->moe_every : 1;
-
-    if (m->experts <= 1)
-        return 0;
-    if (m->moe_layers > 0 && m->moe_layers <= m->layers)
-        return m->moe_layers;
-    if (m->dense_layers >= m->layers)
-        return 0;
-    return (m->layers - m->dense_layers) / every;
-}
-
 static void shape_init(const struct sn_model_info *m, struct shape *s)
 {
     double h = m->hidden, a = m->heads, mats = m->gated_mlp ? 3 : 2;
@@ -85,7 +70,7 @@ static void shape_init(const struct sn_model_info *m, struct shape *s)
     s->v = m->vocab;
     s->heads = a;
     s->layers = m->layers;
-    s->nmoe = moe_layers(m);
+    s->nmoe = sn_model_moe_layers(m); /* the catalog's layer pattern */
     s->ndense = m->layers - s->nmoe;
     if (is_mla(m)) {
         /* DeepSeek-V2 section 2.1: q through a rank-q_lora bottleneck
