@@ -2,7 +2,6 @@
  * the requests (--isl, --osl, --mtp), the number formats (--precision,
  * --kv-precision), the latency limits (--ttft, --tpot) and how the
  * runtime batches (--cuda-graphs, --max-tokens). */
-#include <stdlib.h>
 #include <string.h>
 
 #include "cmd.h"
@@ -38,9 +37,10 @@ static int parse_dtype(const char *opt, const char *v, int *out)
 /* --cuda-graphs: ascending sizes, comma-separated, or trtllm-bench. */
 static int parse_graphs(const char *v, struct cli_infer_req *q)
 {
-    const char *p = v;
+    long long x[CLI_GRAPHS_MAX];
+    size_t n = 0;
+    int rc;
 
-    q->ngraphs = 0;
     if (!strcmp(v, "trtllm-bench")) {
         struct sn_infer_work w = {0};
 
@@ -49,24 +49,18 @@ static int parse_graphs(const char *v, struct cli_infer_req *q)
         memcpy(q->graphs, w.graphs, sizeof(int) * (size_t)w.ngraphs);
         return SN_EXIT_OK;
     }
-    while (*p) {
-        char *end;
-        long n = strtol(p, &end, 10);
-
-        if (end == p || n < 1 || n > 1000000 || (*end && *end != ',') ||
-            q->ngraphs == CLI_GRAPHS_MAX ||
-            (q->ngraphs && n <= q->graphs[q->ngraphs - 1]))
+    rc = cli_parse_list("--cuda-graphs", v, 1, 1000000, x, CLI_GRAPHS_MAX, &n);
+    for (size_t k = 0; !rc && k < n; k++) {
+        if (k && x[k] <= x[k - 1])
             return cli_usage_error("--cuda-graphs '%s': expected up to %d "
                                    "batch sizes in ascending order, 1 to "
                                    "1000000, comma-separated (or "
                                    "trtllm-bench)",
                                    v, CLI_GRAPHS_MAX);
-        q->graphs[q->ngraphs++] = (int)n;
-        p = *end ? end + 1 : end;
+        q->graphs[k] = (int)x[k];
     }
-    if (!q->ngraphs)
-        return cli_usage_error("--cuda-graphs: no sizes given");
-    return SN_EXIT_OK;
+    q->ngraphs = rc ? 0 : (int)n;
+    return rc;
 }
 
 /* --max-tokens: tokens of one forward pass, or trtllm-bench's rule. */

@@ -124,6 +124,29 @@ int cli_parse_long(const char *opt, const char *text, long long min,
     return SN_EXIT_OK;
 }
 
+int cli_parse_list(const char *opt, const char *v, long long min, long long max,
+                   long long *out, size_t cap, size_t *n)
+{
+    char buf[512], *save, *item;
+    int rc;
+
+    if (strlen(v) >= sizeof(buf))
+        return cli_usage_error("%s: a list longer than %zu characters", opt,
+                               sizeof(buf) - 1);
+    sn_strlcpy(buf, v, sizeof(buf));
+    *n = 0;
+    for (save = buf; (item = sn_tok_next(&save, ','));) {
+        if (*n == cap)
+            return cli_usage_error("%s: at most %zu values", opt, cap);
+        if ((rc = cli_parse_long(opt, item, min, max, &out[*n])))
+            return rc;
+        (*n)++;
+    }
+    if (*n == 0)
+        return cli_usage_error("%s: an empty list", opt);
+    return SN_EXIT_OK;
+}
+
 const char *cli_opt_value(int argc, char **argv, int *i, const char *name,
                           const char *alias, int *rc)
 {

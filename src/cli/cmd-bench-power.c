@@ -10,35 +10,22 @@
 #include "cli-health.h"
 #include "cmd.h"
 
-/* A comma-separated list of whole numbers in [min, max] into out. */
+/* A comma-separated list of whole numbers in [min, max]: power limits
+ * (watts) or clocks (MHz). */
 static int parse_numbers(const char *opt, const char *v, long long min,
                          long long max, double *limits, unsigned *clocks,
                          size_t *n)
 {
-    char buf[512], *save, *item;
-    long long x;
-    int rc;
+    long long x[SN_BENCH_POWER_MAX];
+    int rc = cli_parse_list(opt, v, min, max, x, SN_BENCH_POWER_MAX, n);
 
-    if (strlen(v) >= sizeof(buf))
-        return cli_usage_error("%s: a list longer than %zu characters", opt,
-                               sizeof(buf) - 1);
-    sn_strlcpy(buf, v, sizeof(buf));
-    *n = 0;
-    for (save = buf; (item = sn_tok_next(&save, ','));) {
-        if (*n == SN_BENCH_POWER_MAX)
-            return cli_usage_error("%s: at most %d points", opt,
-                                   SN_BENCH_POWER_MAX);
-        if ((rc = cli_parse_long(opt, item, min, max, &x)))
-            return rc;
+    for (size_t k = 0; !rc && k < *n; k++) {
         if (limits)
-            limits[*n] = (double)x;
+            limits[k] = (double)x[k];
         else
-            clocks[*n] = (unsigned)x;
-        (*n)++;
+            clocks[k] = (unsigned)x[k];
     }
-    if (*n == 0)
-        return cli_usage_error("%s: an empty list", opt);
-    return SN_EXIT_OK;
+    return rc;
 }
 
 /* One option at argv[*i]; *rc set on a bad one. Returns 1 when taken. */

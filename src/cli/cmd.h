@@ -85,6 +85,10 @@ void cli_print(const struct sn_buf *buf);
 /* Parse a whole number option within [min, max]. */
 int cli_parse_long(const char *opt, const char *text, long long min,
                    long long max, long long *out);
+/* A comma-separated list of at most cap whole numbers within [min, max]
+ * into out[0..*n); an empty or over-long list is a usage error. */
+int cli_parse_list(const char *opt, const char *v, long long min, long long max,
+                   long long *out, size_t cap, size_t *n);
 /* The value of option `name` (or its short `alias`, may be NULL) given as
  * "--opt VALUE" or "--opt=VALUE" at argv[*i], advancing *i past it; NULL
  * when argv[*i] is not that option, or (with *rc set to the usage exit

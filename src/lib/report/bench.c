@@ -337,6 +337,16 @@ static void cell_num(struct sn_table *t, double v, int decimals)
         sn_table_cell(t, "-");
 }
 
+/* The 95% interval of the median, scaled: "lo-hi", or "-" without one. */
+static void cell_ci(struct sn_table *t, const struct sn_bench_stats *s,
+                    double scale)
+{
+    if (isfinite(s->ci_lo))
+        sn_table_cell(t, "%.2f-%.2f", s->ci_lo / scale, s->ci_hi / scale);
+    else
+        sn_table_cell(t, "-");
+}
+
 static void expected_cells(struct sn_table *t, const struct sn_bench_result *r,
                            double scale, int decimals)
 {
@@ -383,11 +393,7 @@ static void render_compute(const struct sn_bench_results *res,
         sn_table_cell(&t, "%lld", (long long)r->gemm_m);
         cell_num(&t, r->time * 1e6, 1);
         cell_num(&t, r->stats.median / scale, 2);
-        if (isfinite(r->stats.ci_lo))
-            sn_table_cell(&t, "%.2f-%.2f", r->stats.ci_lo / scale,
-                          r->stats.ci_hi / scale);
-        else
-            sn_table_cell(&t, "-");
+        cell_ci(&t, &r->stats, scale);
         cell_num(&t, 100 * r->stats.cv, 2);
         if (exp)
             expected_cells(&t, r, scale, 1);
@@ -476,11 +482,7 @@ static void render_host(const struct sn_bench_results *res,
         sn_table_cell(&t, "%s", r->pinned ? "pinned" : "pageable");
         sn_table_cell(&t, "%llu", (unsigned long long)r->bytes);
         cell_num(&t, r->stats.median / 1e9, 2);
-        if (isfinite(r->stats.ci_lo))
-            sn_table_cell(&t, "%.2f-%.2f", r->stats.ci_lo / 1e9,
-                          r->stats.ci_hi / 1e9);
-        else
-            sn_table_cell(&t, "-");
+        cell_ci(&t, &r->stats, 1e9);
         cell_num(&t, 100 * r->stats.cv, 2);
     }
     sn_table_render(&t, out);
