@@ -34,8 +34,8 @@ fi
 
 missing=()
 for p in "${all[@]}"; do
-    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
-            grep -q "install ok installed"; then
+    if ! "${SN_DPKG_QUERY:-dpkg-query}" -W -f='${Status}' "$p" 2>/dev/null |
+            grep -qx "install ok installed"; then
         missing+=("$p")
     fi
 done
@@ -53,8 +53,58 @@ fi
 
 echo "supernode: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
-if ! apt-get install -y -q --no-install-recommends "${missing[@]}" \
-        >/dev/null 2>&1; then
-    apt-get update -q >/dev/null
-    apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+
+# apt-get with the package lock waited for: unattended upgrades at boot
+# hold /var/lib/dpkg/lock-frontend for minutes, and apt gives up at once
+# by default. apt waits DPkg::Lock::Timeout seconds for the dpkg locks
+# (apt 1.9.11 and later; Debian 12 has 2.6) before it fails; the loop
+# says what it waits for after those 10 s, waits on, and also covers the
+# lists lock of `apt-get update`.
+apt_get=${SN_APT_GET:-apt-get}
+lock_wait=${SN_APT_LOCK_WAIT:-900}
+apt_locked() { # stderr file: did apt fail on a lock another process holds?
+    grep -qE 'Could not get lock|Unable to acquire the dpkg frontend lock|Unable to lock directory|is another process using it' "$1"
+}
+apt_retry() { # quiet|loud, apt-get arguments...: stdout dropped; apt's
+    # error is printed when loud; the waiting is said either way
+    local quiet=$1 err out start now said=0 rc
+    shift
+    err=$(mktemp)
+    out=$(mktemp)
+    start=$SECONDS
+    while :; do
+        rc=0
+        "$apt_get" -o DPkg::Lock::Timeout=10 "$@" >"$out" 2>"$err" || rc=$?
+        if [[ $rc -eq 0 ]] || ! apt_locked "$err"; then
+            break
+        fi
+        now=$((SECONDS - start))
+        if [[ $now -ge $lock_wait ]]; then
+            echo "supernode: another package manager held the package" \
+                 "lock for ${now} s; run 'make run' again when it" \
+                 "has finished" >&2
+            break
+        fi
+        if [[ $said -eq 0 ]]; then
+            echo "supernode: another package manager is running" \
+                 "($(grep -ohE 'held by process [0-9]+( \([^).]*\))?' "$err" "$out" |
+                     head -n 1 || true)); waiting up to ${lock_wait} s" >&2
+            said=1
+        fi
+        sleep "${SN_APT_RETRY_S:-5}"
+    done
+    if [[ $said -eq 1 && $rc -eq 0 ]]; then
+        echo "supernode: the package lock was free after" \
+             "$((SECONDS - start)) s" >&2
+    fi
+    [[ $rc -eq 0 || $quiet == quiet ]] || cat "$err" >&2
+    rm -f "$err" "$out"
+    return "$rc"
+}
+
+# the package lists may be old or absent on a fresh machine: on a failed
+# install, update them once and try again
+if ! apt_retry quiet install -y -q --no-install-recommends "${missing[@]}"; then
+    apt_retry loud update -q
+    apt_retry loud install -y -q --no-install-recommends "${missing[@]}"
 fi
