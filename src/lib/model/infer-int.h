@@ -31,6 +31,8 @@ struct sn__infer_costs {
                                       prompt chunk: eager, unpadded */
     int nt;
     double tokens[SN__INFER_GRID], prefill[SN__INFER_GRID];
+    double base;   /* a one-token pass: what a prompt chunk costs beyond the
+                      weights a step reads anyway */
     double budget; /* prompt tokens a pass per attention rank */
     int max_batch; /* sequences per replica */
     int ranks;     /* attention ranks (tp under attention DP, else 1) */

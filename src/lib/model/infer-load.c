@@ -142,9 +142,13 @@ static void step(struct sim *s, double *t, int *first_dec)
         tmax = fmax(tmax, s->rank_t[k]);
         busiest = s->rank_n[k] > busiest ? s->rank_n[k] : busiest;
     }
-    gpu = tmax > 0 ? interp(c->batch, c->mixed, c->nb, dec) +
-                         interp(c->tokens, c->prefill, c->nt, tmax)
-                   : interp(c->batch, c->decode, c->nb, dec);
+    /* a step with a prompt chunk runs eager: the decodes beside it, or
+     * the one-token pass when none, plus the chunk above that pass */
+    if (tmax > 0)
+        gpu = (dec > 0 ? interp(c->batch, c->mixed, c->nb, dec) : c->base) +
+              interp(c->tokens, c->prefill, c->nt, tmax);
+    else
+        gpu = interp(c->batch, c->decode, c->nb, dec);
     host = sn__infer_host(s->sys, s->l, s->w, (double)busiest * c->ranks);
     dt = fmax(gpu, host);
     if (!(dt > 0))

@@ -737,7 +737,7 @@ int sn__infer_costs(const struct sn_model_info *m,
         if (rc)
             return rc;
         if (i == 0)
-            one = l->pp * sum(part);
+            c->base = one = l->pp * sum(part);
         c->prefill[i] = fmax(0, l->pp * sum(part) - one);
     }
     return SN_OK;

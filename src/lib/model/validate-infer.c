@@ -459,7 +459,8 @@ static void consistent(const char *metric, struct sn_validate_row *row,
 {
     const struct sn_infer_result *r = &row->iresult;
     double per_gpu, user, seqs, fit;
-    char buf[128];
+    char buf[sizeof(row->assumed) + 96];
+    size_t n;
 
     if (!strcmp(metric, "output_tokens_per_s_per_gpu"))
         per_gpu = row->measured;
@@ -473,11 +474,15 @@ static void consistent(const char *metric, struct sn_validate_row *row,
     seqs = per_gpu / user;
     fit = (double)r->max_batch / r->gpus;
     if (seqs > fit) {
+        /* first, so that it shows whatever else was assumed */
         snprintf(buf, sizeof(buf),
-                 "FLAG: %.0f sequences a GPU at %.0f tok/s/user, %.0f fit: "
-                 "not output tokens alone?",
-                 seqs, user, fit);
-        sn__validate_append(row->assumed, sizeof(row->assumed), buf);
+                 "FLAG %.0f seqs/GPU at %.0f tok/s/user, %.0f fit: not "
+                 "output tokens alone?; %s",
+                 seqs, user, fit, row->assumed);
+        n = strlen(buf) < sizeof(row->assumed) ? strlen(buf)
+                                               : sizeof(row->assumed) - 1;
+        memcpy(row->assumed, buf, n);
+        row->assumed[n] = '\0';
     }
 }
 
