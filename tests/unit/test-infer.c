@@ -594,6 +594,35 @@ static void test_infer_served_closed_loop_matches_the_batch(void)
     CHECK_NEAR(v.tpot[SN_INFER_P50] / r.gpu_step_s, 1, 0.05);
 }
 
+static void test_infer_served_dp_ranks_wait_for_a_prompt(void)
+{
+    /* attention DP over 8 ranks: a lone prompt on one rank holds the
+     * others at every MoE layer, so at low load a request's TTFT is a
+     * pass as long as every rank prefilling a prompt, isl over the
+     * replica's per-GPU prefill rate at a budget of one prompt a rank
+     * (TensorRT-LLM blog 10's imbalance), above the idle TTFT that
+     * spreads one prompt's GEMMs over the 8 GPUs */
+    const struct sn_model_info *m = preset("deepseek-v3");
+    struct sn_train_system s = fake_sys();
+    struct sn_infer_layout l = {8, 8, 1, true, 8, false};
+    struct sn_infer_work w = {.isl = 2048,
+                              .osl = 1,
+                              .precision = SN_DTYPE_FP8,
+                              .kv = SN_DTYPE_FP8,
+                              .max_tokens = 2048};
+    struct sn_infer_load ld = {.requests = 200};
+    struct sn_infer_result r;
+    struct sn_infer_served v;
+    struct sn_error err;
+
+    s.hbm_bytes = 141e9;
+    REQUIRE(sn_infer_predict(m, &s, &l, &w, &r, &err) == SN_OK);
+    ld.rate = 1e-3 * r.prefill_tps_gpu / w.isl;
+    REQUIRE(sn_infer_serve(m, &s, &l, &w, &ld, &v, &err) == SN_OK);
+    CHECK_NEAR(v.ttft[SN_INFER_P50] * r.prefill_tps_gpu / w.isl, 1, 1e-9);
+    CHECK(v.ttft[SN_INFER_P50] > 1.5 * r.ttft_s);
+}
+
 static const struct sn_test cases[] = {
     T(test_infer_graph_padding_and_bench_budget),
     T(test_infer_validate_layout_from_search),
@@ -614,6 +643,7 @@ static const struct sn_test cases[] = {
     T(test_infer_dp_attention_memory_replicates_weights),
     T(test_infer_served_low_load_is_md1),
     T(test_infer_served_closed_loop_matches_the_batch),
+    T(test_infer_served_dp_ranks_wait_for_a_prompt),
 };
 
 SN_TEST_MAIN(cases)

@@ -97,6 +97,7 @@ struct sim {
     struct req *q;
     int n, issued, next, done, active;
     int *rank_n;    /* requests on each attention rank */
+    double tokens;  /* output tokens made so far */
     double *rank_t; /* prompt tokens each rank runs this step */
 };
 
@@ -162,13 +163,16 @@ static void step(struct sim *s, double *t, int *first_dec)
         if (!r->started || r->done > 0)
             continue;
         if (r->prompt <= 0) {
+            s->tokens += fmin(c->gain, r->out);
             r->out -= c->gain;
         } else if (s->rank_t[r->rank] < c->budget) {
             double take = fmin(r->prompt, c->budget - s->rank_t[r->rank]);
             s->rank_t[r->rank] += take;
             r->prompt -= take;
-            if (r->prompt <= 0)
+            if (r->prompt <= 0) {
                 r->first = *t;
+                s->tokens += 1;
+            }
         } else {
             continue;
         }
@@ -197,6 +201,7 @@ int sn_infer_serve(const struct sn_model_info *m,
     struct sim s;
     uint64_t seed = load->seed ? load->seed : 20240607;
     double t = 0, arrive = 0, *lat = NULL, wait = 0, tokens = 0, busy = 0;
+    double t1 = -1, t2 = -1, c1 = 0, c2 = 0;
     int rc, first_dec = 0, steps = 0, n;
 
     memset(out, 0, sizeof(*out));
@@ -243,6 +248,16 @@ int sn_infer_serve(const struct sn_model_info *m,
         busy += s.active;
         step(&s, &t, &first_dec);
         steps++;
+        /* the steady window: from the arrival of the first quarter's
+         * last request to the last arrival (warm-up and drain out) */
+        if (t1 < 0 && s.issued > n / 4 && t >= s.q[n / 4].arrive) {
+            t1 = t;
+            c1 = s.tokens;
+        }
+        if (t2 < 0 && s.issued == n && t >= s.q[n - 1].arrive) {
+            t2 = t;
+            c2 = s.tokens;
+        }
     }
     /* the latencies of every request, none left out */
     lat = sn_xcalloc((size_t)n, sizeof(double));
@@ -261,12 +276,15 @@ int sn_infer_serve(const struct sn_model_info *m,
     out->requests = n;
     out->iterations = steps;
     out->mean_batch = steps ? busy / steps : 0;
-    if (t > s.q[0].arrive) {
-        out->requests_per_s = n / (t - s.q[0].arrive);
+    if (t2 > t1 && t1 >= 0 && c2 > c1) {
+        out->output_tps_gpu = (c2 - c1) / (t2 - t1) / c.gpus;
+        out->requests_per_s = (c2 - c1) / (t2 - t1) / w->osl;
+    } else if (t > s.q[0].arrive) { /* too short a run for a window */
         out->output_tps_gpu = tokens / (t - s.q[0].arrive) / c.gpus;
+        out->requests_per_s = n / (t - s.q[0].arrive);
     }
-    /* arrivals above what the replica serves: it completes less than
-     * 95% of the rate offered */
+    /* arrivals above what the replica serves: in the steady window it
+     * completes less than 95% of the rate offered */
     out->saturated = load->rate > 0 && out->requests_per_s < 0.95 * load->rate;
     free(lat);
     free(s.rank_t);
