@@ -21,8 +21,9 @@
  * GEMM, top-k, permute, grouped GEMM up, activation, grouped GEMM down,
  * unpermute-combine, and gate-up, activation, down for shared experts.
  * Per step outside the layers: embedding, final norm, LM head, sampling.
- * CPU scheduling is overlapped with the GPU (TensorRT-LLM's overlap
- * scheduler, SGLang's zero-overhead batch scheduler) and not counted. */
+ * CPU scheduling runs beside the GPU (TensorRT-LLM's overlap scheduler,
+ * SGLang's zero-overhead batch scheduler): the step is max(GPU, host),
+ * the host's time in infer-host.c. */
 #define ATTN_KERNELS 5
 #define MLP_KERNELS 4
 #define MOE_KERNELS 8
