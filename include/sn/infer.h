@@ -255,7 +255,7 @@ int sn_infer_cpu_parse(const char *s, enum sn_infer_cpu *c);
 enum sn_infer_cpu sn_infer_cpu_of(const char *accel);
 /* Host seconds of one iteration of runtime r on cpu c with `requests`
  * active requests on the busiest rank: a cost per request (docs/model.md,
- * "Host time"). */
+ * "The runtime"). */
 double sn_infer_host_step(enum sn_infer_runtime r, enum sn_infer_cpu c,
                           double requests);
 
@@ -280,14 +280,17 @@ enum { SN_INFER_P50, SN_INFER_P90, SN_INFER_P99, SN_INFER_PCT_COUNT };
 struct sn_infer_served {
     double ttft[SN_INFER_PCT_COUNT]; /* arrival to first token */
     double tpot[SN_INFER_PCT_COUNT]; /* first to last token / (osl - 1) */
-    double output_tps_gpu;           /* output tokens/s per GPU served */
-    double requests_per_s;           /* completed */
+    double output_tps_gpu;           /* output tokens/s per GPU served, in the
+                                        steady window: from the arrival of the
+                                        first quarter's last request to the last
+                                        arrival (warm-up and drain left out) */
+    double requests_per_s;           /* completed, in the same window */
     double mean_batch;               /* sequences in flight per step */
-    double ttft_mean;
-    int requests; /* simulated and measured */
+    double ttft_mean;                /* over every request */
+    int requests;                    /* simulated and measured */
     int iterations;
-    bool saturated; /* the queue grew without bound: arrivals above what
-                       the replica serves */
+    bool saturated; /* a rate above what the replica serves: under 95%
+                       of it completed in the steady window */
 };
 
 /* Serve `load` on one replica of layout l: an iteration-level simulation
@@ -300,5 +303,8 @@ int sn_infer_serve(const struct sn_model_info *m,
                    const struct sn_infer_work *w,
                    const struct sn_infer_load *load,
                    struct sn_infer_served *out, struct sn_error *err);
+/* Errors: SN_EINPUT when the load is neither or both of rate and
+ * concurrency, or the layout or work is refused (sn_infer_check); the
+ * communication model's otherwise. */
 
 #endif
