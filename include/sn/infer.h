@@ -20,6 +20,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "sn/spec.h"
 #include "sn/train.h"
@@ -38,6 +39,24 @@ struct sn_infer_layout {
                   one's all-to-all and all-reduce under the other's
                   compute, each reading the weights (SGLang, DeepSeek's
                   inference system) */
+};
+
+/* The serving runtime: its host work per iteration and the memory it
+ * takes before the KV cache differ (infer-host.c, infer-mem.c). */
+enum sn_infer_runtime {
+    SN_INFER_TRTLLM, /* TensorRT-LLM's PyTorch backend (the default) */
+    SN_INFER_VLLM,
+    SN_INFER_SGLANG,
+    SN_INFER_RUNTIME_COUNT
+};
+
+/* The class of the host CPU that runs the runtime's scheduler. */
+enum sn_infer_cpu {
+    SN_INFER_CPU_AUTO,  /* Grace where the catalog joins the accelerator
+                           to its CPU by NVLink-C2C, else x86 */
+    SN_INFER_CPU_X86,   /* a server x86 (Xeon, EPYC) */
+    SN_INFER_CPU_GRACE, /* NVIDIA Grace (Arm Neoverse V2) */
+    SN_INFER_CPU_COUNT
 };
 
 /* The requests and number formats. */
@@ -61,6 +80,12 @@ struct sn_infer_work {
      * SN_INFER_TOKENS_BENCH for trtllm-bench's rule from the largest
      * batch (tensorrt_llm/bench/build/tuning.py) */
     int max_tokens;
+    /* the runtime, its host CPU and the draft acceptance (infer-host.c,
+     * infer-mem.c; docs/model.md "The runtime") */
+    enum sn_infer_runtime runtime;
+    enum sn_infer_cpu cpu; /* SN_INFER_CPU_AUTO: from the accelerator */
+    double accept; /* share of drafted tokens accepted, each given the one
+                      before; required (0 < accept <= 1) when mtp > 0 */
 };
 
 #define SN_INFER_TOKENS_BENCH (-1)
@@ -70,11 +95,12 @@ struct sn_infer_work {
  * budget rule (w->max_tokens); the rest of w is left as it is. */
 void sn_infer_trtllm_bench(struct sn_infer_work *w);
 
-/* The share of drafted tokens accepted, each given the one before:
- * DeepSeek-V3's second-token acceptance, 85-90% (DeepSeek-V3 technical
- * report, arXiv 2412.19437, section 5.4.3), its low end, taken for every
- * draft position [E]. */
-#define SN_INFER_MTP_ACCEPT 0.85
+/* DeepSeek-V3's second-token acceptance on natural text, 85-90%
+ * (DeepSeek-V3 technical report, arXiv 2412.19437, section 5.4.3), its
+ * low end. Never applied by the model: a caller that has no measured
+ * acceptance may pass it, and must say so (validate names it in a row's
+ * assumptions). Random-token benchmark prompts accept less. */
+#define SN_INFER_MTP_ACCEPT_NATURAL 0.85
 
 /* Where a decode step's time goes, seconds; the parts add up to it. */
 enum sn_infer_part {
@@ -86,6 +112,8 @@ enum sn_infer_part {
     SN_INFER_EP,      /* expert-parallel dispatch and combine */
     SN_INFER_PP,      /* pipeline send/recv */
     SN_INFER_STEP,    /* per-step scheduling and sampling */
+    SN_INFER_HOST,    /* host time above the GPU's: the step is
+                         max(GPU step, host step) */
     SN_INFER_PART_COUNT
 };
 
@@ -96,6 +124,12 @@ struct sn_infer_result {
     double kv_seq_gpu;     /* KV bytes one sequence of isl + osl tokens
                               takes on one accelerator */
     double kv_budget;      /* bytes for the KV cache per accelerator */
+    double runtime_bytes;  /* what the runtime takes before the KV cache
+                              per accelerator: activation and MoE
+                              workspaces, NCCL buffers, CUDA context and
+                              graph pools (infer-mem.c) */
+    double host_step_s;    /* the runtime's host time per decode step */
+    double gpu_step_s;     /* the GPU's time per decode step */
     double capacity;       /* HBM per accelerator */
     int max_batch;         /* sequences per replica that fit */
     int batch;             /* the batch timed */
@@ -206,5 +240,71 @@ int sn_infer_disaggregate(const struct sn_model_info *m,
                           struct sn_error *err);
 
 const char *sn_infer_part_name(enum sn_infer_part p);
+
+/* ---- the runtime: host time, memory, load (infer-host.c, infer-mem.c,
+ * infer-load.c) ---------------------------------------------------------- */
+
+/* "trtllm", "vllm", "sglang"; sn_infer_runtime_parse() takes these and
+ * "tensorrt-llm", case-insensitive: SN_EINPUT otherwise. */
+const char *sn_infer_runtime_name(enum sn_infer_runtime r);
+int sn_infer_runtime_parse(const char *s, enum sn_infer_runtime *r);
+const char *sn_infer_cpu_name(enum sn_infer_cpu c);
+int sn_infer_cpu_parse(const char *s, enum sn_infer_cpu *c);
+/* The host CPU class of accelerator `accel` (a catalog name): Grace where
+ * the built-in catalog joins it to its CPU by NVLink-C2C, else x86. */
+enum sn_infer_cpu sn_infer_cpu_of(const char *accel);
+/* Host seconds of one iteration of runtime r on cpu c with `requests`
+ * active requests on the busiest rank: a cost per request (docs/model.md,
+ * "The runtime"). */
+double sn_infer_host_step(enum sn_infer_runtime r, enum sn_infer_cpu c,
+                          double requests);
+
+/* The runtime's memory per accelerator before the KV cache, bytes, for a
+ * forward pass of `tokens` tokens per attention rank. */
+double sn_infer_runtime_bytes(const struct sn_model_info *m,
+                              const struct sn_infer_layout *l,
+                              const struct sn_infer_work *w, double tokens);
+
+/* Load on one replica: Poisson arrivals at `rate` requests/s (seeded),
+ * or `concurrency` requests kept in flight (closed loop); one of them. */
+struct sn_infer_load {
+    double rate;
+    int concurrency;
+    int requests;  /* simulated; 0: a default from the load */
+    uint64_t seed; /* arrivals (0: a fixed default) */
+};
+
+/* Latency percentiles, seconds: P50, P90, P99. */
+enum { SN_INFER_P50, SN_INFER_P90, SN_INFER_P99, SN_INFER_PCT_COUNT };
+
+struct sn_infer_served {
+    double ttft[SN_INFER_PCT_COUNT]; /* arrival to first token */
+    double tpot[SN_INFER_PCT_COUNT]; /* first to last token / (osl - 1) */
+    double output_tps_gpu;           /* output tokens/s per GPU served, in the
+                                        steady window: from the arrival of the
+                                        first quarter's last request to the last
+                                        arrival (warm-up and drain left out) */
+    double requests_per_s;           /* completed, in the same window */
+    double mean_batch;               /* sequences in flight per step */
+    double ttft_mean;                /* over every request */
+    int requests;                    /* simulated and measured */
+    int iterations;
+    bool saturated; /* a rate above what the replica serves: under 95%
+                       of it completed in the steady window */
+};
+
+/* Serve `load` on one replica of layout l: an iteration-level simulation
+ * of the in-flight batcher (FIFO admission up to the largest batch,
+ * chunked prefill in a token budget beside the decodes, under attention
+ * DP every rank waiting for the busiest, each step max(GPU, host)). */
+int sn_infer_serve(const struct sn_model_info *m,
+                   const struct sn_train_system *sys,
+                   const struct sn_infer_layout *l,
+                   const struct sn_infer_work *w,
+                   const struct sn_infer_load *load,
+                   struct sn_infer_served *out, struct sn_error *err);
+/* Errors: SN_EINPUT when the load is neither or both of rate and
+ * concurrency, or the layout or work is refused (sn_infer_check); the
+ * communication model's otherwise. */
 
 #endif

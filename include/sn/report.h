@@ -314,6 +314,10 @@ struct sn_report_infer {
     size_t npoints;
     double ttft_limit, tpot_limit;
     const struct sn_infer_disagg *disagg; /* disaggregated */
+    /* served under a load (one layout, or the search's best); NULL: the
+     * latencies are an idle replica's */
+    const struct sn_infer_load *load;
+    const struct sn_infer_served *served;
 };
 void sn_report_infer_text(const struct sn_report_infer *w, struct sn_buf *out);
 void sn_report_infer_json(const struct sn_report_infer *w, struct sn_buf *out);

@@ -1,5 +1,6 @@
 /* cli-infer.c: the serving options `sim infer` and `sweep --infer` share:
- * the requests (--isl, --osl, --mtp), the number formats (--precision,
+ * the requests (--isl, --osl, --mtp with --accept), the number formats
+ * (--precision,
  * --kv-precision), the latency limits (--ttft, --tpot) and how the
  * runtime batches (--cuda-graphs, --max-tokens). */
 #include <string.h>
@@ -31,6 +32,17 @@ static int parse_dtype(const char *opt, const char *v, int *out)
     if (sn_dtype_parse(v, &d, &err))
         return cli_usage_error("%s: %s", opt, err.msg);
     *out = (int)d;
+    return SN_EXIT_OK;
+}
+
+/* --accept: the share of drafted tokens accepted, 0 < R <= 1. */
+static int parse_accept(const char *v, double *out)
+{
+    if (sn_parse_double(v, out, NULL) || !(*out > 0 && *out <= 1))
+        return cli_usage_error("--accept '%s': expected the share of "
+                               "drafted tokens accepted, above 0 and at "
+                               "most 1, such as 0.7",
+                               v);
     return SN_EXIT_OK;
 }
 
@@ -114,6 +126,8 @@ int cli_infer_req_opt(int argc, char **argv, int *i, struct cli_infer_req *q,
         *rc = parse_graphs(v, q);
     else if ((v = cli_opt_value(argc, argv, i, "--max-tokens", NULL, rc)))
         *rc = parse_tokens(v, q);
+    else if ((v = cli_opt_value(argc, argv, i, "--accept", NULL, rc)))
+        *rc = parse_accept(v, &q->accept);
     else
         return *rc != 0;
     q->given = true;
@@ -130,6 +144,7 @@ void cli_infer_req_work(const struct cli_infer_req *q, struct sn_infer_work *w,
         q->precision >= 0 ? (enum sn_dtype)q->precision : SN_DTYPE_BF16;
     w->kv = q->kv >= 0 ? (enum sn_dtype)q->kv : SN_DTYPE_BF16;
     w->mtp = (int)q->mtp;
+    w->accept = q->accept;
     w->ngraphs = q->ngraphs;
     memcpy(w->graphs, q->graphs, sizeof(int) * (size_t)q->ngraphs);
     w->max_tokens = q->max_tokens;

@@ -22,7 +22,48 @@ struct infer_opts {
     struct cli_infer_req req;  /* requests, precisions, limits */
     long long prefill, decode; /* --disaggregate */
     struct cli_sets sets;
+    /* the runtime and the load: --runtime, --host-cpu, --rate,
+     * --requests, --seed (--concurrency above) */
+    enum sn_infer_runtime runtime;
+    enum sn_infer_cpu cpu;
+    double rate;
+    long long requests, seed;
 };
+
+/* --runtime, --host-cpu, --rate, --requests, --seed: the runtime's host
+ * and the load (sn_infer_serve); true when argv[*i] was one. */
+static bool parse_load(int argc, char **argv, int *i, struct infer_opts *o,
+                       int *rc)
+{
+    static const struct cli_num_opt nums[] = {
+        {"--requests", 1, 20000, offsetof(struct infer_opts, requests)},
+        {"--seed", 1, 1000000000, offsetof(struct infer_opts, seed)},
+    };
+    const char *v;
+
+    if (cli_num_opt(argc, argv, i, nums, SN_ARRAY_LEN(nums), o, rc))
+        return true;
+    if ((v = cli_opt_value(argc, argv, i, "--runtime", NULL, rc))) {
+        if (sn_infer_runtime_parse(v, &o->runtime))
+            *rc = cli_usage_error("--runtime '%s': expected trtllm, vllm "
+                                  "or sglang",
+                                  v);
+    } else if ((v = cli_opt_value(argc, argv, i, "--host-cpu", NULL, rc))) {
+        if (sn_infer_cpu_parse(v, &o->cpu))
+            *rc = cli_usage_error("--host-cpu '%s': expected x86, grace or "
+                                  "auto",
+                                  v);
+    } else if ((v = cli_opt_value(argc, argv, i, "--rate", NULL, rc))) {
+        if (sn_parse_double(v, &o->rate, NULL) || !(o->rate > 0) ||
+            o->rate > 1e9)
+            *rc = cli_usage_error("--rate '%s': expected requests per "
+                                  "second above 0, such as 2.5",
+                                  v);
+    } else {
+        return *rc != 0;
+    }
+    return true;
+}
 
 static int parse_split(const char *v, struct infer_opts *o)
 {
@@ -95,6 +136,7 @@ static int parse(int argc, char **argv, struct infer_opts *o)
             continue;
         }
         if (cli_infer_req_opt(argc, argv, &i, &o->req, &rc) ||
+            parse_load(argc, argv, &i, o, &rc) ||
             cli_num_opt(argc, argv, &i, nums, SN_ARRAY_LEN(nums), o, &rc)) {
             if (rc)
                 return rc;
@@ -121,6 +163,21 @@ static int parse(int argc, char **argv, struct infer_opts *o)
     if (o->search && o->prefill)
         return cli_usage_error("sim infer: --search and --disaggregate: "
                                "give one");
+    if (o->rate > 0 && (o->concurrency || o->batch))
+        return cli_usage_error("sim infer: --rate is an open load, "
+                               "--concurrency a closed one and --batch a "
+                               "fixed batch: give one");
+    if ((o->rate > 0 || o->concurrency) && o->prefill)
+        return cli_usage_error("sim infer: --rate and --concurrency serve "
+                               "one aggregated replica, not --disaggregate");
+    if ((o->requests || o->seed) && !(o->rate > 0 || o->concurrency))
+        return cli_usage_error("sim infer: --requests and --seed need a "
+                               "load (--rate or --concurrency)");
+    if (o->req.mtp > 0 && !(o->req.accept > 0))
+        return cli_usage_error("--mtp %lld: give the drafts' acceptance "
+                               "with --accept R (natural text accepts more "
+                               "than random benchmark prompts)",
+                               o->req.mtp);
     return SN_EXIT_OK;
 }
 
@@ -134,8 +191,30 @@ struct infer_run {
     struct sn_infer_layout l;
     struct sn_infer_work w;
     struct sn_infer_limits lim;
+    struct sn_infer_load load; /* per replica; zero: no load */
     int gpus;
 };
+
+/* The load per replica: --rate and --concurrency spread evenly over the
+ * replicas of the layout (the concurrency is also its batch). */
+static void load_of(struct infer_run *x, struct sn_infer_layout *l)
+{
+    int replica = l->tp * l->pp;
+
+    memset(&x->load, 0, sizeof(x->load));
+    x->load.requests = (int)x->o.requests;
+    x->load.seed = (uint64_t)x->o.seed;
+    if (x->o.rate > 0)
+        x->load.rate = x->o.rate * replica / x->gpus;
+    else if (x->o.concurrency)
+        x->load.concurrency = l->batch =
+            (int)((x->o.concurrency * replica + x->gpus - 1) / x->gpus);
+}
+
+static bool loaded(const struct infer_run *x)
+{
+    return x->o.rate > 0 || x->o.concurrency;
+}
 
 static int setup(struct infer_run *x, int argc, char **argv)
 {
@@ -167,6 +246,8 @@ static int setup(struct infer_run *x, int argc, char **argv)
     if (sn_train_env_init(&x->env, &x->spec, &err))
         return cli_fail(&err);
     cli_infer_req_work(&x->o.req, &x->w, &x->lim);
+    x->w.runtime = x->o.runtime;
+    x->w.cpu = x->o.cpu;
     x->l.tp = x->o.tp ? (int)x->o.tp : 1;
     x->l.ep = x->o.ep ? (int)x->o.ep : 1;
     x->l.pp = x->o.pp ? (int)x->o.pp : 1;
@@ -199,6 +280,7 @@ static void render(const struct infer_run *x, struct sn_report_infer *w,
 static int run_layout(struct infer_run *x, struct sn_buf *out, bool *fits)
 {
     struct sn_infer_result r;
+    struct sn_infer_served sv;
     struct sn_report_infer w = {0};
     struct sn_error err;
 
@@ -207,6 +289,14 @@ static int run_layout(struct infer_run *x, struct sn_buf *out, bool *fits)
         return cli_fail(&err);
     *fits = r.fits;
     w.result = &r;
+    if (loaded(x) && r.fits) {
+        load_of(x, &x->l);
+        if (sn_infer_serve(x->m, &x->env.sys, &x->l, &x->w, &x->load, &sv,
+                           &err))
+            return cli_fail(&err);
+        w.load = &x->load;
+        w.served = &sv;
+    }
     render(x, &w, out);
     return SN_EXIT_OK;
 }
@@ -214,6 +304,7 @@ static int run_layout(struct infer_run *x, struct sn_buf *out, bool *fits)
 static int run_search(struct infer_run *x, struct sn_buf *out, bool *found)
 {
     struct sn_infer_search_stats st;
+    struct sn_infer_served sv;
     struct sn_infer_point *p;
     struct sn_report_infer w = {0};
     struct sn_error err;
@@ -227,6 +318,19 @@ static int run_search(struct infer_run *x, struct sn_buf *out, bool *found)
     }
     *found = st.best >= 0;
     w.stats = &st;
+    if (loaded(x) && st.best >= 0) {
+        struct sn_infer_layout lb = p[st.best].layout;
+        if (x->o.rate > 0)
+            lb.batch = 0; /* the batch grows as the load asks */
+        load_of(x, &lb);
+        if (sn_infer_serve(x->m, &x->env.sys, &lb, &x->w, &x->load, &sv,
+                           &err)) {
+            free(p);
+            return cli_fail(&err);
+        }
+        w.load = &x->load;
+        w.served = &sv;
+    }
     w.points = p;
     w.npoints = n;
     w.ttft_limit = x->lim.ttft;

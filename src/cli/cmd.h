@@ -56,7 +56,8 @@ struct cli_infer_req {
     double ttft, tpot;                   /* seconds; 0: none */
     int graphs[CLI_GRAPHS_MAX], ngraphs; /* --cuda-graphs */
     int max_tokens;                      /* --max-tokens; 0: default */
-    bool given;                          /* any of them was given */
+    double accept; /* --accept: draft acceptance; 0: not given */
+    bool given;    /* any of them was given */
 };
 void cli_infer_req_init(struct cli_infer_req *q);
 /* argv[*i] is one of those options: parse it into q and return 1 (*rc

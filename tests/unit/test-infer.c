@@ -329,6 +329,10 @@ static void test_infer_mtp_gains_the_accepted_tokens(void)
     s.hbm_bytes = 141e9;
     REQUIRE(sn_infer_predict(ds, &s, &l, &w, &a, &err) == SN_OK);
     w.mtp = 3;
+    /* drafts without their acceptance are refused: no hidden constant */
+    CHECK(sn_infer_predict(ds, &s, &l, &w, &b, &err) == SN_EINPUT);
+    CHECK_CONTAINS(err.msg, "acceptance");
+    w.accept = 0.85;
     REQUIRE(sn_infer_predict(ds, &s, &l, &w, &b, &err) == SN_OK);
     CHECK_NEAR(b.output_tps_user * b.step_s, gain, 1e-9);
     CHECK(b.step_s > a.step_s && b.step_s < 2 * a.step_s);
@@ -456,6 +460,169 @@ static void test_infer_graph_padding_and_bench_budget(void)
     CHECK(q.prefill_tps_gpu > p.prefill_tps_gpu);
 }
 
+/* ---- the runtime: host time, memory, load --------------------------- */
+
+static void test_infer_host_bound_step_is_the_host_time(void)
+{
+    /* 2,048 requests of an 8B model on one GPU driven by Grace: the host
+     * step, 2048 x 45 ms / 1536 (TensorRT-LLM PR #10273), is above the
+     * GPU's, so the step is the host time and the excess its part; on
+     * x86 at batch 1 the host (9 us) hides under the GPU */
+    const struct sn_model_info *m = preset("llama3-8b");
+    struct sn_train_system s = fake_sys();
+    struct sn_infer_layout l = {1, 1, 1, false, 2048, false};
+    struct sn_infer_work w = {.isl = 64,
+                              .osl = 64,
+                              .precision = SN_DTYPE_FP8,
+                              .kv = SN_DTYPE_FP8,
+                              .cpu = SN_INFER_CPU_GRACE};
+    struct sn_infer_result r;
+    struct sn_error err;
+    double host = 2048 * 45e-3 / 1536;
+
+    REQUIRE(sn_infer_predict(m, &s, &l, &w, &r, &err) == SN_OK);
+    CHECK_NEAR(r.host_step_s, host, 1e-12);
+    CHECK(r.gpu_step_s < host);
+    CHECK_NEAR(r.step_s, host, 1e-12);
+    CHECK_NEAR(r.part[SN_INFER_HOST], host - r.gpu_step_s, 1e-12);
+    w.cpu = SN_INFER_CPU_X86;
+    l.batch = 1;
+    REQUIRE(sn_infer_predict(m, &s, &l, &w, &r, &err) == SN_OK);
+    CHECK_NEAR(r.host_step_s, 580e-6 / 64, 1e-15);
+    CHECK(r.part[SN_INFER_HOST] == 0);
+    CHECK_NEAR(r.step_s, r.gpu_step_s, 1e-15);
+    /* the CPU from the catalog: GB200's Grace, H100's x86 */
+    CHECK(sn_infer_cpu_of("gb200-nvl72") == SN_INFER_CPU_GRACE);
+    CHECK(sn_infer_cpu_of("h100-sxm5-80gb") == SN_INFER_CPU_X86);
+}
+
+static void test_infer_dp_attention_memory_replicates_weights(void)
+{
+    /* Llama 3 70B on 8 GPUs: attention DP holds every layer whole on
+     * each GPU, (1 - 1/8) of the layers' weights more than TP 8, and the
+     * KV budget loses 0.9 of that and of the larger activation workspace
+     * (AIConfigurator's factor 10 at attention TP 1, 5 at 8) */
+    const struct sn_model_info *m = preset("llama3-70b");
+    struct sn_train_system s = fake_sys();
+    struct sn_infer_layout tp = {8, 1, 1, false, 0, false},
+                           dp = {8, 1, 1, true, 0, false};
+    struct sn_infer_work w = {.isl = 1000,
+                              .osl = 1000,
+                              .precision = SN_DTYPE_FP8,
+                              .kv = SN_DTYPE_FP8};
+    struct sn_infer_result a, b;
+    struct sn_error err;
+    double h = m->hidden, hd = h / m->heads, layer, act, seq;
+
+    s.hbm_bytes = 141e9;
+    REQUIRE(sn_infer_predict(m, &s, &tp, &w, &a, &err) == SN_OK);
+    REQUIRE(sn_infer_predict(m, &s, &dp, &w, &b, &err) == SN_OK);
+    layer = h * (m->heads + 2.0 * m->kv_heads) * hd + m->heads * hd * h +
+            3 * h * m->ffn;
+    CHECK_NEAR((b.weights_bytes - a.weights_bytes) /
+                   (m->layers * layer * (1 - 1.0 / 8)),
+               1, 1e-9);
+    act = 2.0 * 8192 * h * (10 - 5);
+    CHECK_NEAR(b.runtime_bytes - a.runtime_bytes, act, 1);
+    CHECK_NEAR(a.kv_budget - b.kv_budget,
+               0.9 * (b.weights_bytes - a.weights_bytes + act), 1);
+    /* each DP rank holds whole sequences */
+    seq = sn_infer_kv_bytes(m, 2000, 1);
+    CHECK(b.max_batch == 8 * (int)floor(b.kv_budget / seq));
+    CHECK(b.max_batch < a.max_batch);
+}
+
+static void test_infer_served_low_load_is_md1(void)
+{
+    /* one sequence at a time, one output token: each request is one
+     * prompt pass of fixed length S, the idle TTFT; Poisson arrivals at
+     * rho = 0.5 make an M/D/1 queue, mean TTFT S (1 + rho / (2 (1 -
+     * rho))) = 1.5 S (Pollaczek-Khinchine); 20,000 requests hold the
+     * mean within 4% */
+    const struct sn_model_info *m = preset("llama3-8b");
+    struct sn_train_system s = fake_sys();
+    struct sn_infer_layout l = {1, 1, 1, false, 1, false};
+    struct sn_infer_work w = {
+        .isl = 1024, .osl = 1, .precision = SN_DTYPE_FP8, .kv = SN_DTYPE_FP8};
+    struct sn_infer_load ld = {0};
+    struct sn_infer_result r;
+    struct sn_infer_served v;
+    struct sn_error err;
+    double S;
+
+    REQUIRE(sn_infer_predict(m, &s, &l, &w, &r, &err) == SN_OK);
+    S = r.ttft_s;
+    ld.rate = 0.001 / S;
+    ld.requests = 200;
+    REQUIRE(sn_infer_serve(m, &s, &l, &w, &ld, &v, &err) == SN_OK);
+    CHECK_NEAR(v.ttft[SN_INFER_P50] / S, 1, 1e-9);
+    ld.rate = 0.5 / S;
+    ld.requests = 20000;
+    REQUIRE(sn_infer_serve(m, &s, &l, &w, &ld, &v, &err) == SN_OK);
+    CHECK_NEAR(v.ttft_mean / (1.5 * S), 1, 0.04);
+    CHECK(!v.saturated);
+    CHECK(v.ttft[SN_INFER_P99] > v.ttft[SN_INFER_P50]);
+    /* twice what it serves: saturated */
+    ld.rate = 2 / S;
+    ld.requests = 2000;
+    REQUIRE(sn_infer_serve(m, &s, &l, &w, &ld, &v, &err) == SN_OK);
+    CHECK(v.saturated);
+    /* a load is one of rate and concurrency */
+    ld.concurrency = 4;
+    CHECK(sn_infer_serve(m, &s, &l, &w, &ld, &v, &err) == SN_EINPUT);
+}
+
+static void test_infer_served_closed_loop_matches_the_batch(void)
+{
+    /* N requests kept in flight on a replica that fits more: after the
+     * first wave the decode batch is N, so the median TPOT is the step
+     * of N sequences (no prompt beside it most steps) and far above the
+     * idle one at one sequence */
+    const struct sn_model_info *m = preset("llama3-8b");
+    struct sn_train_system s = fake_sys();
+    struct sn_infer_layout l = {1, 1, 1, false, 64, false};
+    struct sn_infer_work w = {
+        .isl = 128, .osl = 1024, .precision = SN_DTYPE_FP8, .kv = SN_DTYPE_FP8};
+    struct sn_infer_load ld = {.concurrency = 64, .requests = 512};
+    struct sn_infer_result r;
+    struct sn_infer_served v;
+    struct sn_error err;
+
+    REQUIRE(sn_infer_predict(m, &s, &l, &w, &r, &err) == SN_OK);
+    REQUIRE(sn_infer_serve(m, &s, &l, &w, &ld, &v, &err) == SN_OK);
+    CHECK(v.mean_batch > 60 && v.mean_batch <= 64);
+    CHECK_NEAR(v.tpot[SN_INFER_P50] / r.gpu_step_s, 1, 0.05);
+}
+
+static void test_infer_served_dp_ranks_wait_for_a_prompt(void)
+{
+    /* attention DP over 8 ranks: a lone prompt on one rank holds the
+     * others at every MoE layer, so at low load a request's TTFT is a
+     * pass as long as every rank prefilling a prompt, isl over the
+     * replica's per-GPU prefill rate at a budget of one prompt a rank
+     * (TensorRT-LLM blog 10's imbalance), above the idle TTFT that
+     * spreads one prompt's GEMMs over the 8 GPUs */
+    const struct sn_model_info *m = preset("deepseek-v3");
+    struct sn_train_system s = fake_sys();
+    struct sn_infer_layout l = {8, 8, 1, true, 8, false};
+    struct sn_infer_work w = {.isl = 2048,
+                              .osl = 1,
+                              .precision = SN_DTYPE_FP8,
+                              .kv = SN_DTYPE_FP8,
+                              .max_tokens = 2048};
+    struct sn_infer_load ld = {.requests = 200};
+    struct sn_infer_result r;
+    struct sn_infer_served v;
+    struct sn_error err;
+
+    s.hbm_bytes = 141e9;
+    REQUIRE(sn_infer_predict(m, &s, &l, &w, &r, &err) == SN_OK);
+    ld.rate = 1e-3 * r.prefill_tps_gpu / w.isl;
+    REQUIRE(sn_infer_serve(m, &s, &l, &w, &ld, &v, &err) == SN_OK);
+    CHECK_NEAR(v.ttft[SN_INFER_P50] * r.prefill_tps_gpu / w.isl, 1, 1e-9);
+    CHECK(v.ttft[SN_INFER_P50] > 1.5 * r.ttft_s);
+}
+
 static const struct sn_test cases[] = {
     T(test_infer_graph_padding_and_bench_budget),
     T(test_infer_validate_layout_from_search),
@@ -472,6 +639,11 @@ static const struct sn_test cases[] = {
     T(test_infer_tbo_hides_the_all_to_all_and_reads_twice),
     T(test_infer_mtp_gains_the_accepted_tokens),
     T(test_infer_public_serving_runs),
+    T(test_infer_host_bound_step_is_the_host_time),
+    T(test_infer_dp_attention_memory_replicates_weights),
+    T(test_infer_served_low_load_is_md1),
+    T(test_infer_served_closed_loop_matches_the_batch),
+    T(test_infer_served_dp_ranks_wait_for_a_prompt),
 };
 
 SN_TEST_MAIN(cases)

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "sn/infer.h"
+#include "infer-int.h"
 
 /* TensorRT-LLM's defaults (tensorrt_llm BuildConfig and KvCacheConfig):
  * max_batch_size 2048, max_num_tokens 8192 (tokens of one forward pass,
@@ -21,8 +21,9 @@
  * GEMM, top-k, permute, grouped GEMM up, activation, grouped GEMM down,
  * unpermute-combine, and gate-up, activation, down for shared experts.
  * Per step outside the layers: embedding, final norm, LM head, sampling.
- * CPU scheduling is overlapped with the GPU (TensorRT-LLM's overlap
- * scheduler, SGLang's zero-overhead batch scheduler) and not counted. */
+ * CPU scheduling runs beside the GPU (TensorRT-LLM's overlap scheduler,
+ * SGLang's zero-overhead batch scheduler): the step is max(GPU, host),
+ * the host's time in infer-host.c. */
 #define ATTN_KERNELS 5
 #define MLP_KERNELS 4
 #define MOE_KERNELS 8
@@ -480,13 +481,14 @@ static int decode_step(const struct run *x, double seqs, double ctx, int k,
     return rc;
 }
 
-/* Tokens a sequence gains per step: 1 + a + a^2 + ... + a^k. */
-static double accepted(int k)
+/* Tokens a sequence gains per step: 1 + a + a^2 + ... + a^k, a the
+ * acceptance the work gives. */
+static double accepted(int k, double a)
 {
     double e = 1, p = 1;
 
     for (int i = 0; i < k; i++) {
-        p *= SN_INFER_MTP_ACCEPT;
+        p *= a;
         e += p;
     }
     return e;
@@ -519,26 +521,6 @@ static void run_init(struct run *x, const struct sn_model_info *m,
     x->stage = 1.0 / l->pp;
 }
 
-/* The KV budget and the largest batch that fits. */
-static void memory(const struct run *x, struct sn_infer_result *r)
-{
-    const struct sn_infer_layout *l = x->l;
-    double ctx = (double)x->w->isl + x->w->osl, seq, per_rank;
-
-    r->capacity = x->sys->hbm_bytes;
-    r->weights_bytes = stage_weights(x, 0, false);
-    r->kv_token_bytes = sn_infer_kv_bytes(x->m, 1, x->kvb);
-    seq = sn_infer_kv_bytes(x->m, ctx, x->kvb) * x->stage / x->kv_split;
-    r->kv_seq_gpu = seq;
-    r->kv_budget =
-        fmax(0, (r->capacity - x->sys->calib.reserved - r->weights_bytes) *
-                    KV_FRACTION);
-    per_rank = seq > 0 ? floor(r->kv_budget / seq) : MAX_BATCH;
-    if (per_rank > MAX_BATCH)
-        per_rank = MAX_BATCH;
-    r->max_batch = (int)per_rank * (l->dp_attention ? l->tp : 1);
-}
-
 /* Tokens of one forward pass per attention rank. trtllm-bench's rule
  * (tuning.py finetune_setting): the batch, at most 4096, over pp, times
  * 1 + isl / osl, at most 32768, rounded up to 256 below 4096 (at least
@@ -559,6 +541,41 @@ static double pass_tokens(const struct sn_infer_work *w,
     if (raw < 8192)
         return 512 * ceil(raw / 512);
     return 1024 * ceil(raw / 1024);
+}
+
+/* The KV budget and the largest batch that fits, for the runtime's
+ * memory at a token budget of `tokens` per attention rank. */
+static void kv_room(const struct run *x, struct sn_infer_result *r,
+                    double tokens)
+{
+    const struct sn_infer_layout *l = x->l;
+    double ctx = (double)x->w->isl + x->w->osl, seq, per_rank;
+
+    r->capacity = x->sys->hbm_bytes;
+    r->weights_bytes = stage_weights(x, 0, false);
+    r->kv_token_bytes = sn_infer_kv_bytes(x->m, 1, x->kvb);
+    seq = sn_infer_kv_bytes(x->m, ctx, x->kvb) * x->stage / x->kv_split;
+    r->kv_seq_gpu = seq;
+    /* the runtime's workspaces, NCCL buffers and CUDA context first
+     * (infer-mem.c); what attention DP replicates is in the weights */
+    r->runtime_bytes = sn_infer_runtime_bytes(x->m, l, x->w, tokens);
+    r->kv_budget = fmax(0, (r->capacity - r->runtime_bytes - r->weights_bytes) *
+                               KV_FRACTION);
+    per_rank = seq > 0 ? floor(r->kv_budget / seq) : MAX_BATCH;
+    if (per_rank > MAX_BATCH)
+        per_rank = MAX_BATCH;
+    r->max_batch = (int)per_rank * (l->dp_attention ? l->tp : 1);
+}
+
+/* The memory at the pass's token budget; trtllm-bench's rule takes the
+ * budget from the largest batch, found first at the default budget. */
+static void memory(const struct run *x, struct sn_infer_result *r)
+{
+    const struct sn_infer_work *w = x->w;
+
+    kv_room(x, r, w->max_tokens > 0 ? w->max_tokens : MAX_NUM_TOKENS);
+    if (w->max_tokens == SN_INFER_TOKENS_BENCH)
+        kv_room(x, r, pass_tokens(w, x->l, r->max_batch));
 }
 
 /* The average decode step of aggregated serving. With CUDA graphs only
@@ -599,6 +616,8 @@ int sn_infer_predict(const struct sn_model_info *m,
 
     memset(r, 0, sizeof(*r));
     rc = sn_infer_check(m, sys, l, w, gpus, err);
+    if (!rc)
+        rc = sn__infer_check_work(w, err);
     if (rc)
         return rc;
     run_init(&x, m, sys, l, w, err);
@@ -623,7 +642,7 @@ int sn_infer_predict(const struct sn_model_info *m,
     /* decode: pp micro-batches of b / pp in flight, each one stage's
      * time a stage; a token every pp stage times; context halfway */
     ctx = w->isl + w->osl / 2.0;
-    gain = accepted(w->mtp);
+    gain = accepted(w->mtp, w->accept);
     rc = decode_avg(&x, b, ctx, chunk, gain, r->part);
     if (rc)
         return rc;
@@ -633,6 +652,10 @@ int sn_infer_predict(const struct sn_model_info *m,
         m->experts > 1
             ? sn_infer_experts_hit(m->experts, x.s.topk, b / l->pp) / l->ep
             : 0;
+    /* the host: max(GPU step, host step), the excess its own part */
+    r->gpu_step_s = sum(r->part);
+    r->host_step_s = sn__infer_host(sys, l, w, b);
+    r->part[SN_INFER_HOST] = fmax(0, r->host_step_s - r->gpu_step_s);
     r->step_s = sum(r->part);
     r->tpot_s = r->step_s / gain;
     r->decode_tps_gpu = b * gain / r->step_s / gpus;
@@ -645,9 +668,86 @@ int sn_infer_predict(const struct sn_model_info *m,
     return SN_OK;
 }
 
+/* Grid points 1, 2, 3, 4, 6, 8, 12, ... up to `top` (and top itself). */
+static int grid(double top, double *g)
+{
+    int n = 0, e;
+
+    for (double v = 1; v < top && n < SN__INFER_GRID - 1;) {
+        g[n++] = v;
+        /* a power of two steps by 3/2, the point between by 4/3 */
+        v = v < 2 ? 2 : frexp(v, &e) == 0.5 ? v * 3 / 2 : v * 4 / 3;
+    }
+    g[n++] = top;
+    return n;
+}
+
+int sn__infer_costs(const struct sn_model_info *m,
+                    const struct sn_train_system *sys,
+                    const struct sn_infer_layout *l,
+                    const struct sn_infer_work *w, struct sn__infer_costs *c,
+                    struct sn_error *err)
+{
+    struct run x;
+    struct sn_infer_result r;
+    double part[SN_INFER_PART_COUNT], ctx, one = 0;
+    int rc;
+
+    memset(c, 0, sizeof(*c));
+    rc = sn_infer_check(m, sys, l, w, l->tp * l->pp, err);
+    if (!rc)
+        rc = sn__infer_check_work(w, err);
+    if (rc)
+        return rc;
+    run_init(&x, m, sys, l, w, err);
+    memset(&r, 0, sizeof(r));
+    memory(&x, &r);
+    c->gpus = l->tp * l->pp;
+    c->ranks = l->dp_attention ? l->tp : 1;
+    c->max_batch = l->batch > 0 ? l->batch : r.max_batch;
+    if (c->max_batch < 1)
+        c->max_batch = 1;
+    c->budget = pass_tokens(w, l, r.max_batch);
+    c->gain = accepted(w->mtp, w->accept);
+    ctx = w->isl + w->osl / 2.0;
+    c->nb = grid(c->max_batch, c->batch);
+    for (int i = 0; i < c->nb; i++) {
+        double b = c->batch[i];
+        x.pad = false;
+        rc = decode_step(&x, b / l->pp, ctx, w->mtp, part);
+        if (rc)
+            return rc;
+        c->mixed[i] = c->decode[i] = l->pp * sum(part);
+        if (w->ngraphs > 0) {
+            x.pad = true;
+            rc = decode_step(&x, b / l->pp, ctx, w->mtp, part);
+            x.pad = false;
+            if (rc)
+                return rc;
+            c->decode[i] = l->pp * sum(part);
+        }
+    }
+    /* a chunk of t prompt tokens on the busiest attention rank: the pass
+     * runs as if every rank had as many (the ranks meet at every MoE
+     * layer and the TP collectives), its cost above a one-token pass's
+     * (the weights the decodes beside it read anyway) */
+    c->nt = grid(fmax(c->budget, w->isl), c->tokens);
+    for (int i = 0; i < c->nt; i++) {
+        double t = c->tokens[i] * c->ranks;
+        rc = pass(&x, t, fmax(1, t / w->isl), w->isl, true, part);
+        if (rc)
+            return rc;
+        if (i == 0)
+            c->base = one = l->pp * sum(part);
+        c->prefill[i] = fmax(0, l->pp * sum(part) - one);
+    }
+    return SN_OK;
+}
+
 const char *sn_infer_part_name(enum sn_infer_part p)
 {
-    static const char *const names[] = {"weights", "kv", "compute", "kernels",
-                                        "tp",      "ep", "pp",      "per-step"};
+    static const char *const names[] = {"weights", "kv",       "compute",
+                                        "kernels", "tp",       "ep",
+                                        "pp",      "per-step", "host"};
     return p >= 0 && p < SN_INFER_PART_COUNT ? names[p] : "?";
 }

@@ -26,6 +26,7 @@ enum {
     I_ISL,
     I_OSL,
     I_CONC,
+    I_SLO,
     I_METRIC,
     I_VALUE,
     I_NOTES,
@@ -33,10 +34,24 @@ enum {
 };
 
 static const char *const icol_names[I_COUNT] = {
-    "source",         "model", "gpu", "n_gpus",      "precision",
-    "kv_precision",   "tp",    "ep",  "pp",          "dp_attention",
-    "mode",           "isl",   "osl", "concurrency", "measured_metric",
-    "measured_value", "notes",
+    "source",
+    "model",
+    "gpu",
+    "n_gpus",
+    "precision",
+    "kv_precision",
+    "tp",
+    "ep",
+    "pp",
+    "dp_attention",
+    "mode",
+    "isl",
+    "osl",
+    "concurrency",
+    "slo",
+    "measured_metric",
+    "measured_value",
+    "notes",
 };
 
 static const bool icol_required[I_COUNT] = {
@@ -45,14 +60,21 @@ static const bool icol_required[I_COUNT] = {
 };
 
 /* The metrics the serving file measures, and each from a prediction of
- * one replica (replicas of them on the row's GPUs). */
+ * one replica (replicas of them on the row's GPUs). A total (input +
+ * output) throughput is the output one times (isl + osl) / osl. */
 static bool metric_of(const char *m, const struct sn_infer_result *r,
-                      int replicas, double *v)
+                      const struct sn_infer_work *w, int replicas, double *v)
 {
+    double total = (double)(w->isl + w->osl) / w->osl;
+
     if (!strcmp(m, "output_tokens_per_s"))
         *v = r->output_tps * replicas;
     else if (!strcmp(m, "output_tokens_per_s_per_gpu"))
         *v = r->output_tps_gpu;
+    else if (!strcmp(m, "total_tokens_per_s"))
+        *v = r->output_tps * replicas * total;
+    else if (!strcmp(m, "total_tokens_per_s_per_gpu"))
+        *v = r->output_tps_gpu * total;
     else if (!strcmp(m, "output_tokens_per_s_per_user"))
         *v = r->output_tps_user;
     else if (!strcmp(m, "prefill_tokens_per_s_per_gpu"))
@@ -68,6 +90,94 @@ static bool metric_of(const char *m, const struct sn_infer_result *r,
     return true;
 }
 
+/* What a source's per-GPU headline counts: InferenceMAX/InferenceX's
+ * `tput_per_gpu` is input + output tokens over the GPUs (its
+ * utils/process_result.py, beside output_tput_per_gpu; issue #293), so a
+ * row of theirs that names a bare tokens/s per GPU is read as the total. */
+static const char *row_metric(char **f, struct sn_validate_row *row)
+{
+    char src[256];
+
+    sn__validate_lower(f[I_SOURCE], src, sizeof(src));
+    if ((strstr(src, "inferencemax") || strstr(src, "inferencex")) &&
+        (!strcmp(f[I_METRIC], "tokens_per_s_per_gpu") ||
+         !strcmp(f[I_METRIC], "tput_per_gpu"))) {
+        sn__validate_append(row->assumed, sizeof(row->assumed),
+                            "InferenceMAX's per-GPU figure counts input + "
+                            "output tokens");
+        return "total_tokens_per_s_per_gpu";
+    }
+    return f[I_METRIC];
+}
+
+/* The slo cell: terms separated by ';' or ',', each `tpot N ms|s`,
+ * `ttft N ms|s` or `interactivity N` (tokens/s per user, a TPOT of
+ * 1/N s), with '<=', '>=', '=' or ':' allowed before the number. False
+ * when a term is none of these. */
+static bool parse_slo(const char *cell, double *tpot, double *ttft)
+{
+    char low[128], *p, *end;
+
+    *tpot = *ttft = 0;
+    sn__validate_lower(cell, low, sizeof(low));
+    for (p = low; *p;) {
+        double v, *dst = NULL, scale = 1;
+        bool inter = false;
+        while (*p == ' ' || *p == ';' || *p == ',')
+            p++;
+        if (!*p)
+            break;
+        if (!strncmp(p, "tpot", 4))
+            dst = tpot, p += 4;
+        else if (!strncmp(p, "ttft", 4))
+            dst = ttft, p += 4;
+        else if (!strncmp(p, "interactivity", 13))
+            dst = tpot, inter = true, p += 13;
+        else
+            return false;
+        while (*p == ' ' || *p == '<' || *p == '>' || *p == '=' || *p == ':')
+            p++;
+        v = strtod(p, &end);
+        if (end == p || !(v > 0))
+            return false;
+        p = end;
+        while (*p == ' ')
+            p++;
+        if (!inter && !strncmp(p, "ms", 2))
+            scale = 1e-3, p += 2;
+        else if (!inter && !strncmp(p, "us", 2))
+            scale = 1e-6, p += 2;
+        else if (!inter && *p == 's')
+            p++;
+        else if (!inter)
+            return false;
+        else
+            while (*p && *p != ';' && *p != ',') /* "tok/s/user" */
+                p++;
+        *dst = inter ? 1 / v : v * scale;
+    }
+    return *tpot > 0 || *ttft > 0;
+}
+
+/* The runtime a row ran on, from its source or notes (TensorRT-LLM when
+ * neither names one, said in assumed). */
+static enum sn_infer_runtime row_runtime(char **f, struct sn_validate_row *row)
+{
+    char src[256], notes[512];
+
+    sn__validate_lower(f[I_SOURCE], src, sizeof(src));
+    sn__validate_lower(f[I_NOTES], notes, sizeof(notes));
+    if (strstr(src, "sglang") || strstr(notes, "sglang"))
+        return SN_INFER_SGLANG;
+    if (strstr(src, "vllm") || strstr(notes, "vllm"))
+        return SN_INFER_VLLM;
+    if (!strstr(src, "tensorrt") && !strstr(src, "trtllm") &&
+        !strstr(notes, "tensorrt") && !strstr(notes, "trtllm"))
+        sn__validate_append(row->assumed, sizeof(row->assumed),
+                            "runtime TensorRT-LLM");
+    return SN_INFER_TRTLLM;
+}
+
 /* A whole number cell: 0 when blank, -1 when not a number in range. */
 static long cell(const char *s, long max)
 {
@@ -78,6 +188,27 @@ static long cell(const char *s, long max)
     if (sn_parse_long(s, 0, max, &v, NULL))
         return -1;
     return (long)v;
+}
+
+/* A token-length cell, a whole number or a workload's mean (rounded,
+ * said in assumed): 0 when blank, -1 when not a number in range. */
+static long length_cell(const char *s, const char *name,
+                        struct sn_validate_row *row)
+{
+    double v;
+    long n;
+    char buf[64];
+
+    if (!s || !*s)
+        return 0;
+    if (sn_parse_double(s, &v, NULL) || v < 0 || v > 10000000)
+        return -1;
+    n = lround(v);
+    if (row && n != v) {
+        snprintf(buf, sizeof(buf), "mean %s %.6g as %ld", name, v, n);
+        sn__validate_append(row->assumed, sizeof(row->assumed), buf);
+    }
+    return n;
 }
 
 static bool wide_ep(const char *notes)
@@ -154,7 +285,8 @@ static void row_work(char **f, struct sn_validate_row *row)
 {
     struct sn_infer_work *w = &row->iwork;
     char prec[64], kv[32], notes[512], src[256];
-    long isl = cell(f[I_ISL], 10000000), osl = cell(f[I_OSL], 10000000);
+    long isl = length_cell(f[I_ISL], "isl", row);
+    long osl = length_cell(f[I_OSL], "osl", row);
 
     sn__validate_lower(f[I_SOURCE], src, sizeof(src));
     if (strstr(src, "trtllm-bench")) {
@@ -185,6 +317,24 @@ static void row_work(char **f, struct sn_validate_row *row)
     w->mtp = sn__validate_tagged(notes, "mtp");
     if (w->mtp > 8)
         w->mtp = 0;
+    if (w->mtp > 0) {
+        /* the acceptance the row states ("acceptance 70%", "accept
+         * 0.7"), else DeepSeek-V3's on natural text, said */
+        int pct = sn__validate_tagged(notes, "acceptance");
+        w->accept = pct > 0 && pct <= 100 ? pct / 100.0 : 0;
+        if (w->accept == 0) {
+            const char *a = strstr(notes, "accept ");
+            double v = a ? atof(a + 7) : 0;
+            w->accept = v > 0 && v <= 1 ? v : 0;
+        }
+        if (w->accept == 0) {
+            w->accept = SN_INFER_MTP_ACCEPT_NATURAL;
+            sn__validate_append(row->assumed, sizeof(row->assumed),
+                                "MTP acceptance 0.85 (DeepSeek-V3, natural "
+                                "text)");
+        }
+    }
+    w->runtime = row_runtime(f, row);
     if (strstr(notes, "two-batch overlap") || strstr(notes, "tbo"))
         row->ilayout.tbo = true;
     if (w->osl == 0) {
@@ -243,7 +393,7 @@ static bool search_layout(const struct sn_model_info *m,
     for (size_t i = 0; i < n; i++) {
         int reps = gpus / (pts[i].layout.tp * pts[i].layout.pp);
         if (!pts[i].result.fits || pts[i].layout.tbo != row->ilayout.tbo ||
-            !metric_of(metric, &pts[i].result, reps, &v))
+            !metric_of(metric, &pts[i].result, &row->iwork, reps, &v))
             continue;
         if (best < 0 || (lower ? v < top : v > top)) {
             best = (long)i;
@@ -266,6 +416,76 @@ static bool search_layout(const struct sn_model_info *m,
     return true;
 }
 
+/* A row measured at a TPOT limit (an slo's TPOT or interactivity) is
+ * predicted at the largest batch that meets it, not the largest that
+ * fits: bisection on the batch (TPOT grows with it). Said in assumed. */
+static int at_slo(const struct sn_model_info *m,
+                  const struct sn_train_system *sys, double tpot,
+                  struct sn_validate_row *row, struct sn_error *err)
+{
+    struct sn_infer_layout l = row->ilayout;
+    struct sn_infer_result r;
+    int lo = 1, hi = row->iresult.max_batch, rc;
+    char buf[80];
+
+    if (row->iresult.tpot_s <= tpot || hi < 1)
+        return SN_OK;
+    while (lo < hi) {
+        l.batch = (lo + hi + 1) / 2;
+        if ((rc = sn_infer_predict(m, sys, &l, &row->iwork, &r, err)))
+            return rc;
+        if (r.tpot_s <= tpot)
+            lo = l.batch;
+        else
+            hi = l.batch - 1;
+    }
+    l.batch = lo;
+    if ((rc = sn_infer_predict(m, sys, &l, &row->iwork, &row->iresult, err)))
+        return rc;
+    row->ilayout = l;
+    snprintf(buf, sizeof(buf), "batch %d per replica meets the slo%s", lo,
+             row->iresult.tpot_s > tpot ? " (not even batch 1)" : "");
+    sn__validate_append(row->assumed, sizeof(row->assumed), buf);
+    return SN_OK;
+}
+
+/* An output tokens/s per GPU at a per-user speed implies the sequences
+ * in flight a GPU: figure / speed. More than fit in the GPU's memory and
+ * the figure cannot be output tokens: flagged in assumed (likely input +
+ * output, as InferenceMAX's headline). The speed: the slo's, else the
+ * prediction's. */
+static void consistent(const char *metric, struct sn_validate_row *row,
+                       double slo_tpot)
+{
+    const struct sn_infer_result *r = &row->iresult;
+    double per_gpu, user, seqs, fit;
+    char buf[sizeof(row->assumed) + 96];
+    size_t n;
+
+    if (!strcmp(metric, "output_tokens_per_s_per_gpu"))
+        per_gpu = row->measured;
+    else if (!strcmp(metric, "output_tokens_per_s"))
+        per_gpu = row->measured / row->gpus;
+    else
+        return;
+    user = slo_tpot > 0 ? 1 / slo_tpot : 0;
+    if (!(user > 0) || r->gpus < 1)
+        return;
+    seqs = per_gpu / user;
+    fit = (double)r->max_batch / r->gpus;
+    if (seqs > fit) {
+        /* first, so that it shows whatever else was assumed */
+        snprintf(buf, sizeof(buf),
+                 "FLAG %.0f seqs/GPU at %.0f tok/s/user, %.0f fit: not "
+                 "output tokens alone?; %s",
+                 seqs, user, fit, row->assumed);
+        n = strlen(buf) < sizeof(row->assumed) ? strlen(buf)
+                                               : sizeof(row->assumed) - 1;
+        memcpy(row->assumed, buf, n);
+        row->assumed[n] = '\0';
+    }
+}
+
 static void predict(struct owned *own, char **f, int line,
                     struct sn_validate_row *row)
 {
@@ -275,8 +495,9 @@ static void predict(struct owned *own, char **f, int line,
     char *spec;
     int gpus = 0;
     long v = cell(f[I_NGPUS], 10000000), conc = cell(f[I_CONC], 100000000);
-    double pred;
+    double pred, slo_tpot = 0, slo_ttft = 0;
     bool search = false;
+    const char *metric;
 
     row->infer = true;
     row->line = line;
@@ -290,15 +511,23 @@ static void predict(struct owned *own, char **f, int line,
                  "measured value '%.40s' is not a positive number", f[I_VALUE]);
         return;
     }
-    if (v < 1 || cell(f[I_ISL], 10000000) < 1 || conc < 0) {
+    if (v < 1 || length_cell(f[I_ISL], "isl", NULL) < 1 || conc < 0) {
         snprintf(row->reason, sizeof(row->reason),
                  "n_gpus, isl or concurrency is not a positive number");
+        return;
+    }
+    if (f[I_SLO][0] && !parse_slo(f[I_SLO], &slo_tpot, &slo_ttft)) {
+        snprintf(row->reason, sizeof(row->reason),
+                 "slo '%.60s': expected terms such as 'tpot<=50ms', "
+                 "'ttft<=2s' or 'interactivity>=20' (tokens/s per user)",
+                 f[I_SLO]);
         return;
     }
     gpus = row->gpus = (int)v;
     if (!(m = row_model(f, row)) || !row_layout(f, &gpus, &search, row))
         return;
     row_work(f, row);
+    metric = row_metric(f, row);
     spec = sn_validate_system_spec(f[I_GPU], "", gpus < 8 ? 8 : gpus,
                                    row->system, sizeof(row->system));
     if (!spec) {
@@ -315,7 +544,7 @@ static void predict(struct owned *own, char **f, int line,
                  row->system, e->msg);
         return;
     }
-    if (search && !search_layout(m, &e->env.sys, gpus, f[I_METRIC], row))
+    if (search && !search_layout(m, &e->env.sys, gpus, metric, row))
         return;
     if (conc > 0) /* requests in flight, spread over the replicas */
         row->ilayout.batch =
@@ -325,14 +554,24 @@ static void predict(struct owned *own, char **f, int line,
         snprintf(row->reason, sizeof(row->reason), "%.250s", err.msg);
         return;
     }
-    if (!metric_of(f[I_METRIC], &row->iresult,
+    if (conc == 0 && slo_tpot > 0 &&
+        at_slo(m, &e->env.sys, slo_tpot, row, &err)) {
+        snprintf(row->reason, sizeof(row->reason), "%.250s", err.msg);
+        return;
+    }
+    if (slo_ttft > 0 && row->iresult.ttft_s > slo_ttft)
+        sn__validate_append(row->assumed, sizeof(row->assumed),
+                            "TTFT limit not met by one idle prompt");
+    if (!metric_of(metric, &row->iresult, &row->iwork,
                    gpus / (row->ilayout.tp * row->ilayout.pp), &pred)) {
         snprintf(row->reason, sizeof(row->reason),
-                 "metric '%.60s' is not predicted (output, prefill or "
-                 "decode tokens/s, per GPU or per user; ttft_s, tpot_ms)",
+                 "metric '%.60s' is not predicted (output or total (input + "
+                 "output), prefill or decode tokens/s, per GPU or per user; "
+                 "ttft_s, tpot_ms)",
                  f[I_METRIC]);
         return;
     }
+    consistent(metric, row, slo_tpot);
     row->predicted = pred;
     row->error_pct = (pred - row->measured) / row->measured * 100;
     row->predicted_ok = true;

@@ -35,7 +35,40 @@ static void head(const struct sn_report_infer *w, struct sn_buf *b)
         sn_buf_printf(b,
                       "speculative: %d tokens drafted a step by the MTP "
                       "module, each accepted at %.0f%%\n",
-                      wk->mtp, 100 * SN_INFER_MTP_ACCEPT);
+                      wk->mtp, 100 * wk->accept);
+}
+
+/* Served under a load: the latency percentiles and the throughput. */
+static void served_text(const struct sn_report_infer *w, struct sn_buf *b)
+{
+    const struct sn_infer_served *s = w->served;
+    const struct sn_infer_load *ld = w->load;
+
+    if (!s)
+        return;
+    if (ld->rate > 0)
+        sn_buf_printf(b,
+                      "\nserved at %.3g requests/s per replica (Poisson, "
+                      "%d requests)\n",
+                      ld->rate, s->requests);
+    else
+        sn_buf_printf(b,
+                      "\nserved at %d requests in flight per replica "
+                      "(closed loop, %d requests)\n",
+                      ld->concurrency, s->requests);
+    sn_buf_printf(b,
+                  "  TTFT P50/P90/P99       %.1f / %.1f / %.1f ms\n"
+                  "  TPOT P50/P90/P99       %.2f / %.2f / %.2f ms\n"
+                  "  output tokens/s/GPU    %.1f (%.3g requests/s per "
+                  "replica)\n"
+                  "  sequences in flight    %.1f a step on average\n",
+                  1e3 * s->ttft[SN_INFER_P50], 1e3 * s->ttft[SN_INFER_P90],
+                  1e3 * s->ttft[SN_INFER_P99], 1e3 * s->tpot[SN_INFER_P50],
+                  1e3 * s->tpot[SN_INFER_P90], 1e3 * s->tpot[SN_INFER_P99],
+                  s->output_tps_gpu, s->requests_per_s, s->mean_batch);
+    if (s->saturated)
+        sn_buf_printf(b, "  SATURATED: the replica serves fewer requests "
+                         "than arrive; the queue grows without bound\n");
 }
 
 static void result_text(const struct sn_infer_result *r, struct sn_buf *b)
@@ -48,11 +81,13 @@ static void result_text(const struct sn_infer_result *r, struct sn_buf *b)
                   "  KV cache per token     %.1f KiB (whole model)\n"
                   "  KV per sequence        %.1f MiB on one accelerator "
                   "(input + output tokens)\n"
+                  "  runtime                %.2f GiB (workspaces, NCCL, "
+                  "CUDA context)\n"
                   "  KV budget              %.2f GiB\n"
                   "  largest batch          %d sequences per replica\n",
                   r->weights_bytes / GIB, r->capacity / GIB,
                   r->kv_token_bytes / 1024, r->kv_seq_gpu / (1024 * 1024),
-                  r->kv_budget / GIB, r->max_batch);
+                  r->runtime_bytes / GIB, r->kv_budget / GIB, r->max_batch);
     if (!r->fits)
         sn_buf_printf(b, "  DOES NOT FIT: %s\n",
                       r->max_batch < 1 ? "no room for one sequence"
@@ -76,18 +111,20 @@ static void result_text(const struct sn_infer_result *r, struct sn_buf *b)
     sn_table_render(&t, b);
     sn_table_release(&t);
     sn_buf_printf(b,
+                  "  host step              %.3f ms (GPU %.3f ms)\n"
                   "  experts read           %.1f per MoE layer per GPU\n"
                   "\nlatency and throughput\n"
-                  "  TTFT                   %.1f ms\n"
+                  "  TTFT (idle replica)    %.1f ms, one prompt alone\n"
                   "  TPOT                   %.2f ms\n"
                   "  tokens/s per user      %.1f\n"
                   "  output tokens/s        %.0f per replica, %.1f per GPU "
                   "(prefill interleaved)\n"
                   "  decode tokens/s/GPU    %.1f (decode alone)\n"
                   "  prefill tokens/s/GPU   %.0f (input, full batching)\n",
-                  r->experts_hit, 1e3 * r->ttft_s, 1e3 * r->tpot_s,
-                  r->output_tps_user, r->output_tps, r->output_tps_gpu,
-                  r->decode_tps_gpu, r->prefill_tps_gpu);
+                  1e3 * r->host_step_s, 1e3 * r->gpu_step_s, r->experts_hit,
+                  1e3 * r->ttft_s, 1e3 * r->tpot_s, r->output_tps_user,
+                  r->output_tps, r->output_tps_gpu, r->decode_tps_gpu,
+                  r->prefill_tps_gpu);
 }
 
 /* The search's points as a table, the front marked and the best named. */
@@ -170,6 +207,7 @@ void sn_report_infer_text(const struct sn_report_infer *w, struct sn_buf *out)
 {
     if (w->stats) {
         front_text(w, out);
+        served_text(w, out);
     } else if (w->disagg) {
         disagg_text(w, out);
     } else {
@@ -178,6 +216,7 @@ void sn_report_infer_text(const struct sn_report_infer *w, struct sn_buf *out)
         layout_line(w->layout, out);
         sn_buf_printf(out, ", %d replicas\n", w->gpus / w->result->gpus);
         result_text(w->result, out);
+        served_text(w, out);
     }
 }
 
@@ -204,6 +243,7 @@ void sn_report_infer_result_json(struct sn_json *j,
     sn_json_knum(j, "weights_bytes", r->weights_bytes);
     sn_json_knum(j, "kv_bytes_per_token", r->kv_token_bytes);
     sn_json_knum(j, "kv_bytes_per_sequence_gpu", r->kv_seq_gpu);
+    sn_json_knum(j, "runtime_bytes", r->runtime_bytes);
     sn_json_knum(j, "kv_budget_bytes", r->kv_budget);
     sn_json_knum(j, "capacity_bytes", r->capacity);
     sn_json_kint(j, "max_batch", r->max_batch);
@@ -213,6 +253,8 @@ void sn_report_infer_result_json(struct sn_json *j,
     sn_json_knum(j, "ttft_s", r->ttft_s);
     sn_json_knum(j, "tpot_s", r->tpot_s);
     sn_json_knum(j, "step_s", r->step_s);
+    sn_json_knum(j, "gpu_step_s", r->gpu_step_s);
+    sn_json_knum(j, "host_step_s", r->host_step_s);
     sn_json_knum(j, "output_tokens_per_s", r->output_tps);
     sn_json_knum(j, "output_tokens_per_s_per_gpu", r->output_tps_gpu);
     sn_json_knum(j, "output_tokens_per_s_per_user", r->output_tps_user);
@@ -262,6 +304,33 @@ static void disagg_json(const struct sn_report_infer *w, struct sn_json *j)
     sn_report_infer_result_json(j, &d->d);
 }
 
+static void served_json(const struct sn_report_infer *w, struct sn_json *j)
+{
+    const struct sn_infer_served *s = w->served;
+    static const char *const pct[] = {"p50", "p90", "p99"};
+
+    sn_json_key(j, "served");
+    sn_json_obj_begin(j);
+    sn_json_knum(j, "rate_per_replica", w->load->rate);
+    sn_json_kint(j, "concurrency_per_replica", w->load->concurrency);
+    sn_json_kint(j, "requests", s->requests);
+    sn_json_key(j, "ttft_s");
+    sn_json_obj_begin(j);
+    for (int p = 0; p < SN_INFER_PCT_COUNT; p++)
+        sn_json_knum(j, pct[p], s->ttft[p]);
+    sn_json_obj_end(j);
+    sn_json_key(j, "tpot_s");
+    sn_json_obj_begin(j);
+    for (int p = 0; p < SN_INFER_PCT_COUNT; p++)
+        sn_json_knum(j, pct[p], s->tpot[p]);
+    sn_json_obj_end(j);
+    sn_json_knum(j, "output_tokens_per_s_per_gpu", s->output_tps_gpu);
+    sn_json_knum(j, "requests_per_s", s->requests_per_s);
+    sn_json_knum(j, "mean_batch", s->mean_batch);
+    sn_json_kbool(j, "saturated", s->saturated);
+    sn_json_obj_end(j);
+}
+
 void sn_report_infer_json(const struct sn_report_infer *w, struct sn_buf *out)
 {
     const struct sn_infer_work *wk = w->work;
@@ -284,6 +353,8 @@ void sn_report_infer_json(const struct sn_report_infer *w, struct sn_buf *out)
     sn_json_kstr(&j, "precision", sn_dtype_name(wk->precision));
     sn_json_kstr(&j, "kv_precision", sn_dtype_name(wk->kv));
     sn_json_kint(&j, "mtp", wk->mtp);
+    sn_json_knum(&j, "accept", wk->accept);
+    sn_json_kstr(&j, "runtime", sn_infer_runtime_name(wk->runtime));
     if (w->stats) {
         search_json(w, &j);
     } else if (w->disagg) {
@@ -292,6 +363,8 @@ void sn_report_infer_json(const struct sn_report_infer *w, struct sn_buf *out)
         sn_report_infer_layout_json(&j, w->layout);
         sn_report_infer_result_json(&j, w->result);
     }
+    if (w->served)
+        served_json(w, &j);
     sn_json_obj_end(&j);
     sn_buf_putc(out, '\n');
 }

@@ -197,7 +197,7 @@ static void infer_head(const struct sn_sweep_infer *si, struct sn_buf *b)
         sn_buf_printf(b,
                       "speculative: %d tokens drafted a step by the MTP "
                       "module, each accepted at %.0f%%\n",
-                      w->mtp, 100 * SN_INFER_MTP_ACCEPT);
+                      w->mtp, 100 * w->accept);
     if (si->sweep.gpus > 0)
         sn_buf_printf(b, "instance: %d accelerators", si->sweep.gpus);
     else

@@ -1,0 +1,49 @@
+/* infer-int.h: what the serving model's files share inside the library
+ * (infer.c, infer-host.c, infer-load.c). */
+#ifndef SN_INFER_INT_H
+#define SN_INFER_INT_H
+
+#include "sn/infer.h"
+
+/* The work's runtime inputs checked: a speculative decode (mtp > 0)
+ * needs its acceptance, 0 < accept <= 1. SN_EINPUT saying so. */
+int sn__infer_check_work(const struct sn_infer_work *w, struct sn_error *err);
+
+/* Host seconds of one decode step of a replica of layout l holding
+ * `batch` sequences: the busiest rank's requests (whole batch under
+ * attention TP, batch / tp under attention DP), on the work's CPU or,
+ * when automatic, the accelerator's. */
+double sn__infer_host(const struct sn_train_system *sys,
+                      const struct sn_infer_layout *l,
+                      const struct sn_infer_work *w, double batch);
+
+/* What the load simulation needs of one layout: the replica's GPU decode
+ * step by batch and the added time of a prompt chunk of t tokens on the
+ * busiest attention rank, each on a grid to interpolate. */
+#define SN__INFER_GRID 48
+
+struct sn__infer_costs {
+    int nb;
+    double batch[SN__INFER_GRID];
+    double decode[SN__INFER_GRID]; /* decode alone: CUDA-graphed, padded
+                                      when the work captures graphs */
+    double mixed[SN__INFER_GRID];  /* the same decodes in a step with a
+                                      prompt chunk: eager, unpadded */
+    int nt;
+    double tokens[SN__INFER_GRID], prefill[SN__INFER_GRID];
+    double base;   /* a one-token pass: what a prompt chunk costs beyond the
+                      weights a step reads anyway */
+    double budget; /* prompt tokens a pass per attention rank */
+    int max_batch; /* sequences per replica */
+    int ranks;     /* attention ranks (tp under attention DP, else 1) */
+    double gain;   /* tokens a sequence gains per decode step */
+    int gpus;      /* of the replica */
+};
+
+int sn__infer_costs(const struct sn_model_info *m,
+                    const struct sn_train_system *sys,
+                    const struct sn_infer_layout *l,
+                    const struct sn_infer_work *w, struct sn__infer_costs *c,
+                    struct sn_error *err);
+
+#endif

@@ -1,0 +1,4 @@
+# --requests needs a load to simulate
+args: sim infer --model llama3-8b --requests 100
+exit: 2
+stderr-has: --requests and --seed need a load

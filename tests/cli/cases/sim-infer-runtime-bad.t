@@ -1,0 +1,4 @@
+# the runtime must be one the model knows
+args: sim infer --model llama3-8b --runtime tgi
+exit: 2
+stderr-has: --runtime 'tgi': expected trtllm, vllm or sglang
