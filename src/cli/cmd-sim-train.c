@@ -367,6 +367,7 @@ static int run_search(struct train_run *x, struct sn_buf *out, bool *fits)
 {
     struct sn_train_search s;
     struct sn_train_candidate *top = NULL;
+    struct sn_train_result plain;
     struct sn_train_search_stats st;
     struct sn_error err;
     struct sn_report_train w = {0};
@@ -404,6 +405,16 @@ static int run_search(struct train_run *x, struct sn_buf *out, bool *fits)
         rc = cli_usage_error("--explain %lld: only %zu layouts fit",
                              x->o.explain, ntop);
         goto out;
+    }
+    /* none given: the first layout on the plain stack beside it */
+    if (x->assumed && ntop) {
+        struct sn_train_opts po = x->so;
+        sn_train_software_apply(sn_train_software_plain(), &po);
+        if (sn_train_predict(x->t, &top[0].layout, &po, &plain, &err)) {
+            rc = cli_fail(&err);
+            goto out;
+        }
+        w.plain = &plain;
     }
     w.stats = &st;
     w.top = top;

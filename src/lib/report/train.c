@@ -353,6 +353,11 @@ static void explain_text(const struct sn_train_candidate *c, size_t k,
  * other end when the user gave none. */
 static void software_text(const struct sn_report_train *w, struct sn_buf *b)
 {
+    /* the figure the plain one is compared with: the layout's, or the
+     * search's first */
+    const struct sn_train_result *r =
+        w->result ? w->result : (w->ntop ? &w->top[0].result : NULL);
+
     if (!w->software)
         return;
     sn_buf_printf(b, "software: %s%s (host CPU %s)\n", w->software,
@@ -360,14 +365,14 @@ static void software_text(const struct sn_report_train *w, struct sn_buf *b)
                                         "or the spec's software: section)"
                                       : "",
                   w->host_cpu ? w->host_cpu : "not modelled");
-    if (w->software_assumed && w->plain && w->result && w->result->mem.fits &&
+    if (w->software_assumed && w->plain && r && r->mem.fits &&
         w->plain->step_time > 0)
-        sn_buf_printf(
-            b,
-            "  on the plain eager stack: %.0f tokens/s (%+.1f%% against "
-            "the figures below)\n",
-            w->plain->tokens_per_s,
-            100 * (w->plain->tokens_per_s / w->result->tokens_per_s - 1));
+        sn_buf_printf(b,
+                      "  on the plain eager stack: %.0f tokens/s (%+.1f%% "
+                      "against %s below)\n",
+                      w->plain->tokens_per_s,
+                      100 * (w->plain->tokens_per_s / r->tokens_per_s - 1),
+                      w->result ? "the figures" : "the first layout");
 }
 
 static void search_text(const struct sn_report_train *w, struct sn_buf *b)

@@ -3,6 +3,7 @@ args: sim train examples/gb200-nvl72.yaml --model deepseek-v3 --search --top 4 -
 exit: 0
 stdout-has: DeepSeek-V3 (MoE, MLA) on 72 x gb200-nvl72 (gb200-nvl72, 72 per scale-up domain)
 stdout-has: software: megatron-core, assumed: none given (--software or the spec's software: section) (host CPU grace)
+stdout-has:   on the plain eager stack: 124664 tokens/s (-23.6% against the first layout below)
 stdout-has: global batch 1152 x 4096 tokens, bf16; MFU against the dense bf16 peak, 2500.0 TFLOP/s
 stdout-has: searched 6894 layouts that pass the rules, 16 fit in memory, in
 stdout-has: #  tp  pp  dp  cp  ep  etp  vpp  mbs  recompute  zero  step s  tokens/s    MFU    GiB  limited by
