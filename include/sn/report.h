@@ -272,6 +272,12 @@ struct sn_report_train {
      * smallest count at which one does, searched in multiples of the
      * spec's node up to max_gpus (0: none up to there) */
     int min_gpus, max_gpus;
+    /* the software profile the figures are for; software_assumed: the
+     * user gave none, so the figure is the best recipe's and `plain`
+     * (one layout) the same layout on the plain eager stack */
+    const char *software, *host_cpu;
+    bool software_assumed;
+    const struct sn_train_result *plain;
 };
 void sn_report_train_text(const struct sn_report_train *w, struct sn_buf *out);
 void sn_report_train_json(const struct sn_report_train *w, struct sn_buf *out);

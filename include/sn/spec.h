@@ -433,7 +433,8 @@ struct sn_spec {
     size_t nhosts;
     /* The parsed document, kept for the sections other modules own and
      * validate themselves with the same located errors: `collectives`
-     * (model constants), `reliability` (goodput), `node` (doctor's
+     * (model constants), `reliability` (goodput), `software` (training
+     * stack, sn_train_software_parse), `node` (doctor's
      * expected node). The spec parser accepts these keys and checks only
      * that each is a mapping. */
     struct sn_yaml_doc doc;

@@ -62,6 +62,16 @@ struct sn_train_layout {
                 default) */
 };
 
+/* What CUDA graphs capture: the host launches a captured module as one
+ * graph instead of kernel by kernel. */
+enum sn_train_graphs {
+    SN_GRAPHS_NONE,    /* eager: every kernel launched by the host */
+    SN_GRAPHS_PARTIAL, /* Megatron-Core's --cuda-graph-scope attn
+                          moe_router moe_preprocess (and dense MLPs): all
+                          but the routed experts of a dropless MoE */
+    SN_GRAPHS_COUNT
+};
+
 /* What the software does besides the layout. sn_train_opts_default()
  * gives a current Megatron-Core run. */
 struct sn_train_opts {
@@ -81,6 +91,21 @@ struct sn_train_opts {
                                   (NVIDIA's benchmark convention); above 1 a
                                   capacity factor with padding, or the busiest
                                   rank's imbalance */
+    /* The software profile's features (software.c has each one's
+     * source; sn_train_opts_default() gives megatron-core's). */
+    bool ep_dedup;               /* the MoE dispatch sends a token once per
+                                    remote domain (DeepEP, HybridEP); false:
+                                    NCCL all-to-all, one copy per expert */
+    enum sn_train_graphs graphs; /* what CUDA graphs capture */
+    bool moe_sync;               /* dropless dispatch: the host waits for the
+                                    tokens per expert once per MoE layer */
+    int router_kernels;          /* kernels of the router and the EP
+                                    preprocess per MoE layer forward; 0:
+                                    the fused two the GPU model counts */
+    double zero3_prefetch;       /* ZeRO-3: parameters (elements) fetched
+                                    ahead under compute; 0: the whole next
+                                    layer (FSDP, Megatron-FSDP) */
+    const char *software;        /* the profile's name, for reports */
 };
 
 /* Calibration: the few physical constants of an accelerator generation,
@@ -141,6 +166,10 @@ struct sn_train_system {
     bool uniform_network; /* non-blocking scale-out: a group with one rank
                              per domain performs the same wherever its
                              domains are (lets the model reuse answers) */
+    double host_launch;   /* CPU seconds the host spends on one eager
+                             kernel launch (framework dispatch and the
+                             driver call); 0: host time not modelled */
+    const char *host_cpu; /* the host CPU class ("x86", "grace") */
     struct sn_train_calib calib;
     struct sn_train_comm comm;
 };
@@ -173,6 +202,8 @@ enum sn_train_part {
     SN_PART_BUBBLE, /* pipeline fill and drain, stage imbalance */
     SN_PART_DP,     /* exposed data-parallel reduction and gather */
     SN_PART_OPTIMIZER,
+    SN_PART_HOST, /* the GPU waiting for the host: launches slower than
+                     the kernels, and one restart per host sync */
     SN_PART_COUNT
 };
 
@@ -237,6 +268,56 @@ void sn_train_opts_default(struct sn_train_opts *o);
  * and A100-era stacks generally): no fused attention, dropout masks
  * kept, no overlap of the DP, TP or PP traffic. */
 void sn_train_opts_legacy(struct sn_train_opts *o);
+
+/* ---- software profiles (software.c) ----------------------------------------
+ *
+ * A named training stack: the sn_train_opts features it runs, each with
+ * its public source, and the expert-TP default of its recipes. To add a
+ * profile: 1. a row in software.c's table with a source per feature
+ * 2. docs/model.md ("Software profiles")  3. a test in test-software.c. */
+struct sn_train_software {
+    const char *name;    /* "megatron-core", "plain", ... */
+    const char *display; /* one line for people */
+    const char *source;  /* where its features are stated */
+    struct sn_train_opts opts;
+    int etp_default; /* a blank expert TP: 1 in the published recipes,
+                        0 = tp (Megatron-LM's command-line default) */
+};
+
+/* The profiles, in the order listed; *n gets their count. Static. */
+const struct sn_train_software *sn_train_software_list(size_t *n);
+/* The profile named `name`; SN_EINPUT "unknown software 'x' (did you mean
+ * 'y'?)" naming the choices otherwise. */
+int sn_train_software_find(const char *name,
+                           const struct sn_train_software **out,
+                           struct sn_error *err);
+/* The best current recipe (megatron-core) and the plain eager stack: the
+ * two ends of the band given when the software is not known. */
+const struct sn_train_software *sn_train_software_best(void);
+const struct sn_train_software *sn_train_software_plain(void);
+/* o becomes the profile's options; dropout and moe_capacity (the
+ * model's recipe, not the stack's) are kept. */
+void sn_train_software_apply(const struct sn_train_software *s,
+                             struct sn_train_opts *o);
+/* The stack a measured row's text names ("DeepSpeed", "ZeRO-3 (DeepSpeed)",
+ * "torchtitan", "Megatron-Bridge", "NeMo", "Megatron-LM", "MindSpeed");
+ * text lower-case. NULL when it names none. */
+const struct sn_train_software *sn_train_software_guess(const char *text);
+/* The spec's `software:` section (sn_spec_section(spec, "software")):
+ *   software:
+ *     profile: megatron-core      (a name of sn_train_software_list)
+ *     cuda_graphs: none|partial   ep_dedup: bool    moe_sync: bool
+ *     router_kernels: N           zero3_prefetch: elements
+ * *out gets the profile (NULL when sec is NULL) and o its options with
+ * the overrides. Errors are "file:line:col: what is wrong" with
+ * SN_EINPUT (unknown keys and names with a did-you-mean). */
+int sn_train_software_parse(const char *file, const struct sn_yaml *sec,
+                            const struct sn_train_software **out,
+                            struct sn_train_opts *o, struct sn_error *err);
+/* The host CPU class of an accelerator's node: "grace" where the catalog
+ * joins the GPU to its CPU by NVLink-C2C (GH200, GB200, GB300), else
+ * "x86"; *launch the CPU seconds of one eager kernel launch on it. */
+const char *sn_train_host_class(const struct sn_accel_info *a, double *launch);
 
 /* The default global batch, in sequences of seq tokens, for a job on
  * `accels` accelerators: about 4M tokens a step whatever the job's size

@@ -21,7 +21,7 @@ struct sn_validate_row {
     double error_pct;  /* (predicted - measured) / measured */
     char reason[256];
     char system[48];   /* built-in system the row ran on */
-    char assumed[160]; /* what the row left out and was assumed */
+    char assumed[256]; /* what the row left out and was assumed */
     struct sn_train_layout layout;
     struct sn_train_result result;
     int gpus;

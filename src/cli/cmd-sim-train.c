@@ -20,11 +20,12 @@ struct train_opts {
     const char *output;
     enum sn_format format;
     long long gpus, tp, pp, dp, ep, etp, cp, mbs, gbs, seq, vpp, zero;
-    int recompute;       /* -1: not given */
-    int dtype;           /* -1: not given */
-    int sp;              /* -1 not given, 0 off, 1 on */
-    bool legacy;         /* 2021-22 Megatron-LM software */
-    double moe_capacity; /* 0: forced-balanced routing */
+    int recompute;        /* -1: not given */
+    int dtype;            /* -1: not given */
+    int sp;               /* -1 not given, 0 off, 1 on */
+    bool legacy;          /* 2021-22 Megatron-LM software */
+    const char *software; /* --software NAME; NULL: the spec's, or none */
+    double moe_capacity;  /* 0: forced-balanced routing */
     bool search;
     long long top;
     long long explain; /* 0: none; K: the K-th of the search */
@@ -88,6 +89,13 @@ static int parse(int argc, char **argv, struct train_opts *o)
                 return SN_EXIT_USAGE;
         } else if ((v = cli_opt_value(argc, argv, &i, "--model", NULL, &rc))) {
             o->model = v;
+        } else if ((v = cli_opt_value(argc, argv, &i, "--software", NULL,
+                                      &rc))) {
+            const struct sn_train_software *sw;
+            struct sn_error err;
+            if (sn_train_software_find(v, &sw, &err))
+                return cli_usage_error("--software: %s", err.msg);
+            o->software = v;
         } else if ((v = cli_opt_value(argc, argv, &i, "--moe-capacity", NULL,
                                       &rc))) {
             /* a capacity factor: 1 (balanced) to 64 */
@@ -132,6 +140,10 @@ static int parse(int argc, char **argv, struct train_opts *o)
             o->spec = argv[i];
         }
     }
+    if (o->legacy && o->software)
+        return cli_usage_error("sim train: --legacy and --software "
+                               "contradict each other; give one (--legacy "
+                               "is --software megatron-lm-2022)");
     if (o->explain && !o->search)
         return cli_usage_error("--explain K explains the K-th layout of "
                                "--search");
@@ -251,6 +263,8 @@ struct train_run {
     const struct sn_model_info *m;
     struct sn_train *t;
     struct sn_train_opts so;
+    const struct sn_train_software *sw; /* NULL: --legacy, or assumed */
+    bool assumed;                       /* no software given */
     struct sn_train_layout l;
     struct sn_goodput_result g;
     bool have_g;
@@ -305,8 +319,24 @@ static int setup(struct train_run *x, int argc, char **argv)
     else
         sn_train_opts_default(&x->so);
     x->so.moe_capacity = x->o.moe_capacity;
+    if (x->o.software) {
+        if (sn_train_software_find(x->o.software, &x->sw, &err))
+            return cli_usage_error("--software: %s", err.msg);
+        sn_train_software_apply(x->sw, &x->so);
+    } else if (!x->o.legacy &&
+               sn_train_software_parse(x->spec.file,
+                                       sn_spec_section(&x->spec, "software"),
+                                       &x->sw, &x->so, &err)) {
+        return cli_fail(&err);
+    }
+    /* none given: the figure is the best recipe's, said as an
+     * assumption, with the plain stack's beside it (the band) */
+    x->assumed = !x->sw && !x->o.legacy;
     if ((rc = make_layout(&x->o, x->m, x->gpus, &x->l)))
         return rc;
+    /* the published recipes run expert TP 1 where they do not say */
+    if (!x->o.etp && x->sw && x->sw->etp_default > 0 && x->m->experts > 1)
+        x->l.etp = x->sw->etp_default;
     if (goodput(&x->spec, x->m, x->gpus, &x->g, &x->have_g, x->why,
                 sizeof(x->why), &err))
         return cli_fail(&err);
@@ -322,6 +352,9 @@ static void render(const struct train_run *x, struct sn_report_train *w,
     w->gpus = x->gpus;
     w->layout = &x->l;
     w->max_gpus = MAX_CLUSTER;
+    w->software = x->so.software;
+    w->software_assumed = x->assumed;
+    w->host_cpu = x->env.sys.host_launch > 0 ? x->env.sys.host_cpu : NULL;
     if (x->o.format == SN_FORMAT_JSON)
         sn_report_train_json(w, out);
     else
@@ -334,6 +367,7 @@ static int run_search(struct train_run *x, struct sn_buf *out, bool *fits)
 {
     struct sn_train_search s;
     struct sn_train_candidate *top = NULL;
+    struct sn_train_result plain;
     struct sn_train_search_stats st;
     struct sn_error err;
     struct sn_report_train w = {0};
@@ -372,6 +406,16 @@ static int run_search(struct train_run *x, struct sn_buf *out, bool *fits)
                              x->o.explain, ntop);
         goto out;
     }
+    /* none given: the first layout on the plain stack beside it */
+    if (x->assumed && ntop) {
+        struct sn_train_opts po = x->so;
+        sn_train_software_apply(sn_train_software_plain(), &po);
+        if (sn_train_predict(x->t, &top[0].layout, &po, &plain, &err)) {
+            rc = cli_fail(&err);
+            goto out;
+        }
+        w.plain = &plain;
+    }
     w.stats = &st;
     w.top = top;
     w.ntop = ntop;
@@ -388,7 +432,7 @@ out:
  * which one does; *fits says whether it did. */
 static int run_layout(struct train_run *x, struct sn_buf *out, bool *fits)
 {
-    struct sn_train_result r;
+    struct sn_train_result r, plain;
     struct sn_error err;
     struct sn_report_train w = {0};
     int rc;
@@ -404,6 +448,13 @@ static int run_layout(struct train_run *x, struct sn_buf *out, bool *fits)
         s.dtype = x->l.dtype;
         if ((rc = min_fit(x->t, &s, &x->so, &x->spec, &w.min_gpus)))
             return rc;
+    }
+    if (x->assumed && r.mem.fits) {
+        struct sn_train_opts po = x->so;
+        sn_train_software_apply(sn_train_software_plain(), &po);
+        if (sn_train_predict(x->t, &x->l, &po, &plain, &err))
+            return cli_fail(&err);
+        w.plain = &plain;
     }
     w.result = &r;
     w.goodput = x->have_g ? &x->g : NULL;

@@ -86,6 +86,15 @@ static bool point_search(const struct sn_sweep *s,
     q.gbs = s->gbs > 0 ? s->gbs : sn_train_default_gbs(p->accels, seq);
     q.dtype = s->dtype;
     sn_train_opts_default(&o);
+    /* the spec's software: section, when it has one (sim train's) */
+    {
+        const struct sn_train_software *sw;
+        if (sn_train_software_parse(
+                spec->file, sn_spec_section(spec, "software"), &sw, &o, &e)) {
+            point_error(p, &e);
+            goto out;
+        }
+    }
     if (sn_train_search_run(t, &q, &o, &p->best, 1, &n, &st, &e)) {
         point_error(p, &e);
         goto out;

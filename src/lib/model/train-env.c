@@ -111,6 +111,7 @@ int sn_train_env_init(struct sn_train_env *e, const struct sn_spec *spec,
     e->sys.per_node = spec->scaleup.per_node;
     e->sys.uniform_network = uniform_network(spec);
     sn_train_calib_for(spec->accel->name, &e->sys.calib);
+    e->sys.host_cpu = sn_train_host_class(spec->accel, &e->sys.host_launch);
     e->sys.comm.time = coll_time;
     e->sys.comm.wire = coll_wire;
     e->sys.comm.ctx = e;

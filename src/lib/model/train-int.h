@@ -81,4 +81,39 @@ int sn__train_predict(struct sn_train *t, const struct sn_train_layout *l,
 /* Bytes per parameter for weights, gradients and optimizer state. */
 void sn__state_bytes(enum sn_dtype dt, double *w, double *g, double *o);
 
+/* ---- host time (train-host.c) ---- */
+
+/* Kernel launches the host makes for one layer of one micro-batch. */
+struct sn__host_launches {
+    double fwd, bwd, recompute;
+};
+/* GPU seconds of one layer of one micro-batch: its forward, and the rest
+ * (backward, recompute and its exposed communication). */
+struct sn__host_seg {
+    double fwd, rest;
+};
+/* The launches of a dense (moe false) or MoE layer under layout l and
+ * the software o: the kernels train-time.c times, one launch each, a
+ * captured module one launch. */
+void sn__train_host_launches(const struct sn__dims *d,
+                             const struct sn_train_layout *l,
+                             const struct sn_train_opts *o, bool moe,
+                             struct sn__host_launches *h);
+/* Seconds one micro-batch on a stage of `dense` and `moe` layers waits
+ * for the host, at `launch` CPU seconds per launch (0: none): the sum over
+ * the segments between host syncs of max(GPU, host) minus the GPU time,
+ * plus one launch after each sync. */
+double sn__train_host_exposed(const struct sn_train_opts *o, double launch,
+                              int dense, int moe, const struct sn__host_seg *dg,
+                              const struct sn__host_seg *mg,
+                              const struct sn__host_launches *dh,
+                              const struct sn__host_launches *mh);
+
+/* ZeRO-3 exposure of one layer (train-time.c): gathers of ag seconds
+ * before its forward and its backward and a reduce-scatter of rs after,
+ * a share p of each gather prefetched under the compute windows fwin and
+ * bwin, the rest on the critical path: *ef and *eb exposed seconds. */
+void sn__train_zero3_exposed(double ag, double rs, double fwin, double bwin,
+                             double p, double *ef, double *eb);
+
 #endif

@@ -401,6 +401,11 @@ static int ep_a2a(struct step_ctx *c, enum comm_kind kind, double bytes,
     double D, remote, up, out;
     int rc;
 
+    /* without deduplication (NCCL's all-to-all) every routed copy
+     * crosses on its own, at the collective model's rate */
+    if (!c->o->ep_dedup)
+        return comm_kind(t, SN_COLL_ALLTOALL, KIND_NCCL, 0, (uint32_t)l->ep,
+                         etp, etp, bytes, sec, c->err);
     if (dom == 0 || span <= dom || span % dom || dom % etp)
         return comm_kind(t, SN_COLL_ALLTOALL, kind, 0, (uint32_t)l->ep, etp,
                          etp, bytes, sec, c->err);
@@ -583,6 +588,38 @@ static int layer(struct step_ctx *c, bool moe, struct layer_cost *lc)
     return SN_OK;
 }
 
+/* The share of a layer's ZeRO-3 gather that can start ahead, under the
+ * compute before it: all of it when the stack prefetches the next layer
+ * whole (FSDP, Megatron-FSDP); at most zero3_prefetch parameters when
+ * the prefetch is a bucket of that size (DeepSpeed's
+ * stage3_prefetch_bucket_size), the rest fetched on demand. */
+static double zero3_prefetched(const struct sn_train_opts *o, double params)
+{
+    if (!(o->zero3_prefetch > 0) || !(params > 0))
+        return 1;
+    return fmin(1, o->zero3_prefetch / params);
+}
+
+/* Exposed time of one layer's ZeRO-3 traffic: the gather of ag seconds
+ * before the forward and again before the backward, the reduce-scatter
+ * of rs seconds after it, the share p of a gather that is prefetched
+ * under the compute windows fwin and bwin; the rest of a gather is on
+ * the critical path (sn__train_zero3_exposed). */
+static void zero3_expose(double ag, double rs, double fwin, double bwin,
+                         double p, double *ef, double *eb)
+{
+    double pre = p * ag;
+
+    *ef = (ag - pre) + fmax(pre - fwin, 0);
+    *eb = (ag - pre) + fmax(pre + rs - bwin, 0);
+}
+
+void sn__train_zero3_exposed(double ag, double rs, double fwin, double bwin,
+                             double p, double *ef, double *eb)
+{
+    zero3_expose(ag, rs, fwin, bwin, p, ef, eb);
+}
+
 /* ZeRO-3: each layer's weights are gathered for the forward and again for
  * the backward (which the recompute shares), and its gradients
  * reduce-scattered, prefetched under the neighbouring layer's compute. */
@@ -605,8 +642,7 @@ static int zero3_layer(struct step_ctx *c, double params,
         return rc;
     fwin = lc->fwd;
     bwin = lc->bwd + lc->recompute;
-    ef = ag > fwin ? ag - fwin : 0;
-    eb = ag + rs > bwin ? ag + rs - bwin : 0;
+    zero3_expose(ag, rs, fwin, bwin, zero3_prefetched(c->o, params), &ef, &eb);
     *exposed = ef + eb;
     *hidden = 2 * ag + rs - ef - eb;
     return SN_OK;
@@ -617,6 +653,7 @@ static int zero3_layer(struct step_ctx *c, double params,
 
 struct stage_cost {
     double fwd, bwd, recompute, tp, cp, ep, pp, dp;
+    double host; /* waiting for the host, one micro-batch */
     double total;
     double params_dense, params_expert; /* per accelerator */
 };
@@ -646,6 +683,28 @@ static void stage_mtp(const struct step_ctx *c, const struct layer_cost *lc,
         sc->params_dense += params + sn__mtp_params(d) / tp;
         sc->params_expert += params_expert;
     }
+}
+
+/* The host's share of one micro-batch on a stage of `dense` and `moe`
+ * layers (train-host.c), on the system's host CPU. */
+static double stage_host(const struct step_ctx *c, int dense, int moe,
+                         const struct layer_cost *dl,
+                         const struct layer_cost *ml)
+{
+    const struct sn__dims *d = &c->t->d;
+    struct sn__host_launches dh, mh;
+    struct sn__host_seg dg, mg;
+
+    if (!(c->t->sys.host_launch > 0))
+        return 0;
+    sn__train_host_launches(d, c->l, c->o, false, &dh);
+    sn__train_host_launches(d, c->l, c->o, true, &mh);
+    dg.fwd = dl->fwd;
+    dg.rest = dl->bwd + dl->recompute + dl->tp + dl->cp + dl->ep;
+    mg.fwd = ml->fwd;
+    mg.rest = ml->bwd + ml->recompute + ml->tp + ml->cp + ml->ep;
+    return sn__train_host_exposed(c->o, c->t->sys.host_launch, dense,
+                                  d->moe ? moe : 0, &dg, &mg, &dh, &mh);
 }
 
 static int stage(struct step_ctx *c, int s, const struct layer_cost *dense,
@@ -727,8 +786,9 @@ static int stage(struct step_ctx *c, int s, const struct layer_cost *dense,
             sc->tp += c->tp_unit + c->tp_rs;
     }
     sc->pp = p2p;
+    sc->host = stage_host(c, n - nm, nm, dense, moe);
     sc->total = sc->fwd + sc->bwd + sc->recompute + sc->tp + sc->cp + sc->ep +
-                sc->pp + sc->dp;
+                sc->pp + sc->dp + sc->host;
     return SN_OK;
 }
 
@@ -982,6 +1042,7 @@ static void step_parts(const struct sn_train_layout *l,
     r->part[SN_PART_BUBBLE] = (ps->sum - ps->tmax) / v;
     r->part[SN_PART_DP] = m * worst->dp + dp_exp;
     r->part[SN_PART_OPTIMIZER] = opt;
+    r->part[SN_PART_HOST] = m * worst->host;
 }
 
 /* Throughput, MFU, HFU and what limits the step, from its time and

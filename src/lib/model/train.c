@@ -304,26 +304,17 @@ int sn_train_check(const struct sn_model_info *m,
 void sn_train_opts_default(struct sn_train_opts *o)
 {
     memset(o, 0, sizeof(*o));
-    o->flash_attention = true;
-    o->overlap_grad_reduce = true;
-    o->overlap_param_gather = true;
-    o->overlap_tp = true;
-    o->overlap_p2p = true;
-    o->dropout = false;
-    o->overlap_ep = true;
-    o->moe_capacity = 0;
+    sn_train_software_apply(sn_train_software_best(), o);
 }
 
 void sn_train_opts_legacy(struct sn_train_opts *o)
 {
-    sn_train_opts_default(o);
-    o->flash_attention = false;
+    const struct sn_train_software *s = NULL;
+
+    memset(o, 0, sizeof(*o));
+    (void)sn_train_software_find("megatron-lm-2022", &s, NULL);
+    sn_train_software_apply(s, o);
     o->dropout = true;
-    o->overlap_grad_reduce = false;
-    o->overlap_param_gather = false;
-    o->overlap_tp = false;
-    o->overlap_p2p = false;
-    o->overlap_ep = false;
 }
 
 /* Calibration by accelerator generation. The GEMM rate is the maximum
@@ -484,8 +475,8 @@ double sn_train_peak(const struct sn_train_system *s, enum sn_dtype d)
 const char *sn_train_part_name(enum sn_train_part p)
 {
     static const char *const names[] = {
-        "forward", "backward", "recompute", "tp", "cp",
-        "ep",      "pp",       "bubble",    "dp", "optimizer",
+        "forward", "backward", "recompute", "tp",        "cp",   "ep",
+        "pp",      "bubble",   "dp",        "optimizer", "host",
     };
     return p >= 0 && p < SN_PART_COUNT ? names[p] : "?";
 }

@@ -504,7 +504,8 @@ static bool row_parallel(char **f, const char *other, int gpus,
                  l->tp, l->pp, l->dp, l->cp, gpus);
         return false;
     }
-    l->etp = row->etp; /* 0 (blank): Megatron-Core's default, tp */
+    l->etp = row->etp; /* 0 (blank): Megatron-Core's default, tp; a
+                          recipe's 1 (row_etp) */
     return true;
 }
 
@@ -572,11 +573,14 @@ static struct env_slot *row_system(struct owned *own, char **f, int gpus,
 
 /* The software stack's options, and the layout's sp, zero and dtype,
  * from the era of the accelerator and what the row says. */
-static void row_stack(const struct env_slot *e, const char *other,
-                      const char *notes, int zero, struct sn_train_layout *l,
-                      struct sn_train_opts *o)
+static const struct sn_train_software *
+row_stack(const struct env_slot *e, const char *source, const char *other,
+          const char *notes, int zero, struct sn_train_layout *l,
+          struct sn_train_opts *o, struct sn_validate_row *row)
 {
     bool modern, sp_given = strstr(other, "sequence parallel") != NULL;
+    const struct sn_train_software *sw;
+    char buf[64];
 
     /* the software stack: Hopper-era runs use fused attention, the
      * distributed optimizer, sequence parallelism and overlapped
@@ -588,6 +592,17 @@ static void row_stack(const struct env_slot *e, const char *other,
         sn_train_opts_default(o);
     else
         sn_train_opts_legacy(o);
+    /* the stack the row names (other_parallel, the notes, the source),
+     * as a profile of software.c; else the era's */
+    sw = sn_train_software_guess(other);
+    if (!sw)
+        sw = sn_train_software_guess(notes);
+    if (!sw)
+        sw = sn_train_software_guess(source);
+    if (sw)
+        sn_train_software_apply(sw, o);
+    snprintf(buf, sizeof(buf), "software %s", o->software);
+    sn__validate_append(row->assumed, sizeof(row->assumed), buf);
     if (strstr(other, "overlap") || strstr(notes, "overlap")) {
         o->overlap_grad_reduce = true;
         o->overlap_param_gather = true;
@@ -606,6 +621,25 @@ static void row_stack(const struct env_slot *e, const char *other,
         l->dtype = SN_DTYPE_BF16;
     else if (strstr(notes, "fp16"))
         l->dtype = SN_DTYPE_FP16;
+    return sw;
+}
+
+/* A blank etp in a published recipe is the recipe's expert TP, 1
+ * (Megatron-Bridge and NeMo set expert_tensor_parallel_size = 1), not
+ * Megatron-LM's command-line default of tp; said where it differs. */
+static void row_etp(const struct sn_train_software *sw,
+                    const struct sn_model_info *m, struct sn_train_layout *l,
+                    struct sn_validate_row *row)
+{
+    char buf[64];
+
+    if (row->etp || !sw || sw->etp_default <= 0 || m->experts <= 1)
+        return;
+    l->etp = sw->etp_default;
+    if (l->tp != l->etp) {
+        snprintf(buf, sizeof(buf), "etp %d (%s recipe)", l->etp, sw->name);
+        sn__validate_append(row->assumed, sizeof(row->assumed), buf);
+    }
 }
 
 /* The global and micro-batch of l from the row (micro-batch 1 when
@@ -767,7 +801,8 @@ static void predict_row(struct owned *own, char **f, int line,
     struct sn_train_layout l;
     struct sn_train_opts o;
     struct env_slot *e;
-    char other[512], notes[512];
+    char other[512], notes[512], source[512];
+    const struct sn_train_software *sw;
     enum metric metric;
     int gpus, zero;
     bool rc_given, searched;
@@ -796,7 +831,10 @@ static void predict_row(struct owned *own, char **f, int line,
     e = row_system(own, f, gpus, row);
     if (!e)
         return;
-    row_stack(e, other, notes, zero, &l, &o);
+    sn__validate_lower(f[C_SOURCE], source, sizeof(source));
+    sw = row_stack(e, source, other, notes, zero, &l, &o, row);
+    if (!searched)
+        row_etp(sw, &m, &l, row);
     row_precision(f[C_PRECISION], e, &l, row);
     l.seq = m.seq;
     if (searched) {

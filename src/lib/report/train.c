@@ -349,12 +349,39 @@ static void explain_text(const struct sn_train_candidate *c, size_t k,
     }
 }
 
+/* The software line: the profile, or the assumption and the band's
+ * other end when the user gave none. */
+static void software_text(const struct sn_report_train *w, struct sn_buf *b)
+{
+    /* the figure the plain one is compared with: the layout's, or the
+     * search's first */
+    const struct sn_train_result *r =
+        w->result ? w->result : (w->ntop ? &w->top[0].result : NULL);
+
+    if (!w->software)
+        return;
+    sn_buf_printf(b, "software: %s%s (host CPU %s)\n", w->software,
+                  w->software_assumed ? ", assumed: none given (--software "
+                                        "or the spec's software: section)"
+                                      : "",
+                  w->host_cpu ? w->host_cpu : "not modelled");
+    if (w->software_assumed && w->plain && r && r->mem.fits &&
+        w->plain->step_time > 0)
+        sn_buf_printf(b,
+                      "  on the plain eager stack: %.0f tokens/s (%+.1f%% "
+                      "against %s below)\n",
+                      w->plain->tokens_per_s,
+                      100 * (w->plain->tokens_per_s / r->tokens_per_s - 1),
+                      w->result ? "the figures" : "the first layout");
+}
+
 static void search_text(const struct sn_report_train *w, struct sn_buf *b)
 {
     const struct sn_train_layout *l = w->layout;
     const struct sn_train_search_stats *st = w->stats;
 
     head(w, b);
+    software_text(w, b);
     sn_buf_printf(b,
                   "global batch %d x %d tokens, %s; MFU against the "
                   "dense %s peak, %.1f TFLOP/s\n",
@@ -381,6 +408,7 @@ static void layout_text(const struct sn_report_train *w, struct sn_buf *b)
     const struct sn_train_result *r = w->result;
 
     head(w, b);
+    software_text(w, b);
     sn_buf_printf(b, "layout: ");
     sn_report_train_layout_line(w->layout, b);
     sn_buf_printf(b, "\n\n");
@@ -403,6 +431,22 @@ void sn_report_train_text(const struct sn_report_train *w, struct sn_buf *out)
         layout_text(w, out);
 }
 
+/* "software": {"profile", "assumed", "host_cpu", ["plain_tokens_per_s"]} */
+static void software_json(const struct sn_report_train *w, struct sn_json *j)
+{
+    if (!w->software)
+        return;
+    sn_json_key(j, "software");
+    sn_json_obj_begin(j);
+    sn_json_kstr(j, "profile", w->software);
+    sn_json_kbool(j, "assumed", w->software_assumed);
+    if (w->host_cpu)
+        sn_json_kstr(j, "host_cpu", w->host_cpu);
+    if (w->software_assumed && w->plain && w->plain->mem.fits)
+        sn_json_knum(j, "plain_tokens_per_s", w->plain->tokens_per_s);
+    sn_json_obj_end(j);
+}
+
 static void search_json(const struct sn_report_train *w, struct sn_json *j)
 {
     sn_json_kstr(j, "schema", SN_SCHEMA_TRAIN_SEARCH);
@@ -411,6 +455,7 @@ static void search_json(const struct sn_report_train *w, struct sn_json *j)
     sn_json_kint(j, "gpus", w->gpus);
     sn_json_kint(j, "enumerated", (long long)w->stats->enumerated);
     sn_json_kint(j, "fitting", (long long)w->stats->fitting);
+    software_json(w, j);
     if (!w->ntop)
         sn_json_kint(j, "min_accelerators", w->min_gpus);
     sn_json_key(j, "layouts");
@@ -437,6 +482,7 @@ static void layout_json(const struct sn_report_train *w, struct sn_json *j)
     sn_json_kint(j, "gpus", w->gpus);
     sn_json_kint(j, "scaleup_domain", w->spec->scaleup.accelerators);
     sn_report_train_layout_json(j, w->layout, SN_REPORT_LAYOUT_ALL);
+    software_json(w, j);
     if (r->mem.fits) {
         result_json(j, r);
         goodput_json(j, w->goodput);

@@ -16,7 +16,7 @@ static const char *const top_keys[] = {
     "name",       "description", "accelerator", "supernode",   "scaleout",
     "supernodes", "racks",       "power",       "cooling",     "storage",
     "workload",   "catalog",     "collectives", "reliability", "node",
-    "hosts",      NULL,
+    "hosts",      "software",    NULL,
 };
 
 static const char *const feed_names[] = {"ac-1phase", "ac-3phase", "hvdc",
@@ -574,7 +574,7 @@ static int hosts(struct sn__ctx *c)
 int sn__convert(struct sn__ctx *c)
 {
     static const char *const foreign[] = {"collectives", "reliability", "node",
-                                          NULL};
+                                          "software", NULL};
     struct sn_spec *s = c->spec;
     const char *name = NULL, *desc = NULL;
     int rc;

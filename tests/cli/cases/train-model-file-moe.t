@@ -3,6 +3,6 @@ args: sim train examples/gb200-nvl72.yaml --model examples/models/deepseek-v3.ya
 exit: 0
 stdout-has: DeepSeek-V3 (MoE, MLA), from a model file on 72 x gb200-nvl72 (gb200-nvl72, 72 per scale-up domain)
 stdout-has: searched 6894 layouts that pass the rules, 16 fit in memory, in
-stdout-has: 1   8   1   9   1   1    8    1    4       full  3     28.862    163486  26.5%  170.2  communication 24%
-stdout-has: 2   8   1   9   1   8    1    1    4       full  3     30.021    157176  25.5%  170.2  communication 31%
+stdout-has: 1   8   1   9   1   1    8    1    4       full  3     28.931    163097  26.4%  170.2  communication 24%
+stdout-has: 2   8   1   9   1   8    1    1    4       full  3     30.090    156816  25.4%  170.2  communication 31%
 stderr-empty:

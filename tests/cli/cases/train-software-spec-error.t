@@ -1,0 +1,6 @@
+# the spec's software: section is read with located errors
+setup: printf 'accelerator: b200-hgx\nsupernode:\n  accelerators: 8\nsoftware:\n  profile: deepspeeed\n' > $TMP/s.yaml
+args: sim train $TMP/s.yaml --model llama3-8b
+exit: 2
+stderr-has: s.yaml:5:12: unknown software 'deepspeeed' (did you mean 'deepspeed'?)
+stdout-empty:
