@@ -516,7 +516,10 @@ static int listen_on(const char *address, unsigned port, int *out,
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
     if (*ipv6)
         setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
-    if (bind(fd, (struct sockaddr *)&ss, sl) < 0 || listen(fd, 64) < 0)
+    /* the kernel's largest backlog: a flood of connections the accept
+     * policy turns away must not fill the queue and drop a scraper's SYN
+     * (a dropped SYN costs it a 1 s retransmission, RFC 6298 2.1) */
+    if (bind(fd, (struct sockaddr *)&ss, sl) < 0 || listen(fd, SOMAXCONN) < 0)
         goto fail;
     sl = sizeof(ss);
     if (getsockname(fd, (struct sockaddr *)&ss, &sl) < 0)
