@@ -1,25 +1,30 @@
-#!/ usr / bin / env python3
+#!/usr/bin/env python3
 """watch-drip.py: slow clients against the node agent's HTTP server (issue
 29). Keeps CONNS connections from ADDRS loopback addresses (127.0.0.2 on)
-open to PORT, each sending its request head a byte every DRIP seconds and
-reconnecting whatever the server closes, while a fresh client on
-127.0.0.1 scrapes /metrics every 0.25 s. Runs SECONDS and stops by
-itself.
+open to PORT, each sending its request line at once and then a byte of a
+header every DRIP seconds, reconnecting whatever the server closes (as fast
+as it is closed), while a fresh client on 127.0.0.1 scrapes /metrics every
+0.25 s. Runs SECONDS and stops by itself.
 
     watch-drip.py PORT [--addrs 4] [--conns 2000] [--drip 3] [--seconds 20]
 
 Prints the connections made and cut, and the scrapes' latency (p50, max)
-and failures;
-exits 1 when a scrape failed or took 1 s or
-    more.""
-         "
-    import argparse import errno import resource import socket import statistics
-        import threading import time
+and failures; exits 1 when a scrape failed or took 1 s or more.
+"""
+import argparse
+import errno
+import resource
+import socket
+import statistics
+import threading
+import time
 
-            def
-            scraper(port, stop, lat, failed)
-    : while not stop.is_set() : t0 = time.monotonic()
-try : s = socket.create_connection(("127.0.0.1", port), timeout=5)
+
+def scraper(port, stop, lat, failed):
+    while not stop.is_set():
+        t0 = time.monotonic()
+        try:
+            s = socket.create_connection(("127.0.0.1", port), timeout=5)
             s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n"
                       b"Connection: close\r\n\r\n")
             data = b""
@@ -61,7 +66,7 @@ def main():
     end = time.monotonic() + a.seconds
     while time.monotonic() < end:
         now = time.monotonic()
-#at most 500 new connections a pass, so the loop keeps dripping
+        # at most 500 new connections a pass, so the loop keeps dripping
         budget = 500
         for i in range(a.conns):
             s = socks[i]
@@ -84,14 +89,18 @@ def main():
                 continue
             if now < next_drip[i]:
                 continue
-    try:
-        if s
-            .recv(1, socket.MSG_DONTWAIT) == b ""
-                : raise OSError("closed") except BlockingIOError
-                : pass except OSError : s.close() socks[i] = None cut
-                += 1 continue
-            try :
-#the request line at once, then a byte of a header
+            try:
+                if s.recv(1, socket.MSG_DONTWAIT) == b"":
+                    raise OSError("closed")
+            except BlockingIOError:
+                pass
+            except OSError:
+                s.close()
+                socks[i] = None
+                cut += 1
+                continue
+            try:
+                # the request line at once, then a byte of a header
                 s.send(b"X" if started[i] else b"GET /metrics HTTP/1.1\r\n")
                 started[i] = True
             except (BlockingIOError, InterruptedError):
