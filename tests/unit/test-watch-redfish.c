@@ -331,6 +331,39 @@ static void test_redfish_efficiency_is_live_output_over_input(void)
     run_release(&r);
 }
 
+/* A reading outside what its quantity can physically be (1e308 L/min, a
+ * negative power) is skipped and counted, as hwmon's are, rather than
+ * shifting the branches' median into false alarms. */
+static void test_redfish_readings_outside_their_range_skipped(void)
+{
+    struct run r;
+    const struct sn__watch_coolant *c;
+
+    if (!mock_start())
+        return;
+    mock_reset();
+    REQUIRE(mock_post("set", "{\"path\": \"" CONNS "GPU1\", \"pointer\": "
+                             "\"/FlowLitersPerMinute/Reading\", \"value\": "
+                             "1e308}") == 200);
+    REQUIRE(mock_post("set", "{\"path\": \"" CONNS "CPU1\", \"pointer\": "
+                             "\"/SupplyTemperatureCelsius/Reading\", "
+                             "\"value\": -300}") == 200);
+    run(&r, 5);
+    CHECK(r.rc == 0);
+    c = branch(&r, "GPU1");
+    REQUIRE(c);
+    CHECK(isnan(c->flow_lpm));
+    c = branch(&r, "CPU1");
+    REQUIRE(c);
+    CHECK(isnan(c->supply_c));
+    CHECK_NEAR(c->flow_lpm, 2.1, 1e-12); /* the rest of it stays */
+    CHECK(!strstr(r.text.data, "branch=\"GPU1\",loop=\"Rack3 secondary\"} "
+                               "1e+308"));
+    CHECK_CONTAINS(r.text.data, "supernode_redfish_reading_errors_total 2\n");
+    run_release(&r);
+    mock_reset();
+}
+
 static void test_redfish_leak_detector_goes_critical(void)
 {
     struct run r;
@@ -901,6 +934,11 @@ static void test_redfish_credentials_file(void)
     p = cred_file(":secret\n", 0600);
     CHECK(sn__watch_read_credentials(p, user, sizeof(user), pass, sizeof(pass),
                                      &err) == SN_EINPUT);
+    /* an empty password is no password: refused, where it is */
+    p = cred_file("admin:\n", 0600);
+    CHECK(sn__watch_read_credentials(p, user, sizeof(user), pass, sizeof(pass),
+                                     &err) == SN_EINPUT);
+    CHECK_CONTAINS(err.msg, ":1:7: empty password");
     p = cred_file("admin:0123456789\n", 0600);
     CHECK(sn__watch_read_credentials(p, user, sizeof(user), pass, 8, &err) ==
           SN_EINPUT);
@@ -917,6 +955,7 @@ static const struct sn_test cases[] = {
     T(test_redfish_reads_psus_feeds_and_room),
     T(test_redfish_efficiency_is_live_output_over_input),
     T(test_redfish_leak_detector_goes_critical),
+    T(test_redfish_readings_outside_their_range_skipped),
     T(test_redfish_metrics_pass_promtool),
     T(test_redfish_malformed_psu_metrics_counted_rest_kept),
     T(test_redfish_500_on_one_psu_counted_rest_kept),

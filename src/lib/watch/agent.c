@@ -280,8 +280,11 @@ static int make_cfg(const struct sn_watch_opts *o, struct hub *c,
     c->cfg.redfish_ca = keep(c, &ns, o->redfish_ca);
     c->cfg.redfish_insecure = o->redfish_insecure;
     c->cfg.spec = o->spec;
-    if (o->redfish_credentials)
+    if (o->redfish_credentials) {
         rc = read_credentials(o->redfish_credentials, c, &ns, err);
+        if (rc)
+            sn_error_prefix(err, "--redfish-credentials");
+    }
     return rc;
 }
 

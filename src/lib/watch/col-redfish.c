@@ -62,6 +62,7 @@ struct rf {
     /* counters since open() */
     double requests[SN_RF_NOUTCOMES];
     double parse_errors;
+    double reading_errors; /* readings outside their physical range */
     /* where the last walk stopped: per phase, the member to start at */
     size_t resume[4];
     /* one walk */
@@ -111,6 +112,9 @@ static int cred_line(const char *path, char *line, char *user, size_t usize,
     *colon = '\0';
     if (!*line)
         return sn_error_at(err, SN_EINPUT, path, 1, 1, "empty user name");
+    if (!colon[1])
+        return sn_error_at(err, SN_EINPUT, path, 1, (int)(colon - line) + 2,
+                           "empty password");
     if (strlen(line) >= usize || strlen(colon + 1) >= psize)
         return sn_error_at(err, SN_EINPUT, path, 1, 0,
                            "user name or password longer than %zu bytes",
@@ -137,16 +141,15 @@ int sn__watch_read_credentials(const char *path, char *user, size_t usize,
     fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0)
         return sn_error_set(err, errno == ENOENT ? SN_EINPUT : SN_EIO,
-                            "redfish credentials '%s': %s", path,
-                            strerror(errno));
+                            "credentials file '%s': %s", path, strerror(errno));
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         rc = sn_error_set(err, SN_EINPUT,
-                          "redfish credentials '%s': not a regular file", path);
+                          "credentials file '%s': not a regular file", path);
         goto out;
     }
     if (st.st_mode & 077) {
         rc = sn_error_set(err, SN_EINPUT,
-                          "redfish credentials '%s': mode %04o lets group or "
+                          "credentials file '%s': mode %04o lets group or "
                           "others read the password (chmod 600 '%s')",
                           path, (unsigned)(st.st_mode & 07777), path);
         goto out;
@@ -156,7 +159,7 @@ int sn__watch_read_credentials(const char *path, char *user, size_t usize,
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0) {
-            rc = sn_error_set(err, SN_EIO, "redfish credentials '%s': %s", path,
+            rc = sn_error_set(err, SN_EIO, "credentials file '%s': %s", path,
                               strerror(errno));
             goto out;
         }
@@ -165,15 +168,15 @@ int sn__watch_read_credentials(const char *path, char *user, size_t usize,
         got += n;
         if ((size_t)got == sizeof(buf) - 1) {
             rc = sn_error_set(err, SN_EINPUT,
-                              "redfish credentials '%s': more than %d bytes",
-                              path, RF_CRED_MAX - 1);
+                              "credentials file '%s': more than %d bytes", path,
+                              RF_CRED_MAX - 1);
             goto out;
         }
     }
     buf[got] = '\0';
     if (memchr(buf, '\0', (size_t)got)) {
         rc = sn_error_set(err, SN_EINPUT,
-                          "redfish credentials '%s': binary content", path);
+                          "credentials file '%s': binary content", path);
         goto out;
     }
     rc = cred_line(path, buf, user, usize, pass, psize, err);
@@ -614,6 +617,28 @@ static double reading(const json_t *obj, const char *key)
     return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
+/* The ranges a BMC's reading can physically take, as hwmon's: wide on
+ * purpose, to catch garbage (1e308 L/min, an unset register, a sign
+ * error), not faults. Flow: the largest CDUs move a few thousand L/min;
+ * pressure: vacuum to 100 bar, gauge; temperature: absolute zero to
+ * 1,000 C; power, capacity: a megawatt; voltage: 2 kV. */
+static const struct rf_range {
+    double min, max;
+} RF_FLOW = {0, 1e4}, RF_KPA = {-101.325, 1e4}, RF_TEMP = {-273.15, 1000},
+  RF_WATTS = {0, 1e6}, RF_VOLTS = {0, 2000};
+
+/* reading() within r; outside it NaN, and counted. */
+static double reading_in(struct rf *s, const json_t *obj, const char *key,
+                         struct rf_range r)
+{
+    double v = reading(obj, key);
+
+    if (isnan(v) || (v >= r.min && v <= r.max))
+        return v;
+    s->reading_errors++;
+    return NAN;
+}
+
 /* A string member, cleaned into out; "" when absent. */
 static void rf_str(const json_t *obj, const char *key, char *out, size_t size)
 {
@@ -720,12 +745,12 @@ static void on_connector(struct rf *s, const char *path, json_t *doc,
         return;
     sn_strlcpy(c->branch, name, sizeof(c->branch));
     rf_str(doc, "CoolingLoopName", c->loop, sizeof(c->loop));
-    c->flow_lpm = reading(doc, "FlowLitersPerMinute");
-    c->supply_c = reading(doc, "SupplyTemperatureCelsius");
-    c->return_c = reading(doc, "ReturnTemperatureCelsius");
-    c->supply_kpa = reading(doc, "SupplyPressurekPa");
-    c->return_kpa = reading(doc, "ReturnPressurekPa");
-    c->rated_flow_lpm = reading(doc, "RatedFlowLitersPerMinute");
+    c->flow_lpm = reading_in(s, doc, "FlowLitersPerMinute", RF_FLOW);
+    c->supply_c = reading_in(s, doc, "SupplyTemperatureCelsius", RF_TEMP);
+    c->return_c = reading_in(s, doc, "ReturnTemperatureCelsius", RF_TEMP);
+    c->supply_kpa = reading_in(s, doc, "SupplyPressurekPa", RF_KPA);
+    c->return_kpa = reading_in(s, doc, "ReturnPressurekPa", RF_KPA);
+    c->rated_flow_lpm = reading_in(s, doc, "RatedFlowLitersPerMinute", RF_FLOW);
 }
 
 static void push_leak(struct rf *s, const char *name, const json_t *state)
@@ -848,14 +873,14 @@ static void on_psu(struct rf *s, const char *path, json_t *doc,
         return;
     sn_strlcpy(p->psu, name, sizeof(p->psu));
     psu_feed(doc, p->feed, sizeof(p->feed));
-    p->capacity_w = reading(doc, "PowerCapacityWatts");
+    p->capacity_w = reading_in(s, doc, "PowerCapacityWatts", RF_WATTS);
     p->input_w = p->output_w = p->input_v = NAN;
     /* a PSU whose metrics fail stays, with nothing measured */
     if (!rf_link(s, doc, "Metrics", mp) || !(m = rf_get(s, mp, NULL)))
         return;
-    p->input_w = reading(m, "InputPowerWatts");
-    p->output_w = reading(m, "OutputPowerWatts");
-    p->input_v = reading(m, "InputVoltage");
+    p->input_w = reading_in(s, m, "InputPowerWatts", RF_WATTS);
+    p->output_w = reading_in(s, m, "OutputPowerWatts", RF_WATTS);
+    p->input_v = reading_in(s, m, "InputVoltage", RF_VOLTS);
     json_decref(m);
 }
 
@@ -917,8 +942,12 @@ static void walk_environment(struct rf *s, const json_t *chassis,
     if (!rf_link(s, chassis, "EnvironmentMetrics", path) ||
         !(env = rf_get(s, path, NULL)))
         return;
-    t = reading(env, "TemperatureCelsius");
+    t = reading_in(s, env, "TemperatureCelsius", RF_TEMP);
     h = reading(env, "HumidityPercent");
+    if (!isnan(h) && !(h >= 0 && h <= 100)) {
+        s->reading_errors++;
+        h = NAN;
+    }
     if (isfinite(t) && ambient(s, json_object_get(env, "TemperatureCelsius"))) {
         push_sensor(s, owner, SN_WATCH_TEMP, t);
         if (isnan(s->obs->room_c))
@@ -1190,6 +1219,11 @@ static void emit_rest(const struct rf *s, const struct sn__watch_obs *obs,
                           "redirect; deadline: not sent, no time left)",
                           l, 1, s->requests[o], err);
     }
+    sn__watch_counter(m, "supernode_redfish_reading_errors_total",
+                      "Redfish readings skipped: outside what the quantity "
+                      "can physically be (a flow of 1e308 L/min, a negative "
+                      "power)",
+                      NULL, 0, s->reading_errors, err);
     sn__watch_counter(m, "supernode_redfish_parse_errors_total",
                       "Redfish responses or resources refused: invalid or "
                       "too deep JSON, links off the service, clashing names",

@@ -271,7 +271,7 @@ void sn__watch_rules_free(struct sn__watch_rules *r);
 /* Read the Redfish credentials file: one line "user:password" (the
  * password may hold ':'; a trailing CR is dropped). Refused with
  * SN_EINPUT: a file group or others may read (mode & 077), not a regular
- * file, over 4 KiB, binary, no ':' or an empty user, or a name or
+ * file, over 4 KiB, binary, no ':', an empty user or password, or a name or
  * password that does not fit usize or psize bytes; SN_EIO when it cannot
  * be read. user and pass are "" on failure; the password never appears in
  * a message. */
