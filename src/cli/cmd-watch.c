@@ -431,7 +431,8 @@ const struct sn_cmd sn_cmd_watch = {
     "--textfile DIR writes DIR/supernode.prom by rename each interval, for\n"
     "node_exporter's textfile collector; with --once, one interval is\n"
     "collected, written (or printed) and the rules that hold are listed\n"
-    "on stderr. SIGINT or SIGTERM stops the agent.\n"
+    "on stderr. SIGINT, SIGTERM or SIGHUP stops the agent (SIGHUP is\n"
+    "no reload: restart it); SIGUSR1 and SIGUSR2 are ignored.\n"
     "`watch rules SPEC` writes the rules as a Prometheus rule file.\n",
     watch_run,
 };

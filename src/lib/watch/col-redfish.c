@@ -570,7 +570,10 @@ static json_t *rf_get(struct rf *s, const char *path, struct sn_error *err)
     s->nrequests++;
     o = s->fetch(s->ctx, path, &s->body, &e);
     s->requests[o]++;
-    if (o == SN_RF_DEADLINE)
+    /* a request cut short by the walk's deadline ran out of time too:
+     * the next walk starts again with it, not after it */
+    if (o == SN_RF_DEADLINE ||
+        (o == SN_RF_TIMEOUT && sn_now() >= s->deadline - 0.01))
         s->out_of_time = true;
     if (o == SN_RF_AUTH) {
         /* every other request would be refused too: stop, say so */
