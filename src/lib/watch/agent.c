@@ -347,9 +347,11 @@ static void take_late(struct worker *k)
         sn__watch_obs_carry_events(&k->obs, &k->late_obs);
         sn_metrics_release(&k->late_m);
     }
+    bool partial = k->obs.partial;
     sn__watch_obs_release(&k->late_obs);
     sn__watch_obs_absorb(&k->late_obs, &k->obs);
     k->late_obs.now = k->obs.now;
+    k->late_obs.partial = partial;
     k->late_m = k->m;
     memset(&k->m, 0, sizeof(k->m));
     k->has_late = true;
@@ -439,6 +441,7 @@ static void harvest(struct sn_watch *w, struct worker *k,
         complain(k, "no answer by the deadline (left running; not asked "
                     "again until it returns)");
         if (k->has_late) {
+            k->partial = k->late_obs.partial;
             if (sn__watch_obs_absorb(obs, &k->late_obs) != 0)
                 fprintf(stderr,
                         "supernode watch: collector %s: more than %d "
