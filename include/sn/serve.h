@@ -22,6 +22,11 @@
 #define SN_METRICS_SERVER_CONNECTIONS 32  /* open connections by default */
 #define SN_METRICS_SERVER_TIMEOUT_S 10    /* idle seconds per connection */
 #define SN_METRICS_SERVER_HEADER_MAX 8192 /* bytes of a request's head */
+/* seconds a request head may take, however steadily it trickles in:
+ * Prometheus' default scrape_timeout (10 s, its configuration docs); a
+ * scraper sends its head in one segment, and one that cannot in 10 s
+ * has given up on the scrape anyway */
+#define SN_METRICS_SERVER_HEAD_S 10.0
 
 struct sn_metrics_server_opts {
     const char *address;       /* numeric IPv4 or IPv6; NULL: 127.0.0.1 */
@@ -29,7 +34,11 @@ struct sn_metrics_server_opts {
     double stale_after_s;      /* /healthz fails past it; 0: the default */
     unsigned connection_limit; /* 0: SN_METRICS_SERVER_CONNECTIONS */
     unsigned connection_timeout_s; /* 0: SN_METRICS_SERVER_TIMEOUT_S */
-    unsigned per_ip_limit; /* connections per client; 0: half the limit */
+    /* connections per client address; 0: a sixteenth of the limit, at
+     * least 2. A range (IPv4 /24, IPv6 /64) holds at most half of them,
+     * and the last quarter are kept for ranges that hold none */
+    unsigned per_ip_limit;
+    double head_timeout_s; /* a request head's deadline; 0: the default */
     /* HTTPS when both are given: the certificate chain and its key, PEM
      * text (the caller reads the files) */
     const char *tls_cert_pem, *tls_key_pem;

@@ -83,8 +83,10 @@ bool sn_watch_healthy(const struct sn_watch *w, double now, char *why,
 
 /* Read "user:password" (one line) from a file only its owner may read
  * or write (mode 0600 or stricter): the BMC's credentials, the HTTP basic
- * authentication's. SN_EINPUT naming the file for a looser mode or a
- * malformed line, SN_EIO when it cannot be read. */
+ * authentication's. SN_EINPUT naming the file ("credentials file
+ * 'PATH': ...", the caller says which option) for a looser mode or a
+ * malformed line (an empty user or password among them), SN_EIO when it
+ * cannot be read. */
 int sn_watch_read_credentials(const char *path, char *user, size_t user_size,
                               char *pass, size_t pass_size,
                               struct sn_error *err);

@@ -177,6 +177,15 @@ static int read_secrets(const struct watch_args *a, struct secrets *s,
     size_t len;
 
     if (a->tls_cert) {
+        struct stat st;
+        /* the key is a secret as the passwords are: its owner's only */
+        if (stat(a->tls_key, &st) == 0 && S_ISREG(st.st_mode) &&
+            (st.st_mode & 077))
+            return cli_usage_error("--tls-key '%s': mode %04o lets group or "
+                                   "others read the private key (chmod 600 "
+                                   "'%s')",
+                                   a->tls_key, (unsigned)(st.st_mode & 07777),
+                                   a->tls_key);
         if (sn_read_file(a->tls_cert, 1 << 20, &s->cert, &len, &err) ||
             sn_read_file(a->tls_key, 1 << 20, &s->key, &len, &err))
             return cli_fail(&err);
@@ -185,8 +194,10 @@ static int read_secrets(const struct watch_args *a, struct secrets *s,
     }
     if (a->basic_auth) {
         if (sn_watch_read_credentials(a->basic_auth, s->user, sizeof(s->user),
-                                      s->password, sizeof(s->password), &err))
+                                      s->password, sizeof(s->password), &err)) {
+            sn_error_prefix(&err, "--basic-auth");
             return cli_fail(&err);
+        }
         so->auth_user = s->user;
         so->auth_password = s->password;
     }
@@ -203,16 +214,34 @@ static void secrets_release(struct secrets *s)
 }
 
 /* Write DIR/supernode.prom by rename, as node_exporter's textfile
- * collector wants (it must never read half a file). */
-static void write_textfile(const char *dir, const struct sn_metrics *m)
+ * collector wants (it must never read half a file). A failure is said
+ * once per change, not every interval (a full disk would log thousands
+ * of lines a day), and so is the first write after it; the agent goes
+ * on. Returns whether it was written. */
+static bool write_textfile(const char *dir, const struct sn_metrics *m)
 {
+    static char said[SN_ERROR_MSG_MAX];
     struct sn_buf b = SN_BUF_INIT;
+    struct sn_error err = {0};
     char path[4096];
+    int rc;
 
     snprintf(path, sizeof(path), "%s/supernode.prom", dir);
     sn_metrics_render_text(m, &b);
-    cli_write(path, &b); /* a failure is printed; the agent goes on */
+    struct sn_output o = {path, b.data, b.len};
+    rc = sn_write_outputs(&o, 1, &err);
     sn_buf_release(&b);
+    if (strcmp(said, err.msg) != 0) {
+        if (rc)
+            fprintf(stderr, "supernode watch: --textfile: %s\n", err.msg);
+        else
+            fprintf(stderr,
+                    "supernode watch: --textfile: '%s' written "
+                    "again\n",
+                    path);
+        snprintf(said, sizeof(said), "%s", err.msg);
+    }
+    return rc == 0;
 }
 
 /* Sleep until the monotonic time next, or a signal. */
@@ -242,10 +271,12 @@ static void say_alerts(const struct sn_watch *w)
                 al[i].rule, al[i].subject, al[i].message);
 }
 
-/* Collect every interval until a signal; serve when srv is given. */
-static void agent_loop(struct watch_args *a, struct sn_watch *w,
-                       struct sn_metrics_server *srv)
+/* Collect every interval until a signal; serve when srv is given.
+ * Returns SN_EXIT_RUN when --once could not write --textfile. */
+static int agent_loop(struct watch_args *a, struct sn_watch *w,
+                      struct sn_metrics_server *srv)
 {
+    int rc = SN_EXIT_OK;
     double interval =
         a->o.interval_s > 0 ? a->o.interval_s : SN_WATCH_INTERVAL_S;
     double next = mono_s();
@@ -262,8 +293,8 @@ static void agent_loop(struct watch_args *a, struct sn_watch *w,
             bool ok = sn_watch_healthy(w, now, why, sizeof(why));
             sn_metrics_server_set_problem(srv, ok ? NULL : why);
         }
-        if (a->textfile)
-            write_textfile(a->textfile, &m);
+        if (a->textfile && !write_textfile(a->textfile, &m) && a->once)
+            rc = SN_EXIT_RUN;
         if (a->once)
             break;
         next += interval;
@@ -281,6 +312,7 @@ static void agent_loop(struct watch_args *a, struct sn_watch *w,
         say_alerts(w);
     }
     sn_metrics_release(&m);
+    return rc;
 }
 
 static void catch_signals(void)
@@ -291,6 +323,14 @@ static void catch_signals(void)
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+    /* SIGHUP (the terminal gone, or an operator's habit of "reload"): a
+     * clean stop like SIGTERM, never the default death that leaves
+     * events open; the service manager starts it again with its new
+     * options. SIGUSR1 and SIGUSR2 mean nothing to the agent: ignored,
+     * not fatal. */
+    sigaction(SIGHUP, &sa, NULL);
+    signal(SIGUSR1, SIG_IGN);
+    signal(SIGUSR2, SIG_IGN);
     signal(SIGPIPE, SIG_IGN);
 }
 
@@ -352,7 +392,7 @@ static int watch_run(int argc, char **argv)
     catch_signals();
     if (!a.once && (rc = start_server(&a, &sec, &srv)))
         goto out;
-    agent_loop(&a, w, srv);
+    rc = agent_loop(&a, w, srv);
     if (stop_signal)
         fprintf(stderr, "supernode watch: stopping (signal %d)\n",
                 (int)stop_signal);
@@ -391,7 +431,8 @@ const struct sn_cmd sn_cmd_watch = {
     "--textfile DIR writes DIR/supernode.prom by rename each interval, for\n"
     "node_exporter's textfile collector; with --once, one interval is\n"
     "collected, written (or printed) and the rules that hold are listed\n"
-    "on stderr. SIGINT or SIGTERM stops the agent.\n"
+    "on stderr. SIGINT, SIGTERM or SIGHUP stops the agent (SIGHUP is\n"
+    "no reload: restart it); SIGUSR1 and SIGUSR2 are ignored.\n"
     "`watch rules SPEC` writes the rules as a Prometheus rule file.\n",
     watch_run,
 };

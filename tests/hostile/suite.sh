@@ -456,6 +456,74 @@ p check-same-spec-quiet 0 '' '' \
 p check-run-other-spec 0 "judged against 'seed-64'" 'mkdb $T/r.db' \
   '$SN check --spec examples/seed-64.yaml --run 1 --db $T/r.db'
 
+# ---- 9. the node agent (issue 29) ----------------------------------------------
+# slow clients, late collectors, hostile sysfs and kernel-log values, the
+# secrets' files and signals; the agent on an empty or small --fsroot
+
+# a free TCP port on loopback
+free_port() {
+    python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+}
+export -f free_port
+
+# late answers are evaluated: XID 79 on 20 GPUs, one a kernel-log line
+# every 0.25 s, the agent niced behind three busy loops with a deadline its
+# collectors often miss; each becomes an event (before, an answer that
+# came late was overwritten by the next run)
+p agent-late-answers-evaluated 0 '' 'mkdir -p $T/r/dev && : >$T/r/dev/kmsg' \
+  'port=$(free_port); nice -n 19 $SN watch --db $T/e.db --nvml none --fsroot $T/r --listen 127.0.0.1:$port --interval 0.2s --timeout 0.01s --host n1 & a=$!
+   for b in 1 2 3; do timeout 9 sh -c "while :; do :; done" & done
+   for i in $(seq 100); do curl -s http://127.0.0.1:$port/metrics | grep -q "^supernode_collector_up{collector=\"klog\"} 1" && break; sleep 0.1; done
+   for i in $(seq 10 29); do echo "4,$i,1,-;NVRM: Xid (PCI:0000:$i:00): 79, pid=0, GPU has fallen off the bus." >>$T/r/dev/kmsg; sleep 0.25; done
+   sleep 1.5; kill $a; wait $a' \
+  '[[ $($SN events list --db $T/e.db --format json | jq "[.events[] | select(.rule == \"gpu_xid\")] | length") == 20 ]]'
+# 2,000 connections from 4 addresses dripping heads: a scrape from a fifth
+# answered within 1 s throughout
+p agent-drip-2000 0 'serving' '' \
+  'port=$(free_port); $SN watch --db none --nvml none --fsroot $T --listen 127.0.0.1:$port --interval 1s & a=$!
+   sleep 1; python3 bench/watch-drip.py $port --seconds 8 >$T/drip; rc=$?; kill $a; wait $a; cat $T/drip >&2; exit $rc'
+# a password over plain http:// to a name that is not this host's address
+p agent-redfish-127-name 0 "cannot resolve '127.bmc.invalid'" \
+  'printf "u:p\n" >$T/c && chmod 600 $T/c' \
+  '$SN watch --once --db none --nvml none --fsroot $T --redfish http://127.bmc.invalid --redfish-credentials $T/c' \
+  'grep -q "supernode_collector_up{collector=\"redfish\"} 0" $T/out'
+p agent-tls-key-0644 2 "--tls-key '" \
+  'printf x >$T/cert && printf y >$T/key && chmod 644 $T/key' \
+  '$SN watch --db none --nvml none --fsroot $T --listen 127.0.0.1:0 --tls-cert $T/cert --tls-key $T/key' \
+  'grep -q "chmod 600" $T/err'
+p agent-basic-auth-0644 2 '--basic-auth: credentials file' \
+  'printf "u:p\n" >$T/a && chmod 644 $T/a' \
+  '$SN watch --db none --nvml none --fsroot $T --listen 127.0.0.1:0 --basic-auth $T/a' \
+  '! grep -qi redfish $T/err'
+p agent-basic-auth-empty-password 2 'empty password' \
+  'printf "u:\n" >$T/a && chmod 600 $T/a' \
+  '$SN watch --db none --nvml none --fsroot $T --listen 127.0.0.1:0 --basic-auth $T/a'
+# SIGUSR1 is ignored, SIGHUP is a clean stop (exit 0), as SIGTERM
+p agent-sighup-clean-stop 0 'stopping (signal 1)' '' \
+  '$SN watch --db none --nvml none --fsroot $T --listen 127.0.0.1:0 --interval 0.5s & a=$!
+   sleep 1.5; kill -USR1 $a; sleep 0.5; kill -0 $a || exit 9; kill -HUP $a; wait $a'
+# a --textfile that cannot be written is said once, not every interval
+p agent-textfile-fails-once 0 '--textfile' \
+  'mkdir -p $T/tf/supernode.prom/x' \
+  '$SN watch --db none --nvml none --fsroot $T --listen 127.0.0.1:0 --interval 0.1s --textfile $T/tf & a=$!
+   sleep 2; kill $a; wait $a' \
+  '[[ $(grep -c -- "--textfile" $T/err) == 1 ]]'
+# two hwmon chips of one name with one device basename: both read
+p agent-hwmon-same-name 0 '' \
+  'for i in 0 1; do d=$T/r/sys/class/hwmon/hwmon$i; mkdir -p $d $T/r/sys/devices/i2c-$i/1-0058; echo pmbus >$d/name; echo 4${i}000 >$d/temp1_input; ln -s $T/r/sys/devices/i2c-$i/1-0058 $d/device; done' \
+  '$SN watch --once --db none --nvml none --fsroot $T/r' \
+  'grep -q "supernode_collector_up{collector=\"hwmon\"} 1" $T/out && grep -q "chip=\"pmbus:hwmon1\"" $T/out'
+# 4,000 veths do not push the 8 NICs out of the net collector's cap
+p agent-net-4000-veths 0 '' \
+  'mkdir -p $T/r/sys/class/net && cd $T/r/sys/class/net && mkdir veth{0000..3999} && for i in 0 1 2 3 4 5 6 7; do mkdir -p ens$i/device && echo up >ens$i/operstate; done' \
+  '$SN watch --once --db none --nvml none --fsroot $T/r' \
+  '[[ $(grep -c "^supernode_net_up{" $T/out) == 8 ]]'
+# an AER counter past 2^63 (the kernel's are u64): no overflow, the rest read
+p doctor-aer-counter-u64 1 '' \
+  'tree $T/n && printf "RxErr 99999999999999999999\nBadTLP 18446744073709551615\n" >$T/n/sys/bus/pci/devices/0000:03:00.0/aer_dev_correctable' \
+  '$SN doctor --fsroot $T/n' \
+  'grep -q "0000:04:00.0.*correctable 0" $T/out'
+
 echo "$skipped skipped"
 echo "$pass passed, $fail failed"
 [[ $fail -eq 0 ]]

@@ -29,7 +29,7 @@
  *   temperature {gpu, slowdown, shutdown},
  *   nvlink {links, down [..], errors [{link, replay, recovery, crc_flit,
  *           crc_data}]}, utilization, processes [{pid, memory_mib, sm}],
- *   xids [..] (delivered as XID events once registered),
+ *   xids [..] (delivered as XID events once registered; 64 at most),
  *   supported_clocks {mem [..], sm [..]} (the lists a clock lock may ask
  *   for, highest first; the same SM list at every memory clock),
  *   power.advance (on: the energy counter grows by the board power,
@@ -94,7 +94,7 @@ struct fake_gpu {
     int has_sm[MAXP];
     unsigned long long mem[MAXP];
     int nxids;
-    unsigned xids[16];
+    unsigned xids[64];
     int xid_next;
     int registered;
     unsigned sup_mem[16], sup_sm[64];
@@ -281,7 +281,7 @@ static void load_gpu(yaml_document_t *doc, yaml_node_t *m, struct fake_gpu *g)
             g->sup_sm[g->nsup_sm++] = (unsigned)num(seq_at(doc, l, i));
     }
     s = get(doc, m, "xids");
-    for (int i = 0; i < seq_len(s) && g->nxids < 16; i++)
+    for (int i = 0; i < seq_len(s) && g->nxids < 64; i++)
         g->xids[g->nxids++] = (unsigned)num(seq_at(doc, s, i));
 }
 

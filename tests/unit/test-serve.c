@@ -3,6 +3,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -575,8 +576,149 @@ static void test_serve_slow_loris_does_not_starve_a_scrape(void)
     sn_metrics_release(&m);
 }
 
+/* A client at 127.0.0.<a> connected to port: the socket, or -1. */
+static int connect_from(unsigned a, unsigned port)
+{
+    struct sockaddr_in src = {0}, dst = {0};
+    struct timeval tv = {0, 200000};
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+    if (fd < 0)
+        return -1;
+    src.sin_family = AF_INET;
+    src.sin_addr.s_addr = htonl(0x7f000000u | a);
+    dst.sin_family = AF_INET;
+    dst.sin_port = htons((uint16_t)port);
+    dst.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+    if (bind(fd, (struct sockaddr *)&src, sizeof(src)) != 0 ||
+        connect(fd, (struct sockaddr *)&dst, sizeof(dst)) != 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/* The drippers: clients on 127.0.0.2-5 keep up to 16 connections each,
+ * sending a header line's byte every 50 ms and reconnecting whatever is
+ * closed, for a bounded number of rounds. */
+#define DRIP_ADDRS 4
+#define DRIP_CONNS 16
+struct drip {
+    unsigned port;
+    int rounds;
+    long connects, cut;
+};
+
+static void *drip_main(void *arg)
+{
+    struct drip *d = arg;
+    int fds[DRIP_ADDRS * DRIP_CONNS];
+
+    for (size_t i = 0; i < SN_ARRAY_LEN(fds); i++)
+        fds[i] = -1;
+    for (int r = 0; r < d->rounds; r++) {
+        for (size_t i = 0; i < SN_ARRAY_LEN(fds); i++) {
+            if (fds[i] < 0) {
+                fds[i] = connect_from(2 + (unsigned)(i % DRIP_ADDRS), d->port);
+                d->connects++;
+                if (fds[i] >= 0 && send(fds[i], "GET /metrics HTTP/1.1\r\n", 24,
+                                        MSG_NOSIGNAL | MSG_DONTWAIT) < 0) {
+                    close(fds[i]);
+                    fds[i] = -1;
+                }
+                continue;
+            }
+            if (send(fds[i], "X", 1, MSG_NOSIGNAL | MSG_DONTWAIT) < 0) {
+                close(fds[i]);
+                fds[i] = -1;
+                d->cut++;
+            }
+        }
+        sleep_s(0.05);
+    }
+    for (size_t i = 0; i < SN_ARRAY_LEN(fds); i++)
+        if (fds[i] >= 0)
+            close(fds[i]);
+    return NULL;
+}
+
+static double mono_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* Clients on four addresses that drip their request heads, reconnecting
+ * as fast as they are cut off, never hold every slot: with the default
+ * limit (32), a scraper from another address is answered within 1 s,
+ * again and again, while they drip. */
+static void test_serve_dripping_clients_leave_room_for_a_scrape(void)
+{
+    struct sn_metrics m = {0};
+    struct sn_metrics_server *s = start(0, NULL);
+    struct drip d = {.rounds = 60};
+    pthread_t t;
+    struct reply r;
+    int late = 0, answered = 0;
+
+    REQUIRE(s);
+    sample_registry(&m, 41.5);
+    sn_metrics_server_publish(s, &m);
+    d.port = sn_metrics_server_port(s);
+    REQUIRE(pthread_create(&t, NULL, drip_main, &d) == 0);
+    sleep_s(0.5); /* every dripper has connected */
+    for (int i = 0; i < 5; i++) {
+        double a = mono_s();
+        if (http_get(d.port, "/metrics", "", &r) == 0 && r.status == 200)
+            answered++;
+        late += mono_s() - a > 1.0;
+        reply_release(&r);
+        sleep_s(0.2);
+    }
+    pthread_join(t, NULL);
+    CHECK(answered == 5);
+    CHECK(late == 0);
+    sn_metrics_server_free(s);
+    sn_metrics_release(&m);
+}
+
+/* A request head has a deadline for the whole of it: a client that
+ * sends a byte every 50 ms (never idle for the idle timeout) is cut off
+ * once the head has taken longer than the deadline. */
+static void test_serve_head_deadline_cuts_a_trickle(void)
+{
+    struct sn_metrics_server_opts o = {.connection_timeout_s = 10,
+                                       .head_timeout_s = 0.5};
+    struct sn_metrics_server *s = NULL;
+    struct sn_error err = {0};
+    double a, cut = -1;
+    int fd;
+
+    REQUIRE(sn_metrics_server_new(&o, &s, &err) == SN_OK);
+    fd = connect_from(2, sn_metrics_server_port(s));
+    REQUIRE(fd >= 0);
+    a = mono_s();
+    send(fd, "GET / HTTP/1.1\r\n", 16, MSG_NOSIGNAL);
+    for (int i = 0; i < 60 && cut < 0; i++) { /* 3 s at most */
+        char c;
+        sleep_s(0.05);
+        if (send(fd, "X", 1, MSG_NOSIGNAL | MSG_DONTWAIT) < 0 ||
+            recv(fd, &c, 1, MSG_DONTWAIT) == 0)
+            cut = mono_s() - a;
+    }
+    close(fd);
+    CHECK(cut >= 0.45);
+    CHECK(cut > 0 && cut < 1.5);
+    sn_metrics_server_free(s);
+}
+
 static const struct sn_test cases[] = {
     T(test_serve_slow_loris_does_not_starve_a_scrape),
+    T(test_serve_dripping_clients_leave_room_for_a_scrape),
+    T(test_serve_head_deadline_cuts_a_trickle),
     T(test_serve_healthz_fails_on_a_problem),
     T(test_serve_basic_auth),
     T(test_serve_https),

@@ -115,6 +115,32 @@ static const struct sn__watch_collector hang = {"hang", open_ok, collect_hang,
 static const struct sn__watch_collector late = {"late", open_once_fails,
                                                 collect_ok, close_free};
 
+/* slow the first time: it reads an NVML XID 79 on one GPU and a kernel-log
+ * XID 48 on another, and answers after the deadline; after that it reads
+ * the first GPU again, at once and with nothing new */
+static int slow_calls, slow_n = 1;
+static int collect_slow_once(void *state, struct sn__watch_obs *obs,
+                             struct sn_metrics *m, struct sn_error *err)
+{
+    struct sn__watch_gpu *g = SN_WATCH_PUSH(obs, gpus);
+    snprintf(g->bus, sizeof(g->bus), "0000:17:00.0");
+    g->temp_c = 40;
+    if (slow_calls++ == 0) {
+        struct sn__watch_klog *k = SN_WATCH_PUSH(obs, klog);
+        g->xids[g->nxids++] = 79;
+        k->kind = SN_WATCH_KLOG_XID;
+        k->code = 48;
+        snprintf(k->dev, sizeof(k->dev), "0000:65:00.0");
+    }
+    if (slow_calls <= slow_n)
+        usleep(300000);
+    return sn__watch_gauge(m, "supernode_test_slow_call", "The call.", NULL, 0,
+                           slow_calls, err);
+}
+
+static const struct sn__watch_collector slow = {"slow", open_ok,
+                                                collect_slow_once, close_free};
+
 /* ---- helpers ----------------------------------------------------------- */
 
 static char *render(const struct sn_metrics *m)
@@ -257,6 +283,81 @@ static void test_watch_agent_retries_open_and_reports_health(void)
     sn_watch_free(w);
 }
 
+static const struct sn_watch_alert *
+find_alert(struct sn_watch *w, const char *rule, const char *subject)
+{
+    const struct sn_watch_alert *a;
+    size_t n = sn_watch_alerts(w, &a);
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(a[i].rule, rule) && !strcmp(a[i].subject, subject))
+            return &a[i];
+    return NULL;
+}
+
+/* An answer that comes after its deadline is evaluated: the collector's
+ * state moved past what it read (a kernel-log offset, an NVML event set),
+ * so its XIDs exist nowhere else. Taken at the next tick, its events
+ * join the fresh reading (which supersedes its snapshots: one GPU, not
+ * two), and both XIDs become alerts. */
+static void test_watch_agent_evaluates_late_answers(void)
+{
+    const struct sn__watch_collector *cols[] = {&slow};
+    struct sn_watch_opts o = {.interval_s = 1, .timeout_s = 0.05};
+    struct sn_watch *w = NULL;
+    struct sn_metrics m = {0};
+    struct sn_error err = {0};
+    const struct sn_watch_alert *a;
+    char *t;
+
+    slow_calls = 0;
+    REQUIRE(sn__watch_new_with(&o, cols, 1, &w, &err) == SN_OK);
+    CHECK(sn_watch_tick(w, 10, &m, &err) == SN_OK);
+    CHECK(sn_watch_alerts(w, &a) == 0);
+    usleep(400000); /* it answers, late */
+    CHECK(sn_watch_tick(w, 11, &m, &err) == SN_OK);
+    t = render(&m);
+    check_line(t, "supernode_collector_up{collector=\"slow\"} 1");
+    check_line(t, "supernode_collector_timeouts_total{collector=\"slow\"} 1");
+    check_line(t, "supernode_test_slow_call 2"); /* the fresh one's */
+    free(t);
+    a = find_alert(w, "gpu_xid", "gpu 0000:17:00.0");
+    CHECK(a && a->value == 79 && !strcmp(a->severity, "critical"));
+    a = find_alert(w, "gpu_xid", "gpu 0000:65:00.0");
+    CHECK(a && a->value == 48);
+    CHECK(slow_calls == 2);
+    sn_metrics_release(&m);
+    sn_watch_free(w);
+}
+
+/* A late answer whose fresh run is late too is the tick's reading,
+ * whole: its samples are published and its XIDs evaluated. */
+static void test_watch_agent_late_answer_alone_is_the_reading(void)
+{
+    const struct sn__watch_collector *cols[] = {&slow};
+    struct sn_watch_opts o = {.interval_s = 1, .timeout_s = 0.05};
+    struct sn_watch *w = NULL;
+    struct sn_metrics m = {0};
+    struct sn_error err = {0};
+    char *t;
+
+    slow_calls = 0;
+    slow_n = 2;
+    REQUIRE(sn__watch_new_with(&o, cols, 1, &w, &err) == SN_OK);
+    CHECK(sn_watch_tick(w, 10, &m, &err) == SN_OK);
+    usleep(400000);
+    CHECK(sn_watch_tick(w, 11, &m, &err) == SN_OK); /* the second is slow */
+    t = render(&m);
+    check_line(t, "supernode_collector_up{collector=\"slow\"} 0");
+    check_line(t, "supernode_test_slow_call 1"); /* the late one's */
+    free(t);
+    CHECK(find_alert(w, "gpu_xid", "gpu 0000:17:00.0") != NULL);
+    CHECK(find_alert(w, "gpu_xid", "gpu 0000:65:00.0") != NULL);
+    usleep(400000);
+    sn_metrics_release(&m);
+    sn_watch_free(w);
+    slow_n = 1;
+}
+
 /* Options that contradict are refused before anything starts. */
 static void test_watch_agent_refuses_bad_options(void)
 {
@@ -276,6 +377,8 @@ static const struct sn_test cases[] = {
     T(test_watch_agent_hung_collector_times_out),
     T(test_watch_agent_retries_open_and_reports_health),
     T(test_watch_agent_refuses_bad_options),
+    T(test_watch_agent_evaluates_late_answers),
+    T(test_watch_agent_late_answer_alone_is_the_reading),
 };
 
 SN_TEST_MAIN(cases)

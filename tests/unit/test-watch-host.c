@@ -246,6 +246,40 @@ static void test_hwmon_reads_every_chip_in_base_units(void)
     run_close(&r);
 }
 
+/* Two chips of one name whose devices have one basename too (one I2C
+ * address on two adapters) are told apart by their hwmonN: both read,
+ * the collector up, no clash of samples. */
+static void test_hwmon_same_name_and_device_are_told_apart(void)
+{
+    char *root = scratch(), dev[400], link[400];
+    struct run r;
+    const struct sn__watch_sensor *s;
+
+    REQUIRE(root);
+    for (int i = 0; i < 2; i++) {
+        char rel[64];
+        snprintf(rel, sizeof(rel), "sys/class/hwmon/hwmon%d/name", i);
+        CHECK(puts_at(root, rel, "pmbus\n") == 0);
+        snprintf(rel, sizeof(rel), "sys/class/hwmon/hwmon%d/temp1_input", i);
+        CHECK(puts_at(root, rel, i ? "41000\n" : "40000\n") == 0);
+        snprintf(rel, sizeof(rel), "sys/devices/i2c-%d/1-0058/x", i);
+        CHECK(puts_at(root, rel, "") == 0);
+        snprintf(dev, sizeof(dev), "%s/sys/devices/i2c-%d/1-0058", root, i);
+        snprintf(link, sizeof(link), "%s/sys/class/hwmon/hwmon%d/device", root,
+                 i);
+        CHECK(symlink(dev, link) == 0);
+    }
+    REQUIRE(run_open(&r, &sn__watch_col_hwmon, root) == 0);
+    CHECK(run_collect(&r) == 0);
+    CHECK(r.obs.nsensors == 2);
+    REQUIRE((s = sensor(&r.obs, "pmbus:hwmon0", "temp1")));
+    CHECK_NEAR(s->value, 40, 1e-12);
+    REQUIRE((s = sensor(&r.obs, "pmbus:hwmon1", "temp1")));
+    CHECK_NEAR(s->value, 41, 1e-12);
+    run_close(&r);
+    scratch_free(root);
+}
+
 static void test_hwmon_room_is_the_inlet_without_a_room_sensor(void)
 {
     char *root = scratch();
@@ -397,6 +431,37 @@ static void test_pci_lists_the_bus_and_the_links_that_matter(void)
 }
 
 /* ---- network ------------------------------------------------------------- */
+
+/* Virtual interfaces do not count against the cap on interfaces read:
+ * with 4,000 veths beside them, all 8 physical NICs are read. */
+static void test_net_cap_counts_physical_nics_only(void)
+{
+    char *root = scratch(), rel[128];
+    struct run r;
+    size_t nics = 0;
+
+    REQUIRE(root);
+    CHECK(puts_at(root, "sys/class/net/lo/operstate", "up\n") == 0);
+    for (int i = 0; i < 4000; i++) { /* a directory each, no device */
+        char dir[512];
+        snprintf(dir, sizeof(dir), "%s/sys/class/net/veth%04d", root, i);
+        CHECK(mkdir(dir, 0755) == 0);
+    }
+    for (int i = 0; i < 8; i++) {
+        snprintf(rel, sizeof(rel), "sys/class/net/ens%d/operstate", i);
+        CHECK(puts_at(root, rel, "up\n") == 0);
+        snprintf(rel, sizeof(rel), "sys/class/net/ens%d/device/vendor", i);
+        CHECK(puts_at(root, rel, "0x15b3\n") == 0);
+    }
+    REQUIRE(run_open(&r, &sn__watch_col_net, root) == 0);
+    CHECK(run_collect(&r) == 0);
+    for (size_t i = 0; i < r.obs.nlinks; i++)
+        nics += r.obs.links[i].kind == SN_WATCH_NIC;
+    CHECK(nics == 8);
+    CHECK(link_of(&r.obs, "ens7") != NULL);
+    run_close(&r);
+    scratch_free(root);
+}
 
 static void test_net_reads_physical_nics_and_ib_ports(void)
 {
@@ -551,6 +616,34 @@ static void test_klog_counts_each_new_line_once(void)
     scratch_free(root);
 }
 
+/* An XID code is digits that fit: "-1" and 4294967296 are not codes (they
+ * read as 4294967295 and 0 before), and neither is counted or observed. */
+static void test_klog_xid_codes_do_not_wrap(void)
+{
+    char *root = scratch();
+    struct run r;
+    const char *log = "dev/kmsg";
+
+    REQUIRE(root);
+    CHECK(puts_at(root, log, "") == 0);
+    REQUIRE(run_open(&r, &sn__watch_col_klog, root) == 0);
+    CHECK(run_collect(&r) == 0);
+    CHECK(append_at(root, log,
+                    "4,1,1,-;NVRM: Xid (PCI:0000:17:00): -1, pid=1\n"
+                    "4,2,1,-;NVRM: Xid (PCI:0000:17:00): 4294967296, x\n"
+                    "4,3,1,-;NVRM: Xid (PCI:0000:17:00): 2147483648, x\n"
+                    "4,4,1,-;NVRM: Xid (PCI:0000:17:00): 94, x\n") == 0);
+    CHECK(run_collect(&r) == 0);
+    CHECK(count_klog(&r.obs, SN_WATCH_KLOG_XID) == 1);
+    CHECK(r.obs.nklog >= 1 && r.obs.klog[0].code == 94);
+    CHECK(isnan(value_of(&r, XID("0000:17:00.0", "4294967295"))));
+    CHECK(isnan(value_of(&r, XID("0000:17:00.0", "0"))));
+    CHECK(isnan(value_of(&r, XID("0000:17:00.0", "2147483648"))));
+    CHECK(value_of(&r, XID("0000:17:00.0", "94")) == 1);
+    run_close(&r);
+    scratch_free(root);
+}
+
 static void test_klog_caps_label_sets_and_bytes(void)
 {
     char *root = scratch();
@@ -696,13 +789,16 @@ static void test_the_host_exposition_is_whole(void)
 
 static const struct sn_test cases[] = {
     T(test_hwmon_reads_every_chip_in_base_units),
+    T(test_hwmon_same_name_and_device_are_told_apart),
     T(test_hwmon_room_is_the_inlet_without_a_room_sensor),
     T(test_hwmon_hostile_values_are_skipped_and_counted),
     T(test_hwmon_follows_a_tree_that_changes),
     T(test_pci_lists_the_bus_and_the_links_that_matter),
     T(test_net_reads_physical_nics_and_ib_ports),
+    T(test_net_cap_counts_physical_nics_only),
     T(test_klog_history_is_not_counted),
     T(test_klog_counts_each_new_line_once),
+    T(test_klog_xid_codes_do_not_wrap),
     T(test_klog_caps_label_sets_and_bytes),
     T(test_klog_skips_binary_lines),
     T(test_klog_live_ring_never_blocks),

@@ -473,6 +473,20 @@ static void test_nvml_xids_count_new_events_only(void)
                    "1"));
     sn__watch_obs_release(&obs);
     sn_buf_release(&text);
+
+    /* a burst of one code does not push out a critical one after it:
+     * each code is observed once an interval, in the order last seen */
+    g[3].xids = "13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, "
+                "13, 13, 13, 13, 13, 13, 31, 13, 79";
+    REQUIRE(write_fixture(g) == 0);
+    REQUIRE(collect(state, 60, &obs, &text) == 0);
+    REQUIRE(obs.gpus[3].nxids == 3);
+    CHECK(obs.gpus[3].xids[0] == 31 && obs.gpus[3].xids[1] == 13 &&
+          obs.gpus[3].xids[2] == 79);
+    CHECK(has_line(&text, "supernode_gpu_xid_total", labels(3, "xid", "13"),
+                   "21"));
+    sn__watch_obs_release(&obs);
+    sn_buf_release(&text);
     stop(state);
 }
 

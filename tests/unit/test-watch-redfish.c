@@ -4,13 +4,16 @@
  * DMTF's public-liquid-cooled-server and public-cooling-unit mockups.
  * The cases change readings and set faults through the mock's control
  * endpoints between collections. */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <netdb.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -326,6 +329,39 @@ static void test_redfish_efficiency_is_live_output_over_input(void)
     CHECK_CONTAINS(r.text.data, "supernode_psu_efficiency_ratio{feed=\"B\","
                                 "psu=\"Bay2\"} 0.752\n");
     run_release(&r);
+}
+
+/* A reading outside what its quantity can physically be (1e308 L/min, a
+ * negative power) is skipped and counted, as hwmon's are, rather than
+ * shifting the branches' median into false alarms. */
+static void test_redfish_readings_outside_their_range_skipped(void)
+{
+    struct run r;
+    const struct sn__watch_coolant *c;
+
+    if (!mock_start())
+        return;
+    mock_reset();
+    REQUIRE(mock_post("set", "{\"path\": \"" CONNS "GPU1\", \"pointer\": "
+                             "\"/FlowLitersPerMinute/Reading\", \"value\": "
+                             "1e308}") == 200);
+    REQUIRE(mock_post("set", "{\"path\": \"" CONNS "CPU1\", \"pointer\": "
+                             "\"/SupplyTemperatureCelsius/Reading\", "
+                             "\"value\": -300}") == 200);
+    run(&r, 5);
+    CHECK(r.rc == 0);
+    c = branch(&r, "GPU1");
+    REQUIRE(c);
+    CHECK(isnan(c->flow_lpm));
+    c = branch(&r, "CPU1");
+    REQUIRE(c);
+    CHECK(isnan(c->supply_c));
+    CHECK_NEAR(c->flow_lpm, 2.1, 1e-12); /* the rest of it stays */
+    CHECK(!strstr(r.text.data, "branch=\"GPU1\",loop=\"Rack3 secondary\"} "
+                               "1e+308"));
+    CHECK_CONTAINS(r.text.data, "supernode_redfish_reading_errors_total 2\n");
+    run_release(&r);
+    mock_reset();
 }
 
 static void test_redfish_leak_detector_goes_critical(void)
@@ -645,17 +681,176 @@ static void test_redfish_open_refuses_bad_url(void)
     CHECK(sn__watch_col_redfish.open(&cfg, &st, &err) == SN_EINPUT);
     CHECK_CONTAINS(err.msg, "credentials file, not in the URL");
     CHECK(strstr(err.msg, "pw") == NULL);
-    /* a password over plain http, but to this host, is refused */
+    /* a password over plain http, but to this host, is refused (here
+     * the name does not resolve: no address can be checked) */
     cfg.redfish_url = "http://bmc.example";
     cfg.redfish_user = "root";
     cfg.redfish_password = "pw";
     CHECK(sn__watch_col_redfish.open(&cfg, &st, &err) == SN_EINPUT);
-    CHECK_CONTAINS(err.msg, "clear text (http:// to 'bmc.example')");
+    CHECK_CONTAINS(err.msg, "'bmc.example'");
+    CHECK_CONTAINS(err.msg, "clear text");
     cfg.redfish_insecure = true;
     CHECK(sn__watch_col_redfish.open(&cfg, &st, &err) == 0);
     sn__watch_col_redfish.close(st);
     cfg.redfish_url = NULL;
     CHECK(sn__watch_col_redfish.open(&cfg, &st, &err) == SN_EINPUT);
+}
+
+/* A password over plain http:// goes only to this host, decided on the
+ * addresses, not the name: "127.bmc.example" resolving to 10.77.0.1 is
+ * refused, naming the address; loopback addresses (127/8, ::1, mapped
+ * 127/8) are pinned as curl's resolve entry, so the transfer connects to
+ * the address that was checked. A name that does not resolve is
+ * refused. */
+static void test_redfish_clear_text_decided_on_the_address(void)
+{
+    struct sockaddr_in v4 = {.sin_family = AF_INET};
+    struct sockaddr_in6 v6 = {.sin6_family = AF_INET6};
+    struct addrinfo a6 = {.ai_family = AF_INET6,
+                          .ai_addr = (struct sockaddr *)&v6,
+                          .ai_addrlen = sizeof(v6)};
+    struct addrinfo a4 = {.ai_family = AF_INET,
+                          .ai_addr = (struct sockaddr *)&v4,
+                          .ai_addrlen = sizeof(v4),
+                          .ai_next = &a6};
+    struct sn__watch_cfg cfg = {0};
+    struct sn_error err = {0};
+    char pin[256];
+    void *st = NULL;
+
+    inet_pton(AF_INET, "10.77.0.1", &v4.sin_addr);
+    inet_pton(AF_INET6, "::1", &v6.sin6_addr);
+    CHECK(sn__watch_redfish_pin("127.bmc.example", "80", &a4, pin, sizeof(pin),
+                                &err) == SN_EINPUT);
+    CHECK_CONTAINS(err.msg, "'127.bmc.example', which is 10.77.0.1, not "
+                            "this host");
+    inet_pton(AF_INET, "127.0.0.2", &v4.sin_addr);
+    sn_error_clear(&err);
+    CHECK(sn__watch_redfish_pin("bmc-proxy", "8080", &a4, pin, sizeof(pin),
+                                &err) == SN_OK);
+    CHECK_STR(pin, "bmc-proxy:8080:127.0.0.2,[::1]");
+    inet_pton(AF_INET6, "::ffff:10.0.0.1", &v6.sin6_addr);
+    CHECK(sn__watch_redfish_pin("bmc-proxy", "8080", &a4, pin, sizeof(pin),
+                                &err) == SN_EINPUT);
+    inet_pton(AF_INET6, "::ffff:127.0.0.1", &v6.sin6_addr);
+    CHECK(sn__watch_redfish_pin("bmc-proxy", "8080", &a4, pin, sizeof(pin),
+                                &err) == SN_OK);
+    /* through open(): a name that does not resolve is refused */
+    cfg.redfish_url = "http://127.bmc.invalid";
+    cfg.redfish_user = "root";
+    cfg.redfish_password = "pw";
+    CHECK(sn__watch_col_redfish.open(&cfg, &st, &err) == SN_EINPUT);
+    CHECK_CONTAINS(err.msg, "cannot resolve '127.bmc.invalid'");
+    CHECK(st == NULL);
+    if (st) /* opened: the name was taken for an address */
+        sn__watch_col_redfish.close(st);
+    st = NULL;
+    cfg.redfish_url = "http://localhost:1";
+    CHECK(sn__watch_col_redfish.open(&cfg, &st, &err) == SN_OK);
+    sn__watch_col_redfish.close(st);
+}
+
+/* ---- a large, slow BMC -------------------------------------------------- */
+
+/* A BMC of one chassis with BIG_CONNECTORS coolant connectors, one PSU
+ * and one leak detector (Critical), served from memory; each connector
+ * costs BIG_DELAY_US, the others nothing. */
+#define BIG_CONNECTORS 250
+#define BIG_DELAY_US 4000
+static int big_reads[BIG_CONNECTORS];
+
+static enum sn_rf_outcome big_bmc(void *ctx, const char *path,
+                                  struct sn_buf *body, struct sn_error *err)
+{
+    static const char *const fixed[][2] = {
+        {"/redfish/v1/", "{\"Chassis\": {\"@odata.id\": \"/redfish/v1/C\"}}"},
+        {"/redfish/v1/C",
+         "{\"Members\": [{\"@odata.id\": \"/redfish/v1/C/1\"}]}"},
+        {"/redfish/v1/C/1",
+         "{\"Id\": \"1\", \"ThermalSubsystem\": {\"@odata.id\": "
+         "\"/redfish/v1/C/1/T\"}, \"PowerSubsystem\": {\"@odata.id\": "
+         "\"/redfish/v1/C/1/P\"}}"},
+        {"/redfish/v1/C/1/T",
+         "{\"CoolantConnectors\": {\"@odata.id\": \"/redfish/v1/C/1/T/CC\"}, "
+         "\"LeakDetection\": {\"@odata.id\": \"/redfish/v1/C/1/T/L\"}}"},
+        {"/redfish/v1/C/1/T/L",
+         "{\"LeakDetectors\": {\"@odata.id\": \"/redfish/v1/C/1/T/L/D\"}}"},
+        {"/redfish/v1/C/1/T/L/D",
+         "{\"Members\": [{\"@odata.id\": \"/redfish/v1/C/1/T/L/D/tray\"}]}"},
+        {"/redfish/v1/C/1/T/L/D/tray",
+         "{\"Id\": \"tray\", \"DetectorState\": \"Critical\"}"},
+        {"/redfish/v1/C/1/P",
+         "{\"PowerSupplies\": {\"@odata.id\": \"/redfish/v1/C/1/P/S\"}}"},
+        {"/redfish/v1/C/1/P/S",
+         "{\"Members\": [{\"@odata.id\": \"/redfish/v1/C/1/P/S/PS1\"}]}"},
+        {"/redfish/v1/C/1/P/S/PS1", "{\"Id\": \"PS1\"}"},
+    };
+    int k;
+
+    sn_buf_reset(body);
+    for (size_t i = 0; i < SN_ARRAY_LEN(fixed); i++)
+        if (!strcmp(path, fixed[i][0])) {
+            sn_buf_puts(body, fixed[i][1]);
+            return SN_RF_OK;
+        }
+    if (!strcmp(path, "/redfish/v1/C/1/T/CC")) {
+        sn_buf_puts(body, "{\"Members\": [");
+        for (int i = 0; i < BIG_CONNECTORS; i++)
+            sn_buf_printf(body,
+                          "%s{\"@odata.id\": \"/redfish/v1/C/1/T/CC/%d\"}",
+                          i ? ", " : "", i);
+        sn_buf_puts(body, "]}");
+        return SN_RF_OK;
+    }
+    if (sscanf(path, "/redfish/v1/C/1/T/CC/%d", &k) == 1 && k >= 0 &&
+        k < BIG_CONNECTORS) {
+        usleep(BIG_DELAY_US);
+        big_reads[k]++;
+        sn_buf_printf(body,
+                      "{\"Id\": \"B%d\", \"FlowLitersPerMinute\": "
+                      "{\"Reading\": 1.5}}",
+                      k);
+        return SN_RF_OK;
+    }
+    sn_error_set(err, SN_EIO, "GET %s: HTTP 404", path);
+    return SN_RF_HTTP;
+}
+
+/* The walk reads what is critical first: with a budget for about a third
+ * of the connectors, the leak detector and the PSU are read in every
+ * walk, the answer says it is partial, and the walks go on where they
+ * stopped, so every connector is read within a few intervals. */
+static void test_redfish_slow_large_bmc_reads_leaks_first(void)
+{
+    struct sn__watch_cfg cfg = {.timeout_s = 0.4};
+    struct sn_error err = {0};
+    void *st = NULL;
+    int walks;
+
+    memset(big_reads, 0, sizeof(big_reads));
+    REQUIRE(sn__watch_redfish_open_with(&cfg, big_bmc, NULL, &st, &err) ==
+            SN_OK);
+    for (walks = 1; walks <= 8; walks++) {
+        struct sn__watch_obs obs;
+        struct sn_metrics m = {0};
+        int unread = 0;
+        sn__watch_obs_init(&obs, walks);
+        sn_error_clear(&err);
+        sn__watch_col_redfish.collect(st, &obs, &m, &err);
+        CHECK(obs.nleaks == 1 && obs.nleaks &&
+              !strcmp(obs.leaks[0].state, "Critical"));
+        CHECK(obs.npsus == 1);
+        CHECK(obs.ncoolant < BIG_CONNECTORS); /* the budget is short */
+        CHECK(obs.partial);
+        for (int i = 0; i < BIG_CONNECTORS; i++)
+            unread += big_reads[i] == 0;
+        sn__watch_obs_release(&obs);
+        sn_metrics_release(&m);
+        if (!unread)
+            break;
+    }
+    CHECK(walks <= 6); /* ~90 a walk: 250 in three, slack for a slow host */
+    sn__watch_col_redfish.close(st);
 }
 
 /* ---- the parser --------------------------------------------------------- */
@@ -739,6 +934,11 @@ static void test_redfish_credentials_file(void)
     p = cred_file(":secret\n", 0600);
     CHECK(sn__watch_read_credentials(p, user, sizeof(user), pass, sizeof(pass),
                                      &err) == SN_EINPUT);
+    /* an empty password is no password: refused, where it is */
+    p = cred_file("admin:\n", 0600);
+    CHECK(sn__watch_read_credentials(p, user, sizeof(user), pass, sizeof(pass),
+                                     &err) == SN_EINPUT);
+    CHECK_CONTAINS(err.msg, ":1:7: empty password");
     p = cred_file("admin:0123456789\n", 0600);
     CHECK(sn__watch_read_credentials(p, user, sizeof(user), pass, 8, &err) ==
           SN_EINPUT);
@@ -755,6 +955,7 @@ static const struct sn_test cases[] = {
     T(test_redfish_reads_psus_feeds_and_room),
     T(test_redfish_efficiency_is_live_output_over_input),
     T(test_redfish_leak_detector_goes_critical),
+    T(test_redfish_readings_outside_their_range_skipped),
     T(test_redfish_metrics_pass_promtool),
     T(test_redfish_malformed_psu_metrics_counted_rest_kept),
     T(test_redfish_500_on_one_psu_counted_rest_kept),
@@ -766,6 +967,8 @@ static const struct sn_test cases[] = {
     T(test_redfish_counters_accumulate_over_intervals),
     T(test_redfish_tls_verified_by_default),
     T(test_redfish_open_refuses_bad_url),
+    T(test_redfish_clear_text_decided_on_the_address),
+    T(test_redfish_slow_large_bmc_reads_leaks_first),
     T(test_redfish_parse_errors_are_located),
     T(test_redfish_credentials_file),
 };

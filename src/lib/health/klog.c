@@ -3,8 +3,10 @@
  * links the kernel found running below their capability. Read from
  * <root>/dev/kmsg: the live log (one record per read) or, in a fixture, a
  * file of the same records ("prio,seq,usec,flags;text"). */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,8 +96,18 @@ static enum hklog_kind parse_text(const char *text, struct hklog_line *out)
         /* the driver names the GPU without its function: it is 0 */
         if ((n = strlen(dev)) == 10)
             sn_strlcpy(dev + n, ".0", size - n);
-        if (q && sscanf(q + 3, "%u", &out->xid) == 1)
-            return HKLOG_XID;
+        /* a code is digits, no sign, and fits an int (the driver's are
+         * under 200): sscanf's %u took "-1" for 4294967295 and wrapped
+         * 4294967296 to 0 */
+        if (q && isdigit((unsigned char)q[3])) {
+            char *end;
+            errno = 0;
+            unsigned long v = strtoul(q + 3, &end, 10);
+            if (errno != ERANGE && v <= INT_MAX) {
+                out->xid = (unsigned)v;
+                return HKLOG_XID;
+            }
+        }
         return HKLOG_NONE;
     }
     /* "NVRM: GPU 0000:17:00.0: GPU has fallen off the bus." (after the

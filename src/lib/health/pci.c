@@ -3,6 +3,8 @@
  * bridge each hangs from (read from the device link's target path, the
  * same tree `lspci -t` draws). */
 #include <ctype.h>
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,15 +124,23 @@ static long long read_aer(const struct hctx *c, const char *bdf,
     if (!text)
         return -1;
     for (save = text; (line = sn_tok_next(&save, '\n'));) {
-        char name[64];
+        char name[64], *end;
         long long v;
-        if (sscanf(line, "%63s %lld", name, &v) != 2 || v < 0)
+        int at = 0;
+        /* the kernel's counters are u64 (%llu): read as unsigned, with no
+         * sign, and past LLONG_MAX held there; so is the sum */
+        if (sscanf(line, "%63s %n", name, &at) != 1 || !at ||
+            !isdigit((unsigned char)line[at]))
             continue;
+        errno = 0;
+        unsigned long long u = strtoull(line + at, &end, 10);
+        v = errno == ERANGE || u > (unsigned long long)LLONG_MAX ? LLONG_MAX
+                                                                 : (long long)u;
         if (sn_startswith(name, "TOTAL_")) {
             total = v;
             continue;
         }
-        sum += v;
+        sum = v > LLONG_MAX - sum ? LLONG_MAX : sum + v;
         if (v > 0) {
             size_t len = strlen(detail);
             snprintf(detail + len, size - len, "%s%s=%lld", len ? " " : "",

@@ -1,7 +1,16 @@
 /* serve.c: the node agent's HTTP endpoint of serve.h on libmicrohttpd,
  * serving the last published registry from MHD's internal thread. The
  * listening socket is ours (bound here, handed to MHD), so a refused bind
- * comes back with its errno. */
+ * comes back with its errno.
+ *
+ * Slow clients: MHD's timeout is per idle period, so a client that sends
+ * a byte now and then holds its connection for as long as it likes. The
+ * server keeps its own table of connections (the notify-connection
+ * callback): a request head not complete within its deadline has its
+ * socket shut down by a watchdog thread, and an accept policy shares the
+ * slots out: so many per address, so many per range (an IPv4 /24, an
+ * IPv6 /64), and the last slots only for a range holding none. Clients
+ * on a few addresses, however slow, leave room for a scrape. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -44,8 +53,27 @@ static const char landing[] =
     "<li><a href=\"/healthz\">/healthz</a></li>\n"
     "</ul></body></html>\n";
 
+/* One open connection (the server's table, under slots_lock). */
+struct slot {
+    struct sockaddr_storage addr; /* the client */
+    int fd;
+    struct timespec head_since; /* when its request head began: accepted,
+                                   or the last request completed */
+    bool in_request;            /* its head is complete, being answered */
+    bool cut;                   /* shut down past its deadline */
+    struct slot *next;
+};
+
 struct sn_metrics_server {
     struct MHD_Daemon *daemon;
+    /* the connections and their shares */
+    pthread_mutex_t slots_lock;
+    struct slot *slots;
+    unsigned nslots, limit, per_address, per_range, reserved;
+    double head_s;
+    pthread_t watchdog;
+    bool watchdog_on, stopping;
+    pthread_cond_t stop; /* wakes the watchdog to stop */
     unsigned port;
     double stale_after_s;
     pthread_mutex_t lock; /* guards everything below */
@@ -265,6 +293,158 @@ static mhd_result refuse_auth(struct MHD_Connection *c)
     return rc;
 }
 
+/* ---- slots --------------------------------------------------------------- */
+
+/* The client's address and its range as comparable bytes: 16 of them,
+ * IPv4 mapped into IPv6 (::ffff:a.b.c.d), so one client has one key on
+ * either listener. The range is the first 64 bits of an IPv6 address
+ * (the /64 one subnet gets, RFC 4291 2.5.1) or an IPv4 /24. */
+static void key_of(const struct sockaddr *sa, unsigned char key[16],
+                   size_t *range_len)
+{
+    memset(key, 0, 16);
+    *range_len = 16;
+    if (sa->sa_family == AF_INET) {
+        const struct sockaddr_in *a = (const struct sockaddr_in *)sa;
+        key[10] = key[11] = 0xff;
+        memcpy(key + 12, &a->sin_addr, 4);
+        *range_len = 15;
+    } else if (sa->sa_family == AF_INET6) {
+        const struct sockaddr_in6 *a = (const struct sockaddr_in6 *)sa;
+        memcpy(key, &a->sin6_addr, 16);
+        *range_len = IN6_IS_ADDR_V4MAPPED(&a->sin6_addr) ? 15 : 8;
+    }
+}
+
+/* Whether a client at sa may have one more connection (under
+ * slots_lock): below its address's share and its range's, and, for the
+ * last reserved slots, from a range that holds none. */
+static bool may_connect(const struct sn_metrics_server *s,
+                        const struct sockaddr *sa)
+{
+    unsigned char k[16], o[16];
+    size_t rl, ol;
+    unsigned same = 0, range = 0;
+
+    key_of(sa, k, &rl);
+    for (const struct slot *x = s->slots; x; x = x->next) {
+        key_of((const struct sockaddr *)&x->addr, o, &ol);
+        same += memcmp(k, o, 16) == 0;
+        range += memcmp(k, o, rl) == 0;
+    }
+    if (same >= s->per_address || range >= s->per_range)
+        return false;
+    return s->nslots + s->reserved < s->limit || range == 0;
+}
+
+static mhd_result on_accept(void *cls, const struct sockaddr *addr,
+                            socklen_t len)
+{
+    struct sn_metrics_server *s = cls;
+    bool ok;
+
+    if (!addr || len < sizeof(sa_family_t))
+        return MHD_NO;
+    pthread_mutex_lock(&s->slots_lock);
+    ok = may_connect(s, addr);
+    pthread_mutex_unlock(&s->slots_lock);
+    return ok ? MHD_YES : MHD_NO;
+}
+
+/* Connections as MHD opens and closes them: the table the shares and the
+ * watchdog read. MHD closes a socket only after this hears it closed,
+ * so a descriptor in the table is always that connection's. */
+static void on_connection(void *cls, struct MHD_Connection *c, void **ctx,
+                          enum MHD_ConnectionNotificationCode what)
+{
+    struct sn_metrics_server *s = cls;
+    struct slot *x = *ctx;
+
+    if (what == MHD_CONNECTION_NOTIFY_STARTED) {
+        const union MHD_ConnectionInfo *ai =
+            MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+        const union MHD_ConnectionInfo *fi =
+            MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+        x = sn_xcalloc(1, sizeof(*x));
+        x->fd = fi ? fi->connect_fd : -1;
+        if (ai && ai->client_addr) {
+            size_t n = ai->client_addr->sa_family == AF_INET6
+                           ? sizeof(struct sockaddr_in6)
+                           : sizeof(struct sockaddr_in);
+            memcpy(&x->addr, ai->client_addr, n);
+        }
+        clock_gettime(CLOCK_MONOTONIC, &x->head_since);
+        pthread_mutex_lock(&s->slots_lock);
+        x->next = s->slots;
+        s->slots = x;
+        s->nslots++;
+        pthread_mutex_unlock(&s->slots_lock);
+        *ctx = x;
+        return;
+    }
+    if (!x)
+        return;
+    pthread_mutex_lock(&s->slots_lock);
+    for (struct slot **p = &s->slots; *p; p = &(*p)->next)
+        if (*p == x) {
+            *p = x->next;
+            s->nslots--;
+            break;
+        }
+    pthread_mutex_unlock(&s->slots_lock);
+    free(x);
+    *ctx = NULL;
+}
+
+static struct slot *slot_of(struct MHD_Connection *c)
+{
+    const union MHD_ConnectionInfo *i =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return i ? i->socket_context : NULL;
+}
+
+/* A request answered: the connection's next head starts its deadline. */
+static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
+                         enum MHD_RequestTerminationCode why)
+{
+    struct sn_metrics_server *s = cls;
+    struct slot *x = slot_of(c);
+
+    if (!x)
+        return;
+    pthread_mutex_lock(&s->slots_lock);
+    x->in_request = false;
+    clock_gettime(CLOCK_MONOTONIC, &x->head_since);
+    pthread_mutex_unlock(&s->slots_lock);
+}
+
+/* The watchdog: every tenth of the deadline (at most 0.25 s), shut down
+ * each connection whose head has taken longer than the deadline; MHD
+ * sees the end of its stream and closes it. */
+static void *watchdog_main(void *arg)
+{
+    struct sn_metrics_server *s = arg;
+    double step = fmin(0.25, s->head_s / 10);
+
+    pthread_mutex_lock(&s->slots_lock);
+    while (!s->stopping) {
+        struct timespec until;
+        clock_gettime(CLOCK_MONOTONIC, &until);
+        double end = (double)until.tv_sec + (double)until.tv_nsec / 1e9 + step;
+        until.tv_sec = (time_t)end;
+        until.tv_nsec = (long)((end - (double)until.tv_sec) * 1e9);
+        pthread_cond_timedwait(&s->stop, &s->slots_lock, &until);
+        for (struct slot *x = s->slots; x && !s->stopping; x = x->next)
+            if (!x->in_request && !x->cut && x->fd >= 0 &&
+                since(&x->head_since) > s->head_s) {
+                shutdown(x->fd, SHUT_RDWR);
+                x->cut = true;
+            }
+    }
+    pthread_mutex_unlock(&s->slots_lock);
+    return NULL;
+}
+
 static mhd_result handle(void *cls, struct MHD_Connection *c, const char *url,
                          const char *method, const char *version,
                          const char *upload_data, size_t *upload_data_size,
@@ -277,6 +457,12 @@ static mhd_result handle(void *cls, struct MHD_Connection *c, const char *url,
     if (*con_cls)
         return MHD_NO;
     *con_cls = s;
+    struct slot *x = slot_of(c); /* its head is complete: off the clock */
+    if (x) {
+        pthread_mutex_lock(&s->slots_lock);
+        x->in_request = true;
+        pthread_mutex_unlock(&s->slots_lock);
+    }
     if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 &&
         strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
         return reply_str(c, MHD_HTTP_METHOD_NOT_ALLOWED,
@@ -330,7 +516,10 @@ static int listen_on(const char *address, unsigned port, int *out,
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
     if (*ipv6)
         setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
-    if (bind(fd, (struct sockaddr *)&ss, sl) < 0 || listen(fd, 64) < 0)
+    /* the kernel's largest backlog: a flood of connections the accept
+     * policy turns away must not fill the queue and drop a scraper's SYN
+     * (a dropped SYN costs it a 1 s retransmission, RFC 6298 2.1) */
+    if (bind(fd, (struct sockaddr *)&ss, sl) < 0 || listen(fd, SOMAXCONN) < 0)
         goto fail;
     sl = sizeof(ss);
     if (getsockname(fd, (struct sockaddr *)&ss, &sl) < 0)
@@ -398,6 +587,14 @@ int sn_metrics_server_new(const struct sn_metrics_server_opts *opts,
         goto out;
     s = sn_xcalloc(1, sizeof(*s));
     pthread_mutex_init(&s->lock, NULL);
+    pthread_mutex_init(&s->slots_lock, NULL);
+    {
+        pthread_condattr_t ca;
+        pthread_condattr_init(&ca);
+        pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+        pthread_cond_init(&s->stop, &ca);
+        pthread_condattr_destroy(&ca);
+    }
     if (o.auth_user) {
         s->user = sn_xstrdup(o.auth_user);
         s->password = sn_xstrdup(o.auth_password);
@@ -411,7 +608,27 @@ int sn_metrics_server_new(const struct sn_metrics_server_opts *opts,
         flags |= MHD_USE_IPv6;
     unsigned limit =
         o.connection_limit ? o.connection_limit : SN_METRICS_SERVER_CONNECTIONS;
-    unsigned per_ip = o.per_ip_limit ? o.per_ip_limit : (limit + 1) / 2;
+    /* the shares: an address gets a sixteenth of the slots (at least 2:
+     * a scraper and a person), a range half of them, and a quarter are
+     * kept for ranges that hold none, so clients on a handful of
+     * addresses leave most of the slots free and a new range always
+     * finds one */
+    s->limit = limit;
+    s->per_address =
+        o.per_ip_limit ? o.per_ip_limit : (limit / 16 > 2 ? limit / 16 : 2);
+    s->per_range =
+        (limit + 1) / 2 > s->per_address ? (limit + 1) / 2 : s->per_address;
+    s->reserved = limit / 4;
+    s->head_s =
+        o.head_timeout_s > 0 ? o.head_timeout_s : SN_METRICS_SERVER_HEAD_S;
+    if (pthread_create(&s->watchdog, NULL, watchdog_main, s) != 0) {
+        close(fd);
+        rc = sn_error_set(err, SN_ERUNTIME,
+                          "cannot start the HTTP server's watchdog: %s",
+                          strerror(errno));
+        goto out;
+    }
+    s->watchdog_on = true;
     /* HTTPS takes its two options first; without it, an empty option
      * (MHD_OPTION_ARRAY of nothing) stands in their place */
     static const struct MHD_OptionItem none[] = {{MHD_OPTION_END, 0, NULL}};
@@ -420,10 +637,11 @@ int sn_metrics_server_new(const struct sn_metrics_server_opts *opts,
         {MHD_OPTION_HTTPS_MEM_KEY, 0, (void *)o.tls_key_pem},
         {MHD_OPTION_END, 0, NULL}};
     s->daemon = MHD_start_daemon(
-        flags, (uint16_t)s->port, NULL, NULL, handle, s, MHD_OPTION_ARRAY,
+        flags, (uint16_t)s->port, on_accept, s, handle, s, MHD_OPTION_ARRAY,
         o.tls_cert_pem ? tls : none, MHD_OPTION_LISTEN_SOCKET, fd,
-        MHD_OPTION_CONNECTION_LIMIT, limit, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
-        per_ip, MHD_OPTION_CONNECTION_TIMEOUT,
+        MHD_OPTION_CONNECTION_LIMIT, limit, MHD_OPTION_NOTIFY_CONNECTION,
+        on_connection, s, MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
+        MHD_OPTION_CONNECTION_TIMEOUT,
         o.connection_timeout_s ? o.connection_timeout_s
                                : SN_METRICS_SERVER_TIMEOUT_S,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT,
@@ -490,8 +708,17 @@ void sn_metrics_server_free(struct sn_metrics_server *s)
 {
     if (!s)
         return;
+    if (s->watchdog_on) {
+        pthread_mutex_lock(&s->slots_lock);
+        s->stopping = true;
+        pthread_cond_signal(&s->stop);
+        pthread_mutex_unlock(&s->slots_lock);
+        pthread_join(s->watchdog, NULL);
+    }
     if (s->daemon)
-        MHD_stop_daemon(s->daemon);
+        MHD_stop_daemon(s->daemon); /* every slot closed, and freed */
+    pthread_mutex_destroy(&s->slots_lock);
+    pthread_cond_destroy(&s->stop);
     free(s->problem);
     if (s->password)
         memset(s->password, 0, strlen(s->password));

@@ -5,6 +5,14 @@
  * is not asked again until it returns: a hung driver call or BMC costs
  * one collector, never the scrape or the other collectors.
  *
+ * An answer that comes back after its deadline is not thrown away: the
+ * collector's own state (a kernel-log offset, an NVML event set) has
+ * moved past what it read, so it is the only record of those events. It
+ * is held as the worker's late answer and evaluated at the next harvest:
+ * whole when there is no fresher reading, or, when the fresh run answers
+ * in time, its events (kernel-log lines, XIDs) carried into the fresh
+ * reading, whose snapshots supersede the late one's.
+ *
  * A worker owns everything it touches while it runs (its collector's
  * state, its observations and registry, a copy of the configuration), so
  * a hung one can be left behind when the agent is freed: it frees itself
@@ -58,7 +66,11 @@ struct worker {
     struct sn_error err;
     double took_s;
     /* the agent's record of it (agent thread only) */
+    bool has_late; /* late_obs and late_m hold an answer past its deadline */
+    struct sn__watch_obs late_obs;
+    struct sn_metrics late_m;
     bool up, asked_now;
+    bool partial; /* its last answer said it read only part */
     double runs, errors, timeouts, last_ok, started;
     char said[SN_ERROR_MSG_MAX]; /* the last complaint logged */
 };
@@ -141,6 +153,8 @@ static void worker_free(struct worker *k)
         k->col->close(k->state);
     sn__watch_obs_release(&k->obs);
     sn_metrics_release(&k->m);
+    sn__watch_obs_release(&k->late_obs);
+    sn_metrics_release(&k->late_m);
     pthread_cond_destroy(&k->cond);
     hub_release(k->hub);
     free(k);
@@ -206,6 +220,7 @@ static int start_worker(struct sn_watch *w,
     k->hub = w->hub;
     k->last_ok = NAN;
     sn__watch_obs_init(&k->obs, 0);
+    sn__watch_obs_init(&k->late_obs, 0);
     pthread_cond_init(&k->cond, NULL);
     hub_hold(w->hub);
     if (pthread_create(&k->thread, NULL, worker_main, k) != 0) {
@@ -265,8 +280,11 @@ static int make_cfg(const struct sn_watch_opts *o, struct hub *c,
     c->cfg.redfish_ca = keep(c, &ns, o->redfish_ca);
     c->cfg.redfish_insecure = o->redfish_insecure;
     c->cfg.spec = o->spec;
-    if (o->redfish_credentials)
+    if (o->redfish_credentials) {
         rc = read_credentials(o->redfish_credentials, c, &ns, err);
+        if (rc)
+            sn_error_prefix(err, "--redfish-credentials");
+    }
     return rc;
 }
 
@@ -317,12 +335,44 @@ int sn_watch_new(const struct sn_watch_opts *opts, struct sn_watch **out,
     return sn__watch_new_with(opts, cols, n, out, err);
 }
 
-/* Ask every idle worker for the tick at now; a busy one is left busy. */
+static void complain(struct worker *k, const char *msg);
+
+/* Keep worker k's answer, which came back after its deadline, as its late
+ * answer (under the hub's lock; k is DONE and not harvested). A late
+ * answer still held (none should be: each harvest takes it) keeps its
+ * events. */
+static void take_late(struct worker *k)
+{
+    if (k->has_late) {
+        sn__watch_obs_carry_events(&k->obs, &k->late_obs);
+        sn_metrics_release(&k->late_m);
+    }
+    bool partial = k->obs.partial;
+    sn__watch_obs_release(&k->late_obs);
+    sn__watch_obs_absorb(&k->late_obs, &k->obs);
+    k->late_obs.now = k->obs.now;
+    k->late_obs.partial = partial;
+    k->late_m = k->m;
+    memset(&k->m, 0, sizeof(k->m));
+    k->has_late = true;
+    k->runs++;
+    if (k->rc != SN_OK) {
+        k->errors++;
+        complain(k, k->err.msg[0] ? k->err.msg : "failed");
+    }
+    k->job = IDLE;
+}
+
+/* Ask every idle worker for the tick at now; a busy one is left busy.
+ * A worker that answered after the last deadline has its answer taken
+ * first, so the new run cannot overwrite it. */
 static void ask_all(struct sn_watch *w, double now)
 {
     pthread_mutex_lock(&w->hub->lock);
     for (size_t i = 0; i < w->nworkers; i++) {
         struct worker *k = w->workers[i];
+        if (k->job == DONE)
+            take_late(k);
         k->asked_now = k->job == IDLE || k->job == DONE;
         if (k->asked_now) {
             k->job = ASKED;
@@ -381,16 +431,41 @@ static void harvest(struct sn_watch *w, struct worker *k,
 {
     struct sn_error e = {0};
 
+    if (!k->asked_now && k->job == DONE)
+        take_late(k); /* busy at the ask, back within this tick's wait */
     if (!k->asked_now || k->job != DONE) {
-        /* asked and not back, or still busy from an earlier tick */
+        /* asked and not back, or still busy from an earlier tick: down,
+         * but what it read late is this tick's reading */
         k->up = false;
         k->timeouts++;
         complain(k, "no answer by the deadline (left running; not asked "
                     "again until it returns)");
+        if (k->has_late) {
+            k->partial = k->late_obs.partial;
+            if (sn__watch_obs_absorb(obs, &k->late_obs) != 0)
+                fprintf(stderr,
+                        "supernode watch: collector %s: more than %d "
+                        "entries of one kind; the rest dropped\n",
+                        k->col->name, SN_WATCH_ITEMS_MAX);
+            if (sn_metrics_merge(m, &k->late_m, &e) && err->code == SN_OK)
+                *err = e;
+            sn_metrics_release(&k->late_m);
+            k->has_late = false;
+        }
         return;
+    }
+    if (k->has_late) { /* superseded but for its events */
+        if (sn__watch_obs_carry_events(&k->obs, &k->late_obs) != 0)
+            fprintf(stderr,
+                    "supernode watch: collector %s: more than %d entries "
+                    "of one kind; the rest dropped\n",
+                    k->col->name, SN_WATCH_ITEMS_MAX);
+        sn_metrics_release(&k->late_m);
+        k->has_late = false;
     }
     k->runs++;
     k->up = k->rc == SN_OK;
+    k->partial = k->obs.partial;
     if (k->up) {
         k->last_ok = obs->now;
         if (k->said[0])
@@ -428,6 +503,12 @@ static void own_metrics(struct sn_watch *w, struct sn_metrics *m,
             sn__watch_gauge(m, "supernode_collector_duration_seconds",
                             "Time the collector's last answer took.", l, 1,
                             k->took_s, err);
+        sn__watch_gauge(m, "supernode_collector_partial",
+                        "1 when the collector's last answer was partial: "
+                        "its time ran out before it read everything (the "
+                        "most critical first; the rest at the next "
+                        "interval).",
+                        l, 1, k->partial ? 1 : 0, err);
         sn__watch_counter(m, "supernode_collector_errors_total",
                           "Intervals in which the collector failed.", l, 1,
                           k->errors, err);
@@ -511,6 +592,18 @@ bool sn_watch_healthy(const struct sn_watch *w, double now, char *why,
                      "collector %s: no good reading for %.0f s (limit "
                      "%.0f s: three intervals)",
                      k->col->name, age, limit);
+            return false;
+        }
+    }
+    for (size_t i = 0; i < w->nworkers; i++) {
+        const struct worker *k = w->workers[i];
+        if (w->ticks >= 1 && k->partial) {
+            snprintf(why, size,
+                     "collector %s: partial reading: the interval's time "
+                     "ran out before it read everything (the rest is read "
+                     "at the next interval; raise --timeout or "
+                     "--interval)",
+                     k->col->name);
             return false;
         }
     }

@@ -77,6 +77,7 @@ struct chip {
     char name[SN_WATCH_NAME_MAX];  /* the driver's name file */
     char dev[SN_WATCH_NAME_MAX];   /* the device link's last part */
     char label[SN_WATCH_NAME_MAX]; /* the chip label exported */
+    bool relabel;                  /* its label was another's too */
     long num;
 };
 
@@ -376,6 +377,20 @@ static void label_chips(struct chip *c, size_t n)
             snprintf(c[i].label, sizeof(c[i].label), "%.30s:%.30s", c[i].name,
                      c[i].dev[0] ? c[i].dev : c[i].dir);
     }
+    /* two devices of one name under different buses ("1-0058" on two
+     * I2C adapters): the hwmonN, unique on this boot, tells them apart
+     * rather than one label for two chips, whose samples would clash */
+    for (size_t i = 0; i < n; i++) {
+        bool clash = false;
+        for (size_t j = 0; j < n && !clash; j++)
+            clash = j != i && !strcmp(c[i].label, c[j].label);
+        if (clash)
+            c[i].relabel = true;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (c[i].relabel)
+            snprintf(c[i].label, sizeof(c[i].label), "%.30s:%.30s", c[i].name,
+                     c[i].dir);
 }
 
 static int hwmon_collect(void *state, struct sn__watch_obs *obs,

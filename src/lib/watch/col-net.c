@@ -15,7 +15,7 @@
 
 #define NET_DIR "sys/class/net"
 #define IB_DIR "sys/class/infiniband"
-#define NET_IFACES_MAX 1024 /* interfaces read */
+#define NET_IFACES_MAX 1024 /* physical interfaces read */
 #define IB_DEVICES_MAX 64   /* InfiniBand devices read */
 #define IB_PORTS_MAX 64     /* ports of one device read */
 /* the kernel's SPEED_UNKNOWN is -1, which some drivers print unsigned;
@@ -50,10 +50,22 @@ static int cmp_name(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The entries of a directory under the root, sorted, at most max; each a
- * heap string, the array too (free with free_names). */
+/* A physical network interface: it has a device; lo, bridges, bonds,
+ * veths and tunnels have none. */
+static bool physical(const char *root, const char *name)
+{
+    char rel[128];
+
+    snprintf(rel, sizeof(rel), NET_DIR "/%s/device", name);
+    return sn__hw_exists(root, rel);
+}
+
+/* The entries of a directory under the root that keep(root, name) takes
+ * (every one when keep is NULL), sorted, at most max: the cap counts what
+ * is kept, so 4,000 veths before them never push a NIC out. Each a heap
+ * string, the array too (free with free_names). */
 static size_t list_names(const char *root, const char *rel, size_t max,
-                         char ***out)
+                         bool (*keep)(const char *, const char *), char ***out)
 {
     char **names = NULL;
     size_t n = 0, cap = 0;
@@ -65,7 +77,8 @@ static size_t list_names(const char *root, const char *rel, size_t max,
         return 0;
     while ((e = readdir(d)) && n < max) {
         /* names the rest of the path and the labels can hold */
-        if (e->d_name[0] == '.' || strlen(e->d_name) >= 32)
+        if (e->d_name[0] == '.' || strlen(e->d_name) >= 32 ||
+            (keep && !keep(root, e->d_name)))
             continue;
         SN_GROW(names, cap, n + 1);
         names[n++] = sn_xstrdup(e->d_name);
@@ -147,16 +160,11 @@ static void read_iface(const char *root, const char *ifname,
 static void read_net(const char *root, struct sn__watch_obs *obs,
                      struct sn_metrics *m, struct sn_error *err)
 {
-    char **names, rel[128];
-    size_t n = list_names(root, NET_DIR, NET_IFACES_MAX, &names);
+    char **names;
+    size_t n = list_names(root, NET_DIR, NET_IFACES_MAX, physical, &names);
 
-    for (size_t i = 0; i < n; i++) {
-        /* physical interfaces have a device; lo, bridges, bonds, veths
-         * and tunnels have none */
-        snprintf(rel, sizeof(rel), NET_DIR "/%s/device", names[i]);
-        if (sn__hw_exists(root, rel))
-            read_iface(root, names[i], obs, m, err);
-    }
+    for (size_t i = 0; i < n; i++)
+        read_iface(root, names[i], obs, m, err);
     free_names(names, n);
 }
 
@@ -261,13 +269,13 @@ static void read_ib(const char *root, struct sn__watch_obs *obs,
                     struct sn_metrics *m, struct sn_error *err)
 {
     char **devs, rel[128];
-    size_t ndev = list_names(root, IB_DIR, IB_DEVICES_MAX, &devs);
+    size_t ndev = list_names(root, IB_DIR, IB_DEVICES_MAX, NULL, &devs);
 
     for (size_t i = 0; i < ndev; i++) {
         char **ports;
         size_t np;
         snprintf(rel, sizeof(rel), IB_DIR "/%s/ports", devs[i]);
-        np = list_names(root, rel, IB_PORTS_MAX, &ports);
+        np = list_names(root, rel, IB_PORTS_MAX, NULL, &ports);
         for (size_t j = 0; j < np; j++)
             read_port(root, devs[i], ports[j], obs, m, err);
         free_names(ports, np);

@@ -580,9 +580,19 @@ static void count_xid(struct state *s, struct gstate *gs,
         gs->xid[k].count++;
     else
         s->faults[FAULT_XID_CODES]++;
+    /* each code once an interval, where it was last seen: the rules
+     * read which codes came and the last one, so a burst of one code
+     * cannot fill the list and push out a critical one after it */
+    unsigned c = code > UINT32_MAX ? UINT32_MAX : (unsigned)code;
+    for (k = 0; k < gs->nfresh && gs->fresh[k] != c; k++)
+        ;
+    if (k < gs->nfresh) {
+        memmove(gs->fresh + k, gs->fresh + k + 1,
+                (gs->nfresh - k - 1) * sizeof(gs->fresh[0]));
+        gs->nfresh--;
+    }
     if (gs->nfresh < SN_WATCH_XIDS_MAX)
-        gs->fresh[gs->nfresh++] =
-            code > UINT32_MAX ? UINT32_MAX : (unsigned)code;
+        gs->fresh[gs->nfresh++] = c;
 }
 
 /* Read the XID events waiting, without waiting for more (timeout 0), at

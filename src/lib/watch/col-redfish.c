@@ -5,14 +5,19 @@
  * ThermalEquipment -> CDUs, into typed observations and metrics. The
  * responses are hostile input: parsed with jansson under our own caps,
  * every string cleaned, every link checked to stay on the service. */
+#include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <netdb.h>
+#include <netinet/in.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -48,6 +53,7 @@ struct rf {
     double request_s;      /* one request: min(the collector's timeout, 5 s) */
     CURL *curl;
     struct curl_slist *headers;
+    struct curl_slist *pin; /* CURLOPT_RESOLVE: the addresses checked */
     char curl_err[CURL_ERROR_SIZE];
     struct sn_buf *sink; /* where the body being received goes */
     bool too_large;
@@ -56,7 +62,16 @@ struct rf {
     /* counters since open() */
     double requests[SN_RF_NOUTCOMES];
     double parse_errors;
+    double reading_errors; /* readings outside their physical range */
+    /* where the last walk stopped: per phase, the member to start at */
+    size_t resume[4];
     /* one walk */
+    int phase;      /* RF_LEAKS, ... */
+    int pass;       /* 0: from resume[phase] on; 1: the ones before it */
+    size_t seen;    /* members of this phase met so far in this pass */
+    size_t stop_at; /* the first member the time ran out on; SIZE_MAX */
+    bool out_of_time;
+    bool partial; /* the last walk ran out of time */
     double deadline;
     size_t nrequests;
     int fatal; /* SN_OK, or why the walk stopped (credentials refused) */
@@ -64,6 +79,13 @@ struct rf {
     struct sn_buf body;
     struct sn__watch_obs *obs;
 };
+
+/* The walk's phases, what is critical first: a leak is read before a
+ * PSU, a PSU before a coolant flow, and the room's air last. When the
+ * interval's time runs out, the next walk takes up each phase's members
+ * where this one stopped, so a large or slow BMC is read whole over a
+ * few intervals while its leak detectors are read every interval. */
+enum { RF_LEAKS, RF_PSUS, RF_FLOWS, RF_ENV, RF_NPHASES };
 
 /* Who owns the resources of a sub-walk: their names are qualified with
  * it ("1/primary/A") always for a CDU, only on a clash for a chassis. */
@@ -90,6 +112,9 @@ static int cred_line(const char *path, char *line, char *user, size_t usize,
     *colon = '\0';
     if (!*line)
         return sn_error_at(err, SN_EINPUT, path, 1, 1, "empty user name");
+    if (!colon[1])
+        return sn_error_at(err, SN_EINPUT, path, 1, (int)(colon - line) + 2,
+                           "empty password");
     if (strlen(line) >= usize || strlen(colon + 1) >= psize)
         return sn_error_at(err, SN_EINPUT, path, 1, 0,
                            "user name or password longer than %zu bytes",
@@ -116,16 +141,15 @@ int sn__watch_read_credentials(const char *path, char *user, size_t usize,
     fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0)
         return sn_error_set(err, errno == ENOENT ? SN_EINPUT : SN_EIO,
-                            "redfish credentials '%s': %s", path,
-                            strerror(errno));
+                            "credentials file '%s': %s", path, strerror(errno));
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         rc = sn_error_set(err, SN_EINPUT,
-                          "redfish credentials '%s': not a regular file", path);
+                          "credentials file '%s': not a regular file", path);
         goto out;
     }
     if (st.st_mode & 077) {
         rc = sn_error_set(err, SN_EINPUT,
-                          "redfish credentials '%s': mode %04o lets group or "
+                          "credentials file '%s': mode %04o lets group or "
                           "others read the password (chmod 600 '%s')",
                           path, (unsigned)(st.st_mode & 07777), path);
         goto out;
@@ -135,7 +159,7 @@ int sn__watch_read_credentials(const char *path, char *user, size_t usize,
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0) {
-            rc = sn_error_set(err, SN_EIO, "redfish credentials '%s': %s", path,
+            rc = sn_error_set(err, SN_EIO, "credentials file '%s': %s", path,
                               strerror(errno));
             goto out;
         }
@@ -144,15 +168,15 @@ int sn__watch_read_credentials(const char *path, char *user, size_t usize,
         got += n;
         if ((size_t)got == sizeof(buf) - 1) {
             rc = sn_error_set(err, SN_EINPUT,
-                              "redfish credentials '%s': more than %d bytes",
-                              path, RF_CRED_MAX - 1);
+                              "credentials file '%s': more than %d bytes", path,
+                              RF_CRED_MAX - 1);
             goto out;
         }
     }
     buf[got] = '\0';
     if (memchr(buf, '\0', (size_t)got)) {
         rc = sn_error_set(err, SN_EINPUT,
-                          "redfish credentials '%s': binary content", path);
+                          "credentials file '%s': binary content", path);
         goto out;
     }
     rc = cred_line(path, buf, user, usize, pass, psize, err);
@@ -370,23 +394,105 @@ static int set_base(struct rf *s, const char *url, struct sn_error *err)
     return SN_OK;
 }
 
+/* Whether sa is a loopback address: 127.0.0.0/8 (RFC 1122 3.2.1.3),
+ * ::1 (RFC 4291 2.5.3), or 127.0.0.0/8 mapped into IPv6 (::ffff:127.x). */
+static bool loopback(const struct sockaddr *sa)
+{
+    if (sa->sa_family == AF_INET) {
+        const struct sockaddr_in *a = (const struct sockaddr_in *)sa;
+        return (ntohl(a->sin_addr.s_addr) >> 24) == 127;
+    }
+    if (sa->sa_family == AF_INET6) {
+        const struct in6_addr *a =
+            &((const struct sockaddr_in6 *)sa)->sin6_addr;
+        if (IN6_IS_ADDR_LOOPBACK(a))
+            return true;
+        return IN6_IS_ADDR_V4MAPPED(a) && a->s6_addr[12] == 127;
+    }
+    return false;
+}
+
+int sn__watch_redfish_pin(const char *host, const char *port,
+                          const struct addrinfo *ai, char *pin, size_t size,
+                          struct sn_error *err)
+{
+    size_t n;
+
+    if (!ai)
+        return sn_error_set(err, SN_EINPUT,
+                            "redfish: '%s' has no address to check", host);
+    n = (size_t)snprintf(pin, size, "%s:%s:", host, port);
+    for (const struct addrinfo *a = ai; a; a = a->ai_next) {
+        char text[INET6_ADDRSTRLEN] = "?";
+        const void *bin =
+            a->ai_family == AF_INET6
+                ? (const void *)&((struct sockaddr_in6 *)a->ai_addr)->sin6_addr
+                : (const void *)&((struct sockaddr_in *)a->ai_addr)->sin_addr;
+        if (a->ai_family == AF_INET || a->ai_family == AF_INET6)
+            inet_ntop(a->ai_family, bin, text, sizeof(text));
+        if (!loopback(a->ai_addr))
+            return sn_error_set(err, SN_EINPUT,
+                                "redfish: the password would cross the "
+                                "network in clear text (http:// to '%s', "
+                                "which is %s, not this host); use https:// "
+                                "or turn TLS verification off explicitly",
+                                host, text);
+        if (n < size)
+            n += (size_t)snprintf(pin + n, size - n,
+                                  a->ai_family == AF_INET6 ? "%s[%s]" : "%s%s",
+                                  a == ai ? "" : ",", text);
+    }
+    if (n >= size)
+        return sn_error_set(err, SN_EINPUT,
+                            "redfish: '%s' has too many addresses", host);
+    return SN_OK;
+}
+
 /* Basic auth over plain http sends the password as it is: refused but to
  * this host itself (the tests' mock, a local proxy to the BMC) unless
- * the operator turned verification off too. */
-static int clear_text(const struct rf *s, const struct sn__watch_cfg *cfg,
+ * the operator turned verification off too. "This host" is decided on
+ * the addresses the name resolves to, every one loopback (a name is only
+ * a name: "127.bmc.example" may be anywhere), and the transfers are
+ * pinned to the addresses checked (CURLOPT_RESOLVE), so a second lookup
+ * cannot send them elsewhere. */
+static int clear_text(struct rf *s, const struct sn__watch_cfg *cfg,
                       struct sn_error *err)
 {
-    const char *h = s->where.host;
+    char host[256], pin[1024];
+    struct addrinfo hints = {0}, *ai = NULL;
+    size_t n;
+    int rc, gai;
 
     if (!cfg->redfish_user || cfg->redfish_insecure ||
-        !sn_strcaseeq(s->where.scheme, "http") || sn_startswith(h, "127.") ||
-        sn_strcaseeq(h, "localhost") || sn_streq(h, "[::1]"))
+        !sn_strcaseeq(s->where.scheme, "http"))
         return SN_OK;
-    return sn_error_set(err, SN_EINPUT,
-                        "redfish: the password would cross the network in "
-                        "clear text (http:// to '%s'); use https:// or turn "
-                        "TLS verification off explicitly",
-                        h);
+    /* "[::1]" in a URL, "::1" to the resolver */
+    sn_strlcpy(host, s->where.host + (s->where.host[0] == '['), sizeof(host));
+    n = strlen(host);
+    if (n > 0 && host[n - 1] == ']')
+        host[n - 1] = '\0';
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    gai = getaddrinfo(host, s->where.port, &hints, &ai);
+    if (gai != 0)
+        return sn_error_set(err, SN_EINPUT,
+                            "redfish: cannot resolve '%s' (%s) to check "
+                            "that the password, in clear text over "
+                            "http://, stays on this host; use https://",
+                            s->where.host, gai_strerror(gai));
+    rc = sn__watch_redfish_pin(s->where.host, s->where.port, ai, pin,
+                               sizeof(pin), err);
+    freeaddrinfo(ai);
+    /* an address literal is not looked up again: nothing to pin */
+    unsigned char lit[sizeof(struct in6_addr)];
+    if (inet_pton(AF_INET, host, lit) == 1 ||
+        inet_pton(AF_INET6, host, lit) == 1)
+        return rc;
+    if (rc == SN_OK)
+        s->pin = curl_slist_append(NULL, pin);
+    if (rc == SN_OK && !s->pin)
+        rc = sn_error_set(err, SN_ENOMEM, "redfish: out of memory");
+    return rc;
 }
 
 static int curl_setup(struct rf *s, const struct sn__watch_cfg *cfg,
@@ -411,6 +517,8 @@ static int curl_setup(struct rf *s, const struct sn__watch_cfg *cfg,
     cc |= curl_easy_setopt(c, CURLOPT_PROXY, "");
     cc |= curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
     cc |= curl_easy_setopt(c, CURLOPT_HTTPHEADER, s->headers);
+    if (s->pin)
+        cc |= curl_easy_setopt(c, CURLOPT_RESOLVE, s->pin);
     cc |= curl_easy_setopt(c, CURLOPT_USERAGENT, "supernode-watch");
     cc |= curl_easy_setopt(c, CURLOPT_ERRORBUFFER, s->curl_err);
     cc |= curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
@@ -452,6 +560,7 @@ static json_t *rf_get(struct rf *s, const char *path, struct sn_error *err)
         return NULL;
     if (s->nrequests >= SN_RF_REQUESTS_MAX || sn_now() >= s->deadline) {
         s->requests[SN_RF_DEADLINE]++;
+        s->out_of_time = true;
         sn_error_set(err, SN_ETIMEOUT,
                      "GET %s: the interval's time or "
                      "request budget is spent",
@@ -461,6 +570,11 @@ static json_t *rf_get(struct rf *s, const char *path, struct sn_error *err)
     s->nrequests++;
     o = s->fetch(s->ctx, path, &s->body, &e);
     s->requests[o]++;
+    /* a request cut short by the walk's deadline ran out of time too:
+     * the next walk starts again with it, not after it */
+    if (o == SN_RF_DEADLINE ||
+        (o == SN_RF_TIMEOUT && sn_now() >= s->deadline - 0.01))
+        s->out_of_time = true;
     if (o == SN_RF_AUTH) {
         /* every other request would be refused too: stop, say so */
         s->fatal = e.code ? e.code : SN_EINPUT;
@@ -504,6 +618,28 @@ static double reading(const json_t *obj, const char *key)
     if (json_is_object(v))
         v = json_object_get(v, "Reading");
     return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* The ranges a BMC's reading can physically take, as hwmon's: wide on
+ * purpose, to catch garbage (1e308 L/min, an unset register, a sign
+ * error), not faults. Flow: the largest CDUs move a few thousand L/min;
+ * pressure: vacuum to 100 bar, gauge; temperature: absolute zero to
+ * 1,000 C; power, capacity: a megawatt; voltage: 2 kV. */
+static const struct rf_range {
+    double min, max;
+} RF_FLOW = {0, 1e4}, RF_KPA = {-101.325, 1e4}, RF_TEMP = {-273.15, 1000},
+  RF_WATTS = {0, 1e6}, RF_VOLTS = {0, 2000};
+
+/* reading() within r; outside it NaN, and counted. */
+static double reading_in(struct rf *s, const json_t *obj, const char *key,
+                         struct rf_range r)
+{
+    double v = reading(obj, key);
+
+    if (isnan(v) || (v >= r.min && v <= r.max))
+        return v;
+    s->reading_errors++;
+    return NAN;
 }
 
 /* A string member, cleaned into out; "" when absent. */
@@ -581,9 +717,16 @@ static void rf_each(struct rf *s, const json_t *obj, const char *key,
         n = SN_RF_MEMBERS_MAX;
     for (size_t i = 0; i < n && !s->fatal; i++) {
         json_t *m;
+        /* the member's place in its phase: the first pass starts where
+         * the last walk stopped, the second reads the ones before */
+        size_t at = s->seen++;
+        if ((s->pass == 0) != (at >= s->resume[s->phase]))
+            continue;
         if (!rf_link(s, json_array_get(members, i), NULL, mp))
             continue;
         m = rf_get(s, mp, NULL);
+        if (!m && s->out_of_time && s->stop_at == SIZE_MAX)
+            s->stop_at = at;
         if (!m)
             continue;
         fn(s, mp, m, o);
@@ -605,12 +748,12 @@ static void on_connector(struct rf *s, const char *path, json_t *doc,
         return;
     sn_strlcpy(c->branch, name, sizeof(c->branch));
     rf_str(doc, "CoolingLoopName", c->loop, sizeof(c->loop));
-    c->flow_lpm = reading(doc, "FlowLitersPerMinute");
-    c->supply_c = reading(doc, "SupplyTemperatureCelsius");
-    c->return_c = reading(doc, "ReturnTemperatureCelsius");
-    c->supply_kpa = reading(doc, "SupplyPressurekPa");
-    c->return_kpa = reading(doc, "ReturnPressurekPa");
-    c->rated_flow_lpm = reading(doc, "RatedFlowLitersPerMinute");
+    c->flow_lpm = reading_in(s, doc, "FlowLitersPerMinute", RF_FLOW);
+    c->supply_c = reading_in(s, doc, "SupplyTemperatureCelsius", RF_TEMP);
+    c->return_c = reading_in(s, doc, "ReturnTemperatureCelsius", RF_TEMP);
+    c->supply_kpa = reading_in(s, doc, "SupplyPressurekPa", RF_KPA);
+    c->return_kpa = reading_in(s, doc, "ReturnPressurekPa", RF_KPA);
+    c->rated_flow_lpm = reading_in(s, doc, "RatedFlowLitersPerMinute", RF_FLOW);
 }
 
 static void push_leak(struct rf *s, const char *name, const json_t *state)
@@ -733,14 +876,14 @@ static void on_psu(struct rf *s, const char *path, json_t *doc,
         return;
     sn_strlcpy(p->psu, name, sizeof(p->psu));
     psu_feed(doc, p->feed, sizeof(p->feed));
-    p->capacity_w = reading(doc, "PowerCapacityWatts");
+    p->capacity_w = reading_in(s, doc, "PowerCapacityWatts", RF_WATTS);
     p->input_w = p->output_w = p->input_v = NAN;
     /* a PSU whose metrics fail stays, with nothing measured */
     if (!rf_link(s, doc, "Metrics", mp) || !(m = rf_get(s, mp, NULL)))
         return;
-    p->input_w = reading(m, "InputPowerWatts");
-    p->output_w = reading(m, "OutputPowerWatts");
-    p->input_v = reading(m, "InputVoltage");
+    p->input_w = reading_in(s, m, "InputPowerWatts", RF_WATTS);
+    p->output_w = reading_in(s, m, "OutputPowerWatts", RF_WATTS);
+    p->input_v = reading_in(s, m, "InputVoltage", RF_VOLTS);
     json_decref(m);
 }
 
@@ -802,8 +945,12 @@ static void walk_environment(struct rf *s, const json_t *chassis,
     if (!rf_link(s, chassis, "EnvironmentMetrics", path) ||
         !(env = rf_get(s, path, NULL)))
         return;
-    t = reading(env, "TemperatureCelsius");
+    t = reading_in(s, env, "TemperatureCelsius", RF_TEMP);
     h = reading(env, "HumidityPercent");
+    if (!isnan(h) && !(h >= 0 && h <= 100)) {
+        s->reading_errors++;
+        h = NAN;
+    }
     if (isfinite(t) && ambient(s, json_object_get(env, "TemperatureCelsius"))) {
         push_sensor(s, owner, SN_WATCH_TEMP, t);
         if (isnan(s->obs->room_c))
@@ -818,63 +965,141 @@ static void walk_environment(struct rf *s, const json_t *chassis,
     json_decref(env);
 }
 
-static void on_chassis(struct rf *s, const char *path, json_t *doc,
-                       const struct rf_owner *unused)
-{
-    char owner[SN_WATCH_NAME_MAX], p[SN_RF_PATH_MAX];
-    struct rf_owner o = {owner, false};
-    json_t *sub;
-    const char *last = strrchr(path, '/');
+/* A chassis or a CDU, read once per walk: its document and, for a
+ * chassis, its ThermalSubsystem (leaks and flows both hang there). */
+struct rf_unit {
+    char name[SN_WATCH_NAME_MAX];
+    json_t *doc, *thermal;
+    bool cdu;
+};
 
-    rf_str(doc, "Id", owner, sizeof(owner));
-    if (!owner[0])
-        sn_str_clean(owner, sizeof(owner), last ? last + 1 : path, 0);
-    if (rf_link(s, doc, "ThermalSubsystem", p) && (sub = rf_get(s, p, NULL))) {
-        rf_each(s, sub, "CoolantConnectors", on_connector, &o);
-        walk_leaks(s, sub, &o);
-        json_decref(sub);
+static void chassis_phase(struct rf *s, struct rf_unit *u)
+{
+    struct rf_owner o = {u->name, false};
+    char p[SN_RF_PATH_MAX];
+    json_t *sub;
+
+    switch (s->phase) {
+    case RF_LEAKS:
+        if (u->thermal)
+            walk_leaks(s, u->thermal, &o);
+        break;
+    case RF_PSUS:
+        if (rf_link(s, u->doc, "PowerSubsystem", p) &&
+            (sub = rf_get(s, p, NULL))) {
+            rf_each(s, sub, "PowerSupplies", on_psu, &o);
+            json_decref(sub);
+        }
+        break;
+    case RF_FLOWS:
+        if (u->thermal)
+            rf_each(s, u->thermal, "CoolantConnectors", on_connector, &o);
+        break;
+    case RF_ENV:
+        walk_environment(s, u->doc, u->name);
+        break;
     }
-    if (rf_link(s, doc, "PowerSubsystem", p) && (sub = rf_get(s, p, NULL))) {
-        rf_each(s, sub, "PowerSupplies", on_psu, &o);
-        json_decref(sub);
-    }
-    walk_environment(s, doc, owner);
 }
 
 /* A CDU (CoolingUnit): its primary (facility) and secondary (rack)
  * connectors as branches "<cdu>/primary/<id>", "<cdu>/secondary/<id>",
  * its leak detectors as "<cdu>/<id>". */
-static void on_cdu(struct rf *s, const char *path, json_t *doc,
-                   const struct rf_owner *unused)
+static void cdu_phase(struct rf *s, struct rf_unit *u)
 {
-    char id[SN_WATCH_NAME_MAX], prim[SN_WATCH_NAME_MAX], sec[SN_WATCH_NAME_MAX];
-    struct rf_owner o = {id, true}, po = {prim, true}, so = {sec, true};
-    const char *last = strrchr(path, '/');
+    char prim[SN_WATCH_NAME_MAX], sec[SN_WATCH_NAME_MAX];
+    struct rf_owner o = {u->name, true}, po = {prim, true}, so = {sec, true};
 
-    rf_str(doc, "Id", id, sizeof(id));
-    if (!id[0])
-        sn_str_clean(id, sizeof(id), last ? last + 1 : path, 0);
-    join(prim, sizeof(prim), id, "primary");
-    join(sec, sizeof(sec), id, "secondary");
-    rf_each(s, doc, "PrimaryCoolantConnectors", on_connector, &po);
-    rf_each(s, doc, "SecondaryCoolantConnectors", on_connector, &so);
-    walk_leaks(s, doc, &o);
+    join(prim, sizeof(prim), u->name, "primary");
+    join(sec, sizeof(sec), u->name, "secondary");
+    if (s->phase == RF_LEAKS)
+        walk_leaks(s, u->doc, &o);
+    if (s->phase == RF_FLOWS) {
+        rf_each(s, u->doc, "PrimaryCoolantConnectors", on_connector, &po);
+        rf_each(s, u->doc, "SecondaryCoolantConnectors", on_connector, &so);
+    }
+}
+
+/* Read the members of the collection obj[key] as units (at most
+ * SN_RF_MEMBERS_MAX in all, from *n on). */
+static void units(struct rf *s, const json_t *obj, const char *key, bool cdu,
+                  struct rf_unit *u, size_t *n)
+{
+    char path[SN_RF_PATH_MAX], mp[SN_RF_PATH_MAX];
+    json_t *coll, *members;
+    size_t k;
+
+    if (!rf_link(s, obj, key, path) || !(coll = rf_get(s, path, NULL)))
+        return;
+    members = json_object_get(coll, "Members");
+    k = json_array_size(members);
+    if (!json_is_array(members) || k > SN_RF_MEMBERS_MAX)
+        s->parse_errors++;
+    for (size_t i = 0; i < k && *n < SN_RF_MEMBERS_MAX && !s->fatal; i++) {
+        struct rf_unit *x = &u[*n];
+        const char *last;
+        json_t *doc;
+        if (!rf_link(s, json_array_get(members, i), NULL, mp) ||
+            !(doc = rf_get(s, mp, NULL)))
+            continue;
+        x->doc = doc;
+        x->cdu = cdu;
+        rf_str(doc, "Id", x->name, sizeof(x->name));
+        last = strrchr(mp, '/');
+        if (!x->name[0])
+            sn_str_clean(x->name, sizeof(x->name), last ? last + 1 : mp, 0);
+        if (!cdu && rf_link(s, doc, "ThermalSubsystem", path))
+            x->thermal = rf_get(s, path, NULL);
+        (*n)++;
+    }
+    json_decref(coll);
 }
 
 static int walk(struct rf *s, struct sn_error *err)
 {
     json_t *root, *te;
     char p[SN_RF_PATH_MAX];
+    struct rf_unit *u;
+    size_t n = 0;
 
+    s->out_of_time = false;
     root = rf_get(s, RF_ROOT, err);
-    if (!root)
+    if (!root) {
+        s->partial = s->out_of_time;
         return err && err->code ? err->code : SN_EIO;
-    rf_each(s, root, "Chassis", on_chassis, NULL);
+    }
+    u = sn_xcalloc(SN_RF_MEMBERS_MAX, sizeof(*u));
+    units(s, root, "Chassis", false, u, &n);
     if (rf_link(s, root, "ThermalEquipment", p) && (te = rf_get(s, p, NULL))) {
-        rf_each(s, te, "CDUs", on_cdu, NULL);
+        units(s, te, "CDUs", true, u, &n);
         json_decref(te);
     }
+    for (s->phase = 0; s->phase < RF_NPHASES; s->phase++) {
+        s->stop_at = SIZE_MAX;
+        for (s->pass = 0; s->pass < 2; s->pass++) {
+            if (s->pass == 1 && (s->out_of_time || !s->resume[s->phase]))
+                break;
+            s->seen = 0;
+            for (size_t i = 0; i < n && !s->fatal; i++) {
+                if (u[i].cdu)
+                    cdu_phase(s, &u[i]);
+                else
+                    chassis_phase(s, &u[i]);
+            }
+        }
+        /* the next walk starts where this one stopped; a phase the time
+         * ran out before starts where it was to start */
+        if (s->stop_at != SIZE_MAX)
+            s->resume[s->phase] = s->stop_at;
+        else if (!s->out_of_time)
+            s->resume[s->phase] = 0;
+    }
+    for (size_t i = 0; i < n; i++) {
+        json_decref(u[i].doc);
+        json_decref(u[i].thermal);
+    }
+    free(u);
     json_decref(root);
+    s->partial = s->out_of_time;
     if (s->fatal) {
         if (err)
             *err = s->fatal_err;
@@ -997,6 +1222,11 @@ static void emit_rest(const struct rf *s, const struct sn__watch_obs *obs,
                           "redirect; deadline: not sent, no time left)",
                           l, 1, s->requests[o], err);
     }
+    sn__watch_counter(m, "supernode_redfish_reading_errors_total",
+                      "Redfish readings skipped: outside what the quantity "
+                      "can physically be (a flow of 1e308 L/min, a negative "
+                      "power)",
+                      NULL, 0, s->reading_errors, err);
     sn__watch_counter(m, "supernode_redfish_parse_errors_total",
                       "Redfish responses or resources refused: invalid or "
                       "too deep JSON, links off the service, clashing names",
@@ -1028,6 +1258,7 @@ static void rf_close(void *state)
     if (s->curl)
         curl_easy_cleanup(s->curl);
     curl_slist_free_all(s->headers);
+    curl_slist_free_all(s->pin);
     free(s->base);
     sn_buf_release(&s->body);
     free(s);
@@ -1084,6 +1315,7 @@ static int rf_collect(void *state, struct sn__watch_obs *obs,
     s->fatal = SN_OK;
     sn_error_clear(&s->fatal_err);
     rc = walk(s, &e);
+    obs->partial = s->partial;
     if (rc) {
         char where[RF_URL_MAX + 16];
         snprintf(where, sizeof(where), "redfish '%s'", s->base);

@@ -1,6 +1,7 @@
 /* obs.c: the observations collectors hand the agent (watch-int.h), and
  * the two helpers every collector adds its samples through. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,6 +66,45 @@ int sn__watch_obs_absorb(struct sn__watch_obs *dst, struct sn__watch_obs *src)
         dst->room_c = src->room_c;
     if (!isnan(src->room_humidity))
         dst->room_humidity = src->room_humidity;
+    sn__watch_obs_release(src);
+    return rc ? -1 : 0;
+}
+
+int sn__watch_obs_carry_events(struct sn__watch_obs *dst,
+                               struct sn__watch_obs *src)
+{
+    int rc = ABSORB(dst, src, klog);
+
+    for (size_t i = 0; i < src->ngpus; i++) {
+        const struct sn__watch_gpu *g = &src->gpus[i];
+        struct sn__watch_gpu *d = NULL;
+        for (size_t j = 0; j < dst->ngpus && !d; j++)
+            if (dst->gpus[j].index == g->index &&
+                strcmp(dst->gpus[j].bus, g->bus) == 0)
+                d = &dst->gpus[j];
+        for (size_t k = 0; k < g->nxids && k < SN_WATCH_XIDS_MAX; k++) {
+            if (d && d->nxids < SN_WATCH_XIDS_MAX) {
+                /* the late ones came first: in front, in their order */
+                memmove(d->xids + k + 1, d->xids + k,
+                        (d->nxids - k) * sizeof(d->xids[0]));
+                d->xids[k] = g->xids[k];
+                d->nxids++;
+                continue;
+            }
+            /* no room or no fresh reading of that GPU: the kernel log's
+             * form, which the rules read under the same subject */
+            struct sn__watch_klog *l = SN_WATCH_PUSH(dst, klog);
+            if (!l) {
+                rc = -1;
+                break;
+            }
+            l->kind = SN_WATCH_KLOG_XID;
+            l->code = (int)g->xids[k];
+            snprintf(l->dev, sizeof(l->dev), "%s", g->bus);
+            snprintf(l->text, sizeof(l->text), "NVML event: XID %u",
+                     g->xids[k]);
+        }
+    }
     sn__watch_obs_release(src);
     return rc ? -1 : 0;
 }

@@ -53,4 +53,14 @@ int sn__watch_redfish_open_with(const struct sn__watch_cfg *cfg,
                                 sn_rf_fetch_fn fetch, void *ctx, void **state,
                                 struct sn_error *err);
 
+/* Check that every address of host (ai, what the resolver answered for
+ * host and port) is a loopback address, and write curl's CURLOPT_RESOLVE
+ * entry "host:port:addr[,addr...]" pinning the transfers to them into pin.
+ * SN_EINPUT naming the first address that is not loopback, for no
+ * address, or when pin is too small. */
+struct addrinfo;
+int sn__watch_redfish_pin(const char *host, const char *port,
+                          const struct addrinfo *ai, char *pin, size_t size,
+                          struct sn_error *err);
+
 #endif

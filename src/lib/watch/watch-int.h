@@ -9,7 +9,8 @@
  * A collector never sees another's output and never blocks the scrape: a
  * collector that has not answered by the deadline is reported down
  * (supernode_collector_up 0, its timeout counted) and is not asked again
- * until it returns. Not part of the public API. */
+ * until it returns; what it read is evaluated when it does (agent.c).
+ * Not part of the public API. */
 #ifndef SN_WATCH_INT_H
 #define SN_WATCH_INT_H
 
@@ -158,6 +159,8 @@ struct sn__watch_obs {
     struct sn__watch_klog *klog;
     size_t nklog, cap_klog;
     double room_c, room_humidity; /* NaN when not read */
+    bool partial; /* the collector ran out of time before reading all it
+                     knows of (the rest is read at the next interval) */
 };
 
 /* Append one zeroed entry to an obs array (p: &obs->gpus, n, cap);
@@ -170,6 +173,14 @@ void *sn__watch_push(void *p, size_t *n, size_t *cap, size_t size);
 /* Move every entry of src onto dst (src is released). Returns 0, or -1
  * when dst would pass SN_WATCH_ITEMS_MAX (what fits is kept). */
 int sn__watch_obs_absorb(struct sn__watch_obs *dst, struct sn__watch_obs *src);
+/* Move only src's events (kernel-log lines and GPU XIDs: what happened,
+ * not what is) onto dst, a later reading of the same collector, whose
+ * snapshots supersede src's (src is released). An XID goes into the
+ * same GPU's list in dst, in front of dst's own, or, without room or
+ * without that GPU in dst, becomes a kernel-log XID entry for its bus.
+ * Returns 0, or -1 when dst would pass SN_WATCH_ITEMS_MAX. */
+int sn__watch_obs_carry_events(struct sn__watch_obs *dst,
+                               struct sn__watch_obs *src);
 /* Free the arrays; the obs is all zero again but for now, room_c and
  * room_humidity, which are NaN. */
 void sn__watch_obs_release(struct sn__watch_obs *obs);
@@ -260,7 +271,7 @@ void sn__watch_rules_free(struct sn__watch_rules *r);
 /* Read the Redfish credentials file: one line "user:password" (the
  * password may hold ':'; a trailing CR is dropped). Refused with
  * SN_EINPUT: a file group or others may read (mode & 077), not a regular
- * file, over 4 KiB, binary, no ':' or an empty user, or a name or
+ * file, over 4 KiB, binary, no ':', an empty user or password, or a name or
  * password that does not fit usize or psize bytes; SN_EIO when it cannot
  * be read. user and pass are "" on failure; the password never appears in
  * a message. */
