@@ -160,7 +160,10 @@ double sn_infer_experts_hit(double experts, double topk, double tokens);
 
 /* Predict one layout. A layout whose weights do not fit, or whose batch
  * is above the largest that fits, is still timed (fits false). Errors
- * come from the rules and the communication model. */
+ * come from the rules and the communication model; of sn_infer_check()'s
+ * rules, pp dividing the layers and TP within a domain are not applied
+ * here (runtimes run such layouts; validate predicts measured runs that
+ * used them), the search and `sim infer` apply them. */
 int sn_infer_predict(const struct sn_model_info *m,
                      const struct sn_train_system *sys,
                      const struct sn_infer_layout *l,

@@ -36,4 +36,16 @@ int sn__infer_each_layout(const struct sn_model_info *m,
  * a pool of `gpus` from rank 0 (infer-rules.c). */
 bool sn__infer_straddles(const struct sn_infer_layout *l, int gpus, int domain);
 
+/* sn_infer_check() without its two placement rules (pp dividing the
+ * layers, TP within a scale-up domain), which runtimes do not enforce
+ * (vLLM splits layers unevenly; SGLang and vLLM run TP 16 over two
+ * 8-GPU nodes): what sn_infer_predict() needs to time a layout, so a
+ * measured run (validate) that used one is still predicted. The search
+ * and `sim infer` hold layouts to sn_infer_check(). */
+int sn__infer_check_timed(const struct sn_model_info *m,
+                          const struct sn_train_system *sys,
+                          const struct sn_infer_layout *l,
+                          const struct sn_infer_work *w, int gpus,
+                          struct sn_error *err);
+
 #endif

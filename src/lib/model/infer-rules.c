@@ -146,11 +146,12 @@ bool sn__infer_straddles(const struct sn_infer_layout *l, int gpus, int domain)
     return domain > 0 && domain % group && straddles(group, gpus, domain);
 }
 
-int sn_infer_check(const struct sn_model_info *m,
-                   const struct sn_train_system *sys,
-                   const struct sn_infer_layout *l,
-                   const struct sn_infer_work *w, int gpus,
-                   struct sn_error *err)
+/* The rules; `placement` adds the two a runtime would run but the search
+ * keeps to: pp dividing the layers, TP within a domain. */
+static int check(const struct sn_model_info *m,
+                 const struct sn_train_system *sys,
+                 const struct sn_infer_layout *l, const struct sn_infer_work *w,
+                 int gpus, bool placement, struct sn_error *err)
 {
     int domain = sys && sys->domain > 0 ? sys->domain : 0, rc;
     /* the group whose all-reduce runs every layer: attention TP, or
@@ -170,11 +171,14 @@ int sn_infer_check(const struct sn_model_info *m,
                             l->ep, l->tp);
     /* the runtimes split layers evenly over the stages; the model times
      * a stage as 1 / pp of them */
-    if (m->layers % l->pp)
+    if (l->pp > m->layers)
+        return sn_error_set(err, SN_EINPUT, "pp %d is more than %d layers",
+                            l->pp, m->layers);
+    if (placement && m->layers % l->pp)
         return sn_error_set(err, SN_EINPUT,
                             "pp %d does not divide the %d layers of %s", l->pp,
                             m->layers, m->name);
-    if (sn__infer_straddles(l, gpus, domain))
+    if (placement && sn__infer_straddles(l, gpus, domain))
         return sn_error_set(err, SN_EINPUT,
                             "%s %d does not fit whole in the scale-up "
                             "domains of %d (tensor parallelism all-reduces "
@@ -216,4 +220,22 @@ int sn_infer_check(const struct sn_model_info *m,
                             "KV cache precision %s: expected bf16 or fp8",
                             sn_dtype_name(w->kv));
     return sn_infer_check_precision(sys, w, err);
+}
+
+int sn_infer_check(const struct sn_model_info *m,
+                   const struct sn_train_system *sys,
+                   const struct sn_infer_layout *l,
+                   const struct sn_infer_work *w, int gpus,
+                   struct sn_error *err)
+{
+    return check(m, sys, l, w, gpus, true, err);
+}
+
+int sn__infer_check_timed(const struct sn_model_info *m,
+                          const struct sn_train_system *sys,
+                          const struct sn_infer_layout *l,
+                          const struct sn_infer_work *w, int gpus,
+                          struct sn_error *err)
+{
+    return check(m, sys, l, w, gpus, false, err);
 }

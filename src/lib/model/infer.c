@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "sn/infer.h"
+#include "infer-int.h"
 
 /* TensorRT-LLM's defaults (tensorrt_llm BuildConfig and KvCacheConfig):
  * max_batch_size 2048, max_num_tokens 8192 (tokens of one forward pass,
@@ -538,7 +538,7 @@ int sn_infer_predict(const struct sn_model_info *m,
     int rc, gpus = l->tp * l->pp;
 
     memset(r, 0, sizeof(*r));
-    rc = sn_infer_check(m, sys, l, w, gpus, err);
+    rc = sn__infer_check_timed(m, sys, l, w, gpus, err);
     if (rc)
         return rc;
     run_init(&x, m, sys, l, w, err);
