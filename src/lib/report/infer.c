@@ -207,9 +207,11 @@ static void disagg_text(const struct sn_report_infer *w, struct sn_buf *b)
     }
     sn_buf_printf(b, "prefill: ");
     layout_line(&d->lp, b);
-    sn_buf_printf(b, ", %d instances\ndecode:  ", d->prefill_instances);
+    sn_buf_printf(b, ", %d instance%s\ndecode:  ", d->prefill_instances,
+                  d->prefill_instances == 1 ? "" : "s");
     layout_line(&d->ld, b);
-    sn_buf_printf(b, ", %d instances", d->decode_instances);
+    sn_buf_printf(b, ", %d instance%s", d->decode_instances,
+                  d->decode_instances == 1 ? "" : "s");
     if (d->d.fits)
         sn_buf_printf(b, ", batch %d each", d->d.batch);
     sn_buf_printf(b, "\n");
