@@ -5,7 +5,10 @@
  * freshly built topology: every collective it needs computed) and warm
  * (again, collectives memoised). Wall and CPU time both, as
  * train-search.c: the CPU time is the steadier figure on a shared
- * machine. Usage: infer-search SPEC MODEL GPUS PRECISION TPOT_MS
+ * machine. With --disaggregate first, the disaggregated search
+ * (sn_infer_disagg_search: prefill and decode instance layouts, sizes and
+ * the P:D split) under the TPOT limit and a 2 s TTFT. Usage:
+ * infer-search [--disaggregate] SPEC MODEL GPUS PRECISION TPOT_MS
  * [KEY=VALUE...] (spec settings, as --set). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +24,37 @@ static void report(const char *what, const struct sn_infer_search_stats *st,
            "wall %.4f s (%.2f us each), cpu %.4f s (%.2f us each)\n",
            what, st->timed, st->pareto, st->seconds,
            st->seconds / st->timed * 1e6, cpu, cpu / st->timed * 1e6);
+}
+
+/* The disaggregated search, cold and warm, and its best split. */
+static int disagg(const struct sn_model_info *m, const struct sn_train_env *env,
+                  int gpus, const struct sn_infer_work *w, double tpot)
+{
+    struct sn_infer_limits lim = {2.0, tpot};
+    struct sn_infer_disagg d;
+    struct sn_infer_disagg_stats st;
+    struct sn_error err;
+
+    for (int pass = 0; pass < 2; pass++) {
+        double c0 = bench_cpu_now(), cpu;
+        if (sn_infer_disagg_search(m, &env->sys, gpus, w, &lim, &d, &st,
+                                   &err)) {
+            fprintf(stderr, "%s\n", err.msg);
+            return 1;
+        }
+        cpu = bench_cpu_now() - c0;
+        printf("  %s disaggregated search: %zu layouts and batches timed, "
+               "%zu instance-size pairs; wall %.4f s, cpu %.4f s\n",
+               pass ? "warm" : "cold", st.timed, st.splits, st.seconds, cpu);
+    }
+    if (st.found)
+        printf("  best: prefill tp %d ep %d pp %d x %d, decode tp %d ep %d "
+               "pp %d x %d batch %d (%d:%d GPUs), TTFT %.1f ms, TPOT %.2f "
+               "ms, %.1f output tokens/s per GPU of both pools\n",
+               d.lp.tp, d.lp.ep, d.lp.pp, d.prefill_instances, d.ld.tp, d.ld.ep,
+               d.ld.pp, d.decode_instances, d.d.batch, d.prefill, d.decode,
+               1e3 * d.d.ttft_s, 1e3 * d.d.tpot_s, d.output_tps_gpu);
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -39,10 +73,15 @@ int main(int argc, char **argv)
     size_t n;
     int gpus;
     double c0, build, build_cpu, cold_cpu, warm_cpu;
+    bool split = argc > 1 && !strcmp(argv[1], "--disaggregate");
 
+    if (split) {
+        argv++;
+        argc--;
+    }
     if (argc < 6) {
-        fprintf(stderr, "usage: infer-search SPEC MODEL GPUS PRECISION "
-                        "TPOT_MS [KEY=VALUE...]\n");
+        fprintf(stderr, "usage: infer-search [--disaggregate] SPEC MODEL "
+                        "GPUS PRECISION TPOT_MS [KEY=VALUE...]\n");
         return 2;
     }
     if (bench_system(argv[1], argv + 6, argc > 6 ? argc - 6 : 0, &spec, &env,
@@ -57,6 +96,16 @@ int main(int argc, char **argv)
     }
     w.kv = w.precision == SN_DTYPE_BF16 ? SN_DTYPE_BF16 : SN_DTYPE_FP8;
     lim.tpot = atof(argv[5]) / 1e3;
+    if (split) {
+        printf("%s on %d x %s (%s), %s, TPOT <= %s ms, TTFT <= 2 s: topology "
+               "and collective model %.3f s (cpu %.3f s)\n",
+               m->name, gpus, spec.accel->name, spec.name, argv[4], argv[5],
+               build, build_cpu);
+        c0 = disagg(m, &env, gpus, &w, lim.tpot);
+        sn_train_env_release(&env);
+        sn_spec_release(&spec);
+        return (int)c0;
+    }
     c0 = bench_cpu_now();
     if (sn_infer_search(m, &env.sys, gpus, &w, &lim, best, 1, &n, &cold,
                         &err)) {

@@ -34,11 +34,14 @@
 struct sn_infer_layout {
     int tp, ep, pp;
     bool dp_attention;
-    int batch; /* sequences in flight per replica; 0: the most that fit */
-    bool tbo;  /* two-batch overlap: the batch runs as two micro-batches,
-                  one's all-to-all and all-reduce under the other's
-                  compute, each reading the weights (SGLang, DeepSeek's
-                  inference system) */
+    int batch;     /* sequences in flight per replica; 0: the most that fit */
+    bool tbo;      /* two-batch overlap: the batch runs as two micro-batches,
+                      one's all-to-all and all-reduce under the other's
+                      compute, each reading the weights (SGLang, DeepSeek's
+                      inference system) */
+    int redundant; /* redundant expert copies (EPLB: SGLang's
+                      --ep-num-redundant-experts, TensorRT-LLM's
+                      num_slots - experts) so that ep divides the slots */
 };
 
 /* The serving runtime: its host work per iteration and the memory it
@@ -64,7 +67,8 @@ enum sn_infer_cpu {
 
 struct sn_infer_work {
     int isl, osl;            /* input and output tokens per request */
-    enum sn_dtype precision; /* weights and GEMMs: bf16, fp8 or fp4 */
+    enum sn_dtype precision; /* weights and GEMMs: bf16, fp16, fp8, fp4
+                                or int8 (W8A8) */
     enum sn_dtype kv;        /* KV cache: bf16 or fp8 */
     int mtp; /* speculative decoding: tokens drafted per step by the
                 model's multi-token-prediction module (0: none) */
@@ -152,17 +156,31 @@ struct sn_infer_result {
     double output_tps_user; /* 1 / TPOT */
 };
 
-/* Layout rules: tp x pp divides gpus; ep divides tp and is at most the
- * experts (a rank holds ceil(E / ep) when they do not divide); expert TP
- * (tp / ep) divides the experts' width; tp divides the heads unless
- * attention is data-parallel, which needs tp > 1; pp at most the
- * layers; the precision a tensor rate of the accelerator, the KV cache
- * bf16 or fp8. SN_EINPUT saying which rule fails. */
+/* Whether a runtime (TensorRT-LLM, vLLM, SGLang) runs the layout, one
+ * rule set for the search and for layouts given by hand
+ * (infer-rules.c; docs/model.md, "Layouts a runtime runs"): tp x pp
+ * divides gpus; pp divides the layers; ep divides tp; attention TP
+ * divides the heads and divides the KV heads or is a multiple of them
+ * (each KV head then replicated over tp / kv_heads GPUs, as vLLM's and
+ * TensorRT-LLM's QKV layers do), and divides the dense MLP and shared
+ * experts' widths, within one scale-up domain; attention data-parallel
+ * (dp_attention) only for MoE models and tp above 1; expert TP (tp /
+ * ep) divides the experts' width and lies within a domain; ep divides
+ * the experts plus the redundant copies named (at most one copy of
+ * each); the precision one the accelerator has a tensor rate for, the
+ * KV cache bf16 or fp8. SN_EINPUT naming the rule that fails. */
 int sn_infer_check(const struct sn_model_info *m,
                    const struct sn_train_system *sys,
                    const struct sn_infer_layout *l,
                    const struct sn_infer_work *w, int gpus,
                    struct sn_error *err);
+
+/* Whether the accelerator has a tensor rate for w->precision: SN_EINPUT
+ * naming the precisions it has otherwise ("ascend-910c has no fp8 tensor
+ * rate (it has bf16, fp16, int8)"). sn_infer_check() includes it. */
+int sn_infer_check_precision(const struct sn_train_system *sys,
+                             const struct sn_infer_work *w,
+                             struct sn_error *err);
 
 /* KV cache bytes of one sequence of `ctx` tokens, whole model (sliding
  * windows hold at most the window): per token and layer MLA's compressed
@@ -176,7 +194,10 @@ double sn_infer_experts_hit(double experts, double topk, double tokens);
 
 /* Predict one layout. A layout whose weights do not fit, or whose batch
  * is above the largest that fits, is still timed (fits false). Errors
- * come from the rules and the communication model. */
+ * come from the rules and the communication model; of sn_infer_check()'s
+ * rules, pp dividing the layers and TP within a domain are not applied
+ * here (runtimes run such layouts; validate predicts measured runs that
+ * used them), the search and `sim infer` apply them. */
 int sn_infer_predict(const struct sn_model_info *m,
                      const struct sn_train_system *sys,
                      const struct sn_infer_layout *l,
@@ -219,16 +240,21 @@ int sn_infer_search(const struct sn_model_info *m,
                     struct sn_infer_search_stats *st, struct sn_error *err);
 
 /* Disaggregated serving: `prefill` GPUs run prefill with layout lp,
- * `decode` GPUs decode with ld (its batch: the most that fit when 0). */
+ * `decode` GPUs decode with ld (its batch: the most that fit when 0).
+ * Throughput per GPU counts every GPU of both pools. */
 struct sn_infer_disagg {
-    int prefill, decode;
-    double requests_per_s; /* the slower side's rate */
-    double output_tps_gpu; /* output tokens/s over all the GPUs */
-    double balanced_ratio; /* prefill : decode GPUs that balance the
-                              two sides (prefill per decode GPU) */
-    double kv_transfer_s;  /* one request's KV cache, prefill to decode */
-    const char *bound;     /* "prefill" or "decode" */
-    struct sn_infer_result p, d;
+    int prefill, decode; /* GPUs of each pool */
+    struct sn_infer_layout lp, ld;
+    int prefill_instances, decode_instances; /* the pools' replicas */
+    bool fits;                   /* both layouts fit (p.fits and d.fits) */
+    double requests_per_s;       /* the slower side's rate */
+    double output_tps_gpu;       /* output tokens/s over all the GPUs of both
+                                    pools */
+    double balanced_ratio;       /* prefill : decode GPUs that balance the
+                                    two sides (prefill per decode GPU) */
+    double kv_transfer_s;        /* one request's KV cache, prefill to decode */
+    const char *bound;           /* "prefill" or "decode" */
+    struct sn_infer_result p, d; /* d.ttft_s: prefill and KV transfer */
 };
 
 int sn_infer_disaggregate(const struct sn_model_info *m,
@@ -238,6 +264,39 @@ int sn_infer_disaggregate(const struct sn_model_info *m,
                           const struct sn_infer_work *w, int prefill,
                           int decode, struct sn_infer_disagg *out,
                           struct sn_error *err);
+
+struct sn_infer_disagg_stats {
+    size_t timed;  /* prefill layouts and decode layouts x batches */
+    size_t splits; /* prefill : decode instance sizes weighed */
+    bool found;    /* a split within the limits */
+    double fastest_ttft, fastest_tpot; /* the lowest any layout that fits
+                                          reaches (a prefill's TTFT, a
+                                          decode's TPOT) */
+    double seconds;                    /* wall time */
+};
+
+/* The disaggregated split of `gpus` with the most output tokens/s per GPU
+ * (all GPUs of both pools) within the limits: every prefill instance
+ * layout (its TTFT: one prompt and the KV transfer across the cluster,
+ * rank 0 to the last, within lim->ttft), every decode instance layout
+ * and batch (TPOT within lim->tpot), the best of each instance size, and
+ * for each pair of sizes the number of prefill instances that serves
+ * most, the decode instances filling the GPUs left. *best, with
+ * st->found false when no split meets the limits. SN_EINPUT for a
+ * precision the accelerator lacks or fewer than 2 GPUs. */
+int sn_infer_disagg_search(const struct sn_model_info *m,
+                           const struct sn_train_system *sys, int gpus,
+                           const struct sn_infer_work *w,
+                           const struct sn_infer_limits *lim,
+                           struct sn_infer_disagg *best,
+                           struct sn_infer_disagg_stats *st,
+                           struct sn_error *err);
+
+/* Whether r meets lim; where it does not, *ttft_over and *tpot_over get
+ * by how much (seconds, 0 when met). */
+bool sn_infer_meets(const struct sn_infer_result *r,
+                    const struct sn_infer_limits *lim, double *ttft_over,
+                    double *tpot_over);
 
 const char *sn_infer_part_name(enum sn_infer_part p);
 

@@ -301,6 +301,7 @@ struct sn_infer_result;
 struct sn_infer_point;
 struct sn_infer_search_stats;
 struct sn_infer_disagg;
+struct sn_infer_disagg_stats;
 
 /* sim infer (`supernode sim infer`): serving one layout, the search's
  * throughput-latency front (stats set) or disaggregated prefill and
@@ -324,6 +325,8 @@ struct sn_report_infer {
      * latencies are an idle replica's */
     const struct sn_infer_load *load;
     const struct sn_infer_served *served;
+    /* the disaggregated search (disagg its best, unless !dstats->found) */
+    const struct sn_infer_disagg_stats *dstats;
 };
 void sn_report_infer_text(const struct sn_report_infer *w, struct sn_buf *out);
 void sn_report_infer_json(const struct sn_report_infer *w, struct sn_buf *out);

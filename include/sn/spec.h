@@ -91,6 +91,8 @@ struct sn_accel_info {
     double host_bw;
     const char *host_link;
     bool roadmap; /* announced, not shipping: figures may change */
+    /* dense INT8 tensor rate, operations/s (W8A8 GEMMs); 0 when none */
+    double int8_ops;
 };
 
 /* Which fabric a switch chip serves and what it can do. */

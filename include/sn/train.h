@@ -34,8 +34,9 @@ enum sn_recompute {
 enum sn_dtype {
     SN_DTYPE_BF16,
     SN_DTYPE_FP16,
-    SN_DTYPE_FP8, /* FP8 GEMMs, BF16 weights and FP32 optimizer state */
-    SN_DTYPE_FP4, /* FP4 (NVFP4/MXFP4) GEMMs, the rest as FP8 */
+    SN_DTYPE_FP8,  /* FP8 GEMMs, BF16 weights and FP32 optimizer state */
+    SN_DTYPE_FP4,  /* FP4 (NVFP4/MXFP4) GEMMs, the rest as FP8 */
+    SN_DTYPE_INT8, /* serving only: INT8 weights and activations (W8A8) */
     SN_DTYPE_COUNT
 };
 
@@ -157,6 +158,7 @@ struct sn_train_system {
     double flops;      /* dense BF16/FP16 peak per accelerator, FLOP/s */
     double fp8_flops;  /* dense FP8 peak; 0 = no FP8 */
     double fp4_flops;  /* dense FP4 peak; 0 = no FP4 */
+    double int8_ops;   /* dense INT8 peak, operations/s; 0 = no INT8 */
     double hbm_bytes;
     double hbm_bw;        /* bytes/s */
     int accels;           /* in the cluster */
@@ -364,11 +366,12 @@ const char *sn_train_part_name(enum sn_train_part p);
 const char *sn_train_limit_name(enum sn_train_limit l);
 const char *sn_recompute_name(enum sn_recompute r);
 const char *sn_dtype_name(enum sn_dtype d);
-/* The dtype named text ("bf16", "fp16", "fp8", "fp4"); SN_EINPUT
- * naming the choices otherwise. */
+/* The dtype named text, in any case ("bf16", "fp16", "fp8", "fp4",
+ * "int8", or "w8a8" for int8); SN_EINPUT naming the choices otherwise. */
 int sn_dtype_parse(const char *text, enum sn_dtype *out, struct sn_error *err);
-/* The dense tensor peak of dtype d on system s (FLOP/s), the figure MFU
- * is stated against; 0 when the accelerator lacks the type. */
+/* The dense tensor peak of dtype d on system s (FLOP/s, or INT8
+ * operations/s), the figure MFU is stated against; 0 when the
+ * accelerator lacks the type. */
 double sn_train_peak(const struct sn_train_system *s, enum sn_dtype d);
 
 /* ---- layout search --------------------------------------------------------

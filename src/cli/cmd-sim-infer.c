@@ -1,8 +1,9 @@
 /* cmd-sim-infer.c: `supernode sim infer [SPEC] --model NAME|FILE ...`:
  * serving one layout on a spec's cluster (memory, largest batch, TTFT,
  * TPOT, tokens/s per GPU and per user, decode step parts), the search's
- * throughput-latency front (--search), or disaggregated prefill/decode
- * (--disaggregate P:D), as text or JSON (sn_report_infer_*,
+ * throughput-latency front (--search), disaggregated prefill/decode
+ * (--disaggregate P:D) or the search of its split (--search
+ * --disaggregate), as text or JSON (sn_report_infer_*,
  * src/lib/report/infer.c). Reached through `supernode sim infer`
  * (cmd-sim.c); its usage is in sim's help. */
 #include <stddef.h>
@@ -17,8 +18,9 @@
 struct infer_opts {
     const char *spec, *model;
     enum sn_format format;
-    long long gpus, tp, ep, pp, concurrency, batch, top;
+    long long gpus, tp, ep, pp, concurrency, batch, top, redundant;
     bool dp_attention, search, tbo;
+    bool disagg_search;        /* --search --disaggregate: the split searched */
     struct cli_infer_req req;  /* requests, precisions, limits */
     long long prefill, decode; /* --disaggregate */
     struct cli_sets sets;
@@ -96,6 +98,9 @@ static bool parse_other(int argc, char **argv, int *i, struct infer_opts *o,
         *rc = cli_parse_format(v, "text,table,json", &o->format) ? 2 : 0;
     else if ((v = cli_opt_value(argc, argv, i, "--model", NULL, rc)))
         o->model = v;
+    else if (!strcmp(argv[*i], "--disaggregate") &&
+             (*i + 1 >= argc || !strchr(argv[*i + 1], ':')))
+        o->disagg_search = true; /* no P:D: the split is searched */
     else if ((v = cli_opt_value(argc, argv, i, "--disaggregate", NULL, rc)))
         *rc = parse_split(v, o);
     else if (*rc)
@@ -122,6 +127,8 @@ static int parse(int argc, char **argv, struct infer_opts *o)
          offsetof(struct infer_opts, concurrency)},
         {"--batch", 1, 100000000, offsetof(struct infer_opts, batch)},
         {"--top", 1, FRONT_MAX, offsetof(struct infer_opts, top)},
+        {"--redundant-experts", 0, 100000,
+         offsetof(struct infer_opts, redundant)},
     };
     int rc = SN_EXIT_OK;
 
@@ -161,13 +168,15 @@ static int parse(int argc, char **argv, struct infer_opts *o)
         return cli_usage_error("sim infer: --concurrency and --batch both "
                                "set the batch; give one");
     if (o->search && o->prefill)
-        return cli_usage_error("sim infer: --search and --disaggregate: "
-                               "give one");
+        return cli_usage_error("sim infer: --search --disaggregate searches "
+                               "the prefill:decode split; give --disaggregate "
+                               "P:D without --search, or --search "
+                               "--disaggregate without P:D");
     if (o->rate > 0 && (o->concurrency || o->batch))
         return cli_usage_error("sim infer: --rate is an open load, "
                                "--concurrency a closed one and --batch a "
                                "fixed batch: give one");
-    if ((o->rate > 0 || o->concurrency) && o->prefill)
+    if ((o->rate > 0 || o->concurrency) && (o->prefill || o->disagg_search))
         return cli_usage_error("sim infer: --rate and --concurrency serve "
                                "one aggregated replica, not --disaggregate");
     if ((o->requests || o->seed) && !(o->rate > 0 || o->concurrency))
@@ -178,6 +187,16 @@ static int parse(int argc, char **argv, struct infer_opts *o)
                                "with --accept R (natural text accepts more "
                                "than random benchmark prompts)",
                                o->req.mtp);
+    if (o->disagg_search && !o->search)
+        return cli_usage_error("--disaggregate: expected PREFILL:DECODE GPUs, "
+                               "such as 8:24 (or --search --disaggregate to "
+                               "search the split)");
+    if (o->search && (o->tp || o->ep || o->pp || o->batch || o->redundant ||
+                      o->dp_attention || o->tbo))
+        return cli_usage_error("sim infer: --search chooses the layout and "
+                               "batch; give --tp, --ep, --pp, --batch, "
+                               "--redundant-experts, --dp-attention and "
+                               "--tbo without it");
     return SN_EXIT_OK;
 }
 
@@ -253,6 +272,7 @@ static int setup(struct infer_run *x, int argc, char **argv)
     x->l.pp = x->o.pp ? (int)x->o.pp : 1;
     x->l.dp_attention = x->o.dp_attention;
     x->l.tbo = x->o.tbo;
+    x->l.redundant = (int)x->o.redundant;
     replica = x->l.tp * x->l.pp;
     if (x->o.batch)
         x->l.batch = (int)x->o.batch;
@@ -271,6 +291,8 @@ static void render(const struct infer_run *x, struct sn_report_infer *w,
     w->gpus = x->gpus;
     w->work = &x->w;
     w->layout = &x->l;
+    w->ttft_limit = x->lim.ttft;
+    w->tpot_limit = x->lim.tpot;
     if (x->o.format == SN_FORMAT_JSON)
         sn_report_infer_json(w, out);
     else
@@ -287,7 +309,9 @@ static int run_layout(struct infer_run *x, struct sn_buf *out, bool *fits)
     if (sn_infer_check(x->m, &x->env.sys, &x->l, &x->w, x->gpus, &err) ||
         sn_infer_predict(x->m, &x->env.sys, &x->l, &x->w, &r, &err))
         return cli_fail(&err);
-    *fits = r.fits;
+    /* limits hold with or without --search: a layout that breaks one
+     * is a finding, as one that does not fit */
+    *fits = r.fits && sn_infer_meets(&r, &x->lim, NULL, NULL);
     w.result = &r;
     if (loaded(x) && r.fits) {
         load_of(x, &x->l);
@@ -333,14 +357,12 @@ static int run_search(struct infer_run *x, struct sn_buf *out, bool *found)
     }
     w.points = p;
     w.npoints = n;
-    w.ttft_limit = x->lim.ttft;
-    w.tpot_limit = x->lim.tpot;
     render(x, &w, out);
     free(p);
     return SN_EXIT_OK;
 }
 
-static int run_disagg(struct infer_run *x, struct sn_buf *out)
+static int run_disagg(struct infer_run *x, struct sn_buf *out, bool *ok)
 {
     struct sn_infer_disagg d;
     struct sn_report_infer w = {0};
@@ -351,7 +373,25 @@ static int run_disagg(struct infer_run *x, struct sn_buf *out)
     if (sn_infer_disaggregate(x->m, &x->env.sys, &lp, &x->l, &x->w,
                               (int)x->o.prefill, (int)x->o.decode, &d, &err))
         return cli_fail(&err);
+    *ok = d.fits && sn_infer_meets(&d.d, &x->lim, NULL, NULL);
     w.disagg = &d;
+    render(x, &w, out);
+    return SN_EXIT_OK;
+}
+
+static int run_disagg_search(struct infer_run *x, struct sn_buf *out, bool *ok)
+{
+    struct sn_infer_disagg d;
+    struct sn_infer_disagg_stats st;
+    struct sn_report_infer w = {0};
+    struct sn_error err;
+
+    if (sn_infer_disagg_search(x->m, &x->env.sys, x->gpus, &x->w, &x->lim, &d,
+                               &st, &err))
+        return cli_fail(&err);
+    *ok = st.found;
+    w.disagg = &d;
+    w.dstats = &st;
     render(x, &w, out);
     return SN_EXIT_OK;
 }
@@ -370,17 +410,19 @@ int sn_cli_sim_infer(int argc, char **argv)
     rc = setup(&x, argc, argv);
     if (rc)
         goto out;
-    if (x.o.search)
+    if (x.o.search && x.o.disagg_search)
+        rc = run_disagg_search(&x, &out, &ok);
+    else if (x.o.search)
         rc = run_search(&x, &out, &ok);
     else if (x.o.prefill)
-        rc = run_disagg(&x, &out);
+        rc = run_disagg(&x, &out, &ok);
     else
         rc = run_layout(&x, &out, &ok);
     if (rc)
         goto out;
     cli_print(&out);
-    /* a layout that does not fit, or no layout within the limits, is a
-     * finding: exit 1, as a failed check */
+    /* a layout that does not fit or breaks a limit, or no layout within
+     * the limits, is a finding: exit 1, as a failed check */
     if (!ok)
         rc = SN_EXIT_CHECK;
 out:

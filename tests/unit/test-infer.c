@@ -94,7 +94,12 @@ static void test_infer_weights_match_published_sizes(void)
      * 116.8B (model card), Qwen3-235B-A22B 235B; 1.5%: the published
      * rounding and the norms this count leaves out */
     struct sn_train_system s = fake_sys();
-    struct sn_infer_layout l = {1, 1, 1, false, 1, false};
+    struct sn_infer_layout l = {.tp = 1,
+                                .ep = 1,
+                                .pp = 1,
+                                .dp_attention = false,
+                                .batch = 1,
+                                .tbo = false};
     struct sn_infer_work w = {.isl = 1000,
                               .osl = 1000,
                               .precision = SN_DTYPE_BF16,
@@ -119,7 +124,12 @@ static void test_infer_decode_batch_one_is_memory_bound(void)
     const struct sn_model_info *m =
         sn_catalog_model(sn_catalog_builtin(), "llama3-8b");
     struct sn_train_system s = fake_sys();
-    struct sn_infer_layout l = {1, 1, 1, false, 1, false};
+    struct sn_infer_layout l = {.tp = 1,
+                                .ep = 1,
+                                .pp = 1,
+                                .dp_attention = false,
+                                .batch = 1,
+                                .tbo = false};
     struct sn_infer_work w = {.isl = 128,
                               .osl = 128,
                               .precision = SN_DTYPE_BF16,
@@ -145,8 +155,18 @@ static void test_infer_mla_batch_grows_with_dp_attention(void)
     /* MLA's latent is whole on every TP rank: attention data-parallel
      * holds each sequence once, so the batch that fits is tp times */
     struct sn_train_system s = fake_sys();
-    struct sn_infer_layout tp = {8, 8, 1, false, 0, false},
-                           dp = {8, 8, 1, true, 0, false};
+    struct sn_infer_layout tp = {.tp = 8,
+                                 .ep = 8,
+                                 .pp = 1,
+                                 .dp_attention = false,
+                                 .batch = 0,
+                                 .tbo = false},
+                           dp = {.tp = 8,
+                                 .ep = 8,
+                                 .pp = 1,
+                                 .dp_attention = true,
+                                 .batch = 0,
+                                 .tbo = false};
     struct sn_infer_work w = {.isl = 1000,
                               .osl = 1000,
                               .precision = SN_DTYPE_FP8,
@@ -169,7 +189,12 @@ static void test_infer_check_rejects_bad_layouts(void)
                               .osl = 100,
                               .precision = SN_DTYPE_BF16,
                               .kv = SN_DTYPE_BF16};
-    struct sn_infer_layout l = {8, 3, 1, false, 0, false};
+    struct sn_infer_layout l = {.tp = 8,
+                                .ep = 3,
+                                .pp = 1,
+                                .dp_attention = false,
+                                .batch = 0,
+                                .tbo = false};
     struct sn_error err;
 
     CHECK(sn_infer_check(ds_v3, &s, &l, &w, 8, &err) == SN_EINPUT);
@@ -179,13 +204,20 @@ static void test_infer_check_rejects_bad_layouts(void)
     l.tp = 1;
     l.dp_attention = true;
     CHECK(sn_infer_check(ds_v3, &s, &l, &w, 8, &err) == SN_EINPUT);
-    /* experts 2048 wide cannot split 24 ways */
+    /* experts 2048 wide cannot split 24 ways (in a 72-GPU domain) */
+    s.domain = 72;
     l.tp = 24;
     l.dp_attention = true;
     CHECK(sn_infer_check(ds_v3, &s, &l, &w, 24, &err) == SN_EINPUT);
     CHECK_CONTAINS(err.msg, "does not divide the experts' width");
+    /* EP 24 does not divide 256 experts: 8 redundant copies make 264 */
     l.ep = 24;
+    CHECK(sn_infer_check(ds_v3, &s, &l, &w, 24, &err) == SN_EINPUT);
+    CHECK_CONTAINS(err.msg, "--redundant-experts 8");
+    l.redundant = 8;
     CHECK(sn_infer_check(ds_v3, &s, &l, &w, 24, &err) == SN_OK);
+    l.redundant = 0;
+    s.domain = 8;
     l.tp = l.ep = 1;
     l.dp_attention = false;
     w.precision = SN_DTYPE_FP4; /* an H100 has no FP4 */
@@ -193,15 +225,17 @@ static void test_infer_check_rejects_bad_layouts(void)
     CHECK_CONTAINS(err.msg, "fp4");
 }
 
-static void test_infer_tp_across_the_domain_costs_more(void)
+static void test_infer_tp_across_the_domain_is_refused(void)
 {
-    /* the same TP all-reduce, inside the 8-GPU NVLink domain and across
-     * two of them over InfiniBand: the latency term decides */
+    /* TP all-reduces every layer: the search and sim infer keep it
+     * within an 8-GPU NVLink domain; data-parallel attention's expert TP
+     * the same, while its EP may span them */
     struct sn_spec spec;
     struct sn_train_env env = {0};
     struct sn_error err;
-    const struct sn_model_info *m;
-    struct sn_infer_layout in = {8, 1, 1, false, 64, false}, out = in;
+    const struct sn_model_info *m, *ds_v3 = preset("deepseek-v3");
+    struct sn_infer_layout in = {.tp = 8, .ep = 1, .pp = 1, .batch = 64},
+                           out = in;
     struct sn_infer_work w = {.isl = 1000,
                               .osl = 1000,
                               .precision = SN_DTYPE_FP8,
@@ -214,14 +248,216 @@ static void test_infer_tp_across_the_domain_costs_more(void)
     if (m && sn_train_env_init(&env, &spec, &err) == SN_OK) {
         out.tp = 16;
         CHECK(sn_infer_predict(m, &env.sys, &in, &w, &a, &err) == SN_OK);
+        CHECK(a.part[SN_INFER_TP] > 0);
+        CHECK(sn_infer_check(m, &env.sys, &out, &w, 16, &err) == SN_EINPUT);
+        CHECK_CONTAINS(err.msg, "scale-up domains of 8");
+        /* a measured run that did it (SGLang's TP 16 over two nodes) is
+         * still timed: the latency term of InfiniBand decides */
         CHECK(sn_infer_predict(m, &env.sys, &out, &w, &b, &err) == SN_OK);
         CHECK(b.part[SN_INFER_TP] > 2 * a.part[SN_INFER_TP]);
-        CHECK(a.part[SN_INFER_TP] > 0);
+        out.dp_attention = true;
+        out.ep = 16;
+        CHECK(sn_infer_check(ds_v3, &env.sys, &out, &w, 16, &err) == SN_OK);
+        out.ep = 1;
+        CHECK(sn_infer_check(ds_v3, &env.sys, &out, &w, 16, &err) == SN_EINPUT);
+        CHECK_CONTAINS(err.msg, "expert TP (tp / ep) 16");
     } else {
         CHECK(!"llama3-405b and the example spec load");
     }
     sn_train_env_release(&env);
     sn_spec_release(&spec);
+}
+
+/* Llama 3.1 405B (128 heads, 8 KV heads, FFN 53248, 126 layers) on a
+ * 72-GPU domain: the search proposes only layouts a runtime runs, never
+ * tp 9 (neither the heads nor the FFN divide by 9), and never attention
+ * data-parallel on a dense model; the same rules refuse them by hand. */
+static void test_infer_search_proposes_only_runnable_layouts(void)
+{
+    const struct sn_model_info *llama = preset("llama3-405b");
+    struct sn_train_system s = fake_sys();
+    struct sn_infer_work w = {.isl = 1000,
+                              .osl = 1000,
+                              .precision = SN_DTYPE_FP8,
+                              .kv = SN_DTYPE_FP8};
+    struct sn_infer_limits lim = {0, 0};
+    struct sn_infer_layout l = {.tp = 9, .ep = 1, .pp = 1};
+    struct sn_infer_point *pts = calloc(2000, sizeof(*pts));
+    struct sn_infer_search_stats st;
+    struct sn_error err;
+    size_t n = 0, tps = 0;
+
+    REQUIRE(pts != NULL);
+    s.accels = s.domain = 72;
+    s.hbm_bytes = 288e9;
+    REQUIRE(sn_infer_search(llama, &s, 72, &w, &lim, pts, 2000, &n, &st,
+                            &err) == SN_OK);
+    REQUIRE(n > 10 && n == st.timed);
+    for (size_t i = 0; i < n; i++) {
+        const struct sn_infer_layout *p = &pts[i].layout;
+        CHECK(p->tp != 9);
+        CHECK(llama->heads % p->tp == 0 && 53248 % p->tp == 0);
+        CHECK(!p->dp_attention);
+        CHECK(126 % p->pp == 0);
+        tps += p->tp == 8;
+    }
+    CHECK(tps > 0); /* the runnable ones are there */
+    CHECK(sn_infer_check(llama, &s, &l, &w, 72, &err) == SN_EINPUT);
+    CHECK_CONTAINS(err.msg, "tp 9 does not divide the 128 attention heads");
+    l.dp_attention = true;
+    CHECK(sn_infer_check(llama, &s, &l, &w, 72, &err) == SN_EINPUT);
+    CHECK_CONTAINS(err.msg, "has no MoE layers");
+    /* 16 is a multiple of the 8 KV heads: each replicated on 2 GPUs */
+    l.dp_attention = false;
+    l.tp = 16;
+    CHECK(sn_infer_check(llama, &s, &l, &w, 64, &err) == SN_OK);
+    l.tp = 8;
+    l.pp = 4;
+    CHECK(sn_infer_check(llama, &s, &l, &w, 64, &err) == SN_EINPUT);
+    CHECK_CONTAINS(err.msg, "pp 4 does not divide the 126 layers");
+    free(pts);
+}
+
+/* DeepSeek-V3's 128 heads on 72 GPUs: attention TP 72 is refused, data-
+ * parallel attention over 72 with EP 72 and its 32 redundant experts
+ * (288 slots, 4 a GPU) is run, and the search proposes it so. */
+static void test_infer_attention_dp_and_redundant_experts(void)
+{
+    const struct sn_model_info *ds_v3 = preset("deepseek-v3");
+    struct sn_train_system s = fake_sys();
+    struct sn_infer_work w = {.isl = 1000,
+                              .osl = 1000,
+                              .precision = SN_DTYPE_FP8,
+                              .kv = SN_DTYPE_FP8};
+    struct sn_infer_layout l = {.tp = 72, .ep = 72, .pp = 1};
+    struct sn_infer_limits lim = {0, 0};
+    struct sn_infer_point *pts = calloc(4000, sizeof(*pts));
+    struct sn_infer_search_stats st;
+    struct sn_infer_result a, b;
+    struct sn_error err;
+    size_t n = 0, wide = 0;
+
+    REQUIRE(pts != NULL);
+    s.accels = s.domain = 72;
+    s.hbm_bytes = 186e9;
+    CHECK(sn_infer_check(ds_v3, &s, &l, &w, 72, &err) == SN_EINPUT);
+    CHECK_CONTAINS(err.msg, "tp 72 does not divide the 128 attention heads");
+    l.dp_attention = true;
+    CHECK(sn_infer_check(ds_v3, &s, &l, &w, 72, &err) == SN_EINPUT);
+    CHECK_CONTAINS(err.msg, "--redundant-experts 32");
+    l.redundant = 32;
+    REQUIRE(sn_infer_predict(ds_v3, &s, &l, &w, &a, &err) == SN_OK);
+    /* more copies a GPU, more weights a GPU: 5 experts a layer, not 4 */
+    l.redundant = 104;
+    REQUIRE(sn_infer_predict(ds_v3, &s, &l, &w, &b, &err) == SN_OK);
+    CHECK_NEAR(b.weights_bytes - a.weights_bytes,
+               sn_model_moe_layers(ds_v3) * 3.0 * 7168 * 2048, 1e-9);
+    REQUIRE(sn_infer_search(ds_v3, &s, 72, &w, &lim, pts, 4000, &n, &st,
+                            &err) == SN_OK);
+    for (size_t i = 0; i < n; i++) {
+        const struct sn_infer_layout *p = &pts[i].layout;
+        CHECK((256 + p->redundant) % p->ep == 0);
+        CHECK(p->dp_attention || 128 % p->tp == 0);
+        wide += p->ep == 72 && p->redundant == 32 && p->dp_attention;
+    }
+    CHECK(wide > 0);
+    free(pts);
+}
+
+/* Names are names: FP4 and fp4 are one, W8A8 is INT8; an accelerator
+ * without the precision is one error naming those it has, from the
+ * search too (not a search of no layouts). */
+static void test_infer_precision_names_and_rates(void)
+{
+    const struct sn_model_info *gpt_oss = preset("gpt-oss-120b");
+    struct sn_train_system s = fake_sys();
+    struct sn_infer_work w = {
+        .isl = 100, .osl = 100, .precision = SN_DTYPE_FP4, .kv = SN_DTYPE_BF16};
+    struct sn_infer_limits lim = {0, 0};
+    struct sn_infer_point pt;
+    struct sn_infer_search_stats st;
+    enum sn_dtype d;
+    struct sn_error err;
+    size_t n = 0;
+
+    CHECK(sn_dtype_parse("FP4", &d, &err) == SN_OK && d == SN_DTYPE_FP4);
+    CHECK(sn_dtype_parse("Bf16", &d, &err) == SN_OK && d == SN_DTYPE_BF16);
+    CHECK(sn_dtype_parse("W8A8", &d, &err) == SN_OK && d == SN_DTYPE_INT8);
+    CHECK(sn_dtype_parse("int8", &d, &err) == SN_OK && d == SN_DTYPE_INT8);
+    CHECK(sn_dtype_parse("fp9", &d, &err) == SN_EINPUT);
+    CHECK_CONTAINS(err.msg, "int8");
+    CHECK(sn_infer_search(gpt_oss, &s, 8, &w, &lim, &pt, 1, &n, &st, &err) ==
+          SN_EINPUT);
+    CHECK_CONTAINS(err.msg, "has no fp4 tensor rate (it has bf16, fp16, fp8)");
+    CHECK(n == 0);
+    /* INT8 where the accelerator has the rate: 1-byte weights, at the
+     * INT8 rate */
+    w.precision = SN_DTYPE_INT8;
+    CHECK(sn_infer_check_precision(&s, &w, &err) == SN_EINPUT);
+    s.int8_ops = 1978.9e12;
+    CHECK(sn_infer_check_precision(&s, &w, &err) == SN_OK);
+    CHECK(sn_train_peak(&s, SN_DTYPE_INT8) == 1978.9e12);
+}
+
+/* The disaggregated search: the split it gives meets the limits, counts
+ * every GPU of both pools, and a tighter limit never serves more. */
+static void test_infer_disagg_search_holds_limits(void)
+{
+    const struct sn_model_info *gpt_oss = preset("gpt-oss-120b");
+    struct sn_train_system s = fake_sys();
+    struct sn_infer_work w = {
+        .isl = 2000, .osl = 200, .precision = SN_DTYPE_FP8, .kv = SN_DTYPE_FP8};
+    static const double tpot[] = {0, 0.05, 0.02, 0.01, 0.005, 0.0005};
+    struct sn_infer_disagg d;
+    struct sn_infer_disagg_stats st;
+    struct sn_error err;
+    double last = 1e300;
+    int found = 0;
+
+    s.accels = s.domain = 16;
+    for (size_t i = 0; i < SN_ARRAY_LEN(tpot); i++) {
+        struct sn_infer_limits lim = {0.5, tpot[i]};
+        REQUIRE(sn_infer_disagg_search(gpt_oss, &s, 16, &w, &lim, &d, &st,
+                                       &err) == SN_OK);
+        if (!st.found) {
+            last = 0;
+            continue;
+        }
+        found++;
+        CHECK(d.fits);
+        CHECK(d.d.ttft_s <= lim.ttft);
+        CHECK(!(lim.tpot > 0) || d.d.tpot_s <= lim.tpot);
+        CHECK(d.prefill + d.decode <= 16);
+        CHECK(d.prefill == d.prefill_instances * d.lp.tp * d.lp.pp);
+        CHECK(d.decode == d.decode_instances * d.ld.tp * d.ld.pp);
+        CHECK_NEAR(d.output_tps_gpu,
+                   d.requests_per_s * w.osl / (d.prefill + d.decode), 1e-9);
+        CHECK(d.output_tps_gpu <= last * (1 + 1e-12));
+        last = d.output_tps_gpu;
+    }
+    CHECK(found >= 3);
+    CHECK(!st.found); /* 0.5 ms is out of reach */
+    CHECK(st.fastest_tpot > 0.0005 && st.fastest_ttft > 0);
+}
+
+/* Issue 29 item 8: DeepSeek-V3 in BF16 on one GPU a side fits on
+ * neither: no rates, and the result says so. */
+static void test_infer_disagg_that_does_not_fit_has_no_rates(void)
+{
+    const struct sn_model_info *ds_v3 = preset("deepseek-v3");
+    struct sn_train_system s = fake_sys();
+    struct sn_infer_work w = {.isl = 1000,
+                              .osl = 1000,
+                              .precision = SN_DTYPE_BF16,
+                              .kv = SN_DTYPE_BF16};
+    struct sn_infer_layout l = {.tp = 1, .ep = 1, .pp = 1};
+    struct sn_infer_disagg d;
+    struct sn_error err;
+
+    REQUIRE(sn_infer_disaggregate(ds_v3, &s, &l, &l, &w, 1, 1, &d, &err) ==
+            SN_OK);
+    CHECK(!d.fits && !d.p.fits && !d.d.fits);
+    CHECK(d.requests_per_s == 0 && d.output_tps_gpu == 0);
 }
 
 static void test_infer_search_front_is_not_dominated(void)
@@ -280,7 +516,13 @@ static void test_infer_tbo_hides_the_all_to_all_and_reads_twice(void)
     const struct sn_model_info *m =
         sn_catalog_model(sn_catalog_builtin(), "deepseek-v3");
     struct sn_train_system s = fake_sys();
-    struct sn_infer_layout l = {32, 32, 1, true, 4096, false}, o = l;
+    struct sn_infer_layout l = {.tp = 32,
+                                .ep = 32,
+                                .pp = 1,
+                                .dp_attention = true,
+                                .batch = 4096,
+                                .tbo = false},
+                           o = l;
     struct sn_infer_work w = {
         .isl = 2000, .osl = 100, .precision = SN_DTYPE_FP8, .kv = SN_DTYPE_FP8};
     struct sn_infer_result a, b;
@@ -314,8 +556,18 @@ static void test_infer_mtp_gains_the_accepted_tokens(void)
     const struct sn_model_info *ds = sn_catalog_model(c, "deepseek-v3");
     const struct sn_model_info *ll = sn_catalog_model(c, "llama3-70b");
     struct sn_train_system s = fake_sys();
-    struct sn_infer_layout l = {8, 8, 1, false, 1, false};
-    struct sn_infer_layout one = {8, 1, 1, false, 1, false};
+    struct sn_infer_layout l = {.tp = 8,
+                                .ep = 8,
+                                .pp = 1,
+                                .dp_attention = false,
+                                .batch = 1,
+                                .tbo = false};
+    struct sn_infer_layout one = {.tp = 8,
+                                  .ep = 1,
+                                  .pp = 1,
+                                  .dp_attention = false,
+                                  .batch = 1,
+                                  .tbo = false};
     struct sn_infer_work w = {.isl = 1024,
                               .osl = 2048,
                               .precision = SN_DTYPE_FP8,
@@ -423,7 +675,12 @@ static void test_infer_graph_padding_and_bench_budget(void)
     struct sn_train_system s = fake_sys();
     const struct sn_model_info *m =
         sn_catalog_model(sn_catalog_builtin(), "llama3-8b");
-    struct sn_infer_layout l = {1, 1, 1, false, 1100, false};
+    struct sn_infer_layout l = {.tp = 1,
+                                .ep = 1,
+                                .pp = 1,
+                                .dp_attention = false,
+                                .batch = 1100,
+                                .tbo = false};
     struct sn_infer_work w = {
         .isl = 1, .osl = 100000, .precision = SN_DTYPE_FP8, .kv = SN_DTYPE_FP8};
     struct sn_infer_result a, p, q;
@@ -470,7 +727,12 @@ static void test_infer_host_bound_step_is_the_host_time(void)
      * x86 at batch 1 the host (9 us) hides under the GPU */
     const struct sn_model_info *m = preset("llama3-8b");
     struct sn_train_system s = fake_sys();
-    struct sn_infer_layout l = {1, 1, 1, false, 2048, false};
+    struct sn_infer_layout l = {.tp = 1,
+                                .ep = 1,
+                                .pp = 1,
+                                .dp_attention = false,
+                                .batch = 2048,
+                                .tbo = false};
     struct sn_infer_work w = {.isl = 64,
                               .osl = 64,
                               .precision = SN_DTYPE_FP8,
@@ -498,14 +760,26 @@ static void test_infer_host_bound_step_is_the_host_time(void)
 
 static void test_infer_dp_attention_memory_replicates_weights(void)
 {
-    /* Llama 3 70B on 8 GPUs: attention DP holds every layer whole on
-     * each GPU, (1 - 1/8) of the layers' weights more than TP 8, and the
+    /* Mixtral 8x7B on 8 GPUs, experts over all 8: attention DP holds
+     * every layer's attention whole on each GPU, (1 - 1/8) of the
+     * attention weights more than TP 8 (the experts stay split), and the
      * KV budget loses 0.9 of that and of the larger activation workspace
-     * (AIConfigurator's factor 10 at attention TP 1, 5 at 8) */
-    const struct sn_model_info *m = preset("llama3-70b");
+     * (AIConfigurator's factor 10 at attention TP 1, 5 at 8). A dense
+     * model under attention DP is tp replicas of tp 1 (refused). */
+    const struct sn_model_info *m = preset("mixtral-8x7b");
     struct sn_train_system s = fake_sys();
-    struct sn_infer_layout tp = {8, 1, 1, false, 0, false},
-                           dp = {8, 1, 1, true, 0, false};
+    struct sn_infer_layout tp = {.tp = 8,
+                                 .ep = 8,
+                                 .pp = 1,
+                                 .dp_attention = false,
+                                 .batch = 0,
+                                 .tbo = false},
+                           dp = {.tp = 8,
+                                 .ep = 8,
+                                 .pp = 1,
+                                 .dp_attention = true,
+                                 .batch = 0,
+                                 .tbo = false};
     struct sn_infer_work w = {.isl = 1000,
                               .osl = 1000,
                               .precision = SN_DTYPE_FP8,
@@ -518,7 +792,7 @@ static void test_infer_dp_attention_memory_replicates_weights(void)
     REQUIRE(sn_infer_predict(m, &s, &tp, &w, &a, &err) == SN_OK);
     REQUIRE(sn_infer_predict(m, &s, &dp, &w, &b, &err) == SN_OK);
     layer = h * (m->heads + 2.0 * m->kv_heads) * hd + m->heads * hd * h +
-            3 * h * m->ffn;
+            h * m->experts; /* and the router, whole on every GPU */
     CHECK_NEAR((b.weights_bytes - a.weights_bytes) /
                    (m->layers * layer * (1 - 1.0 / 8)),
                1, 1e-9);
@@ -529,7 +803,9 @@ static void test_infer_dp_attention_memory_replicates_weights(void)
     /* each DP rank holds whole sequences */
     seq = sn_infer_kv_bytes(m, 2000, 1);
     CHECK(b.max_batch == 8 * (int)floor(b.kv_budget / seq));
-    CHECK(b.max_batch < a.max_batch);
+    /* fewer sequences than TP 8 holds in its KV budget, where each GPU
+     * keeps an eighth of a sequence (before the runtime's batch cap) */
+    CHECK(b.max_batch < floor(a.kv_budget / (seq / 8)));
 }
 
 static void test_infer_served_low_load_is_md1(void)
@@ -541,7 +817,12 @@ static void test_infer_served_low_load_is_md1(void)
      * mean within 4% */
     const struct sn_model_info *m = preset("llama3-8b");
     struct sn_train_system s = fake_sys();
-    struct sn_infer_layout l = {1, 1, 1, false, 1, false};
+    struct sn_infer_layout l = {.tp = 1,
+                                .ep = 1,
+                                .pp = 1,
+                                .dp_attention = false,
+                                .batch = 1,
+                                .tbo = false};
     struct sn_infer_work w = {
         .isl = 1024, .osl = 1, .precision = SN_DTYPE_FP8, .kv = SN_DTYPE_FP8};
     struct sn_infer_load ld = {0};
@@ -580,7 +861,12 @@ static void test_infer_served_closed_loop_matches_the_batch(void)
      * idle one at one sequence */
     const struct sn_model_info *m = preset("llama3-8b");
     struct sn_train_system s = fake_sys();
-    struct sn_infer_layout l = {1, 1, 1, false, 64, false};
+    struct sn_infer_layout l = {.tp = 1,
+                                .ep = 1,
+                                .pp = 1,
+                                .dp_attention = false,
+                                .batch = 64,
+                                .tbo = false};
     struct sn_infer_work w = {
         .isl = 128, .osl = 1024, .precision = SN_DTYPE_FP8, .kv = SN_DTYPE_FP8};
     struct sn_infer_load ld = {.concurrency = 64, .requests = 512};
@@ -604,7 +890,12 @@ static void test_infer_served_dp_ranks_wait_for_a_prompt(void)
      * spreads one prompt's GEMMs over the 8 GPUs */
     const struct sn_model_info *m = preset("deepseek-v3");
     struct sn_train_system s = fake_sys();
-    struct sn_infer_layout l = {8, 8, 1, true, 8, false};
+    struct sn_infer_layout l = {.tp = 8,
+                                .ep = 8,
+                                .pp = 1,
+                                .dp_attention = true,
+                                .batch = 8,
+                                .tbo = false};
     struct sn_infer_work w = {.isl = 2048,
                               .osl = 1,
                               .precision = SN_DTYPE_FP8,
@@ -634,7 +925,12 @@ static const struct sn_test cases[] = {
     T(test_infer_decode_batch_one_is_memory_bound),
     T(test_infer_mla_batch_grows_with_dp_attention),
     T(test_infer_check_rejects_bad_layouts),
-    T(test_infer_tp_across_the_domain_costs_more),
+    T(test_infer_tp_across_the_domain_is_refused),
+    T(test_infer_search_proposes_only_runnable_layouts),
+    T(test_infer_attention_dp_and_redundant_experts),
+    T(test_infer_precision_names_and_rates),
+    T(test_infer_disagg_search_holds_limits),
+    T(test_infer_disagg_that_does_not_fit_has_no_rates),
     T(test_infer_search_front_is_not_dominated),
     T(test_infer_tbo_hides_the_all_to_all_and_reads_twice),
     T(test_infer_mtp_gains_the_accepted_tokens),

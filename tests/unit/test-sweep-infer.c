@@ -184,6 +184,29 @@ static void test_sweep_infer_refuses_a_precision_the_chip_lacks(void)
     REQUIRE(sn_sweep_infer_run(&s, pts, &err) == SN_OK);
     CHECK(!pts[0].ok && !pts[0].have_best);
     CHECK_CONTAINS(pts[0].error, "fp8");
+    /* one error naming what it has, INT8 among them */
+    CHECK_CONTAINS(pts[0].error, "(it has bf16, fp16, int8)");
+}
+
+static void test_sweep_infer_serves_int8_on_the_910c(void)
+{
+    /* W8A8 on the 910C: 1-byte weights at its INT8 rate, so the search
+     * serves more per NPU than BF16 at the same limit, and every layout
+     * it proposes is one the rules accept */
+    static const char *const values[] = {"64"};
+    struct sn_sweep_infer s = domain_sweep(values, 1, 0.05);
+    struct sn_sweep_infer_point bf16[1], int8[1];
+    struct sn_error err;
+
+    REQUIRE(sn_sweep_infer_run(&s, bf16, &err) == SN_OK);
+    s.work.precision = SN_DTYPE_INT8;
+    REQUIRE(sn_sweep_infer_run(&s, int8, &err) == SN_OK);
+    REQUIRE(int8[0].ok && int8[0].have_best && bf16[0].have_best);
+    CHECK(tps(&int8[0]) > tps(&bf16[0]));
+    CHECK(int8[0].best.layout.dp_attention ||
+          128 % int8[0].best.layout.tp == 0);
+    CHECK((256 + int8[0].best.layout.redundant) % int8[0].best.layout.ep ==
+          0);
 }
 
 static const struct sn_test cases[] = {
@@ -195,6 +218,7 @@ static const struct sn_test cases[] = {
     T(test_sweep_infer_serves_a_fixed_instance),
     T(test_sweep_infer_needs_a_model),
     T(test_sweep_infer_refuses_a_precision_the_chip_lacks),
+    T(test_sweep_infer_serves_int8_on_the_910c),
 };
 
 SN_TEST_MAIN(cases)

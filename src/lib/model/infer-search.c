@@ -4,17 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sn/infer.h"
+#include "infer-int.h"
 
 /* the most points one search times: far above any real cluster's
  * layouts times their batches (a cap on what input can allocate) */
 #define POINTS_MAX 1000000
 #define PP_MAX 16
-
-struct grow {
-    struct sn_infer_point *p;
-    size_t n, cap;
-};
 
 static void push(struct grow *g, const struct sn_infer_point *pt)
 {
@@ -25,11 +20,26 @@ static void push(struct grow *g, const struct sn_infer_point *pt)
     g->p[g->n++] = *pt;
 }
 
+bool sn_infer_meets(const struct sn_infer_result *r,
+                    const struct sn_infer_limits *lim, double *ttft_over,
+                    double *tpot_over)
+{
+    double a =
+        lim->ttft > 0 && r->ttft_s > lim->ttft ? r->ttft_s - lim->ttft : 0;
+    double b =
+        lim->tpot > 0 && r->tpot_s > lim->tpot ? r->tpot_s - lim->tpot : 0;
+
+    if (ttft_over)
+        *ttft_over = a;
+    if (tpot_over)
+        *tpot_over = b;
+    return a == 0 && b == 0;
+}
+
 static bool meets(const struct sn_infer_result *r,
                   const struct sn_infer_limits *lim)
 {
-    return (!(lim->ttft > 0) || r->ttft_s <= lim->ttft) &&
-           (!(lim->tpot > 0) || r->tpot_s <= lim->tpot);
+    return sn_infer_meets(r, lim, NULL, NULL);
 }
 
 /* Every batch of one layout: powers of two up to the most that fit, and
@@ -37,9 +47,10 @@ static bool meets(const struct sn_infer_result *r,
 static int batches(const struct sn_model_info *m,
                    const struct sn_train_system *sys, struct sn_infer_layout l,
                    const struct sn_infer_work *w,
-                   const struct sn_infer_limits *lim, struct grow *g,
+                   const struct sn_infer_limits *lim, void *ctx,
                    struct sn_error *err)
 {
+    struct grow *g = ctx;
     struct sn_infer_point pt;
     int rc, max;
 
@@ -97,11 +108,11 @@ static size_t mark_front(struct grow *g)
     return n;
 }
 
-static int layouts(const struct sn_model_info *m,
-                   const struct sn_train_system *sys, int gpus,
-                   const struct sn_infer_work *w,
-                   const struct sn_infer_limits *lim, struct grow *g,
-                   struct sn_error *err)
+int sn__infer_each_layout(const struct sn_model_info *m,
+                          const struct sn_train_system *sys, int gpus,
+                          bool whole, const struct sn_infer_work *w,
+                          const struct sn_infer_limits *lim, sn__layout_fn each,
+                          void *ctx, struct sn_error *err)
 {
     int e = m->experts > 1 ? m->experts : 1;
 
@@ -109,20 +120,28 @@ static int layouts(const struct sn_model_info *m,
         if (gpus % tp)
             continue;
         for (int pp = 1; pp <= PP_MAX && pp <= m->layers; pp *= 2) {
-            if ((gpus / tp) % pp)
+            if ((gpus / tp) % pp || (whole && tp * pp != gpus))
                 continue;
             for (int ep = 1; ep <= tp; ep++) {
+                int slots = (e + ep - 1) / ep * ep;
                 if (tp % ep || (e % ep && ep != tp))
                     continue;
                 /* attention TP or DP, each with and without two-batch
                  * overlap where there is communication to hide */
                 for (int v = 0; v < (tp > 1 ? 4 : 1); v++) {
-                    struct sn_infer_layout l = {tp, ep, pp, v & 1, 0, v >> 1};
+                    struct sn_infer_layout l = {
+                        .tp = tp,
+                        .ep = ep,
+                        .pp = pp,
+                        .dp_attention = v & 1,
+                        .tbo = v >> 1,
+                        .redundant = e > 1 ? slots - e : 0,
+                    };
                     struct sn_error e2;
                     int rc;
                     if (sn_infer_check(m, sys, &l, w, gpus, &e2))
                         continue;
-                    rc = batches(m, sys, l, w, lim, g, err);
+                    rc = each(m, sys, l, w, lim, ctx, err);
                     if (rc)
                         return rc;
                 }
@@ -147,7 +166,12 @@ int sn_infer_search(const struct sn_model_info *m,
     memset(st, 0, sizeof(*st));
     st->best = -1;
     *n = 0;
-    rc = layouts(m, sys, gpus, w, lim, &g, err);
+    /* a precision the accelerator lacks is one error, not a search
+     * that finds nothing */
+    rc = sn_infer_check_precision(sys, w, err);
+    if (!rc)
+        rc = sn__infer_each_layout(m, sys, gpus, false, w, lim, batches, &g,
+                                   err);
     if (rc)
         goto out;
     st->timed = g.n;
@@ -188,6 +212,8 @@ int sn_infer_disaggregate(const struct sn_model_info *m,
     memset(o, 0, sizeof(*o));
     o->prefill = prefill;
     o->decode = decode;
+    o->lp = *lp;
+    o->ld = *ld;
     if (prefill < 1 || decode < 1)
         return sn_error_set(err, SN_EINPUT,
                             "--disaggregate needs GPUs on both sides");
@@ -205,6 +231,12 @@ int sn_infer_disaggregate(const struct sn_model_info *m,
         rc = sn_infer_predict(m, sys, ld, w, &o->d, err);
     if (rc)
         return rc;
+    o->prefill_instances = prefill / (lp->tp * lp->pp);
+    o->decode_instances = decode / (ld->tp * ld->pp);
+    /* a side that does not fit serves nothing: no rates */
+    o->fits = o->p.fits && o->d.fits;
+    if (!o->fits)
+        return SN_OK;
     /* requests/s each side sustains */
     pr = prefill * o->p.prefill_tps_gpu / w->isl;
     dr = decode * o->d.decode_tps_gpu / w->osl;

@@ -173,6 +173,7 @@ static double weight_bytes(enum sn_dtype d)
 {
     switch (d) {
     case SN_DTYPE_FP8:
+    case SN_DTYPE_INT8:
         return 1;
     case SN_DTYPE_FP4:
         return 0.5 + 1.0 / 16;
@@ -188,74 +189,13 @@ static double gemm_eff(const struct sn_train_calib *k, enum sn_dtype d)
         return k->gemm_eff_fp8 > 0 ? k->gemm_eff_fp8 : k->gemm_eff;
     case SN_DTYPE_FP4:
         return k->gemm_eff_fp4 > 0 ? k->gemm_eff_fp4 : k->gemm_eff;
+    case SN_DTYPE_INT8:
+        /* no INT8 GEMM measurement in the calibration: the 8-bit
+         * GEMMs' share, else the BF16 one [E] */
+        return k->gemm_eff_fp8 > 0 ? k->gemm_eff_fp8 : k->gemm_eff;
     default:
         return k->gemm_eff;
     }
-}
-
-int sn_infer_check(const struct sn_model_info *m,
-                   const struct sn_train_system *sys,
-                   const struct sn_infer_layout *l,
-                   const struct sn_infer_work *w, int gpus,
-                   struct sn_error *err)
-{
-    int e = m->experts > 1 ? m->experts : 1;
-
-    if (l->tp < 1 || l->ep < 1 || l->pp < 1 || l->batch < 0)
-        return sn_error_set(err, SN_EINPUT, "tp, ep and pp must be at least 1");
-    if (gpus < 1 || gpus % (l->tp * l->pp))
-        return sn_error_set(err, SN_EINPUT,
-                            "tp %d x pp %d does not divide %d GPUs", l->tp,
-                            l->pp, gpus);
-    if (l->tp % l->ep)
-        return sn_error_set(err, SN_EINPUT,
-                            "ep %d does not divide tp %d (experts are spread "
-                            "over the tp GPUs of a stage)",
-                            l->ep, l->tp);
-    /* experts that do not divide go ceil(E / ep) to a rank; more ranks
-     * than experts hold redundant copies (EPLB, as DeepSeek's and
-     * SGLang's large-EP deployments place them), up to two of each */
-    if (l->ep > 2 * e)
-        return sn_error_set(err, SN_EINPUT,
-                            "ep %d is more than twice the %d experts of %s",
-                            l->ep, e, m->name);
-    if (m->experts > 1 && m->ffn % (l->tp / l->ep))
-        return sn_error_set(err, SN_EINPUT,
-                            "expert TP %d (tp / ep) does not divide the "
-                            "experts' width %d",
-                            l->tp / l->ep, m->ffn);
-    if (l->pp > m->layers)
-        return sn_error_set(err, SN_EINPUT, "pp %d is more than %d layers",
-                            l->pp, m->layers);
-    if (l->dp_attention && l->tp < 2)
-        return sn_error_set(err, SN_EINPUT,
-                            "--dp-attention needs tp above 1 (it spreads "
-                            "the batch over the tp GPUs)");
-    if (!l->dp_attention && m->heads % l->tp)
-        return sn_error_set(err, SN_EINPUT,
-                            "tp %d does not divide the %d attention heads "
-                            "(use --dp-attention)",
-                            l->tp, m->heads);
-    if (w->isl < 1 || w->osl < 1)
-        return sn_error_set(err, SN_EINPUT,
-                            "input and output lengths must be at least 1");
-    if (w->mtp < 0 || w->mtp > 8)
-        return sn_error_set(err, SN_EINPUT,
-                            "--mtp %d: expected 0 to 8 drafted tokens", w->mtp);
-    if (w->mtp > 0 && m->mtp_layers < 1)
-        return sn_error_set(err, SN_EINPUT,
-                            "--mtp: %s has no multi-token-prediction "
-                            "module (mtp_layers)",
-                            m->name);
-    if (w->kv != SN_DTYPE_BF16 && w->kv != SN_DTYPE_FP8)
-        return sn_error_set(err, SN_EINPUT,
-                            "KV cache precision %s: expected bf16 or fp8",
-                            sn_dtype_name(w->kv));
-    if (sys && !(sn_train_peak(sys, w->precision) > 0))
-        return sn_error_set(err, SN_EINPUT, "%s has no %s tensor rate",
-                            sys->accel ? sys->accel : "the accelerator",
-                            sn_dtype_name(w->precision));
-    return SN_OK;
 }
 
 /* What one prediction shares between its passes. */
@@ -297,9 +237,9 @@ static double stage_weights(const struct run *x, double tokens, bool read)
     const struct sn_infer_layout *l = x->l;
     double layers = s->layers * x->stage, moe = s->nmoe * x->stage;
     double dense = s->ndense * x->stage;
-    /* experts that do not divide go ceil(E / ep) to a rank (SGLang's
-     * EPLB places redundant copies the same way) */
-    double local = ceil(s->experts / l->ep);
+    /* the experts and their redundant copies, (E + R) / ep a rank
+     * (sn_infer_check: ep divides them) */
+    double local = ceil((s->experts + l->redundant) / l->ep);
     double hit =
         read ? fmin(local,
                     sn_infer_experts_hit(s->experts, s->topk, tokens) / l->ep)
@@ -615,7 +555,7 @@ int sn_infer_predict(const struct sn_model_info *m,
     int rc, gpus = l->tp * l->pp;
 
     memset(r, 0, sizeof(*r));
-    rc = sn_infer_check(m, sys, l, w, gpus, err);
+    rc = sn__infer_check_timed(m, sys, l, w, gpus, err);
     if (!rc)
         rc = sn__infer_check_work(w, err);
     if (rc)

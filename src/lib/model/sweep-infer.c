@@ -31,7 +31,12 @@ static bool weights_fit(const struct sn_sweep_infer *si,
                         struct sn_sweep_infer_point *p)
 {
     const struct sn_model_info *m = si->sweep.model;
-    struct sn_infer_layout whole = {1, 1, 1, false, 1, false};
+    struct sn_infer_layout whole = {.tp = 1,
+                                    .ep = 1,
+                                    .pp = 1,
+                                    .dp_attention = false,
+                                    .batch = 1,
+                                    .tbo = false};
     struct sn_infer_result r;
     struct sn_error e;
     double usable;

@@ -101,6 +101,7 @@ int sn_train_env_init(struct sn_train_env *e, const struct sn_spec *spec,
     e->sys.flops = spec->accel->bf16_flops;
     e->sys.fp8_flops = spec->accel->fp8_flops;
     e->sys.fp4_flops = spec->accel->fp4_flops;
+    e->sys.int8_ops = spec->accel->int8_ops;
     /* the memory a job has is what the driver reports, where known */
     e->sys.hbm_bytes = spec->accel->hbm_usable_bytes > 0
                            ? spec->accel->hbm_usable_bytes

@@ -226,6 +226,10 @@ int sn_train_check(const struct sn_model_info *m,
     if (l->recompute < 0 || l->recompute >= SN_RECOMPUTE_COUNT ||
         l->dtype < 0 || l->dtype >= SN_DTYPE_COUNT)
         return sn_error_set(err, SN_EINPUT, "unknown recompute or dtype");
+    if (l->dtype == SN_DTYPE_INT8)
+        return sn_error_set(err, SN_EINPUT,
+                            "int8 is a serving precision (W8A8); training "
+                            "takes bf16, fp16, fp8 or fp4");
     prod = (long long)l->tp * l->cp * l->pp * l->dp;
     if (accels > 0 && prod != accels)
         return sn_error_set(err, SN_EINPUT,
@@ -440,7 +444,7 @@ const char *sn_recompute_name(enum sn_recompute r)
 }
 
 static const char *const dtype_names[SN_DTYPE_COUNT] = {"bf16", "fp16", "fp8",
-                                                        "fp4"};
+                                                        "fp4", "int8"};
 
 const char *sn_dtype_name(enum sn_dtype d)
 {
@@ -449,14 +453,20 @@ const char *sn_dtype_name(enum sn_dtype d)
 
 int sn_dtype_parse(const char *text, enum sn_dtype *out, struct sn_error *err)
 {
+    /* names are names: FP8 and fp8 are one; W8A8 is how serving
+     * runtimes (vLLM, MindIE) name INT8 weights and activations */
     for (int d = 0; d < SN_DTYPE_COUNT; d++)
-        if (!strcmp(text, dtype_names[d])) {
+        if (sn_strcaseeq(text, dtype_names[d])) {
             *out = (enum sn_dtype)d;
             return SN_OK;
         }
+    if (sn_strcaseeq(text, "w8a8")) {
+        *out = SN_DTYPE_INT8;
+        return SN_OK;
+    }
     return sn_error_set(err, SN_EINPUT,
-                        "unknown value '%s' (expected bf16, fp16, fp8 or "
-                        "fp4)",
+                        "unknown value '%s' (expected bf16, fp16, fp8, fp4 "
+                        "or int8)",
                         text);
 }
 
@@ -467,6 +477,8 @@ double sn_train_peak(const struct sn_train_system *s, enum sn_dtype d)
         return s->fp8_flops;
     case SN_DTYPE_FP4:
         return s->fp4_flops;
+    case SN_DTYPE_INT8:
+        return s->int8_ops;
     default:
         return s->flops;
     }

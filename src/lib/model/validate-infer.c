@@ -220,6 +220,27 @@ static bool wide_ep(const char *notes)
            strstr(low, "wide ep") || strstr(low, "wide-ep");
 }
 
+/* A row whose EP does not divide the experts ran redundant copies (the
+ * runtimes need ep to divide the slots: TensorRT-LLM's num_slots,
+ * SGLang's --ep-num-redundant-experts): the fewest that make it. */
+static void row_redundant(const struct sn_model_info *m,
+                          struct sn_validate_row *row)
+{
+    struct sn_infer_layout *l = &row->ilayout;
+    int e = m->experts, slots;
+    char buf[96];
+
+    if (e <= 1 || l->ep <= 1 || e % l->ep == 0)
+        return;
+    slots = (e + l->ep - 1) / l->ep * l->ep;
+    if (slots - e > e)
+        return; /* the rules refuse it, and say why */
+    l->redundant = slots - e;
+    snprintf(buf, sizeof(buf), "%d redundant experts (EP %d over %d)",
+             l->redundant, l->ep, e);
+    sn__validate_append(row->assumed, sizeof(row->assumed), buf);
+}
+
 /* The row's layout: tp, ep, dp_attention as given, the replica as wide
  * as the largest. A row on more than one GPU that gives none (tp 1 or
  * empty, no ep, pp or dp_attention) and whose notes say "large EP" (or
@@ -546,6 +567,8 @@ static void predict(struct owned *own, char **f, int line,
     }
     if (search && !search_layout(m, &e->env.sys, gpus, metric, row))
         return;
+    if (!search)
+        row_redundant(m, row);
     if (conc > 0) /* requests in flight, spread over the replicas */
         row->ilayout.batch =
             (int)((conc * row->ilayout.tp * row->ilayout.pp + gpus - 1) / gpus);

@@ -102,6 +102,8 @@ static void show_accel(struct kv *o, const struct sn_accel_info *a)
     kv_qty(o, "bf16", "bf16_flops", a->bf16_flops, SN_UNIT_FLOPS);
     kv_qty(o, "fp8", "fp8_flops", a->fp8_flops, SN_UNIT_FLOPS);
     kv_qty(o, "fp4", "fp4_flops", a->fp4_flops, SN_UNIT_FLOPS);
+    if (a->int8_ops > 0) /* INT8 operations/s, written as FLOPS */
+        kv_qty(o, "int8", "int8_ops", a->int8_ops, SN_UNIT_FLOPS);
     kv_qty(o, "hbm", "hbm_bytes", a->hbm_bytes, SN_UNIT_BYTES);
     if (a->hbm_usable_bytes > 0)
         kv_qty(o, "hbm_usable", "hbm_usable_bytes", a->hbm_usable_bytes,

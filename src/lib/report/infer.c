@@ -3,6 +3,7 @@
  * throughput-latency front; disaggregated prefill and decode) or the
  * SN_SCHEMA_INFER document. The figures are the serving model's
  * (model/infer*.c). */
+#include <math.h>
 #include <stdio.h>
 
 #include "sn/infer.h"
@@ -16,6 +17,8 @@ static void layout_line(const struct sn_infer_layout *l, struct sn_buf *b)
     sn_buf_printf(b, "tp %d  ep %d  pp %d  attention %s%s", l->tp, l->ep, l->pp,
                   l->dp_attention ? "data-parallel" : "tensor-parallel",
                   l->tbo ? "  two-batch overlap" : "");
+    if (l->redundant > 0)
+        sn_buf_printf(b, "  %d redundant experts", l->redundant);
 }
 
 static void head(const struct sn_report_infer *w, struct sn_buf *b)
@@ -88,10 +91,13 @@ static void result_text(const struct sn_infer_result *r, struct sn_buf *b)
                   r->weights_bytes / GIB, r->capacity / GIB,
                   r->kv_token_bytes / 1024, r->kv_seq_gpu / (1024 * 1024),
                   r->runtime_bytes / GIB, r->kv_budget / GIB, r->max_batch);
-    if (!r->fits)
+    /* a layout that does not fit serves nothing: no times, no rates */
+    if (!r->fits) {
         sn_buf_printf(b, "  DOES NOT FIT: %s\n",
                       r->max_batch < 1 ? "no room for one sequence"
                                        : "the batch is above the largest");
+        return;
+    }
     sn_table_init(&t, "  ");
     sn_table_col(&t, "", false);
     sn_table_col(&t, "ms", true);
@@ -125,6 +131,31 @@ static void result_text(const struct sn_infer_result *r, struct sn_buf *b)
                   1e3 * r->ttft_s, 1e3 * r->tpot_s, r->output_tps_user,
                   r->output_tps, r->output_tps_gpu, r->decode_tps_gpu,
                   r->prefill_tps_gpu);
+}
+
+/* Each limit given: met, or by how much it is broken. */
+static void limits_text(const struct sn_report_infer *w, double ttft,
+                        double tpot, struct sn_buf *b)
+{
+    const double lim[2] = {w->ttft_limit, w->tpot_limit}, got[2] = {ttft, tpot};
+    static const char *const names[2] = {"TTFT", "TPOT"};
+
+    if (!(lim[0] > 0) && !(lim[1] > 0))
+        return;
+    sn_buf_printf(b, "\nlimits\n");
+    for (int i = 0; i < 2; i++) {
+        if (!(lim[i] > 0))
+            continue;
+        if (got[i] <= lim[i])
+            sn_buf_printf(b, "  %-22s %.2f ms, within %.2f ms\n", names[i],
+                          1e3 * got[i], 1e3 * lim[i]);
+        else
+            sn_buf_printf(b,
+                          "  %-22s %.2f ms: LIMIT BROKEN, %.2f ms over "
+                          "%.2f ms (+%.1f%%)\n",
+                          names[i], 1e3 * got[i], 1e3 * (got[i] - lim[i]),
+                          1e3 * lim[i], 100 * (got[i] / lim[i] - 1));
+    }
 }
 
 /* The search's points as a table, the front marked and the best named. */
@@ -180,27 +211,71 @@ static void front_text(const struct sn_report_infer *w, struct sn_buf *b)
         sn_buf_printf(b, "no layout meets the limits\n");
 }
 
+static void side_fit(const char *side, const struct sn_infer_result *r,
+                     struct sn_buf *b)
+{
+    sn_buf_printf(b,
+                  "  %-8s weights %.2f GiB of %.2f GiB, largest batch %d%s\n",
+                  side, r->weights_bytes / GIB, r->capacity / GIB, r->max_batch,
+                  r->fits ? "" : ": DOES NOT FIT");
+}
+
 static void disagg_text(const struct sn_report_infer *w, struct sn_buf *b)
 {
     const struct sn_infer_disagg *d = w->disagg;
 
     head(w, b);
-    sn_buf_printf(b, "layout: ");
-    layout_line(w->layout, b);
+    if (w->dstats)
+        sn_buf_printf(b,
+                      "searched %zu prefill and decode layouts and batches, "
+                      "%zu instance-size pairs, in %.3f s\n",
+                      w->dstats->timed, w->dstats->splits, w->dstats->seconds);
+    if (w->dstats && !w->dstats->found) {
+        sn_buf_printf(b, "no disaggregated split meets the limits");
+        if (w->dstats->fastest_ttft > 0 || w->dstats->fastest_tpot > 0)
+            sn_buf_printf(b,
+                          " (the fastest layouts that fit: TTFT %.1f ms, "
+                          "TPOT %.2f ms)",
+                          1e3 * w->dstats->fastest_ttft,
+                          1e3 * w->dstats->fastest_tpot);
+        sn_buf_printf(b, "\n");
+        limits_text(w, w->dstats->fastest_ttft, w->dstats->fastest_tpot, b);
+        return;
+    }
+    sn_buf_printf(b, "prefill: ");
+    layout_line(&d->lp, b);
+    sn_buf_printf(b, ", %d instance%s\ndecode:  ", d->prefill_instances,
+                  d->prefill_instances == 1 ? "" : "s");
+    layout_line(&d->ld, b);
+    sn_buf_printf(b, ", %d instance%s", d->decode_instances,
+                  d->decode_instances == 1 ? "" : "s");
+    if (d->d.fits)
+        sn_buf_printf(b, ", batch %d each", d->d.batch);
+    sn_buf_printf(b, "\n");
+    sn_buf_printf(b, "disaggregated: %d prefill GPUs, %d decode GPUs (%d:%d)\n",
+                  d->prefill, d->decode, d->prefill, d->decode);
+    if (!d->fits) {
+        side_fit("prefill", &d->p, b);
+        side_fit("decode", &d->d, b);
+        sn_buf_printf(b, "  DOES NOT FIT: a side has no room for one "
+                         "sequence or its batch\n");
+        return;
+    }
     sn_buf_printf(b,
-                  "\ndisaggregated: %d prefill GPUs, %d decode GPUs\n"
                   "  prefill tokens/s/GPU   %.0f\n"
                   "  decode tokens/s/GPU    %.1f at batch %d\n"
                   "  requests/s             %.2f (%s-bound)\n"
-                  "  output tokens/s/GPU    %.1f over all GPUs\n"
+                  "  output tokens/s/GPU    %.1f over all %d GPUs of both "
+                  "pools\n"
                   "  balanced split         %.3f prefill GPUs per decode "
                   "GPU\n"
                   "  KV transfer            %.2f ms per request\n"
                   "  TTFT                   %.1f ms, TPOT %.2f ms\n",
-                  d->prefill, d->decode, d->p.prefill_tps_gpu,
-                  d->d.decode_tps_gpu, d->d.batch, d->requests_per_s, d->bound,
-                  d->output_tps_gpu, d->balanced_ratio, 1e3 * d->kv_transfer_s,
-                  1e3 * d->d.ttft_s, 1e3 * d->d.tpot_s);
+                  d->p.prefill_tps_gpu, d->d.decode_tps_gpu, d->d.batch,
+                  d->requests_per_s, d->bound, d->output_tps_gpu,
+                  d->prefill + d->decode, d->balanced_ratio,
+                  1e3 * d->kv_transfer_s, 1e3 * d->d.ttft_s, 1e3 * d->d.tpot_s);
+    limits_text(w, d->d.ttft_s, d->d.tpot_s, b);
 }
 
 void sn_report_infer_text(const struct sn_report_infer *w, struct sn_buf *out)
@@ -216,6 +291,8 @@ void sn_report_infer_text(const struct sn_report_infer *w, struct sn_buf *out)
         layout_line(w->layout, out);
         sn_buf_printf(out, ", %d replicas\n", w->gpus / w->result->gpus);
         result_text(w->result, out);
+        if (w->result->fits)
+            limits_text(w, w->result->ttft_s, w->result->tpot_s, out);
         served_text(w, out);
     }
 }
@@ -230,6 +307,7 @@ void sn_report_infer_layout_json(struct sn_json *j,
     sn_json_kint(j, "pp", l->pp);
     sn_json_kbool(j, "dp_attention", l->dp_attention);
     sn_json_kbool(j, "tbo", l->tbo);
+    sn_json_kint(j, "redundant_experts", l->redundant);
     sn_json_kint(j, "batch", l->batch);
     sn_json_obj_end(j);
 }
@@ -249,21 +327,27 @@ void sn_report_infer_result_json(struct sn_json *j,
     sn_json_kint(j, "max_batch", r->max_batch);
     sn_json_kint(j, "batch", r->batch);
     sn_json_kbool(j, "fits", r->fits);
-    sn_json_knum(j, "experts_read", r->experts_hit);
-    sn_json_knum(j, "ttft_s", r->ttft_s);
-    sn_json_knum(j, "tpot_s", r->tpot_s);
-    sn_json_knum(j, "step_s", r->step_s);
-    sn_json_knum(j, "gpu_step_s", r->gpu_step_s);
-    sn_json_knum(j, "host_step_s", r->host_step_s);
-    sn_json_knum(j, "output_tokens_per_s", r->output_tps);
-    sn_json_knum(j, "output_tokens_per_s_per_gpu", r->output_tps_gpu);
-    sn_json_knum(j, "output_tokens_per_s_per_user", r->output_tps_user);
-    sn_json_knum(j, "decode_tokens_per_s_per_gpu", r->decode_tps_gpu);
-    sn_json_knum(j, "prefill_tokens_per_s_per_gpu", r->prefill_tps_gpu);
+    /* a layout that does not fit serves nothing: its times and rates
+     * are null, never figures */
+    sn_json_knum(j, "experts_read", r->fits ? r->experts_hit : NAN);
+    sn_json_knum(j, "ttft_s", r->fits ? r->ttft_s : NAN);
+    sn_json_knum(j, "tpot_s", r->fits ? r->tpot_s : NAN);
+    sn_json_knum(j, "step_s", r->fits ? r->step_s : NAN);
+    sn_json_knum(j, "gpu_step_s", r->fits ? r->gpu_step_s : NAN);
+    sn_json_knum(j, "host_step_s", r->fits ? r->host_step_s : NAN);
+    sn_json_knum(j, "output_tokens_per_s", r->fits ? r->output_tps : NAN);
+    sn_json_knum(j, "output_tokens_per_s_per_gpu",
+                 r->fits ? r->output_tps_gpu : NAN);
+    sn_json_knum(j, "output_tokens_per_s_per_user",
+                 r->fits ? r->output_tps_user : NAN);
+    sn_json_knum(j, "decode_tokens_per_s_per_gpu",
+                 r->fits ? r->decode_tps_gpu : NAN);
+    sn_json_knum(j, "prefill_tokens_per_s_per_gpu",
+                 r->fits ? r->prefill_tps_gpu : NAN);
     sn_json_key(j, "decode_step");
     sn_json_obj_begin(j);
     for (int p = 0; p < SN_INFER_PART_COUNT; p++)
-        sn_json_knum(j, sn_infer_part_name(p), r->part[p]);
+        sn_json_knum(j, sn_infer_part_name(p), r->fits ? r->part[p] : NAN);
     sn_json_obj_end(j);
     sn_json_obj_end(j);
 }
@@ -291,16 +375,45 @@ static void search_json(const struct sn_report_infer *w, struct sn_json *j)
 static void disagg_json(const struct sn_report_infer *w, struct sn_json *j)
 {
     const struct sn_infer_disagg *d = w->disagg;
+    bool found = !w->dstats || w->dstats->found;
 
-    sn_report_infer_layout_json(j, w->layout);
+    sn_json_knum(j, "ttft_limit_s", w->ttft_limit);
+    sn_json_knum(j, "tpot_limit_s", w->tpot_limit);
+    if (w->dstats) {
+        sn_json_kint(j, "timed", (long long)w->dstats->timed);
+        sn_json_kint(j, "splits", (long long)w->dstats->splits);
+        sn_json_kbool(j, "found", found);
+        if (!found) {
+            sn_json_knum(j, "fastest_ttft_s", w->dstats->fastest_ttft);
+            sn_json_knum(j, "fastest_tpot_s", w->dstats->fastest_tpot);
+            return;
+        }
+    }
+    sn_report_infer_layout_json(j, &d->ld);
+    sn_json_key(j, "prefill_layout");
+    sn_json_obj_begin(j);
+    sn_json_kint(j, "tp", d->lp.tp);
+    sn_json_kint(j, "ep", d->lp.ep);
+    sn_json_kint(j, "pp", d->lp.pp);
+    sn_json_kbool(j, "dp_attention", d->lp.dp_attention);
+    sn_json_kbool(j, "tbo", d->lp.tbo);
+    sn_json_obj_end(j);
     sn_json_kint(j, "prefill_gpus", d->prefill);
     sn_json_kint(j, "decode_gpus", d->decode);
-    sn_json_knum(j, "requests_per_s", d->requests_per_s);
-    sn_json_knum(j, "output_tokens_per_s_per_gpu", d->output_tps_gpu);
-    sn_json_knum(j, "balanced_prefill_per_decode", d->balanced_ratio);
+    sn_json_kint(j, "prefill_instances", d->prefill_instances);
+    sn_json_kint(j, "decode_instances", d->decode_instances);
+    sn_json_kbool(j, "fits", d->fits);
+    sn_json_knum(j, "requests_per_s", d->fits ? d->requests_per_s : NAN);
+    /* per GPU of both pools: prefill + decode GPUs */
+    sn_json_knum(j, "output_tokens_per_s_per_gpu",
+                 d->fits ? d->output_tps_gpu : NAN);
+    sn_json_knum(j, "balanced_prefill_per_decode",
+                 d->fits ? d->balanced_ratio : NAN);
     sn_json_knum(j, "kv_transfer_s", d->kv_transfer_s);
-    sn_json_kstr(j, "bound", d->bound);
-    sn_json_knum(j, "prefill_tokens_per_s_per_gpu", d->p.prefill_tps_gpu);
+    if (d->bound)
+        sn_json_kstr(j, "bound", d->bound);
+    sn_json_knum(j, "prefill_tokens_per_s_per_gpu",
+                 d->p.fits ? d->p.prefill_tps_gpu : NAN);
     sn_report_infer_result_json(j, &d->d);
 }
 
@@ -341,6 +454,7 @@ void sn_report_infer_json(const struct sn_report_infer *w, struct sn_buf *out)
     sn_json_kstr(&j, "schema", SN_SCHEMA_INFER);
     sn_json_kstr(&j, "mode",
                  w->stats    ? "search"
+                 : w->dstats ? "disaggregated-search"
                  : w->disagg ? "disaggregated"
                              : "layout");
     sn_json_kstr(&j, "spec", w->spec->name);
@@ -360,6 +474,8 @@ void sn_report_infer_json(const struct sn_report_infer *w, struct sn_buf *out)
     } else if (w->disagg) {
         disagg_json(w, &j);
     } else {
+        sn_json_knum(&j, "ttft_limit_s", w->ttft_limit);
+        sn_json_knum(&j, "tpot_limit_s", w->tpot_limit);
         sn_report_infer_layout_json(&j, w->layout);
         sn_report_infer_result_json(&j, w->result);
     }

@@ -421,7 +421,9 @@ static const struct sn_accel_info ascend910b = {
               "by SKU (280-414 TFLOPS FP16, 310-400 W, 64 GB); 376 TFLOPS and "
               "1.6 TB/s taken as one 910C die (arXiv:2506.12708); HCCS 7 links "
               "in an 8-NPU full mesh, 392 GB/s cited with unclear direction -> "
-              "196 per direction assumed; no FP8; node overhead 1.8 [E]",
+              "196 per direction assumed; no FP8; INT8 752 TOPS [D]: twice the "
+              "BF16 figure, the DaVinci cube's 8192 INT8 to 4096 FP16 MACs a "
+              "cycle (Huawei, Hot Chips 31, 2019); node overhead 1.8 [E]",
     .per_node = 8,
     .fabric = SN_FABRIC_FULL_MESH,
     .scaleup_tiers = 1,
@@ -430,6 +432,11 @@ static const struct sn_accel_info ascend910b = {
     .node_overhead = OVERHEAD_8GPU,
     /* Atlas 800T A2: 4 Kunpeng 920 CPUs (cn-catalog.md 3, count [?]) [S] */
     .host_cpus = 4,
+    /* the DaVinci cube does 8192 INT8 MACs a cycle to 4096 FP16 (Huawei,
+     * Hot Chips 31, 2019: Ascend 910 256 TFLOPS FP16, 512 TOPS INT8),
+     * and 910B listings keep the ratio (320 FP16, 640 INT8): twice the
+     * BF16 figure above [D] */
+    .int8_ops = 2 * 376 * TF,
 };
 
 static const struct sn_accel_info ascend910c = {
@@ -455,7 +462,10 @@ static const struct sn_accel_info ascend910c = {
         "(besthub.dev summary of the paper: fourteen interfaces), i.e. 2 per "
         "plane at 28 GB/s [D] (the reference CSV's 7 links is an [E] of one "
         "per plane); TDP not published: [E] 750 W, two 910B-class dies of "
-        "310-400 W (boardor, ArthurChiao) with 8 HBM stacks; no FP8; node "
+        "310-400 W (boardor, ArthurChiao) with 8 HBM stacks; no FP8; INT8 "
+        "1504 TOPS [D]: not published, twice the BF16 figure by the DaVinci "
+        "cube's 8192 INT8 to 4096 FP16 MACs a cycle (Huawei, Hot Chips 31, "
+        "2019; Ascend 910 256 / 512, 910B 320 / 640); node "
         "overhead 1.8 [E] with the 4 Kunpeng CPUs and 7 L1 UB switches on "
         "the board",
     .per_node = 8,
@@ -467,6 +477,12 @@ static const struct sn_accel_info ascend910c = {
     /* 4 Kunpeng CPUs per 8-NPU node: 192 in CloudMatrix 384 (Zuo et al.,
      * arXiv:2506.12708) [V] */
     .host_cpus = 4,
+    /* INT8 (W8A8), which CloudMatrix-Infer serves DeepSeek-R1 in (Zuo et
+     * al., arXiv:2506.12708): no INT8 figure is published for the 910C;
+     * its DaVinci cube does 8192 INT8 MACs a cycle to 4096 FP16 (Huawei,
+     * Hot Chips 31, 2019: Ascend 910 256 TFLOPS FP16, 512 TOPS INT8;
+     * 910B 320 / 640), so twice the 752 TFLOPS BF16: 1504 TOPS [D] */
+    .int8_ops = 2 * 752 * TF,
 };
 
 static const struct sn_accel_info tpuv5p = {
@@ -684,13 +700,15 @@ static const struct sn_accel_info l20 = {
         .scaleup_tiers = 1,                                                    \
         .node_overhead = OVERHEAD_8GPU,                                        \
         .host_cpus = 4,                                                        \
+        .int8_ops = 2 * DAVINCI(cores),                                        \
     }
 #define ASCEND910B_SRC                                                         \
     " [E] FLOPS = AI cores x 8,192 FLOP a cycle x 1.8 GHz (no clock is "       \
     "published; third parties quote 280-414 TFLOPS by SKU); 1.6 TB/s as one "  \
     "910C die [D]; HCCS: 7 links in the Atlas 800T A2's 8-NPU full mesh, "     \
     "392 GB/s bidirectional (ArthurChiao) -> 196 per direction; 400 W "        \
-    "(ArthurChiao; boardor: 310 W) [S]; no FP8"
+    "(ArthurChiao; boardor: 310 W) [S]; no FP8; INT8 twice the FLOPS, 16,384 " \
+    "INT8 operations a cycle (Hot Chips 31, 2019) [D]"
 
 ASCEND910B(
     ascend910b2, "ascend-910b2", "Ascend 910B2", 24, 64,

@@ -137,6 +137,7 @@ static const char *const accel_keys[] = {
     "bf16",
     "fp8",
     "fp4",
+    "int8",
     "hbm",
     "hbm_usable",
     "hbm_bandwidth",
@@ -220,6 +221,8 @@ int sn__accel_entry(struct sn__ctx *c, const struct sn_yaml *map,
                           &a->fp8_flops)) ||
         (rc = sn__get_qty(c, map, "fp4", what, SN_UNIT_FLOPS, 0, 1e18,
                           &a->fp4_flops)) ||
+        (rc = sn__get_qty(c, map, "int8", what, SN_UNIT_FLOPS, 0, 1e18,
+                          &a->int8_ops)) ||
         (rc = sn__get_qty(c, map, "hbm", what, SN_UNIT_BYTES, 1e6, 1e15,
                           &a->hbm_bytes)) ||
         (rc = usable_hbm(c, map, what, a)) ||

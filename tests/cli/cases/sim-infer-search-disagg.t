@@ -1,4 +1,4 @@
-# --search and --disaggregate together: give one
+# --search with a given P:D split: the search chooses the split, so give one or the other
 args: sim infer --model llama3-70b --search --disaggregate 1:1
 exit: 2
-stderr-has: give one
+stderr-has: --search --disaggregate searches the prefill:decode split
