@@ -38,7 +38,7 @@ struct sn_bench_power_curve;
 #define SN_SCHEMA_INFER "supernode.infer/1"               /* sim infer */
 #define SN_SCHEMA_SWEEP "supernode.sweep/1"               /* sweep */
 #define SN_SCHEMA_SWEEP_INFER "supernode.sweep-infer/1"   /* --infer */
-#define SN_SCHEMA_VALIDATE "supernode.validate/1"         /* validate */
+#define SN_SCHEMA_VALIDATE "supernode.validate/2"         /* validate */
 #define SN_SCHEMA_BENCH "supernode.bench/1"               /* bench */
 #define SN_SCHEMA_CHECK "supernode.check/1"               /* check's findings */
 #define SN_SCHEMA_RUN "supernode.run/1"             /* runs show, import */
@@ -327,6 +327,17 @@ void sn_report_validate_text(const struct sn_validate_report *rep,
                              struct sn_buf *out);
 void sn_report_validate_json(const struct sn_validate_report *rep,
                              struct sn_buf *out);
+
+struct sn_band_pick;
+/* A band under `key`: {class, label, rows, sources, p10, p50, p90,
+ * wanted, wanted_rows, fallback}; null when b is NULL. */
+void sn_report_band_json(struct sn_json *j, const char *key,
+                         const struct sn_band_pick *b);
+/* "band 2,900-3,600, MoE Blackwell, 11 rows from 4 sources" for a figure
+ * v (lower_better: a time, divided by the ratios), appended to out; with
+ * the class asked for when a parent stood in. */
+void sn_report_band_text(struct sn_buf *out, double v, bool lower_better,
+                         const struct sn_band_pick *b);
 
 /* ---- the HTML report (`supernode report`) ------------------------------ */
 

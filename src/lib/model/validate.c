@@ -675,6 +675,8 @@ static void row_fill(enum metric metric, int gpus, struct sn_validate_row *row)
     if ((metric == M_MFU || metric == M_HFU) && row->measured > 1)
         row->predicted *= 100;
     row->error_pct = (row->predicted - row->measured) / row->measured * 100;
+    row->lower_better =
+        metric == M_TIME_S || metric == M_TIME_MS || metric == M_GPU_HOURS_T;
     row->predicted_ok = true;
 }
 
@@ -777,6 +779,8 @@ static void predict_row(struct owned *own, char **f, int line,
     row->model = f[C_MODEL];
     row->gpu = f[C_GPU];
     row->metric = f[C_METRIC];
+    row->notes = f[C_NOTES];
+    row->parallel = f[C_OTHER];
     if (!row_measure(f, row, &gpus, &metric))
         return;
     if (!row_model(f, &m, row->reason, sizeof(row->reason), row->assumed,
@@ -784,6 +788,7 @@ static void predict_row(struct owned *own, char **f, int line,
         row->unknown = strstr(row->reason, "not in the catalog") != NULL;
         return;
     }
+    row->moe = m.experts > 1;
 
     sn__validate_lower(f[C_OTHER], other, sizeof(other));
     sn__validate_lower(f[C_NOTES], notes, sizeof(notes));
@@ -796,6 +801,7 @@ static void predict_row(struct owned *own, char **f, int line,
     e = row_system(own, f, gpus, row);
     if (!e)
         return;
+    snprintf(row->accel, sizeof(row->accel), "%s", e->spec.accel->name);
     row_stack(e, other, notes, zero, &l, &o);
     row_precision(f[C_PRECISION], e, &l, row);
     l.seq = m.seq;
@@ -956,6 +962,18 @@ static void summarise(struct sn_validate_report *rep)
     double *abs = sn_xcalloc(n ? n : 1, sizeof(double)), *pm, *pp;
     size_t k = 0;
     struct rowkey *order;
+    const struct sn_validate_row **rowp = sn_xcalloc(n ? n : 1, sizeof(*rowp));
+
+    /* classes and leave-one-source-out bands first: they set each
+     * row's signed error */
+    for (size_t i = 0; i < n; i++)
+        rowp[i] = &rep->rows[i];
+    sn_validate_classify((struct sn_validate_row *const *)rowp, n,
+                         &rep->classes, &rep->nclasses);
+    for (size_t i = 0; i < n; i++) {
+        rep->nbanded += rep->rows[i].band_ok;
+        rep->ncovered += rep->rows[i].in_band;
+    }
 
     /* overall */
     for (size_t i = 0; i < n; i++)
@@ -1020,6 +1038,16 @@ static void summarise(struct sn_validate_report *rep)
             x->mean_abs_pct = NAN;
         lo = hi;
     }
+    for (size_t s = 0; s < rep->nsources; s++) {
+        /* the source's rows, for its P90, signed mean and share of
+         * optimistic rows (sn_validate_stats_of) */
+        struct sn_validate_source *x = &rep->sources[s];
+        size_t m = 0;
+        for (size_t i = 0; i < n; i++)
+            if (!strcmp(rep->rows[i].source, x->source))
+                rowp[m++] = &rep->rows[i];
+        sn_validate_stats_of(rowp, m, &x->st);
+    }
     qsort(rep->sources, rep->nsources, sizeof(*rep->sources), cmp_source_first);
 
     /* ranking groups: same source, model and GPU count, timed rows, in
@@ -1066,6 +1094,7 @@ static void summarise(struct sn_validate_report *rep)
     free(pp);
     free(order);
     free(abs);
+    free(rowp);
 }
 
 int sn_validate_csv(const char *file, const char *text, size_t len,
@@ -1161,6 +1190,7 @@ void sn_validate_report_release(struct sn_validate_report *rep)
     free(rep->rows);
     free(rep->sources);
     free(rep->groups);
+    free(rep->classes);
     free(rep->file);
     memset(rep, 0, sizeof(*rep));
 }
