@@ -55,13 +55,37 @@ struct sn_band_pick {
     double p10, p50, p90;
     char wanted[64]; /* the class asked for, as a label */
     int wanted_rows; /* its rows (0: none) */
-    bool fallback;   /* the band is a parent class's */
+    int wanted_sources;
+    bool fallback; /* the band is a parent class's */
 };
 bool sn_band_lookup(const char *kind, const char *arch, const char *gen,
                     struct sn_band_pick *out);
 /* The compiled-in table and its size (bands.c). */
 extern const struct sn_band sn_bands[];
 extern const size_t sn_nbands;
+
+/* The band of a training or serving prediction for model m on accel
+ * (catalog name): its class by architecture or size and generation. */
+bool sn_train_band(const struct sn_model_info *m, const char *accel,
+                   struct sn_band_pick *out);
+bool sn_infer_band(const struct sn_model_info *m, const char *accel,
+                   struct sn_band_pick *out);
+
+/* The known gaps of the models (docs/model.md, "Known gaps of the
+ * training and serving models"): an id ("T2") and a line each; a set of
+ * them is a mask, bit i for sn_gaps[i]. */
+struct sn_gap {
+    const char *id, *what;
+};
+extern const struct sn_gap sn_gaps[];
+extern const size_t sn_ngaps;
+/* The gaps a training layout or a serving layout of m on accel meets. */
+unsigned sn_train_gaps(const struct sn_model_info *m,
+                       const struct sn_train_layout *l, const char *accel);
+unsigned sn_infer_gaps(const struct sn_model_info *m,
+                       const struct sn_infer_layout *l, const char *accel);
+/* The ids of a mask, space-separated ("T1 T3 T4"); "" for none. */
+void sn_gaps_ids(unsigned gaps, char *out, size_t size);
 
 /* The class names (static strings). arch: "dense" or "moe" for training
  * (experts > 1), "small" or "large" for serving (active parameters

@@ -636,8 +636,10 @@ bool sn_band_lookup(const char *kind, const char *arch, const char *gen,
             const struct sn_band *b = &sn_bands[i];
             if (strcmp(b->cls, keys[l]))
                 continue;
-            if (!l)
+            if (!l) {
                 out->wanted_rows = b->rows;
+                out->wanted_sources = b->sources;
+            }
             if (b->rows < SN_BAND_MIN_ROWS || b->sources < SN_BAND_MIN_SOURCES)
                 break;
             snprintf(out->cls, sizeof(out->cls), "%s", b->cls);
@@ -652,4 +654,127 @@ bool sn_band_lookup(const char *kind, const char *arch, const char *gen,
         }
     }
     return false;
+}
+
+bool sn_train_band(const struct sn_model_info *m, const char *accel,
+                   struct sn_band_pick *out)
+{
+    return sn_band_lookup("train",
+                          sn_validate_arch_class(false, m->experts > 1, 0),
+                          sn_validate_gen_class(accel), out);
+}
+
+bool sn_infer_band(const struct sn_model_info *m, const char *accel,
+                   struct sn_band_pick *out)
+{
+    double active = 0;
+
+    sn_train_params(m, &active);
+    if (m->active_params > 0)
+        active = m->active_params;
+    return sn_band_lookup("infer", sn_validate_arch_class(true, false, active),
+                          sn_validate_gen_class(accel), out);
+}
+
+/* The known gaps (docs/model.md, "Known gaps of the training and serving
+ * models"), in the order of their bits. */
+const struct sn_gap sn_gaps[] = {
+    {"T1", "one software stack: Megatron-Core's overlaps, DeepEP-style "
+           "dispatch and CUDA graphs assumed for every run"},
+    {"T2", "no host (CPU) time: small per-layer GPU work is not held back "
+           "by kernel launches and syncs"},
+    {"T3", "one GEMM efficiency for every shape: grouped expert GEMMs at "
+           "few tokens per expert run as large ones"},
+    {"T4", "EP all-to-all as ideal NCCL traffic, not as DeepEP or NCCL "
+           "implement it"},
+    {"I1", "no host (CPU) time per decode step (scheduler, sampler)"},
+    {"I2", "TTFT on an idle replica: no queueing under load"},
+    {"I3", "small-active MoE prefill at the dense GEMM rate"},
+    {"C1", "GB200/GB300 NVL72: NVLS over more than 8 GPUs above the "
+           "measured busbw"},
+    {"C2", "MI300X full mesh: RCCL's direct all-reduce below 16 MB not "
+           "modelled"},
+    {"C3", "Ascend 910B HCCS link share not sourced"},
+};
+const size_t sn_ngaps = SN_ARRAY_LEN(sn_gaps);
+
+enum {
+    GAP_T1 = 1u << 0,
+    GAP_T2 = 1u << 1,
+    GAP_T3 = 1u << 2,
+    GAP_T4 = 1u << 3,
+    GAP_I1 = 1u << 4,
+    GAP_I2 = 1u << 5,
+    GAP_I3 = 1u << 6,
+    GAP_C1 = 1u << 7,
+    GAP_C2 = 1u << 8,
+    GAP_C3 = 1u << 9,
+};
+
+/* The collective gaps a group of `group` accelerators meets. */
+static unsigned coll_gaps(const char *accel, int group)
+{
+    char low[64];
+    unsigned g = 0;
+
+    sn__validate_lower(accel, low, sizeof(low));
+    if ((strstr(low, "gb200") || strstr(low, "gb300")) && group > 8)
+        g |= GAP_C1;
+    if (strstr(low, "mi300") && group > 1)
+        g |= GAP_C2;
+    if (strstr(low, "910b") && group > 1)
+        g |= GAP_C3;
+    return g;
+}
+
+unsigned sn_train_gaps(const struct sn_model_info *m,
+                       const struct sn_train_layout *l, const char *accel)
+{
+    bool moe = m->experts > 1;
+    double active = 0;
+    unsigned g = 0;
+
+    sn_train_params(m, &active);
+    if (m->active_params > 0)
+        active = m->active_params;
+    /* the modern stack's overlaps are assumed wherever a layout has
+     * communication to hide: TP, EP or sharded data parallelism */
+    if (strcmp(sn_validate_gen_class(accel), "ampere") &&
+        (l->tp > 1 || l->ep > 1 || l->zero > 0))
+        g |= GAP_T1;
+    if ((moe && active < SN_VALIDATE_SMALL_ACTIVE) ||
+        !strcmp(sn_validate_host_class(accel), "grace"))
+        g |= GAP_T2;
+    if (moe)
+        g |= GAP_T3;
+    if (l->ep > 1)
+        g |= GAP_T4;
+    return g | coll_gaps(accel, l->tp * (l->ep > 1 ? l->ep : 1));
+}
+
+unsigned sn_infer_gaps(const struct sn_model_info *m,
+                       const struct sn_infer_layout *l, const char *accel)
+{
+    double active = 0;
+    unsigned g = GAP_I1 | GAP_I2; /* every serving figure */
+
+    sn_train_params(m, &active);
+    if (m->active_params > 0)
+        active = m->active_params;
+    if (m->experts > 1 && active < SN_VALIDATE_SMALL_ACTIVE)
+        g |= GAP_I3;
+    if (l->ep > 1)
+        g |= GAP_T4;
+    return g | coll_gaps(accel, l->tp > l->ep ? l->tp : l->ep);
+}
+
+void sn_gaps_ids(unsigned gaps, char *out, size_t size)
+{
+    size_t n = 0;
+
+    out[0] = '\0';
+    for (size_t i = 0; i < sn_ngaps && n + 4 < size; i++)
+        if (gaps & (1u << i))
+            n += (size_t)snprintf(out + n, size - n, "%s%s", n ? " " : "",
+                                  sn_gaps[i].id);
 }

@@ -382,31 +382,47 @@ void sn_report_validate_json(const struct sn_validate_report *rep,
     sn_buf_putc(out, '\n');
 }
 
-/* One end of a band as the figure beside it reads: whole numbers with
- * separators from 100 up, three significant digits below. */
+/* One end of a band to two significant digits (the percentiles of a
+ * few dozen residuals are not known closer): whole numbers with
+ * separators from 100 up. */
 static void band_end(double v, char *buf, size_t size)
 {
-    if (v >= 100 && v < 1e15)
-        sn_fmt_count((size_t)(v + 0.5), buf, size);
-    else
-        snprintf(buf, size, "%.3g", v);
+    if (v >= 100 && v < 1e15) {
+        double unit = pow(10, floor(log10(v)) - 1);
+        sn_fmt_count((size_t)(round(v / unit) * unit + 0.5), buf, size);
+    } else {
+        snprintf(buf, size, "%.2g", v);
+    }
 }
 
-void sn_report_band_text(struct sn_buf *out, double v, bool lower_better,
-                         const struct sn_band_pick *b)
+void sn_report_band_range(struct sn_buf *out, double v, bool lower_better,
+                          const struct sn_band_pick *b)
 {
     char lo[32], hi[32];
 
     if (!b || !isfinite(v)) {
-        sn_buf_printf(out, "no band");
+        sn_buf_printf(out, "-");
         return;
     }
     /* a time is divided by measured / predicted: its band's low end
      * comes from the high ratio */
     band_end(lower_better ? v / b->p90 : v * b->p10, lo, sizeof(lo));
     band_end(lower_better ? v / b->p10 : v * b->p90, hi, sizeof(hi));
-    sn_buf_printf(out, "band %s-%s, %s, %d rows from %d sources", lo, hi,
-                  b->label, b->rows, b->sources);
+    sn_buf_printf(out, "%s-%s", lo, hi);
+}
+
+void sn_report_band_text(struct sn_buf *out, double v, bool lower_better,
+                         const struct sn_band_pick *b)
+{
+    if (!b || !isfinite(v)) {
+        sn_buf_printf(out, "no band");
+        return;
+    }
+    sn_buf_printf(out, "band ");
+    sn_report_band_range(out, v, lower_better, b);
+    sn_buf_printf(out, ", %s, %d rows from %d sources", b->label, b->rows,
+                  b->sources);
     if (b->fallback)
-        sn_buf_printf(out, "; %s has %d rows", b->wanted, b->wanted_rows);
+        sn_buf_printf(out, "; %s: %d rows from %d sources", b->wanted,
+                      b->wanted_rows, b->wanted_sources);
 }
