@@ -50,8 +50,9 @@ static void trust_legend(struct sn_buf *b, const struct sn_band_pick *band)
                   "of the class (first row: %s, %d rows from %d sources",
                   band->label, band->rows, band->sources);
     if (band->fallback)
-        sn_buf_printf(b, "; %s: %d rows from %d sources", band->wanted,
-                      band->wanted_rows, band->wanted_sources);
+        sn_buf_printf(b, "; %s: %d rows from %d source%s", band->wanted,
+                      band->wanted_rows, band->wanted_sources,
+                      band->wanted_sources == 1 ? "" : "s");
     sn_buf_printf(b, "); gaps: docs/model.md\n");
 }
 

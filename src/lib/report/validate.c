@@ -423,6 +423,7 @@ void sn_report_band_text(struct sn_buf *out, double v, bool lower_better,
     sn_buf_printf(out, ", %s, %d rows from %d sources", b->label, b->rows,
                   b->sources);
     if (b->fallback)
-        sn_buf_printf(out, "; %s: %d rows from %d sources", b->wanted,
-                      b->wanted_rows, b->wanted_sources);
+        sn_buf_printf(out, "; %s: %d rows from %d source%s", b->wanted,
+                      b->wanted_rows, b->wanted_sources,
+                      b->wanted_sources == 1 ? "" : "s");
 }
