@@ -190,16 +190,23 @@ static double quantile(const double *v, size_t n, double p)
     return v[(size_t)lo] + (h - lo) * (v[(size_t)lo + 1] - v[(size_t)lo]);
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Distinct source keys among the rows, by sorting: O(n log n). */
 static size_t count_sources(const struct sn_validate_row *const *rows, size_t n)
 {
+    const char **keys = sn_xcalloc(n ? n : 1, sizeof(*keys));
     size_t k = 0;
 
-    for (size_t i = 0; i < n; i++) {
-        bool seen = false;
-        for (size_t j = 0; j < i && !seen; j++)
-            seen = !strcmp(rows[i]->source_key, rows[j]->source_key);
-        k += !seen;
-    }
+    for (size_t i = 0; i < n; i++)
+        keys[i] = rows[i]->source_key;
+    qsort(keys, n, sizeof(*keys), cmp_str);
+    for (size_t i = 0; i < n; i++)
+        k += !i || strcmp(keys[i], keys[i - 1]);
+    free(keys);
     return k;
 }
 
@@ -438,6 +445,58 @@ static void loso_level(struct sn_validate_row *const *rows, size_t n,
     free(cls);
 }
 
+/* The rows and sources the most specific class of each row has from
+ * other sources (before any fallback): the class's counts less the
+ * row's own source's, from the rows sorted by (class, source). */
+struct pair {
+    int cls, src;
+    size_t i;
+};
+
+static int cmp_pair(const void *a, const void *b)
+{
+    const struct pair *x = a, *y = b;
+
+    if (x->cls != y->cls)
+        return (x->cls > y->cls) - (x->cls < y->cls);
+    if (x->src != y->src)
+        return (x->src > y->src) - (x->src < y->src);
+    return (x->i > y->i) - (x->i < y->i);
+}
+
+static void wanted_counts(struct sn_validate_row *const *rows, size_t n,
+                          const int *src)
+{
+    int ncls, *cls = ids_of(rows, n, false, 0, &ncls);
+    struct pair *p = sn_xcalloc(n ? n : 1, sizeof(*p));
+    size_t *rows_in = sn_xcalloc((size_t)ncls + 1, sizeof(size_t));
+    size_t *srcs_in = sn_xcalloc((size_t)ncls + 1, sizeof(size_t));
+
+    for (size_t i = 0; i < n; i++)
+        p[i] = (struct pair){cls[i], src[i], i};
+    qsort(p, n, sizeof(*p), cmp_pair);
+    for (size_t j = 0; j < n; j++) {
+        rows_in[p[j].cls]++;
+        srcs_in[p[j].cls] +=
+            !j || p[j].cls != p[j - 1].cls || p[j].src != p[j - 1].src;
+    }
+    for (size_t lo = 0; lo < n;) {
+        size_t hi = lo;
+        while (hi < n && p[hi].cls == p[lo].cls && p[hi].src == p[lo].src)
+            hi++;
+        for (size_t j = lo; j < hi; j++) {
+            struct sn_validate_row *r = rows[p[j].i];
+            r->band.wanted_rows = (int)(rows_in[p[j].cls] - (hi - lo));
+            r->band.wanted_sources = (int)(srcs_in[p[j].cls] - 1);
+        }
+        lo = hi;
+    }
+    free(srcs_in);
+    free(rows_in);
+    free(p);
+    free(cls);
+}
+
 /* The dimension's name for the kind of rows. */
 static const char *dim_name(enum sn_validate_dim d, bool serving)
 {
@@ -471,6 +530,7 @@ void sn_validate_classify(struct sn_validate_row *const *rows, size_t n,
         r->cls[SN_VDIM_HOST] = sn_validate_host_class(r->accel);
         r->band_ok = false;
         r->in_band = false;
+        memset(&r->band, 0, sizeof(r->band));
         if (!r->predicted_ok)
             continue;
         r->signed_pct = r->lower_better ? -r->error_pct : r->error_pct;
@@ -510,22 +570,12 @@ void sn_validate_classify(struct sn_validate_row *const *rows, size_t n,
     src = ids_of(ok, nok, true, 0, &nsrc);
     for (int level = 0; level < 3; level++)
         loso_level(ok, nok, src, level);
+    wanted_counts(ok, nok, src);
     for (size_t i = 0; i < nok; i++) {
         struct sn_validate_row *r = ok[i];
-        char keys[3][48];
-        if (!r->band_ok)
-            continue;
-        band_keys(r, keys);
-        /* the rows of the class asked for, before any fallback */
-        r->band.wanted_rows = 0;
-        for (size_t j = 0; j < nok; j++) {
-            char kj[3][48];
-            band_keys(ok[j], kj);
-            r->band.wanted_rows += !strcmp(kj[0], keys[0]) &&
-                                   strcmp(ok[j]->source_key, r->source_key);
-        }
-        r->in_band =
-            r->ratio >= r->band.p10 - 1e-12 && r->ratio <= r->band.p90 + 1e-12;
+        if (r->band_ok)
+            r->in_band = r->ratio >= r->band.p10 - 1e-12 &&
+                         r->ratio <= r->band.p90 + 1e-12;
     }
     free(src);
     free(members);

@@ -1036,18 +1036,14 @@ static void summarise(struct sn_validate_report *rep)
         x->median_abs_pct = median(abs, k);
         if (!k)
             x->mean_abs_pct = NAN;
+        /* its P90, signed mean and share of optimistic rows from the
+         * same run of rows */
+        for (size_t j = lo; j < hi; j++)
+            rowp[j - lo] = &rep->rows[order[j].i];
+        sn_validate_stats_of(rowp, hi - lo, &x->st);
         lo = hi;
     }
-    for (size_t s = 0; s < rep->nsources; s++) {
-        /* the source's rows, for its P90, signed mean and share of
-         * optimistic rows (sn_validate_stats_of) */
-        struct sn_validate_source *x = &rep->sources[s];
-        size_t m = 0;
-        for (size_t i = 0; i < n; i++)
-            if (!strcmp(rep->rows[i].source, x->source))
-                rowp[m++] = &rep->rows[i];
-        sn_validate_stats_of(rowp, m, &x->st);
-    }
+
     qsort(rep->sources, rep->nsources, sizeof(*rep->sources), cmp_source_first);
 
     /* ranking groups: same source, model and GPU count, timed rows, in
