@@ -370,6 +370,43 @@ static void test_band_lookup_falls_back_to_parent(void)
     CHECK_STR(b.wanted, "MoE TPU");
 }
 
+/* The known gaps follow the layout: EP brings T4, an MoE model T3, a
+ * modern stack's overlaps T1 only where there is communication to hide;
+ * an A100 data-parallel dense layout meets none. */
+static void test_gaps_follow_the_layout(void)
+{
+    const struct sn_catalog *cat = sn_catalog_builtin();
+    const struct sn_model_info *moe = sn_catalog_model(cat, "mixtral-8x7b");
+    const struct sn_model_info *dense = sn_catalog_model(cat, "llama3-70b");
+    struct sn_train_layout l;
+    struct sn_infer_layout il;
+    char ids[64];
+
+    REQUIRE(moe && dense);
+    memset(&l, 0, sizeof(l));
+    l.tp = 1;
+    l.ep = 8;
+    l.zero = 1;
+    sn_gaps_ids(sn_train_gaps(moe, &l, "b200-hgx"), ids, sizeof(ids));
+    CHECK_STR(ids, "T1 T2 T3 T4"); /* 13B active: small, so T2 too */
+    l.ep = 1;
+    l.zero = 0;
+    sn_gaps_ids(sn_train_gaps(dense, &l, "a100-sxm4-80gb"), ids, sizeof(ids));
+    CHECK_STR(ids, "");
+    l.tp = 8;
+    sn_gaps_ids(sn_train_gaps(dense, &l, "h100-sxm5-80gb"), ids, sizeof(ids));
+    CHECK_STR(ids, "T1");
+    /* a TP group of 16 on a GB200 rack meets the NVLS gap, on Grace */
+    l.tp = 16;
+    sn_gaps_ids(sn_train_gaps(dense, &l, "gb200-nvl72"), ids, sizeof(ids));
+    CHECK_STR(ids, "T1 T2 C1");
+    memset(&il, 0, sizeof(il));
+    il.tp = 8;
+    il.ep = 8;
+    sn_gaps_ids(sn_infer_gaps(moe, &il, "h200-sxm-141gb"), ids, sizeof(ids));
+    CHECK_STR(ids, "T4 I1 I2 I3");
+}
+
 static void release_loaded(void)
 {
     if (loaded)
@@ -384,6 +421,7 @@ static const struct sn_test cases[] = {
     T(test_all_optimistic_class_fails_with_small_median),
     T(test_loso_band_leaves_own_source_out),
     T(test_band_lookup_falls_back_to_parent),
+    T(test_gaps_follow_the_layout),
 };
 
 SN_TEST_MAIN_TEARDOWN(cases, release_loaded)
