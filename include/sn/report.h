@@ -33,12 +33,12 @@ struct sn_bench_power_curve;
 #define SN_SCHEMA_PLAN "supernode.plan/1"                 /* plan */
 #define SN_SCHEMA_COLL "supernode.coll/1"                 /* sim coll */
 #define SN_SCHEMA_PAIRS "supernode.pairs/1"               /* sim pairs */
-#define SN_SCHEMA_TRAIN "supernode.train/1"               /* sim train */
-#define SN_SCHEMA_TRAIN_SEARCH "supernode.train-search/1" /* --search */
-#define SN_SCHEMA_INFER "supernode.infer/1"               /* sim infer */
-#define SN_SCHEMA_SWEEP "supernode.sweep/1"               /* sweep */
-#define SN_SCHEMA_SWEEP_INFER "supernode.sweep-infer/1"   /* --infer */
-#define SN_SCHEMA_VALIDATE "supernode.validate/1"         /* validate */
+#define SN_SCHEMA_TRAIN "supernode.train/2"               /* sim train */
+#define SN_SCHEMA_TRAIN_SEARCH "supernode.train-search/2" /* --search */
+#define SN_SCHEMA_INFER "supernode.infer/2"               /* sim infer */
+#define SN_SCHEMA_SWEEP "supernode.sweep/2"               /* sweep */
+#define SN_SCHEMA_SWEEP_INFER "supernode.sweep-infer/2"   /* --infer */
+#define SN_SCHEMA_VALIDATE "supernode.validate/2"         /* validate */
 #define SN_SCHEMA_BENCH "supernode.bench/1"               /* bench */
 #define SN_SCHEMA_CHECK "supernode.check/1"               /* check's findings */
 #define SN_SCHEMA_RUN "supernode.run/1"             /* runs show, import */
@@ -340,6 +340,20 @@ void sn_report_validate_text(const struct sn_validate_report *rep,
                              struct sn_buf *out);
 void sn_report_validate_json(const struct sn_validate_report *rep,
                              struct sn_buf *out);
+
+struct sn_band_pick;
+/* A band under `key`: {class, label, rows, sources, p10, p50, p90,
+ * wanted, wanted_rows, fallback}; null when b is NULL. */
+void sn_report_band_json(struct sn_json *j, const char *key,
+                         const struct sn_band_pick *b);
+/* "band 2,900-3,600, MoE Blackwell, 11 rows from 4 sources" for a figure
+ * v (lower_better: a time, divided by the ratios), appended to out; with
+ * the class asked for when a parent stood in. */
+void sn_report_band_text(struct sn_buf *out, double v, bool lower_better,
+                         const struct sn_band_pick *b);
+/* The band's ends alone ("2,900-3,600"; "-" without a band). */
+void sn_report_band_range(struct sn_buf *out, double v, bool lower_better,
+                          const struct sn_band_pick *b);
 
 /* ---- the HTML report (`supernode report`) ------------------------------ */
 

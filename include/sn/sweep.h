@@ -10,6 +10,7 @@
 #include "sn/goodput.h"
 #include "sn/infer.h"
 #include "sn/train.h"
+#include "sn/validate.h"
 
 #define SN_SWEEP_MAX_VALUES 256
 
@@ -55,6 +56,11 @@ struct sn_sweep_point {
     double power_w;    /* steady draw of the IT load */
     double facility_w; /* with cooling (PUE) */
     bool best_value;   /* the sweet spot */
+    /* how far the best can be trusted: its class's band and the known
+     * gaps of its layout (sn_train_band, sn_train_gaps) */
+    bool have_band;
+    struct sn_band_pick band;
+    unsigned gaps;
 };
 
 /* Whether a sweep of key varies the job itself (supernodes): then
@@ -107,6 +113,10 @@ struct sn_sweep_infer_point {
     char none[SN_ERROR_MSG_MAX];
     double fastest_tpot, fastest_ttft;
     bool best_value; /* the sweet spot */
+    /* the best's band and gaps (sn_infer_band, sn_infer_gaps) */
+    bool have_band;
+    struct sn_band_pick band;
+    unsigned gaps;
 };
 
 /* Search serving layouts at every value: the most output tokens/s per

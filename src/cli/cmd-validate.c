@@ -11,8 +11,13 @@
 
 #include "cmd.h"
 
+#define VALIDATE_MAX_FILES 16
+
 struct validate_opts {
     const char *file;
+    const char *files[VALIDATE_MAX_FILES]; /* --bands: every file */
+    int nfiles;
+    bool bands;
     const char *output;
     enum sn_format format;
 };
@@ -41,22 +46,83 @@ static int parse(int argc, char **argv, struct validate_opts *o)
             if (i + 1 >= argc)
                 return cli_usage_error("--output needs a value");
             o->output = argv[++i];
+        } else if (!strcmp(a, "--bands")) {
+            o->bands = true;
         } else if (a[0] == '-' && a[1]) {
             return cli_usage_error("validate: unknown option '%s' (see "
                                    "'supernode help validate')",
                                    a);
-        } else if (o->file) {
-            return cli_usage_error("validate takes one FILE.csv (got '%s' "
-                                   "and '%s')",
-                                   o->file, a);
+        } else if (o->nfiles == VALIDATE_MAX_FILES) {
+            return cli_usage_error("validate --bands: at most %d files",
+                                   VALIDATE_MAX_FILES);
         } else {
-            o->file = a;
+            o->files[o->nfiles++] = a;
+            o->file = o->files[0];
         }
     }
+    if (o->nfiles > 1 && !o->bands)
+        return cli_usage_error("validate takes one FILE.csv (got '%s' "
+                               "and '%s'; several only with --bands)",
+                               o->files[0], o->files[1]);
     if (!o->file)
         return cli_usage_error("validate needs a FILE.csv (see 'supernode "
                                "help validate')");
     return SN_EXIT_OK;
+}
+
+/* --bands: every file validated, the classes and bands over all their
+ * rows, the table as C source (src/lib/model/bands.c). A file with no
+ * predicted row makes no band and is refused. */
+static int bands_run(const struct validate_opts *o)
+{
+    struct sn_validate_report reps[VALIDATE_MAX_FILES];
+    struct sn_validate_row **rows = NULL;
+    struct sn_validate_class *cls = NULL;
+    struct sn_error err;
+    struct sn_buf out;
+    size_t n = 0, ncls = 0;
+    int have = 0, rc = SN_EXIT_OK;
+
+    sn_buf_init(&out);
+    for (int f = 0; f < o->nfiles; f++) {
+        char *data = NULL;
+        size_t len = 0;
+        if (sn_read_file(o->files[f], SN_FILE_MAX, &data, &len, &err) ||
+            sn_validate_csv(o->files[f], data, len, &reps[f], &err)) {
+            free(data);
+            rc = cli_fail(&err);
+            goto out;
+        }
+        free(data);
+        have++;
+        if (!reps[f].npredicted) {
+            fprintf(stderr,
+                    "supernode: %s: no row could be predicted: no "
+                    "band comes from it\n",
+                    o->files[f]);
+            rc = SN_EXIT_CHECK;
+            goto out;
+        }
+        n += reps[f].nrows;
+    }
+    rows = sn_xcalloc(n ? n : 1, sizeof(*rows));
+    n = 0;
+    for (int f = 0; f < have; f++)
+        for (size_t i = 0; i < reps[f].nrows; i++)
+            rows[n++] = &reps[f].rows[i];
+    sn_validate_classify(rows, n, &cls, &ncls);
+    sn_validate_bands_c(rows, n, &out);
+    if (o->output)
+        rc = cli_write(o->output, &out);
+    else
+        cli_print(&out);
+out:
+    for (int f = 0; f < have; f++)
+        sn_validate_report_release(&reps[f]);
+    free(cls);
+    free(rows);
+    sn_buf_release(&out);
+    return rc;
 }
 
 static int validate_run(int argc, char **argv)
@@ -74,6 +140,10 @@ static int validate_run(int argc, char **argv)
     rc = parse(argc, argv, &o);
     if (rc)
         goto out;
+    if (o.bands) {
+        rc = bands_run(&o);
+        goto out;
+    }
     if (sn_read_file(o.file, SN_FILE_MAX, &data, &len, &err) ||
         sn_validate_csv(o.file, data, len, &rep, &err)) {
         rc = cli_fail(&err);
@@ -97,6 +167,14 @@ static int validate_run(int argc, char **argv)
     for (size_t i = 0; !rc && i < rep.nrows; i++)
         if (rep.rows[i].unknown)
             rc = SN_EXIT_USAGE;
+    /* nothing compared: not a pass (exit 1, as a check that failed) */
+    if (!rc && !rep.npredicted) {
+        fprintf(stderr,
+                "supernode: %s: no row could be predicted (each "
+                "row's reason is in the table)\n",
+                o.file);
+        rc = SN_EXIT_CHECK;
+    }
 out:
     if (have)
         sn_validate_report_release(&rep);
@@ -107,7 +185,7 @@ out:
 
 const struct sn_cmd sn_cmd_validate = {
     "validate",
-    "FILE.csv [--format table|json] [--output FILE]",
+    "FILE.csv [--format table|json] [--output FILE] | --bands FILE.csv...",
     "predict published training runs and compare with what was measured",
     "Each row of FILE.csv (the columns of training-public.csv: source,\n"
     "model, params_B, layers, hidden, heads, seq, vocab, gpu, n_gpus, tp,\n"
@@ -131,6 +209,19 @@ const struct sn_cmd sn_cmd_validate = {
     "kv_precision, tp, ep, pp, dp_attention, mode, isl, osl, concurrency;\n"
     "metrics output, prefill and decode tokens/s per GPU or per user,\n"
     "ttft_s, tpot_ms) are read by header name; a serving file is known by\n"
-    "its isl column and predicted by the serving model (sim infer).\n",
+    "its isl column and predicted by the serving model (sim infer).\n"
+    "\n"
+    "Every predicted row is classed (training: dense or MoE, GPU\n"
+    "generation, software stack, host CPU; serving: model size, GPU\n"
+    "generation, runtime, host CPU) and each source and class gets its\n"
+    "rows, median and P90 |error|, signed mean error (+: the model is\n"
+    "optimistic) and share of optimistic rows. Each row also gets a\n"
+    "leave-one-source-out band: P10-P90 of measured / predicted over the\n"
+    "other sources' rows of its class (docs/model.md, 'Classes and\n"
+    "bands'). When no row can be predicted the exit status is 1.\n"
+    "\n"
+    "--bands FILE.csv... validates every file and writes the band table\n"
+    "that sim train, sim infer and sweep print beside their figures, as\n"
+    "the C source of src/lib/model/bands.c.\n",
     validate_run,
 };

@@ -119,6 +119,8 @@ static void point_search(const struct sn_sweep_infer *si,
     p->timed = st.timed;
     if (st.best >= 0 && n == 1) {
         p->have_best = true;
+        p->have_band = sn_infer_band(si->sweep.model, accel, &p->band);
+        p->gaps = sn_infer_gaps(si->sweep.model, &p->best.layout, accel, false);
         return;
     }
     memset(&p->best, 0, sizeof(p->best));

@@ -219,6 +219,9 @@ static void one(const struct sn_sweep *s, struct sn_sweep_point *p)
         goto out;
     p->have_best = true;
     p->tokens_per_accel = p->best.result.tokens_per_s / p->accels;
+    p->have_band = sn_train_band(m, d.spec.accel->name, &p->band);
+    p->gaps = sn_train_gaps(m, &p->best.layout, d.spec.accel->name,
+                            !sn_spec_section(&d.spec, "software"));
     point_goodput(&d.spec, m, p);
 out:
     sn__sweep_design_close(&d);

@@ -526,6 +526,7 @@ static void predict(struct owned *own, char **f, int line,
     row->model = f[I_MODEL];
     row->gpu = f[I_GPU];
     row->metric = f[I_METRIC];
+    row->notes = f[I_NOTES];
     if (sn_parse_double(f[I_VALUE], &row->measured, NULL) ||
         !(row->measured > 0)) {
         snprintf(row->reason, sizeof(row->reason),
@@ -547,6 +548,10 @@ static void predict(struct owned *own, char **f, int line,
     gpus = row->gpus = (int)v;
     if (!(m = row_model(f, row)) || !row_layout(f, &gpus, &search, row))
         return;
+    row->moe = m->experts > 1;
+    sn_train_params(m, &row->active_params);
+    if (m->active_params > 0)
+        row->active_params = m->active_params;
     row_work(f, row);
     metric = row_metric(f, row);
     spec = sn_validate_system_spec(f[I_GPU], "", gpus < 8 ? 8 : gpus,
@@ -565,6 +570,7 @@ static void predict(struct owned *own, char **f, int line,
                  row->system, e->msg);
         return;
     }
+    snprintf(row->accel, sizeof(row->accel), "%s", e->spec.accel->name);
     if (search && !search_layout(m, &e->env.sys, gpus, metric, row))
         return;
     if (!search)
@@ -597,6 +603,8 @@ static void predict(struct owned *own, char **f, int line,
     consistent(metric, row, slo_tpot);
     row->predicted = pred;
     row->error_pct = (pred - row->measured) / row->measured * 100;
+    row->lower_better =
+        !strcmp(f[I_METRIC], "ttft_s") || !strcmp(f[I_METRIC], "tpot_ms");
     row->predicted_ok = true;
 }
 

@@ -709,6 +709,8 @@ static void row_fill(enum metric metric, int gpus, struct sn_validate_row *row)
     if ((metric == M_MFU || metric == M_HFU) && row->measured > 1)
         row->predicted *= 100;
     row->error_pct = (row->predicted - row->measured) / row->measured * 100;
+    row->lower_better =
+        metric == M_TIME_S || metric == M_TIME_MS || metric == M_GPU_HOURS_T;
     row->predicted_ok = true;
 }
 
@@ -812,6 +814,8 @@ static void predict_row(struct owned *own, char **f, int line,
     row->model = f[C_MODEL];
     row->gpu = f[C_GPU];
     row->metric = f[C_METRIC];
+    row->notes = f[C_NOTES];
+    row->parallel = f[C_OTHER];
     if (!row_measure(f, row, &gpus, &metric))
         return;
     if (!row_model(f, &m, row->reason, sizeof(row->reason), row->assumed,
@@ -819,6 +823,7 @@ static void predict_row(struct owned *own, char **f, int line,
         row->unknown = strstr(row->reason, "not in the catalog") != NULL;
         return;
     }
+    row->moe = m.experts > 1;
 
     sn__validate_lower(f[C_OTHER], other, sizeof(other));
     sn__validate_lower(f[C_NOTES], notes, sizeof(notes));
@@ -831,6 +836,7 @@ static void predict_row(struct owned *own, char **f, int line,
     e = row_system(own, f, gpus, row);
     if (!e)
         return;
+    snprintf(row->accel, sizeof(row->accel), "%s", e->spec.accel->name);
     sn__validate_lower(f[C_SOURCE], source, sizeof(source));
     sw = row_stack(e, source, other, notes, zero, &l, &o, row);
     if (!searched)
@@ -994,6 +1000,18 @@ static void summarise(struct sn_validate_report *rep)
     double *abs = sn_xcalloc(n ? n : 1, sizeof(double)), *pm, *pp;
     size_t k = 0;
     struct rowkey *order;
+    const struct sn_validate_row **rowp = sn_xcalloc(n ? n : 1, sizeof(*rowp));
+
+    /* classes and leave-one-source-out bands first: they set each
+     * row's signed error */
+    for (size_t i = 0; i < n; i++)
+        rowp[i] = &rep->rows[i];
+    sn_validate_classify((struct sn_validate_row *const *)rowp, n,
+                         &rep->classes, &rep->nclasses);
+    for (size_t i = 0; i < n; i++) {
+        rep->nbanded += rep->rows[i].band_ok;
+        rep->ncovered += rep->rows[i].in_band;
+    }
 
     /* overall */
     for (size_t i = 0; i < n; i++)
@@ -1056,8 +1074,14 @@ static void summarise(struct sn_validate_report *rep)
         x->median_abs_pct = median(abs, k);
         if (!k)
             x->mean_abs_pct = NAN;
+        /* its P90, signed mean and share of optimistic rows from the
+         * same run of rows */
+        for (size_t j = lo; j < hi; j++)
+            rowp[j - lo] = &rep->rows[order[j].i];
+        sn_validate_stats_of(rowp, hi - lo, &x->st);
         lo = hi;
     }
+
     qsort(rep->sources, rep->nsources, sizeof(*rep->sources), cmp_source_first);
 
     /* ranking groups: same source, model and GPU count, timed rows, in
@@ -1104,6 +1128,7 @@ static void summarise(struct sn_validate_report *rep)
     free(pp);
     free(order);
     free(abs);
+    free(rowp);
 }
 
 int sn_validate_csv(const char *file, const char *text, size_t len,
@@ -1199,6 +1224,7 @@ void sn_validate_report_release(struct sn_validate_report *rep)
     free(rep->rows);
     free(rep->sources);
     free(rep->groups);
+    free(rep->classes);
     free(rep->file);
     memset(rep, 0, sizeof(*rep));
 }

@@ -9,8 +9,54 @@
 #include "sn/infer.h"
 #include "sn/report.h"
 #include "sn/spec.h"
+#include "sn/validate.h"
 
 #define GIB (1024.0 * 1024.0 * 1024.0)
+
+/* How far the output tokens/s per GPU can be trusted: the band of the
+ * model's size class on its GPU generation, and the known gaps the
+ * layout meets (docs/model.md, "Classes and bands", "Known gaps of the
+ * training and serving models"). */
+static void trust_text(const struct sn_report_infer *w,
+                       const struct sn_infer_layout *l, double tps_gpu,
+                       struct sn_buf *b)
+{
+    struct sn_band_pick band;
+    unsigned gaps =
+        sn_infer_gaps(w->model, l, w->spec->accel->name, w->load != NULL);
+
+    sn_buf_printf(b, "\nhow far to trust it\n  output tokens/s/GPU    %.1f (",
+                  tps_gpu);
+    sn_report_band_text(
+        b, tps_gpu, false,
+        sn_infer_band(w->model, w->spec->accel->name, &band) ? &band : NULL);
+    sn_buf_printf(b, ")\n");
+    for (size_t i = 0; i < sn_ngaps; i++)
+        if (gaps & (1u << i))
+            sn_buf_printf(b, "  known gap %-12s %s\n", sn_gaps[i].id,
+                          sn_gaps[i].what);
+}
+
+static void trust_json(struct sn_json *j, const struct sn_report_infer *w,
+                       const struct sn_infer_layout *l, double tps_gpu)
+{
+    struct sn_band_pick band;
+    bool have = sn_infer_band(w->model, w->spec->accel->name, &band);
+    unsigned gaps =
+        sn_infer_gaps(w->model, l, w->spec->accel->name, w->load != NULL);
+
+    sn_report_band_json(j, "band", have ? &band : NULL);
+    if (have) {
+        sn_json_knum(j, "output_tokens_per_s_per_gpu_p10", tps_gpu * band.p10);
+        sn_json_knum(j, "output_tokens_per_s_per_gpu_p90", tps_gpu * band.p90);
+    }
+    sn_json_key(j, "gaps");
+    sn_json_arr_begin(j);
+    for (size_t i = 0; i < sn_ngaps; i++)
+        if (gaps & (1u << i))
+            sn_json_str(j, sn_gaps[i].id);
+    sn_json_arr_end(j);
+}
 
 static void layout_line(const struct sn_infer_layout *l, struct sn_buf *b)
 {
@@ -209,6 +255,9 @@ static void front_text(const struct sn_report_infer *w, struct sn_buf *b)
                      "GPU and per user)\n");
     if (st->best < 0)
         sn_buf_printf(b, "no layout meets the limits\n");
+    else
+        trust_text(w, &w->points[st->best].layout,
+                   w->points[st->best].result.output_tps_gpu, b);
 }
 
 static void side_fit(const char *side, const struct sn_infer_result *r,
@@ -275,6 +324,7 @@ static void disagg_text(const struct sn_report_infer *w, struct sn_buf *b)
                   d->requests_per_s, d->bound, d->output_tps_gpu,
                   d->prefill + d->decode, d->balanced_ratio,
                   1e3 * d->kv_transfer_s, 1e3 * d->d.ttft_s, 1e3 * d->d.tpot_s);
+    trust_text(w, w->layout, d->output_tps_gpu, b);
     limits_text(w, d->d.ttft_s, d->d.tpot_s, b);
 }
 
@@ -291,8 +341,11 @@ void sn_report_infer_text(const struct sn_report_infer *w, struct sn_buf *out)
         layout_line(w->layout, out);
         sn_buf_printf(out, ", %d replicas\n", w->gpus / w->result->gpus);
         result_text(w->result, out);
-        if (w->result->fits)
+        /* a layout that does not fit has no figure to trust or limit */
+        if (w->result->fits) {
+            trust_text(w, w->layout, w->result->output_tps_gpu, out);
             limits_text(w, w->result->ttft_s, w->result->tpot_s, out);
+        }
         served_text(w, out);
     }
 }
@@ -367,6 +420,8 @@ static void search_json(const struct sn_report_infer *w, struct sn_json *j)
         sn_json_kbool(j, "meets_limits", w->points[i].meets);
         sn_report_infer_layout_json(j, &w->points[i].layout);
         sn_report_infer_result_json(j, &w->points[i].result);
+        trust_json(j, w, &w->points[i].layout,
+                   w->points[i].result.output_tps_gpu);
         sn_json_obj_end(j);
     }
     sn_json_arr_end(j);
@@ -415,6 +470,7 @@ static void disagg_json(const struct sn_report_infer *w, struct sn_json *j)
     sn_json_knum(j, "prefill_tokens_per_s_per_gpu",
                  d->p.fits ? d->p.prefill_tps_gpu : NAN);
     sn_report_infer_result_json(j, &d->d);
+    trust_json(j, w, w->layout, d->output_tps_gpu);
 }
 
 static void served_json(const struct sn_report_infer *w, struct sn_json *j)
@@ -478,6 +534,7 @@ void sn_report_infer_json(const struct sn_report_infer *w, struct sn_buf *out)
         sn_json_knum(&j, "tpot_limit_s", w->tpot_limit);
         sn_report_infer_layout_json(&j, w->layout);
         sn_report_infer_result_json(&j, w->result);
+        trust_json(&j, w, w->layout, w->result->output_tps_gpu);
     }
     if (w->served)
         served_json(w, &j);

@@ -15,6 +15,7 @@
 #include "sn/spec.h"
 #include "sn/sweep.h"
 #include "sn/train.h"
+#include "sn/validate.h"
 
 #define UNIT(v, k) sn_unit_format((v), (k), (char[48]){0}, 48)
 
@@ -337,12 +338,48 @@ static void fig_step(struct sn_buf *b, const struct sn_train_candidate *best)
     rep_figure_close(b);
 }
 
+/* How far the chosen layout's figure can be trusted: its class's band
+ * and the known gaps it meets (docs/model.md), under the figures. */
+static void trust_html(struct sn_buf *b, const struct sn_report_html_in *in,
+                       const struct sn_train_candidate *best, int accels)
+{
+    struct sn_band_pick band;
+    struct sn_buf t;
+    double tps = best->result.tokens_per_s / accels;
+    unsigned gaps =
+        sn_train_gaps(in->model, &best->layout, in->spec->accel->name,
+                      !sn_spec_section(in->spec, "software"));
+    bool any = false;
+
+    sn_buf_init(&t);
+    sn_buf_printf(&t, "%.0f tokens/s per accelerator (", tps);
+    sn_report_band_text(
+        &t, tps, false,
+        sn_train_band(in->model, in->spec->accel->name, &band) ? &band : NULL);
+    sn_buf_printf(&t, ")");
+    sn_buf_puts(b, "<p class=\"note\">The chosen layout: ");
+    rep_escape(b, t.data);
+    sn_buf_puts(b, "; the band is P10-P90 of measured / predicted over the "
+                   "public runs of its class. Known gaps it meets "
+                   "(docs/model.md):");
+    for (size_t i = 0; i < sn_ngaps; i++) {
+        if (!(gaps & (1u << i)))
+            continue;
+        sn_buf_printf(b, "%s <b>%s</b> ", any ? ";" : "", sn_gaps[i].id);
+        rep_escape(b, sn_gaps[i].what);
+        any = true;
+    }
+    sn_buf_puts(b, any ? ".</p>\n" : " none.</p>\n");
+    sn_buf_release(&t);
+}
+
 static int search(struct sn_buf *b, const struct sn_report_html_in *in,
                   struct sn_error *err)
 {
     struct sn_train_env env = {0};
     struct sn_train *t = NULL;
     struct sn_train_opts so;
+    const struct sn_train_software *sw;
     struct sn_train_search s;
     struct sn_train_search_stats st;
     struct sn_train_candidate *top = sn_xcalloc(SCATTER_MAX, sizeof(*top));
@@ -350,6 +387,11 @@ static int search(struct sn_buf *b, const struct sn_report_html_in *in,
     int rc, total = sn_spec_total_accels(in->spec);
 
     sn_train_opts_default(&so);
+    /* the spec's software: section, as sim train and sweep read it */
+    if ((rc = sn_train_software_parse(in->spec->file,
+                                      sn_spec_section(in->spec, "software"),
+                                      &sw, &so, err)))
+        goto out;
     sn_train_search_default(&s);
     s.accels = in->gpus > 0 && in->gpus <= total ? in->gpus : total;
     s.seq = in->model->seq > 0 ? in->model->seq : 4096;
@@ -370,6 +412,7 @@ static int search(struct sn_buf *b, const struct sn_report_html_in *in,
     }
     fig_search(b, top, ntop, &st);
     fig_step(b, &top[0]);
+    trust_html(b, in, &top[0], s.accels);
 out:
     free(top);
     sn_train_free(t);

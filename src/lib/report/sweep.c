@@ -26,6 +26,52 @@ static void fixed_json(const struct sn_sweep *sw, struct sn_json *j)
     sn_json_obj_end(j);
 }
 
+/* The band's ends beside a figure per GPU, and the gaps' ids. */
+static void trust_cells(struct sn_table *t, const struct sn_band_pick *band,
+                        double per_gpu, unsigned gaps)
+{
+    struct sn_buf cell;
+    char ids[64];
+
+    sn_buf_init(&cell);
+    sn_report_band_range(&cell, per_gpu, false, band);
+    sn_table_cell(t, "%s", cell.data);
+    sn_buf_release(&cell);
+    sn_gaps_ids(gaps, ids, sizeof(ids));
+    sn_table_cell(t, "%s", ids[0] ? ids : "-");
+}
+
+static void trust_legend(struct sn_buf *b, const struct sn_band_pick *band)
+{
+    if (!band)
+        return;
+    sn_buf_printf(b,
+                  "band: P10-P90 of measured / predicted in the public runs "
+                  "of the class (first row: %s, %d rows from %d sources",
+                  band->label, band->rows, band->sources);
+    if (band->fallback)
+        sn_buf_printf(b, "; %s: %d rows from %d source%s", band->wanted,
+                      band->wanted_rows, band->wanted_sources,
+                      band->wanted_sources == 1 ? "" : "s");
+    sn_buf_printf(b, "); gaps: docs/model.md\n");
+}
+
+static void trust_json(struct sn_json *j, const struct sn_band_pick *band,
+                       double per_gpu, unsigned gaps)
+{
+    sn_report_band_json(j, "band", band);
+    if (band) {
+        sn_json_knum(j, "per_gpu_p10", per_gpu * band->p10);
+        sn_json_knum(j, "per_gpu_p90", per_gpu * band->p90);
+    }
+    sn_json_key(j, "gaps");
+    sn_json_arr_begin(j);
+    for (size_t i = 0; i < sn_ngaps; i++)
+        if (gaps & (1u << i))
+            sn_json_str(j, sn_gaps[i].id);
+    sn_json_arr_end(j);
+}
+
 void sn_report_sweep_text(const struct sn_sweep *sw,
                           const struct sn_sweep_point *pts, size_t n,
                           struct sn_buf *b)
@@ -56,12 +102,15 @@ void sn_report_sweep_text(const struct sn_sweep *sw,
         grows ? "power kW" : NULL,
         NULL,
     };
+    const struct sn_band_pick *label = NULL;
     char as[320] = "";
 
     fixed_text(sw, b);
     sn_table_init(&t, "");
     for (size_t c = 0; cols[c]; c++)
         sn_table_col(&t, cols[c], c >= 2);
+    sn_table_col(&t, "per GPU band", true);
+    sn_table_col(&t, "gaps", false);
     for (size_t i = 0; i < n; i++) {
         const struct sn_sweep_point *p = &pts[i];
         const struct sn_train_layout *l = &p->best.layout;
@@ -103,6 +152,10 @@ void sn_report_sweep_text(const struct sn_sweep *sw,
         sn_table_cell(&t, "%zu", p->links);
         sn_table_cell(&t, "%zu", p->switch_chips);
         sn_table_cell(&t, "%.1f", p->power_w / 1e3);
+        trust_cells(&t, p->have_band ? &p->band : NULL, p->tokens_per_accel,
+                    p->gaps);
+        if (p->have_band && !label)
+            label = &p->band;
     }
     sn_table_render(&t, b);
     sn_table_release(&t);
@@ -123,6 +176,7 @@ void sn_report_sweep_text(const struct sn_sweep *sw,
                      "design\n");
     if (as[0])
         sn_buf_printf(b, "goodput assumes: %s\n", as);
+    trust_legend(b, label);
 }
 
 void sn_report_sweep_json(const struct sn_sweep *sw,
@@ -170,6 +224,8 @@ void sn_report_sweep_json(const struct sn_sweep *sw,
         sn_json_kint(&j, "switch_chips", (long long)p->switch_chips);
         sn_json_knum(&j, "power_w", p->power_w);
         sn_json_knum(&j, "facility_power_w", p->facility_w);
+        trust_json(&j, p->have_band ? &p->band : NULL, p->tokens_per_accel,
+                   p->gaps);
         sn_json_obj_end(&j);
     }
     sn_json_arr_end(&j);
@@ -236,6 +292,7 @@ static void infer_row(struct sn_table *t, const struct sn_sweep_infer_point *p)
     sn_table_cell(t, "%.2f", 1e3 * r->tpot_s);
     sn_table_cell(t, "%.1f", r->output_tps_user);
     sn_table_cell(t, "%.1f", r->output_tps_gpu);
+    trust_cells(t, p->have_band ? &p->band : NULL, r->output_tps_gpu, p->gaps);
 }
 
 void sn_report_sweep_infer_text(const struct sn_sweep_infer *si,
@@ -247,16 +304,20 @@ void sn_report_sweep_infer_text(const struct sn_sweep_infer *si,
     const char *const cols[] = {
         "",        sw->key,      "accels",    "instance", "domain", "switches",
         "tp",      "ep",         "pp",        "attn",     "batch",  "TTFT ms",
-        "TPOT ms", "tok/s/user", "tok/s/GPU", NULL,
+        "TPOT ms", "tok/s/user", "tok/s/GPU", "band",     "gaps",   NULL,
     };
+    const struct sn_band_pick *label = NULL;
 
     fixed_text(sw, b);
     infer_head(si, b);
     sn_table_init(&t, "");
     for (size_t c = 0; cols[c]; c++)
         sn_table_col(&t, cols[c], c >= 2);
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         infer_row(&t, &pts[i]);
+        if (pts[i].have_band && !label)
+            label = &pts[i].band;
+    }
     sn_table_render(&t, b);
     sn_table_release(&t);
     for (size_t i = 0; i < n; i++) {
@@ -277,6 +338,7 @@ void sn_report_sweep_infer_text(const struct sn_sweep_infer *si,
                      "interleaved; attn: attention tensor- or data-parallel "
                      "(+tbo: two-batch overlap); batch: sequences per "
                      "replica\n");
+    trust_legend(b, label);
 }
 
 /* One point of the serving document. */
@@ -300,6 +362,8 @@ static void infer_point_json(struct sn_json *j,
     if (p->have_best) {
         sn_report_infer_layout_json(j, &p->best.layout);
         sn_report_infer_result_json(j, &p->best.result);
+        trust_json(j, p->have_band ? &p->band : NULL,
+                   p->best.result.output_tps_gpu, p->gaps);
     } else {
         sn_json_kstr(j, "none", p->none);
         sn_json_knum(j, "fastest_tpot_s", p->fastest_tpot);

@@ -10,8 +10,60 @@
 #include "sn/report.h"
 #include "sn/spec.h"
 #include "sn/train.h"
+#include "sn/validate.h"
 
 #define GIB (1024.0 * 1024.0 * 1024.0)
+
+/* How far a figure can be trusted: the band of its class beside the
+ * tokens/s per GPU, and the known gaps the layout meets, with what each
+ * is (docs/model.md, "Classes and bands", "Known gaps of the training
+ * and serving models"). */
+static void trust_text(const struct sn_report_train *w,
+                       const struct sn_train_layout *l,
+                       const struct sn_train_result *r, struct sn_buf *b)
+{
+    struct sn_band_pick band;
+    unsigned gaps = sn_train_gaps(w->model, l, w->spec->accel->name,
+                                  !w->software || w->software_assumed);
+    char fig[32];
+
+    sn_fmt_count((size_t)(r->tokens_per_s / w->gpus + 0.5), fig, sizeof(fig));
+    sn_buf_printf(b, "\nhow far to trust it\n  tokens/s per GPU       %s (",
+                  fig);
+    sn_report_band_text(
+        b, r->tokens_per_s / w->gpus, false,
+        sn_train_band(w->model, w->spec->accel->name, &band) ? &band : NULL);
+    sn_buf_printf(b, ")\n");
+    for (size_t i = 0; i < sn_ngaps; i++)
+        if (gaps & (1u << i))
+            sn_buf_printf(b, "  known gap %-12s %s\n", sn_gaps[i].id,
+                          sn_gaps[i].what);
+}
+
+/* "band" (its class and percentiles, the tokens/s per GPU at P10 and
+ * P90) and "gaps" (ids) of a result. */
+static void trust_json(struct sn_json *j, const struct sn_report_train *w,
+                       const struct sn_train_layout *l,
+                       const struct sn_train_result *r)
+{
+    struct sn_band_pick band;
+    bool have = sn_train_band(w->model, w->spec->accel->name, &band);
+    unsigned gaps = sn_train_gaps(w->model, l, w->spec->accel->name,
+                                  !w->software || w->software_assumed);
+    double tps = r->tokens_per_s / w->gpus;
+
+    sn_report_band_json(j, "band", have ? &band : NULL);
+    if (have) {
+        sn_json_knum(j, "tokens_per_s_per_gpu_p10", tps * band.p10);
+        sn_json_knum(j, "tokens_per_s_per_gpu_p90", tps * band.p90);
+    }
+    sn_json_key(j, "gaps");
+    sn_json_arr_begin(j);
+    for (size_t i = 0; i < sn_ngaps; i++)
+        if (gaps & (1u << i))
+            sn_json_str(j, sn_gaps[i].id);
+    sn_json_arr_end(j);
+}
 
 void sn_report_train_layout_line(const struct sn_train_layout *l,
                                  struct sn_buf *b)
@@ -281,9 +333,12 @@ static void min_fit_text(const struct sn_report_train *w, struct sn_buf *b)
 }
 
 /* The ranked table of the layouts that fit (etp after ep for MoE). */
-static void search_table(const struct sn_train_candidate *top, size_t n,
+static void search_table(const struct sn_report_train *w,
+                         const struct sn_train_candidate *top, size_t n,
                          struct sn_buf *b)
 {
+    struct sn_band_pick band;
+    bool have = sn_train_band(w->model, w->spec->accel->name, &band);
     struct sn_table t;
     static const char *const cols[] = {
         "#",         "tp",   "pp",     "dp",       "cp",  "ep",  "vpp", "mbs",
@@ -300,7 +355,11 @@ static void search_table(const struct sn_train_candidate *top, size_t n,
             sn_table_col(&t, "etp", true);
     }
     sn_table_col(&t, "limited by", false);
+    sn_table_col(&t, "tok/s/GPU band", true);
+    sn_table_col(&t, "gaps", false);
     for (size_t i = 0; i < n; i++) {
+        struct sn_buf cell;
+        char gaps[64];
         const struct sn_train_layout *l = &top[i].layout;
         const struct sn_train_result *r = &top[i].result;
         sn_table_row(&t);
@@ -321,9 +380,30 @@ static void search_table(const struct sn_train_candidate *top, size_t n,
         sn_table_cell(&t, "%.1f%%", 100 * r->mfu);
         sn_table_cell(&t, "%.1f", r->mem.total / GIB);
         sn_table_cell(&t, "%s", main_limit(r, lim, sizeof(lim)));
+        sn_buf_init(&cell);
+        if (have) {
+            /* "2,900-3,600": the band's ends only; its class is said once
+             * under the table */
+            sn_report_band_range(&cell, r->tokens_per_s / w->gpus, false,
+                                 &band);
+            sn_table_cell(&t, "%s", cell.data);
+        } else {
+            sn_table_cell(&t, "-");
+        }
+        sn_buf_release(&cell);
+        sn_gaps_ids(sn_train_gaps(w->model, l, w->spec->accel->name,
+                                  !w->software || w->software_assumed),
+                    gaps, sizeof(gaps));
+        sn_table_cell(&t, "%s", gaps[0] ? gaps : "-");
     }
     sn_table_render(&t, b);
     sn_table_release(&t);
+    if (have)
+        sn_buf_printf(b,
+                      "band: P10-P90 of measured / predicted for %s%s (%d "
+                      "rows from %d sources); gaps: docs/model.md\n",
+                      band.label, band.fallback ? " (its parent class)" : "",
+                      band.rows, band.sources);
 }
 
 /* --explain K: the K-th layout in full, and where its time goes against
@@ -397,7 +477,7 @@ static void search_text(const struct sn_report_train *w, struct sn_buf *b)
         min_fit_text(w, b);
         return;
     }
-    search_table(w->top, w->ntop, b);
+    search_table(w, w->top, w->ntop, b);
     if (w->explain >= 1 && w->explain <= w->ntop)
         explain_text(&w->top[w->explain - 1], w->explain, &w->top[0], w->gpus,
                      b);
@@ -415,6 +495,7 @@ static void layout_text(const struct sn_report_train *w, struct sn_buf *b)
     memory_text(&r->mem, b);
     if (r->mem.fits) {
         step_text(r, w->layout->dtype, w->gpus, b);
+        trust_text(w, w->layout, r, b);
         goodput_text(w->goodput, w->goodput_why, b);
     } else {
         sn_buf_printf(b, "\nno step time, throughput or goodput: "
@@ -465,6 +546,7 @@ static void search_json(const struct sn_report_train *w, struct sn_json *j)
         sn_json_kint(j, "rank", (long long)i + 1);
         sn_report_train_layout_json(j, &w->top[i].layout, SN_REPORT_LAYOUT_ALL);
         result_json(j, &w->top[i].result);
+        trust_json(j, w, &w->top[i].layout, &w->top[i].result);
         sn_json_obj_end(j);
     }
     sn_json_arr_end(j);
@@ -485,6 +567,7 @@ static void layout_json(const struct sn_report_train *w, struct sn_json *j)
     software_json(w, j);
     if (r->mem.fits) {
         result_json(j, r);
+        trust_json(j, w, w->layout, r);
         goodput_json(j, w->goodput);
     } else {
         /* a layout that does not fit has no step time: its memory and

@@ -2,6 +2,7 @@
  * with measured runs as tables (per row, the error summary, by source,
  * the layout ranking) or the SN_SCHEMA_VALIDATE document. The figures are
  * the validator's (model/validate*.c). */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -25,6 +26,65 @@ static void short_source(const char *s, char *out, size_t size)
         n--;
     memcpy(out, s, n);
     out[n] = '\0';
+}
+
+/* A percentage cell, "-" when there is no figure (no row predicted). */
+static void pct_cell(struct sn_table *t, const char *fmt, double v)
+{
+    if (isfinite(v))
+        sn_table_cell(t, fmt, v);
+    else
+        sn_table_cell(t, "-");
+}
+
+/* The statistics columns shared by the source and class tables. */
+static void stats_cols(struct sn_table *t)
+{
+    sn_table_col(t, "median |err|", true);
+    sn_table_col(t, "P90 |err|", true);
+    sn_table_col(t, "signed mean", true);
+    sn_table_col(t, "optimistic", true);
+}
+
+static void stats_cells(struct sn_table *t, const struct sn_validate_stats *st)
+{
+    pct_cell(t, "%.2f%%", st->median_abs_pct);
+    pct_cell(t, "%.2f%%", st->p90_abs_pct);
+    pct_cell(t, "%+.2f%%", st->signed_mean_pct);
+    pct_cell(t, "%.0f%%", st->optimistic_share * 100);
+}
+
+/* Per class of each dimension: rows, sources and the error figures. */
+static void classes_text(const struct sn_validate_report *rep, struct sn_buf *b)
+{
+    struct sn_table t;
+
+    if (!rep->nclasses)
+        return;
+    sn_table_init(&t, "");
+    sn_table_col(&t, "dimension", false);
+    sn_table_col(&t, "class", false);
+    sn_table_col(&t, "rows", true);
+    sn_table_col(&t, "sources", true);
+    stats_cols(&t);
+    for (size_t c = 0; c < rep->nclasses; c++) {
+        const struct sn_validate_class *x = &rep->classes[c];
+        sn_table_row(&t);
+        sn_table_cell(&t, "%s", x->dim_name);
+        sn_table_cell(&t, "%s", sn_validate_class_label(x->name));
+        sn_table_cell(&t, "%zu", x->st.n);
+        sn_table_cell(&t, "%zu", x->st.sources);
+        stats_cells(&t, &x->st);
+    }
+    sn_buf_printf(b, "\nby class (signed: + when the model is optimistic, "
+                     "faster than measured)\n");
+    sn_table_render(&t, b);
+    sn_table_release(&t);
+    sn_buf_printf(b,
+                  "leave-one-source-out bands: %zu of %zu predicted rows "
+                  "have one from other sources' rows of their class; %zu "
+                  "measured within its P10-P90\n",
+                  rep->nbanded, rep->npredicted, rep->ncovered);
 }
 
 /* Predicted against measured, a row per row of the file. */
@@ -81,7 +141,7 @@ static void sources_text(const struct sn_validate_report *rep, struct sn_buf *b)
     sn_table_col(&t, "source", false);
     sn_table_col(&t, "rows", true);
     sn_table_col(&t, "predicted", true);
-    sn_table_col(&t, "median |err|", true);
+    stats_cols(&t);
     sn_table_col(&t, "mean |err|", true);
     for (size_t s = 0; s < rep->nsources; s++) {
         const struct sn_validate_source *x = &rep->sources[s];
@@ -90,8 +150,8 @@ static void sources_text(const struct sn_validate_report *rep, struct sn_buf *b)
         sn_table_cell(&t, "%s", src);
         sn_table_cell(&t, "%zu", x->n);
         sn_table_cell(&t, "%zu", x->predicted);
-        sn_table_cell(&t, "%.2f%%", x->median_abs_pct);
-        sn_table_cell(&t, "%.2f%%", x->mean_abs_pct);
+        stats_cells(&t, &x->st);
+        pct_cell(&t, "%.2f%%", x->mean_abs_pct);
     }
     sn_buf_printf(b, "\nby source\n");
     sn_table_render(&t, b);
@@ -126,11 +186,17 @@ void sn_report_validate_text(const struct sn_validate_report *rep,
                              struct sn_buf *out)
 {
     rows_text(rep, out);
-    sn_buf_printf(out,
-                  "\n%zu of %zu rows predicted; absolute error: median "
-                  "%.2f%%, mean %.2f%%\n",
-                  rep->npredicted, rep->nrows, rep->median_abs_pct,
-                  rep->mean_abs_pct);
+    if (rep->npredicted)
+        sn_buf_printf(out,
+                      "\n%zu of %zu rows predicted; absolute error: median "
+                      "%.2f%%, mean %.2f%%\n",
+                      rep->npredicted, rep->nrows, rep->median_abs_pct,
+                      rep->mean_abs_pct);
+    else
+        sn_buf_printf(out,
+                      "\n0 of %zu rows predicted: no error to report (each "
+                      "row's reason is above)\n",
+                      rep->nrows);
     if (rep->nworst) {
         sn_buf_printf(out, "worst rows:");
         for (size_t w = 0; w < rep->nworst; w++) {
@@ -141,6 +207,41 @@ void sn_report_validate_text(const struct sn_validate_report *rep,
         sn_buf_printf(out, "\n");
     }
     sources_text(rep, out);
+    classes_text(rep, out);
+}
+
+static void stats_json(struct sn_json *j, const struct sn_validate_stats *st)
+{
+    sn_json_kint(j, "rows", (long long)st->n);
+    sn_json_kint(j, "sources", (long long)st->sources);
+    sn_json_knum(j, "median_abs_error_pct", st->median_abs_pct);
+    sn_json_knum(j, "p90_abs_error_pct", st->p90_abs_pct);
+    sn_json_knum(j, "signed_mean_error_pct", st->signed_mean_pct);
+    sn_json_knum(j, "optimistic_share", st->optimistic_share);
+}
+
+/* A band as the documents give it: its class, rows and sources, the
+ * percentiles of measured / predicted, and whether a parent stood in. */
+void sn_report_band_json(struct sn_json *j, const char *key,
+                         const struct sn_band_pick *b)
+{
+    sn_json_key(j, key);
+    if (!b) {
+        sn_json_null(j);
+        return;
+    }
+    sn_json_obj_begin(j);
+    sn_json_kstr(j, "class", b->cls);
+    sn_json_kstr(j, "label", b->label);
+    sn_json_kint(j, "rows", b->rows);
+    sn_json_kint(j, "sources", b->sources);
+    sn_json_knum(j, "p10", b->p10);
+    sn_json_knum(j, "p50", b->p50);
+    sn_json_knum(j, "p90", b->p90);
+    sn_json_kstr(j, "wanted", b->wanted);
+    sn_json_kint(j, "wanted_rows", b->wanted_rows);
+    sn_json_kbool(j, "fallback", b->fallback);
+    sn_json_obj_end(j);
 }
 
 static void row_json(struct sn_json *j, const struct sn_validate_row *r)
@@ -160,6 +261,23 @@ static void row_json(struct sn_json *j, const struct sn_validate_row *r)
         sn_json_knum(j, "step_time_s", r->result.step_time);
         sn_report_train_layout_json(j, &r->layout, SN_REPORT_LAYOUT_PRECISION);
         sn_json_kstr(j, "assumed", r->assumed);
+        sn_json_knum(j, "signed_error_pct", r->signed_pct);
+        sn_json_kbool(j, "optimistic", r->signed_pct > 0);
+        sn_json_key(j, "classes");
+        sn_json_obj_begin(j);
+        for (int d = 0; d < SN_VDIM_COUNT; d++)
+            sn_json_kstr(j,
+                         d == SN_VDIM_ARCH  ? (r->infer ? "size" : "arch")
+                         : d == SN_VDIM_GEN ? "generation"
+                         : d == SN_VDIM_STACK
+                             ? (r->infer ? "runtime" : "software")
+                             : "host",
+                         r->cls[d]);
+        sn_json_kstr(j, "source_key", r->source_key);
+        sn_json_obj_end(j);
+        sn_report_band_json(j, "loso_band", r->band_ok ? &r->band : NULL);
+        if (r->band_ok)
+            sn_json_kbool(j, "in_band", r->in_band);
         sn_json_key(j, "reason");
         sn_json_null(j);
     } else {
@@ -204,9 +322,28 @@ static void summary_json(struct sn_json *j,
         sn_json_kint(j, "predicted", (long long)x->predicted);
         sn_json_knum(j, "median_abs_error_pct", x->median_abs_pct);
         sn_json_knum(j, "mean_abs_error_pct", x->mean_abs_pct);
+        sn_json_knum(j, "p90_abs_error_pct", x->st.p90_abs_pct);
+        sn_json_knum(j, "signed_mean_error_pct", x->st.signed_mean_pct);
+        sn_json_knum(j, "optimistic_share", x->st.optimistic_share);
         sn_json_obj_end(j);
     }
     sn_json_arr_end(j);
+    sn_json_key(j, "classes");
+    sn_json_arr_begin(j);
+    for (size_t c = 0; c < rep->nclasses; c++) {
+        const struct sn_validate_class *x = &rep->classes[c];
+        sn_json_obj_begin(j);
+        sn_json_kstr(j, "dimension", x->dim_name);
+        sn_json_kstr(j, "class", x->name);
+        stats_json(j, &x->st);
+        sn_json_obj_end(j);
+    }
+    sn_json_arr_end(j);
+    sn_json_key(j, "loso");
+    sn_json_obj_begin(j);
+    sn_json_kint(j, "banded", (long long)rep->nbanded);
+    sn_json_kint(j, "in_band", (long long)rep->ncovered);
+    sn_json_obj_end(j);
     sn_json_key(j, "groups");
     sn_json_arr_begin(j);
     for (size_t g = 0; g < rep->ngroups; g++) {
@@ -243,4 +380,50 @@ void sn_report_validate_json(const struct sn_validate_report *rep,
     summary_json(&j, rep);
     sn_json_obj_end(&j);
     sn_buf_putc(out, '\n');
+}
+
+/* One end of a band to two significant digits (the percentiles of a
+ * few dozen residuals are not known closer): whole numbers with
+ * separators from 100 up. */
+static void band_end(double v, char *buf, size_t size)
+{
+    if (v >= 100 && v < 1e15) {
+        double unit = pow(10, floor(log10(v)) - 1);
+        sn_fmt_count((size_t)(round(v / unit) * unit + 0.5), buf, size);
+    } else {
+        snprintf(buf, size, "%.2g", v);
+    }
+}
+
+void sn_report_band_range(struct sn_buf *out, double v, bool lower_better,
+                          const struct sn_band_pick *b)
+{
+    char lo[32], hi[32];
+
+    if (!b || !isfinite(v)) {
+        sn_buf_printf(out, "-");
+        return;
+    }
+    /* a time is divided by measured / predicted: its band's low end
+     * comes from the high ratio */
+    band_end(lower_better ? v / b->p90 : v * b->p10, lo, sizeof(lo));
+    band_end(lower_better ? v / b->p10 : v * b->p90, hi, sizeof(hi));
+    sn_buf_printf(out, "%s-%s", lo, hi);
+}
+
+void sn_report_band_text(struct sn_buf *out, double v, bool lower_better,
+                         const struct sn_band_pick *b)
+{
+    if (!b || !isfinite(v)) {
+        sn_buf_printf(out, "no band");
+        return;
+    }
+    sn_buf_printf(out, "band ");
+    sn_report_band_range(out, v, lower_better, b);
+    sn_buf_printf(out, ", %s, %d rows from %d sources", b->label, b->rows,
+                  b->sources);
+    if (b->fallback)
+        sn_buf_printf(out, "; %s: %d rows from %d source%s", b->wanted,
+                      b->wanted_rows, b->wanted_sources,
+                      b->wanted_sources == 1 ? "" : "s");
 }

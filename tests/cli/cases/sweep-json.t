@@ -2,7 +2,7 @@
 # a sweep of supernodes grows the job: scaling against the first, no best
 args: sweep tests/fixtures/train/a100-64.yaml --set supernodes=4,8 --model gpt3-175b --gbs 64 --format json
 exit: 0
-stdout-has: "schema": "supernode.sweep/1",
+stdout-has: "schema": "supernode.sweep/2",
 stdout-has: "value": "4",
 stdout-has: "switch_chips":
 stdout-has: "ettr":

@@ -1,7 +1,7 @@
-# JSON: supernode.train/1 with the step, throughput, memory and breakdown
+# JSON: supernode.train/2 with the step, throughput, memory and breakdown
 args: sim train tests/fixtures/train/a100-64.yaml --tp 8 --pp 8 --gbs 64 --format json
 exit: 0
-stdout-has: "schema": "supernode.train/1",
+stdout-has: "schema": "supernode.train/2",
 stdout-has: "model": "gpt3-175b",
 stdout-has: "step_time_s":
 stdout-has: "tokens_per_s":

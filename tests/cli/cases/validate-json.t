@@ -1,7 +1,7 @@
 # JSON: rows with predicted, measured and error_pct, and the summary
 args: validate tests/fixtures/validation/mixed.csv --format json
 exit: 2
-stdout-has: "schema": "supernode.validate/1",
+stdout-has: "schema": "supernode.validate/2",
 stdout-has: "median_abs_error_pct":
 stdout-has: "mean_abs_error_pct":
 stdout-has: "error_pct":
