@@ -240,16 +240,61 @@ struct rates {
     double mem;    /* bytes/s streaming kernels sustain */
     double kt;     /* seconds per kernel */
     double elt;    /* bytes per GEMM input element */
+    /* the kernel table (sn/kernels.h) that rates GEMMs by shape, NULL:
+     * none; kdt the rows used; best > 0: the table is another
+     * generation's or type's, and its shape curve (rate / best) scales
+     * the calibrated rate gemm; best 0: its rates are this accelerator's */
+    const struct sn_kernel_table *tab;
+    enum sn_kernel_dtype kdt;
+    double best;
+    bool pessimistic;   /* the slower of the table and the calibration */
+    bool *extrapolated; /* set when a GEMM's rate is not measured */
 };
+
+/* Seconds of `flop` FLOPs of a kernel of kind and shape at the table's
+ * rate; -1 when the table has no row of the kind and type. */
+static double table_time(const struct rates *r, enum sn_kernel_kind kind,
+                         double M, double N, double K, double flop)
+{
+    enum sn_kernel_fit fit;
+    double f = sn_kernels_flops(r->tab, kind, r->kdt, M, N, K, &fit);
+
+    if (fit == SN_KFIT_NONE && kind == SN_KERNEL_GROUPED)
+        f = sn_kernels_flops(r->tab, SN_KERNEL_GEMM, r->kdt, M, N, K, &fit);
+    if (fit != SN_KFIT_MEASURED || r->best > 0)
+        *r->extrapolated = true;
+    if (fit == SN_KFIT_NONE || !(f > 0))
+        return -1;
+    return flop / (r->best > 0 ? r->gemm * f / r->best : f * SN__SUSTAINED);
+}
+
+/* The compute time of a GEMM (or of one expert's, grouped) of `flop`
+ * FLOPs: the kernel table's where it has the shape, else the calibrated
+ * large-GEMM rate plus the fixed cost of a kernel (which the table's
+ * measurements include); the pessimistic bound takes the slower. */
+static double gemm_compute(const struct rates *r, enum sn_kernel_kind kind,
+                           double M, double N, double K, double flop)
+{
+    double old = flop / r->gemm + r->kt, tt;
+
+    if (!r->tab) {
+        *r->extrapolated = true;
+        return old;
+    }
+    tt = table_time(r, kind, M, N, K, flop);
+    if (tt < 0)
+        return old;
+    return r->pessimistic ? fmax(tt, old) : tt;
+}
 
 /* A GEMM M x K times K x N: compute or HBM bound, whichever is slower, plus
  * the fixed cost of a kernel. */
 static double gemm(const struct rates *r, double M, double N, double K)
 {
-    double tc = 2 * M * N * K / r->gemm;
-    double tm = (r->elt * (M * K + K * N) + 2 * M * N) / r->mem;
+    double tc = gemm_compute(r, SN_KERNEL_GEMM, M, N, K, 2 * M * N * K);
+    double tm = (r->elt * (M * K + K * N) + 2 * M * N) / r->mem + r->kt;
 
-    return (tc > tm ? tc : tm) + r->kt;
+    return tc > tm ? tc : tm;
 }
 
 /* A memory-bound kernel moving `bytes`. */
@@ -269,12 +314,13 @@ static double grouped_gemm(const struct rates *r, double groups, double M,
                            double N, double K)
 {
     double Mp = M > 0 ? ceil(M / 128) * 128 : 0;
-    double tc = groups * 2 * Mp * N * K / r->gemm;
-    double tm = groups * (r->elt * (M * K + K * N) + 2 * M * N) / r->mem;
+    double tc, tm = groups * (r->elt * (M * K + K * N) + 2 * M * N) / r->mem;
 
-    if (!(groups > 0))
+    if (!(groups > 0) || !(Mp > 0))
         return 0;
-    return (tc > tm ? tc : tm) + r->kt;
+    /* the table is measured at whole tiles of rows per expert */
+    tc = gemm_compute(r, SN_KERNEL_GROUPED, Mp, N, K, groups * 2 * Mp * N * K);
+    return tc > tm + r->kt ? tc : tm + r->kt;
 }
 
 /* What one layer costs for one micro-batch on one accelerator. Compute
@@ -571,7 +617,11 @@ static int layer(struct step_ctx *c, bool moe, struct layer_cost *lc)
     default:
         break;
     }
-    if (moe && c->o->overlap_ep && (l->pp == 1 || l->vpp > 1))
+    /* the pessimistic bound does not count on the overlap either: it is a
+     * software feature (Megatron-Core's overlap_moe_expert_parallel_comm)
+     * whose attainment the model does not see */
+    if (moe && c->o->overlap_ep && !c->r.pessimistic &&
+        (l->pp == 1 || l->vpp > 1))
         ep_overlap(f - mlp_f, b - mlp_b + lc->recompute, mlp_f, mlp_b, disp,
                    comb, &ep_f, &ep_b);
     /* hidden communication still slows the compute it hides under (SM
@@ -605,6 +655,12 @@ static int zero3_layer(struct step_ctx *c, double params,
         return rc;
     fwin = lc->fwd;
     bwin = lc->bwd + lc->recompute;
+    /* the pessimistic bound: prefetching each layer's gather under its
+     * neighbour's compute is a feature of the software (FSDP's prefetch,
+     * its memory and stream scheduling) that the model does not see
+     * achieved; the plain end of that band leaves it exposed */
+    if (c->r.pessimistic)
+        fwin = bwin = 0;
     ef = ag > fwin ? ag - fwin : 0;
     eb = ag + rs > bwin ? ag + rs - bwin : 0;
     *exposed = ef + eb;
@@ -838,9 +894,53 @@ struct pipe_stages {
 
 /* Fills the step context: the layout, the kernel rates of its data type
  * and the cost of one TP collective of a micro-batch's activations. */
+/* The kernel table for layout l's GEMMs: the loaded one, or the
+ * generation's shipped one, when it has rows of the layout's type; for
+ * the pessimistic bound otherwise the shape curve of a table that has
+ * (the same generation's other type, or Hopper's FP8 rows). */
+static void pick_table(struct rates *r, const struct sn_train *t,
+                       const struct sn_train_layout *l, bool pessimistic)
+{
+    static const enum sn_kernel_dtype kdt[SN_DTYPE_COUNT] = {
+        SN_KDT_BF16, SN_KDT_FP16, SN_KDT_FP8, SN_KDT_FP4};
+    const struct sn_kernel_table *own =
+        t->sys.kernels ? t->sys.kernels
+                       : sn_kernels_shipped(t->sys.accel, NULL);
+    enum sn_kernel_dtype want = kdt[l->dtype];
+
+    r->pessimistic = pessimistic;
+    r->tab = NULL;
+    r->best = 0;
+    r->kdt = want;
+    for (size_t i = 0; own && i < own->npoints; i++)
+        if (own->points[i].dtype == want) {
+            r->tab = own;
+            return;
+        }
+    if (!pessimistic)
+        return;
+    {
+        const struct sn_kernel_table *ref = own;
+        double best = sn_kernels_best(ref, want);
+        if (!(best > 0)) {
+            want = SN_KDT_FP8;
+            best = sn_kernels_best(ref, want);
+        }
+        if (!(best > 0)) {
+            ref = sn_kernels_reference();
+            want = SN_KDT_FP8;
+            best = sn_kernels_best(ref, want);
+        }
+        r->tab = ref;
+        r->kdt = want;
+        r->best = best;
+    }
+}
+
 static int step_init(struct step_ctx *c, struct sn_train *t,
                      const struct sn_train_layout *l,
-                     const struct sn_train_opts *o, struct sn_error *err)
+                     const struct sn_train_opts *o, bool pessimistic,
+                     bool *extrapolated, struct sn_error *err)
 {
     const struct sn__dims *d = &t->d;
     const struct sn_train_calib *k = &t->sys.calib;
@@ -853,6 +953,8 @@ static int step_init(struct step_ctx *c, struct sn_train *t,
     c->err = err;
     c->r.mem = t->sys.hbm_bw * k->mem_eff;
     c->r.kt = k->kernel_time;
+    pick_table(&c->r, t, l, pessimistic);
+    c->r.extrapolated = extrapolated;
     if (l->dtype == SN_DTYPE_FP8) {
         c->r.gemm = t->sys.fp8_flops * k->gemm_eff_fp8;
         c->r.elt = 1;
@@ -1020,10 +1122,10 @@ static void step_rates(struct sn_train *t, const struct sn_train_layout *l,
         r->limit = SN_LIMIT_BUBBLE;
 }
 
-int sn__train_predict(struct sn_train *t, const struct sn_train_layout *l,
-                      const struct sn_train_opts *o,
-                      const struct sn_train_memory *mem,
-                      struct sn_train_result *r, struct sn_error *err)
+static int predict(struct sn_train *t, const struct sn_train_layout *l,
+                   const struct sn_train_opts *o,
+                   const struct sn_train_memory *mem, bool pessimistic,
+                   struct sn_train_result *r, struct sn_error *err)
 {
     struct step_ctx c;
     struct layer_cost dense, moe;
@@ -1048,7 +1150,7 @@ int sn__train_predict(struct sn_train *t, const struct sn_train_layout *l,
     assert(l->mbs >= 1 && l->dp >= 1);
     m = l->gbs / (l->mbs * l->dp);
 
-    rc = step_init(&c, t, l, o, err);
+    rc = step_init(&c, t, l, o, pessimistic, &r->kernels_extrapolated, err);
     if (rc)
         return rc;
     rc = layer(&c, false, &dense);
@@ -1092,4 +1194,29 @@ int sn__train_predict(struct sn_train *t, const struct sn_train_layout *l,
     step_parts(l, &ps, m, p2p, dp_exp, opt, r);
     step_rates(t, l, o, mem, r);
     return SN_OK;
+}
+
+int sn__train_predict(struct sn_train *t, const struct sn_train_layout *l,
+                      const struct sn_train_opts *o,
+                      const struct sn_train_memory *mem,
+                      struct sn_train_result *r, struct sn_error *err)
+{
+    return predict(t, l, o, mem, false, r, err);
+}
+
+int sn_train_predict_bound(struct sn_train *t, const struct sn_train_layout *l,
+                           const struct sn_train_opts *o,
+                           struct sn_train_result *r, struct sn_error *err)
+{
+    return predict(t, l, o, NULL, true, r, err);
+}
+
+int sn__train_predict_pessimistic(struct sn_train *t,
+                                  const struct sn_train_layout *l,
+                                  const struct sn_train_opts *o,
+                                  const struct sn_train_memory *mem,
+                                  struct sn_train_result *r,
+                                  struct sn_error *err)
+{
+    return predict(t, l, o, mem, true, r, err);
 }
