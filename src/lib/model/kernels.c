@@ -146,10 +146,8 @@ double sn_kernels_flops(const struct sn_kernel_table *t,
         wsum += 1 / d2;
         fsum += p->flops / d2;
         /* keep the NEAREST closest, sorted by distance */
-        {
+        if (nnear < NEAREST || d2 < near_d[NEAREST - 1]) {
             int j = nnear < NEAREST ? nnear++ : NEAREST - 1;
-            if (j == NEAREST - 1 && nnear == NEAREST && d2 >= near_d[j])
-                continue;
             while (j > 0 && near_d[j - 1] > d2) {
                 near_d[j] = near_d[j - 1];
                 near_f[j] = near_f[j - 1];

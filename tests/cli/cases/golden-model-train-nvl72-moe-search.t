@@ -3,46 +3,46 @@ args: sim train examples/gb200-nvl72.yaml --model deepseek-v3 --search --top 4 -
 exit: 0
 stdout-has: DeepSeek-V3 (MoE, MLA) on 72 x gb200-nvl72 (gb200-nvl72, 72 per scale-up domain)
 stdout-has: global batch 1152 x 4096 tokens, bf16; MFU against the dense bf16 peak, 2500.0 TFLOP/s
-stdout-has: searched 6894 layouts that pass the rules, 16 fit in memory, in
+stdout-has: searched 8484 layouts that pass the rules, 16 fit in memory, in
 stdout-has: #  tp  pp  dp  cp  ep  etp  vpp  mbs  recompute  zero  step s  tokens/s    MFU    GiB  limited by
-stdout-has: 1   8   1   9   1   1    8    1    4       full  3     28.862    163486  26.5%  170.2  communication 24%
-stdout-has: 2   8   1   9   1   8    1    1    4       full  3     30.021    157176  25.5%  170.2  communication 31%
-stdout-has: 3   4   1  18   1   2    4    1    2       full  3     31.837    148212  24.0%  170.2  communication 39%
-stdout-has: 4   4   1  18   1   8    1    1    2       full  3     32.366    145787  23.6%  170.2  communication 40%
-stdout-has: layout #2: tp 8  pp 1  dp 9  cp 1  ep 8  vpp 1  mbs 4  gbs 1152  seq 4096  recompute full  zero 3  sp on  dtype bf16  etp 1
+stdout-has: 1   8   1   9   1   1    8    1    4       full  3     55.809     84549  13.7%  170.2  communication 49%
+stdout-has: 2   4   1  18   1   2    4    1    2       full  3     61.041     77303  12.5%  170.2  communication 58%
+stdout-has: 3   4   1  18   1   8    1    1    2       full  3     63.837     73917  12.0%  170.2  communication 61%
+stdout-has: 4   8   1   9   1   8    1    1    4       full  3     63.902     73841  12.0%  170.2  communication 58%
+stdout-has: layout #2: tp 4  pp 1  dp 18  cp 1  ep 2  vpp 1  mbs 2  gbs 1152  seq 4096  recompute full  zero 3  sp on  dtype bf16  etp 4
 stdout-has: memory per accelerator (pipeline stage 0)
 stdout-has:                   GiB
-stdout-has:   weights       17.68
-stdout-has:   gradients     35.36
-stdout-has:   optimizer    106.08
+stdout-has:   weights       17.67
+stdout-has:   gradients     35.34
+stdout-has:   optimizer    106.01
 stdout-has:   activations    1.70
 stdout-has:   logits         1.48
-stdout-has:   buffers        7.87
-stdout-has:   total        170.16
-stdout-has:   fits: 170.16 of 173.23 GiB HBM (3.07 GiB free)
+stdout-has:   buffers        8.00
+stdout-has:   total        170.19
+stdout-has:   fits: 170.19 of 173.23 GiB HBM (3.04 GiB free)
 stdout-has: step time (32 micro-batches per pipeline)
 stdout-has:              seconds   share
-stdout-has:   forward     5.3299   17.8%
-stdout-has:   backward   10.3426   34.5%
-stdout-has:   recompute   5.0623   16.9%
-stdout-has:   tp          0.2909    1.0%
+stdout-has:   forward     6.6174   10.8%
+stdout-has:   backward   12.9537   21.2%
+stdout-has:   recompute   6.2726   10.3%
+stdout-has:   tp          0.1206    0.2%
 stdout-has:   cp          0.0000    0.0%
-stdout-has:   ep          1.2131    4.0%
+stdout-has:   ep          5.2976    8.7%
 stdout-has:   pp          0.0000    0.0%
 stdout-has:   bubble      0.0000    0.0%
-stdout-has:   dp          7.7320   25.8%
-stdout-has:   optimizer   0.0504    0.2%
-stdout-has:   step       30.0212  100.0%
+stdout-has:   dp         29.7283   48.7%
+stdout-has:   optimizer   0.0504    0.1%
+stdout-has:   step       61.0406  100.0%
 stdout-has: throughput
-stdout-has:   tokens/s               157176 (2183.0 per accelerator)
-stdout-has:   model TFLOP/s per GPU  637.1
-stdout-has:   MFU                    25.5% of the bf16 peak, 2500.0 TFLOP/s (model FLOPs: 72-coefficient formula per GEMM, no recompute)
-stdout-has:   HFU                    33.8% (with recompute: 96-coefficient for full)
-stdout-has:   limited by             communication 31%
-stdout-has: against #1 (28.862 s), where the 1.159 s go:
-stdout-has:   forward    -0.2717 s
-stdout-has:   backward   -0.5433 s
-stdout-has:   recompute  -0.2717 s
-stdout-has:   ep         +1.2131 s
-stdout-has:   dp         +1.0323 s
+stdout-has:   tokens/s               77303 (1073.6 per accelerator)
+stdout-has:   model TFLOP/s per GPU  313.3
+stdout-has:   MFU                    12.5% of the bf16 peak, 2500.0 TFLOP/s (model FLOPs: 72-coefficient formula per GEMM, no recompute)
+stdout-has:   HFU                    16.6% (with recompute: 96-coefficient for full)
+stdout-has:   limited by             communication 58%
+stdout-has: against #1 (55.809 s), where the 5.232 s go:
+stdout-has:   forward    -0.6378 s
+stdout-has:   backward   -1.2194 s
+stdout-has:   recompute  -0.6460 s
+stdout-has:   ep         +5.2976 s
+stdout-has:   dp         +2.5886 s
 stderr-empty:
