@@ -182,9 +182,11 @@ static int try_options(struct search *c, int tp, int pp, int dp, int cp, int ep,
         if (s->fixed_recompute && rcv != (int)s->recompute)
             continue;
         /* fused attention already recomputes the scores: selective is
-         * the same layout as none */
+         * the same layout as none, except with MLA, whose up-projections
+         * it recomputes (Megatron-Core's recompute_modules mla_up_proj,
+         * the DeepSeek-V3 recipes' choice) */
         if (!s->fixed_recompute && c->o->flash_attention &&
-            rcv == SN_RECOMPUTE_SELECTIVE)
+            rcv == SN_RECOMPUTE_SELECTIVE && c->m->kv_lora_rank <= 0)
             continue;
         for (int z = 0; z <= 3; z++) {
             struct sn_train_layout l = {

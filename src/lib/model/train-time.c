@@ -26,12 +26,23 @@ struct memo_slot {
 
 #define MEMO_MAX ((size_t)1 << 20) /* slots; beyond this, no caching */
 
+/* Kernel-table answers by shape: the search asks for the same shapes
+ * for many layouts. Direct-mapped; a miss recomputes. */
+struct kcache_slot {
+    double m, n, k, flops;
+    const struct sn_kernel_table *tab;
+    uint8_t kind, dtype, fit, used;
+};
+
+#define KCACHE_SLOTS 4096
+
 struct sn_train {
     struct sn_model_info model;
     struct sn__dims d;
     struct sn_train_system sys;
     struct memo_slot *memo;
     size_t memo_cap, memo_n;
+    struct kcache_slot *kcache;
 };
 
 int sn_train_new(const struct sn_model_info *m,
@@ -56,6 +67,7 @@ int sn_train_new(const struct sn_model_info *m,
     sn__dims_init(m, &t->d);
     t->memo_cap = 1024;
     t->memo = sn_xcalloc(t->memo_cap, sizeof(*t->memo));
+    t->kcache = sn_xcalloc(KCACHE_SLOTS, sizeof(*t->kcache));
     *out = t;
     return SN_OK;
 }
@@ -65,6 +77,7 @@ void sn_train_free(struct sn_train *t)
     if (!t)
         return;
     free(t->memo);
+    free(t->kcache);
     free(t);
 }
 
@@ -249,7 +262,32 @@ struct rates {
     double best;
     bool pessimistic;   /* the slower of the table and the calibration */
     bool *extrapolated; /* set when a GEMM's rate is not measured */
+    struct kcache_slot *kcache; /* the model's cache of table answers */
 };
+
+/* sn_kernels_flops through the cache. */
+static double table_flops(const struct rates *r, enum sn_kernel_kind kind,
+                          double M, double N, double K, enum sn_kernel_fit *fit)
+{
+    uint64_t key[4];
+    struct kcache_slot *s;
+    double f;
+
+    memcpy(&key[0], &M, sizeof(M));
+    memcpy(&key[1], &N, sizeof(N));
+    memcpy(&key[2], &K, sizeof(K));
+    key[3] = (uint64_t)kind << 8 | (uint64_t)r->kdt;
+    s = &r->kcache[sn_hash64(key, sizeof(key), 0x6b) % KCACHE_SLOTS];
+    if (s->used && s->m == M && s->n == N && s->k == K && s->tab == r->tab &&
+        s->kind == kind && s->dtype == r->kdt) {
+        *fit = (enum sn_kernel_fit)s->fit;
+        return s->flops;
+    }
+    f = sn_kernels_flops(r->tab, kind, r->kdt, M, N, K, fit);
+    *s = (struct kcache_slot){
+        M, N, K, f, r->tab, (uint8_t)kind, (uint8_t)r->kdt, (uint8_t)*fit, 1};
+    return f;
+}
 
 /* Seconds of `flop` FLOPs of a kernel of kind and shape at the table's
  * rate; -1 when the table has no row of the kind and type. */
@@ -257,10 +295,10 @@ static double table_time(const struct rates *r, enum sn_kernel_kind kind,
                          double M, double N, double K, double flop)
 {
     enum sn_kernel_fit fit;
-    double f = sn_kernels_flops(r->tab, kind, r->kdt, M, N, K, &fit);
+    double f = table_flops(r, kind, M, N, K, &fit);
 
     if (fit == SN_KFIT_NONE && kind == SN_KERNEL_GROUPED)
-        f = sn_kernels_flops(r->tab, SN_KERNEL_GEMM, r->kdt, M, N, K, &fit);
+        f = table_flops(r, SN_KERNEL_GEMM, M, N, K, &fit);
     if (fit != SN_KFIT_MEASURED || r->best > 0)
         *r->extrapolated = true;
     if (fit == SN_KFIT_NONE || !(f > 0))
@@ -320,6 +358,14 @@ static double grouped_gemm(const struct rates *r, double groups, double M,
         return 0;
     /* the table is measured at whole tiles of rows per expert */
     tc = gemm_compute(r, SN_KERNEL_GROUPED, Mp, N, K, groups * 2 * Mp * N * K);
+    /* the pessimistic bound: a cuBLAS-based grouped GEMM launches one GEMM
+     * per local expert (tgale96/grouped_gemm's CublasGroupedGemm loop,
+     * TransformerEngine's multi-stream cuBLAS path), each with the fixed
+     * cost of a kernel; MegaBlocks PR #24 recommends expert parallelism
+     * "to keep per-device expert counts low, which is important for
+     * efficiency with the current cuBLAS-based grouped GEMM kernels" */
+    if (r->pessimistic)
+        tc += (groups - 1) * r->kt;
     return tc > tm + r->kt ? tc : tm + r->kt;
 }
 
@@ -461,6 +507,16 @@ static int ep_a2a(struct step_ctx *c, enum comm_kind kind, double bytes,
                        &up, c->err);
     *sec = rc ? 0 : fmax(out, up);
     return rc;
+}
+
+/* Whether the EP group (ep ranks at stride etp) lies in one scale-up
+ * domain. */
+static bool ep_in_domain(const struct step_ctx *c)
+{
+    const struct sn_train_layout *l = c->l;
+    int etp = l->etp > 0 ? l->etp : l->tp, dom = c->t->sys.domain;
+
+    return dom <= 0 || (l->ep * etp <= dom && dom % (l->ep * etp) == 0);
 }
 
 /* The MLP of a MoE layer for one micro-batch: forward and backward compute
@@ -617,10 +673,12 @@ static int layer(struct step_ctx *c, bool moe, struct layer_cost *lc)
     default:
         break;
     }
-    /* the pessimistic bound does not count on the overlap either: it is a
-     * software feature (Megatron-Core's overlap_moe_expert_parallel_comm)
-     * whose attainment the model does not see */
-    if (moe && c->o->overlap_ep && !c->r.pessimistic &&
+    /* the pessimistic bound counts on the overlap only inside one
+     * scale-up domain: across the network a dropless dispatch makes the
+     * host wait for the GPU's token counts (DeepEP's normal kernels, "the
+     * CPU wait for GPU's signal"; reference/prediction-mechanisms.md), and
+     * the overlap is a software feature the model does not see achieved */
+    if (moe && c->o->overlap_ep && (!c->r.pessimistic || ep_in_domain(c)) &&
         (l->pp == 1 || l->vpp > 1))
         ep_overlap(f - mlp_f, b - mlp_b + lc->recompute, mlp_f, mlp_b, disp,
                    comb, &ep_f, &ep_b);
@@ -955,6 +1013,7 @@ static int step_init(struct step_ctx *c, struct sn_train *t,
     c->r.kt = k->kernel_time;
     pick_table(&c->r, t, l, pessimistic);
     c->r.extrapolated = extrapolated;
+    c->r.kcache = t->kcache;
     if (l->dtype == SN_DTYPE_FP8) {
         c->r.gemm = t->sys.fp8_flops * k->gemm_eff_fp8;
         c->r.elt = 1;

@@ -2,9 +2,9 @@
 # every line of the text but the search's own run time, which varies
 args: sim train tests/fixtures/train/a100-64.yaml --model gpt3-175b --gbs 64 --search --top 5 --explain 2
 exit: 0
-stderr-empty:
 stdout-has: GPT-3 175B on 64 x a100-sxm4-80gb (a100-64, 8 per scale-up domain)
 stdout-has: global batch 64 x 2048 tokens, bf16; MFU against the dense bf16 peak, 312.0 TFLOP/s
+stdout-has: searched 1398 layouts that pass the rules, 282 fit in memory, in
 stdout-has: #  tp  pp  dp  cp  ep  vpp  mbs  recompute  zero  step s  tokens/s    MFU   GiB  limited by
 stdout-has: 1   8   8   1   1   1    6    2       none  0     12.405     10566  57.0%  69.8  compute
 stdout-has: 2   8   8   1   1   1    4    2       none  0     12.616     10389  56.0%  71.1  compute
@@ -43,4 +43,4 @@ stdout-has:   HFU                    56.0% (with recompute: 96-coefficient for f
 stdout-has:   limited by             compute
 stdout-has: against #1 (12.405 s), where the 0.211 s go:
 stdout-has:   bubble     +0.2108 s
-stdout-has: searched 1398 layouts that pass the rules, 282 fit in memory, in 
+stderr-empty:

@@ -2,10 +2,11 @@
 # every line of the text but the search's own run time, which varies
 args: sim train examples/dgx-h100-superpod-su.yaml --model gpt3-175b --gbs 256 --search --top 8 --explain 2
 exit: 0
-stderr-empty:
 stdout-has: GPT-3 175B on 248 x h100-sxm5-80gb (dgx-h100-superpod-1su, 8 per scale-up domain)
 stdout-has: global batch 256 x 2048 tokens, bf16; MFU against the dense bf16 peak, 989.4 TFLOP/s
+stdout-has: searched 170 layouts that pass the rules, 87 fit in memory, in
 stdout-has: #  tp  pp  dp  cp  ep  vpp  mbs  recompute  zero  step s  tokens/s    MFU   GiB  limited by
+stdout-has: 1   8  31   1   1   1    1    2       none  0      6.451     81276  35.7%  42.1  bubble 15%
 stdout-has: 2   8  31   1   1   1    1    1       none  0      6.758     77585  34.0%  30.4  compute
 stdout-has: 3   4  31   2   1   1    1    1       none  1      7.189     72931  32.0%  47.4  bubble 15%
 stdout-has: 4   4  31   2   1   1    1    2       none  1      7.201     72808  31.9%  70.7  bubble 26%
@@ -42,10 +43,11 @@ stdout-has:   tokens/s               77585 (312.8 per accelerator)
 stdout-has:   model TFLOP/s per GPU  336.8
 stdout-has:   MFU                    34.0% of the bf16 peak, 989.4 TFLOP/s (model FLOPs: 72-coefficient formula per GEMM, no recompute)
 stdout-has:   HFU                    34.0% (with recompute: 96-coefficient for full)
+stdout-has:   limited by             compute
 stdout-has: against #1 (6.451 s), where the 0.307 s go:
 stdout-has:   forward    +0.2440 s
 stdout-has:   backward   +0.4874 s
 stdout-has:   tp         +0.0066 s
 stdout-has:   pp         -0.0078 s
 stdout-has:   bubble     -0.4234 s
-stdout-has: searched 170 layouts that pass the rules, 87 fit in memory, in 
+stderr-empty:

@@ -3,9 +3,11 @@ args: sim train examples/dgx-h100-superpod-16su.yaml --model llama3-70b --gpus 4
 exit: 0
 stdout-has: Llama 3 70B on 4096 x h100-sxm5-80gb (dgx-h100-superpod-16su, 8 per scale-up domain)
 stdout-has: global batch 512 x 8192 tokens, bf16; MFU against the dense bf16 peak, 989.4 TFLOP/s
+stdout-has: searched 482 layouts that pass the rules, 444 fit in memory, in
 stdout-has: #  tp  pp   dp  cp  ep  vpp  mbs  recompute  zero  step s  tokens/s    MFU   GiB  limited by
 stdout-has: 1   8   1  512   1   1    1    1       none  1      1.156   3628720  43.1%  73.0  communication 15%
 stdout-has: 2   8   1  512   1   1    1    1       none  2      1.156   3628720  43.1%  40.2  communication 15%
+stdout-has: 3   8   2  256   1   1    8    1       none  2      1.342   3125319  37.1%  31.3  communication 21%
 stdout-has: layout #3: tp 8  pp 2  dp 256  cp 1  ep 1  vpp 8  mbs 1  gbs 512  seq 8192  recompute none  zero 2  sp on  dtype bf16
 stdout-has: memory per accelerator (pipeline stage 0)
 stdout-has:                  GiB
@@ -35,6 +37,7 @@ stdout-has:   tokens/s               3125319 (763.0 per accelerator)
 stdout-has:   model TFLOP/s per GPU  367.3
 stdout-has:   MFU                    37.1% of the bf16 peak, 989.4 TFLOP/s (model FLOPs: 72-coefficient formula per GEMM, no recompute)
 stdout-has:   HFU                    37.1% (with recompute: 96-coefficient for full)
+stdout-has:   limited by             communication 21%
 stdout-has: against #1 (1.156 s), where the 0.186 s go:
 stdout-has:   forward    +0.0062 s
 stdout-has:   backward   +0.0092 s
@@ -42,5 +45,4 @@ stdout-has:   tp         +0.0007 s
 stdout-has:   pp         +0.0007 s
 stdout-has:   bubble     +0.0613 s
 stdout-has:   dp         +0.1080 s
-stdout-has: searched 482 layouts that pass the rules, 444 fit in memory, in
 stderr-empty:

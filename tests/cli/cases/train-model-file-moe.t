@@ -2,7 +2,7 @@
 args: sim train examples/gb200-nvl72.yaml --model examples/models/deepseek-v3.yaml --gpus 72 --search --top 2
 exit: 0
 stdout-has: DeepSeek-V3 (MoE, MLA), from a model file on 72 x gb200-nvl72 (gb200-nvl72, 72 per scale-up domain)
-stdout-has: searched 8484 layouts that pass the rules, 16 fit in memory, in
-stdout-has: 1   8   1   9   1   1    8    1    4       full  3     55.809     84549  13.7%  170.2  communication 49%
-stdout-has: 2   4   1  18   1   2    4    1    2       full  3     61.041     77303  12.5%  170.2  communication 58%
+stdout-has: searched 12726 layouts that pass the rules, 16 fit in memory, in
+stdout-has: 1   4   1  18   1   8    1    1    2       full  3     57.989     81370  13.2%  170.2  communication 54%
+stdout-has: 2   8   1   9   1   8    1    1    4       full  3     58.055     81278  13.2%  170.2  communication 49%
 stderr-empty:
