@@ -25,6 +25,7 @@ struct train_opts {
     int sp;              /* -1 not given, 0 off, 1 on */
     bool legacy;         /* 2021-22 Megatron-LM software */
     double moe_capacity; /* 0: forced-balanced routing */
+    const char *kernels; /* --kernels FILE: a measured kernel table */
     bool search;
     long long top;
     long long explain; /* 0: none; K: the K-th of the search */
@@ -98,6 +99,9 @@ static int parse(int argc, char **argv, struct train_opts *o)
                                        v);
         } else if ((v = cli_opt_value(argc, argv, &i, "--output", NULL, &rc))) {
             o->output = v;
+        } else if ((v = cli_opt_value(argc, argv, &i, "--kernels", NULL,
+                                      &rc))) {
+            o->kernels = v;
         } else if ((v = cli_opt_value(argc, argv, &i, "--recompute", NULL,
                                       &rc))) {
             if (pick("--recompute", v, rc_names, &o->recompute))
@@ -250,6 +254,7 @@ struct train_run {
     struct sn_train_model_file mf;
     const struct sn_model_info *m;
     struct sn_train *t;
+    struct sn_kernel_table *kernels; /* --kernels, or NULL */
     struct sn_train_opts so;
     struct sn_train_layout l;
     struct sn_goodput_result g;
@@ -298,6 +303,14 @@ static int setup(struct train_run *x, int argc, char **argv)
                                x->gpus, total);
     if (sn_train_env_init(&x->env, &x->spec, &err))
         return cli_fail(&err);
+    /* a measured table replaces the generation's shipped one */
+    if (x->o.kernels) {
+        if (sn_kernels_load(x->o.kernels, &x->kernels, &err)) {
+            sn_error_prefix(&err, "--kernels");
+            return cli_fail(&err);
+        }
+        x->env.sys.kernels = x->kernels;
+    }
     if (sn_train_new(x->m, &x->env.sys, &x->t, &err))
         return cli_fail(&err);
     if (x->o.legacy)
@@ -435,6 +448,7 @@ int sn_cli_sim_train(int argc, char **argv)
         rc = SN_EXIT_CHECK;
 out:
     sn_train_free(x.t);
+    sn_kernels_free(x.kernels);
     sn_train_env_release(&x.env);
     sn_spec_release(&x.spec);
     sn_buf_release(&out);

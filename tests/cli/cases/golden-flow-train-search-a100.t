@@ -41,6 +41,7 @@ stdout-has:   model TFLOP/s per GPU  174.7
 stdout-has:   MFU                    56.0% of the bf16 peak, 312.0 TFLOP/s (model FLOPs: 72-coefficient formula per GEMM, no recompute)
 stdout-has:   HFU                    56.0% (with recompute: 96-coefficient for full)
 stdout-has:   limited by             compute
+stdout-has:   GEMM rates             extrapolated (a shape or type outside the measured kernel tables)
 stdout-has: against #1 (12.405 s), where the 0.211 s go:
 stdout-has:   bubble     +0.2108 s
 stderr-empty:

@@ -44,6 +44,7 @@ stdout-has:   model TFLOP/s per GPU  336.8
 stdout-has:   MFU                    34.0% of the bf16 peak, 989.4 TFLOP/s (model FLOPs: 72-coefficient formula per GEMM, no recompute)
 stdout-has:   HFU                    34.0% (with recompute: 96-coefficient for full)
 stdout-has:   limited by             compute
+stdout-has:   GEMM rates             extrapolated (a shape or type outside the measured kernel tables)
 stdout-has: against #1 (6.451 s), where the 0.307 s go:
 stdout-has:   forward    +0.2440 s
 stdout-has:   backward   +0.4874 s

@@ -39,6 +39,7 @@ stdout-has:   model TFLOP/s per GPU  329.5
 stdout-has:   MFU                    13.2% of the bf16 peak, 2500.0 TFLOP/s (model FLOPs: 72-coefficient formula per GEMM, no recompute)
 stdout-has:   HFU                    17.5% (with recompute: 96-coefficient for full)
 stdout-has:   limited by             communication 49%
+stdout-has:   GEMM rates             extrapolated (a shape or type outside the measured kernel tables)
 stdout-has: against #1 (57.989 s), where the 0.066 s go:
 stdout-has:   forward    +0.6378 s
 stdout-has:   backward   +1.2194 s

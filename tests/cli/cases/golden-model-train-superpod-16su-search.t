@@ -38,6 +38,7 @@ stdout-has:   model TFLOP/s per GPU  367.3
 stdout-has:   MFU                    37.1% of the bf16 peak, 989.4 TFLOP/s (model FLOPs: 72-coefficient formula per GEMM, no recompute)
 stdout-has:   HFU                    37.1% (with recompute: 96-coefficient for full)
 stdout-has:   limited by             communication 21%
+stdout-has:   GEMM rates             extrapolated (a shape or type outside the measured kernel tables)
 stdout-has: against #1 (1.156 s), where the 0.186 s go:
 stdout-has:   forward    +0.0062 s
 stdout-has:   backward   +0.0092 s
