@@ -784,6 +784,8 @@ static void predict_row(struct owned *own, char **f, int line,
         row->unknown = strstr(row->reason, "not in the catalog") != NULL;
         return;
     }
+    row->train_model = m;
+    row->notes = f[C_NOTES];
 
     sn__validate_lower(f[C_OTHER], other, sizeof(other));
     sn__validate_lower(f[C_NOTES], notes, sizeof(notes));
@@ -797,6 +799,7 @@ static void predict_row(struct owned *own, char **f, int line,
     if (!e)
         return;
     row_stack(e, other, notes, zero, &l, &o);
+    row->train_opts = o;
     row_precision(f[C_PRECISION], e, &l, row);
     l.seq = m.seq;
     if (searched) {
