@@ -96,9 +96,8 @@ int sn_kernels_load(const char *path, struct sn_kernel_table **out,
 int sn_kernels_parse(const char *name, const char *text, size_t len,
                      struct sn_kernel_table **out, struct sn_error *err);
 
-/* Writes t in the file format to `f` (a FILE *); returns SN_OK or SN_EIO. */
-int sn_kernels_write(const struct sn_kernel_table *t, void *f,
-                     struct sn_error *err);
+/* Appends t in the file format to b (the sources double-quoted). */
+void sn_kernels_format(const struct sn_kernel_table *t, struct sn_buf *b);
 
 void sn_kernels_free(struct sn_kernel_table *t);
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "sn/bench.h"
 #include "sn/kernels.h"
 #include "sn/train.h"
 #include "train-models.h"
@@ -96,7 +97,7 @@ static void test_kernels_file_parses_and_round_trips(void)
     struct sn_kernel_table *t = NULL, *u = NULL;
     struct sn_error err;
     char buf[4096];
-    FILE *f;
+    struct sn_buf b = SN_BUF_INIT;
     size_t n;
 
     REQUIRE(sn_kernels_parse("k.csv", GOOD, strlen(GOOD), &t, &err) == SN_OK);
@@ -106,12 +107,11 @@ static void test_kernels_file_parses_and_round_trips(void)
     CHECK(t->points[0].flops == 600e12);
     CHECK(!strcmp(t->points[0].source, "cuBLAS, bench kernels"));
     CHECK(t->points[1].kind == SN_KERNEL_GROUPED && t->points[1].m == 256);
-    f = tmpfile();
-    REQUIRE(f);
-    REQUIRE(sn_kernels_write(t, f, &err) == SN_OK);
-    rewind(f);
-    n = fread(buf, 1, sizeof(buf) - 1, f);
-    fclose(f);
+    sn_kernels_format(t, &b);
+    REQUIRE(b.len < sizeof(buf));
+    memcpy(buf, b.data, b.len);
+    n = b.len;
+    sn_buf_release(&b);
     buf[n] = '\0';
     REQUIRE(sn_kernels_parse("w.csv", buf, n, &u, &err) == SN_OK);
     REQUIRE(u->npoints == 2);
@@ -247,7 +247,44 @@ static void test_prediction_moves_with_the_loaded_table(void)
     CHECK(f1 - g1 > 0); /* the rest: attention, norms, activations */
 }
 
+/* bench kernels on the cpu backend: a row per reference shape, scaled,
+ * at a positive rate, in the file sim train --kernels reads; options out
+ * of range refused. */
+static void test_bench_kernels_cpu_writes_a_readable_table(void)
+{
+    struct sn_bench_kernels_opts o;
+    struct sn_kernel_table *t = NULL, *u = NULL;
+    struct sn_buf b = SN_BUF_INIT;
+    struct sn_error err;
+    const struct sn_kernel_table *ref = sn_kernels_reference();
+
+    sn_bench_kernels_opts_init(&o);
+    o.scale = 64;
+    o.iters = 1;
+    REQUIRE(sn_bench_kernels(&o, &t, &err) == SN_OK);
+    REQUIRE(t->npoints == ref->npoints);
+    for (size_t i = 0; i < t->npoints; i++) {
+        CHECK(t->points[i].flops > 0);
+        CHECK(t->points[i].dtype == SN_KDT_FP32);
+        CHECK(t->points[i].kind == ref->points[i].kind);
+        CHECK(t->points[i].n == fmax(16, ceil(ref->points[i].n / 64)));
+    }
+    sn_kernels_format(t, &b);
+    REQUIRE(sn_kernels_parse("cpu.csv", b.data, b.len, &u, &err) == SN_OK);
+    CHECK(u->npoints == t->npoints);
+    CHECK(fabs(u->points[3].flops / t->points[3].flops - 1) < 1e-5);
+    sn_buf_release(&b);
+    sn_kernels_free(t);
+    sn_kernels_free(u);
+    o.scale = 0;
+    CHECK(sn_bench_kernels(&o, &t, &err) == SN_EINPUT && !t);
+    o.scale = 8;
+    o.backend = SN_BENCH_CUDA;
+    CHECK(sn_bench_kernels(&o, &t, &err) == SN_ENOTSUP && !t);
+}
+
 static const struct sn_test cases[] = {
+    T(test_bench_kernels_cpu_writes_a_readable_table),
     T(test_kernels_exact_on_a_measured_row),
     T(test_kernels_interpolate_between_neighbours),
     T(test_kernels_below_the_range_take_the_slowest_neighbour),

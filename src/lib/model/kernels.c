@@ -438,25 +438,16 @@ int sn_kernels_load(const char *path, struct sn_kernel_table **out,
     return rc;
 }
 
-int sn_kernels_write(const struct sn_kernel_table *t, void *fp,
-                     struct sn_error *err)
+void sn_kernels_format(const struct sn_kernel_table *t, struct sn_buf *b)
 {
-    FILE *f = fp;
-
-    fprintf(f, "kind,dtype,m,n,k,tflops,source\n");
+    sn_buf_printf(b, "kind,dtype,m,n,k,tflops,source\n");
     for (size_t i = 0; i < t->npoints; i++) {
         const struct sn_kernel_point *p = &t->points[i];
         const char *s = p->source ? p->source : "";
-        fprintf(f, "%s,%s,%.0f,%.0f,%.0f,%.6g,\"", kind_names[p->kind],
-                dtype_names[p->dtype], p->m, p->n, p->k, p->flops / 1e12);
-        for (; *s; s++) {
-            if (*s == '"')
-                fputc('"', f);
-            fputc(*s, f);
-        }
-        fputs("\"\n", f);
+        sn_buf_printf(b, "%s,%s,%.0f,%.0f,%.0f,%.6g,\"", kind_names[p->kind],
+                      dtype_names[p->dtype], p->m, p->n, p->k, p->flops / 1e12);
+        for (; *s; s++)
+            sn_buf_printf(b, *s == '"' ? "\"\"" : "%c", *s);
+        sn_buf_printf(b, "\"\n");
     }
-    if (fflush(f) || ferror(f))
-        return sn_error_set(err, SN_EIO, "writing the kernel table failed");
-    return SN_OK;
 }

@@ -261,6 +261,7 @@ struct rates {
     enum sn_kernel_dtype kdt;
     double best;
     bool pessimistic;   /* the slower of the table and the calibration */
+    bool other_type;    /* the table's rows are of another type */
     bool *extrapolated; /* set when a GEMM's rate is not measured */
     struct kcache_slot *kcache; /* the model's cache of table answers */
 };
@@ -299,7 +300,7 @@ static double table_time(const struct rates *r, enum sn_kernel_kind kind,
 
     if (fit == SN_KFIT_NONE && kind == SN_KERNEL_GROUPED)
         f = table_flops(r, SN_KERNEL_GEMM, M, N, K, &fit);
-    if (fit != SN_KFIT_MEASURED || r->best > 0)
+    if (fit != SN_KFIT_MEASURED || r->best > 0 || r->other_type)
         *r->extrapolated = true;
     if (fit == SN_KFIT_NONE || !(f > 0))
         return -1;
@@ -970,11 +971,20 @@ static void pick_table(struct rates *r, const struct sn_train *t,
     r->tab = NULL;
     r->best = 0;
     r->kdt = want;
+    r->other_type = false;
     for (size_t i = 0; own && i < own->npoints; i++)
         if (own->points[i].dtype == want) {
             r->tab = own;
             return;
         }
+    /* a measured table of another type (`bench kernels` on a CPU runs
+     * fp32): its rates are this machine's, at its own type; flagged */
+    if (t->sys.kernels && t->sys.kernels->npoints > 0) {
+        r->tab = t->sys.kernels;
+        r->kdt = t->sys.kernels->points[0].dtype;
+        r->other_type = true;
+        return;
+    }
     if (!pessimistic)
         return;
     {
