@@ -567,4 +567,29 @@ int sn_bench_backend_versions(enum sn_bench_backend b,
                               struct sn_bench_versions *v,
                               struct sn_error *err);
 
+/* ---- kernel tables (`bench kernels`) -----------------------------------
+ */
+
+#define SN_BENCH_KERNELS_MAX_ITERS 1000
+
+/* What `bench kernels` measures: the shipped reference table's shapes,
+ * each dimension divided by `scale` (a CPU runs GPU shapes too slowly),
+ * `iters` timed samples of each after a warm-up, on `backend`. */
+struct sn_bench_kernels_opts {
+    enum sn_bench_backend backend;
+    int scale; /* 1 to 1024; default 8 */
+    int iters; /* 1 to SN_BENCH_KERNELS_MAX_ITERS; default 5 */
+};
+
+void sn_bench_kernels_opts_init(struct sn_bench_kernels_opts *o);
+
+/* Measures the kernel table (sn/kernels.h) on this machine: one row per
+ * reference shape at the median sample's FLOP/s, for `sim train
+ * --kernels` (sn_kernels_format writes it). The cpu backend only
+ * (SN_ENOTSUP otherwise); SN_EINPUT for options out of range. The table
+ * is the caller's, freed with sn_kernels_free(). */
+struct sn_kernel_table;
+int sn_bench_kernels(const struct sn_bench_kernels_opts *o,
+                     struct sn_kernel_table **out, struct sn_error *err);
+
 #endif

@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "sn/coll.h"
+#include "sn/kernels.h"
 #include "sn/spec.h"
 #include "sn/util.h"
 
@@ -174,6 +175,10 @@ struct sn_train_system {
     const char *host_cpu; /* the host CPU class ("x86", "grace") */
     struct sn_train_calib calib;
     struct sn_train_comm comm;
+    /* GEMM efficiency by shape (sn/kernels.h): a measured table (`sim
+     * train --kernels`) used in place of the generation's shipped one;
+     * NULL: the shipped one. Not owned. */
+    const struct sn_kernel_table *kernels;
 };
 
 /* Memory per accelerator, bytes, on the most loaded pipeline stage. */
@@ -240,6 +245,10 @@ struct sn_train_result {
     double hfu;           /* hardware FLOPs / (same) */
     int microbatches;     /* per pipeline per step */
     enum sn_train_limit limit;
+    bool kernels_extrapolated; /* a GEMM's rate is not from a measured
+                                  kernel table: its generation or type has
+                                  none, or its shape lies below the
+                                  measured range (sn/kernels.h) */
 };
 
 /* A training system built from a spec: the accelerator's figures and
@@ -361,6 +370,15 @@ void sn_train_free(struct sn_train *t);
 int sn_train_predict(struct sn_train *t, const struct sn_train_layout *l,
                      const struct sn_train_opts *o, struct sn_train_result *r,
                      struct sn_error *err);
+/* The same at the pessimistic end of what the model knows, as the layout
+ * search ranks: each GEMM at the slower of the calibrated rate and the
+ * kernel table's (a generation or type without a table: the measured
+ * table's shape curve on the calibrated rate; shapes below the measured
+ * range at their slowest neighbour's rate), and ZeRO-3's per-layer
+ * gathers unhidden. Never faster than sn_train_predict. */
+int sn_train_predict_bound(struct sn_train *t, const struct sn_train_layout *l,
+                           const struct sn_train_opts *o,
+                           struct sn_train_result *r, struct sn_error *err);
 
 const char *sn_train_part_name(enum sn_train_part p);
 const char *sn_train_limit_name(enum sn_train_limit l);
@@ -395,7 +413,7 @@ struct sn_train_search {
     bool fit_only; /* stop at the first layout that fits, untimed */
 };
 
-/* One ranked layout. */
+/* One ranked layout; its result is sn_train_predict_bound's. */
 struct sn_train_candidate {
     struct sn_train_layout layout;
     struct sn_train_result result;

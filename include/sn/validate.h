@@ -129,6 +129,10 @@ struct sn_validate_row {
                      layout's default, tp) */
     bool unknown; /* its model or GPU is not known: reason says what to
                      add (validate exits 2 after the report) */
+    /* what the row was predicted with, for comparing other layouts on
+     * the same run (the layout search against a published recipe) */
+    struct sn_model_info train_model;
+    struct sn_train_opts train_opts;
     /* a serving row (the inference file): its layout, work, result */
     bool infer;
     struct sn_infer_layout ilayout;

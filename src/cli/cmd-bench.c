@@ -467,6 +467,8 @@ static int bench_run(int argc, char **argv)
 
     if (argc > 1 && !strcmp(argv[1], "power"))
         return cli_bench_power(argc - 1, argv + 1);
+    if (argc > 1 && !strcmp(argv[1], "kernels"))
+        return cli_bench_kernels(argc - 1, argv + 1);
     memset(&b, 0, sizeof(b));
     sn_bench_opts_init(&b.o);
     if (cli_nvml_library(NULL)) /* $SN_NVML_LIBRARY; --nvml wins */
@@ -622,6 +624,10 @@ const struct sn_cmd sn_cmd_bench = {
     "  GEMM throughput and power at each power limit (or locked SM clock),\n"
     "  put back after: the efficiency curve, its best point and the lowest\n"
     "  limit within 5% of full performance (one GPU, root; docs/bench.md)\n"
+    "\n"
+    "supernode bench kernels [--scale N] [-n ITERS] [--output FILE]:\n"
+    "  GEMM rates over the kernel table's shapes (each dimension / N), the\n"
+    "  table file sim train --kernels reads (cpu backend; docs/model.md)\n"
     "\n"
     "Exit status: 0 ok, 1 wrong data, 2 bad usage, 3 runtime failure or "
     "timeout.\n"

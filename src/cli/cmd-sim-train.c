@@ -26,6 +26,7 @@ struct train_opts {
     bool legacy;          /* 2021-22 Megatron-LM software */
     const char *software; /* --software NAME; NULL: the spec's, or none */
     double moe_capacity;  /* 0: forced-balanced routing */
+    const char *kernels;  /* --kernels FILE: a measured kernel table */
     bool search;
     long long top;
     long long explain; /* 0: none; K: the K-th of the search */
@@ -106,6 +107,9 @@ static int parse(int argc, char **argv, struct train_opts *o)
                                        v);
         } else if ((v = cli_opt_value(argc, argv, &i, "--output", NULL, &rc))) {
             o->output = v;
+        } else if ((v = cli_opt_value(argc, argv, &i, "--kernels", NULL,
+                                      &rc))) {
+            o->kernels = v;
         } else if ((v = cli_opt_value(argc, argv, &i, "--recompute", NULL,
                                       &rc))) {
             if (pick("--recompute", v, rc_names, &o->recompute))
@@ -262,6 +266,7 @@ struct train_run {
     struct sn_train_model_file mf;
     const struct sn_model_info *m;
     struct sn_train *t;
+    struct sn_kernel_table *kernels; /* --kernels, or NULL */
     struct sn_train_opts so;
     const struct sn_train_software *sw; /* NULL: --legacy, or assumed */
     bool assumed;                       /* no software given */
@@ -312,6 +317,14 @@ static int setup(struct train_run *x, int argc, char **argv)
                                x->gpus, total);
     if (sn_train_env_init(&x->env, &x->spec, &err))
         return cli_fail(&err);
+    /* a measured table replaces the generation's shipped one */
+    if (x->o.kernels) {
+        if (sn_kernels_load(x->o.kernels, &x->kernels, &err)) {
+            sn_error_prefix(&err, "--kernels");
+            return cli_fail(&err);
+        }
+        x->env.sys.kernels = x->kernels;
+    }
     if (sn_train_new(x->m, &x->env.sys, &x->t, &err))
         return cli_fail(&err);
     if (x->o.legacy)
@@ -406,11 +419,12 @@ static int run_search(struct train_run *x, struct sn_buf *out, bool *fits)
                              x->o.explain, ntop);
         goto out;
     }
-    /* none given: the first layout on the plain stack beside it */
+    /* none given: the first layout on the plain stack beside it, at the
+     * same pessimistic bound the search ranks and lists */
     if (x->assumed && ntop) {
         struct sn_train_opts po = x->so;
         sn_train_software_apply(sn_train_software_plain(), &po);
-        if (sn_train_predict(x->t, &top[0].layout, &po, &plain, &err)) {
+        if (sn_train_predict_bound(x->t, &top[0].layout, &po, &plain, &err)) {
             rc = cli_fail(&err);
             goto out;
         }
@@ -486,6 +500,7 @@ int sn_cli_sim_train(int argc, char **argv)
         rc = SN_EXIT_CHECK;
 out:
     sn_train_free(x.t);
+    sn_kernels_free(x.kernels);
     sn_train_env_release(&x.env);
     sn_spec_release(&x.spec);
     sn_buf_release(&out);

@@ -161,5 +161,7 @@ int cmd_watch_rules(int argc, char **argv);
 
 /* `bench power` (cmd-bench-power.c); argv[0] is "power". */
 int cli_bench_power(int argc, char **argv);
+/* `bench kernels` (cmd-bench-kernels.c). */
+int cli_bench_kernels(int argc, char **argv);
 
 #endif

@@ -105,7 +105,8 @@ static void test_search_best_beats_every_hand_picked_layout(void)
                     struct sn_train_result r;
                     if (sn_train_check(&tm_gpt_18b, &l, 64, NULL))
                         continue;
-                    REQUIRE(sn_train_predict(t, &l, &o, &r, &err) == SN_OK);
+                    REQUIRE(sn_train_predict_bound(t, &l, &o, &r, &err) ==
+                            SN_OK);
                     if (!r.mem.fits)
                         continue;
                     tried++;
@@ -169,7 +170,8 @@ static void test_search_results_equal_a_direct_prediction(void)
     REQUIRE(sn_train_search_run(t, &s, &o, top, 40, &n, &st, &err) == SN_OK);
     REQUIRE(n > 0);
     for (size_t i = 0; i < n; i++) {
-        REQUIRE(sn_train_predict(t, &top[i].layout, &o, &r, &err) == SN_OK);
+        REQUIRE(sn_train_predict_bound(t, &top[i].layout, &o, &r, &err) ==
+                SN_OK);
         CHECK(r.step_time == top[i].result.step_time);
         CHECK(r.mem.total == top[i].result.mem.total);
         CHECK(r.part[SN_PART_BUBBLE] == top[i].result.part[SN_PART_BUBBLE]);

@@ -274,13 +274,19 @@ static void test_moe_search_near_published_layout(void)
     s.dtype = SN_DTYPE_FP8;
     REQUIRE(sn_train_search_run(t, &s, &o, &best, 1, &n, &st, &err) == SN_OK);
     REQUIRE(n == 1);
-    REQUIRE(sn_train_predict(t, &l, &o, &r, &err) == SN_OK);
+    REQUIRE(sn_train_predict_bound(t, &l, &o, &r, &err) == SN_OK);
     CHECK(r.mem.fits);
     printf("  search best %.0f, published layout %.0f tokens/s (%+.1f%%)\n",
            best.result.tokens_per_s, r.tokens_per_s,
            100 * (best.result.tokens_per_s / r.tokens_per_s - 1));
     CHECK(best.result.tokens_per_s >= r.tokens_per_s * (1 - 1e-9));
-    CHECK(best.result.tokens_per_s <= 1.10 * r.tokens_per_s);
+    /* issue 27: the search's best at most 15% above what NVIDIA measured
+     * with its tuned recipe on this hardware and batch (Megatron-Bridge
+     * 26.08: 4,912 tokens/s per GPU, moe-training-public.csv line 3) */
+    printf("  search best %.0f tokens/s per GPU, measured 4912 (%+.1f%%)\n",
+           best.result.tokens_per_s / 256,
+           100 * (best.result.tokens_per_s / 256 / 4912 - 1));
+    CHECK(best.result.tokens_per_s / 256 <= 1.15 * 4912);
     sn_train_free(t);
     sn_train_env_release(&env);
     sn_spec_release(&spec);

@@ -1,7 +1,11 @@
 /* search.c: the layout search. Every combination of TP, CP, PP, DP, EP,
  * micro-batch, recompute, ZeRO stage and interleaving that the layout
- * rules allow is checked for memory first (cheap) and, when it fits,
- * timed with the step-time model; the k fastest are kept. Collective
+ * rules and the runtimes allow is checked for memory first (cheap) and,
+ * when it fits, timed with the step-time model at the pessimistic end of
+ * what the model knows (sn__train_predict_pessimistic: kernel shapes
+ * outside the measured tables, overlaps the software may not achieve),
+ * so that a layout the model knows little about cannot win on optimism;
+ * the k fastest are kept. Collective
  * times are memoised by the step-time model, so a search costs a few
  * microseconds per layout. */
 #include <assert.h>
@@ -77,16 +81,25 @@ struct search {
 };
 
 /* The TP degrees to try: divisors of the accelerators up to max_tp that
- * divide the heads, the KV heads, the hidden size and the FFN. */
+ * divide the heads, the KV heads (query groups), the hidden size, the
+ * FFN (the experts' too: expert TP is 1 or tp) and a MoE model's dense
+ * FFN, as Megatron-Core's checks require; and that fit in one scale-up
+ * domain (domain > 0), since no runtime splits a layer's GEMMs over the
+ * scale-out network (Megatron-LM's and NeMo's recipes keep TP inside
+ * the NVLink domain; TransformerEngine's overlap needs it, issue #1071). */
 static int tp_choices(const struct sn_model_info *m,
-                      const struct sn_train_search *s, int max_tp, int *tps)
+                      const struct sn_train_search *s, int domain, int max_tp,
+                      int *tps)
 {
     int all[64], n = divisors(s->accels, max_tp, all, 64), ntp = 0;
     int kv = m->kv_heads > 0 ? m->kv_heads : m->heads;
+    int dense = m->dense_ffn > 0 ? m->dense_ffn : m->ffn;
 
     for (int i = 0; i < n; i++)
         if (m->heads % all[i] == 0 && kv % all[i] == 0 &&
-            m->hidden % all[i] == 0 && m->ffn % all[i] == 0)
+            m->hidden % all[i] == 0 && m->ffn % all[i] == 0 &&
+            dense % all[i] == 0 &&
+            (domain <= 0 || (all[i] <= domain && domain % all[i] == 0)))
             tps[ntp++] = all[i];
     return ntp;
 }
@@ -107,7 +120,10 @@ static int cp_choices(const struct sn_train_search *s, int tp, int max_cp,
 /* The interleaving depths to try on pp stages (at most 16): 1, and with
  * a pipeline every v up to max_vpp that splits the layers into equal
  * chunks, as they are or with the embedding and the loss counted as a
- * layer each (Llama 3's 126 layers in 16 x v chunks). */
+ * layer each (Llama 3's 126 layers in 16 x v chunks), and the MTP modules
+ * too (Megatron-Core's pipeline_model_parallel_layout, as the DeepSeek-V3
+ * recipes run its 61 layers, one MTP module, embedding and loss in 4 x 4
+ * chunks). */
 static int vpp_choices(const struct sn_model_info *m, int pp, int max_vpp,
                        int *vpps)
 {
@@ -116,7 +132,9 @@ static int vpp_choices(const struct sn_model_info *m, int pp, int max_vpp,
     vpps[nvpp++] = 1;
     if (pp > 1)
         for (int v = 2; v <= max_vpp && nvpp < 16; v++)
-            if (m->layers % (pp * v) == 0 || (m->layers + 2) % (pp * v) == 0)
+            if (m->layers % (pp * v) == 0 || (m->layers + 2) % (pp * v) == 0 ||
+                (m->mtp_layers > 0 &&
+                 (m->layers + 2 + m->mtp_layers) % (pp * v) == 0))
                 vpps[nvpp++] = v;
     return nvpp;
 }
@@ -144,7 +162,8 @@ static int try_layout(struct search *c, const struct sn_train_layout *l)
         c->stop = true;
         return SN_OK;
     }
-    rc = sn__train_predict(c->t, l, c->o, &mem, &cand.result, c->err);
+    rc = sn__train_predict_pessimistic(c->t, l, c->o, &mem, &cand.result,
+                                       c->err);
     if (rc)
         return rc;
     keep(c->top, c->k, c->ntop, &cand);
@@ -163,9 +182,11 @@ static int try_options(struct search *c, int tp, int pp, int dp, int cp, int ep,
         if (s->fixed_recompute && rcv != (int)s->recompute)
             continue;
         /* fused attention already recomputes the scores: selective is
-         * the same layout as none */
+         * the same layout as none, except with MLA, whose up-projections
+         * it recomputes (Megatron-Core's recompute_modules mla_up_proj,
+         * the DeepSeek-V3 recipes' choice) */
         if (!s->fixed_recompute && c->o->flash_attention &&
-            rcv == SN_RECOMPUTE_SELECTIVE)
+            rcv == SN_RECOMPUTE_SELECTIVE && c->m->kv_lora_rank <= 0)
             continue;
         for (int z = 0; z <= 3; z++) {
             struct sn_train_layout l = {
@@ -272,7 +293,7 @@ int sn_train_search_run(struct sn_train *t, const struct sn_train_search *s,
     c.max_mbs = s->max_mbs > 0 ? s->max_mbs : 16;
     c.max_vpp = s->max_vpp > 0 ? s->max_vpp : 8;
 
-    ntp = tp_choices(m, s, max_tp, tps);
+    ntp = tp_choices(m, s, c.sys->domain, max_tp, tps);
     for (int a = 0; a < ntp; a++) {
         int tp = tps[a];
         ncp = cp_choices(s, tp, max_cp, cps);

@@ -78,6 +78,20 @@ int sn__train_predict(struct sn_train *t, const struct sn_train_layout *l,
                       const struct sn_train_opts *o,
                       const struct sn_train_memory *mem,
                       struct sn_train_result *r, struct sn_error *err);
+/* The same at the pessimistic end of what the model knows (the layout
+ * search ranks by it): every GEMM at the slower of the calibrated rate
+ * and the kernel table's, and where the generation or type has no table,
+ * the measured table's shape curve transferred to the calibrated rate;
+ * shapes below the measured range at their slowest neighbour's rate. */
+int sn__train_predict_pessimistic(struct sn_train *t,
+                                  const struct sn_train_layout *l,
+                                  const struct sn_train_opts *o,
+                                  const struct sn_train_memory *mem,
+                                  struct sn_train_result *r,
+                                  struct sn_error *err);
+/* The sustained-load factor that turns a burst measurement of a kernel
+ * (MAMF, a kernel table) into what a training step sustains (train.c). */
+#define SN__SUSTAINED 0.86
 /* Bytes per parameter for weights, gradients and optimizer state. */
 void sn__state_bytes(enum sn_dtype dt, double *w, double *g, double *o);
 

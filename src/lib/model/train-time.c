@@ -26,12 +26,23 @@ struct memo_slot {
 
 #define MEMO_MAX ((size_t)1 << 20) /* slots; beyond this, no caching */
 
+/* Kernel-table answers by shape: the search asks for the same shapes
+ * for many layouts. Direct-mapped; a miss recomputes. */
+struct kcache_slot {
+    double m, n, k, flops;
+    const struct sn_kernel_table *tab;
+    uint8_t kind, dtype, fit, used;
+};
+
+#define KCACHE_SLOTS 4096
+
 struct sn_train {
     struct sn_model_info model;
     struct sn__dims d;
     struct sn_train_system sys;
     struct memo_slot *memo;
     size_t memo_cap, memo_n;
+    struct kcache_slot *kcache;
 };
 
 int sn_train_new(const struct sn_model_info *m,
@@ -56,6 +67,7 @@ int sn_train_new(const struct sn_model_info *m,
     sn__dims_init(m, &t->d);
     t->memo_cap = 1024;
     t->memo = sn_xcalloc(t->memo_cap, sizeof(*t->memo));
+    t->kcache = sn_xcalloc(KCACHE_SLOTS, sizeof(*t->kcache));
     *out = t;
     return SN_OK;
 }
@@ -65,6 +77,7 @@ void sn_train_free(struct sn_train *t)
     if (!t)
         return;
     free(t->memo);
+    free(t->kcache);
     free(t);
 }
 
@@ -240,16 +253,87 @@ struct rates {
     double mem;    /* bytes/s streaming kernels sustain */
     double kt;     /* seconds per kernel */
     double elt;    /* bytes per GEMM input element */
+    /* the kernel table (sn/kernels.h) that rates GEMMs by shape, NULL:
+     * none; kdt the rows used; best > 0: the table is another
+     * generation's or type's, and its shape curve (rate / best) scales
+     * the calibrated rate gemm; best 0: its rates are this accelerator's */
+    const struct sn_kernel_table *tab;
+    enum sn_kernel_dtype kdt;
+    double best;
+    bool pessimistic;   /* the slower of the table and the calibration */
+    bool other_type;    /* the table's rows are of another type */
+    bool *extrapolated; /* set when a GEMM's rate is not measured */
+    struct kcache_slot *kcache; /* the model's cache of table answers */
 };
+
+/* sn_kernels_flops through the cache. */
+static double table_flops(const struct rates *r, enum sn_kernel_kind kind,
+                          double M, double N, double K, enum sn_kernel_fit *fit)
+{
+    uint64_t key[4];
+    struct kcache_slot *s;
+    double f;
+
+    memcpy(&key[0], &M, sizeof(M));
+    memcpy(&key[1], &N, sizeof(N));
+    memcpy(&key[2], &K, sizeof(K));
+    key[3] = (uint64_t)kind << 8 | (uint64_t)r->kdt;
+    s = &r->kcache[sn_hash64(key, sizeof(key), 0x6b) % KCACHE_SLOTS];
+    if (s->used && s->m == M && s->n == N && s->k == K && s->tab == r->tab &&
+        s->kind == kind && s->dtype == r->kdt) {
+        *fit = (enum sn_kernel_fit)s->fit;
+        return s->flops;
+    }
+    f = sn_kernels_flops(r->tab, kind, r->kdt, M, N, K, fit);
+    *s = (struct kcache_slot){
+        M, N, K, f, r->tab, (uint8_t)kind, (uint8_t)r->kdt, (uint8_t)*fit, 1};
+    return f;
+}
+
+/* Seconds of `flop` FLOPs of a kernel of kind and shape at the table's
+ * rate; -1 when the table has no row of the kind and type. */
+static double table_time(const struct rates *r, enum sn_kernel_kind kind,
+                         double M, double N, double K, double flop)
+{
+    enum sn_kernel_fit fit;
+    double f = table_flops(r, kind, M, N, K, &fit);
+
+    if (fit == SN_KFIT_NONE && kind == SN_KERNEL_GROUPED)
+        f = table_flops(r, SN_KERNEL_GEMM, M, N, K, &fit);
+    if (fit != SN_KFIT_MEASURED || r->best > 0 || r->other_type)
+        *r->extrapolated = true;
+    if (fit == SN_KFIT_NONE || !(f > 0))
+        return -1;
+    return flop / (r->best > 0 ? r->gemm * f / r->best : f * SN__SUSTAINED);
+}
+
+/* The compute time of a GEMM (or of one expert's, grouped) of `flop`
+ * FLOPs: the kernel table's where it has the shape, else the calibrated
+ * large-GEMM rate plus the fixed cost of a kernel (which the table's
+ * measurements include); the pessimistic bound takes the slower. */
+static double gemm_compute(const struct rates *r, enum sn_kernel_kind kind,
+                           double M, double N, double K, double flop)
+{
+    double old = flop / r->gemm + r->kt, tt;
+
+    if (!r->tab) {
+        *r->extrapolated = true;
+        return old;
+    }
+    tt = table_time(r, kind, M, N, K, flop);
+    if (tt < 0)
+        return old;
+    return r->pessimistic ? fmax(tt, old) : tt;
+}
 
 /* A GEMM M x K times K x N: compute or HBM bound, whichever is slower, plus
  * the fixed cost of a kernel. */
 static double gemm(const struct rates *r, double M, double N, double K)
 {
-    double tc = 2 * M * N * K / r->gemm;
-    double tm = (r->elt * (M * K + K * N) + 2 * M * N) / r->mem;
+    double tc = gemm_compute(r, SN_KERNEL_GEMM, M, N, K, 2 * M * N * K);
+    double tm = (r->elt * (M * K + K * N) + 2 * M * N) / r->mem + r->kt;
 
-    return (tc > tm ? tc : tm) + r->kt;
+    return tc > tm ? tc : tm;
 }
 
 /* A memory-bound kernel moving `bytes`. */
@@ -269,12 +353,21 @@ static double grouped_gemm(const struct rates *r, double groups, double M,
                            double N, double K)
 {
     double Mp = M > 0 ? ceil(M / 128) * 128 : 0;
-    double tc = groups * 2 * Mp * N * K / r->gemm;
-    double tm = groups * (r->elt * (M * K + K * N) + 2 * M * N) / r->mem;
+    double tc, tm = groups * (r->elt * (M * K + K * N) + 2 * M * N) / r->mem;
 
-    if (!(groups > 0))
+    if (!(groups > 0) || !(Mp > 0))
         return 0;
-    return (tc > tm ? tc : tm) + r->kt;
+    /* the table is measured at whole tiles of rows per expert */
+    tc = gemm_compute(r, SN_KERNEL_GROUPED, Mp, N, K, groups * 2 * Mp * N * K);
+    /* the pessimistic bound: a cuBLAS-based grouped GEMM launches one GEMM
+     * per local expert (tgale96/grouped_gemm's CublasGroupedGemm loop,
+     * TransformerEngine's multi-stream cuBLAS path), each with the fixed
+     * cost of a kernel; MegaBlocks PR #24 recommends expert parallelism
+     * "to keep per-device expert counts low, which is important for
+     * efficiency with the current cuBLAS-based grouped GEMM kernels" */
+    if (r->pessimistic)
+        tc += (groups - 1) * r->kt;
+    return tc > tm + r->kt ? tc : tm + r->kt;
 }
 
 /* What one layer costs for one micro-batch on one accelerator. Compute
@@ -420,6 +513,16 @@ static int ep_a2a(struct step_ctx *c, enum comm_kind kind, double bytes,
                        &up, c->err);
     *sec = rc ? 0 : fmax(out, up);
     return rc;
+}
+
+/* Whether the EP group (ep ranks at stride etp) lies in one scale-up
+ * domain. */
+static bool ep_in_domain(const struct step_ctx *c)
+{
+    const struct sn_train_layout *l = c->l;
+    int etp = l->etp > 0 ? l->etp : l->tp, dom = c->t->sys.domain;
+
+    return dom <= 0 || (l->ep * etp <= dom && dom % (l->ep * etp) == 0);
 }
 
 /* The MLP of a MoE layer for one micro-batch: forward and backward compute
@@ -576,7 +679,13 @@ static int layer(struct step_ctx *c, bool moe, struct layer_cost *lc)
     default:
         break;
     }
-    if (moe && c->o->overlap_ep && (l->pp == 1 || l->vpp > 1))
+    /* the pessimistic bound counts on the overlap only inside one
+     * scale-up domain: across the network a dropless dispatch makes the
+     * host wait for the GPU's token counts (DeepEP's normal kernels, "the
+     * CPU wait for GPU's signal"; reference/prediction-mechanisms.md), and
+     * the overlap is a software feature the model does not see achieved */
+    if (moe && c->o->overlap_ep && (!c->r.pessimistic || ep_in_domain(c)) &&
+        (l->pp == 1 || l->vpp > 1))
         ep_overlap(f - mlp_f, b - mlp_b + lc->recompute, mlp_f, mlp_b, disp,
                    comb, &ep_f, &ep_b);
     /* hidden communication still slows the compute it hides under (SM
@@ -642,6 +751,12 @@ static int zero3_layer(struct step_ctx *c, double params,
         return rc;
     fwin = lc->fwd;
     bwin = lc->bwd + lc->recompute;
+    /* the pessimistic bound: prefetching each layer's gather under its
+     * neighbour's compute is a feature of the software (FSDP's prefetch,
+     * its memory and stream scheduling) that the model does not see
+     * achieved; the plain end of that band leaves it exposed */
+    if (c->r.pessimistic)
+        fwin = bwin = 0;
     zero3_expose(ag, rs, fwin, bwin, zero3_prefetched(c->o, params), &ef, &eb);
     *exposed = ef + eb;
     *hidden = 2 * ag + rs - ef - eb;
@@ -898,9 +1013,62 @@ struct pipe_stages {
 
 /* Fills the step context: the layout, the kernel rates of its data type
  * and the cost of one TP collective of a micro-batch's activations. */
+/* The kernel table for layout l's GEMMs: the loaded one, or the
+ * generation's shipped one, when it has rows of the layout's type; for
+ * the pessimistic bound otherwise the shape curve of a table that has
+ * (the same generation's other type, or Hopper's FP8 rows). */
+static void pick_table(struct rates *r, const struct sn_train *t,
+                       const struct sn_train_layout *l, bool pessimistic)
+{
+    static const enum sn_kernel_dtype kdt[SN_DTYPE_COUNT] = {
+        SN_KDT_BF16, SN_KDT_FP16, SN_KDT_FP8, SN_KDT_FP4};
+    const struct sn_kernel_table *own =
+        t->sys.kernels ? t->sys.kernels
+                       : sn_kernels_shipped(t->sys.accel, NULL);
+    enum sn_kernel_dtype want = kdt[l->dtype];
+
+    r->pessimistic = pessimistic;
+    r->tab = NULL;
+    r->best = 0;
+    r->kdt = want;
+    r->other_type = false;
+    for (size_t i = 0; own && i < own->npoints; i++)
+        if (own->points[i].dtype == want) {
+            r->tab = own;
+            return;
+        }
+    /* a measured table of another type (`bench kernels` on a CPU runs
+     * fp32): its rates are this machine's, at its own type; flagged */
+    if (t->sys.kernels && t->sys.kernels->npoints > 0) {
+        r->tab = t->sys.kernels;
+        r->kdt = t->sys.kernels->points[0].dtype;
+        r->other_type = true;
+        return;
+    }
+    if (!pessimistic)
+        return;
+    {
+        const struct sn_kernel_table *ref = own;
+        double best = sn_kernels_best(ref, want);
+        if (!(best > 0)) {
+            want = SN_KDT_FP8;
+            best = sn_kernels_best(ref, want);
+        }
+        if (!(best > 0)) {
+            ref = sn_kernels_reference();
+            want = SN_KDT_FP8;
+            best = sn_kernels_best(ref, want);
+        }
+        r->tab = ref;
+        r->kdt = want;
+        r->best = best;
+    }
+}
+
 static int step_init(struct step_ctx *c, struct sn_train *t,
                      const struct sn_train_layout *l,
-                     const struct sn_train_opts *o, struct sn_error *err)
+                     const struct sn_train_opts *o, bool pessimistic,
+                     bool *extrapolated, struct sn_error *err)
 {
     const struct sn__dims *d = &t->d;
     const struct sn_train_calib *k = &t->sys.calib;
@@ -913,6 +1081,9 @@ static int step_init(struct step_ctx *c, struct sn_train *t,
     c->err = err;
     c->r.mem = t->sys.hbm_bw * k->mem_eff;
     c->r.kt = k->kernel_time;
+    pick_table(&c->r, t, l, pessimistic);
+    c->r.extrapolated = extrapolated;
+    c->r.kcache = t->kcache;
     if (l->dtype == SN_DTYPE_FP8) {
         c->r.gemm = t->sys.fp8_flops * k->gemm_eff_fp8;
         c->r.elt = 1;
@@ -1081,10 +1252,10 @@ static void step_rates(struct sn_train *t, const struct sn_train_layout *l,
         r->limit = SN_LIMIT_BUBBLE;
 }
 
-int sn__train_predict(struct sn_train *t, const struct sn_train_layout *l,
-                      const struct sn_train_opts *o,
-                      const struct sn_train_memory *mem,
-                      struct sn_train_result *r, struct sn_error *err)
+static int predict(struct sn_train *t, const struct sn_train_layout *l,
+                   const struct sn_train_opts *o,
+                   const struct sn_train_memory *mem, bool pessimistic,
+                   struct sn_train_result *r, struct sn_error *err)
 {
     struct step_ctx c;
     struct layer_cost dense, moe;
@@ -1109,7 +1280,7 @@ int sn__train_predict(struct sn_train *t, const struct sn_train_layout *l,
     assert(l->mbs >= 1 && l->dp >= 1);
     m = l->gbs / (l->mbs * l->dp);
 
-    rc = step_init(&c, t, l, o, err);
+    rc = step_init(&c, t, l, o, pessimistic, &r->kernels_extrapolated, err);
     if (rc)
         return rc;
     rc = layer(&c, false, &dense);
@@ -1153,4 +1324,29 @@ int sn__train_predict(struct sn_train *t, const struct sn_train_layout *l,
     step_parts(l, &ps, m, p2p, dp_exp, opt, r);
     step_rates(t, l, o, mem, r);
     return SN_OK;
+}
+
+int sn__train_predict(struct sn_train *t, const struct sn_train_layout *l,
+                      const struct sn_train_opts *o,
+                      const struct sn_train_memory *mem,
+                      struct sn_train_result *r, struct sn_error *err)
+{
+    return predict(t, l, o, mem, false, r, err);
+}
+
+int sn_train_predict_bound(struct sn_train *t, const struct sn_train_layout *l,
+                           const struct sn_train_opts *o,
+                           struct sn_train_result *r, struct sn_error *err)
+{
+    return predict(t, l, o, NULL, true, r, err);
+}
+
+int sn__train_predict_pessimistic(struct sn_train *t,
+                                  const struct sn_train_layout *l,
+                                  const struct sn_train_opts *o,
+                                  const struct sn_train_memory *mem,
+                                  struct sn_train_result *r,
+                                  struct sn_error *err)
+{
+    return predict(t, l, o, mem, true, r, err);
 }

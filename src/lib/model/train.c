@@ -362,7 +362,7 @@ void sn_train_opts_legacy(struct sn_train_opts *o)
  * paper (Shah et al. 2024) likewise finds FlashAttention-2 at 35% of
  * H100 peak against its 73% on A100: attention kernels did not keep pace
  * with Hopper's tensor cores as GEMMs did. 0 below: the generic value. */
-#define SUSTAINED 0.86
+#define SUSTAINED SN__SUSTAINED
 
 /* FP4 GEMMs reach a smaller share of their peak than FP8 ones: cuBLASLt
  * ran an 8192^3 MXFP4 GEMM on a B200 at 5,239 TFLOP/s of its 9,000 dense

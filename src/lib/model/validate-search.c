@@ -53,7 +53,12 @@ bool sn__validate_search(const struct sn_model_info *m,
         goto out;
     }
     row->layout = best.layout;
-    row->result = best.result;
+    /* the search ranks by the pessimistic bound; the row is predicted as
+     * any row with that layout is */
+    if (sn_train_predict(t, &best.layout, o, &row->result, &err)) {
+        snprintf(row->reason, sizeof(row->reason), "%.250s", err.msg);
+        goto out;
+    }
     say_layout(&best.layout, row);
     ok = true;
 out:

@@ -824,6 +824,7 @@ static void predict_row(struct owned *own, char **f, int line,
         return;
     }
     row->moe = m.experts > 1;
+    row->train_model = m;
 
     sn__validate_lower(f[C_OTHER], other, sizeof(other));
     sn__validate_lower(f[C_NOTES], notes, sizeof(notes));
@@ -841,6 +842,7 @@ static void predict_row(struct owned *own, char **f, int line,
     sw = row_stack(e, source, other, notes, zero, &l, &o, row);
     if (!searched)
         row_etp(sw, &m, &l, row);
+    row->train_opts = o;
     row_precision(f[C_PRECISION], e, &l, row);
     l.seq = m.seq;
     if (searched) {

@@ -181,6 +181,13 @@ static void step_text(const struct sn_train_result *r, enum sn_dtype dtype,
                   r->tokens_per_s, r->tokens_per_s / gpus,
                   r->flops_per_gpu / 1e12, 100 * r->mfu, dt, r->peak / 1e12,
                   100 * r->hfu, main_limit(r, lim, sizeof(lim)));
+    /* whether every GEMM's rate came from a measured kernel table
+     * (sn/kernels.h) */
+    sn_buf_printf(b, "  GEMM rates             %s\n",
+                  r->kernels_extrapolated
+                      ? "extrapolated (a shape or type outside the "
+                        "measured kernel tables)"
+                      : "from measured kernel tables");
 }
 
 static void goodput_text(const struct sn_goodput_result *g, const char *why,
@@ -266,6 +273,7 @@ static void result_json(struct sn_json *j, const struct sn_train_result *r)
     sn_json_knum(j, "hardware_flops_per_step", r->flops.hw);
     sn_json_kint(j, "microbatches", r->microbatches);
     sn_json_kstr(j, "limit", sn_train_limit_name(r->limit));
+    sn_json_kbool(j, "kernels_extrapolated", r->kernels_extrapolated);
     sn_json_key(j, "memory");
     memory_json(j, &r->mem);
     sn_json_key(j, "breakdown");

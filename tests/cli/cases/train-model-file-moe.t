@@ -2,7 +2,7 @@
 args: sim train examples/gb200-nvl72.yaml --model examples/models/deepseek-v3.yaml --gpus 72 --search --top 2
 exit: 0
 stdout-has: DeepSeek-V3 (MoE, MLA), from a model file on 72 x gb200-nvl72 (gb200-nvl72, 72 per scale-up domain)
-stdout-has: searched 6894 layouts that pass the rules, 16 fit in memory, in
-stdout-has: 1   8   1   9   1   1    8    1    4       full  3     28.931    163097  26.4%  170.2  communication 24%
-stdout-has: 2   8   1   9   1   8    1    1    4       full  3     30.090    156816  25.4%  170.2  communication 31%
+stdout-has: searched 12726 layouts that pass the rules, 16 fit in memory, in
+stdout-has: 1   4   1  18   1   8    1    1    2       full  3     58.058     81274  13.2%  170.2  communication 54%       780-1,200  T1 T2 T3 T4 C1
+stdout-has: 2   8   1   9   1   8    1    1    4       full  3     58.124     81182  13.2%  170.2  communication 49%       770-1,200  T1 T2 T3 T4 C1
 stderr-empty:

@@ -1,0 +1,107 @@
+/* kernels.h: kernel efficiency tables: the FLOP/s a GEMM or a grouped
+ * (MoE expert) GEMM reaches at its shape, on one accelerator generation
+ * and data type, from published kernel measurements (shipped) or from
+ * `bench kernels` on the user's accelerators (loaded with
+ * `sim train --kernels FILE`). Interpolated in log space; the sources and
+ * the file format are in docs/model.md ("Kernel efficiency tables").
+ *
+ * Ownership: sn_kernels_load() returns a heap table freed with
+ * sn_kernels_free(); the shipped tables are static and never freed.
+ */
+#ifndef SN_KERNELS_H
+#define SN_KERNELS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "sn/util.h"
+
+enum sn_kernel_kind {
+    SN_KERNEL_GEMM,    /* one M x K times K x N */
+    SN_KERNEL_GROUPED, /* experts' GEMMs in one kernel; M = rows per expert */
+    SN_KERNEL_KIND_COUNT
+};
+
+/* Data types a table row may carry; the first four are sn_dtype's. */
+enum sn_kernel_dtype {
+    SN_KDT_BF16,
+    SN_KDT_FP16,
+    SN_KDT_FP8,
+    SN_KDT_FP4,
+    SN_KDT_FP32, /* the cpu backend's sgemm */
+    SN_KDT_COUNT
+};
+
+/* One measured kernel: its shape and the FLOP/s it reached. */
+struct sn_kernel_point {
+    enum sn_kernel_kind kind;
+    enum sn_kernel_dtype dtype;
+    double m, n, k;     /* rows (per expert for grouped), columns, inner */
+    double flops;       /* achieved FLOP/s, 2 m n k per GEMM over its time */
+    const char *source; /* where the figure was published or measured */
+};
+
+struct sn_kernel_table {
+    const char *generation; /* "hopper", "blackwell", ...; "measured" for
+                               a loaded table (the user's accelerator) */
+    const struct sn_kernel_point *points;
+    size_t npoints;
+    bool owned; /* points and strings are the table's (a loaded file) */
+};
+
+#define SN_KERNELS_MAX_ROWS 4096 /* rows a table file may hold */
+#define SN_KERNELS_MAX_LINE 512  /* bytes a line may hold */
+
+/* How a lookup was answered. */
+enum sn_kernel_fit {
+    SN_KFIT_NONE,         /* no row of this kind and type: the caller's
+                             own model applies */
+    SN_KFIT_MEASURED,     /* inside the table's measured range */
+    SN_KFIT_EXTRAPOLATED, /* some dimension smaller than any measured
+                             one: the lowest efficiency of the nearest
+                             rows is taken, never a projection upward */
+};
+
+/* The shipped table of the generation of accelerator `accel` (a catalog
+ * name, matched as the training calibration matches it), or NULL when
+ * none was published. `*generation` (may be NULL) gets the generation's
+ * name ("hopper", "blackwell", "ampere", "other"). */
+const struct sn_kernel_table *sn_kernels_shipped(const char *accel,
+                                                 const char **generation);
+
+/* The shipped table nearest a generation that has none (Hopper's, whose
+ * shapes were measured): for transferring a shape curve. */
+const struct sn_kernel_table *sn_kernels_reference(void);
+
+/* The FLOP/s of kind/dtype at shape m x n x k from table t: inverse
+ * distance weighted over the rows in log2(m, n, k), exact on a row; below
+ * the smallest measured m, n or k (extrapolated) the lowest FLOP/s of
+ * the four nearest rows. Returns 0 and SN_KFIT_NONE when t has no row of
+ * kind and dtype. */
+double sn_kernels_flops(const struct sn_kernel_table *t,
+                        enum sn_kernel_kind kind, enum sn_kernel_dtype dtype,
+                        double m, double n, double k, enum sn_kernel_fit *fit);
+
+/* The highest FLOP/s of any plain GEMM row of dtype in t (0: none): the
+ * table's large-GEMM rate, against which its shapes are compared. */
+double sn_kernels_best(const struct sn_kernel_table *t,
+                       enum sn_kernel_dtype dtype);
+
+/* Reads a table file (CSV, docs/model.md "Kernel table files"): a header
+ * `kind,dtype,m,n,k,tflops[,source]`, then one row a kernel. Errors are
+ * `file:line:col: what`; at most SN_KERNELS_MAX_ROWS rows. */
+int sn_kernels_load(const char *path, struct sn_kernel_table **out,
+                    struct sn_error *err);
+/* The same from a buffer; `name` is used in messages. */
+int sn_kernels_parse(const char *name, const char *text, size_t len,
+                     struct sn_kernel_table **out, struct sn_error *err);
+
+/* Appends t in the file format to b (the sources double-quoted). */
+void sn_kernels_format(const struct sn_kernel_table *t, struct sn_buf *b);
+
+void sn_kernels_free(struct sn_kernel_table *t);
+
+const char *sn_kernels_kind_name(enum sn_kernel_kind k);
+const char *sn_kernels_dtype_name(enum sn_kernel_dtype d);
+
+#endif

@@ -1,0 +1,453 @@
+/* kernels.c: kernel efficiency tables (sn/kernels.h): the shipped tables
+ * from published kernel measurements, their interpolation in log space,
+ * and the table file `bench kernels` writes and `sim train --kernels`
+ * reads. docs/model.md ("Kernel efficiency tables") lists the sources. */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sn/kernels.h"
+
+#define TF 1e12
+
+/* Hopper FP8 (1x128 / 128x128 block-scaled, DeepSeek-V3's recipe):
+ * DeepGEMM's README performance tables, H800 (the H100's SM at 1,979
+ * dense FP8 TFLOP/s), NVCC 12.8, every shape DeepSeek-V3/R1 uses without
+ * TP (deepseek-ai/DeepGEMM README.md at commit 55ab91f, March 2025).
+ * Grouped rows: the contiguous layout (training and prefill: 4 or 8
+ * experts of 4,096-8,192 rows) and the masked layout (256-1,024 rows an
+ * expert); M is the rows per expert. */
+#define DG "deepseek-ai/DeepGEMM README.md @55ab91f, H800"
+static const struct sn_kernel_point hopper_points[] = {
+    {SN_KERNEL_GEMM, SN_KDT_FP8, 64, 2112, 7168, 206 * TF, DG},
+    {SN_KERNEL_GEMM, SN_KDT_FP8, 64, 24576, 1536, 289 * TF, DG},
+    {SN_KERNEL_GEMM, SN_KDT_FP8, 64, 32768, 512, 219 * TF, DG},
+    {SN_KERNEL_GEMM, SN_KDT_FP8, 64, 7168, 16384, 336 * TF, DG},
+    {SN_KERNEL_GEMM, SN_KDT_FP8, 64, 4096, 7168, 287 * TF, DG},
+    {SN_KERNEL_GEMM, SN_KDT_FP8, 64, 7168, 2048, 295 * TF, DG},
+    {SN_KERNEL_GEMM, SN_KDT_FP8, 128, 2112, 7168, 352 * TF, DG},
+    {SN_KERNEL_GEMM, SN_KDT_FP8, 128, 24576, 1536, 535 * TF, DG},
+    {SN_KERNEL_GEMM, SN_KDT_FP8, 128, 32768, 512, 358 * TF, DG},
+    {SN_KERNEL_GEMM, SN_KDT_FP8, 128, 7168, 16384, 645 * TF, DG},
+    {SN_KERNEL_GEMM, SN_KDT_FP8, 128, 4096, 7168, 533 * TF, DG},
+    {SN_KERNEL_GEMM, SN_KDT_FP8, 128, 7168, 2048, 510 * TF, DG},
+    {SN_KERNEL_GEMM, SN_KDT_FP8, 4096, 2112, 7168, 1009 * TF, DG},
+    {SN_KERNEL_GEMM, SN_KDT_FP8, 4096, 24576, 1536, 1125 * TF, DG},
+    {SN_KERNEL_GEMM, SN_KDT_FP8, 4096, 32768, 512, 751 * TF, DG},
+    {SN_KERNEL_GEMM, SN_KDT_FP8, 4096, 7168, 16384, 1426 * TF, DG},
+    {SN_KERNEL_GEMM, SN_KDT_FP8, 4096, 4096, 7168, 1265 * TF, DG},
+    {SN_KERNEL_GEMM, SN_KDT_FP8, 4096, 7168, 2048, 1168 * TF, DG},
+    {SN_KERNEL_GROUPED, SN_KDT_FP8, 8192, 4096, 7168, 1346 * TF, DG},
+    {SN_KERNEL_GROUPED, SN_KDT_FP8, 8192, 7168, 2048, 1214 * TF, DG},
+    {SN_KERNEL_GROUPED, SN_KDT_FP8, 4096, 4096, 7168, 1346 * TF, DG},
+    {SN_KERNEL_GROUPED, SN_KDT_FP8, 4096, 7168, 2048, 1214 * TF, DG},
+    {SN_KERNEL_GROUPED, SN_KDT_FP8, 1024, 4096, 7168, 1233 * TF, DG},
+    {SN_KERNEL_GROUPED, SN_KDT_FP8, 1024, 7168, 2048, 925 * TF, DG},
+    {SN_KERNEL_GROUPED, SN_KDT_FP8, 512, 4096, 7168, 1040 * TF, DG},
+    {SN_KERNEL_GROUPED, SN_KDT_FP8, 512, 7168, 2048, 916 * TF, DG},
+    {SN_KERNEL_GROUPED, SN_KDT_FP8, 256, 4096, 7168, 932 * TF, DG},
+    {SN_KERNEL_GROUPED, SN_KDT_FP8, 256, 7168, 2048, 815 * TF, DG},
+};
+
+static const struct sn_kernel_table hopper = {
+    "hopper", hopper_points, sizeof(hopper_points) / sizeof(hopper_points[0]),
+    false};
+
+/* The generation of a catalog accelerator name, by substring, in the
+ * order train.c's calibration table matches them. */
+static const struct {
+    const char *match;
+    const char *generation;
+    const struct sn_kernel_table *table;
+} generations[] = {
+    {"gb300", "blackwell", NULL}, {"gb200", "blackwell", NULL},
+    {"b300", "blackwell", NULL},  {"b200", "blackwell", NULL},
+    {"gh200", "hopper", &hopper}, {"h200", "hopper", &hopper},
+    {"h800", "hopper", &hopper},  {"h100", "hopper", &hopper},
+    {"h20", "hopper", &hopper},   {"a100", "ampere", NULL},
+    {"a800", "ampere", NULL},
+};
+
+const struct sn_kernel_table *sn_kernels_shipped(const char *accel,
+                                                 const char **generation)
+{
+    char low[64];
+    size_t i;
+
+    if (generation)
+        *generation = "other";
+    for (i = 0; accel && accel[i] && i + 1 < sizeof(low); i++)
+        low[i] = (char)tolower((unsigned char)accel[i]);
+    low[i] = '\0';
+    for (i = 0; accel && i < sizeof(generations) / sizeof(generations[0]); i++)
+        if (strstr(low, generations[i].match)) {
+            if (generation)
+                *generation = generations[i].generation;
+            return generations[i].table;
+        }
+    return NULL;
+}
+
+const struct sn_kernel_table *sn_kernels_reference(void)
+{
+    return &hopper;
+}
+
+double sn_kernels_best(const struct sn_kernel_table *t,
+                       enum sn_kernel_dtype dtype)
+{
+    double best = 0;
+
+    for (size_t i = 0; t && i < t->npoints; i++)
+        if (t->points[i].kind == SN_KERNEL_GEMM &&
+            t->points[i].dtype == dtype && t->points[i].flops > best)
+            best = t->points[i].flops;
+    return best;
+}
+
+/* The four nearest rows' lowest FLOP/s is the pessimistic answer below the
+ * measured range: a shape smaller than any measured one runs no faster
+ * than its slowest measured neighbour. */
+#define NEAREST 4
+
+double sn_kernels_flops(const struct sn_kernel_table *t,
+                        enum sn_kernel_kind kind, enum sn_kernel_dtype dtype,
+                        double m, double n, double k, enum sn_kernel_fit *fit)
+{
+    double lm = log2(m > 1 ? m : 1), ln = log2(n > 1 ? n : 1);
+    double lk = log2(k > 1 ? k : 1);
+    double min_m = INFINITY, min_n = INFINITY, min_k = INFINITY;
+    double wsum = 0, fsum = 0;
+    double near_d[NEAREST], near_f[NEAREST];
+    int nnear = 0;
+    size_t rows = 0;
+
+    *fit = SN_KFIT_NONE;
+    for (size_t i = 0; t && i < t->npoints; i++) {
+        const struct sn_kernel_point *p = &t->points[i];
+        double dm, dn, dk, d2;
+        if (p->kind != kind || p->dtype != dtype)
+            continue;
+        rows++;
+        min_m = fmin(min_m, p->m);
+        min_n = fmin(min_n, p->n);
+        min_k = fmin(min_k, p->k);
+        dm = lm - log2(p->m);
+        dn = ln - log2(p->n);
+        dk = lk - log2(p->k);
+        d2 = dm * dm + dn * dn + dk * dk;
+        if (d2 < 1e-12) { /* on a measured row */
+            *fit = SN_KFIT_MEASURED;
+            return p->flops;
+        }
+        wsum += 1 / d2;
+        fsum += p->flops / d2;
+        /* keep the NEAREST closest, sorted by distance */
+        if (nnear < NEAREST || d2 < near_d[NEAREST - 1]) {
+            int j = nnear < NEAREST ? nnear++ : NEAREST - 1;
+            while (j > 0 && near_d[j - 1] > d2) {
+                near_d[j] = near_d[j - 1];
+                near_f[j] = near_f[j - 1];
+                j--;
+            }
+            near_d[j] = d2;
+            near_f[j] = p->flops;
+        }
+    }
+    if (!rows)
+        return 0;
+    if (m < min_m || n < min_n || k < min_k) {
+        double low = INFINITY;
+        for (int j = 0; j < nnear; j++)
+            low = fmin(low, near_f[j]);
+        *fit = SN_KFIT_EXTRAPOLATED;
+        return low;
+    }
+    *fit = SN_KFIT_MEASURED;
+    return fsum / wsum;
+}
+
+static const char *const kind_names[SN_KERNEL_KIND_COUNT] = {"gemm", "grouped"};
+static const char *const dtype_names[SN_KDT_COUNT] = {"bf16", "fp16", "fp8",
+                                                      "fp4", "fp32"};
+
+const char *sn_kernels_kind_name(enum sn_kernel_kind k)
+{
+    return k >= 0 && k < SN_KERNEL_KIND_COUNT ? kind_names[k] : "?";
+}
+
+const char *sn_kernels_dtype_name(enum sn_kernel_dtype d)
+{
+    return d >= 0 && d < SN_KDT_COUNT ? dtype_names[d] : "?";
+}
+
+void sn_kernels_free(struct sn_kernel_table *t)
+{
+    if (!t)
+        return;
+    if (t->owned) {
+        for (size_t i = 0; i < t->npoints; i++)
+            free((char *)t->points[i].source);
+        free((void *)t->points);
+        free((char *)t->generation);
+    }
+    free(t);
+}
+
+/* ---- the table file ------------------------------------------------------
+ * CSV: a header naming the columns kind,dtype,m,n,k,tflops and optionally
+ * source, in that order; blank lines and lines starting with '#' are
+ * skipped; a source with commas is double-quoted. */
+
+static const char *const columns[] = {"kind", "dtype",  "m",     "n",
+                                      "k",    "tflops", "source"};
+#define NCOLS 7
+
+/* Splits one line into at most NCOLS fields; col[i] is each field's
+ * 1-based column. Returns the count, or -1 on an unterminated quote. */
+static int split(char *line, char **field, int *col)
+{
+    int nf = 0;
+    char *p = line;
+
+    while (nf < NCOLS + 1) {
+        col[nf] = (int)(p - line) + 1;
+        if (*p == '"') {
+            char *w = ++p, *r = p;
+            for (;;) {
+                if (!*r)
+                    return -1;
+                if (*r == '"' && r[1] == '"') {
+                    *w++ = '"';
+                    r += 2;
+                } else if (*r == '"') {
+                    r++;
+                    break;
+                } else {
+                    *w++ = *r++;
+                }
+            }
+            *w = '\0';
+            field[nf++] = p;
+            p = r;
+            if (*p == ',')
+                p++;
+            else if (*p)
+                return -1;
+            else
+                break;
+        } else {
+            char *c = strchr(p, ',');
+            field[nf++] = p;
+            if (!c)
+                break;
+            *c = '\0';
+            p = c + 1;
+        }
+    }
+    for (int i = 0; i < nf; i++) { /* trim */
+        char *s = field[i], *e;
+        while (*s == ' ' || *s == '\t')
+            s++, col[i]++;
+        e = s + strlen(s);
+        while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+            *--e = '\0';
+        field[i] = s;
+    }
+    return nf;
+}
+
+static int parse_dim(const char *name, int line, int col, const char *text,
+                     double max, double *out, struct sn_error *err)
+{
+    char *end;
+    double v;
+
+    errno = 0;
+    v = strtod(text, &end);
+    if (end == text || *end || errno || !(v > 0) || v > max)
+        return sn_error_at(err, SN_EINPUT, name, line, col,
+                           "'%s' is not a number in (0, %g]", text, max);
+    *out = v;
+    return SN_OK;
+}
+
+int sn_kernels_parse(const char *name, const char *text, size_t len,
+                     struct sn_kernel_table **out, struct sn_error *err)
+{
+    struct sn_kernel_table *t = NULL;
+    struct sn_kernel_point *pts = NULL;
+    size_t n = 0, pos = 0;
+    int lineno = 0, rc = SN_OK;
+    bool header = false;
+    char buf[SN_KERNELS_MAX_LINE + 2];
+
+    *out = NULL;
+    while (pos < len) {
+        size_t end = pos;
+        char *field[NCOLS + 1];
+        int col[NCOLS + 1], nf;
+        struct sn_kernel_point p;
+        int d;
+
+        while (end < len && text[end] != '\n')
+            end++;
+        lineno++;
+        if (end - pos > SN_KERNELS_MAX_LINE) {
+            rc = sn_error_at(err, SN_EINPUT, name, lineno, 0,
+                             "line longer than %d bytes", SN_KERNELS_MAX_LINE);
+            goto out;
+        }
+        if (memchr(text + pos, '\0', end - pos)) {
+            rc = sn_error_at(err, SN_EINPUT, name, lineno, 0,
+                             "a NUL byte in the line");
+            goto out;
+        }
+        memcpy(buf, text + pos, end - pos);
+        buf[end - pos] = '\0';
+        pos = end + 1;
+        {
+            char *s = buf;
+            while (*s == ' ' || *s == '\t' || *s == '\r')
+                s++;
+            if (!*s || *s == '#')
+                continue;
+        }
+        nf = split(buf, field, col);
+        if (nf < 0) {
+            rc = sn_error_at(err, SN_EINPUT, name, lineno, 0,
+                             "unterminated quoted field");
+            goto out;
+        }
+        if (!header) {
+            if (nf < 6 || nf > NCOLS) {
+                rc = sn_error_at(err, SN_EINPUT, name, lineno, 1,
+                                 "expected the header "
+                                 "kind,dtype,m,n,k,tflops[,source]");
+                goto out;
+            }
+            for (int i = 0; i < nf; i++)
+                if (strcmp(field[i], columns[i])) {
+                    rc = sn_error_at(err, SN_EINPUT, name, lineno, col[i],
+                                     "expected column '%s', found '%s'",
+                                     columns[i], field[i]);
+                    goto out;
+                }
+            header = true;
+            continue;
+        }
+        if (nf < 6 || nf > NCOLS) {
+            rc = sn_error_at(err, SN_EINPUT, name, lineno, 1,
+                             "expected 6 or 7 fields, found %d", nf);
+            goto out;
+        }
+        if (n >= SN_KERNELS_MAX_ROWS) {
+            rc = sn_error_at(err, SN_EINPUT, name, lineno, 1,
+                             "more than %d rows", SN_KERNELS_MAX_ROWS);
+            goto out;
+        }
+        memset(&p, 0, sizeof(p));
+        for (d = 0; d < SN_KERNEL_KIND_COUNT; d++)
+            if (!strcmp(field[0], kind_names[d]))
+                break;
+        if (d == SN_KERNEL_KIND_COUNT) {
+            rc = sn_error_at(err, SN_EINPUT, name, lineno, col[0],
+                             "unknown kind '%s' (expected gemm or grouped)",
+                             field[0]);
+            goto out;
+        }
+        p.kind = (enum sn_kernel_kind)d;
+        for (d = 0; d < SN_KDT_COUNT; d++)
+            if (!strcmp(field[1], dtype_names[d]))
+                break;
+        if (d == SN_KDT_COUNT) {
+            rc = sn_error_at(err, SN_EINPUT, name, lineno, col[1],
+                             "unknown dtype '%s' (expected bf16, fp16, fp8, "
+                             "fp4 or fp32)",
+                             field[1]);
+            goto out;
+        }
+        p.dtype = (enum sn_kernel_dtype)d;
+        if ((rc = parse_dim(name, lineno, col[2], field[2], 1e9, &p.m, err)) ||
+            (rc = parse_dim(name, lineno, col[3], field[3], 1e9, &p.n, err)) ||
+            (rc = parse_dim(name, lineno, col[4], field[4], 1e9, &p.k, err)) ||
+            (rc =
+                 parse_dim(name, lineno, col[5], field[5], 1e6, &p.flops, err)))
+            goto out;
+        p.flops *= 1e12;
+        p.source = sn_xstrdup(nf > 6 ? field[6] : "");
+        pts = sn_xrealloc(pts, (n + 1) * sizeof(*pts));
+        pts[n++] = p;
+    }
+    if (!header) {
+        rc = sn_error_at(err, SN_EINPUT, name, lineno ? lineno : 1, 0,
+                         "no header kind,dtype,m,n,k,tflops[,source]");
+        goto out;
+    }
+    if (!n) {
+        rc = sn_error_at(err, SN_EINPUT, name, lineno, 0, "no kernel rows");
+        goto out;
+    }
+    t = sn_xcalloc(1, sizeof(*t));
+    t->generation = sn_xstrdup("measured");
+    t->points = pts;
+    t->npoints = n;
+    t->owned = true;
+    pts = NULL;
+    *out = t;
+out:
+    if (pts) {
+        for (size_t i = 0; i < n; i++)
+            free((char *)pts[i].source);
+        free(pts);
+    }
+    return rc;
+}
+
+#define FILE_MAX ((size_t)SN_KERNELS_MAX_ROWS * (SN_KERNELS_MAX_LINE + 1))
+
+int sn_kernels_load(const char *path, struct sn_kernel_table **out,
+                    struct sn_error *err)
+{
+    FILE *f;
+    char *text = NULL;
+    size_t len = 0;
+    int rc;
+
+    *out = NULL;
+    f = fopen(path, "rb");
+    if (!f)
+        return sn_error_set(err, SN_EIO, "%s: %s", path, strerror(errno));
+    text = sn_xmalloc(FILE_MAX + 1);
+    len = fread(text, 1, FILE_MAX + 1, f);
+    if (ferror(f)) {
+        rc = sn_error_set(err, SN_EIO, "%s: read error", path);
+    } else if (len > FILE_MAX) {
+        rc = sn_error_at(err, SN_EINPUT, path, 0, 0, "larger than %zu bytes",
+                         FILE_MAX);
+    } else if (memchr(text, '\0', len)) {
+        rc = sn_error_at(err, SN_EINPUT, path, 0, 0, "not a text file");
+    } else {
+        rc = sn_kernels_parse(path, text, len, out, err);
+    }
+    fclose(f);
+    free(text);
+    return rc;
+}
+
+void sn_kernels_format(const struct sn_kernel_table *t, struct sn_buf *b)
+{
+    sn_buf_printf(b, "kind,dtype,m,n,k,tflops,source\n");
+    for (size_t i = 0; i < t->npoints; i++) {
+        const struct sn_kernel_point *p = &t->points[i];
+        const char *s = p->source ? p->source : "";
+        sn_buf_printf(b, "%s,%s,%.0f,%.0f,%.0f,%.6g,\"", kind_names[p->kind],
+                      dtype_names[p->dtype], p->m, p->n, p->k, p->flops / 1e12);
+        for (; *s; s++)
+            sn_buf_printf(b, *s == '"' ? "\"\"" : "%c", *s);
+        sn_buf_printf(b, "\"\n");
+    }
+}

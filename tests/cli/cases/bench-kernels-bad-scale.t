@@ -1,0 +1,4 @@
+# bench kernels --scale out of range: exit 2
+args: bench kernels --scale 0
+exit: 2
+stderr-has: --scale: '0' (expected 1 to 1024)

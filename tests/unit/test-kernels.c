@@ -1,0 +1,296 @@
+/* test-kernels.c: the kernel efficiency tables: exact on a measured row,
+ * between its neighbours inside the measured range, never above the
+ * slowest neighbour below it; the table file's format and its located
+ * errors; and a training prediction that moves with a loaded table. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "harness.h"
+#include "sn/bench.h"
+#include "sn/kernels.h"
+#include "sn/train.h"
+#include "train-models.h"
+
+static const struct sn_kernel_table *hopper(void)
+{
+    const char *gen = NULL;
+    const struct sn_kernel_table *t =
+        sn_kernels_shipped("h100-sxm5-80gb", &gen);
+
+    if (!t || strcmp(gen, "hopper")) {
+        printf("  no shipped Hopper table\n");
+        abort();
+    }
+    return t;
+}
+
+static void test_kernels_exact_on_a_measured_row(void)
+{
+    enum sn_kernel_fit fit;
+    /* DeepGEMM README @55ab91f: M 4096, N 7168, K 16384 at 1426 TFLOPS */
+    double f = sn_kernels_flops(hopper(), SN_KERNEL_GEMM, SN_KDT_FP8, 4096,
+                                7168, 16384, &fit);
+
+    CHECK(fit == SN_KFIT_MEASURED);
+    CHECK(fabs(f - 1426e12) < 1);
+    /* grouped, masked layout: 256 rows an expert, N 4096, K 7168: 932 */
+    f = sn_kernels_flops(hopper(), SN_KERNEL_GROUPED, SN_KDT_FP8, 256, 4096,
+                         7168, &fit);
+    CHECK(fit == SN_KFIT_MEASURED);
+    CHECK(fabs(f - 932e12) < 1);
+    CHECK(sn_kernels_best(hopper(), SN_KDT_FP8) == 1426e12);
+    /* no BF16 rows: the caller's own model applies */
+    f = sn_kernels_flops(hopper(), SN_KERNEL_GEMM, SN_KDT_BF16, 4096, 4096,
+                         4096, &fit);
+    CHECK(fit == SN_KFIT_NONE && f == 0);
+}
+
+static void test_kernels_interpolate_between_neighbours(void)
+{
+    enum sn_kernel_fit fit;
+    /* 384 rows an expert lies between the 256 (932) and 512 (1040) rows */
+    double f = sn_kernels_flops(hopper(), SN_KERNEL_GROUPED, SN_KDT_FP8, 384,
+                                4096, 7168, &fit);
+
+    CHECK(fit == SN_KFIT_MEASURED);
+    CHECK(f > 932e12 && f < 1040e12);
+    /* more rows an expert never slower than fewer, along the measured N
+     * and K */
+    {
+        double prev = 0;
+        for (double m = 256; m <= 8192; m *= 1.5) {
+            double g = sn_kernels_flops(hopper(), SN_KERNEL_GROUPED, SN_KDT_FP8,
+                                        m, 4096, 7168, &fit);
+            CHECK(g >= prev * 0.98);
+            prev = g;
+        }
+    }
+}
+
+static void test_kernels_below_the_range_take_the_slowest_neighbour(void)
+{
+    enum sn_kernel_fit fit;
+    /* an expert FFN split four ways: N 1024 (gate and up of 2048 / 4),
+     * below every measured N (4096): no projection upward, the lowest
+     * of the nearest rows */
+    double f = sn_kernels_flops(hopper(), SN_KERNEL_GROUPED, SN_KDT_FP8, 256,
+                                1024, 7168, &fit);
+    double low = 1e30;
+
+    CHECK(fit == SN_KFIT_EXTRAPOLATED);
+    for (size_t i = 0; i < hopper()->npoints; i++)
+        if (hopper()->points[i].kind == SN_KERNEL_GROUPED)
+            low = fmin(low, hopper()->points[i].flops);
+    CHECK(f <= 932e12);
+    CHECK(f >= low);
+}
+
+#define GOOD                                                                   \
+    "# a measured table\n"                                                     \
+    "kind,dtype,m,n,k,tflops,source\n"                                         \
+    "gemm,bf16,4096,4096,4096,600,\"cuBLAS, bench kernels\"\n"                 \
+    "grouped,fp8,256,4096,7168,900,\n"
+
+static void test_kernels_file_parses_and_round_trips(void)
+{
+    struct sn_kernel_table *t = NULL, *u = NULL;
+    struct sn_error err;
+    char buf[4096];
+    struct sn_buf b = SN_BUF_INIT;
+    size_t n;
+
+    REQUIRE(sn_kernels_parse("k.csv", GOOD, strlen(GOOD), &t, &err) == SN_OK);
+    REQUIRE(t->npoints == 2);
+    CHECK(t->points[0].kind == SN_KERNEL_GEMM);
+    CHECK(t->points[0].dtype == SN_KDT_BF16);
+    CHECK(t->points[0].flops == 600e12);
+    CHECK(!strcmp(t->points[0].source, "cuBLAS, bench kernels"));
+    CHECK(t->points[1].kind == SN_KERNEL_GROUPED && t->points[1].m == 256);
+    sn_kernels_format(t, &b);
+    REQUIRE(b.len < sizeof(buf));
+    memcpy(buf, b.data, b.len);
+    n = b.len;
+    sn_buf_release(&b);
+    buf[n] = '\0';
+    REQUIRE(sn_kernels_parse("w.csv", buf, n, &u, &err) == SN_OK);
+    REQUIRE(u->npoints == 2);
+    CHECK(u->points[1].flops == t->points[1].flops);
+    CHECK(!strcmp(u->points[0].source, t->points[0].source));
+    sn_kernels_free(t);
+    sn_kernels_free(u);
+}
+
+static void expect_error(const char *text, const char *want)
+{
+    struct sn_kernel_table *t = NULL;
+    struct sn_error err;
+
+    CHECK(sn_kernels_parse("k.csv", text, strlen(text), &t, &err) == SN_EINPUT);
+    CHECK(t == NULL);
+    if (!strstr(err.msg, want)) {
+        printf("  got '%s', want '%s'\n", err.msg, want);
+        CHECK(0);
+    }
+}
+
+static void test_kernels_file_errors_are_located(void)
+{
+    expect_error("kind,dtype,m,n,k,tflops\ngemm,bf16,1,2,3,4\nconv,bf16,1,2,3,4"
+                 "\n",
+                 "k.csv:3:1: unknown kind 'conv'");
+    expect_error("kind,dtype,m,n,k,tflops\ngemm,int8,1,2,3,4\n",
+                 "k.csv:2:6: unknown dtype 'int8'");
+    expect_error("kind,dtype,m,n,k,tflops\ngemm,bf16,1,x,3,4\n",
+                 "k.csv:2:13: 'x' is not a number");
+    expect_error("kind,dtype,m,n,k,tflops\ngemm,bf16,1,2,3,-4\n",
+                 "k.csv:2:17: '-4' is not a number");
+    expect_error("kind,dtype,m,nn,k,tflops\n",
+                 "k.csv:1:14: expected column 'n'");
+    expect_error("kind,dtype,m,n,k,tflops\n", "k.csv:1: no kernel rows");
+    expect_error("kind,dtype,m,n,k,tflops\ngemm,bf16,1,2\n",
+                 "k.csv:2:1: expected 6 or 7 fields, found 4");
+    {
+        /* capped: one row more than SN_KERNELS_MAX_ROWS */
+        size_t cap = 32 + (SN_KERNELS_MAX_ROWS + 1) * 24;
+        char *big = sn_xmalloc(cap);
+        size_t len = (size_t)snprintf(big, cap, "kind,dtype,m,n,k,tflops\n");
+        for (int i = 0; i <= SN_KERNELS_MAX_ROWS; i++)
+            len += (size_t)snprintf(big + len, cap - len,
+                                    "gemm,bf16,%d,64,64,1\n", i + 1);
+        expect_error(big, "more than 4096 rows");
+        free(big);
+    }
+}
+
+static int free_comm(void *ctx, enum sn_coll_op op, const struct sn_group *g,
+                     uint32_t siblings, double bytes, double *sec,
+                     struct sn_error *err)
+{
+    (void)ctx, (void)op, (void)g, (void)siblings, (void)bytes, (void)err;
+    *sec = 0;
+    return SN_OK;
+}
+
+/* The forward time of GPT-18.4B, TP 8, on an accelerator with no shipped
+ * table, with a loaded one-row table of `tflops` (every GEMM at that rate,
+ * or 0: no table). */
+static double forward(double tflops, bool *extrapolated)
+{
+    char text[256];
+    struct sn_kernel_table *tab = NULL;
+    struct sn_train_system sys = {0};
+    struct sn_train *t = NULL;
+    struct sn_train_opts o;
+    struct sn_train_result r;
+    struct sn_error err;
+    struct sn_train_layout l = {.tp = 8,
+                                .pp = 1,
+                                .dp = 1,
+                                .cp = 1,
+                                .ep = 1,
+                                .vpp = 1,
+                                .mbs = 1,
+                                .gbs = 8,
+                                .seq = 2048,
+                                .recompute = SN_RECOMPUTE_NONE,
+                                .sp = true,
+                                .dtype = SN_DTYPE_BF16};
+
+    if (tflops > 0) {
+        snprintf(text, sizeof(text),
+                 "kind,dtype,m,n,k,tflops\ngemm,bf16,4096,4096,4096,%g\n",
+                 tflops);
+        if (sn_kernels_parse("t.csv", text, strlen(text), &tab, &err))
+            return -1;
+    }
+    sys.name = "test";
+    sys.accel = "test-accel";
+    sys.flops = 989e12;
+    sys.hbm_bytes = 80e9;
+    sys.hbm_bw = 3.35e12;
+    sys.accels = 8;
+    sys.domain = 8;
+    sn_train_calib_for("h100", &sys.calib);
+    sys.comm.time = free_comm;
+    sys.kernels = tab;
+    sn_train_opts_default(&o);
+    if (sn_train_new(&tm_gpt_18b, &sys, &t, &err) ||
+        sn_train_predict(t, &l, &o, &r, &err)) {
+        printf("  %s\n", err.msg);
+        r.part[SN_PART_FORWARD] = -1;
+    }
+    *extrapolated = r.kernels_extrapolated;
+    sn_train_free(t);
+    sn_kernels_free(tab);
+    return r.part[SN_PART_FORWARD];
+}
+
+static void test_prediction_moves_with_the_loaded_table(void)
+{
+    bool x0, x1, x2, x4;
+    double none = forward(0, &x0);
+    /* 100 TFLOP/s: every GEMM of the layout compute-bound (its HBM time
+     * at 3.35 TB/s is under a tenth of this) */
+    double f1 = forward(100, &x1), f2 = forward(50, &x2), f4 = forward(25, &x4);
+    double g1 = f2 - f1, g2 = f4 - f2;
+
+    REQUIRE(none > 0 && f1 > 0 && f2 > 0 && f4 > 0);
+    CHECK(x0);        /* no table: the calibrated rate, flagged */
+    CHECK(f1 > none); /* 100 TFLOP/s is far below the calibrated rate */
+    /* halving the table's rate doubles the GEMM time: the forward's GEMM
+     * share at 100 is f2 - f1, at 50 it is twice that */
+    printf("  forward %.4f / %.4f / %.4f s at 100 / 50 / 25 TFLOP/s\n", f1, f2,
+           f4);
+    CHECK(g1 > 0);
+    CHECK(fabs(g2 / g1 - 2) < 1e-9);
+    CHECK(f1 - g1 > 0); /* the rest: attention, norms, activations */
+}
+
+/* bench kernels on the cpu backend: a row per reference shape, scaled,
+ * at a positive rate, in the file sim train --kernels reads; options out
+ * of range refused. */
+static void test_bench_kernels_cpu_writes_a_readable_table(void)
+{
+    struct sn_bench_kernels_opts o;
+    struct sn_kernel_table *t = NULL, *u = NULL;
+    struct sn_buf b = SN_BUF_INIT;
+    struct sn_error err;
+    const struct sn_kernel_table *ref = sn_kernels_reference();
+
+    sn_bench_kernels_opts_init(&o);
+    o.scale = 64;
+    o.iters = 1;
+    REQUIRE(sn_bench_kernels(&o, &t, &err) == SN_OK);
+    REQUIRE(t->npoints == ref->npoints);
+    for (size_t i = 0; i < t->npoints; i++) {
+        CHECK(t->points[i].flops > 0);
+        CHECK(t->points[i].dtype == SN_KDT_FP32);
+        CHECK(t->points[i].kind == ref->points[i].kind);
+        CHECK(t->points[i].n == fmax(16, ceil(ref->points[i].n / 64)));
+    }
+    sn_kernels_format(t, &b);
+    REQUIRE(sn_kernels_parse("cpu.csv", b.data, b.len, &u, &err) == SN_OK);
+    CHECK(u->npoints == t->npoints);
+    CHECK(fabs(u->points[3].flops / t->points[3].flops - 1) < 1e-5);
+    sn_buf_release(&b);
+    sn_kernels_free(t);
+    sn_kernels_free(u);
+    o.scale = 0;
+    CHECK(sn_bench_kernels(&o, &t, &err) == SN_EINPUT && !t);
+    o.scale = 8;
+    o.backend = SN_BENCH_CUDA;
+    CHECK(sn_bench_kernels(&o, &t, &err) == SN_ENOTSUP && !t);
+}
+
+static const struct sn_test cases[] = {
+    T(test_bench_kernels_cpu_writes_a_readable_table),
+    T(test_kernels_exact_on_a_measured_row),
+    T(test_kernels_interpolate_between_neighbours),
+    T(test_kernels_below_the_range_take_the_slowest_neighbour),
+    T(test_kernels_file_parses_and_round_trips),
+    T(test_kernels_file_errors_are_located),
+    T(test_prediction_moves_with_the_loaded_table),
+};
+
+SN_TEST_MAIN(cases)
