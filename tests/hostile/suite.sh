@@ -332,6 +332,23 @@ p validate-random-json 0 '' \
   'head -n 1 tests/fixtures/validation/training-public.csv >$T/v.csv && perl -e "srand(2); print pack(q(C*), map { int(rand(256)) } 1 .. 1000000)" >>$T/v.csv' \
   '$SN validate $T/v.csv --format json -o $T/v.json' 'json $T/v.json'
 
+# NCCL's topology dumps carry no DTD: a DOCTYPE is refused where it
+# starts, before an entity is read (a 1 MB entity used 3,000 times in an
+# attribute took 470 s and 2.95 GB before libxml2 gave up)
+xbomb='python3 -c "import sys; sys.stdout.write(\"<?xml version=\\\"1.0\\\"?>\\n<!DOCTYPE system [<!ENTITY e \\\"\" + \"A\" * 980000 + \"\\\">]>\\n<system version=\\\"1\\\"><cpu numaid=\\\"0\\\" arch=\\\"\" + \"&e;\" * 3000 + \"\\\"/></system>\\n\")" >$T/b.xml'
+export xbomb
+p nccl-topo-entity-bomb 2 'b.xml:2:1: a DOCTYPE' "$xbomb" \
+  '$SN doctor --nccl-topo $T/b.xml --spec tests/fixtures/nccl/hgx-h100.yaml'
+p rel-nccl-topo-entity-bomb-fast 2 'b.xml:2:1: a DOCTYPE' "$xbomb" \
+  'ulimit -v 262144; s=$(date +%s%N); $SN_REL doctor --nccl-topo $T/b.xml; r=$?; echo $((($(date +%s%N) - s) / 1000000)) >$T/ms; exit $r' \
+  '[[ $(cat $T/ms) -lt 1000 ]]'
+p nccl-topo-xxe 2 'x.xml:1:1: a DOCTYPE' \
+  'printf "<!DOCTYPE s [<!ENTITY x SYSTEM \"file:///etc/passwd\">]><system version=\"1\"><cpu numaid=\"&x;\"/></system>" >$T/x.xml' \
+  '$SN doctor --nccl-topo $T/x.xml' '! grep -q root: $T/err'
+p nccl-topo-bare-doctype 2 'a DOCTYPE' \
+  'sed "1i <!DOCTYPE system>" tests/fixtures/nccl/healthy.xml >$T/d.xml' \
+  '$SN doctor --nccl-topo $T/d.xml'
+
 # ---- 4. strings from the machine ------------------------------------------------
 # invalid UTF-8 and escape sequences are escaped where they are read
 
