@@ -85,8 +85,20 @@ listen() {
     for _ in $(seq 50); do [[ -S "$1" ]] && return 0; sleep 0.1; done
     return 1
 }
+# the design examples/cpu-cluster.yaml under a hostile name: quotes, a
+# newline, <, &, %, a backslash, control bytes (SOH, ESC), U+2028 (a
+# line break to YAML); each output it enters must stay one value there
+evil_spec() {
+    sed 's/^name: cpu-cluster/name: "evil\\" -- n99 [label=\\"pwn\\"]; x=\\"<plaintext>\&amp;%s%n\\\\ \\n- alert: Injected\\x01\\e[31m\\u2028end'"'"' ]]>"/' \
+        examples/cpu-cluster.yaml >"$1"
+    grep -q '^name: "evil' "$1"
+}
+# YAML as libyaml reads it (PyYAML, python3-yaml)
+yaml() { python3 -c 'import sys, yaml; yaml.safe_load(open(sys.argv[1]))' "$1"; }
+# the nodes graphviz reads in a DOT file, one a line
+dotnodes() { dot -Tplain "$1" | awk '$1 == "node" { print $2 }' | sort; }
 export -f mkdb sql chr fifo islink utf8 json xml noesc notmp nowal long \
-    tree listen
+    tree listen evil_spec yaml dotnodes
 export spec run1 node
 
 # ---- the probe --------------------------------------------------------------
@@ -486,6 +498,30 @@ p check-store-held-spooled 0 'is kept in' 'mkdb $T/r.db' \
 p check-store-held-then-free 0 '' 'mkdb $T/r.db' \
   '{ echo "BEGIN IMMEDIATE; CREATE TABLE hold(x);"; sleep 4; echo "ROLLBACK;"; } | sqlite3 $T/r.db & sleep 1; $SN check --spec examples/one-host.yaml --no-doctor --tests memory --iters 1 --db $T/r.db --db-wait 60 --json $T/c.json; r=$?; wait; exit $r' \
   '! ls $T/r.db.run-* && [[ $(sqlite3 $T/r.db "select count(*) from runs where complete and verdict = \"PASS\"") == 1 ]] && json $T/c.json'
+
+# ---- 9. one hostile name through every output ---------------------------------
+# each output read back by its own parser: graphviz for DOT, promtool and
+# libyaml for the rule file, xmllint for HTML, SVG and XML, jq for JSON,
+# Python's csv for CSV; the terminal gets no control byte
+
+p esc-plan-dot 0 '' 'evil_spec $T/s.yaml' \
+  '$SN plan $T/s.yaml --dot $T/p.dot --ledger $T/l.csv && $SN plan examples/cpu-cluster.yaml --dot $T/good.dot' \
+  'noesc $T/out && utf8 $T/out && [[ $(dotnodes $T/p.dot) == "$(dotnodes $T/good.dot)" ]] && dot -Tplain $T/p.dot | head -n 1 | grep -q "^graph " && python3 -c "import csv, sys; rows = list(csv.reader(open(sys.argv[1]))); assert len(rows) > 1 and all(len(r) == len(rows[0]) for r in rows)" $T/l.csv'
+p esc-plan-json 0 '' 'evil_spec $T/s.yaml' \
+  '$SN plan $T/s.yaml --format json -o $T/p.json' \
+  'json $T/p.json && jq -e "[.. | strings | select(test(\"Injected\"))] | length > 0" $T/p.json'
+p esc-spec-check 0 '' 'evil_spec $T/s.yaml' '$SN spec check $T/s.yaml' \
+  'noesc $T/out && [[ $(wc -l <$T/out) -eq $($SN spec check examples/cpu-cluster.yaml | wc -l) ]]'
+p esc-watch-rules 0 '' 'evil_spec $T/s.yaml' \
+  '$SN watch rules $T/s.yaml >$T/r.yml && $SN watch rules examples/cpu-cluster.yaml >$T/good.yml' \
+  'yaml $T/r.yml && promtool check rules $T/r.yml && [[ $(python3 -c "import sys, yaml; d = yaml.safe_load(open(sys.argv[1])); print(list(d), [r[\"alert\"] for g in d[\"groups\"] for r in g[\"rules\"]])" $T/r.yml) == "$(python3 -c "import sys, yaml; d = yaml.safe_load(open(sys.argv[1])); print(list(d), [r[\"alert\"] for g in d[\"groups\"] for r in g[\"rules\"]])" $T/good.yml)" ]] && noesc $T/r.yml'
+p esc-report-power 0 '' \
+  'evil_spec $T/s.yaml && jq ".dtype = \"<plaintext>&\u0001\"" tests/fixtures/power/h100-limits.json >$T/pw.json' \
+  '$SN report $T/s.yaml --power $T/pw.json -o $T/r.html' \
+  'utf8 $T/r.html && noesc $T/r.html && [[ $(xmllint --html --xpath "count(//plaintext)" $T/r.html 2>/dev/null) == 0 ]] && [[ $(xmllint --html --xpath "count(//section[@id=\"power\"]//figure)" $T/r.html 2>/dev/null) == 2 ]] && xmllint --html --xpath "string(//title)" $T/r.html 2>/dev/null | grep -q "Injected" && ! LC_ALL=C grep -qP "[\x00-\x08\x0b\x0c\x0e-\x1f]" $T/r.html'
+p esc-check-json-junit 0 '' 'evil_spec $T/s.yaml' \
+  '$SN check --spec $T/s.yaml --results $run1 --no-store --json $T/c.json --junit $T/j.xml' \
+  'json $T/c.json && xml $T/j.xml && noesc $T/out && jq -e "[.. | strings | select(test(\"Injected\"))] | length > 0" $T/c.json'
 
 echo "$skipped skipped"
 echo "$pass passed, $fail failed"
