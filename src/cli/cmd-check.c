@@ -627,11 +627,13 @@ static int judge(struct check_cli *c, const struct sn_spec *spec,
     if (store_as &&
         sn_store_run_finish(st, store_as, sn_severity_name(rep->verdict), sf,
                             rep->n, &err)) {
-        if (!c->measuring) {
-            rc = cli_fail(&err);
-            goto out;
-        }
-        store_failed(c, &err);
+        /* the verdict and --json/--junit still come; a recorded run is
+         * still in its file or the store, so its exit says it failed */
+        if (c->measuring)
+            store_failed(c, &err);
+        else
+            spool_rc = cli_fail(&err);
+        store_as = 0;
     }
     if (c->measuring && c->store_lost) {
         /* the measurement outlives the store: the whole judged run in a
@@ -678,8 +680,9 @@ static int judge(struct check_cli *c, const struct sn_spec *spec,
         if (rc)
             goto out;
     }
-    /* a run kept in neither the store nor a spool file is a runtime
-     * failure whatever its verdict */
+    /* a run kept in neither the store nor a spool file, or a recorded
+     * run that could not be stored, is a runtime failure whatever its
+     * verdict */
     rc = spool_rc                      ? spool_rc
          : rep->verdict == SN_SEV_FAIL ? SN_EXIT_CHECK
                                        : SN_EXIT_OK;
@@ -730,7 +733,7 @@ static int check_recorded(struct check_cli *c, const struct sn_spec *spec,
     struct sn_error err;
     char *text = NULL;
     int64_t store_as = 0;
-    int rc;
+    int rc, store_rc = SN_EXIT_OK;
 
     sn_results_init(&rs);
     if (c->results) {
@@ -754,6 +757,8 @@ static int check_recorded(struct check_cli *c, const struct sn_spec *spec,
         c->db, c->results && !c->no_store ? CLI_DB_WRITE : CLI_DB_READ, &st);
     if (rc)
         goto out;
+    if (c->db_wait >= 0)
+        sn_store_set_wait(st, (double)c->db_wait);
     if (c->run_id &&
         (sn_store_run_get(st, c->run_id, &run, &err) ||
          sn_store_results_get(st, c->run_id, &rs, &err) ||
@@ -767,13 +772,22 @@ static int check_recorded(struct check_cli *c, const struct sn_spec *spec,
         run.verdict[0] = '\0';
         if (sn_store_run_put(st, &run, rs.items, rs.n, NULL, 0, c->health,
                              c->nhealth, &err)) {
-            rc = cli_fail(&err);
-            goto out;
+            /* the run is still in its file; it is judged and --json and
+             * --junit written all the same, and the exit says it was not
+             * stored */
+            store_rc = cli_fail(&err);
+            fprintf(stderr,
+                    "supernode: check: not stored; the run stays "
+                    "in %s\n",
+                    c->results);
+        } else {
+            store_as = run.id;
         }
-        store_as = run.id;
     }
     run_notes(spec, t, &run);
     rc = judge(c, spec, t, st, &run, &rs, store_as);
+    if (store_rc && rc != SN_EXIT_USAGE)
+        rc = store_rc;
 out:
     sn_results_release(&rs);
     sn_store_close(st);

@@ -495,6 +495,9 @@ export hold unhold
 p check-store-held-spooled 0 'is kept in' 'mkdb $T/r.db' \
   "$hold; \$SN check --spec examples/one-host.yaml --no-doctor --tests memory --iters 1 --db \$T/r.db --db-wait 2 --json \$T/c.json --junit \$T/j.xml; $unhold" \
   'grep -q "another process holds the write lock" $T/err && json $T/c.json && xml $T/j.xml && s=$(ls $T/r.db.run-*.json) && n=$(jq ".results | length" $s) && [[ $n -gt 0 ]] && $SN runs import $s --db $T/r.db && [[ $(sqlite3 $T/r.db "select count(*) from results where run_id = (select max(id) from runs)") == "$n" ]] && [[ $(sqlite3 $T/r.db "select complete || verdict from runs where id = (select max(id) from runs)") == 1PASS ]]'
+p check-store-held-results 3 'not stored; the run stays in' 'mkdb $T/r.db' \
+  "$hold; \$SN check --spec \$spec --results \$run1 --db \$T/r.db --db-wait 1 --json \$T/c.json --junit \$T/j.xml; $unhold" \
+  'json $T/c.json && xml $T/j.xml && [[ $(sqlite3 $T/r.db "select count(*) from runs") == 1 ]]'
 p check-store-held-then-free 0 '' 'mkdb $T/r.db' \
   '{ echo "BEGIN IMMEDIATE; CREATE TABLE hold(x);"; sleep 4; echo "ROLLBACK;"; } | sqlite3 $T/r.db & sleep 1; $SN check --spec examples/one-host.yaml --no-doctor --tests memory --iters 1 --db $T/r.db --db-wait 60 --json $T/c.json; r=$?; wait; exit $r' \
   '! ls $T/r.db.run-* && [[ $(sqlite3 $T/r.db "select count(*) from runs where complete and verdict = \"PASS\"") == 1 ]] && json $T/c.json'
