@@ -68,6 +68,7 @@ struct check_cli {
      * a file `runs import` takes (spool_run) */
     bool measuring;
     bool store_lost;
+    struct sn_run begun; /* the run as recorded before measuring */
 };
 
 static int bad(const struct check_cli *c, const char *fmt, ...) SN_PRINTF(2, 3);
@@ -285,29 +286,42 @@ static void on_progress(void *ctx, const char *line)
     cli_progress_line(&c->progress, "check", line);
 }
 
+static int spool_run(struct check_cli *c, const struct sn_run *run,
+                     const struct sn_results *rs,
+                     const struct sn_store_finding *f, size_t nf);
+
 /* A rank hung or the job was signalled (the watchdog thread calls this):
- * keep what rank 0 has in the stored run, which stays incomplete. */
+ * keep what rank 0 has in the stored run, which stays incomplete, or,
+ * when the store cannot take it, in a spool file as an incomplete run. */
 static void on_abort(void *ctx, const struct sn_bench_results *partial,
                      const struct sn_bench_abort *why)
 {
     struct check_cli *c = ctx;
     struct sn_results rs;
     struct sn_error err;
+    struct sn_run run;
 
     cli_progress_end(&c->progress);
     fprintf(stderr, "supernode: check: %s\n", why->message);
-    if (c->rank != 0 || !c->st || !c->stored_run)
+    if (c->rank != 0 || !c->measuring)
         return;
     sn_results_init(&rs);
     for (size_t i = 0; i < partial->n; i++)
         sn_bench_result_store(&partial->items[i], partial->nranks, &rs);
-    if (sn_store_add_results(c->st, c->stored_run, rs.items, rs.n, &err))
-        fprintf(stderr, "supernode: check: %s\n", err.msg);
-    else
+    if (!c->store_lost &&
+        sn_store_add_results(c->st, c->stored_run, rs.items, rs.n, &err))
+        store_failed(c, &err);
+    if (!c->store_lost) {
         fprintf(stderr,
                 "supernode: check: run %" PRId64 " keeps %zu results, "
                 "marked incomplete\n",
                 c->stored_run, rs.n);
+    } else {
+        run = c->begun;
+        run.id = 0;
+        run.complete = false;
+        spool_run(c, &run, &rs, NULL, 0);
+    }
     sn_results_release(&rs);
 }
 
@@ -858,6 +872,7 @@ static int check_measure(struct check_cli *c, const struct sn_spec *spec,
             store_failed(c, &err);
         else
             c->stored_run = run.id;
+        c->begun = run;
     }
 agree:
     /* every rank goes on only if rank 0 could record the run */

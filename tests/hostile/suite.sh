@@ -498,6 +498,9 @@ p check-store-held-spooled 0 'is kept in' 'mkdb $T/r.db' \
 p check-store-held-results 3 'not stored; the run stays in' 'mkdb $T/r.db' \
   "$hold; \$SN check --spec \$spec --results \$run1 --db \$T/r.db --db-wait 1 --json \$T/c.json --junit \$T/j.xml; $unhold" \
   'json $T/c.json && xml $T/j.xml && [[ $(sqlite3 $T/r.db "select count(*) from runs") == 1 ]]'
+p check-store-held-signalled 3 'is kept in' 'mkdb $T/r.db' \
+  "$hold; \$SN check --spec examples/one-host.yaml --no-doctor --tests memory --iters 100000 --db \$T/r.db --db-wait 1 2>\$T/e & c=\$!; for i in \$(seq 300); do grep -q '^check: memory' \$T/e && break; sleep 0.1; done; sleep 1; kill -TERM \$c; wait \$c; r=\$?; cat \$T/e >&2; exec 3>&-; wait \$h; exit \$r" \
+  's=$(ls $T/r.db.run-*.json) && jq -e ".complete == false" $s && $SN runs import $s --db $T/r.db && [[ $(sqlite3 $T/r.db "select count(*) from runs where not complete") == 1 ]]'
 p check-store-held-then-free 0 '' 'mkdb $T/r.db' \
   '{ echo "BEGIN IMMEDIATE; CREATE TABLE hold(x);"; sleep 4; echo "ROLLBACK;"; } | sqlite3 $T/r.db & sleep 1; $SN check --spec examples/one-host.yaml --no-doctor --tests memory --iters 1 --db $T/r.db --db-wait 60 --json $T/c.json; r=$?; wait; exit $r' \
   '! ls $T/r.db.run-* && [[ $(sqlite3 $T/r.db "select count(*) from runs where complete and verdict = \"PASS\"") == 1 ]] && json $T/c.json'
