@@ -655,6 +655,8 @@ static int judge(struct check_cli *c, const struct sn_spec *spec,
         struct sn_run done = *run;
         done.id = 0;
         done.complete = true;
+        if (c->begun.started[0]) /* when the measuring began */
+            sn_strlcpy(done.started, c->begun.started, sizeof(done.started));
         sn_strlcpy(done.verdict, sn_severity_name(rep->verdict),
                    sizeof(done.verdict));
         sn_store_timestamp(done.finished, sizeof(done.finished));
