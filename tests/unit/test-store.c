@@ -578,8 +578,8 @@ static void test_store_write_waits_for_a_held_lock_then_fails(void)
 
     REQUIRE(fx_store_fresh(&dir, &path, &st));
     REQUIRE(sqlite3_open(path, &other) == SQLITE_OK);
-    REQUIRE(sqlite3_exec(other, "BEGIN IMMEDIATE; CREATE TABLE hold (x)",
-                         NULL, NULL, NULL) == SQLITE_OK);
+    REQUIRE(sqlite3_exec(other, "BEGIN IMMEDIATE; CREATE TABLE hold (x)", NULL,
+                         NULL, NULL) == SQLITE_OK);
     sn_store_set_wait(st, 1.2);
     t0 = sn_now();
     CHECK(sn_store_run_begin(st, &run, &err) == SN_EIO);
