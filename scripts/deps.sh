@@ -20,10 +20,12 @@ pkgs_build+=(libxml2-dev)
 # for the agent's HTTP and HTTPS tests (tests/watch, unit/test-serve);
 # xmllint (libxml2-utils) for the HTML report and the NCCL topology
 # file (tests/report, unit/test-export), headless chromium for the
-# report (tests/report)
+# report (tests/report); graphviz (dot) and python3-yaml (libyaml) read back
+# the DOT graph and the rule file a hostile name went through
+# (tests/hostile)
 pkgs_test=(sqlite3 iproute2 clang libclang-rt-14-dev clang-format hwloc
-           iperf3 hpcc jq prometheus python3 curl openssl)
-pkgs_test+=(libxml2-utils chromium)
+           iperf3 hpcc jq prometheus python3 python3-yaml curl openssl)
+pkgs_test+=(libxml2-utils chromium graphviz)
 
 all=("${pkgs_build[@]}" "${pkgs_test[@]}")
 

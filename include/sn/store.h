@@ -166,6 +166,14 @@ enum sn_store_mode {
 int sn_store_open_mode(const char *path, enum sn_store_mode mode,
                        struct sn_store **out, struct sn_error *err);
 void sn_store_close(struct sn_store *st);
+/* How long a write waits in all for another process that holds the write
+ * lock (an open sqlite3 session, a VACUUM, another check) before it fails
+ * with SN_EIO: each try within SQLite's busy timeout, then a pause that
+ * doubles. SN_STORE_WAIT seconds unless set. */
+#define SN_STORE_WAIT 60.0
+void sn_store_set_wait(struct sn_store *st, double seconds);
+/* The path the database was opened at (owned by st). */
+const char *sn_store_path(const struct sn_store *st);
 /* The schema version of the open database. */
 int sn_store_schema_version(struct sn_store *st);
 /* The SQLite library's version, "3.40.1" (static storage). */

@@ -180,6 +180,29 @@ bool sn_str_is_clean(const char *s, int flags);
  * the bytes there (avail of them) are not one. */
 size_t sn_utf8_len(const unsigned char *s, size_t avail);
 
+/* ---- escaping for output (escape.c) ----------------------------------------
+ * Every string from input or from the machine enters an output through
+ * the escaper of the output's format, and nowhere else: each makes it
+ * clean first (control characters, line breaks included, and invalid
+ * UTF-8 as the text "\xNN"), then quotes what the format gives a meaning
+ * to, so the string stays one value there. */
+enum sn_esc {
+    SN_ESC_TERM,         /* a terminal or text file: clean text */
+    SN_ESC_XML,          /* HTML, SVG, XML text and attribute values */
+    SN_ESC_XML_LINES,    /* XML element text that keeps newlines, tabs */
+    SN_ESC_DOT,          /* the inside of a DOT quoted string */
+    SN_ESC_YAML_COMMENT, /* the rest of a YAML comment line */
+    SN_ESC_YAML,         /* a YAML double-quoted scalar, quotes included */
+    SN_ESC_PROMQL,       /* the inside of a PromQL string literal or an
+                            exposition label value */
+    SN_ESC_CSV,          /* one CSV field (RFC 4180), quoted when needed */
+    SN_ESC_JSON,         /* a JSON string, quotes included */
+};
+/* Append s (NULL: "") escaped for the format how. */
+void sn_buf_put_esc(struct sn_buf *b, enum sn_esc how, const char *s);
+/* A heap copy of s escaped for how; the caller frees it. */
+char *sn_xstrdup_esc(enum sn_esc how, const char *s);
+
 /* ---- units --------------------------------------------------------------- */
 
 enum sn_unit_kind {

@@ -21,8 +21,14 @@ int cli_usage_error(const char *fmt, ...)
 
 int cli_fail(const struct sn_error *err)
 {
-    fprintf(stderr, "supernode: %s\n",
-            err->msg[0] ? err->msg : sn_code_name(err->code));
+    struct sn_buf t = SN_BUF_INIT;
+
+    /* messages quote names from input: printed through the terminal's
+     * escaper */
+    sn_buf_put_esc(&t, SN_ESC_TERM,
+                   err->msg[0] ? err->msg : sn_code_name(err->code));
+    fprintf(stderr, "supernode: %s\n", t.data ? t.data : "");
+    sn_buf_release(&t);
     return sn_exit_code(err->code ? err->code : SN_ERUNTIME);
 }
 
@@ -110,8 +116,19 @@ int cli_outputs_check(const char *const *paths, size_t n)
 
 void cli_print(const struct sn_buf *buf)
 {
+    struct sn_buf t = SN_BUF_INIT;
+
+    /* the terminal's escaper over everything printed: a renderer's text
+     * carries names from input and the machine, and none of their
+     * control characters or broken UTF-8 reach the terminal (a no-op on
+     * what is clean already: JSON, escaped XML, tables of plain text) */
+    if (buf->len) {
+        sn_buf_put_clean(&t, buf->data, buf->len, SN_CLEAN_LINES);
+        buf = &t;
+    }
     fwrite(buf->data, 1, buf->len, stdout);
     fflush(stdout);
+    sn_buf_release(&t);
 }
 
 int cli_parse_long(const char *opt, const char *text, long long min,

@@ -45,6 +45,7 @@ struct check_cli {
     bool allow_colocated; /* --allow-colocated */
     struct sn_bench_placement place; /* where the ranks ran */
     long long doctor_timeout;        /* --doctor-timeout seconds */
+    long long db_wait;               /* --db-wait seconds, -1: the store's */
     struct cli_health_opts hopts;    /* --fsroot, --nvml, --matrix */
     long long iters;                 /* 0: the suite's */
     enum sn_bench_backend backend;
@@ -63,6 +64,11 @@ struct check_cli {
     struct sn_store *st;
     int64_t stored_run;
     struct cli_progress progress;
+    /* rank 0, measuring: a write to the store failed, so the run goes to
+     * a file `runs import` takes (spool_run) */
+    bool measuring;
+    bool store_lost;
+    struct sn_run begun; /* the run as recorded before measuring */
 };
 
 static int bad(const struct check_cli *c, const char *fmt, ...) SN_PRINTF(2, 3);
@@ -117,6 +123,7 @@ static int parse_args(struct check_cli *c, int argc, char **argv)
 
     c->suite = "quick";
     c->doctor_timeout = CHECK_DOCTOR_TIMEOUT;
+    c->db_wait = -1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -127,7 +134,8 @@ static int parse_args(struct check_cli *c, int argc, char **argv)
                      !strcmp(a, "--backend") || !strcmp(a, "--tests") ||
                      !strcmp(a, "--iters") || !strcmp(a, "--fsroot") ||
                      !strcmp(a, "--nvml") || !strcmp(a, "--matrix") ||
-                     !strcmp(a, "--doctor-timeout") || !strcmp(a, "--nccl-log");
+                     !strcmp(a, "--doctor-timeout") ||
+                     !strcmp(a, "--nccl-log") || !strcmp(a, "--db-wait");
         if (takes && !v)
             return bad(c, "%s needs a value", a);
         if (!strcmp(a, "--spec"))
@@ -152,7 +160,10 @@ static int parse_args(struct check_cli *c, int argc, char **argv)
             c->hopts.nvml = v;
         else if (!strcmp(a, "--matrix"))
             c->hopts.matrix = v;
-        else if (!strcmp(a, "--doctor-timeout")) {
+        else if (!strcmp(a, "--db-wait")) {
+            if (sn_parse_long(v, 0, 86400, &c->db_wait, &err))
+                return bad(c, "--db-wait: %s", err.msg);
+        } else if (!strcmp(a, "--doctor-timeout")) {
             if (sn_parse_long(v, 1, 86400, &c->doctor_timeout, &err))
                 return bad(c, "--doctor-timeout: %s", err.msg);
         } else if (!strcmp(a, "--run")) {
@@ -257,6 +268,17 @@ static void run_record(const struct check_cli *c, const struct sn_spec *spec,
 /* ---- measuring
  * ----------------------------------------------------------------- */
 
+/* A write to the store failed while measuring (the lock held past the
+ * wait, the disk full, an I/O error): said once; from here the run goes
+ * to a spool file at the end, never lost. */
+static void store_failed(struct check_cli *c, const struct sn_error *err)
+{
+    if (!c->store_lost)
+        fprintf(stderr, "supernode: check: cannot store the run: %s\n",
+                err->msg);
+    c->store_lost = true;
+}
+
 static void on_progress(void *ctx, const char *line)
 {
     struct check_cli *c = ctx;
@@ -264,29 +286,42 @@ static void on_progress(void *ctx, const char *line)
     cli_progress_line(&c->progress, "check", line);
 }
 
+static int spool_run(struct check_cli *c, const struct sn_run *run,
+                     const struct sn_results *rs,
+                     const struct sn_store_finding *f, size_t nf);
+
 /* A rank hung or the job was signalled (the watchdog thread calls this):
- * keep what rank 0 has in the stored run, which stays incomplete. */
+ * keep what rank 0 has in the stored run, which stays incomplete, or,
+ * when the store cannot take it, in a spool file as an incomplete run. */
 static void on_abort(void *ctx, const struct sn_bench_results *partial,
                      const struct sn_bench_abort *why)
 {
     struct check_cli *c = ctx;
     struct sn_results rs;
     struct sn_error err;
+    struct sn_run run;
 
     cli_progress_end(&c->progress);
     fprintf(stderr, "supernode: check: %s\n", why->message);
-    if (c->rank != 0 || !c->st || !c->stored_run)
+    if (c->rank != 0 || !c->measuring)
         return;
     sn_results_init(&rs);
     for (size_t i = 0; i < partial->n; i++)
         sn_bench_result_store(&partial->items[i], partial->nranks, &rs);
-    if (sn_store_add_results(c->st, c->stored_run, rs.items, rs.n, &err))
-        fprintf(stderr, "supernode: check: %s\n", err.msg);
-    else
+    if (!c->store_lost &&
+        sn_store_add_results(c->st, c->stored_run, rs.items, rs.n, &err))
+        store_failed(c, &err);
+    if (!c->store_lost) {
         fprintf(stderr,
                 "supernode: check: run %" PRId64 " keeps %zu results, "
                 "marked incomplete\n",
                 c->stored_run, rs.n);
+    } else {
+        run = c->begun;
+        run.id = 0;
+        run.complete = false;
+        spool_run(c, &run, &rs, NULL, 0);
+    }
     sn_results_release(&rs);
 }
 
@@ -442,9 +477,9 @@ static int check_health(struct check_cli *c, struct sn_bench_job *job)
         if (health_unpack(c, &hcap, r, all + offs[r], offs[r + 1] - offs[r],
                           &err))
             status = cli_fail(&err);
-    if (!status && c->st && c->stored_run && c->nhealth &&
+    if (!status && c->st && c->stored_run && !c->store_lost && c->nhealth &&
         sn_store_health_put(c->st, c->stored_run, c->health, c->nhealth, &err))
-        status = cli_fail(&err);
+        store_failed(c, &err); /* kept in c->health for the spool */
 out:
     free(all);
     free(offs);
@@ -479,6 +514,60 @@ fail:
 /* ---- judging
  * --------------------------------------------------------------------- */
 
+/* Write the whole run (results, findings, node health) as a "supernode.run"
+ * document that `runs import` stores later: beside the database, else in
+ * the working directory; written atomically. Says where it went. Returns
+ * an exit status. */
+static int spool_run(struct check_cli *c, const struct sn_run *run,
+                     const struct sn_results *rs,
+                     const struct sn_store_finding *f, size_t nf)
+{
+    struct sn_report_run whole = {run, rs, f, nf, c->health, c->nhealth};
+    const char *db = c->st ? sn_store_path(c->st) : c->db;
+    struct sn_buf doc, path;
+    char stamp[32];
+    size_t k = 0;
+    int rc = SN_EXIT_RUN;
+
+    sn_buf_init(&doc);
+    sn_buf_init(&path);
+    sn_report_run_json(&whole, &doc);
+    for (const char *p = run->started; *p && k + 1 < sizeof(stamp); p++)
+        if (*p != '-' && *p != ':')
+            stamp[k++] = *p;
+    stamp[k] = '\0';
+    for (int where = 0; where < 2 && rc; where++) {
+        sn_buf_reset(&path);
+        if (where == 0 && db && db[0])
+            sn_buf_printf(&path, "%s.run-%s-%ld.json", db, stamp,
+                          (long)getpid());
+        else if (where == 1)
+            sn_buf_printf(&path, "supernode-run-%s-%ld.json", stamp,
+                          (long)getpid());
+        else
+            continue;
+        rc = cli_write(path.data, &doc);
+    }
+    if (!rc) {
+        fprintf(stderr,
+                "supernode: check: the run (%zu results) is kept in %s: "
+                "store it with 'supernode runs import %s%s%s'\n",
+                rs->n, path.data, path.data, c->db ? " --db " : "",
+                c->db ? c->db : "");
+        if (c->stored_run)
+            fprintf(stderr,
+                    "supernode: check: run %" PRId64 " in the database "
+                    "stays incomplete\n",
+                    c->stored_run);
+    } else {
+        fprintf(stderr, "supernode: check: the run could not be kept: "
+                        "its results are lost\n");
+    }
+    sn_buf_release(&path);
+    sn_buf_release(&doc);
+    return rc;
+}
+
 static int judge(struct check_cli *c, const struct sn_spec *spec,
                  const struct sn_topo *t, struct sn_store *st,
                  const struct sn_run *run, const struct sn_results *rs,
@@ -493,7 +582,7 @@ static int judge(struct check_cli *c, const struct sn_spec *spec,
     struct sn_store_finding *sf = NULL;
     struct sn_error err;
     struct sn_buf out;
-    int rc = SN_EXIT_OK;
+    int rc = SN_EXIT_OK, spool_rc = SN_EXIT_OK;
 
     sn_buf_init(&out);
     memset(&bl, 0, sizeof(bl));
@@ -536,7 +625,7 @@ static int judge(struct check_cli *c, const struct sn_spec *spec,
         rc = cli_fail(&err);
         goto out;
     }
-    if (store_as) {
+    if (store_as || c->measuring) {
         sf = sn_xcalloc(rep->n + 1, sizeof(*sf));
         for (size_t i = 0; i < rep->n; i++) {
             const struct sn_finding *f = &rep->findings[i];
@@ -548,13 +637,33 @@ static int judge(struct check_cli *c, const struct sn_spec *spec,
             sn_strlcpy(sf[i].label, f->label, sizeof(sf[i].label));
             sf[i].summary = f->evidence;
         }
-        if (sn_store_run_finish(st, store_as, sn_severity_name(rep->verdict),
-                                sf, rep->n, &err)) {
-            rc = cli_fail(&err);
-            goto out;
-        }
     }
-    if (store_as || run->id)
+    if (store_as &&
+        sn_store_run_finish(st, store_as, sn_severity_name(rep->verdict), sf,
+                            rep->n, &err)) {
+        /* the verdict and --json/--junit still come; a recorded run is
+         * still in its file or the store, so its exit says it failed */
+        if (c->measuring)
+            store_failed(c, &err);
+        else
+            spool_rc = cli_fail(&err);
+        store_as = 0;
+    }
+    if (c->measuring && c->store_lost) {
+        /* the measurement outlives the store: the whole judged run in a
+         * file, and --json and --junit below as always */
+        struct sn_run done = *run;
+        done.id = 0;
+        done.complete = true;
+        if (c->begun.started[0]) /* when the measuring began */
+            sn_strlcpy(done.started, c->begun.started, sizeof(done.started));
+        sn_strlcpy(done.verdict, sn_severity_name(rep->verdict),
+                   sizeof(done.verdict));
+        sn_store_timestamp(done.finished, sizeof(done.finished));
+        spool_rc = spool_run(c, &done, rs, sf, rep->n);
+        store_as = 0;
+    }
+    if (store_as || (run->id && !c->store_lost))
         sn_report_run_line(store_as ? store_as : run->id, spec->name, run,
                            &out);
     sn_diag_render_text(rep, c->verbose, &out);
@@ -570,8 +679,11 @@ static int judge(struct check_cli *c, const struct sn_spec *spec,
         sn_buf_init(&js);
         sn_buf_init(&ju);
         if (c->json) {
-            sn_diag_render_json(rep, store_as ? store_as : run->id, spec->name,
-                                &js);
+            sn_diag_render_json(rep,
+                                store_as        ? store_as
+                                : c->store_lost ? 0
+                                                : run->id,
+                                spec->name, &js);
             outs[n++] = (struct sn_output){c->json, js.data, js.len};
         }
         if (c->junit) {
@@ -584,7 +696,12 @@ static int judge(struct check_cli *c, const struct sn_spec *spec,
         if (rc)
             goto out;
     }
-    rc = rep->verdict == SN_SEV_FAIL ? SN_EXIT_CHECK : SN_EXIT_OK;
+    /* a run kept in neither the store nor a spool file, or a recorded
+     * run that could not be stored, is a runtime failure whatever its
+     * verdict */
+    rc = spool_rc                      ? spool_rc
+         : rep->verdict == SN_SEV_FAIL ? SN_EXIT_CHECK
+                                       : SN_EXIT_OK;
 out:
     free(sf);
     sn_diag_report_free(rep);
@@ -632,7 +749,7 @@ static int check_recorded(struct check_cli *c, const struct sn_spec *spec,
     struct sn_error err;
     char *text = NULL;
     int64_t store_as = 0;
-    int rc;
+    int rc, store_rc = SN_EXIT_OK;
 
     sn_results_init(&rs);
     if (c->results) {
@@ -656,6 +773,8 @@ static int check_recorded(struct check_cli *c, const struct sn_spec *spec,
         c->db, c->results && !c->no_store ? CLI_DB_WRITE : CLI_DB_READ, &st);
     if (rc)
         goto out;
+    if (c->db_wait >= 0)
+        sn_store_set_wait(st, (double)c->db_wait);
     if (c->run_id &&
         (sn_store_run_get(st, c->run_id, &run, &err) ||
          sn_store_results_get(st, c->run_id, &rs, &err) ||
@@ -669,13 +788,22 @@ static int check_recorded(struct check_cli *c, const struct sn_spec *spec,
         run.verdict[0] = '\0';
         if (sn_store_run_put(st, &run, rs.items, rs.n, NULL, 0, c->health,
                              c->nhealth, &err)) {
-            rc = cli_fail(&err);
-            goto out;
+            /* the run is still in its file; it is judged and --json and
+             * --junit written all the same, and the exit says it was not
+             * stored */
+            store_rc = cli_fail(&err);
+            fprintf(stderr,
+                    "supernode: check: not stored; the run stays "
+                    "in %s\n",
+                    c->results);
+        } else {
+            store_as = run.id;
         }
-        store_as = run.id;
     }
     run_notes(spec, t, &run);
     rc = judge(c, spec, t, st, &run, &rs, store_as);
+    if (store_rc && rc != SN_EXIT_USAGE)
+        rc = store_rc;
 out:
     sn_results_release(&rs);
     sn_store_close(st);
@@ -732,17 +860,21 @@ static int check_measure(struct check_cli *c, const struct sn_spec *spec,
     if (c->rank == 0 && (!c->no_store || c->baseline))
         status = cli_store_open(c->db, c->no_store ? CLI_DB_READ : CLI_DB_WRITE,
                                 &c->st);
-    if (c->rank == 0 && !c->no_store && !status) {
-        {
-            run_record(c, spec, NULL, &run);
-            run.ranks = sn_bench_job_size(job);
-            sn_strlcpy(run.backend, sn_bench_backend_name(c->backend),
-                       sizeof(run.backend));
-            if (sn_store_run_begin(c->st, &run, &err))
-                status = cli_fail(&err);
-            else
-                c->stored_run = run.id;
-        }
+    if (c->st && c->db_wait >= 0)
+        sn_store_set_wait(c->st, (double)c->db_wait);
+    c->measuring = c->rank == 0 && !c->no_store;
+    if (c->measuring && !status) {
+        run_record(c, spec, NULL, &run);
+        run.ranks = sn_bench_job_size(job);
+        sn_strlcpy(run.backend, sn_bench_backend_name(c->backend),
+                   sizeof(run.backend));
+        /* a store that cannot take the run now does not stop the
+         * measuring: the run is kept in a file at the end */
+        if (sn_store_run_begin(c->st, &run, &err))
+            store_failed(c, &err);
+        else
+            c->stored_run = run.id;
+        c->begun = run;
     }
 agree:
     /* every rank goes on only if rank 0 could record the run */
@@ -773,14 +905,13 @@ agree:
             sn_bench_result_store(&res.items[i], res.nranks, &rs);
         run_record(c, spec, &res, &run);
         run.id = c->stored_run;
-        if (c->st &&
-            sn_store_add_results(c->st, c->stored_run, rs.items, rs.n, &err)) {
-            status = cli_fail(&err);
-        } else {
-            for (size_t i = 0; i < res.nnotes; i++)
-                fprintf(stderr, "supernode: check: note: %s\n", res.notes[i]);
-            status = judge(c, spec, t, c->st, &run, &rs, c->stored_run);
-        }
+        if (c->measuring && !c->store_lost &&
+            sn_store_add_results(c->st, c->stored_run, rs.items, rs.n, &err))
+            store_failed(c, &err);
+        for (size_t i = 0; i < res.nnotes; i++)
+            fprintf(stderr, "supernode: check: note: %s\n", res.notes[i]);
+        status = judge(c, spec, t, c->st, &run, &rs,
+                       c->store_lost ? 0 : c->stored_run);
     }
     status = sn_bench_job_agree(job, status);
 out:
@@ -860,6 +991,9 @@ const struct sn_cmd sn_cmd_check = {
     "\" document, stored as\n"
     "                        a new run unless --no-store\n"
     "  --no-store            do not record the run\n"
+    "  --db-wait S           how long a write waits for another process\n"
+    "                        holding the database (default 60); past it\n"
+    "                        the run is kept in a file for 'runs import'\n"
     "  --no-doctor           skip the node-health checks\n"
     "  -v, --verbose         list every node-health SKIP (else counted)\n"
     "  --allow-colocated     run though ranks share hosts the spec gives\n"

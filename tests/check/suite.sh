@@ -285,5 +285,52 @@ has "$tmp/err" "rank 0 runs on $host, but the spec's hosts puts its node 0 on n0
 [[ -z "$why" ]] && ok "placement: refused, allowed with a finding, hosts:" ||
     bad "placement" "$why"
 
+# another process holds the database's write lock (an open sqlite3
+# session) for the whole job: nothing measured is lost. The writes wait
+# --db-wait, the judged run (results, findings, node health) goes to a
+# file beside the database that runs import stores, --json and --junit
+# are written, and the exit status is the verdict's
+why=""
+db=$tmp/held.db
+"$bin" runs import tests/fixtures/check/run-healthy-1.json --db "$db" \
+    >/dev/null 2>&1
+mkfifo "$tmp/hold"
+sqlite3 "$db" <"$tmp/hold" &
+holder=$!
+exec 3>"$tmp/hold"
+echo "BEGIN IMMEDIATE; CREATE TABLE hold (x);" >&3
+sleep 1
+ASAN_OPTIONS=$quiet_asan timeout 120 mpirun -np 2 --oversubscribe "$bin" \
+    check --spec "$spec" "${small[@]}" --db "$db" --db-wait 2 --nvml none \
+    --fsroot "$trees/node-trained-down" --json "$tmp/held.json" \
+    --junit "$tmp/held.xml" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+exec 3>&-
+wait "$holder"
+[[ $rc -eq 1 ]] || why+=" exit $rc, expected 1 (the verdict);"
+has "$tmp/err" "another process holds the write lock" || why+=" lock not named;"
+has "$tmp/err" "is kept in $db.run-" || why+=" spool not named;"
+spool=$(ls "$db".run-*.json 2>/dev/null)
+jq -e '.verdict == "FAIL"' "$tmp/held.json" >/dev/null 2>&1 ||
+    why+=" --json not written;"
+xmllint --noout "$tmp/held.xml" 2>/dev/null || why+=" --junit not written;"
+if [[ -n "$spool" ]]; then
+    n=$(jq '.results | length' "$spool")
+    nh=$(jq '.health | length' "$spool")
+    "$bin" runs import "$spool" --db "$db" >/dev/null 2>&1 ||
+        why+=" spool not imported;"
+    id=$(sqlite3 "$db" "SELECT max(id) FROM runs")
+    [[ $n -gt 0 && $(sqlite3 "$db" "SELECT count(*) FROM results WHERE run_id = $id") == "$n" ]] ||
+        why+=" imported results differ ($n in the file);"
+    [[ $nh -gt 0 && $(sqlite3 "$db" "SELECT count(*) FROM health WHERE run_id = $id") == "$nh" ]] ||
+        why+=" node health not kept ($nh in the file);"
+    [[ $(sqlite3 "$db" "SELECT complete || verdict FROM runs WHERE id = $id") == 1FAIL ]] ||
+        why+=" imported run not complete with its verdict;"
+else
+    why+=" no spool file;"
+fi
+[[ -z "$why" ]] && ok "database held by another writer: run kept, imported" ||
+    bad "database held" "$why"
+
 echo "$pass passed, $fail failed"
 [[ $fail -eq 0 ]]

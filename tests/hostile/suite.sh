@@ -85,8 +85,20 @@ listen() {
     for _ in $(seq 50); do [[ -S "$1" ]] && return 0; sleep 0.1; done
     return 1
 }
+# the design examples/cpu-cluster.yaml under a hostile name: quotes, a
+# newline, <, &, %, a backslash, control bytes (SOH, ESC), U+2028 (a
+# line break to YAML); each output it enters must stay one value there
+evil_spec() {
+    sed 's/^name: cpu-cluster/name: "evil\\" -- n99 [label=\\"pwn\\"]; x=\\"<plaintext>\&amp;%s%n\\\\ \\n- alert: Injected\\x01\\e[31m\\u2028end'"'"' ]]>"/' \
+        examples/cpu-cluster.yaml >"$1"
+    grep -q '^name: "evil' "$1"
+}
+# YAML as libyaml reads it (PyYAML, python3-yaml)
+yaml() { python3 -c 'import sys, yaml; yaml.safe_load(open(sys.argv[1]))' "$1"; }
+# the nodes graphviz reads in a DOT file, one a line
+dotnodes() { dot -Tplain "$1" | awk '$1 == "node" { print $2 }' | sort; }
 export -f mkdb sql chr fifo islink utf8 json xml noesc notmp nowal long \
-    tree listen
+    tree listen evil_spec yaml dotnodes
 export spec run1 node
 
 # ---- the probe --------------------------------------------------------------
@@ -332,6 +344,23 @@ p validate-random-json 0 '' \
   'head -n 1 tests/fixtures/validation/training-public.csv >$T/v.csv && perl -e "srand(2); print pack(q(C*), map { int(rand(256)) } 1 .. 1000000)" >>$T/v.csv' \
   '$SN validate $T/v.csv --format json -o $T/v.json' 'json $T/v.json'
 
+# NCCL's topology dumps carry no DTD: a DOCTYPE is refused where it
+# starts, before an entity is read (a 1 MB entity used 3,000 times in an
+# attribute took 470 s and 2.95 GB before libxml2 gave up)
+xbomb='python3 -c "import sys; sys.stdout.write(\"<?xml version=\\\"1.0\\\"?>\\n<!DOCTYPE system [<!ENTITY e \\\"\" + \"A\" * 980000 + \"\\\">]>\\n<system version=\\\"1\\\"><cpu numaid=\\\"0\\\" arch=\\\"\" + \"&e;\" * 3000 + \"\\\"/></system>\\n\")" >$T/b.xml'
+export xbomb
+p nccl-topo-entity-bomb 2 'b.xml:2:1: a DOCTYPE' "$xbomb" \
+  '$SN doctor --nccl-topo $T/b.xml --spec tests/fixtures/nccl/hgx-h100.yaml'
+p rel-nccl-topo-entity-bomb-fast 2 'b.xml:2:1: a DOCTYPE' "$xbomb" \
+  'ulimit -v 262144; s=$(date +%s%N); $SN_REL doctor --nccl-topo $T/b.xml; r=$?; echo $((($(date +%s%N) - s) / 1000000)) >$T/ms; exit $r' \
+  '[[ $(cat $T/ms) -lt 1000 ]]'
+p nccl-topo-xxe 2 'x.xml:1:1: a DOCTYPE' \
+  'printf "<!DOCTYPE s [<!ENTITY x SYSTEM \"file:///etc/passwd\">]><system version=\"1\"><cpu numaid=\"&x;\"/></system>" >$T/x.xml' \
+  '$SN doctor --nccl-topo $T/x.xml' '! grep -q root: $T/err'
+p nccl-topo-bare-doctype 2 'a DOCTYPE' \
+  'sed "1i <!DOCTYPE system>" tests/fixtures/nccl/healthy.xml >$T/d.xml' \
+  '$SN doctor --nccl-topo $T/d.xml'
+
 # ---- 4. strings from the machine ------------------------------------------------
 # invalid UTF-8 and escape sequences are escaped where they are read
 
@@ -523,6 +552,50 @@ p doctor-aer-counter-u64 1 '' \
   'tree $T/n && printf "RxErr 99999999999999999999\nBadTLP 18446744073709551615\n" >$T/n/sys/bus/pci/devices/0000:03:00.0/aer_dev_correctable' \
   '$SN doctor --fsroot $T/n' \
   'grep -q "0000:04:00.0.*correctable 0" $T/out'
+
+# a store held by another writer (an open sqlite3 session, a VACUUM)
+# loses no measurement: a write waits (--db-wait), then the whole run goes
+# to a file beside the database that `runs import` stores later; --json
+# and --junit are written whatever the store does
+hold='mkfifo $T/f; sqlite3 $T/r.db <$T/f & h=$!; exec 3>$T/f; echo "BEGIN IMMEDIATE; CREATE TABLE hold(x);" >&3; sleep 1'
+unhold='r=$?; exec 3>&-; wait $h; exit $r'
+export hold unhold
+p check-store-held-spooled 0 'is kept in' 'mkdb $T/r.db' \
+  "$hold; \$SN check --spec examples/one-host.yaml --no-doctor --tests memory --iters 1 --db \$T/r.db --db-wait 2 --json \$T/c.json --junit \$T/j.xml; $unhold" \
+  'grep -q "another process holds the write lock" $T/err && json $T/c.json && xml $T/j.xml && s=$(ls $T/r.db.run-*.json) && n=$(jq ".results | length" $s) && [[ $n -gt 0 ]] && $SN runs import $s --db $T/r.db && [[ $(sqlite3 $T/r.db "select count(*) from results where run_id = (select max(id) from runs)") == "$n" ]] && [[ $(sqlite3 $T/r.db "select complete || verdict from runs where id = (select max(id) from runs)") == 1PASS ]]'
+p check-store-held-results 3 'not stored; the run stays in' 'mkdb $T/r.db' \
+  "$hold; \$SN check --spec \$spec --results \$run1 --db \$T/r.db --db-wait 1 --json \$T/c.json --junit \$T/j.xml; $unhold" \
+  'json $T/c.json && xml $T/j.xml && [[ $(sqlite3 $T/r.db "select count(*) from runs") == 1 ]]'
+p check-store-held-signalled 3 'is kept in' 'mkdb $T/r.db' \
+  "$hold; \$SN check --spec examples/one-host.yaml --no-doctor --tests memory --iters 100000 --db \$T/r.db --db-wait 1 2>\$T/e & c=\$!; for i in \$(seq 300); do grep -q '^check: memory' \$T/e && break; sleep 0.1; done; sleep 1; kill -TERM \$c; wait \$c; r=\$?; cat \$T/e >&2; exec 3>&-; wait \$h; exit \$r" \
+  's=$(ls $T/r.db.run-*.json) && jq -e ".complete == false" $s && $SN runs import $s --db $T/r.db && [[ $(sqlite3 $T/r.db "select count(*) from runs where not complete") == 1 ]]'
+p check-store-held-then-free 0 '' 'mkdb $T/r.db' \
+  '{ echo "BEGIN IMMEDIATE; CREATE TABLE hold(x);"; sleep 4; echo "ROLLBACK;"; } | sqlite3 $T/r.db & sleep 1; $SN check --spec examples/one-host.yaml --no-doctor --tests memory --iters 1 --db $T/r.db --db-wait 60 --json $T/c.json; r=$?; wait; exit $r' \
+  '! ls $T/r.db.run-* && [[ $(sqlite3 $T/r.db "select count(*) from runs where complete and verdict = \"PASS\"") == 1 ]] && json $T/c.json'
+
+# ---- 10. one hostile name through every output --------------------------------
+# each output read back by its own parser: graphviz for DOT, promtool and
+# libyaml for the rule file, xmllint for HTML, SVG and XML, jq for JSON,
+# Python's csv for CSV; the terminal gets no control byte
+
+p esc-plan-dot 0 '' 'evil_spec $T/s.yaml' \
+  '$SN plan $T/s.yaml --dot $T/p.dot --ledger $T/l.csv && $SN plan examples/cpu-cluster.yaml --dot $T/good.dot' \
+  'noesc $T/out && utf8 $T/out && [[ $(dotnodes $T/p.dot) == "$(dotnodes $T/good.dot)" ]] && dot -Tplain $T/p.dot | head -n 1 | grep -q "^graph " && python3 -c "import csv, sys; rows = list(csv.reader(open(sys.argv[1]))); assert len(rows) > 1 and all(len(r) == len(rows[0]) for r in rows)" $T/l.csv'
+p esc-plan-json 0 '' 'evil_spec $T/s.yaml' \
+  '$SN plan $T/s.yaml --format json -o $T/p.json' \
+  'json $T/p.json && jq -e "[.. | strings | select(test(\"Injected\"))] | length > 0" $T/p.json'
+p esc-spec-check 0 '' 'evil_spec $T/s.yaml' '$SN spec check $T/s.yaml' \
+  'noesc $T/out && [[ $(wc -l <$T/out) -eq $($SN spec check examples/cpu-cluster.yaml | wc -l) ]]'
+p esc-watch-rules 0 '' 'evil_spec $T/s.yaml' \
+  '$SN watch rules $T/s.yaml >$T/r.yml && $SN watch rules examples/cpu-cluster.yaml >$T/good.yml' \
+  'yaml $T/r.yml && promtool check rules $T/r.yml && [[ $(python3 -c "import sys, yaml; d = yaml.safe_load(open(sys.argv[1])); print(list(d), [r[\"alert\"] for g in d[\"groups\"] for r in g[\"rules\"]])" $T/r.yml) == "$(python3 -c "import sys, yaml; d = yaml.safe_load(open(sys.argv[1])); print(list(d), [r[\"alert\"] for g in d[\"groups\"] for r in g[\"rules\"]])" $T/good.yml)" ]] && noesc $T/r.yml'
+p esc-report-power 0 '' \
+  'evil_spec $T/s.yaml && jq ".dtype = \"<plaintext>&\u0001\"" tests/fixtures/power/h100-limits.json >$T/pw.json' \
+  '$SN report $T/s.yaml --power $T/pw.json -o $T/r.html' \
+  'utf8 $T/r.html && noesc $T/r.html && [[ $(xmllint --html --xpath "count(//plaintext)" $T/r.html 2>/dev/null) == 0 ]] && [[ $(xmllint --html --xpath "count(//section[@id=\"power\"]//figure)" $T/r.html 2>/dev/null) == 2 ]] && xmllint --html --xpath "string(//title)" $T/r.html 2>/dev/null | grep -q "Injected" && ! LC_ALL=C grep -qP "[\x00-\x08\x0b\x0c\x0e-\x1f]" $T/r.html'
+p esc-check-json-junit 0 '' 'evil_spec $T/s.yaml' \
+  '$SN check --spec $T/s.yaml --results $run1 --no-store --json $T/c.json --junit $T/j.xml' \
+  'json $T/c.json && xml $T/j.xml && noesc $T/out && jq -e "[.. | strings | select(test(\"Injected\"))] | length > 0" $T/c.json'
 
 echo "$skipped skipped"
 echo "$pass passed, $fail failed"

@@ -261,7 +261,15 @@ static void test_bad_dumps_give_located_errors(void)
          "more than 16 attributes"},
         {"<!DOCTYPE s [<!ENTITY x SYSTEM \"file:///etc/passwd\">]>"
          "<system version=\"1\"><cpu numaid=\"&x;\"/></system>",
-         "t.xml:"},
+         "t.xml:1:1: a DOCTYPE"},
+        /* refused at the declaration, before any entity is expanded */
+        {"<?xml version=\"1.0\"?>\n<!DOCTYPE system [\n"
+         "<!ENTITY a \"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\">\n"
+         "<!ENTITY b \"&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;\">\n"
+         "<!ENTITY c \"&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;\">]>\n"
+         "<system version=\"1\"><cpu arch=\"&c;&c;&c;\"/></system>",
+         "t.xml:2:1: a DOCTYPE: NCCL's topology dumps carry none"},
+        {"<!DOCTYPE system><system version=\"1\"/>", "a DOCTYPE"},
     };
     for (size_t i = 0; i < SN_ARRAY_LEN(cases); i++) {
         struct sn_nccl_topo *t = NULL;

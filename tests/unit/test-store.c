@@ -564,6 +564,35 @@ static void test_store_run_is_incomplete_until_finished(void)
     fx_store_release(st, path, dir);
 }
 
+/* Another process holding the write lock is waited for, with pauses,
+ * for the wait the store was given and no longer; then SN_EIO saying so,
+ * and a write after the lock is gone succeeds. */
+static void test_store_write_waits_for_a_held_lock_then_fails(void)
+{
+    char *dir, *path;
+    struct sn_store *st = NULL;
+    struct sn_error err;
+    struct sn_run run = test_run("0123456789abcdef");
+    sqlite3 *other = NULL;
+    double t0;
+
+    REQUIRE(fx_store_fresh(&dir, &path, &st));
+    REQUIRE(sqlite3_open(path, &other) == SQLITE_OK);
+    REQUIRE(sqlite3_exec(other, "BEGIN IMMEDIATE; CREATE TABLE hold (x)", NULL,
+                         NULL, NULL) == SQLITE_OK);
+    sn_store_set_wait(st, 1.2);
+    t0 = sn_now();
+    CHECK(sn_store_run_begin(st, &run, &err) == SN_EIO);
+    CHECK(sn_now() - t0 >= 1.2 && sn_now() - t0 < 5);
+    CHECK_CONTAINS(err.msg, "another process holds the write lock");
+    CHECK(run.id == 0);
+    sqlite3_exec(other, "ROLLBACK", NULL, NULL, NULL);
+    sqlite3_close(other);
+    CHECK(sn_store_run_begin(st, &run, &err) == SN_OK);
+    CHECK(run.id > 0);
+    fx_store_release(st, path, dir);
+}
+
 static void test_store_add_results_is_all_or_nothing(void)
 {
     char *dir, *path;
@@ -1114,6 +1143,7 @@ static const struct sn_test cases[] = {
     T(test_store_run_put_keeps_health_or_nothing),
     T(test_store_round_trips_results_with_samples),
     T(test_store_run_is_incomplete_until_finished),
+    T(test_store_write_waits_for_a_held_lock_then_fails),
     T(test_store_add_results_is_all_or_nothing),
     T(test_store_lists_runs_newest_first),
     T(test_store_baseline_pools_runs_with_their_noise),

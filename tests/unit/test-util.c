@@ -581,6 +581,48 @@ static void test_error_keeps_the_reason_of_a_long_message(void)
     CHECK_CONTAINS(err.msg, ": again: short");
 }
 
+/* The escaper of each output format: one hostile string (quotes, a
+ * newline, <, &, %, a backslash, control bytes, broken UTF-8, U+2028)
+ * stays one value of each format. */
+static char *esc(enum sn_esc how, const char *s)
+{
+    static char out[8][256];
+    static int k;
+    struct sn_buf b = SN_BUF_INIT;
+
+    sn_buf_put_esc(&b, how, s);
+    k = (k + 1) % 8;
+    snprintf(out[k], sizeof(out[k]), "%s", b.data ? b.data : "");
+    sn_buf_release(&b);
+    return out[k];
+}
+
+static void test_escapers_keep_a_hostile_string_one_value(void)
+{
+    const char *h = "a\"b'<&>%s\\\n\x01\x1b\xff\xe2\x80\xa8z";
+    char *dup;
+
+    CHECK_STR(esc(SN_ESC_TERM, h),
+              "a\"b'<&>%s\\\\x0a\\x01\\x1b\\xff\xe2\x80\xa8z");
+    CHECK_STR(esc(SN_ESC_XML, h), "a&quot;b&#39;&lt;&amp;&gt;%s\\\\x0a\\x01"
+                                  "\\x1b\\xff\\u2028z");
+    CHECK_STR(esc(SN_ESC_XML_LINES, "a\n\tb<\x02"), "a\n\tb&lt;\\x02");
+    CHECK_STR(esc(SN_ESC_XML, "\xef\xbf\xbe"), "\\ufffe");
+    CHECK_STR(esc(SN_ESC_DOT, h), "a\\\"b'<&>%s\\\\\\\\x0a\\\\x01\\\\x1b"
+                                  "\\\\xff\\\\u2028z");
+    CHECK_STR(esc(SN_ESC_PROMQL, "x\"}\\"), "x\\\"}\\\\");
+    CHECK_STR(esc(SN_ESC_YAML_COMMENT, "n\n- alert: X\r\xe2\x80\xa9"),
+              "n\\x0a- alert: X\\x0d\\u2029");
+    CHECK_STR(esc(SN_ESC_YAML, "a\"\\\nb"), "\"a\\\"\\\\\\\\x0ab\"");
+    CHECK_STR(esc(SN_ESC_CSV, "plain"), "plain");
+    CHECK_STR(esc(SN_ESC_CSV, "a,\"b\"\n"), "\"a,\"\"b\"\"\\x0a\"");
+    CHECK_STR(esc(SN_ESC_JSON, "a\"\n\xff"), "\"a\\\"\\n\\\\xff\"");
+    CHECK_STR(esc(SN_ESC_XML, NULL), "");
+    dup = sn_xstrdup_esc(SN_ESC_DOT, "\"");
+    CHECK_STR(dup, "\\\"");
+    free(dup);
+}
+
 static void test_clean_escapes_invalid_bytes_and_controls(void)
 {
     char out[64];
@@ -760,6 +802,7 @@ static const struct sn_test cases[] = {
     T(test_outputs_long_names_and_stale_temporaries),
     T(test_error_keeps_the_reason_of_a_long_message),
     T(test_clean_escapes_invalid_bytes_and_controls),
+    T(test_escapers_keep_a_hostile_string_one_value),
     T(test_json_output_is_utf8_whatever_the_input),
     T(test_read_attr_never_blocks_on_a_fifo),
     T(test_hash_is_stable),

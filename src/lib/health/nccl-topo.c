@@ -383,9 +383,44 @@ static int parse_doc(struct pctx *p, xmlDocPtr doc)
     return SN_OK;
 }
 
+/* A DOCTYPE seen: NCCL writes its dumps without one (xml.cc's
+ * ncclTopoDumpXmlToFile), and a DTD is where entity bombs and external
+ * entities live, so the parse stops at the declaration's name, before
+ * libxml2 reads the internal subset or expands anything. */
+struct doctype_stop {
+    bool seen;
+    int line, col;
+};
+
+static void on_doctype(void *user, const xmlChar *name, const xmlChar *eid,
+                       const xmlChar *sid)
+{
+    xmlParserCtxtPtr ctxt = user;
+    struct doctype_stop *d = ctxt->_private;
+
+    (void)name;
+    (void)eid;
+    (void)sid;
+    d->seen = true;
+    if (ctxt->input) {
+        /* the parser stands past the name and the external id: point at
+         * the declaration's '<' when it is on the same line */
+        const xmlChar *lt = ctxt->input->cur;
+        int col = ctxt->input->col;
+        while (lt > ctxt->input->base && *lt != '<' && *lt != '\n' && col > 1) {
+            lt--;
+            col--;
+        }
+        d->line = ctxt->input->line;
+        d->col = *lt == '<' ? col : ctxt->input->col;
+    }
+    xmlStopParser(ctxt);
+}
+
 int sn_nccl_topo_parse(const char *name, const char *text, size_t len,
                        struct sn_nccl_topo **out, struct sn_error *err)
 {
+    struct doctype_stop dt = {false, 0, 0};
     struct pctx p;
     xmlParserCtxtPtr ctxt = NULL;
     xmlDocPtr doc = NULL;
@@ -404,11 +439,19 @@ int sn_nccl_topo_parse(const char *name, const char *text, size_t len,
     if (!ctxt)
         return sn_error_set(err, SN_ENOMEM, "%s: libxml2 could not start",
                             name);
-    /* no network, no DTD, no entity expansion; errors kept in the
-     * context, never printed */
+    /* no network, no DTD (refused at its start), no entity expansion;
+     * errors kept in the context, never printed */
+    ctxt->_private = &dt;
+    ctxt->sax->internalSubset = on_doctype;
     doc = xmlCtxtReadMemory(ctxt, text, (int)len, name, NULL,
                             XML_PARSE_NONET | XML_PARSE_NOERROR |
                                 XML_PARSE_NOWARNING);
+    if (dt.seen) {
+        rc = sn_error_at(err, SN_EINPUT, name, dt.line, dt.col,
+                         "a DOCTYPE: NCCL's topology dumps carry none, and "
+                         "a DTD is not read here");
+        goto out;
+    }
     if (!doc) {
         xmlErrorPtr e = xmlCtxtGetLastError(ctxt);
         char raw[256] = "not well-formed XML", msg[256];

@@ -343,50 +343,11 @@ void sn_diag_render_json(const struct sn_diag_report *r, int64_t run_id,
 /* ---- JUnit ------------------------------------------------------------------
  */
 
+/* Element text and attribute values: the XML escaper (multi-line
+ * evidence keeps its lines). */
 static void xml_escape(struct sn_buf *b, const char *s)
 {
-    const unsigned char *p = (const unsigned char *)s;
-    size_t len = strlen(s);
-
-    for (size_t i = 0; i < len;) {
-        size_t n = sn_utf8_len(p + i, len - i);
-        switch (p[i]) {
-        case '<':
-            sn_buf_puts(b, "&lt;");
-            break;
-        case '>':
-            sn_buf_puts(b, "&gt;");
-            break;
-        case '&':
-            sn_buf_puts(b, "&amp;");
-            break;
-        case '"':
-            sn_buf_puts(b, "&quot;");
-            break;
-        case '\n':
-        case '\t':
-            sn_buf_putc(b, (char)p[i]);
-            break;
-        default:
-            /* XML 1.0 allows no other control character, not even as a
-             * reference, nor U+FFFE and U+FFFF, and the document says it
-             * is UTF-8: anything else is written as clean text does it,
-             * "\xNN" per byte */
-            if (n && !(p[i] < 0x20 || p[i] == 0x7f) &&
-                !(n == 2 && p[i] == 0xc2 && p[i + 1] < 0xa0) &&
-                !(n == 3 && p[i] == 0xef && p[i + 1] == 0xbf &&
-                  p[i + 2] >= 0xbe)) {
-                sn_buf_append(b, p + i, n);
-                i += n;
-                continue;
-            }
-            for (size_t k = 0; k < (n ? n : 1); k++)
-                sn_buf_printf(b, "\\x%02x", p[i + k]);
-            i += n ? n : 1;
-            continue;
-        }
-        i++;
-    }
+    sn_buf_put_esc(b, SN_ESC_XML_LINES, s);
 }
 
 /* Do two "x~y" names name the same pair, in either direction? */

@@ -671,7 +671,8 @@ void sn_report_plan_text(const struct sn_plan *p, struct sn_buf *out)
 {
     const struct sn_spec *s = p->spec;
 
-    sn_buf_printf(out, "Plan: %s", s->name ? s->name : "(unnamed)");
+    sn_buf_puts(out, "Plan: ");
+    sn_buf_put_esc(out, SN_ESC_TERM, s->name ? s->name : "(unnamed)");
     if (s->file)
         sn_buf_printf(out, " (%s)", s->file);
     sn_buf_printf(out,
@@ -977,7 +978,8 @@ static void ledger_end(const struct sn_topo *t, uint32_t v, uint32_t port,
         sn_buf_puts(out, ",,");
     else
         sn_buf_printf(out, "r%02" PRIu32 ",%u,", n->rack, (unsigned)n->unit);
-    sn_buf_printf(out, "%s,%" PRIu32 ",", dev, port);
+    sn_buf_put_esc(out, SN_ESC_CSV, dev);
+    sn_buf_printf(out, ",%" PRIu32 ",", port);
 }
 
 void sn_report_ledger_csv(const struct sn_topo *t, struct sn_buf *out)
@@ -992,7 +994,10 @@ void sn_report_ledger_csv(const struct sn_topo *t, struct sn_buf *out)
         bool swap = l->a > l->b; /* the label's order: lower node first */
         sn_topo_link_id(t, (uint32_t)i, id, sizeof(id));
         sn_topo_link_label(t, (uint32_t)i, label, sizeof(label));
-        sn_buf_printf(out, "%s,%s,", id, label);
+        sn_buf_put_esc(out, SN_ESC_CSV, id);
+        sn_buf_putc(out, ',');
+        sn_buf_put_esc(out, SN_ESC_CSV, label);
+        sn_buf_putc(out, ',');
         ledger_end(t, swap ? l->b : l->a, swap ? l->b_port : l->a_port, out);
         ledger_end(t, swap ? l->a : l->b, swap ? l->a_port : l->b_port, out);
         sn_buf_printf(out, "%s,%s,%.2f,%s\n",
@@ -1013,15 +1018,19 @@ static void dot_detail(const struct sn_topo *t, struct sn_buf *out)
     for (size_t v = 0; v < t->nnodes; v++) {
         const struct sn_node *n = &t->nodes[v];
         sn_topo_node_name(t, (uint32_t)v, name, sizeof(name));
-        sn_buf_printf(out, "  n%zu [label=\"%s\", shape=%s];\n", v, name,
+        sn_buf_printf(out, "  n%zu [label=\"", v);
+        sn_buf_put_esc(out, SN_ESC_DOT, name);
+        sn_buf_printf(out, "\", shape=%s];\n",
                       n->kind == SN_NODE_SWITCH ? "box" : "ellipse");
     }
     for (size_t i = 0; i < t->nlinks; i++) {
         const struct sn_link *l = &t->links[i];
         sn_topo_link_id(t, (uint32_t)i, id, sizeof(id));
-        sn_buf_printf(
-            out, "  n%" PRIu32 " -- n%" PRIu32 " [label=\"%s\", style=%s];\n",
-            l->a, l->b, id, l->cls == SN_LINK_HOST ? "dotted" : "solid");
+        sn_buf_printf(out, "  n%" PRIu32 " -- n%" PRIu32 " [label=\"", l->a,
+                      l->b);
+        sn_buf_put_esc(out, SN_ESC_DOT, id);
+        sn_buf_printf(out, "\", style=%s];\n",
+                      l->cls == SN_LINK_HOST ? "dotted" : "solid");
     }
 }
 
@@ -1068,12 +1077,12 @@ void sn_report_topo_dot(const struct sn_topo *t, size_t max_nodes,
 {
     const struct sn_spec *s = t->spec;
 
-    sn_buf_printf(out,
-                  "graph supernode {\n"
-                  "  label=\"%s\";\n"
-                  "  node [fontname=\"Helvetica\"];\n"
-                  "  edge [fontname=\"Helvetica\", fontsize=10];\n",
-                  s && s->name ? s->name : "topology");
+    /* the spec's name is input: one quoted string, whatever it holds */
+    sn_buf_puts(out, "graph supernode {\n  label=\"");
+    sn_buf_put_esc(out, SN_ESC_DOT, s && s->name ? s->name : "topology");
+    sn_buf_puts(out, "\";\n"
+                     "  node [fontname=\"Helvetica\"];\n"
+                     "  edge [fontname=\"Helvetica\", fontsize=10];\n");
     if (t->nnodes <= max_nodes)
         dot_detail(t, out);
     else

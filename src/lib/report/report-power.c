@@ -163,8 +163,9 @@ int rep_power(struct sn_buf *b, const struct sn_report_html_in *in,
     rep_section_open(b, "power", "Power and clocks");
     sn_buf_puts(b, "<p>");
     rep_escape(b, c->device[0] ? c->device : "the accelerator");
-    sn_buf_printf(b, ", %s GEMM of %d: ", c->dtype[0] ? c->dtype : "?",
-                  c->gemm_size);
+    sn_buf_puts(b, ", ");
+    rep_escape(b, c->dtype[0] ? c->dtype : "?");
+    sn_buf_printf(b, " GEMM of %d: ", c->gemm_size);
     if (c->best >= 0 && c->knee >= 0 && c->full >= 0)
         sn_buf_printf(b,
                       "the most work per joule at %s (%.2f TFLOP/s per W, "

@@ -19,11 +19,13 @@ void sn_report_spec_summary(const struct sn_spec *s, struct sn_buf *out)
     const struct sn_scaleup *u = &s->scaleup;
     const struct sn_scaleout *o = &s->scaleout;
 
+    sn_buf_printf(out, "%s: ok: ", s->file);
+    sn_buf_put_esc(out, SN_ESC_TERM, s->name);
     sn_buf_printf(out,
-                  "%s: ok: %s: %d x %d %s = %d accelerators in %d "
+                  ": %d x %d %s = %d accelerators in %d "
                   "nodes",
-                  s->file, s->name, s->supernodes, u->accelerators,
-                  s->accel->name, sn_spec_total_accels(s),
+                  s->supernodes, u->accelerators, s->accel->name,
+                  sn_spec_total_accels(s),
                   s->supernodes * sn_spec_nodes_per_supernode(s));
     if (u->fabric == SN_FABRIC_NONE)
         sn_buf_puts(out, "; no scale-up fabric");

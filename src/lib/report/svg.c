@@ -240,54 +240,10 @@ const char *svg_fmt(double v, const char *unit, bool binary, char *buf,
 /* ---- text -----------------------------------------------------------------
  */
 
-/* Escape clean text for XML content and attributes. */
-static void escape_clean(struct sn_buf *b, const char *s, size_t len)
-{
-    size_t run = 0;
-
-    for (size_t i = 0; i < len; i++) {
-        const char *rep = NULL;
-        switch (s[i]) {
-        case '&':
-            rep = "&amp;";
-            break;
-        case '<':
-            rep = "&lt;";
-            break;
-        case '>':
-            rep = "&gt;";
-            break;
-        case '"':
-            rep = "&quot;";
-            break;
-        case '\'':
-            rep = "&#39;";
-            break;
-        default:
-            continue;
-        }
-        sn_buf_append(b, s + run, i - run);
-        sn_buf_puts(b, rep);
-        run = i + 1;
-    }
-    sn_buf_append(b, s + run, len - run);
-}
-
 void svg_escape(struct sn_buf *b, const char *s)
 {
-    struct sn_buf tmp = SN_BUF_INIT;
-
-    if (!s)
-        return;
-    if (sn_str_is_clean(s, 0)) {
-        escape_clean(b, s, strlen(s));
-        return;
-    }
-    /* control characters and broken UTF-8 from the machine or a file
-     * become "\xNN" first: XML forbids them */
-    sn_buf_put_clean(&tmp, s, strlen(s), 0);
-    escape_clean(b, tmp.data, tmp.len);
-    sn_buf_release(&tmp);
+    if (s)
+        sn_buf_put_esc(b, SN_ESC_XML, s);
 }
 
 void svg_open(struct sn_buf *b, double w, double h, const char *label)
@@ -364,12 +320,13 @@ void svg_text_fit(struct sn_buf *b, double x, double y, double width, double px,
         }
     text_open(b, x, y, anchor, cls);
     if (chars <= fit) {
-        escape_clean(b, clean.data, clean.len);
+        svg_escape(b, clean.data ? clean.data : "");
     } else {
         sn_buf_puts(b, "<title>");
-        escape_clean(b, clean.data, clean.len);
+        svg_escape(b, clean.data);
         sn_buf_puts(b, "</title>");
-        escape_clean(b, clean.data, cut);
+        clean.data[cut] = '\0'; /* the characters that fit */
+        svg_escape(b, clean.data);
         sn_buf_puts(b, "\xe2\x80\xa6"); /* … */
     }
     sn_buf_puts(b, "</text>\n");

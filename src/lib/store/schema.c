@@ -177,10 +177,56 @@ int sn__store_prepare(struct sn_store *st, const char *sql, sqlite3_stmt **stmt,
     return SN_OK;
 }
 
+/* The busy timeout of one attempt: SQLite's own handler sleeps and
+ * tries again within it. */
+#define STORE_BUSY_MS 10000
+
 int sn__store_begin(struct sn_store *st, struct sn_error *err)
 {
-    return sn__store_exec(st, "BEGIN IMMEDIATE", "cannot start a transaction",
-                          err);
+    double start = sn_now(), left;
+    int pause = 250, rc, tries = 0;
+
+    /* another process holding the write lock (an open sqlite3 session, a
+     * VACUUM, a second check, a slow file system) is waited for: each
+     * attempt within the busy timeout, then a pause that doubles up to
+     * 4 s, bounded in all by st->wait */
+    for (;;) {
+        left = st->wait - (sn_now() - start);
+        sqlite3_busy_timeout(st->db, left * 1000 >= STORE_BUSY_MS
+                                         ? STORE_BUSY_MS
+                                     : left > 0 ? (int)(left * 1000)
+                                                : 0);
+        rc = sqlite3_exec(st->db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+        tries++;
+        if (rc != SQLITE_BUSY && rc != SQLITE_LOCKED)
+            break;
+        left = st->wait - (sn_now() - start);
+        if (left <= 0)
+            break;
+        sqlite3_sleep(left * 1000 < pause ? (int)(left * 1000) + 1 : pause);
+        pause = pause * 2 > 4000 ? 4000 : pause * 2;
+    }
+    sqlite3_busy_timeout(st->db, STORE_BUSY_MS);
+    if (rc == SQLITE_BUSY || rc == SQLITE_LOCKED)
+        return sn_error_set(err, SN_EIO,
+                            "%s: another process holds the write lock: "
+                            "waited %.0f s, %d tries (SQLite: %s)",
+                            st->path ? st->path : "results database",
+                            sn_now() - start, tries, sqlite3_errstr(rc));
+    if (rc != SQLITE_OK)
+        return STORE_FAIL(st, err, rc, "cannot start a transaction");
+    return SN_OK;
+}
+
+const char *sn_store_path(const struct sn_store *st)
+{
+    return st ? st->path : NULL;
+}
+
+void sn_store_set_wait(struct sn_store *st, double seconds)
+{
+    if (st)
+        st->wait = seconds > 0 ? seconds : 0;
 }
 
 int sn__store_commit(struct sn_store *st, struct sn_error *err)
@@ -557,8 +603,11 @@ int sn_store_open_mode(const char *path, enum sn_store_mode mode,
                                  : sqlite3_errstr(sqlrc));
         goto out;
     }
-    /* another writer (a second check) waits up to 10 s rather than fail */
-    sqlite3_busy_timeout(st->db, 10000);
+    /* another writer (a second check) is waited for rather than failed:
+     * SN_STORE_WAIT in all for a write (sn__store_begin), the busy
+     * timeout for anything else */
+    st->wait = SN_STORE_WAIT;
+    sqlite3_busy_timeout(st->db, STORE_BUSY_MS);
     sqlite3_extended_result_codes(st->db, 0);
     rc = read_identity(st, path, &app, &version, &tables, err);
     if (!rc)

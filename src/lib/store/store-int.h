@@ -10,6 +10,7 @@
 struct sn_store {
     sqlite3 *db;
     char *path;
+    double wait; /* seconds a write waits for another writer, in all */
 };
 
 /* Turn an SQLite failure into an sn_error naming the database, what was

@@ -15,18 +15,10 @@
 
 #include "rules-int.h"
 
-/* A YAML double-quoted scalar. */
+/* A YAML double-quoted scalar: the one escaper of the format. */
 static void yaml_str(struct sn_buf *out, const char *s)
 {
-    sn_buf_putc(out, '"');
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            sn_buf_putc(out, '\\');
-        if ((unsigned char)*s < 0x20)
-            continue;
-        sn_buf_putc(out, *s);
-    }
-    sn_buf_putc(out, '"');
+    sn_buf_put_esc(out, SN_ESC_YAML, s);
 }
 
 /* "coolant_flow_low" as "SupernodeCoolantFlowLow". */
@@ -124,10 +116,12 @@ int sn_watch_rules_file(const struct sn_spec *spec, struct sn_buf *out,
 
     (void)err;
     sn_buf_init(&e);
-    sn_buf_printf(out,
-                  "# Prometheus alerting rules of `supernode watch`, written "
-                  "by `supernode watch rules`\n# for %s: ",
-                  spec && spec->name ? spec->name : "no spec");
+    /* the spec's name is input: one comment line, whatever it holds */
+    sn_buf_puts(out, "# Prometheus alerting rules of `supernode watch`, "
+                     "written by `supernode watch rules`\n# for ");
+    sn_buf_put_esc(out, SN_ESC_YAML_COMMENT,
+                   spec && spec->name ? spec->name : "no spec");
+    sn_buf_puts(out, ": ");
     if (node_lpm > 0)
         sn_buf_printf(out, "a node's cold-plate loop needs %.4g L/min",
                       node_lpm);
