@@ -212,6 +212,11 @@ int sn_infer_check(const struct sn_model_info *m,
                             "ep %d does not divide tp %d (experts are spread "
                             "over the tp GPUs of a stage)",
                             l->ep, l->tp);
+    if (l->ep > 1 && m->experts <= 1)
+        return sn_error_set(err, SN_EINPUT,
+                            "ep %d needs a mixture-of-experts model: %s is "
+                            "dense (no experts to spread)",
+                            l->ep, m->name);
     /* experts that do not divide go ceil(E / ep) to a rank; more ranks
      * than experts hold redundant copies (EPLB, as DeepSeek's and
      * SGLang's large-EP deployments place them), up to two of each */
