@@ -535,6 +535,24 @@ p agent-head-under-cap-answered 0 '' '' \
    for n in 8200 9000 12000 20000; do printf "%s " $(curl -s -m 2 -o /dev/null -w "%{http_code}" -H "X-Long: $(long $n)" http://127.0.0.1:$port/metrics); done >>$T/codes
    kill $a; wait $a' \
   '[[ $(cat $T/codes) == "200 200 200 200 431 431 431 431 " ]]'
+# a store this user may not write is said to be read-only, and why (before:
+# "cannot read the schema version" or "unable to open database file")
+p store-ro-file-write-says-so 3 'read-only: this user may not write the file (mode 444' \
+  'mkdb $T/r.db && chmod 444 $T/r.db && chmod 777 $T' \
+  'setpriv --reuid=65534 --regid=65534 --clear-groups $SN runs import $run1 --db $T/r.db' \
+  '[[ $(sqlite3 $T/r.db "SELECT count(*) FROM runs") == 1 ]]'
+p store-ro-dir-write-says-so 3 'read-only: this user may not write its directory' \
+  'mkdir $T/d && mkdb $T/d/r.db && chmod 666 $T/d/r.db && chmod 755 $T/d $T' \
+  'setpriv --reuid=65534 --regid=65534 --clear-groups $SN runs import $run1 --db $T/d/r.db'
+p store-ro-fs-write-says-so 3 'read-only: it is on a read-only file system' \
+  'mkdir $T/d && mkdb $T/d/r.db' \
+  'unshare -m sh -c "mount --bind -o ro $T/d $T/d && $SN runs import $run1 --db $T/d/r.db"'
+# expert parallelism on a dense model says so (before: "must divide the 0
+# experts", and for serving "more than twice the 1 experts")
+p sim-train-ep-dense 2 'ep 7 needs a mixture-of-experts model: llama3-8b is dense' '' \
+  '$SN sim train examples/dgx-h100-superpod-4su.yaml --model llama3-8b --gpus 8 --tp 1 --dp 8 --ep 7'
+p sim-infer-ep-dense 2 'ep 4 needs a mixture-of-experts model: llama3-8b is dense' '' \
+  '$SN sim infer examples/dgx-h100-superpod-4su.yaml --model llama3-8b --gpus 8 --tp 4 --ep 4'
 
 echo "$skipped skipped"
 echo "$pass passed, $fail failed"
