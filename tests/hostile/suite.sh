@@ -553,6 +553,32 @@ p sim-train-ep-dense 2 'ep 7 needs a mixture-of-experts model: llama3-8b is dens
   '$SN sim train examples/dgx-h100-superpod-4su.yaml --model llama3-8b --gpus 8 --tp 1 --dp 8 --ep 7'
 p sim-infer-ep-dense 2 'ep 4 needs a mixture-of-experts model: llama3-8b is dense' '' \
   '$SN sim infer examples/dgx-h100-superpod-4su.yaml --model llama3-8b --gpus 8 --tp 4 --ep 4'
+# runs import refuses a document that contradicts itself or names no real
+# time, at its place in the file, and writes nothing (before: all stored)
+p import-finished-before-started 2 "i.json:4:15: 'finished' (2026-11-29T09:00:00Z) is before 'started'" \
+  'jq ".finished=\"2026-11-29T09:00:00Z\"" $run1 >$T/i.json' \
+  '$SN runs import $T/i.json --db $T/r.db' '[[ ! -e $T/r.db ]]'
+p import-no-such-day 2 "i.json:3:14: 'started' is '2026-02-30T10:00:00Z', which is no such time" \
+  'jq ".started=\"2026-02-30T10:00:00Z\"" $run1 >$T/i.json' \
+  '$SN runs import $T/i.json --db $T/r.db' '[[ ! -e $T/r.db ]]'
+p import-not-a-time 2 "i.json:3:14: 'started' must be a UTC time" \
+  'jq ".started=\"last tuesday\"" $run1 >$T/i.json' \
+  '$SN runs import $T/i.json --db $T/r.db' '[[ ! -e $T/r.db ]]'
+p import-in-the-future 2 "'started' is '2126-11-29T10:00:00Z', in the future" \
+  'jq ".started=\"2126-11-29T10:00:00Z\" | .finished=\"2126-11-29T10:00:30Z\"" $run1 >$T/i.json' \
+  '$SN runs import $T/i.json --db $T/r.db' '[[ ! -e $T/r.db ]]'
+p import-n-contradicts-samples 2 "i.json:60:12: 'n' is 3 but there are 10 samples" \
+  'jq ".results[1].n=3" $run1 >$T/i.json' \
+  '$SN runs import $T/i.json --db $T/r.db' '[[ ! -e $T/r.db ]]'
+p import-nresults-contradicts 2 "'nresults' is 3 but there are 28 results" \
+  'jq ".nresults=3" $run1 >$T/i.json' \
+  '$SN runs import $T/i.json --db $T/r.db' '[[ ! -e $T/r.db ]]'
+p import-rank-past-ranks 2 "i.json:43:12: rank 4 is past the run's 4 ranks" \
+  'jq ".results[1].a=4" $run1 >$T/i.json' \
+  '$SN runs import $T/i.json --db $T/r.db' '[[ ! -e $T/r.db ]]'
+# what runs show exports, import takes back whole
+p import-roundtrip 0 '' 'mkdb $T/a.db && $SN runs show 1 --db $T/a.db --format json >$T/i.json' \
+  '$SN runs import $T/i.json --db $T/r.db' '[[ $(sqlite3 $T/r.db "SELECT count(*) FROM results") == 28 ]]'
 
 echo "$skipped skipped"
 echo "$pass passed, $fail failed"
