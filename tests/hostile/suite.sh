@@ -579,6 +579,19 @@ p import-rank-past-ranks 2 "i.json:43:12: rank 4 is past the run's 4 ranks" \
 # what runs show exports, import takes back whole
 p import-roundtrip 0 '' 'mkdb $T/a.db && $SN runs show 1 --db $T/a.db --format json >$T/i.json' \
   '$SN runs import $T/i.json --db $T/r.db' '[[ $(sqlite3 $T/r.db "SELECT count(*) FROM results") == 28 ]]'
+# an event that starts while the disk is full is kept and stored once
+# there is room (before: counted in store_errors and lost): the store on a
+# 512 KiB tmpfs filled up, an XID 79, then room made
+p agent-disk-full-event-kept 0 '' 'mkdir -p $T/r/dev $T/d && : >$T/r/dev/kmsg' \
+  'unshare -m bash -c "mount -t tmpfs -o size=512k tmpfs $T/d || exit 9
+   port=\$(free_port); $SN watch --db $T/d/e.db --nvml none --fsroot $T/r --listen 127.0.0.1:\$port --interval 0.2s --host n1 & a=\$!
+   for i in \$(seq 100); do curl -s http://127.0.0.1:\$port/metrics | grep -q \"^supernode_collector_up{collector=.klog.} 1\" && break; sleep 0.1; done
+   dd if=/dev/zero of=$T/d/fill bs=4k 2>/dev/null
+   echo \"4,1,1,-;NVRM: Xid (PCI:0000:10:00): 79, pid=0, GPU has fallen off the bus.\" >>$T/r/dev/kmsg
+   sleep 1.5; curl -s http://127.0.0.1:\$port/metrics >$T/full.prom
+   rm $T/d/fill; sleep 1; curl -s http://127.0.0.1:\$port/metrics >$T/room.prom
+   kill \$a; wait \$a; r=\$?; $SN events list --db $T/d/e.db --format json >$T/ev.json; exit \$r"' \
+  'grep -q "^supernode_rules_events_pending 1" $T/full.prom && grep -q "^supernode_rules_events_pending 0" $T/room.prom && [[ $(jq "[.events[] | select(.rule == \"gpu_xid\")] | length" $T/ev.json) == 1 ]]'
 
 echo "$skipped skipped"
 echo "$pass passed, $fail failed"
