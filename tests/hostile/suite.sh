@@ -551,6 +551,8 @@ p store-ro-fs-write-says-so 3 'read-only: it is on a read-only file system' \
 # experts", and for serving "more than twice the 1 experts")
 p sim-train-ep-dense 2 'ep 7 needs a mixture-of-experts model: llama3-8b is dense' '' \
   '$SN sim train examples/dgx-h100-superpod-4su.yaml --model llama3-8b --gpus 8 --tp 1 --dp 8 --ep 7'
+p sim-train-etp-dense 2 'etp 2 needs a mixture-of-experts model: llama3-8b is dense' '' \
+  '$SN sim train examples/dgx-h100-superpod-4su.yaml --model llama3-8b --gpus 8 --tp 2 --dp 4 --etp 2'
 p sim-infer-ep-dense 2 'ep 4 needs a mixture-of-experts model: llama3-8b is dense' '' \
   '$SN sim infer examples/dgx-h100-superpod-4su.yaml --model llama3-8b --gpus 8 --tp 4 --ep 4'
 # runs import refuses a document that contradicts itself or names no real
