@@ -578,6 +578,13 @@ p import-nresults-contradicts 2 "'nresults' is 3 but there are 28 results" \
 p import-rank-past-ranks 2 "i.json:43:12: rank 4 is past the run's 4 ranks" \
   'jq ".results[1].a=4" $run1 >$T/i.json' \
   '$SN runs import $T/i.json --db $T/r.db' '[[ ! -e $T/r.db ]]'
+# a bench power document whose limits fall outside its own allowed range
+p power-limit-outside-range 2 'point 1: limit_w 900 W is outside the document' \
+  'jq ".points[0].limit_w=900" tests/fixtures/power/h100-limits.json >$T/p.json' \
+  '$SN report --power $T/p.json -o $T/r.html' '[[ ! -e $T/r.html ]]'
+p power-min-above-max 2 '"min_limit_w" 800 W is above "max_limit_w" 700 W' \
+  'jq ".min_limit_w=800" tests/fixtures/power/h100-limits.json >$T/p.json' \
+  '$SN report --power $T/p.json -o $T/r.html' '[[ ! -e $T/r.html ]]'
 # what runs show exports, import takes back whole
 p import-roundtrip 0 '' 'mkdb $T/a.db && $SN runs show 1 --db $T/a.db --format json >$T/i.json' \
   '$SN runs import $T/i.json --db $T/r.db' '[[ $(sqlite3 $T/r.db "SELECT count(*) FROM results") == 28 ]]'
