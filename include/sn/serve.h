@@ -22,6 +22,12 @@
 #define SN_METRICS_SERVER_CONNECTIONS 32  /* open connections by default */
 #define SN_METRICS_SERVER_TIMEOUT_S 10    /* idle seconds per connection */
 #define SN_METRICS_SERVER_HEADER_MAX 8192 /* bytes of a request's head */
+/* bytes of a connection's memory beyond the head: the answer's status line
+ * and header fields (under 512 bytes: ours are a fixed handful), MHD's
+ * record of each field of the head (7 pointers and sizes, 56 bytes, for
+ * up to ~50 fields) and its pool's bookkeeping. A head up to the cap
+ * leaves this much for the answer; one past it is answered 431. */
+#define SN_METRICS_SERVER_ANSWER_ROOM 4096
 /* seconds a request head may take, however steadily it trickles in:
  * Prometheus' default scrape_timeout (10 s, its configuration docs); a
  * scraper sends its head in one segment, and one that cannot in 10 s

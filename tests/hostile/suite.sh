@@ -597,6 +597,84 @@ p esc-check-json-junit 0 '' 'evil_spec $T/s.yaml' \
   '$SN check --spec $T/s.yaml --results $run1 --no-store --json $T/c.json --junit $T/j.xml' \
   'json $T/c.json && xml $T/j.xml && noesc $T/out && jq -e "[.. | strings | select(test(\"Injected\"))] | length > 0" $T/c.json'
 
+# ---- 11. the rest of issue 29 -------------------------------------------------
+# the agent's request heads: one just under the 8 KiB cap is answered, one
+# past it gets 431, both at once (before, MHD's pool held the head but not
+# the answer: no status line at all)
+p agent-head-under-cap-answered 0 '' '' \
+  'port=$(free_port); $SN watch --db none --nvml none --fsroot $T --listen 127.0.0.1:$port --interval 0.2s & a=$!
+   for i in $(seq 50); do curl -s -o /dev/null http://127.0.0.1:$port/ && break; sleep 0.1; done
+   for n in 7000 7600 7800 8000; do printf "%s " $(curl -s -m 2 -o /dev/null -w "%{http_code}" -H "X-Long: $(long $n)" http://127.0.0.1:$port/metrics); done >$T/codes
+   for n in 8200 9000 12000 20000; do printf "%s " $(curl -s -m 2 -o /dev/null -w "%{http_code}" -H "X-Long: $(long $n)" http://127.0.0.1:$port/metrics); done >>$T/codes
+   kill $a; wait $a' \
+  '[[ $(cat $T/codes) == "200 200 200 200 431 431 431 431 " ]]'
+# a store this user may not write is said to be read-only, and why (before:
+# "cannot read the schema version" or "unable to open database file")
+p store-ro-file-write-says-so 3 'read-only: this user may not write the file (mode 444' \
+  'mkdb $T/r.db && chmod 444 $T/r.db && chmod 777 $T' \
+  'setpriv --reuid=65534 --regid=65534 --clear-groups $SN runs import $run1 --db $T/r.db' \
+  '[[ $(sqlite3 $T/r.db "SELECT count(*) FROM runs") == 1 ]]'
+p store-ro-dir-write-says-so 3 'read-only: this user may not write its directory' \
+  'mkdir $T/d && mkdb $T/d/r.db && chmod 666 $T/d/r.db && chmod 755 $T/d $T' \
+  'setpriv --reuid=65534 --regid=65534 --clear-groups $SN runs import $run1 --db $T/d/r.db'
+p store-ro-fs-write-says-so 3 'read-only: it is on a read-only file system' \
+  'mkdir $T/d && mkdb $T/d/r.db' \
+  'unshare -m sh -c "mount --bind -o ro $T/d $T/d && $SN runs import $run1 --db $T/d/r.db"'
+# expert parallelism on a dense model says so (before: "must divide the 0
+# experts", and for serving "more than twice the 1 experts")
+p sim-train-ep-dense 2 'ep 7 needs a mixture-of-experts model: llama3-8b is dense' '' \
+  '$SN sim train examples/dgx-h100-superpod-4su.yaml --model llama3-8b --gpus 8 --tp 1 --dp 8 --ep 7'
+p sim-train-etp-dense 2 'etp 2 needs a mixture-of-experts model: llama3-8b is dense' '' \
+  '$SN sim train examples/dgx-h100-superpod-4su.yaml --model llama3-8b --gpus 8 --tp 2 --dp 4 --etp 2'
+p sim-infer-ep-dense 2 'ep 4 needs a mixture-of-experts model: llama3-8b is dense' '' \
+  '$SN sim infer examples/dgx-h100-superpod-4su.yaml --model llama3-8b --gpus 8 --tp 4 --ep 4'
+# runs import refuses a document that contradicts itself or names no real
+# time, at its place in the file, and writes nothing (before: all stored)
+p import-finished-before-started 2 "i.json:4:15: 'finished' (2026-11-29T09:00:00Z) is before 'started'" \
+  'jq ".finished=\"2026-11-29T09:00:00Z\"" $run1 >$T/i.json' \
+  '$SN runs import $T/i.json --db $T/r.db' '[[ ! -e $T/r.db ]]'
+p import-no-such-day 2 "i.json:3:14: 'started' is '2026-02-30T10:00:00Z', which is no such time" \
+  'jq ".started=\"2026-02-30T10:00:00Z\"" $run1 >$T/i.json' \
+  '$SN runs import $T/i.json --db $T/r.db' '[[ ! -e $T/r.db ]]'
+p import-not-a-time 2 "i.json:3:14: 'started' must be a UTC time" \
+  'jq ".started=\"last tuesday\"" $run1 >$T/i.json' \
+  '$SN runs import $T/i.json --db $T/r.db' '[[ ! -e $T/r.db ]]'
+p import-in-the-future 2 "'started' is '2126-11-29T10:00:00Z', in the future" \
+  'jq ".started=\"2126-11-29T10:00:00Z\" | .finished=\"2126-11-29T10:00:30Z\"" $run1 >$T/i.json' \
+  '$SN runs import $T/i.json --db $T/r.db' '[[ ! -e $T/r.db ]]'
+p import-n-contradicts-samples 2 "i.json:60:12: 'n' is 3 but there are 10 samples" \
+  'jq ".results[1].n=3" $run1 >$T/i.json' \
+  '$SN runs import $T/i.json --db $T/r.db' '[[ ! -e $T/r.db ]]'
+p import-nresults-contradicts 2 "'nresults' is 3 but there are 28 results" \
+  'jq ".nresults=3" $run1 >$T/i.json' \
+  '$SN runs import $T/i.json --db $T/r.db' '[[ ! -e $T/r.db ]]'
+p import-rank-past-ranks 2 "i.json:43:12: rank 4 is past the run's 4 ranks" \
+  'jq ".results[1].a=4" $run1 >$T/i.json' \
+  '$SN runs import $T/i.json --db $T/r.db' '[[ ! -e $T/r.db ]]'
+# a bench power document whose limits fall outside its own allowed range
+p power-limit-outside-range 2 'point 1: limit_w 900 W is outside the document' \
+  'jq ".points[0].limit_w=900" tests/fixtures/power/h100-limits.json >$T/p.json' \
+  '$SN report --power $T/p.json -o $T/r.html' '[[ ! -e $T/r.html ]]'
+p power-min-above-max 2 '"min_limit_w" 800 W is above "max_limit_w" 700 W' \
+  'jq ".min_limit_w=800" tests/fixtures/power/h100-limits.json >$T/p.json' \
+  '$SN report --power $T/p.json -o $T/r.html' '[[ ! -e $T/r.html ]]'
+# what runs show exports, import takes back whole
+p import-roundtrip 0 '' 'mkdb $T/a.db && $SN runs show 1 --db $T/a.db --format json >$T/i.json' \
+  '$SN runs import $T/i.json --db $T/r.db' '[[ $(sqlite3 $T/r.db "SELECT count(*) FROM results") == 28 ]]'
+# an event that starts while the disk is full is kept and stored once
+# there is room (before: counted in store_errors and lost): the store on a
+# 512 KiB tmpfs filled up, an XID 79, then room made
+p agent-disk-full-event-kept 0 '' 'mkdir -p $T/r/dev $T/d && : >$T/r/dev/kmsg' \
+  'unshare -m bash -c "mount -t tmpfs -o size=512k tmpfs $T/d || exit 9
+   port=\$(free_port); $SN watch --db $T/d/e.db --nvml none --fsroot $T/r --listen 127.0.0.1:\$port --interval 0.2s --host n1 & a=\$!
+   for i in \$(seq 100); do curl -s http://127.0.0.1:\$port/metrics | grep -q \"^supernode_collector_up{collector=.klog.} 1\" && break; sleep 0.1; done
+   dd if=/dev/zero of=$T/d/fill bs=4k 2>/dev/null
+   echo \"4,1,1,-;NVRM: Xid (PCI:0000:10:00): 79, pid=0, GPU has fallen off the bus.\" >>$T/r/dev/kmsg
+   sleep 1.5; curl -s http://127.0.0.1:\$port/metrics >$T/full.prom
+   rm $T/d/fill; sleep 1; curl -s http://127.0.0.1:\$port/metrics >$T/room.prom
+   kill \$a; wait \$a; r=\$?; $SN events list --db $T/d/e.db --format json >$T/ev.json; exit \$r"' \
+  'grep -q "^supernode_rules_events_pending 1" $T/full.prom && grep -q "^supernode_rules_events_pending 0" $T/room.prom && [[ $(jq "[.events[] | select(.rule == \"gpu_xid\")] | length" $T/ev.json) == 1 ]]'
+
 echo "$skipped skipped"
 echo "$pass passed, $fail failed"
 [[ $fail -eq 0 ]]

@@ -11,6 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sqlite3.h>
+
 #include "../../src/lib/watch/rules-int.h"
 #include "harness.h"
 #include "sn/store.h"
@@ -755,6 +757,105 @@ static void test_rules_event_per_rising_edge_with_state(void)
     run_close(&x);
 }
 
+/* The value of an unlabelled series in x's last metrics; NaN: absent. */
+static double metric(struct run *x, const char *name)
+{
+    struct sn_buf b = SN_BUF_INIT;
+    char want[128];
+    const char *at;
+    double v = NAN;
+
+    sn_metrics_render_text(&x->m, &b);
+    snprintf(want, sizeof(want), "\n%s ", name);
+    at = b.data ? strstr(b.data, want) : NULL;
+    if (at)
+        v = strtod(at + strlen(want), NULL);
+    sn_buf_release(&b);
+    return v;
+}
+
+/* Every write to the events table fails, as on a full disk, until
+ * `room` is called: a trigger made from a second connection (the
+ * agent's own connection is the library's). */
+static void disk_full(struct run *x, bool full)
+{
+    sqlite3 *db;
+
+    REQUIRE(sqlite3_open(x->path, &db) == SQLITE_OK);
+    sqlite3_busy_timeout(db, 5000);
+    REQUIRE(sqlite3_exec(db,
+                         full ? "CREATE TRIGGER full_i BEFORE INSERT ON events "
+                                "BEGIN SELECT RAISE(FAIL, 'database or disk "
+                                "is full'); END; CREATE TRIGGER full_u BEFORE "
+                                "UPDATE ON events BEGIN SELECT RAISE(FAIL, "
+                                "'database or disk is full'); END;"
+                              : "DROP TRIGGER full_i; DROP TRIGGER full_u;",
+                         NULL, NULL, NULL) == SQLITE_OK);
+    sqlite3_close(db);
+}
+
+/* An event that starts, or ends, while the store cannot be written is
+ * kept and written once it can, with its own times; the pending gauge
+ * says how many wait (before: counted as an error and lost). */
+static void test_rules_events_kept_while_store_full(void)
+{
+    struct run x = {0};
+    struct world w;
+    const struct sn_watch_alert *a;
+    struct sn_store_event *ev = NULL;
+    struct sn_store_events_filter f = {.since = NAN};
+    struct sn_error err = {0};
+    size_t n = 0;
+
+    world_init(&w);
+    REQUIRE(run_open(&x, true, NULL));
+    step(&x, &w, 500, &a);
+    disk_full(&x, true);
+    w.xid = 48;
+    step(&x, &w, 1000, &a); /* starts while full */
+    CHECK(metric(&x, "supernode_rules_events_pending") == 1);
+    w.xid = 0;
+    step(&x, &w, 1300, &a);
+    step(&x, &w, 1700, &a); /* cleared: it ends at 1700, 5 minutes on */
+    step(&x, &w, 2000, &a);
+    step(&x, &w, 2100, &a);
+    CHECK(metric(&x, "supernode_rules_events_pending") == 1);
+    w.xid = 48;
+    step(&x, &w, 5000, &a); /* a second one */
+    CHECK(metric(&x, "supernode_rules_events_pending") == 2);
+    CHECK(metric(&x, "supernode_rules_store_errors_total") >= 1);
+    REQUIRE(sn_store_events_list(x.st, &f, &ev, &n, &err) == 0);
+    CHECK(n == 0);
+    sn_store_events_release(ev, n);
+    disk_full(&x, false);
+    step(&x, &w, 5060, &a); /* room again: both written */
+    CHECK(metric(&x, "supernode_rules_events_pending") == 0);
+    CHECK(metric(&x, "supernode_rules_events_dropped_total") == 0);
+    REQUIRE(sn_store_events_list(x.st, &f, &ev, &n, &err) == 0);
+    REQUIRE(n == 2);
+    CHECK(ev[1].started == 1000);
+    CHECK(ev[1].resolved == 1700);
+    CHECK(ev[0].started == 5000);
+    CHECK(isnan(ev[0].resolved));
+    sn_store_events_release(ev, n);
+    /* an end that cannot be written waits too */
+    disk_full(&x, true);
+    w.xid = 0;
+    step(&x, &w, 5400, &a);
+    step(&x, &w, 5800, &a);
+    step(&x, &w, 6200, &a);
+    step(&x, &w, 6600, &a);
+    CHECK(metric(&x, "supernode_rules_events_pending") == 1);
+    disk_full(&x, false);
+    step(&x, &w, 6660, &a);
+    CHECK(metric(&x, "supernode_rules_events_pending") == 0);
+    REQUIRE(sn_store_events_list(x.st, &f, &ev, &n, &err) == 0);
+    REQUIRE(n == 2);
+    CHECK(isfinite(ev[0].resolved) && ev[0].resolved > 5000);
+    sn_store_events_release(ev, n);
+    run_close(&x);
+}
+
 static void test_rules_active_metric_names_the_subject(void)
 {
     struct run x = {0};
@@ -863,6 +964,7 @@ static const struct sn_test cases[] = {
     T(test_rules_condensation_and_leak),
     T(test_rules_state_survives_a_restart),
     T(test_rules_event_per_rising_edge_with_state),
+    T(test_rules_events_kept_while_store_full),
     T(test_rules_active_metric_names_the_subject),
     T(test_rules_long_names_keep_one_state_each),
     T(test_rules_unknown_values_are_quiet),

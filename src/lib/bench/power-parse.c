@@ -101,7 +101,30 @@ int sn_bench_power_parse(const char *file, const char *text, size_t len,
     num(doc, "max_limit_w", 1e5, &c->max_w);
     if (num(doc, "mem_mhz", 1e5, &v))
         c->mem_mhz = (unsigned)v;
+    /* bench power sets only limits the driver allows (power.c refuses
+     * any outside min..max): a document whose limits fall outside its
+     * own range contradicts itself */
+    if (c->min_w > 0 && c->max_w > 0 && c->min_w > c->max_w) {
+        char why[128];
+        snprintf(why, sizeof(why),
+                 "\"min_limit_w\" %g W is above \"max_limit_w\" %g W", c->min_w,
+                 c->max_w);
+        rc = bad(err, file, why);
+        goto out;
+    }
     for (size_t i = 0; i < json_array_size(pts); i++) {
+        if (point(json_array_get(pts, i), c->by_clocks, &c->points[i]) &&
+            !c->by_clocks && c->min_w > 0 && c->max_w > 0 &&
+            (c->points[i].limit_w < c->min_w ||
+             c->points[i].limit_w > c->max_w)) {
+            char why[160];
+            snprintf(why, sizeof(why),
+                     "point %zu: limit_w %g W is outside the document's "
+                     "allowed %g-%g W",
+                     i + 1, c->points[i].limit_w, c->min_w, c->max_w);
+            rc = bad(err, file, why);
+            goto out;
+        }
         if (!point(json_array_get(pts, i), c->by_clocks, &c->points[i])) {
             char why[96];
             snprintf(why, sizeof(why),

@@ -40,6 +40,12 @@ typedef enum MHD_Result mhd_result;
 /* 413, spelled PAYLOAD_TOO_LARGE or CONTENT_TOO_LARGE by MHD's versions */
 #define HTTP_CONTENT_TOO_LARGE 413
 
+/* how much a connection's read buffer grows at a time: MHD's default
+ * (1 KiB), said here because the pool is sized with it in mind: the
+ * buffer grows by steps as the head arrives, so a head of n bytes takes
+ * n and at most one step of the pool, and the rest stays for the answer */
+#define HEAD_INCREMENT 1024
+
 #define CT_TEXT "text/plain; version=0.0.4; charset=utf-8"
 #define CT_OPENMETRICS                                                         \
     "application/openmetrics-text; version=1.0.0; charset=utf-8"
@@ -463,6 +469,13 @@ static mhd_result handle(void *cls, struct MHD_Connection *c, const char *url,
         x->in_request = true;
         pthread_mutex_unlock(&s->slots_lock);
     }
+    /* the pool holds a head somewhat past the cap (the answer's room);
+     * the cap itself is kept here, whatever the pool let through */
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
+    if (ci && ci->header_size > SN_METRICS_SERVER_HEADER_MAX)
+        return reply_str(c, MHD_HTTP_REQUEST_HEADER_FIELDS_TOO_LARGE,
+                         "request head too large\n");
     if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 &&
         strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
         return reply_str(c, MHD_HTTP_METHOD_NOT_ALLOWED,
@@ -645,7 +658,9 @@ int sn_metrics_server_new(const struct sn_metrics_server_opts *opts,
         o.connection_timeout_s ? o.connection_timeout_s
                                : SN_METRICS_SERVER_TIMEOUT_S,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT,
-        (size_t)SN_METRICS_SERVER_HEADER_MAX, MHD_OPTION_END);
+        (size_t)(SN_METRICS_SERVER_HEADER_MAX + SN_METRICS_SERVER_ANSWER_ROOM),
+        MHD_OPTION_CONNECTION_MEMORY_INCREMENT, (size_t)HEAD_INCREMENT,
+        MHD_OPTION_END);
     if (!s->daemon) {
         rc = sn_error_set(err, SN_EIO,
                           "cannot start the HTTP server on %s:%u "

@@ -92,11 +92,16 @@ static int experts(const struct sn_model_info *m,
     int e = m->experts, etp = l->tp / l->ep;
 
     if (!has_moe(m)) {
-        if (l->ep > 1 || l->redundant > 0)
+        if (l->ep > 1)
             return sn_error_set(err, SN_EINPUT,
-                                "%s has no experts: ep %d and %d redundant "
-                                "experts (expected 1 and 0)",
-                                m->name, l->ep, l->redundant);
+                                "ep %d needs a mixture-of-experts model: %s "
+                                "is dense (no experts to spread)",
+                                l->ep, m->name);
+        if (l->redundant > 0)
+            return sn_error_set(err, SN_EINPUT,
+                                "%d redundant experts need a "
+                                "mixture-of-experts model: %s is dense",
+                                l->redundant, m->name);
         return SN_OK;
     }
     if (l->redundant > e)

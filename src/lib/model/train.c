@@ -276,7 +276,17 @@ int sn_train_check(const struct sn_model_info *m,
                             l->etp);
     /* Megatron-Core's MoE parallel folding: the experts take the tp x cp x
      * dp ranks of a stage as etp x ep x edp */
-    if (l->ep > 1 && (!experts || experts % l->ep))
+    if (l->ep > 1 && !experts)
+        return sn_error_set(err, SN_EINPUT,
+                            "ep %d needs a mixture-of-experts model: %s is "
+                            "dense (no experts to spread)",
+                            l->ep, m->name);
+    if (l->etp > 0 && !experts)
+        return sn_error_set(err, SN_EINPUT,
+                            "etp %d needs a mixture-of-experts model: %s is "
+                            "dense (no experts to split)",
+                            l->etp, m->name);
+    if (l->ep > 1 && experts % l->ep)
         return sn_error_set(err, SN_EINPUT, "ep %d must divide the %d experts",
                             l->ep, experts);
     if (experts) {

@@ -3,9 +3,11 @@
  * here. The reader goes through the YAML loader (JSON is YAML) and so
  * gets its positions, caps and refusals for free. */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "sn/report.h"
 #include "store-int.h"
@@ -118,6 +120,7 @@ struct reader {
     const char *file;
     struct sn_error *err;
     int flags; /* how get_str() cleans: SN_CLEAN_LINES for free text */
+    int ranks; /* the run's ranks, once read (0: not said) */
 };
 
 static int bad(struct reader *rd, const struct sn_yaml *n, const char *fmt,
@@ -203,6 +206,66 @@ static int get_bool(struct reader *rd, const struct sn_yaml *map,
     return SN_OK;
 }
 
+/* A time as the store writes it, "2026-11-29T10:00:00Z" (UTC, whole
+ * seconds), that names a real second: not "2026-02-30", not hour 24,
+ * not before the Unix epoch, not more than a day after now (a clock
+ * off by a time zone is not refused; a run cannot end in next year).
+ * *t: its Unix time. */
+static int read_time(struct reader *rd, const struct sn_yaml *root,
+                     const char *key, const char *text, double *t)
+{
+    const struct sn_yaml *v = sn_yaml_get(root, key);
+    struct tm tm, back;
+    time_t u;
+    int n = -1;
+
+    memset(&tm, 0, sizeof(tm));
+    if (sscanf(text, "%4d-%2d-%2dT%2d:%2d:%2dZ%n", &tm.tm_year, &tm.tm_mon,
+               &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &n) != 6 ||
+        n != 20 || text[n] != '\0')
+        return sn_error_at(rd->err, SN_EINPUT, rd->file, v->line, v->col,
+                           "'%s' must be a UTC time such as "
+                           "2026-11-29T10:00:00Z, not '%s'",
+                           key, text);
+    tm.tm_year -= 1900;
+    tm.tm_mon -= 1;
+    back = tm;
+    u = timegm(&back);
+    /* timegm() carries what is out of range into the next field: a time
+     * that names no second comes back changed */
+    if (back.tm_year != tm.tm_year || back.tm_mon != tm.tm_mon ||
+        back.tm_mday != tm.tm_mday || back.tm_hour != tm.tm_hour ||
+        back.tm_min != tm.tm_min || back.tm_sec != tm.tm_sec)
+        return sn_error_at(rd->err, SN_EINPUT, rd->file, v->line, v->col,
+                           "'%s' is '%s', which is no such time", key, text);
+    if (u < 0 || (double)u > (double)time(NULL) + 86400)
+        return sn_error_at(rd->err, SN_EINPUT, rd->file, v->line, v->col,
+                           "'%s' is '%s', %s", key, text,
+                           u < 0 ? "before 1970" : "in the future");
+    *t = (double)u;
+    return SN_OK;
+}
+
+/* A count the document states (nresults, nfindings, a result's n) that
+ * must be what it holds: a file that contradicts itself was edited or
+ * cut, and which of the two is right cannot be told. Absent is fine. */
+static int check_count(struct reader *rd, const struct sn_yaml *map,
+                       const char *key, size_t holds, const char *what)
+{
+    const struct sn_yaml *v = sn_yaml_get(map, key);
+    double n;
+
+    if (!v)
+        return SN_OK;
+    if (scalar_num(rd, v, key, &n))
+        return SN_EINPUT;
+    if (n != (double)holds)
+        return sn_error_at(rd->err, SN_EINPUT, rd->file, v->line, v->col,
+                           "'%s' is %s but there are %zu %s", key, v->value,
+                           holds, what);
+    return SN_OK;
+}
+
 static int read_result(struct reader *rd, const struct sn_yaml *m,
                        struct sn_results *rs)
 {
@@ -252,6 +315,19 @@ static int read_result(struct reader *rd, const struct sn_yaml *m,
         return sn_error_at(rd->err, SN_EINPUT, rd->file, v->line, v->col,
                            "%zu samples (at most %d)", v->n,
                            SN_STORE_MAX_SAMPLES);
+    rc = check_count(rd, m, "n", v->n, "samples");
+    /* a rank the run did not have (when it says how many it had) */
+    for (int k = 0; !rc && k < 2; k++) {
+        uint32_t rank = k ? r.b : r.a;
+        const struct sn_yaml *at = sn_yaml_get(m, k ? "b" : "a");
+        if (rd->ranks > 0 && rank != SN_STORE_NO_RANK &&
+            rank >= (uint32_t)rd->ranks)
+            rc = sn_error_at(rd->err, SN_EINPUT, rd->file, at->line, at->col,
+                             "rank %u is past the run's %d ranks", rank,
+                             rd->ranks);
+    }
+    if (rc)
+        return rc;
     r.samples = sn_xmalloc(v->n * sizeof(double));
     r.nsamples = v->n;
     for (size_t i = 0; !rc && i < v->n; i++)
@@ -336,7 +412,8 @@ int sn_store_run_parse(const char *file, const char *text, size_t len,
                        struct sn_error *err)
 {
     struct sn_yaml_doc doc;
-    struct reader rd = {file, err, 0};
+    struct reader rd = {file, err, 0, 0};
+    double started = 0, finished = 0;
     const struct sn_yaml *root, *v;
     char schema[64];
     double ranks = 0;
@@ -368,6 +445,16 @@ int sn_store_run_parse(const char *file, const char *text, size_t len,
         rc = get_str(&rd, root, "finished", false, run->finished,
                      sizeof(run->finished));
     if (!rc)
+        rc = read_time(&rd, root, "started", run->started, &started);
+    if (!rc && run->finished[0])
+        rc = read_time(&rd, root, "finished", run->finished, &finished);
+    if (!rc && run->finished[0] && finished < started)
+        rc = sn_error_at(err, SN_EINPUT, file,
+                         sn_yaml_get(root, "finished")->line,
+                         sn_yaml_get(root, "finished")->col,
+                         "'finished' (%s) is before 'started' (%s)",
+                         run->finished, run->started);
+    if (!rc)
         rc = get_str(&rd, root, "host", false, run->host, sizeof(run->host));
     if (!rc)
         rc = get_str(&rd, root, "user", false, run->user, sizeof(run->user));
@@ -397,6 +484,9 @@ int sn_store_run_parse(const char *file, const char *text, size_t len,
         if (!rc && !(ranks >= 0 && ranks <= 1e7))
             rc = bad(&rd, v, "'%s' must be 0 to 10000000", "ranks");
         run->ranks = (int)ranks;
+        if (!rc && ranks != floor(ranks))
+            rc = bad(&rd, v, "'%s' must be a whole number", "ranks");
+        rd.ranks = run->ranks;
     }
     if (rc)
         goto out;
@@ -407,6 +497,8 @@ int sn_store_run_parse(const char *file, const char *text, size_t len,
     }
     for (size_t i = 0; !rc && i < v->n; i++)
         rc = read_result(&rd, v->items[i], rs);
+    if (!rc)
+        rc = check_count(&rd, root, "nresults", v->n, "results");
     v = sn_yaml_get(root, "findings");
     if (!rc && v && v->type != SN_YAML_SEQ)
         rc = bad(&rd, v, "'findings' must be %s", "a list");
@@ -417,6 +509,8 @@ int sn_store_run_parse(const char *file, const char *text, size_t len,
             (*nf)++;
         }
     }
+    if (!rc)
+        rc = check_count(&rd, root, "nfindings", v ? v->n : 0, "findings");
     v = sn_yaml_get(root, "health");
     if (!rc && v && v->type != SN_YAML_SEQ)
         rc = bad(&rd, v, "'health' must be %s", "a list");

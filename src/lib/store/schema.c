@@ -2,6 +2,7 @@
  * marks it as ours, and the schema migrations that bring any older file
  * up to SN_STORE_SCHEMA_VERSION. */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,6 +123,47 @@ static const char *const migrations[] = {
     "  PRIMARY KEY (host, key)) WITHOUT ROWID;",
 };
 
+/* Why a database this process must write cannot be written, into why
+ * (size bytes): the file's or its directory's permissions, or a
+ * read-only file system; false when it can be. SQLite says only
+ * "attempt to write a readonly database" or "unable to open database
+ * file" (it makes its journal beside the file), so a failed open for
+ * writing asks here. */
+static bool readonly_why(const char *path, char *why, size_t size)
+{
+    const char *slash = strrchr(path, '/');
+    char *dir =
+        slash ? sn_xstrndup(path, slash == path ? 1 : (size_t)(slash - path))
+              : sn_xstrdup(".");
+    struct stat sb;
+    bool ro = true;
+
+    if (access(path, W_OK) != 0 && errno != ENOENT) {
+        if (errno == EROFS)
+            snprintf(why, size, "it is on a read-only file system");
+        else if (stat(path, &sb) == 0)
+            snprintf(why, size,
+                     "this user may not write the file (mode %03o, owner "
+                     "uid %u)",
+                     (unsigned)(sb.st_mode & 0777), (unsigned)sb.st_uid);
+        else
+            snprintf(why, size, "this user may not write the file: %s",
+                     strerror(errno));
+    } else if (access(dir, W_OK | X_OK) != 0) {
+        if (errno == EROFS)
+            snprintf(why, size, "it is on a read-only file system");
+        else
+            snprintf(why, size,
+                     "this user may not write its directory '%s', where "
+                     "SQLite keeps the database's journal",
+                     dir);
+    } else {
+        ro = false;
+    }
+    free(dir);
+    return ro;
+}
+
 int sn__store_fail(struct sn_store *st, struct sn_error *err, int rc,
                    const char *what, const char *file, int line)
 {
@@ -149,6 +191,21 @@ int sn__store_fail(struct sn_store *st, struct sn_error *err, int rc,
     default:
         code = SN_ERUNTIME;
         break;
+    }
+    /* SQLite's words for a file it may not write ("attempt to write a
+     * readonly database", "unable to open database file") name neither
+     * the file's permissions nor the directory's: said here */
+    if ((code == SN_EIO && (rc & 0xff) != SQLITE_IOERR &&
+         (rc & 0xff) != SQLITE_FULL) &&
+        st && st->path) {
+        char why[PATH_MAX + 128];
+        if (readonly_why(st->path, why, sizeof(why)))
+            return sn_error_set(err, code,
+                                "%s: %s: read-only: %s; storing results "
+                                "needs write access to the file and its "
+                                "directory (%s:%d)",
+                                st->path, what, why, base ? base + 1 : file,
+                                line);
     }
     return sn_error_set(err, code, "%s: %s: %s (%s:%d)",
                         st && st->path ? st->path : "results database", what,
@@ -628,6 +685,16 @@ int sn_store_open_mode(const char *path, enum sn_store_mode mode,
     rc = migrate(st, version, err);
 out:
     free(uri);
+    /* an I/O failure of a database opened for writing that this process
+     * may not write: said as such (SQLite's words name neither) */
+    if (rc == SN_EIO && mode != SN_STORE_READ) {
+        char why[PATH_MAX + 128];
+        if (readonly_why(path, why, sizeof(why)))
+            rc = sn_error_set(err, SN_EIO,
+                              "%s: read-only: %s; storing results needs "
+                              "write access to the file and its directory",
+                              path, why);
+    }
     if (rc) {
         sn_store_close(st);
         return rc;

@@ -149,10 +149,27 @@ const struct sn__watch_rule_def sn__watch_rule_table[SN__RULE_COUNT] = {
  * holding. (supernode_rule_active follows each interval as it is.) */
 #define EVENT_CLEAR_S 300.0
 
+/* Event writes that failed (a full disk, a store busy past its timeout,
+ * one made read-only) are kept and tried again each interval, oldest
+ * first, so an event that starts while the disk is full is stored once
+ * there is room. Bounded: so many writes and so many bytes of state
+ * (each state is at most 64 KiB, SN_STORE_EVENT_STATE_MAX; most are
+ * under 2 KiB), past which new ones are dropped and counted. */
+#define UNSAVED_MAX 1024
+#define UNSAVED_BYTES (8u << 20)
+
+/* One write still to do: the whole event (start, and its end when it has
+ * ended by then), or the end of one stored already (ev.id > 0). */
+struct unsaved {
+    uint64_t seq;             /* which open event it is, for its end */
+    struct sn_store_event ev; /* ev.state owned */
+};
+
 struct open_ev {
     enum sn__rule_id rule;
     char subject[128];
-    int64_t id; /* the stored event, 0 when none */
+    int64_t id;       /* the stored event, 0 when none */
+    uint64_t unsaved; /* its start waits in the unsaved list: that seq */
     bool seen;
     double absent_since; /* NaN while the rule holds */
 };
@@ -174,6 +191,10 @@ struct sn__watch_rules {
     struct open_ev *open;
     size_t nopen, cap_open;
     double evals, store_errors;
+    struct unsaved *later; /* oldest first */
+    size_t nlater, cap_later, later_bytes;
+    uint64_t next_seq;
+    double dropped; /* writes past the bound, never made */
     double now;
 };
 
@@ -519,12 +540,89 @@ static void store_failed(struct sn__watch_rules *r)
     r->store_errors += 1;
 }
 
+/* Queue a write behind those waiting; ev's state is copied. Returns its
+ * seq, 0 when past the bound (dropped and counted). */
+static uint64_t later_push(struct sn__watch_rules *r,
+                           const struct sn_store_event *ev)
+{
+    size_t bytes = ev->state ? strlen(ev->state) + 1 : 0;
+    struct unsaved *u;
+
+    if (r->nlater >= UNSAVED_MAX || r->later_bytes + bytes > UNSAVED_BYTES) {
+        r->dropped += 1;
+        return 0;
+    }
+    SN_GROW(r->later, r->cap_later, r->nlater + 1);
+    u = &r->later[r->nlater++];
+    u->seq = ++r->next_seq;
+    u->ev = *ev;
+    u->ev.state = ev->state ? sn_xstrdup(ev->state) : NULL;
+    r->later_bytes += bytes;
+    return u->seq;
+}
+
+/* Make the waiting writes, oldest first, until one fails: that one and
+ * those behind it wait for the next interval (one failure an interval:
+ * a store busy for 10 s is not waited on once per event). A write the
+ * store refuses as bad input can never be made and is dropped. */
+static void later_flush(struct sn__watch_rules *r)
+{
+    struct sn_error e = {0};
+    size_t done = 0;
+
+    for (; done < r->nlater; done++) {
+        struct unsaved *u = &r->later[done];
+        int rc;
+        if (u->ev.id > 0) {
+            rc = sn_store_event_resolve(r->st, u->ev.id, u->ev.resolved, &e);
+        } else {
+            rc = sn_store_event_add(r->st, &u->ev, &e);
+            /* the open event it belongs to, if still open, has its id */
+            for (size_t k = 0; !rc && k < r->nopen; k++)
+                if (r->open[k].unsaved == u->seq) {
+                    r->open[k].unsaved = 0;
+                    r->open[k].id = u->ev.id;
+                }
+        }
+        if (rc) {
+            store_failed(r);
+            if (rc != SN_EINPUT)
+                break;
+            r->dropped += 1;
+        }
+        r->later_bytes -= u->ev.state ? strlen(u->ev.state) + 1 : 0;
+        free(u->ev.state);
+    }
+    if (done) {
+        memmove(r->later, r->later + done,
+                (r->nlater - done) * sizeof(*r->later));
+        r->nlater -= done;
+    }
+}
+
+/* An open event ends at `resolved`: its end written behind the waiting
+ * writes, or, while its start still waits, given to that write. */
+static void end_event(struct sn__watch_rules *r, const struct open_ev *o,
+                      double resolved)
+{
+    if (o->unsaved) {
+        for (size_t k = 0; k < r->nlater; k++)
+            if (r->later[k].seq == o->unsaved)
+                r->later[k].ev.resolved = resolved;
+    } else if (o->id > 0) {
+        struct sn_store_event ev;
+        memset(&ev, 0, sizeof(ev));
+        ev.id = o->id;
+        ev.resolved = resolved;
+        later_push(r, &ev);
+    }
+}
+
 /* Rising edges: a hit with no open event starts one (stored with the
  * state of the moment); falling: an open event with no hit is resolved
  * now. */
 static void edges(struct sn__watch_rules *r, const struct sn__watch_obs *obs)
 {
-    struct sn_error e = {0};
     struct sn_buf b;
     size_t w = 0;
 
@@ -564,10 +662,7 @@ static void edges(struct sn__watch_rules *r, const struct sn__watch_obs *obs)
             sn_buf_reset(&b);
             state_json(r, obs, h, &b);
             ev.state = b.data;
-            if (sn_store_event_add(r->st, &ev, &e))
-                store_failed(r);
-            else
-                o->id = ev.id;
+            o->unsaved = later_push(r, &ev);
         }
     }
     for (size_t i = 0; i < r->nopen; i++) {
@@ -578,11 +673,12 @@ static void edges(struct sn__watch_rules *r, const struct sn__watch_obs *obs)
             r->open[w++] = *o;
             continue;
         }
-        if (r->st && o->id > 0 &&
-            sn_store_event_resolve(r->st, o->id, o->absent_since, &e))
-            store_failed(r);
+        if (r->st)
+            end_event(r, o, o->absent_since);
     }
     r->nopen = w;
+    if (r->st)
+        later_flush(r);
     sn_buf_release(&b);
 }
 
@@ -619,6 +715,7 @@ static int open_load(struct sn__watch_rules *r, struct sn_error *err)
             if (strcmp(ev[i].rule, sn__watch_rule_table[k].name))
                 continue;
             SN_GROW(r->open, r->cap_open, r->nopen + 1);
+            memset(&r->open[r->nopen], 0, sizeof(r->open[r->nopen]));
             r->open[r->nopen].rule = (enum sn__rule_id)k;
             sn_strlcpy(r->open[r->nopen].subject, ev[i].subject,
                        sizeof(r->open[r->nopen].subject));
@@ -687,6 +784,21 @@ static void add_rule_metrics(struct sn__rules_ctx *c)
                            NULL, 0, r->evals, c->err);
     if (rc && !c->rc)
         c->rc = rc;
+    rc = sn__watch_gauge(c->m, "supernode_rules_events_pending",
+                         "Event starts and ends the rules could not write "
+                         "to the results database yet (a full disk, a busy "
+                         "or read-only store), kept and tried again each "
+                         "interval",
+                         NULL, 0, (double)r->nlater, c->err);
+    if (rc && !c->rc)
+        c->rc = rc;
+    rc = sn__watch_counter(c->m, "supernode_rules_events_dropped_total",
+                           "Event writes given up since the agent started: "
+                           "more waiting than the agent keeps (1024, 8 MiB), "
+                           "or refused by the store as bad",
+                           NULL, 0, r->dropped, c->err);
+    if (rc && !c->rc)
+        c->rc = rc;
     rc = sn__watch_counter(c->m, "supernode_rules_store_errors_total",
                            "Events or slow state the rules could not write "
                            "to the results database since the agent "
@@ -743,5 +855,11 @@ void sn__watch_rules_free(struct sn__watch_rules *r)
     free(r->hits);
     free(r->alerts);
     free(r->open);
+    /* one last try at what waits (the store outlives the rules) */
+    if (r->st && r->nlater)
+        later_flush(r);
+    for (size_t i = 0; i < r->nlater; i++)
+        free(r->later[i].ev.state);
+    free(r->later);
     free(r);
 }
