@@ -205,8 +205,7 @@ static void test_sweep_infer_serves_int8_on_the_910c(void)
     CHECK(tps(&int8[0]) > tps(&bf16[0]));
     CHECK(int8[0].best.layout.dp_attention ||
           128 % int8[0].best.layout.tp == 0);
-    CHECK((256 + int8[0].best.layout.redundant) % int8[0].best.layout.ep ==
-          0);
+    CHECK((256 + int8[0].best.layout.redundant) % int8[0].best.layout.ep == 0);
 }
 
 static const struct sn_test cases[] = {
