@@ -101,6 +101,40 @@ void sn_kernels_format(const struct sn_kernel_table *t, struct sn_buf *b);
 
 void sn_kernels_free(struct sn_kernel_table *t);
 
+/* One measured fused-attention kernel (FlashAttention-style, BF16): the
+ * FLOP/s its forward and backward reached at a sequence length and head
+ * size, FLOPs counted as FlashAttention's benchmarks count them (4 s^2 d
+ * a head, halved when causal; the backward 2.5x the forward), on a GPU
+ * of dense BF16 peak `peak`. */
+struct sn_attn_point {
+    double seq, hdim;
+    bool causal;
+    double fwd, bwd; /* FLOP/s; 0: not measured */
+    double peak;     /* the measured GPU's dense BF16 FLOP/s */
+    const char *source;
+};
+
+struct sn_attn_table {
+    const char *generation;
+    const struct sn_attn_point *points;
+    size_t npoints;
+};
+
+/* The shipped attention table of accelerator `accel`'s generation, or
+ * NULL when none was published. */
+const struct sn_attn_table *sn_kernels_attention(const char *accel);
+
+/* The efficiency (FLOP/s over the measured GPU's peak) of fused attention
+ * at sequence length seq, head size hdim, causal or not, forward or
+ * backward: the rows of the measured head size nearest hdim, linear in
+ * log2(seq) between the two measured lengths around seq (exact on a row).
+ * *fit: MEASURED inside the measured lengths at a measured head size;
+ * EXTRAPOLATED outside them (the nearest end's efficiency) or at another
+ * head size; NONE (returns 0) without a row of the direction and mask. */
+double sn_kernels_attn_eff(const struct sn_attn_table *t, double seq,
+                           double hdim, bool causal, bool backward,
+                           enum sn_kernel_fit *fit);
+
 const char *sn_kernels_kind_name(enum sn_kernel_kind k);
 const char *sn_kernels_dtype_name(enum sn_kernel_dtype d);
 

@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +57,40 @@ static const struct sn_kernel_table hopper = {
     "hopper", hopper_points, sizeof(hopper_points) / sizeof(hopper_points[0]),
     false};
 
+/* Blackwell. BF16: cuBLAS through torch.matmul, square GEMMs on a B200
+ * (pytorch/ao pull request 2427, benchmarks/float8/bench_matmul.py, the
+ * torch.bfloat16 lines). FP4 (MXFP4, block-scaled): cuBLASLt, the cBLT
+ * column of deepseek-ai/DeepGEMM pull request 348 (B200, cublasTest 13.3),
+ * the library Transformer Engine calls for MXFP4/NVFP4 GEMMs. No FP8 or
+ * MXFP8 table was found with shapes and a GPU named: FP8 keeps the
+ * calibrated rate (docs/model.md, "Kernel efficiency tables"). */
+#define TAO "pytorch/ao PR 2427 bench_matmul torch.bfloat16, B200"
+#define DGB "deepseek-ai/DeepGEMM PR 348 cBLT column (cuBLASLt), B200"
+static const struct sn_kernel_point blackwell_points[] = {
+    {SN_KERNEL_GEMM, SN_KDT_BF16, 1024, 1024, 1024, 423 * TF, TAO},
+    {SN_KERNEL_GEMM, SN_KDT_BF16, 1536, 1536, 1536, 921 * TF, TAO},
+    {SN_KERNEL_GEMM, SN_KDT_BF16, 2048, 2048, 2048, 1130 * TF, TAO},
+    {SN_KERNEL_GEMM, SN_KDT_BF16, 3072, 3072, 3072, 1510 * TF, TAO},
+    {SN_KERNEL_GEMM, SN_KDT_BF16, 4096, 4096, 4096, 1410 * TF, TAO},
+    {SN_KERNEL_GEMM, SN_KDT_BF16, 6144, 6144, 6144, 1450 * TF, TAO},
+    {SN_KERNEL_GEMM, SN_KDT_BF16, 8192, 8192, 8192, 1420 * TF, TAO},
+    {SN_KERNEL_GEMM, SN_KDT_FP4, 128, 2048, 7168, 338 * TF, DGB},
+    {SN_KERNEL_GEMM, SN_KDT_FP4, 128, 24576, 1536, 745 * TF, DGB},
+    {SN_KERNEL_GEMM, SN_KDT_FP4, 512, 2048, 7168, 1422 * TF, DGB},
+    {SN_KERNEL_GEMM, SN_KDT_FP4, 512, 7168, 2048, 1190 * TF, DGB},
+    {SN_KERNEL_GEMM, SN_KDT_FP4, 1024, 7168, 2048, 1399 * TF, DGB},
+    {SN_KERNEL_GEMM, SN_KDT_FP4, 4096, 4096, 7168, 3939 * TF, DGB},
+    {SN_KERNEL_GEMM, SN_KDT_FP4, 8192, 8192, 8192, 5239 * TF, DGB},
+};
+
+static const struct sn_kernel_table blackwell = {
+    "blackwell", blackwell_points,
+    sizeof(blackwell_points) / sizeof(blackwell_points[0]), false};
+
+/* Ampere: no table. The one public A100 BF16 table found with shapes
+ * (zzc0721/torch-performance-test-data issue #108) is of the PCIe part,
+ * power-limited to 250 W, not the SXM part of the DGX A100 rows. */
+
 /* The generation of a catalog accelerator name, by substring, in the
  * order train.c's calibration table matches them. */
 static const struct {
@@ -63,11 +98,11 @@ static const struct {
     const char *generation;
     const struct sn_kernel_table *table;
 } generations[] = {
-    {"gb300", "blackwell", NULL}, {"gb200", "blackwell", NULL},
-    {"b300", "blackwell", NULL},  {"b200", "blackwell", NULL},
-    {"gh200", "hopper", &hopper}, {"h200", "hopper", &hopper},
-    {"h800", "hopper", &hopper},  {"h100", "hopper", &hopper},
-    {"h20", "hopper", &hopper},   {"a100", "ampere", NULL},
+    {"gb300", "blackwell", &blackwell}, {"gb200", "blackwell", &blackwell},
+    {"b300", "blackwell", &blackwell},  {"b200", "blackwell", &blackwell},
+    {"gh200", "hopper", &hopper},       {"h200", "hopper", &hopper},
+    {"h800", "hopper", &hopper},        {"h100", "hopper", &hopper},
+    {"h20", "hopper", &hopper},         {"a100", "ampere", NULL},
     {"a800", "ampere", NULL},
 };
 
@@ -168,6 +203,109 @@ double sn_kernels_flops(const struct sn_kernel_table *t,
     }
     *fit = SN_KFIT_MEASURED;
     return fsum / wsum;
+}
+
+/* ---- fused attention ------------------------------------------------------
+ * Blackwell, BF16, FlashAttention 4 (CuTe DSL) on a B200, FLOPs counted as
+ * FlashAttention's benchmarks count them (4 s^2 d per head, halved when
+ * causal; the backward 2.5x the forward). Forward by sequence length:
+ * Dao-AILab/flash-attention pull request 2605 (its FA4-only FWD table,
+ * nvidia-cutlass-dsl 4.5.2), tokens per batch 32k. Backward, head size
+ * 128 at 8,192 tokens (batch 4, 16 heads): pull request 2280 (the 2-CTA
+ * path that pull request enables; its forward at the same shape is
+ * 1,418.1, within 1% of 2605's 1,431 at 4,096). The peak is the B200's
+ * dense BF16 rate, 2.25 PFLOP/s (NVIDIA's B200 datasheet; the "peak
+ * tops: bf16 2.25e+15" of pytorch/ao pull request 2427). */
+#define FA4 "Dao-AILab/flash-attention PR 2605 FA4 FWD table, B200"
+#define FA4B "Dao-AILab/flash-attention PR 2280 2CTA bwd, B200"
+#define B200_BF16 (2250 * TF)
+static const struct sn_attn_point blackwell_attn[] = {
+    {1024, 128, true, 829 * TF, 0, B200_BF16, FA4},
+    {2048, 128, true, 1172 * TF, 0, B200_BF16, FA4},
+    {4096, 128, true, 1431 * TF, 0, B200_BF16, FA4},
+    {8192, 128, true, 1418.1 * TF, 1208.6 * TF, B200_BF16, FA4B},
+    {1024, 128, false, 1540 * TF, 0, B200_BF16, FA4},
+    {2048, 128, false, 1706 * TF, 0, B200_BF16, FA4},
+    {4096, 128, false, 1796 * TF, 0, B200_BF16, FA4},
+    {8192, 128, false, 1837 * TF, 0, B200_BF16, FA4},
+    {16384, 128, false, 1882 * TF, 0, B200_BF16, FA4},
+    {8192, 128, false, 0, 1359.8 * TF, B200_BF16, FA4B}, /* fwd 1,534.8 */
+    {1024, 64, true, 542 * TF, 0, B200_BF16, FA4},
+    {2048, 64, true, 785 * TF, 0, B200_BF16, FA4},
+    {4096, 64, true, 1011 * TF, 0, B200_BF16, FA4},
+    {8192, 64, true, 1169 * TF, 0, B200_BF16, FA4},
+    {16384, 64, true, 1251 * TF, 0, B200_BF16, FA4},
+    {1024, 64, false, 1087 * TF, 0, B200_BF16, FA4},
+    {2048, 64, false, 1167 * TF, 0, B200_BF16, FA4},
+    {4096, 64, false, 1213 * TF, 0, B200_BF16, FA4},
+    {8192, 64, false, 1229 * TF, 0, B200_BF16, FA4},
+    {16384, 64, false, 1243 * TF, 0, B200_BF16, FA4},
+};
+
+static const struct sn_attn_table blackwell_attn_table = {
+    "blackwell", blackwell_attn,
+    sizeof(blackwell_attn) / sizeof(blackwell_attn[0])};
+
+const struct sn_attn_table *sn_kernels_attention(const char *accel)
+{
+    const char *gen;
+
+    sn_kernels_shipped(accel, &gen);
+    return !strcmp(gen, "blackwell") ? &blackwell_attn_table : NULL;
+}
+
+double sn_kernels_attn_eff(const struct sn_attn_table *t, double seq,
+                           double hdim, bool causal, bool backward,
+                           enum sn_kernel_fit *fit)
+{
+    double best_dh = INFINITY, dh = 0;
+    double lo_s = 0, lo_e = 0, hi_s = INFINITY, hi_e = 0;
+    bool exact_hdim;
+
+    *fit = SN_KFIT_NONE;
+    if (!t || !(seq > 0) || !(hdim > 0))
+        return 0;
+    /* the measured head size nearest hdim (in log2) */
+    for (size_t i = 0; i < t->npoints; i++) {
+        const struct sn_attn_point *p = &t->points[i];
+        double d = fabs(log2(p->hdim / hdim));
+        if (p->causal != causal || !((backward ? p->bwd : p->fwd) > 0))
+            continue;
+        if (d < best_dh) {
+            best_dh = d;
+            dh = p->hdim;
+        }
+    }
+    if (!(dh > 0))
+        return 0;
+    exact_hdim = dh == hdim;
+    /* the rows on either side of seq; a shorter sequence the nearest
+     * below, a longer one the nearest above */
+    for (size_t i = 0; i < t->npoints; i++) {
+        const struct sn_attn_point *p = &t->points[i];
+        double f = backward ? p->bwd : p->fwd;
+        if (p->causal != causal || p->hdim != dh || !(f > 0))
+            continue;
+        if (p->seq <= seq && p->seq > lo_s) {
+            lo_s = p->seq;
+            lo_e = f / p->peak;
+        }
+        if (p->seq >= seq && p->seq < hi_s) {
+            hi_s = p->seq;
+            hi_e = f / p->peak;
+        }
+    }
+    *fit = exact_hdim ? SN_KFIT_MEASURED : SN_KFIT_EXTRAPOLATED;
+    if (lo_s > 0 && hi_s < INFINITY) {
+        double w;
+        if (hi_s == lo_s)
+            return lo_e;
+        w = log2(seq / lo_s) / log2(hi_s / lo_s);
+        return lo_e + w * (hi_e - lo_e);
+    }
+    /* outside the measured lengths: the nearest end's efficiency */
+    *fit = SN_KFIT_EXTRAPOLATED;
+    return lo_s > 0 ? lo_e : hi_e;
 }
 
 static const char *const kind_names[SN_KERNEL_KIND_COUNT] = {"gemm", "grouped"};

@@ -263,7 +263,10 @@ struct rates {
     bool pessimistic;   /* the slower of the table and the calibration */
     bool other_type;    /* the table's rows are of another type */
     bool *extrapolated; /* set when a GEMM's rate is not measured */
-    struct kcache_slot *kcache; /* the model's cache of table answers */
+    struct kcache_slot *kcache;       /* the model's cache of table answers */
+    const struct sn_attn_table *atab; /* fused attention by length, NULL:
+                                         the calibrated attn, attn_b */
+    double peak;                      /* dense BF16 FLOP/s, for atab */
 };
 
 /* sn_kernels_flops through the cache. */
@@ -406,8 +409,31 @@ static void attention_core(const struct step_ctx *c, double *fwd, double *bwd)
          * backward recomputes the scores (2.5x the forward's FLOPs,
          * Dao 2023) and runs at a rate of its own, lower than the
          * forward's on every generation measured */
-        *fwd = 0.5 * flops / c->r.attn + c->r.kt;
-        *bwd = 2.5 * 0.5 * flops / c->r.attn_b + 2 * c->r.kt;
+        double ra = c->r.attn, rb = c->r.attn_b, kt = c->r.kt;
+        if (c->r.atab) {
+            /* the generation's measured attention at this length and
+             * head size (kernels.c), its launch included; the
+             * pessimistic bound the slower of it and the calibration */
+            enum sn_kernel_fit ff, fb;
+            double hd = 0.5 * (d->qk + d->v_hd);
+            double ef =
+                sn_kernels_attn_eff(c->r.atab, s_kv, hd, true, false, &ff);
+            double eb =
+                sn_kernels_attn_eff(c->r.atab, s_kv, hd, true, true, &fb);
+            if (ff != SN_KFIT_NONE && fb != SN_KFIT_NONE) {
+                double ta = c->r.peak * ef * SN__SUSTAINED;
+                double tb = c->r.peak * eb * SN__SUSTAINED;
+                ra = c->r.pessimistic ? fmin(ra, ta) : ta;
+                rb = c->r.pessimistic ? fmin(rb, tb) : tb;
+                kt = 0;
+            }
+            if (ff != SN_KFIT_MEASURED || fb != SN_KFIT_MEASURED)
+                *c->r.extrapolated = true;
+        } else {
+            *c->r.extrapolated = true;
+        }
+        *fwd = 0.5 * flops / ra + kt;
+        *bwd = 2.5 * 0.5 * flops / rb + 2 * kt;
         return;
     }
     {
@@ -1096,6 +1122,8 @@ static int step_init(struct step_ctx *c, struct sn_train *t,
     }
     /* attention runs in BF16 even in FP8 recipes */
     c->r.attn = t->sys.flops * k->gemm_eff * k->attn_eff;
+    c->r.atab = sn_kernels_attention(t->sys.accel);
+    c->r.peak = t->sys.flops;
     c->r.attn_b = k->attn_bwd_eff > 0
                       ? t->sys.flops * k->gemm_eff * k->attn_bwd_eff
                       : c->r.attn;
