@@ -206,52 +206,77 @@ double sn_kernels_flops(const struct sn_kernel_table *t,
 }
 
 /* ---- fused attention ------------------------------------------------------
- * Blackwell, BF16, FlashAttention 4 (CuTe DSL) on a B200, FLOPs counted as
- * FlashAttention's benchmarks count them (4 s^2 d per head, halved when
- * causal; the backward 2.5x the forward). Forward by sequence length:
- * Dao-AILab/flash-attention pull request 2605 (its FA4-only FWD table,
- * nvidia-cutlass-dsl 4.5.2), tokens per batch 32k. Backward, head size
- * 128 at 8,192 tokens (batch 4, 16 heads): pull request 2280 (the 2-CTA
- * path that pull request enables; its forward at the same shape is
- * 1,418.1, within 1% of 2605's 1,431 at 4,096). The peak is the B200's
- * dense BF16 rate, 2.25 PFLOP/s (NVIDIA's B200 datasheet; the "peak
- * tops: bf16 2.25e+15" of pytorch/ao pull request 2427). */
-#define FA4 "Dao-AILab/flash-attention PR 2605 FA4 FWD table, B200"
-#define FA4B "Dao-AILab/flash-attention PR 2280 2CTA bwd, B200"
-#define B200_BF16 (2250 * TF)
-static const struct sn_attn_point blackwell_attn[] = {
-    {1024, 128, true, 829 * TF, 0, B200_BF16, FA4},
-    {2048, 128, true, 1172 * TF, 0, B200_BF16, FA4},
-    {4096, 128, true, 1431 * TF, 0, B200_BF16, FA4},
-    {8192, 128, true, 1418.1 * TF, 1208.6 * TF, B200_BF16, FA4B},
-    {1024, 128, false, 1540 * TF, 0, B200_BF16, FA4},
-    {2048, 128, false, 1706 * TF, 0, B200_BF16, FA4},
-    {4096, 128, false, 1796 * TF, 0, B200_BF16, FA4},
-    {8192, 128, false, 1837 * TF, 0, B200_BF16, FA4},
-    {16384, 128, false, 1882 * TF, 0, B200_BF16, FA4},
-    {8192, 128, false, 0, 1359.8 * TF, B200_BF16, FA4B}, /* fwd 1,534.8 */
-    {1024, 64, true, 542 * TF, 0, B200_BF16, FA4},
-    {2048, 64, true, 785 * TF, 0, B200_BF16, FA4},
-    {4096, 64, true, 1011 * TF, 0, B200_BF16, FA4},
-    {8192, 64, true, 1169 * TF, 0, B200_BF16, FA4},
-    {16384, 64, true, 1251 * TF, 0, B200_BF16, FA4},
-    {1024, 64, false, 1087 * TF, 0, B200_BF16, FA4},
-    {2048, 64, false, 1167 * TF, 0, B200_BF16, FA4},
-    {4096, 64, false, 1213 * TF, 0, B200_BF16, FA4},
-    {8192, 64, false, 1229 * TF, 0, B200_BF16, FA4},
-    {16384, 64, false, 1243 * TF, 0, B200_BF16, FA4},
+ * Blackwell, BF16, FlashAttention 4 (CuTe DSL), forward, FLOPs counted
+ * as FlashAttention's benchmarks/benchmark_attn.py counts them (4 s^2 d a
+ * head, halved when causal), 32k tokens a batch: Dao-AILab/flash-attention
+ * pull request 2605 (nvidia-cutlass-dsl 4.5.2), which prints several FA4
+ * FWD tables; each table below is named by one of its rows, and its GPU
+ * by the MFU column's peak (benchmark_attn.py's get_peak_flops: B200 and
+ * B300 2.25e15, GB200 and GB300 2.5e15) and the PR's environment table
+ * (a B200; a GB300 with clocks locked at 1,965 MHz). The causal rows of
+ * head size 128 end at 4,096 tokens where the PR's text was read. No
+ * backward table with its GPU named was found: the backward keeps the
+ * calibrated factor (attn_bwd_eff) and is flagged. */
+#define FA_B200                                                                \
+    "Dao-AILab/flash-attention PR 2605, B200 FA4 FWD table (row 128 True 32 "  \
+    "1024: 0.21/660/29.3%)"
+#define FA_GB300                                                               \
+    "Dao-AILab/flash-attention PR 2605, GB300 FA4 FWD table (row 128 True 32 " \
+    "1024: 0.17/829/33.2%)"
+#define PEAK_B200 (2250 * TF)
+#define PEAK_GB300 (2500 * TF)
+#define B2(s, d, c, f)                                                         \
+    {                                                                          \
+        s, d, c, (f)*TF, 0, PEAK_B200, FA_B200                                 \
+    }
+#define G3(s, d, c, f)                                                         \
+    {                                                                          \
+        s, d, c, (f)*TF, 0, PEAK_GB300, FA_GB300                               \
+    }
+static const struct sn_attn_point b200_attn[] = {
+    B2(1024, 128, true, 660),   B2(2048, 128, true, 899),
+    B2(4096, 128, true, 1062),  B2(1024, 128, false, 975),
+    B2(2048, 128, false, 1131), B2(4096, 128, false, 1256),
+    B2(8192, 128, false, 1289), B2(16384, 128, false, 1330),
+    B2(1024, 64, true, 384),    B2(2048, 64, true, 561),
+    B2(4096, 64, true, 708),    B2(8192, 64, true, 797),
+    B2(16384, 64, true, 852),   B2(1024, 64, false, 619),
+    B2(2048, 64, false, 755),   B2(4096, 64, false, 825),
+    B2(8192, 64, false, 863),   B2(16384, 64, false, 879),
+};
+static const struct sn_attn_point gb300_attn[] = {
+    G3(1024, 128, true, 829),   G3(2048, 128, true, 1172),
+    G3(4096, 128, true, 1431),  G3(1024, 128, false, 1540),
+    G3(2048, 128, false, 1706), G3(4096, 128, false, 1796),
+    G3(8192, 128, false, 1837), G3(16384, 128, false, 1882),
+    G3(1024, 64, true, 542),    G3(2048, 64, true, 785),
+    G3(4096, 64, true, 1011),   G3(8192, 64, true, 1169),
+    G3(16384, 64, true, 1251),  G3(1024, 64, false, 1087),
+    G3(2048, 64, false, 1167),  G3(4096, 64, false, 1213),
+    G3(8192, 64, false, 1229),  G3(16384, 64, false, 1243),
 };
 
-static const struct sn_attn_table blackwell_attn_table = {
-    "blackwell", blackwell_attn,
-    sizeof(blackwell_attn) / sizeof(blackwell_attn[0])};
+static const struct sn_attn_table b200_attn_table = {
+    "blackwell", b200_attn, sizeof(b200_attn) / sizeof(b200_attn[0])};
+static const struct sn_attn_table gb300_attn_table = {
+    "blackwell", gb300_attn, sizeof(gb300_attn) / sizeof(gb300_attn[0])};
 
+/* The Grace-Blackwell parts (GB200, GB300) take the GB300's rows, the
+ * HGX parts (B200, B300) the B200's, as efficiencies (FLOP/s over the
+ * measured GPU's peak) [E: GB200 and B300 not measured]. */
 const struct sn_attn_table *sn_kernels_attention(const char *accel)
 {
     const char *gen;
+    char low[64];
+    size_t i;
 
     sn_kernels_shipped(accel, &gen);
-    return !strcmp(gen, "blackwell") ? &blackwell_attn_table : NULL;
+    if (strcmp(gen, "blackwell"))
+        return NULL;
+    for (i = 0; accel[i] && i + 1 < sizeof(low); i++)
+        low[i] = (char)tolower((unsigned char)accel[i]);
+    low[i] = '\0';
+    return strstr(low, "gb") ? &gb300_attn_table : &b200_attn_table;
 }
 
 double sn_kernels_attn_eff(const struct sn_attn_table *t, double seq,

@@ -409,7 +409,7 @@ static void attention_core(const struct step_ctx *c, double *fwd, double *bwd)
          * backward recomputes the scores (2.5x the forward's FLOPs,
          * Dao 2023) and runs at a rate of its own, lower than the
          * forward's on every generation measured */
-        double ra = c->r.attn, rb = c->r.attn_b, kt = c->r.kt;
+        double ra = c->r.attn, rb = c->r.attn_b, kf = c->r.kt, kb = 2 * c->r.kt;
         if (c->r.atab) {
             /* the generation's measured attention at this length and
              * head size (kernels.c), its launch included; the
@@ -420,20 +420,23 @@ static void attention_core(const struct step_ctx *c, double *fwd, double *bwd)
                 sn_kernels_attn_eff(c->r.atab, s_kv, hd, true, false, &ff);
             double eb =
                 sn_kernels_attn_eff(c->r.atab, s_kv, hd, true, true, &fb);
-            if (ff != SN_KFIT_NONE && fb != SN_KFIT_NONE) {
+            if (ff != SN_KFIT_NONE) {
                 double ta = c->r.peak * ef * SN__SUSTAINED;
-                double tb = c->r.peak * eb * SN__SUSTAINED;
                 ra = c->r.pessimistic ? fmin(ra, ta) : ta;
+                kf = 0;
+            }
+            if (fb != SN_KFIT_NONE) {
+                double tb = c->r.peak * eb * SN__SUSTAINED;
                 rb = c->r.pessimistic ? fmin(rb, tb) : tb;
-                kt = 0;
+                kb = 0;
             }
             if (ff != SN_KFIT_MEASURED || fb != SN_KFIT_MEASURED)
                 *c->r.extrapolated = true;
         } else {
             *c->r.extrapolated = true;
         }
-        *fwd = 0.5 * flops / ra + kt;
-        *bwd = 2.5 * 0.5 * flops / rb + 2 * kt;
+        *fwd = 0.5 * flops / ra + kf;
+        *bwd = 2.5 * 0.5 * flops / rb + kb;
         return;
     }
     {
