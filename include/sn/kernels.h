@@ -39,6 +39,9 @@ struct sn_kernel_point {
     double m, n, k;     /* rows (per expert for grouped), columns, inner */
     double flops;       /* achieved FLOP/s, 2 m n k per GEMM over its time */
     const char *source; /* where the figure was published or measured */
+    double peak; /* the measured GPU's dense peak FLOP/s in dtype: the row
+                    is an efficiency that scales to another part's peak;
+                    0: absolute FLOP/s, used as they are */
 };
 
 struct sn_kernel_table {
@@ -81,6 +84,11 @@ const struct sn_kernel_table *sn_kernels_reference(void);
 double sn_kernels_flops(const struct sn_kernel_table *t,
                         enum sn_kernel_kind kind, enum sn_kernel_dtype dtype,
                         double m, double n, double k, enum sn_kernel_fit *fit);
+
+/* The measured GPU's peak of t's rows of kind and dtype (0: their FLOP/s
+ * are absolute, or no such row). */
+double sn_kernels_peak(const struct sn_kernel_table *t,
+                       enum sn_kernel_kind kind, enum sn_kernel_dtype dtype);
 
 /* The highest FLOP/s of any plain GEMM row of dtype in t (0: none): the
  * table's large-GEMM rate, against which its shapes are compared. */

@@ -304,6 +304,11 @@ static void test_blackwell_rows_are_the_sources_figures(void)
     /* no FP8 rows were published with shapes: the caller's own model */
     f = sn_kernels_flops(b, SN_KERNEL_GEMM, SN_KDT_FP8, 8192, 8192, 8192, &fit);
     CHECK(fit == SN_KFIT_NONE && f == 0);
+    /* the B200 rows are shares of the B200's peaks (they scale to a
+     * GB200's); DeepGEMM's H800 rows are absolute */
+    CHECK(sn_kernels_peak(b, SN_KERNEL_GEMM, SN_KDT_BF16) == 2250e12);
+    CHECK(sn_kernels_peak(b, SN_KERNEL_GEMM, SN_KDT_FP4) == 9000e12);
+    CHECK(sn_kernels_peak(hopper(), SN_KERNEL_GEMM, SN_KDT_FP8) == 0);
     REQUIRE(a);
     CHECK(!sn_kernels_attention("h100-sxm5-80gb"));
     /* FlashAttention PR 2605, the B200 table: causal, head size 128,

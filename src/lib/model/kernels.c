@@ -23,34 +23,34 @@
  * expert); M is the rows per expert. */
 #define DG "deepseek-ai/DeepGEMM README.md @55ab91f, H800"
 static const struct sn_kernel_point hopper_points[] = {
-    {SN_KERNEL_GEMM, SN_KDT_FP8, 64, 2112, 7168, 206 * TF, DG},
-    {SN_KERNEL_GEMM, SN_KDT_FP8, 64, 24576, 1536, 289 * TF, DG},
-    {SN_KERNEL_GEMM, SN_KDT_FP8, 64, 32768, 512, 219 * TF, DG},
-    {SN_KERNEL_GEMM, SN_KDT_FP8, 64, 7168, 16384, 336 * TF, DG},
-    {SN_KERNEL_GEMM, SN_KDT_FP8, 64, 4096, 7168, 287 * TF, DG},
-    {SN_KERNEL_GEMM, SN_KDT_FP8, 64, 7168, 2048, 295 * TF, DG},
-    {SN_KERNEL_GEMM, SN_KDT_FP8, 128, 2112, 7168, 352 * TF, DG},
-    {SN_KERNEL_GEMM, SN_KDT_FP8, 128, 24576, 1536, 535 * TF, DG},
-    {SN_KERNEL_GEMM, SN_KDT_FP8, 128, 32768, 512, 358 * TF, DG},
-    {SN_KERNEL_GEMM, SN_KDT_FP8, 128, 7168, 16384, 645 * TF, DG},
-    {SN_KERNEL_GEMM, SN_KDT_FP8, 128, 4096, 7168, 533 * TF, DG},
-    {SN_KERNEL_GEMM, SN_KDT_FP8, 128, 7168, 2048, 510 * TF, DG},
-    {SN_KERNEL_GEMM, SN_KDT_FP8, 4096, 2112, 7168, 1009 * TF, DG},
-    {SN_KERNEL_GEMM, SN_KDT_FP8, 4096, 24576, 1536, 1125 * TF, DG},
-    {SN_KERNEL_GEMM, SN_KDT_FP8, 4096, 32768, 512, 751 * TF, DG},
-    {SN_KERNEL_GEMM, SN_KDT_FP8, 4096, 7168, 16384, 1426 * TF, DG},
-    {SN_KERNEL_GEMM, SN_KDT_FP8, 4096, 4096, 7168, 1265 * TF, DG},
-    {SN_KERNEL_GEMM, SN_KDT_FP8, 4096, 7168, 2048, 1168 * TF, DG},
-    {SN_KERNEL_GROUPED, SN_KDT_FP8, 8192, 4096, 7168, 1346 * TF, DG},
-    {SN_KERNEL_GROUPED, SN_KDT_FP8, 8192, 7168, 2048, 1214 * TF, DG},
-    {SN_KERNEL_GROUPED, SN_KDT_FP8, 4096, 4096, 7168, 1346 * TF, DG},
-    {SN_KERNEL_GROUPED, SN_KDT_FP8, 4096, 7168, 2048, 1214 * TF, DG},
-    {SN_KERNEL_GROUPED, SN_KDT_FP8, 1024, 4096, 7168, 1233 * TF, DG},
-    {SN_KERNEL_GROUPED, SN_KDT_FP8, 1024, 7168, 2048, 925 * TF, DG},
-    {SN_KERNEL_GROUPED, SN_KDT_FP8, 512, 4096, 7168, 1040 * TF, DG},
-    {SN_KERNEL_GROUPED, SN_KDT_FP8, 512, 7168, 2048, 916 * TF, DG},
-    {SN_KERNEL_GROUPED, SN_KDT_FP8, 256, 4096, 7168, 932 * TF, DG},
-    {SN_KERNEL_GROUPED, SN_KDT_FP8, 256, 7168, 2048, 815 * TF, DG},
+    {SN_KERNEL_GEMM, SN_KDT_FP8, 64, 2112, 7168, 206 * TF, DG, 0},
+    {SN_KERNEL_GEMM, SN_KDT_FP8, 64, 24576, 1536, 289 * TF, DG, 0},
+    {SN_KERNEL_GEMM, SN_KDT_FP8, 64, 32768, 512, 219 * TF, DG, 0},
+    {SN_KERNEL_GEMM, SN_KDT_FP8, 64, 7168, 16384, 336 * TF, DG, 0},
+    {SN_KERNEL_GEMM, SN_KDT_FP8, 64, 4096, 7168, 287 * TF, DG, 0},
+    {SN_KERNEL_GEMM, SN_KDT_FP8, 64, 7168, 2048, 295 * TF, DG, 0},
+    {SN_KERNEL_GEMM, SN_KDT_FP8, 128, 2112, 7168, 352 * TF, DG, 0},
+    {SN_KERNEL_GEMM, SN_KDT_FP8, 128, 24576, 1536, 535 * TF, DG, 0},
+    {SN_KERNEL_GEMM, SN_KDT_FP8, 128, 32768, 512, 358 * TF, DG, 0},
+    {SN_KERNEL_GEMM, SN_KDT_FP8, 128, 7168, 16384, 645 * TF, DG, 0},
+    {SN_KERNEL_GEMM, SN_KDT_FP8, 128, 4096, 7168, 533 * TF, DG, 0},
+    {SN_KERNEL_GEMM, SN_KDT_FP8, 128, 7168, 2048, 510 * TF, DG, 0},
+    {SN_KERNEL_GEMM, SN_KDT_FP8, 4096, 2112, 7168, 1009 * TF, DG, 0},
+    {SN_KERNEL_GEMM, SN_KDT_FP8, 4096, 24576, 1536, 1125 * TF, DG, 0},
+    {SN_KERNEL_GEMM, SN_KDT_FP8, 4096, 32768, 512, 751 * TF, DG, 0},
+    {SN_KERNEL_GEMM, SN_KDT_FP8, 4096, 7168, 16384, 1426 * TF, DG, 0},
+    {SN_KERNEL_GEMM, SN_KDT_FP8, 4096, 4096, 7168, 1265 * TF, DG, 0},
+    {SN_KERNEL_GEMM, SN_KDT_FP8, 4096, 7168, 2048, 1168 * TF, DG, 0},
+    {SN_KERNEL_GROUPED, SN_KDT_FP8, 8192, 4096, 7168, 1346 * TF, DG, 0},
+    {SN_KERNEL_GROUPED, SN_KDT_FP8, 8192, 7168, 2048, 1214 * TF, DG, 0},
+    {SN_KERNEL_GROUPED, SN_KDT_FP8, 4096, 4096, 7168, 1346 * TF, DG, 0},
+    {SN_KERNEL_GROUPED, SN_KDT_FP8, 4096, 7168, 2048, 1214 * TF, DG, 0},
+    {SN_KERNEL_GROUPED, SN_KDT_FP8, 1024, 4096, 7168, 1233 * TF, DG, 0},
+    {SN_KERNEL_GROUPED, SN_KDT_FP8, 1024, 7168, 2048, 925 * TF, DG, 0},
+    {SN_KERNEL_GROUPED, SN_KDT_FP8, 512, 4096, 7168, 1040 * TF, DG, 0},
+    {SN_KERNEL_GROUPED, SN_KDT_FP8, 512, 7168, 2048, 916 * TF, DG, 0},
+    {SN_KERNEL_GROUPED, SN_KDT_FP8, 256, 4096, 7168, 932 * TF, DG, 0},
+    {SN_KERNEL_GROUPED, SN_KDT_FP8, 256, 7168, 2048, 815 * TF, DG, 0},
 };
 
 static const struct sn_kernel_table hopper = {
@@ -65,22 +65,39 @@ static const struct sn_kernel_table hopper = {
  * MXFP8 table was found with shapes and a GPU named: FP8 keeps the
  * calibrated rate (docs/model.md, "Kernel efficiency tables"). */
 #define TAO "pytorch/ao PR 2427 bench_matmul torch.bfloat16, B200"
+/* B200 dense peaks, BF16 and FP4: NVIDIA's B200 datasheet, the "peak
+ * tops: bf16 2.25e+15, ... fp4 9.00e+15" line of pytorch/ao PR 2427 */
+#define B200_BF16_PEAK (2250 * TF)
+#define B200_FP4_PEAK (9000 * TF)
 #define DGB "deepseek-ai/DeepGEMM PR 348 cBLT column (cuBLASLt), B200"
 static const struct sn_kernel_point blackwell_points[] = {
-    {SN_KERNEL_GEMM, SN_KDT_BF16, 1024, 1024, 1024, 423 * TF, TAO},
-    {SN_KERNEL_GEMM, SN_KDT_BF16, 1536, 1536, 1536, 921 * TF, TAO},
-    {SN_KERNEL_GEMM, SN_KDT_BF16, 2048, 2048, 2048, 1130 * TF, TAO},
-    {SN_KERNEL_GEMM, SN_KDT_BF16, 3072, 3072, 3072, 1510 * TF, TAO},
-    {SN_KERNEL_GEMM, SN_KDT_BF16, 4096, 4096, 4096, 1410 * TF, TAO},
-    {SN_KERNEL_GEMM, SN_KDT_BF16, 6144, 6144, 6144, 1450 * TF, TAO},
-    {SN_KERNEL_GEMM, SN_KDT_BF16, 8192, 8192, 8192, 1420 * TF, TAO},
-    {SN_KERNEL_GEMM, SN_KDT_FP4, 128, 2048, 7168, 338 * TF, DGB},
-    {SN_KERNEL_GEMM, SN_KDT_FP4, 128, 24576, 1536, 745 * TF, DGB},
-    {SN_KERNEL_GEMM, SN_KDT_FP4, 512, 2048, 7168, 1422 * TF, DGB},
-    {SN_KERNEL_GEMM, SN_KDT_FP4, 512, 7168, 2048, 1190 * TF, DGB},
-    {SN_KERNEL_GEMM, SN_KDT_FP4, 1024, 7168, 2048, 1399 * TF, DGB},
-    {SN_KERNEL_GEMM, SN_KDT_FP4, 4096, 4096, 7168, 3939 * TF, DGB},
-    {SN_KERNEL_GEMM, SN_KDT_FP4, 8192, 8192, 8192, 5239 * TF, DGB},
+    {SN_KERNEL_GEMM, SN_KDT_BF16, 1024, 1024, 1024, 423 * TF, TAO,
+     B200_BF16_PEAK},
+    {SN_KERNEL_GEMM, SN_KDT_BF16, 1536, 1536, 1536, 921 * TF, TAO,
+     B200_BF16_PEAK},
+    {SN_KERNEL_GEMM, SN_KDT_BF16, 2048, 2048, 2048, 1130 * TF, TAO,
+     B200_BF16_PEAK},
+    {SN_KERNEL_GEMM, SN_KDT_BF16, 3072, 3072, 3072, 1510 * TF, TAO,
+     B200_BF16_PEAK},
+    {SN_KERNEL_GEMM, SN_KDT_BF16, 4096, 4096, 4096, 1410 * TF, TAO,
+     B200_BF16_PEAK},
+    {SN_KERNEL_GEMM, SN_KDT_BF16, 6144, 6144, 6144, 1450 * TF, TAO,
+     B200_BF16_PEAK},
+    {SN_KERNEL_GEMM, SN_KDT_BF16, 8192, 8192, 8192, 1420 * TF, TAO,
+     B200_BF16_PEAK},
+    {SN_KERNEL_GEMM, SN_KDT_FP4, 128, 2048, 7168, 338 * TF, DGB, B200_FP4_PEAK},
+    {SN_KERNEL_GEMM, SN_KDT_FP4, 128, 24576, 1536, 745 * TF, DGB,
+     B200_FP4_PEAK},
+    {SN_KERNEL_GEMM, SN_KDT_FP4, 512, 2048, 7168, 1422 * TF, DGB,
+     B200_FP4_PEAK},
+    {SN_KERNEL_GEMM, SN_KDT_FP4, 512, 7168, 2048, 1190 * TF, DGB,
+     B200_FP4_PEAK},
+    {SN_KERNEL_GEMM, SN_KDT_FP4, 1024, 7168, 2048, 1399 * TF, DGB,
+     B200_FP4_PEAK},
+    {SN_KERNEL_GEMM, SN_KDT_FP4, 4096, 4096, 7168, 3939 * TF, DGB,
+     B200_FP4_PEAK},
+    {SN_KERNEL_GEMM, SN_KDT_FP4, 8192, 8192, 8192, 5239 * TF, DGB,
+     B200_FP4_PEAK},
 };
 
 static const struct sn_kernel_table blackwell = {
@@ -129,6 +146,15 @@ const struct sn_kernel_table *sn_kernels_shipped(const char *accel,
 const struct sn_kernel_table *sn_kernels_reference(void)
 {
     return &hopper;
+}
+
+double sn_kernels_peak(const struct sn_kernel_table *t,
+                       enum sn_kernel_kind kind, enum sn_kernel_dtype dtype)
+{
+    for (size_t i = 0; t && i < t->npoints; i++)
+        if (t->points[i].kind == kind && t->points[i].dtype == dtype)
+            return t->points[i].peak;
+    return 0;
 }
 
 double sn_kernels_best(const struct sn_kernel_table *t,

@@ -267,6 +267,7 @@ struct rates {
     const struct sn_attn_table *atab; /* fused attention by length, NULL:
                                          the calibrated attn, attn_b */
     double peak;                      /* dense BF16 FLOP/s, for atab */
+    double own_peak; /* dense FLOP/s of the GEMMs' type on this part */
 };
 
 /* sn_kernels_flops through the cache. */
@@ -307,7 +308,18 @@ static double table_time(const struct rates *r, enum sn_kernel_kind kind,
         *r->extrapolated = true;
     if (fit == SN_KFIT_NONE || !(f > 0))
         return -1;
-    return flop / (r->best > 0 ? r->gemm * f / r->best : f * SN__SUSTAINED);
+    if (r->best > 0)
+        return flop / (r->gemm * f / r->best);
+    {
+        /* rows measured as a share of their GPU's peak scale to this
+         * accelerator's (a B200's rows on a GB200) */
+        double pk = sn_kernels_peak(r->tab, kind, r->kdt);
+        if (!(pk > 0) && kind == SN_KERNEL_GROUPED)
+            pk = sn_kernels_peak(r->tab, SN_KERNEL_GEMM, r->kdt);
+        if (pk > 0 && r->own_peak > 0)
+            f *= r->own_peak / pk;
+    }
+    return flop / (f * SN__SUSTAINED);
 }
 
 /* The compute time of a GEMM (or of one expert's, grouped) of `flop`
@@ -1115,12 +1127,15 @@ static int step_init(struct step_ctx *c, struct sn_train *t,
     c->r.kcache = t->kcache;
     if (l->dtype == SN_DTYPE_FP8) {
         c->r.gemm = t->sys.fp8_flops * k->gemm_eff_fp8;
+        c->r.own_peak = t->sys.fp8_flops;
         c->r.elt = 1;
     } else if (l->dtype == SN_DTYPE_FP4) {
         c->r.gemm = t->sys.fp4_flops * k->gemm_eff_fp4;
+        c->r.own_peak = t->sys.fp4_flops;
         c->r.elt = 0.5;
     } else {
         c->r.gemm = t->sys.flops * k->gemm_eff;
+        c->r.own_peak = t->sys.flops;
         c->r.elt = 2;
     }
     /* attention runs in BF16 even in FP8 recipes */
