@@ -39,6 +39,9 @@ struct sn_kernel_point {
     double m, n, k;     /* rows (per expert for grouped), columns, inner */
     double flops;       /* achieved FLOP/s, 2 m n k per GEMM over its time */
     const char *source; /* where the figure was published or measured */
+    double peak; /* the measured GPU's dense peak FLOP/s in dtype: the row
+                    is an efficiency that scales to another part's peak;
+                    0: absolute FLOP/s, used as they are */
 };
 
 struct sn_kernel_table {
@@ -82,6 +85,11 @@ double sn_kernels_flops(const struct sn_kernel_table *t,
                         enum sn_kernel_kind kind, enum sn_kernel_dtype dtype,
                         double m, double n, double k, enum sn_kernel_fit *fit);
 
+/* The measured GPU's peak of t's rows of kind and dtype (0: their FLOP/s
+ * are absolute, or no such row). */
+double sn_kernels_peak(const struct sn_kernel_table *t,
+                       enum sn_kernel_kind kind, enum sn_kernel_dtype dtype);
+
 /* The highest FLOP/s of any plain GEMM row of dtype in t (0: none): the
  * table's large-GEMM rate, against which its shapes are compared. */
 double sn_kernels_best(const struct sn_kernel_table *t,
@@ -100,6 +108,40 @@ int sn_kernels_parse(const char *name, const char *text, size_t len,
 void sn_kernels_format(const struct sn_kernel_table *t, struct sn_buf *b);
 
 void sn_kernels_free(struct sn_kernel_table *t);
+
+/* One measured fused-attention kernel (FlashAttention-style, BF16): the
+ * FLOP/s its forward and backward reached at a sequence length and head
+ * size, FLOPs counted as FlashAttention's benchmarks count them (4 s^2 d
+ * a head, halved when causal; the backward 2.5x the forward), on a GPU
+ * of dense BF16 peak `peak`. */
+struct sn_attn_point {
+    double seq, hdim;
+    bool causal;
+    double fwd, bwd; /* FLOP/s; 0: not measured */
+    double peak;     /* the measured GPU's dense BF16 FLOP/s */
+    const char *source;
+};
+
+struct sn_attn_table {
+    const char *generation;
+    const struct sn_attn_point *points;
+    size_t npoints;
+};
+
+/* The shipped attention table of accelerator `accel`'s generation, or
+ * NULL when none was published. */
+const struct sn_attn_table *sn_kernels_attention(const char *accel);
+
+/* The efficiency (FLOP/s over the measured GPU's peak) of fused attention
+ * at sequence length seq, head size hdim, causal or not, forward or
+ * backward: the rows of the measured head size nearest hdim, linear in
+ * log2(seq) between the two measured lengths around seq (exact on a row).
+ * *fit: MEASURED inside the measured lengths at a measured head size;
+ * EXTRAPOLATED outside them (the nearest end's efficiency) or at another
+ * head size; NONE (returns 0) without a row of the direction and mask. */
+double sn_kernels_attn_eff(const struct sn_attn_table *t, double seq,
+                           double hdim, bool causal, bool backward,
+                           enum sn_kernel_fit *fit);
 
 const char *sn_kernels_kind_name(enum sn_kernel_kind k);
 const char *sn_kernels_dtype_name(enum sn_kernel_dtype d);

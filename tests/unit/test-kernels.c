@@ -283,6 +283,143 @@ static void test_bench_kernels_cpu_writes_a_readable_table(void)
     CHECK(sn_bench_kernels(&o, &t, &err) == SN_ENOTSUP && !t);
 }
 
+/* Blackwell's tables: a measured row returns the source's figure, and the
+ * attention efficiency is the source's FLOP/s over the B200's peak. */
+static void test_blackwell_rows_are_the_sources_figures(void)
+{
+    const char *gen = NULL;
+    const struct sn_kernel_table *b = sn_kernels_shipped("gb200-nvl72", &gen);
+    const struct sn_attn_table *a = sn_kernels_attention("b200");
+    enum sn_kernel_fit fit;
+    double f, e;
+
+    REQUIRE(b && gen && !strcmp(gen, "blackwell"));
+    /* pytorch/ao PR 2427: torch.bfloat16 at 8192^3, 1.42e15 */
+    f = sn_kernels_flops(b, SN_KERNEL_GEMM, SN_KDT_BF16, 8192, 8192, 8192,
+                         &fit);
+    CHECK(fit == SN_KFIT_MEASURED && f == 1420e12);
+    /* DeepGEMM PR 348, cuBLASLt MXFP4 at 8192^3: 5,239 */
+    f = sn_kernels_flops(b, SN_KERNEL_GEMM, SN_KDT_FP4, 8192, 8192, 8192, &fit);
+    CHECK(fit == SN_KFIT_MEASURED && f == 5239e12);
+    /* no FP8 rows were published with shapes: the caller's own model */
+    f = sn_kernels_flops(b, SN_KERNEL_GEMM, SN_KDT_FP8, 8192, 8192, 8192, &fit);
+    CHECK(fit == SN_KFIT_NONE && f == 0);
+    /* the B200 rows are shares of the B200's peaks (they scale to a
+     * GB200's); DeepGEMM's H800 rows are absolute */
+    CHECK(sn_kernels_peak(b, SN_KERNEL_GEMM, SN_KDT_BF16) == 2250e12);
+    CHECK(sn_kernels_peak(b, SN_KERNEL_GEMM, SN_KDT_FP4) == 9000e12);
+    CHECK(sn_kernels_peak(hopper(), SN_KERNEL_GEMM, SN_KDT_FP8) == 0);
+    REQUIRE(a);
+    CHECK(!sn_kernels_attention("h100-sxm5-80gb"));
+    /* FlashAttention PR 2605, the B200 table: causal, head size 128,
+     * 4,096 tokens, 1,062 TFLOP/s on a B200 of 2,250 dense BF16 */
+    e = sn_kernels_attn_eff(a, 4096, 128, true, false, &fit);
+    CHECK(fit == SN_KFIT_MEASURED && fabs(e - 1062.0 / 2250) < 1e-12);
+    /* the GB300 table for the Grace-Blackwell parts: 1,431 of 2,500 */
+    e = sn_kernels_attn_eff(sn_kernels_attention("gb200-nvl72"), 4096, 128,
+                            true, false, &fit);
+    CHECK(fit == SN_KFIT_MEASURED && fabs(e - 1431.0 / 2500) < 1e-12);
+    /* beyond the longest measured length: the nearest end's, flagged */
+    e = sn_kernels_attn_eff(a, 8192, 128, true, false, &fit);
+    CHECK(fit == SN_KFIT_EXTRAPOLATED && fabs(e - 1062.0 / 2250) < 1e-12);
+    /* no backward was published with its GPU: none */
+    e = sn_kernels_attn_eff(a, 4096, 128, true, true, &fit);
+    CHECK(fit == SN_KFIT_NONE && e == 0);
+    /* another head size: the nearest measured one's rows, flagged */
+    e = sn_kernels_attn_eff(a, 4096, 160, true, false, &fit);
+    CHECK(fit == SN_KFIT_EXTRAPOLATED && fabs(e - 1062.0 / 2250) < 1e-12);
+}
+
+/* Between two measured rows the lookup stays between them and moves one
+ * way (GEMM: BF16 cubes 1,536 and 2,048; attention: 1,024 and 2,048
+ * tokens); a short sequence runs slower per FLOP than a long one. */
+static void test_interpolation_is_monotone_and_short_attention_slower(void)
+{
+    const struct sn_kernel_table *b = sn_kernels_shipped("b200", NULL);
+    const struct sn_attn_table *a = sn_kernels_attention("b200");
+    enum sn_kernel_fit fit;
+    double prev = 0, e1, e8;
+
+    REQUIRE(b && a);
+    for (double m = 1536; m <= 2048; m += 64) {
+        double f =
+            sn_kernels_flops(b, SN_KERNEL_GEMM, SN_KDT_BF16, m, m, m, &fit);
+        CHECK(fit == SN_KFIT_MEASURED);
+        CHECK(f >= 921e12 && f <= 1130e12);
+        CHECK(f >= prev);
+        prev = f;
+    }
+    prev = 0;
+    for (double s = 1024; s <= 2048; s += 128) {
+        double e = sn_kernels_attn_eff(a, s, 128, true, false, &fit);
+        CHECK(fit == SN_KFIT_MEASURED);
+        CHECK(e >= 660.0 / 2250 && e <= 899.0 / 2250);
+        CHECK(e > prev);
+        prev = e;
+    }
+    e1 = sn_kernels_attn_eff(a, 1024, 128, true, false, &fit);
+    e8 = sn_kernels_attn_eff(a, 4096, 128, true, false, &fit);
+    CHECK(e1 < 0.7 * e8);
+}
+
+/* A B200 training step whose GEMMs the Blackwell BF16 rows cover (at
+ * least 1,024 a side) is no longer extrapolated when its attention runs
+ * as GEMMs; with fused attention it is, the backward having no table;
+ * on an accelerator without tables it always is. */
+static double b200_forward(const char *accel, bool flash, bool *x)
+{
+    struct sn_train_system sys = {0};
+    struct sn_train *t = NULL;
+    struct sn_train_opts o;
+    struct sn_train_result r;
+    struct sn_error err;
+    struct sn_train_layout l = {.tp = 1,
+                                .pp = 1,
+                                .dp = 1,
+                                .cp = 1,
+                                .ep = 1,
+                                .vpp = 1,
+                                .mbs = 1,
+                                .gbs = 1,
+                                .seq = 4096,
+                                .recompute = SN_RECOMPUTE_NONE,
+                                .sp = false,
+                                .dtype = SN_DTYPE_BF16};
+
+    sys.name = "test";
+    sys.accel = accel;
+    sys.flops = 2250e12;
+    sys.hbm_bytes = 180e9;
+    sys.hbm_bw = 8e12;
+    sys.accels = 1;
+    sys.domain = 8;
+    sn_train_calib_for(accel, &sys.calib);
+    sys.comm.time = free_comm;
+    sn_train_opts_default(&o);
+    o.flash_attention = flash;
+    if (sn_train_new(&tm_gpt_18b, &sys, &t, &err) ||
+        sn_train_predict(t, &l, &o, &r, &err)) {
+        printf("  %s\n", err.msg);
+        r.part[SN_PART_FORWARD] = -1;
+    }
+    *x = r.kernels_extrapolated;
+    sn_train_free(t);
+    return r.part[SN_PART_FORWARD];
+}
+
+static void test_a_b200_step_uses_blackwell_tables(void)
+{
+    bool xb, xf, xo;
+    double fb = b200_forward("b200-sxm", false, &xb);
+    double ff = b200_forward("b200-sxm", true, &xf);
+    double fo = b200_forward("test-accel", false, &xo);
+
+    REQUIRE(fb > 0 && ff > 0 && fo > 0);
+    CHECK(!xb);
+    CHECK(xf);
+    CHECK(xo);
+}
+
 static const struct sn_test cases[] = {
     T(test_bench_kernels_cpu_writes_a_readable_table),
     T(test_kernels_exact_on_a_measured_row),
@@ -291,6 +428,9 @@ static const struct sn_test cases[] = {
     T(test_kernels_file_parses_and_round_trips),
     T(test_kernels_file_errors_are_located),
     T(test_prediction_moves_with_the_loaded_table),
+    T(test_blackwell_rows_are_the_sources_figures),
+    T(test_interpolation_is_monotone_and_short_attention_slower),
+    T(test_a_b200_step_uses_blackwell_tables),
 };
 
 SN_TEST_MAIN(cases)

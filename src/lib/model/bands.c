@@ -17,12 +17,12 @@ const struct sn_band sn_bands[] = {
     {"infer/small", "small", 10, 1, 0.4680, 0.7816, 0.9778},
     {"infer/small/blackwell", "small Blackwell", 5, 1, 0.5033, 0.6175, 1.0662},
     {"infer/small/hopper", "small Hopper", 5, 1, 0.5763, 0.8104, 0.8810},
-    {"train", "all training", 106, 9, 0.7045, 0.9498, 1.0414},
+    {"train", "all training", 106, 9, 0.7087, 0.9498, 1.0414},
     {"train/dense", "dense", 94, 4, 0.8049, 0.9498, 1.0386},
     {"train/dense/ampere", "dense Ampere", 85, 3, 0.7893, 0.9504, 1.0384},
     {"train/dense/hopper", "dense Hopper", 9, 1, 0.8283, 0.9256, 1.0158},
-    {"train/moe", "MoE", 12, 5, 0.6046, 0.9372, 1.0935},
-    {"train/moe/blackwell", "MoE Blackwell", 11, 4, 0.6870, 0.9604, 1.1008},
+    {"train/moe", "MoE", 12, 5, 0.6897, 0.9401, 1.0936},
+    {"train/moe/blackwell", "MoE Blackwell", 11, 4, 0.6936, 0.9641, 1.1009},
     {"train/moe/hopper", "MoE Hopper", 1, 1, 0.5954, 0.5954, 0.5954},
 };
 

@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,39 +23,90 @@
  * expert); M is the rows per expert. */
 #define DG "deepseek-ai/DeepGEMM README.md @55ab91f, H800"
 static const struct sn_kernel_point hopper_points[] = {
-    {SN_KERNEL_GEMM, SN_KDT_FP8, 64, 2112, 7168, 206 * TF, DG},
-    {SN_KERNEL_GEMM, SN_KDT_FP8, 64, 24576, 1536, 289 * TF, DG},
-    {SN_KERNEL_GEMM, SN_KDT_FP8, 64, 32768, 512, 219 * TF, DG},
-    {SN_KERNEL_GEMM, SN_KDT_FP8, 64, 7168, 16384, 336 * TF, DG},
-    {SN_KERNEL_GEMM, SN_KDT_FP8, 64, 4096, 7168, 287 * TF, DG},
-    {SN_KERNEL_GEMM, SN_KDT_FP8, 64, 7168, 2048, 295 * TF, DG},
-    {SN_KERNEL_GEMM, SN_KDT_FP8, 128, 2112, 7168, 352 * TF, DG},
-    {SN_KERNEL_GEMM, SN_KDT_FP8, 128, 24576, 1536, 535 * TF, DG},
-    {SN_KERNEL_GEMM, SN_KDT_FP8, 128, 32768, 512, 358 * TF, DG},
-    {SN_KERNEL_GEMM, SN_KDT_FP8, 128, 7168, 16384, 645 * TF, DG},
-    {SN_KERNEL_GEMM, SN_KDT_FP8, 128, 4096, 7168, 533 * TF, DG},
-    {SN_KERNEL_GEMM, SN_KDT_FP8, 128, 7168, 2048, 510 * TF, DG},
-    {SN_KERNEL_GEMM, SN_KDT_FP8, 4096, 2112, 7168, 1009 * TF, DG},
-    {SN_KERNEL_GEMM, SN_KDT_FP8, 4096, 24576, 1536, 1125 * TF, DG},
-    {SN_KERNEL_GEMM, SN_KDT_FP8, 4096, 32768, 512, 751 * TF, DG},
-    {SN_KERNEL_GEMM, SN_KDT_FP8, 4096, 7168, 16384, 1426 * TF, DG},
-    {SN_KERNEL_GEMM, SN_KDT_FP8, 4096, 4096, 7168, 1265 * TF, DG},
-    {SN_KERNEL_GEMM, SN_KDT_FP8, 4096, 7168, 2048, 1168 * TF, DG},
-    {SN_KERNEL_GROUPED, SN_KDT_FP8, 8192, 4096, 7168, 1346 * TF, DG},
-    {SN_KERNEL_GROUPED, SN_KDT_FP8, 8192, 7168, 2048, 1214 * TF, DG},
-    {SN_KERNEL_GROUPED, SN_KDT_FP8, 4096, 4096, 7168, 1346 * TF, DG},
-    {SN_KERNEL_GROUPED, SN_KDT_FP8, 4096, 7168, 2048, 1214 * TF, DG},
-    {SN_KERNEL_GROUPED, SN_KDT_FP8, 1024, 4096, 7168, 1233 * TF, DG},
-    {SN_KERNEL_GROUPED, SN_KDT_FP8, 1024, 7168, 2048, 925 * TF, DG},
-    {SN_KERNEL_GROUPED, SN_KDT_FP8, 512, 4096, 7168, 1040 * TF, DG},
-    {SN_KERNEL_GROUPED, SN_KDT_FP8, 512, 7168, 2048, 916 * TF, DG},
-    {SN_KERNEL_GROUPED, SN_KDT_FP8, 256, 4096, 7168, 932 * TF, DG},
-    {SN_KERNEL_GROUPED, SN_KDT_FP8, 256, 7168, 2048, 815 * TF, DG},
+    {SN_KERNEL_GEMM, SN_KDT_FP8, 64, 2112, 7168, 206 * TF, DG, 0},
+    {SN_KERNEL_GEMM, SN_KDT_FP8, 64, 24576, 1536, 289 * TF, DG, 0},
+    {SN_KERNEL_GEMM, SN_KDT_FP8, 64, 32768, 512, 219 * TF, DG, 0},
+    {SN_KERNEL_GEMM, SN_KDT_FP8, 64, 7168, 16384, 336 * TF, DG, 0},
+    {SN_KERNEL_GEMM, SN_KDT_FP8, 64, 4096, 7168, 287 * TF, DG, 0},
+    {SN_KERNEL_GEMM, SN_KDT_FP8, 64, 7168, 2048, 295 * TF, DG, 0},
+    {SN_KERNEL_GEMM, SN_KDT_FP8, 128, 2112, 7168, 352 * TF, DG, 0},
+    {SN_KERNEL_GEMM, SN_KDT_FP8, 128, 24576, 1536, 535 * TF, DG, 0},
+    {SN_KERNEL_GEMM, SN_KDT_FP8, 128, 32768, 512, 358 * TF, DG, 0},
+    {SN_KERNEL_GEMM, SN_KDT_FP8, 128, 7168, 16384, 645 * TF, DG, 0},
+    {SN_KERNEL_GEMM, SN_KDT_FP8, 128, 4096, 7168, 533 * TF, DG, 0},
+    {SN_KERNEL_GEMM, SN_KDT_FP8, 128, 7168, 2048, 510 * TF, DG, 0},
+    {SN_KERNEL_GEMM, SN_KDT_FP8, 4096, 2112, 7168, 1009 * TF, DG, 0},
+    {SN_KERNEL_GEMM, SN_KDT_FP8, 4096, 24576, 1536, 1125 * TF, DG, 0},
+    {SN_KERNEL_GEMM, SN_KDT_FP8, 4096, 32768, 512, 751 * TF, DG, 0},
+    {SN_KERNEL_GEMM, SN_KDT_FP8, 4096, 7168, 16384, 1426 * TF, DG, 0},
+    {SN_KERNEL_GEMM, SN_KDT_FP8, 4096, 4096, 7168, 1265 * TF, DG, 0},
+    {SN_KERNEL_GEMM, SN_KDT_FP8, 4096, 7168, 2048, 1168 * TF, DG, 0},
+    {SN_KERNEL_GROUPED, SN_KDT_FP8, 8192, 4096, 7168, 1346 * TF, DG, 0},
+    {SN_KERNEL_GROUPED, SN_KDT_FP8, 8192, 7168, 2048, 1214 * TF, DG, 0},
+    {SN_KERNEL_GROUPED, SN_KDT_FP8, 4096, 4096, 7168, 1346 * TF, DG, 0},
+    {SN_KERNEL_GROUPED, SN_KDT_FP8, 4096, 7168, 2048, 1214 * TF, DG, 0},
+    {SN_KERNEL_GROUPED, SN_KDT_FP8, 1024, 4096, 7168, 1233 * TF, DG, 0},
+    {SN_KERNEL_GROUPED, SN_KDT_FP8, 1024, 7168, 2048, 925 * TF, DG, 0},
+    {SN_KERNEL_GROUPED, SN_KDT_FP8, 512, 4096, 7168, 1040 * TF, DG, 0},
+    {SN_KERNEL_GROUPED, SN_KDT_FP8, 512, 7168, 2048, 916 * TF, DG, 0},
+    {SN_KERNEL_GROUPED, SN_KDT_FP8, 256, 4096, 7168, 932 * TF, DG, 0},
+    {SN_KERNEL_GROUPED, SN_KDT_FP8, 256, 7168, 2048, 815 * TF, DG, 0},
 };
 
 static const struct sn_kernel_table hopper = {
     "hopper", hopper_points, sizeof(hopper_points) / sizeof(hopper_points[0]),
     false};
+
+/* Blackwell. BF16: cuBLAS through torch.matmul, square GEMMs on a B200
+ * (pytorch/ao pull request 2427, benchmarks/float8/bench_matmul.py, the
+ * torch.bfloat16 lines). FP4 (MXFP4, block-scaled): cuBLASLt, the cBLT
+ * column of deepseek-ai/DeepGEMM pull request 348 (B200, cublasTest 13.3),
+ * the library Transformer Engine calls for MXFP4/NVFP4 GEMMs. No FP8 or
+ * MXFP8 table was found with shapes and a GPU named: FP8 keeps the
+ * calibrated rate (docs/model.md, "Kernel efficiency tables"). */
+#define TAO "pytorch/ao PR 2427 bench_matmul torch.bfloat16, B200"
+/* B200 dense peaks, BF16 and FP4: NVIDIA's B200 datasheet, the "peak
+ * tops: bf16 2.25e+15, ... fp4 9.00e+15" line of pytorch/ao PR 2427 */
+#define B200_BF16_PEAK (2250 * TF)
+#define B200_FP4_PEAK (9000 * TF)
+#define DGB "deepseek-ai/DeepGEMM PR 348 cBLT column (cuBLASLt), B200"
+static const struct sn_kernel_point blackwell_points[] = {
+    {SN_KERNEL_GEMM, SN_KDT_BF16, 1024, 1024, 1024, 423 * TF, TAO,
+     B200_BF16_PEAK},
+    {SN_KERNEL_GEMM, SN_KDT_BF16, 1536, 1536, 1536, 921 * TF, TAO,
+     B200_BF16_PEAK},
+    {SN_KERNEL_GEMM, SN_KDT_BF16, 2048, 2048, 2048, 1130 * TF, TAO,
+     B200_BF16_PEAK},
+    {SN_KERNEL_GEMM, SN_KDT_BF16, 3072, 3072, 3072, 1510 * TF, TAO,
+     B200_BF16_PEAK},
+    {SN_KERNEL_GEMM, SN_KDT_BF16, 4096, 4096, 4096, 1410 * TF, TAO,
+     B200_BF16_PEAK},
+    {SN_KERNEL_GEMM, SN_KDT_BF16, 6144, 6144, 6144, 1450 * TF, TAO,
+     B200_BF16_PEAK},
+    {SN_KERNEL_GEMM, SN_KDT_BF16, 8192, 8192, 8192, 1420 * TF, TAO,
+     B200_BF16_PEAK},
+    {SN_KERNEL_GEMM, SN_KDT_FP4, 128, 2048, 7168, 338 * TF, DGB, B200_FP4_PEAK},
+    {SN_KERNEL_GEMM, SN_KDT_FP4, 128, 24576, 1536, 745 * TF, DGB,
+     B200_FP4_PEAK},
+    {SN_KERNEL_GEMM, SN_KDT_FP4, 512, 2048, 7168, 1422 * TF, DGB,
+     B200_FP4_PEAK},
+    {SN_KERNEL_GEMM, SN_KDT_FP4, 512, 7168, 2048, 1190 * TF, DGB,
+     B200_FP4_PEAK},
+    {SN_KERNEL_GEMM, SN_KDT_FP4, 1024, 7168, 2048, 1399 * TF, DGB,
+     B200_FP4_PEAK},
+    {SN_KERNEL_GEMM, SN_KDT_FP4, 4096, 4096, 7168, 3939 * TF, DGB,
+     B200_FP4_PEAK},
+    {SN_KERNEL_GEMM, SN_KDT_FP4, 8192, 8192, 8192, 5239 * TF, DGB,
+     B200_FP4_PEAK},
+};
+
+static const struct sn_kernel_table blackwell = {
+    "blackwell", blackwell_points,
+    sizeof(blackwell_points) / sizeof(blackwell_points[0]), false};
+
+/* Ampere: no table. The one public A100 BF16 table found with shapes
+ * (zzc0721/torch-performance-test-data issue #108) is of the PCIe part,
+ * power-limited to 250 W, not the SXM part of the DGX A100 rows. */
 
 /* The generation of a catalog accelerator name, by substring, in the
  * order train.c's calibration table matches them. */
@@ -63,11 +115,11 @@ static const struct {
     const char *generation;
     const struct sn_kernel_table *table;
 } generations[] = {
-    {"gb300", "blackwell", NULL}, {"gb200", "blackwell", NULL},
-    {"b300", "blackwell", NULL},  {"b200", "blackwell", NULL},
-    {"gh200", "hopper", &hopper}, {"h200", "hopper", &hopper},
-    {"h800", "hopper", &hopper},  {"h100", "hopper", &hopper},
-    {"h20", "hopper", &hopper},   {"a100", "ampere", NULL},
+    {"gb300", "blackwell", &blackwell}, {"gb200", "blackwell", &blackwell},
+    {"b300", "blackwell", &blackwell},  {"b200", "blackwell", &blackwell},
+    {"gh200", "hopper", &hopper},       {"h200", "hopper", &hopper},
+    {"h800", "hopper", &hopper},        {"h100", "hopper", &hopper},
+    {"h20", "hopper", &hopper},         {"a100", "ampere", NULL},
     {"a800", "ampere", NULL},
 };
 
@@ -94,6 +146,15 @@ const struct sn_kernel_table *sn_kernels_shipped(const char *accel,
 const struct sn_kernel_table *sn_kernels_reference(void)
 {
     return &hopper;
+}
+
+double sn_kernels_peak(const struct sn_kernel_table *t,
+                       enum sn_kernel_kind kind, enum sn_kernel_dtype dtype)
+{
+    for (size_t i = 0; t && i < t->npoints; i++)
+        if (t->points[i].kind == kind && t->points[i].dtype == dtype)
+            return t->points[i].peak;
+    return 0;
 }
 
 double sn_kernels_best(const struct sn_kernel_table *t,
@@ -168,6 +229,134 @@ double sn_kernels_flops(const struct sn_kernel_table *t,
     }
     *fit = SN_KFIT_MEASURED;
     return fsum / wsum;
+}
+
+/* ---- fused attention ------------------------------------------------------
+ * Blackwell, BF16, FlashAttention 4 (CuTe DSL), forward, FLOPs counted
+ * as FlashAttention's benchmarks/benchmark_attn.py counts them (4 s^2 d a
+ * head, halved when causal), 32k tokens a batch: Dao-AILab/flash-attention
+ * pull request 2605 (nvidia-cutlass-dsl 4.5.2), which prints several FA4
+ * FWD tables; each table below is named by one of its rows, and its GPU
+ * by the MFU column's peak (benchmark_attn.py's get_peak_flops: B200 and
+ * B300 2.25e15, GB200 and GB300 2.5e15) and the PR's environment table
+ * (a B200; a GB300 with clocks locked at 1,965 MHz). The causal rows of
+ * head size 128 end at 4,096 tokens where the PR's text was read. No
+ * backward table with its GPU named was found: the backward keeps the
+ * calibrated factor (attn_bwd_eff) and is flagged. */
+#define FA_B200                                                                \
+    "Dao-AILab/flash-attention PR 2605, B200 FA4 FWD table (row 128 True 32 "  \
+    "1024: 0.21/660/29.3%)"
+#define FA_GB300                                                               \
+    "Dao-AILab/flash-attention PR 2605, GB300 FA4 FWD table (row 128 True 32 " \
+    "1024: 0.17/829/33.2%)"
+#define PEAK_B200 (2250 * TF)
+#define PEAK_GB300 (2500 * TF)
+#define B2(s, d, c, f)                                                         \
+    {                                                                          \
+        s, d, c, (f)*TF, 0, PEAK_B200, FA_B200                                 \
+    }
+#define G3(s, d, c, f)                                                         \
+    {                                                                          \
+        s, d, c, (f)*TF, 0, PEAK_GB300, FA_GB300                               \
+    }
+static const struct sn_attn_point b200_attn[] = {
+    B2(1024, 128, true, 660),   B2(2048, 128, true, 899),
+    B2(4096, 128, true, 1062),  B2(1024, 128, false, 975),
+    B2(2048, 128, false, 1131), B2(4096, 128, false, 1256),
+    B2(8192, 128, false, 1289), B2(16384, 128, false, 1330),
+    B2(1024, 64, true, 384),    B2(2048, 64, true, 561),
+    B2(4096, 64, true, 708),    B2(8192, 64, true, 797),
+    B2(16384, 64, true, 852),   B2(1024, 64, false, 619),
+    B2(2048, 64, false, 755),   B2(4096, 64, false, 825),
+    B2(8192, 64, false, 863),   B2(16384, 64, false, 879),
+};
+static const struct sn_attn_point gb300_attn[] = {
+    G3(1024, 128, true, 829),   G3(2048, 128, true, 1172),
+    G3(4096, 128, true, 1431),  G3(1024, 128, false, 1540),
+    G3(2048, 128, false, 1706), G3(4096, 128, false, 1796),
+    G3(8192, 128, false, 1837), G3(16384, 128, false, 1882),
+    G3(1024, 64, true, 542),    G3(2048, 64, true, 785),
+    G3(4096, 64, true, 1011),   G3(8192, 64, true, 1169),
+    G3(16384, 64, true, 1251),  G3(1024, 64, false, 1087),
+    G3(2048, 64, false, 1167),  G3(4096, 64, false, 1213),
+    G3(8192, 64, false, 1229),  G3(16384, 64, false, 1243),
+};
+
+static const struct sn_attn_table b200_attn_table = {
+    "blackwell", b200_attn, sizeof(b200_attn) / sizeof(b200_attn[0])};
+static const struct sn_attn_table gb300_attn_table = {
+    "blackwell", gb300_attn, sizeof(gb300_attn) / sizeof(gb300_attn[0])};
+
+/* The Grace-Blackwell parts (GB200, GB300) take the GB300's rows, the
+ * HGX parts (B200, B300) the B200's, as efficiencies (FLOP/s over the
+ * measured GPU's peak) [E: GB200 and B300 not measured]. */
+const struct sn_attn_table *sn_kernels_attention(const char *accel)
+{
+    const char *gen;
+    char low[64];
+    size_t i;
+
+    sn_kernels_shipped(accel, &gen);
+    if (strcmp(gen, "blackwell"))
+        return NULL;
+    for (i = 0; accel[i] && i + 1 < sizeof(low); i++)
+        low[i] = (char)tolower((unsigned char)accel[i]);
+    low[i] = '\0';
+    return strstr(low, "gb") ? &gb300_attn_table : &b200_attn_table;
+}
+
+double sn_kernels_attn_eff(const struct sn_attn_table *t, double seq,
+                           double hdim, bool causal, bool backward,
+                           enum sn_kernel_fit *fit)
+{
+    double best_dh = INFINITY, dh = 0;
+    double lo_s = 0, lo_e = 0, hi_s = INFINITY, hi_e = 0;
+    bool exact_hdim;
+
+    *fit = SN_KFIT_NONE;
+    if (!t || !(seq > 0) || !(hdim > 0))
+        return 0;
+    /* the measured head size nearest hdim (in log2) */
+    for (size_t i = 0; i < t->npoints; i++) {
+        const struct sn_attn_point *p = &t->points[i];
+        double d = fabs(log2(p->hdim / hdim));
+        if (p->causal != causal || !((backward ? p->bwd : p->fwd) > 0))
+            continue;
+        if (d < best_dh) {
+            best_dh = d;
+            dh = p->hdim;
+        }
+    }
+    if (!(dh > 0))
+        return 0;
+    exact_hdim = dh == hdim;
+    /* the rows on either side of seq; a shorter sequence the nearest
+     * below, a longer one the nearest above */
+    for (size_t i = 0; i < t->npoints; i++) {
+        const struct sn_attn_point *p = &t->points[i];
+        double f = backward ? p->bwd : p->fwd;
+        if (p->causal != causal || p->hdim != dh || !(f > 0))
+            continue;
+        if (p->seq <= seq && p->seq > lo_s) {
+            lo_s = p->seq;
+            lo_e = f / p->peak;
+        }
+        if (p->seq >= seq && p->seq < hi_s) {
+            hi_s = p->seq;
+            hi_e = f / p->peak;
+        }
+    }
+    *fit = exact_hdim ? SN_KFIT_MEASURED : SN_KFIT_EXTRAPOLATED;
+    if (lo_s > 0 && hi_s < INFINITY) {
+        double w;
+        if (hi_s == lo_s)
+            return lo_e;
+        w = log2(seq / lo_s) / log2(hi_s / lo_s);
+        return lo_e + w * (hi_e - lo_e);
+    }
+    /* outside the measured lengths: the nearest end's efficiency */
+    *fit = SN_KFIT_EXTRAPOLATED;
+    return lo_s > 0 ? lo_e : hi_e;
 }
 
 static const char *const kind_names[SN_KERNEL_KIND_COUNT] = {"gemm", "grouped"};

@@ -263,7 +263,11 @@ struct rates {
     bool pessimistic;   /* the slower of the table and the calibration */
     bool other_type;    /* the table's rows are of another type */
     bool *extrapolated; /* set when a GEMM's rate is not measured */
-    struct kcache_slot *kcache; /* the model's cache of table answers */
+    struct kcache_slot *kcache;       /* the model's cache of table answers */
+    const struct sn_attn_table *atab; /* fused attention by length, NULL:
+                                         the calibrated attn, attn_b */
+    double peak;                      /* dense BF16 FLOP/s, for atab */
+    double own_peak; /* dense FLOP/s of the GEMMs' type on this part */
 };
 
 /* sn_kernels_flops through the cache. */
@@ -304,7 +308,18 @@ static double table_time(const struct rates *r, enum sn_kernel_kind kind,
         *r->extrapolated = true;
     if (fit == SN_KFIT_NONE || !(f > 0))
         return -1;
-    return flop / (r->best > 0 ? r->gemm * f / r->best : f * SN__SUSTAINED);
+    if (r->best > 0)
+        return flop / (r->gemm * f / r->best);
+    {
+        /* rows measured as a share of their GPU's peak scale to this
+         * accelerator's (a B200's rows on a GB200) */
+        double pk = sn_kernels_peak(r->tab, kind, r->kdt);
+        if (!(pk > 0) && kind == SN_KERNEL_GROUPED)
+            pk = sn_kernels_peak(r->tab, SN_KERNEL_GEMM, r->kdt);
+        if (pk > 0 && r->own_peak > 0)
+            f *= r->own_peak / pk;
+    }
+    return flop / (f * SN__SUSTAINED);
 }
 
 /* The compute time of a GEMM (or of one expert's, grouped) of `flop`
@@ -406,8 +421,34 @@ static void attention_core(const struct step_ctx *c, double *fwd, double *bwd)
          * backward recomputes the scores (2.5x the forward's FLOPs,
          * Dao 2023) and runs at a rate of its own, lower than the
          * forward's on every generation measured */
-        *fwd = 0.5 * flops / c->r.attn + c->r.kt;
-        *bwd = 2.5 * 0.5 * flops / c->r.attn_b + 2 * c->r.kt;
+        double ra = c->r.attn, rb = c->r.attn_b, kf = c->r.kt, kb = 2 * c->r.kt;
+        if (c->r.atab) {
+            /* the generation's measured attention at this length and
+             * head size (kernels.c), its launch included; the
+             * pessimistic bound the slower of it and the calibration */
+            enum sn_kernel_fit ff, fb;
+            double hd = 0.5 * (d->qk + d->v_hd);
+            double ef =
+                sn_kernels_attn_eff(c->r.atab, s_kv, hd, true, false, &ff);
+            double eb =
+                sn_kernels_attn_eff(c->r.atab, s_kv, hd, true, true, &fb);
+            if (ff != SN_KFIT_NONE) {
+                double ta = c->r.peak * ef * SN__SUSTAINED;
+                ra = c->r.pessimistic ? fmin(ra, ta) : ta;
+                kf = 0;
+            }
+            if (fb != SN_KFIT_NONE) {
+                double tb = c->r.peak * eb * SN__SUSTAINED;
+                rb = c->r.pessimistic ? fmin(rb, tb) : tb;
+                kb = 0;
+            }
+            if (ff != SN_KFIT_MEASURED || fb != SN_KFIT_MEASURED)
+                *c->r.extrapolated = true;
+        } else {
+            *c->r.extrapolated = true;
+        }
+        *fwd = 0.5 * flops / ra + kf;
+        *bwd = 2.5 * 0.5 * flops / rb + kb;
         return;
     }
     {
@@ -1086,16 +1127,21 @@ static int step_init(struct step_ctx *c, struct sn_train *t,
     c->r.kcache = t->kcache;
     if (l->dtype == SN_DTYPE_FP8) {
         c->r.gemm = t->sys.fp8_flops * k->gemm_eff_fp8;
+        c->r.own_peak = t->sys.fp8_flops;
         c->r.elt = 1;
     } else if (l->dtype == SN_DTYPE_FP4) {
         c->r.gemm = t->sys.fp4_flops * k->gemm_eff_fp4;
+        c->r.own_peak = t->sys.fp4_flops;
         c->r.elt = 0.5;
     } else {
         c->r.gemm = t->sys.flops * k->gemm_eff;
+        c->r.own_peak = t->sys.flops;
         c->r.elt = 2;
     }
     /* attention runs in BF16 even in FP8 recipes */
     c->r.attn = t->sys.flops * k->gemm_eff * k->attn_eff;
+    c->r.atab = sn_kernels_attention(t->sys.accel);
+    c->r.peak = t->sys.flops;
     c->r.attn_b = k->attn_bwd_eff > 0
                       ? t->sys.flops * k->gemm_eff * k->attn_bwd_eff
                       : c->r.attn;
