@@ -23,7 +23,8 @@ static void trust_text(const struct sn_report_infer *w,
 {
     struct sn_band_pick band;
     unsigned gaps =
-        sn_infer_gaps(w->model, l, w->spec->accel->name, w->load != NULL);
+        sn_infer_gaps(w->model, l, w->spec->accel->name,
+                      w->load != NULL || (w->disagg && w->disagg->rate > 0));
 
     sn_buf_printf(b, "\nhow far to trust it\n  output tokens/s/GPU    %.1f (",
                   tps_gpu);
@@ -43,7 +44,8 @@ static void trust_json(struct sn_json *j, const struct sn_report_infer *w,
     struct sn_band_pick band;
     bool have = sn_infer_band(w->model, w->spec->accel->name, &band);
     unsigned gaps =
-        sn_infer_gaps(w->model, l, w->spec->accel->name, w->load != NULL);
+        sn_infer_gaps(w->model, l, w->spec->accel->name,
+                      w->load != NULL || (w->disagg && w->disagg->rate > 0));
 
     sn_report_band_json(j, "band", have ? &band : NULL);
     if (have) {
