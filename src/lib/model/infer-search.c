@@ -268,33 +268,45 @@ int sn_infer_search_served(
     if (rc)
         goto out;
     t1 = sn_now();
-    for (size_t i = 0; i < g.n && g.p[i].pareto; i++) {
-        struct sn_infer_layout l = g.p[i].layout;
-        struct sn_infer_load ld;
-        struct sn_infer_served sv;
-        size_t k;
-
+    for (size_t i = 0; i < g.n && g.p[i].pareto; i++)
         g.p[i].meets = false;
-        for (k = 0; k < ntried && !same_layout(&tried[k], &l); k++)
-            ;
-        if (k < ntried || ntried == SN_INFER_SHORTLIST)
-            continue;
-        tried[ntried++] = l;
-        sn_infer_load_per_replica(cluster, gpus, &l, &ld);
-        /* a concurrency above the largest batch does not fit */
-        if (ld.concurrency > g.p[i].result.max_batch)
-            continue;
-        rc = sn_infer_serve(m, sys, &l, w, &ld, &sv, err);
-        if (rc)
-            goto out;
-        best->simulated++;
-        g.p[i].meets = sn_infer_served_meets(&sv, lim, NULL, NULL);
-        if (g.p[i].meets &&
-            (st->best < 0 || served_better(&sv, &best->served))) {
-            st->best = (long)i;
-            best->layout = l;
-            best->load = ld;
-            best->served = sv;
+    /* first the layouts with a point on the front within the limits idle
+     * (at some batch they can meet them), then the rest of the front */
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t i = 0; i < g.n && g.p[i].pareto; i++) {
+            struct sn_infer_layout l = g.p[i].layout;
+            struct sn_infer_load ld;
+            struct sn_infer_served sv;
+            size_t k;
+
+            if (meets(&g.p[i].result, lim) != (pass == 0))
+                continue;
+            for (k = 0; k < ntried && !same_layout(&tried[k], &l); k++)
+                ;
+            if (k < ntried || ntried == SN_INFER_SHORTLIST)
+                continue;
+            tried[ntried++] = l;
+            sn_infer_load_per_replica(cluster, gpus, &l, &ld);
+            /* a concurrency above the largest batch does not fit; a
+             * rate's batch is capped at the point's, the largest of the
+             * layout on the front (within the limits idle in the first
+             * pass), as a runtime's max batch size is set for an SLO */
+            if (ld.concurrency > g.p[i].result.max_batch)
+                continue;
+            if (ld.rate > 0)
+                l.batch = g.p[i].layout.batch;
+            rc = sn_infer_serve(m, sys, &l, w, &ld, &sv, err);
+            if (rc)
+                goto out;
+            best->simulated++;
+            g.p[i].meets = sn_infer_served_meets(&sv, lim, NULL, NULL);
+            if (g.p[i].meets &&
+                (st->best < 0 || served_better(&sv, &best->served))) {
+                st->best = (long)i;
+                best->layout = l;
+                best->load = ld;
+                best->served = sv;
+            }
         }
     }
     best->seconds = sn_now() - t1;
