@@ -258,7 +258,8 @@ struct sn_infer_disagg {
     double percentile;           /* under a rate: d.ttft_s is at it */
     double prefill_wait_s;       /* under a rate: the prompt's queue for a
                                     prefill instance at the percentile */
-    const char *bound;           /* "prefill" or "decode" */
+    const char *bound;           /* "prefill" or "decode"; "rate" under the
+                                    search's rate */
     struct sn_infer_result p, d; /* d.ttft_s: prefill and KV transfer */
 };
 

@@ -259,6 +259,7 @@ int sn_infer_disagg_search_rate(const struct sn_model_info *m,
             best->prefill_wait_s = wait;
             best->d.ttft_s += wait;
             best->requests_per_s = ask.rate;
+            best->bound = "rate"; /* both sides serve more */
             best->output_tps_gpu = best->d.output_tps_gpu =
                 ask.rate * w->osl / (best->prefill + best->decode);
         }
