@@ -7,7 +7,8 @@
 # a 50 ms TPOT; the disaggregated search (prefill and decode layouts,
 # instance sizes, the P:D split) of both; then the first end to end
 # through the CLI, with a load (--rate: the best layout served by the
-# batcher's simulation, issue 28: under 2 s) and disaggregated.
+# batcher's simulation, issue 28: under 2 s) and disaggregated, with and
+# without a rate.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/common.bash
@@ -42,4 +43,14 @@ for i in 1 2 3; do
         ./build/supernode sim infer examples/gb200-nvl72.yaml \
         --model deepseek-r1 --precision fp8 --kv-precision fp8 --tpot 50ms \
         --ttft 2s --search --disaggregate | sed -n 3p
+    /usr/bin/time -f "  cli disaggregated with --rate: %e s wall, %U+%S s CPU, %M KiB" \
+        ./build/supernode sim infer examples/gb200-nvl72.yaml \
+        --model deepseek-r1 --precision fp8 --kv-precision fp8 --tpot 50ms \
+        --ttft 2s --search --disaggregate --rate 100 | grep "under "
 done
+# exit 1: at 30 requests/s no layout of the six serves a 50 ms P90 TPOT
+# (attention DP over 128 ranks: a prompt on one rank holds every step)
+/usr/bin/time -f "  cli on 384 with --rate: %e s wall, %U+%S s CPU, %M KiB" \
+    ./build/supernode sim infer examples/cloudmatrix-384.yaml \
+    --model deepseek-r1 --precision bf16 --tpot 50ms --search --top 1 \
+    --rate 30 | grep "limits:" || true

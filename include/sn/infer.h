@@ -253,7 +253,13 @@ struct sn_infer_disagg {
     double balanced_ratio;       /* prefill : decode GPUs that balance the
                                     two sides (prefill per decode GPU) */
     double kv_transfer_s;        /* one request's KV cache, prefill to decode */
-    const char *bound;           /* "prefill" or "decode" */
+    double rate;                 /* the search's load, requests/s (0: none;
+                                    the TTFT is then an idle prefill) */
+    double percentile;           /* under a rate: d.ttft_s is at it */
+    double prefill_wait_s;       /* under a rate: the prompt's queue for a
+                                    prefill instance at the percentile */
+    const char *bound;           /* "prefill" or "decode"; "rate" under the
+                                    search's rate */
     struct sn_infer_result p, d; /* d.ttft_s: prefill and KV transfer */
 };
 
@@ -292,6 +298,21 @@ int sn_infer_disagg_search(const struct sn_model_info *m,
                            struct sn_infer_disagg_stats *st,
                            struct sn_error *err);
 
+/* sn_infer_disagg_search() under Poisson arrivals at `rate` requests/s
+ * to the whole cluster (0: none): a split must serve the rate on both
+ * sides, its TTFT is the prompt's wait for a prefill instance at the
+ * `percentile` (sn_infer_prefill_wait) plus the prefill and the KV
+ * transfer, and among the splits within the limits the one with the most
+ * output tokens/s per GPU of both pools wins (the rate over the fewest
+ * GPUs). */
+int sn_infer_disagg_search_rate(const struct sn_model_info *m,
+                                const struct sn_train_system *sys, int gpus,
+                                const struct sn_infer_work *w,
+                                const struct sn_infer_limits *lim, double rate,
+                                double percentile, struct sn_infer_disagg *best,
+                                struct sn_infer_disagg_stats *st,
+                                struct sn_error *err);
+
 /* Whether r meets lim; where it does not, *ttft_over and *tpot_over get
  * by how much (seconds, 0 when met). */
 bool sn_infer_meets(const struct sn_infer_result *r,
@@ -329,9 +350,17 @@ double sn_infer_runtime_bytes(const struct sn_model_info *m,
 struct sn_infer_load {
     double rate;
     int concurrency;
-    int requests;  /* simulated; 0: a default from the load */
-    uint64_t seed; /* arrivals (0: a fixed default) */
+    int requests;      /* simulated; 0: a default from the load */
+    uint64_t seed;     /* arrivals (0: a fixed default) */
+    double percentile; /* the one limits are judged at, 1 to 99.9; 0:
+                          SN_INFER_SLO_PERCENTILE */
 };
+
+/* The percentile a TTFT or TPOT limit is judged at under a load when none
+ * is named: P90, the tail serving SLOs are commonly stated at (MLPerf
+ * Inference's Server scenario judges its LLM latencies at P99; NVIDIA
+ * Dynamo's planner and SGLang's bench_serving report P90 and P99). */
+#define SN_INFER_SLO_PERCENTILE 90.0
 
 /* Latency percentiles, seconds: P50, P90, P99. */
 enum { SN_INFER_P50, SN_INFER_P90, SN_INFER_P99, SN_INFER_PCT_COUNT };
@@ -346,6 +375,8 @@ struct sn_infer_served {
     double requests_per_s;           /* completed, in the same window */
     double mean_batch;               /* sequences in flight per step */
     double ttft_mean;                /* over every request */
+    double at;                       /* the load's percentile, and */
+    double ttft_at, tpot_at;         /* TTFT and TPOT at it */
     int requests;                    /* simulated and measured */
     int iterations;
     bool saturated; /* a rate above what the replica serves: under 95%
@@ -365,5 +396,54 @@ int sn_infer_serve(const struct sn_model_info *m,
 /* Errors: SN_EINPUT when the load is neither or both of rate and
  * concurrency, or the layout or work is refused (sn_infer_check); the
  * communication model's otherwise. */
+
+/* Whether a served run meets lim at its percentile (ttft_at, tpot_at); a
+ * saturated open load meets no limit (its queue grows without bound).
+ * Where it does not, *ttft_over and *tpot_over get by how much (seconds,
+ * 0 when met; NULL: not wanted). */
+bool sn_infer_served_meets(const struct sn_infer_served *s,
+                           const struct sn_infer_limits *lim, double *ttft_over,
+                           double *tpot_over);
+
+/* The load `cluster` (a rate or a concurrency over `gpus` GPUs) as one
+ * replica of l sees it, spread evenly over the replicas; a concurrency
+ * is also the replica's batch (l->batch), a rate lets the batch grow to
+ * the largest (l->batch 0). */
+void sn_infer_load_per_replica(const struct sn_infer_load *cluster, int gpus,
+                               struct sn_infer_layout *l,
+                               struct sn_infer_load *replica);
+
+/* The search under a load: sn_infer_search() without its limits gives
+ * the throughput-latency front; the distinct layouts on it, fastest per
+ * GPU first, up to SN_INFER_SHORTLIST, are served under `cluster` (per
+ * replica, sn_infer_load_per_replica) and the best is the one with the
+ * most served output tokens/s per GPU that meets lim at the load's
+ * percentile (within 1% of each other, the lower served TPOT). pts and
+ * *n as sn_infer_search(); st->best indexes the front point of the
+ * chosen layout; *best_layout, *best_load and *served are what was
+ * served (untouched when none meets the limits, st->best -1). */
+#define SN_INFER_SHORTLIST 6
+struct sn_infer_served_search {
+    size_t simulated; /* layouts served */
+    struct sn_infer_layout layout;
+    struct sn_infer_load load; /* per replica */
+    struct sn_infer_served served;
+    double seconds; /* the simulations' wall time */
+};
+int sn_infer_search_served(
+    const struct sn_model_info *m, const struct sn_train_system *sys, int gpus,
+    const struct sn_infer_work *w, const struct sn_infer_limits *lim,
+    const struct sn_infer_load *cluster, struct sn_infer_point *pts, size_t cap,
+    size_t *n, struct sn_infer_search_stats *st,
+    struct sn_infer_served_search *best, struct sn_error *err);
+
+/* The prefill pool's queue under Poisson arrivals at `rate` requests/s:
+ * `instances` servers, each taking one prompt every `service_s` seconds
+ * (its throughput at full batching), FIFO to the first free (M/D/c),
+ * simulated over a fixed seeded stream of arrivals; the wait at the
+ * `percentile`, seconds. INFINITY when rate x service_s >= instances
+ * (the queue grows without bound). */
+double sn_infer_prefill_wait(double rate, double service_s, int instances,
+                             double percentile);
 
 #endif

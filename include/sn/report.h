@@ -302,6 +302,7 @@ struct sn_infer_point;
 struct sn_infer_search_stats;
 struct sn_infer_disagg;
 struct sn_infer_disagg_stats;
+struct sn_infer_served_search;
 
 /* sim infer (`supernode sim infer`): serving one layout, the search's
  * throughput-latency front (stats set) or disaggregated prefill and
@@ -325,6 +326,10 @@ struct sn_report_infer {
      * latencies are an idle replica's */
     const struct sn_infer_load *load;
     const struct sn_infer_served *served;
+    /* the search under a load: how many layouts were served; limits
+     * are then judged at the served percentile */
+    const struct sn_infer_served_search *sserved;
+    double percentile;
     /* the disaggregated search (disagg its best, unless !dstats->found) */
     const struct sn_infer_disagg_stats *dstats;
 };

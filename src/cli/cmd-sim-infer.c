@@ -28,7 +28,7 @@ struct infer_opts {
      * --requests, --seed (--concurrency above) */
     enum sn_infer_runtime runtime;
     enum sn_infer_cpu cpu;
-    double rate;
+    double rate, pct; /* --slo-percentile */
     long long requests, seed;
 };
 
@@ -54,6 +54,13 @@ static bool parse_load(int argc, char **argv, int *i, struct infer_opts *o,
         if (sn_infer_cpu_parse(v, &o->cpu))
             *rc = cli_usage_error("--host-cpu '%s': expected x86, grace or "
                                   "auto",
+                                  v);
+    } else if ((v = cli_opt_value(argc, argv, i, "--slo-percentile", NULL,
+                                  rc))) {
+        if (sn_parse_double(v, &o->pct, NULL) || !(o->pct >= 1) ||
+            o->pct > 99.9)
+            *rc = cli_usage_error("--slo-percentile '%s': expected a "
+                                  "percentile from 1 to 99.9, such as 99",
                                   v);
     } else if ((v = cli_opt_value(argc, argv, i, "--rate", NULL, rc))) {
         if (sn_parse_double(v, &o->rate, NULL) || !(o->rate > 0) ||
@@ -176,12 +183,22 @@ static int parse(int argc, char **argv, struct infer_opts *o)
         return cli_usage_error("sim infer: --rate is an open load, "
                                "--concurrency a closed one and --batch a "
                                "fixed batch: give one");
-    if ((o->rate > 0 || o->concurrency) && (o->prefill || o->disagg_search))
+    if ((o->rate > 0 && o->prefill) ||
+        (o->concurrency && (o->prefill || o->disagg_search)))
         return cli_usage_error("sim infer: --rate and --concurrency serve "
-                               "one aggregated replica, not --disaggregate");
-    if ((o->requests || o->seed) && !(o->rate > 0 || o->concurrency))
-        return cli_usage_error("sim infer: --requests and --seed need a "
-                               "load (--rate or --concurrency)");
+                               "aggregated replicas, or --rate the search "
+                               "of a split (--search --disaggregate), not "
+                               "--disaggregate P:D");
+    if ((o->requests || o->seed || o->pct > 0) &&
+        !(o->rate > 0 || o->concurrency))
+        return cli_usage_error("sim infer: --requests, --seed and "
+                               "--slo-percentile need a load (--rate or "
+                               "--concurrency)");
+    if ((o->requests || o->seed) && o->disagg_search)
+        return cli_usage_error("sim infer: --requests and --seed set the "
+                               "batcher's simulation; --search "
+                               "--disaggregate queues prompts with a "
+                               "fixed stream");
     if (o->req.mtp > 0 && !(o->req.accept > 0))
         return cli_usage_error("--mtp %lld: give the drafts' acceptance "
                                "with --accept R (natural text accepts more "
@@ -214,20 +231,27 @@ struct infer_run {
     int gpus;
 };
 
+/* The cluster's load (--rate or --concurrency, --requests, --seed,
+ * --slo-percentile). */
+static struct sn_infer_load cluster_load(const struct infer_run *x)
+{
+    struct sn_infer_load ld = {0};
+
+    ld.rate = x->o.rate;
+    ld.concurrency = (int)x->o.concurrency;
+    ld.requests = (int)x->o.requests;
+    ld.seed = (uint64_t)x->o.seed;
+    ld.percentile = x->o.pct;
+    return ld;
+}
+
 /* The load per replica: --rate and --concurrency spread evenly over the
  * replicas of the layout (the concurrency is also its batch). */
 static void load_of(struct infer_run *x, struct sn_infer_layout *l)
 {
-    int replica = l->tp * l->pp;
+    struct sn_infer_load c = cluster_load(x);
 
-    memset(&x->load, 0, sizeof(x->load));
-    x->load.requests = (int)x->o.requests;
-    x->load.seed = (uint64_t)x->o.seed;
-    if (x->o.rate > 0)
-        x->load.rate = x->o.rate * replica / x->gpus;
-    else if (x->o.concurrency)
-        x->load.concurrency = l->batch =
-            (int)((x->o.concurrency * replica + x->gpus - 1) / x->gpus);
+    sn_infer_load_per_replica(&c, x->gpus, l, &x->load);
 }
 
 static bool loaded(const struct infer_run *x)
@@ -293,6 +317,7 @@ static void render(const struct infer_run *x, struct sn_report_infer *w,
     w->layout = &x->l;
     w->ttft_limit = x->lim.ttft;
     w->tpot_limit = x->lim.tpot;
+    w->percentile = x->o.pct > 0 ? x->o.pct : SN_INFER_SLO_PERCENTILE;
     if (x->o.format == SN_FORMAT_JSON)
         sn_report_infer_json(w, out);
     else
@@ -314,12 +339,14 @@ static int run_layout(struct infer_run *x, struct sn_buf *out, bool *fits)
     *fits = r.fits && sn_infer_meets(&r, &x->lim, NULL, NULL);
     w.result = &r;
     if (loaded(x) && r.fits) {
-        load_of(x, &x->l);
-        if (sn_infer_serve(x->m, &x->env.sys, &x->l, &x->w, &x->load, &sv,
-                           &err))
+        struct sn_infer_layout ls = x->l;
+        load_of(x, &ls);
+        if (sn_infer_serve(x->m, &x->env.sys, &ls, &x->w, &x->load, &sv, &err))
             return cli_fail(&err);
         w.load = &x->load;
         w.served = &sv;
+        /* under a load the limits are the served percentile's */
+        *fits = sn_infer_served_meets(&sv, &x->lim, NULL, NULL);
     }
     render(x, &w, out);
     return SN_EXIT_OK;
@@ -328,32 +355,35 @@ static int run_layout(struct infer_run *x, struct sn_buf *out, bool *fits)
 static int run_search(struct infer_run *x, struct sn_buf *out, bool *found)
 {
     struct sn_infer_search_stats st;
-    struct sn_infer_served sv;
+    struct sn_infer_served_search ss;
     struct sn_infer_point *p;
     struct sn_report_infer w = {0};
     struct sn_error err;
+    struct sn_infer_load c = cluster_load(x);
     size_t n = 0;
+    int rc;
 
     p = sn_xcalloc((size_t)x->o.top, sizeof(*p));
-    if (sn_infer_search(x->m, &x->env.sys, x->gpus, &x->w, &x->lim, p,
-                        (size_t)x->o.top, &n, &st, &err)) {
+    if (loaded(x))
+        rc =
+            sn_infer_search_served(x->m, &x->env.sys, x->gpus, &x->w, &x->lim,
+                                   &c, p, (size_t)x->o.top, &n, &st, &ss, &err);
+    else
+        rc = sn_infer_search(x->m, &x->env.sys, x->gpus, &x->w, &x->lim, p,
+                             (size_t)x->o.top, &n, &st, &err);
+    if (rc) {
         free(p);
         return cli_fail(&err);
     }
     *found = st.best >= 0;
     w.stats = &st;
-    if (loaded(x) && st.best >= 0) {
-        struct sn_infer_layout lb = p[st.best].layout;
-        if (x->o.rate > 0)
-            lb.batch = 0; /* the batch grows as the load asks */
-        load_of(x, &lb);
-        if (sn_infer_serve(x->m, &x->env.sys, &lb, &x->w, &x->load, &sv,
-                           &err)) {
-            free(p);
-            return cli_fail(&err);
+    if (loaded(x)) {
+        w.sserved = &ss;
+        if (st.best >= 0) {
+            x->load = ss.load;
+            w.load = &x->load;
+            w.served = &ss.served;
         }
-        w.load = &x->load;
-        w.served = &sv;
     }
     w.points = p;
     w.npoints = n;
@@ -386,8 +416,8 @@ static int run_disagg_search(struct infer_run *x, struct sn_buf *out, bool *ok)
     struct sn_report_infer w = {0};
     struct sn_error err;
 
-    if (sn_infer_disagg_search(x->m, &x->env.sys, x->gpus, &x->w, &x->lim, &d,
-                               &st, &err))
+    if (sn_infer_disagg_search_rate(x->m, &x->env.sys, x->gpus, &x->w, &x->lim,
+                                    x->o.rate, x->o.pct, &d, &st, &err))
         return cli_fail(&err);
     *ok = st.found;
     w.disagg = &d;

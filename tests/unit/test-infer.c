@@ -914,8 +914,119 @@ static void test_infer_served_dp_ranks_wait_for_a_prompt(void)
     CHECK(v.ttft[SN_INFER_P50] > 1.5 * r.ttft_s);
 }
 
+/* The search under a load: each tighter TPOT limit, judged at the served
+ * P90, never serves more tokens/s per GPU, and what it chooses meets the
+ * limit as served. */
+static void test_infer_search_served_tighter_limit_serves_no_more(void)
+{
+    const struct sn_model_info *gpt_oss = preset("gpt-oss-120b");
+    struct sn_train_system s = fake_sys();
+    struct sn_infer_work w = {
+        .isl = 1024, .osl = 256, .precision = SN_DTYPE_FP8, .kv = SN_DTYPE_FP8};
+    struct sn_infer_load ld = {.concurrency = 512, .requests = 1500};
+    static const double tpot[] = {0, 0.05, 0.02, 0.01, 0.005, 0.0005};
+    struct sn_infer_point pts[4];
+    struct sn_infer_search_stats st;
+    struct sn_infer_served_search ss;
+    struct sn_error err;
+    double last = 1e300;
+    int found = 0;
+    size_t n;
+
+    s.accels = s.domain = 8;
+    for (size_t i = 0; i < SN_ARRAY_LEN(tpot); i++) {
+        struct sn_infer_limits lim = {0, tpot[i]};
+        REQUIRE(sn_infer_search_served(gpt_oss, &s, 8, &w, &lim, &ld, pts, 4,
+                                       &n, &st, &ss, &err) == SN_OK);
+        CHECK(ss.simulated >= 1 && ss.simulated <= SN_INFER_SHORTLIST);
+        if (st.best < 0) {
+            last = 0;
+            continue;
+        }
+        found++;
+        CHECK(pts[st.best].meets);
+        CHECK(!(lim.tpot > 0) || ss.served.tpot_at <= lim.tpot);
+        CHECK(ss.served.at == SN_INFER_SLO_PERCENTILE);
+        CHECK(ss.served.output_tps_gpu <= last * (1 + 1e-12));
+        last = ss.served.output_tps_gpu;
+    }
+    CHECK(found >= 2);
+    CHECK(st.best < 0); /* 0.5 ms is out of reach */
+}
+
+/* The prefill pool's M/D/c queue: the wait grows with the rate, falls
+ * with more instances, is nothing with one request in a hundred service
+ * times, and has no bound at or above the pool's capacity. */
+static void test_infer_prefill_wait_grows_with_rate(void)
+{
+    double last = -1;
+
+    for (double rate = 10; rate < 100; rate += 10) {
+        double wq = sn_infer_prefill_wait(rate, 0.01, 1, 90);
+        CHECK(wq >= last);
+        last = wq;
+    }
+    CHECK(last > 0.01); /* at 90% utilisation a prompt waits */
+    CHECK(sn_infer_prefill_wait(90, 0.01, 2, 90) < last);
+    CHECK(sn_infer_prefill_wait(0.01, 0.01, 1, 90) == 0);
+    CHECK(isinf(sn_infer_prefill_wait(100, 0.01, 1, 90)));
+    /* M/D/1 mean wait, Pollaczek-Khinchine: rho S / (2 (1 - rho)); at
+     * rho 0.5 and S 10 ms, 5 ms; the P50 of the simulated waits lies
+     * below the mean (most arrivals wait less) and above zero */
+    CHECK(sn_infer_prefill_wait(50, 0.01, 1, 50) < 0.005);
+    CHECK(sn_infer_prefill_wait(50, 0.01, 1, 99) > 0.005);
+}
+
+/* The disaggregated search under a rate: its TTFT adds the prompts'
+ * queue for its prefill instances; the split found at one rate waits
+ * longer at a higher one (the search may then choose more instances). */
+static void test_infer_disagg_ttft_grows_with_rate(void)
+{
+    const struct sn_model_info *gpt_oss = preset("gpt-oss-120b");
+    struct sn_train_system s = fake_sys();
+    struct sn_infer_work w = {
+        .isl = 2000, .osl = 200, .precision = SN_DTYPE_FP8, .kv = SN_DTYPE_FP8};
+    struct sn_infer_limits lim = {0, 0.05};
+    struct sn_infer_disagg d0, d;
+    struct sn_infer_disagg_stats st;
+    struct sn_error err;
+    double rate, service, at_twice;
+
+    s.accels = s.domain = 16;
+    REQUIRE(sn_infer_disagg_search(gpt_oss, &s, 16, &w, &lim, &d0, &st, &err) ==
+            SN_OK);
+    REQUIRE(st.found);
+    /* a third of what the idle split's prefill pool serves */
+    rate = d0.prefill * d0.p.prefill_tps_gpu / w.isl / 3;
+    REQUIRE(sn_infer_disagg_search_rate(gpt_oss, &s, 16, &w, &lim, rate, 90, &d,
+                                        &st, &err) == SN_OK);
+    REQUIRE(st.found);
+    CHECK(d.rate == rate && d.requests_per_s == rate);
+    CHECK(d.prefill * d.p.prefill_tps_gpu / w.isl > rate);
+    CHECK_NEAR(d.d.ttft_s, d.p.prefill_s + d.kv_transfer_s + d.prefill_wait_s,
+               1e-12);
+    service = w.isl / (d.p.prefill_tps_gpu * d.lp.tp * d.lp.pp);
+    CHECK_NEAR(d.prefill_wait_s,
+               sn_infer_prefill_wait(rate, service, d.prefill_instances, 90),
+               1e-12);
+    at_twice =
+        sn_infer_prefill_wait(2 * rate, service, d.prefill_instances, 90);
+    CHECK(at_twice > d.prefill_wait_s);
+    /* a TTFT limit below the prefill and its wait at twice the rate:
+     * the split found there is another, within it */
+    lim.ttft = d.p.prefill_s + d.kv_transfer_s + 0.5 * at_twice;
+    if (at_twice < INFINITY &&
+        sn_infer_disagg_search_rate(gpt_oss, &s, 16, &w, &lim, 2 * rate, 90, &d,
+                                    &st, &err) == SN_OK &&
+        st.found)
+        CHECK(d.d.ttft_s <= lim.ttft);
+}
+
 static const struct sn_test cases[] = {
     T(test_infer_graph_padding_and_bench_budget),
+    T(test_infer_search_served_tighter_limit_serves_no_more),
+    T(test_infer_prefill_wait_grows_with_rate),
+    T(test_infer_disagg_ttft_grows_with_rate),
     T(test_infer_validate_layout_from_search),
     T(test_infer_kv_mla_is_deepseeks_70kb),
     T(test_infer_kv_gqa_closed_form),

@@ -3,6 +3,7 @@
  * TTFT/TPOT limits, for the most output tokens/s per GPU of both pools
  * (`sim infer --search --disaggregate`). One split is timed by
  * sn_infer_disaggregate() (infer-search.c). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -111,32 +112,71 @@ static int kv_transfer(const struct sn_model_info *m,
     return sys->comm.time(sys->comm.ctx, SN_COLL_SENDRECV, &g, 1, kv, t, err);
 }
 
-/* The best split of the sides' sizes: for each prefill size and decode
- * size, each count of prefill instances with the decode instances
- * filling the GPUs left; per GPU of both pools. */
+/* What the split search weighs: the load and its limits. */
+struct split_ask {
+    double rate, pct; /* Poisson requests/s to the cluster (0: none) */
+    double ttft;      /* the TTFT limit (0: none) */
+};
+
+/* The best split of the sides' sizes: for each prefill size and count of
+ * its instances, each decode size with its instances filling the GPUs
+ * left; per GPU of both pools. Under a rate both sides must serve it,
+ * the prompts queue for the prefill instances (M/D/c, each instance one
+ * prompt per isl / its prefill throughput) and the TTFT at the
+ * percentile (wait, prefill, KV transfer) must be within the limit; the
+ * rate over the fewest GPUs serves most per GPU. */
 static bool best_split(const struct sn_infer_work *w, int gpus, int domain,
-                       const struct dsearch *d, int *sp, int *np, int *sd,
-                       int *nd, size_t *splits)
+                       const struct dsearch *d, const struct split_ask *ask,
+                       int *sp, int *np, int *sd, int *nd, double *wait,
+                       size_t *splits)
 {
     double most = 0;
     bool found = false;
 
     for (int a = 1; a < gpus; a++) {
+        bool queue_met = false; /* a fewer count of a's already met it */
         if (!d->pre[a].have)
             continue;
-        for (int b = 1; a + b <= gpus; b++) {
-            if (!d->dec[b].have)
+        for (int b = 1; a + b <= gpus; b++)
+            *splits += d->dec[b].have;
+        for (int p = 1; p * a < gpus; p++) {
+            int P = p * a;
+            double pr = P * d->pre[a].tps / w->isl, qw = 0;
+            if (sn__infer_straddles(&d->pre[a].l, P, domain))
                 continue;
-            (*splits)++;
-            for (int p = 1; p * a + b <= gpus; p++) {
-                int q = (gpus - p * a) / b, P = p * a, D = q * b;
-                double pr = P * d->pre[a].tps / w->isl;
-                double dr = D * d->dec[b].tps / w->osl;
-                double per = (pr < dr ? pr : dr) * w->osl / (P + D);
+            if (ask->rate > 0) {
+                if (pr <= ask->rate)
+                    continue; /* the prompts' queue grows without bound */
+                /* more instances never wait longer: once within the
+                 * limit, the wait is only reported */
+                qw = sn_infer_prefill_wait(
+                    ask->rate, w->isl / (d->pre[a].tps * a), p, ask->pct);
+                if (ask->ttft > 0 && !queue_met) {
+                    if (qw + d->pre[a].ttft_s > ask->ttft)
+                        continue;
+                    queue_met = true;
+                }
+            }
+            for (int b = 1; P + b <= gpus; b++) {
+                int q = (gpus - P) / b, D = q * b;
+                double dr, per;
+                if (!d->dec[b].have)
+                    continue;
+                dr = D * d->dec[b].tps / w->osl;
+                if (ask->rate > 0) {
+                    if (dr < ask->rate)
+                        continue;
+                    /* the rate on the fewest decode instances that
+                     * serve it */
+                    q = (int)ceil(ask->rate * w->osl / (b * d->dec[b].tps));
+                    q = q < 1 ? 1 : q;
+                    D = q * b;
+                    per = ask->rate * w->osl / (P + D);
+                } else {
+                    per = (pr < dr ? pr : dr) * w->osl / (P + D);
+                }
                 /* each pool's TP groups within the domains */
-                if (per <= most ||
-                    sn__infer_straddles(&d->pre[a].l, P, domain) ||
-                    sn__infer_straddles(&d->dec[b].l, D, domain))
+                if (per <= most || sn__infer_straddles(&d->dec[b].l, D, domain))
                     continue;
                 most = per;
                 found = true;
@@ -144,6 +184,7 @@ static bool best_split(const struct sn_infer_work *w, int gpus, int domain,
                 *np = p;
                 *sd = b;
                 *nd = q;
+                *wait = qw;
             }
         }
     }
@@ -158,6 +199,22 @@ int sn_infer_disagg_search(const struct sn_model_info *m,
                            struct sn_infer_disagg_stats *st,
                            struct sn_error *err)
 {
+    return sn_infer_disagg_search_rate(m, sys, gpus, w, lim, 0, 0, best, st,
+                                       err);
+}
+
+int sn_infer_disagg_search_rate(const struct sn_model_info *m,
+                                const struct sn_train_system *sys, int gpus,
+                                const struct sn_infer_work *w,
+                                const struct sn_infer_limits *lim, double rate,
+                                double percentile, struct sn_infer_disagg *best,
+                                struct sn_infer_disagg_stats *st,
+                                struct sn_error *err)
+{
+    struct split_ask ask = {
+        rate > 0 ? rate : 0,
+        percentile > 0 ? percentile : SN_INFER_SLO_PERCENTILE, lim->ttft};
+    double wait = 0;
     struct dsearch d = {0};
     double t0 = sn_now();
     int rc, sp = 0, np = 0, sd = 0, nd = 0;
@@ -185,8 +242,8 @@ int sn_infer_disagg_search(const struct sn_model_info *m,
     st->fastest_tpot = d.fastest_tpot;
     if (rc)
         goto out;
-    st->found =
-        best_split(w, gpus, sys->domain, &d, &sp, &np, &sd, &nd, &st->splits);
+    st->found = best_split(w, gpus, sys->domain, &d, &ask, &sp, &np, &sd, &nd,
+                           &wait, &st->splits);
     if (st->found) {
         struct sn_infer_layout lp = d.pre[sp].l, ld = d.dec[sd].l;
         lp.batch = 0;
@@ -196,6 +253,16 @@ int sn_infer_disagg_search(const struct sn_model_info *m,
          * cluster */
         best->kv_transfer_s = d.kv_s;
         best->d.ttft_s = best->p.prefill_s + d.kv_s;
+        if (ask.rate > 0) {
+            best->rate = ask.rate;
+            best->percentile = ask.pct;
+            best->prefill_wait_s = wait;
+            best->d.ttft_s += wait;
+            best->requests_per_s = ask.rate;
+            best->bound = "rate"; /* both sides serve more */
+            best->output_tps_gpu = best->d.output_tps_gpu =
+                ask.rate * w->osl / (best->prefill + best->decode);
+        }
     }
 out:
     free(d.pre);

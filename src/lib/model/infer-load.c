@@ -85,6 +85,10 @@ static int check_load(const struct sn_infer_load *ld, struct sn_error *err)
                             "load: rate must be positive, requests at most "
                             "%d",
                             REQUESTS_MAX);
+    if (ld->percentile != 0 && !(ld->percentile >= 1 && ld->percentile <= 99.9))
+        return sn_error_set(err, SN_EINPUT,
+                            "load: percentile %g is not within 1 to 99.9",
+                            ld->percentile);
     return SN_OK;
 }
 
@@ -263,8 +267,10 @@ int sn_infer_serve(const struct sn_model_info *m,
     lat = sn_xcalloc((size_t)n, sizeof(double));
     for (int i = 0; i < n; i++)
         lat[i] = s.q[i].first - s.q[i].arrive;
+    out->at = load->percentile > 0 ? load->percentile : SN_INFER_SLO_PERCENTILE;
     for (int p = 0; p < SN_INFER_PCT_COUNT; p++)
         out->ttft[p] = percentile(lat, n, p == 0 ? 50 : p == 1 ? 90 : 99);
+    out->ttft_at = percentile(lat, n, out->at);
     for (int i = 0; i < n; i++) {
         wait += s.q[i].first - s.q[i].arrive;
         lat[i] = w->osl > 1 ? (s.q[i].done - s.q[i].first) / (w->osl - 1) : 0;
@@ -272,6 +278,7 @@ int sn_infer_serve(const struct sn_model_info *m,
     }
     for (int p = 0; p < SN_INFER_PCT_COUNT; p++)
         out->tpot[p] = percentile(lat, n, p == 0 ? 50 : p == 1 ? 90 : 99);
+    out->tpot_at = percentile(lat, n, out->at);
     out->ttft_mean = wait / n;
     out->requests = n;
     out->iterations = steps;
@@ -291,4 +298,70 @@ int sn_infer_serve(const struct sn_model_info *m,
     free(s.rank_n);
     free(s.q);
     return SN_OK;
+}
+
+bool sn_infer_served_meets(const struct sn_infer_served *s,
+                           const struct sn_infer_limits *lim, double *ttft_over,
+                           double *tpot_over)
+{
+    double a =
+        lim->ttft > 0 && s->ttft_at > lim->ttft ? s->ttft_at - lim->ttft : 0;
+    double b =
+        lim->tpot > 0 && s->tpot_at > lim->tpot ? s->tpot_at - lim->tpot : 0;
+
+    if (ttft_over)
+        *ttft_over = a;
+    if (tpot_over)
+        *tpot_over = b;
+    return a == 0 && b == 0 && !s->saturated;
+}
+
+void sn_infer_load_per_replica(const struct sn_infer_load *cluster, int gpus,
+                               struct sn_infer_layout *l,
+                               struct sn_infer_load *replica)
+{
+    long long per = l->tp * l->pp;
+
+    *replica = *cluster;
+    replica->rate = 0;
+    replica->concurrency = 0;
+    if (cluster->rate > 0) {
+        replica->rate = cluster->rate * (double)per / gpus;
+        l->batch = 0; /* the batch grows as the load asks */
+    } else if (cluster->concurrency > 0) {
+        replica->concurrency = l->batch =
+            (int)((cluster->concurrency * per + gpus - 1) / gpus);
+    }
+}
+
+/* The M/D/c queue's arrivals: a fixed seeded Poisson stream of unit rate,
+ * scaled by the rate asked (the same draws for every rate, so a higher
+ * rate never waits less by chance). */
+#define WAIT_REQUESTS 4000
+
+double sn_infer_prefill_wait(double rate, double service_s, int instances,
+                             double pct)
+{
+    double *start, *wait, t = 0, r;
+    uint64_t seed = 20240607;
+
+    if (!(rate > 0) || !(service_s > 0) || instances < 1)
+        return 0;
+    if (rate * service_s >= instances)
+        return INFINITY;
+    start = sn_xcalloc(WAIT_REQUESTS, sizeof(double));
+    wait = sn_xcalloc(WAIT_REQUESTS, sizeof(double));
+    /* FIFO to the first free of c identical servers with a fixed service
+     * time: request i takes the server request i - c left, so it starts
+     * at max(its arrival, that start + the service time) */
+    for (int i = 0; i < WAIT_REQUESTS; i++) {
+        t += -log(uniform(&seed)) / rate;
+        start[i] =
+            i < instances ? t : fmax(t, start[i - instances] + service_s);
+        wait[i] = start[i] - t;
+    }
+    r = percentile(wait, WAIT_REQUESTS, pct);
+    free(wait);
+    free(start);
+    return r;
 }

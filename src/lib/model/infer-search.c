@@ -151,6 +151,45 @@ int sn__infer_each_layout(const struct sn_model_info *m,
     return SN_OK;
 }
 
+/* Every point timed into *g, the front marked and first; st's counts. */
+static int search_all(const struct sn_model_info *m,
+                      const struct sn_train_system *sys, int gpus,
+                      const struct sn_infer_work *w,
+                      const struct sn_infer_limits *lim, struct grow *g,
+                      struct sn_infer_search_stats *st, struct sn_error *err)
+{
+    int rc;
+
+    memset(st, 0, sizeof(*st));
+    st->best = -1;
+    /* a precision the accelerator lacks is one error, not a search
+     * that finds nothing */
+    rc = sn_infer_check_precision(sys, w, err);
+    if (!rc)
+        rc =
+            sn__infer_each_layout(m, sys, gpus, false, w, lim, batches, g, err);
+    if (rc)
+        return rc;
+    st->timed = g->n;
+    st->pareto = mark_front(g);
+    return SN_OK;
+}
+
+/* Up to cap of g's points into pts, the best kept (as the last when
+ * beyond cap). */
+static void copy_out(const struct grow *g, struct sn_infer_point *pts,
+                     size_t cap, size_t *n, struct sn_infer_search_stats *st)
+{
+    size_t best = st->best >= 0 ? (size_t)st->best : 0;
+
+    for (size_t i = 0; i < g->n && *n < cap; i++)
+        pts[(*n)++] = g->p[i];
+    if (st->best >= 0 && (size_t)st->best >= cap && cap > 0) {
+        pts[cap - 1] = g->p[best];
+        st->best = (long)cap - 1;
+    }
+}
+
 int sn_infer_search(const struct sn_model_info *m,
                     const struct sn_train_system *sys, int gpus,
                     const struct sn_infer_work *w,
@@ -163,19 +202,10 @@ int sn_infer_search(const struct sn_model_info *m,
     size_t best = 0;
     int rc;
 
-    memset(st, 0, sizeof(*st));
-    st->best = -1;
     *n = 0;
-    /* a precision the accelerator lacks is one error, not a search
-     * that finds nothing */
-    rc = sn_infer_check_precision(sys, w, err);
-    if (!rc)
-        rc = sn__infer_each_layout(m, sys, gpus, false, w, lim, batches, &g,
-                                   err);
+    rc = search_all(m, sys, gpus, w, lim, &g, st, err);
     if (rc)
         goto out;
-    st->timed = g.n;
-    st->pareto = mark_front(&g);
     /* the best within the limits: the most tokens/s per GPU; it is
      * always kept, as the first point after the front when not on it */
     for (size_t i = 0; i < g.n; i++) {
@@ -186,12 +216,101 @@ int sn_infer_search(const struct sn_model_info *m,
             st->best = (long)i;
         }
     }
-    for (size_t i = 0; i < g.n && *n < cap; i++)
-        pts[(*n)++] = g.p[i];
-    if (st->best >= 0 && (size_t)st->best >= cap && cap > 0) {
-        pts[cap - 1] = g.p[best];
-        st->best = (long)cap - 1;
+    copy_out(&g, pts, cap, n, st);
+out:
+    st->seconds = sn_now() - t0;
+    free(g.p);
+    return rc;
+}
+
+static bool same_layout(const struct sn_infer_layout *a,
+                        const struct sn_infer_layout *b)
+{
+    return a->tp == b->tp && a->ep == b->ep && a->pp == b->pp &&
+           a->dp_attention == b->dp_attention && a->tbo == b->tbo &&
+           a->redundant == b->redundant;
+}
+
+/* Whether served run a beats b: more output tokens/s per GPU, or within
+ * 1% of it (an open load below saturation serves its rate whatever the
+ * layout; the steady window's count differs by noise) the lower TPOT at
+ * the percentile. */
+static bool served_better(const struct sn_infer_served *a,
+                          const struct sn_infer_served *b)
+{
+    if (a->output_tps_gpu > 1.01 * b->output_tps_gpu)
+        return true;
+    if (b->output_tps_gpu > 1.01 * a->output_tps_gpu)
+        return false;
+    return a->tpot_at < b->tpot_at;
+}
+
+int sn_infer_search_served(
+    const struct sn_model_info *m, const struct sn_train_system *sys, int gpus,
+    const struct sn_infer_work *w, const struct sn_infer_limits *lim,
+    const struct sn_infer_load *cluster, struct sn_infer_point *pts, size_t cap,
+    size_t *n, struct sn_infer_search_stats *st,
+    struct sn_infer_served_search *best, struct sn_error *err)
+{
+    struct sn_infer_limits none = {0, 0};
+    struct sn_infer_layout tried[SN_INFER_SHORTLIST];
+    struct grow g = {0};
+    size_t ntried = 0;
+    double t0 = sn_now(), t1;
+    int rc;
+
+    memset(best, 0, sizeof(*best));
+    *n = 0;
+    /* the whole front, idle, unlimited: a limit judged idle would drop
+     * layouts the load serves within it (a TPOT at a full batch the rate
+     * never fills) */
+    rc = search_all(m, sys, gpus, w, &none, &g, st, err);
+    if (rc)
+        goto out;
+    t1 = sn_now();
+    for (size_t i = 0; i < g.n && g.p[i].pareto; i++)
+        g.p[i].meets = false;
+    /* first the layouts with a point on the front within the limits idle
+     * (at some batch they can meet them), then the rest of the front */
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t i = 0; i < g.n && g.p[i].pareto; i++) {
+            struct sn_infer_layout l = g.p[i].layout;
+            struct sn_infer_load ld;
+            struct sn_infer_served sv;
+            size_t k;
+
+            if (meets(&g.p[i].result, lim) != (pass == 0))
+                continue;
+            for (k = 0; k < ntried && !same_layout(&tried[k], &l); k++)
+                ;
+            if (k < ntried || ntried == SN_INFER_SHORTLIST)
+                continue;
+            tried[ntried++] = l;
+            sn_infer_load_per_replica(cluster, gpus, &l, &ld);
+            /* a concurrency above the largest batch does not fit; a
+             * rate's batch is capped at the point's, the largest of the
+             * layout on the front (within the limits idle in the first
+             * pass), as a runtime's max batch size is set for an SLO */
+            if (ld.concurrency > g.p[i].result.max_batch)
+                continue;
+            if (ld.rate > 0)
+                l.batch = g.p[i].layout.batch;
+            rc = sn_infer_serve(m, sys, &l, w, &ld, &sv, err);
+            if (rc)
+                goto out;
+            best->simulated++;
+            g.p[i].meets = sn_infer_served_meets(&sv, lim, NULL, NULL);
+            if (g.p[i].meets &&
+                (st->best < 0 || served_better(&sv, &best->served))) {
+                st->best = (long)i;
+                best->layout = l;
+                best->load = ld;
+                best->served = sv;
+            }
+        }
     }
+    best->seconds = sn_now() - t1;
+    copy_out(&g, pts, cap, n, st);
 out:
     st->seconds = sn_now() - t0;
     free(g.p);

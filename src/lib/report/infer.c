@@ -23,7 +23,8 @@ static void trust_text(const struct sn_report_infer *w,
 {
     struct sn_band_pick band;
     unsigned gaps =
-        sn_infer_gaps(w->model, l, w->spec->accel->name, w->load != NULL);
+        sn_infer_gaps(w->model, l, w->spec->accel->name,
+                      w->load != NULL || (w->disagg && w->disagg->rate > 0));
 
     sn_buf_printf(b, "\nhow far to trust it\n  output tokens/s/GPU    %.1f (",
                   tps_gpu);
@@ -43,7 +44,8 @@ static void trust_json(struct sn_json *j, const struct sn_report_infer *w,
     struct sn_band_pick band;
     bool have = sn_infer_band(w->model, w->spec->accel->name, &band);
     unsigned gaps =
-        sn_infer_gaps(w->model, l, w->spec->accel->name, w->load != NULL);
+        sn_infer_gaps(w->model, l, w->spec->accel->name,
+                      w->load != NULL || (w->disagg && w->disagg->rate > 0));
 
     sn_report_band_json(j, "band", have ? &band : NULL);
     if (have) {
@@ -87,6 +89,25 @@ static void head(const struct sn_report_infer *w, struct sn_buf *b)
                       wk->mtp, 100 * wk->accept);
 }
 
+static void limits_text(const struct sn_report_infer *w, double ttft,
+                        double tpot, struct sn_buf *b);
+
+/* The limits judged at the served percentile. */
+static void served_limits_text(const struct sn_report_infer *w,
+                               struct sn_buf *b)
+{
+    const struct sn_infer_served *s = w->served;
+
+    if (!(w->ttft_limit > 0) && !(w->tpot_limit > 0))
+        return;
+    sn_buf_printf(b, "\nlimits, judged at the served P%g (--slo-percentile)",
+                  s->at);
+    limits_text(w, s->ttft_at, s->tpot_at, b);
+    if (s->saturated)
+        sn_buf_printf(b, "  SATURATED: no limit holds while the queue "
+                         "grows\n");
+}
+
 /* Served under a load: the latency percentiles and the throughput. */
 static void served_text(const struct sn_report_infer *w, struct sn_buf *b)
 {
@@ -118,6 +139,7 @@ static void served_text(const struct sn_report_infer *w, struct sn_buf *b)
     if (s->saturated)
         sn_buf_printf(b, "  SATURATED: the replica serves fewer requests "
                          "than arrive; the queue grows without bound\n");
+    served_limits_text(w, b);
 }
 
 static void result_text(const struct sn_infer_result *r, struct sn_buf *b)
@@ -188,7 +210,7 @@ static void limits_text(const struct sn_report_infer *w, double ttft,
 
     if (!(lim[0] > 0) && !(lim[1] > 0))
         return;
-    sn_buf_printf(b, "\nlimits\n");
+    sn_buf_printf(b, w->served ? "\n" : "\nlimits\n");
     for (int i = 0; i < 2; i++) {
         if (!(lim[i] > 0))
             continue;
@@ -224,7 +246,14 @@ static void front_text(const struct sn_report_infer *w, struct sn_buf *b)
             snprintf(a, sizeof(a), "%.0f ms", 1e3 * w->ttft_limit);
         if (w->tpot_limit > 0)
             snprintf(b2, sizeof(b2), "%.1f ms", 1e3 * w->tpot_limit);
-        sn_buf_printf(b, "limits: TTFT %s, TPOT %s\n", a, b2);
+        sn_buf_printf(b, "limits: TTFT %s, TPOT %s", a, b2);
+        if (w->sserved)
+            sn_buf_printf(b,
+                          ", judged at the served P%g of the front's "
+                          "first %zu layouts (simulated in %.3f s)",
+                          w->percentile, w->sserved->simulated,
+                          w->sserved->seconds);
+        sn_buf_printf(b, "\n");
     }
     sn_table_init(&t, " ");
     for (size_t c = 0; cols[c]; c++)
@@ -253,7 +282,10 @@ static void front_text(const struct sn_report_infer *w, struct sn_buf *b)
     sn_table_release(&t);
     sn_buf_printf(b, "* on the front (no point has both more tokens/s per "
                      "GPU and per user)\n");
-    if (st->best < 0)
+    if (st->best < 0 && w->sserved)
+        sn_buf_printf(b, "no layout served meets the limits under the "
+                         "load\n");
+    else if (st->best < 0)
         sn_buf_printf(b, "no layout meets the limits\n");
     else
         trust_text(w, &w->points[st->best].layout,
@@ -324,6 +356,13 @@ static void disagg_text(const struct sn_report_infer *w, struct sn_buf *b)
                   d->requests_per_s, d->bound, d->output_tps_gpu,
                   d->prefill + d->decode, d->balanced_ratio,
                   1e3 * d->kv_transfer_s, 1e3 * d->d.ttft_s, 1e3 * d->d.tpot_s);
+    if (d->rate > 0)
+        sn_buf_printf(b,
+                      "  under %.3g requests/s  TTFT P%g %.1f ms: %.1f ms "
+                      "queued for a prefill instance (M/D/%d), the prefill "
+                      "and the KV transfer\n",
+                      d->rate, d->percentile, 1e3 * d->d.ttft_s,
+                      1e3 * d->prefill_wait_s, d->prefill_instances);
     trust_text(w, w->layout, d->output_tps_gpu, b);
     limits_text(w, d->d.ttft_s, d->d.tpot_s, b);
 }
@@ -344,7 +383,9 @@ void sn_report_infer_text(const struct sn_report_infer *w, struct sn_buf *out)
         /* a layout that does not fit has no figure to trust or limit */
         if (w->result->fits) {
             trust_text(w, w->layout, w->result->output_tps_gpu, out);
-            limits_text(w, w->result->ttft_s, w->result->tpot_s, out);
+            /* under a load the served percentile is judged instead */
+            if (!w->served)
+                limits_text(w, w->result->ttft_s, w->result->tpot_s, out);
         }
         served_text(w, out);
     }
@@ -465,6 +506,11 @@ static void disagg_json(const struct sn_report_infer *w, struct sn_json *j)
     sn_json_knum(j, "balanced_prefill_per_decode",
                  d->fits ? d->balanced_ratio : NAN);
     sn_json_knum(j, "kv_transfer_s", d->kv_transfer_s);
+    if (d->rate > 0) {
+        sn_json_knum(j, "rate", d->rate);
+        sn_json_knum(j, "slo_percentile", d->percentile);
+        sn_json_knum(j, "prefill_wait_s", d->prefill_wait_s);
+    }
     if (d->bound)
         sn_json_kstr(j, "bound", d->bound);
     sn_json_knum(j, "prefill_tokens_per_s_per_gpu",
@@ -497,6 +543,14 @@ static void served_json(const struct sn_report_infer *w, struct sn_json *j)
     sn_json_knum(j, "requests_per_s", s->requests_per_s);
     sn_json_knum(j, "mean_batch", s->mean_batch);
     sn_json_kbool(j, "saturated", s->saturated);
+    sn_json_knum(j, "slo_percentile", s->at);
+    sn_json_knum(j, "ttft_at_percentile_s", s->ttft_at);
+    sn_json_knum(j, "tpot_at_percentile_s", s->tpot_at);
+    if (w->ttft_limit > 0 || w->tpot_limit > 0)
+        sn_json_kbool(j, "meets_limits",
+                      !s->saturated &&
+                          !(w->ttft_limit > 0 && s->ttft_at > w->ttft_limit) &&
+                          !(w->tpot_limit > 0 && s->tpot_at > w->tpot_limit));
     sn_json_obj_end(j);
 }
 

@@ -1,4 +1,4 @@
 # --requests needs a load to simulate
 args: sim infer --model llama3-8b --requests 100
 exit: 2
-stderr-has: --requests and --seed need a load
+stderr-has: --requests, --seed and --slo-percentile need a load

@@ -1,0 +1,12 @@
+# serving rows as their sources state them (synthetic rows, marked illustrative): a prefix-cache hit in
+# the notes skips that share of prefill (the same row without one predicts 2732, with 50% 4432 tokens/s
+# per GPU); an MLPerf Server row with no slo of its own is predicted at the rules' TTFT and TPOT limits,
+# at P99, and served: the most Poisson requests/s whose served TTFT and TPOT meet them; a row with a
+# TTFT limit likewise, at P90; an MLPerf Offline llama2-70b row without an osl takes its dataset's mean output
+args: validate tests/fixtures/validation-serving/prefix-server.csv
+exit: 0
+stdout-has: 5000       2732  -45.4%  assumed kv fp8
+stdout-has: 5000       4432  -11.4%  assumed kv fp8 with the quantized weights, runtime TensorRT-LLM, prefix hit 50%: that share of prefill skipped
+stdout-has: MLPerf Server: TTFT 2 s, TPOT 200 ms at P99, kv fp8 with the quantized weights, runtime TensorRT-LLM, served at 10.7 req/s a replica, the most within the slo at P99
+stdout-has: 3000       2371  -21.0%  assumed kv fp8 with the quantized weights, runtime TensorRT-LLM, batch 226 per replica meets the slo, served at 12.4 req/s a replica, the most within the slo at P90
+stdout-has: osl: MLPerf OpenOrca's mean output, 294.45 tokens
