@@ -153,7 +153,13 @@ struct sn_infer_result {
     double output_tps;      /* replica output tokens/s with prefill
                                interleaved (aggregated serving) */
     double output_tps_gpu;
-    double output_tps_user; /* 1 / TPOT */
+    double output_tps_user;    /* 1 / TPOT */
+    bool kernels_extrapolated; /* a GEMM's rate is not from a measured
+                                  kernel-table row of the precision's
+                                  type (sn/kernels.h): no table of the
+                                  generation and type (the one
+                                  calibrated rate), or a shape outside
+                                  the measured range */
 };
 
 /* Whether a runtime (TensorRT-LLM, vLLM, SGLang) runs the layout, one

@@ -93,6 +93,9 @@ struct sn_sweep_infer {
     struct sn_sweep sweep;
     struct sn_infer_work work;
     struct sn_infer_limits limits;
+    /* a measured kernel table (`--kernels`) in place of the shipped
+     * ones, at every value; NULL: the shipped */
+    const struct sn_kernel_table *kernels;
 };
 
 /* One value of a serving sweep: the best layout and batch within the

@@ -17,6 +17,7 @@
 
 struct infer_opts {
     const char *spec, *model;
+    const char *kernels; /* --kernels FILE: a measured kernel table */
     enum sn_format format;
     long long gpus, tp, ep, pp, concurrency, batch, top, redundant;
     bool dp_attention, search, tbo;
@@ -105,6 +106,8 @@ static bool parse_other(int argc, char **argv, int *i, struct infer_opts *o,
         *rc = cli_parse_format(v, "text,table,json", &o->format) ? 2 : 0;
     else if ((v = cli_opt_value(argc, argv, i, "--model", NULL, rc)))
         o->model = v;
+    else if ((v = cli_opt_value(argc, argv, i, "--kernels", NULL, rc)))
+        o->kernels = v;
     else if (!strcmp(argv[*i], "--disaggregate") &&
              (*i + 1 >= argc || !strchr(argv[*i + 1], ':')))
         o->disagg_search = true; /* no P:D: the split is searched */
@@ -227,7 +230,8 @@ struct infer_run {
     struct sn_infer_layout l;
     struct sn_infer_work w;
     struct sn_infer_limits lim;
-    struct sn_infer_load load; /* per replica; zero: no load */
+    struct sn_infer_load load;       /* per replica; zero: no load */
+    struct sn_kernel_table *kernels; /* --kernels, or NULL */
     int gpus;
 };
 
@@ -288,6 +292,14 @@ static int setup(struct infer_run *x, int argc, char **argv)
                                x->gpus, total);
     if (sn_train_env_init(&x->env, &x->spec, &err))
         return cli_fail(&err);
+    /* a measured table replaces the generation's shipped one */
+    if (x->o.kernels) {
+        if (sn_kernels_load(x->o.kernels, &x->kernels, &err)) {
+            sn_error_prefix(&err, "--kernels");
+            return cli_fail(&err);
+        }
+        x->env.sys.kernels = x->kernels;
+    }
     cli_infer_req_work(&x->o.req, &x->w, &x->lim);
     x->w.runtime = x->o.runtime;
     x->w.cpu = x->o.cpu;
@@ -456,6 +468,7 @@ int sn_cli_sim_infer(int argc, char **argv)
     if (!ok)
         rc = SN_EXIT_CHECK;
 out:
+    sn_kernels_free(x.kernels);
     sn_train_env_release(&x.env);
     sn_spec_release(&x.spec);
     sn_buf_release(&out);

@@ -574,8 +574,7 @@ const struct sn_cmd sn_cmd_sim = {
     "sim",
     "coll|pairs|train|infer [SPEC] [options]",
     "predict pair bandwidth, collectives, training and serving on a design",
-    "Every sim command takes --set KEY=VALUE (repeated) to override a value\n"
-    "of SPEC by its dotted key, as spec check and plan do.\n"
+    "Every sim command takes --set KEY=VALUE (repeated), as plan does.\n"
     "\n"
     "sim coll [SPEC] [--op OP] [--ranks N | --group GROUP] [-b MIN] [-e MAX]\n"
     "         [-f FACTOR] [--dtype T] [--algo A] [--degrade LABEL=FRACTION]\n"
@@ -633,15 +632,15 @@ const struct sn_cmd sn_cmd_sim = {
     "          [--concurrency N | --batch N | --rate R] [--ttft T --tpot T]\n"
     "          [--slo-percentile P]\n"
     "          [--precision P --kv-precision P] [--mtp K --accept R]\n"
-    "          [--cuda-graphs S] [--max-tokens N]\n"
+    "          [--cuda-graphs S] [--max-tokens N] [--kernels F]\n"
     "          [--runtime R --host-cpu x86|grace] [--disaggregate P:D |\n"
     "          --search [--disaggregate] [--top K]] [--format table|json]\n"
-    "  Serving: memory, TTFT, TPOT, tokens/s per GPU and per user.\n"
-    "  Layouts as runtimes run them (docs/model.md); limits hold with\n"
-    "  or without --search (broken: exit 1); under --rate or\n"
-    "  --concurrency at the served P90 (--slo-percentile). --tbo, --mtp,\n"
-    "  --rate: docs/model.md. --search: the front; --disaggregate: the\n"
-    "  P:D split, searched with --search (and queued under --rate).\n"
+    "  Serving: memory, TTFT, TPOT, tokens/s per GPU and user.\n"
+    "  Layouts as runtimes run them; limits hold with or without\n"
+    "  --search (broken: exit 1), under a load at the served P90\n"
+    "  (--slo-percentile). --tbo, --mtp, --rate, --kernels:\n"
+    "  docs/model.md. --search: the front; --disaggregate: the P:D\n"
+    "  split, searched with --search (queued under --rate).\n"
     "\n"
     "SPEC defaults to the built-in design. JSON: " SN_SCHEMA_COLL
     ",\n" SN_SCHEMA_PAIRS ", " SN_SCHEMA_TRAIN ", " SN_SCHEMA_TRAIN_SEARCH

@@ -22,6 +22,7 @@ struct sweep_opts {
     int dtype;
     bool dtype_given;
     bool infer;               /* --infer: a serving sweep */
+    const char *kernels;      /* --kernels FILE: its kernel table */
     struct cli_infer_req req; /* its requests and limits */
 };
 
@@ -36,6 +37,9 @@ static int check_mode(const struct sweep_opts *o)
         return cli_usage_error("sweep --infer: --gbs, --seq and --dtype are "
                                "training's; a serving sweep takes --isl, "
                                "--osl and --precision");
+    if (!o->infer && o->kernels)
+        return cli_usage_error("sweep: --kernels rates the serving "
+                               "search's GEMMs: add --infer");
     if (!o->infer && o->req.given)
         return cli_usage_error("sweep: --isl, --osl, --mtp, --precision, "
                                "--kv-precision, --ttft and --tpot are "
@@ -61,8 +65,8 @@ static int parse(int argc, char **argv, struct sweep_opts *o)
             continue;
         }
         static const char *const with_value[] = {
-            "--set", "--model", "--output", "--format", "--gpus",
-            "--gbs", "--seq",   "--dtype",  NULL,
+            "--set", "--model", "--output", "--format",  "--gpus",
+            "--gbs", "--seq",   "--dtype",  "--kernels", NULL,
         };
         for (size_t k = 0; with_value[k] && !name; k++) {
             size_t n = strlen(with_value[k]);
@@ -95,6 +99,8 @@ static int parse(int argc, char **argv, struct sweep_opts *o)
             o->model = v;
         } else if (!strcmp(name, "--output")) {
             o->output = v;
+        } else if (!strcmp(name, "--kernels")) {
+            o->kernels = v;
         } else if (!strcmp(name, "--format")) {
             if (cli_parse_format(v, "text,table,json", &o->format))
                 return SN_EXIT_USAGE;
@@ -250,11 +256,19 @@ static int run_infer(const struct sweep_opts *o, const struct sn_sweep *s,
 {
     struct sn_sweep_infer si = {.sweep = *s};
     struct sn_sweep_infer_point *pts = sn_xcalloc(s->nvalues, sizeof(*pts));
+    struct sn_kernel_table *kernels = NULL;
     struct sn_error err;
     size_t ok = 0;
     int rc = SN_EXIT_OK;
 
     cli_infer_req_work(&o->req, &si.work, &si.limits);
+    /* a measured kernel table in place of the shipped ones */
+    if (o->kernels && sn_kernels_load(o->kernels, &kernels, &err)) {
+        sn_error_prefix(&err, "--kernels");
+        rc = cli_fail(&err);
+        goto out;
+    }
+    si.kernels = kernels;
     if (sn_sweep_infer_run(&si, pts, &err)) {
         rc = cli_fail(&err);
         goto out;
@@ -273,6 +287,7 @@ static int run_infer(const struct sweep_opts *o, const struct sn_sweep *s,
     else
         sn_report_sweep_infer_text(&si, pts, s->nvalues, out);
 out:
+    sn_kernels_free(kernels);
     free(pts);
     return rc;
 }
@@ -327,7 +342,7 @@ const struct sn_cmd sn_cmd_sweep = {
     "[--gpus N] [--gbs N] "
     "[--seq N] [--dtype bf16|fp16|fp8] [--infer [--isl N --osl N] "
     "[--precision bf16|fp8|fp4 --kv-precision fp8|bf16] [--ttft T] "
-    "[--tpot T]] [--format table|json] [--output FILE]",
+    "[--tpot T] [--kernels FILE]] [--format table|json] [--output FILE]",
     "re-plan and re-predict a design over the values of one parameter",
     "For every value of KEY (a dotted spec key, as 'spec check --set'),\n"
     "the design is re-validated, re-built and re-planned, and training is\n"
@@ -354,7 +369,8 @@ const struct sn_cmd sn_cmd_sweep = {
     "sizes, with its --isl, --osl, --mtp, --precision and --kv-precision)\n"
     "finds the most output tokens/s per accelerator within --ttft and\n"
     "--tpot, on one scale-up domain (replicated over the others) or on\n"
-    "--gpus N. A value where the weights do not fit or nothing meets the\n"
+    "--gpus N; --kernels FILE rates its GEMMs by a measured kernel table\n"
+    "(sim infer's). A value where the weights do not fit or nothing meets the\n"
     "limits is a row that says so; the sweet spot is the most tokens/s per\n"
     "accelerator, values within 1% of it counting as equal, won by the\n"
     "smallest domain. Exit 1 when no value meets the limits. Example:\n"

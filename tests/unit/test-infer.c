@@ -4,6 +4,8 @@
  * public set of measured serving runs
  * (tests/fixtures/validation/inference-public.csv, a copy of the
  * project's set with each row's source). */
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "harness.h"
@@ -1022,6 +1024,68 @@ static void test_infer_disagg_ttft_grows_with_rate(void)
         CHECK(d.d.ttft_s <= lim.ttft);
 }
 
+/* A kernel table of one GEMM row and one grouped row, FP8, both
+ * compute-bound on the H100 (M N K 4,096: 2,048 FLOPs a byte, above its
+ * 591): every shape gets that row's rate. */
+static struct sn_kernel_table *one_row_table(double gemm_tf, double grouped_tf)
+{
+    char text[256];
+    struct sn_kernel_table *t = NULL;
+    struct sn_error err;
+    int n = snprintf(text, sizeof(text),
+                     "kind,dtype,m,n,k,tflops\n"
+                     "gemm,fp8,4096,4096,4096,%g\n"
+                     "grouped,fp8,4096,4096,4096,%g\n",
+                     gemm_tf, grouped_tf);
+
+    if (sn_kernels_parse("t.csv", text, (size_t)n, &t, &err) != SN_OK) {
+        printf("  %s\n", err.msg);
+        abort();
+    }
+    return t;
+}
+
+static void test_infer_kernel_table_times_the_expert_gemms(void)
+{
+    /* Qwen3-30B-A3B on one H100, FP8, a prompt of 8,192 tokens alone:
+     * 8,192 x 8 / 128 = 512 rows for each expert, two grouped GEMMs a
+     * layer (gate-up 2 x 768 by 2,048, down 2,048 by 768). Halving the
+     * grouped rate adds exactly the experts' time at the first rate:
+     * 48 layers x 128 experts x 2 x 512 x 3 x 768 x 2,048 FLOPs over
+     * rate x 0.86 (the sustained-load factor), the prefill being
+     * compute-bound at 100 TFLOP/s. */
+    const struct sn_model_info *m = preset("qwen3-30b-a3b");
+    struct sn_train_system s = fake_sys();
+    struct sn_infer_layout l = {.tp = 1, .ep = 1, .pp = 1, .batch = 1};
+    struct sn_infer_work w = {
+        .isl = 8192, .osl = 16, .precision = SN_DTYPE_FP8, .kv = SN_DTYPE_FP8};
+    struct sn_kernel_table *a = one_row_table(100, 100);
+    struct sn_kernel_table *b = one_row_table(100, 50);
+    struct sn_infer_result ra, rb, rs;
+    struct sn_error err;
+    double expert = 48.0 * 128 * 2 * 512 * 3 * 768 * 2048 / (100e12 * 0.86);
+
+    s.kernels = a;
+    REQUIRE(sn_infer_predict(m, &s, &l, &w, &ra, &err) == SN_OK);
+    s.kernels = b;
+    REQUIRE(sn_infer_predict(m, &s, &l, &w, &rb, &err) == SN_OK);
+    CHECK_NEAR(rb.ttft_s - ra.ttft_s, expert, 1e-9);
+    /* the router (N 128) and the LM head of one prompt (M 1) lie
+     * outside the rows: flagged */
+    CHECK(ra.kernels_extrapolated);
+    /* the shipped Hopper table gives another answer than the loaded */
+    s.kernels = NULL;
+    REQUIRE(sn_infer_predict(m, &s, &l, &w, &rs, &err) == SN_OK);
+    CHECK(fabs(rs.ttft_s - ra.ttft_s) > 0.01 * ra.ttft_s);
+    /* a precision without a table (BF16 on Hopper) keeps the one rate,
+     * flagged extrapolated */
+    w.precision = SN_DTYPE_BF16;
+    REQUIRE(sn_infer_predict(m, &s, &l, &w, &rs, &err) == SN_OK);
+    CHECK(rs.kernels_extrapolated);
+    sn_kernels_free(a);
+    sn_kernels_free(b);
+}
+
 static const struct sn_test cases[] = {
     T(test_infer_graph_padding_and_bench_budget),
     T(test_infer_search_served_tighter_limit_serves_no_more),
@@ -1051,6 +1115,7 @@ static const struct sn_test cases[] = {
     T(test_infer_served_low_load_is_md1),
     T(test_infer_served_closed_loop_matches_the_batch),
     T(test_infer_served_dp_ranks_wait_for_a_prompt),
+    T(test_infer_kernel_table_times_the_expert_gemms),
 };
 
 SN_TEST_MAIN(cases)

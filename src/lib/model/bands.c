@@ -10,13 +10,13 @@
 #include "sn/validate.h"
 
 const struct sn_band sn_bands[] = {
-    {"infer", "all serving", 25, 5, 0.5033, 0.8707, 1.1054},
-    {"infer/large", "large", 15, 5, 0.7778, 0.9301, 1.1054},
-    {"infer/large/blackwell", "large Blackwell", 8, 4, 0.6512, 0.8259, 0.9452},
-    {"infer/large/hopper", "large Hopper", 7, 3, 0.9214, 0.9904, 1.2533},
-    {"infer/small", "small", 10, 1, 0.4680, 0.7816, 0.9778},
-    {"infer/small/blackwell", "small Blackwell", 5, 1, 0.5033, 0.6175, 1.0662},
-    {"infer/small/hopper", "small Hopper", 5, 1, 0.5763, 0.8104, 0.8810},
+    {"infer", "all serving", 25, 5, 0.6053, 1.0793, 1.5247},
+    {"infer/large", "large", 15, 5, 0.9378, 1.0844, 1.5247},
+    {"infer/large/blackwell", "large Blackwell", 8, 4, 0.7884, 1.0671, 1.5943},
+    {"infer/large/hopper", "large Hopper", 7, 3, 1.0558, 1.2286, 1.4494},
+    {"infer/small", "small", 10, 1, 0.5635, 0.9444, 1.2794},
+    {"infer/small/blackwell", "small Blackwell", 5, 1, 0.6053, 1.1294, 1.5329},
+    {"infer/small/hopper", "small Hopper", 5, 1, 0.6528, 0.8925, 1.0544},
     {"train", "all training", 106, 9, 0.7087, 0.9498, 1.0414},
     {"train/dense", "dense", 94, 4, 0.8049, 0.9498, 1.0386},
     {"train/dense/ampere", "dense Ampere", 85, 3, 0.7893, 0.9504, 1.0384},

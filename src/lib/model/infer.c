@@ -3,9 +3,11 @@
  * parts, TTFT, TPOT and tokens/s. The search and disaggregation are in
  * infer-search.c; docs/model.md ("Inference") has the formulas. */
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "infer-int.h"
+#include "train-int.h"
 
 /* TensorRT-LLM's defaults (tensorrt_llm BuildConfig and KvCacheConfig):
  * max_batch_size 2048, max_num_tokens 8192 (tokens of one forward pass,
@@ -42,6 +44,10 @@ struct shape {
     double shared;       /* all shared experts of a layer */
     double router;
     double experts, topk;
+    /* the GEMMs' widths, for their shapes: attention's output projection
+     * (parameters), matrices of an MLP (3 gated), the dense MLP's, one
+     * routed expert's and the shared experts' (all of a layer) FFN */
+    double attn_out, mats, f_dense, f_expert, f_shared;
     double kv_split_max; /* KV heads TP can split them by (1 for MLA) */
     double heads;
     int layers, nmoe, ndense;
@@ -84,6 +90,7 @@ static void shape_init(const struct sn_model_info *m, struct shape *s)
         double kv = h * (m->kv_lora_rank + m->qk_rope_head_dim) +
                     m->kv_lora_rank * a * (m->qk_nope_head_dim + m->v_head_dim);
         s->attn = q + kv + a * m->v_head_dim * h;
+        s->attn_out = a * m->v_head_dim * h;
         s->core_prefill = 2 * a * (qk + m->v_head_dim);
         /* absorbed (DeepSeek's FlashMLA decode): scores against the
          * latent and RoPE key, values from the latent */
@@ -92,6 +99,7 @@ static void shape_init(const struct sn_model_info *m, struct shape *s)
         s->kv_split_max = 1;
     } else {
         s->attn = h * (a + 2 * k) * hd + a * hd * h;
+        s->attn_out = a * hd * h;
         s->core_prefill = s->core_decode = 4 * a * hd;
         s->kv_split_max = k;
     }
@@ -101,6 +109,8 @@ static void shape_init(const struct sn_model_info *m, struct shape *s)
         s->topk = m->topk > 0 ? m->topk : 1;
         s->expert = mats * h * m->ffn;
         s->shared = m->shared_experts * mats * h * fs;
+        s->f_expert = m->ffn;
+        s->f_shared = m->shared_experts * fs;
         s->router = h * m->experts;
         f_dense = m->dense_ffn > 0 ? m->dense_ffn
                                    : m->ffn * (s->topk + m->shared_experts);
@@ -108,6 +118,8 @@ static void shape_init(const struct sn_model_info *m, struct shape *s)
         f_dense = m->ffn;
     }
     s->dense = mats * h * f_dense;
+    s->mats = mats;
+    s->f_dense = f_dense;
 }
 
 /* Layers at full attention and with a sliding window. */
@@ -212,6 +224,15 @@ struct run {
     double kv_split;  /* ways TP splits a sequence's KV cache */
     double stage;     /* share of the layers on a stage */
     bool pad;         /* decode batches padded to their CUDA graph */
+    /* the kernel table (sn/kernels.h) that rates the GEMMs by shape: the
+     * loaded one (`--kernels`) or the generation's shipped one when it
+     * has rows of the precision's type (kdt), a loaded one of another
+     * type at its own rates (other_type); NULL: every GEMM at `rate` */
+    const struct sn_kernel_table *tab;
+    enum sn_kernel_dtype kdt;
+    bool other_type;
+    uint64_t tab_key;   /* the table's contents, for the cache */
+    bool *extrapolated; /* set when a GEMM's rate is not a measured row's */
     struct sn_error *err;
 };
 
@@ -277,6 +298,193 @@ static double graph_batch(const struct sn_infer_work *w, double n)
     return n;
 }
 
+/* ---- GEMMs by shape (sn/kernels.h) ----------------------------------------
+ * The training model's kernel tables (train-time.c): a GEMM's FLOP/s by
+ * its shape M x N x K, a grouped (MoE expert) GEMM's by the rows each
+ * expert gets, rounded up to whole 128-row tiles as train-time.c's
+ * grouped_gemm rounds them [E]. docs/model.md ("Serving GEMMs by
+ * shape"). */
+
+/* Kernel-table answers by shape: a search asks for the same shapes for
+ * many layouts and batches (train-time.c caches them the same way).
+ * Direct-mapped, one cache a thread; a miss recomputes. */
+struct kslot {
+    double m, n, k, flops;
+    uint64_t tab; /* the table's contents (run.tab_key) */
+    uint8_t kind, dtype, fit, used;
+};
+
+#define KSLOTS 1024
+
+static _Thread_local struct kslot kcache[KSLOTS];
+
+/* The table rows' contents as a key: a table freed and another loaded at
+ * the same address never answers from the other's slots. */
+static uint64_t table_key(const struct sn_kernel_table *t)
+{
+    uint64_t h = 0x6b;
+
+    for (size_t i = 0; t && i < t->npoints; i++) {
+        const struct sn_kernel_point *p = &t->points[i];
+        double v[5] = {p->m, p->n, p->k, p->flops,
+                       (double)(p->kind * SN_KDT_COUNT + p->dtype)};
+        h = sn_hash64(v, sizeof(v), h);
+    }
+    return h;
+}
+
+/* The rows of a table that measure a compute rate. A row whose
+ * arithmetic intensity (FLOPs per byte of its inputs and BF16 output)
+ * is below the ridge point (peak FLOP/s over HBM bytes/s) of the
+ * accelerator that measured it ran memory-bound there: its FLOP/s is
+ * that accelerator's bandwidth, not a GEMM rate, and interpolated in log
+ * M it would drag mid-size GEMMs (M 256-2,048) towards it. The serving
+ * model reads the weights at the target's own bandwidth (the floor in
+ * stage_pass), so only the compute-bound rows rate the GEMMs. The
+ * shipped Hopper rows were measured on H800: 1,979 dense FP8 TFLOP/s,
+ * 3.35 TB/s of HBM3 (NVIDIA H800 SXM5 datasheet, the H100 SXM5's
+ * figures), a ridge of 591 FLOPs a byte: DeepGEMM's M 64 and 128 rows and
+ * its 256-row masked grouped rows fall below it. A loaded table is the
+ * target's own: its ridge is the target's. One view a thread, rebuilt
+ * when the table or the ridge changes. */
+static _Thread_local struct {
+    uint64_t key;
+    double ridge;
+    struct sn_kernel_point *p;
+    size_t cap;
+    struct sn_kernel_table t;
+} compute_rows;
+
+#define H800_FP8_FLOPS 1979e12 /* NVIDIA H800 SXM5 datasheet, dense */
+#define H800_HBM_BW 3.35e12    /* bytes/s, the same datasheet */
+
+static double dtype_bytes(enum sn_kernel_dtype d)
+{
+    static const double b[SN_KDT_COUNT] = {2, 2, 1, 0.5 + 1.0 / 16, 4};
+    return d < SN_KDT_COUNT ? b[d] : 2;
+}
+
+static const struct sn_kernel_table *
+compute_view(const struct sn_kernel_table *t, uint64_t key, double ridge)
+{
+    size_t n = 0;
+
+    if (compute_rows.t.points && compute_rows.key == key &&
+        compute_rows.ridge == ridge)
+        return &compute_rows.t;
+    if (compute_rows.cap < t->npoints) {
+        compute_rows.cap = t->npoints;
+        compute_rows.p =
+            sn_xrealloc(compute_rows.p, t->npoints * sizeof(*compute_rows.p));
+    }
+    for (size_t i = 0; i < t->npoints; i++) {
+        const struct sn_kernel_point *p = &t->points[i];
+        double bytes = dtype_bytes(p->dtype) * (p->m * p->k + p->k * p->n) +
+                       2 * p->m * p->n;
+        if (2 * p->m * p->n * p->k / bytes >= ridge)
+            compute_rows.p[n++] = *p;
+    }
+    compute_rows.key = key;
+    compute_rows.ridge = ridge;
+    compute_rows.t =
+        (struct sn_kernel_table){t->generation, compute_rows.p, n, false};
+    return &compute_rows.t;
+}
+
+/* sn_kernels_flops through the cache. */
+static double table_flops(const struct run *x, enum sn_kernel_kind kind,
+                          double M, double N, double K, enum sn_kernel_fit *fit)
+{
+    uint64_t key[5];
+    struct kslot *s;
+    double f;
+
+    memcpy(&key[0], &M, sizeof(M));
+    memcpy(&key[1], &N, sizeof(N));
+    memcpy(&key[2], &K, sizeof(K));
+    key[3] = (uint64_t)kind << 8 | (uint64_t)x->kdt;
+    key[4] = x->tab_key;
+    s = &kcache[sn_hash64(key, sizeof(key), 0x69) % KSLOTS];
+    if (s->used && s->m == M && s->n == N && s->k == K &&
+        s->tab == x->tab_key && s->kind == kind && s->dtype == x->kdt) {
+        *fit = (enum sn_kernel_fit)s->fit;
+        return s->flops;
+    }
+    f = sn_kernels_flops(x->tab, kind, x->kdt, M, N, K, fit);
+    *s = (struct kslot){
+        M, N, K, f, x->tab_key, (uint8_t)kind, (uint8_t)x->kdt, (uint8_t)*fit,
+        1};
+    return f;
+}
+
+/* Seconds of `groups` GEMMs of M x K times K x N (one grouped kernel,
+ * M the rows of each expert, or one GEMM): the table's FLOP/s at the
+ * shape times the sustained-load factor (train-time.c's), or the
+ * precision's one rate where the table has no row of the kind and type
+ * (flagged extrapolated). */
+static double shaped(const struct run *x, enum sn_kernel_kind kind,
+                     double groups, double M, double N, double K)
+{
+    enum sn_kernel_fit fit;
+    double f;
+
+    if (!(groups > 0) || !(M > 0) || !(N > 0) || !(K > 0))
+        return 0;
+    if (kind == SN_KERNEL_GROUPED)
+        M = ceil(M / 128) * 128; /* whole tiles of rows an expert */
+    f = table_flops(x, kind, M, N, K, &fit);
+    if (fit == SN_KFIT_NONE && kind == SN_KERNEL_GROUPED)
+        f = table_flops(x, SN_KERNEL_GEMM, M, N, K, &fit);
+    if (fit != SN_KFIT_MEASURED || x->other_type)
+        *x->extrapolated = true;
+    if (fit == SN_KFIT_NONE || !(f > 0))
+        return groups * 2 * M * N * K / x->rate;
+    return groups * 2 * M * N * K / (f * SN__SUSTAINED);
+}
+
+/* The GEMM time of one pass through a stage on one accelerator, GEMM by
+ * GEMM at its shape. Attention and the dense parts: under attention DP
+ * each rank's tokens / tp at whole widths, else every token at widths
+ * split tp ways; the attention block as its input projections (K the
+ * hidden size: MLA's low-rank down and up projections as one GEMM of
+ * their parameters [E]) and its output projection. The routed experts:
+ * grouped, each expert hit getting tokens x topk / experts hit rows
+ * (tokens: the whole pass's, which the EP group's ranks route to one
+ * another), N and K split by the expert TP. The LM head on the prompts'
+ * last tokens at prefill, every token at decode, split over the
+ * vocabulary. */
+static double gemm_shaped(const struct run *x, double tokens, double seqs,
+                          bool prefill)
+{
+    const struct shape *s = &x->s;
+    const struct sn_infer_layout *l = x->l;
+    double layers = s->layers * x->stage, moe = s->nmoe * x->stage;
+    double dense = s->ndense * x->stage, h = s->h, up = s->mats - 1;
+    double M = l->dp_attention ? tokens / l->tp : tokens;
+    double split = l->dp_attention ? 1 : l->tp;
+    double t = 0;
+
+    t += layers * (shaped(x, SN_KERNEL_GEMM, 1, M,
+                          (s->attn - s->attn_out) / h / split, h) +
+                   shaped(x, SN_KERNEL_GEMM, 1, M, h, s->attn_out / h / split));
+    t += dense * (shaped(x, SN_KERNEL_GEMM, 1, M, up * s->f_dense / split, h) +
+                  shaped(x, SN_KERNEL_GEMM, 1, M, h, s->f_dense / split));
+    if (moe > 0) {
+        double hit = sn_infer_experts_hit(s->experts, s->topk, tokens);
+        double rows = hit > 0 ? tokens * s->topk / hit : 0;
+        t += moe * shaped(x, SN_KERNEL_GEMM, 1, M, s->experts / split, h);
+        t += moe *
+             (shaped(x, SN_KERNEL_GEMM, 1, M, up * s->f_shared / split, h) +
+              shaped(x, SN_KERNEL_GEMM, 1, M, h, s->f_shared / split));
+        t += moe * (shaped(x, SN_KERNEL_GROUPED, hit / l->ep, rows,
+                           up * s->f_expert / x->etp, h) +
+                    shaped(x, SN_KERNEL_GROUPED, hit / l->ep, rows, h,
+                           s->f_expert / x->etp));
+    }
+    t += shaped(x, SN_KERNEL_GEMM, 1, prefill ? seqs : tokens, s->v / l->tp, h);
+    return t;
+}
+
 /* One pass of `tokens` new tokens (seqs sequences, `ctx` context each at
  * decode; prompts of ctx tokens at prefill) through one pipeline stage on
  * one accelerator: its time by part. */
@@ -290,7 +498,7 @@ static int stage_pass(const struct run *x, double tokens, double seqs,
     /* attention DP: whole sequences to a rank, the busiest holding
      * ceil(seqs / tp) of them (one prompt runs on one rank) */
     double seqs_gpu = l->dp_attention ? ceil(seqs / l->tp) : seqs;
-    double act, gemm, attn, kv, wread, t, bpe;
+    double act, gemm, gemm_t, attn, kv, wread, t, bpe;
     int rc;
 
     memset(part, 0, sizeof(double) * SN_INFER_PART_COUNT);
@@ -316,7 +524,16 @@ static int stage_pass(const struct run *x, double tokens, double seqs,
     wread = stage_weights(x, tokens, true);
     part[SN_INFER_WEIGHTS] = wread / x->bw;
     part[SN_INFER_KV] = kv / x->bw;
-    part[SN_INFER_COMPUTE] = fmax(0, gemm / x->rate - part[SN_INFER_WEIGHTS]) +
+    /* the GEMMs by shape where a kernel table has the precision's rows,
+     * else at the one rate; either way no faster than their weights
+     * are read (the floor: small M is memory-bound) */
+    if (x->tab) {
+        gemm_t = gemm_shaped(x, tokens, seqs, prefill);
+    } else {
+        gemm_t = gemm / x->rate;
+        *x->extrapolated = true;
+    }
+    part[SN_INFER_COMPUTE] = fmax(0, gemm_t - part[SN_INFER_WEIGHTS]) +
                              fmax(0, attn / x->attn_rate - part[SN_INFER_KV]);
     part[SN_INFER_KERNELS] =
         x->sys->calib.kernel_time *
@@ -434,10 +651,55 @@ static double accepted(int k, double a)
     return e;
 }
 
+/* The kernel table for the work's GEMMs, as train-time.c's pick_table
+ * picks the nominal one: the loaded table, or the generation's shipped
+ * one, when it has rows of the precision's type; a loaded table of
+ * another type (`bench kernels` on a CPU measures fp32) at its own
+ * rates, flagged; else none (INT8 has no table type). */
+static void pick_table(struct run *x)
+{
+    static const enum sn_kernel_dtype kdt[SN_DTYPE_COUNT] = {
+        SN_KDT_BF16, SN_KDT_FP16, SN_KDT_FP8, SN_KDT_FP4, SN_KDT_COUNT};
+    const struct sn_kernel_table *own =
+        x->sys->kernels ? x->sys->kernels
+                        : sn_kernels_shipped(x->sys->accel, NULL);
+    enum sn_kernel_dtype want = kdt[x->w->precision];
+
+    x->tab = NULL;
+    x->kdt = want;
+    x->other_type = false;
+    for (size_t i = 0; own && want != SN_KDT_COUNT && i < own->npoints; i++)
+        if (own->points[i].dtype == want) {
+            x->tab = own;
+            break;
+        }
+    if (!x->tab && x->sys->kernels && x->sys->kernels->npoints > 0) {
+        x->tab = x->sys->kernels;
+        x->kdt = x->sys->kernels->points[0].dtype;
+        x->other_type = true;
+    }
+    x->tab_key = x->tab ? table_key(x->tab) : 0;
+    if (x->tab && !x->other_type) {
+        /* the measuring GPU's ridge: a loaded table's is the target's
+         * own; shipped rows that carry their GPU's peak were measured
+         * on the generation they scale to (B200 for Blackwell), whose
+         * ridge is the target's peak over its HBM; DeepGEMM's absolute
+         * rows are the H800's */
+        bool scaled = sn_kernels_peak(x->tab, SN_KERNEL_GEMM, want) > 0;
+        double ridge =
+            x->sys->kernels || scaled
+                ? sn_train_peak(x->sys, x->w->precision) / x->sys->hbm_bw
+                : H800_FP8_FLOPS / H800_HBM_BW;
+        x->tab = compute_view(x->tab, x->tab_key, ridge);
+        x->tab_key = sn_hash64(&ridge, sizeof(ridge), x->tab_key);
+    }
+}
+
 static void run_init(struct run *x, const struct sn_model_info *m,
                      const struct sn_train_system *sys,
                      const struct sn_infer_layout *l,
-                     const struct sn_infer_work *w, struct sn_error *err)
+                     const struct sn_infer_work *w, bool *extrapolated,
+                     struct sn_error *err)
 {
     const struct sn_train_calib *k = &sys->calib;
 
@@ -459,6 +721,9 @@ static void run_init(struct run *x, const struct sn_model_info *m,
     x->rep = l->dp_attention ? 1 : l->tp;
     x->kv_split = l->dp_attention ? 1 : fmin(l->tp, x->s.kv_split_max);
     x->stage = 1.0 / l->pp;
+    x->extrapolated = extrapolated;
+    *extrapolated = false;
+    pick_table(x);
 }
 
 /* Tokens of one forward pass per attention rank. trtllm-bench's rule
@@ -560,7 +825,7 @@ int sn_infer_predict(const struct sn_model_info *m,
         rc = sn__infer_check_work(w, err);
     if (rc)
         return rc;
-    run_init(&x, m, sys, l, w, err);
+    run_init(&x, m, sys, l, w, &r->kernels_extrapolated, err);
     r->gpus = gpus;
     memory(&x, r);
     r->batch = l->batch > 0 ? l->batch : r->max_batch;
@@ -631,6 +896,7 @@ int sn__infer_costs(const struct sn_model_info *m,
     struct run x;
     struct sn_infer_result r;
     double part[SN_INFER_PART_COUNT], ctx, one = 0;
+    bool extrapolated;
     int rc;
 
     memset(c, 0, sizeof(*c));
@@ -639,7 +905,7 @@ int sn__infer_costs(const struct sn_model_info *m,
         rc = sn__infer_check_work(w, err);
     if (rc)
         return rc;
-    run_init(&x, m, sys, l, w, err);
+    run_init(&x, m, sys, l, w, &extrapolated, err);
     memset(&r, 0, sizeof(r));
     memory(&x, &r);
     c->gpus = l->tp * l->pp;

@@ -152,6 +152,8 @@ static void one(const struct sn_sweep_infer *si, struct sn_sweep_infer_point *p)
         p->ok = false;
         goto out;
     }
+    if (si->kernels)
+        d.env.sys.kernels = si->kernels;
     point_search(si, &d.env.sys, d.spec.accel->name, p);
 out:
     sn__sweep_design_close(&d);

@@ -199,6 +199,13 @@ static void result_text(const struct sn_infer_result *r, struct sn_buf *b)
                   1e3 * r->ttft_s, 1e3 * r->tpot_s, r->output_tps_user,
                   r->output_tps, r->output_tps_gpu, r->decode_tps_gpu,
                   r->prefill_tps_gpu);
+    /* whether every GEMM's rate came from a measured kernel table
+     * (sn/kernels.h), as the training report says it */
+    sn_buf_printf(b, "  GEMM rates             %s\n",
+                  r->kernels_extrapolated
+                      ? "extrapolated (a shape or type outside the "
+                        "measured kernel tables)"
+                      : "from measured kernel tables");
 }
 
 /* Each limit given: met, or by how much it is broken. */
@@ -438,6 +445,7 @@ void sn_report_infer_result_json(struct sn_json *j,
                  r->fits ? r->decode_tps_gpu : NAN);
     sn_json_knum(j, "prefill_tokens_per_s_per_gpu",
                  r->fits ? r->prefill_tps_gpu : NAN);
+    sn_json_kbool(j, "kernels_extrapolated", r->kernels_extrapolated);
     sn_json_key(j, "decode_step");
     sn_json_obj_begin(j);
     for (int p = 0; p < SN_INFER_PART_COUNT; p++)

@@ -5,8 +5,8 @@
 # TTFT limit likewise, at P90; an MLPerf Offline llama2-70b row without an osl takes its dataset's mean output
 args: validate tests/fixtures/validation-serving/prefix-server.csv
 exit: 0
-stdout-has: 5000       2732  -45.4%  assumed kv fp8
-stdout-has: 5000       4432  -11.4%  assumed kv fp8 with the quantized weights, runtime TensorRT-LLM, prefix hit 50%: that share of prefill skipped
-stdout-has: MLPerf Server: TTFT 2 s, TPOT 200 ms at P99, kv fp8 with the quantized weights, runtime TensorRT-LLM, served at 10.7 req/s a replica, the most within the slo at P99
-stdout-has: 3000       2371  -21.0%  assumed kv fp8 with the quantized weights, runtime TensorRT-LLM, batch 226 per replica meets the slo, served at 12.4 req/s a replica, the most within the slo at P90
+stdout-has: 5000       2405  -51.9%  assumed kv fp8
+stdout-has: 5000       3958  -20.8%  assumed kv fp8 with the quantized weights, runtime TensorRT-LLM, prefix hit 50%: that share of prefill skipped
+stdout-has: MLPerf Server: TTFT 2 s, TPOT 200 ms at P99, kv fp8 with the quantized weights, runtime TensorRT-LLM, served at 9.24 req/s a replica, the most within the slo at P99
+stdout-has: 3000       2031  -32.3%  assumed kv fp8 with the quantized weights, runtime TensorRT-LLM, batch 214 per replica meets the slo, served at 10.6 req/s a replica, the most within the slo at P90
 stdout-has: osl: MLPerf OpenOrca's mean output, 294.45 tokens
