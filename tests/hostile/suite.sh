@@ -676,6 +676,155 @@ p agent-disk-full-event-kept 0 '' 'mkdir -p $T/r/dev $T/d && : >$T/r/dev/kmsg' \
    kill \$a; wait \$a; r=\$?; $SN events list --db $T/d/e.db --format json >$T/ev.json; exit \$r"' \
   'grep -q "^supernode_rules_events_pending 1" $T/full.prom && grep -q "^supernode_rules_events_pending 0" $T/room.prom && [[ $(jq "[.events[] | select(.rule == \"gpu_xid\")] | length" $T/ev.json) == 1 ]]'
 
+# ---- 12. one hostile name through every other output ---------------------------
+# the hostile name of section 10 (and strings as hostile as each input
+# admits) through report, export, sim, sweep, validate, runs, baseline,
+# events, doctor, the agent's metrics and catalog; each output read back
+# by its parser, and a text output keeps one line per line: no "- alert"
+# line of its own, no terminal escape, valid UTF-8
+EVIL_NAME='"evil\\" -- n99 [label=\\"pwn\\"]; x=\\"<plaintext>\&amp;%s%n\\\\ \\n- alert: Injected\\x01\\e[31m\\u2028end'"'"' ]]>"'
+# the same for a JSON string (jq), within the store's 63 characters
+EVIL_JSON='e\" <p>&a;%s\\ \n- alert: Injected\u0001\u001b[31m\u2028x'"'"' ]]>'
+export EVIL_NAME EVIL_JSON
+# SRC under the hostile name at OUT
+evil_named() {
+    sed "s/^name: .*/name: $EVIL_NAME/" "$1" >"$2"
+    grep -q '^name: "evil' "$2"
+}
+# one text output: no injected line, no escape, valid UTF-8
+oneline() { utf8 "$1" && noesc "$1" && ! grep -q '^- alert' "$1"; }
+# DeepSeek-V3 as a model file whose free text is hostile (a model file's
+# display and source must be printable: no control byte gets in)
+evil_model() {
+    sed -e 's/^display: .*/display: "evil\\" <b>x<\/b>\&amp;%s%n\\\\ ]]> y'"'"' z"/' \
+        -e 's/^source: .*/source: "<plaintext>\&amp;\\" ]]>"/' \
+        examples/models/deepseek-v3.yaml >"$1"
+    grep -q '^display: "evil' "$1"
+}
+# a run whose host, user, tool, versions and spec name are hostile
+evil_run() {
+    jq ".host=\"$EVIL_JSON\" | .user=\"$EVIL_JSON\" | .tool=\"e\\\"<&%\\\\\\n- a: I\\u0001\\u001b\\u2028']]>\" | .versions=\"$EVIL_JSON\" | .spec_name=\"$EVIL_JSON\"" \
+        "$run1" >"$1"
+}
+# the element names of an HTML document, one a line, in document order
+tags() {
+    python3 -c '
+import sys
+from html.parser import HTMLParser
+class P(HTMLParser):
+    def handle_starttag(self, tag, attrs): print(tag)
+P().feed(open(sys.argv[1], encoding="utf-8").read())' "$1"
+}
+# the DOM headless Chromium builds from an HTML file
+dom() {
+    timeout 90 chromium --headless --no-sandbox --disable-gpu \
+        --dump-dom "file://$(realpath "$1")" 2>/dev/null
+}
+export -f evil_named oneline evil_model evil_run tags dom
+
+# the whole report (design, predictions with a model, a stored run with
+# its baseline, power, history) for a hostile spec, model, run and
+# power file, against the same report made of harmless names: the page
+# has the same elements in xmllint and in Chromium's DOM, no <plaintext>
+p esc-report-whole 0 '' \
+  'evil_named examples/dgx-h100-superpod-su.yaml $T/s.yaml && evil_model $T/m.yaml && evil_run $T/run.json &&
+   for i in 1 2 3; do $SN runs import $T/run.json --db $T/r.db && $SN runs import $run1 --db $T/g.db; done &&
+   $SN baseline save b --db $T/r.db --force && $SN baseline save b --db $T/g.db --force &&
+   jq ".dtype = \"<plaintext>&\u0001\"" tests/fixtures/power/h100-limits.json >$T/pw.json &&
+   sed "s/^name: .*/name: good/" examples/dgx-h100-superpod-su.yaml >$T/g.yaml &&
+   sed -e "s/^display: .*/display: good/" -e "s/^source: .*/source: good/" examples/models/deepseek-v3.yaml >$T/gm.yaml' \
+  '$SN report $T/s.yaml --model $T/m.yaml --gpus 64 --db $T/r.db --run 1 --baseline b --power $T/pw.json -o $T/r.html &&
+   $SN report $T/g.yaml --model $T/gm.yaml --gpus 64 --db $T/g.db --run 1 --baseline b --power tests/fixtures/power/h100-limits.json -o $T/g.html' \
+  'utf8 $T/r.html && noesc $T/r.html && ! LC_ALL=C grep -qP "[\x00-\x08\x0b\x0c\x0e-\x1f]" $T/r.html &&
+   [[ $(xmllint --html --xpath "count(//plaintext)" $T/r.html 2>/dev/null) == 0 ]] &&
+   [[ $(xmllint --html --xpath "count(//section)" $T/r.html 2>/dev/null) == 5 ]] &&
+   xmllint --html --xpath "string(//title)" $T/r.html 2>/dev/null | grep -q "Injected" &&
+   grep -q "Injected" $T/r.html && grep -q "evil&quot; &lt;b&gt;x" $T/r.html &&
+   [[ "$(tags $T/r.html)" == "$(tags $T/g.html)" ]] &&
+   { ! command -v chromium >/dev/null || { dom $T/r.html >$T/r.dom && dom $T/g.html >$T/g.dom && [[ -s $T/r.dom ]] && ! grep -qi "<plaintext" $T/r.dom && [[ "$(tags $T/r.dom)" == "$(tags $T/g.dom)" ]]; }; }'
+# a spec's own catalog entries bring free text (vendor, source) into
+# catalog, plan and the report
+p esc-catalog-user-entry 0 '' \
+  'sed -e "s/^      source: .*/      source: $EVIL_NAME/" -e "s/^      vendor: Lab/      vendor: $EVIL_NAME/" tests/fixtures/specs/good/custom-catalog.yaml >$T/c.yaml && grep -q "vendor: \"evil" $T/c.yaml' \
+  'for w in list "show lab-npu" "show lab-switch"; do $SN catalog $w --spec $T/c.yaml >$T/t.txt && oneline $T/t.txt && $SN catalog $w --spec $T/c.yaml --format json >$T/t.json && json $T/t.json || exit 9; done;
+   $SN report $T/c.yaml -o $T/r.html' \
+  'grep -q "vendor  *evil.*Injected" <($SN catalog show lab-npu --spec $T/c.yaml) && utf8 $T/r.html && noesc $T/r.html && [[ $(xmllint --html --xpath "count(//plaintext)" $T/r.html 2>/dev/null) == 0 ]]'
+# the exports: the design name enters the comments and the Kubernetes
+# labels, the hosts never but as host names
+p esc-export 0 '' \
+  'evil_named examples/gb200-nvl72.yaml $T/g.yaml && evil_named examples/cloudmatrix-384.yaml $T/c.yaml && evil_named examples/dgx-h100-superpod-su.yaml $T/d.yaml' \
+  '$SN export nccl-topo $T/g.yaml -o $T/n.xml && $SN export nccl-topo $T/d.yaml --machine tests/fixtures/machine/dgx-h100.txt -o $T/m.xml &&
+   $SN export slurm $T/g.yaml -o $T/t.conf && $SN export slurm $T/c.yaml --plugin both -o $T/t.yaml &&
+   $SN export hostfile $T/g.yaml -o $T/h.txt && $SN export rankfile $T/g.yaml -o $T/rk.txt && $SN export k8s $T/g.yaml -o $T/k.sh' \
+  'xml $T/n.xml && xml $T/m.xml && grep -q "design .evil" $T/n.xml && yaml $T/t.yaml &&
+   for f in $T/t.conf $T/h.txt $T/rk.txt; do oneline $f && ! grep -q "Injected\|plaintext" $f || exit 1; done && oneline $T/k.sh &&
+   [[ $(grep -vc "^#" $T/h.txt) == 18 ]] && ! grep -v "^#" $T/h.txt | grep -qv "^node[0-9]* slots=4$" &&
+   ! grep -v "^#" $T/rk.txt | grep -qv "^rank [0-9]*=node[0-9]* slot=[0-9]*:[0-9]*$" &&
+   ! grep -v "^#" $T/t.conf | grep -qv "^\(BlockName=sn[0-9]* Nodes=node\[[0-9-]*\]\|BlockSizes=[0-9,]*\)$" &&
+   bash -n $T/k.sh && [[ $(grep -c "^kubectl label node --overwrite node[0-9]* supernode.io/scaleup-clique=[A-Za-z0-9._-]*$" $T/k.sh) == 18 ]]'
+# sim, text and JSON (before: the text headings wrote the spec name raw,
+# its line break starting a line of its own)
+p esc-sim 0 '' 'evil_named examples/dgx-h100-superpod-su.yaml $T/d.yaml && evil_model $T/m.yaml' \
+  'for c in "pairs $T/d.yaml" "coll $T/d.yaml --op allgather" "train $T/d.yaml --model llama3-8b --gpus 64" "infer $T/d.yaml --model llama3-8b --gpus 16" "train $T/d.yaml --model $T/m.yaml" "infer $T/d.yaml --model $T/m.yaml --gpus 16"; do
+     $SN sim $c >$T/t.txt; r=$?; $SN sim $c --format json >$T/t.json; r=$((r > $? ? r : $?))
+     [[ $r -le 1 ]] && oneline $T/t.txt && grep -q "evil.*Injected" $T/t.txt && json $T/t.json && jq -e "[.. | strings | select(test(\"Injected\"))] | length > 0" $T/t.json >/dev/null || { echo "sim $c" >&2; exit 9; }; done'
+p esc-sweep 0 '' 'evil_named examples/gb200-nvl72.yaml $T/g.yaml && evil_model $T/m.yaml' \
+  '$SN sweep $T/g.yaml --set supernode.accelerators=36,72 --model $T/m.yaml --gpus 72 >$T/t.txt && $SN sweep $T/g.yaml --set supernode.accelerators=36,72 --model $T/m.yaml --gpus 72 --format json >$T/t.json' \
+  'oneline $T/t.txt && json $T/t.json'
+# validate with hostile source, model and notes cells, one invalid UTF-8
+# (before: the table and the worst rows wrote the line breaks raw)
+p esc-validate 0 '' \
+  'python3 -c "
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+ev = \"evil\\\" -- <plaintext>&amp;%s%n\\\\ \\n- alert: Injected\\x01\\x1b[31m\\u2028end\\x27 ]]>\\udcff\"
+out = [rows[0]]
+for r in rows[1:4]:
+    r = list(r); r[0] = ev; r[19] = ev; out.append(r)
+r = list(rows[1]); r[1] = ev; out.append(r)
+csv.writer(open(sys.argv[2], \"w\", newline=\"\", encoding=\"utf-8\", errors=\"surrogateescape\")).writerows(out)
+" tests/fixtures/validation/training-public.csv $T/v.csv && LC_ALL=C grep -q $'"'"'\xff'"'"' $T/v.csv' \
+  '$SN validate $T/v.csv >$T/t.txt && $SN validate $T/v.csv --format json >$T/t.json' \
+  'oneline $T/t.txt && grep -q "worst rows:.*Injected" $T/t.txt && json $T/t.json && jq -e "[.. | strings | select(test(\"Injected\"))] | length > 0" $T/t.json'
+# runs list/show and baseline on a store holding a hostile run, with a
+# hostile node health (before: runs show wrote its line breaks raw)
+p esc-runs-baseline 0 '' \
+  'evil_run $T/run.json && jq -a ".health = [{host: \"n\n- alert: Injected\u001b0\", name: \"cpu.governor\", status: \"FAIL\", subject: \"cpu\n- alert: I\u0001\", evidence: \"gov \n- alert: Injected\u001b[31m\u0085 \ufffe\", remedy: \"r\n- alert: Injected\"}]" $T/run.json >$T/run2.json &&
+   for i in 1 2 3; do $SN runs import $T/run2.json --db $T/r.db || exit 1; done && $SN baseline save b --db $T/r.db --force' \
+  'for c in "runs list" "runs show 1" "baseline list" "baseline show b" "baseline diff b"; do
+     $SN $c --db $T/r.db >$T/t.txt && oneline $T/t.txt && $SN $c --db $T/r.db --format json >$T/t.json && json $T/t.json || { echo "$c" >&2; exit 9; }; done;
+   $SN runs show 1 --db $T/r.db --format json >$T/back.json && $SN runs import $T/back.json --db $T/r2.db' \
+  'grep -q "where .*Injected" <($SN runs show 1 --db $T/r.db) && grep -q "FAIL cpu.governor cpu.*Injected" <($SN runs show 1 --db $T/r.db)'
+# check's text with a hostile node health (before: evidence and next
+# step raw)
+p esc-check-text-health 1 '' \
+  'jq -a ".health = [{host: \"n\n- alert: Injected\u001b0\", name: \"cpu.governor\", status: \"FAIL\", subject: \"cpu\", evidence: \"gov \n- alert: Injected\u001b[31m\", remedy: \"r\n- alert: Injected\"}]" $run1 >$T/r.json' \
+  '$SN check --spec $spec --results $T/r.json --no-store --verbose' \
+  'oneline $T/out && grep -q "next: r.*Injected" $T/out'
+# events: an event the store holds with hostile host, rule, subject,
+# message (invalid UTF-8 too) and state
+p esc-events 0 '' \
+  'mkdb $T/e.db && sqlite3 $T/e.db "INSERT INTO events (host, rule, severity, subject, message, value, started, resolved, state) VALUES (CAST(x'"'"'65223c703e26256e5c0a2d20616c6572743a20496e6a6563746564011b5b33316de280a8ff'"'"' AS TEXT), CAST(x'"'"'72756c65220a2d20616c6572743a1b'"'"' AS TEXT), '"'"'critical'"'"', CAST(x'"'"'676475220a2d20616c6572743a1bff'"'"' AS TEXT), CAST(x'"'"'6d7367223c703e0a2d20616c6572743a20496e6a65637465641b5b326aff'"'"' AS TEXT), 1.5, 1764410000, NULL, '"'"'{\"gpu\":{\"name\":\"a\\u001b\\n- alert: Injected\"}}'"'"')"' \
+  'for c in "events list" "events show 1"; do $SN $c --db $T/e.db >$T/t.txt && oneline $T/t.txt && $SN $c --db $T/e.db --format json >$T/t.json && json $T/t.json || { echo "$c" >&2; exit 9; }; done' \
+  'grep -q "message .*Injected" <($SN events show 1 --db $T/e.db)'
+# doctor with hostile names from the machine: an InfiniBand device
+# directory, its firmware, the BIOS and driver versions (before: the
+# text wrote the line breaks raw)
+p esc-doctor-machine-names 0 '' \
+  'tree $T/fx && h=$(printf "mlx\"<&%%s\\\\\n- alert: Injected\x01\x1b[31m\xff") && mv $T/fx/sys/class/infiniband/mlx5_0 "$T/fx/sys/class/infiniband/$h" &&
+   printf "fw\"<p>&\n- alert: Injected\x1b[2J\xfe\n" >"$T/fx/sys/class/infiniband/$h/fw_ver" &&
+   printf "bios\"<&\x1b]0;t\x07\xff\n" >$T/fx/sys/devices/virtual/dmi/id/bios_version' \
+  '$SN doctor --fsroot $T/fx --nvml none >$T/t.txt; $SN doctor --fsroot $T/fx --nvml none --format json >$T/t.json' \
+  'oneline $T/t.txt && grep -q "topo.nics .*mlx.*Injected" $T/t.txt && json $T/t.json && jq -e "[.. | strings | select(test(\"Injected\"))] | length > 0" $T/t.json'
+# the agent's metrics with a hostile hwmon chip name, sensor label and
+# NIC name read from the machine: promtool reads the exposition
+p esc-watch-metrics 0 '' \
+  'h=$(printf "p\"<&%%s\\\\\n- x{a=\"b\"} 1\x01\x1b[31m\xff"); d=$T/r/sys/class/hwmon/hwmon0; mkdir -p $d "$T/r/sys/devices/i2c-0/$h" "$T/r/sys/class/net/e$h/device" $T/r/sys/class/net/ens0/device &&
+   printf "%s\n" "$h" >$d/name && echo 41000 >$d/temp1_input && printf "lbl\"\n\x1b\xff\n" >$d/temp1_label && ln -s "$T/r/sys/devices/i2c-0/$h" $d/device &&
+   echo up >"$T/r/sys/class/net/e$h/operstate" && echo up >$T/r/sys/class/net/ens0/operstate' \
+  '$SN watch --once --db none --nvml none --fsroot $T/r >$T/m.prom' \
+  'utf8 $T/m.prom && noesc $T/m.prom && promtool check metrics <$T/m.prom && [[ $(grep -c "^supernode_net_up{" $T/m.prom) == 2 ]] && grep -q "^supernode_hwmon_temperature_celsius{chip=\"p.*Injected\|^supernode_hwmon_temperature_celsius{chip=\"p.*x{a=" $T/m.prom && ! grep -q "^- x" $T/m.prom'
+
 echo "$skipped skipped"
 echo "$pass passed, $fail failed"
 [[ $fail -eq 0 ]]

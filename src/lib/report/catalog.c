@@ -33,8 +33,12 @@ static void kv_str(struct kv *o, const char *key, const char *v)
 {
     if (o->json)
         sn_json_kstr(&o->j, key, v ? v : "");
-    else
-        sn_buf_printf(o->out, "  %-22s %s\n", key, v ? v : "");
+    else {
+        /* a spec's own entries bring free text (vendor, source) */
+        sn_buf_printf(o->out, "  %-22s ", key);
+        sn_buf_put_esc(o->out, SN_ESC_TERM, v);
+        sn_buf_putc(o->out, '\n');
+    }
 }
 
 static void kv_int(struct kv *o, const char *key, long long v)
@@ -514,8 +518,9 @@ static void catalog_show(struct kv *o, const void *item, int k)
         sn_json_obj_begin(&o->j);
     } else {
         /* the entry's own name: an alias finds it ("deepseek-r1") */
-        sn_buf_printf(o->out, "%s %s\n", kind_one[k],
-                      *(const char *const *)item);
+        sn_buf_printf(o->out, "%s ", kind_one[k]);
+        sn_buf_put_esc(o->out, SN_ESC_TERM, *(const char *const *)item);
+        sn_buf_putc(o->out, '\n');
     }
     show_item(o, (enum kind)k, item);
     if (o->json)

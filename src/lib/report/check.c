@@ -62,16 +62,28 @@ void sn_diag_render_text(const struct sn_diag_report *r, bool verbose,
     for (size_t i = 0; i < r->n; i++) {
         const struct sn_finding *f = &r->findings[i];
         shown[f->severity]++;
-        sn_buf_printf(out, "\n%s %s %s  %s\n", sn_severity_name(f->severity),
-                      sn_finding_kind_name(f->kind), f->subject, f->label);
-        sn_buf_printf(out, "     %s\n", f->evidence);
+        /* subjects, labels and evidence carry names from the results
+         * and from the machine (hosts, doctor's readings): each is one
+         * line of clean text */
+        sn_buf_printf(out, "\n%s %s ", sn_severity_name(f->severity),
+                      sn_finding_kind_name(f->kind));
+        sn_buf_put_esc(out, SN_ESC_TERM, f->subject);
+        sn_buf_puts(out, "  ");
+        sn_buf_put_esc(out, SN_ESC_TERM, f->label);
+        sn_buf_puts(out, "\n     ");
+        sn_buf_put_esc(out, SN_ESC_TERM, f->evidence);
+        sn_buf_putc(out, '\n');
         if (f->nsupport) {
             sn_buf_puts(out, "     slow pairs:");
-            for (size_t k = 0; k < f->nsupport; k++)
-                sn_buf_printf(out, "%s %s", k ? "," : "", f->support[k]);
+            for (size_t k = 0; k < f->nsupport; k++) {
+                sn_buf_puts(out, k ? ", " : " ");
+                sn_buf_put_esc(out, SN_ESC_TERM, f->support[k]);
+            }
             sn_buf_putc(out, '\n');
         }
-        sn_buf_printf(out, "     next: %s\n", f->next_step);
+        sn_buf_puts(out, "     next: ");
+        sn_buf_put_esc(out, SN_ESC_TERM, f->next_step);
+        sn_buf_putc(out, '\n');
     }
     sn_buf_puts(out, "\n");
     tally_text(out, "devices:", &td);
@@ -150,7 +162,9 @@ void sn_diag_render_health(const struct sn_store_health *h, size_t n,
         for (size_t k = i; k < n; k++)
             if (!strcmp(h[k].host, h[i].host))
                 counts[status_index(h[k].status)]++;
-        sn_buf_printf(out, "  %s: ", h[i].host[0] ? h[i].host : "?");
+        sn_buf_puts(out, "  ");
+        sn_buf_put_esc(out, SN_ESC_TERM, h[i].host[0] ? h[i].host : "?");
+        sn_buf_puts(out, ": ");
         status_counts(out, counts);
         sn_buf_putc(out, '\n');
         /* what did not pass, worst first, in the order doctor made it;
@@ -169,12 +183,23 @@ void sn_diag_render_health(const struct sn_store_health *h, size_t n,
                 const struct sn_store_health *c = &h[k];
                 if (strcmp(c->host, h[i].host) || status_index(c->status) != s)
                     continue;
-                sn_buf_printf(out, "    %-4s %s%s%s: %s\n", c->status, c->name,
-                              c->subject[0] ? " " : "", c->subject,
-                              c->evidence ? c->evidence : "");
+                sn_buf_puts(out, "    ");
+                sn_buf_put_esc(out, SN_ESC_TERM, c->status);
+                sn_buf_putc(out, ' ');
+                sn_buf_put_esc(out, SN_ESC_TERM, c->name);
+                if (c->subject[0]) {
+                    sn_buf_putc(out, ' ');
+                    sn_buf_put_esc(out, SN_ESC_TERM, c->subject);
+                }
+                sn_buf_puts(out, ": ");
+                sn_buf_put_esc(out, SN_ESC_TERM, c->evidence);
+                sn_buf_putc(out, '\n');
                 if ((s == 1 || (s == 0 && fail_remedies)) && c->remedy &&
-                    c->remedy[0])
-                    sn_buf_printf(out, "         next: %s\n", c->remedy);
+                    c->remedy[0]) {
+                    sn_buf_puts(out, "         next: ");
+                    sn_buf_put_esc(out, SN_ESC_TERM, c->remedy);
+                    sn_buf_putc(out, '\n');
+                }
             }
         }
     }

@@ -49,15 +49,26 @@ void sn_health_report_text(const struct sn_health_report *rep,
     enum sn_health_status worst = sn_health_report_worst(rep);
 
     sn_health_report_counts(rep, counts);
-    sn_buf_printf(out, "doctor: host %s, root %s\n",
-                  rep->host[0] ? rep->host : "(unknown)", rep->fsroot);
+    /* the host name, device names and what was read from them come
+     * from the machine: each is one line of clean text here */
+    sn_buf_puts(out, "doctor: host ");
+    sn_buf_put_esc(out, SN_ESC_TERM, rep->host[0] ? rep->host : "(unknown)");
+    sn_buf_puts(out, ", root ");
+    sn_buf_put_esc(out, SN_ESC_TERM, rep->fsroot);
+    sn_buf_putc(out, '\n');
     for (size_t i = 0; i < rep->nchecks; i++) {
         const struct sn_health_check *ck = &rep->checks[i];
-        sn_buf_printf(out, "%s  %-21s %s: %s\n",
-                      sn_health_status_label(ck->status), ck->name, ck->subject,
-                      ck->evidence);
-        if (ck->remedy[0])
-            sn_buf_printf(out, "      remedy: %s\n", ck->remedy);
+        sn_buf_printf(out, "%s  %-21s ", sn_health_status_label(ck->status),
+                      ck->name);
+        sn_buf_put_esc(out, SN_ESC_TERM, ck->subject);
+        sn_buf_puts(out, ": ");
+        sn_buf_put_esc(out, SN_ESC_TERM, ck->evidence);
+        sn_buf_putc(out, '\n');
+        if (ck->remedy[0]) {
+            sn_buf_puts(out, "      remedy: ");
+            sn_buf_put_esc(out, SN_ESC_TERM, ck->remedy);
+            sn_buf_putc(out, '\n');
+        }
     }
     sn_buf_printf(out, "%s: %zu pass, %zu warn, %zu fail, %zu skipped\n",
                   sn_health_status_label(worst), counts[SN_HEALTH_PASS],

@@ -73,13 +73,16 @@ static void head(const struct sn_report_infer *w, struct sn_buf *b)
 {
     const struct sn_infer_work *wk = w->work;
 
+    sn_buf_put_esc(b, SN_ESC_TERM,
+                   w->model->display ? w->model->display : w->model->name);
+    sn_buf_printf(b, " on %d x ", w->gpus);
+    sn_buf_put_esc(b, SN_ESC_TERM, w->spec->accel->name);
+    sn_buf_puts(b, " (");
+    sn_buf_put_esc(b, SN_ESC_TERM, w->spec->name ? w->spec->name : "spec");
     sn_buf_printf(b,
-                  "%s on %d x %s (%s, %d per scale-up domain)\n"
+                  ", %d per scale-up domain)\n"
                   "requests: %d input, %d output tokens; weights %s, KV "
                   "cache %s\n",
-                  w->model->display ? w->model->display : w->model->name,
-                  w->gpus, w->spec->accel->name,
-                  w->spec->name ? w->spec->name : "spec",
                   w->spec->scaleup.accelerators, wk->isl, wk->osl,
                   sn_dtype_name(wk->precision), sn_dtype_name(wk->kv));
     if (wk->mtp > 0)

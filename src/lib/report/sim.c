@@ -90,8 +90,12 @@ void sn_report_coll_begin(struct sn_report_coll *p, struct sn_buf *out)
         sn_json_arr_begin(&p->j);
         return;
     }
-    sn_buf_printf(p->out, "# supernode sim coll: %s on %u ranks (%s), %s\n",
-                  sn_coll_op_name(p->op), p->ranks, p->group, spec);
+    sn_buf_printf(p->out, "# supernode sim coll: %s on %u ranks (",
+                  sn_coll_op_name(p->op), p->ranks);
+    sn_buf_put_esc(p->out, SN_ESC_TERM, p->group);
+    sn_buf_puts(p->out, "), ");
+    sn_buf_put_esc(p->out, SN_ESC_TERM, spec);
+    sn_buf_putc(p->out, '\n');
     text_changes(p->out, p->t, p->changes, p->nchanges);
     /* type and redop are words, left-aligned; the rest are numbers */
     for (size_t c = 0; cols[c]; c++)
@@ -286,9 +290,11 @@ void sn_report_pairs_begin(struct sn_report_pairs *p, struct sn_buf *out)
     }
     sn_buf_printf(p->out,
                   "# supernode sim pairs: %u accelerators, %llu "
-                  "ordered pairs%s, %s\n",
+                  "ordered pairs%s, ",
                   n, (unsigned long long)n * (n - 1),
-                  p->every ? "" : " in classes of equal expectations", spec);
+                  p->every ? "" : " in classes of equal expectations");
+    sn_buf_put_esc(p->out, SN_ESC_TERM, spec);
+    sn_buf_putc(p->out, '\n');
     text_changes(p->out, p->t, p->changes, p->nchanges);
     if (!p->every)
         sn_table_col(&p->tb, "count", true);

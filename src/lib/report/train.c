@@ -321,9 +321,12 @@ static void head(const struct sn_report_train *w, struct sn_buf *b)
     const struct sn_model_info *m = w->model;
     const struct sn_spec *spec = w->spec;
 
-    sn_buf_printf(b, "%s on %d x %s (%s, %d per scale-up domain)\n",
-                  m->display ? m->display : m->name, w->gpus, spec->accel->name,
-                  spec->name ? spec->name : "spec", spec->scaleup.accelerators);
+    sn_buf_put_esc(b, SN_ESC_TERM, m->display ? m->display : m->name);
+    sn_buf_printf(b, " on %d x ", w->gpus);
+    sn_buf_put_esc(b, SN_ESC_TERM, spec->accel->name);
+    sn_buf_puts(b, " (");
+    sn_buf_put_esc(b, SN_ESC_TERM, spec->name ? spec->name : "spec");
+    sn_buf_printf(b, ", %d per scale-up domain)\n", spec->scaleup.accelerators);
 }
 
 static void min_fit_text(const struct sn_report_train *w, struct sn_buf *b)

@@ -201,8 +201,9 @@ void sn_report_validate_text(const struct sn_validate_report *rep,
         sn_buf_printf(out, "worst rows:");
         for (size_t w = 0; w < rep->nworst; w++) {
             const struct sn_validate_row *r = &rep->rows[rep->worst[w]];
-            sn_buf_printf(out, "%s line %d %s %+.1f%%", w ? "," : "", r->line,
-                          r->model, r->error_pct);
+            sn_buf_printf(out, "%s line %d ", w ? "," : "", r->line);
+            sn_buf_put_esc(out, SN_ESC_TERM, r->model);
+            sn_buf_printf(out, " %+.1f%%", r->error_pct);
         }
         sn_buf_printf(out, "\n");
     }

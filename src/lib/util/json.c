@@ -125,6 +125,18 @@ void sn_json_escape(struct sn_buf *b, const char *s)
             }
             if (n == 2 && p[i] == 0xc2 && p[i + 1] < 0xa0)
                 sn_buf_printf(b, "\\u%04x", p[i + 1]);
+            /* U+2028 and U+2029 end a line for JavaScript and YAML 1.1;
+             * U+FFFE and U+FFFF are no characters to YAML's reader
+             * (libyaml: what reads a run back in) nor to XML: escaped */
+            else if (n == 3 && ((p[i] == 0xe2 && p[i + 1] == 0x80 &&
+                                 (p[i + 2] == 0xa8 || p[i + 2] == 0xa9)) ||
+                                (p[i] == 0xef && p[i + 1] == 0xbf &&
+                                 (p[i + 2] == 0xbe || p[i + 2] == 0xbf))))
+                sn_buf_printf(b, "\\u%02x%02x",
+                              (unsigned)(p[i] & 0x0f) << 4 |
+                                  (unsigned)(p[i + 1] & 0x3c) >> 2,
+                              (unsigned)(p[i + 1] & 0x03) << 6 |
+                                  (p[i + 2] & 0x3f));
             else
                 sn_buf_append(b, p + i, n);
             i += n;

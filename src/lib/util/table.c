@@ -46,7 +46,11 @@ void sn_table_cell(struct sn_table *t, const char *fmt, ...)
             va_start(ap, fmt);
             sn_buf_vprintf(&b, fmt, ap);
             va_end(ap);
-            t->cells[base + (size_t)c] = sn_buf_detach(&b, NULL);
+            /* a cell is one line of clean text whatever it was made
+             * from: a line break from input would start a new row */
+            t->cells[base + (size_t)c] =
+                sn_xstrdup_esc(SN_ESC_TERM, b.data ? b.data : "");
+            sn_buf_release(&b);
             return;
         }
     }
