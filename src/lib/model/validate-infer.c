@@ -531,10 +531,8 @@ static const struct {
     const char *model; /* a catalog name's prefix */
     double ttft, tpot;
 } mlperf_server[] = {
-    {"llama2-70b", 2.0, 0.200},
-    {"mixtral-8x7b", 2.0, 0.200},
-    {"llama3.1-405b", 6.0, 0.175},
-    {"llama3-405b", 6.0, 0.175},
+    {"llama2-70b", 2.0, 0.200},    {"mixtral-8x7b", 2.0, 0.200},
+    {"llama3.1-405b", 6.0, 0.175}, {"llama3-405b", 6.0, 0.175},
     {"deepseek-r1", 2.0, 0.080},
 };
 
