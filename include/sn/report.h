@@ -347,6 +347,11 @@ void sn_report_validate_json(const struct sn_validate_report *rep,
                              struct sn_buf *out);
 
 struct sn_band_pick;
+/* A figure's trust in JSON: "band" (sn_report_band_json), the figure at
+ * the band's P10 and P90 as "<figure>_p10" and "<figure>_p90", and
+ * "gaps", the ids of the known gaps in the mask (docs/model.md). */
+void sn_report_trust_json(struct sn_json *j, const struct sn_band_pick *b,
+                          const char *figure, double value, unsigned gaps);
 /* A band under `key`: {class, label, rows, sources, p10, p50, p90,
  * wanted, wanted_rows, fallback}; null when b is NULL. */
 void sn_report_band_json(struct sn_json *j, const char *key,

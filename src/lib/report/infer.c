@@ -47,17 +47,8 @@ static void trust_json(struct sn_json *j, const struct sn_report_infer *w,
         sn_infer_gaps(w->model, l, w->spec->accel->name,
                       w->load != NULL || (w->disagg && w->disagg->rate > 0));
 
-    sn_report_band_json(j, "band", have ? &band : NULL);
-    if (have) {
-        sn_json_knum(j, "output_tokens_per_s_per_gpu_p10", tps_gpu * band.p10);
-        sn_json_knum(j, "output_tokens_per_s_per_gpu_p90", tps_gpu * band.p90);
-    }
-    sn_json_key(j, "gaps");
-    sn_json_arr_begin(j);
-    for (size_t i = 0; i < sn_ngaps; i++)
-        if (gaps & (1u << i))
-            sn_json_str(j, sn_gaps[i].id);
-    sn_json_arr_end(j);
+    sn_report_trust_json(j, have ? &band : NULL, "output_tokens_per_s_per_gpu",
+                         tps_gpu, gaps);
 }
 
 static void layout_line(const struct sn_infer_layout *l, struct sn_buf *b)

@@ -59,17 +59,7 @@ static void trust_legend(struct sn_buf *b, const struct sn_band_pick *band)
 static void trust_json(struct sn_json *j, const struct sn_band_pick *band,
                        double per_gpu, unsigned gaps)
 {
-    sn_report_band_json(j, "band", band);
-    if (band) {
-        sn_json_knum(j, "per_gpu_p10", per_gpu * band->p10);
-        sn_json_knum(j, "per_gpu_p90", per_gpu * band->p90);
-    }
-    sn_json_key(j, "gaps");
-    sn_json_arr_begin(j);
-    for (size_t i = 0; i < sn_ngaps; i++)
-        if (gaps & (1u << i))
-            sn_json_str(j, sn_gaps[i].id);
-    sn_json_arr_end(j);
+    sn_report_trust_json(j, band, "per_gpu", per_gpu, gaps);
 }
 
 void sn_report_sweep_text(const struct sn_sweep *sw,

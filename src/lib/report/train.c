@@ -52,17 +52,8 @@ static void trust_json(struct sn_json *j, const struct sn_report_train *w,
                                   !w->software || w->software_assumed);
     double tps = r->tokens_per_s / w->gpus;
 
-    sn_report_band_json(j, "band", have ? &band : NULL);
-    if (have) {
-        sn_json_knum(j, "tokens_per_s_per_gpu_p10", tps * band.p10);
-        sn_json_knum(j, "tokens_per_s_per_gpu_p90", tps * band.p90);
-    }
-    sn_json_key(j, "gaps");
-    sn_json_arr_begin(j);
-    for (size_t i = 0; i < sn_ngaps; i++)
-        if (gaps & (1u << i))
-            sn_json_str(j, sn_gaps[i].id);
-    sn_json_arr_end(j);
+    sn_report_trust_json(j, have ? &band : NULL, "tokens_per_s_per_gpu", tps,
+                         gaps);
 }
 
 void sn_report_train_layout_line(const struct sn_train_layout *l,

@@ -245,6 +245,26 @@ void sn_report_band_json(struct sn_json *j, const char *key,
     sn_json_obj_end(j);
 }
 
+void sn_report_trust_json(struct sn_json *j, const struct sn_band_pick *b,
+                          const char *figure, double value, unsigned gaps)
+{
+    char key[96];
+
+    sn_report_band_json(j, "band", b);
+    if (b) {
+        snprintf(key, sizeof(key), "%s_p10", figure);
+        sn_json_knum(j, key, value * b->p10);
+        snprintf(key, sizeof(key), "%s_p90", figure);
+        sn_json_knum(j, key, value * b->p90);
+    }
+    sn_json_key(j, "gaps");
+    sn_json_arr_begin(j);
+    for (size_t i = 0; i < sn_ngaps; i++)
+        if (gaps & (1u << i))
+            sn_json_str(j, sn_gaps[i].id);
+    sn_json_arr_end(j);
+}
+
 static void row_json(struct sn_json *j, const struct sn_validate_row *r)
 {
     sn_json_obj_begin(j);
