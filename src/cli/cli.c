@@ -19,6 +19,76 @@ int cli_usage_error(const char *fmt, ...)
     return SN_EXIT_USAGE;
 }
 
+/* The options a command's usage and help name: every "--word" in them,
+ * once each, at most OPTS_MAX of OPT_LEN bytes. */
+#define OPTS_MAX 256
+#define OPT_LEN 40
+
+static size_t help_options(const struct sn_cmd *c, char (*opt)[OPT_LEN])
+{
+    const char *texts[] = {c->usage, c->help};
+    size_t n = 0;
+
+    for (size_t t = 0; t < SN_ARRAY_LEN(texts); t++) {
+        for (const char *p = texts[t]; p && (p = strstr(p, "--")); p += 2) {
+            size_t len = 2, k;
+            while (p[len] == '-' || (p[len] >= 'a' && p[len] <= 'z') ||
+                   (p[len] >= '0' && p[len] <= '9'))
+                len++;
+            if (len < 4 || len >= OPT_LEN || n >= OPTS_MAX)
+                continue;
+            for (k = 0; k < n; k++)
+                if (strlen(opt[k]) == len && !strncmp(opt[k], p, len))
+                    break;
+            if (k == n) {
+                memcpy(opt[n], p, len);
+                opt[n++][len] = '\0';
+            }
+        }
+    }
+    return n;
+}
+
+const char *cli_option_hint(const char *cmd, const char *opt, char *out,
+                            size_t size)
+{
+    static char names[OPTS_MAX][OPT_LEN];
+    const char *list[OPTS_MAX + 1], *near = NULL;
+    const struct sn_cmd *c = sn_cmd_find(cmd);
+    size_t n = c ? help_options(c, names) : 0;
+
+    for (size_t i = 0; i < n; i++)
+        list[i] = names[i];
+    list[n] = NULL;
+    /* only a word that looks like an option is matched against them */
+    if (n && opt[0] == '-' && opt[1] == '-')
+        near = sn_suggest(opt, list);
+    if (near)
+        snprintf(out, size, "did you mean '%s'?", near);
+    else
+        snprintf(out, size, "see 'supernode help %s'", cmd);
+    return out;
+}
+
+int cli_unknown_option(const char *cmd, const char *opt, const char *where_fmt,
+                       ...)
+{
+    char hint[80];
+    struct sn_buf t = SN_BUF_INIT;
+    va_list ap;
+
+    fputs("supernode: ", stderr);
+    va_start(ap, where_fmt);
+    vfprintf(stderr, where_fmt, ap);
+    va_end(ap);
+    /* the option is the user's own text: through the terminal's escaper */
+    sn_buf_put_esc(&t, SN_ESC_TERM, opt);
+    fprintf(stderr, ": unknown option '%s' (%s)\n", t.data ? t.data : "",
+            cli_option_hint(cmd, opt, hint, sizeof(hint)));
+    sn_buf_release(&t);
+    return SN_EXIT_USAGE;
+}
+
 int cli_fail(const struct sn_error *err)
 {
     struct sn_buf t = SN_BUF_INIT;

@@ -62,7 +62,7 @@ static int parse_opts(int argc, char **argv, const char *formats,
         }
         continue;
     unknown:
-        cli_usage_error("baseline %s: unknown option '%s'", argv[1], a);
+        cli_unknown_option("baseline", a, "baseline %s", argv[1]);
         return cli_usage_hint(&sn_cmd_baseline);
     }
     if (want_name && !o->name) {

@@ -45,8 +45,7 @@ int cli_bench_kernels(int argc, char **argv)
         } else if (rc) {
             return rc;
         } else {
-            return cli_usage_error("bench kernels: unknown option '%s'",
-                                   argv[i]);
+            return cli_unknown_option("bench", argv[i], "bench kernels");
         }
         if (rc)
             return rc;

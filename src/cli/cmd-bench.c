@@ -409,10 +409,9 @@ static int parse_value(struct bench_cli *b, const char *a, const char *v,
     } else if (!strcmp(a, "--inject")) {
         rc = parse_inject(b, v);
     } else {
-        rc = bad(b,
-                 "bench: unknown option '%s' (see 'supernode help "
-                 "bench')",
-                 a);
+        char hint[80];
+        rc = bad(b, "bench: unknown option '%s' (%s)", a,
+                 cli_option_hint("bench", a, hint, sizeof(hint)));
     }
     return rc;
 }

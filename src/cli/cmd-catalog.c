@@ -36,7 +36,7 @@ static int catalog_parse(int argc, char **argv, struct catalog_args *ca)
         } else if (!strcmp(argv[i], "--spec") && i + 1 < argc) {
             ca->specfile = argv[++i];
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            cli_usage_error("catalog: unknown option '%s'", argv[i]);
+            cli_unknown_option("catalog", argv[i], "catalog");
             return cli_usage_hint(self);
         } else if (!ca->arg) {
             ca->arg = argv[i];

@@ -99,7 +99,7 @@ static int parse_opts(int argc, char **argv, bool want_id,
         } else if (rc) {
             return rc;
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            cli_usage_error("events %s: unknown option '%s'", argv[1], argv[i]);
+            cli_unknown_option("events", argv[i], "events %s", argv[1]);
             return cli_usage_hint(&sn_cmd_events);
         } else if (want_id && !o->id) {
             o->id = argv[i];

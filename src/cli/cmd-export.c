@@ -72,9 +72,7 @@ static int parse(int argc, char **argv, unsigned allowed, struct ex_opts *o)
         } else if (rc) {
             return rc;
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            return cli_usage_error("export %s: unknown option '%s' (see "
-                                   "'supernode help export')",
-                                   sub, argv[i]);
+            return cli_unknown_option("export", argv[i], "export %s", sub);
         } else if (o->spec) {
             return cli_usage_error("export %s takes one SPEC (got '%s' and "
                                    "'%s')",

@@ -44,9 +44,7 @@ static int parse(int argc, char **argv, struct plan_opts *o)
         } else if (rc) {
             return rc;
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            return cli_usage_error("plan: unknown option '%s' (see "
-                                   "'supernode help plan')",
-                                   argv[i]);
+            return cli_unknown_option("plan", argv[i], "plan");
         } else if (o->spec) {
             return cli_usage_error("plan takes one SPEC (got '%s' and "
                                    "'%s')",

@@ -84,9 +84,7 @@ static int parse(int argc, char **argv, struct report_opts *o)
             if (rc)
                 return rc;
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            return cli_usage_error("report: unknown option '%s' (see "
-                                   "'supernode help report')",
-                                   argv[i]);
+            return cli_unknown_option("report", argv[i], "report");
         } else if (o->spec) {
             return cli_usage_error("report takes one SPEC (got '%s' and "
                                    "'%s')",

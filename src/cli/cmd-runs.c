@@ -38,7 +38,7 @@ static int parse_opts(int argc, char **argv, const char *allowed, bool want_arg,
                                       &o->limit))
                 return SN_EXIT_USAGE;
         } else if (a[0] == '-' && a[1]) {
-            cli_usage_error("runs %s: unknown option '%s'", argv[1], a);
+            cli_unknown_option("runs", a, "runs %s", argv[1]);
             return cli_usage_hint(&sn_cmd_runs);
         } else if (want_arg && !o->arg) {
             o->arg = a;

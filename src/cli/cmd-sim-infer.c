@@ -163,9 +163,7 @@ static int parse(int argc, char **argv, struct infer_opts *o)
             if (rc)
                 return rc;
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            return cli_usage_error("sim infer: unknown option '%s' (see "
-                                   "'supernode help sim')",
-                                   argv[i]);
+            return cli_unknown_option("sim", argv[i], "sim infer");
         } else if (o->spec) {
             return cli_usage_error("sim infer takes one SPEC (got '%s' and "
                                    "'%s')",

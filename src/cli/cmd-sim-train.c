@@ -133,9 +133,7 @@ static int parse(int argc, char **argv, struct train_opts *o)
         } else if (!strcmp(argv[i], "--legacy")) {
             o->legacy = true;
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            return cli_usage_error("sim train: unknown option '%s' (see "
-                                   "'supernode help sim')",
-                                   argv[i]);
+            return cli_unknown_option("sim", argv[i], "sim train");
         } else if (o->spec) {
             return cli_usage_error("sim train takes one SPEC (got '%s' and "
                                    "'%s')",

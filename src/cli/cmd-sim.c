@@ -144,9 +144,7 @@ static int parse(int argc, char **argv, struct sim_opts *o, bool coll)
         } else if (rc) {
             return rc;
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            return cli_usage_error("%s: unknown option '%s' (see 'supernode "
-                                   "help sim')",
-                                   cmd, argv[i]);
+            return cli_unknown_option("sim", argv[i], "%s", cmd);
         } else if (o->spec) {
             return cli_usage_error("%s takes one SPEC (got '%s' and '%s')", cmd,
                                    o->spec, argv[i]);

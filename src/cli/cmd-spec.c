@@ -29,7 +29,7 @@ static int spec_run(int argc, char **argv)
             if ((rc = cli_parse_format(argv[++i], "table,text,json", &fmt)))
                 return rc;
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            cli_usage_error("spec: unknown option '%s'", argv[i]);
+            cli_unknown_option("spec", argv[i], "spec");
             return cli_usage_hint(self);
         } else if (!file) {
             file = argv[i];

@@ -82,9 +82,7 @@ static int parse(int argc, char **argv, struct sweep_opts *o)
         }
         if (!name) {
             if (a[0] == '-' && a[1])
-                return cli_usage_error("sweep: unknown option '%s' (see "
-                                       "'supernode help sweep')",
-                                       a);
+                return cli_unknown_option("sweep", a, "sweep");
             if (o->spec)
                 return cli_usage_error("sweep takes one SPEC (got '%s' and "
                                        "'%s')",

@@ -49,9 +49,7 @@ static int parse(int argc, char **argv, struct validate_opts *o)
         } else if (!strcmp(a, "--bands")) {
             o->bands = true;
         } else if (a[0] == '-' && a[1]) {
-            return cli_usage_error("validate: unknown option '%s' (see "
-                                   "'supernode help validate')",
-                                   a);
+            return cli_unknown_option("validate", a, "validate");
         } else if (o->nfiles == VALIDATE_MAX_FILES) {
             return cli_usage_error("validate --bands: at most %d files",
                                    VALIDATE_MAX_FILES);

@@ -30,6 +30,15 @@ enum sn_format { SN_FORMAT_TABLE, SN_FORMAT_JSON, SN_FORMAT_CSV };
 
 /* Print "supernode: MSG" on stderr; returns SN_EXIT_USAGE. */
 int cli_usage_error(const char *fmt, ...) SN_PRINTF(1, 2);
+/* Into out: "did you mean '--format'?" when an option that `supernode
+ * help CMD` names is near `opt` (a mistyped one), else "see 'supernode
+ * help CMD'"; returns out. */
+const char *cli_option_hint(const char *cmd, const char *opt, char *out,
+                            size_t size);
+/* "supernode: WHERE: unknown option 'OPT' (HINT)" on stderr, WHERE
+ * formatted from where_fmt, HINT from cli_option_hint; SN_EXIT_USAGE. */
+int cli_unknown_option(const char *cmd, const char *opt, const char *where_fmt,
+                       ...) SN_PRINTF(3, 4);
 /* Print an error from the library and return its exit status. */
 int cli_fail(const struct sn_error *err);
 /* Print "supernode NAME: usage" hint after a usage error. */
