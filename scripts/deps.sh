@@ -68,8 +68,9 @@ apt_locked() { # stderr file: did apt fail on a lock another process holds?
     grep -qE 'Could not get lock|Unable to acquire the dpkg frontend lock|Unable to lock directory|is another process using it' "$1"
 }
 apt_retry() { # quiet|loud, apt-get arguments...: stdout dropped; apt's
-    # error is printed when loud; the waiting is said either way
-    local quiet=$1 err out start now said=0 rc
+    # error is printed when loud or when the lock was never freed (then
+    # the status is 75, EX_TEMPFAIL); the waiting is said either way
+    local quiet=$1 err out start now said=0 rc gave_up=0
     shift
     err=$(mktemp)
     out=$(mktemp)
@@ -85,6 +86,7 @@ apt_retry() { # quiet|loud, apt-get arguments...: stdout dropped; apt's
             echo "supernode: another package manager held the package" \
                  "lock for ${now} s; run 'make run' again when it" \
                  "has finished" >&2
+            gave_up=1
             break
         fi
         if [[ $said -eq 0 ]]; then
@@ -99,14 +101,20 @@ apt_retry() { # quiet|loud, apt-get arguments...: stdout dropped; apt's
         echo "supernode: the package lock was free after" \
              "$((SECONDS - start)) s" >&2
     fi
-    [[ $rc -eq 0 || $quiet == quiet ]] || cat "$err" >&2
+    [[ $rc -eq 0 || ($quiet == quiet && $gave_up -eq 0) ]] || cat "$err" >&2
     rm -f "$err" "$out"
+    [[ $gave_up -eq 0 ]] || return 75
     return "$rc"
 }
 
 # the package lists may be old or absent on a fresh machine: on a failed
-# install, update them once and try again
-if ! apt_retry quiet install -y -q --no-install-recommends "${missing[@]}"; then
+# install, update them once and try again; a lock never freed is not
+# waited for a second time
+rc=0
+apt_retry quiet install -y -q --no-install-recommends "${missing[@]}" || rc=$?
+if [[ $rc -eq 75 ]]; then
+    exit 1
+elif [[ $rc -ne 0 ]]; then
     apt_retry loud update -q
     apt_retry loud install -y -q --no-install-recommends "${missing[@]}"
 fi

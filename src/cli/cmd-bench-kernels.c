@@ -32,13 +32,16 @@ int cli_bench_kernels(int argc, char **argv)
             o.iters = (int)x;
         } else if ((v = cli_opt_value(argc, argv, &i, "--backend", NULL,
                                       &rc))) {
+            /* the cpu backend only, so far: cuda is a usage error, not
+             * a failure after the run starts */
             if (!strcmp(v, "cpu"))
                 o.backend = SN_BENCH_CPU;
             else if (!strcmp(v, "cuda"))
-                o.backend = SN_BENCH_CUDA;
+                return cli_usage_error("bench kernels --backend cuda: not "
+                                       "measured yet (the cpu backend only)");
             else
                 return cli_usage_error("--backend: unknown value '%s' "
-                                       "(expected cpu or cuda)",
+                                       "(expected cpu)",
                                        v);
         } else if ((v = cli_opt_value(argc, argv, &i, "--output", "-o", &rc))) {
             output = v;
@@ -50,6 +53,10 @@ int cli_bench_kernels(int argc, char **argv)
         if (rc)
             return rc;
     }
+    /* the output is checked before the run: no measuring for a file
+     * that cannot be written */
+    if (output && (rc = cli_outputs_check(&output, 1)))
+        return rc;
     if (sn_bench_kernels(&o, &t, &err))
         return cli_fail(&err);
     sn_kernels_format(t, &out);

@@ -81,8 +81,8 @@ fi
 echo always >"$tmp/locked"
 WAIT=1 run; rc=$?
 if [[ $rc -ne 0 ]] &&
-    grep -q 'another package manager held the package lock for [0-9]* s' "$tmp/err" &&
-    grep -q 'Could not get lock' "$tmp/err"; then
+    [[ $(grep -c 'another package manager held the package lock for [0-9]* s' "$tmp/err") -eq 1 ]] &&
+    grep -q 'Could not get lock' "$tmp/err" && ! grep -q ' update' "$tmp/calls"; then
     ok lock-gave-up
 else
     bad lock-gave-up "exit $rc; $(cat "$tmp/err")"

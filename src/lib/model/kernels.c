@@ -601,28 +601,20 @@ out:
 int sn_kernels_load(const char *path, struct sn_kernel_table **out,
                     struct sn_error *err)
 {
-    FILE *f;
     char *text = NULL;
     size_t len = 0;
     int rc;
 
     *out = NULL;
-    f = fopen(path, "rb");
-    if (!f)
-        return sn_error_set(err, SN_EIO, "%s: %s", path, strerror(errno));
-    text = sn_xmalloc(FILE_MAX + 1);
-    len = fread(text, 1, FILE_MAX + 1, f);
-    if (ferror(f)) {
-        rc = sn_error_set(err, SN_EIO, "%s: read error", path);
-    } else if (len > FILE_MAX) {
-        rc = sn_error_at(err, SN_EINPUT, path, 0, 0, "larger than %zu bytes",
-                         FILE_MAX);
-    } else if (memchr(text, '\0', len)) {
+    /* the one file reader: a missing file or a directory is bad input,
+     * the size capped before reading */
+    rc = sn_read_file(path, FILE_MAX, &text, &len, err);
+    if (rc)
+        return rc;
+    if (memchr(text, '\0', len))
         rc = sn_error_at(err, SN_EINPUT, path, 0, 0, "not a text file");
-    } else {
+    else
         rc = sn_kernels_parse(path, text, len, out, err);
-    }
-    fclose(f);
     free(text);
     return rc;
 }
