@@ -193,8 +193,9 @@ enum sn_esc {
     SN_ESC_DOT,          /* the inside of a DOT quoted string */
     SN_ESC_YAML_COMMENT, /* the rest of a YAML comment line */
     SN_ESC_YAML,         /* a YAML double-quoted scalar, quotes included */
-    SN_ESC_PROMQL,       /* the inside of a PromQL string literal or an
-                            exposition label value */
+    SN_ESC_PROMQL,       /* the inside of a PromQL string literal (the
+                            exposition's label values keep metrics.c's
+                            own escaper: its parser takes no \u) */
     SN_ESC_CSV,          /* one CSV field (RFC 4180), quoted when needed */
     SN_ESC_JSON,         /* a JSON string, quotes included */
 };

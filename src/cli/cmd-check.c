@@ -273,9 +273,14 @@ static void run_record(const struct check_cli *c, const struct sn_spec *spec,
  * to a spool file at the end, never lost. */
 static void store_failed(struct check_cli *c, const struct sn_error *err)
 {
-    if (!c->store_lost)
+    if (!c->store_lost) {
+        struct sn_buf t = SN_BUF_INIT;
+        /* a message quoting a path from input: the terminal's escaper */
+        sn_buf_put_esc(&t, SN_ESC_TERM, err->msg);
         fprintf(stderr, "supernode: check: cannot store the run: %s\n",
-                err->msg);
+                t.data ? t.data : "");
+        sn_buf_release(&t);
+    }
     c->store_lost = true;
 }
 
@@ -551,9 +556,9 @@ static int spool_run(struct check_cli *c, const struct sn_run *run,
     if (!rc) {
         fprintf(stderr,
                 "supernode: check: the run (%zu results) is kept in %s: "
-                "store it with 'supernode runs import %s%s%s'\n",
-                rs->n, path.data, path.data, c->db ? " --db " : "",
-                c->db ? c->db : "");
+                "store it with 'supernode runs import \"%s\"%s%s%s'\n",
+                rs->n, path.data, path.data, c->db ? " --db \"" : "",
+                c->db ? c->db : "", c->db ? "\"" : "");
         if (c->stored_run)
             fprintf(stderr,
                     "supernode: check: run %" PRId64 " in the database "

@@ -58,6 +58,15 @@ static int parse(int argc, char **argv, struct validate_opts *o)
             o->file = o->files[0];
         }
     }
+    if (o->bands && o->format != SN_FORMAT_TABLE)
+        return cli_usage_error("validate --bands writes C source, not "
+                               "--format json");
+    for (int i = 0; o->bands && i < o->nfiles; i++)
+        for (int k = 0; k < i; k++)
+            if (!strcmp(o->files[i], o->files[k]))
+                return cli_usage_error("validate --bands: '%s' given twice "
+                                       "(its rows would count twice)",
+                                       o->files[i]);
     if (o->nfiles > 1 && !o->bands)
         return cli_usage_error("validate takes one FILE.csv (got '%s' "
                                "and '%s'; several only with --bands)",

@@ -89,4 +89,12 @@ int sn__infer_check_timed(const struct sn_model_info *m,
                           const struct sn_infer_work *w, int gpus,
                           struct sn_error *err);
 
+/* Whether a TTFT and a TPOT are within lim (a limit of 0 is none);
+ * *ttft_over and *tpot_over (either may be NULL) by how much they are
+ * not. sn_infer_meets and sn_infer_served_meets are this on their
+ * figures. */
+bool sn__infer_within(double ttft, double tpot,
+                      const struct sn_infer_limits *lim, double *ttft_over,
+                      double *tpot_over);
+
 #endif

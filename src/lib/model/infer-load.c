@@ -304,16 +304,10 @@ bool sn_infer_served_meets(const struct sn_infer_served *s,
                            const struct sn_infer_limits *lim, double *ttft_over,
                            double *tpot_over)
 {
-    double a =
-        lim->ttft > 0 && s->ttft_at > lim->ttft ? s->ttft_at - lim->ttft : 0;
-    double b =
-        lim->tpot > 0 && s->tpot_at > lim->tpot ? s->tpot_at - lim->tpot : 0;
-
-    if (ttft_over)
-        *ttft_over = a;
-    if (tpot_over)
-        *tpot_over = b;
-    return a == 0 && b == 0 && !s->saturated;
+    /* a saturated replica meets no limit, whatever its percentiles */
+    return sn__infer_within(s->ttft_at, s->tpot_at, lim, ttft_over,
+                            tpot_over) &&
+           !s->saturated;
 }
 
 void sn_infer_load_per_replica(const struct sn_infer_load *cluster, int gpus,

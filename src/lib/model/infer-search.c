@@ -20,20 +20,25 @@ static void push(struct grow *g, const struct sn_infer_point *pt)
     g->p[g->n++] = *pt;
 }
 
-bool sn_infer_meets(const struct sn_infer_result *r,
-                    const struct sn_infer_limits *lim, double *ttft_over,
-                    double *tpot_over)
+bool sn__infer_within(double ttft, double tpot,
+                      const struct sn_infer_limits *lim, double *ttft_over,
+                      double *tpot_over)
 {
-    double a =
-        lim->ttft > 0 && r->ttft_s > lim->ttft ? r->ttft_s - lim->ttft : 0;
-    double b =
-        lim->tpot > 0 && r->tpot_s > lim->tpot ? r->tpot_s - lim->tpot : 0;
+    double a = lim->ttft > 0 && ttft > lim->ttft ? ttft - lim->ttft : 0;
+    double b = lim->tpot > 0 && tpot > lim->tpot ? tpot - lim->tpot : 0;
 
     if (ttft_over)
         *ttft_over = a;
     if (tpot_over)
         *tpot_over = b;
     return a == 0 && b == 0;
+}
+
+bool sn_infer_meets(const struct sn_infer_result *r,
+                    const struct sn_infer_limits *lim, double *ttft_over,
+                    double *tpot_over)
+{
+    return sn__infer_within(r->ttft_s, r->tpot_s, lim, ttft_over, tpot_over);
 }
 
 static bool meets(const struct sn_infer_result *r,

@@ -249,11 +249,10 @@ double sn_kernels_flops(const struct sn_kernel_table *t,
 #define FA_GB300                                                               \
     "Dao-AILab/flash-attention PR 2605, GB300 FA4 FWD table (row 128 True 32 " \
     "1024: 0.17/829/33.2%)"
-#define PEAK_B200 (2250 * TF)
 #define PEAK_GB300 (2500 * TF)
 #define B2(s, d, c, f)                                                         \
     {                                                                          \
-        s, d, c, (f)*TF, 0, PEAK_B200, FA_B200                                 \
+        s, d, c, (f)*TF, 0, B200_BF16_PEAK, FA_B200                            \
     }
 #define G3(s, d, c, f)                                                         \
     {                                                                          \

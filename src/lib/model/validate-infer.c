@@ -361,9 +361,11 @@ static void row_work(char **f, struct sn_validate_row *row)
         }
         if (w->accept == 0) {
             w->accept = SN_INFER_MTP_ACCEPT_NATURAL;
-            sn__validate_append(row->assumed, sizeof(row->assumed),
-                                "MTP acceptance 0.85 (DeepSeek-V3, natural "
-                                "text)");
+            char said[64];
+            snprintf(said, sizeof(said),
+                     "MTP acceptance %.2f (DeepSeek-V3, natural text)",
+                     SN_INFER_MTP_ACCEPT_NATURAL);
+            sn__validate_append(row->assumed, sizeof(row->assumed), said);
         }
     }
     w->runtime = row_runtime(f, row);

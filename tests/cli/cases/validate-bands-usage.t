@@ -1,4 +1,5 @@
-# several files only with --bands
-args: validate tests/fixtures/validation/training-public.csv tests/fixtures/validation/inference-public.csv
+# validate --bands writes C source: --format json with it is a usage error, and a file given twice (its rows counted twice) too
+args: validate --bands tests/fixtures/validation/training-public.csv tests/fixtures/validation/training-public.csv -o $TMP/b.c
 exit: 2
-stderr-has: validate takes one FILE.csv
+stderr-has: validate --bands: 'tests/fixtures/validation/training-public.csv' given twice
+no-file: $TMP/b.c
