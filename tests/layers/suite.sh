@@ -281,19 +281,22 @@ if [[ ${#archives[@]} -eq 0 ]]; then
     bad "no $build/libsupernode.a: build it first (make test-build)"
 fi
 for a in "${archives[@]}"; do
-    # the archive's members in order are the Makefile's sorted sources;
-    # name each by its source where that holds, else by its member name
+    # name each member by its source: the archive holds src/lib/*/*.c's
+    # objects in the Makefile's sorted order, so the k-th member called
+    # x.o is the k-th src/lib/*/x.c (x.o itself when there is none)
     ar t "$a" >"$tmp/members"
-    LC_ALL=C ls src/lib/*/*.c 2>/dev/null | LC_ALL=C sort >"$tmp/sources"
-    paste -d' ' "$tmp/members" "$tmp/sources" >"$tmp/map"
-    if [[ $(wc -l <"$tmp/members") -ne $(wc -l <"$tmp/sources") ]] ||
-        awk '{ n = split($2, p, "/"); sub(/\.c$/, ".o", p[n]);
-               if ($1 != p[n]) bad = 1 } END { exit !bad }' "$tmp/map"; then
-        awk '{ c = $1; sub(/\.o$/, ".c", c); print $1, c }' \
-            "$tmp/members" >"$tmp/map"
-    fi
+    LC_ALL=C ls src/lib/*/*.c | LC_ALL=C sort >"$tmp/sources"
+    awk 'NR == FNR { n = split($0, p, "/"); b = p[n]; sub(/\.c$/, ".o", b);
+                     src[b, ++have[b]] = $0; next }
+         { k = ++seen[$1]; c = $1; sub(/\.o$/, ".c", c);
+           print $1, (($1, k) in src ? src[$1, k] : c) }' \
+        "$tmp/sources" "$tmp/members" >"$tmp/map"
     if ! nm "$a" >"$tmp/nm" 2>"$tmp/err"; then
         bad "nm $a: $(head -n 1 "$tmp/err")"
+        continue
+    fi
+    if [[ $(grep -c '^[^ ]*\.o:$' "$tmp/nm") -ne $(wc -l <"$tmp/members") ]]; then
+        bad "$a: nm's objects do not pair with ar's members"
         continue
     fi
     # "source type symbol" for every symbol, members counted in order
