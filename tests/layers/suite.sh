@@ -17,7 +17,7 @@
 # A failure names file:line, or the symbol and its object.
 set -uo pipefail
 build=${1:-build/test}
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 table=tests/layers/table
 cc=${CC:-cc}
 tmp=$(mktemp -d)
@@ -35,7 +35,7 @@ bad() {
 }
 
 # --- the table -------------------------------------------------------------
-declare -A floor_of=() owner=() lent=() allow_call=()
+declare -A floor_of=() owner=() lent=()
 modules=()
 exc=()  # "lineno kind file-or-module pattern"
 declare -A exc_used=()
@@ -268,8 +268,7 @@ never=" printf vprintf fprintf vfprintf dprintf vdprintf puts putchar fputs
 fputc putc perror stdout stderr stdin exit _exit _Exit quick_exit abort
 MPI_Abort getenv secure_getenv environ __environ __printf_chk __fprintf_chk
 __vprintf_chk __vfprintf_chk __dprintf_chk "
-never=$(echo $never)
-never=" $never "
+never=" $(tr '\n' ' ' <<<"$never")"
 
 archives=()
 for a in "$build/libsupernode.a" build/rel/libsupernode.a; do
@@ -285,7 +284,7 @@ for a in "${archives[@]}"; do
     # objects in the Makefile's sorted order, so the k-th member called
     # x.o is the k-th src/lib/*/x.c (x.o itself when there is none)
     ar t "$a" >"$tmp/members"
-    LC_ALL=C ls src/lib/*/*.c | LC_ALL=C sort >"$tmp/sources"
+    printf '%s\n' src/lib/*/*.c | LC_ALL=C sort >"$tmp/sources"
     awk 'NR == FNR { n = split($0, p, "/"); b = p[n]; sub(/\.c$/, ".o", b);
                      src[b, ++have[b]] = $0; next }
          { k = ++seen[$1]; c = $1; sub(/\.o$/, ".c", c);
