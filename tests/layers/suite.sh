@@ -246,15 +246,19 @@ while IFS= read -r h; do
     ok "$h guards itself (lets in:${have% })"
     # and the guard works: an includer from outside (a CLI file) stops
     # with the #error, the owner passes it
+    msg=$(sed -n 's/^#[[:space:]]*error[[:space:]]*"\{0,1\}\([^"]*\).*/\1/p' \
+        "$tmp/head")
+    # shellcheck disable=SC2086 # CC may be "ccache cc"
     $cc -E -Iinclude "$h" >/dev/null 2>"$tmp/err"
-    if grep -q '#error' "$tmp/err"; then
+    if grep -qF "$msg" "$tmp/err"; then
         ok "$h stops an includer outside${have% }"
     else
         bad "$h: an includer outside${have% } was not stopped"
     fi
+    # shellcheck disable=SC2086
     $cc -E -Iinclude -DSN_MODULE_"$m" "$h" >/dev/null 2>"$tmp/err"
-    if grep -q '#error' "$tmp/err"; then
-        bad "$h: the module's own file was stopped: $(grep '#error' "$tmp/err" | head -n 1)"
+    if grep -qF "$msg" "$tmp/err"; then
+        bad "$h: the module's own file was stopped: $(grep -F "$msg" "$tmp/err" | head -n 1)"
     else
         ok "$h lets $m in"
     fi
