@@ -370,10 +370,11 @@ for e in "${exc[@]}"; do
     # a symbol exception only means something when an archive was read
     [[ ($k == *-call || $k == except-export) && ${#archives[@]} -eq 0 ]] &&
         continue
+    [[ $p == - ]] && p=""
     if [[ -n ${exc_used[$n]:-} ]]; then
-        ok "$table:$n $k $f $p is still needed"
+        ok "$table:$n $k $f${p:+ $p} is still needed"
     else
-        bad "$table:$n: $k $f $p matches nothing any more: remove the line"
+        bad "$table:$n: $k $f${p:+ $p} matches nothing any more: remove the line"
     fi
 done
 
