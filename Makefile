@@ -63,7 +63,9 @@ TESTLIB_SRC := $(sort $(wildcard tests/lib/*.c))
 # under src/lib), each test source with -DSN_TESTS: a private header
 # (*-int.h) stops any other includer with #error. tests/layers/table says
 # which headers are lent to which modules.
-SN_MODULE = $(if $(filter src/lib/%,$<),-DSN_MODULE_$(word 3,$(subst /, ,$<)),$(if $(filter tests/%,$<),-DSN_TESTS))
+SN_MODULE = $(if $(filter src/lib/%,$<),\
+                -DSN_MODULE_$(word 3,$(subst /, ,$<)),\
+                $(if $(filter tests/%,$<),-DSN_TESTS))
 
 # Two builds side by side: release (build/) and test (build/test/).
 REL := build/rel
