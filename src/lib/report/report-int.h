@@ -8,6 +8,10 @@
 #ifndef SN_REPORT_INT_H
 #define SN_REPORT_INT_H
 
+#if !defined(SN_MODULE_report) && !defined(SN_TESTS)
+#error "private to src/lib/report (tests/layers/table)"
+#endif
+
 #include "sn/report.h"
 #include "svg.h"
 
