@@ -1182,6 +1182,36 @@ static void test_infer_mlperf_deepseek_r1_gb300(void)
     sn_validate_report_release(&r);
 }
 
+/* MLA's absorbed decode attention on Hopper runs at FlashMLA's measured
+ * 660 of 989.4 TFLOP/s (times the sustained-load factor), not at the
+ * calibrated fused-attention share: DeepSeek-R1 in BF16 (no Hopper BF16
+ * table: one GEMM rate either way), 8 sequences a rank at a 4,097-token
+ * context, attention compute-bound on both rates. The same system named
+ * as no known generation keeps the calibrated rate; the decode step's
+ * compute differs by exactly the attention FLOPs over the two rates. */
+static void test_infer_mla_decode_runs_at_flashmla_rate_on_hopper(void)
+{
+    const struct sn_model_info *m = preset("deepseek-r1");
+    struct sn_train_system s = fake_sys();
+    struct sn_infer_layout l = {
+        .tp = 8, .ep = 1, .pp = 1, .dp_attention = true, .batch = 64};
+    struct sn_infer_work w = {
+        .isl = 4096, .osl = 2, .precision = SN_DTYPE_BF16, .kv = SN_DTYPE_BF16};
+    struct sn_infer_result hop, other;
+    struct sn_error err;
+    double ctx = 4096 + 2 / 2.0;
+    double flops = 8 * (2.0 * 128 * (512 + 64) + 2.0 * 128 * 512) * ctx * 61;
+    double generic = s.flops * s.calib.gemm_eff * s.calib.attn_eff;
+    double mla = s.flops * 660 / 989.4 * 0.86;
+
+    REQUIRE(sn_infer_predict(m, &s, &l, &w, &hop, &err) == SN_OK);
+    s.accel = "no-such-gpu";
+    REQUIRE(sn_infer_predict(m, &s, &l, &w, &other, &err) == SN_OK);
+    CHECK_NEAR(other.part[SN_INFER_COMPUTE] - hop.part[SN_INFER_COMPUTE],
+               flops / generic - flops / mla, 1e-9);
+    CHECK(mla > generic);
+}
+
 static const struct sn_test cases[] = {
     T(test_infer_graph_padding_and_bench_budget),
     T(test_infer_search_served_tighter_limit_serves_no_more),
@@ -1215,6 +1245,7 @@ static const struct sn_test cases[] = {
     T(test_infer_ep_imbalance_closed_form),
     T(test_infer_ep_imbalance_slows_the_busiest_rank),
     T(test_infer_mlperf_deepseek_r1_gb300),
+    T(test_infer_mla_decode_runs_at_flashmla_rate_on_hopper),
 };
 
 SN_TEST_MAIN(cases)

@@ -217,15 +217,16 @@ struct run {
     const struct sn_infer_layout *l;
     const struct sn_infer_work *w;
     struct shape s;
-    double wb, kvb;   /* bytes per weight, per KV element */
-    double bw, rate;  /* achievable HBM bytes/s, GEMM FLOP/s */
-    double attn_rate; /* attention FLOP/s (BF16 fused kernels) */
-    double etp, rep;  /* expert TP; attention replication divisor */
-    double ep_hot;    /* the busiest EP rank's routed tokens over the
-                         mean (ep_imbalance) */
-    double kv_split;  /* ways TP splits a sequence's KV cache */
-    double stage;     /* share of the layers on a stage */
-    bool pad;         /* decode batches padded to their CUDA graph */
+    double wb, kvb;          /* bytes per weight, per KV element */
+    double bw, rate;         /* achievable HBM bytes/s, GEMM FLOP/s */
+    double attn_rate;        /* attention FLOP/s (BF16 fused kernels) */
+    double attn_rate_decode; /* the same at decode (MLA_DECODE_HOPPER) */
+    double etp, rep;         /* expert TP; attention replication divisor */
+    double ep_hot;           /* the busiest EP rank's routed tokens over the
+                                mean (ep_imbalance) */
+    double kv_split;         /* ways TP splits a sequence's KV cache */
+    double stage;            /* share of the layers on a stage */
+    bool pad;                /* decode batches padded to their CUDA graph */
     /* the kernel table (sn/kernels.h) that rates the GEMMs by shape: the
      * loaded one (`--kernels`) or the generation's shipped one when it
      * has rows of the precision's type (kdt), a loaded one of another
@@ -250,6 +251,17 @@ static int comm(const struct run *x, enum sn_coll_op op, int n, int stride,
     return x->sys->comm.time(x->sys->comm.ctx, op, &g, (uint32_t)siblings,
                              bytes, t, x->err);
 }
+
+/* MLA's absorbed decode attention on Hopper: FlashMLA, the kernel
+ * DeepSeek's and SGLang's Hopper decode runs, reaches 660 TFLOP/s in
+ * the compute-bound setting (128 query heads a KV head, as DeepSeek-V3's
+ * decode) on an H800 SXM5 (deepseek-ai/FlashMLA README, the 2025-04-22
+ * update), 0.667 of its 989.4 dense BF16 TFLOP/s, against the fused
+ * prefill-shaped attention share (attn_eff, 0.57 of the GEMM rate) the
+ * calibration gives Hopper; taken at the sustained-load factor as every
+ * measured kernel rate is [V, Hopper only: no dense MLA decode rate was
+ * found for Blackwell, which keeps the calibrated one]. */
+#define MLA_DECODE_HOPPER (660.0 / 989.4)
 
 /* Expected maximum of n independent standard normal draws,
  * E[max] = integral of x n phi(x) Phi(x)^(n-1) dx, by the midpoint rule
@@ -601,8 +613,10 @@ static int stage_pass(const struct run *x, double tokens, double seqs,
         gemm_t = gemm / x->rate;
         *x->extrapolated = true;
     }
-    part[SN_INFER_COMPUTE] = fmax(0, gemm_t - part[SN_INFER_WEIGHTS]) +
-                             fmax(0, attn / x->attn_rate - part[SN_INFER_KV]);
+    part[SN_INFER_COMPUTE] =
+        fmax(0, gemm_t - part[SN_INFER_WEIGHTS]) +
+        fmax(0, attn / (prefill ? x->attn_rate : x->attn_rate_decode) -
+                    part[SN_INFER_KV]);
     part[SN_INFER_KERNELS] =
         x->sys->calib.kernel_time *
         (layers * ATTN_KERNELS + dense * MLP_KERNELS +
@@ -785,6 +799,14 @@ static void run_init(struct run *x, const struct sn_model_info *m,
     x->bw = sys->hbm_bw * k->mem_eff;
     x->rate = sn_train_peak(sys, w->precision) * gemm_eff(k, w->precision);
     x->attn_rate = sys->flops * k->gemm_eff * k->attn_eff;
+    x->attn_rate_decode = x->attn_rate;
+    if (is_mla(m)) {
+        const char *gen = NULL;
+        sn_kernels_shipped(sys->accel, &gen);
+        if (gen && !strcmp(gen, "hopper"))
+            x->attn_rate_decode =
+                sys->flops * MLA_DECODE_HOPPER * SN__SUSTAINED;
+    }
     x->etp = (double)l->tp / l->ep;
     x->ep_hot = sn_infer_ep_hot(m, l);
     x->rep = l->dp_attention ? 1 : l->tp;
