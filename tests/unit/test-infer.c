@@ -1109,9 +1109,12 @@ static void test_infer_ep_imbalance_closed_form(void)
                1 + 1.564 * sqrt(8.0 / 32) * 1.4236 / 2.0697, 2e-3);
     l.ep = 1; /* experts split by TP: every rank the same share */
     CHECK_NEAR(sn_infer_ep_hot(m, &l), 1, 1e-12);
-    /* a dense model has no experts to imbalance */
+    /* a dense model has no experts to imbalance; a coarse MoE model
+     * (Mixtral's 8 experts) keeps uniform routing */
     l.ep = 8;
     CHECK_NEAR(sn_infer_ep_hot(preset("llama3-70b"), &l), 1, 1e-12);
+    l.tp = l.ep = 4;
+    CHECK_NEAR(sn_infer_ep_hot(preset("mixtral-8x7b"), &l), 1, 1e-12);
 }
 
 /* The busiest rank's grouped GEMMs run ep_hot times the rows: on a table

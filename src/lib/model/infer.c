@@ -301,7 +301,10 @@ static double normal_max(int n)
  * 164.1 / 128 / sqrt(8) = 0.45), and the busiest of ep ranks sits the
  * expected maximum of ep normal draws above the mean: r = 1.564
  * sqrt(8 / n) z(ep) / z(32); EP 8 over 256 experts: 0.54. The expert
- * spread is DeepSeek-R1's; other MoE models take it [E]. No rank gets
+ * spread is DeepSeek-R1's; other fine-grained MoE models (64 experts and
+ * more: Qwen3's, Llama 4 Maverick's, GPT-OSS-120B's 128) take it [E];
+ * coarse ones (Mixtral's 8, Scout's 16, with an auxiliary balance loss
+ * over few large experts) keep uniform routing [E]. No rank gets
  * more than every token's copies it can hold: min(n, topk) ep / topk
  * times the mean. With EPLB (redundant copies imply it) 0.115 at any EP
  * [E]. docs/model.md ("EP load imbalance"). */
@@ -309,13 +312,14 @@ static double normal_max(int n)
 #define EP_IMB_EPLB 0.115     /* EPLB, EP 36, 8 slots a rank */
 #define EP_IMB_RANKS 32
 #define EP_IMB_LOCAL 8
+#define EP_IMB_FINE 64 /* routed experts of a fine-grained MoE model */
 
 double sn_infer_ep_hot(const struct sn_model_info *m,
                        const struct sn_infer_layout *l)
 {
     double e = m->experts, k = m->topk > 0 ? m->topk : 1, n, r, cap;
 
-    if (e <= 1 || l->ep < 2)
+    if (e < EP_IMB_FINE || l->ep < 2)
         return 1;
     n = (e + l->redundant) / l->ep;
     if (l->eplb || l->redundant > 0)
