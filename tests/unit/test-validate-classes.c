@@ -81,12 +81,12 @@ static const struct known known[] = {
      * "Serving GEMMs by shape"): pessimistic, -15..-43% */
     {"infer", "size", "large", G_P90, 39.38},
     {"infer", "generation", "blackwell", G_MEDIAN, 18.61},
-    {"infer", "generation", "blackwell", G_P90, 70.75},
+    {"infer", "generation", "blackwell", G_P90, 53.29},
     {"infer", "runtime", "tensorrt-llm", G_MEDIAN, 18.61},
-    {"infer", "runtime", "tensorrt-llm", G_P90, 75.89},
+    {"infer", "runtime", "tensorrt-llm", G_P90, 55.82},
     {"infer", "host", "x86", G_MEDIAN, 18.61}, /* the same rows */
-    {"infer", "host", "x86", G_P90, 54.66},
-    {"infer", "host", "grace", G_P90, 50.34},
+    {"infer", "host", "x86", G_P90, 52.06},
+    {"infer", "host", "grace", G_P90, 49.27},
 };
 
 static struct sn_validate_report reps[3];
