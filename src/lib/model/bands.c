@@ -10,12 +10,12 @@
 #include "sn/validate.h"
 
 const struct sn_band sn_bands[] = {
-    {"infer", "all serving", 25, 5, 0.6539, 1.0844, 1.4973},
-    {"infer/large", "large", 15, 5, 0.9508, 1.0933, 1.4973},
-    {"infer/large/blackwell", "large Blackwell", 8, 4, 0.8318, 1.0766, 1.5943},
+    {"infer", "all serving", 25, 5, 0.6760, 1.0844, 1.4973},
+    {"infer/large", "large", 15, 5, 0.9537, 1.0933, 1.4973},
+    {"infer/large/blackwell", "large Blackwell", 8, 4, 0.8352, 1.0766, 1.5943},
     {"infer/large/hopper", "large Hopper", 7, 3, 1.0558, 1.2286, 1.4220},
-    {"infer/small", "small", 10, 1, 0.5635, 0.9444, 1.2794},
-    {"infer/small/blackwell", "small Blackwell", 5, 1, 0.6053, 1.1294, 1.5329},
+    {"infer/small", "small", 10, 1, 0.6431, 0.9444, 1.2794},
+    {"infer/small/blackwell", "small Blackwell", 5, 1, 0.6760, 1.1294, 1.5329},
     {"infer/small/hopper", "small Hopper", 5, 1, 0.6528, 0.8925, 1.0544},
     {"train", "all training", 106, 9, 0.7546, 0.9498, 1.0420},
     {"train/dense", "dense", 94, 4, 0.8049, 0.9498, 1.0386},

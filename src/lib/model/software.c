@@ -419,6 +419,11 @@ int sn_train_software_parse(const char *file, const struct sn_yaml *sec,
     return SN_OK;
 }
 
+double sn__host_launch_s(bool grace)
+{
+    return grace ? HOST_LAUNCH_GRACE : HOST_LAUNCH_X86;
+}
+
 const char *sn_train_host_class(const struct sn_accel_info *a, double *launch)
 {
     /* the catalog joins Grace to its GPUs by NVLink-C2C (GH200, GB200,

@@ -101,6 +101,10 @@ void sn__state_bytes(enum sn_dtype dt, double *w, double *g, double *o);
 
 /* ---- host time (train-host.c) ---- */
 
+/* CPU seconds of one eager kernel launch on a Grace (true) or an x86
+ * host: software.c's measured figures, shared with serving. */
+double sn__host_launch_s(bool grace);
+
 /* Kernel launches the host makes for one layer of one micro-batch. */
 struct sn__host_launches {
     double fwd, bwd, recompute;

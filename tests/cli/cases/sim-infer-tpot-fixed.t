@@ -2,4 +2,4 @@
 args: sim infer examples/gb200-nvl72.yaml --model llama3-70b --gpus 8 --tp 8 --tpot 50ms --ttft 1s
 exit: 1
 stdout-has: TTFT                   29.73 ms, within 1000.00 ms
-stdout-has: TPOT                   61.73 ms: LIMIT BROKEN, 11.73 ms over 50.00 ms (+23.5%)
+stdout-has: TPOT                   66.53 ms: LIMIT BROKEN, 16.53 ms over 50.00 ms (+33.1%)
