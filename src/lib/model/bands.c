@@ -10,9 +10,9 @@
 #include "sn/validate.h"
 
 const struct sn_band sn_bands[] = {
-    {"infer", "all serving", 25, 5, 0.6760, 1.0844, 1.4973},
-    {"infer/large", "large", 15, 5, 0.9537, 1.0933, 1.4973},
-    {"infer/large/blackwell", "large Blackwell", 8, 4, 0.8352, 1.0766, 1.5943},
+    {"infer", "all serving", 25, 5, 0.7709, 1.0844, 1.4973},
+    {"infer/large", "large", 15, 5, 0.9626, 1.0933, 1.4973},
+    {"infer/large/blackwell", "large Blackwell", 8, 4, 0.9245, 1.0766, 1.5943},
     {"infer/large/hopper", "large Hopper", 7, 3, 1.0558, 1.2286, 1.4220},
     {"infer/small", "small", 10, 1, 0.6431, 0.9444, 1.2794},
     {"infer/small/blackwell", "small Blackwell", 5, 1, 0.6760, 1.1294, 1.5329},
