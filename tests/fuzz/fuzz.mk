@@ -18,7 +18,8 @@ FUZZ      ?= spec
 FUZZ_CC   ?= clang
 FUZZ_TIME ?= 300
 FUZZ_DIR  := build/fuzz
-FUZZ_SRC  := $(sort $(wildcard src/lib/spec/*.c src/lib/util/*.c))
+FUZZ_SRC  := $(sort $(wildcard src/lib/spec/*.c src/lib/catalog/*.c \
+                               src/lib/util/*.c))
 FUZZ_OBJ  := $(FUZZ_SRC:%.c=$(FUZZ_DIR)/%.o)
 FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE -Iinclude -g -O1 \
               -fno-omit-frame-pointer -fsanitize=address,undefined \

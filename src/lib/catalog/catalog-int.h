@@ -9,7 +9,7 @@
 #ifndef SN_CATALOG_INT_H
 #define SN_CATALOG_INT_H
 
-#include "spec-int.h"
+#include "sn/catalog.h"
 
 /* Shorthands for the unit arithmetic in the tables below. */
 #define TF 1e12       /* TFLOP/s */
