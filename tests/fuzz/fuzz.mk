@@ -37,12 +37,11 @@ RF_LIBS   := $(FUZZ_LIBS) \
 
 # the NCCL parsers (FUZZ=nccl): the dump through libxml2, the log
 NC_SRC    := $(FUZZ_SRC) src/lib/health/report.c src/lib/health/node.c \
-             src/lib/health/nccl-topo.c src/lib/health/nccl-check.c \
-             src/lib/diagnose/nccl-log.c src/lib/diagnose/nccl-judge.c
+             $(sort $(wildcard src/lib/nccl/*.c))
 NC_OBJ    := $(NC_SRC:%.c=$(FUZZ_DIR)/%.o)
 NC_LIBS   := $(FUZZ_LIBS) \
              $(shell pkg-config --libs libxml-2.0 2>/dev/null || echo -lxml2)
-$(FUZZ_DIR)/src/lib/health/nccl-topo.o: \
+$(FUZZ_DIR)/src/lib/nccl/nccl-topo.o: \
     FUZZ_FLAGS += $(shell pkg-config --cflags libxml-2.0 2>/dev/null)
 
 .PHONY: fuzz-run fuzz-run-spec fuzz-run-redfish fuzz-run-nccl
