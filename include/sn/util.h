@@ -293,6 +293,18 @@ void sn_json_kbool(struct sn_json *j, const char *key, bool v);
 /* Append s to b as a JSON string literal, quotes included. */
 void sn_json_escape(struct sn_buf *b, const char *s);
 
+/* ---- JSON input (json-read.c) ----------------------------------------- */
+
+struct json_t; /* jansson's json_t */
+
+/* Parse len bytes of text, named what in messages, into a jansson
+ * document (*out, the caller's: json_decref; NULL on failure). Refused
+ * with a located SN_EINPUT ("what:line:col: ..."): nesting deeper than
+ * max_depth (0: no cap of ours), invalid JSON, duplicate keys, NUL in
+ * strings. Size caps are the caller's. */
+int sn_json_read(const char *what, const char *text, size_t len, int max_depth,
+                 struct json_t **out, struct sn_error *err);
+
 /* ---- text tables ------------------------------------------------------------
  */
 

@@ -25,11 +25,10 @@ FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE -Iinclude -g -O1 \
               -fno-omit-frame-pointer -fsanitize=address,undefined \
               -fno-sanitize-recover=undefined \
               $(shell pkg-config --cflags yaml-0.1 2>/dev/null)
-FUZZ_LIBS := $(shell pkg-config --libs yaml-0.1 2>/dev/null || echo -lyaml) \
-             -lm
+FUZZ_LIBS := $(shell pkg-config --libs yaml-0.1 jansson 2>/dev/null || \
+                 echo -lyaml -ljansson) -lm
 RF_SRC    := $(sort $(wildcard src/lib/util/*.c)) src/lib/metrics/metrics.c \
-             src/lib/watch/obs.c src/lib/watch/col-redfish.c \
-             src/lib/watch/redfish-json.c
+             src/lib/watch/obs.c src/lib/watch/col-redfish.c
 RF_OBJ    := $(RF_SRC:%.c=$(FUZZ_DIR)/%.o)
 RF_LIBS   := $(FUZZ_LIBS) \
              $(shell pkg-config --libs jansson libcurl 2>/dev/null || \
