@@ -5,6 +5,7 @@
 #define SN_VERSION "0.1.0"
 
 #include "sn/bench.h"
+#include "sn/catalog.h"
 #include "sn/health.h"
 #include "sn/model.h"
 #include "sn/report.h"

@@ -150,7 +150,27 @@ int sn_topo_set_health(struct sn_topo *t, uint32_t link, double health,
 
 const char *sn_link_class_name(enum sn_link_class c);
 const char *sn_node_kind_name(enum sn_node_kind k);
+/* The label of a switch role for people ("scale-up switch", "leaf",
+ * "site network"): sn_switch_role_info(r)->label. */
 const char *sn_switch_role_name(enum sn_switch_role r);
+
+/* The one table of switch roles: every name a role goes by and its level.
+ * To add a role: the enum above, a row in src/lib/topo/graph.c. */
+struct sn_switch_role_info {
+    enum sn_switch_role role;
+    const char *tag;   /* in device names: "sw", "l2sw", "leaf", "pcisw" */
+    const char *key;   /* JSON key of the plan's switch counts:
+                          "scale_up_l1"; NULL for a role not counted there
+                          (none, the site network) */
+    const char *label; /* for people: "scale-up switch", "PCIe switch" */
+    int tier;          /* level above the devices: 1 beside the NICs (PCIe
+                          switch), 2 the first switch tier (scale-up L1,
+                          leaf), 3 the second (scale-up L2, spine), 4 core,
+                          5 outside the design (site network, none) */
+};
+/* The row of role r; an unknown role gets the row of SN_SW_NONE. Static,
+ * never NULL. */
+const struct sn_switch_role_info *sn_switch_role_info(enum sn_switch_role r);
 
 /* ---- routing ----------------------------------------------------------------
  */

@@ -14,7 +14,7 @@
 #define PUBLIC_CSV "tests/fixtures/validation/inference-public.csv"
 
 /* The models are the catalog's presets, each with its source there
- * (src/lib/spec/catalog-models.c): DeepSeek-V3 with MLA's real
+ * (src/lib/catalog/catalog-models.c): DeepSeek-V3 with MLA's real
  * dimensions, 3 dense layers, 256 routed experts + 1 shared, top-8, one
  * MTP module; GPT-OSS-120B with 64 heads of 64, 8 KV heads and a sliding
  * window of 128 on every other layer. */

@@ -9,11 +9,11 @@
 #ifndef SN_CATALOG_INT_H
 #define SN_CATALOG_INT_H
 
-#if !defined(SN_MODULE_spec) && !defined(SN_TESTS)
-#error "private to src/lib/spec (tests/layers/table)"
+#if !defined(SN_MODULE_catalog) && !defined(SN_TESTS)
+#error "private to src/lib/catalog (tests/layers/table)"
 #endif
 
-#include "spec-int.h"
+#include "sn/catalog.h"
 
 /* Shorthands for the unit arithmetic in the tables below. */
 #define TF 1e12       /* TFLOP/s */

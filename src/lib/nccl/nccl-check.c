@@ -1,7 +1,7 @@
 /* nccl-check.c: NCCL's detected topology against the design. The design
- * comes from the spec through the node section's rules (node.c); the
- * findings are health checks named "nccl.topo.*", in hwtopo.c's style:
- * what NCCL sees, what the design has, what to do about it. */
+ * comes from the spec through the node section's rules (health/node.c);
+ * the findings are health checks named "nccl.topo.*", in health/hwtopo.c's
+ * style: what NCCL sees, what the design has, what to do about it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "health-int.h"
+#include "hw-int.h"
 
 #define PCI_DIR "sys/bus/pci/devices"
 
@@ -27,7 +27,7 @@ static bool is_bdf(const char *s)
     return true;
 }
 
-enum hpci_kind sn__health_pci_classify(unsigned cls, unsigned vendor)
+enum hpci_kind sn__hw_pci_classify(unsigned cls, unsigned vendor)
 {
     unsigned base = cls >> 16, sub = (cls >> 8) & 0xff, prog = cls & 0xff;
 
@@ -49,7 +49,7 @@ enum hpci_kind sn__health_pci_classify(unsigned cls, unsigned vendor)
     return HPCI_OTHER;
 }
 
-const char *sn__health_pci_kind_name(enum hpci_kind k)
+const char *sn__hw_pci_kind_name(enum hpci_kind k)
 {
     switch (k) {
     case HPCI_ACCEL:
@@ -65,7 +65,7 @@ const char *sn__health_pci_kind_name(enum hpci_kind k)
     }
 }
 
-int sn__health_pcie_gen(double gts)
+int sn__hw_pcie_gen(double gts)
 {
     static const double rate[] = {2.5, 5.0, 8.0, 16.0, 32.0, 64.0};
 
@@ -86,7 +86,7 @@ static double parse_speed(const char *s)
     return v;
 }
 
-static int read_speed(const struct hctx *c, const char *bdf, const char *attr,
+static int read_speed(const struct hbus *c, const char *bdf, const char *attr,
                       double *out)
 {
     char rel[256], buf[64];
@@ -98,7 +98,7 @@ static int read_speed(const struct hctx *c, const char *bdf, const char *attr,
     return 0;
 }
 
-static void read_width(const struct hctx *c, const char *bdf, const char *attr,
+static void read_width(const struct hbus *c, const char *bdf, const char *attr,
                        int *out)
 {
     char rel[256];
@@ -112,7 +112,7 @@ static void read_width(const struct hctx *c, const char *bdf, const char *attr,
 /* One AER file: "RxErr 0\nBadTLP 3\n...TOTAL_ERR_COR 3". Returns the
  * total (the TOTAL_ line when present, else the sum) or -1 when absent,
  * and appends "BadTLP=3" for every non-zero counter to detail. */
-static long long read_aer(const struct hctx *c, const char *bdf,
+static long long read_aer(const struct hbus *c, const char *bdf,
                           const char *attr, char *detail, size_t size)
 {
     char rel[256];
@@ -120,7 +120,7 @@ static long long read_aer(const struct hctx *c, const char *bdf,
     long long sum = 0, total = -1;
 
     snprintf(rel, sizeof(rel), PCI_DIR "/%s/%s", bdf, attr);
-    text = sn__hw_read_all(c->root, rel, HEALTH_FILE_MAX, NULL);
+    text = sn__hw_read_all(c->root, rel, SN_HW_FILE_MAX, NULL);
     if (!text)
         return -1;
     for (save = text; (line = sn_tok_next(&save, '\n'));) {
@@ -152,7 +152,7 @@ static long long read_aer(const struct hctx *c, const char *bdf,
 }
 
 /* The first entry of a device's subdirectory (net/eth0, nvme/nvme0). */
-static void first_entry(const struct hctx *c, const char *bdf, const char *sub,
+static void first_entry(const struct hbus *c, const char *bdf, const char *sub,
                         char *buf, size_t size)
 {
     char rel[256];
@@ -177,7 +177,7 @@ static void first_entry(const struct hctx *c, const char *bdf, const char *sub,
 }
 
 /* A virtio NIC keeps its interface one level down: virtioN/net/eth0. */
-static void virtio_net(const struct hctx *c, struct hpci *d)
+static void virtio_net(const struct hbus *c, struct hpci *d)
 {
     char rel[256];
     DIR *dir;
@@ -199,10 +199,10 @@ static void virtio_net(const struct hctx *c, struct hpci *d)
 
 /* Fill the parent's address and the depth from the link target
  * "../../../devices/pci0000:00/0000:00:01.0/0000:17:00.0". */
-static void read_path(const struct hctx *c, struct hpci *d, char *parent,
+static void read_path(const struct hbus *c, struct hpci *d, char *parent,
                       size_t psize)
 {
-    char rel[256], target[HEALTH_PATH_MAX];
+    char rel[256], target[SN_HW_PATH_MAX];
     char *tok, *save = NULL;
     char prev[16] = "";
     int n = 0;
@@ -219,14 +219,14 @@ static void read_path(const struct hctx *c, struct hpci *d, char *parent,
         sn_strlcpy(prev, tok, sizeof(prev));
         n++;
     }
-    d->depth = n > HEALTH_MAX_DEPTH ? HEALTH_MAX_DEPTH : n;
+    d->depth = n > SN_HW_MAX_DEPTH ? SN_HW_MAX_DEPTH : n;
     sn_strlcpy(parent, prev, psize);
 }
 
-static void read_device(const struct hctx *c, struct hpci *d, char *parent,
+static void read_device(const struct hbus *c, struct hpci *d, char *parent,
                         size_t psize)
 {
-    char rel[256], buf[HEALTH_PATH_MAX];
+    char rel[256], buf[SN_HW_PATH_MAX];
     long long v;
     const char *slash;
 
@@ -245,7 +245,7 @@ static void read_device(const struct hctx *c, struct hpci *d, char *parent,
     snprintf(rel, sizeof(rel), PCI_DIR "/%s/numa_node", d->bdf);
     if (sn__hw_read_long(c->root, rel, &v) == 0 && v >= 0 && v < 4096)
         d->numa_node = (int)v;
-    d->kind = sn__health_pci_classify(d->cls, d->vendor);
+    d->kind = sn__hw_pci_classify(d->cls, d->vendor);
     snprintf(rel, sizeof(rel), PCI_DIR "/%s/physfn", d->bdf);
     d->is_vf = sn__hw_exists(c->root, rel);
 
@@ -280,7 +280,7 @@ static void read_device(const struct hctx *c, struct hpci *d, char *parent,
 
 /* Physical slots: sys/bus/pci/slots/NAME/address holds "0000:17:00"
  * (domain:bus:device, every function of the device sits in the slot). */
-static void read_slots(struct hctx *c)
+static void read_slots(struct hbus *c)
 {
     DIR *d = sn__hw_opendir(c->root, "sys/bus/pci/slots");
     struct dirent *e;
@@ -311,7 +311,7 @@ static int cmp_bdf(const void *a, const void *b)
     return strcmp(((const struct hpci *)a)->bdf, ((const struct hpci *)b)->bdf);
 }
 
-int sn__health_pci_scan(struct hctx *c, struct sn_error *err)
+int sn__hw_pci_scan(struct hbus *c, struct sn_error *err)
 {
     DIR *d;
     struct dirent *e;
@@ -328,9 +328,9 @@ int sn__health_pci_scan(struct hctx *c, struct sn_error *err)
     while ((e = readdir(d))) {
         if (!is_bdf(e->d_name))
             continue;
-        if (c->npci >= HEALTH_MAX_PCI) {
+        if (c->npci >= SN_HW_MAX_PCI) {
             rc = sn_error_set(err, SN_ENOMEM, "%s: more than %d PCI functions",
-                              PCI_DIR, HEALTH_MAX_PCI);
+                              PCI_DIR, SN_HW_MAX_PCI);
             goto out;
         }
         SN_GROW(c->pci, cap, c->npci + 1);
@@ -345,7 +345,7 @@ int sn__health_pci_scan(struct hctx *c, struct sn_error *err)
         read_device(c, &c->pci[i], parents[i], sizeof(parents[i]));
     for (size_t i = 0; i < c->npci; i++) {
         const struct hpci *p =
-            parents[i][0] ? sn__health_pci_find(c, parents[i]) : NULL;
+            parents[i][0] ? sn__hw_pci_find(c, parents[i]) : NULL;
         c->pci[i].parent = p ? (int)(p - c->pci) : -1;
     }
     read_slots(c);
@@ -355,7 +355,7 @@ out:
     return rc;
 }
 
-const struct hpci *sn__health_pci_find(const struct hctx *c, const char *bdf)
+const struct hpci *sn__hw_pci_find(const struct hbus *c, const char *bdf)
 {
     struct hpci key;
 
@@ -365,10 +365,10 @@ const struct hpci *sn__health_pci_find(const struct hctx *c, const char *bdf)
     return bsearch(&key, c->pci, c->npci, sizeof(c->pci[0]), cmp_bdf);
 }
 
-void sn__health_pci_subject(const struct hpci *d, char *buf, size_t size)
+void sn__hw_pci_subject(const struct hpci *d, char *buf, size_t size)
 {
     int n = snprintf(buf, size, "%s %s %04x:%04x", d->bdf,
-                     sn__health_pci_kind_name(d->kind), d->vendor, d->device);
+                     sn__hw_pci_kind_name(d->kind), d->vendor, d->device);
 
     if (n < 0 || (size_t)n >= size)
         return;

@@ -228,7 +228,9 @@ int sn_model_moe_layers(const struct sn_model_info *m)
 /* The key of m's fault in map (map itself when the key is absent). */
 static const struct sn_yaml *at(const struct sn_yaml *map, const char *key)
 {
-    return map ? sn__at(map, key) : NULL;
+    const struct sn_yaml *n = map ? sn_yaml_get(map, key) : NULL;
+
+    return n ? n : map;
 }
 
 /* Each alias a catalog-style name (lowercase letters, digits, '-', '_',
@@ -245,7 +247,7 @@ static const char *check_aliases(const char *list, char *msg, size_t size)
             n = 0;
         } else if (ch != ' ') {
             if (!(islower(ch) || isdigit(ch) || strchr("-_.", ch)) ||
-                ++n > SN_SPEC_MAX_NAME) {
+                ++n > SN_CATALOG_MAX_NAME) {
                 snprintf(msg, size,
                          "aliases '%.64s' is not a list of names (lowercase "
                          "letters, digits, '-', '_', '.', comma-separated)",
