@@ -2,12 +2,11 @@
 #ifndef SN_SN_H
 #define SN_SN_H
 
-#define SN_VERSION "0.1.0"
-
 #include "sn/bench.h"
 #include "sn/health.h"
 #include "sn/model.h"
 #include "sn/report.h"
+#include "sn/schema.h"
 #include "sn/spec.h"
 #include "sn/topo.h"
 #include "sn/util.h"

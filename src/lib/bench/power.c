@@ -10,7 +10,7 @@
 
 #include "../hw/hw-int.h"
 #include "bench-int.h"
-#include "sn/report.h"
+#include "sn/schema.h"
 
 /* The setting a point is known by: its limit, or its SM clock. */
 static double setting(const struct sn_bench_power_curve *c, size_t i)

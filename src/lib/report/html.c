@@ -8,7 +8,7 @@
 #include <time.h>
 
 #include "report-int.h"
-#include "sn/sn.h"
+#include "sn/schema.h"
 #include "sn/spec.h"
 
 /* The stylesheet. Colours are variables so the dark theme and print

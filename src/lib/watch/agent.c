@@ -28,7 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sn/sn.h"
+#include "sn/schema.h"
 #include "sn/store.h"
 #include "sn/util.h"
 #include "sn/watch.h"
