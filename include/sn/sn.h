@@ -3,6 +3,7 @@
 #define SN_SN_H
 
 #include "sn/bench.h"
+#include "sn/export.h"
 #include "sn/health.h"
 #include "sn/model.h"
 #include "sn/report.h"

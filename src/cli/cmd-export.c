@@ -1,13 +1,13 @@
 /* cmd-export.c: `supernode export nccl-topo|slurm|hostfile|rankfile|k8s
  * SPEC`: the files the runtime reads, made from the design (the renderers
- * are in src/lib/report/export-*.c; docs/export.md).
+ * are in src/lib/export/; docs/export.md).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd.h"
-#include "sn/report.h"
+#include "sn/export.h"
 
 extern const struct sn_cmd sn_cmd_export;
 

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "harness.h"
-#include "sn/report.h"
+#include "sn/export.h"
 #include "sn/spec.h"
 #include "sn/topo.h"
 

@@ -1,4 +1,4 @@
-/* export-hosts.c (report): the node names every export writes (a hosts
+/* hosts.c (export): the node names every export writes (a hosts
  * file, the spec's `hosts:` or the default names) and Slurm's hostlist
  * expressions ("node[001-018]"), compressed and expanded.
  */
@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "export-int.h"
-#include "sn/report.h"
+#include "sn/export.h"
 #include "sn/spec.h"
 
 /* Names a hosts file may hold: the spec caps nodes likewise (docs/spec.md

@@ -1,4 +1,4 @@
-/* export-slurm.c (report): Slurm's topology for a design: topology/block
+/* slurm.c (export): Slurm's topology for a design: topology/block
  * with a block per scale-up domain, topology/tree with the scale-out
  * switches, as topology.conf (one plugin) or topology.yaml (both).
  * Slurm's topology.conf(5) and topology.yaml(5); docs/export.md.
@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sn/report.h"
+#include "sn/export.h"
 #include "sn/spec.h"
 #include "sn/topo.h"
 

@@ -1,4 +1,4 @@
-/* export-mpi.c (report): where ranks run: the Open MPI hostfile and
+/* mpi.c (export): where ranks run: the Open MPI hostfile and
  * rankfile (orte_hosts(7), mpirun(1) --rankfile), ranks filling one
  * scale-up domain before the next and following the rails within a node;
  * and the Kubernetes labels naming each node's scale-up domain.
@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "export-int.h"
-#include "sn/report.h"
+#include "sn/export.h"
 #include "sn/spec.h"
 #include "sn/topo.h"
 

@@ -1,4 +1,4 @@
-/* export-machine.c (report): the machine's own bus ids and RDMA device
+/* machine.c (export): the machine's own bus ids and RDMA device
  * names for the NCCL topology file (`export nccl-topo --machine FILE`),
  * parsed with located errors. docs/export.md.
  */
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sn/report.h"
+#include "sn/export.h"
 
 /* A bus id as nvidia-smi ("00000000:18:00.0") or sysfs ("0000:18:00.0")
  * writes it, into NCCL's lowercase "dddd:bb:dd.f"; false when not one. */

@@ -1,4 +1,4 @@
-/* export-nccl.c (report): the NCCL topology file of one node
+/* nccl.c (export): the NCCL topology file of one node
  * (NCCL_TOPO_FILE), read from the built topology: CPUs, the PCIe tree
  * with its switches, GPUs with their NVLink counts, NICs with their
  * speed. NCCL's own parser (src/graph/xml.cc) sets the rules this file
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "export-int.h"
-#include "sn/report.h"
+#include "sn/export.h"
 #include "sn/spec.h"
 #include "sn/topo.h"
 

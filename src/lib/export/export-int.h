@@ -1,4 +1,4 @@
-/* export-int.h (report, internal): what the export renderers share. */
+/* export-int.h (export, internal): what the export renderers share. */
 #ifndef SN_EXPORT_INT_H
 #define SN_EXPORT_INT_H
 
@@ -6,7 +6,7 @@
 
 /* The number within its node of the CPU device dev hangs from, by a host
  * link directly or through one PCIe switch (PCIe-tree fabrics); 0 when
- * none does. (export-hosts.c) */
+ * none does. (hosts.c) */
 int sn__export_cpu_index(const struct sn_topo *t, uint32_t dev);
 
 #endif
