@@ -1036,29 +1036,30 @@ static void dot_detail(const struct sn_topo *t, struct sn_buf *out)
 
 static void dot_collapsed(const struct sn_topo *t, struct sn_buf *out)
 {
-    struct rep_collapsed c;
+    struct sn_topo_collapsed c;
     size_t sn;
 
-    rep_collapse(t, &c);
+    sn_topo_collapse(t, &c);
     sn = c.supernodes;
     sn_buf_printf(out,
                   "  subgraph cluster_supernode {\n"
                   "    label=\"supernode (x%zu, one drawn)\";\n",
                   sn);
-    for (int k = 0; k < REP_NCLASS; k++)
-        if (c.count[k] && !rep_class_shared(k))
+    for (int k = 0; k < SN_TOPO_NCLASS; k++)
+        if (c.count[k] && !sn_topo_class_shared(k))
             sn_buf_printf(out, "    c%d [label=\"%s\\nx%zu\", shape=%s];\n", k,
-                          rep_class_label(k), c.count[k] / sn,
-                          rep_class_kind(k) == SN_NODE_SWITCH ? "box"
-                                                              : "ellipse");
+                          sn_topo_class_label(k), c.count[k] / sn,
+                          sn_topo_class_kind(k) == SN_NODE_SWITCH ? "box"
+                                                                  : "ellipse");
     sn_buf_puts(out, "  }\n");
-    for (int k = 0; k < REP_NCLASS; k++)
-        if (c.count[k] && rep_class_shared(k))
+    for (int k = 0; k < SN_TOPO_NCLASS; k++)
+        if (c.count[k] && sn_topo_class_shared(k))
             sn_buf_printf(out, "  c%d [label=\"%s\\nx%zu\", shape=box];\n", k,
-                          rep_class_label(k), c.count[k]);
+                          sn_topo_class_label(k), c.count[k]);
     for (size_t k = 0; k < c.ne; k++) {
-        const struct rep_edge *e = &c.e[k];
-        bool inside = !rep_class_shared(e->ca) && !rep_class_shared(e->cb);
+        const struct sn_topo_class_edge *e = &c.e[k];
+        bool inside =
+            !sn_topo_class_shared(e->ca) && !sn_topo_class_shared(e->cb);
         sn_buf_printf(out,
                       "  c%d -- c%d [label=\"%zu%s %s\\n%s %s\", "
                       "style=%s];\n",
@@ -1069,7 +1070,7 @@ static void dot_collapsed(const struct sn_topo *t, struct sn_buf *out)
                       UNIT(e->bw, SN_UNIT_BANDWIDTH),
                       e->cls == SN_LINK_HOST ? "dotted" : "solid");
     }
-    rep_collapse_release(&c);
+    sn_topo_collapse_release(&c);
 }
 
 void sn_report_topo_dot(const struct sn_topo *t, size_t max_nodes,

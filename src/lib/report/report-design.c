@@ -27,7 +27,7 @@
  * accelerators, scale-up below them. */
 static int tier_of(int c)
 {
-    switch (rep_class_kind(c)) {
+    switch (sn_topo_class_kind(c)) {
     case SN_NODE_ACCEL:
         return 5;
     case SN_NODE_CPU:
@@ -36,7 +36,7 @@ static int tier_of(int c)
     default:
         break;
     }
-    switch (rep_class_role(c)) {
+    switch (sn_topo_class_role(c)) {
     case SN_SW_CORE:
         return 0;
     case SN_SW_SPINE:
@@ -54,22 +54,22 @@ static int tier_of(int c)
 
 /* Where each class's box is; x < 0 for classes not drawn. */
 struct topo_layout {
-    double x[REP_NCLASS], y[REP_NCLASS];
+    double x[SN_TOPO_NCLASS], y[SN_TOPO_NCLASS];
     double h;
 };
 
-static void topo_place(const struct rep_collapsed *c, struct topo_layout *L)
+static void topo_place(const struct sn_topo_collapsed *c, struct topo_layout *L)
 {
     int nrow[TIERS] = {0}, seen[TIERS] = {0}, row_of[TIERS], rows = 0;
 
-    for (int k = 0; k < REP_NCLASS; k++) {
+    for (int k = 0; k < SN_TOPO_NCLASS; k++) {
         L->x[k] = -1;
         if (c->count[k])
             nrow[tier_of(k)]++;
     }
     for (int t = 0; t < TIERS; t++)
         row_of[t] = nrow[t] ? rows++ : -1;
-    for (int k = 0; k < REP_NCLASS; k++) {
+    for (int k = 0; k < SN_TOPO_NCLASS; k++) {
         int t = tier_of(k);
         double span;
         if (!c->count[k])
@@ -90,7 +90,7 @@ static size_t class_planes(const struct sn_topo *t, int c)
 
     for (size_t v = 0; v < t->nnodes; v++) {
         const struct sn_node *d = &t->nodes[v];
-        if (d->plane == SN_NONE16 || rep_class_of(d) != c)
+        if (d->plane == SN_NONE16 || sn_topo_class_of(d) != c)
             continue;
         if (d->plane / 8 < sizeof(seen) &&
             !(seen[d->plane / 8] & (1u << (d->plane % 8)))) {
@@ -102,24 +102,24 @@ static size_t class_planes(const struct sn_topo *t, int c)
 }
 
 static void topo_box(struct sn_buf *b, const struct sn_topo *t,
-                     const struct rep_collapsed *c, const struct topo_layout *L,
-                     int k)
+                     const struct sn_topo_collapsed *c,
+                     const struct topo_layout *L, int k)
 {
-    bool shared = rep_class_shared(k);
+    bool shared = sn_topo_class_shared(k);
     size_t n = shared ? c->count[k] : c->count[k] / c->supernodes;
     size_t planes =
-        rep_class_kind(k) == SN_NODE_SWITCH ? class_planes(t, k) : 0;
+        sn_topo_class_kind(k) == SN_NODE_SWITCH ? class_planes(t, k) : 0;
     char line[96];
 
     svg_rect(b, L->x[k], L->y[k], BOX_W, BOX_H, "node", NULL, NULL);
     svg_text_fit(b, L->x[k] + BOX_W / 2, L->y[k] + 19, BOX_W - 10, 12, "middle",
-                 "hd", rep_class_label(k));
+                 "hd", sn_topo_class_label(k));
     snprintf(line, sizeof(line), "\xc3\x97%s%s", NUM(n),
              shared || c->supernodes == 1 ? "" : " per supernode");
     if (planes > 1) {
         size_t len = strlen(line);
         snprintf(line + len, sizeof(line) - len, ", %zu %s", planes,
-                 rep_class_role(k) == SN_SW_LEAF ? "rails" : "planes");
+                 sn_topo_class_role(k) == SN_SW_LEAF ? "rails" : "planes");
     }
     svg_text_fit(b, L->x[k] + BOX_W / 2, L->y[k] + 36, BOX_W - 10, 11, "middle",
                  "sm", line);
@@ -129,7 +129,7 @@ static void topo_box(struct sn_buf *b, const struct sn_topo *t,
  * along, staggered so badges of edges from one box do not sit together.
  * Same-row edges go over the top; a class linked to itself loops. */
 static void topo_edge(struct sn_buf *b, const struct topo_layout *L,
-                      const struct rep_edge *e, size_t k)
+                      const struct sn_topo_class_edge *e, size_t k)
 {
     double ax = L->x[e->ca] + BOX_W / 2, bx = L->x[e->cb] + BOX_W / 2;
     double ay = L->y[e->ca], by = L->y[e->cb], mx, my;
@@ -165,18 +165,19 @@ static void topo_edge(struct sn_buf *b, const struct topo_layout *L,
 }
 
 /* The edges' table: what each letter stands for. */
-static void topo_edge_table(struct sn_buf *b, const struct rep_collapsed *c)
+static void topo_edge_table(struct sn_buf *b, const struct sn_topo_collapsed *c)
 {
     sn_buf_puts(b, "<table class=\"data\"><thead><tr><th></th><th>between"
                    "</th><th class=\"n\">links</th><th>class</th><th>medium"
                    "</th><th class=\"n\">per link</th></tr></thead><tbody>\n");
     for (size_t k = 0; k < c->ne; k++) {
-        const struct rep_edge *e = &c->e[k];
-        bool inside = !rep_class_shared(e->ca) && !rep_class_shared(e->cb);
+        const struct sn_topo_class_edge *e = &c->e[k];
+        bool inside =
+            !sn_topo_class_shared(e->ca) && !sn_topo_class_shared(e->cb);
         sn_buf_printf(b, "<tr><td>%c</td><td>", (int)('a' + k % 26));
-        rep_escape(b, rep_class_label(e->ca));
+        rep_escape(b, sn_topo_class_label(e->ca));
         sn_buf_puts(b, " &#8211; ");
-        rep_escape(b, rep_class_label(e->cb));
+        rep_escape(b, sn_topo_class_label(e->cb));
         sn_buf_printf(b, "</td><td class=\"n\">%s%s</td><td>%s</td>",
                       NUM(inside ? e->count / c->supernodes : e->count),
                       inside && c->supernodes > 1 ? " per supernode" : "",
@@ -190,15 +191,15 @@ static void topo_edge_table(struct sn_buf *b, const struct rep_collapsed *c)
 
 static void fig_topology(struct sn_buf *b, const struct sn_plan *p)
 {
-    struct rep_collapsed c;
+    struct sn_topo_collapsed c;
     struct topo_layout L;
     double ix0 = TOPO_W, iy0 = 1e9, ix1 = 0, iy1 = 0;
     char label[160];
 
-    rep_collapse(p->topo, &c);
+    sn_topo_collapse(p->topo, &c);
     topo_place(&c, &L);
-    for (int k = 0; k < REP_NCLASS; k++)
-        if (L.x[k] >= 0 && !rep_class_shared(k)) {
+    for (int k = 0; k < SN_TOPO_NCLASS; k++)
+        if (L.x[k] >= 0 && !sn_topo_class_shared(k)) {
             ix0 = fmin(ix0, L.x[k]);
             ix1 = fmax(ix1, L.x[k] + BOX_W);
             iy0 = fmin(iy0, L.y[k]);
@@ -217,13 +218,13 @@ static void fig_topology(struct sn_buf *b, const struct sn_plan *p)
     }
     for (size_t k = 0; k < c.ne; k++)
         topo_edge(b, &L, &c.e[k], k);
-    for (int k = 0; k < REP_NCLASS; k++)
+    for (int k = 0; k < SN_TOPO_NCLASS; k++)
         if (L.x[k] >= 0)
             topo_box(b, p->topo, &c, &L, k);
     svg_close(b);
     topo_edge_table(b, &c);
     rep_figure_close(b);
-    rep_collapse_release(&c);
+    sn_topo_collapse_release(&c);
 }
 
 /* ---- rack elevations ----------------------------------------------------- */
@@ -274,7 +275,7 @@ static void rack_items(const struct sn_topo *t, size_t nrack,
         const struct sn_node *n = &t->nodes[v];
         struct rack_item **it;
         size_t *ni, k;
-        int c = rep_class_of(n);
+        int c = sn_topo_class_of(n);
         /* NICs, CPUs and on-board switch chips are inside their server */
         if (n->rack >= nrack || n->kind == SN_NODE_CPU ||
             n->kind == SN_NODE_NIC || n->role == SN_SW_EXTERNAL ||
@@ -337,14 +338,14 @@ static size_t rack_groups(const struct sn_plan *p, struct rack_group **out)
 static void rack_item_label(const struct sn_spec *s, const struct rack_item *it,
                             char *buf, size_t n)
 {
-    if (rep_class_kind(it->cls) == SN_NODE_ACCEL) {
+    if (sn_topo_class_kind(it->cls) == SN_NODE_ACCEL) {
         /* the catalog key: short enough for a rack unit's label */
         const char *a = s->accel ? s->accel->name : "accelerator";
         snprintf(buf, n, "U%u %zu\xc3\x97 %s", (unsigned)it->unit, it->devices,
                  a);
     } else {
         snprintf(buf, n, "U%u %zu\xc3\x97 %s", (unsigned)it->unit, it->devices,
-                 rep_class_label(it->cls));
+                 sn_topo_class_label(it->cls));
     }
 }
 
@@ -368,14 +369,14 @@ static void rack_draw(struct sn_buf *b, const struct sn_plan *p,
     svg_rect(b, x, y + 34, RACK_W, units * U_PX, "empty", NULL, NULL);
     for (size_t i = 0; i < g->nitems; i++) {
         const struct rack_item *it = &g->items[i];
-        int h = rep_class_kind(it->cls) == SN_NODE_ACCEL ? node_u : 1;
+        int h = sn_topo_class_kind(it->cls) == SN_NODE_ACCEL ? node_u : 1;
         double top = bottom - (it->unit - 1 + h) * U_PX;
         rack_item_label(s, it, line, sizeof(line));
         if (it->unit < 1 || (int)it->unit + h - 1 > units)
             continue; /* placed past the rack's height: the plan warns */
         svg_rect(b, x + 1, top + 0.5, RACK_W - 2, h * U_PX - 1,
-                 rep_class_kind(it->cls) == SN_NODE_ACCEL ? "srv" : "swb", NULL,
-                 line);
+                 sn_topo_class_kind(it->cls) == SN_NODE_ACCEL ? "srv" : "swb",
+                 NULL, line);
         if (h * U_PX >= 9)
             svg_text_fit(b, x + 4, top + h * U_PX / 2 + 3.5, RACK_W - 8, 9,
                          "start", "ru", line);
