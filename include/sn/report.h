@@ -333,36 +333,6 @@ void sn_report_band_text(struct sn_buf *out, double v, bool lower_better,
 void sn_report_band_range(struct sn_buf *out, double v, bool lower_better,
                           const struct sn_band_pick *b);
 
-/* ---- the HTML report (`supernode report`) ------------------------------ */
-
-/* What the report is made from. Every pointer may be NULL: a section
- * appears only for what was given. The caller owns everything. */
-struct sn_report_html_in {
-    const char *title;                 /* page title; NULL: from the spec */
-    const char *spec_path;             /* shown in the header */
-    const struct sn_spec *spec;        /* design section */
-    const struct sn_topo *topo;        /* built from spec */
-    const struct sn_model_info *model; /* predictions for a model */
-    int gpus;                          /* accelerators for --model (0: all) */
-    struct sn_store *store;            /* runs and history */
-    const int64_t *runs;               /* run ids to show (store) */
-    size_t nruns;
-    const char *baseline; /* baseline name for the run curves */
-    double now;           /* generation time (unix s), shown */
-    const struct sn_bench_power_curve *power; /* bench power's curve */
-    /* the overrides (--set KEY=VALUE) already applied to spec, in order:
-     * the size sweep re-loads spec_path at each size and applies them
-     * again, so its points are of the same design as the rest */
-    const char *const *set_keys;
-    const char *const *set_values;
-    size_t nsets;
-};
-
-/* Writes one self-contained HTML document (inline SVG and CSS, no
- * network fetch) to out. Returns 0, or SN_EINPUT/SN_ERUNTIME with err. */
-int sn_report_html(const struct sn_report_html_in *in, struct sn_buf *out,
-                   struct sn_error *err);
-
 /* ---- layouts and sweeps (`sim train`, `sim infer`, `sweep`) -------------
  * A training layout as the JSON object "layout" shared by the documents
  * that hold layouts (train, sweep, validate): tp, pp, dp, cp, ep, [etp for

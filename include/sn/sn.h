@@ -5,6 +5,7 @@
 #include "sn/bench.h"
 #include "sn/export.h"
 #include "sn/health.h"
+#include "sn/html.h"
 #include "sn/model.h"
 #include "sn/report.h"
 #include "sn/schema.h"

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report-int.h"
 #include "sn/plan.h"
 #include "sn/report.h"
+#include "sn/topo.h"
 
 /* ---- formatting helpers ------------------------------------------------ */
 

@@ -1,6 +1,6 @@
-/* report-run.c (report): the HTML report's run section: each stored run
+/* run.c (html): the HTML report's run section: each stored run
  * of in->runs loaded with what the design expects of its results, then
- * its figures (report-heat.c, report-perf.c), its findings with the
+ * its figures (heat.c, perf.c), its findings with the
  * degraded cable drawn on the topology, node health per host and the
  * watch events of its hosts while it ran. */
 #include <math.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "report-run.h"
+#include "run-int.h"
 #include "sn/diagnose.h"
 
 /* Findings drawn on the topology, at most (the list names them all). */
@@ -17,14 +17,14 @@
 /* Neighbours of each end of a cable the picture shows, at most. */
 #define MAX_NEIGH 6
 
-const char *rep_run_anchor(const struct rep_run *r, const char *what, char *buf,
-                           size_t size)
+const char *sn__html_run_anchor(const struct sn__html_run *r, const char *what,
+                                char *buf, size_t size)
 {
     snprintf(buf, size, "run%lld-%s", (long long)r->run.id, what);
     return buf;
 }
 
-uint32_t rep_rank_switch(const struct sn_topo *t, uint32_t rank)
+uint32_t sn__html_rank_switch(const struct sn_topo *t, uint32_t rank)
 {
     uint32_t v = t->accel[rank], up = SN_NONE, out = SN_NONE;
 
@@ -81,7 +81,7 @@ static bool is_pair_bw(const struct sn_result *x)
  * but the pair results, and one pair per class measured alone. The
  * asked results are shallow copies (their samples borrowed); ask[k]
  * answers for result from[k]. Returns the count. */
-static size_t ask_list(const struct rep_run *r, struct pair_class *cl,
+static size_t ask_list(const struct sn__html_run *r, struct pair_class *cl,
                        size_t ncl, struct sn_result *ask, size_t *from)
 {
     size_t n = 0;
@@ -101,14 +101,14 @@ static size_t ask_list(const struct rep_run *r, struct pair_class *cl,
 }
 
 /* Pair results in classes (sorted), *n of them. */
-static struct pair_class *classes(const struct rep_run *r,
+static struct pair_class *classes(const struct sn__html_run *r,
                                   const struct sn_topo *t, size_t *n)
 {
     struct pair_class *cl = sn_xmalloc((r->rs.n + 1) * sizeof(*cl));
     uint32_t *sw = sn_xmalloc((t->naccel + 1) * sizeof(uint32_t));
 
     for (uint32_t k = 0; k < t->naccel; k++)
-        sw[k] = rep_rank_switch(t, k);
+        sw[k] = sn__html_rank_switch(t, k);
     *n = 0;
     for (size_t i = 0; i < r->rs.n; i++) {
         const struct sn_result *x = &r->rs.items[i];
@@ -144,7 +144,7 @@ static int by_source(const void *pa, const void *pb)
 
 /* Ask the design for the values of r's results (see ask_list), in
  * source order; copy each answer to the results it stands for. */
-static int ask_design(struct rep_run *r, const struct sn_topo *t,
+static int ask_design(struct sn__html_run *r, const struct sn_topo *t,
                       struct pair_class *cl, size_t ncl, struct sn_error *err)
 {
     struct sn_result *ask = sn_xmalloc((r->rs.n + 1) * sizeof(*ask));
@@ -182,7 +182,7 @@ static int ask_design(struct rep_run *r, const struct sn_topo *t,
 /* The design's values when the topology can hold the run's ranks; a note
  * says why there are none otherwise, or that pairs were valued by
  * class. */
-static void load_expected(struct rep_run *r)
+static void load_expected(struct sn__html_run *r)
 {
     const struct sn_topo *t = r->in->topo;
     struct pair_class *cl = NULL;
@@ -229,7 +229,7 @@ static void load_expected(struct rep_run *r)
     free(cl);
 }
 
-static void run_release(struct rep_run *r)
+static void run_release(struct sn__html_run *r)
 {
     sn_results_release(&r->rs);
     free(r->expected);
@@ -240,8 +240,8 @@ static void run_release(struct rep_run *r)
 }
 
 /* Load run id; SN_ENOTFOUND and the rest from the store. */
-static int run_load(const struct sn_report_html_in *in, int64_t id,
-                    struct rep_run *r, struct sn_error *err)
+static int run_load(const struct sn_html_in *in, int64_t id,
+                    struct sn__html_run *r, struct sn_error *err)
 {
     int rc;
 
@@ -279,36 +279,36 @@ static void sev_badge(struct sn_buf *b, const char *sev, const char *text)
                                                                     : "mut";
 
     sn_buf_printf(b, "<b style=\"color:var(--%s)\">", var);
-    rep_escape(b, text);
+    sn__html_escape(b, text);
     sn_buf_puts(b, "</b>");
 }
 
 /* The run's own fields as one paragraph. */
-static void run_summary(struct sn_buf *b, const struct rep_run *r)
+static void run_summary(struct sn_buf *b, const struct sn__html_run *r)
 {
     const struct sn_run *u = &r->run;
     const char *v = u->verdict[0] ? u->verdict : "none";
     char n[32];
 
     sn_buf_puts(b, "<p class=\"meta\">Spec <b>");
-    rep_escape(b, u->spec_name);
+    sn__html_escape(b, u->spec_name);
     sn_buf_puts(b, "</b>");
     if (u->spec_hash[0]) {
         sn_buf_puts(b, " (hash ");
-        rep_escape(b, u->spec_hash);
+        sn__html_escape(b, u->spec_hash);
         sn_buf_puts(b, ")");
     }
     sn_buf_puts(b, ", suite ");
-    rep_escape(b, u->suite);
+    sn__html_escape(b, u->suite);
     sn_buf_puts(b, ", backend ");
-    rep_escape(b, u->backend);
+    sn__html_escape(b, u->backend);
     sn_buf_printf(b, ", %d ranks; host ", u->ranks);
-    rep_escape(b, u->host);
+    sn__html_escape(b, u->host);
     sn_buf_puts(b, ", started ");
-    rep_escape(b, u->started);
+    sn__html_escape(b, u->started);
     if (u->complete) {
         sn_buf_puts(b, ", finished ");
-        rep_escape(b, u->finished);
+        sn__html_escape(b, u->finished);
     } else {
         sn_buf_puts(b, ", <b>not finished</b>");
     }
@@ -318,7 +318,7 @@ static void run_summary(struct sn_buf *b, const struct rep_run *r)
     sn_buf_puts(b, ".");
     if (r->note[0]) {
         sn_buf_puts(b, " ");
-        rep_escape(b, r->note);
+        sn__html_escape(b, r->note);
         sn_buf_puts(b, ".");
     }
     sn_buf_puts(b, "</p>\n");
@@ -329,7 +329,7 @@ static void cells(struct sn_buf *b, const char *const *text, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         sn_buf_puts(b, "<td>");
-        rep_escape(b, text[i]);
+        sn__html_escape(b, text[i]);
         sn_buf_puts(b, "</td>");
     }
 }
@@ -438,14 +438,14 @@ static void cable_picture(struct sn_buf *b, const struct sn_topo *t,
     for (size_t i = 0; i < n; i++)
         h = fmax(h, y[i] + 20);
     sn_topo_link_label(t, link, label, sizeof(label));
-    svg_open(b, w, h + 24, what);
+    sn__svg_open(b, w, h + 24, what);
     for (size_t i = 0; i < n; i++) /* every link among the shown nodes */
         for (uint32_t k = t->adj_off[set[i]]; k < t->adj_off[set[i] + 1]; k++) {
             const struct sn_link *l = &t->links[t->adj[k]];
             uint32_t o = l->a == set[i] ? l->b : l->a;
             for (size_t j = i + 1; j < n; j++)
                 if (set[j] == o && t->adj[k] != link)
-                    svg_line(b, x[i], y[i], x[j], y[j], "link");
+                    sn__svg_line(b, x[i], y[i], x[j], y[j], "link");
         }
     /* the cable: thick, in the page's colour for bad */
     sn_buf_printf(b,
@@ -454,11 +454,11 @@ static void cable_picture(struct sn_buf *b, const struct sn_topo *t,
                   x[0], y[0], x[1], y[1]);
     for (size_t i = 0; i < n; i++) {
         sn_topo_node_name(t, set[i], name, sizeof(name));
-        svg_rect(b, x[i] - bw / 2, y[i] - 11, bw, 22, "node", NULL, name);
-        svg_text_fit(b, x[i], y[i] + 4, bw - 8, 11, "middle", "sm", name);
+        sn__svg_rect(b, x[i] - bw / 2, y[i] - 11, bw, 22, "node", NULL, name);
+        sn__svg_text_fit(b, x[i], y[i] + 4, bw - 8, 11, "middle", "sm", name);
     }
-    svg_text_fit(b, w / 2, h + 16, w - 20, 12, "middle", "bad", label);
-    svg_close(b);
+    sn__svg_text_fit(b, w / 2, h + 16, w - 20, 12, "middle", "bad", label);
+    sn__svg_close(b);
 }
 
 /* The cable a finding names (its label, else its subject), or SN_NONE. */
@@ -479,15 +479,16 @@ static uint32_t finding_link(const struct sn_topo *t,
 
 /* The findings in the order check stored them (strongest first), each
  * cable finding with its picture. */
-static void run_findings(struct sn_buf *b, const struct rep_run *r)
+static void run_findings(struct sn_buf *b, const struct sn__html_run *r)
 {
     size_t pictures = 0;
     char id[64];
 
     if (!r->nf)
         return;
-    rep_figure_open(b, rep_run_anchor(r, "findings", id, sizeof(id)),
-                    "Findings in the order check made them, strongest first");
+    sn__html_figure_open(
+        b, sn__html_run_anchor(r, "findings", id, sizeof(id)),
+        "Findings in the order check made them, strongest first");
     sn_buf_puts(b, "<ol class=\"findings\">\n");
     for (size_t i = 0; i < r->nf; i++) {
         const struct sn_store_finding *f = &r->f[i];
@@ -495,13 +496,13 @@ static void run_findings(struct sn_buf *b, const struct rep_run *r)
         sn_buf_puts(b, "<li>");
         sev_badge(b, f->severity, f->severity);
         sn_buf_puts(b, " <b>");
-        rep_escape(b, f->kind);
+        sn__html_escape(b, f->kind);
         sn_buf_puts(b, "</b> <code>");
-        rep_escape(b, f->subject);
+        sn__html_escape(b, f->subject);
         sn_buf_puts(b, "</code> ");
-        rep_escape(b, f->label);
+        sn__html_escape(b, f->label);
         sn_buf_puts(b, "<br/>");
-        rep_escape(b, f->summary ? f->summary : "");
+        sn__html_escape(b, f->summary ? f->summary : "");
         if (link != SN_NONE && pictures++ < MAX_PICTURES) {
             char what[200];
             snprintf(what, sizeof(what), "the cable of finding %zu in red",
@@ -513,7 +514,7 @@ static void run_findings(struct sn_buf *b, const struct rep_run *r)
         sn_buf_puts(b, "</li>\n");
     }
     sn_buf_puts(b, "</ol>\n");
-    rep_figure_close(b);
+    sn__html_figure_close(b);
 }
 
 /* Whether host h is among the first n checks' hosts. */
@@ -527,7 +528,7 @@ static bool host_seen(const struct sn_store_health *h, size_t n,
 }
 
 /* One host's checks: a line of counts, then every check not passed. */
-static void health_host(struct sn_buf *b, const struct rep_run *r,
+static void health_host(struct sn_buf *b, const struct sn__html_run *r,
                         const char *host)
 {
     static const char *const st[4] = {"FAIL", "WARN", "SKIP", "PASS"};
@@ -538,7 +539,7 @@ static void health_host(struct sn_buf *b, const struct rep_run *r,
             count[k] +=
                 !strcmp(r->h[i].host, host) && !strcmp(r->h[i].status, st[k]);
     sn_buf_puts(b, "<tr class=\"host\"><th>");
-    rep_escape(b, host[0] ? host : "(no host)");
+    sn__html_escape(b, host[0] ? host : "(no host)");
     sn_buf_puts(b, "</th><td colspan=\"3\">");
     for (int k = 0; k < 4; k++) {
         char t[32];
@@ -554,7 +555,7 @@ static void health_host(struct sn_buf *b, const struct rep_run *r,
         sn_buf_puts(b, "<tr><td>");
         sev_badge(b, c->status, c->status);
         sn_buf_puts(b, " ");
-        rep_escape(b, c->name);
+        sn__html_escape(b, c->name);
         sn_buf_puts(b, "</td>");
         cells(b, (const char *const[]){c->subject, c->evidence, c->remedy}, 3);
         sn_buf_puts(b, "</tr>\n");
@@ -562,15 +563,15 @@ static void health_host(struct sn_buf *b, const struct rep_run *r,
 }
 
 /* Node health per host, as doctor found it with the run. */
-static void run_health(struct sn_buf *b, const struct rep_run *r)
+static void run_health(struct sn_buf *b, const struct sn__html_run *r)
 {
     char id[64];
 
     if (!r->nh)
         return;
-    rep_figure_open(b, rep_run_anchor(r, "health", id, sizeof(id)),
-                    "Node health per host (doctor's checks with the run; "
-                    "every check that did not pass is listed)");
+    sn__html_figure_open(b, sn__html_run_anchor(r, "health", id, sizeof(id)),
+                         "Node health per host (doctor's checks with the run; "
+                         "every check that did not pass is listed)");
     sn_buf_puts(b, "<table class=\"data\"><thead><tr><th>check</th>"
                    "<th>subject</th><th>evidence</th><th>remedy</th></tr>"
                    "</thead><tbody>\n");
@@ -578,7 +579,7 @@ static void run_health(struct sn_buf *b, const struct rep_run *r)
         if (!host_seen(r->h, i, r->h[i].host))
             health_host(b, r, r->h[i].host);
     sn_buf_puts(b, "</tbody></table>\n");
-    rep_figure_close(b);
+    sn__html_figure_close(b);
 }
 
 /* One event as a table row. */
@@ -602,7 +603,7 @@ static void event_row(struct sn_buf *b, const struct sn_store_event *e)
 
 /* The watch events of the run's hosts (its own and every host with
  * health checks) that held while it ran; nothing when there are none. */
-static void run_events(struct sn_buf *b, const struct rep_run *r)
+static void run_events(struct sn_buf *b, const struct sn__html_run *r)
 {
     struct sn_report_run_events w;
     char id[64];
@@ -611,8 +612,9 @@ static void run_events(struct sn_buf *b, const struct rep_run *r)
     sn_report_run_events(r->in->store, &r->run, r->h, r->nh,
                          r->in->now > 0 ? r->in->now : INFINITY, &w);
     if (w.n) {
-        rep_figure_open(b, rep_run_anchor(r, "events", id, sizeof(id)),
-                        "Watch events on the run's hosts while it ran");
+        sn__html_figure_open(b,
+                             sn__html_run_anchor(r, "events", id, sizeof(id)),
+                             "Watch events on the run's hosts while it ran");
         sn_buf_puts(b, "<table class=\"data\"><thead><tr><th>severity</th>"
                        "<th>host</th><th>rule</th><th>message</th>"
                        "<th>started</th><th>resolved</th></tr></thead>"
@@ -620,40 +622,40 @@ static void run_events(struct sn_buf *b, const struct rep_run *r)
         for (size_t i = 0; i < w.n; i++)
             event_row(b, &w.ev[i]);
         sn_buf_puts(b, "</tbody></table>\n");
-        rep_figure_close(b);
+        sn__html_figure_close(b);
     }
     sn_report_run_events_release(&w);
 }
 
 /* One run's section. */
-static void run_section(struct sn_buf *b, const struct rep_run *r)
+static void run_section(struct sn_buf *b, const struct sn__html_run *r)
 {
     char id[64], title[200];
 
     snprintf(id, sizeof(id), "run%lld", (long long)r->run.id);
     snprintf(title, sizeof(title), "Run %lld: %s, %s", (long long)r->run.id,
              r->run.spec_name, r->run.started);
-    rep_section_open(b, id, title);
+    sn__html_section_open(b, id, title);
     run_summary(b, r);
-    rep_run_heatmap(b, r);
-    rep_run_colls(b, r);
-    rep_run_latency(b, r);
-    rep_run_devices(b, r);
+    sn__html_run_heatmap(b, r);
+    sn__html_run_colls(b, r);
+    sn__html_run_latency(b, r);
+    sn__html_run_devices(b, r);
     run_findings(b, r);
     run_health(b, r);
     run_events(b, r);
-    rep_section_close(b);
+    sn__html_section_close(b);
 }
 
-int rep_run(struct sn_buf *b, const struct sn_report_html_in *in,
-            struct sn_error *err)
+int sn__html_run(struct sn_buf *b, const struct sn_html_in *in,
+                 struct sn_error *err)
 {
     int rc = SN_OK;
 
     if (!in->store)
         return SN_OK;
     for (size_t i = 0; i < in->nruns && !rc; i++) {
-        struct rep_run r;
+        struct sn__html_run r;
         rc = run_load(in, in->runs[i], &r, err);
         if (!rc)
             run_section(b, &r);

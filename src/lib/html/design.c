@@ -1,4 +1,4 @@
-/* report-design.c (report): the HTML report's design section, drawn
+/* design.c (html): the HTML report's design section, drawn
  * from the plan (sn_plan_build): the topology by tiers with repeated
  * units collapsed, rack elevations with power and coolant per rack, the
  * power and cooling summary, and cables by medium and length. Every
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report-int.h"
+#include "html-int.h"
 #include "sn/plan.h"
 
 #define UNIT(v, k) sn_unit_format((v), (k), (char[48]){0}, 48)
@@ -111,9 +111,9 @@ static void topo_box(struct sn_buf *b, const struct sn_topo *t,
         sn_topo_class_kind(k) == SN_NODE_SWITCH ? class_planes(t, k) : 0;
     char line[96];
 
-    svg_rect(b, L->x[k], L->y[k], BOX_W, BOX_H, "node", NULL, NULL);
-    svg_text_fit(b, L->x[k] + BOX_W / 2, L->y[k] + 19, BOX_W - 10, 12, "middle",
-                 "hd", sn_topo_class_label(k));
+    sn__svg_rect(b, L->x[k], L->y[k], BOX_W, BOX_H, "node", NULL, NULL);
+    sn__svg_text_fit(b, L->x[k] + BOX_W / 2, L->y[k] + 19, BOX_W - 10, 12,
+                     "middle", "hd", sn_topo_class_label(k));
     snprintf(line, sizeof(line), "\xc3\x97%s%s", NUM(n),
              shared || c->supernodes == 1 ? "" : " per supernode");
     if (planes > 1) {
@@ -121,8 +121,8 @@ static void topo_box(struct sn_buf *b, const struct sn_topo *t,
         snprintf(line + len, sizeof(line) - len, ", %zu %s", planes,
                  sn_topo_class_role(k) == SN_SW_LEAF ? "rails" : "planes");
     }
-    svg_text_fit(b, L->x[k] + BOX_W / 2, L->y[k] + 36, BOX_W - 10, 11, "middle",
-                 "sm", line);
+    sn__svg_text_fit(b, L->x[k] + BOX_W / 2, L->y[k] + 36, BOX_W - 10, 11,
+                     "middle", "sm", line);
 }
 
 /* An edge as a line between its boxes with a letter badge part way
@@ -141,19 +141,19 @@ static void topo_edge(struct sn_buf *b, const struct topo_layout *L,
         double x[] = {ax + BOX_W / 2, ax + BOX_W / 2 + 22, ax + BOX_W / 2 + 22,
                       ax + BOX_W / 2};
         double y[] = {ay + 12, ay + 12, ay + BOX_H - 12, ay + BOX_H - 12};
-        svg_path(b, x, y, 4, cls);
+        sn__svg_path(b, x, y, 4, cls);
         mx = ax + BOX_W / 2 + 22;
         my = ay + BOX_H / 2;
     } else if (ay == by) {
         /* under the row: above it sit the labels of the unit's box */
         double yb = ay + BOX_H, x[] = {ax, ax, bx, bx},
                y[] = {yb, yb + 16, yb + 16, yb};
-        svg_path(b, x, y, 4, cls);
+        sn__svg_path(b, x, y, 4, cls);
         mx = ax + (bx - ax) * f;
         my = yb + 16;
     } else {
         double y0 = ay < by ? ay + BOX_H : ay, y1 = ay < by ? by : by + BOX_H;
-        svg_line(b, ax, y0, bx, y1, cls);
+        sn__svg_line(b, ax, y0, bx, y1, cls);
         mx = ax + (bx - ax) * f;
         my = y0 + (y1 - y0) * f;
     }
@@ -161,7 +161,7 @@ static void topo_edge(struct sn_buf *b, const struct topo_layout *L,
     sn_buf_puts(b, "<circle");
     sn_buf_printf(b, " cx=\"%.1f\" cy=\"%.1f\" r=\"9\" class=\"badge\"/>\n", mx,
                   my);
-    svg_text(b, mx, my + 4, "middle", "bt", tag);
+    sn__svg_text(b, mx, my + 4, "middle", "bt", tag);
 }
 
 /* The edges' table: what each letter stands for. */
@@ -175,9 +175,9 @@ static void topo_edge_table(struct sn_buf *b, const struct sn_topo_collapsed *c)
         bool inside =
             !sn_topo_class_shared(e->ca) && !sn_topo_class_shared(e->cb);
         sn_buf_printf(b, "<tr><td>%c</td><td>", (int)('a' + k % 26));
-        rep_escape(b, sn_topo_class_label(e->ca));
+        sn__html_escape(b, sn_topo_class_label(e->ca));
         sn_buf_puts(b, " &#8211; ");
-        rep_escape(b, sn_topo_class_label(e->cb));
+        sn__html_escape(b, sn_topo_class_label(e->cb));
         sn_buf_printf(b, "</td><td class=\"n\">%s%s</td><td>%s</td>",
                       NUM(inside ? e->count / c->supernodes : e->count),
                       inside && c->supernodes > 1 ? " per supernode" : "",
@@ -205,25 +205,25 @@ static void fig_topology(struct sn_buf *b, const struct sn_plan *p)
             iy0 = fmin(iy0, L.y[k]);
             iy1 = fmax(iy1, L.y[k] + BOX_H);
         }
-    rep_figure_open(b, "design-topology",
-                    "Topology by tiers, repeated units collapsed");
-    svg_open(b, TOPO_W + 40, L.h + 20, "topology by tiers");
+    sn__html_figure_open(b, "design-topology",
+                         "Topology by tiers, repeated units collapsed");
+    sn__svg_open(b, TOPO_W + 40, L.h + 20, "topology by tiers");
     if (ix1 > ix0) {
         snprintf(label, sizeof(label), "one supernode of %zu, drawn once",
                  c.supernodes);
         /* the label at the bottom: edges come in over the top */
-        svg_rect(b, ix0 - 12, iy0 - 12, ix1 - ix0 + 50, iy1 - iy0 + 50, "unit",
-                 NULL, NULL);
-        svg_text(b, ix0 - 4, iy1 + 32, "start", "sm", label);
+        sn__svg_rect(b, ix0 - 12, iy0 - 12, ix1 - ix0 + 50, iy1 - iy0 + 50,
+                     "unit", NULL, NULL);
+        sn__svg_text(b, ix0 - 4, iy1 + 32, "start", "sm", label);
     }
     for (size_t k = 0; k < c.ne; k++)
         topo_edge(b, &L, &c.e[k], k);
     for (int k = 0; k < SN_TOPO_NCLASS; k++)
         if (L.x[k] >= 0)
             topo_box(b, p->topo, &c, &L, k);
-    svg_close(b);
+    sn__svg_close(b);
     topo_edge_table(b, &c);
-    rep_figure_close(b);
+    sn__html_figure_close(b);
     sn_topo_collapse_release(&c);
 }
 
@@ -363,10 +363,10 @@ static void rack_draw(struct sn_buf *b, const struct sn_plan *p,
                  (unsigned)g->first, (unsigned)g->last, g->count);
     else
         snprintf(head, sizeof(head), "rack %u", (unsigned)g->first);
-    svg_text_fit(b, x, y + 12, RACK_W, 12, "start", "hd", head);
-    svg_text_fit(b, x, y + 27, RACK_W, 11, "start", "sm",
-                 sn_rack_kind_name(g->rk->kind));
-    svg_rect(b, x, y + 34, RACK_W, units * U_PX, "empty", NULL, NULL);
+    sn__svg_text_fit(b, x, y + 12, RACK_W, 12, "start", "hd", head);
+    sn__svg_text_fit(b, x, y + 27, RACK_W, 11, "start", "sm",
+                     sn_rack_kind_name(g->rk->kind));
+    sn__svg_rect(b, x, y + 34, RACK_W, units * U_PX, "empty", NULL, NULL);
     for (size_t i = 0; i < g->nitems; i++) {
         const struct rack_item *it = &g->items[i];
         int h = sn_topo_class_kind(it->cls) == SN_NODE_ACCEL ? node_u : 1;
@@ -374,12 +374,13 @@ static void rack_draw(struct sn_buf *b, const struct sn_plan *p,
         rack_item_label(s, it, line, sizeof(line));
         if (it->unit < 1 || (int)it->unit + h - 1 > units)
             continue; /* placed past the rack's height: the plan warns */
-        svg_rect(b, x + 1, top + 0.5, RACK_W - 2, h * U_PX - 1,
-                 sn_topo_class_kind(it->cls) == SN_NODE_ACCEL ? "srv" : "swb",
-                 NULL, line);
+        sn__svg_rect(b, x + 1, top + 0.5, RACK_W - 2, h * U_PX - 1,
+                     sn_topo_class_kind(it->cls) == SN_NODE_ACCEL ? "srv"
+                                                                  : "swb",
+                     NULL, line);
         if (h * U_PX >= 9)
-            svg_text_fit(b, x + 4, top + h * U_PX / 2 + 3.5, RACK_W - 8, 9,
-                         "start", "ru", line);
+            sn__svg_text_fit(b, x + 4, top + h * U_PX / 2 + 3.5, RACK_W - 8, 9,
+                             "start", "ru", line);
     }
     /* power against the limit, and coolant, printed under the rack */
     snprintf(line, sizeof(line), "peak %s", UNIT(g->rk->peak_w, SN_UNIT_POWER));
@@ -388,18 +389,18 @@ static void rack_draw(struct sn_buf *b, const struct sn_plan *p,
         snprintf(line + len, sizeof(line) - len, " of %s",
                  UNIT(lim, SN_UNIT_POWER));
     }
-    svg_text_fit(b, x, bottom + 16, RACK_W, 11, "start",
-                 lim > 0 && g->rk->peak_w > lim ? "sm bad" : "sm", line);
+    sn__svg_text_fit(b, x, bottom + 16, RACK_W, 11, "start",
+                     lim > 0 && g->rk->peak_w > lim ? "sm bad" : "sm", line);
     if (lim > 0) {
         double f = fmin(g->rk->peak_w / lim, 1.0);
-        svg_rect(b, x, bottom + 22, RACK_W, 6, "empty", NULL, NULL);
-        svg_rect(b, x, bottom + 22, RACK_W * f, 6,
-                 g->rk->peak_w > lim ? "bad" : "f0", NULL, line);
+        sn__svg_rect(b, x, bottom + 22, RACK_W, 6, "empty", NULL, NULL);
+        sn__svg_rect(b, x, bottom + 22, RACK_W * f, 6,
+                     g->rk->peak_w > lim ? "bad" : "f0", NULL, line);
     }
     snprintf(line, sizeof(line), "coolant %s",
              g->rk->coolant_m3s > 0 ? UNIT(g->rk->coolant_m3s, SN_UNIT_FLOW)
                                     : "none (air)");
-    svg_text_fit(b, x, bottom + 42, RACK_W, 11, "start", "sm", line);
+    sn__svg_text_fit(b, x, bottom + 42, RACK_W, 11, "start", "sm", line);
 }
 
 static void fig_racks(struct sn_buf *b, const struct sn_plan *p)
@@ -419,13 +420,13 @@ static void fig_racks(struct sn_buf *b, const struct sn_plan *p)
     snprintf(label, sizeof(label),
              "Rack elevations: %s rack%s, alike racks drawn once",
              NUM(p->nrack), p->nrack == 1 ? "" : "s");
-    rep_figure_open(b, "design-racks", label);
+    sn__html_figure_open(b, "design-racks", label);
     if (drawn) {
-        svg_open(b, w, rows * (rack_h + 16), "rack elevations");
+        sn__svg_open(b, w, rows * (rack_h + 16), "rack elevations");
         for (size_t i = 0; i < drawn; i++)
             rack_draw(b, p, &g[i], 8 + (double)(i % RACK_COLS) * (RACK_W + 24),
                       (double)(i / RACK_COLS) * (rack_h + 16), units);
-        svg_close(b);
+        sn__svg_close(b);
     }
     if (ng > drawn)
         sn_buf_printf(b,
@@ -433,7 +434,7 @@ static void fig_racks(struct sn_buf *b, const struct sn_plan *p)
                       "racks %u to %u (plan lists each).</p>\n",
                       ng - drawn, (unsigned)g[drawn].first,
                       (unsigned)g[ng - 1].last);
-    rep_figure_close(b);
+    sn__html_figure_close(b);
     for (size_t i = 0; i < ng; i++)
         free(g[i].items);
     free(g);
@@ -444,24 +445,24 @@ static void fig_racks(struct sn_buf *b, const struct sn_plan *p)
 
 /* A horizontal bar of parts on scale s at y, each labelled with its
  * name and value under it. */
-static void power_bar(struct sn_buf *b, const struct svg_scale *s, double y,
+static void power_bar(struct sn_buf *b, const struct sn__svg_scale *s, double y,
                       const char *title, const char *const *names,
                       const double *w, size_t n)
 {
     double x = s->p0;
 
-    svg_text(b, s->p0, y - 6, "start", "hd", title);
+    sn__svg_text(b, s->p0, y - 6, "start", "hd", title);
     for (size_t i = 0; i < n; i++) {
-        double len = svg_map(s, w[i]) - s->p0;
+        double len = sn__svg_map(s, w[i]) - s->p0;
         char tip[128], cls[24];
         if (!(w[i] > 0))
             continue;
         snprintf(tip, sizeof(tip), "%s %s", names[i],
                  UNIT(w[i], SN_UNIT_POWER));
         snprintf(cls, sizeof(cls), "f%zu", i);
-        svg_rect(b, x, y, len, 20, cls, NULL, tip);
-        svg_text_fit(b, x + 2, y + 34 + 13 * (double)(i % 2), fmax(len, 120),
-                     11, "start", "sm", tip);
+        sn__svg_rect(b, x, y, len, 20, cls, NULL, tip);
+        sn__svg_text_fit(b, x + 2, y + 34 + 13 * (double)(i % 2),
+                         fmax(len, 120), 11, "start", "sm", tip);
         x += len;
     }
 }
@@ -473,27 +474,27 @@ static void fig_power(struct sn_buf *b, const struct sn_plan *p)
     double part_w[] = {p->servers_w, p->switches_w, p->transceiver_w};
     double heat_w[] = {p->liquid_w, p->air_w};
     double top = fmax(p->facility_w, p->provisioned_w), lo = 0;
-    struct svg_scale s;
+    struct sn__svg_scale s;
     static const char *const marks[] = {"peak", "provisioned", "facility"};
     double mark_w[] = {p->peak_w, p->provisioned_w, p->facility_w};
 
-    svg_nice_domain(&lo, &top, false);
-    s = (struct svg_scale){0, top, 40, 960, false};
-    rep_figure_open(b, "design-power", "Power and cooling");
-    svg_open(b, 1000, 250, "power and cooling");
+    sn__svg_nice_domain(&lo, &top, false);
+    s = (struct sn__svg_scale){0, top, 40, 960, false};
+    sn__html_figure_open(b, "design-power", "Power and cooling");
+    sn__svg_open(b, 1000, 250, "power and cooling");
     power_bar(b, &s, 30, "steady power by part", parts, part_w, 3);
     for (size_t i = 0; i < 3; i++) {
-        double x = svg_map(&s, mark_w[i]);
+        double x = sn__svg_map(&s, mark_w[i]);
         char t[64];
         snprintf(t, sizeof(t), "%s %s", marks[i],
                  UNIT(mark_w[i], SN_UNIT_POWER));
-        svg_line(b, x, 22, x, 56, "lim");
-        svg_text(b, x, 90 + 13 * (double)i, x > 800 ? "end" : "middle", "sm",
-                 t);
+        sn__svg_line(b, x, 22, x, 56, "lim");
+        sn__svg_text(b, x, 90 + 13 * (double)i, x > 800 ? "end" : "middle",
+                     "sm", t);
     }
     power_bar(b, &s, 140, "heat: liquid and air", heat, heat_w, 2);
-    svg_axis_x(b, &s, 210, 210, NULL, "W", false);
-    svg_close(b);
+    sn__svg_axis_x(b, &s, 210, 210, NULL, "W", false);
+    sn__svg_close(b);
     sn_buf_puts(b, "<table class=\"data\"><tbody>\n");
     sn_buf_printf(b,
                   "<tr><td>steady</td><td class=\"n\">%s</td></tr>\n"
@@ -512,7 +513,7 @@ static void fig_power(struct sn_buf *b, const struct sn_plan *p)
                                      : "none (air)",
                   p->worst ? UNIT(p->worst->peak_w, SN_UNIT_POWER) : "-");
     sn_buf_puts(b, "</tbody></table>\n");
-    rep_figure_close(b);
+    sn__html_figure_close(b);
 }
 
 /* ---- cables -----------------------------------------------------------------
@@ -554,41 +555,42 @@ static void fig_cables(struct sn_buf *b, const struct sn_plan *p)
         for (size_t k = 0; k < NBINS; k++)
             maxc = count[m][k] > maxc ? count[m][k] : maxc;
     }
-    rep_figure_open(b, "design-cables", "Cables by medium and length");
-    svg_open(b, x0 + cw * NBINS + 110, 40 + rh * (double)nm + 10,
-             "cables by medium and length");
+    sn__html_figure_open(b, "design-cables", "Cables by medium and length");
+    sn__svg_open(b, x0 + cw * NBINS + 110, 40 + rh * (double)nm + 10,
+                 "cables by medium and length");
     for (size_t k = 0; k < NBINS; k++)
-        svg_text(b, x0 + cw * ((double)k + 0.5), 20, "middle", "tk",
-                 bin_name[k]);
-    svg_text(b, x0 + cw * NBINS + 10, 20, "start", "at", "total");
+        sn__svg_text(b, x0 + cw * ((double)k + 0.5), 20, "middle", "tk",
+                     bin_name[k]);
+    sn__svg_text(b, x0 + cw * NBINS + 10, 20, "start", "at", "total");
     for (int m = 0, row = 0; m < SN_MEDIUM_COUNT; m++) {
         double y = 30 + rh * row;
         if (!p->cables[m])
             continue;
-        svg_text_fit(b, x0 - 8, y + 16, x0 - 10, 12, "end", "at",
-                     m == SN_MEDIUM_BOARD ? "board (no cable)"
-                                          : sn_medium_name((enum sn_medium)m));
+        sn__svg_text_fit(b, x0 - 8, y + 16, x0 - 10, 12, "end", "at",
+                         m == SN_MEDIUM_BOARD
+                             ? "board (no cable)"
+                             : sn_medium_name((enum sn_medium)m));
         for (size_t k = 0; k < NBINS; k++) {
             /* the count printed, a bar under it for its size: the bar
              * never sits under the digits */
             double w = count[m][k] ? 3 + (cw - 11) * count[m][k] / maxc : 0;
             snprintf(lbl, sizeof(lbl), "%s %s", sn_medium_name(m), bin_name[k]);
             if (w > 0)
-                svg_rect(b, x0 + cw * k + 4, y + 21, w, 5, "f4", NULL, lbl);
-            svg_text(b, x0 + cw * ((double)k + 0.5), y + 16, "middle",
-                     count[m][k] ? "lbl" : "tk",
-                     count[m][k] ? NUM(count[m][k]) : "-");
+                sn__svg_rect(b, x0 + cw * k + 4, y + 21, w, 5, "f4", NULL, lbl);
+            sn__svg_text(b, x0 + cw * ((double)k + 0.5), y + 16, "middle",
+                         count[m][k] ? "lbl" : "tk",
+                         count[m][k] ? NUM(count[m][k]) : "-");
         }
-        svg_text(b, x0 + cw * NBINS + 10, y + 16, "start", "hd",
-                 NUM(p->cables[m]));
+        sn__svg_text(b, x0 + cw * NBINS + 10, y + 16, "start", "hd",
+                     NUM(p->cables[m]));
         row++;
     }
-    svg_close(b);
-    rep_figure_close(b);
+    sn__svg_close(b);
+    sn__html_figure_close(b);
 }
 
-int rep_design(struct sn_buf *b, const struct sn_report_html_in *in,
-               struct sn_error *err)
+int sn__html_design(struct sn_buf *b, const struct sn_html_in *in,
+                    struct sn_error *err)
 {
     struct sn_plan *p = NULL;
     size_t cables = 0;
@@ -600,7 +602,7 @@ int rep_design(struct sn_buf *b, const struct sn_report_html_in *in,
         return rc;
     for (int m = 0; m < SN_MEDIUM_COUNT; m++)
         cables += m == SN_MEDIUM_BOARD ? 0 : p->cables[m]; /* traces */
-    rep_section_open(b, "design", "Design");
+    sn__html_section_open(b, "design", "Design");
     sn_buf_printf(b,
                   "<p>%s supernode%s \xc3\x97 %s accelerators = %s "
                   "accelerators in %s servers and %s rack%s; %s links "
@@ -613,7 +615,7 @@ int rep_design(struct sn_buf *b, const struct sn_report_html_in *in,
     fig_racks(b, p);
     fig_power(b, p);
     fig_cables(b, p);
-    rep_section_close(b);
+    sn__html_section_close(b);
     sn_plan_free(p);
     return SN_OK;
 }

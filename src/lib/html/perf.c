@@ -1,4 +1,4 @@
-/* report-perf.c (report): the run section's measured curves: collective
+/* perf.c (html): the run section's measured curves: collective
  * bus bandwidth against message size beside the model's prediction and
  * the baseline, latency distributions from the raw samples, and each
  * device's compute and memory rate against the accelerator's peak. */
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report-run.h"
+#include "run-int.h"
 
 #define MAX_FIGS 24 /* figures of one kind, at most */
 #define PLOT_W 440.0
@@ -59,7 +59,7 @@ static void fig_key(const struct sn_result *x, bool no_bytes, char *out,
 
 /* Sort the run's results that keep() accepts into figures by key; at
  * most MAX_FIGS figures. Returns their count. */
-static size_t figs_collect(const struct rep_run *r,
+static size_t figs_collect(const struct sn__html_run *r,
                            bool (*keep)(const struct sn_result *),
                            bool no_bytes, struct fig *figs)
 {
@@ -92,12 +92,12 @@ static void figs_release(struct fig *figs, size_t n)
         free(figs[i].idx);
 }
 
-void rep_axis_y(struct sn_buf *b, const struct svg_scale *sy, double x,
-                double gx1, const char *title, const char *unit, char *shown,
-                size_t size)
+void sn__html_axis_y(struct sn_buf *b, const struct sn__svg_scale *sy, double x,
+                     double gx1, const char *title, const char *unit,
+                     char *shown, size_t size)
 {
     static const char *const prefix[] = {"", "k", "M", "G", "T", "P", "E"};
-    struct svg_scale s = *sy;
+    struct sn__svg_scale s = *sy;
     double top = fmax(fabs(sy->d0), fabs(sy->d1)), f = 1;
     bool secs = !strcmp(unit, "s"); /* ticks keep "20 us" */
     size_t i = 0;
@@ -114,8 +114,8 @@ void rep_axis_y(struct sn_buf *b, const struct svg_scale *sy, double x,
         sn_strlcpy(shown, u, size);
     if (title && unit[0] && !secs)
         snprintf(t, sizeof(t), "%s (%s)", title, u);
-    svg_axis_y(b, &s, x, gx1, title && unit[0] && !secs ? t : title,
-               secs ? unit : "", false);
+    sn__svg_axis_y(b, &s, x, gx1, title && unit[0] && !secs ? t : title,
+                   secs ? unit : "", false);
 }
 
 /* The data interval of the series' finite points. */
@@ -141,7 +141,7 @@ static void point_title(char *buf, size_t size, double x, double y,
 {
     char a[32], v[32];
 
-    svg_fmt(x, xunit, xbin, a, sizeof(a));
+    sn__svg_fmt(x, xunit, xbin, a, sizeof(a));
     sn_unit_format_named(y, yunit, v, sizeof(v));
     snprintf(buf, size, "%s: %s %s", a, v, name);
 }
@@ -151,8 +151,8 @@ static void plot_series(struct sn_buf *b, const struct series *s, size_t ns,
                         const char *xtitle, const char *xunit, bool xlog,
                         const char *ytitle, const char *yunit)
 {
-    struct svg_scale sx = {0, 1, PAD_L, PLOT_W - PAD_R, xlog};
-    struct svg_scale sy = {0, 1, PLOT_H - PAD_B, PAD_T, false};
+    struct sn__svg_scale sx = {0, 1, PAD_L, PLOT_W - PAD_R, xlog};
+    struct sn__svg_scale sy = {0, 1, PLOT_H - PAD_B, PAD_T, false};
     double lo, hi, *px, *py;
     size_t most = 1;
     char title[160], pc[8], mc[16];
@@ -169,32 +169,32 @@ static void plot_series(struct sn_buf *b, const struct series *s, size_t ns,
         sx.d1 = xlog ? sx.d1 * 2 : sx.d1 + 1;
     }
     sy.d1 = hi > 0 ? hi : 1;
-    svg_nice_domain(&sx.d0, &sx.d1, xlog);
-    svg_nice_domain(&sy.d0, &sy.d1, false);
-    svg_axis_x(b, &sx, PLOT_H - PAD_B, PAD_T, xtitle, xunit,
-               !strcmp(xunit, "B"));
-    rep_axis_y(b, &sy, PAD_L, PLOT_W - PAD_R, ytitle, yunit, NULL, 0);
+    sn__svg_nice_domain(&sx.d0, &sx.d1, xlog);
+    sn__svg_nice_domain(&sy.d0, &sy.d1, false);
+    sn__svg_axis_x(b, &sx, PLOT_H - PAD_B, PAD_T, xtitle, xunit,
+                   !strcmp(xunit, "B"));
+    sn__html_axis_y(b, &sy, PAD_L, PLOT_W - PAD_R, ytitle, yunit, NULL, 0);
     for (size_t k = 0; k < ns; k++) {
         size_t n = s[k].n;
         snprintf(pc, sizeof(pc), "s%d", s[k].color);
         snprintf(mc, sizeof(mc), "f%d mk", s[k].color);
         for (size_t i = 0; i < n; i++) {
-            px[i] = isfinite(s[k].x[i]) ? svg_map(&sx, s[k].x[i]) : NAN;
-            py[i] = isfinite(s[k].y[i]) ? svg_map(&sy, s[k].y[i]) : NAN;
+            px[i] = isfinite(s[k].x[i]) ? sn__svg_map(&sx, s[k].x[i]) : NAN;
+            py[i] = isfinite(s[k].y[i]) ? sn__svg_map(&sy, s[k].y[i]) : NAN;
         }
-        svg_path(b, px, py, n, pc);
+        sn__svg_path(b, px, py, n, pc);
         for (size_t i = 0; i < n; i++) {
             if (isnan(px[i]) || isnan(py[i]))
                 continue;
             point_title(title, sizeof(title), s[k].x[i], s[k].y[i], xunit,
                         !strcmp(xunit, "B"), yunit, s[k].name);
-            svg_marker(b, px[i], py[i], s[k].shape, mc, title);
+            sn__svg_marker(b, px[i], py[i], s[k].shape, mc, title);
         }
         /* the key: marker and name, left to right */
-        svg_marker(b, PAD_L + 8 + 120.0 * (double)k, 12, s[k].shape, mc,
-                   s[k].name);
-        svg_text_fit(b, PAD_L + 16 + 120.0 * (double)k, 16, 100, 11, "start",
-                     "lg", s[k].name);
+        sn__svg_marker(b, PAD_L + 8 + 120.0 * (double)k, 12, s[k].shape, mc,
+                       s[k].name);
+        sn__svg_text_fit(b, PAD_L + 16 + 120.0 * (double)k, 16, 100, 11,
+                         "start", "lg", s[k].name);
     }
     free(px);
     free(py);
@@ -206,7 +206,7 @@ static bool is_coll(const struct sn_result *x)
            !strcmp(x->unit, "B/s");
 }
 
-static const struct rep_run *sort_run;
+static const struct sn__html_run *sort_run;
 
 static int by_bytes(const void *pa, const void *pb)
 {
@@ -217,7 +217,7 @@ static int by_bytes(const void *pa, const void *pb)
 }
 
 /* One collective: measured busbw per size, the model's, the baseline's. */
-static void coll_figure(struct sn_buf *b, const struct rep_run *r,
+static void coll_figure(struct sn_buf *b, const struct sn__html_run *r,
                         struct fig *f, size_t k)
 {
     size_t n = f->n;
@@ -256,19 +256,19 @@ static void coll_figure(struct sn_buf *b, const struct rep_run *r,
              "measured%s%s",
              f->key, ns > 1 && s[1].y == y + n + 1 ? ", the model's" : "",
              s[ns - 1].y == y + 2 * (n + 1) ? ", the baseline's" : "");
-    rep_figure_open(b, rep_run_anchor(r, what, id, sizeof(id)), cap);
-    svg_open(b, PLOT_W, PLOT_H, f->key);
+    sn__html_figure_open(b, sn__html_run_anchor(r, what, id, sizeof(id)), cap);
+    sn__svg_open(b, PLOT_W, PLOT_H, f->key);
     plot_series(b, s, ns, "message size", "B", true, "busbw", "B/s");
-    svg_close(b);
-    rep_figure_close(b);
+    sn__svg_close(b);
+    sn__html_figure_close(b);
     free(x);
     free(y);
 }
 
 /* Every figure of the results keep() accepts, drawn by draw(). */
-static void figs_each(struct sn_buf *b, const struct rep_run *r,
+static void figs_each(struct sn_buf *b, const struct sn__html_run *r,
                       bool (*keep)(const struct sn_result *), bool no_bytes,
-                      void (*draw)(struct sn_buf *, const struct rep_run *,
+                      void (*draw)(struct sn_buf *, const struct sn__html_run *,
                                    struct fig *, size_t))
 {
     struct fig figs[MAX_FIGS];
@@ -279,7 +279,7 @@ static void figs_each(struct sn_buf *b, const struct rep_run *r,
     figs_release(figs, n);
 }
 
-void rep_run_colls(struct sn_buf *b, const struct rep_run *r)
+void sn__html_run_colls(struct sn_buf *b, const struct sn__html_run *r)
 {
     figs_each(b, r, is_coll, true, coll_figure);
 }
@@ -298,7 +298,7 @@ static int dbl_cmp(const void *pa, const void *pb)
 
 /* Every positive sample of the figure's results, at most POOL_MAX (an
  * even stride over them beyond), sorted. */
-static double *pool_samples(const struct rep_run *r, const struct fig *f,
+static double *pool_samples(const struct sn__html_run *r, const struct fig *f,
                             size_t *n)
 {
     size_t total = 0, stride, k = 0, m = 0;
@@ -328,24 +328,26 @@ static double quantile(const double *v, size_t n, double q)
 }
 
 /* A vertical marker line at value v with its words. */
-static void mark(struct sn_buf *b, const struct svg_scale *sx, double v,
+static void mark(struct sn_buf *b, const struct sn__svg_scale *sx, double v,
                  const char *name, const char *cls, double dy)
 {
     char t[64], a[32];
 
-    svg_line(b, svg_map(sx, v), PAD_T, svg_map(sx, v), PLOT_H - PAD_B, cls);
-    snprintf(t, sizeof(t), "%s %s", name, svg_fmt(v, "s", false, a, sizeof(a)));
-    svg_text(b, svg_map(sx, v) + 3, PAD_T + 10 + dy, "start", "tk", t);
+    sn__svg_line(b, sn__svg_map(sx, v), PAD_T, sn__svg_map(sx, v),
+                 PLOT_H - PAD_B, cls);
+    snprintf(t, sizeof(t), "%s %s", name,
+             sn__svg_fmt(v, "s", false, a, sizeof(a)));
+    sn__svg_text(b, sn__svg_map(sx, v) + 3, PAD_T + 10 + dy, "start", "tk", t);
 }
 
 /* One latency test: a histogram of its samples on a log scale. */
-static void latency_figure(struct sn_buf *b, const struct rep_run *r,
+static void latency_figure(struct sn_buf *b, const struct sn__html_run *r,
                            struct fig *f, size_t k)
 {
     size_t n, count[BINS] = {0}, top = 1;
     double *v = pool_samples(r, f, &n);
-    struct svg_scale sx = {0, 1, PAD_L, PLOT_W - PAD_R, true};
-    struct svg_scale sy = {0, 1, PLOT_H - PAD_B, PAD_T, false};
+    struct sn__svg_scale sx = {0, 1, PAD_L, PLOT_W - PAD_R, true};
+    struct sn__svg_scale sy = {0, 1, PLOT_H - PAD_B, PAD_T, false};
     char id[64], what[32], cap[400], t[160], a[32], c[32];
 
     if (!n) {
@@ -354,47 +356,47 @@ static void latency_figure(struct sn_buf *b, const struct rep_run *r,
     }
     sx.d0 = v[0];
     sx.d1 = v[n - 1] > v[0] ? v[n - 1] : v[0] * 2;
-    svg_nice_domain(&sx.d0, &sx.d1, true);
+    sn__svg_nice_domain(&sx.d0, &sx.d1, true);
     for (size_t i = 0; i < n; i++) {
         double p = log10(v[i] / sx.d0) / log10(sx.d1 / sx.d0);
         size_t bin = p >= 1 ? BINS - 1 : (size_t)(p * BINS);
         top = ++count[bin] > top ? count[bin] : top;
     }
     sy.d1 = (double)top;
-    svg_nice_domain(&sy.d0, &sy.d1, false);
+    sn__svg_nice_domain(&sy.d0, &sy.d1, false);
     snprintf(what, sizeof(what), "lat%zu", k);
     snprintf(
         cap, sizeof(cap),
         "%.170s: distribution of %s raw samples of %zu results; median %s, "
         "99th percentile %s",
         f->key, sn_fmt_count(n, c, sizeof(c)), f->n,
-        svg_fmt(quantile(v, n, 0.5), "s", false, a, sizeof(a)),
-        svg_fmt(quantile(v, n, 0.99), "s", false, t, sizeof(t)));
-    rep_figure_open(b, rep_run_anchor(r, what, id, sizeof(id)), cap);
-    svg_open(b, PLOT_W, PLOT_H, f->key);
-    svg_axis_x(b, &sx, PLOT_H - PAD_B, PAD_T, "latency", "s", false);
-    svg_axis_y(b, &sy, PAD_L, PLOT_W - PAD_R, "samples", "", false);
+        sn__svg_fmt(quantile(v, n, 0.5), "s", false, a, sizeof(a)),
+        sn__svg_fmt(quantile(v, n, 0.99), "s", false, t, sizeof(t)));
+    sn__html_figure_open(b, sn__html_run_anchor(r, what, id, sizeof(id)), cap);
+    sn__svg_open(b, PLOT_W, PLOT_H, f->key);
+    sn__svg_axis_x(b, &sx, PLOT_H - PAD_B, PAD_T, "latency", "s", false);
+    sn__svg_axis_y(b, &sy, PAD_L, PLOT_W - PAD_R, "samples", "", false);
     for (size_t i = 0; i < BINS; i++) {
         double lo = sx.d0 * pow(sx.d1 / sx.d0, (double)i / BINS);
         double hi = sx.d0 * pow(sx.d1 / sx.d0, (double)(i + 1) / BINS);
-        double x0 = svg_map(&sx, lo), x1 = svg_map(&sx, hi);
+        double x0 = sn__svg_map(&sx, lo), x1 = sn__svg_map(&sx, hi);
         if (!count[i])
             continue;
         snprintf(t, sizeof(t), "%s to %s: %zu samples",
-                 svg_fmt(lo, "s", false, a, sizeof(a)),
-                 svg_fmt(hi, "s", false, c, sizeof(c)), count[i]);
-        svg_rect(b, x0, svg_map(&sy, (double)count[i]), x1 - x0 - 0.5,
-                 svg_map(&sy, 0) - svg_map(&sy, (double)count[i]), "f0", NULL,
-                 t);
+                 sn__svg_fmt(lo, "s", false, a, sizeof(a)),
+                 sn__svg_fmt(hi, "s", false, c, sizeof(c)), count[i]);
+        sn__svg_rect(b, x0, sn__svg_map(&sy, (double)count[i]), x1 - x0 - 0.5,
+                     sn__svg_map(&sy, 0) - sn__svg_map(&sy, (double)count[i]),
+                     "f0", NULL, t);
     }
     mark(b, &sx, quantile(v, n, 0.5), "median", "ax", 0);
     mark(b, &sx, quantile(v, n, 0.99), "p99", "lim", 14);
-    svg_close(b);
-    rep_figure_close(b);
+    sn__svg_close(b);
+    sn__html_figure_close(b);
     free(v);
 }
 
-void rep_run_latency(struct sn_buf *b, const struct rep_run *r)
+void sn__html_run_latency(struct sn_buf *b, const struct sn__html_run *r)
 {
     figs_each(b, r, is_latency, false, latency_figure);
 }
@@ -408,7 +410,7 @@ static bool is_device(const struct sn_result *x)
 }
 
 /* One device test: each rank's rate and the accelerator's peak. */
-static void device_figure(struct sn_buf *b, const struct rep_run *r,
+static void device_figure(struct sn_buf *b, const struct sn__html_run *r,
                           struct fig *f, size_t k)
 {
     const char *unit = r->rs.items[f->idx[0]].unit;
@@ -444,19 +446,19 @@ static void device_figure(struct sn_buf *b, const struct rep_run *r,
                  "%.170s per rank: median %s (no peak: no spec given, "
                  "or the design has none for it, as for host memory)",
                  f->key, sn_unit_format_named(med, unit, c, sizeof(c)));
-    rep_figure_open(b, rep_run_anchor(r, what, id, sizeof(id)), cap);
-    svg_open(b, PLOT_W, PLOT_H, f->key);
+    sn__html_figure_open(b, sn__html_run_anchor(r, what, id, sizeof(id)), cap);
+    sn__svg_open(b, PLOT_W, PLOT_H, f->key);
     plot_series(b, s, isfinite(peak) ? 2 : 1, "rank", "", false,
                 sn_startswith(f->key, "compute.") ? "compute" : "memory", unit);
-    svg_close(b);
-    rep_figure_close(b);
+    sn__svg_close(b);
+    sn__html_figure_close(b);
     free(x);
     free(y);
     free(pk);
     free(tmp);
 }
 
-void rep_run_devices(struct sn_buf *b, const struct rep_run *r)
+void sn__html_run_devices(struct sn_buf *b, const struct sn__html_run *r)
 {
     figs_each(b, r, is_device, false, device_figure);
 }

@@ -1,4 +1,4 @@
-/* report-predict.c (report): the HTML report's predictions section: busbw
+/* predict.c (html): the HTML report's predictions section: busbw
  * against message size per collective and algorithm and the pair classes
  * (the collective model, as `sim coll` and `sim pairs`), and for a model
  * the layout search as a scatter, where the best layout's step time goes
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report-int.h"
+#include "html-int.h"
 #include "sn/coll.h"
 #include "sn/pairs.h"
 #include "sn/spec.h"
@@ -43,10 +43,10 @@ static void legend_entry(struct sn_buf *b, double x, double y, size_t i,
     char cls[16];
 
     snprintf(cls, sizeof(cls), "s%zu", i % 7);
-    svg_line(b, x, y - 4, x + 22, y - 4, cls);
+    sn__svg_line(b, x, y - 4, x + 22, y - 4, cls);
     snprintf(cls, sizeof(cls), "f%zu mk", i % 7);
-    svg_marker(b, x + 11, y - 4, (int)i, cls, NULL);
-    svg_text(b, x + 28, y, "start", "sm", name);
+    sn__svg_marker(b, x + 11, y - 4, (int)i, cls, NULL);
+    sn__svg_text(b, x + 28, y, "start", "sm", name);
 }
 
 /* ---- collectives ------------------------------------------------------- */
@@ -58,7 +58,7 @@ static void coll_chart(struct sn_buf *b, struct sn_coll_model *m,
     struct sn_group g = {0, n, 1, NULL};
     double bytes[SIZES], bw[SN_ALGO_COUNT][SIZES], hi = 0, lo = INFINITY;
     bool has[SN_ALGO_COUNT] = {false};
-    struct svg_scale sx, sy;
+    struct sn__svg_scale sx, sy;
     size_t nseries = 0;
     char cap[96], id[48];
 
@@ -82,48 +82,48 @@ static void coll_chart(struct sn_buf *b, struct sn_coll_model *m,
     if (!(hi > 0))
         return;
     lo = fmax(lo, hi * 1e-4); /* four decades show the curve's knee */
-    svg_nice_domain(&lo, &hi, true);
-    sx = (struct svg_scale){SIZE_MIN, SIZE_MIN * pow(SIZE_STEP, SIZES - 1), 90,
-                            780, true};
-    sy = (struct svg_scale){lo, hi, 260, 20, true};
+    sn__svg_nice_domain(&lo, &hi, true);
+    sx = (struct sn__svg_scale){SIZE_MIN, SIZE_MIN * pow(SIZE_STEP, SIZES - 1),
+                                90, 780, true};
+    sy = (struct sn__svg_scale){lo, hi, 260, 20, true};
     snprintf(id, sizeof(id), "predict-coll-%s", info->name);
     snprintf(cap, sizeof(cap), "%s: busbw against message size, %u ranks",
              info->name, n);
-    rep_figure_open(b, id, cap);
-    svg_open(b, 1000, 310, cap);
-    svg_axis_x(b, &sx, 260, 20, "message size", "B", true);
-    svg_axis_y(b, &sy, 90, 780, "busbw", "B/s", false);
+    sn__html_figure_open(b, id, cap);
+    sn__svg_open(b, 1000, 310, cap);
+    sn__svg_axis_x(b, &sx, 260, 20, "message size", "B", true);
+    sn__svg_axis_y(b, &sy, 90, 780, "busbw", "B/s", false);
     for (int a = SN_ALGO_RING; a < SN_ALGO_COUNT; a++) {
         double px[SIZES], py[SIZES];
         char cls[16], tip[96];
         if (!has[a])
             continue;
         for (size_t i = 0; i < SIZES; i++) {
-            px[i] = svg_map(&sx, bytes[i]);
+            px[i] = sn__svg_map(&sx, bytes[i]);
             py[i] = isfinite(bw[a][i]) && bw[a][i] >= lo
-                        ? svg_map(&sy, bw[a][i])
+                        ? sn__svg_map(&sy, bw[a][i])
                         : NAN;
         }
         snprintf(cls, sizeof(cls), "s%zu", nseries % 7);
-        svg_path(b, px, py, SIZES, cls);
+        sn__svg_path(b, px, py, SIZES, cls);
         snprintf(cls, sizeof(cls), "f%zu mk", nseries % 7);
         for (size_t i = 0; i < SIZES; i++)
             if (isfinite(py[i])) {
                 snprintf(tip, sizeof(tip), "%s %s at %s: %s",
                          sn_coll_algo_name((enum sn_coll_algo)a), info->name,
-                         svg_fmt(bytes[i], "B", true, (char[32]){0}, 32),
+                         sn__svg_fmt(bytes[i], "B", true, (char[32]){0}, 32),
                          UNIT(bw[a][i], SN_UNIT_BANDWIDTH));
-                svg_marker(b, px[i], py[i], (int)nseries, cls, tip);
+                sn__svg_marker(b, px[i], py[i], (int)nseries, cls, tip);
             }
         legend_entry(b, 800, 40 + 20 * (double)nseries, nseries,
                      sn_coll_algo_name((enum sn_coll_algo)a));
         nseries++;
     }
-    svg_close(b);
-    rep_figure_close(b);
+    sn__svg_close(b);
+    sn__html_figure_close(b);
 }
 
-static int fig_colls(struct sn_buf *b, const struct sn_report_html_in *in,
+static int fig_colls(struct sn_buf *b, const struct sn_html_in *in,
                      struct sn_coll_model *m)
 {
     static const enum sn_coll_op ops[] = {SN_COLL_ALLREDUCE, SN_COLL_ALLGATHER,
@@ -141,12 +141,12 @@ static int fig_colls(struct sn_buf *b, const struct sn_report_html_in *in,
 
 /* ---- pair classes -------------------------------------------------------- */
 
-static int fig_pairs(struct sn_buf *b, const struct sn_report_html_in *in,
+static int fig_pairs(struct sn_buf *b, const struct sn_html_in *in,
                      struct sn_coll_model *m, struct sn_error *err)
 {
     struct sn_pair_classes cl = {0};
     uint32_t n = (uint32_t)in->topo->naccel;
-    struct svg_scale sx;
+    struct sn__svg_scale sx;
     double hi = 0, lo = 0;
     size_t drawn;
     char cap[128];
@@ -161,16 +161,16 @@ static int fig_pairs(struct sn_buf *b, const struct sn_report_html_in *in,
     drawn = cl.n < PAIR_CLASSES_DRAWN ? cl.n : PAIR_CLASSES_DRAWN;
     for (size_t k = 0; k < drawn; k++)
         hi = fmax(hi, cl.items[k].example.uni_bw);
-    svg_nice_domain(&lo, &hi, false);
-    sx = (struct svg_scale){0, hi, 330, 900, false};
+    sn__svg_nice_domain(&lo, &hi, false);
+    sx = (struct sn__svg_scale){0, hi, 330, 900, false};
     snprintf(cap, sizeof(cap),
              "Pair classes: %zu classes of %s pairs among the first %u "
              "ranks",
              cl.n, sn_fmt_count((size_t)cl.pairs, (char[32]){0}, 32), n);
-    rep_figure_open(b, "predict-pairs", cap);
-    svg_open(b, 1000, 64 + 26 * (double)drawn, "pair classes");
-    svg_axis_x(b, &sx, 20 + 26 * (double)drawn, 14, "one-way bandwidth", "B/s",
-               false);
+    sn__html_figure_open(b, "predict-pairs", cap);
+    sn__svg_open(b, 1000, 64 + 26 * (double)drawn, "pair classes");
+    sn__svg_axis_x(b, &sx, 20 + 26 * (double)drawn, 14, "one-way bandwidth",
+                   "B/s", false);
     for (size_t k = 0; k < drawn; k++) {
         const struct sn_pair_class *c = &cl.items[k];
         double y = 16 + 26 * (double)k;
@@ -178,21 +178,21 @@ static int fig_pairs(struct sn_buf *b, const struct sn_report_html_in *in,
         snprintf(lbl, sizeof(lbl), "%s, %llu pairs, e.g. %u\xe2\x86\x92%u",
                  sn_pair_relation_name(c->rel), (unsigned long long)c->count,
                  c->example.src, c->example.dst);
-        svg_text_fit(b, 322, y + 13, 316, 12, "end", "lbl", lbl);
+        sn__svg_text_fit(b, 322, y + 13, 316, 12, "end", "lbl", lbl);
         snprintf(val, sizeof(val), "%s, %s, %u hops",
                  UNIT(c->example.uni_bw, SN_UNIT_BANDWIDTH),
                  UNIT(c->example.latency, SN_UNIT_TIME), c->example.hops);
-        svg_rect(b, 330, y, svg_map(&sx, c->example.uni_bw) - 330, 18, "f0",
-                 NULL, val);
-        svg_text(b, 336, y + 13, "start", "bt inv", val);
+        sn__svg_rect(b, 330, y, sn__svg_map(&sx, c->example.uni_bw) - 330, 18,
+                     "f0", NULL, val);
+        sn__svg_text(b, 336, y + 13, "start", "bt inv", val);
     }
-    svg_close(b);
+    sn__svg_close(b);
     if (cl.n > drawn)
         sn_buf_printf(b,
                       "<p class=\"note\">%zu more classes not drawn "
                       "(<code>supernode sim pairs</code> lists them).</p>\n",
                       cl.n - drawn);
-    rep_figure_close(b);
+    sn__html_figure_close(b);
     sn_pair_classes_release(&cl);
     return SN_OK;
 }
@@ -221,7 +221,7 @@ static void fig_search(struct sn_buf *b, const struct sn_train_candidate *c,
                        size_t n, const struct sn_train_search_stats *st)
 {
     double mlo = INFINITY, mhi = 0, flo = 0, fhi = 0, (*front)[2];
-    struct svg_scale sx, sy;
+    struct sn__svg_scale sx, sy;
     size_t nf = 0;
     char cap[160], tip[160];
 
@@ -231,24 +231,24 @@ static void fig_search(struct sn_buf *b, const struct sn_train_candidate *c,
         fhi = fmax(fhi, 100 * c[i].result.mfu);
     }
     mlo = 0;
-    svg_nice_domain(&mlo, &mhi, false);
-    svg_nice_domain(&flo, &fhi, false);
-    sx = (struct svg_scale){mlo, mhi, 90, 960, false};
-    sy = (struct svg_scale){flo, fhi, 300, 20, false};
+    sn__svg_nice_domain(&mlo, &mhi, false);
+    sn__svg_nice_domain(&flo, &fhi, false);
+    sx = (struct sn__svg_scale){mlo, mhi, 90, 960, false};
+    sy = (struct sn__svg_scale){flo, fhi, 300, 20, false};
     snprintf(cap, sizeof(cap),
              "Layout search: the %zu fastest of %llu "
              "layouts that fit (%llu pass the rules), MFU against memory",
              n, (unsigned long long)st->fitting,
              (unsigned long long)st->enumerated);
-    rep_figure_open(b, "predict-search", cap);
-    svg_open(b, 1000, 366, "layout search");
-    svg_axis_x(b, &sx, 300, 20, "memory per accelerator", "GiB", false);
-    svg_axis_y(b, &sy, 90, 960, "MFU", "%", false);
+    sn__html_figure_open(b, "predict-search", cap);
+    sn__svg_open(b, 1000, 366, "layout search");
+    sn__svg_axis_x(b, &sx, 300, 20, "memory per accelerator", "GiB", false);
+    sn__svg_axis_y(b, &sy, 90, 960, "MFU", "%", false);
     front = sn_xcalloc(n + 1, sizeof(*front));
     for (size_t i = n; i-- > 0;) {
         const struct sn_train_layout *l = &c[i].layout;
-        double x = svg_map(&sx, c[i].result.mem.total / GIB);
-        double y = svg_map(&sy, 100 * c[i].result.mfu);
+        double x = sn__svg_map(&sx, c[i].result.mem.total / GIB);
+        double y = sn__svg_map(&sy, 100 * c[i].result.mfu);
         bool on = pareto(c, n, i);
         snprintf(tip, sizeof(tip),
                  "#%zu tp %d pp %d dp %d cp %d ep %d mbs %d: MFU %.1f%%, "
@@ -256,7 +256,7 @@ static void fig_search(struct sn_buf *b, const struct sn_train_candidate *c,
                  i + 1, l->tp, l->pp, l->dp, l->cp, l->ep, l->mbs,
                  100 * c[i].result.mfu, c[i].result.mem.total / GIB,
                  c[i].result.step_time);
-        svg_marker(b, x, y, on ? 1 : 0, on ? "f1 mk" : "f0 mk", tip);
+        sn__svg_marker(b, x, y, on ? 1 : 0, on ? "f1 mk" : "f0 mk", tip);
         if (on) {
             front[nf][0] = x;
             front[nf++][1] = y;
@@ -269,13 +269,13 @@ static void fig_search(struct sn_buf *b, const struct sn_train_candidate *c,
             fx[k] = front[k][0];
             fy[k] = front[k][1];
         }
-        svg_path(b, fx, fy, nf < SCATTER_MAX ? nf : SCATTER_MAX, "front");
+        sn__svg_path(b, fx, fy, nf < SCATTER_MAX ? nf : SCATTER_MAX, "front");
     }
     free(front);
     {
         /* the chosen layout: the fastest, ringed and labelled */
-        double x = svg_map(&sx, c[0].result.mem.total / GIB);
-        double y = svg_map(&sy, 100 * c[0].result.mfu);
+        double x = sn__svg_map(&sx, c[0].result.mem.total / GIB);
+        double y = sn__svg_map(&sy, 100 * c[0].result.mfu);
         const struct sn_train_layout *l = &c[0].layout;
         sn_buf_printf(b,
                       "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"8\" "
@@ -283,24 +283,24 @@ static void fig_search(struct sn_buf *b, const struct sn_train_candidate *c,
                       x, y);
         snprintf(tip, sizeof(tip), "chosen: tp %d pp %d dp %d, MFU %.1f%%",
                  l->tp, l->pp, l->dp, 100 * c[0].result.mfu);
-        svg_text(b, x > 700 ? x - 12 : x + 12, y < 40 ? y + 20 : y - 10,
-                 x > 700 ? "end" : "start", "hd", tip);
+        sn__svg_text(b, x > 700 ? x - 12 : x + 12, y < 40 ? y + 20 : y - 10,
+                     x > 700 ? "end" : "start", "hd", tip);
     }
-    svg_marker(b, 100, 352, 0, "f0 mk", NULL);
-    svg_text(b, 110, 356, "start", "sm", "a layout");
-    svg_marker(b, 200, 352, 1, "f1 mk", NULL);
-    svg_text(b, 210, 356, "start", "sm", "on the Pareto front (dashed)");
+    sn__svg_marker(b, 100, 352, 0, "f0 mk", NULL);
+    sn__svg_text(b, 110, 356, "start", "sm", "a layout");
+    sn__svg_marker(b, 200, 352, 1, "f1 mk", NULL);
+    sn__svg_text(b, 210, 356, "start", "sm", "on the Pareto front (dashed)");
     sn_buf_puts(b, "<circle cx=\"430\" cy=\"352\" r=\"6\" "
                    "class=\"pick\"/>\n");
-    svg_text(b, 442, 356, "start", "sm", "chosen: the fastest");
-    svg_close(b);
-    rep_figure_close(b);
+    sn__svg_text(b, 442, 356, "start", "sm", "chosen: the fastest");
+    sn__svg_close(b);
+    sn__html_figure_close(b);
 }
 
 static void fig_step(struct sn_buf *b, const struct sn_train_candidate *best)
 {
     const struct sn_train_result *r = &best->result;
-    struct svg_scale s = {0, r->step_time, 20, 980, false};
+    struct sn__svg_scale s = {0, r->step_time, 20, 980, false};
     double x = 20;
     size_t shown = 0, parts = 0;
     char cap[128];
@@ -309,38 +309,38 @@ static void fig_step(struct sn_buf *b, const struct sn_train_candidate *best)
              "Where the chosen layout's step of %.3f s "
              "goes",
              r->step_time);
-    rep_figure_open(b, "predict-step", cap);
+    sn__html_figure_open(b, "predict-step", cap);
     for (int p = 0; p < SN_PART_COUNT; p++)
         parts += r->part[p] > 0;
-    svg_open(b, 1000, 56 + 16 * (double)((parts + 1) / 2), "step time");
+    sn__svg_open(b, 1000, 56 + 16 * (double)((parts + 1) / 2), "step time");
     for (int p = 0; p < SN_PART_COUNT; p++) {
         char cls[16], lbl[96];
         double w;
         if (!(r->part[p] > 0))
             continue;
-        w = svg_map(&s, r->part[p]) - 20;
+        w = sn__svg_map(&s, r->part[p]) - 20;
         snprintf(cls, sizeof(cls), "f%zu", shown % 7);
         snprintf(lbl, sizeof(lbl), "%s %s (%.1f%%)",
                  sn_train_part_name((enum sn_train_part)p),
                  UNIT(r->part[p], SN_UNIT_TIME),
                  100 * r->part[p] / r->step_time);
-        svg_rect(b, x, 10, w, 26, cls, NULL, lbl);
+        sn__svg_rect(b, x, 10, w, 26, cls, NULL, lbl);
         /* the legend under the bar: colour, name, value; two columns */
-        svg_rect(b, 20 + 480 * (double)(shown % 2),
-                 50 + 16 * (double)(shown / 2), 12, 12, cls, NULL, NULL);
-        svg_text_fit(b, 38 + 480 * (double)(shown % 2),
-                     60 + 16 * (double)(shown / 2), 440, 12, "start", "lbl",
-                     lbl);
+        sn__svg_rect(b, 20 + 480 * (double)(shown % 2),
+                     50 + 16 * (double)(shown / 2), 12, 12, cls, NULL, NULL);
+        sn__svg_text_fit(b, 38 + 480 * (double)(shown % 2),
+                         60 + 16 * (double)(shown / 2), 440, 12, "start", "lbl",
+                         lbl);
         x += w;
         shown++;
     }
-    svg_close(b);
-    rep_figure_close(b);
+    sn__svg_close(b);
+    sn__html_figure_close(b);
 }
 
 /* How far the chosen layout's figure can be trusted: its class's band
  * and the known gaps it meets (docs/model.md), under the figures. */
-static void trust_html(struct sn_buf *b, const struct sn_report_html_in *in,
+static void trust_html(struct sn_buf *b, const struct sn_html_in *in,
                        const struct sn_train_candidate *best, int accels)
 {
     struct sn_band_pick band;
@@ -358,7 +358,7 @@ static void trust_html(struct sn_buf *b, const struct sn_report_html_in *in,
         sn_train_band(in->model, in->spec->accel->name, &band) ? &band : NULL);
     sn_buf_printf(&t, ")");
     sn_buf_puts(b, "<p class=\"note\">The chosen layout: ");
-    rep_escape(b, t.data);
+    sn__html_escape(b, t.data);
     sn_buf_puts(b, "; the band is P10-P90 of measured / predicted over the "
                    "public runs of its class. Known gaps it meets "
                    "(docs/model.md):");
@@ -366,14 +366,14 @@ static void trust_html(struct sn_buf *b, const struct sn_report_html_in *in,
         if (!(gaps & (1u << i)))
             continue;
         sn_buf_printf(b, "%s <b>%s</b> ", any ? ";" : "", sn_gaps[i].id);
-        rep_escape(b, sn_gaps[i].what);
+        sn__html_escape(b, sn_gaps[i].what);
         any = true;
     }
     sn_buf_puts(b, any ? ".</p>\n" : " none.</p>\n");
     sn_buf_release(&t);
 }
 
-static int search(struct sn_buf *b, const struct sn_report_html_in *in,
+static int search(struct sn_buf *b, const struct sn_html_in *in,
                   struct sn_error *err)
 {
     struct sn_train_env env = {0};
@@ -402,7 +402,8 @@ static int search(struct sn_buf *b, const struct sn_report_html_in *in,
                                   err)))
         goto out;
     sn_buf_puts(b, "<h3>Training ");
-    rep_escape(b, in->model->display ? in->model->display : in->model->name);
+    sn__html_escape(b,
+                    in->model->display ? in->model->display : in->model->name);
     sn_buf_printf(b, " on %d accelerators</h3>\n", s.accels);
     if (!ntop) {
         sn_buf_puts(b, "<p class=\"note\">No layout fits in memory "
@@ -440,14 +441,14 @@ static size_t sweep_values(const struct sn_spec *spec, char (*buf)[16],
     return (size_t)n + 1;
 }
 
-static void fig_sweep(struct sn_buf *b, const struct sn_report_html_in *in)
+static void fig_sweep(struct sn_buf *b, const struct sn_html_in *in)
 {
     struct sn_sweep s = {0};
     struct sn_sweep_point *pts = NULL;
     const char *values[SWEEP_MAX];
     char buf[SWEEP_MAX][16];
     double x[SWEEP_MAX], y[SWEEP_MAX], lo = 0, hi = 0, dlo, dhi;
-    struct svg_scale sx, sy;
+    struct sn__svg_scale sx, sy;
     struct sn_error err;
     size_t nv = sweep_values(in->spec, buf, values), ok = 0;
 
@@ -468,7 +469,7 @@ static void fig_sweep(struct sn_buf *b, const struct sn_report_html_in *in)
     pts = sn_xcalloc(nv, sizeof(*pts));
     if (sn_sweep_run(&s, pts, &err)) {
         sn_buf_puts(b, "<p class=\"note\">No size sweep: ");
-        rep_escape(b, err.msg);
+        sn__html_escape(b, err.msg);
         sn_buf_puts(b, "</p>\n");
         free(pts);
         return;
@@ -484,17 +485,17 @@ static void fig_sweep(struct sn_buf *b, const struct sn_report_html_in *in)
         free(pts);
         return;
     }
-    svg_nice_domain(&lo, &hi, false);
+    sn__svg_nice_domain(&lo, &hi, false);
     dlo = pts[0].domain > 0 ? pts[0].domain : 1;
     dhi = pts[nv - 1].domain > dlo ? pts[nv - 1].domain : dlo * 2;
-    sx = (struct svg_scale){dlo, dhi, 90, 780, true};
-    sy = (struct svg_scale){lo, hi, 270, 20, false};
-    rep_figure_open(b, "predict-sweep",
-                    "Supernode size: throughput per accelerator, with "
-                    "goodput");
-    svg_open(b, 1000, 320, "supernode size sweep");
-    svg_axis_x(b, &sx, 270, 20, "accelerators per supernode", "", false);
-    svg_axis_y(b, &sy, 90, 780, "tokens/s per accelerator", "", false);
+    sx = (struct sn__svg_scale){dlo, dhi, 90, 780, true};
+    sy = (struct sn__svg_scale){lo, hi, 270, 20, false};
+    sn__html_figure_open(b, "predict-sweep",
+                         "Supernode size: throughput per accelerator, with "
+                         "goodput");
+    sn__svg_open(b, 1000, 320, "supernode size sweep");
+    sn__svg_axis_x(b, &sx, 270, 20, "accelerators per supernode", "", false);
+    sn__svg_axis_y(b, &sy, 90, 780, "tokens/s per accelerator", "", false);
     for (int series = 0; series < 2; series++) {
         char cls[16], tip[128];
         for (size_t i = 0; i < nv; i++) {
@@ -503,11 +504,11 @@ static void fig_sweep(struct sn_buf *b, const struct sn_report_html_in *in)
             x[i] = y[i] = NAN;
             if (!p->ok || !p->have_best)
                 continue;
-            x[i] = svg_map(&sx, p->domain);
-            y[i] = svg_map(&sy, v);
+            x[i] = sn__svg_map(&sx, p->domain);
+            y[i] = sn__svg_map(&sy, v);
         }
         snprintf(cls, sizeof(cls), "s%d", series);
-        svg_path(b, x, y, nv, cls);
+        sn__svg_path(b, x, y, nv, cls);
         snprintf(cls, sizeof(cls), "f%d mk", series);
         for (size_t i = 0; i < nv; i++) {
             const struct sn_sweep_point *p = &pts[i];
@@ -518,7 +519,7 @@ static void fig_sweep(struct sn_buf *b, const struct sn_report_html_in *in)
                      "%.0f with goodput %.1f%%",
                      p->domain, p->tokens_per_accel, p->effective_per_accel,
                      p->have_goodput ? 100 * p->goodput.goodput : 100.0);
-            svg_marker(b, x[i], y[i], series, cls, tip);
+            sn__svg_marker(b, x[i], y[i], series, cls, tip);
             if (series && p->best_value) {
                 sn_buf_printf(b,
                               "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"9\" "
@@ -526,19 +527,19 @@ static void fig_sweep(struct sn_buf *b, const struct sn_report_html_in *in)
                               x[i], y[i]);
                 snprintf(tip, sizeof(tip), "sweet spot: %d (%.0f tokens/s)",
                          p->domain, p->effective_per_accel);
-                svg_text(b, x[i], y[i] + 24, "middle", "hd", tip);
+                sn__svg_text(b, x[i], y[i] + 24, "middle", "hd", tip);
             }
         }
     }
     legend_entry(b, 800, 40, 0, "tokens/s");
     legend_entry(b, 800, 60, 1, "with goodput");
-    svg_close(b);
-    rep_figure_close(b);
+    sn__svg_close(b);
+    sn__html_figure_close(b);
     free(pts);
 }
 
-int rep_predict(struct sn_buf *b, const struct sn_report_html_in *in,
-                struct sn_error *err)
+int sn__html_predict(struct sn_buf *b, const struct sn_html_in *in,
+                     struct sn_error *err)
 {
     struct sn_coll_model *m = NULL;
     int rc;
@@ -547,7 +548,7 @@ int rep_predict(struct sn_buf *b, const struct sn_report_html_in *in,
         return SN_OK;
     if ((rc = sn_coll_model_new(in->topo, &m, err)))
         return rc;
-    rep_section_open(b, "predict", "Predictions");
+    sn__html_section_open(b, "predict", "Predictions");
     if ((rc = fig_colls(b, in, m)) || (rc = fig_pairs(b, in, m, err)))
         goto out;
     if (in->model) {
@@ -555,7 +556,7 @@ int rep_predict(struct sn_buf *b, const struct sn_report_html_in *in,
             goto out;
         fig_sweep(b, in);
     }
-    rep_section_close(b);
+    sn__html_section_close(b);
 out:
     sn_coll_model_free(m);
     return rc;

@@ -1,4 +1,4 @@
-/* report-history.c (report): the HTML report's history section: for each
+/* history.c (html): the HTML report's history section: for each
  * test the stored runs of one spec in the order they ran, one value per
  * run (the median over the test's subjects of their medians), beside the
  * baseline's value, as small multiples. */
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report-run.h"
+#include "run-int.h"
 #include "sn/store.h"
 
 #define HIST_RUNS 60            /* newest runs shown, at most */
@@ -121,7 +121,7 @@ static void baseline_values(struct sn_store *st, const char *name,
 
 /* The complete runs of the spec the report is about (its first run's,
  * else the newest run's), at most HIST_RUNS, oldest first. */
-static int hist_runs(const struct sn_report_html_in *in, struct hist *h,
+static int hist_runs(const struct sn_html_in *in, struct hist *h,
                      struct sn_error *err)
 {
     struct sn_run *all = NULL, shown;
@@ -161,7 +161,7 @@ static int hist_runs(const struct sn_report_html_in *in, struct hist *h,
 /* The y interval: from zero (or the least value when negative) to the
  * greatest value or the baseline. */
 static void y_domain(const struct hist *h, const struct hist_test *t,
-                     struct svg_scale *sy)
+                     struct sn__svg_scale *sy)
 {
     sy->d0 = 0;
     sy->d1 = isfinite(t->baseline) ? t->baseline : 0;
@@ -172,7 +172,7 @@ static void y_domain(const struct hist *h, const struct hist_test *t,
         }
     if (sy->d1 <= sy->d0)
         sy->d1 = sy->d0 + 1;
-    svg_nice_domain(&sy->d0, &sy->d1, false);
+    sn__svg_nice_domain(&sy->d0, &sy->d1, false);
 }
 
 /* The runs along the bottom: every step-th run's id. */
@@ -181,21 +181,21 @@ static void run_axis(struct sn_buf *b, const struct hist *h, const double *x)
     size_t step = (h->nruns + 7) / 8;
     char id[32];
 
-    svg_line(b, PL, H - PB, W - PR, H - PB, "ax");
+    sn__svg_line(b, PL, H - PB, W - PR, H - PB, "ax");
     for (size_t i = 0; i < h->nruns; i += step ? step : 1) {
         snprintf(id, sizeof(id), "%lld", (long long)h->runs[i].id);
-        svg_line(b, x[i], H - PB, x[i], H - PB + 4, "ax");
-        svg_text(b, x[i], H - PB + 15, "middle", "tk", id);
+        sn__svg_line(b, x[i], H - PB, x[i], H - PB + 4, "ax");
+        sn__svg_text(b, x[i], H - PB + 15, "middle", "tk", id);
     }
-    svg_text(b, (PL + W - PR) / 2, H - 4, "middle", "at",
-             "run (oldest to newest)");
+    sn__svg_text(b, (PL + W - PR) / 2, H - 4, "middle", "at",
+                 "run (oldest to newest)");
 }
 
 /* One test's small multiple. */
 static void hist_plot(struct sn_buf *b, const struct hist *h,
                       const struct hist_test *t)
 {
-    struct svg_scale sy = {0, 1, H - PB, PT, false};
+    struct sn__svg_scale sy = {0, 1, H - PB, PT, false};
     double *x = sn_xmalloc((h->nruns + 1) * sizeof(double));
     double *y = sn_xmalloc((h->nruns + 1) * sizeof(double));
     char name[SN_RESULT_TEST_MAX + SN_RESULT_PARAMS_MAX + 2], v[32];
@@ -206,26 +206,26 @@ static void hist_plot(struct sn_buf *b, const struct hist *h,
     y_domain(h, t, &sy);
     for (size_t i = 0; i < h->nruns; i++) {
         x[i] = PL + (W - PL - PR) * ((double)i + 0.5) / (double)h->nruns;
-        y[i] = isfinite(t->value[i]) ? svg_map(&sy, t->value[i]) : NAN;
+        y[i] = isfinite(t->value[i]) ? sn__svg_map(&sy, t->value[i]) : NAN;
     }
-    svg_open(b, W, H, name);
-    rep_axis_y(b, &sy, PL, W - PR, NULL, t->unit, u, sizeof(u));
+    sn__svg_open(b, W, H, name);
+    sn__html_axis_y(b, &sy, PL, W - PR, NULL, t->unit, u, sizeof(u));
     if (strcmp(t->unit, "s")) /* the axis's unit beside the name */
         snprintf(head, sizeof(head), "%s (%s)%s%s", t->test, u,
                  t->params[0] ? " " : "", t->params); /* unit kept */
     else
         sn_strlcpy(head, name, sizeof(head));
     /* bold glyphs are wider than the toolkit assumes: fit as 15 px */
-    svg_text_fit(b, 4, 14, W - 8, 15, "start", "hd", head);
+    sn__svg_text_fit(b, 4, 14, W - 8, 15, "start", "hd", head);
     run_axis(b, h, x);
     if (isfinite(t->baseline)) {
-        double by = svg_map(&sy, t->baseline);
-        svg_line(b, PL, by, W - PR, by, "lim");
+        double by = sn__svg_map(&sy, t->baseline);
+        sn__svg_line(b, PL, by, W - PR, by, "lim");
         snprintf(title, sizeof(title), "baseline %s",
                  sn_unit_format_named(t->baseline, t->unit, v, sizeof(v)));
-        svg_text(b, PL + 4, by - 4, "start", "tk", title);
+        sn__svg_text(b, PL + 4, by - 4, "start", "tk", title);
     }
-    svg_path(b, x, y, h->nruns, "s0");
+    sn__svg_path(b, x, y, h->nruns, "s0");
     for (size_t i = 0; i < h->nruns; i++) {
         bool me = h->runs[i].id == h->shown;
         if (isnan(y[i]))
@@ -234,9 +234,10 @@ static void hist_plot(struct sn_buf *b, const struct hist *h,
                  (long long)h->runs[i].id, h->runs[i].started,
                  sn_unit_format_named(t->value[i], t->unit, v, sizeof(v)),
                  me ? " (this report's run)" : "");
-        svg_marker(b, x[i], y[i], me ? 1 : 0, me ? "f5 mk" : "f0 mk", title);
+        sn__svg_marker(b, x[i], y[i], me ? 1 : 0, me ? "f5 mk" : "f0 mk",
+                       title);
     }
-    svg_close(b);
+    sn__svg_close(b);
     free(x);
     free(y);
 }
@@ -248,8 +249,8 @@ static void hist_release(struct hist *h)
     free(h->runs);
 }
 
-int rep_history(struct sn_buf *b, const struct sn_report_html_in *in,
-                struct sn_error *err)
+int sn__html_history(struct sn_buf *b, const struct sn_html_in *in,
+                     struct sn_error *err)
 {
     struct hist h;
     char cap[400];
@@ -264,21 +265,21 @@ int rep_history(struct sn_buf *b, const struct sn_report_html_in *in,
     if (rc || h.nruns < 2 || !h.ntests)
         goto out;
     baseline_values(in->store, in->baseline, &h);
-    rep_section_open(b, "history", "History");
+    sn__html_section_open(b, "history", "History");
     snprintf(cap, sizeof(cap),
              "Each test over the %zu complete runs of spec %s, oldest first: "
              "the median over its subjects of their medians%s%s",
              h.nruns, h.runs[0].spec_name,
              in->baseline ? ", the baseline's as a dashed line" : "",
              h.skipped ? "; runs of more than 200,000 results left out" : "");
-    rep_figure_open(b, "history-tests", cap);
+    sn__html_figure_open(b, "history-tests", cap);
     sn_buf_puts(b, "<div style=\"display:flex;flex-wrap:wrap;gap:8px 16px\">"
                    "\n");
     for (size_t k = 0; k < h.ntests; k++)
         hist_plot(b, &h, &h.tests[k]);
     sn_buf_puts(b, "</div>\n");
-    rep_figure_close(b);
-    rep_section_close(b);
+    sn__html_figure_close(b);
+    sn__html_section_close(b);
 out:
     hist_release(&h);
     return rc;

@@ -1,4 +1,4 @@
-/* html.c (report): the HTML report's page frame: head with the inline
+/* html.c (html): the HTML report's page frame: head with the inline
  * stylesheet (light and dark themes, print), header, table of contents
  * of the sections present, and the four sections in order. Nothing is
  * fetched: the page is one self-contained file.
@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "report-int.h"
+#include "html-int.h"
 #include "sn/schema.h"
 #include "sn/spec.h"
 
@@ -89,35 +89,35 @@ static const char css[] =
     "svg .ru{font-size:9px}svg .lbl{font-size:12px}"
     "svg text.inv{fill:var(--bg)}\n";
 
-void rep_escape(struct sn_buf *b, const char *s)
+void sn__html_escape(struct sn_buf *b, const char *s)
 {
-    svg_escape(b, s); /* the same five entities serve HTML and XML */
+    sn__svg_escape(b, s); /* the same five entities serve HTML and XML */
 }
 
-void rep_section_open(struct sn_buf *b, const char *id, const char *title)
+void sn__html_section_open(struct sn_buf *b, const char *id, const char *title)
 {
     sn_buf_puts(b, "<section id=\"");
-    rep_escape(b, id);
+    sn__html_escape(b, id);
     sn_buf_puts(b, "\"><h2>");
-    rep_escape(b, title);
+    sn__html_escape(b, title);
     sn_buf_puts(b, "</h2>\n");
 }
 
-void rep_section_close(struct sn_buf *b)
+void sn__html_section_close(struct sn_buf *b)
 {
     sn_buf_puts(b, "</section>\n");
 }
 
-void rep_figure_open(struct sn_buf *b, const char *id, const char *caption)
+void sn__html_figure_open(struct sn_buf *b, const char *id, const char *caption)
 {
     sn_buf_puts(b, "<figure id=\"");
-    rep_escape(b, id);
+    sn__html_escape(b, id);
     sn_buf_puts(b, "\"><figcaption>");
-    rep_escape(b, caption);
+    sn__html_escape(b, caption);
     sn_buf_puts(b, "</figcaption>\n");
 }
 
-void rep_figure_close(struct sn_buf *b)
+void sn__html_figure_close(struct sn_buf *b)
 {
     sn_buf_puts(b, "</figure>\n");
 }
@@ -181,7 +181,7 @@ static void write_toc(struct sn_buf *out, const char *body)
     sn_buf_puts(out, "</ol></nav>\n");
 }
 
-static void write_head(struct sn_buf *out, const struct sn_report_html_in *in,
+static void write_head(struct sn_buf *out, const struct sn_html_in *in,
                        const char *title)
 {
     char when[40] = "";
@@ -192,16 +192,16 @@ static void write_head(struct sn_buf *out, const struct sn_report_html_in *in,
                      "content=\"width=device-width,initial-scale=1\"/>\n"
                      "<meta name=\"generator\" content=\"supernode " SN_VERSION
                      " (" SN_SCHEMA_REPORT ")\"/>\n<title>");
-    rep_escape(out, title);
+    sn__html_escape(out, title);
     sn_buf_printf(out,
                   "</title>\n<style>\n%s</style>\n</head>\n<body>\n"
                   "<main>\n<header><h1>",
                   css);
-    rep_escape(out, title);
+    sn__html_escape(out, title);
     sn_buf_puts(out, "</h1>\n<p class=\"meta\">");
     if (in->spec_path) {
         sn_buf_puts(out, "spec ");
-        rep_escape(out, in->spec_path);
+        sn__html_escape(out, in->spec_path);
         sn_buf_puts(out, " &#183; ");
     }
     if (in->now > 0) {
@@ -268,13 +268,13 @@ static const char script[] =
     "})();\n"
     "//]]></script>\n";
 
-int sn_report_html(const struct sn_report_html_in *in, struct sn_buf *out,
+int sn_html_report(const struct sn_html_in *in, struct sn_buf *out,
                    struct sn_error *err)
 {
-    static int (*const sections[])(struct sn_buf *,
-                                   const struct sn_report_html_in *,
+    static int (*const sections[])(struct sn_buf *, const struct sn_html_in *,
                                    struct sn_error *) = {
-        rep_design, rep_predict, rep_run, rep_power, rep_history};
+        sn__html_design, sn__html_predict, sn__html_run, sn__html_power,
+        sn__html_history};
     struct sn_buf body = SN_BUF_INIT;
     const char *title = in->title;
     int rc = SN_OK;

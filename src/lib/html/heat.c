@@ -1,4 +1,4 @@
-/* report-heat.c (report): the run section's pair bandwidth heatmap: rank
+/* heat.c (html): the run section's pair bandwidth heatmap: rank
  * by rank, each cell the pair's measured share of what the design
  * expects, devices grouped by the switch their network port hangs off
  * and by scale-up domain; above REP_HEAT_MAX_RANKS ranks one cell per
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report-run.h"
+#include "run-int.h"
 
 #define GRID_PX 640.0  /* the matrix's side at most */
 #define CELL_MAX 44.0  /* a cell's side at most */
@@ -22,7 +22,7 @@
 
 /* The pairs shown: one pair test at one message size. */
 struct heat {
-    const struct rep_run *r;
+    const struct sn__html_run *r;
     char test[SN_RESULT_TEST_MAX];
     uint64_t bytes;
     bool design;     /* shares of the design's value; else of the best */
@@ -108,7 +108,7 @@ static void group_ranks(struct heat *h)
 
     for (uint32_t i = 0; i < n; i++) {
         h->order[i] = i;
-        h->grp[i] = t ? rep_rank_switch(t, i) : SN_NONE;
+        h->grp[i] = t ? sn__html_rank_switch(t, i) : SN_NONE;
         h->dom[i] = t ? t->nodes[t->accel[i]].supernode : 0;
     }
     sort_heat = h;
@@ -181,7 +181,7 @@ static void fill_cells(struct heat *h)
 }
 
 /* The ranks and shares behind the heatmap; false when there are none. */
-static bool heat_build(struct heat *h, const struct rep_run *r)
+static bool heat_build(struct heat *h, const struct sn__html_run *r)
 {
     const struct sn_results *rs = &r->rs;
     uint64_t top = 0; /* ranks from the store may be UINT32_MAX */
@@ -279,13 +279,13 @@ static void cell_draw(struct sn_buf *b, const struct heat *h, size_t row,
         sn_buf_printf(b,
                       "<rect x=\"%zu\" y=\"%zu\" width=\"1\" "
                       "height=\"1\" fill=\"%s\"><title>",
-                      col, row, svg_color_share(h->share[c], fill));
+                      col, row, sn__svg_color_share(h->share[c], fill));
     else
         sn_buf_printf(b,
                       "<rect x=\"%zu\" y=\"%zu\" width=\"1\" "
                       "height=\"1\" style=\"fill:var(--grid)\"><title>",
                       col, row);
-    rep_escape(b, t->data);
+    sn__html_escape(b, t->data);
     sn_buf_puts(b, "</title></rect>\n");
 }
 
@@ -303,8 +303,8 @@ static void heat_separators(struct sn_buf *b, const struct heat *h, double cs)
                                                    : NULL;
         if (!cls)
             continue;
-        svg_line(b, MARGIN + cs * i, TOP, MARGIN + cs * i, TOP + g, cls);
-        svg_line(b, MARGIN, TOP + cs * i, MARGIN + g, TOP + cs * i, cls);
+        sn__svg_line(b, MARGIN + cs * i, TOP, MARGIN + cs * i, TOP + g, cls);
+        sn__svg_line(b, MARGIN, TOP + cs * i, MARGIN + g, TOP + cs * i, cls);
     }
 }
 
@@ -321,11 +321,11 @@ static void heat_labels(struct sn_buf *b, const struct heat *h, double cs)
         double span = cs * (p1 - p0), mid = cs * (p0 + p1) / 2;
         group_name(h, k, name, sizeof(name));
         if (span >= 9)
-            svg_text_fit(b, MARGIN - 6, TOP + mid + 3, MARGIN - 12, 9, "end",
-                         "tk", name);
+            sn__svg_text_fit(b, MARGIN - 6, TOP + mid + 3, MARGIN - 12, 9,
+                             "end", "tk", name);
         if (span >= 40)
-            svg_text_fit(b, MARGIN + mid, TOP - 6, span - 12, 9, "middle", "tk",
-                         name);
+            sn__svg_text_fit(b, MARGIN + mid, TOP - 6, span - 12, 9, "middle",
+                             "tk", name);
     }
 }
 
@@ -336,10 +336,10 @@ static void heat_draw(struct sn_buf *b, const struct heat *h, const char *aria)
     double g = cs * (double)h->ncell;
     struct sn_buf t = SN_BUF_INIT;
 
-    svg_open(b, MARGIN + fmax(g, LEGEND_W) + 24, TOP + g + 70, aria);
-    svg_text(b, MARGIN + g / 2, 14, "middle", "at", "to rank (columns)");
-    svg_text(b, 4, 14, "start", "at", "from rank (rows)");
-    svg_rect(b, MARGIN, TOP, g, g, "empty", NULL, "blank: not measured");
+    sn__svg_open(b, MARGIN + fmax(g, LEGEND_W) + 24, TOP + g + 70, aria);
+    sn__svg_text(b, MARGIN + g / 2, 14, "middle", "at", "to rank (columns)");
+    sn__svg_text(b, 4, 14, "start", "at", "from rank (rows)");
+    sn__svg_rect(b, MARGIN, TOP, g, g, "empty", NULL, "blank: not measured");
     sn_buf_printf(b,
                   "<g class=\"heat\" transform=\"translate(%g %g) "
                   "scale(%g)\">\n",
@@ -365,9 +365,10 @@ static void heat_draw(struct sn_buf *b, const struct heat *h, const char *aria)
     }
     heat_separators(b, h, cs);
     heat_labels(b, h, cs);
-    svg_legend_share(b, MARGIN, TOP + g + 16, LEGEND_W,
-                     h->design ? "measured / design" : "measured / best pair");
-    svg_close(b);
+    sn__svg_legend_share(b, MARGIN, TOP + g + 16, LEGEND_W,
+                         h->design ? "measured / design"
+                                   : "measured / best pair");
+    sn__svg_close(b);
     sn_buf_release(&t);
 }
 
@@ -399,20 +400,20 @@ static void heat_worst(struct sn_buf *b, const struct heat *h)
         sn_buf_reset(&t);
         pair_words(h, (size_t)h->cell[idx[k]], &t);
         sn_buf_puts(b, k ? "; " : "");
-        rep_escape(b, t.data);
+        sn__html_escape(b, t.data);
     }
     sn_buf_puts(b, n ? ".</p>\n" : "none.</p>\n");
     sn_buf_release(&t);
     free(idx);
 }
 
-void rep_run_heatmap(struct sn_buf *b, const struct rep_run *r)
+void sn__html_run_heatmap(struct sn_buf *b, const struct sn__html_run *r)
 {
     struct heat h;
     char id[64], cap[512], size[32], n[32];
 
     if (heat_build(&h, r)) {
-        svg_fmt((double)h.bytes, "B", true, size, sizeof(size));
+        sn__svg_fmt((double)h.bytes, "B", true, size, sizeof(size));
         snprintf(cap, sizeof(cap),
                  "Pair bandwidth (%s, %s messages): each cell the pair's "
                  "median as a share of %s (printed in percent where the "
@@ -424,12 +425,13 @@ void rep_run_heatmap(struct sn_buf *b, const struct rep_run *r)
                                 "worst pair between them"
                               : "devices grouped by switch (heavy lines) "
                                 "and scale-up domain (light lines)");
-        rep_figure_open(b, rep_run_anchor(r, "pairs", id, sizeof(id)), cap);
+        sn__html_figure_open(b, sn__html_run_anchor(r, "pairs", id, sizeof(id)),
+                             cap);
         snprintf(cap, sizeof(cap), "pair bandwidth heatmap of %s ranks",
                  sn_fmt_count(h.nrank, n, sizeof(n)));
         heat_draw(b, &h, cap);
         heat_worst(b, &h);
-        rep_figure_close(b);
+        sn__html_figure_close(b);
     }
     heat_release(&h);
 }

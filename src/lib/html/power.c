@@ -1,4 +1,4 @@
-/* report-power.c (report): the `bench power` curve, given to the report
+/* power.c (html): the `bench power` curve, given to the report
  * as its JSON document: GEMM throughput and its efficiency against the
  * power limit (or the locked SM clock), the point of best efficiency and
  * the lowest setting within 5% of full throughput marked and named. */
@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report-int.h"
+#include "html-int.h"
 #include "sn/bench.h"
 
 /* The points in the order of their setting, lowest first. */
@@ -56,7 +56,7 @@ static void chart(struct sn_buf *b, const struct sn_bench_power_curve *c,
     double px[SN_BENCH_POWER_MAX], py[SN_BENCH_POWER_MAX];
     double xlo = setting(c, idx[0]), xhi = setting(c, idx[n - 1]);
     double ylo = 0, yhi = 0;
-    struct svg_scale sx, sy;
+    struct sn__svg_scale sx, sy;
     const int marks[2] = {eff ? c->best : c->knee, eff ? c->knee : c->best};
     /* efficiency drawn as a share of the best (TFLOP/s per W in the
      * table), so its ticks read 0-100% */
@@ -70,31 +70,31 @@ static void chart(struct sn_buf *b, const struct sn_bench_power_curve *c,
         xhi = xlo + 1;
     xlo = fmax(0, xlo - 0.05 * (xhi - xlo));
     xhi += 0.05 * (xhi - xlo);
-    svg_nice_domain(&xlo, &xhi, false);
-    svg_nice_domain(&ylo, &yhi, false);
-    sx = (struct svg_scale){xlo, xhi, 90, 960, false};
-    sy = (struct svg_scale){ylo, yhi, 250, 20, false};
-    rep_figure_open(b, id, cap);
-    svg_open(b, 1000, 300, cap);
-    svg_axis_x(b, &sx, 250, 20, c->by_clocks ? "SM clock" : "power limit",
-               c->by_clocks ? "MHz" : "W", false);
-    svg_axis_y(b, &sy, 90, 960,
-               eff ? "work per joule, % of the best"
-                   : "GEMM throughput, TFLOP/s",
-               eff ? "%" : "", false);
+    sn__svg_nice_domain(&xlo, &xhi, false);
+    sn__svg_nice_domain(&ylo, &yhi, false);
+    sx = (struct sn__svg_scale){xlo, xhi, 90, 960, false};
+    sy = (struct sn__svg_scale){ylo, yhi, 250, 20, false};
+    sn__html_figure_open(b, id, cap);
+    sn__svg_open(b, 1000, 300, cap);
+    sn__svg_axis_x(b, &sx, 250, 20, c->by_clocks ? "SM clock" : "power limit",
+                   c->by_clocks ? "MHz" : "W", false);
+    sn__svg_axis_y(b, &sy, 90, 960,
+                   eff ? "work per joule, % of the best"
+                       : "GEMM throughput, TFLOP/s",
+                   eff ? "%" : "", false);
     for (size_t k = 0; k < n; k++) {
         const struct sn_bench_power_point *p = &c->points[idx[k]];
         char tip[128], s[32];
-        px[k] = svg_map(&sx, setting(c, idx[k]));
-        py[k] =
-            svg_map(&sy, eff ? 100 * p->flops_per_w / top : p->flops / 1e12);
+        px[k] = sn__svg_map(&sx, setting(c, idx[k]));
+        py[k] = sn__svg_map(&sy,
+                            eff ? 100 * p->flops_per_w / top : p->flops / 1e12);
         snprintf(tip, sizeof(tip),
                  "%s: %.1f TFLOP/s at %.0f W, %.2f TFLOP/s per W",
                  setting_text(c, idx[k], s, sizeof(s)), p->flops / 1e12,
                  p->power_w, p->flops_per_w / 1e12);
-        svg_marker(b, px[k], py[k], 0, "f0 mk", tip);
+        sn__svg_marker(b, px[k], py[k], 0, "f0 mk", tip);
     }
-    svg_path(b, px, py, n, "s0");
+    sn__svg_path(b, px, py, n, "s0");
     for (int m = 0; m < 2; m++) {
         char label[96], s[32];
         size_t k;
@@ -113,12 +113,12 @@ static void chart(struct sn_buf *b, const struct sn_bench_power_curve *c,
                  setting_text(c, (size_t)marks[m], s, sizeof(s)));
         /* above the point, or below it where the plot's top edge
          * would cut the label */
-        svg_text(b, px[k] > 700 ? px[k] - 12 : px[k] + 12,
-                 py[k] + (m || py[k] < 40 ? 22 : -12),
-                 px[k] > 700 ? "end" : "start", "hd", label);
+        sn__svg_text(b, px[k] > 700 ? px[k] - 12 : px[k] + 12,
+                     py[k] + (m || py[k] < 40 ? 22 : -12),
+                     px[k] > 700 ? "end" : "start", "hd", label);
     }
-    svg_close(b);
-    rep_figure_close(b);
+    sn__svg_close(b);
+    sn__html_figure_close(b);
 }
 
 static void table(struct sn_buf *b, const struct sn_bench_power_curve *c,
@@ -149,8 +149,8 @@ static void table(struct sn_buf *b, const struct sn_bench_power_curve *c,
     sn_buf_puts(b, "</tbody></table>\n");
 }
 
-int rep_power(struct sn_buf *b, const struct sn_report_html_in *in,
-              struct sn_error *err)
+int sn__html_power(struct sn_buf *b, const struct sn_html_in *in,
+                   struct sn_error *err)
 {
     const struct sn_bench_power_curve *c = in->power;
     size_t idx[SN_BENCH_POWER_MAX], n;
@@ -160,11 +160,11 @@ int rep_power(struct sn_buf *b, const struct sn_report_html_in *in,
     if (!c || c->n == 0)
         return SN_OK;
     n = order(c, idx);
-    rep_section_open(b, "power", "Power and clocks");
+    sn__html_section_open(b, "power", "Power and clocks");
     sn_buf_puts(b, "<p>");
-    rep_escape(b, c->device[0] ? c->device : "the accelerator");
+    sn__html_escape(b, c->device[0] ? c->device : "the accelerator");
     sn_buf_puts(b, ", ");
-    rep_escape(b, c->dtype[0] ? c->dtype : "?");
+    sn__html_escape(b, c->dtype[0] ? c->dtype : "?");
     sn_buf_printf(b, " GEMM of %d: ", c->gemm_size);
     if (c->best >= 0 && c->knee >= 0 && c->full >= 0)
         sn_buf_printf(b,
@@ -185,6 +185,6 @@ int rep_power(struct sn_buf *b, const struct sn_report_html_in *in,
              c->by_clocks ? "locked SM clock" : "power limit");
     chart(b, c, idx, n, true, "power-efficiency", cap);
     table(b, c, idx, n);
-    rep_section_close(b);
+    sn__html_section_close(b);
     return SN_OK;
 }

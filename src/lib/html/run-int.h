@@ -1,13 +1,13 @@
-/* report-run.h (report, internal): one stored run as the run section's
+/* run-int.h (html, internal): one stored run as the run section's
  * parts read it: the run, its results with what the design expects of
- * each, the baseline, findings and node health. report-run.c loads it and
- * writes the findings, health and events; report-heat.c the pair
- * heatmap; report-perf.c the collective, latency and device figures.
+ * each, the baseline, findings and node health. run.c loads it and
+ * writes the findings, health and events; heat.c the pair
+ * heatmap; perf.c the collective, latency and device figures.
  */
-#ifndef SN_REPORT_RUN_H
-#define SN_REPORT_RUN_H
+#ifndef SN_HTML_RUN_INT_H
+#define SN_HTML_RUN_INT_H
 
-#include "report-int.h"
+#include "html-int.h"
 #include "sn/store.h"
 #include "sn/topo.h"
 
@@ -20,8 +20,8 @@
  * minutes, the classes well under a second. */
 #define REP_EXPECT_PAIRS_MAX 20000
 
-struct rep_run {
-    const struct sn_report_html_in *in;
+struct sn__html_run {
+    const struct sn_html_in *in;
     struct sn_run run;
     struct sn_results rs;
     double *expected;           /* per result: the design's value, NaN */
@@ -37,27 +37,27 @@ struct rep_run {
 
 /* The switch a rank's network port hangs off: the scale-out switch of
  * its NIC, else its first scale-up switch; SN_NONE when neither. */
-uint32_t rep_rank_switch(const struct sn_topo *t, uint32_t rank);
+uint32_t sn__html_rank_switch(const struct sn_topo *t, uint32_t rank);
 
 /* The anchor of one of the run's figures: "run<id>-<what>". */
-const char *rep_run_anchor(const struct rep_run *r, const char *what, char *buf,
-                           size_t size);
+const char *sn__html_run_anchor(const struct sn__html_run *r, const char *what,
+                                char *buf, size_t size);
 
 /* A y axis whose ticks are short numbers: the unit's SI prefix taken
  * out of the ticks into the title, "busbw (GB/s)" (seconds keep their
  * own ticks, "20 us"), as the toolkit has room for ticks of eight
  * characters. title NULL: none drawn; the prefixed unit ("GB/s") goes
  * to shown (size bytes) when it is not NULL. */
-void rep_axis_y(struct sn_buf *b, const struct svg_scale *sy, double x,
-                double gx1, const char *title, const char *unit, char *shown,
-                size_t size);
+void sn__html_axis_y(struct sn_buf *b, const struct sn__svg_scale *sy, double x,
+                     double gx1, const char *title, const char *unit,
+                     char *shown, size_t size);
 
 /* The pair bandwidth heatmap (nothing without pair results). */
-void rep_run_heatmap(struct sn_buf *b, const struct rep_run *r);
+void sn__html_run_heatmap(struct sn_buf *b, const struct sn__html_run *r);
 /* Collective busbw curves, latency distributions, compute and memory
  * against the peak (each nothing without its results). */
-void rep_run_colls(struct sn_buf *b, const struct rep_run *r);
-void rep_run_latency(struct sn_buf *b, const struct rep_run *r);
-void rep_run_devices(struct sn_buf *b, const struct rep_run *r);
+void sn__html_run_colls(struct sn_buf *b, const struct sn__html_run *r);
+void sn__html_run_latency(struct sn_buf *b, const struct sn__html_run *r);
+void sn__html_run_devices(struct sn_buf *b, const struct sn__html_run *r);
 
 #endif

@@ -1,4 +1,4 @@
-/* svg.c (report): the HTML report's SVG toolkit: scales, nice ticks,
+/* svg.c (html): the HTML report's SVG toolkit: scales, nice ticks,
  * tick labels with unit prefixes, escaped and fitted text, shapes, axes
  * and the share colour scale. Everything is written into an sn_buf;
  * styling is left to the page's CSS classes, so elements stay short.
@@ -43,11 +43,11 @@ static void attr_str(struct sn_buf *b, const char *name, const char *v)
     if (!v || !*v)
         return;
     sn_buf_printf(b, " %s=\"", name);
-    svg_escape(b, v);
+    sn__svg_escape(b, v);
     sn_buf_putc(b, '"');
 }
 
-double svg_map(const struct svg_scale *s, double v)
+double sn__svg_map(const struct sn__svg_scale *s, double v)
 {
     double a = s->d0, z = s->d1;
 
@@ -127,7 +127,7 @@ static size_t ticks_log(double lo, double hi, size_t max, double *t)
     return n;
 }
 
-size_t svg_ticks(const struct svg_scale *s, size_t max, double *t)
+size_t sn__svg_ticks(const struct sn__svg_scale *s, size_t max, double *t)
 {
     double lo = fmin(s->d0, s->d1), hi = fmax(s->d0, s->d1);
 
@@ -140,7 +140,7 @@ size_t svg_ticks(const struct svg_scale *s, size_t max, double *t)
     return s->log ? ticks_log(lo, hi, max, t) : ticks_linear(lo, hi, max, t);
 }
 
-size_t svg_ticks_bin(const struct svg_scale *s, size_t max, double *t)
+size_t sn__svg_ticks_bin(const struct sn__svg_scale *s, size_t max, double *t)
 {
     double lo = fmin(s->d0, s->d1), hi = fmax(s->d0, s->d1);
     int e0, e1, every = 1;
@@ -167,7 +167,7 @@ size_t svg_ticks_bin(const struct svg_scale *s, size_t max, double *t)
     return n;
 }
 
-void svg_nice_domain(double *lo, double *hi, bool log)
+void sn__svg_nice_domain(double *lo, double *hi, bool log)
 {
     double a = fmin(*lo, *hi), z = fmax(*lo, *hi), step;
 
@@ -199,8 +199,8 @@ void svg_nice_domain(double *lo, double *hi, bool log)
         *lo = 0; /* no "-0" */
 }
 
-const char *svg_fmt(double v, const char *unit, bool binary, char *buf,
-                    size_t n)
+const char *sn__svg_fmt(double v, const char *unit, bool binary, char *buf,
+                        size_t n)
 {
     static const char *const si_up[] = {"", "k", "M", "G", "T", "P", "E"};
     static const char *const si_dn[] = {"", "m", "\xc2\xb5", "n", "p"};
@@ -240,13 +240,13 @@ const char *svg_fmt(double v, const char *unit, bool binary, char *buf,
 /* ---- text -----------------------------------------------------------------
  */
 
-void svg_escape(struct sn_buf *b, const char *s)
+void sn__svg_escape(struct sn_buf *b, const char *s)
 {
     if (s)
         sn_buf_put_esc(b, SN_ESC_XML, s);
 }
 
-void svg_open(struct sn_buf *b, double w, double h, const char *label)
+void sn__svg_open(struct sn_buf *b, double w, double h, const char *label)
 {
     sn_buf_puts(b, "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 ");
     num(b, w);
@@ -260,13 +260,13 @@ void svg_open(struct sn_buf *b, double w, double h, const char *label)
     sn_buf_puts(b, ">");
     if (label && *label) {
         sn_buf_puts(b, "<title>");
-        svg_escape(b, label);
+        sn__svg_escape(b, label);
         sn_buf_puts(b, "</title>");
     }
     sn_buf_putc(b, '\n');
 }
 
-void svg_close(struct sn_buf *b)
+void sn__svg_close(struct sn_buf *b)
 {
     sn_buf_puts(b, "</svg>\n");
 }
@@ -283,15 +283,15 @@ static void text_open(struct sn_buf *b, double x, double y, const char *anchor,
     sn_buf_putc(b, '>');
 }
 
-void svg_text(struct sn_buf *b, double x, double y, const char *anchor,
-              const char *cls, const char *text)
+void sn__svg_text(struct sn_buf *b, double x, double y, const char *anchor,
+                  const char *cls, const char *text)
 {
     text_open(b, x, y, anchor, cls);
-    svg_escape(b, text);
+    sn__svg_escape(b, text);
     sn_buf_puts(b, "</text>\n");
 }
 
-double svg_text_width(const char *text, double px)
+double sn__svg_text_width(const char *text, double px)
 {
     size_t chars = 0;
 
@@ -300,8 +300,9 @@ double svg_text_width(const char *text, double px)
     return (double)chars * px * SVG_CHAR_EM;
 }
 
-void svg_text_fit(struct sn_buf *b, double x, double y, double width, double px,
-                  const char *anchor, const char *cls, const char *text)
+void sn__svg_text_fit(struct sn_buf *b, double x, double y, double width,
+                      double px, const char *anchor, const char *cls,
+                      const char *text)
 {
     struct sn_buf clean = SN_BUF_INIT;
     size_t fit, chars = 0, cut = 0;
@@ -320,13 +321,13 @@ void svg_text_fit(struct sn_buf *b, double x, double y, double width, double px,
         }
     text_open(b, x, y, anchor, cls);
     if (chars <= fit) {
-        svg_escape(b, clean.data ? clean.data : "");
+        sn__svg_escape(b, clean.data ? clean.data : "");
     } else {
         sn_buf_puts(b, "<title>");
-        svg_escape(b, clean.data);
+        sn__svg_escape(b, clean.data);
         sn_buf_puts(b, "</title>");
         clean.data[cut] = '\0'; /* the characters that fit */
-        svg_escape(b, clean.data);
+        sn__svg_escape(b, clean.data);
         sn_buf_puts(b, "\xe2\x80\xa6"); /* … */
     }
     sn_buf_puts(b, "</text>\n");
@@ -344,12 +345,12 @@ static void close_titled(struct sn_buf *b, const char *tag, const char *title)
         return;
     }
     sn_buf_puts(b, "><title>");
-    svg_escape(b, title);
+    sn__svg_escape(b, title);
     sn_buf_printf(b, "</title></%s>\n", tag);
 }
 
-void svg_rect(struct sn_buf *b, double x, double y, double w, double h,
-              const char *cls, const char *fill, const char *title)
+void sn__svg_rect(struct sn_buf *b, double x, double y, double w, double h,
+                  const char *cls, const char *fill, const char *title)
 {
     sn_buf_puts(b, "<rect");
     attr_num(b, "x", x);
@@ -361,8 +362,8 @@ void svg_rect(struct sn_buf *b, double x, double y, double w, double h,
     close_titled(b, "rect", title);
 }
 
-void svg_line(struct sn_buf *b, double x1, double y1, double x2, double y2,
-              const char *cls)
+void sn__svg_line(struct sn_buf *b, double x1, double y1, double x2, double y2,
+                  const char *cls)
 {
     sn_buf_puts(b, "<line");
     attr_num(b, "x1", x1);
@@ -373,8 +374,8 @@ void svg_line(struct sn_buf *b, double x1, double y1, double x2, double y2,
     sn_buf_puts(b, "/>\n");
 }
 
-void svg_path(struct sn_buf *b, const double *x, const double *y, size_t n,
-              const char *cls)
+void sn__svg_path(struct sn_buf *b, const double *x, const double *y, size_t n,
+                  const char *cls)
 {
     bool pen = false, any = false;
 
@@ -416,8 +417,8 @@ static void rel_path(struct sn_buf *b, double x, double y, const double *d,
     sn_buf_puts(b, "z\"");
 }
 
-void svg_marker(struct sn_buf *b, double x, double y, int shape,
-                const char *cls, const char *title)
+void sn__svg_marker(struct sn_buf *b, double x, double y, int shape,
+                    const char *cls, const char *title)
 {
     const double r = 3.5;
 
@@ -431,7 +432,7 @@ void svg_marker(struct sn_buf *b, double x, double y, int shape,
         close_titled(b, "circle", title);
         return;
     case 1:
-        svg_rect(b, x - r, y - r, 2 * r, 2 * r, cls, NULL, title);
+        sn__svg_rect(b, x - r, y - r, 2 * r, 2 * r, cls, NULL, title);
         return;
     case 2: { /* triangle, point up */
         const double d[] = {r * 1.2, r * 2, -r * 2.4, 0};
@@ -454,8 +455,8 @@ void svg_marker(struct sn_buf *b, double x, double y, int shape,
 
 /* The ticks an axis of this pixel length can label without overlap:
  * about one per `spacing` px, at most SVG_TICKS_MAX. */
-static size_t axis_ticks(const struct svg_scale *s, bool bin, double spacing,
-                         double *t)
+static size_t axis_ticks(const struct sn__svg_scale *s, bool bin,
+                         double spacing, double *t)
 {
     size_t max = (size_t)(fabs(s->p1 - s->p0) / spacing) + 1;
 
@@ -464,12 +465,12 @@ static size_t axis_ticks(const struct svg_scale *s, bool bin, double spacing,
     if (max < 2)
         max = 2;
     if (s->log && bin)
-        return svg_ticks_bin(s, max, t);
-    return svg_ticks(s, max, t);
+        return sn__svg_ticks_bin(s, max, t);
+    return sn__svg_ticks(s, max, t);
 }
 
-void svg_axis_x(struct sn_buf *b, const struct svg_scale *s, double y,
-                double gy0, const char *title, const char *unit, bool bin)
+void sn__svg_axis_x(struct sn_buf *b, const struct sn__svg_scale *s, double y,
+                    double gy0, const char *title, const char *unit, bool bin)
 {
     double t[SVG_TICKS_MAX];
     size_t n = axis_ticks(s, bin, 72, t);
@@ -477,21 +478,21 @@ void svg_axis_x(struct sn_buf *b, const struct svg_scale *s, double y,
 
     sn_buf_puts(b, "<g class=\"axis\">\n");
     for (size_t i = 0; i < n; i++) {
-        double x = svg_map(s, t[i]);
+        double x = sn__svg_map(s, t[i]);
         if (gy0 != y)
-            svg_line(b, x, gy0, x, y, "grid");
-        svg_line(b, x, y, x, y + 4, "ax");
-        svg_text(b, x, y + 16, "middle", "tk",
-                 svg_fmt(t[i], unit, bin, lbl, sizeof(lbl)));
+            sn__svg_line(b, x, gy0, x, y, "grid");
+        sn__svg_line(b, x, y, x, y + 4, "ax");
+        sn__svg_text(b, x, y + 16, "middle", "tk",
+                     sn__svg_fmt(t[i], unit, bin, lbl, sizeof(lbl)));
     }
-    svg_line(b, s->p0, y, s->p1, y, "ax");
+    sn__svg_line(b, s->p0, y, s->p1, y, "ax");
     if (title && *title)
-        svg_text(b, (s->p0 + s->p1) / 2, y + 34, "middle", "at", title);
+        sn__svg_text(b, (s->p0 + s->p1) / 2, y + 34, "middle", "at", title);
     sn_buf_puts(b, "</g>\n");
 }
 
-void svg_axis_y(struct sn_buf *b, const struct svg_scale *s, double x,
-                double gx1, const char *title, const char *unit, bool bin)
+void sn__svg_axis_y(struct sn_buf *b, const struct sn__svg_scale *s, double x,
+                    double gx1, const char *title, const char *unit, bool bin)
 {
     double t[SVG_TICKS_MAX];
     size_t n = axis_ticks(s, bin, 30, t);
@@ -500,14 +501,14 @@ void svg_axis_y(struct sn_buf *b, const struct svg_scale *s, double x,
 
     sn_buf_puts(b, "<g class=\"axis\">\n");
     for (size_t i = 0; i < n; i++) {
-        double y = svg_map(s, t[i]);
+        double y = sn__svg_map(s, t[i]);
         if (gx1 != x)
-            svg_line(b, x, y, gx1, y, "grid");
-        svg_line(b, x - 4, y, x, y, "ax");
-        svg_text(b, x - 7, y + 4, "end", "tk",
-                 svg_fmt(t[i], unit, bin, lbl, sizeof(lbl)));
+            sn__svg_line(b, x, y, gx1, y, "grid");
+        sn__svg_line(b, x - 4, y, x, y, "ax");
+        sn__svg_text(b, x - 7, y + 4, "end", "tk",
+                     sn__svg_fmt(t[i], unit, bin, lbl, sizeof(lbl)));
     }
-    svg_line(b, x, s->p0, x, s->p1, "ax");
+    sn__svg_line(b, x, s->p0, x, s->p1, "ax");
     if (title && *title) {
         /* turned to run up the axis, left of the tick labels */
         sn_buf_puts(b, "<text transform=\"translate(");
@@ -515,7 +516,7 @@ void svg_axis_y(struct sn_buf *b, const struct svg_scale *s, double x,
         sn_buf_putc(b, ' ');
         num(b, my);
         sn_buf_puts(b, ") rotate(-90)\" text-anchor=\"middle\" class=\"at\">");
-        svg_escape(b, title);
+        sn__svg_escape(b, title);
         sn_buf_puts(b, "</text>\n");
     }
     sn_buf_puts(b, "</g>\n");
@@ -533,7 +534,7 @@ static const unsigned char viridis[][3] = {
     {0x5e, 0xc9, 0x62}, {0xad, 0xdc, 0x30}, {0xfd, 0xe7, 0x25},
 };
 
-const char *svg_color_share(double share, char buf[8])
+const char *sn__svg_color_share(double share, char buf[8])
 {
     const size_t last = SN_ARRAY_LEN(viridis) - 1;
     double pos, f;
@@ -556,8 +557,8 @@ const char *svg_color_share(double share, char buf[8])
     return buf;
 }
 
-void svg_legend_share(struct sn_buf *b, double x, double y, double w,
-                      const char *title)
+void sn__svg_legend_share(struct sn_buf *b, double x, double y, double w,
+                          const char *title)
 {
     const int steps = 10;
     double cw = w / steps;
@@ -565,18 +566,18 @@ void svg_legend_share(struct sn_buf *b, double x, double y, double w,
 
     sn_buf_puts(b, "<g class=\"legend\">\n");
     if (title && *title)
-        svg_text_fit(b, x, y + 10, w, 12, "start", "lg", title);
+        sn__svg_text_fit(b, x, y + 10, w, 12, "start", "lg", title);
     for (int i = 0; i < steps; i++) {
         snprintf(tip, sizeof(tip), "%d-%d %% of the design", i * 10,
                  (i + 1) * 10);
-        svg_rect(b, x + i * cw, y + 16, cw, 12, NULL,
-                 svg_color_share((i + 0.5) / steps, col), tip);
+        sn__svg_rect(b, x + i * cw, y + 16, cw, 12, NULL,
+                     sn__svg_color_share((i + 0.5) / steps, col), tip);
     }
     for (int i = 0; i <= 4; i++) {
         char lbl[8];
         const char *anchor = i == 0 ? "start" : i == 4 ? "end" : "middle";
         snprintf(lbl, sizeof(lbl), "%d%%", i * 25);
-        svg_text(b, x + w * i / 4, y + 42, anchor, "lg", lbl);
+        sn__svg_text(b, x + w * i / 4, y + 42, anchor, "lg", lbl);
     }
     sn_buf_puts(b, "</g>\n");
 }
