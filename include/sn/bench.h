@@ -464,13 +464,6 @@ void sn_bench_results_release(struct sn_bench_results *res);
 void sn_bench_results_copy(struct sn_bench_results *dst,
                            const struct sn_bench_results *src);
 
-/* The results as an SN_SCHEMA_BENCH JSON document (docs/bench.md);
- * src/lib/report/bench.c. */
-void sn_bench_json(const struct sn_bench_results *res, struct sn_buf *out);
-/* The results as text tables in the anchors' column names (nccl-tests for
- * collectives, STREAM for memory, nvbandwidth-style matrices for pairs,
- * OSU for latency). */
-void sn_bench_render(const struct sn_bench_results *res, struct sn_buf *out);
 /* Elements found wrong over every result (0 when nothing was wrong or
  * nothing was checked). */
 long long sn_bench_wrong(const struct sn_bench_results *res);

@@ -7,7 +7,7 @@
 #include "sn/health.h"
 #include "sn/html.h"
 #include "sn/model.h"
-#include "sn/report.h"
+#include "sn/render.h"
 #include "sn/schema.h"
 #include "sn/spec.h"
 #include "sn/topo.h"

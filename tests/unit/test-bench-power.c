@@ -16,7 +16,7 @@
 #include "../../src/lib/hw/hw-int.h"
 #include "harness.h"
 #include "hw-fixtures.h"
-#include "sn/report.h"
+#include "sn/render.h"
 
 static char dir[64], fixture[128], state[160];
 

@@ -10,7 +10,7 @@
 #include "sn/coll.h"
 #include "sn/html.h"
 #include "sn/plan.h"
-#include "sn/report.h"
+#include "sn/render.h"
 #include "sn/spec.h"
 
 /* A spec loaded with its topology and plan, and the report drawn. */

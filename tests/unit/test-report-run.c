@@ -12,7 +12,7 @@
 #include "harness.h"
 #include "sn/diagnose.h"
 #include "sn/html.h"
-#include "sn/report.h"
+#include "sn/render.h"
 #include "sn/spec.h"
 #include "sn/store.h"
 #include "sn/topo.h"

@@ -9,7 +9,7 @@
 #define SN_HTML_INT_H
 
 #include "sn/html.h"
-#include "sn/report.h"
+#include "sn/render.h"
 #include "svg.h"
 
 /* Frame helpers (html.c). id is the anchor; title the heading. */

@@ -353,7 +353,7 @@ static void trust_html(struct sn_buf *b, const struct sn_html_in *in,
 
     sn_buf_init(&t);
     sn_buf_printf(&t, "%.0f tokens/s per accelerator (", tps);
-    sn_report_band_text(
+    sn_render_band_text(
         &t, tps, false,
         sn_train_band(in->model, in->spec->accel->name, &band) ? &band : NULL);
     sn_buf_printf(&t, ")");

@@ -605,11 +605,11 @@ static void event_row(struct sn_buf *b, const struct sn_store_event *e)
  * health checks) that held while it ran; nothing when there are none. */
 static void run_events(struct sn_buf *b, const struct sn__html_run *r)
 {
-    struct sn_report_run_events w;
+    struct sn_render_run_events w;
     char id[64];
 
     /* not finished: up to the report's time */
-    sn_report_run_events(r->in->store, &r->run, r->h, r->nh,
+    sn_render_run_events(r->in->store, &r->run, r->h, r->nh,
                          r->in->now > 0 ? r->in->now : INFINITY, &w);
     if (w.n) {
         sn__html_figure_open(b,
@@ -624,7 +624,7 @@ static void run_events(struct sn_buf *b, const struct sn__html_run *r)
         sn_buf_puts(b, "</tbody></table>\n");
         sn__html_figure_close(b);
     }
-    sn_report_run_events_release(&w);
+    sn_render_run_events_release(&w);
 }
 
 /* One run's section. */

@@ -1,12 +1,12 @@
-/* doctor.c (report): the doctor's report (`supernode doctor`) as a
+/* doctor.c (render): the doctor's report (`supernode doctor`) as a
  * checklist for people and as the SN_SCHEMA_DOCTOR document for machines
  * and for storing with a run. Declared in sn/health.h. */
 #include <stdio.h>
 
 #include "sn/health.h"
-#include "sn/report.h"
+#include "sn/render.h"
 
-void sn_health_report_json(const struct sn_health_report *rep,
+void sn_render_health_json(const struct sn_health_report *rep,
                            struct sn_buf *out)
 {
     struct sn_json j;
@@ -42,7 +42,7 @@ void sn_health_report_json(const struct sn_health_report *rep,
     sn_json_obj_end(&j); /* the writer ends a pretty document with \n */
 }
 
-void sn_health_report_text(const struct sn_health_report *rep,
+void sn_render_health_text(const struct sn_health_report *rep,
                            struct sn_buf *out)
 {
     size_t counts[SN_HEALTH_STATUS_COUNT];

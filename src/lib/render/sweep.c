@@ -1,11 +1,11 @@
-/* sweep.c (report): `supernode sweep` as a table with its legend or a
+/* sweep.c (render): `supernode sweep` as a table with its legend or a
  * JSON document: training (SN_SCHEMA_SWEEP: the best layout, goodput and
  * the plan at each value) and serving (SN_SCHEMA_SWEEP_INFER: the best
  * layout and batch within the latency limits at each value). */
 #include <stdio.h>
 
 #include "sn/model.h"
-#include "sn/report.h"
+#include "sn/render.h"
 
 /* The keys fixed at every point, a line each before the table. */
 static void fixed_text(const struct sn_sweep *sw, struct sn_buf *b)
@@ -34,7 +34,7 @@ static void trust_cells(struct sn_table *t, const struct sn_band_pick *band,
     char ids[64];
 
     sn_buf_init(&cell);
-    sn_report_band_range(&cell, per_gpu, false, band);
+    sn_render_band_range(&cell, per_gpu, false, band);
     sn_table_cell(t, "%s", cell.data);
     sn_buf_release(&cell);
     sn_gaps_ids(gaps, ids, sizeof(ids));
@@ -59,10 +59,10 @@ static void trust_legend(struct sn_buf *b, const struct sn_band_pick *band)
 static void trust_json(struct sn_json *j, const struct sn_band_pick *band,
                        double per_gpu, unsigned gaps)
 {
-    sn_report_trust_json(j, band, "per_gpu", per_gpu, gaps);
+    sn_render_trust_json(j, band, "per_gpu", per_gpu, gaps);
 }
 
-void sn_report_sweep_text(const struct sn_sweep *sw,
+void sn_render_sweep_text(const struct sn_sweep *sw,
                           const struct sn_sweep_point *pts, size_t n,
                           struct sn_buf *b)
 {
@@ -169,7 +169,7 @@ void sn_report_sweep_text(const struct sn_sweep *sw,
     trust_legend(b, label);
 }
 
-void sn_report_sweep_json(const struct sn_sweep *sw,
+void sn_render_sweep_json(const struct sn_sweep *sw,
                           const struct sn_sweep_point *pts, size_t n,
                           struct sn_buf *b)
 {
@@ -196,7 +196,7 @@ void sn_report_sweep_json(const struct sn_sweep *sw,
         sn_json_kint(&j, "accelerators", p->design_accels);
         sn_json_kint(&j, "job_accelerators", p->accels);
         sn_json_kint(&j, "scaleup_domain", p->domain);
-        sn_report_train_layout_json(&j, l, 0);
+        sn_render_train_layout_json(&j, l, 0);
         sn_json_knum(&j, "step_time_s", r->step_time);
         sn_json_knum(&j, "tokens_per_s", r->tokens_per_s);
         sn_json_knum(&j, "tokens_per_s_per_accelerator", p->tokens_per_accel);
@@ -285,7 +285,7 @@ static void infer_row(struct sn_table *t, const struct sn_sweep_infer_point *p)
     trust_cells(t, p->have_band ? &p->band : NULL, r->output_tps_gpu, p->gaps);
 }
 
-void sn_report_sweep_infer_text(const struct sn_sweep_infer *si,
+void sn_render_sweep_infer_text(const struct sn_sweep_infer *si,
                                 const struct sn_sweep_infer_point *pts,
                                 size_t n, struct sn_buf *b)
 {
@@ -350,8 +350,8 @@ static void infer_point_json(struct sn_json *j,
     sn_json_kint(j, "timed", (long long)p->timed);
     sn_json_kbool(j, "meets_limits", p->have_best);
     if (p->have_best) {
-        sn_report_infer_layout_json(j, &p->best.layout);
-        sn_report_infer_result_json(j, &p->best.result);
+        sn_render_infer_layout_json(j, &p->best.layout);
+        sn_render_infer_result_json(j, &p->best.result);
         trust_json(j, p->have_band ? &p->band : NULL,
                    p->best.result.output_tps_gpu, p->gaps);
     } else {
@@ -362,7 +362,7 @@ static void infer_point_json(struct sn_json *j,
     sn_json_obj_end(j);
 }
 
-void sn_report_sweep_infer_json(const struct sn_sweep_infer *si,
+void sn_render_sweep_infer_json(const struct sn_sweep_infer *si,
                                 const struct sn_sweep_infer_point *pts,
                                 size_t n, struct sn_buf *b)
 {

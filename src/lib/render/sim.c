@@ -1,4 +1,4 @@
-/* sim.c (report): the predictions of `supernode sim coll` and `sim pairs`
+/* sim.c (render): the predictions of `supernode sim coll` and `sim pairs`
  * as nccl-tests-style tables or the SN_SCHEMA_COLL and SN_SCHEMA_PAIRS
  * documents. Each is written row by row as the CLI predicts: _begin
  * writes the head, _row one row, _end the tail; _release frees the table
@@ -8,11 +8,11 @@
 #include <string.h>
 
 #include "sn/model.h"
-#include "sn/report.h"
+#include "sn/render.h"
 
 /* The links a what-if changed, by id and label, as found in t. */
 static void json_changes(struct sn_json *j, const struct sn_topo *t,
-                         const struct sn_report_change *changes, size_t n)
+                         const struct sn_render_change *changes, size_t n)
 {
     char buf[256];
 
@@ -33,7 +33,7 @@ static void json_changes(struct sn_json *j, const struct sn_topo *t,
 }
 
 static void text_changes(struct sn_buf *b, const struct sn_topo *t,
-                         const struct sn_report_change *changes, size_t n)
+                         const struct sn_render_change *changes, size_t n)
 {
     char id[32], label[256];
 
@@ -66,7 +66,7 @@ static void fmt(char *b, size_t n, double v, int prec)
         snprintf(b, n, "%.*f", prec, v);
 }
 
-void sn_report_coll_begin(struct sn_report_coll *p, struct sn_buf *out)
+void sn_render_coll_begin(struct sn_render_coll *p, struct sn_buf *out)
 {
     static const char *const cols[] = {"size",  "count", "type",
                                        "redop", "root",  "time_us",
@@ -107,7 +107,7 @@ void sn_report_coll_begin(struct sn_report_coll *p, struct sn_buf *out)
     sn_table_col(&p->tb, "eff", true);
 }
 
-static void coll_json_row(struct sn_report_coll *p, double bytes,
+static void coll_json_row(struct sn_render_coll *p, double bytes,
                           uint64_t count, int root,
                           const struct sn_coll_result *r,
                           const struct sn_coll_result *rn)
@@ -135,7 +135,7 @@ static void coll_json_row(struct sn_report_coll *p, double bytes,
     sn_json_obj_end(j);
 }
 
-void sn_report_coll_row(struct sn_report_coll *p, double bytes, uint64_t count,
+void sn_render_coll_row(struct sn_render_coll *p, double bytes, uint64_t count,
                         int root, const struct sn_coll_result *r,
                         const struct sn_coll_result *nominal)
 {
@@ -167,7 +167,7 @@ void sn_report_coll_row(struct sn_report_coll *p, double bytes, uint64_t count,
     sn_table_cell(&p->tb, "%.2f", r->bottleneck_eff);
 }
 
-void sn_report_coll_end(struct sn_report_coll *p)
+void sn_render_coll_end(struct sn_render_coll *p)
 {
     if (p->json) {
         sn_json_arr_end(&p->j);
@@ -183,7 +183,7 @@ void sn_report_coll_end(struct sn_report_coll *p)
                   p->nchanges ? ", nominal" : "");
 }
 
-void sn_report_coll_release(struct sn_report_coll *p)
+void sn_render_coll_release(struct sn_render_coll *p)
 {
     sn_table_release(&p->tb);
 }
@@ -263,7 +263,7 @@ static void pair_row(struct sn_table *tb, const struct sn_topo *t,
     }
 }
 
-void sn_report_pairs_begin(struct sn_report_pairs *p, struct sn_buf *out)
+void sn_render_pairs_begin(struct sn_render_pairs *p, struct sn_buf *out)
 {
     static const struct {
         const char *name;
@@ -307,7 +307,7 @@ void sn_report_pairs_begin(struct sn_report_pairs *p, struct sn_buf *out)
     }
 }
 
-void sn_report_pairs_row(struct sn_report_pairs *p, const struct sn_pair *pair,
+void sn_render_pairs_row(struct sn_render_pairs *p, const struct sn_pair *pair,
                          const struct sn_pair *nominal,
                          enum sn_pair_relation rel, uint64_t count)
 {
@@ -321,7 +321,7 @@ void sn_report_pairs_row(struct sn_report_pairs *p, const struct sn_pair *pair,
         pair_row(&p->tb, p->t, pair, n, rel, count, !p->every);
 }
 
-void sn_report_pairs_end(struct sn_report_pairs *p)
+void sn_render_pairs_end(struct sn_render_pairs *p)
 {
     if (p->json) {
         sn_json_arr_end(&p->j);
@@ -344,7 +344,7 @@ void sn_report_pairs_end(struct sn_report_pairs *p)
                       (unsigned long long)p->total);
 }
 
-void sn_report_pairs_release(struct sn_report_pairs *p)
+void sn_render_pairs_release(struct sn_render_pairs *p)
 {
     sn_table_release(&p->tb);
 }

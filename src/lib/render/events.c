@@ -1,4 +1,4 @@
-/* events.c (report): the watch agent's stored events as `supernode
+/* events.c (render): the watch agent's stored events as `supernode
  * events` shows them: the list as a table or an SN_SCHEMA_EVENTS
  * document, one event with the state of the moment as text or an
  * SN_SCHEMA_EVENT document. */
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "sn/report.h"
+#include "sn/render.h"
 #include "sn/store.h"
 
 /* Seconds since the epoch as ISO 8601 UTC; "-" for none. */
@@ -132,7 +132,7 @@ static void list_table(const struct sn_store_event *ev, size_t n,
     sn_table_release(&t);
 }
 
-void sn_report_events_json(const struct sn_store_event *ev, size_t n,
+void sn_render_events_json(const struct sn_store_event *ev, size_t n,
                            struct sn_buf *out)
 {
     struct sn_json j;
@@ -149,7 +149,7 @@ void sn_report_events_json(const struct sn_store_event *ev, size_t n,
     sn_buf_putc(out, '\n');
 }
 
-void sn_report_events_text(const struct sn_store_event *ev, size_t n,
+void sn_render_events_text(const struct sn_store_event *ev, size_t n,
                            struct sn_buf *out)
 {
     if (n == 0)
@@ -159,7 +159,7 @@ void sn_report_events_text(const struct sn_store_event *ev, size_t n,
         list_table(ev, n, out);
 }
 
-void sn_report_event_json(const struct sn_store_event *e, struct sn_buf *out)
+void sn_render_event_json(const struct sn_store_event *e, struct sn_buf *out)
 {
     struct sn_json j;
 
@@ -172,7 +172,7 @@ void sn_report_event_json(const struct sn_store_event *e, struct sn_buf *out)
     sn_buf_putc(out, '\n');
 }
 
-void sn_report_event_text(const struct sn_store_event *e, struct sn_buf *out)
+void sn_render_event_text(const struct sn_store_event *e, struct sn_buf *out)
 {
     char a[32], b[32];
 
@@ -210,7 +210,7 @@ static double iso_time(const char *s)
 /* Append to w the events of host that held between from and to; a host
  * whose events cannot be read adds none. */
 static void host_events(struct sn_store *st, const char *host, double from,
-                        double to, struct sn_report_run_events *w)
+                        double to, struct sn_render_run_events *w)
 {
     struct sn_store_events_filter f = {.since = NAN, .host = host};
     struct sn_store_event *ev = NULL;
@@ -230,9 +230,9 @@ static void host_events(struct sn_store *st, const char *host, double from,
     sn_store_events_release(ev, n);
 }
 
-void sn_report_run_events(struct sn_store *st, const struct sn_run *r,
+void sn_render_run_events(struct sn_store *st, const struct sn_run *r,
                           const struct sn_store_health *h, size_t nh,
-                          double now, struct sn_report_run_events *w)
+                          double now, struct sn_render_run_events *w)
 {
     double from = iso_time(r->started), to = iso_time(r->finished);
 
@@ -251,13 +251,13 @@ void sn_report_run_events(struct sn_store *st, const struct sn_run *r,
     }
 }
 
-void sn_report_run_events_release(struct sn_report_run_events *w)
+void sn_render_run_events_release(struct sn_render_run_events *w)
 {
     sn_store_events_release(w->ev, w->n);
     memset(w, 0, sizeof(*w));
 }
 
-void sn_report_run_events_text(const struct sn_report_run_events *w,
+void sn_render_run_events_text(const struct sn_render_run_events *w,
                                struct sn_buf *out)
 {
     if (!w->n)

@@ -1,4 +1,4 @@
-/* baseline.c (report): `supernode baseline`'s results: the list of
+/* baseline.c (render): `supernode baseline`'s results: the list of
  * baselines, one baseline's subjects and a run compared with one, as
  * tables or the SN_SCHEMA_BASELINES, SN_SCHEMA_BASELINE and
  * SN_SCHEMA_BASELINE_DIFF documents. */
@@ -8,10 +8,10 @@
 #include <string.h>
 
 #include "sn/diagnose.h"
-#include "sn/report.h"
+#include "sn/render.h"
 #include "sn/store.h"
 
-void sn_report_baselines_json(const struct sn_baseline *list, size_t n,
+void sn_render_baselines_json(const struct sn_baseline *list, size_t n,
                               struct sn_buf *out)
 {
     struct sn_json j;
@@ -36,7 +36,7 @@ void sn_report_baselines_json(const struct sn_baseline *list, size_t n,
     sn_buf_putc(out, '\n');
 }
 
-void sn_report_baselines_text(const struct sn_baseline *list, size_t n,
+void sn_render_baselines_text(const struct sn_baseline *list, size_t n,
                               struct sn_buf *out)
 {
     struct sn_table t;
@@ -77,7 +77,7 @@ static void entry_subject(const struct sn_baseline_entry *e, char *buf,
     sn_result_subject(&r, buf, size);
 }
 
-void sn_report_baseline_json(const struct sn_baseline *b, struct sn_buf *out)
+void sn_render_baseline_json(const struct sn_baseline *b, struct sn_buf *out)
 {
     struct sn_json j;
     char subj[64];
@@ -111,7 +111,7 @@ void sn_report_baseline_json(const struct sn_baseline *b, struct sn_buf *out)
     sn_buf_putc(out, '\n');
 }
 
-void sn_report_baseline_text(const struct sn_baseline *b, struct sn_buf *out)
+void sn_render_baseline_text(const struct sn_baseline *b, struct sn_buf *out)
 {
     struct sn_table t;
 
@@ -148,14 +148,14 @@ void sn_report_baseline_text(const struct sn_baseline *b, struct sn_buf *out)
 }
 
 /* A row's change against the baseline's centre, as a fraction. */
-static double row_change(const struct sn_report_diff_row *d)
+static double row_change(const struct sn_render_diff_row *d)
 {
     return d->e->center != 0
                ? (d->r->stats.median - d->e->center) / d->e->center
                : 0.0;
 }
 
-void sn_report_baseline_diff_json(const struct sn_report_diff *d,
+void sn_render_baseline_diff_json(const struct sn_render_diff *d,
                                   struct sn_buf *out)
 {
     struct sn_json j;
@@ -169,7 +169,7 @@ void sn_report_baseline_diff_json(const struct sn_report_diff *d,
     sn_json_key(&j, "subjects");
     sn_json_arr_begin(&j);
     for (size_t i = 0; i < d->n; i++) {
-        const struct sn_report_diff_row *x = &d->rows[i];
+        const struct sn_render_diff_row *x = &d->rows[i];
         sn_result_subject(x->r, s, sizeof(s));
         sn_json_obj_begin(&j);
         sn_json_kstr(&j, "test", x->r->test);
@@ -190,7 +190,7 @@ void sn_report_baseline_diff_json(const struct sn_report_diff *d,
     sn_buf_putc(out, '\n');
 }
 
-void sn_report_baseline_diff_text(const struct sn_report_diff *d,
+void sn_render_baseline_diff_text(const struct sn_render_diff *d,
                                   struct sn_buf *out)
 {
     static const char *const cols[] = {"TEST",     "PARAMS",  "SUBJECT",
@@ -206,7 +206,7 @@ void sn_report_baseline_diff_text(const struct sn_report_diff *d,
     for (size_t c = 0; cols[c]; c++)
         sn_table_col(&t, cols[c], c >= 3 && c <= 6);
     for (size_t i = 0; i < d->n; i++) {
-        const struct sn_report_diff_row *x = &d->rows[i];
+        const struct sn_render_diff_row *x = &d->rows[i];
         char s[64], v0[48], v1[48];
         if ((unsigned)x->cmp.severity < SN_ARRAY_LEN(sev))
             sev[x->cmp.severity]++;

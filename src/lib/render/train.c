@@ -1,4 +1,4 @@
-/* train.c (report): the predictions of `supernode sim train` as text
+/* train.c (render): the predictions of `supernode sim train` as text
  * (memory, step time, throughput, goodput; or --search's ranked table and
  * --explain's layout) or the SN_SCHEMA_TRAIN and SN_SCHEMA_TRAIN_SEARCH
  * documents. The figures are the training model's (model/train*.c). */
@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "sn/goodput.h"
-#include "sn/report.h"
+#include "sn/render.h"
 #include "sn/spec.h"
 #include "sn/train.h"
 #include "sn/validate.h"
@@ -18,7 +18,7 @@
  * tokens/s per GPU, and the known gaps the layout meets, with what each
  * is (docs/model.md, "Classes and bands", "Known gaps of the training
  * and serving models"). */
-static void trust_text(const struct sn_report_train *w,
+static void trust_text(const struct sn_render_train *w,
                        const struct sn_train_layout *l,
                        const struct sn_train_result *r, struct sn_buf *b)
 {
@@ -30,7 +30,7 @@ static void trust_text(const struct sn_report_train *w,
     sn_fmt_count((size_t)(r->tokens_per_s / w->gpus + 0.5), fig, sizeof(fig));
     sn_buf_printf(b, "\nhow far to trust it\n  tokens/s per GPU       %s (",
                   fig);
-    sn_report_band_text(
+    sn_render_band_text(
         b, r->tokens_per_s / w->gpus, false,
         sn_train_band(w->model, w->spec->accel->name, &band) ? &band : NULL);
     sn_buf_printf(b, ")\n");
@@ -42,7 +42,7 @@ static void trust_text(const struct sn_report_train *w,
 
 /* "band" (its class and percentiles, the tokens/s per GPU at P10 and
  * P90) and "gaps" (ids) of a result. */
-static void trust_json(struct sn_json *j, const struct sn_report_train *w,
+static void trust_json(struct sn_json *j, const struct sn_render_train *w,
                        const struct sn_train_layout *l,
                        const struct sn_train_result *r)
 {
@@ -52,11 +52,11 @@ static void trust_json(struct sn_json *j, const struct sn_report_train *w,
                                   !w->software || w->software_assumed);
     double tps = r->tokens_per_s / w->gpus;
 
-    sn_report_trust_json(j, have ? &band : NULL, "tokens_per_s_per_gpu", tps,
+    sn_render_trust_json(j, have ? &band : NULL, "tokens_per_s_per_gpu", tps,
                          gaps);
 }
 
-void sn_report_train_layout_line(const struct sn_train_layout *l,
+void sn_render_train_layout_line(const struct sn_train_layout *l,
                                  struct sn_buf *b)
 {
     sn_buf_printf(b,
@@ -209,7 +209,7 @@ static void goodput_text(const struct sn_goodput_result *g, const char *why,
     sn_buf_printf(b, "  assumes                %s\n", as);
 }
 
-void sn_report_train_layout_json(struct sn_json *j,
+void sn_render_train_layout_json(struct sn_json *j,
                                  const struct sn_train_layout *l, unsigned what)
 {
     sn_json_key(j, "layout");
@@ -224,11 +224,11 @@ void sn_report_train_layout_json(struct sn_json *j,
     sn_json_kint(j, "vpp", l->vpp);
     sn_json_kint(j, "mbs", l->mbs);
     sn_json_kint(j, "gbs", l->gbs);
-    if (what & SN_REPORT_LAYOUT_SEQ)
+    if (what & SN_RENDER_LAYOUT_SEQ)
         sn_json_kint(j, "seq", l->seq);
     sn_json_kstr(j, "recompute", sn_recompute_name(l->recompute));
     sn_json_kint(j, "zero", l->zero);
-    if (what & SN_REPORT_LAYOUT_PRECISION) {
+    if (what & SN_RENDER_LAYOUT_PRECISION) {
         sn_json_kbool(j, "sp", l->sp);
         sn_json_kstr(j, "dtype", sn_dtype_name(l->dtype));
     }
@@ -307,7 +307,7 @@ static void goodput_json(struct sn_json *j, const struct sn_goodput_result *g)
 }
 
 /* "MODEL on N x ACCEL (SPEC, D per scale-up domain)" */
-static void head(const struct sn_report_train *w, struct sn_buf *b)
+static void head(const struct sn_render_train *w, struct sn_buf *b)
 {
     const struct sn_model_info *m = w->model;
     const struct sn_spec *spec = w->spec;
@@ -320,7 +320,7 @@ static void head(const struct sn_report_train *w, struct sn_buf *b)
     sn_buf_printf(b, ", %d per scale-up domain)\n", spec->scaleup.accelerators);
 }
 
-static void min_fit_text(const struct sn_report_train *w, struct sn_buf *b)
+static void min_fit_text(const struct sn_render_train *w, struct sn_buf *b)
 {
     if (w->min_gpus > 0)
         sn_buf_printf(b,
@@ -335,7 +335,7 @@ static void min_fit_text(const struct sn_report_train *w, struct sn_buf *b)
 }
 
 /* The ranked table of the layouts that fit (etp after ep for MoE). */
-static void search_table(const struct sn_report_train *w,
+static void search_table(const struct sn_render_train *w,
                          const struct sn_train_candidate *top, size_t n,
                          struct sn_buf *b)
 {
@@ -386,7 +386,7 @@ static void search_table(const struct sn_report_train *w,
         if (have) {
             /* "2,900-3,600": the band's ends only; its class is said once
              * under the table */
-            sn_report_band_range(&cell, r->tokens_per_s / w->gpus, false,
+            sn_render_band_range(&cell, r->tokens_per_s / w->gpus, false,
                                  &band);
             sn_table_cell(&t, "%s", cell.data);
         } else {
@@ -415,7 +415,7 @@ static void explain_text(const struct sn_train_candidate *c, size_t k,
                          struct sn_buf *b)
 {
     sn_buf_printf(b, "\nlayout #%zu: ", k);
-    sn_report_train_layout_line(&c->layout, b);
+    sn_render_train_layout_line(&c->layout, b);
     sn_buf_printf(b, "\n");
     memory_text(&c->result.mem, b);
     step_text(&c->result, c->layout.dtype, gpus, b);
@@ -433,7 +433,7 @@ static void explain_text(const struct sn_train_candidate *c, size_t k,
 
 /* The software line: the profile, or the assumption and the band's
  * other end when the user gave none. */
-static void software_text(const struct sn_report_train *w, struct sn_buf *b)
+static void software_text(const struct sn_render_train *w, struct sn_buf *b)
 {
     /* the figure the plain one is compared with: the layout's, or the
      * search's first */
@@ -457,7 +457,7 @@ static void software_text(const struct sn_report_train *w, struct sn_buf *b)
                       w->result ? "the figures" : "the first layout");
 }
 
-static void search_text(const struct sn_report_train *w, struct sn_buf *b)
+static void search_text(const struct sn_render_train *w, struct sn_buf *b)
 {
     const struct sn_train_layout *l = w->layout;
     const struct sn_train_search_stats *st = w->stats;
@@ -485,14 +485,14 @@ static void search_text(const struct sn_report_train *w, struct sn_buf *b)
                      b);
 }
 
-static void layout_text(const struct sn_report_train *w, struct sn_buf *b)
+static void layout_text(const struct sn_render_train *w, struct sn_buf *b)
 {
     const struct sn_train_result *r = w->result;
 
     head(w, b);
     software_text(w, b);
     sn_buf_printf(b, "layout: ");
-    sn_report_train_layout_line(w->layout, b);
+    sn_render_train_layout_line(w->layout, b);
     sn_buf_printf(b, "\n\n");
     memory_text(&r->mem, b);
     if (r->mem.fits) {
@@ -506,7 +506,7 @@ static void layout_text(const struct sn_report_train *w, struct sn_buf *b)
     }
 }
 
-void sn_report_train_text(const struct sn_report_train *w, struct sn_buf *out)
+void sn_render_train_text(const struct sn_render_train *w, struct sn_buf *out)
 {
     if (w->stats)
         search_text(w, out);
@@ -515,7 +515,7 @@ void sn_report_train_text(const struct sn_report_train *w, struct sn_buf *out)
 }
 
 /* "software": {"profile", "assumed", "host_cpu", ["plain_tokens_per_s"]} */
-static void software_json(const struct sn_report_train *w, struct sn_json *j)
+static void software_json(const struct sn_render_train *w, struct sn_json *j)
 {
     if (!w->software)
         return;
@@ -530,7 +530,7 @@ static void software_json(const struct sn_report_train *w, struct sn_json *j)
     sn_json_obj_end(j);
 }
 
-static void search_json(const struct sn_report_train *w, struct sn_json *j)
+static void search_json(const struct sn_render_train *w, struct sn_json *j)
 {
     sn_json_kstr(j, "schema", SN_SCHEMA_TRAIN_SEARCH);
     sn_json_kstr(j, "model", w->model->name);
@@ -546,7 +546,7 @@ static void search_json(const struct sn_report_train *w, struct sn_json *j)
     for (size_t i = 0; i < w->ntop; i++) {
         sn_json_obj_begin(j);
         sn_json_kint(j, "rank", (long long)i + 1);
-        sn_report_train_layout_json(j, &w->top[i].layout, SN_REPORT_LAYOUT_ALL);
+        sn_render_train_layout_json(j, &w->top[i].layout, SN_RENDER_LAYOUT_ALL);
         result_json(j, &w->top[i].result);
         trust_json(j, w, &w->top[i].layout, &w->top[i].result);
         sn_json_obj_end(j);
@@ -554,7 +554,7 @@ static void search_json(const struct sn_report_train *w, struct sn_json *j)
     sn_json_arr_end(j);
 }
 
-static void layout_json(const struct sn_report_train *w, struct sn_json *j)
+static void layout_json(const struct sn_render_train *w, struct sn_json *j)
 {
     const struct sn_train_result *r = w->result;
 
@@ -565,7 +565,7 @@ static void layout_json(const struct sn_report_train *w, struct sn_json *j)
     sn_json_kstr(j, "accelerator", w->spec->accel->name);
     sn_json_kint(j, "gpus", w->gpus);
     sn_json_kint(j, "scaleup_domain", w->spec->scaleup.accelerators);
-    sn_report_train_layout_json(j, w->layout, SN_REPORT_LAYOUT_ALL);
+    sn_render_train_layout_json(j, w->layout, SN_RENDER_LAYOUT_ALL);
     software_json(w, j);
     if (r->mem.fits) {
         result_json(j, r);
@@ -581,7 +581,7 @@ static void layout_json(const struct sn_report_train *w, struct sn_json *j)
     }
 }
 
-void sn_report_train_json(const struct sn_report_train *w, struct sn_buf *out)
+void sn_render_train_json(const struct sn_render_train *w, struct sn_buf *out)
 {
     struct sn_json j;
 

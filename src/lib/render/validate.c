@@ -1,4 +1,4 @@
-/* validate.c (report): `supernode validate`'s comparison of predicted
+/* validate.c (render): `supernode validate`'s comparison of predicted
  * with measured runs as tables (per row, the error summary, by source,
  * the layout ranking) or the SN_SCHEMA_VALIDATE document. The figures are
  * the validator's (model/validate*.c). */
@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sn/report.h"
+#include "sn/render.h"
 #include "sn/validate.h"
 
 /* A source cell shortened for the table: up to the first comma or
@@ -182,7 +182,7 @@ static void sources_text(const struct sn_validate_report *rep, struct sn_buf *b)
     sn_table_release(&t);
 }
 
-void sn_report_validate_text(const struct sn_validate_report *rep,
+void sn_render_validate_text(const struct sn_validate_report *rep,
                              struct sn_buf *out)
 {
     rows_text(rep, out);
@@ -223,7 +223,7 @@ static void stats_json(struct sn_json *j, const struct sn_validate_stats *st)
 
 /* A band as the documents give it: its class, rows and sources, the
  * percentiles of measured / predicted, and whether a parent stood in. */
-void sn_report_band_json(struct sn_json *j, const char *key,
+void sn_render_band_json(struct sn_json *j, const char *key,
                          const struct sn_band_pick *b)
 {
     sn_json_key(j, key);
@@ -245,12 +245,12 @@ void sn_report_band_json(struct sn_json *j, const char *key,
     sn_json_obj_end(j);
 }
 
-void sn_report_trust_json(struct sn_json *j, const struct sn_band_pick *b,
+void sn_render_trust_json(struct sn_json *j, const struct sn_band_pick *b,
                           const char *figure, double value, unsigned gaps)
 {
     char key[96];
 
-    sn_report_band_json(j, "band", b);
+    sn_render_band_json(j, "band", b);
     if (b) {
         snprintf(key, sizeof(key), "%s_p10", figure);
         sn_json_knum(j, key, value * b->p10);
@@ -280,7 +280,7 @@ static void row_json(struct sn_json *j, const struct sn_validate_row *r)
         sn_json_knum(j, "predicted", r->predicted);
         sn_json_knum(j, "error_pct", r->error_pct);
         sn_json_knum(j, "step_time_s", r->result.step_time);
-        sn_report_train_layout_json(j, &r->layout, SN_REPORT_LAYOUT_PRECISION);
+        sn_render_train_layout_json(j, &r->layout, SN_RENDER_LAYOUT_PRECISION);
         sn_json_kstr(j, "assumed", r->assumed);
         sn_json_knum(j, "signed_error_pct", r->signed_pct);
         sn_json_kbool(j, "optimistic", r->signed_pct > 0);
@@ -296,7 +296,7 @@ static void row_json(struct sn_json *j, const struct sn_validate_row *r)
                          r->cls[d]);
         sn_json_kstr(j, "source_key", r->source_key);
         sn_json_obj_end(j);
-        sn_report_band_json(j, "loso_band", r->band_ok ? &r->band : NULL);
+        sn_render_band_json(j, "loso_band", r->band_ok ? &r->band : NULL);
         if (r->band_ok)
             sn_json_kbool(j, "in_band", r->in_band);
         sn_json_key(j, "reason");
@@ -384,7 +384,7 @@ static void summary_json(struct sn_json *j,
     sn_json_obj_end(j);
 }
 
-void sn_report_validate_json(const struct sn_validate_report *rep,
+void sn_render_validate_json(const struct sn_validate_report *rep,
                              struct sn_buf *out)
 {
     struct sn_json j;
@@ -416,7 +416,7 @@ static void band_end(double v, char *buf, size_t size)
     }
 }
 
-void sn_report_band_range(struct sn_buf *out, double v, bool lower_better,
+void sn_render_band_range(struct sn_buf *out, double v, bool lower_better,
                           const struct sn_band_pick *b)
 {
     char lo[32], hi[32];
@@ -432,7 +432,7 @@ void sn_report_band_range(struct sn_buf *out, double v, bool lower_better,
     sn_buf_printf(out, "%s-%s", lo, hi);
 }
 
-void sn_report_band_text(struct sn_buf *out, double v, bool lower_better,
+void sn_render_band_text(struct sn_buf *out, double v, bool lower_better,
                          const struct sn_band_pick *b)
 {
     if (!b || !isfinite(v)) {
@@ -440,7 +440,7 @@ void sn_report_band_text(struct sn_buf *out, double v, bool lower_better,
         return;
     }
     sn_buf_printf(out, "band ");
-    sn_report_band_range(out, v, lower_better, b);
+    sn_render_band_range(out, v, lower_better, b);
     sn_buf_printf(out, ", %s, %d rows from %d sources", b->label, b->rows,
                   b->sources);
     if (b->fallback)

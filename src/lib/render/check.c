@@ -1,4 +1,4 @@
-/* check.c (report): a diagnosis (`supernode check`) for people (text),
+/* check.c (render): a diagnosis (`supernode check`) for people (text),
  * for programs (SN_SCHEMA_CHECK JSON) and for CI systems (JUnit XML).
  * Declared in sn/diagnose.h, whose report it renders. */
 #include <inttypes.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "sn/diagnose.h"
-#include "sn/report.h"
+#include "sn/render.h"
 
 struct tally {
     size_t n[3];
@@ -45,7 +45,7 @@ static void tally_text(struct sn_buf *out, const char *what,
         sn_buf_puts(out, " none");
 }
 
-void sn_diag_render_text(const struct sn_diag_report *r, bool verbose,
+void sn_render_diag_text(const struct sn_diag_report *r, bool verbose,
                          struct sn_buf *out)
 {
     struct tally td, tp, tl;
@@ -97,7 +97,7 @@ void sn_diag_render_text(const struct sn_diag_report *r, bool verbose,
     if (r->nhealth) {
         sn_buf_putc(out, '\n');
         /* a FAIL's remedy is its finding's next step, above */
-        sn_diag_render_health(r->health, r->nhealth, false, verbose, out);
+        sn_render_diag_health(r->health, r->nhealth, false, verbose, out);
     }
 }
 
@@ -140,7 +140,7 @@ static bool host_seen(const struct sn_store_health *h, size_t i)
     return false;
 }
 
-void sn_diag_render_health(const struct sn_store_health *h, size_t n,
+void sn_render_diag_health(const struct sn_store_health *h, size_t n,
                            bool fail_remedies, bool verbose, struct sn_buf *out)
 {
     size_t all[NSTATUS] = {0}, nhosts = 0;
@@ -283,7 +283,7 @@ static void health_json(struct sn_json *j, const struct sn_diag_report *r)
     sn_json_obj_end(j);
 }
 
-void sn_diag_render_json(const struct sn_diag_report *r, int64_t run_id,
+void sn_render_diag_json(const struct sn_diag_report *r, int64_t run_id,
                          const char *spec_name, struct sn_buf *out)
 {
     struct sn_json j;
@@ -600,7 +600,7 @@ static void junit_health_suite(struct sn_buf *out,
     sn_buf_puts(out, "  </testsuite>\n");
 }
 
-void sn_diag_render_junit(const struct sn_diag_report *r,
+void sn_render_diag_junit(const struct sn_diag_report *r,
                           const char *suite_name, struct sn_buf *out)
 {
     size_t nclass = 0, cfail = 0, hfail = 0;

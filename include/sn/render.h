@@ -1,12 +1,19 @@
-/* report.h: renderers of every result type, and the HTML report.
+/* render.h: the renderers of every result, each named
+ * sn_render_<result>_<format>.
  *
- * The renderers compute nothing: they format what the library built
- * (a plan, a prediction, a run, findings) as text, JSON, CSV, DOT,
- * HTML+SVG or the files the runtime reads. Every JSON document's schema
- * id is one of the SN_SCHEMA_* constants of sn/schema.h.
+ * The renderers compute nothing: they format what the library built (a
+ * plan, a prediction, a run, findings) as text, JSON, CSV, DOT or JUnit.
+ * Every JSON document's schema id is one of the SN_SCHEMA_* constants of
+ * sn/schema.h. The module sits above every module whose results it
+ * renders; the HTML report (sn/html.h) and the CLI sit above it.
+ *
+ * To add a renderer of a result: 1. sn_render_<result>_<format> here
+ * 2. src/lib/render/<command>.c, named for the command that prints it
+ * 3. a JSON document's SN_SCHEMA_* constant in sn/schema.h  4. its CLI
+ * golden case.
  */
-#ifndef SN_REPORT_H
-#define SN_REPORT_H
+#ifndef SN_RENDER_H
+#define SN_RENDER_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -26,16 +33,7 @@ struct sn_bench_power_curve;
  * Each writes one result as the CLI prints it into out (appended; the
  * caller owns out and everything passed in). They compute nothing: the
  * figures come from the library that made the result. _text is for
- * people, _json the versioned document named by its SN_SCHEMA_*.
- *
- * Four live in src/lib/report/ but are declared beside the structs they
- * render (so the lower headers need not include this one): the plan
- * (sn_report_plan_text/_json, sn_report_ledger_csv, sn_report_topo_dot
- * in sn/plan.h; report/plan.c), bench results (sn_bench_json,
- * sn_bench_render in sn/bench.h; report/bench.c), a diagnosis
- * (sn_diag_render_text/_json/_junit/_health in sn/diagnose.h;
- * report/check.c) and the doctor's checklist (sn_health_report_text/_json
- * in sn/health.h; report/doctor.c). */
+ * people, _json the versioned document named by its SN_SCHEMA_*. */
 
 struct sn_run;
 struct sn_results;
@@ -43,13 +41,13 @@ struct sn_store_finding;
 struct sn_store_health;
 
 /* runs (`supernode runs`): the list (newest first, as given) */
-void sn_report_runs_text(const struct sn_run *runs, size_t n,
+void sn_render_runs_text(const struct sn_run *runs, size_t n,
                          struct sn_buf *out);
-void sn_report_runs_json(const struct sn_run *runs, size_t n,
+void sn_render_runs_json(const struct sn_run *runs, size_t n,
                          struct sn_buf *out);
 /* One run with everything stored of it; f and h may be NULL when their
  * counts are 0. */
-struct sn_report_run {
+struct sn_render_run {
     const struct sn_run *run;
     const struct sn_results *rs;
     const struct sn_store_finding *f;
@@ -59,11 +57,11 @@ struct sn_report_run {
 };
 /* Text: the run's facts, its results table, findings, node health. JSON:
  * the SN_SCHEMA_RUN document with every raw sample. */
-void sn_report_run_text(const struct sn_report_run *w, struct sn_buf *out);
-void sn_report_run_json(const struct sn_report_run *w, struct sn_buf *out);
+void sn_render_run_text(const struct sn_render_run *w, struct sn_buf *out);
+void sn_render_run_json(const struct sn_render_run *w, struct sn_buf *out);
 /* The line that heads check's report of a stored run: "run ID on SPEC,
  * SUITE suite, N ranks" (id: the row it is stored as). */
-void sn_report_run_line(int64_t id, const char *spec, const struct sn_run *r,
+void sn_render_run_line(int64_t id, const char *spec, const struct sn_run *r,
                         struct sn_buf *out);
 
 struct sn_baseline;
@@ -71,88 +69,88 @@ struct sn_baseline_entry;
 struct sn_result;
 
 /* baselines (`supernode baseline`): the list, one baseline's subjects */
-void sn_report_baselines_text(const struct sn_baseline *list, size_t n,
+void sn_render_baselines_text(const struct sn_baseline *list, size_t n,
                               struct sn_buf *out);
-void sn_report_baselines_json(const struct sn_baseline *list, size_t n,
+void sn_render_baselines_json(const struct sn_baseline *list, size_t n,
                               struct sn_buf *out);
-void sn_report_baseline_text(const struct sn_baseline *b, struct sn_buf *out);
-void sn_report_baseline_json(const struct sn_baseline *b, struct sn_buf *out);
+void sn_render_baseline_text(const struct sn_baseline *b, struct sn_buf *out);
+void sn_render_baseline_json(const struct sn_baseline *b, struct sn_buf *out);
 /* A run against a baseline: one row per result the baseline has, with
  * the comparison sn_diag_vs_baseline() made; unmatched counts the
  * results it lacks. Text ends with the PASS/WARN/FAIL counts. */
-struct sn_report_diff_row {
+struct sn_render_diff_row {
     const struct sn_result *r;
     const struct sn_baseline_entry *e;
     struct sn_diag_cmp cmp;
 };
-struct sn_report_diff {
+struct sn_render_diff {
     const struct sn_baseline *baseline;
     int64_t run;
-    const struct sn_report_diff_row *rows;
+    const struct sn_render_diff_row *rows;
     size_t n;
     size_t unmatched;
 };
-void sn_report_baseline_diff_text(const struct sn_report_diff *d,
+void sn_render_baseline_diff_text(const struct sn_render_diff *d,
                                   struct sn_buf *out);
-void sn_report_baseline_diff_json(const struct sn_report_diff *d,
+void sn_render_baseline_diff_json(const struct sn_render_diff *d,
                                   struct sn_buf *out);
 
 struct sn_store_event;
 
 /* events (`supernode events`): the list (a message when empty), and one
  * event with its state (JSON: the state as an object where it parses) */
-void sn_report_events_text(const struct sn_store_event *ev, size_t n,
+void sn_render_events_text(const struct sn_store_event *ev, size_t n,
                            struct sn_buf *out);
-void sn_report_events_json(const struct sn_store_event *ev, size_t n,
+void sn_render_events_json(const struct sn_store_event *ev, size_t n,
                            struct sn_buf *out);
-void sn_report_event_text(const struct sn_store_event *e, struct sn_buf *out);
-void sn_report_event_json(const struct sn_store_event *e, struct sn_buf *out);
+void sn_render_event_text(const struct sn_store_event *e, struct sn_buf *out);
+void sn_render_event_json(const struct sn_store_event *e, struct sn_buf *out);
 /* The watch events that held on the hosts of run r (its own, then each
  * other host of its node health h, in that order; newest first within a
  * host) while it ran, to now when it has not finished: read from st into
- * w (released with sn_report_run_events_release()); none when r has no
+ * w (released with sn_render_run_events_release()); none when r has no
  * start time, and none of a host whose events cannot be read. */
-struct sn_report_run_events {
+struct sn_render_run_events {
     struct sn_store_event *ev;
     size_t n, cap;
 };
-void sn_report_run_events(struct sn_store *st, const struct sn_run *r,
+void sn_render_run_events(struct sn_store *st, const struct sn_run *r,
                           const struct sn_store_health *h, size_t nh,
-                          double now, struct sn_report_run_events *w);
-void sn_report_run_events_release(struct sn_report_run_events *w);
+                          double now, struct sn_render_run_events *w);
+void sn_render_run_events_release(struct sn_render_run_events *w);
 /* As a section of text ("watch events on its hosts while it ran:", a
  * line each); nothing when there are none. */
-void sn_report_run_events_text(const struct sn_report_run_events *w,
+void sn_render_run_events_text(const struct sn_render_run_events *w,
                                struct sn_buf *out);
 
 struct sn_catalog;
 
 /* catalog (`supernode catalog`): the kinds of entry, in list order */
-enum sn_report_catalog_kind {
-    SN_REPORT_CATALOG_ACCEL,
-    SN_REPORT_CATALOG_SWITCH,
-    SN_REPORT_CATALOG_NIC,
-    SN_REPORT_CATALOG_CABLE,
-    SN_REPORT_CATALOG_MODEL
+enum sn_render_catalog_kind {
+    SN_RENDER_CATALOG_ACCEL,
+    SN_RENDER_CATALOG_SWITCH,
+    SN_RENDER_CATALOG_NIC,
+    SN_RENDER_CATALOG_CABLE,
+    SN_RENDER_CATALOG_MODEL
 };
 /* The kind a word names ("accelerators", "accelerator", "nic"), or -1
  * with *near a close kind's name (or NULL). */
-int sn_report_catalog_kind(const char *word, const char **near);
+int sn_render_catalog_kind(const char *word, const char **near);
 /* A table per kind (kind -1: all, with the confidence legend), or the
  * SN_SCHEMA_CATALOG document with an array per kind. */
-void sn_report_catalog_list(const struct sn_catalog *c, int kind, bool json,
+void sn_render_catalog_list(const struct sn_catalog *c, int kind, bool json,
                             struct sn_buf *out);
 /* Every field of the entry named name (of any kind, or a model alias)
  * with its source. Returns SN_EINPUT with a suggestion in err, writing
  * nothing, when no entry has that name. */
-int sn_report_catalog_show(const struct sn_catalog *c, const char *name,
+int sn_render_catalog_show(const struct sn_catalog *c, const char *name,
                            bool json, struct sn_buf *out, struct sn_error *err);
 
 /* spec (`supernode spec`): check's one line ("FILE: ok: ..."), and show:
  * every resolved value as text (people's units) or SN_SCHEMA_SPEC */
-void sn_report_spec_summary(const struct sn_spec *s, struct sn_buf *out);
-void sn_report_spec_text(const struct sn_spec *s, struct sn_buf *out);
-void sn_report_spec_json(const struct sn_spec *s, struct sn_buf *out);
+void sn_render_spec_summary(const struct sn_spec *s, struct sn_buf *out);
+void sn_render_spec_text(const struct sn_spec *s, struct sn_buf *out);
+void sn_render_spec_json(const struct sn_spec *s, struct sn_buf *out);
 
 struct sn_coll_result;
 
@@ -160,15 +158,15 @@ struct sn_coll_result;
  * inputs of a zeroed struct, then _begin (the head), _row per row, _end
  * (the tail and legend); _release frees the table, also after an error
  * between rows. A link a what-if changed (--degrade, --fail): */
-struct sn_report_change {
+struct sn_render_change {
     const char *label; /* as the user gave it; found again in t */
     double health;     /* share of its rate; 0 failed */
 };
-struct sn_report_coll {
+struct sn_render_coll {
     /* inputs */
     const struct sn_topo *t; /* nominal topology: link ids and labels */
     const char *spec;        /* the design's name */
-    const struct sn_report_change *changes;
+    const struct sn_render_change *changes;
     size_t nchanges;          /* rows then carry the nominal busbw too */
     int op, algo;             /* enum sn_coll_op, the algorithm requested */
     const char *group, *type; /* "cluster", "domain 0"...; nccl-tests type */
@@ -179,19 +177,19 @@ struct sn_report_coll {
     struct sn_json j;
     struct sn_table tb;
 };
-void sn_report_coll_begin(struct sn_report_coll *p, struct sn_buf *out);
+void sn_render_coll_begin(struct sn_render_coll *p, struct sn_buf *out);
 /* One message size; nominal is read only when links changed. */
-void sn_report_coll_row(struct sn_report_coll *p, double bytes, uint64_t count,
+void sn_render_coll_row(struct sn_render_coll *p, double bytes, uint64_t count,
                         int root, const struct sn_coll_result *r,
                         const struct sn_coll_result *nominal);
-void sn_report_coll_end(struct sn_report_coll *p);
-void sn_report_coll_release(struct sn_report_coll *p);
+void sn_render_coll_end(struct sn_render_coll *p);
+void sn_render_coll_release(struct sn_render_coll *p);
 
-struct sn_report_pairs {
+struct sn_render_pairs {
     /* inputs */
     const struct sn_topo *t; /* nominal topology: names, link ids */
     const char *spec;
-    const struct sn_report_change *changes;
+    const struct sn_render_change *changes;
     size_t nchanges;
     uint32_t ranks;
     bool every; /* a row per pair; else per class of equal pairs */
@@ -202,14 +200,14 @@ struct sn_report_pairs {
     struct sn_table tb;
     uint64_t total, lowered; /* pairs seen, those the changes lowered */
 };
-void sn_report_pairs_begin(struct sn_report_pairs *p, struct sn_buf *out);
+void sn_render_pairs_begin(struct sn_render_pairs *p, struct sn_buf *out);
 /* A pair (count 1) or a class of count pairs like it; nominal is read
  * only when links changed. */
-void sn_report_pairs_row(struct sn_report_pairs *p, const struct sn_pair *pair,
+void sn_render_pairs_row(struct sn_render_pairs *p, const struct sn_pair *pair,
                          const struct sn_pair *nominal,
                          enum sn_pair_relation rel, uint64_t count);
-void sn_report_pairs_end(struct sn_report_pairs *p);
-void sn_report_pairs_release(struct sn_report_pairs *p);
+void sn_render_pairs_end(struct sn_render_pairs *p);
+void sn_render_pairs_release(struct sn_render_pairs *p);
 
 struct sn_train_layout;
 struct sn_train_result;
@@ -221,7 +219,7 @@ struct sn_goodput_result;
  * throughput, goodput; SN_SCHEMA_TRAIN), or with stats set the search's
  * ranking (SN_SCHEMA_TRAIN_SEARCH). Set what the case needs, zero the
  * rest. */
-struct sn_report_train {
+struct sn_render_train {
     const struct sn_spec *spec; /* name, accelerator, scale-up domain */
     const struct sn_model_info *model;
     int gpus;
@@ -247,19 +245,19 @@ struct sn_report_train {
     bool software_assumed;
     const struct sn_train_result *plain;
 };
-void sn_report_train_text(const struct sn_report_train *w, struct sn_buf *out);
-void sn_report_train_json(const struct sn_report_train *w, struct sn_buf *out);
+void sn_render_train_text(const struct sn_render_train *w, struct sn_buf *out);
+void sn_render_train_json(const struct sn_render_train *w, struct sn_buf *out);
 /* A training layout as one line ("tp 8  pp 4  dp 16 ...") for people,
  * and as the JSON object "layout" shared by the documents that hold
  * layouts (train, sweep, validate): tp, pp, dp, cp, ep, [etp for MoE],
  * vpp, mbs, gbs, [seq], recompute, zero, [sp, dtype]; what picks the
  * bracketed ones. */
-#define SN_REPORT_LAYOUT_SEQ 1u
-#define SN_REPORT_LAYOUT_PRECISION 2u
-#define SN_REPORT_LAYOUT_ALL (SN_REPORT_LAYOUT_SEQ | SN_REPORT_LAYOUT_PRECISION)
-void sn_report_train_layout_line(const struct sn_train_layout *l,
+#define SN_RENDER_LAYOUT_SEQ 1u
+#define SN_RENDER_LAYOUT_PRECISION 2u
+#define SN_RENDER_LAYOUT_ALL (SN_RENDER_LAYOUT_SEQ | SN_RENDER_LAYOUT_PRECISION)
+void sn_render_train_layout_line(const struct sn_train_layout *l,
                                  struct sn_buf *out);
-void sn_report_train_layout_json(struct sn_json *j,
+void sn_render_train_layout_json(struct sn_json *j,
                                  const struct sn_train_layout *l,
                                  unsigned what);
 
@@ -276,7 +274,7 @@ struct sn_infer_served_search;
  * throughput-latency front (stats set) or disaggregated prefill and
  * decode (disagg set); text, or the SN_SCHEMA_INFER document whose
  * "mode" says which. */
-struct sn_report_infer {
+struct sn_render_infer {
     const struct sn_spec *spec; /* name, accelerator, scale-up domain */
     const struct sn_model_info *model;
     int gpus;
@@ -301,60 +299,48 @@ struct sn_report_infer {
     /* the disaggregated search (disagg its best, unless !dstats->found) */
     const struct sn_infer_disagg_stats *dstats;
 };
-void sn_report_infer_text(const struct sn_report_infer *w, struct sn_buf *out);
-void sn_report_infer_json(const struct sn_report_infer *w, struct sn_buf *out);
+void sn_render_infer_text(const struct sn_render_infer *w, struct sn_buf *out);
+void sn_render_infer_json(const struct sn_render_infer *w, struct sn_buf *out);
 
 struct sn_validate_report;
 
 /* validate (`supernode validate`): predicted against measured per row,
  * the error summary and worst rows, the error by source and the layout
  * ranking per (source, model, GPU count); or SN_SCHEMA_VALIDATE. */
-void sn_report_validate_text(const struct sn_validate_report *rep,
+void sn_render_validate_text(const struct sn_validate_report *rep,
                              struct sn_buf *out);
-void sn_report_validate_json(const struct sn_validate_report *rep,
+void sn_render_validate_json(const struct sn_validate_report *rep,
                              struct sn_buf *out);
 
 struct sn_band_pick;
-/* A figure's trust in JSON: "band" (sn_report_band_json), the figure at
+/* A figure's trust in JSON: "band" (sn_render_band_json), the figure at
  * the band's P10 and P90 as "<figure>_p10" and "<figure>_p90", and
  * "gaps", the ids of the known gaps in the mask (docs/model.md). */
-void sn_report_trust_json(struct sn_json *j, const struct sn_band_pick *b,
+void sn_render_trust_json(struct sn_json *j, const struct sn_band_pick *b,
                           const char *figure, double value, unsigned gaps);
 /* A band under `key`: {class, label, rows, sources, p10, p50, p90,
  * wanted, wanted_rows, fallback}; null when b is NULL. */
-void sn_report_band_json(struct sn_json *j, const char *key,
+void sn_render_band_json(struct sn_json *j, const char *key,
                          const struct sn_band_pick *b);
 /* "band 2,900-3,600, MoE Blackwell, 11 rows from 4 sources" for a figure
  * v (lower_better: a time, divided by the ratios), appended to out; with
  * the class asked for when a parent stood in. */
-void sn_report_band_text(struct sn_buf *out, double v, bool lower_better,
+void sn_render_band_text(struct sn_buf *out, double v, bool lower_better,
                          const struct sn_band_pick *b);
 /* The band's ends alone ("2,900-3,600"; "-" without a band). */
-void sn_report_band_range(struct sn_buf *out, double v, bool lower_better,
+void sn_render_band_range(struct sn_buf *out, double v, bool lower_better,
                           const struct sn_band_pick *b);
 
-/* ---- layouts and sweeps (`sim train`, `sim infer`, `sweep`) -------------
- * A training layout as the JSON object "layout" shared by the documents
- * that hold layouts (train, sweep, validate): tp, pp, dp, cp, ep, [etp for
- * MoE], vpp, mbs, gbs, [seq], recompute, zero, [sp, dtype]; what picks
- * the bracketed ones. */
-struct sn_json;
-struct sn_train_layout;
-#define SN_REPORT_LAYOUT_SEQ 1u
-#define SN_REPORT_LAYOUT_PRECISION 2u
-#define SN_REPORT_LAYOUT_ALL (SN_REPORT_LAYOUT_SEQ | SN_REPORT_LAYOUT_PRECISION)
-void sn_report_train_layout_json(struct sn_json *j,
-                                 const struct sn_train_layout *l,
-                                 unsigned what);
+/* ---- layouts and sweeps (`sim train`, `sim infer`, `sweep`) ------------- */
 /* A serving layout as the JSON object "layout" (tp, ep, pp, dp_attention,
  * tbo, batch) and its prediction as "result" (memory, largest batch,
  * TTFT, TPOT, tokens/s, the decode step's parts): `sim infer` and
  * `sweep --infer` (SN_SCHEMA_INFER, SN_SCHEMA_SWEEP_INFER). */
 struct sn_infer_layout;
 struct sn_infer_result;
-void sn_report_infer_layout_json(struct sn_json *j,
+void sn_render_infer_layout_json(struct sn_json *j,
                                  const struct sn_infer_layout *l);
-void sn_report_infer_result_json(struct sn_json *j,
+void sn_render_infer_result_json(struct sn_json *j,
                                  const struct sn_infer_result *r);
 
 /* sweep (`supernode sweep`): training, a row per value (the best layout,
@@ -367,17 +353,91 @@ struct sn_sweep;
 struct sn_sweep_point;
 struct sn_sweep_infer;
 struct sn_sweep_infer_point;
-void sn_report_sweep_text(const struct sn_sweep *s,
+void sn_render_sweep_text(const struct sn_sweep *s,
                           const struct sn_sweep_point *pts, size_t n,
                           struct sn_buf *out);
-void sn_report_sweep_json(const struct sn_sweep *s,
+void sn_render_sweep_json(const struct sn_sweep *s,
                           const struct sn_sweep_point *pts, size_t n,
                           struct sn_buf *out);
-void sn_report_sweep_infer_text(const struct sn_sweep_infer *s,
+void sn_render_sweep_infer_text(const struct sn_sweep_infer *s,
                                 const struct sn_sweep_infer_point *pts,
                                 size_t n, struct sn_buf *out);
-void sn_report_sweep_infer_json(const struct sn_sweep_infer *s,
+void sn_render_sweep_infer_json(const struct sn_sweep_infer *s,
                                 const struct sn_sweep_infer_point *pts,
                                 size_t n, struct sn_buf *out);
+
+/* ---- the plan (`supernode plan`; plan.c) ---------------------------- */
+
+struct sn_plan;
+
+/* The text summary, an engineering document with units and WARN lines. */
+void sn_render_plan_text(const struct sn_plan *p, struct sn_buf *out);
+/* The JSON document, schema SN_SCHEMA_PLAN, stable keys. */
+void sn_render_plan_json(const struct sn_plan *p, struct sn_buf *out);
+/* The cable ledger: one CSV row per link (fabric links first, then host
+ * links): id, label, both endpoints, class, medium, length, bandwidth. */
+void sn_render_ledger_csv(const struct sn_topo *t, struct sn_buf *out);
+/* Graphviz of the topology with repeated units collapsed: one supernode
+ * drawn for all, devices of a kind as one node with a count, links
+ * between kinds as one edge with a count. Small topologies (max_nodes or
+ * fewer devices) are drawn device by device. */
+void sn_render_topo_dot(const struct sn_topo *t, size_t max_nodes,
+                        struct sn_buf *out);
+
+/* ---- bench results (`supernode bench`; bench.c) ---------------------- */
+
+struct sn_bench_results;
+
+/* The results as an SN_SCHEMA_BENCH JSON document (docs/bench.md). */
+void sn_render_bench_json(const struct sn_bench_results *res,
+                          struct sn_buf *out);
+/* The results as text tables in the anchors' column names (nccl-tests for
+ * collectives, STREAM for memory, nvbandwidth-style matrices for pairs,
+ * OSU for latency). */
+void sn_render_bench_text(const struct sn_bench_results *res,
+                          struct sn_buf *out);
+
+/* ---- a diagnosis (`supernode check`; check.c) ------------------------ */
+
+struct sn_diag_report;
+
+/* The report for people: verdict, findings with evidence and next step,
+ * a count of verdicts per kind of subject, and the node health section
+ * when the run has doctor checks. */
+void sn_render_diag_text(const struct sn_diag_report *r, bool verbose,
+                         struct sn_buf *out);
+/* The node health section alone: per host (in the order they come), the
+ * count of each status and every check that did not pass, worst first,
+ * with the remedy of each WARN (and of each FAIL when fail_remedies).
+ * The SKIPs are listed one by one only when verbose; else one line
+ * counts them. Nothing for n = 0. */
+void sn_render_diag_health(const struct sn_store_health *h, size_t n,
+                           bool fail_remedies, bool verbose,
+                           struct sn_buf *out);
+/* The SN_SCHEMA_CHECK JSON document; run_id 0 leaves it out. */
+void sn_render_diag_json(const struct sn_diag_report *r, int64_t run_id,
+                         const char *spec_name, struct sn_buf *out);
+/* JUnit XML for CI: one test case per device, pair and link verdict, per
+ * systemic or collective finding and per doctor check (a FAIL fails, a
+ * SKIP is skipped); every case whose verdict is FAIL
+ * carries one <failure> (a slow pair's names the link that explains it),
+ * WARN findings go to <system-out>. */
+void sn_render_diag_junit(const struct sn_diag_report *r,
+                          const char *suite_name, struct sn_buf *out);
+
+/* ---- the doctor's checklist (`supernode doctor`; doctor.c) ----------- */
+
+struct sn_health_report;
+
+/* Append the report as JSON, SN_SCHEMA_DOCTOR:
+ * {"schema", "host", "fsroot", "summary": {pass, warn, fail, skip,
+ * status}, "checks": [{name, status, subject, evidence, remedy}]}. */
+void sn_render_health_json(const struct sn_health_report *rep,
+                           struct sn_buf *out);
+/* Append the report as a checklist for people: one line per check
+ * ("FAIL pcie.link 0000:17:00.0 gpu ...: evidence"), the remedy indented
+ * under every check that is not a pass, and a summary line. */
+void sn_render_health_text(const struct sn_health_report *rep,
+                           struct sn_buf *out);
 
 #endif

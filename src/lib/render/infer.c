@@ -1,4 +1,4 @@
-/* infer.c (report): the predictions of `supernode sim infer` as text
+/* infer.c (render): the predictions of `supernode sim infer` as text
  * (memory, decode step parts, latency and throughput; the search's
  * throughput-latency front; disaggregated prefill and decode) or the
  * SN_SCHEMA_INFER document. The figures are the serving model's
@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 #include "sn/infer.h"
-#include "sn/report.h"
+#include "sn/render.h"
 #include "sn/spec.h"
 #include "sn/validate.h"
 
@@ -17,7 +17,7 @@
  * model's size class on its GPU generation, and the known gaps the
  * layout meets (docs/model.md, "Classes and bands", "Known gaps of the
  * training and serving models"). */
-static void trust_text(const struct sn_report_infer *w,
+static void trust_text(const struct sn_render_infer *w,
                        const struct sn_infer_layout *l, double tps_gpu,
                        struct sn_buf *b)
 {
@@ -28,7 +28,7 @@ static void trust_text(const struct sn_report_infer *w,
 
     sn_buf_printf(b, "\nhow far to trust it\n  output tokens/s/GPU    %.1f (",
                   tps_gpu);
-    sn_report_band_text(
+    sn_render_band_text(
         b, tps_gpu, false,
         sn_infer_band(w->model, w->spec->accel->name, &band) ? &band : NULL);
     sn_buf_printf(b, ")\n");
@@ -38,7 +38,7 @@ static void trust_text(const struct sn_report_infer *w,
                           sn_gaps[i].what);
 }
 
-static void trust_json(struct sn_json *j, const struct sn_report_infer *w,
+static void trust_json(struct sn_json *j, const struct sn_render_infer *w,
                        const struct sn_infer_layout *l, double tps_gpu)
 {
     struct sn_band_pick band;
@@ -47,7 +47,7 @@ static void trust_json(struct sn_json *j, const struct sn_report_infer *w,
         sn_infer_gaps(w->model, l, w->spec->accel->name,
                       w->load != NULL || (w->disagg && w->disagg->rate > 0));
 
-    sn_report_trust_json(j, have ? &band : NULL, "output_tokens_per_s_per_gpu",
+    sn_render_trust_json(j, have ? &band : NULL, "output_tokens_per_s_per_gpu",
                          tps_gpu, gaps);
 }
 
@@ -60,7 +60,7 @@ static void layout_line(const struct sn_infer_layout *l, struct sn_buf *b)
         sn_buf_printf(b, "  %d redundant experts", l->redundant);
 }
 
-static void head(const struct sn_report_infer *w, struct sn_buf *b)
+static void head(const struct sn_render_infer *w, struct sn_buf *b)
 {
     const struct sn_infer_work *wk = w->work;
 
@@ -83,11 +83,11 @@ static void head(const struct sn_report_infer *w, struct sn_buf *b)
                       wk->mtp, 100 * wk->accept);
 }
 
-static void limits_text(const struct sn_report_infer *w, double ttft,
+static void limits_text(const struct sn_render_infer *w, double ttft,
                         double tpot, struct sn_buf *b);
 
 /* The limits judged at the served percentile. */
-static void served_limits_text(const struct sn_report_infer *w,
+static void served_limits_text(const struct sn_render_infer *w,
                                struct sn_buf *b)
 {
     const struct sn_infer_served *s = w->served;
@@ -103,7 +103,7 @@ static void served_limits_text(const struct sn_report_infer *w,
 }
 
 /* Served under a load: the latency percentiles and the throughput. */
-static void served_text(const struct sn_report_infer *w, struct sn_buf *b)
+static void served_text(const struct sn_render_infer *w, struct sn_buf *b)
 {
     const struct sn_infer_served *s = w->served;
     const struct sn_infer_load *ld = w->load;
@@ -203,7 +203,7 @@ static void result_text(const struct sn_infer_result *r, struct sn_buf *b)
 }
 
 /* Each limit given: met, or by how much it is broken. */
-static void limits_text(const struct sn_report_infer *w, double ttft,
+static void limits_text(const struct sn_render_infer *w, double ttft,
                         double tpot, struct sn_buf *b)
 {
     const double lim[2] = {w->ttft_limit, w->tpot_limit}, got[2] = {ttft, tpot};
@@ -228,7 +228,7 @@ static void limits_text(const struct sn_report_infer *w, double ttft,
 }
 
 /* The search's points as a table, the front marked and the best named. */
-static void front_text(const struct sn_report_infer *w, struct sn_buf *b)
+static void front_text(const struct sn_render_infer *w, struct sn_buf *b)
 {
     struct sn_table t;
     static const char *const cols[] = {
@@ -302,7 +302,7 @@ static void side_fit(const char *side, const struct sn_infer_result *r,
                   r->fits ? "" : ": DOES NOT FIT");
 }
 
-static void disagg_text(const struct sn_report_infer *w, struct sn_buf *b)
+static void disagg_text(const struct sn_render_infer *w, struct sn_buf *b)
 {
     const struct sn_infer_disagg *d = w->disagg;
 
@@ -368,7 +368,7 @@ static void disagg_text(const struct sn_report_infer *w, struct sn_buf *b)
     limits_text(w, d->d.ttft_s, d->d.tpot_s, b);
 }
 
-void sn_report_infer_text(const struct sn_report_infer *w, struct sn_buf *out)
+void sn_render_infer_text(const struct sn_render_infer *w, struct sn_buf *out)
 {
     if (w->stats) {
         front_text(w, out);
@@ -392,7 +392,7 @@ void sn_report_infer_text(const struct sn_report_infer *w, struct sn_buf *out)
     }
 }
 
-void sn_report_infer_layout_json(struct sn_json *j,
+void sn_render_infer_layout_json(struct sn_json *j,
                                  const struct sn_infer_layout *l)
 {
     sn_json_key(j, "layout");
@@ -407,7 +407,7 @@ void sn_report_infer_layout_json(struct sn_json *j,
     sn_json_obj_end(j);
 }
 
-void sn_report_infer_result_json(struct sn_json *j,
+void sn_render_infer_result_json(struct sn_json *j,
                                  const struct sn_infer_result *r)
 {
     sn_json_key(j, "result");
@@ -448,7 +448,7 @@ void sn_report_infer_result_json(struct sn_json *j,
     sn_json_obj_end(j);
 }
 
-static void search_json(const struct sn_report_infer *w, struct sn_json *j)
+static void search_json(const struct sn_render_infer *w, struct sn_json *j)
 {
     sn_json_knum(j, "ttft_limit_s", w->ttft_limit);
     sn_json_knum(j, "tpot_limit_s", w->tpot_limit);
@@ -461,8 +461,8 @@ static void search_json(const struct sn_report_infer *w, struct sn_json *j)
         sn_json_obj_begin(j);
         sn_json_kbool(j, "pareto", w->points[i].pareto);
         sn_json_kbool(j, "meets_limits", w->points[i].meets);
-        sn_report_infer_layout_json(j, &w->points[i].layout);
-        sn_report_infer_result_json(j, &w->points[i].result);
+        sn_render_infer_layout_json(j, &w->points[i].layout);
+        sn_render_infer_result_json(j, &w->points[i].result);
         trust_json(j, w, &w->points[i].layout,
                    w->points[i].result.output_tps_gpu);
         sn_json_obj_end(j);
@@ -470,7 +470,7 @@ static void search_json(const struct sn_report_infer *w, struct sn_json *j)
     sn_json_arr_end(j);
 }
 
-static void disagg_json(const struct sn_report_infer *w, struct sn_json *j)
+static void disagg_json(const struct sn_render_infer *w, struct sn_json *j)
 {
     const struct sn_infer_disagg *d = w->disagg;
     bool found = !w->dstats || w->dstats->found;
@@ -487,7 +487,7 @@ static void disagg_json(const struct sn_report_infer *w, struct sn_json *j)
             return;
         }
     }
-    sn_report_infer_layout_json(j, &d->ld);
+    sn_render_infer_layout_json(j, &d->ld);
     sn_json_key(j, "prefill_layout");
     sn_json_obj_begin(j);
     sn_json_kint(j, "tp", d->lp.tp);
@@ -517,11 +517,11 @@ static void disagg_json(const struct sn_report_infer *w, struct sn_json *j)
         sn_json_kstr(j, "bound", d->bound);
     sn_json_knum(j, "prefill_tokens_per_s_per_gpu",
                  d->p.fits ? d->p.prefill_tps_gpu : NAN);
-    sn_report_infer_result_json(j, &d->d);
+    sn_render_infer_result_json(j, &d->d);
     trust_json(j, w, w->layout, d->output_tps_gpu);
 }
 
-static void served_json(const struct sn_report_infer *w, struct sn_json *j)
+static void served_json(const struct sn_render_infer *w, struct sn_json *j)
 {
     const struct sn_infer_served *s = w->served;
     static const char *const pct[] = {"p50", "p90", "p99"};
@@ -556,7 +556,7 @@ static void served_json(const struct sn_report_infer *w, struct sn_json *j)
     sn_json_obj_end(j);
 }
 
-void sn_report_infer_json(const struct sn_report_infer *w, struct sn_buf *out)
+void sn_render_infer_json(const struct sn_render_infer *w, struct sn_buf *out)
 {
     const struct sn_infer_work *wk = w->work;
     struct sn_json j;
@@ -588,8 +588,8 @@ void sn_report_infer_json(const struct sn_report_infer *w, struct sn_buf *out)
     } else {
         sn_json_knum(&j, "ttft_limit_s", w->ttft_limit);
         sn_json_knum(&j, "tpot_limit_s", w->tpot_limit);
-        sn_report_infer_layout_json(&j, w->layout);
-        sn_report_infer_result_json(&j, w->result);
+        sn_render_infer_layout_json(&j, w->layout);
+        sn_render_infer_result_json(&j, w->result);
         trust_json(&j, w, w->layout, w->result->output_tps_gpu);
     }
     if (w->served)

@@ -1,11 +1,11 @@
-/* spec.c (report): a loaded spec as `supernode spec` shows it: the
+/* spec.c (render): a loaded spec as `supernode spec` shows it: the
  * one-line summary of check, and every resolved value (defaults
  * included) as indented text in the units people write or as the
  * SN_SCHEMA_SPEC document in SI numbers. */
 #include <stdio.h>
 #include <string.h>
 
-#include "sn/report.h"
+#include "sn/render.h"
 #include "sn/spec.h"
 
 static const char *conf(enum sn_confidence c)
@@ -13,7 +13,7 @@ static const char *conf(enum sn_confidence c)
     return sn_confidence_mark(c);
 }
 
-void sn_report_spec_summary(const struct sn_spec *s, struct sn_buf *out)
+void sn_render_spec_summary(const struct sn_spec *s, struct sn_buf *out)
 {
     char a[32], b[32];
     const struct sn_scaleup *u = &s->scaleup;
@@ -279,7 +279,7 @@ static void show(const struct sn_spec *s, struct out *o)
     show_job(s, o);
 }
 
-void sn_report_spec_text(const struct sn_spec *s, struct sn_buf *out)
+void sn_render_spec_text(const struct sn_spec *s, struct sn_buf *out)
 {
     struct out o;
 
@@ -288,7 +288,7 @@ void sn_report_spec_text(const struct sn_spec *s, struct sn_buf *out)
     show(s, &o);
 }
 
-void sn_report_spec_json(const struct sn_spec *s, struct sn_buf *out)
+void sn_render_spec_json(const struct sn_spec *s, struct sn_buf *out)
 {
     struct out o;
 

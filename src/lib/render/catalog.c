@@ -1,15 +1,15 @@
-/* catalog.c (report): the catalog as `supernode catalog` shows it: a
+/* catalog.c (render): the catalog as `supernode catalog` shows it: a
  * table per kind of part (accelerators, switches, NICs, cables, model
  * presets) or every field of one entry with its source, as text or the
  * SN_SCHEMA_CATALOG document (SI units). */
 #include <stdio.h>
 #include <string.h>
 
-#include "sn/report.h"
+#include "sn/render.h"
 #include "sn/spec.h"
 
 enum kind {
-    K_ACCEL = SN_REPORT_CATALOG_ACCEL,
+    K_ACCEL = SN_RENDER_CATALOG_ACCEL,
     K_SWITCH,
     K_NIC,
     K_CABLE,
@@ -460,7 +460,7 @@ static void table(const struct sn_catalog *c, enum kind k, struct sn_buf *out)
     sn_table_release(&t);
 }
 
-int sn_report_catalog_kind(const char *word, const char **near)
+int sn_render_catalog_kind(const char *word, const char **near)
 {
     *near = NULL;
     for (int k = 0; k < K_COUNT; k++)
@@ -575,7 +575,7 @@ static void frame_end(struct kv *o)
     }
 }
 
-void sn_report_catalog_list(const struct sn_catalog *c, int kind, bool json,
+void sn_render_catalog_list(const struct sn_catalog *c, int kind, bool json,
                             struct sn_buf *out)
 {
     struct kv o;
@@ -585,7 +585,7 @@ void sn_report_catalog_list(const struct sn_catalog *c, int kind, bool json,
     frame_end(&o);
 }
 
-int sn_report_catalog_show(const struct sn_catalog *c, const char *name,
+int sn_render_catalog_show(const struct sn_catalog *c, const char *name,
                            bool json, struct sn_buf *out, struct sn_error *err)
 {
     const void *item = NULL;

@@ -1,4 +1,4 @@
-/* plan.c (report): renderers of a plan and its topology: the text
+/* plan.c (render): renderers of a plan and its topology: the text
  * summary, the JSON document SN_SCHEMA_PLAN, the CSV cable ledger and
  * the Graphviz drawing with repeated units collapsed. Renderers compute
  * nothing the plan does not hold, apart from unit formatting and sums
@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "sn/plan.h"
-#include "sn/report.h"
+#include "sn/render.h"
 #include "sn/topo.h"
 
 /* ---- formatting helpers ------------------------------------------------ */
@@ -667,7 +667,7 @@ static void text_memory(const struct sn_plan *p, struct sn_buf *out)
     table_end(&t, out);
 }
 
-void sn_report_plan_text(const struct sn_plan *p, struct sn_buf *out)
+void sn_render_plan_text(const struct sn_plan *p, struct sn_buf *out)
 {
     const struct sn_spec *s = p->spec;
 
@@ -864,7 +864,7 @@ static void json_totals(const struct sn_plan *p, struct sn_json *j)
     sn_json_obj_end(j);
 }
 
-void sn_report_plan_json(const struct sn_plan *p, struct sn_buf *out)
+void sn_render_plan_json(const struct sn_plan *p, struct sn_buf *out)
 {
     const struct sn_spec *s = p->spec;
     struct sn_json j;
@@ -982,7 +982,7 @@ static void ledger_end(const struct sn_topo *t, uint32_t v, uint32_t port,
     sn_buf_printf(out, ",%" PRIu32 ",", port);
 }
 
-void sn_report_ledger_csv(const struct sn_topo *t, struct sn_buf *out)
+void sn_render_ledger_csv(const struct sn_topo *t, struct sn_buf *out)
 {
     char id[32], label[400];
 
@@ -1073,7 +1073,7 @@ static void dot_collapsed(const struct sn_topo *t, struct sn_buf *out)
     sn_topo_collapse_release(&c);
 }
 
-void sn_report_topo_dot(const struct sn_topo *t, size_t max_nodes,
+void sn_render_topo_dot(const struct sn_topo *t, size_t max_nodes,
                         struct sn_buf *out)
 {
     const struct sn_spec *s = t->spec;

@@ -1,4 +1,4 @@
-/* bench.c (report): bench results as an SN_SCHEMA_BENCH JSON document
+/* bench.c (render): bench results as an SN_SCHEMA_BENCH JSON document
  * and as text tables in the column names of the tools people compare
  * with (nccl-tests, STREAM, nvbandwidth, OSU). Declared in sn/bench.h. */
 #include <ctype.h>
@@ -9,7 +9,7 @@
 #include <time.h>
 
 #include "sn/bench.h"
-#include "sn/report.h"
+#include "sn/render.h"
 
 /* Measured against the design: value / expected, or expected / value for
  * times, so that 100% is the design and less is worse either way. */
@@ -214,7 +214,8 @@ static const char *thread_level_name(int level)
     }
 }
 
-void sn_bench_json(const struct sn_bench_results *res, struct sn_buf *out)
+void sn_render_bench_json(const struct sn_bench_results *res,
+                          struct sn_buf *out)
 {
     struct sn_json j;
     const struct sn_bench_versions *v = &res->versions;
@@ -808,7 +809,8 @@ static void render_latency(const struct sn_bench_results *res,
     }
 }
 
-void sn_bench_render(const struct sn_bench_results *res, struct sn_buf *out)
+void sn_render_bench_text(const struct sn_bench_results *res,
+                          struct sn_buf *out)
 {
     sn_buf_printf(out, "# supernode bench %s: backend %s, %d rank%s\n",
                   res->versions.tool, res->backend, res->nranks,

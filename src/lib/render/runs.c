@@ -1,4 +1,4 @@
-/* runs.c (report): the stored runs as `supernode runs` shows them: the
+/* runs.c (render): the stored runs as `supernode runs` shows them: the
  * list as a table or an SN_SCHEMA_RUNS document, and one run with its
  * results, findings and node health as text or an SN_SCHEMA_RUN one. */
 #include <inttypes.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "sn/diagnose.h"
-#include "sn/report.h"
+#include "sn/render.h"
 #include "sn/store.h"
 
 static const char *run_state(const struct sn_run *r)
@@ -15,7 +15,7 @@ static const char *run_state(const struct sn_run *r)
     return r->complete ? "complete" : "incomplete";
 }
 
-void sn_report_runs_json(const struct sn_run *runs, size_t n,
+void sn_render_runs_json(const struct sn_run *runs, size_t n,
                          struct sn_buf *out)
 {
     struct sn_json j;
@@ -32,7 +32,7 @@ void sn_report_runs_json(const struct sn_run *runs, size_t n,
     sn_buf_putc(out, '\n');
 }
 
-void sn_report_runs_text(const struct sn_run *runs, size_t n,
+void sn_render_runs_text(const struct sn_run *runs, size_t n,
                          struct sn_buf *out)
 {
     struct sn_table t;
@@ -65,7 +65,7 @@ void sn_report_runs_text(const struct sn_run *runs, size_t n,
     sn_table_release(&t);
 }
 
-void sn_report_run_json(const struct sn_report_run *w, struct sn_buf *out)
+void sn_render_run_json(const struct sn_render_run *w, struct sn_buf *out)
 {
     struct sn_json j;
 
@@ -107,7 +107,7 @@ static void results_table(const struct sn_results *rs, struct sn_buf *out)
     sn_table_release(&t);
 }
 
-void sn_report_run_text(const struct sn_report_run *w, struct sn_buf *out)
+void sn_render_run_text(const struct sn_render_run *w, struct sn_buf *out)
 {
     const struct sn_run *r = w->run;
 
@@ -139,11 +139,11 @@ void sn_report_run_text(const struct sn_report_run *w, struct sn_buf *out)
     }
     if (w->nh) {
         sn_buf_putc(out, '\n');
-        sn_diag_render_health(w->h, w->nh, true, true, out);
+        sn_render_diag_health(w->h, w->nh, true, true, out);
     }
 }
 
-void sn_report_run_line(int64_t id, const char *spec, const struct sn_run *r,
+void sn_render_run_line(int64_t id, const char *spec, const struct sn_run *r,
                         struct sn_buf *out)
 {
     sn_buf_printf(out, "run %" PRId64 " on %s, %s suite, %d ranks\n", id, spec,
