@@ -6,8 +6,9 @@
  * Each renders one file from the built topology; the text goes to out
  * (caller-owned), nothing is printed. Host names come from the caller:
  * an array of one name per node in rank order (node 0 of supernode 0
- * first), which sn_export_hosts() fills from the spec, a hosts file or
- * the default "node000".. names. Formats and assumptions: docs/export.md.
+ * first), which sn_spec_hosts() (sn/spec.h) fills from the spec, a hosts
+ * file or the default "node000".. names. Formats and assumptions:
+ * docs/export.md.
  *
  * To add an export: 1. src/lib/export/<name>.c  2. its function
  * here  3. its subcommand in src/cli/cmd-export.c  4. docs/export.md
@@ -24,25 +25,13 @@
 struct sn_spec;
 struct sn_topo;
 
-/* The node names of a design: from text (a hosts file, one name a line,
- * '#' comments and blank lines skipped; file names it in errors) when
- * text is not NULL, else the spec's `hosts:`, else "node" and the node's
- * number zero-padded to at least 3 digits. *names is a heap array of heap
- * strings the caller frees with sn_export_hosts_free(). SN_EINPUT with
- * "file:line:col: ..." for a bad name, a repeated name or a count that is
- * not the design's. */
-int sn_export_hosts(const struct sn_spec *spec, const char *file,
-                    const char *text, size_t len, char ***names, size_t *n,
-                    struct sn_error *err);
-void sn_export_hosts_free(char **names, size_t n);
-
 /* Slurm's hostlist form of names in their order: runs of a common prefix
  * and consecutive numbers of one width joined ("node[001-018,020]"),
  * other names as they are, comma-separated. */
 void sn_hostlist_compress(const char *const *names, size_t n,
                           struct sn_buf *out);
 /* Expand a hostlist expression into its names (heap array of heap
- * strings, sn_export_hosts_free()); at most max names. SN_EINPUT for a
+ * strings, sn_spec_hosts_free()); at most max names. SN_EINPUT for a
  * malformed expression or more than max names. */
 int sn_hostlist_expand(const char *expr, size_t max, char ***names, size_t *n,
                        struct sn_error *err);

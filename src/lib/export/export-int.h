@@ -6,7 +6,7 @@
 
 /* The number within its node of the CPU device dev hangs from, by a host
  * link directly or through one PCIe switch (PCIe-tree fabrics); 0 when
- * none does. (hosts.c) */
+ * none does. (hostlist.c) */
 int sn__export_cpu_index(const struct sn_topo *t, uint32_t dev);
 
 #endif

@@ -247,9 +247,9 @@ static void put_tree(const struct sn_topo *t, const char *const *hosts,
                               tier_names[k]);
             sn_buf_putc(b, '\n');
         }
-        sn_export_hosts_free(names, tiers[k].n);
+        sn_spec_hosts_free(names, tiers[k].n);
         if (below)
-            sn_export_hosts_free(below, tiers[k - 1].n);
+            sn_spec_hosts_free(below, tiers[k - 1].n);
     }
     for (int k = 0; k < nt; k++)
         tier_release(&tiers[k]);
