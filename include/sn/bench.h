@@ -365,18 +365,11 @@ struct sn_bench_power_plan {
 
 /* Fill flops_per_w of every point, then full, best and knee. */
 void sn_bench_power_analyse(struct sn_bench_power_curve *c);
-/* The curve as text: one row per point with a bar of its throughput,
- * then the three points in words. */
-void sn_bench_power_render(const struct sn_bench_power_curve *c,
-                           struct sn_buf *out);
 /* A curve read back from its JSON document (the report's --power):
  * SN_EINPUT, located, when it is not one; analysed again from its
  * points. */
 int sn_bench_power_parse(const char *file, const char *text, size_t len,
                          struct sn_bench_power_curve *c, struct sn_error *err);
-/* The curve as a JSON document, SN_SCHEMA_POWER (docs/bench.md). */
-void sn_bench_power_json(const struct sn_bench_power_curve *c,
-                         struct sn_buf *out);
 
 struct sn_bench_job;
 

@@ -13,7 +13,7 @@
  *
  * To add a comparison: 1. a field in struct sn_diag_config with its source
  * 2. its code in src/lib/diagnose/compare.c  3. its evidence in the
- * renderers (render.c)  4. a case in tests/unit/test-diagnose.c
+ * renderers (src/lib/render/check.c)  4. a case in tests/unit/test-diagnose.c
  * 5. docs/check.md.
  */
 #ifndef SN_DIAGNOSE_H

@@ -4,12 +4,12 @@
  * the scale-up : scale-out convergence ratio), power (steady, peak,
  * provisioned, per rack, feed current), cooling (air or liquid, coolant
  * flow), storage (checkpoint size and bandwidth) and memory fit, with
- * warnings that give the reason and the number; and the renderers that
- * print it (text, JSON SN_SCHEMA_PLAN, CSV cable ledger, Graphviz).
+ * warnings that give the reason and the number. Its renderers (text,
+ * JSON SN_SCHEMA_PLAN, CSV cable ledger, Graphviz) are in sn/render.h.
  *
  * Ownership: sn_plan_build() returns a heap object freed with
  * sn_plan_free(); it borrows the topology (and through it the spec), which
- * must outlive it. Renderers append to a caller-owned buffer.
+ * must outlive it.
  *
  * To add a figure: 1. a field below  2. its computation in src/lib/plan/
  * 3. the text and JSON renderers in src/lib/render/plan.c (JSON keys are

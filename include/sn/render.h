@@ -397,6 +397,18 @@ void sn_render_bench_json(const struct sn_bench_results *res,
 void sn_render_bench_text(const struct sn_bench_results *res,
                           struct sn_buf *out);
 
+/* ---- bench power's curve (`supernode bench power`; power.c) ---------- */
+
+struct sn_bench_power_curve;
+
+/* The curve as text: one row per point with a bar of its throughput,
+ * then the three points in words. */
+void sn_render_power_text(const struct sn_bench_power_curve *c,
+                          struct sn_buf *out);
+/* The curve as a JSON document, SN_SCHEMA_POWER (docs/bench.md). */
+void sn_render_power_json(const struct sn_bench_power_curve *c,
+                          struct sn_buf *out);
+
 /* ---- a diagnosis (`supernode check`; check.c) ------------------------ */
 
 struct sn_diag_report;

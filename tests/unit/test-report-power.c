@@ -9,6 +9,7 @@
 #include "harness.h"
 #include "sn/bench.h"
 #include "sn/html.h"
+#include "sn/render.h"
 
 /* An H100-like limit sweep, worked by hand: TFLOP/s per W at 700..300 W
  * are 0.986, 1.104, 1.242, 1.353, 1.338, so the best efficiency is 400 W;
@@ -44,7 +45,7 @@ static void test_power_json_round_trips(void)
 
     curve(&c);
     CHECK(c.best == 3 && c.knee == 1 && c.full == 0);
-    sn_bench_power_json(&c, &doc);
+    sn_render_power_json(&c, &doc);
     REQUIRE(sn_bench_power_parse("p.json", doc.data, doc.len, &back, &err) ==
             SN_OK);
     CHECK(back.n == 5 && !back.by_clocks);
