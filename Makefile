@@ -59,6 +59,14 @@ UNIT_SRC := $(sort $(wildcard tests/unit/test-*.c))
 HELP_SRC := $(sort $(filter-out $(UNIT_SRC),$(wildcard tests/unit/*.c)))
 TESTLIB_SRC := $(sort $(wildcard tests/lib/*.c))
 
+# Each library source is compiled with -DSN_MODULE_<module> (its folder
+# under src/lib), each test source with -DSN_TESTS: a private header
+# (*-int.h) stops any other includer with #error. tests/layers/table says
+# which headers are lent to which modules.
+SN_MODULE = $(if $(filter src/lib/%,$<),\
+                -DSN_MODULE_$(word 3,$(subst /, ,$<)),\
+                $(if $(filter tests/%,$<),-DSN_TESTS))
+
 # Two builds side by side: release (build/) and test (build/test/).
 REL := build/rel
 TST := build/test
@@ -132,22 +140,22 @@ endif
 $(REL)/%.o: %.c | need-pkgs
 	@mkdir -p $(@D)
 	@echo "  CC      $<"
-	$(Q)$(CC) $(REL_CFLAGS) $(CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(REL_CFLAGS) $(CFLAGS) $(SN_MODULE) -c -o $@ $<
 
 $(TST)/%.o: %.c | need-pkgs
 	@mkdir -p $(@D)
 	@echo "  CC      $< (test)"
-	$(Q)$(CC) $(TST_CFLAGS) $(CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(TST_CFLAGS) $(CFLAGS) $(SN_MODULE) -c -o $@ $<
 
 # two rules, not one with two targets: a pattern rule with two targets
 # is one recipe making both, so the second object would never be built
 $(REL)/%.cu.o: %.cu
 	@mkdir -p $(@D)
-	$(NVCC) $(NVCCFLAGS) -c -o $@ $<
+	$(NVCC) $(NVCCFLAGS) $(SN_MODULE) -c -o $@ $<
 
 $(TST)/%.cu.o: %.cu
 	@mkdir -p $(@D)
-	$(NVCC) $(NVCCFLAGS) -c -o $@ $<
+	$(NVCC) $(NVCCFLAGS) $(SN_MODULE) -c -o $@ $<
 
 $(TST)/unit/%: $(TST)/tests/unit/%.o $(HELP_OBJ) $(TST)/libsupernode.a
 	@mkdir -p $(@D)

@@ -42,6 +42,8 @@ struct sn_infer_layout {
     int redundant; /* redundant expert copies (EPLB: SGLang's
                       --ep-num-redundant-experts, TensorRT-LLM's
                       num_slots - experts) so that ep divides the slots */
+    bool eplb;     /* experts placed by their measured load (EPLB); a
+                      layout with redundant copies has it too */
 };
 
 /* The serving runtime: its host work per iteration and the memory it
@@ -197,6 +199,12 @@ double sn_infer_kv_bytes(const struct sn_model_info *m, double ctx,
 /* Expected distinct experts hit when `tokens` each pick topk of
  * `experts` (uniform routing): experts x (1 - (1 - topk/experts)^tokens). */
 double sn_infer_experts_hit(double experts, double topk, double tokens);
+/* The busiest EP rank's routed tokens over the mean (1 without EP):
+ * TensorRT-LLM's measured imbalance, with and without EPLB, scaled to
+ * the layout's EP size and experts a rank (docs/model.md, "EP load
+ * imbalance"). */
+double sn_infer_ep_hot(const struct sn_model_info *m,
+                       const struct sn_infer_layout *l);
 
 /* Predict one layout. A layout whose weights do not fit, or whose batch
  * is above the largest that fits, is still timed (fits false). Errors

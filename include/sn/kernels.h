@@ -138,7 +138,10 @@ const struct sn_attn_table *sn_kernels_attention(const char *accel);
  * log2(seq) between the two measured lengths around seq (exact on a row).
  * *fit: MEASURED inside the measured lengths at a measured head size;
  * EXTRAPOLATED outside them (the nearest end's efficiency) or at another
- * head size; NONE (returns 0) without a row of the direction and mask. */
+ * head size; NONE (returns 0) without a row of the direction and mask.
+ * A table without backward rows gives the backward as its forward times
+ * the backward/forward ratio FlashAttention measured at the nearest head
+ * size (kernels.c), EXTRAPOLATED. */
 double sn_kernels_attn_eff(const struct sn_attn_table *t, double seq,
                            double hdim, bool causal, bool backward,
                            enum sn_kernel_fit *fit);

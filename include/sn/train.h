@@ -107,6 +107,10 @@ struct sn_train_opts {
     double zero3_prefetch;       /* ZeRO-3: parameters (elements) fetched
                                     ahead under compute; 0: the whole next
                                     layer (FSDP, Megatron-FSDP) */
+    bool zero3_per_tensor;       /* ZeRO-3: one all-gather and one
+                                    reduce-scatter per weight tensor, each
+                                    behind a device synchronize (DeepSpeed
+                                    0.3-0.5): none overlaps compute */
     const char *software;        /* the profile's name, for reports */
 };
 

@@ -76,17 +76,18 @@ fuzz-run-nccl: $(FUZZ_DIR)/fuzz-nccl
 	    -print_final_stats=1 corpus-nccl seed-nccl
 
 $(FUZZ_DIR)/fuzz-nccl: $(NC_OBJ) tests/fuzz/fuzz-nccl.c
-	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ \
+	$(FUZZ_CC) $(FUZZ_FLAGS) -DSN_TESTS -fsanitize=fuzzer -o $@ \
 	    tests/fuzz/fuzz-nccl.c $(NC_OBJ) $(NC_LIBS)
 
 $(FUZZ_DIR)/fuzz-redfish: $(RF_OBJ) tests/fuzz/fuzz-redfish.c
-	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ \
+	$(FUZZ_CC) $(FUZZ_FLAGS) -DSN_TESTS -fsanitize=fuzzer -o $@ \
 	    tests/fuzz/fuzz-redfish.c $(RF_OBJ) $(RF_LIBS)
 
 $(FUZZ_DIR)/fuzz-spec: $(FUZZ_OBJ) tests/fuzz/fuzz-spec.c
-	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ \
+	$(FUZZ_CC) $(FUZZ_FLAGS) -DSN_TESTS -fsanitize=fuzzer -o $@ \
 	    tests/fuzz/fuzz-spec.c $(FUZZ_OBJ) $(FUZZ_LIBS)
 
 $(FUZZ_DIR)/%.o: %.c
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link \
+	    -DSN_MODULE_$(word 3,$(subst /, ,$<)) -c -o $@ $<

@@ -1086,6 +1086,140 @@ static void test_infer_kernel_table_times_the_expert_gemms(void)
     sn_kernels_free(b);
 }
 
+/* EP load imbalance (sn_infer_ep_hot): TensorRT-LLM's measurement is
+ * reproduced where it was taken (DeepSeek-R1, EP 32, 8 experts a rank:
+ * the busiest rank 1.564 more than the mean; EPLB 0.115), and other EP
+ * sizes scale by the experts a rank and the expected maximum of the
+ * ranks' loads (EP 8 over 256: 1.564 x sqrt(8/32) x 1.4236 / 2.0697). */
+static void test_infer_ep_imbalance_closed_form(void)
+{
+    const struct sn_model_info *m = preset("deepseek-r1");
+    struct sn_infer_layout l = {.tp = 32, .ep = 32, .pp = 1};
+
+    CHECK_NEAR(sn_infer_ep_hot(m, &l), 2.564, 2e-3);
+    l.eplb = true;
+    CHECK_NEAR(sn_infer_ep_hot(m, &l), 1.115, 1e-9);
+    l.eplb = false;
+    l.tp = l.ep = 72;
+    l.redundant = 32; /* redundant copies are EPLB's */
+    CHECK_NEAR(sn_infer_ep_hot(m, &l), 1.115, 1e-9);
+    l.redundant = 0;
+    l.tp = l.ep = 8;
+    CHECK_NEAR(sn_infer_ep_hot(m, &l),
+               1 + 1.564 * sqrt(8.0 / 32) * 1.4236 / 2.0697, 2e-3);
+    l.ep = 1; /* experts split by TP: every rank the same share */
+    CHECK_NEAR(sn_infer_ep_hot(m, &l), 1, 1e-12);
+    /* a dense model has no experts to imbalance; a coarse MoE model
+     * (Mixtral's 8 experts) keeps uniform routing */
+    l.ep = 8;
+    CHECK_NEAR(sn_infer_ep_hot(preset("llama3-70b"), &l), 1, 1e-12);
+    l.tp = l.ep = 4;
+    CHECK_NEAR(sn_infer_ep_hot(preset("mixtral-8x7b"), &l), 1, 1e-12);
+}
+
+/* The busiest rank's grouped GEMMs run ep_hot times the rows: on a table
+ * of one compute-bound row, one 8,192-token prompt of DeepSeek-R1 on EP
+ * 8 (8,192 x 8 / 256 = 256 rows for each of a rank's 32 experts) takes
+ * longer without EPLB than with it by exactly the experts' extra tiles:
+ * 58 MoE layers x 32 experts x 2 x 3 x 2,048 x 7,168 FLOPs a row, rows
+ * rounded up to whole 128-row tiles, at 100 TFLOP/s x 0.86. */
+static void test_infer_ep_imbalance_slows_the_busiest_rank(void)
+{
+    const struct sn_model_info *m = preset("deepseek-r1");
+    struct sn_train_system s = fake_sys();
+    struct sn_infer_layout l = {
+        .tp = 8, .ep = 8, .pp = 1, .dp_attention = true, .batch = 8};
+    struct sn_infer_work w = {
+        .isl = 8192, .osl = 16, .precision = SN_DTYPE_FP8, .kv = SN_DTYPE_FP8};
+    struct sn_kernel_table *t = one_row_table(100, 100);
+    struct sn_infer_result hot, flat;
+    struct sn_error err;
+    double row = 58.0 * 32 * 2 * 3 * 2048 * 7168 / (100e12 * 0.86);
+    double h_hot, h_flat;
+
+    s.kernels = t;
+    h_hot = sn_infer_ep_hot(m, &l);
+    REQUIRE(sn_infer_predict(m, &s, &l, &w, &hot, &err) == SN_OK);
+    l.eplb = true;
+    h_flat = sn_infer_ep_hot(m, &l);
+    REQUIRE(sn_infer_predict(m, &s, &l, &w, &flat, &err) == SN_OK);
+    CHECK(h_hot > h_flat && h_flat > 1);
+    CHECK_NEAR(hot.ttft_s - flat.ttft_s,
+               row * 128 * (ceil(256 * h_hot / 128) - ceil(256 * h_flat / 128)),
+               1e-6 * hot.ttft_s);
+    sn_kernels_free(t);
+}
+
+/* MLPerf Inference v5.1, DeepSeek-R1 offline on GB300 NVL72: NVIDIA's
+ * closed submission (TensorRT-LLM), 420,659 tokens/s over the 72 GPUs.
+ * An MLPerf DeepSeek-R1 row without isl and osl takes the dataset's means
+ * (804 in, 3,886 out: validate-infer.c has the sources). NVIDIA's
+ * scale-out reproduction commands run it as 9 instances of 8 GPUs
+ * (run_scaleout.sh --atomic-system GB300-NVL72_GB300-288GB_aarch64x8
+ * --dp-multiplicity 9); the first row takes such an instance as attention
+ * DP over 8 with EP 8, as TensorRT-LLM's DeepSeek-R1 throughput recipe
+ * runs 8 GPUs, the second gives no layout. Issue 28 wants
+ * the prediction within 25%; it is not (docs/model.md, "Known gaps"):
+ * +81% at tp 8 ep 8 with attention DP, +111% at the search's layout.
+ * The ceilings below only catch the model drifting further away; lower
+ * them when it comes closer. */
+static void test_infer_mlperf_deepseek_r1_gb300(void)
+{
+    static const char csv[] =
+        "source,model,gpu,n_gpus,precision,kv_precision,tp,ep,pp,"
+        "dp_attention,mode,isl,osl,concurrency,slo,measured_metric,"
+        "measured_value,notes\n"
+        "MLPerf Inference v5.1 closed offline,deepseek-r1,gb300-nvl72,72,"
+        "fp4,fp8,8,8,,8,offline,,,,,output_tokens_per_s,420659,\n"
+        "MLPerf Inference v5.1 closed offline,deepseek-r1,gb300-nvl72,72,"
+        "fp4,fp8,,,,,offline,,,,,output_tokens_per_s,420659,\n";
+    struct sn_validate_report r;
+    struct sn_error err;
+
+    REQUIRE(sn_validate_csv("t.csv", csv, strlen(csv), &r, &err) == SN_OK);
+    REQUIRE(r.nrows == 2);
+    for (size_t i = 0; i < 2; i++) {
+        CHECK(r.rows[i].predicted_ok);
+        CHECK(r.rows[i].iwork.isl == 804 && r.rows[i].iwork.osl == 3886);
+        CHECK(strstr(r.rows[i].assumed, "MLPerf DeepSeek-R1") != NULL);
+        printf("  GB300 MLPerf DeepSeek-R1 offline: %+.1f%%\n",
+               r.rows[i].error_pct);
+    }
+    CHECK(r.rows[0].error_pct < 85);  /* known gap: +80.9% */
+    CHECK(r.rows[1].error_pct < 115); /* known gap: +110.9% */
+    sn_validate_report_release(&r);
+}
+
+/* MLA's absorbed decode attention on Hopper runs at FlashMLA's measured
+ * 660 of 989.4 TFLOP/s (times the sustained-load factor), not at the
+ * calibrated fused-attention share: DeepSeek-R1 in BF16 (no Hopper BF16
+ * table: one GEMM rate either way), 8 sequences a rank at a 4,097-token
+ * context, attention compute-bound on both rates. The same system named
+ * as no known generation keeps the calibrated rate; the decode step's
+ * compute differs by exactly the attention FLOPs over the two rates. */
+static void test_infer_mla_decode_runs_at_flashmla_rate_on_hopper(void)
+{
+    const struct sn_model_info *m = preset("deepseek-r1");
+    struct sn_train_system s = fake_sys();
+    struct sn_infer_layout l = {
+        .tp = 8, .ep = 1, .pp = 1, .dp_attention = true, .batch = 64};
+    struct sn_infer_work w = {
+        .isl = 4096, .osl = 2, .precision = SN_DTYPE_BF16, .kv = SN_DTYPE_BF16};
+    struct sn_infer_result hop, other;
+    struct sn_error err;
+    double ctx = 4096 + 2 / 2.0;
+    double flops = 8 * (2.0 * 128 * (512 + 64) + 2.0 * 128 * 512) * ctx * 61;
+    double generic = s.flops * s.calib.gemm_eff * s.calib.attn_eff;
+    double mla = s.flops * 660 / 989.4 * 0.86;
+
+    REQUIRE(sn_infer_predict(m, &s, &l, &w, &hop, &err) == SN_OK);
+    s.accel = "no-such-gpu";
+    REQUIRE(sn_infer_predict(m, &s, &l, &w, &other, &err) == SN_OK);
+    CHECK_NEAR(other.part[SN_INFER_COMPUTE] - hop.part[SN_INFER_COMPUTE],
+               flops / generic - flops / mla, 1e-9);
+    CHECK(mla > generic);
+}
+
 static const struct sn_test cases[] = {
     T(test_infer_graph_padding_and_bench_budget),
     T(test_infer_search_served_tighter_limit_serves_no_more),
@@ -1116,6 +1250,10 @@ static const struct sn_test cases[] = {
     T(test_infer_served_closed_loop_matches_the_batch),
     T(test_infer_served_dp_ranks_wait_for_a_prompt),
     T(test_infer_kernel_table_times_the_expert_gemms),
+    T(test_infer_ep_imbalance_closed_form),
+    T(test_infer_ep_imbalance_slows_the_busiest_rank),
+    T(test_infer_mlperf_deepseek_r1_gb300),
+    T(test_infer_mla_decode_runs_at_flashmla_rate_on_hopper),
 };
 
 SN_TEST_MAIN(cases)

@@ -322,8 +322,22 @@ static void test_blackwell_rows_are_the_sources_figures(void)
     /* beyond the longest measured length: the nearest end's, flagged */
     e = sn_kernels_attn_eff(a, 8192, 128, true, false, &fit);
     CHECK(fit == SN_KFIT_EXTRAPOLATED && fabs(e - 1062.0 / 2250) < 1e-12);
-    /* no backward was published with its GPU: none */
+    /* no backward was published with its GPU: the forward row times
+     * FlashAttention PR 2280's causal backward/forward ratio at head size
+     * 128 (1,208.6 / 1,418.1), flagged */
     e = sn_kernels_attn_eff(a, 4096, 128, true, true, &fit);
+    CHECK(fit == SN_KFIT_EXTRAPOLATED &&
+          fabs(e - 1062.0 / 2250 * 1208.6 / 1418.1) < 1e-12);
+    /* MLA's 192/128 heads (mean 160): PR 2270's ratio, 971.1 / 1,494.1,
+     * on the head-128 forward rows; the backward slower than the forward */
+    e = sn_kernels_attn_eff(a, 4096, 160, true, true, &fit);
+    CHECK(fit == SN_KFIT_EXTRAPOLATED &&
+          fabs(e - 1062.0 / 2250 * 971.1 / 1494.1) < 1e-12);
+    e = sn_kernels_attn_eff(a, 4096, 128, false, true, &fit);
+    CHECK(fit == SN_KFIT_EXTRAPOLATED &&
+          fabs(e - 1256.0 / 2250 * 1359.8 / 1534.8) < 1e-12);
+    /* no table: none */
+    e = sn_kernels_attn_eff(NULL, 4096, 128, true, true, &fit);
     CHECK(fit == SN_KFIT_NONE && e == 0);
     /* another head size: the nearest measured one's rows, flagged */
     e = sn_kernels_attn_eff(a, 4096, 160, true, false, &fit);

@@ -329,6 +329,27 @@ static void test_memory_llama3_fits_80gb_with_sharded_gradients(void)
     CHECK(z2.fits);
 }
 
+/* ZeRO-2 still produces each gradient whole: the bucket being filled and
+ * the one being reduce-scattered, Megatron-Core's max(40M, 1M x dp)
+ * elements each, are held at the gradient's bytes (FP32 here); without
+ * the overlap, the one being filled. */
+static void test_memory_zero2_holds_two_gradient_buckets_whole(void)
+{
+    struct sn_train_opts o;
+    struct sn_train_layout l1 = llama3_layout(8, 1), l2 = llama3_layout(8, 2);
+    struct sn_train_memory z1, z2;
+
+    sn_train_opts_default(&o);
+    REQUIRE(o.overlap_grad_reduce && l2.dp == 128);
+    sn_train_memory(&tm_llama3_405b, &l1, &o, NULL, &z1);
+    sn_train_memory(&tm_llama3_405b, &l2, &o, NULL, &z2);
+    CHECK_NEAR(z2.buffers - z1.buffers, 4 * 2 * 128e6, 1e-9);
+    o.overlap_grad_reduce = false;
+    sn_train_memory(&tm_llama3_405b, &l1, &o, NULL, &z1);
+    sn_train_memory(&tm_llama3_405b, &l2, &o, NULL, &z2);
+    CHECK_NEAR(z2.buffers - z1.buffers, 4 * 128e6, 1e-9);
+}
+
 static const struct sn_test cases[] = {
     T(test_memory_activations_match_korthikanti_figure_1),
     T(test_memory_per_layer_formula_exact),
@@ -340,6 +361,7 @@ static const struct sn_test cases[] = {
     T(test_memory_moe_experts_split_by_ep),
     T(test_memory_llama3_first_and_last_stage_hold_a_layer_fewer),
     T(test_memory_llama3_fits_80gb_with_sharded_gradients),
+    T(test_memory_zero2_holds_two_gradient_buckets_whole),
 };
 
 SN_TEST_MAIN(cases)

@@ -6,6 +6,7 @@
  * measured: a search may beat a recipe, a model that claims far more is
  * wrong. And DeepSeek-V3 on 256 GB200 NVL72 comes out at least 1.2x the
  * tokens/s per GPU of 256 HGX B200 (the published recipes: 1.48x). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,23 +17,24 @@
 #include "sn/validate.h"
 
 /* Recipe rows where the search still claims more than 15% above the
- * measurement, with the ceiling it holds now: the causes lie in what the
- * model does not yet carry (the software stack and host time of each
- * run, the EP all-to-all as implemented: issue 27's mechanisms 1, 2 and
- * 4), and the nominal prediction of the recipe's own layout is already
- * that optimistic on the MoE rows (validate: gpt-oss-120b +46%, Mixtral
- * on GB200 +45%). A row that comes within 15% must leave this list; one
- * that gets worse than its ceiling fails. */
+ * measurement, with the ceiling it holds now. The test prints where each
+ * winner gains on the recipe's own layout at the same bound: on
+ * gpt-oss-120b and Mixtral on GB200 by 1-2% only, the recipe's own
+ * prediction being that optimistic already (validate: +38%, +44%; the
+ * software stack, host time and the EP all-to-all as implemented, issue
+ * 27's mechanisms 1, 2 and 4); on Mixtral on HGX B200 by 0.28 s of DP
+ * reduction hidden under one micro-batch of 16 that fills 179 of 180 GB
+ * (what the memory model leaves out near a full HBM). A row that comes
+ * within 15% must leave this list; one that gets worse than its ceiling
+ * fails. */
 static const struct {
     const char *file;
     int line;
     double ceiling; /* claimed / measured now, rounded up */
 } known_gaps[] = {
-    {"moe", 4, 1.20},    /* DeepSeek-V3, 256 HGX B200: +19.5% */
-    {"moe", 8, 1.36},    /* gpt-oss-120b, 64 GB200: +35.9% */
-    {"moe", 9, 1.30},    /* Mixtral 8x7B, 64 GB200: +29.5% */
-    {"moe", 10, 1.45},   /* Mixtral 8x7B, 64 HGX B200: +45.0% */
-    {"dense", 36, 1.18}, /* GPT-70B, 768 H100: +17.8% */
+    {"moe", 8, 1.29},  /* gpt-oss-120b, 64 GB200: +28.9% */
+    {"moe", 9, 1.29},  /* Mixtral 8x7B, 64 GB200: +28.9% */
+    {"moe", 10, 1.43}, /* Mixtral 8x7B, 64 HGX B200: +42.2% */
 };
 
 static double ceiling_of(const char *file, int line, bool *known)
@@ -52,9 +54,45 @@ static bool recipe(const char *source)
            strstr(source, "Megatron-LM README");
 }
 
-/* The search's best for the run of `row`, in tokens/s; 0 on failure. */
+/* Where the search's winner gains on the recipe's own layout, both at
+ * the pessimistic bound the search ranks by: each part of the step that
+ * differs, and how full each leaves the memory. Printed for the rows
+ * over 15%, so that the term the winner is optimistic in can be read. */
+static void print_gain(struct sn_train *t, const struct sn_validate_row *row,
+                       const struct sn_train_candidate *best, char *out,
+                       size_t cap)
+{
+    size_t n;
+    struct sn_train_result own;
+    struct sn_error err;
+    const struct sn_train_result *w = &best->result;
+
+    if (sn_train_predict_bound(t, &row->layout, &row->train_opts, &own, &err))
+        return;
+    n = (size_t)snprintf(
+        out, cap,
+        "    winner TP%d PP%d DP%d EP%d mbs %d %s ZeRO-%d, %.1f of %.1f GB; "
+        "recipe TP%d PP%d DP%d EP%d mbs %d %s ZeRO-%d, %.1f GB\n"
+        "    step %.3f s against the recipe's %.3f s at the bound:",
+        best->layout.tp, best->layout.pp, best->layout.dp, best->layout.ep,
+        best->layout.mbs, sn_recompute_name(best->layout.recompute),
+        best->layout.zero, w->mem.total / 1e9, w->mem.capacity / 1e9,
+        row->layout.tp, row->layout.pp, row->layout.dp, row->layout.ep,
+        row->layout.mbs, sn_recompute_name(row->layout.recompute),
+        row->layout.zero, own.mem.total / 1e9, w->step_time, own.step_time);
+    for (int p = 0; p < SN_PART_COUNT && n < cap; p++)
+        if (fabs(w->part[p] - own.part[p]) >= 0.005 * own.step_time)
+            n += (size_t)snprintf(out + n, cap - n, " %s %+.3f",
+                                  sn_train_part_name((enum sn_train_part)p),
+                                  w->part[p] - own.part[p]);
+}
+
+/* The search's best for the run of `row`, in tokens/s; 0 on failure.
+ * With a buffer `gain` (cap bytes), where it gains on the row's own
+ * layout when it claims over 15% more than was measured; else "". */
 static double search_best(const struct sn_validate_row *row,
-                          struct sn_train_layout *best_layout)
+                          struct sn_train_layout *best_layout, char *gain,
+                          size_t cap)
 {
     char name[48];
     char *text = sn_validate_system_spec(row->gpu, row->notes ? row->notes : "",
@@ -88,6 +126,9 @@ static double search_best(const struct sn_validate_row *row,
         goto out;
     tps = best.result.tokens_per_s;
     *best_layout = best.layout;
+    if (gain &&
+        tps > 1.15 * row->result.tokens_per_s * row->measured / row->predicted)
+        print_gain(t, row, &best, gain, cap);
 out:
     if (!tps)
         printf("  line %d: %s\n", row->line, err.msg);
@@ -124,11 +165,12 @@ static int check_file(const char *path, int *over)
     for (size_t i = 0; i < rep.nrows; i++) {
         const struct sn_validate_row *row = &rep.rows[i];
         struct sn_train_layout bl;
+        char gain[512] = "";
         double best, claim;
         if (!recipe(row->source) || !row->predicted_ok ||
             !(row->result.tokens_per_s > 0))
             continue;
-        best = search_best(row, &bl);
+        best = search_best(row, &bl, gain, sizeof(gain));
         CHECK(best > 0);
         if (!(best > 0))
             continue;
@@ -141,6 +183,8 @@ static int check_file(const char *path, int *over)
                row->gpus, row->system, row->measured, claim,
                100 * (claim / row->measured - 1), bl.tp, bl.pp, bl.vpp, bl.ep,
                bl.cp);
+        if (gain[0])
+            printf("%s\n", gain);
         {
             bool known;
             const char *kind = strstr(path, "moe") ? "moe" : "dense";
@@ -197,7 +241,7 @@ static double dsv3_per_gpu(const char *gpu)
     row.layout.seq = 4096;
     row.layout.dtype = SN_DTYPE_FP8;
     free(sn_validate_system_spec(gpu, "", 256, name, sizeof(name)));
-    tps = search_best(&row, &bl) / 256;
+    tps = search_best(&row, &bl, NULL, 0) / 256;
     printf("  DeepSeek-V3 on 256 %s: %.0f tokens/s per GPU (TP%d PP%d VPP%d "
            "EP%d)\n",
            name, tps, bl.tp, bl.pp, bl.vpp, bl.ep);

@@ -264,7 +264,8 @@ static void test_zero3_gather_exposed_is_bytes_over_bandwidth(void)
     l.zero = 3;
     m = l.gbs / (l.mbs * l.dp);
     profile("deepspeed", &ds);
-    ds.zero3_prefetch = 1; /* one element ahead: nothing hidden */
+    ds.zero3_prefetch = 1;       /* one element ahead: nothing hidden */
+    ds.zero3_per_tensor = false; /* one gather per layer */
     CHECK(sn_train_predict(t, &l, &ds, &r, &err) == SN_OK);
     ag = f.ag_bytes / f.bw; /* the one layer-sized gather of this model */
     CHECK(ag > 0);
@@ -303,6 +304,94 @@ static void test_zero3_whole_layer_prefetch_hides(void)
     CHECK_NEAR(r.part[SN_PART_DP],
                2.0 * tiny.layers * k.overlap_tax * 2 * f.ag_bytes / f.bw, 1e-9);
     sn_train_free(t);
+}
+
+/* A collective model with a latency: every all-gather and reduce-scatter
+ * takes lat + bytes / bw, and is counted. */
+struct latent {
+    double lat, bw;
+    int calls;
+};
+
+static int latent_time(void *ctx, enum sn_coll_op op, const struct sn_group *g,
+                       uint32_t siblings, double bytes, double *sec,
+                       struct sn_error *err)
+{
+    struct latent *x = ctx;
+
+    (void)g, (void)siblings, (void)err;
+    *sec = 0;
+    if (op == SN_COLL_ALLGATHER || op == SN_COLL_REDUCESCATTER) {
+        *sec = x->lat + bytes / x->bw;
+        x->calls++;
+    }
+    return SN_OK;
+}
+
+/* DeepSpeed 2021's ZeRO-3 (zero3_per_tensor): per layer and micro-batch
+ * one gather for the forward, one for the backward and one
+ * reduce-scatter per weight matrix (tiny: QKV, output, two MLP; the
+ * embeddings and output layer add three on the one stage), each paying
+ * the collective's latency, none hidden: a latency 2 ms longer adds
+ * 3 x 2 ms per matrix. Against the same stack gathering a layer at a
+ * time, what it adds is those latencies and the n - 1 extra copy kernels
+ * of torch's list-form collectives (and their streaming, a few us). */
+static struct sn_train *make_latent(struct latent *x,
+                                    struct sn_train_system *sys)
+{
+    struct sn_train *t = NULL;
+    struct sn_error err;
+
+    memset(sys, 0, sizeof(*sys));
+    sys->name = "test";
+    sys->accel = "h100-sxm";
+    sys->flops = 989e12;
+    sys->fp8_flops = 1979e12;
+    sys->hbm_bytes = 80e9;
+    sys->hbm_bw = 3.35e12;
+    sys->accels = 8;
+    sys->domain = 8;
+    sn_train_calib_for(sys->accel, &sys->calib);
+    sys->comm.time = latent_time;
+    sys->comm.ctx = x;
+    CHECK(sn_train_new(&tiny, sys, &t, &err) == SN_OK);
+    return t;
+}
+
+static void test_zero3_per_tensor_pays_latency_per_matrix(void)
+{
+    struct latent x1 = {.lat = 1e-3, .bw = 1e12};
+    struct latent x3 = {.lat = 3e-3, .bw = 1e12};
+    struct sn_train_system sys;
+    struct sn_train *t1 = make_latent(&x1, &sys);
+    struct sn_train *t3 = make_latent(&x3, &sys);
+    struct sn_train_layout l = one_gpu(16, 512);
+    struct sn_train_opts ds, whole;
+    struct sn_train_result r, r3, rw;
+    struct sn_error err;
+    double m, n = 8, per_layer, lat_extra, copies;
+
+    l.dp = 8;
+    l.zero = 3;
+    m = l.gbs / (l.mbs * l.dp);
+    profile("deepspeed", &ds);
+    CHECK(ds.zero3_per_tensor);
+    CHECK(sn_train_predict(t1, &l, &ds, &r, &err) == SN_OK);
+    CHECK(sn_train_predict(t3, &l, &ds, &r3, &err) == SN_OK);
+    per_layer = 4 + 3.0 / tiny.layers;
+    CHECK_NEAR(r3.part[SN_PART_DP] - r.part[SN_PART_DP],
+               m * tiny.layers * 3 * per_layer * 2e-3, 1e-9);
+    whole = ds;
+    whole.zero3_per_tensor = false;
+    whole.zero3_prefetch = 1; /* nothing hidden either */
+    CHECK(sn_train_predict(t1, &l, &whole, &rw, &err) == SN_OK);
+    lat_extra = m * tiny.layers * 3 * (per_layer - 1) * x1.lat;
+    copies = m * tiny.layers * 3 * per_layer * (n - 1) * sys.calib.kernel_time;
+    CHECK(r.part[SN_PART_DP] - rw.part[SN_PART_DP] >= lat_extra + copies);
+    CHECK(r.part[SN_PART_DP] - rw.part[SN_PART_DP] <
+          (lat_extra + copies) * 1.1);
+    sn_train_free(t1);
+    sn_train_free(t3);
 }
 
 static const char *spec_base = "accelerator: b200-hgx\n"
@@ -372,6 +461,7 @@ static const struct sn_test cases[] = {
     T(test_tiny_moe_on_grace_is_host_bound),
     T(test_zero3_gather_exposed_is_bytes_over_bandwidth),
     T(test_zero3_whole_layer_prefetch_hides),
+    T(test_zero3_per_tensor_pays_latency_per_matrix),
     T(test_spec_software_section_and_located_errors),
 };
 

@@ -3,6 +3,10 @@
 #ifndef SN_BENCH_INT_H
 #define SN_BENCH_INT_H
 
+#if !defined(SN_MODULE_bench) && !defined(SN_TESTS)
+#error "private to src/lib/bench (tests/layers/table)"
+#endif
+
 #include <mpi.h>
 #include <pthread.h>
 #include <stdatomic.h>

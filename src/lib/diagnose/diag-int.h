@@ -2,6 +2,10 @@
 #ifndef SN_DIAG_INT_H
 #define SN_DIAG_INT_H
 
+#if !defined(SN_MODULE_diagnose) && !defined(SN_TESTS)
+#error "private to src/lib/diagnose (tests/layers/table)"
+#endif
+
 #include "sn/diagnose.h"
 
 /* How likely a link is a priori to be the one at fault (relative). */

@@ -2,6 +2,10 @@
 #ifndef SN_EXPORT_INT_H
 #define SN_EXPORT_INT_H
 
+#if !defined(SN_MODULE_export) && !defined(SN_TESTS)
+#error "private to src/lib/export (tests/layers/table)"
+#endif
+
 #include "sn/topo.h"
 
 /* The number within its node of the CPU device dev hangs from, by a host

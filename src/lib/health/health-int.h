@@ -5,6 +5,11 @@
 #ifndef SN_HEALTH_INT_H
 #define SN_HEALTH_INT_H
 
+#if !defined(SN_MODULE_health) && !defined(SN_MODULE_watch) &&                 \
+    !defined(SN_TESTS)
+#error "private to src/lib/health (tests/layers/table)"
+#endif
+
 #include <dirent.h>
 #include <stdbool.h>
 #include <stddef.h>

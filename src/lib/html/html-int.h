@@ -8,6 +8,10 @@
 #ifndef SN_HTML_INT_H
 #define SN_HTML_INT_H
 
+#if !defined(SN_MODULE_html) && !defined(SN_TESTS)
+#error "private to src/lib/html (tests/layers/table)"
+#endif
+
 #include "sn/html.h"
 #include "sn/render.h"
 #include "svg.h"

@@ -7,6 +7,10 @@
 #ifndef SN_HTML_RUN_INT_H
 #define SN_HTML_RUN_INT_H
 
+#if !defined(SN_MODULE_html) && !defined(SN_TESTS)
+#error "private to src/lib/html (tests/layers/table)"
+#endif
+
 #include "html-int.h"
 #include "sn/store.h"
 #include "sn/topo.h"

@@ -6,6 +6,12 @@
 #ifndef SN_HW_INT_H
 #define SN_HW_INT_H
 
+#if !defined(SN_MODULE_hw) && !defined(SN_MODULE_bench) &&                     \
+    !defined(SN_MODULE_health) && !defined(SN_MODULE_watch) &&                 \
+    !defined(SN_TESTS)
+#error "private to src/lib/hw (tests/layers/table)"
+#endif
+
 #include <dirent.h>
 #include <stdbool.h>
 #include <stddef.h>

@@ -10,19 +10,19 @@
 #include "sn/validate.h"
 
 const struct sn_band sn_bands[] = {
-    {"infer", "all serving", 25, 5, 0.6053, 1.0793, 1.5247},
-    {"infer/large", "large", 15, 5, 0.9378, 1.0844, 1.5247},
-    {"infer/large/blackwell", "large Blackwell", 8, 4, 0.7884, 1.0671, 1.5943},
-    {"infer/large/hopper", "large Hopper", 7, 3, 1.0558, 1.2286, 1.4494},
+    {"infer", "all serving", 25, 5, 0.6539, 1.0844, 1.4973},
+    {"infer/large", "large", 15, 5, 0.9508, 1.0933, 1.4973},
+    {"infer/large/blackwell", "large Blackwell", 8, 4, 0.8318, 1.0766, 1.5943},
+    {"infer/large/hopper", "large Hopper", 7, 3, 1.0558, 1.2286, 1.4220},
     {"infer/small", "small", 10, 1, 0.5635, 0.9444, 1.2794},
     {"infer/small/blackwell", "small Blackwell", 5, 1, 0.6053, 1.1294, 1.5329},
     {"infer/small/hopper", "small Hopper", 5, 1, 0.6528, 0.8925, 1.0544},
-    {"train", "all training", 106, 9, 0.7087, 0.9498, 1.0414},
+    {"train", "all training", 106, 9, 0.7546, 0.9498, 1.0420},
     {"train/dense", "dense", 94, 4, 0.8049, 0.9498, 1.0386},
-    {"train/dense/ampere", "dense Ampere", 85, 3, 0.7893, 0.9504, 1.0384},
+    {"train/dense/ampere", "dense Ampere", 85, 3, 0.7961, 0.9504, 1.0384},
     {"train/dense/hopper", "dense Hopper", 9, 1, 0.8283, 0.9256, 1.0158},
-    {"train/moe", "MoE", 12, 5, 0.6897, 0.9401, 1.0936},
-    {"train/moe/blackwell", "MoE Blackwell", 11, 4, 0.6936, 0.9641, 1.1009},
+    {"train/moe", "MoE", 12, 5, 0.6989, 0.9481, 1.1004},
+    {"train/moe/blackwell", "MoE Blackwell", 11, 4, 0.7219, 0.9726, 1.1071},
     {"train/moe/hopper", "MoE Hopper", 1, 1, 0.5954, 0.5954, 0.5954},
 };
 

@@ -25,6 +25,10 @@
 #ifndef SN_MODEL_FLOW_INT_H
 #define SN_MODEL_FLOW_INT_H
 
+#if !defined(SN_MODULE_model) && !defined(SN_TESTS)
+#error "private to src/lib/model (tests/layers/table)"
+#endif
+
 #include <assert.h>
 #include <stdbool.h>
 #include <stddef.h>

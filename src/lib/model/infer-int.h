@@ -3,6 +3,10 @@
 #ifndef SN_INFER_INT_H
 #define SN_INFER_INT_H
 
+#if !defined(SN_MODULE_model) && !defined(SN_TESTS)
+#error "private to src/lib/model (tests/layers/table)"
+#endif
+
 #include "sn/infer.h"
 
 /* The work's runtime inputs checked: a speculative decode (mtp > 0)

@@ -233,7 +233,7 @@ static bool same_layout(const struct sn_infer_layout *a,
 {
     return a->tp == b->tp && a->ep == b->ep && a->pp == b->pp &&
            a->dp_attention == b->dp_attention && a->tbo == b->tbo &&
-           a->redundant == b->redundant;
+           a->redundant == b->redundant && a->eplb == b->eplb;
 }
 
 /* Whether served run a beats b: more output tokens/s per GPU, or within

@@ -217,13 +217,16 @@ struct run {
     const struct sn_infer_layout *l;
     const struct sn_infer_work *w;
     struct shape s;
-    double wb, kvb;   /* bytes per weight, per KV element */
-    double bw, rate;  /* achievable HBM bytes/s, GEMM FLOP/s */
-    double attn_rate; /* attention FLOP/s (BF16 fused kernels) */
-    double etp, rep;  /* expert TP; attention replication divisor */
-    double kv_split;  /* ways TP splits a sequence's KV cache */
-    double stage;     /* share of the layers on a stage */
-    bool pad;         /* decode batches padded to their CUDA graph */
+    double wb, kvb;          /* bytes per weight, per KV element */
+    double bw, rate;         /* achievable HBM bytes/s, GEMM FLOP/s */
+    double attn_rate;        /* attention FLOP/s (BF16 fused kernels) */
+    double attn_rate_decode; /* the same at decode (MLA_DECODE_HOPPER) */
+    double etp, rep;         /* expert TP; attention replication divisor */
+    double ep_hot;           /* the busiest EP rank's routed tokens over the
+                                mean (ep_imbalance) */
+    double kv_split;         /* ways TP splits a sequence's KV cache */
+    double stage;            /* share of the layers on a stage */
+    bool pad;                /* decode batches padded to their CUDA graph */
     /* the kernel table (sn/kernels.h) that rates the GEMMs by shape: the
      * loaded one (`--kernels`) or the generation's shipped one when it
      * has rows of the precision's type (kdt), a loaded one of another
@@ -247,6 +250,85 @@ static int comm(const struct run *x, enum sn_coll_op op, int n, int stride,
         return SN_OK;
     return x->sys->comm.time(x->sys->comm.ctx, op, &g, (uint32_t)siblings,
                              bytes, t, x->err);
+}
+
+/* MLA's absorbed decode attention on Hopper: FlashMLA, the kernel
+ * DeepSeek's and SGLang's Hopper decode runs, reaches 660 TFLOP/s in
+ * the compute-bound setting (128 query heads a KV head, as DeepSeek-V3's
+ * decode) on an H800 SXM5 (deepseek-ai/FlashMLA README, the 2025-04-22
+ * update), 0.667 of its 989.4 dense BF16 TFLOP/s, against the fused
+ * prefill-shaped attention share (attn_eff, 0.57 of the GEMM rate) the
+ * calibration gives Hopper; taken at the sustained-load factor as every
+ * measured kernel rate is [V, Hopper only: no dense MLA decode rate was
+ * found for Blackwell, which keeps the calibrated one]. */
+#define MLA_DECODE_HOPPER (660.0 / 989.4)
+
+/* Expected maximum of n independent standard normal draws,
+ * E[max] = integral of x n phi(x) Phi(x)^(n-1) dx, by the midpoint rule
+ * (n 8: 1.4236, 32: 2.0697), cached by n (a search asks for a few EP
+ * sizes many times). */
+#define NORMAL_MAX_CACHE 1025
+
+static double normal_max(int n)
+{
+    static _Thread_local double cache[NORMAL_MAX_CACHE];
+    double s = 0, h = 0.01;
+
+    if (n < 2)
+        return 0;
+    if (n < NORMAL_MAX_CACHE && cache[n] > 0)
+        return cache[n];
+    for (double x = -8 + h / 2; x < 8; x += h) {
+        double phi = exp(-x * x / 2) / sqrt(2 * M_PI);
+        double cdf = 0.5 * erfc(-x / sqrt(2));
+        s += x * n * phi * pow(cdf, n - 1) * h;
+    }
+    if (n < NORMAL_MAX_CACHE)
+        cache[n] = s;
+    return s;
+}
+
+/* EP load imbalance: routing is not uniform, and the ranks meet at every
+ * MoE layer, so the step waits for the rank whose experts received the
+ * most tokens. TensorRT-LLM measured it on DeepSeek-R1 (tech blog 4,
+ * "Scaling Expert Parallelism", Table 1: 32 GB200, EP 32, local batch
+ * 256): without EPLB the busiest rank receives 1.564 times more routed
+ * tokens than the mean (8 experts a rank; by expert the standard
+ * deviation is 164.1 of a mean of 128); with EPLB's placement 0.115 more
+ * (8 slots a rank, EP 36) [V]. Other EP sizes without EPLB [D]: a rank's
+ * load is the sum of its n experts', so its spread falls as 1/sqrt(n)
+ * (the blog's own by-rank deviation, 491.6 of 1,024 = 0.48, against
+ * 164.1 / 128 / sqrt(8) = 0.45), and the busiest of ep ranks sits the
+ * expected maximum of ep normal draws above the mean: r = 1.564
+ * sqrt(8 / n) z(ep) / z(32); EP 8 over 256 experts: 0.54. The expert
+ * spread is DeepSeek-R1's; other fine-grained MoE models (64 experts and
+ * more: Qwen3's, Llama 4 Maverick's, GPT-OSS-120B's 128) take it [E];
+ * coarse ones (Mixtral's 8, Scout's 16, with an auxiliary balance loss
+ * over few large experts) keep uniform routing [E]. No rank gets
+ * more than every token's copies it can hold: min(n, topk) ep / topk
+ * times the mean. With EPLB (redundant copies imply it) 0.115 at any EP
+ * [E]. docs/model.md ("EP load imbalance"). */
+#define EP_IMB_MEASURED 1.564 /* no EPLB, EP 32, 8 experts a rank */
+#define EP_IMB_EPLB 0.115     /* EPLB, EP 36, 8 slots a rank */
+#define EP_IMB_RANKS 32
+#define EP_IMB_LOCAL 8
+#define EP_IMB_FINE 64 /* routed experts of a fine-grained MoE model */
+
+double sn_infer_ep_hot(const struct sn_model_info *m,
+                       const struct sn_infer_layout *l)
+{
+    double e = m->experts, k = m->topk > 0 ? m->topk : 1, n, r, cap;
+
+    if (e < EP_IMB_FINE || l->ep < 2)
+        return 1;
+    n = (e + l->redundant) / l->ep;
+    if (l->eplb || l->redundant > 0)
+        r = EP_IMB_EPLB;
+    else
+        r = EP_IMB_MEASURED * sqrt(EP_IMB_LOCAL / n) * normal_max(l->ep) /
+            normal_max(EP_IMB_RANKS);
+    cap = fmin(n, k) * l->ep / k;
+    return fmin(1 + r, fmax(1, cap));
 }
 
 /* Weights one accelerator holds on the most loaded stage (the last: it
@@ -476,6 +558,8 @@ static double gemm_shaped(const struct run *x, double tokens, double seqs,
         t += moe *
              (shaped(x, SN_KERNEL_GEMM, 1, M, up * s->f_shared / split, h) +
               shaped(x, SN_KERNEL_GEMM, 1, M, h, s->f_shared / split));
+        /* the busiest EP rank's experts get ep_hot times the rows */
+        rows *= x->ep_hot;
         t += moe * (shaped(x, SN_KERNEL_GROUPED, hit / l->ep, rows,
                            up * s->f_expert / x->etp, h) +
                     shaped(x, SN_KERNEL_GROUPED, hit / l->ep, rows, h,
@@ -508,7 +592,7 @@ static int stage_pass(const struct run *x, double tokens, double seqs,
         tokens *= graph_batch(x->w, seqs_gpu) / seqs_gpu;
     /* GEMMs: 2 FLOPs per active weight per token, spread over tp */
     act = layers * s->attn + dense * s->dense +
-          moe * (s->shared + s->router + s->topk * s->expert);
+          moe * (s->shared + s->router + s->topk * s->expert * x->ep_hot);
     gemm = 2 * tokens * act / l->tp;
     gemm += 2 * (prefill ? seqs : tokens) * s->v * s->h / l->tp;
     if (prefill) {
@@ -533,8 +617,10 @@ static int stage_pass(const struct run *x, double tokens, double seqs,
         gemm_t = gemm / x->rate;
         *x->extrapolated = true;
     }
-    part[SN_INFER_COMPUTE] = fmax(0, gemm_t - part[SN_INFER_WEIGHTS]) +
-                             fmax(0, attn / x->attn_rate - part[SN_INFER_KV]);
+    part[SN_INFER_COMPUTE] =
+        fmax(0, gemm_t - part[SN_INFER_WEIGHTS]) +
+        fmax(0, attn / (prefill ? x->attn_rate : x->attn_rate_decode) -
+                    part[SN_INFER_KV]);
     part[SN_INFER_KERNELS] =
         x->sys->calib.kernel_time *
         (layers * ATTN_KERNELS + dense * MLP_KERNELS +
@@ -717,7 +803,16 @@ static void run_init(struct run *x, const struct sn_model_info *m,
     x->bw = sys->hbm_bw * k->mem_eff;
     x->rate = sn_train_peak(sys, w->precision) * gemm_eff(k, w->precision);
     x->attn_rate = sys->flops * k->gemm_eff * k->attn_eff;
+    x->attn_rate_decode = x->attn_rate;
+    if (is_mla(m)) {
+        const char *gen = NULL;
+        sn_kernels_shipped(sys->accel, &gen);
+        if (gen && !strcmp(gen, "hopper"))
+            x->attn_rate_decode =
+                sys->flops * MLA_DECODE_HOPPER * SN__SUSTAINED;
+    }
     x->etp = (double)l->tp / l->ep;
+    x->ep_hot = sn_infer_ep_hot(m, l);
     x->rep = l->dp_attention ? 1 : l->tp;
     x->kv_split = l->dp_attention ? 1 : fmin(l->tp, x->s.kv_split_max);
     x->stage = 1.0 / l->pp;

@@ -241,8 +241,10 @@ double sn_kernels_flops(const struct sn_kernel_table *t,
  * B300 2.25e15, GB200 and GB300 2.5e15) and the PR's environment table
  * (a B200; a GB300 with clocks locked at 1,965 MHz). The causal rows of
  * head size 128 end at 4,096 tokens where the PR's text was read. No
- * backward table with its GPU named was found: the backward keeps the
- * calibrated factor (attn_bwd_eff) and is flagged. */
+ * backward table with its GPU named was found; the backward is the
+ * forward row's efficiency times the backward/forward ratio that
+ * FlashAttention's own SM100 backward benchmarks measured on one GPU at
+ * 8,192 tokens, 4 x 16 heads (bwd_ratio below), and is flagged. */
 #define FA_B200                                                                \
     "Dao-AILab/flash-attention PR 2605, B200 FA4 FWD table (row 128 True 32 "  \
     "1024: 0.21/660/29.3%)"
@@ -286,6 +288,35 @@ static const struct sn_attn_table b200_attn_table = {
 static const struct sn_attn_table gb300_attn_table = {
     "blackwell", gb300_attn, sizeof(gb300_attn) / sizeof(gb300_attn[0])};
 
+/* The backward's FLOP/s over the forward's, FA4 on one SM100 GPU at
+ * 8,192 tokens, batch 4, 16 heads, FLOPs counted as benchmark_attn.py
+ * counts them (the backward 2.5 times the forward's): head size 128,
+ * Dao-AILab/flash-attention PR 2280 (the 2-CTA backward it enabled):
+ * causal 1,208.6 over 1,418.1, not causal 1,359.8 over 1,534.8; query
+ * and key head 192 with value head 128 (MLA's shapes; the mean head size
+ * 160 the model looks up), PR 2270: causal 971.1 over 1,494.1, not
+ * causal 1,072.8 over 1,555.7. Keyed by the mean of the query-key and
+ * value head sizes, as the forward rows are. One length only: other
+ * lengths take the same ratio, and the figure is flagged extrapolated. */
+static const struct {
+    double hdim;
+    double causal, full;
+} bwd_ratio[] = {
+    {128, 1208.6 / 1418.1, 1359.8 / 1534.8},
+    {160, 971.1 / 1494.1, 1072.8 / 1555.7},
+};
+
+static double attn_bwd_ratio(double hdim, bool causal)
+{
+    size_t best = 0;
+
+    for (size_t i = 1; i < sizeof(bwd_ratio) / sizeof(bwd_ratio[0]); i++)
+        if (fabs(log2(bwd_ratio[i].hdim / hdim)) <
+            fabs(log2(bwd_ratio[best].hdim / hdim)))
+            best = i;
+    return causal ? bwd_ratio[best].causal : bwd_ratio[best].full;
+}
+
 /* The Grace-Blackwell parts (GB200, GB300) take the GB300's rows, the
  * HGX parts (B200, B300) the B200's, as efficiencies (FLOP/s over the
  * measured GPU's peak) [E: GB200 and B300 not measured]. */
@@ -326,8 +357,17 @@ double sn_kernels_attn_eff(const struct sn_attn_table *t, double seq,
             dh = p->hdim;
         }
     }
-    if (!(dh > 0))
-        return 0;
+    if (!(dh > 0)) {
+        /* no backward rows: the forward's times the measured ratio */
+        double e;
+        if (!backward)
+            return 0;
+        e = sn_kernels_attn_eff(t, seq, hdim, causal, false, fit);
+        if (*fit == SN_KFIT_NONE)
+            return 0;
+        *fit = SN_KFIT_EXTRAPOLATED;
+        return e * attn_bwd_ratio(hdim, causal);
+    }
     exact_hdim = dh == hdim;
     /* the rows on either side of seq; a shorter sequence the nearest
      * below, a longer one the nearest above */

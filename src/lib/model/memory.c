@@ -260,6 +260,14 @@ static void stage_memory(const struct sn__dims *d,
         mem->weights = (dense + expert) * w;
         mem->gradients = dense * g / shard + expert * g / eshard;
         mem->optimizer = dense * opt / shard + expert * opt / eshard;
+        /* the gradients are produced whole and sharded by the
+         * reduce-scatter of their bucket (Megatron-Core's
+         * DistributedDataParallel buckets, max(40M, 1M x dp) elements):
+         * the bucket being filled is held whole, and the one before it
+         * while its reduction overlaps the backward */
+        mem->buffers +=
+            g * fmin((o->overlap_grad_reduce ? 2 : 1) * fmax(40e6, 1e6 * l->dp),
+                     dense + expert);
         break;
     default:
         mem->weights = dense * w / shard + expert * w / eshard;

@@ -119,6 +119,7 @@ static const struct sn_train_software profiles[] = {
         .opts = {.overlap_grad_reduce = true,
                  .overlap_param_gather = true,
                  .zero3_prefetch = DS_PREFETCH,
+                 .zero3_per_tensor = true,
                  .software = "deepspeed"},
         .etp_default = 0,
     },

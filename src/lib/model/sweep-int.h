@@ -4,6 +4,10 @@
 #ifndef SN_SWEEP_INT_H
 #define SN_SWEEP_INT_H
 
+#if !defined(SN_MODULE_model) && !defined(SN_TESTS)
+#error "private to src/lib/model (tests/layers/table)"
+#endif
+
 #include "sn/plan.h"
 #include "sn/spec.h"
 #include "sn/sweep.h"

@@ -4,6 +4,10 @@
 #ifndef SN_TRAIN_INT_H
 #define SN_TRAIN_INT_H
 
+#if !defined(SN_MODULE_model) && !defined(SN_TESTS)
+#error "private to src/lib/model (tests/layers/table)"
+#endif
+
 #include "sn/model.h"
 
 /* A model's dimensions as doubles, with what the formulas derive from the

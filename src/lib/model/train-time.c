@@ -770,10 +770,56 @@ void sn__train_zero3_exposed(double ag, double rs, double fwin, double bwin,
     zero3_expose(ag, rs, fwin, bwin, p, ef, eb);
 }
 
+/* The weight matrices of one layer, the tensors a stack that gathers
+ * tensor by tensor issues one collective each for: attention's fused QKV
+ * and output projections (MLA: the query down and up projections when
+ * queries are low-rank, the key-value down and up, the output), the
+ * MLP's matrices (`mats`), and in an MoE layer the router and the
+ * matrices of each local and shared expert. Biases and norms are left
+ * out: below DeepSpeed's stage3_param_persistence_threshold (1e5
+ * elements by default) they stay whole on every rank and are never
+ * gathered. */
+static double zero3_layer_tensors(const struct sn__dims *d,
+                                  const struct sn_train_layout *l, bool moe)
+{
+    double attn = d->mla ? (d->q_lora > 0 ? 5 : 4) : 2;
+
+    if (!moe)
+        return attn + d->mats;
+    return attn + 1 + (d->experts / l->ep + d->shared) * d->mats;
+}
+
+/* One ZeRO-3 collective of `bytes` over the DP group as DeepSpeed
+ * 0.3-0.5 issued it: torch.distributed's list form, whose NCCL process
+ * group stages the n per-rank pieces through a flat buffer, one copy
+ * kernel each (ProcessGroupNCCL::allgather copies every output out after
+ * ncclAllGather, ::reduce_scatter flattens every input before
+ * ncclReduceScatter; DeepSpeed PR #1188: "torch.distributed.all_gather
+ * will do implicit memcpy at the end of each ncclAllgather"). */
+static int zero3_tensor_coll(struct step_ctx *c, enum sn_coll_op op,
+                             double bytes, double *sec)
+{
+    const struct sn_train_layout *l = c->l;
+    uint32_t n = (uint32_t)(l->dp * l->cp);
+    int rc = comm(c->t, op, 0, n, (uint32_t)l->tp, (uint32_t)l->tp, bytes, sec,
+                  c->err);
+
+    if (!rc && n > 1 && bytes > 0)
+        *sec += (n - 1) * c->r.kt + elem(&c->r, 2 * bytes);
+    return rc;
+}
+
 /* ZeRO-3: each layer's weights are gathered for the forward and again for
  * the backward (which the recompute shares), and its gradients
- * reduce-scattered, prefetched under the neighbouring layer's compute. */
-static int zero3_layer(struct step_ctx *c, double params,
+ * reduce-scattered, prefetched under the neighbouring layer's compute.
+ * A stack that issues the collectives tensor by tensor
+ * (zero3_per_tensor) runs `tensors` of them per layer and pass, each
+ * with its own latency, and hides none: DeepSpeed 0.3-0.5's
+ * _allgather_param calls torch.cuda.synchronize() before every gather
+ * (DeepSpeed PR #1188: "the async version is not async at all, because
+ * each all_gather calls torch.cuda.synchronize()"), which also waits for
+ * the reduce-scatters in flight. */
+static int zero3_layer(struct step_ctx *c, double params, double tensors,
                        const struct layer_cost *lc, double *exposed,
                        double *hidden)
 {
@@ -783,6 +829,17 @@ static int zero3_layer(struct step_ctx *c, double params,
     int rc;
 
     sn__state_bytes(l->dtype, &w, &g, &o);
+    if (c->o->zero3_per_tensor && tensors > 0) {
+        double each = params / tensors;
+        rc = zero3_tensor_coll(c, SN_COLL_ALLGATHER, each * 2, &ag);
+        if (!rc)
+            rc = zero3_tensor_coll(c, SN_COLL_REDUCESCATTER, each * g, &rs);
+        if (rc)
+            return rc;
+        *exposed = tensors * (2 * ag + rs);
+        *hidden = 0;
+        return SN_OK;
+    }
     rc = comm(c->t, SN_COLL_ALLGATHER, 0, n, (uint32_t)l->tp, (uint32_t)l->tp,
               params * 2, &ag, c->err);
     if (!rc)
@@ -907,12 +964,19 @@ static int stage(struct step_ctx *c, int s, const struct layer_cost *dense,
 
     if (l->zero == 3 && n) {
         double ex, hid;
+        /* the stage's weight tensors: its layers', the word embedding on
+         * the first stage (and GPT's positions), the output layer on the
+         * last when it is its own */
+        double k = (n - nm) * zero3_layer_tensors(d, l, false) +
+                   nm * zero3_layer_tensors(d, l, true) +
+                   (s == 0 ? 1 + (d->gpt ? 1 : 0) : 0) +
+                   (s == l->pp - 1 && (!d->tied || l->pp > 1) ? 1 : 0);
         struct layer_cost avg = {0};
         avg.fwd = sc->fwd / n;
         avg.bwd = sc->bwd / n;
         avg.recompute = sc->recompute / n;
-        rc = zero3_layer(c, (sc->params_dense + sc->params_expert) / n, &avg,
-                         &ex, &hid);
+        rc = zero3_layer(c, (sc->params_dense + sc->params_expert) / n, k / n,
+                         &avg, &ex, &hid);
         if (rc)
             return rc;
         sc->dp += n * (ex + t->sys.calib.overlap_tax * hid);

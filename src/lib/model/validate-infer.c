@@ -220,6 +220,16 @@ static bool wide_ep(const char *notes)
            strstr(low, "wide ep") || strstr(low, "wide-ep");
 }
 
+/* A row whose notes name EPLB placed its experts by their measured load
+ * (sn_infer_ep_hot takes the balanced imbalance). */
+static bool eplb(const char *notes)
+{
+    char low[512];
+
+    sn__validate_lower(notes, low, sizeof(low));
+    return strstr(low, "eplb") != NULL;
+}
+
 /* A row whose EP does not divide the experts ran redundant copies (the
  * runtimes need ep to divide the slots: TensorRT-LLM's num_slots,
  * SGLang's --ep-num-redundant-experts): the fewest that make it. */
@@ -300,6 +310,16 @@ static bool row_layout(char **f, int *gpus_io, bool *search,
     return true;
 }
 
+/* An MLPerf Inference DeepSeek-R1 row: its isl and osl may be left to
+ * the dataset's means (row_work). */
+static bool mlperf_r1(char **f)
+{
+    char src[256];
+
+    sn__validate_lower(f[I_SOURCE], src, sizeof(src));
+    return strstr(src, "mlperf") && !strcmp(f[I_MODEL], "deepseek-r1");
+}
+
 /* Formats and speculation from the precision, kv_precision and notes
  * cells; what was taken is said in assumed. */
 static void row_work(char **f, struct sn_validate_row *row)
@@ -331,6 +351,23 @@ static void row_work(char **f, struct sn_validate_row *row)
         sn__validate_append(row->assumed, sizeof(row->assumed),
                             "osl: MLPerf OpenOrca's mean output, 294.45 "
                             "tokens");
+    }
+    if (mlperf_r1(f) && (isl == 0 || osl == 0)) {
+        /* MLPerf Inference DeepSeek-R1 (4,388 samples of AIME, MATH500,
+         * GPQA, MMLU-Pro and LiveCodeBench): the mean prompt, 803.8
+         * tokens (tok_input_len of mlperf_deepseek_r1_dataset_4388_fp8_
+         * eval.pkl, the 4,388 rows of openshift-psap/performance-
+         * dashboard datasets/summaries/deepseek-r1.csv), and the mean
+         * output the accuracy check holds a submission to,
+         * TOKENS_PER_SAMPLE 3,886.2274 (mlcommons/inference
+         * tools/submission/submission_checker.py) */
+        if (isl == 0)
+            w->isl = 804;
+        if (osl == 0)
+            w->osl = 3886;
+        sn__validate_append(row->assumed, sizeof(row->assumed),
+                            "isl/osl: the MLPerf DeepSeek-R1 dataset's "
+                            "means, 804 and 3886 tokens");
     }
     w->precision = strstr(prec, "fp4")   ? SN_DTYPE_FP4
                    : strstr(prec, "fp8") ? SN_DTYPE_FP8
@@ -689,7 +726,9 @@ static void predict(struct owned *own, char **f, int line,
                  "measured value '%.40s' is not a positive number", f[I_VALUE]);
         return;
     }
-    if (v < 1 || length_cell(f[I_ISL], "isl", NULL) < 1 || conc < 0) {
+    if (v < 1 || conc < 0 ||
+        (length_cell(f[I_ISL], "isl", NULL) < 1 &&
+         !(mlperf_r1(f) && !f[I_ISL][0]))) {
         snprintf(row->reason, sizeof(row->reason),
                  "n_gpus, isl or concurrency is not a positive number");
         return;
@@ -733,6 +772,12 @@ static void predict(struct owned *own, char **f, int line,
         return;
     if (!search)
         row_redundant(m, row);
+    if (row->ilayout.ep > 1 && row->ilayout.redundant == 0 &&
+        eplb(f[I_NOTES])) {
+        row->ilayout.eplb = true;
+        sn__validate_append(row->assumed, sizeof(row->assumed),
+                            "notes say EPLB: experts placed by load");
+    }
     if (conc > 0) /* requests in flight, spread over the replicas */
         row->ilayout.batch =
             (int)((conc * row->ilayout.tp * row->ilayout.pp + gpus - 1) / gpus);

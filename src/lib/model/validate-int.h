@@ -4,6 +4,10 @@
 #ifndef SN_VALIDATE_INT_H
 #define SN_VALIDATE_INT_H
 
+#if !defined(SN_MODULE_model) && !defined(SN_TESTS)
+#error "private to src/lib/model (tests/layers/table)"
+#endif
+
 #include "hmap.h"
 #include "sn/validate.h"
 #include "train-int.h"

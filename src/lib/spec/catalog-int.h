@@ -9,6 +9,10 @@
 #ifndef SN_CATALOG_INT_H
 #define SN_CATALOG_INT_H
 
+#if !defined(SN_MODULE_spec) && !defined(SN_TESTS)
+#error "private to src/lib/spec (tests/layers/table)"
+#endif
+
 #include "spec-int.h"
 
 /* Shorthands for the unit arithmetic in the tables below. */

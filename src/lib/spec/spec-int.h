@@ -5,6 +5,10 @@
 #ifndef SN_SPEC_INT_H
 #define SN_SPEC_INT_H
 
+#if !defined(SN_MODULE_spec) && !defined(SN_TESTS)
+#error "private to src/lib/spec (tests/layers/table)"
+#endif
+
 #include <stdarg.h>
 
 #include "sn/spec.h"

@@ -3,6 +3,10 @@
 #ifndef SN_STORE_INT_H
 #define SN_STORE_INT_H
 
+#if !defined(SN_MODULE_store) && !defined(SN_TESTS)
+#error "private to src/lib/store (tests/layers/table)"
+#endif
+
 #include <sqlite3.h>
 
 #include "sn/store.h"

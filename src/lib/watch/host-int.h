@@ -6,6 +6,10 @@
 #ifndef SN_WATCH_HOST_INT_H
 #define SN_WATCH_HOST_INT_H
 
+#if !defined(SN_MODULE_watch) && !defined(SN_TESTS)
+#error "private to src/lib/watch (tests/layers/table)"
+#endif
+
 #include <stddef.h>
 
 #include "watch-int.h"

@@ -11,6 +11,10 @@
 #ifndef SN_WATCH_RULES_INT_H
 #define SN_WATCH_RULES_INT_H
 
+#if !defined(SN_MODULE_watch) && !defined(SN_TESTS)
+#error "private to src/lib/watch (tests/layers/table)"
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -8,8 +8,8 @@ stdout-has: searched 1398 layouts that pass the rules, 282 fit in memory, in
 stdout-has: #  tp  pp  dp  cp  ep  vpp  mbs  recompute  zero  step s  tokens/s    MFU   GiB  limited by
 stdout-has: 1   8   8   1   1   1    6    2       none  0     12.405     10566  57.0%  69.8  compute
 stdout-has: 2   8   8   1   1   1    4    2       none  0     12.616     10389  56.0%  71.1  compute
-stdout-has: 3   8   4   2   1   1    8    2       none  2     12.648     10363  55.9%  73.2  compute
-stdout-has: 4   8   4   2   1   1    6    2       none  2     12.728     10298  55.5%  73.7  compute
+stdout-has: 3   8   4   2   1   1    8    2       none  2     12.648     10363  55.9%  73.5  compute
+stdout-has: 4   8   4   2   1   1    6    2       none  2     12.728     10298  55.5%  74.0  compute
 stdout-has: 5   8   8   1   1   1    3    2       none  0     12.827     10219  55.1%  72.5  compute
 stdout-has: layout #2: tp 8  pp 8  dp 1  cp 1  ep 1  vpp 4  mbs 2  gbs 64  seq 2048  recompute none  zero 0  sp on  dtype bf16
 stdout-has: memory per accelerator (pipeline stage 0)

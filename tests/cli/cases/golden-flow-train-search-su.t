@@ -13,7 +13,7 @@ stdout-has: 4   4  31   2   1   1    1    2       none  1      7.201     72808  
 stdout-has: 5   4  31   2   1   1    1    1       none  0      7.202     72799  31.9%  58.6  bubble 15%
 stdout-has: 6   4  62   1   1   1    1    1       none  0      7.206     72756  31.9%  43.4  bubble 15%
 stdout-has: 7   4  62   1   1   1    1    2       none  0      7.223     72582  31.8%  66.7  bubble 27%
-stdout-has: 8   4  31   2   1   1    1    2       none  2      7.235     72467  31.8%  67.0  bubble 26%
+stdout-has: 8   4  31   2   1   1    1    2       none  2      7.235     72467  31.8%  67.3  bubble 26%
 stdout-has: layout #2: tp 8  pp 31  dp 1  cp 1  ep 1  vpp 1  mbs 1  gbs 256  seq 2048  recompute none  zero 0  sp on  dtype bf16
 stdout-has: memory per accelerator (pipeline stage 0)
 stdout-has:                  GiB

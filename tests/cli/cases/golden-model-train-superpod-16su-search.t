@@ -6,8 +6,8 @@ stdout-has: global batch 512 x 8192 tokens, bf16; MFU against the dense bf16 pea
 stdout-has: searched 482 layouts that pass the rules, 444 fit in memory, in
 stdout-has: #  tp  pp   dp  cp  ep  vpp  mbs  recompute  zero  step s  tokens/s    MFU   GiB  limited by
 stdout-has: 1   8   1  512   1   1    1    1       none  1      1.156   3628720  43.1%  73.0  communication 15%
-stdout-has: 2   8   1  512   1   1    1    1       none  2      1.156   3628720  43.1%  40.2  communication 15%
-stdout-has: 3   8   2  256   1   1    8    1       none  2      1.342   3125319  37.1%  31.3  communication 21%
+stdout-has: 2   8   1  512   1   1    1    1       none  2      1.156   3628720  43.1%  44.1  communication 15%
+stdout-has: 3   8   2  256   1   1    8    1       none  2      1.342   3125319  37.1%  33.2  communication 21%
 stdout-has: layout #3: tp 8  pp 2  dp 256  cp 1  ep 1  vpp 8  mbs 1  gbs 512  seq 8192  recompute none  zero 2  sp on  dtype bf16
 stdout-has: memory per accelerator (pipeline stage 0)
 stdout-has:                  GiB
@@ -16,9 +16,9 @@ stdout-has:   gradients     0.06
 stdout-has:   optimizer     0.19
 stdout-has:   activations  20.96
 stdout-has:   logits        0.00
-stdout-has:   buffers       1.86
-stdout-has:   total        31.29
-stdout-has:   fits: 31.29 of 79.65 GiB HBM (48.36 GiB free)
+stdout-has:   buffers       3.77
+stdout-has:   total        33.20
+stdout-has:   fits: 33.20 of 79.65 GiB HBM (46.45 GiB free)
 stdout-has: step time (2 micro-batches per pipeline)
 stdout-has:              seconds   share
 stdout-has:   forward     0.3226   24.0%

@@ -5,4 +5,4 @@ exit: 0
 stdout-has: limits: TTFT none, TPOT 50.0 ms, judged at the served P90 of the front's first 6 layouts
 stdout-has: best*  24  24   1      yes    4096
 stdout-has: limits, judged at the served P90 (--slo-percentile)
-stdout-has: TPOT                   30.43 ms, within 50.00 ms
+stdout-has: TPOT                   31.24 ms, within 50.00 ms
