@@ -242,6 +242,18 @@ int sn_spec_nodes_per_supernode(const struct sn_spec *spec);
  * letters, digits, '.', '-' or '_'. */
 bool sn_spec_host_name_ok(const char *s);
 
+/* The node names of a design: from text (a hosts file, one name a line,
+ * '#' comments and blank lines skipped; file names it in errors) when
+ * text is not NULL, else the spec's `hosts:`, else "node" and the node's
+ * number zero-padded to at least 3 digits. *names is a heap array of heap
+ * strings the caller frees with sn_spec_hosts_free(). SN_EINPUT with
+ * "file:line:col: ..." for a bad name, a repeated name or a count that is
+ * not the design's. */
+int sn_spec_hosts(const struct sn_spec *spec, const char *file,
+                  const char *text, size_t len, char ***names, size_t *n,
+                  struct sn_error *err);
+void sn_spec_hosts_free(char **names, size_t n);
+
 const char *sn_fabric_name(enum sn_fabric f);
 const char *sn_net_topology_name(enum sn_net_topology t);
 

@@ -248,4 +248,38 @@ struct sn_topo_counts {
 
 void sn_topo_count(const struct sn_topo *t, struct sn_topo_counts *c);
 
+/* ---- the collapsed topology (collapse.c) ------------------------------
+ *
+ * Devices grouped into classes (kind, switch role, inside a supernode or
+ * shared) and links between classes grouped by class, medium and
+ * bandwidth, with counts: what the Graphviz drawing (render) and the HTML
+ * report's design section draw, so a 10,000-device cluster is a handful
+ * of boxes. Counts are over the whole cluster; an edge or class inside a
+ * supernode (sn_topo_class_shared() false at both ends) repeats in each
+ * of supernodes. */
+#define SN_TOPO_NCLASS (4 * 8 * 2)
+#define sn_topo_class_kind(c) ((c) / 16)       /* enum sn_node_kind */
+#define sn_topo_class_role(c) (((c) / 2) % 8)  /* enum sn_switch_role */
+#define sn_topo_class_shared(c) ((c) % 2 == 1) /* outside every supernode */
+struct sn_topo_class_edge {
+    int ca, cb; /* classes, ca <= cb */
+    int cls;    /* enum sn_link_class */
+    int medium; /* enum sn_medium */
+    size_t count;
+    double bw; /* bytes/s per direction per link */
+};
+struct sn_topo_collapsed {
+    size_t count[SN_TOPO_NCLASS]; /* devices per class */
+    struct sn_topo_class_edge *e; /* in order of first appearance */
+    size_t ne;
+    size_t supernodes;
+};
+/* The class of a device, and its name for people ("accelerator", a
+ * switch role's name). */
+int sn_topo_class_of(const struct sn_node *n);
+const char *sn_topo_class_label(int c);
+/* Fill c from t; release with sn_topo_collapse_release() (c owns e). */
+void sn_topo_collapse(const struct sn_topo *t, struct sn_topo_collapsed *c);
+void sn_topo_collapse_release(struct sn_topo_collapsed *c);
+
 #endif

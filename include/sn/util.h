@@ -86,8 +86,9 @@ void *sn_xcalloc(size_t n, size_t size);
 void *sn_xrealloc(void *p, size_t size);
 char *sn_xstrdup(const char *s);
 char *sn_xstrndup(const char *s, size_t n);
-/* Set the function called when an allocation fails; NULL restores the
- * default. */
+/* Set the function called when an allocation fails, before the abort (a
+ * handler that returns is followed by abort()); NULL restores the
+ * default, which says nothing. */
 void sn_set_oom_handler(void (*fn)(size_t size));
 /* Grow *items so that it holds at least `need` elements of `size` bytes;
  * *cap is updated. Aborts through the OOM handler on overflow. */

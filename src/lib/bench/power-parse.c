@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "sn/bench.h"
-#include "sn/report.h"
+#include "sn/schema.h"
 
 #define POWER_FILE_MAX (1u << 20) /* a 32-point document is ~5 KB */
 
