@@ -101,6 +101,10 @@ struct sn_train_opts {
     enum sn_train_graphs graphs; /* what CUDA graphs capture */
     bool moe_sync;               /* dropless dispatch: the host waits for the
                                     tokens per expert once per MoE layer */
+    bool te_modules;             /* the layers are TransformerEngine modules:
+                                    each Linear costs the host a module's
+                                    work, a grouped GEMM one cuBLAS launch
+                                    per local expert (train-host.c) */
     int router_kernels;          /* kernels of the router and the EP
                                     preprocess per MoE layer forward; 0:
                                     the fused two the GPU model counts */

@@ -130,12 +130,15 @@ static void test_profiles_are_named_and_sourced(void)
     sn_train_opts_default(&o);
     CHECK(!strcmp(o.software, sn_train_software_best()->name));
     CHECK(o.ep_dedup && o.overlap_ep && o.graphs == SN_GRAPHS_PARTIAL);
+    CHECK(o.te_modules);
     sn_train_opts_legacy(&o);
     CHECK(!strcmp(o.software, "megatron-lm-2022") && o.dropout);
     /* the plain stack has none of the recipe's features */
     profile("plain", &o);
     CHECK(!o.ep_dedup && !o.overlap_ep && !o.overlap_tp &&
-          o.graphs == SN_GRAPHS_NONE && o.moe_sync);
+          o.graphs == SN_GRAPHS_NONE && o.moe_sync && !o.te_modules);
+    profile("torchtitan", &o);
+    CHECK(!o.te_modules);
     /* recipes run expert TP 1 */
     CHECK(sn_train_software_find("megatron-bridge", &s, &err) == SN_OK);
     CHECK(s && s->etp_default == 1);
@@ -203,6 +206,59 @@ static void test_host_part_is_launches_times_cost(void)
     }
     sn_train_free(a);
     sn_train_free(b);
+}
+
+/* TransformerEngine modules (te_modules): each Linear and the fused core
+ * cost the host a module's forward work, 99.66 / 37.08 launches (TE
+ * issue #2053), and in the backward that and one more launch. The eager
+ * tiny GPT has four Linears (QKV, projection, FC1, FC2) and the core: 10
+ * x (module - 1) launches a layer and micro-batch more than the 30 of
+ * the plain stack. */
+static void test_te_modules_cost_the_host_a_module(void)
+{
+    struct flat f = {.bw = 1e30, .rs_free = true};
+    struct sn_train *a = make(&tiny, 1, 100e-6, &f);
+    struct sn_train *b = make(&tiny, 1, 200e-6, &f);
+    struct sn_train_layout l = one_gpu(8, 512);
+    struct sn_train_opts te;
+    struct sn_train_result ra, rb;
+    struct sn_error err;
+    double m = 8, layers = 4, module = 99.66 / 37.08;
+    double launches = 30 + 10 * (module - 1);
+
+    profile("plain", &te);
+    te.te_modules = true;
+    CHECK(sn_train_predict(a, &l, &te, &ra, &err) == SN_OK);
+    CHECK(sn_train_predict(b, &l, &te, &rb, &err) == SN_OK);
+    CHECK_NEAR(rb.part[SN_PART_HOST] - ra.part[SN_PART_HOST],
+               m * layers * launches * 100e-6, 1e-9);
+    sn_train_free(a);
+    sn_train_free(b);
+}
+
+/* With TE the routed experts' GroupedLinear runs one cuBLAS GEMM per local
+ * expert: the host work of a MoE layer grows with the experts a rank
+ * holds. The tiny MoE's 8 experts on one rank launch more than the same
+ * layer without TE (one grouped kernel each way). */
+static void test_te_grouped_gemm_launches_per_expert(void)
+{
+    struct flat f = {.bw = 1e30, .rs_free = true};
+    struct sn_train *t = make(&tiny_moe, 1, 200e-6, &f);
+    struct sn_train_layout l = one_gpu(4, 1024);
+    struct sn_train_opts plain, te;
+    struct sn_train_result rp, rt;
+    struct sn_error err;
+
+    profile("plain", &plain);
+    te = plain;
+    te.te_modules = true;
+    CHECK(sn_train_predict(t, &l, &plain, &rp, &err) == SN_OK);
+    CHECK(sn_train_predict(t, &l, &te, &rt, &err) == SN_OK);
+    /* both host-bound: the difference is at least the per-expert
+     * launches past the first, 6 x 7 a layer and micro-batch */
+    CHECK(rt.part[SN_PART_HOST] - rp.part[SN_PART_HOST] >=
+          4 * 2 * 6 * 7 * 200e-6 * (1 - 1e-9));
+    sn_train_free(t);
 }
 
 /* A tiny MoE without CUDA graphs on a Grace host is slower than on an x86
@@ -347,6 +403,12 @@ static void test_spec_software_section_and_located_errors(void)
                   ""));
     CHECK(sw && !strcmp(sw->name, "deepspeed"));
     CHECK(o.graphs == SN_GRAPHS_PARTIAL && o.zero3_prefetch == 5e7);
+    /* TransformerEngine's modules off by hand */
+    CHECK(!strcmp(software_of("software:\n  profile: megatron-core\n"
+                              "  te_modules: false\n",
+                              &sw, &o),
+                  ""));
+    CHECK(!o.te_modules && o.ep_dedup);
     CHECK_CONTAINS(software_of("software:\n  profile: megatron-cor\n", &sw, &o),
                    "t.yaml:5:12: unknown software 'megatron-cor' (did you "
                    "mean 'megatron-core'?)");
@@ -370,6 +432,8 @@ static const struct sn_test cases[] = {
     T(test_rows_name_their_stack),
     T(test_host_part_is_launches_times_cost),
     T(test_tiny_moe_on_grace_is_host_bound),
+    T(test_te_modules_cost_the_host_a_module),
+    T(test_te_grouped_gemm_launches_per_expert),
     T(test_zero3_gather_exposed_is_bytes_over_bandwidth),
     T(test_zero3_whole_layer_prefetch_hides),
     T(test_spec_software_section_and_located_errors),
