@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "../../src/lib/model/train-int.h"
 #include "harness.h"
 #include "sn/model.h"
 #include "sn/spec.h"
@@ -261,6 +262,31 @@ static void test_te_grouped_gemm_launches_per_expert(void)
     sn_train_free(t);
 }
 
+/* After a MoE layer's sync the host issues the routed part first: what
+ * it lags behind the GPU there is lost even when the whole segment's GPU
+ * time (attention and router after it) would cover its launches. One MoE
+ * layer, 10 us a launch: 100 launches against 2 ms of GPU hide; of them
+ * the routed part's 50 (0.5 ms) against 0.2 ms of GPU leave it 0.3 ms
+ * behind, plus the first launch after the sync. */
+static void test_host_lag_in_the_routed_part_is_exposed(void)
+{
+    struct sn_train_opts o = {.moe_sync = true};
+    struct sn__host_launches dh = {0}, mh = {.fwd = 100, .routed = 50};
+    struct sn__host_seg dg = {0}, mg = {.fwd = 2e-3, .routed = 0.2e-3};
+
+    CHECK_NEAR(sn__train_host_exposed(&o, 10e-6, 0, 1, &dg, &mg, &dh, &mh),
+               0.3e-3 + 10e-6, 1e-12);
+    /* the routed part's GPU time covers its launches: the sync's launch */
+    mg.routed = 1e-3;
+    CHECK_NEAR(sn__train_host_exposed(&o, 10e-6, 0, 1, &dg, &mg, &dh, &mh),
+               10e-6, 1e-12);
+    /* the whole behind as well: the worse of the two */
+    mg.fwd = 0.1e-3;
+    mg.routed = 0.2e-3;
+    CHECK_NEAR(sn__train_host_exposed(&o, 10e-6, 0, 1, &dg, &mg, &dh, &mh),
+               0.9e-3 + 10e-6, 1e-12);
+}
+
 /* A tiny MoE without CUDA graphs on a Grace host is slower than on an x86
  * one (the per-launch costs of sn_train_host_class), and each MoE
  * layer's host sync leaves the GPU waiting at least one launch per
@@ -433,6 +459,7 @@ static const struct sn_test cases[] = {
     T(test_host_part_is_launches_times_cost),
     T(test_tiny_moe_on_grace_is_host_bound),
     T(test_te_modules_cost_the_host_a_module),
+    T(test_host_lag_in_the_routed_part_is_exposed),
     T(test_te_grouped_gemm_launches_per_expert),
     T(test_zero3_gather_exposed_is_bytes_over_bandwidth),
     T(test_zero3_whole_layer_prefetch_hides),

@@ -78,6 +78,7 @@ void sn__train_host_launches(const struct sn__dims *d,
     bool graphs = o->graphs == SN_GRAPHS_PARTIAL;
 
     attn_launches(d, l, o, &af, &ab, &core);
+    h->routed = 0;
     if (!moe) {
         /* FC1, activation, FC2; their backward twice over */
         mf = 2 * lc.f + 1;
@@ -120,6 +121,7 @@ void sn__train_host_launches(const struct sn__dims *d,
         }
         mf = rf + routed_f;
         mb = rb + routed_b;
+        h->routed = routed_f;
     }
     h->fwd = af + mf;
     h->bwd = ab + mb;
@@ -151,8 +153,14 @@ double sn__train_host_exposed(const struct sn_train_opts *o, double launch,
     if (moe && o->moe_sync) {
         /* each MoE layer's forward is a segment of its own: the host
          * learns the tokens per expert, then launches the rest of the
-         * layer while the GPU, drained, waits for the first launch */
-        e += moe * (fmax(launch * mh->fwd - mg->fwd, 0) + launch);
+         * layer while the GPU, drained, waits for the first launch. The
+         * routed part comes first: what the host lags behind the GPU
+         * there is lost, whatever the attention and router after it
+         * give back later, so the segment waits for the worse of the
+         * routed part and the whole */
+        double lag =
+            fmax(launch * mh->fwd - mg->fwd, launch * mh->routed - mg->routed);
+        e += moe * (fmax(lag, 0) + launch);
     } else {
         g_rest += moe * mg->fwd;
         h_rest += launch * moe * mh->fwd;
