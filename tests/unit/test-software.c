@@ -188,6 +188,17 @@ static void test_host_part_is_launches_times_cost(void)
     CHECK_NEAR(rb.part[SN_PART_HOST] - ra.part[SN_PART_HOST],
                m * layers * 30 * 100e-6, 1e-9);
     CHECK_NEAR(rb.step_time - ra.step_time, m * layers * 30 * 100e-6, 1e-9);
+    /* selective recompute with fused attention runs nothing again on
+     * the GPU (the core recomputes its scores itself): no launch more */
+    {
+        struct sn_train_layout sel = l;
+        struct sn_train_result sa, sb;
+        sel.recompute = SN_RECOMPUTE_SELECTIVE;
+        CHECK(sn_train_predict(a, &sel, &eager, &sa, &err) == SN_OK);
+        CHECK(sn_train_predict(b, &sel, &eager, &sb, &err) == SN_OK);
+        CHECK_NEAR(sb.part[SN_PART_HOST] - sa.part[SN_PART_HOST],
+                   m * layers * 30 * 100e-6, 1e-9);
+    }
     /* partial CUDA graphs: 4 launches a layer; at 200 us the host still
      * bounds this model */
     CHECK(sn_train_predict(a, &l, &graphs, &ga, &err) == SN_OK);

@@ -130,7 +130,12 @@ void sn__train_host_launches(const struct sn__dims *d,
         h->recompute = h->fwd;
         break;
     case SN_RECOMPUTE_SELECTIVE:
-        h->recompute = graphs ? 1 : core;
+        /* what the GPU model runs again: the unfused core, and MLA's two
+         * up-projections (Linears); a graph replays them as one */
+        h->recompute =
+            (o->flash_attention ? 0 : core) + (d->mla ? 2 * lc.f : 0);
+        if (graphs && h->recompute > 0)
+            h->recompute = 1;
         break;
     default:
         h->recompute = 0;
