@@ -323,6 +323,7 @@ const struct sn_train_software *sn_train_software_guess(const char *text);
  *     profile: megatron-core      (a name of sn_train_software_list)
  *     cuda_graphs: none|partial   ep_dedup: bool    moe_sync: bool
  *     router_kernels: N           zero3_prefetch: elements
+ *     te_modules: bool
  * *out gets the profile (NULL when sec is NULL) and o its options with
  * the overrides. Errors are "file:line:col: what is wrong" with
  * SN_EINPUT (unknown keys and names with a did-you-mean). */
