@@ -393,6 +393,8 @@ struct layer_cost {
     double tp, cp, ep;          /* exposed communication, fwd + bwd +
                                    recompute */
     double overlapped;          /* communication hidden under compute */
+    double routed; /* MoE: the forward's routed part, after the host's
+                      sync (permute to unpermute, dispatch and combine) */
 };
 
 struct step_ctx {
@@ -573,7 +575,7 @@ static bool ep_in_domain(const struct step_ctx *c)
  * when balanced (Megatron-Core's folding: the stage's tokens spread over the
  * edp replicas of every expert), times the capacity factor. */
 static int moe_mlp(struct step_ctx *c, double *fwd, double *bwd, double *gf,
-                   double *disp, double *comb)
+                   double *routed, double *disp, double *comb)
 {
     struct sn_train *t = c->t;
     const struct sn__dims *d = &t->d;
@@ -599,6 +601,7 @@ static int moe_mlp(struct step_ctx *c, double *fwd, double *bwd, double *gf,
     *fwd = router + perm + fc1 + fc2 + act;
     *bwd = router + perm + 2 * (fc1 + fc2 + act);
     *gf = fc1 + fc2;
+    *routed = *fwd - router;
     if (d->shared > 0) {
         double sf = d->f_shared * d->shared;
         double s1 = gemm(r, T, sf * (d->mats - 1) / tp, h);
@@ -655,9 +658,12 @@ static int layer(struct step_ctx *c, bool moe, struct layer_cost *lc)
     bda = elem(r, (6 + drop) * T * h / c->rdiv);
 
     if (moe) {
-        rc = moe_mlp(c, &mlp_f, &mlp_b, &gemms_f, &disp, &comb);
+        rc = moe_mlp(c, &mlp_f, &mlp_b, &gemms_f, &lc->routed, &disp, &comb);
         if (rc)
             return rc;
+        /* the host's segment after the sync holds the dispatch and the
+         * combine as well (NCCL's all-to-all starts after it) */
+        lc->routed += disp + comb;
         ep_f = disp + comb;
         ep_b = disp + comb;
     } else {
@@ -913,8 +919,10 @@ static double stage_host(const struct step_ctx *c, int dense, int moe,
     sn__train_host_launches(d, c->l, c->o, false, &dh);
     sn__train_host_launches(d, c->l, c->o, true, &mh);
     dg.fwd = dl->fwd;
+    dg.routed = 0;
     dg.rest = dl->bwd + dl->recompute + dl->tp + dl->cp + dl->ep;
     mg.fwd = ml->fwd;
+    mg.routed = ml->routed;
     mg.rest = ml->bwd + ml->recompute + ml->tp + ml->cp + ml->ep;
     return sn__train_host_exposed(c->o, c->t->sys.host_launch, dense,
                                   d->moe ? moe : 0, &dg, &mg, &dh, &mh);
