@@ -2,7 +2,9 @@
 #
 #   make            release build: build/supernode
 #   make run        install missing packages (as root), build, plan the default
-#   make test       sanitizer build (ASan+UBSan, -Werror) and every test
+#   make test       sanitizer build (ASan+UBSan, -Werror) and every test,
+#                   in parallel; T=MODULE runs what a change to it needs
+#   make test-quick the everyday set: the tests not marked slow
 #   make fuzz       libFuzzer harness for the spec loader (clang)
 #   make bench      our own speed benchmarks (bench/)
 #   make format     lay out every C source as .clang-format says
@@ -80,7 +82,7 @@ HELP_OBJ    := $(HELP_SRC:%.c=$(TST)/%.o)
 TESTLIB_SO  := $(TESTLIB_SRC:tests/lib/%.c=$(TST)/lib/%.so)
 
 .SECONDARY:
-.PHONY: all run test test-build unit fuzz bench clean deps check-deps \
+.PHONY: all run test test-quick test-build unit fuzz bench clean deps check-deps \
         need-pkgs format format-check
 .DEFAULT_GOAL := all
 
@@ -175,9 +177,16 @@ deps:
 
 unit: $(UNIT_BIN)
 
+# T=MODULE...: the tests a change to those modules of src/lib needs (the
+# test map, tests/run.sh); JOBS=N: groups at a time (default: the cores)
 test: check-deps
 	@$(MAKE) --no-print-directory test-build
-	@bash tests/run.sh $(TST)
+	@T='$(T)' JOBS='$(JOBS)' bash tests/run.sh $(TST)
+
+# the everyday set: every group not marked slow (under 3 minutes on 2 cores)
+test-quick: check-deps
+	@$(MAKE) --no-print-directory test-build
+	@QUICK=1 T='$(T)' JOBS='$(JOBS)' bash tests/run.sh $(TST)
 
 test-build: $(TST)/supernode $(TST_PLUGIN) $(UNIT_BIN) $(TESTLIB_SO) \
             build/supernode
