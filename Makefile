@@ -108,10 +108,11 @@ $(TST)/supernode-cuda.so: $(call PLUGIN_OBJ,$(TST))
 # HAVE_CUDA changes what names.c compiles to: a stamp per setting,
 # written when the setting changes (here, as make reads this file: every
 # target is .SECONDARY, so a missing stamp as a rule's target would not
-# be remade), rebuilds it; a build without CUDA drops the plugins an
-# earlier build left (the bench suite runs one where it finds it)
+# be remade; not under make -n), rebuilds it; a build without CUDA drops
+# the plugins an earlier build left (the bench suite runs one where it
+# finds it)
 CUDA_STAMP := build/.cuda-$(HAVE_CUDA)
-ifeq ($(wildcard $(CUDA_STAMP)),)
+ifeq ($(wildcard $(CUDA_STAMP))$(findstring n,$(firstword -$(MAKEFLAGS))),)
 $(shell mkdir -p build && rm -f build/.cuda-* && touch $(CUDA_STAMP))
 ifneq ($(HAVE_CUDA),1)
 $(shell rm -f $(REL)/supernode-cuda.so $(TST)/supernode-cuda.so)

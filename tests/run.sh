@@ -223,20 +223,29 @@ running=0
 n=0
 # reap: wait for one group to end, then print what it said
 reap() {
-    local pid rc secs
+    local pid rc secs cpu
     wait -n -p pid
     rc=$?
     [[ -n "${pid:-}" && -n "${pid_name[$pid]:-}" ]] || return
     secs=$(($(date +%s) - pid_start[$pid]))
     tally "${pid_name[$pid]}" "${pid_out[$pid]}" "$rc" "$secs"
-    printf '%s %s\n' "${pid_name[$pid]%%\[*}" "$secs" >>"$work/times"
-    rm -f "${pid_out[$pid]}"
+    # times: "0m1.234s 0m0.567s", the children's user and system time
+    cpu=$(sed 's/\([0-9]*\)m\([0-9.]*\)s/\1 \2/g' "${pid_out[$pid]/out/cpu}" \
+        2>/dev/null | awk '{printf "%.1f", $1 * 60 + $2 + $3 * 60 + $4}')
+    printf '%s %s %s\n' "${pid_name[$pid]%%\[*}" "$secs" "${cpu:-0}" \
+        >>"$work/times"
+    rm -f "${pid_out[$pid]}" "${pid_out[$pid]/out/cpu}"
     unset "pid_name[$pid]" "pid_start[$pid]" "pid_out[$pid]"
     running=$((running - 1))
 }
 
-start() { # name, command
-    bash -c "$2" >"$work/out.$n" 2>&1 </dev/null &
+start() { # name, command; the CPU seconds of the group go to cpu.N
+    (
+        bash -c "$2"
+        rc=$?
+        times | tail -n 1 >"$work/cpu.$n"
+        exit $rc
+    ) >"$work/out.$n" 2>&1 </dev/null &
     local pid=$!
     pid_name[$pid]=$1
     pid_start[$pid]=$(date +%s)
@@ -266,9 +275,10 @@ while ((running > 0)); do reap; done
 if [[ ${#failed_parts[@]} -gt 0 ]]; then
     echo "failing: ${failed_parts[*]}"
 fi
-# each group's seconds (CLI shards summed), for tests/times
-awk '{s[$1] += $2} END {for (g in s) print g "\t" s[g]}' "$work/times" 2>/dev/null |
-    sort >"$build/test-times"
+# each group's seconds, wall and CPU (parts summed), for tests/times
+awk '{s[$1] += $2; c[$1] += $3}
+     END {for (g in s) printf "%s\t%d\t%.1f\n", g, s[g], c[g]}' \
+    "$work/times" 2>/dev/null | sort >"$build/test-times"
 echo "took $(($(date +%s) - t_start)) s, $jobs at a time"
 echo "$total_pass passed, $total_fail failed"
 [[ $total_fail -eq 0 ]]
