@@ -230,11 +230,12 @@ reap() {
     secs=$(($(date +%s) - pid_start[$pid]))
     tally "${pid_name[$pid]}" "${pid_out[$pid]}" "$rc" "$secs"
     # times: "0m1.234s 0m0.567s", the children's user and system time
-    cpu=$(sed 's/\([0-9]*\)m\([0-9.]*\)s/\1 \2/g' "${pid_out[$pid]/out/cpu}" \
-        2>/dev/null | awk '{printf "%.1f", $1 * 60 + $2 + $3 * 60 + $4}')
+    cpu=$(tail -n 1 "${pid_out[$pid]%/*}/cpu.${pid_out[$pid]##*.}" 2>/dev/null |
+        sed 's/\([0-9]*\)m\([0-9.]*\)s/\1 \2/g' |
+        awk '{printf "%.1f", $1 * 60 + $2 + $3 * 60 + $4}')
     printf '%s %s %s\n' "${pid_name[$pid]%%\[*}" "$secs" "${cpu:-0}" \
         >>"$work/times"
-    rm -f "${pid_out[$pid]}" "${pid_out[$pid]/out/cpu}"
+    rm -f "${pid_out[$pid]}" "${pid_out[$pid]%/*}/cpu.${pid_out[$pid]##*.}"
     unset "pid_name[$pid]" "pid_start[$pid]" "pid_out[$pid]"
     running=$((running - 1))
 }
@@ -243,7 +244,8 @@ start() { # name, command; the CPU seconds of the group go to cpu.N
     (
         bash -c "$2"
         rc=$?
-        times | tail -n 1 >"$work/cpu.$n"
+        # (not in a pipeline: its subshell would have no children)
+        times >"$work/cpu.$n"
         exit $rc
     ) >"$work/out.$n" 2>&1 </dev/null &
     local pid=$!
