@@ -2,7 +2,9 @@
 #
 #   make            release build: build/supernode
 #   make run        install missing packages (as root), build, plan the default
-#   make test       sanitizer build (ASan+UBSan, -Werror) and every test
+#   make test       sanitizer build (ASan+UBSan, -Werror) and every test,
+#                   in parallel; T=MODULE runs what a change to it needs
+#   make test-quick the everyday set: the tests not marked slow
 #   make fuzz       libFuzzer harness for the spec loader (clang)
 #   make bench      our own speed benchmarks (bench/)
 #   make format     lay out every C source as .clang-format says
@@ -30,15 +32,19 @@ WARN    := -Wall -Wextra -pedantic -Wshadow -Wstrict-prototypes \
 BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -Iinclude $(WARN) $(PKG_CFLAGS) -MMD -MP
 LIBS    := $(PKG_LIBS) -lm -lpthread -ldl
 
-# CUDA: built when nvcc is found (PATH or CUDA_HOME) and NCCL's header is
-# there; code tests HAVE_CUDA. `make HAVE_CUDA=0` turns it off. The cuda
+# CUDA: built where there is a GPU (the driver's /dev/nvidiactl), nvcc is
+# found (PATH or CUDA_HOME) and NCCL's header is there, or when asked for
+# with `make HAVE_CUDA=1`; code tests HAVE_CUDA. `make HAVE_CUDA=0` turns
+# it off. Without a GPU the plugin could only say that there is none: on
+# a machine with the CUDA toolkit but no GPU it cost two nvcc builds and a
+# sanitized load of the CUDA libraries in `make test`. The cuda
 # bench backend is a plugin, supernode-cuda.so beside the binary, loaded
 # with dlopen() when asked for: no other command pays for loading the
 # CUDA libraries (seconds under ASan), and the binary still starts on a
 # host without them.
 CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(shell command -v $(NVCC) 2>/dev/null))
 ifeq ($(HAVE_CUDA),)
-HAVE_CUDA := $(if $(and $(CUDA_HOME),$(wildcard $(CUDA_HOME)/include/nccl.h $(CUDA_HOME)/include/cuda_runtime.h)),1,0)
+HAVE_CUDA := $(if $(and $(wildcard /dev/nvidiactl),$(CUDA_HOME),$(wildcard $(CUDA_HOME)/include/nccl.h $(CUDA_HOME)/include/cuda_runtime.h)),1,0)
 endif
 CU_SRC  := $(sort $(wildcard src/lib/bench/cuda/*.cu))
 CUC_SRC := $(sort $(wildcard src/lib/bench/cuda/*.c))
@@ -88,7 +94,7 @@ HELP_OBJ    := $(HELP_SRC:%.c=$(TST)/%.o)
 TESTLIB_SO  := $(TESTLIB_SRC:tests/lib/%.c=$(TST)/lib/%.so)
 
 .SECONDARY:
-.PHONY: all run test test-build unit fuzz bench clean deps check-deps \
+.PHONY: all run test test-quick test-build unit fuzz bench clean deps check-deps \
         need-pkgs format format-check
 .DEFAULT_GOAL := all
 
@@ -106,6 +112,21 @@ $(REL)/supernode-cuda.so: $(call PLUGIN_OBJ,$(REL))
 
 $(TST)/supernode-cuda.so: $(call PLUGIN_OBJ,$(TST))
 	$(CC) $(TST_LDFLAGS) -shared -o $@ $^ $(CUDA_LIBS) $(LIBS)
+
+# HAVE_CUDA changes what names.c compiles to: a stamp per setting,
+# written when the setting changes (here, as make reads this file: every
+# target is .SECONDARY, so a missing stamp as a rule's target would not
+# be remade; not under make -n), rebuilds it; a build without CUDA drops
+# the plugins an earlier build left (the bench suite runs one where it
+# finds it)
+CUDA_STAMP := build/.cuda-$(HAVE_CUDA)
+ifeq ($(wildcard $(CUDA_STAMP))$(findstring n,$(firstword -$(MAKEFLAGS))),)
+$(shell mkdir -p build && rm -f build/.cuda-* && touch $(CUDA_STAMP))
+ifneq ($(HAVE_CUDA),1)
+$(shell rm -f $(REL)/supernode-cuda.so $(TST)/supernode-cuda.so)
+endif
+endif
+$(REL)/src/lib/bench/names.o $(TST)/src/lib/bench/names.o: $(CUDA_STAMP)
 
 # the cpu bench backend's STREAM kernels vectorised, as STREAM's own builds
 # are (-O3): a memory figure must not depend on the loop's code
@@ -183,9 +204,16 @@ deps:
 
 unit: $(UNIT_BIN)
 
+# T=MODULE...: the tests a change to those modules of src/lib needs (the
+# test map, tests/run.sh); JOBS=N: groups at a time (default: the cores)
 test: check-deps
 	@$(MAKE) --no-print-directory test-build
-	@bash tests/run.sh $(TST)
+	@T='$(T)' JOBS='$(JOBS)' bash tests/run.sh $(TST)
+
+# the everyday set: every group not marked slow (under 3 minutes on 2 cores)
+test-quick: check-deps
+	@$(MAKE) --no-print-directory test-build
+	@QUICK=1 T='$(T)' JOBS='$(JOBS)' bash tests/run.sh $(TST)
 
 test-build: $(TST)/supernode $(TST_PLUGIN) $(UNIT_BIN) $(TESTLIB_SO) \
             build/supernode

@@ -17,7 +17,8 @@ cd "$(dirname "$0")/.."
 out=${1:-build/supernode-bundle.tar.xz}
 mpi=/usr/lib/x86_64-linux-gnu/openmpi/lib/openmpi3
 
-make -j"$(nproc)" all >/dev/null
+# the plugin is built here, where there may be no GPU
+make -j"$(nproc)" HAVE_CUDA=1 all >/dev/null
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage/bin" "$stage/lib" "$stage/mpi"

@@ -7,6 +7,7 @@
 # banned.h defines must have a call below, so a new ban needs a case here.
 # Also banned: a schema id written anywhere but include/sn/schema.h.
 # One compiler call per name plus two, -fsyntax-only: no build, no network.
+# covers: all
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 cc=${CC:-cc}

@@ -5,6 +5,7 @@
 # the watchdog ending a job whose rank hangs, --until-ci, bad usage, and
 # the cuda backend skipping where no GPU is present. Sizes are tiny: this
 # checks behaviour, bench/ measures speed.
+# covers: bench
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 bin=${SUPERNODE:?}

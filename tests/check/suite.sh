@@ -9,6 +9,8 @@
 # warnings do not raise the verdict; --no-doctor skips them; bad options
 # end before anything is stored; a probe stuck in the driver meets the
 # deadline. Tiny sizes: this checks behaviour.
+# covers: bench health diagnose store
+# runs: slow
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 bin=${SUPERNODE:?}
@@ -299,7 +301,13 @@ sqlite3 "$db" <"$tmp/hold" &
 holder=$!
 exec 3>"$tmp/hold"
 echo "BEGIN IMMEDIATE; CREATE TABLE hold (x);" >&3
-sleep 1
+# until the holder has the lock (a write that does not wait is refused):
+# a pause of fixed length was not always enough on a loaded machine
+for _ in $(seq 600); do
+    sqlite3 -cmd '.timeout 0' "$db" 'BEGIN IMMEDIATE; ROLLBACK;' \
+        >/dev/null 2>&1 || break
+    sleep 0.1
+done
 ASAN_OPTIONS=$quiet_asan timeout 120 mpirun -np 2 --oversubscribe "$bin" \
     check --spec "$spec" "${small[@]}" --db "$db" --db-wait 2 --nvml none \
     --fsroot "$trees/node-trained-down" --json "$tmp/held.json" \

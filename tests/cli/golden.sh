@@ -14,10 +14,12 @@ for spec in examples/*.yaml; do
         plan-json) args="plan $spec --format json" what="the plan's JSON" ;;
         sim-coll) args="sim coll $spec" what="the predicted allreduce sweep" ;;
         esac
+        covers="plan topo spec report"
+        [[ $kind == sim-coll ]] && covers="model topo spec report"
         t=tests/cli/cases/golden-$kind-$n.t
         out=tests/cli/expected/golden-$kind-$n.out
-        printf '# %s of %s, whole\nargs: %s\nexit: 0\nstdout: %s\n' \
-            "$what" "$spec" "$args" "$out" >"$t"
+        printf '# %s of %s, whole\nargs: %s\ncovers: %s\nexit: 0\nstdout: %s\n' \
+            "$what" "$spec" "$args" "$covers" "$out" >"$t"
         [[ -f "$out" ]] || : >"$out"
     done
 done

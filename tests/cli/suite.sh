@@ -14,8 +14,14 @@
 #   file: FILE                              after the run, FILE exists...
 #   file-has: TEXT                          ...and contains TEXT
 #   no-file: FILE                           FILE was not created
+#   covers: plan spec                       the modules of src/lib it tests
 #
 # args are split by the shell; $TMP names a fresh directory per case.
+# Every case has a covers: line naming directories of src/lib (else it
+# fails). SN_TEST_MODULES="m1 m2" runs only the cases that cover one of
+# them (tests/run.sh sets it for `make test T=...`); SN_SHARD=I/N runs the
+# I-th of N interleaved parts (from 0), so that parts can run side by side.
+# runs: shards
 #
 # UPDATE=1 bash tests/cli/suite.sh rewrites every `stdout:` file from what
 # the build prints now (review the diff before committing it); the case is
@@ -26,9 +32,35 @@ cd "$(dirname "$0")/../.."
 bin=${SUPERNODE:?}
 pass=0
 fail=0
+modules=" $(cd src/lib && for d in */; do printf '%s ' "${d%/}"; done)"
+shard=${SN_SHARD:-0/1}
+shard_i=${shard%/*}
+shard_n=${shard#*/}
+k=-1
 for t in tests/cli/cases/*.t; do
     [[ -f "$t" ]] || continue
+    k=$((k + 1))
+    ((k % shard_n == shard_i)) || continue
     name=$(basename "$t" .t)
+    covers=$(sed -n 's/^covers: *//p' "$t" | head -n 1)
+    bad_map=""
+    [[ -n "$covers" ]] || bad_map="no covers: line (the modules it tests)"
+    for m in $covers; do
+        [[ "$modules" == *" $m "* ]] ||
+            bad_map="covers: '$m' is not a module of src/lib"
+    done
+    if [[ -n "$bad_map" ]]; then
+        fail=$((fail + 1))
+        echo "FAIL $name ($t): $bad_map"
+        continue
+    fi
+    if [[ -n "${SN_TEST_MODULES:-}" ]]; then
+        hit=0
+        for m in $covers; do
+            [[ "$SN_TEST_MODULES" == *" $m "* ]] && hit=1
+        done
+        ((hit)) || continue
+    fi
     TMP=$(mktemp -d)
     export TMP
     args=$(sed -n 's/^args: //p' "$t" | head -n 1)

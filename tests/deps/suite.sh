@@ -3,6 +3,7 @@
 # so the package-lock handling is tested without touching the machine's
 # packages: a lock held at boot is waited for and said, a lock held too
 # long fails with what to do, other apt errors are not waited on.
+# covers: none
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 pass=0

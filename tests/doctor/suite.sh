@@ -2,6 +2,7 @@
 # suite.sh BUILD: `supernode doctor` end to end: on this machine for real,
 # on the fixture trees, and the scripts that make fixtures. Prints
 # "N passed, N failed" last.
+# covers: health hw
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 bin=${SUPERNODE:?}

@@ -13,6 +13,8 @@
 # The whole test must take under 5 minutes. Everything it makes is
 # removed at the end, also when it fails or is interrupted, and it checks
 # that nothing is left.
+# covers: bench diagnose store
+# runs: alone slow
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD

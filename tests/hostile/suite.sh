@@ -16,6 +16,8 @@
 # Probes that need root (mknod, namespaces) are skipped, and say so,
 # without it. HOSTILE_ONLY=REGEX runs only the probes it matches. Device nodes are made in $T: the host's /dev is never
 # written.
+# covers: all
+# runs: slow shards
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 SN=${SUPERNODE:?}
@@ -23,6 +25,10 @@ export SN
 pass=0
 fail=0
 skipped=0
+probe_k=0
+shard=${SN_SHARD:-0/1}
+shard_i=${shard%/*}
+shard_n=${shard#*/}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 chmod 755 "$work" # the probes that read as another user reach their files
@@ -117,6 +123,9 @@ p() {
     local T rc why=()
     # HOSTILE_ONLY=REGEX runs the probes whose names match
     [[ -z ${HOSTILE_ONLY:-} || $name =~ $HOSTILE_ONLY ]] || return 0
+    # SN_SHARD=I/N (tests/run.sh): the I-th of N interleaved parts (from 0)
+    probe_k=$((probe_k + 1))
+    (((probe_k - 1) % shard_n == shard_i)) || return 0
     if needs_root "$name" && ! $root; then
         echo "skip $name: needs root"
         skipped=$((skipped + 1))

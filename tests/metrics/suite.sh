@@ -5,6 +5,7 @@
 # refused, so the check can fail. Skips, saying so, without promtool
 # (Debian package prometheus, installed by scripts/deps.sh). Prints
 # "N passed, N failed" last.
+# covers: metrics
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 build=${1:-${SN_BUILD:-build/test}}

@@ -3,6 +3,7 @@
 # published ones (reference hardware-catalog.md and the sources it cites),
 # each check with its source and its tolerance. Reads `supernode plan
 # --format json` with jq. Prints "N passed, N failed" last.
+# covers: plan topo spec
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 bin=${SUPERNODE:?}

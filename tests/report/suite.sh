@@ -11,6 +11,8 @@
 # chromium is missing or cannot start (Debian package chromium, installed
 # by scripts/deps.sh); skips all without xmllint. Prints "N passed, N
 # failed" last.
+# covers: report
+# runs: slow
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 build=${1:-${SN_BUILD:-build/test}}

@@ -6,6 +6,7 @@
 # load. Generated here rather than committed: 10 MB of garbage, 3 MB of
 # random bytes, 100,000 levels of nesting, 5,000 explicit switches. Last,
 # every built-in catalog name must appear in docs/catalog.md.
+# covers: spec plan
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 bin=${SUPERNODE:?}

@@ -75,6 +75,26 @@ static int sn_test_failures_;
         }                                                                      \
     } while (0)
 
+/* SN_SHARD=I/N in the environment (tests/run.sh, for a test marked
+ * "runs: shards"): only the cases whose index is I modulo N, so that the
+ * parts of a slow test run side by side. */
+static int sn_test_shard_(size_t i)
+{
+    const char *s = getenv("SN_SHARD");
+    unsigned long k, n;
+    char *end;
+
+    if (!s || !*s)
+        return 1;
+    k = strtoul(s, &end, 10);
+    if (*end != '/')
+        return 1;
+    n = strtoul(end + 1, &end, 10);
+    if (*end || n == 0)
+        return 1;
+    return i % n == k;
+}
+
 static int sn_test_run(const struct sn_test *cases, size_t n,
                        void (*teardown)(void), int argc, char **argv)
 {
@@ -83,6 +103,8 @@ static int sn_test_run(const struct sn_test *cases, size_t n,
     for (size_t i = 0; i < n; i++) {
         int before = sn_test_failures_;
         if (argc > 1 && !strstr(cases[i].name, argv[1]))
+            continue;
+        if (!sn_test_shard_(i))
             continue;
         cases[i].fn();
         if (sn_test_failures_ == before) {

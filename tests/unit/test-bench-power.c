@@ -3,6 +3,7 @@
  * state file shows what was set and that it was put back; and bench
  * power's sweep and curve analysis, with a throughput model whose
  * answers are worked out by hand below. */
+/* covers: bench hw */
 #include <math.h>
 #include <pthread.h>
 #include <stdbool.h>

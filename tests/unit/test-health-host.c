@@ -1,6 +1,7 @@
 /* test-health-host.c: versions and the compatibility matrix, the CPU
  * side and the kernel log, on the trees of tests/fixtures/sysfs/ and the
  * matrices of tests/fixtures/matrix/. */
+/* covers: health */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

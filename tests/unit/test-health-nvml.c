@@ -2,6 +2,7 @@
  * (tests/lib/fake-nvml.c, loaded through the same dlopen() path as the
  * real one) answering from tests/fixtures/nvml/, over the sysfs trees in
  * tests/fixtures/sysfs/. */
+/* covers: health */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

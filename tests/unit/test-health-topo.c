@@ -1,6 +1,7 @@
 /* test-health-topo.c: the spec's node section (defaults and located
  * errors) and the expected-against-found checks, hwloc reading the
  * fixture trees of tests/fixtures/sysfs/ through HWLOC_FSROOT. */
+/* covers: health spec */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

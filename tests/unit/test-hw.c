@@ -1,6 +1,7 @@
 /* test-hw.c: the hardware layer (src/lib/hw/) that doctor, bench and the
  * node agent read the machine through: files under a root, and NVML
  * opened through dlopen() (the fake NVML here), sampled by bench. */
+/* covers: bench hw */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,6 +4,7 @@
  * public set of measured serving runs
  * (tests/fixtures/validation/inference-public.csv, a copy of the
  * project's set with each row's source). */
+/* covers: model spec */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,7 @@
 /* test-memory.c: memory per accelerator against Korthikanti et al.'s
  * formulas and Figure 1, Megatron's distributed-optimizer table and the
  * ZeRO stages. */
+/* covers: model */
 #include "harness.h"
 #include "sn/model.h"
 #include "train-models.h"

@@ -2,6 +2,7 @@
  * With SN_METRICS_OUT set to a directory, the text expositions of the
  * sample, escaping, cleaning and special-value cases are also written there as
  * NAME.prom, for tests/metrics/suite.sh to give to promtool. */
+/* covers: metrics */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,6 @@
 /* test-serve.c: the node agent's HTTP endpoint (serve.h), fetched with a
  * raw HTTP/1.1 client over a socket to 127.0.0.1 (no other traffic). */
+/* covers: metrics */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>

@@ -1,6 +1,7 @@
 /* test-store-read.c: reading a run's results back with only the raw
  * samples asked for (sn_store_results_read), as the report reads a run
  * of 500,000 pair results. */
+/* covers: store */
 #include <sqlite3.h>
 #include <stdint.h>
 

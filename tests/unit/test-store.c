@@ -1,6 +1,7 @@
 /* test-store.c: the results store: schema and migrations, WAL, runs,
  * results with raw samples, findings, baselines with their noise, and a
  * writer killed with SIGKILL in the middle of a transaction. */
+/* covers: store */
 #include <math.h>
 #include <signal.h>
 #include <sqlite3.h>

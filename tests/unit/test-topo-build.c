@@ -2,6 +2,7 @@
  * tree, full mesh, torus) and published designs (DGX SuperPOD Tables 3/4,
  * GB200 NVL72, CloudMatrix 384), plus labels, ranks, placement and the
  * errors for specs that cannot be built. Specs are built in C here. */
+/* covers: topo */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,5 @@
 /* test-topo-graph.c: the hand-built graph API, labels and routing rules. */
+/* covers: topo */
 #include <string.h>
 
 #include "harness.h"

@@ -1,4 +1,5 @@
 /* test-util.c: units, errors, buffers, JSON, tables, YAML, CSV, files. */
+/* covers: util */
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>

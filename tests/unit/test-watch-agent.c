@@ -1,6 +1,7 @@
 /* test-watch-agent.c: the node agent's collection (agent.c) with
  * collectors of the test's own: one that answers, one that fails, one
  * that hangs until the test lets it go, one whose open fails once. */
+/* covers: metrics watch */
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>

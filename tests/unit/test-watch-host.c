@@ -2,6 +2,7 @@
  * network, kernel log) on the tree of tests/fixtures/watch/host/ (written
  * by make-host.sh there) and on trees the cases write and change between
  * two collects. */
+/* covers: metrics watch */
 #include <fcntl.h>
 #include <math.h>
 #include <stdio.h>

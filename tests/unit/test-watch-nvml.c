@@ -2,6 +2,7 @@
  * fake NVML (tests/lib/fake-nvml.c) answering from an eight-GPU, HGX-like
  * fixture this file writes, and rewrites between intervals to move the
  * GPUs over simulated time. */
+/* covers: metrics watch */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>

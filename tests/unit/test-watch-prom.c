@@ -3,6 +3,7 @@
  * file of every example spec is also written there as NAME.yml, for
  * tests/watch-rules/suite.sh to give to `promtool check rules` and
  * `promtool test rules`. */
+/* covers: spec watch */
 #include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,6 +4,7 @@
  * DMTF's public-liquid-cooled-server and public-cooling-unit mockups.
  * The cases change readings and set faults through the mock's control
  * endpoints between collections. */
+/* covers: metrics watch */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>

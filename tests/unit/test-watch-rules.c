@@ -4,6 +4,7 @@
  * PCIe links, with a fixed-seed noise; each scenario changes one part
  * and checks that its rule fires naming that part, and a healthy week
  * fires nothing. */
+/* covers: metrics store watch */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>

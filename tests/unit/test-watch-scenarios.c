@@ -17,6 +17,8 @@
  * holding GPU memory that ends fires gpu_zombie_memory naming its pid; a
  * GPU that falls off the bus fires device_missing. Skipped, saying so,
  * without python3 or the fake NVML library. */
+/* covers: metrics spec store watch */
+/* runs: shards slow */
 #include <errno.h>
 #include <math.h>
 #include <signal.h>

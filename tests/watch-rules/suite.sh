@@ -9,6 +9,7 @@
 # output must be the same file. Skips, saying so, without promtool
 # (Debian package prometheus, installed by scripts/deps.sh). Prints
 # "N passed, N failed" last.
+# covers: watch
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 build=${1:-${SN_BUILD:-build/test}}

@@ -1,4 +1,5 @@
 # baseline needs a subcommand
 args: baseline
+covers: diagnose store report
 exit: 2
 stderr-has: baseline needs a subcommand (save, list, show or diff)

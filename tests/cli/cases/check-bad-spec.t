@@ -1,4 +1,5 @@
 # a spec that does not load: its error, exit 2
 args: check --spec tests/fixtures/check/run-healthy-1.json --run 1 --db $TMP/r.db
+covers: spec topo model health bench diagnose store report
 exit: 2
 stderr-has: tests/fixtures/check/run-healthy-1.json

@@ -1,4 +1,5 @@
 # an unknown option is a usage error, and an option without its value too
 args: doctor --fsroot
+covers: spec hw health report
 exit: 2
 stderr-has: --fsroot needs a value

@@ -1,4 +1,5 @@
 # CloudMatrix 384: both plugins as topology.yaml
 args: export slurm examples/cloudmatrix-384.yaml --plugin both
+covers: spec topo report
 exit: 0
 stdout: tests/cli/expected/export-slurm-cloudmatrix-both.out

@@ -1,4 +1,5 @@
 # catalog show's JSON of a model, whole
 args: catalog show llama3-405b --format json
+covers: spec report
 exit: 0
 stdout: tests/cli/expected/golden-cli-catalog-show-model-json.out

@@ -1,4 +1,5 @@
 # spec show's JSON, whole
 args: spec show --format json
+covers: spec report
 exit: 0
 stdout: tests/cli/expected/golden-cli-spec-show-json.out

@@ -1,5 +1,6 @@
 # sim coll alltoall over a rail-optimised fat tree, whole (pins the flow engine before model/flow.c is split)
 args: sim coll examples/dgx-h100-superpod-su.yaml --op alltoall
+covers: spec topo model report
 exit: 0
 stdout: tests/cli/expected/golden-flow-coll-alltoall-su.out
 stderr-empty:

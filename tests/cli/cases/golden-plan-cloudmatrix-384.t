@@ -1,4 +1,5 @@
 # the plan's text of examples/cloudmatrix-384.yaml, whole
 args: plan examples/cloudmatrix-384.yaml
+covers: plan topo spec report
 exit: 0
 stdout: tests/cli/expected/golden-plan-cloudmatrix-384.out

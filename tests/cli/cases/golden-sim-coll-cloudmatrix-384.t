@@ -1,4 +1,5 @@
 # the predicted allreduce sweep of examples/cloudmatrix-384.yaml, whole
 args: sim coll examples/cloudmatrix-384.yaml
+covers: model topo spec report
 exit: 0
 stdout: tests/cli/expected/golden-sim-coll-cloudmatrix-384.out

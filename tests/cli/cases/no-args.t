@@ -1,4 +1,5 @@
 # no command: the overview on stderr, exit 2
+covers: util
 args:
 exit: 2
 stderr-has: usage: supernode

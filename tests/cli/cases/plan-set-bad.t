@@ -1,4 +1,5 @@
 # a --set that names no key is a located error, exit 2
 args: plan --set supernode.acelerators=32
+covers: spec topo plan report
 exit: 2
 stderr-has: (after --set supernode.acelerators=32)

@@ -1,4 +1,5 @@
 # runs has three subcommands
 args: runs delete 1
+covers: store report
 exit: 2
 stderr-has: runs: unknown subcommand 'delete' (expected list, show or import)

@@ -1,4 +1,5 @@
 # a misspelt algorithm: the nearest name
 args: sim coll --algo hire
+covers: spec topo model report
 exit: 2
 stderr-has: unknown algorithm 'hire' (did you mean 'hier'?)

@@ -1,4 +1,5 @@
 # an unknown collective far from every name is a usage error that lists the known ones
 args: sim coll --op barrier
+covers: spec topo model report
 exit: 2
 stderr-has: unknown collective 'barrier' (expected allreduce, allgather, reducescatter, alltoall, broadcast, reduce or sendrecv)

@@ -1,4 +1,5 @@
 # nccl-tests' spellings name the same collective as ours
 args: sim coll --op all_reduce -n 8 -b 1M -e 1M
+covers: spec topo model report
 exit: 0
 stdout-has: allreduce

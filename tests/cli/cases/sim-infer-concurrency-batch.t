@@ -1,4 +1,5 @@
 # --concurrency and --batch both set the batch
 args: sim infer --model llama3-70b --concurrency 5 --batch 3
+covers: spec model report
 exit: 2
 stderr-has: give one

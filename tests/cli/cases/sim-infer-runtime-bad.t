@@ -1,4 +1,5 @@
 # the runtime must be one the model knows
 args: sim infer --model llama3-8b --runtime tgi
+covers: spec model report
 exit: 2
 stderr-has: --runtime 'tgi': expected trtllm, vllm or sglang

@@ -1,4 +1,5 @@
 # a misspelt verb gets a suggestion
 args: spec chek
+covers: spec report
 exit: 2
 stderr-has: unknown spec verb 'chek' (did you mean 'check'?)

@@ -1,4 +1,5 @@
 # a key the spec does not have: every value refused, exit 2
 args: sweep --set supernode.acelerators=8,16 --model llama3-8b
+covers: spec model report
 exit: 2
 stderr-has: acelerators

@@ -1,4 +1,5 @@
 # sweep needs --set
 args: sweep --model llama3-8b
+covers: spec model report
 exit: 2
 stderr-has: sweep needs --set KEY=V1,V2,...

@@ -1,4 +1,5 @@
 # only one key may take several values
 args: sweep --set supernode.tiers=1,2 --set supernode.accelerators=64,72
+covers: spec model report
 exit: 2
 stderr-has: sweep varies one key: supernode.tiers and supernode.accelerators both have several values

@@ -1,5 +1,6 @@
 # version names every library the binary was built with and its backends
 args: version
+covers: util
 exit: 0
 stdout-has: supernode 0.
 stdout-has: libyaml 0.
