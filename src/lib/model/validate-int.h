@@ -8,7 +8,7 @@
 #error "private to src/lib/model (tests/layers/table)"
 #endif
 
-#include "hmap.h"
+#include "../net/hmap.h"
 #include "sn/validate.h"
 #include "train-int.h"
 
