@@ -8,7 +8,8 @@
 #error "private to src/lib/model (tests/layers/table)"
 #endif
 
-#include "sn/model.h"
+#include "sn/goodput.h"
+#include "sn/train.h"
 
 /* A model's dimensions as doubles, with what the formulas derive from the
  * preset: head size, GPT-style extras, the dense/MoE layer split. */
