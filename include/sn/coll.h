@@ -7,12 +7,12 @@
  * Result structs are caller-owned.
  *
  * To add a collective algorithm: 1. enum sn_coll_algo and its name in
- * src/lib/model/coll-ops.c  2. its cost in src/lib/model/coll*.c  3. its
+ * src/lib/net/coll-ops.c  2. its cost in src/lib/net/coll*.c  3. its
  * candidacy in the auto choice  4. a closed-form test and a
  * published-measurement test in tests/unit/test-coll.c  5. docs/model.md.
  *
  * To add a collective operation: 1. enum sn_coll_op and its row in the
- * table in src/lib/model/coll-ops.c (names, bus factor, flags)  2. its
+ * table in src/lib/net/coll-ops.c (names, bus factor, flags)  2. its
  * steps in each algorithm of coll.c  3. the bench backends' hooks
  * (cpu.c, cuda/cuda.c)  4. tests in test-coll.c  5. docs/model.md.
  */
@@ -169,7 +169,7 @@ int sn_coll_predict_siblings(struct sn_coll_model *m, enum sn_coll_op op,
                              const struct sn_group *g, uint32_t siblings,
                              double bytes, enum sn_coll_algo algo,
                              struct sn_coll_result *res, struct sn_error *err);
-/* ---- the vocabulary (src/lib/model/coll-ops.c) ----------------------------
+/* ---- the vocabulary (src/lib/net/coll-ops.c) ----------------------------
  * One table of collective operations for the model, bench, diagnose and
  * the CLI: names, nccl-tests' spellings, bus factors and what the op's
  * buffers hold. The table is static: pointers into it stay valid. */

@@ -10,7 +10,7 @@
  * writes are static strings; it keeps nothing after it returns.
  *
  * To add a kind of result: 1. a kind here  2. its rule in
- * src/lib/model/expect.c  3. the mapping in bench (runner.c expect_all)
+ * src/lib/net/expect.c  3. the mapping in bench (runner.c expect_all)
  * and diagnose (expect.c)  4. a row in docs/metrics.md  5. a case in
  * tests/unit/test-diagnose.c.
  */

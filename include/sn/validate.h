@@ -233,7 +233,7 @@ void sn_validate_classify(struct sn_validate_row *const *rows, size_t n,
 void sn_validate_stats_of(const struct sn_validate_row *const *rows, size_t n,
                           struct sn_validate_stats *st);
 /* The band table of the predicted rows of the reports, as C source for
- * src/lib/model/bands.c, appended to out; every class of every level,
+ * src/lib/study/bands.c, appended to out; every class of every level,
  * with its rows and sources. */
 void sn_validate_bands_c(struct sn_validate_row *const *rows, size_t n,
                          struct sn_buf *out);

@@ -78,7 +78,7 @@ static int parse(int argc, char **argv, struct validate_opts *o)
 }
 
 /* --bands: every file validated, the classes and bands over all their
- * rows, the table as C source (src/lib/model/bands.c). A file with no
+ * rows, the table as C source (src/lib/study/bands.c). A file with no
  * predicted row makes no band and is refused. */
 static int bands_run(const struct validate_opts *o)
 {
@@ -229,6 +229,6 @@ const struct sn_cmd sn_cmd_validate = {
     "\n"
     "--bands FILE.csv... validates every file and writes the band table\n"
     "that sim train, sim infer and sweep print beside their figures, as\n"
-    "the C source of src/lib/model/bands.c.\n",
+    "the C source of src/lib/study/bands.c.\n",
     validate_run,
 };

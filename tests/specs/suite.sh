@@ -142,7 +142,7 @@ while IFS= read -r key; do
     grep -qF "\`$key\`" docs/spec.md || undocumented+=("$key")
 done < <(for f in src/lib/spec/sections.c src/lib/spec/scaleup.c \
         src/lib/spec/scaleout.c src/lib/spec/entries.c \
-        src/lib/model/coll-params.c src/lib/model/goodput.c \
+        src/lib/net/coll-params.c src/lib/workload/goodput.c \
         src/lib/health/node.c; do
     awk '/static const char \*const [a-z_]*(keys|classes)\[\] = \{/,/\};/' "$f"
 done | grep -o '"[a-z_0-9]*"' | tr -d '"' | sort -u)

@@ -1,4 +1,4 @@
-/* test-coll-ops.c: the collective vocabulary (coll.h, model/coll-ops.c):
+/* test-coll-ops.c: the collective vocabulary (coll.h, net/coll-ops.c):
  * nccl-tests' bus factors and bandwidths, every name and alias of an
  * operation, the element types and their sizes, and what an unknown name
  * is told. */

@@ -6,7 +6,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "../../src/lib/model/flow.h"
+#include "../../src/lib/net/flow.h"
 #include "coll-fixtures.h"
 #include "harness.h"
 

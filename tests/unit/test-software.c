@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "../../src/lib/model/train-int.h"
+#include "../../src/lib/workload/train-int.h"
 #include "harness.h"
 #include "sn/model.h"
 #include "sn/spec.h"

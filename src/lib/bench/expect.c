@@ -1,5 +1,5 @@
 /* expect.c: bench's results in the words of sn_expect_design()
- * (model/expect.c), the one owner of what the design expects, which
+ * (net/expect.c), the one owner of what the design expects, which
  * check asks too. */
 #include <assert.h>
 #include <math.h>

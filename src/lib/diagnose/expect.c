@@ -1,6 +1,6 @@
 /* expect.c: what the design says each stored result should be: the
  * results' words (test, unit, subject, round) as the measurements
- * sn_expect_design() (model/expect.c) answers for, bench --spec alike. */
+ * sn_expect_design() (net/expect.c) answers for, bench --spec alike. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -4,7 +4,7 @@
 #ifndef SN_TOPO_ROUTE_INT_H
 #define SN_TOPO_ROUTE_INT_H
 
-#if !defined(SN_MODULE_topo) && !defined(SN_MODULE_model) && !defined(SN_TESTS)
+#if !defined(SN_MODULE_topo) && !defined(SN_MODULE_net) && !defined(SN_TESTS)
 #error "private to src/lib/topo (tests/layers/table)"
 #endif
 

@@ -8,8 +8,8 @@
 #ifndef SN_MODEL_COLL_INT_H
 #define SN_MODEL_COLL_INT_H
 
-#if !defined(SN_MODULE_model) && !defined(SN_TESTS)
-#error "private to src/lib/model (tests/layers/table)"
+#if !defined(SN_MODULE_net) && !defined(SN_TESTS)
+#error "private to src/lib/net (tests/layers/table)"
 #endif
 
 #include <stdbool.h>

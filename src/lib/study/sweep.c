@@ -9,9 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sn/model.h"
 #include "sn/plan.h"
 #include "sweep-int.h"
-#include "train-int.h"
 
 static void point_error(struct sn_sweep_point *p, const struct sn_error *e)
 {

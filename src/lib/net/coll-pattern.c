@@ -10,7 +10,7 @@
 #include "coll-int.h"
 #include "flow.h"
 #include "hmap.h"
-#include "sn/model.h"
+#include "sn/coll.h"
 
 /* ---- patterns ------------------------------------------------------------ */
 

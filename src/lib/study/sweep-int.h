@@ -4,8 +4,8 @@
 #ifndef SN_SWEEP_INT_H
 #define SN_SWEEP_INT_H
 
-#if !defined(SN_MODULE_model) && !defined(SN_TESTS)
-#error "private to src/lib/model (tests/layers/table)"
+#if !defined(SN_MODULE_study) && !defined(SN_TESTS)
+#error "private to src/lib/study (tests/layers/table)"
 #endif
 
 #include "sn/plan.h"

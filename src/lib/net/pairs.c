@@ -12,7 +12,7 @@
 #include "coll-int.h"
 #include "flow.h"
 #include "hmap.h"
-#include "sn/model.h"
+#include "sn/pairs.h"
 
 const char *sn_pair_relation_name(enum sn_pair_relation r)
 {

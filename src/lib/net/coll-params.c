@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sn/model.h"
+#include "sn/coll.h"
 
 #define US 1e-6
 

@@ -4,13 +4,13 @@
 #ifndef SN_VALIDATE_INT_H
 #define SN_VALIDATE_INT_H
 
-#if !defined(SN_MODULE_model) && !defined(SN_TESTS)
-#error "private to src/lib/model (tests/layers/table)"
+#if !defined(SN_MODULE_study) && !defined(SN_TESTS)
+#error "private to src/lib/study (tests/layers/table)"
 #endif
 
-#include "hmap.h"
+#include "../net/hmap.h"
+#include "sn/model.h"
 #include "sn/validate.h"
-#include "train-int.h"
 
 /* An environment per distinct system spec, kept for the whole run. */
 struct env_slot {

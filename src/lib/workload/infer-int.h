@@ -3,8 +3,8 @@
 #ifndef SN_INFER_INT_H
 #define SN_INFER_INT_H
 
-#if !defined(SN_MODULE_model) && !defined(SN_TESTS)
-#error "private to src/lib/model (tests/layers/table)"
+#if !defined(SN_MODULE_workload) && !defined(SN_TESTS)
+#error "private to src/lib/workload (tests/layers/table)"
 #endif
 
 #include "sn/infer.h"

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "train-int.h"
+#include "sn/model.h"
 
 struct system {
     const char *key; /* lowercase keyword in the gpu column */

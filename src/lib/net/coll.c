@@ -23,7 +23,7 @@
 #include "coll-int.h"
 #include "flow.h"
 #include "hmap.h"
-#include "sn/model.h"
+#include "sn/coll.h"
 
 /* ---- the model ----------------------------------------------------------- */
 

@@ -4,11 +4,12 @@
 #ifndef SN_TRAIN_INT_H
 #define SN_TRAIN_INT_H
 
-#if !defined(SN_MODULE_model) && !defined(SN_TESTS)
-#error "private to src/lib/model (tests/layers/table)"
+#if !defined(SN_MODULE_workload) && !defined(SN_TESTS)
+#error "private to src/lib/workload (tests/layers/table)"
 #endif
 
-#include "sn/model.h"
+#include "sn/goodput.h"
+#include "sn/train.h"
 
 /* A model's dimensions as doubles, with what the formulas derive from the
  * preset: head size, GPT-style extras, the dense/MoE layer split. */
