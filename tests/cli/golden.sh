@@ -14,8 +14,8 @@ for spec in examples/*.yaml; do
         plan-json) args="plan $spec --format json" what="the plan's JSON" ;;
         sim-coll) args="sim coll $spec" what="the predicted allreduce sweep" ;;
         esac
-        covers="plan topo spec report"
-        [[ $kind == sim-coll ]] && covers="model topo spec report"
+        covers="plan topo spec render"
+        [[ $kind == sim-coll ]] && covers="net workload study topo spec render"
         t=tests/cli/cases/golden-$kind-$n.t
         out=tests/cli/expected/golden-$kind-$n.out
         printf '# %s of %s, whole\nargs: %s\ncovers: %s\nexit: 0\nstdout: %s\n' \

@@ -5,7 +5,7 @@
 # tolerance written next to its source. Known gaps (low = gap) are printed,
 # not asserted. --table prints the markdown table of docs/plan.md instead.
 # Prints "N passed, N failed" last.
-# covers: plan model topo spec
+# covers: plan net workload study topo spec
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 bin=${SUPERNODE:?}

@@ -11,7 +11,7 @@
 # chromium is missing or cannot start (Debian package chromium, installed
 # by scripts/deps.sh); skips all without xmllint. Prints "N passed, N
 # failed" last.
-# covers: report
+# covers: html render
 # runs: slow
 set -uo pipefail
 cd "$(dirname "$0")/../.."

@@ -3,7 +3,7 @@
  * against the published order-statistic table, histograms, the tournament
  * schedule, nccl-tests' bus factors, names, the byte form of results, the
  * JSON document and the host state read under a fixture root. */
-/* covers: bench model report spec store topo */
+/* covers: bench net workload study render spec store topo */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

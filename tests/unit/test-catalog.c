@@ -2,7 +2,7 @@
  * accelerator table with its figures, lookups and suggestions, the cable
  * choice by reach and rate, and model presets whose dimensions must give
  * the parameter counts their papers publish. */
-/* covers: spec */
+/* covers: catalog spec */
 #include <ctype.h>
 #include <string.h>
 

@@ -2,7 +2,7 @@
  * nccl-tests' bus factors and bandwidths, every name and alias of an
  * operation, the element types and their sizes, and what an unknown name
  * is told. */
-/* covers: model topo */
+/* covers: net workload study topo */
 #include <math.h>
 #include <string.h>
 

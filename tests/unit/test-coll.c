@@ -2,7 +2,7 @@
  * topologies, neutral constants) and against published nccl-tests
  * measurements (perf-model-anchors.md section 3), each with its source and
  * tolerance beside it. */
-/* covers: model spec topo */
+/* covers: net workload study spec topo */
 #include <math.h>
 #include <string.h>
 

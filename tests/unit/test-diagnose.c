@@ -1,7 +1,7 @@
 /* test-diagnose.c: the comparisons (baseline interval, design, peers), the
  * expected pair bandwidth, localisation of slow pairs to links on
  * hand-built topologies, the whole diagnosis and its renderings. */
-/* covers: diagnose report spec store topo */
+/* covers: diagnose render spec store topo */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -6,7 +6,7 @@
  * back (every node in one block, BlockSizes as topology.conf(5) wants);
  * hostlists that expand to what was compressed; hosts files and rankfiles.
  */
-/* covers: report spec topo */
+/* covers: export spec topo */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* test-flow.c: the flow engine: routes against sn_topo_paths, the per-hop
  * ECMP split, max-min fair rates by progressive filling, the aggregated
  * all-to-all against explicit flows, degraded and failed links. */
-/* covers: model topo */
+/* covers: net workload study topo */
 #include <assert.h>
 #include <math.h>
 #include <string.h>

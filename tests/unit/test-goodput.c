@@ -1,7 +1,7 @@
 /* test-goodput.c: failure rates, Young/Daly checkpoint intervals and the
  * effective training time ratio against Llama 3's published figures and
  * the closed forms of reference/perf-model-anchors.md section 4. */
-/* covers: model */
+/* covers: net workload study */
 #include "harness.h"
 #include "sn/model.h"
 

@@ -1,6 +1,6 @@
 /* test-health.c: the health report and the PCIe probe, on the hand-made
  * trees in tests/fixtures/sysfs/ and on small trees built here. */
-/* covers: health report */
+/* covers: health render */
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>

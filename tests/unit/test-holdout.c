@@ -4,7 +4,7 @@
  * `supernode validate`. Only that every row is read and predicted is
  * checked here: their errors are reported apart and gate nothing yet, so
  * that no constant is chosen by looking at them. */
-/* covers: model */
+/* covers: net workload study */
 #include <stdlib.h>
 
 #include <math.h>

@@ -4,7 +4,7 @@
  * public set of measured serving runs
  * (tests/fixtures/validation/inference-public.csv, a copy of the
  * project's set with each row's source). */
-/* covers: model spec */
+/* covers: net workload study spec */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
  * between its neighbours inside the measured range, never above the
  * slowest neighbour below it; the table file's format and its located
  * errors; and a training prediction that moves with a loaded table. */
-/* covers: bench model */
+/* covers: bench net workload study */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>

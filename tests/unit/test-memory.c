@@ -1,7 +1,7 @@
 /* test-memory.c: memory per accelerator against Korthikanti et al.'s
  * formulas and Figure 1, Megatron's distributed-optimizer table and the
  * ZeRO stages. */
-/* covers: model */
+/* covers: net workload study */
 #include "harness.h"
 #include "sn/model.h"
 #include "train-models.h"

@@ -2,7 +2,7 @@
  * sn_train_model_parse): every field a catalog preset has, each error
  * located at its key, and a file that copies a preset predicting what the
  * preset predicts in `sim train --search` and `sim infer --search`. */
-/* covers: model spec */
+/* covers: net workload study spec */
 #include "harness.h"
 #include "sn/model.h"
 

@@ -1,7 +1,7 @@
 /* test-nccl-log.c: NCCL_DEBUG=INFO logs (the logs of tests/fixtures/nccl/
  * and inline lines): what the parser reads from NCCL's lines, what it
  * skips, hostile input, and the checks against the HGX H100 design. */
-/* covers: diagnose health */
+/* covers: nccl diagnose health */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

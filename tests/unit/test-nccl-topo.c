@@ -2,7 +2,7 @@
  * inline documents): what the parser reads, NCCL's limits and located
  * errors, the PCIe distance of each GPU's NIC, and the checks against
  * the HGX H100 design. */
-/* covers: health */
+/* covers: nccl health */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

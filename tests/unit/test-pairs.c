@@ -2,7 +2,7 @@
  * against their link rates, classes that count every ordered pair once
  * and agree with the pairs one by one, and a degraded link that lowers
  * exactly the pairs whose routes cross it. */
-/* covers: model topo */
+/* covers: net workload study topo */
 #include <math.h>
 #include <string.h>
 

@@ -3,7 +3,7 @@
  * coolant flow, checkpoint write time), its warnings, and what the
  * renderers print. Specs are built in C; the catalog is left empty, so
  * the planner's own fallbacks (LinkX reaches, 9 W optics) apply. */
-/* covers: plan report topo */
+/* covers: plan render topo */
 #include <math.h>
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /* test-report-html.c: the HTML report: the page frame, and each section
  * present when its data is and absent otherwise, with the numbers in its
  * SVG equal to the data's. */
-/* covers: model plan report spec topo */
+/* covers: net workload study plan html render spec topo */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,7 @@
  * document (the report's --power) and drawn: the round trip keeps every
  * point, the verdicts are recomputed, bad documents are located errors,
  * and the section shows the numbers the curve holds. */
-/* covers: bench report */
+/* covers: bench html render */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,7 @@
  * real store in a temporary file: each part present when its data is and
  * absent otherwise, the numbers in the SVG those of the data, the
  * aggregated heatmap above 256 devices one cell per switch pair. */
-/* covers: diagnose report spec store topo */
+/* covers: diagnose html render spec store topo */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

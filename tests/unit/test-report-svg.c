@@ -1,6 +1,6 @@
 /* test-report-svg.c: the report's SVG toolkit: scales, nice ticks and
  * domains, tick labels, escaping, fitted text, paths and colours. */
-/* covers: report */
+/* covers: html render */
 #include <math.h>
 #include <string.h>
 

@@ -3,7 +3,7 @@
  * on results computed here: each JSON document parses, carries its
  * SN_SCHEMA_* id and the figures it was given; each table has a row per
  * part or point. */
-/* covers: model report spec */
+/* covers: net workload study html render spec */
 #include <stdlib.h>
 
 #include "harness.h"

@@ -6,7 +6,7 @@
  * measured: a search may beat a recipe, a model that claims far more is
  * wrong. And DeepSeek-V3 on 256 GB200 NVL72 comes out at least 1.2x the
  * tokens/s per GPU of 256 HGX B200 (the published recipes: 1.48x). */
-/* covers: model spec */
+/* covers: net workload study spec */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* test-search.c: the layout search finds what exhaustive timing of the
  * same space finds, keeps only layouts that fit and pass the rules, and
  * ranks them deterministically. */
-/* covers: model */
+/* covers: net workload study */
 #include "harness.h"
 #include "sn/model.h"
 #include "train-comm.h"

@@ -1,7 +1,7 @@
 /* test-software.c: the training software profiles (software.c), the host
  * time of a step (train-host.c), ZeRO-3's gathers as DeepSpeed prefetches
  * them, and the spec's software: section with its located errors. */
-/* covers: model spec */
+/* covers: net workload study spec */
 #include <math.h>
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /* test-spec.c: the spec parser: units in context, every section, defaults,
  * validation with exact file:line:col positions, did-you-mean, overrides
  * with sn_spec_set, and catalog entries added in a spec. */
-/* covers: model spec */
+/* covers: net workload study spec */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,7 @@
  * of a design parameter, the facts that must hold whatever the model's
  * numbers (a looser limit never serves less, a domain too small for the
  * weights has no layout) and how the sweet spot is marked. */
-/* covers: model spec */
+/* covers: net workload study spec */
 #include "harness.h"
 #include "sn/model.h"
 

@@ -3,7 +3,7 @@
  * NVIDIA's model FLOPs, Megatron-Core's parallel folding, expert memory
  * over the expert-data-parallel group, the MTP stage split, and the
  * dispatch and combine at DeepEP's measured share of the links. */
-/* covers: model spec */
+/* covers: net workload study spec */
 #include "harness.h"
 #include "sn/model.h"
 #include "sn/spec.h"

@@ -1,6 +1,6 @@
 /* test-train-sweep.c: sweeps re-plan and re-predict a design per value
  * and mark one sweet spot. */
-/* covers: model spec */
+/* covers: net workload study spec */
 #include "harness.h"
 #include "sn/model.h"
 

@@ -3,7 +3,7 @@
  * the project's calibration set with each row's source), through the same
  * path as `supernode validate`: built-in system specs, the topology and
  * the collective model. Targets and where they come from beside each. */
-/* covers: model */
+/* covers: net workload study */
 #include <stdlib.h>
 
 #include <math.h>

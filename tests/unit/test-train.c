@@ -1,7 +1,7 @@
 /* test-train.c: parameter counts and FLOPs of the training model against
  * the closed forms of Narayanan et al. and Korthikanti et al. and the
  * published model sizes; layout rules. */
-/* covers: model spec */
+/* covers: net workload study spec */
 #include "harness.h"
 #include "sn/model.h"
 #include "train-comm.h"

@@ -2,7 +2,7 @@
  * MoE training file (shared/validation/moe-training-public.csv): a blank
  * dp derived from n_gpus, a blank cp as 1, the cp, vpp, ep, etp and
  * precision columns, a model found by alias, a local batch. */
-/* covers: model spec */
+/* covers: net workload study spec */
 #include <stdlib.h>
 
 #include "harness.h"

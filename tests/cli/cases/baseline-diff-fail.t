@@ -4,7 +4,7 @@ setup: $SUPERNODE runs import tests/fixtures/check/run-healthy-2.json --db $TMP/
 setup: $SUPERNODE runs import tests/fixtures/check/run-host0-half.json --db $TMP/r.db
 setup: $SUPERNODE baseline save accept --run 1 --run 2 --force --db $TMP/r.db
 args: baseline diff accept --db $TMP/r.db
-covers: diagnose store report
+covers: diagnose store render
 exit: 1
 stdout-has: run 3 against baseline 'accept' (runs 1,2)
 stdout-has: pairs.uni      bytes=1048576              rank0~rank1  11.3 MB/s  5.66 MB/s  -49.9%  -49.9  FAIL

@@ -3,7 +3,7 @@ setup: $SUPERNODE runs import tests/fixtures/check/run-healthy-1.json --db $TMP/
 setup: $SUPERNODE runs import tests/fixtures/check/run-host0-half.json --db $TMP/r.db
 setup: $SUPERNODE baseline save accept --run 1 --force --db $TMP/r.db
 args: baseline diff accept --run 2 --db $TMP/r.db --format json
-covers: diagnose store report
+covers: diagnose store render
 exit: 1
 stdout-has: "schema": "supernode.baseline-diff/1"
 stdout-has: "verdict": "FAIL"

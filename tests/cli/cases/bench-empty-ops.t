@@ -1,5 +1,5 @@
 # an empty list would mean every collective
 args: bench coll --ops ""
-covers: spec model bench report
+covers: spec net workload study bench render
 exit: 2
 stderr-has: '--ops' has an empty value

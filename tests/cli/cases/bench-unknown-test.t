@@ -1,5 +1,5 @@
 # a misspelt test name is bad usage, with a suggestion, before MPI starts
 args: bench colll
-covers: spec model bench report
+covers: spec net workload study bench render
 exit: 2
 stderr-has: unknown test 'colll' (did you mean 'coll'?)

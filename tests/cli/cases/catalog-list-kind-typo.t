@@ -1,5 +1,5 @@
 # a misspelt kind gets a suggestion and exit 2
 args: catalog list acelerators
-covers: spec report
+covers: spec render catalog
 exit: 2
 stderr-has: unknown catalog kind 'acelerators' (did you mean 'accelerators'?)

@@ -1,6 +1,6 @@
 # `catalog list` prints one table per kind with the confidence marks
 args: catalog list
-covers: spec report
+covers: spec render catalog
 exit: 0
 stdout-has: h100-sxm5-80gb  NVIDIA          989 TFLOP/s  80.0 GB  3.35 TB/s  18 x 25.0 GB/s    700 W     256  V
 stdout-has: nvswitch-gen3       scale-up     64  25.0 GB/s  yes              2  V

@@ -1,6 +1,6 @@
 # `catalog show` finds a model preset by an alias, whatever its case (issue 17)
 args: catalog show DeepSeek-R1
-covers: spec report
+covers: spec render catalog
 exit: 0
 stdout-has: model deepseek-v3
 stdout-has:   attention              mla

@@ -1,6 +1,6 @@
 # `catalog show NAME` gives every field and the source
 args: catalog show llama3-405b
-covers: spec report
+covers: spec render catalog
 exit: 0
 stdout-has: model llama3-405b
 stdout-has:   kv_heads               8

@@ -1,5 +1,5 @@
 # --tests "" would mean the suite's own tests
 args: check --spec examples/cpu-cluster.yaml --tests "" --no-doctor
-covers: spec topo model health bench diagnose store report
+covers: spec topo net workload study health bench diagnose store render
 exit: 2
 stderr-has: '--tests' has an empty value

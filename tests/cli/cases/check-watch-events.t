@@ -3,7 +3,7 @@
 setup: $SUPERNODE runs import tests/fixtures/check/run-healthy-1.json --db $TMP/r.db
 setup: sqlite3 $TMP/r.db < tests/fixtures/watch/events-during-run.sql
 args: check --spec examples/cpu-cluster.yaml --run 1 --db $TMP/r.db
-covers: spec topo model health bench diagnose store report
+covers: spec topo net workload study health bench diagnose store render
 exit: 0
 stdout-has: check: PASS, 0 findings from 28 results (design and peers; no baseline)
 stdout-has: watch events on its hosts while it ran:

@@ -1,6 +1,6 @@
 # uncorrectable AER errors fail, correctable ones warn
 args: doctor --nvml none --fsroot tests/fixtures/sysfs/node-aer --format json
-covers: spec hw health report
+covers: spec hw health render
 exit: 1
 stdout-has: "schema": "supernode.doctor/1"
 stdout-has: "evidence": "correctable 0, non-fatal 1, fatal 0: CmpltTO=1",

@@ -1,5 +1,5 @@
 # events needs list or show
 args: events purge
-covers: store report
+covers: store render
 exit: 2
 stderr-has: list

@@ -1,5 +1,5 @@
 # a subcommand is needed
 args: export
-covers: spec topo report
+covers: spec topo export render
 exit: 2
 stderr-has: nccl-topo

@@ -1,6 +1,6 @@
 # bench rejects bad options before it runs anything: memory --fsroot README.md
 args: bench memory --fsroot README.md
-covers: spec model bench report
+covers: spec net workload study bench render
 exit: 2
 stderr-has: --fsroot README.md: cannot use as root: not a directory
 stdout-lacks: rank

@@ -1,5 +1,5 @@
 # catalog list nics, whole
 args: catalog list nics
-covers: spec report
+covers: spec render catalog
 exit: 0
 stdout: tests/cli/expected/golden-cli-catalog-list-nics.out

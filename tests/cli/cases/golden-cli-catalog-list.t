@@ -1,5 +1,5 @@
 # catalog list, whole
 args: catalog list
-covers: spec report
+covers: spec render catalog
 exit: 0
 stdout: tests/cli/expected/golden-cli-catalog-list.out

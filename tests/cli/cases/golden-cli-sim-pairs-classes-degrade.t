@@ -1,5 +1,5 @@
 # sim pairs in classes with a degraded link, whole
 args: sim pairs examples/dgx-h100-superpod-su.yaml --classes --degrade L004467=0.5
-covers: spec topo model report
+covers: spec topo net workload study render
 exit: 0
 stdout: tests/cli/expected/golden-cli-sim-pairs-classes-degrade.out

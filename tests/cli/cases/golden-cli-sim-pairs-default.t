@@ -1,5 +1,5 @@
 # sim pairs on the built-in design, whole
 args: sim pairs
-covers: spec topo model report
+covers: spec topo net workload study render
 exit: 0
 stdout: tests/cli/expected/golden-cli-sim-pairs-default.out

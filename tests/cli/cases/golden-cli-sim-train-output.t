@@ -1,6 +1,6 @@
 # sim train --output writes the report, stdout stays empty, whole
 args: sim train tests/fixtures/train/a100-64.yaml --model llama3-8b --gbs 256 --output $TMP/o.txt
-covers: spec model report
+covers: spec net workload study render
 exit: 1
 stdout: tests/cli/expected/golden-cli-sim-train-output.out
 stderr-empty:

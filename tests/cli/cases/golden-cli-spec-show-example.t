@@ -1,5 +1,5 @@
 # spec show of an example, whole
 args: spec show examples/gb200-nvl72.yaml
-covers: spec report
+covers: spec render
 exit: 0
 stdout: tests/cli/expected/golden-cli-spec-show-example.out

@@ -1,5 +1,5 @@
 # spec show of a torus example, whole
 args: spec show examples/tpu-v5p-cube.yaml
-covers: spec report
+covers: spec render
 exit: 0
 stdout: tests/cli/expected/golden-cli-spec-show-example2.out

@@ -1,5 +1,5 @@
 # spec show of the built-in design, whole
 args: spec show
-covers: spec report
+covers: spec render
 exit: 0
 stdout: tests/cli/expected/golden-cli-spec-show.out

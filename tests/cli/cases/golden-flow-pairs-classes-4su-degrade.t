@@ -1,6 +1,6 @@
 # sim pairs --classes with a spine uplink degraded and a NIC uplink failed, whole (pins the flow engine before model/flow.c is split)
 args: sim pairs examples/dgx-h100-superpod-4su.yaml --classes --degrade L018288=0.5 --degrade L019304=0.5 --fail L018289
-covers: spec topo model report
+covers: spec topo net workload study render
 exit: 0
 stdout: tests/cli/expected/golden-flow-pairs-classes-4su-degrade.out
 stderr-empty:

@@ -1,7 +1,7 @@
 # sim train --search on the a100 fixture
 # every line of the text but the search's own run time, which varies
 args: sim train tests/fixtures/train/a100-64.yaml --model gpt3-175b --gbs 64 --search --top 5 --explain 2
-covers: spec model report
+covers: spec net workload study render
 exit: 0
 stdout-has: GPT-3 175B on 64 x a100-sxm4-80gb (a100-64, 8 per scale-up domain)
 stdout-has: global batch 64 x 2048 tokens, bf16; MFU against the dense bf16 peak, 312.0 TFLOP/s

@@ -1,7 +1,7 @@
 # sim train --search on a rail-optimised fat tree
 # every line of the text but the search's own run time, which varies
 args: sim train examples/dgx-h100-superpod-su.yaml --model gpt3-175b --gbs 256 --search --top 8 --explain 2
-covers: spec model report
+covers: spec net workload study render
 exit: 0
 stdout-has: GPT-3 175B on 248 x h100-sxm5-80gb (dgx-h100-superpod-1su, 8 per scale-up domain)
 stdout-has: global batch 256 x 2048 tokens, bf16; MFU against the dense bf16 peak, 989.4 TFLOP/s

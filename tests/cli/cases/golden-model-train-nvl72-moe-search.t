@@ -1,6 +1,6 @@
 # golden (issue 14, model/ refactor): the search for a large MoE model; every line of stdout but the search's wall time
 args: sim train examples/gb200-nvl72.yaml --model deepseek-v3 --search --top 4 --explain 2
-covers: spec model report
+covers: spec net workload study render
 exit: 0
 stderr-empty:
 stdout-has: DeepSeek-V3 (MoE, MLA) on 72 x gb200-nvl72 (gb200-nvl72, 72 per scale-up domain)

@@ -1,6 +1,6 @@
 # golden (issue 14, model/ refactor): the search on 4,096 GPUs; every line of stdout but the search's wall time
 args: sim train examples/dgx-h100-superpod-16su.yaml --model llama3-70b --gpus 4096 --search --top 3 --explain 3
-covers: spec model report
+covers: spec net workload study render
 exit: 0
 stdout-has: Llama 3 70B on 4096 x h100-sxm5-80gb (dgx-h100-superpod-16su, 8 per scale-up domain)
 stdout-has: global batch 512 x 8192 tokens, bf16; MFU against the dense bf16 peak, 989.4 TFLOP/s

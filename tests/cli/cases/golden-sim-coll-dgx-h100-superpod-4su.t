@@ -1,5 +1,5 @@
 # the predicted allreduce sweep of examples/dgx-h100-superpod-4su.yaml, whole
 args: sim coll examples/dgx-h100-superpod-4su.yaml
-covers: model topo spec report
+covers: net workload study topo spec render
 exit: 0
 stdout: tests/cli/expected/golden-sim-coll-dgx-h100-superpod-4su.out

@@ -1,5 +1,5 @@
 # the predicted allreduce sweep of examples/gb200-nvl36x2.yaml, whole
 args: sim coll examples/gb200-nvl36x2.yaml
-covers: model topo spec report
+covers: net workload study topo spec render
 exit: 0
 stdout: tests/cli/expected/golden-sim-coll-gb200-nvl36x2.out

@@ -3,7 +3,7 @@
 # (48.5 GB/s), as through the spine of tiers: 2 (it read 97 with one
 # switch a rail and the pair split over two NICs)
 args: sim pairs tests/fixtures/plan/hgx-h200-x4-rail.yaml --classes --set scaleout.tiers=1
-covers: spec topo model report
+covers: spec topo net workload study render
 exit: 0
 stdout-has: sn0.r00.u01.gpu0  sn1.r00.u09.gpu0  network    48.5   97.0
 stdout-lacks: 194.0

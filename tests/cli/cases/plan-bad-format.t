@@ -1,5 +1,5 @@
 # an unknown --format is a usage error
 args: plan --format xml
-covers: spec topo plan report
+covers: spec topo plan render
 exit: 2
 stderr-has: unknown format 'xml'

@@ -2,7 +2,7 @@
 # links (hardware-catalog.md 2.6); 6,912 optical modules (SemiAnalysis); the
 # unpublished powers are estimates [E], never 0 W
 args: plan examples/cloudmatrix-384.yaml
-covers: spec topo plan report
+covers: spec topo plan render
 exit: 0
 stdout-has: 1 supernode x 384 Ascend 910C = 384 accelerators in 48 servers and 16 racks
 stdout-has:   scale-up switch       336      0       336  in the servers'

@@ -2,7 +2,7 @@
 # 8 scale-up links and 2 uplinks each: 512 + 128 = 640 links per supernode,
 # 2,048 + 512 = 2,560 for the four (design notes; exact)
 args: plan --format json
-covers: spec topo plan report
+covers: spec topo plan render
 exit: 0
 stdout-has: "schema": "supernode.plan/1",
 stdout-has:     "accelerators": 256,

@@ -1,6 +1,6 @@
 # --dot draws the topology with repeated units collapsed
 args: plan --dot $TMP/seed.dot
-covers: spec topo plan report
+covers: spec topo plan render
 exit: 0
 file: $TMP/seed.dot
 file-has: graph supernode {

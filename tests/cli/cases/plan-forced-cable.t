@@ -3,7 +3,7 @@
 # optics (two transceivers each), together every link of the plan; every
 # run within the copper's 1 m
 args: plan tests/fixtures/specs/good/nvl72-immersion.yaml
-covers: spec topo plan report
+covers: spec topo plan render
 exit: 0
 stdout-has:   copper          10,368
 stdout-has:   mmf              1,152

@@ -1,7 +1,7 @@
 # --ledger writes one CSV row per link: id, label, both ends, class,
 # medium, length, bandwidth; fabric links first
 args: plan examples/gb200-nvl72.yaml --ledger $TMP/ledger.csv
-covers: spec topo plan report
+covers: spec topo plan render
 exit: 0
 file: $TMP/ledger.csv
 file-has: id,label,a_supernode,a_rack,a_unit,a_device,a_port,b_supernode,b_rack,b_unit,b_device,b_port,class,medium,length_m,bandwidth_GBps

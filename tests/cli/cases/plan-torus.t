@@ -2,7 +2,7 @@
 # 16 rings twice: 32 x 100 GB/s = 3.2 TB/s; no published TPU power: an
 # estimate [E]
 args: plan examples/tpu-v5p-cube.yaml
-covers: spec topo plan report
+covers: spec topo plan render
 exit: 0
 stdout-has: scale-up: torus 4 x 4 x 4, 6 x 100 GB/s links per accelerator
 stdout-has:   scale-up                                192      192

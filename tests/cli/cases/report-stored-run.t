@@ -4,7 +4,7 @@ setup: $SUPERNODE runs import tests/fixtures/check/run-healthy-1.json --db $TMP/
 setup: $SUPERNODE runs import tests/fixtures/check/run-healthy-2.json --db $TMP/r.db
 setup: $SUPERNODE runs import tests/fixtures/check/run-host0-half.json --db $TMP/r.db
 args: report examples/cpu-cluster.yaml --db $TMP/r.db --run 3 -o $TMP/r.html
-covers: spec topo model bench store report
+covers: spec topo net workload study bench store html render
 exit: 0
 file: $TMP/r.html
 file-has: <figure id="run3-pairs">

@@ -1,5 +1,5 @@
 # a run id is a positive whole number
 args: runs show seven --db $TMP/r.db
-covers: store report
+covers: store render
 exit: 2
 stderr-has: runs show:

@@ -1,5 +1,5 @@
 # --concurrency and --batch both set the batch
 args: sim infer --model llama3-70b --concurrency 5 --batch 3
-covers: spec model report
+covers: spec net workload study render
 exit: 2
 stderr-has: give one

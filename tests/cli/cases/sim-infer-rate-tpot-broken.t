@@ -2,7 +2,7 @@
 # 17 requests/s has an idle TTFT of 29.7 ms and a full-batch TPOT of 66.53 ms, both within, yet chunked
 # prefill beside the decodes takes the served P90 TPOT to 76.21 ms: broken, exit 1
 args: sim infer examples/gb200-nvl72.yaml --model llama3-70b --gpus 8 --tp 8 --rate 17 --tpot 70ms --ttft 1s
-covers: spec model report
+covers: spec net workload study render
 exit: 1
 stdout-has: TTFT (idle replica)    29.7 ms, one prompt alone
 stdout-has: TPOT                   66.53 ms

@@ -1,7 +1,7 @@
 # the search under a load simulates the front's first distinct layouts and judges the limits at the
 # served P90: DeepSeek-R1 at 50 requests/s on a GB200 NVL72 rack
 args: sim infer examples/gb200-nvl72.yaml --model deepseek-r1 --precision fp8 --kv-precision fp8 --tpot 50ms --search --top 3 --rate 50
-covers: spec model report
+covers: spec net workload study render
 exit: 0
 stdout-has: limits: TTFT none, TPOT 50.0 ms, judged at the served P90 of the front's first 6 layouts
 stdout-has: best*  24  24   1      yes    4096

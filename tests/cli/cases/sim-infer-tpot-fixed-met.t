@@ -1,5 +1,5 @@
 # a fixed layout within its limits exits 0 and says so
 args: sim infer examples/gb200-nvl72.yaml --model llama3-70b --gpus 8 --tp 8 --tpot 70ms
-covers: spec model report
+covers: spec net workload study render
 exit: 0
 stdout-has: TPOT                   66.53 ms, within 70.00 ms

@@ -1,7 +1,7 @@
 # JSON: schema supernode.pairs/1; every pair of a small design with its
 # bottleneck link's ledger id and label
 args: sim pairs tests/fixtures/specs/coll-dgx-h100.yaml --ranks 8 --format json
-covers: spec topo model report
+covers: spec topo net workload study render
 exit: 0
 stdout-has: "schema": "supernode.pairs/1",
 stdout-has: "pairs": 56,

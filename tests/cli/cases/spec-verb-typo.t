@@ -1,5 +1,5 @@
 # a misspelt verb gets a suggestion
 args: spec chek
-covers: spec report
+covers: spec render
 exit: 2
 stderr-has: unknown spec verb 'chek' (did you mean 'check'?)

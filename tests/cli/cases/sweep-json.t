@@ -1,7 +1,7 @@
 # JSON: one point per value with throughput, goodput, links, switches, power;
 # a sweep of supernodes grows the job: scaling against the first, no best
 args: sweep tests/fixtures/train/a100-64.yaml --set supernodes=4,8 --model gpt3-175b --gbs 64 --format json
-covers: spec model report
+covers: spec net workload study render
 exit: 0
 stdout-has: "schema": "supernode.sweep/2",
 stdout-has: "value": "4",

@@ -3,7 +3,7 @@
 # finding), and the smallest count that fits: 175B x 18 B = 3.15 TB of
 # state over 80 GB is at least 40 GPUs, 48 in whole nodes of 8
 args: sim train tests/fixtures/train/a100-64.yaml --model gpt3-175b --gpus 8 --tp 8 --gbs 8
-covers: spec model report
+covers: spec net workload study render
 exit: 1
 stdout-has: DOES NOT FIT:
 stdout-has: GiB over

@@ -1,6 +1,6 @@
 # JSON: supernode.train/2 with the step, throughput, memory and breakdown
 args: sim train tests/fixtures/train/a100-64.yaml --tp 8 --pp 8 --gbs 64 --format json
-covers: spec model report
+covers: spec net workload study render
 exit: 0
 stdout-has: "schema": "supernode.train/2",
 stdout-has: "model": "gpt3-175b",

@@ -2,7 +2,7 @@
 # interleaved 3, 2022 Megatron-LM): memory, step breakdown, MFU and HFU;
 # goodput from the spec's storage section
 args: sim train tests/fixtures/train/a100-64.yaml --model gpt3-175b --tp 8 --pp 8 --vpp 3 --gbs 64 --recompute full --zero 0 --no-sp --dtype fp16 --legacy
-covers: spec model report
+covers: spec net workload study render
 exit: 0
 stdout-has: GPT-3 175B on 64 x a100-sxm4-80gb (a100-64, 8 per scale-up domain)
 stdout-has: layout: tp 8  pp 8  dp 1  cp 1  ep 1  vpp 3  mbs 1  gbs 64  seq 2048  recompute full  zero 0  sp off  dtype fp16

@@ -1,6 +1,6 @@
 # a MoE model from YAML with the preset's fields (examples/models/deepseek-v3.yaml): the preset's best layout and figures (golden-model-train-nvl72-moe-search)
 args: sim train examples/gb200-nvl72.yaml --model examples/models/deepseek-v3.yaml --gpus 72 --search --top 2
-covers: spec model report
+covers: spec net workload study render
 exit: 0
 stdout-has: DeepSeek-V3 (MoE, MLA), from a model file on 72 x gb200-nvl72 (gb200-nvl72, 72 per scale-up domain)
 stdout-has: searched 12726 layouts that pass the rules, 16 fit in memory, in

@@ -4,7 +4,7 @@
 # at P99, and served: the most Poisson requests/s whose served TTFT and TPOT meet them; a row with a
 # TTFT limit likewise, at P90; an MLPerf Offline llama2-70b row without an osl takes its dataset's mean output
 args: validate tests/fixtures/validation-serving/prefix-server.csv
-covers: model report
+covers: net workload study render
 exit: 0
 stdout-has: 5000       2405  -51.9%  assumed kv fp8
 stdout-has: 5000       3958  -20.8%  assumed kv fp8 with the quantized weights, runtime TensorRT-LLM, prefix hit 50%: that share of prefill skipped

@@ -3,7 +3,7 @@
 # flagged, InferenceMAX's per-GPU headline read as input + output, a mean
 # isl rounded, and a bad slo cell refused for its row (synthetic rows)
 args: validate tests/fixtures/validation-serving/slo.csv
-covers: model report
+covers: net workload study render
 exit: 0
 stdout-has: batch 442 per replica meets the slo
 stdout-has: FLAG 4000 seqs/GPU at 50 tok/s/user

@@ -1,6 +1,6 @@
 # JSON: rows with predicted, measured and error_pct, and the summary
 args: validate tests/fixtures/validation/mixed.csv --format json
-covers: model report
+covers: net workload study render
 exit: 2
 stdout-has: "schema": "supernode.validate/2",
 stdout-has: "median_abs_error_pct":

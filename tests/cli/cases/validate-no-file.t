@@ -1,5 +1,5 @@
 # validate needs a file
 args: validate
-covers: model report
+covers: net workload study render
 exit: 2
 stderr-has: validate needs a FILE.csv
