@@ -901,6 +901,83 @@ static void verdicts(struct sn_diag_report *rep, const struct sn_topo *t,
         rep->links[cul->items[i].link].severity = cul->items[i].severity;
 }
 
+/* ---- the measured figures
+ * ---------------------------------------------------------- */
+
+/* Is result r of the kind figure f sums up? */
+static bool figure_of(const struct sn_diag_figure *f, const struct sn_result *r)
+{
+    return f->subject == r->subject && !strcmp(f->test, r->test) &&
+           !strcmp(f->params, r->params) && !strcmp(f->unit, r->unit);
+}
+
+/* One figure per kind of measurement, in the order the results first
+ * name them: the median of the subjects' medians, their range, and the
+ * references that judged them; and whether peers judged anything. */
+static void figures(struct sn_diag_report *rep,
+                    const struct sn_diag_config *cfg,
+                    const struct sn_results *rs,
+                    struct sn_diag_cmp (*cmp)[SN_BASIS_COUNT])
+{
+    double *v = sn_xmalloc((rs->n + 1) * sizeof(*v));
+    size_t cap = 0;
+
+    rep->peer_min = cfg->peer_min;
+    for (size_t i = 0; i < rs->n; i++) {
+        const struct sn_result *r = &rs->items[i];
+        struct sn_diag_figure *f = NULL;
+        size_t n = 0;
+
+        if (r->a != SN_STORE_NO_RANK && r->a + 1 > rep->ranks)
+            rep->ranks = r->a + 1;
+        if (r->subject == SN_SUBJECT_PAIR && r->b != SN_STORE_NO_RANK &&
+            r->b + 1 > rep->ranks)
+            rep->ranks = r->b + 1;
+        if (cmp[i][SN_BASIS_PEERS].valid)
+            rep->peers_judged = true;
+        for (size_t k = 0; k < rep->nfigures && !f; k++)
+            if (figure_of(&rep->figures[k], r))
+                f = &rep->figures[k];
+        if (f)
+            continue;
+        SN_GROW(rep->figures, cap, rep->nfigures + 1);
+        f = &rep->figures[rep->nfigures++];
+        memset(f, 0, sizeof(*f));
+        f->subject = r->subject;
+        sn_strlcpy(f->test, r->test, sizeof(f->test));
+        sn_strlcpy(f->params, r->params, sizeof(f->params));
+        sn_strlcpy(f->unit, r->unit, sizeof(f->unit));
+        f->lower_better = r->lower_better;
+        f->min = INFINITY;
+        f->max = -INFINITY;
+        for (size_t k = i; k < rs->n; k++) {
+            const struct sn_result *o = &rs->items[k];
+            double m = o->stats.median;
+            if (!figure_of(f, o))
+                continue;
+            for (int b = 0; b < SN_BASIS_COUNT; b++)
+                if (cmp[k][b].valid) {
+                    f->judged |= 1u << b;
+                    if (cmp[k][b].severity > f->worst)
+                        f->worst = cmp[k][b].severity;
+                }
+            if (!isfinite(m))
+                continue;
+            v[n++] = m;
+            f->min = m < f->min ? m : f->min;
+            f->max = m > f->max ? m : f->max;
+        }
+        f->n = n;
+        if (n) {
+            qsort(v, n, sizeof(*v), cmp_desc);
+            f->median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+        } else {
+            f->median = f->min = f->max = NAN;
+        }
+    }
+    free(v);
+}
+
 /* ---- the whole diagnosis
  * --------------------------------------------------------- */
 
@@ -1088,6 +1165,7 @@ int sn_diag_run(const struct sn_diag_input *in, struct sn_diag_report **out,
         goto out;
     finish_report(rep, &fs, in);
     verdicts(rep, t, rs, cmp, obs, nobs, &cul);
+    figures(rep, cfg, rs, cmp);
 out:
     for (size_t i = 0; fs.items && i < fs.n; i++)
         finding_release(&fs.items[i]);
@@ -1115,6 +1193,7 @@ void sn_diag_report_free(struct sn_diag_report *r)
     free(r->devices);
     free(r->pairs);
     free(r->links);
+    free(r->figures);
     sn_store_health_release(r->health, r->nhealth);
     free(r);
 }
