@@ -348,6 +348,71 @@ static void unexplained_findings(struct findings *fs, const struct sn_topo *t,
     }
 }
 
+/* Whether result i's traffic never crossed the designed links: the
+ * caller gave it no design value because its ranks share a host the spec
+ * gives them apart, or because the cpu backend moved host memory where
+ * the design has a scale-up fabric. */
+static bool off_design(const struct sn_diag_input *in, size_t i)
+{
+    const char *s = in->expected_source ? in->expected_source[i] : NULL;
+
+    return s &&
+           (s == sn_expect_colocated_note || s == sn_expect_cpu_fabric_note);
+}
+
+/* A link is measured only when traffic that crossed the designed links
+ * crossed it: cul->crossed again from the pairs none of whose results
+ * is off the design (a link the cpu backend's host-memory copies stood
+ * in for is not measured, never a PASS). */
+static int designed_crossings(const struct sn_diag_input *in,
+                              const struct pair_obs *obs, size_t nobs,
+                              const struct sn_diag_pair *dp,
+                              struct sn_diag_culprits *cul,
+                              struct sn_error *err)
+{
+    const struct sn_results *rs = in->results;
+    uint8_t *off = sn_xcalloc(nobs + 1, 1);
+    struct sn_diag_pair *kept = NULL;
+    struct sn_diag_culprits c2;
+    size_t nkept = 0, noff = 0;
+    int rc = SN_OK;
+
+    for (size_t i = 0; i < rs->n; i++) {
+        const struct sn_result *r = &rs->items[i];
+        uint32_t a, b;
+        if (r->subject != SN_SUBJECT_PAIR || !off_design(in, i))
+            continue;
+        a = r->a < r->b ? r->a : r->b;
+        b = r->a < r->b ? r->b : r->a;
+        for (size_t k = 0; k < nobs; k++)
+            if (obs[k].a == a && obs[k].b == b && !off[k]) {
+                off[k] = 1;
+                noff++;
+            }
+    }
+    if (!noff)
+        goto out;
+    kept = sn_xmalloc((nobs + 1) * sizeof(*kept));
+    for (size_t k = 0; k < nobs; k++)
+        if (!off[k])
+            kept[nkept++] = dp[k];
+    memset(&c2, 0, sizeof(c2));
+    if (!nkept) {
+        memset(cul->crossed, 0, cul->nlinks);
+        goto out;
+    }
+    rc = sn_diag_localise(in->topo, kept, nkept, &c2, err);
+    if (rc)
+        goto out;
+    memcpy(cul->crossed, c2.crossed,
+           cul->nlinks < c2.nlinks ? cul->nlinks : c2.nlinks);
+    sn_diag_culprits_release(&c2);
+out:
+    free(kept);
+    free(off);
+    return rc;
+}
+
 /* Localise the slow pairs of a run to links when there is a topology,
  * and add the findings for pairs: a link each culprit, an unexplained
  * pair each pair no link explains, and a pair finding each flagged
@@ -379,6 +444,8 @@ int sn__diag_pair_findings(struct findings *fs, const struct sn_diag_input *in,
             dp[i].ratio = obs[i].ratio;
         }
         rc = sn_diag_localise(t, dp, nobs, cul, err);
+        if (!rc)
+            rc = designed_crossings(in, obs, nobs, dp, cul, err);
         if (rc)
             goto out;
         link_findings(fs, t, rs, obs, cul);
