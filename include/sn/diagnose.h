@@ -261,6 +261,9 @@ struct sn_diag_report {
  * nothing; baseline may be NULL; cfg NULL means the defaults. */
 struct sn_diag_input {
     const struct sn_topo *topo;
+    /* the run's backend ("cpu", "cuda"; NULL: accelerators): on the cpu
+     * one the ranks are named as CPU ranks and get CPU advice */
+    const char *backend;
     const struct sn_results *results;
     const double *expected;             /* per result */
     const char *const *expected_source; /* per result, may be NULL */

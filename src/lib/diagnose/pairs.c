@@ -251,18 +251,18 @@ static size_t collect_pairs(const struct sn_diag_config *cfg,
     return m;
 }
 
-void sn__diag_pair_name(const struct sn_topo *t, const struct pair_obs *o,
-                        char *buf, size_t size)
+void sn__diag_pair_name(const struct sn_topo *t, bool cpu,
+                        const struct pair_obs *o, char *buf, size_t size)
 {
     char a[96], b[96];
 
-    sn__diag_device_label(t, o->a, a, sizeof(a));
-    sn__diag_device_label(t, o->b, b, sizeof(b));
+    sn__diag_device_label(t, cpu, o->a, a, sizeof(a));
+    sn__diag_device_label(t, cpu, o->b, b, sizeof(b));
     snprintf(buf, size, "%s~%s", a, b);
 }
 
 static void link_findings(struct findings *fs, const struct sn_topo *t,
-                          const struct sn_results *rs,
+                          bool cpu, const struct sn_results *rs,
                           const struct pair_obs *obs,
                           const struct sn_diag_culprits *cul)
 {
@@ -286,7 +286,7 @@ static void link_findings(struct findings *fs, const struct sn_topo *t,
         f->score = (1.0 - c->health) * c->confidence;
         f->support = sn_xmalloc(c->nsupport * sizeof(char *));
         for (size_t k = 0; k < c->nsupport; k++) {
-            sn__diag_pair_name(t, &obs[c->support[k]], name, sizeof(name));
+            sn__diag_pair_name(t, cpu, &obs[c->support[k]], name, sizeof(name));
             f->support[f->nsupport++] = sn_xstrdup(name);
         }
         if (c->nalternatives)
@@ -325,7 +325,7 @@ static void link_findings(struct findings *fs, const struct sn_topo *t,
 }
 
 static void unexplained_findings(struct findings *fs, const struct sn_topo *t,
-                                 const struct sn_results *rs,
+                                 bool cpu, const struct sn_results *rs,
                                  const struct pair_obs *obs,
                                  struct sn_diag_cmp (*cmp)[SN_BASIS_COUNT],
                                  const struct sn_diag_culprits *cul,
@@ -335,7 +335,7 @@ static void unexplained_findings(struct findings *fs, const struct sn_topo *t,
         const struct pair_obs *o = &obs[cul->unexplained[i]];
         const struct sn_result *r = &rs->items[o->worst];
         struct sn_finding *f;
-        sn__diag_result_finding(fs, t, r, cmp[o->worst],
+        sn__diag_result_finding(fs, t, cpu, r, cmp[o->worst],
                                 sources ? sources[o->worst] : NULL);
         f = &fs->items[fs->n - 1];
         f->kind = SN_FIND_UNEXPLAINED;
@@ -448,15 +448,17 @@ int sn__diag_pair_findings(struct findings *fs, const struct sn_diag_input *in,
             rc = designed_crossings(in, obs, nobs, dp, cul, err);
         if (rc)
             goto out;
-        link_findings(fs, t, rs, obs, cul);
-        unexplained_findings(fs, t, rs, obs, cmp, cul, in->expected_source);
+        link_findings(fs, t, sn__diag_cpu(in), rs, obs, cul);
+        unexplained_findings(fs, t, sn__diag_cpu(in), rs, obs, cmp, cul,
+                             in->expected_source);
     }
     for (size_t i = 0; i < nobs; i++) {
         /* with a topology, the slow ones are the links' findings above */
         if ((t && obs[i].slow) || obs[i].verdict == SN_SEV_PASS)
             continue;
         sn__diag_result_finding(
-            fs, t, &rs->items[obs[i].worst], cmp[obs[i].worst],
+            fs, t, sn__diag_cpu(in), &rs->items[obs[i].worst],
+            cmp[obs[i].worst],
             in->expected_source ? in->expected_source[obs[i].worst] : NULL);
     }
 out:
