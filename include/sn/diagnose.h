@@ -211,6 +211,22 @@ struct sn_verdict {
     bool measured; /* links: some measured route crosses it */
 };
 
+/* What one kind of measurement gave across its subjects (devices of
+ * one test and parameters, pairs, collectives): the median of their
+ * medians, the least and the most of them, and which references judged
+ * them (a bit per enum sn_diag_basis: 1u << SN_BASIS_PEERS, ...). */
+struct sn_diag_figure {
+    enum sn_subject subject;
+    char test[SN_RESULT_TEST_MAX];
+    char params[SN_RESULT_PARAMS_MAX];
+    char unit[SN_RESULT_UNIT_MAX];
+    bool lower_better;
+    size_t n; /* subjects measured */
+    double median, min, max;
+    unsigned judged;
+    enum sn_severity worst;
+};
+
 struct sn_diag_report {
     struct sn_finding *findings; /* strongest first */
     size_t n;
@@ -221,6 +237,13 @@ struct sn_diag_report {
     bool baseline_used;
     struct sn_store_health *health; /* the run's doctor checks, copied */
     size_t nhealth;
+    struct sn_diag_figure *figures; /* devices, pairs, collectives */
+    size_t nfigures;
+    /* peers: whether any result had enough peers to be judged against
+     * them; if not, how many ranks the run measured and how many a
+     * peer comparison needs (cfg->peer_min) */
+    bool peers_judged;
+    size_t ranks, peer_min;
 };
 
 /* How the design comparison works: the design value of each result is
@@ -238,6 +261,9 @@ struct sn_diag_report {
  * nothing; baseline may be NULL; cfg NULL means the defaults. */
 struct sn_diag_input {
     const struct sn_topo *topo;
+    /* the run's backend ("cpu", "cuda"; NULL: accelerators): on the cpu
+     * one the ranks are named as CPU ranks and get CPU advice */
+    const char *backend;
     const struct sn_results *results;
     const double *expected;             /* per result */
     const char *const *expected_source; /* per result, may be NULL */

@@ -238,6 +238,11 @@ struct sn_render_train {
      * smallest count at which one does, searched in multiples of the
      * spec's node up to max_gpus (0: none up to there) */
     int min_gpus, max_gpus;
+    /* one layout that does not fit: whether the same layout fits with
+     * full recompute, and the least ZeRO stage with which it fits (0:
+     * none) */
+    bool fits_recompute_full;
+    int fits_zero;
     /* the software profile the figures are for; software_assumed: the
      * user gave none, so the figure is the best recipe's and `plain`
      * (one layout) the same layout on the plain eager stack */

@@ -219,6 +219,13 @@ void sn_spec_release(struct sn_spec *spec);
  * or the result does not validate. */
 int sn_spec_set(struct sn_spec *spec, const char *key, const char *value,
                 struct sn_error *err);
+/* Several overrides (keys[i] = values[i]) applied in order, then the
+ * spec validated once: values that must change together (a faster NIC
+ * with the switch and cable it needs) do not depend on their order.
+ * SN_EINPUT names every override when the result does not validate; on
+ * any error *spec is left as it was. */
+int sn_spec_set_all(struct sn_spec *spec, const char *const *keys,
+                    const char *const *values, size_t n, struct sn_error *err);
 
 /* Totals derived from the spec alone (no topology needed). */
 int sn_spec_total_accels(const struct sn_spec *spec);

@@ -336,16 +336,23 @@ int cli_spec_load(const char *file, const struct cli_sets *s,
     sn_error_clear(&err);
     if (sn_spec_load(file, spec, &err))
         return cli_fail(&err);
-    for (int i = 0; s && i < s->n; i++) {
-        char key[CLI_SET_KEY_MAX];
-        const char *value;
-        int rc = cli_set_split(s->v[i], key, &value);
+    if (!s || !s->n)
+        return SN_EXIT_OK;
+    {
+        /* all of them applied, then the spec checked once: coupled
+         * changes (a NIC with its switch and cable) in any order */
+        char keys[CLI_MAX_SETS][CLI_SET_KEY_MAX];
+        const char *kp[CLI_MAX_SETS], *values[CLI_MAX_SETS];
 
-        if (rc) {
-            sn_spec_release(spec);
-            return rc;
+        for (int i = 0; i < s->n; i++) {
+            int rc = cli_set_split(s->v[i], keys[i], &values[i]);
+            if (rc) {
+                sn_spec_release(spec);
+                return rc;
+            }
+            kp[i] = keys[i];
         }
-        if (sn_spec_set(spec, key, value, &err)) {
+        if (sn_spec_set_all(spec, kp, values, (size_t)s->n, &err)) {
             sn_spec_release(spec);
             return cli_fail(&err);
         }

@@ -620,6 +620,7 @@ static int judge(struct check_cli *c, const struct sn_spec *spec,
     }
     memset(&in, 0, sizeof(in));
     in.topo = t;
+    in.backend = run->backend;
     in.results = rs;
     in.expected = expected;
     in.expected_source = source;

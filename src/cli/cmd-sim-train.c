@@ -440,6 +440,36 @@ out:
     return rc;
 }
 
+/* Does layout l fit on x's accelerators? (false when it breaks a rule) */
+static bool layout_fits(struct train_run *x, const struct sn_train_layout *l)
+{
+    struct sn_train_result r;
+    struct sn_error err;
+
+    return !sn_train_check(x->m, l, x->gpus, &err) &&
+           !sn_train_predict(x->t, l, &x->so, &r, &err) && r.mem.fits;
+}
+
+/* The same layout with full recompute, or the least ZeRO stage: does
+ * either make it fit? */
+static void fits_otherwise(struct train_run *x, struct sn_render_train *w)
+{
+    struct sn_train_layout l = x->l;
+
+    if (l.recompute != SN_RECOMPUTE_FULL) {
+        l.recompute = SN_RECOMPUTE_FULL;
+        w->fits_recompute_full = layout_fits(x, &l);
+        l = x->l;
+    }
+    for (int z = l.zero + 1; z <= 3 && l.dp > 1; z++) {
+        l.zero = z;
+        if (layout_fits(x, &l)) {
+            w->fits_zero = z;
+            break;
+        }
+    }
+}
+
 /* One layout: predict it, or when it does not fit find the count at
  * which one does; *fits says whether it did. */
 static int run_layout(struct train_run *x, struct sn_buf *out, bool *fits)
@@ -460,6 +490,7 @@ static int run_layout(struct train_run *x, struct sn_buf *out, bool *fits)
         s.dtype = x->l.dtype;
         if ((rc = min_fit(x->t, &s, &x->so, &x->spec, &w.min_gpus)))
             return rc;
+        fits_otherwise(x, &w);
     }
     if (x->assumed && r.mem.fits) {
         struct sn_train_opts po = x->so;

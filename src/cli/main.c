@@ -17,6 +17,18 @@ static void print_overview(FILE *f)
                "3 runtime failure\n");
 }
 
+/* Every command's synopsis from the table, as README.md's Usage block
+ * shows it (tests/cli/cases/readme-usage.t compares the two). */
+static void print_usage(FILE *f)
+{
+    fprintf(f, "supernode [--version] [--help] COMMAND [ARGS]\n"
+               "supernode help COMMAND\n");
+    for (size_t i = 0; sn_cmds[i]; i++)
+        fprintf(f, "supernode %s%s%s\n    %s\n", sn_cmds[i]->name,
+                *sn_cmds[i]->usage ? " " : "", sn_cmds[i]->usage,
+                sn_cmds[i]->summary);
+}
+
 /* The library aborts on a failed allocation; the command says why. */
 static void say_oom(size_t size)
 {
@@ -70,6 +82,10 @@ int main(int argc, char **argv)
     if (!strcmp(argv[1], "help")) {
         if (argc < 3) {
             print_overview(stdout);
+            return SN_EXIT_OK;
+        }
+        if (!strcmp(argv[2], "--usage")) {
+            print_usage(stdout);
             return SN_EXIT_OK;
         }
         return help(argv[2]);

@@ -39,20 +39,24 @@ struct sn_finding *sn__diag_finding_new(struct findings *fs);
 enum sn_severity sn__diag_worst(const struct sn_diag_cmp *c);
 /* The oriented ratio of its most damning flagged comparison (1: none). */
 double sn__diag_worst_ratio(const struct sn_diag_cmp *c);
-/* A rank's device name in t, or "rankN" without one. */
-void sn__diag_device_label(const struct sn_topo *t, uint32_t rank, char *buf,
-                           size_t size);
+/* A rank's device name in t, or "rankN" without one; a CPU rank (cpu:
+ * the run's backend is the cpu one) is named as one at its place,
+ * "sn0.r00.u01.cpu-rank1". */
+void sn__diag_device_label(const struct sn_topo *t, bool cpu, uint32_t rank,
+                           char *buf, size_t size);
+/* Whether in's run measured CPU ranks (the cpu backend). */
+bool sn__diag_cpu(const struct sn_diag_input *in);
 /* What to do about a slow link of t, by its medium (a static string). */
 const char *sn__diag_link_next_step(const struct sn_topo *t, uint32_t l);
 /* Add the finding of one flagged result (device, collective, or pair);
  * design_source says where its design value came from, or NULL. */
 void sn__diag_result_finding(struct findings *fs, const struct sn_topo *t,
-                             const struct sn_result *r,
+                             bool cpu, const struct sn_result *r,
                              const struct sn_diag_cmp *c,
                              const char *design_source);
 /* pairs.c: "deviceA~deviceB", the pair o's name in t. */
-void sn__diag_pair_name(const struct sn_topo *t, const struct pair_obs *o,
-                        char *buf, size_t size);
+void sn__diag_pair_name(const struct sn_topo *t, bool cpu,
+                        const struct pair_obs *o, char *buf, size_t size);
 /* pairs.c: the observations of the pair results (*obs, *nobs: the
  * caller's to free, set even on failure), localised to links in *cul
  * when in->topo is given, and their findings added to fs. Returns

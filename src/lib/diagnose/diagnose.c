@@ -36,28 +36,49 @@ const char *sn_finding_kind_name(enum sn_finding_kind k)
     }
 }
 
-void sn__diag_device_label(const struct sn_topo *t, uint32_t rank, char *buf,
-                           size_t size)
+bool sn__diag_cpu(const struct sn_diag_input *in)
 {
-    if (t && rank < t->naccel)
-        sn_topo_node_name(t, t->accel[rank], buf, size);
-    else
-        snprintf(buf, size, "rank%u", (unsigned)rank);
+    return in->backend && !strcmp(in->backend, "cpu");
 }
 
-static void result_names(const struct sn_topo *t, const struct sn_result *r,
-                         char *subject, size_t ssize, char *label, size_t lsize)
+void sn__diag_device_label(const struct sn_topo *t, bool cpu, uint32_t rank,
+                           char *buf, size_t size)
+{
+    char name[160];
+    char *dot;
+
+    if (!t || rank >= t->naccel) {
+        snprintf(buf, size, cpu ? "cpu-rank%u" : "rank%u", (unsigned)rank);
+        return;
+    }
+    sn_topo_node_name(t, t->accel[rank], name, sizeof(name));
+    if (!cpu) {
+        sn_strlcpy(buf, name, size);
+        return;
+    }
+    /* the rank stands where the design puts its accelerator, but it is
+     * a CPU process: its place, not the device's name */
+    dot = strrchr(name, '.');
+    if (dot)
+        *dot = '\0';
+    snprintf(buf, size, "%s%scpu-rank%u", dot ? name : "", dot ? "." : "",
+             (unsigned)rank);
+}
+
+static void result_names(const struct sn_topo *t, bool cpu,
+                         const struct sn_result *r, char *subject, size_t ssize,
+                         char *label, size_t lsize)
 {
     char a[96], b[96];
 
     sn_result_subject(r, subject, ssize);
     switch (r->subject) {
     case SN_SUBJECT_DEVICE:
-        sn__diag_device_label(t, r->a, label, lsize);
+        sn__diag_device_label(t, cpu, r->a, label, lsize);
         break;
     case SN_SUBJECT_PAIR:
-        sn__diag_device_label(t, r->a, a, sizeof(a));
-        sn__diag_device_label(t, r->b, b, sizeof(b));
+        sn__diag_device_label(t, cpu, r->a, a, sizeof(a));
+        sn__diag_device_label(t, cpu, r->b, b, sizeof(b));
         snprintf(label, lsize, "%s~%s", a, b);
         break;
     default:
@@ -455,17 +476,45 @@ static char *result_evidence(const struct sn_result *r,
     return sn_buf_detach(&b, NULL);
 }
 
-static const char *device_next_step(const struct sn_result *r)
+/* What to do about a slow device, by the kind of device the rank ran
+ * on and what was slow (unit; NULL: anything else). */
+static const struct {
+    bool cpu;
+    const char *unit;
+    const char *advice;
+} device_advice[] = {
+    {false, "FLOP/s",
+     "check that clocks are locked and the power limit is not left at a "
+     "balanced default, then throttle reasons and temperature ('supernode "
+     "doctor'); re-run 'supernode check'"},
+    {false, "B/s",
+     "check memory clocks and ECC mode, then throttle reasons ('supernode "
+     "doctor'); re-run 'supernode check'"},
+    {false, NULL,
+     "re-run 'supernode check'; if it persists, check the device with "
+     "'supernode doctor'"},
+    {true, "FLOP/s",
+     "check that each rank has cores of its own (mpirun --bind-to core; "
+     "no other job on them), the CPU frequency governor and boost "
+     "setting (cpupower frequency-info), then thermal throttling; re-run "
+     "'supernode check'"},
+    {true, "B/s",
+     "check that each rank is bound to the cores and memory of one NUMA "
+     "node (mpirun --bind-to core --map-by numa), that no other job shares "
+     "the memory bandwidth, and that every memory channel is populated "
+     "(dmidecode -t memory); re-run 'supernode check'"},
+    {true, NULL,
+     "re-run 'supernode check' with no other job on the host; if it "
+     "persists, check the host with 'supernode doctor'"},
+};
+
+static const char *device_next_step(bool cpu, const struct sn_result *r)
 {
-    if (!strcmp(r->unit, "FLOP/s"))
-        return "check that clocks are locked and the power limit is not "
-               "left at a balanced default, then throttle reasons and "
-               "temperature ('supernode doctor'); re-run 'supernode check'";
-    if (!strcmp(r->unit, "B/s"))
-        return "check memory clocks and ECC mode, then throttle reasons "
-               "('supernode doctor'); re-run 'supernode check'";
-    return "re-run 'supernode check'; if it persists, check the device "
-           "with 'supernode doctor'";
+    for (size_t i = 0; i < SN_ARRAY_LEN(device_advice); i++)
+        if (device_advice[i].cpu == cpu &&
+            (!device_advice[i].unit || !strcmp(r->unit, device_advice[i].unit)))
+            return device_advice[i].advice;
+    return device_advice[2].advice;
 }
 
 const char *sn__diag_link_next_step(const struct sn_topo *t, uint32_t l)
@@ -491,7 +540,7 @@ const char *sn__diag_link_next_step(const struct sn_topo *t, uint32_t l)
 /* A finding for one flagged result (device, collective, or a pair when
  * there is no topology to localise with). */
 void sn__diag_result_finding(struct findings *fs, const struct sn_topo *t,
-                             const struct sn_result *r,
+                             bool cpu, const struct sn_result *r,
                              const struct sn_diag_cmp *c,
                              const char *design_source)
 {
@@ -501,7 +550,7 @@ void sn__diag_result_finding(struct findings *fs, const struct sn_topo *t,
     f->kind = r->subject == SN_SUBJECT_DEVICE ? SN_FIND_DEVICE
               : r->subject == SN_SUBJECT_PAIR ? SN_FIND_PAIR
                                               : SN_FIND_GROUP;
-    result_names(t, r, f->subject, sizeof(f->subject), f->label,
+    result_names(t, cpu, r, f->subject, sizeof(f->subject), f->label,
                  sizeof(f->label));
     sn_strlcpy(f->test, r->test, sizeof(f->test));
     sn_strlcpy(f->params, r->params, sizeof(f->params));
@@ -511,7 +560,7 @@ void sn__diag_result_finding(struct findings *fs, const struct sn_topo *t,
     f->score = 1.0 - sn__diag_worst_ratio(c);
     f->evidence = result_evidence(r, c, design_source);
     if (f->kind == SN_FIND_DEVICE)
-        f->next_step = sn_xstrdup(device_next_step(r));
+        f->next_step = sn_xstrdup(device_next_step(cpu, r));
     else if (f->kind == SN_FIND_GROUP)
         f->next_step = sn_xstrdup(
             "check that the communication library detected the real "
@@ -699,7 +748,7 @@ static int result_key_cmp(const void *x, const void *y)
 }
 
 static void missing_findings(struct findings *fs, const struct sn_topo *t,
-                             const struct sn_results *rs,
+                             bool cpu, const struct sn_results *rs,
                              const struct sn_baseline *bl)
 {
     const struct sn_result **idx = sn_xmalloc((rs->n + 1) * sizeof(*idx));
@@ -725,7 +774,7 @@ static void missing_findings(struct findings *fs, const struct sn_topo *t,
         f = sn__diag_finding_new(fs);
         f->severity = SN_SEV_WARN;
         f->kind = SN_FIND_MISSING;
-        result_names(t, &probe, f->subject, sizeof(f->subject), f->label,
+        result_names(t, cpu, &probe, f->subject, sizeof(f->subject), f->label,
                      sizeof(f->label));
         sn_strlcpy(f->test, e->test, sizeof(f->test));
         sn_strlcpy(f->params, e->params, sizeof(f->params));
@@ -846,7 +895,7 @@ static int finding_cmp(const void *x, const void *y)
  * -------------------------------------------------------------------- */
 
 static void verdicts(struct sn_diag_report *rep, const struct sn_topo *t,
-                     const struct sn_results *rs,
+                     bool cpu, const struct sn_results *rs,
                      struct sn_diag_cmp (*cmp)[SN_BASIS_COUNT],
                      const struct pair_obs *obs, size_t nobs,
                      const struct sn_diag_culprits *cul)
@@ -864,7 +913,7 @@ static void verdicts(struct sn_diag_report *rep, const struct sn_topo *t,
     for (size_t d = 0; d < ndev; d++) {
         snprintf(rep->devices[d].subject, sizeof(rep->devices[d].subject),
                  "rank%zu", d);
-        sn__diag_device_label(t, (uint32_t)d, rep->devices[d].label,
+        sn__diag_device_label(t, cpu, (uint32_t)d, rep->devices[d].label,
                               sizeof(rep->devices[d].label));
     }
     for (size_t i = 0; i < rs->n; i++) {
@@ -880,7 +929,7 @@ static void verdicts(struct sn_diag_report *rep, const struct sn_topo *t,
     for (size_t i = 0; i < nobs; i++) {
         snprintf(rep->pairs[i].subject, sizeof(rep->pairs[i].subject),
                  "rank%u~rank%u", (unsigned)obs[i].a, (unsigned)obs[i].b);
-        sn__diag_pair_name(t, &obs[i], rep->pairs[i].label,
+        sn__diag_pair_name(t, cpu, &obs[i], rep->pairs[i].label,
                            sizeof(rep->pairs[i].label));
         rep->pairs[i].severity = obs[i].verdict;
         rep->pairs[i].measured = true;
@@ -899,6 +948,83 @@ static void verdicts(struct sn_diag_report *rep, const struct sn_topo *t,
     }
     for (size_t i = 0; i < cul->n; i++)
         rep->links[cul->items[i].link].severity = cul->items[i].severity;
+}
+
+/* ---- the measured figures
+ * ---------------------------------------------------------- */
+
+/* Is result r of the kind figure f sums up? */
+static bool figure_of(const struct sn_diag_figure *f, const struct sn_result *r)
+{
+    return f->subject == r->subject && !strcmp(f->test, r->test) &&
+           !strcmp(f->params, r->params) && !strcmp(f->unit, r->unit);
+}
+
+/* One figure per kind of measurement, in the order the results first
+ * name them: the median of the subjects' medians, their range, and the
+ * references that judged them; and whether peers judged anything. */
+static void figures(struct sn_diag_report *rep,
+                    const struct sn_diag_config *cfg,
+                    const struct sn_results *rs,
+                    struct sn_diag_cmp (*cmp)[SN_BASIS_COUNT])
+{
+    double *v = sn_xmalloc((rs->n + 1) * sizeof(*v));
+    size_t cap = 0;
+
+    rep->peer_min = cfg->peer_min;
+    for (size_t i = 0; i < rs->n; i++) {
+        const struct sn_result *r = &rs->items[i];
+        struct sn_diag_figure *f = NULL;
+        size_t n = 0;
+
+        if (r->a != SN_STORE_NO_RANK && r->a + 1 > rep->ranks)
+            rep->ranks = r->a + 1;
+        if (r->subject == SN_SUBJECT_PAIR && r->b != SN_STORE_NO_RANK &&
+            r->b + 1 > rep->ranks)
+            rep->ranks = r->b + 1;
+        if (cmp[i][SN_BASIS_PEERS].valid)
+            rep->peers_judged = true;
+        for (size_t k = 0; k < rep->nfigures && !f; k++)
+            if (figure_of(&rep->figures[k], r))
+                f = &rep->figures[k];
+        if (f)
+            continue;
+        SN_GROW(rep->figures, cap, rep->nfigures + 1);
+        f = &rep->figures[rep->nfigures++];
+        memset(f, 0, sizeof(*f));
+        f->subject = r->subject;
+        sn_strlcpy(f->test, r->test, sizeof(f->test));
+        sn_strlcpy(f->params, r->params, sizeof(f->params));
+        sn_strlcpy(f->unit, r->unit, sizeof(f->unit));
+        f->lower_better = r->lower_better;
+        f->min = INFINITY;
+        f->max = -INFINITY;
+        for (size_t k = i; k < rs->n; k++) {
+            const struct sn_result *o = &rs->items[k];
+            double m = o->stats.median;
+            if (!figure_of(f, o))
+                continue;
+            for (int b = 0; b < SN_BASIS_COUNT; b++)
+                if (cmp[k][b].valid) {
+                    f->judged |= 1u << b;
+                    if (cmp[k][b].severity > f->worst)
+                        f->worst = cmp[k][b].severity;
+                }
+            if (!isfinite(m))
+                continue;
+            v[n++] = m;
+            f->min = m < f->min ? m : f->min;
+            f->max = m > f->max ? m : f->max;
+        }
+        f->n = n;
+        if (n) {
+            qsort(v, n, sizeof(*v), cmp_desc);
+            f->median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+        } else {
+            f->median = f->min = f->max = NAN;
+        }
+    }
+    free(v);
 }
 
 /* ---- the whole diagnosis
@@ -1015,7 +1141,7 @@ static void result_findings(struct findings *fs, const struct sn_diag_input *in,
         if (r->subject == SN_SUBJECT_PAIR ||
             sn__diag_worst(cmp[i]) == SN_SEV_PASS)
             continue;
-        sn__diag_result_finding(fs, in->topo, r, cmp[i],
+        sn__diag_result_finding(fs, in->topo, sn__diag_cpu(in), r, cmp[i],
                                 in->expected_source ? in->expected_source[i]
                                                     : NULL);
     }
@@ -1028,7 +1154,8 @@ static void finish_report(struct sn_diag_report *rep, struct findings *fs,
                           const struct sn_diag_input *in)
 {
     if (in->baseline)
-        missing_findings(fs, in->topo, in->results, in->baseline);
+        missing_findings(fs, in->topo, sn__diag_cpu(in), in->results,
+                         in->baseline);
     health_findings(fs, in->health, in->nhealth);
     if (in->nhealth) {
         rep->health = health_copy(in->health, in->nhealth);
@@ -1087,7 +1214,8 @@ int sn_diag_run(const struct sn_diag_input *in, struct sn_diag_report **out,
     if (rc)
         goto out;
     finish_report(rep, &fs, in);
-    verdicts(rep, t, rs, cmp, obs, nobs, &cul);
+    verdicts(rep, t, sn__diag_cpu(in), rs, cmp, obs, nobs, &cul);
+    figures(rep, cfg, rs, cmp);
 out:
     for (size_t i = 0; fs.items && i < fs.n; i++)
         finding_release(&fs.items[i]);
@@ -1115,6 +1243,7 @@ void sn_diag_report_free(struct sn_diag_report *r)
     free(r->devices);
     free(r->pairs);
     free(r->links);
+    free(r->figures);
     sn_store_health_release(r->health, r->nhealth);
     free(r);
 }

@@ -251,18 +251,18 @@ static size_t collect_pairs(const struct sn_diag_config *cfg,
     return m;
 }
 
-void sn__diag_pair_name(const struct sn_topo *t, const struct pair_obs *o,
-                        char *buf, size_t size)
+void sn__diag_pair_name(const struct sn_topo *t, bool cpu,
+                        const struct pair_obs *o, char *buf, size_t size)
 {
     char a[96], b[96];
 
-    sn__diag_device_label(t, o->a, a, sizeof(a));
-    sn__diag_device_label(t, o->b, b, sizeof(b));
+    sn__diag_device_label(t, cpu, o->a, a, sizeof(a));
+    sn__diag_device_label(t, cpu, o->b, b, sizeof(b));
     snprintf(buf, size, "%s~%s", a, b);
 }
 
 static void link_findings(struct findings *fs, const struct sn_topo *t,
-                          const struct sn_results *rs,
+                          bool cpu, const struct sn_results *rs,
                           const struct pair_obs *obs,
                           const struct sn_diag_culprits *cul)
 {
@@ -286,7 +286,7 @@ static void link_findings(struct findings *fs, const struct sn_topo *t,
         f->score = (1.0 - c->health) * c->confidence;
         f->support = sn_xmalloc(c->nsupport * sizeof(char *));
         for (size_t k = 0; k < c->nsupport; k++) {
-            sn__diag_pair_name(t, &obs[c->support[k]], name, sizeof(name));
+            sn__diag_pair_name(t, cpu, &obs[c->support[k]], name, sizeof(name));
             f->support[f->nsupport++] = sn_xstrdup(name);
         }
         if (c->nalternatives)
@@ -325,7 +325,7 @@ static void link_findings(struct findings *fs, const struct sn_topo *t,
 }
 
 static void unexplained_findings(struct findings *fs, const struct sn_topo *t,
-                                 const struct sn_results *rs,
+                                 bool cpu, const struct sn_results *rs,
                                  const struct pair_obs *obs,
                                  struct sn_diag_cmp (*cmp)[SN_BASIS_COUNT],
                                  const struct sn_diag_culprits *cul,
@@ -335,7 +335,7 @@ static void unexplained_findings(struct findings *fs, const struct sn_topo *t,
         const struct pair_obs *o = &obs[cul->unexplained[i]];
         const struct sn_result *r = &rs->items[o->worst];
         struct sn_finding *f;
-        sn__diag_result_finding(fs, t, r, cmp[o->worst],
+        sn__diag_result_finding(fs, t, cpu, r, cmp[o->worst],
                                 sources ? sources[o->worst] : NULL);
         f = &fs->items[fs->n - 1];
         f->kind = SN_FIND_UNEXPLAINED;
@@ -346,6 +346,71 @@ static void unexplained_findings(struct findings *fs, const struct sn_topo *t,
             "doctor' and that the communication library sees the real "
             "topology");
     }
+}
+
+/* Whether result i's traffic never crossed the designed links: the
+ * caller gave it no design value because its ranks share a host the spec
+ * gives them apart, or because the cpu backend moved host memory where
+ * the design has a scale-up fabric. */
+static bool off_design(const struct sn_diag_input *in, size_t i)
+{
+    const char *s = in->expected_source ? in->expected_source[i] : NULL;
+
+    return s &&
+           (s == sn_expect_colocated_note || s == sn_expect_cpu_fabric_note);
+}
+
+/* A link is measured only when traffic that crossed the designed links
+ * crossed it: cul->crossed again from the pairs none of whose results
+ * is off the design (a link the cpu backend's host-memory copies stood
+ * in for is not measured, never a PASS). */
+static int designed_crossings(const struct sn_diag_input *in,
+                              const struct pair_obs *obs, size_t nobs,
+                              const struct sn_diag_pair *dp,
+                              struct sn_diag_culprits *cul,
+                              struct sn_error *err)
+{
+    const struct sn_results *rs = in->results;
+    uint8_t *off = sn_xcalloc(nobs + 1, 1);
+    struct sn_diag_pair *kept = NULL;
+    struct sn_diag_culprits c2;
+    size_t nkept = 0, noff = 0;
+    int rc = SN_OK;
+
+    for (size_t i = 0; i < rs->n; i++) {
+        const struct sn_result *r = &rs->items[i];
+        uint32_t a, b;
+        if (r->subject != SN_SUBJECT_PAIR || !off_design(in, i))
+            continue;
+        a = r->a < r->b ? r->a : r->b;
+        b = r->a < r->b ? r->b : r->a;
+        for (size_t k = 0; k < nobs; k++)
+            if (obs[k].a == a && obs[k].b == b && !off[k]) {
+                off[k] = 1;
+                noff++;
+            }
+    }
+    if (!noff)
+        goto out;
+    kept = sn_xmalloc((nobs + 1) * sizeof(*kept));
+    for (size_t k = 0; k < nobs; k++)
+        if (!off[k])
+            kept[nkept++] = dp[k];
+    memset(&c2, 0, sizeof(c2));
+    if (!nkept) {
+        memset(cul->crossed, 0, cul->nlinks);
+        goto out;
+    }
+    rc = sn_diag_localise(in->topo, kept, nkept, &c2, err);
+    if (rc)
+        goto out;
+    memcpy(cul->crossed, c2.crossed,
+           cul->nlinks < c2.nlinks ? cul->nlinks : c2.nlinks);
+    sn_diag_culprits_release(&c2);
+out:
+    free(kept);
+    free(off);
+    return rc;
 }
 
 /* Localise the slow pairs of a run to links when there is a topology,
@@ -379,17 +444,21 @@ int sn__diag_pair_findings(struct findings *fs, const struct sn_diag_input *in,
             dp[i].ratio = obs[i].ratio;
         }
         rc = sn_diag_localise(t, dp, nobs, cul, err);
+        if (!rc)
+            rc = designed_crossings(in, obs, nobs, dp, cul, err);
         if (rc)
             goto out;
-        link_findings(fs, t, rs, obs, cul);
-        unexplained_findings(fs, t, rs, obs, cmp, cul, in->expected_source);
+        link_findings(fs, t, sn__diag_cpu(in), rs, obs, cul);
+        unexplained_findings(fs, t, sn__diag_cpu(in), rs, obs, cmp, cul,
+                             in->expected_source);
     }
     for (size_t i = 0; i < nobs; i++) {
         /* with a topology, the slow ones are the links' findings above */
         if ((t && obs[i].slow) || obs[i].verdict == SN_SEV_PASS)
             continue;
         sn__diag_result_finding(
-            fs, t, &rs->items[obs[i].worst], cmp[obs[i].worst],
+            fs, t, sn__diag_cpu(in), &rs->items[obs[i].worst],
+            cmp[obs[i].worst],
             in->expected_source ? in->expected_source[obs[i].worst] : NULL);
     }
 out:

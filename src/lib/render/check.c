@@ -45,6 +45,101 @@ static void tally_text(struct sn_buf *out, const char *what,
         sn_buf_puts(out, " none");
 }
 
+/* "design, baseline and peers" from a figure's judged bits. */
+static void bases_text(struct sn_buf *out, unsigned judged)
+{
+    size_t n = 0, k = 0;
+
+    for (int b = 0; b < SN_BASIS_COUNT; b++)
+        n += (judged >> b) & 1u;
+    if (!n) {
+        sn_buf_puts(out, "not judged");
+        return;
+    }
+    sn_buf_puts(out, "judged against ");
+    for (int b = 0; b < SN_BASIS_COUNT; b++) {
+        if (!((judged >> b) & 1u))
+            continue;
+        k++;
+        sn_buf_printf(out, "%s%s",
+                      k == 1   ? ""
+                      : k == n ? " and "
+                               : ", ",
+                      sn_diag_basis_name((enum sn_diag_basis)b));
+    }
+}
+
+/* The measured figures of one kind of subject, one line each:
+ * "  compute.gemm dtype=fp32: median 60.6 GFLOP/s, 29.9 GFLOP/s to
+ * 91.4 GFLOP/s over 2 ranks; judged against design". */
+static void figures_text(struct sn_buf *out, const struct sn_diag_report *r,
+                         enum sn_subject subject)
+{
+    static const char *const what[] = {"ranks", "pairs", "collectives"};
+
+    for (size_t i = 0; i < r->nfigures; i++) {
+        const struct sn_diag_figure *f = &r->figures[i];
+        char a[32], b[32], c[32];
+        if (f->subject != subject)
+            continue;
+        sn_buf_puts(out, "  ");
+        sn_buf_put_esc(out, SN_ESC_TERM, f->test);
+        if (f->params[0]) {
+            sn_buf_putc(out, ' ');
+            sn_buf_put_esc(out, SN_ESC_TERM, f->params);
+        }
+        if (!f->n) {
+            sn_buf_puts(out, ": no measured value; ");
+        } else if (f->n == 1) {
+            sn_buf_printf(
+                out, ": %s; ",
+                sn_unit_format_named(f->median, f->unit, a, sizeof(a)));
+        } else {
+            sn_buf_printf(
+                out, ": median %s, %s to %s over %zu %s; ",
+                sn_unit_format_named(f->median, f->unit, a, sizeof(a)),
+                sn_unit_format_named(f->min, f->unit, b, sizeof(b)),
+                sn_unit_format_named(f->max, f->unit, c, sizeof(c)), f->n,
+                what[subject]);
+        }
+        bases_text(out, f->judged);
+        sn_buf_putc(out, '\n');
+    }
+}
+
+/* The header's references, those that judged some result: " (design
+ * and peers; no baseline)"; a run with too few ranks for peers, or no
+ * design value, says so. */
+static void header_bases(struct sn_buf *out, const struct sn_diag_report *r)
+{
+    unsigned judged = 0;
+    size_t n = 0, k = 0;
+
+    for (size_t i = 0; i < r->nfigures; i++)
+        judged |= r->figures[i].judged;
+    for (int b = 0; b < SN_BASIS_COUNT; b++)
+        n += (judged >> b) & 1u;
+    sn_buf_puts(out, " (");
+    if (!(judged & (1u << SN_BASIS_DESIGN)) && r->nresults)
+        sn_buf_puts(out, n ? "no design value; " : "no design value");
+    for (int b = 0; b < SN_BASIS_COUNT; b++) {
+        if (!((judged >> b) & 1u))
+            continue;
+        k++;
+        sn_buf_printf(out, "%s%s",
+                      k == 1   ? ""
+                      : k == n ? " and "
+                               : ", ",
+                      sn_diag_basis_name((enum sn_diag_basis)b));
+    }
+    if (!r->peers_judged && r->nresults)
+        sn_buf_printf(out, "; not judged against peers: %zu rank%s, %zu needed",
+                      r->ranks, r->ranks == 1 ? "" : "s", r->peer_min);
+    if (!r->baseline_used)
+        sn_buf_puts(out, "; no baseline");
+    sn_buf_putc(out, ')');
+}
+
 void sn_render_diag_text(const struct sn_diag_report *r, bool verbose,
                          struct sn_buf *out)
 {
@@ -54,11 +149,11 @@ void sn_render_diag_text(const struct sn_diag_report *r, bool verbose,
     count(r->devices, r->ndevices, &td);
     count(r->pairs, r->npairs, &tp);
     count(r->links, r->nlinks, &tl);
-    sn_buf_printf(out, "check: %s, %zu finding%s from %zu results%s\n",
+    sn_buf_printf(out, "check: %s, %zu finding%s from %zu results",
                   sn_severity_name(r->verdict), r->n, r->n == 1 ? "" : "s",
-                  r->nresults,
-                  r->baseline_used ? " (design, baseline and peers)"
-                                   : " (design and peers; no baseline)");
+                  r->nresults);
+    header_bases(out, r);
+    sn_buf_putc(out, '\n');
     for (size_t i = 0; i < r->n; i++) {
         const struct sn_finding *f = &r->findings[i];
         shown[f->severity]++;
@@ -88,8 +183,16 @@ void sn_render_diag_text(const struct sn_diag_report *r, bool verbose,
     sn_buf_puts(out, "\n");
     tally_text(out, "devices:", &td);
     sn_buf_putc(out, '\n');
+    figures_text(out, r, SN_SUBJECT_DEVICE);
     tally_text(out, "pairs:  ", &tp);
     sn_buf_putc(out, '\n');
+    figures_text(out, r, SN_SUBJECT_PAIR);
+    for (size_t i = 0; i < r->nfigures; i++)
+        if (r->figures[i].subject == SN_SUBJECT_GROUP) {
+            sn_buf_puts(out, "collectives:\n");
+            figures_text(out, r, SN_SUBJECT_GROUP);
+            break;
+        }
     if (r->nlinks) {
         tally_text(out, "links:  ", &tl);
         sn_buf_putc(out, '\n');
@@ -283,6 +386,40 @@ static void health_json(struct sn_json *j, const struct sn_diag_report *r)
     sn_json_obj_end(j);
 }
 
+/* figures: what each kind of measurement gave and what judged it. */
+static void figures_json(struct sn_json *j, const struct sn_diag_report *r)
+{
+    static const char *const subject[] = {"device", "pair", "group"};
+
+    sn_json_key(j, "figures");
+    sn_json_arr_begin(j);
+    for (size_t i = 0; i < r->nfigures; i++) {
+        const struct sn_diag_figure *f = &r->figures[i];
+        sn_json_obj_begin(j);
+        sn_json_kstr(j, "subject", subject[f->subject]);
+        sn_json_kstr(j, "test", f->test);
+        sn_json_kstr(j, "params", f->params);
+        sn_json_kstr(j, "unit", f->unit);
+        sn_json_kint(j, "n", (long long)f->n);
+        sn_json_knum(j, "median", f->median);
+        sn_json_knum(j, "min", f->min);
+        sn_json_knum(j, "max", f->max);
+        sn_json_key(j, "judged_against");
+        sn_json_arr_begin(j);
+        for (int b = 0; b < SN_BASIS_COUNT; b++)
+            if ((f->judged >> b) & 1u)
+                sn_json_str(j, sn_diag_basis_name((enum sn_diag_basis)b));
+        sn_json_arr_end(j);
+        sn_json_key(j, "verdict"); /* null: nothing judged them */
+        if (f->judged)
+            sn_json_str(j, sn_severity_name(f->worst));
+        else
+            sn_json_null(j);
+        sn_json_obj_end(j);
+    }
+    sn_json_arr_end(j);
+}
+
 void sn_render_diag_json(const struct sn_diag_report *r, int64_t run_id,
                          const char *spec_name, struct sn_buf *out)
 {
@@ -309,6 +446,13 @@ void sn_render_diag_json(const struct sn_diag_report *r, int64_t run_id,
     tally_json(&j, "links", &tl);
     health_json(&j, r);
     sn_json_obj_end(&j);
+    sn_json_key(&j, "peers");
+    sn_json_obj_begin(&j);
+    sn_json_kbool(&j, "judged", r->peers_judged);
+    sn_json_kint(&j, "ranks", (long long)r->ranks);
+    sn_json_kint(&j, "needed", (long long)r->peer_min);
+    sn_json_obj_end(&j);
+    figures_json(&j, r);
     sn_json_key(&j, "findings");
     sn_json_arr_begin(&j);
     for (size_t i = 0; i < r->n; i++) {

@@ -320,18 +320,38 @@ static void head(const struct sn_render_train *w, struct sn_buf *b)
     sn_buf_printf(b, ", %d per scale-up domain)\n", spec->scaleup.accelerators);
 }
 
+/* What would fit when nothing given does: the same layout with another
+ * option, other layouts on these accelerators (--search), or more of
+ * them. */
 static void min_fit_text(const struct sn_render_train *w, struct sn_buf *b)
 {
-    if (w->min_gpus > 0)
+    bool one = w->result != NULL;
+
+    if (one && w->fits_recompute_full)
+        sn_buf_puts(b, "this layout fits with --recompute full (every "
+                       "layer recomputed from its input)\n");
+    if (one && w->fits_zero > 0)
         sn_buf_printf(b,
-                      "the smallest accelerator count with a layout that "
-                      "fits: %d (searched in multiples of %d)\n",
+                      "this layout fits with --zero %d (state sharded "
+                      "across its data-parallel ranks)\n",
+                      w->fits_zero);
+    if (w->min_gpus > 0 && w->min_gpus <= w->gpus) {
+        /* one layout: the search found others on as many */
+        sn_buf_printf(b,
+                      "other layouts fit on these %d accelerators: "
+                      "--search ranks them\n",
+                      w->gpus);
+    } else if (w->min_gpus > 0) {
+        sn_buf_printf(b,
+                      "more accelerators: the smallest count with a layout "
+                      "that fits is %d (searched in multiples of %d)\n",
                       w->min_gpus, w->spec->scaleup.per_node);
-    else
+    } else {
         sn_buf_printf(b,
                       "no accelerator count up to %d has a layout that "
                       "fits\n",
                       w->max_gpus);
+    }
 }
 
 /* The ranked table of the layouts that fit (etp after ep for MoE). */

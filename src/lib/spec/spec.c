@@ -257,18 +257,24 @@ static int check_key(const char *key, struct sn_error *err)
     return SN_OK;
 }
 
-int sn_spec_set(struct sn_spec *spec, const char *key, const char *value,
-                struct sn_error *err)
+/* One edit of the document: key's node replaced by value's (or added,
+ * with the sections it needs). *old is the node replaced (NULL when
+ * added), *slot where it was, *ins_parent the map a new pair was appended
+ * to: what undo() needs. The spec is not converted. */
+struct edit {
+    struct sn_yaml *val, *old, **slot, *ins_parent;
+};
+
+static int edit_doc(struct sn_spec *spec, const char *key, const char *value,
+                    struct edit *e, struct sn_error *err)
 {
     struct sn_yaml_doc vdoc;
-    struct sn_yaml *node, *val, *old = NULL;
-    struct sn_yaml *ins_parent = NULL; /* where a new pair was appended */
-    struct sn_yaml **slot = NULL;
-    struct sn_spec tmp;
+    struct sn_yaml *node, *val;
     char part[256];
     const char *p = key;
     int rc;
 
+    memset(e, 0, sizeof(*e));
     if ((rc = check_key(key, err)))
         return rc;
     if (!spec->doc.root || spec->doc.root->type != SN_YAML_MAP)
@@ -288,6 +294,7 @@ int sn_spec_set(struct sn_spec *spec, const char *key, const char *value,
     vdoc.root = NULL;
     sn_yaml_doc_release(&vdoc);
     unplace(val);
+    e->val = val;
 
     /* walk the dotted path, making sections that are not there yet */
     node = spec->doc.root;
@@ -303,61 +310,106 @@ int sn_spec_set(struct sn_spec *spec, const char *key, const char *value,
             if (child) {
                 for (size_t i = 0; i < node->n; i++)
                     if (node->items[i] == child)
-                        slot = &node->items[i];
-                old = child;
-                *slot = val;
+                        e->slot = &node->items[i];
+                e->old = child;
+                *e->slot = val;
             } else {
-                if (!ins_parent)
-                    ins_parent = node;
+                if (!e->ins_parent)
+                    e->ins_parent = node;
                 map_push(node, new_node(SN_YAML_SCALAR, part), val);
             }
-            break;
+            return SN_OK;
         }
         if (child && child->type != SN_YAML_MAP) {
+            /* sections made on the way stay, empty: undo() removes
+             * them */
+            rc = sn_error_set(err, SN_EINPUT,
+                              "--set %s: '%s' is %s, not a section", key, part,
+                              sn_yaml_type_name(child->type));
             yaml_free(val);
-            return sn_error_set(err, SN_EINPUT,
-                                "--set %s: '%s' is %s, not a section", key,
-                                part, sn_yaml_type_name(child->type));
+            e->val = NULL;
+            return rc;
         }
         if (!child) {
             child = new_node(SN_YAML_MAP, NULL);
-            if (!ins_parent)
-                ins_parent = node;
+            if (!e->ins_parent)
+                e->ins_parent = node;
             map_push(node, new_node(SN_YAML_SCALAR, part), child);
         }
         node = child;
         p = dot + 1;
     }
+}
 
-    memset(&tmp, 0, sizeof(tmp));
-    tmp.file = spec->file;
-    tmp.doc = spec->doc;
-    rc = convert(&tmp, err);
-    if (rc) {
-        /* put the document back as it was */
-        if (old) {
-            *slot = old;
-            yaml_free(val);
-        } else {
-            ins_parent->n--;
-            yaml_free(ins_parent->keys[ins_parent->n]);
-            yaml_free(ins_parent->items[ins_parent->n]);
+/* Put the document back as it was before edit e. */
+static void undo(struct edit *e)
+{
+    if (e->old) {
+        *e->slot = e->old;
+        yaml_free(e->val);
+    } else if (e->ins_parent) {
+        e->ins_parent->n--;
+        yaml_free(e->ins_parent->keys[e->ins_parent->n]);
+        yaml_free(e->ins_parent->items[e->ins_parent->n]);
+    }
+    memset(e, 0, sizeof(*e));
+}
+
+int sn_spec_set_all(struct sn_spec *spec, const char *const *keys,
+                    const char *const *values, size_t n, struct sn_error *err)
+{
+    struct edit *e = sn_xcalloc(n + 1, sizeof(*e));
+    struct sn_spec tmp;
+    uint64_t hash = spec->hash;
+    size_t done = 0;
+    int rc = SN_OK;
+
+    for (; done < n; done++)
+        if ((rc = edit_doc(spec, keys[done], values[done], &e[done], err))) {
+            undo(&e[done]);
+            break;
         }
-        if (err) {
+    if (!rc) {
+        memset(&tmp, 0, sizeof(tmp));
+        tmp.file = spec->file;
+        tmp.doc = spec->doc;
+        rc = convert(&tmp, err);
+        if (rc && err) {
             size_t l = strlen(err->msg);
-            snprintf(err->msg + l, sizeof(err->msg) - l,
-                     " (after --set %s=%.64s)", key, value);
+            for (size_t k = 0; k < n && l + 1 < sizeof(err->msg); k++) {
+                snprintf(err->msg + l, sizeof(err->msg) - l, "%s--set %s=%.64s",
+                         k ? ", " : " (after ", keys[k], values[k]);
+                l = strlen(err->msg);
+            }
+            if (l + 1 < sizeof(err->msg))
+                snprintf(err->msg + l, sizeof(err->msg) - l, ")");
         }
+    }
+    if (rc) {
+        /* the document as it was, newest edit first */
+        while (done-- > 0)
+            undo(&e[done]);
+        free(e);
         return rc;
     }
-    yaml_free(old);
+    for (size_t k = 0; k < n; k++) {
+        yaml_free(e[k].old);
+        hash = sn_hash64("=", 1, sn_hash64(keys[k], strlen(keys[k]), hash));
+        hash = sn_hash64(values[k], strlen(values[k]), hash);
+    }
+    free(e);
     release_converted(spec);
     tmp.file = spec->file;
     tmp.doc = spec->doc;
-    tmp.hash = sn_hash64("=", 1, sn_hash64(key, strlen(key), spec->hash));
-    tmp.hash = sn_hash64(value, strlen(value), tmp.hash);
+    tmp.hash = hash;
     *spec = tmp;
     return SN_OK;
+}
+
+int sn_spec_set(struct sn_spec *spec, const char *key, const char *value,
+                struct sn_error *err)
+{
+    return sn_spec_set_all(spec, &key, &value, 1, err);
 }
 
 void sn_accel_host(const struct sn_accel_info *a, struct sn_accel_host *h)

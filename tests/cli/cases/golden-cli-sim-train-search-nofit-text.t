@@ -5,4 +5,4 @@ exit: 1
 stdout-has: GPT-3 175B on 8 x a100-sxm4-80gb (a100-64, 8 per scale-up domain)
 stdout-has: searched 330 layouts that pass the rules, 0 fit in memory, in
 stdout-has: no layout fits
-stdout-has: the smallest accelerator count with a layout that fits: 48 (searched in multiples of 8)
+stdout-has: more accelerators: the smallest count with a layout that fits is 48 (searched in multiples of 8)

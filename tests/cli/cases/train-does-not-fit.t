@@ -7,7 +7,7 @@ covers: spec net workload study render
 exit: 1
 stdout-has: DOES NOT FIT:
 stdout-has: GiB over
-stdout-has: the smallest accelerator count with a layout that fits: 48 (searched in multiples of 8)
+stdout-has: more accelerators: the smallest count with a layout that fits is 48 (searched in multiples of 8)
 stdout-lacks: tokens/s
 stdout-lacks: MFU
 stdout-lacks: ETTR

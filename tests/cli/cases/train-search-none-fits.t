@@ -4,4 +4,4 @@ args: sim train tests/fixtures/train/a100-64.yaml --model gpt3-175b --gpus 8 --s
 covers: spec net workload study render
 exit: 1
 stdout-has: no layout fits
-stdout-has: the smallest accelerator count with a layout that fits: 48 (searched in multiples of 8)
+stdout-has: more accelerators: the smallest count with a layout that fits is 48 (searched in multiples of 8)
