@@ -83,7 +83,12 @@ expect_usage() { # name, args...
 }
 expect_usage "listen without an address" --listen :10384 --db none
 expect_usage "listen with a bad port" --listen 127.0.0.1:70000 --db none
-expect_usage "interval zero" --interval 0 --db none
+expect_usage "interval zero" --interval 0s --db none
+expect_usage "interval without a unit" --interval 15 --db none
+if grep -q "^supernode: --interval: " "$tmp/e"; then ok; else
+    bad "--interval 15: not the usual '--interval: ...' sentence"
+    cat "$tmp/e"
+fi
 expect_usage "tls cert without key" --tls-cert /etc/hostname --db none
 expect_usage "textfile not a directory" --once --textfile /etc/hostname \
     --db none
