@@ -50,8 +50,46 @@ static void duration(struct sn_buf *out, double s)
         sn_buf_printf(out, "%lds", v);
 }
 
+/* What the alert's value is, in words and with its unit, for the rules
+ * whose PromQL yields a reading (the others yield the agent's
+ * supernode_rule_active, 1, and say nothing of it); design_lpm fills
+ * the flow rule's design. */
+static void value_text(struct sn_buf *s, enum sn__rule_id id, double design_lpm)
+{
+    switch (id) {
+    case SN__RULE_COOLANT_FLOW_LOW:
+        sn_buf_puts(s, "coolant {{ printf \"%.2f\" $value }} L/min");
+        if (design_lpm > 0)
+            sn_buf_printf(
+                s,
+                ", design {{ with query (printf `%.4g / count by (instance, "
+                "job) (supernode_coolant_flow_liters_per_minute{kind=~"
+                "\"gpu|cpu\", instance=\"%%s\", job=\"%%s\"})` "
+                "$labels.instance $labels.job) }}{{ . | first | value | "
+                "printf \"%%.2f\" }}{{ end }} L/min",
+                design_lpm);
+        sn_buf_puts(s, " (");
+        break;
+    case SN__RULE_GPU_XID:
+        sn_buf_puts(s, "XID {{ $labels.xid }}, {{ $value }} in 10 minutes (");
+        break;
+    case SN__RULE_GPU_ECC_UNCORRECTED:
+        sn_buf_puts(s, "{{ $value }} uncorrected errors in 10 minutes (");
+        break;
+    case SN__RULE_GPU_HW_SLOWDOWN:
+        sn_buf_puts(s, "held {{ $value | humanizePercentage }} of the time (");
+        break;
+    case SN__RULE_CONDENSATION_RISK:
+        sn_buf_puts(s, "supply {{ printf \"%.1f\" $value }} C (");
+        break;
+    default:
+        sn_buf_puts(s, "(");
+        break;
+    }
+}
+
 static void one_rule(struct sn_buf *out, const struct sn__watch_rule_def *d,
-                     const char *severity, const char *expr)
+                     const char *severity, const char *expr, double design_lpm)
 {
     sn_buf_puts(out, "      - alert: ");
     alert_name(out, d->name);
@@ -76,35 +114,43 @@ static void one_rule(struct sn_buf *out, const struct sn__watch_rule_def *d,
         yaml_str(out, s.data);
         sn_buf_puts(out, "\n          description: ");
         sn_buf_reset(&s);
-        sn_buf_printf(&s,
-                      "{{ $labels.subject }} on {{ $labels.instance }}: "
-                      "%s (value {{ $value }}); remedy: %s.",
-                      d->summary, d->remedy);
+        sn_buf_puts(&s, "{{ $labels.subject }} on {{ $labels.instance }}: ");
+        value_text(&s, (enum sn__rule_id)(d - sn__watch_rule_table),
+                   design_lpm);
+        sn_buf_printf(&s, "%s); remedy: %s.", d->summary, d->remedy);
         yaml_str(out, s.data);
         sn_buf_release(&s);
     }
     sn_buf_putc(out, '\n');
 }
 
-/* The design's part of the flow rule: a branch below the node's loop
- * flow shared by the node's branches. */
+/* The flow rule from its definition's fields, as the agent reads them
+ * (rules-cool.c): a branch of the judged kinds below (1 - threshold)
+ * times the median of its peer group, itself included, when the group
+ * has peers_min; or below the node's loop flow shared by the node's
+ * branches of those kinds. */
 static void flow_expr(struct sn_buf *e, const struct sn__watch_rule_def *d,
                       double node_lpm)
 {
-    struct sn_buf design;
+    struct sn_buf f;
 
-    sn_buf_init(&design);
-    if (node_lpm > 0)
-        sn_buf_printf(&design,
-                      " or supernode_coolant_flow_liters_per_minute < on "
-                      "(instance, job) group_left () (%.4g / count by "
-                      "(instance, job) "
-                      "(supernode_coolant_flow_liters_per_minute))",
-                      node_lpm);
+    sn_buf_init(&f);
+    sn_buf_printf(&f, "supernode_coolant_flow_liters_per_minute{kind=~\"%s\"}",
+                  d->subjects);
     sn_buf_puts(e, "label_replace(");
-    sn_buf_printf(e, d->expr, design.data ? design.data : "");
+    sn_buf_printf(e,
+                  "(%s < on (instance, job, %s) group_left () (%g * quantile "
+                  "by (instance, job, %s) (0.5, %s)) and on (instance, job, "
+                  "%s) (count by (instance, job, %s) (%s) >= %d))",
+                  f.data, d->peers_by, 1 - d->threshold, d->peers_by, f.data,
+                  d->peers_by, d->peers_by, f.data, d->peers_min);
+    if (node_lpm > 0)
+        sn_buf_printf(e,
+                      " or %s < on (instance, job) group_left () (%.4g / "
+                      "count by (instance, job) (%s))",
+                      f.data, node_lpm, f.data);
     sn_buf_puts(e, ", \"subject\", \"branch $1\", \"branch\", \"(.*)\")");
-    sn_buf_release(&design);
+    sn_buf_release(&f);
 }
 
 int sn_watch_rules_file(const struct sn_spec *spec, struct sn_buf *out,
@@ -142,7 +188,7 @@ int sn_watch_rules_file(const struct sn_spec *spec, struct sn_buf *out,
         case SN__RULE_GPU_XID:
             /* two tiers: the catalogue's critical codes, the rest */
             sn_buf_printf(&e, d->expr, "=~");
-            one_rule(out, d, "critical", e.data);
+            one_rule(out, d, "critical", e.data, node_lpm);
             sn_buf_reset(&e);
             sn_buf_printf(&e, d->expr, "!~");
             break;
@@ -165,7 +211,7 @@ int sn_watch_rules_file(const struct sn_spec *spec, struct sn_buf *out,
             break;
         }
         one_rule(out, d, i == SN__RULE_GPU_XID ? "warning" : d->severity,
-                 e.data);
+                 e.data, node_lpm);
     }
     sn_buf_release(&e);
     return SN_OK;

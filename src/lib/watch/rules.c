@@ -26,13 +26,12 @@
 const struct sn__watch_rule_def sn__watch_rule_table[SN__RULE_COUNT] = {
     [SN__RULE_COOLANT_FLOW_LOW] = {
         "coolant_flow_low", "warning", 0.2, "ratio below the peers' median",
-        300, "coolant flow of a branch below the design's flow or 20% below "
-        "its peers",
+        300, "a cold plate's coolant flow is below the design's share of the "
+        "node's loop, or 20% below the median of the cold plates of its kind "
+        "in its loop",
         "check the branch's quick disconnects, valve and filter; compare its "
         "flow with the CDU's",
-        "supernode_coolant_flow_liters_per_minute < on (instance, job, loop) "
-        "group_left () (0.8 * quantile by (instance, job, loop) (0.5, "
-        "supernode_coolant_flow_liters_per_minute))%s"},
+        NULL, "gpu|cpu", "loop, kind", 3},
     [SN__RULE_GPU_THERMAL_CREEP] = {
         "gpu_thermal_creep", "warning", 0.2, "ratio above the peers' median",
         900, "a GPU's thermal resistance (temperature over coolant supply, "
@@ -410,6 +409,20 @@ double sn__rules_slow(struct sn__rules_ctx *c, enum sn__rule_id rule,
             c->rc = rc;
     }
     return score;
+}
+
+bool sn__rules_kind_in(const char *kind, const char *set)
+{
+    size_t n = strlen(kind);
+
+    while (set && *set) {
+        const char *bar = strchr(set, '|');
+        size_t k = bar ? (size_t)(bar - set) : strlen(set);
+        if (k == n && !strncmp(set, kind, n))
+            return true;
+        set = bar ? bar + 1 : NULL;
+    }
+    return false;
 }
 
 double sn__rules_median(double *x, size_t n)

@@ -92,6 +92,10 @@ struct sn__watch_sensor {
 struct sn__watch_coolant {
     char branch[SN_WATCH_NAME_MAX]; /* connector id */
     char loop[SN_WATCH_NAME_MAX];   /* CoolingLoopName, "" when none */
+    /* what the connector feeds: "gpu" or "cpu" (a cold plate), "cdu" (a
+     * CDU's primary or secondary connector), "other" (a manifold, a
+     * tray's inlet, anything else) */
+    char kind[8];
     double flow_lpm, supply_c, return_c, supply_kpa, return_kpa;
     double rated_flow_lpm;
 };
