@@ -582,14 +582,14 @@ static void test_rules_device_missing_bus_nvml_spec(void)
     CHECK(strstr(h->message, "last seen") != NULL);
     h = find(a, n, "device_missing", "gpus");
     REQUIRE(h != NULL);
-    CHECK(strstr(h->message, "the spec has 4 per node") != NULL);
+    CHECK(strstr(h->message, "3 of 4 GPUs found") != NULL);
     CHECK(find(a, n, "device_missing", "nics") == NULL);
     /* a fabric port short of the spec's 4 */
     w.ib_ports = 3;
     n = step(&x, &w, 3 * STEP + 60, &a);
     h = find(a, n, "device_missing", "nics");
     REQUIRE(h != NULL);
-    CHECK(strstr(h->message, "3 fabric NIC ports found") != NULL);
+    CHECK(strstr(h->message, "3 of 4 fabric NIC ports found") != NULL);
     w.ib_ports = 4;
     /* back: nothing holds */
     w.gpu3_gone = false;
@@ -597,6 +597,47 @@ static void test_rules_device_missing_bus_nvml_spec(void)
     n = step(&x, &w, 4 * STEP, &a);
     CHECK(n == 0);
     print_alerts(a, n, 4 * STEP);
+    run_close(&x);
+}
+
+/* A spec of 4 GPUs a node, no NVML (not installed, or the driver gone)
+ * and none on the PCI bus, which was read (a host bridge on it): the
+ * worst case of all is a critical alert, not silence. Without the bus
+ * read either, nothing is known and nothing is said. */
+static void test_rules_vanished_gpus_are_critical(void)
+{
+    struct run x = {0};
+    const struct sn_watch_alert *a, *h;
+    struct sn__watch_obs o;
+    struct sn_error err = {0};
+    size_t n;
+
+    REQUIRE(run_open(&x, false, NULL));
+    for (int read = 1; read >= 0; read--) {
+        sn__watch_obs_init(&o, read ? 0 : STEP);
+        if (read) {
+            struct sn__watch_pcidev *d = SN_WATCH_PUSH(&o, pci);
+            REQUIRE(d);
+            snprintf(d->bdf, sizeof(d->bdf), "0000:00:00.0");
+            d->vendor = 0x8086;
+            d->class_code = 0x0600; /* host bridge */
+            o.pci_read = true;
+        }
+        sn_metrics_release(&x.m);
+        memset(&x.m, 0, sizeof(x.m));
+        CHECK(sn__watch_rules_eval(x.r, &o, &x.m, &err) == 0);
+        sn__watch_obs_release(&o);
+        n = sn__watch_rules_active(x.r, &a);
+        h = find(a, n, "device_missing", "gpus");
+        if (!read) {
+            CHECK(h == NULL);
+            continue;
+        }
+        REQUIRE(h != NULL);
+        CHECK(!strcmp(h->severity, "critical"));
+        CHECK(strstr(h->message, "0 of 4 GPUs found (PCI bus 0, NVML not "
+                                 "loaded)") != NULL);
+    }
     run_close(&x);
 }
 
@@ -1021,6 +1062,7 @@ static const struct sn_test cases[] = {
     T(test_rules_psu_efficiency_and_feeds),
     T(test_rules_zombie_memory_names_gpu_and_pid),
     T(test_rules_device_missing_bus_nvml_spec),
+    T(test_rules_vanished_gpus_are_critical),
     T(test_rules_links_degraded_and_flapping),
     T(test_rules_gpu_errors_by_severity),
     T(test_rules_condensation_and_leak),

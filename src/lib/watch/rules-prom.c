@@ -157,7 +157,8 @@ int sn_watch_rules_file(const struct sn_spec *spec, struct sn_buf *out,
                         struct sn_error *err)
 {
     double node_lpm = spec ? sn_plan_branch_flow(spec) * 60e3 : 0;
-    int gpus = spec && spec->scaleup.per_node > 0 ? spec->scaleup.per_node : 0;
+    int gpus =
+        spec && sn__watch_spec_gpus(spec) > 0 ? sn__watch_spec_gpus(spec) : 0;
     struct sn_buf e;
 
     (void)err;
@@ -193,12 +194,15 @@ int sn_watch_rules_file(const struct sn_spec *spec, struct sn_buf *out,
             sn_buf_printf(&e, d->expr, "!~");
             break;
         case SN__RULE_DEVICE_MISSING: {
-            char more[200] = "";
+            char more[320] = "";
+            /* the larger of NVML's count and the PCI bus', as the
+             * agent takes it; neither read: no news */
             if (gpus > 0)
                 snprintf(more, sizeof(more),
-                         " or label_replace(count by (instance, job) "
-                         "(supernode_gpu_temperature_celsius) < %d, "
-                         "\"subject\", \"gpus\", \"\", \"\")",
+                         " or on (instance, job, subject) label_replace(max "
+                         "by (instance, job) ({__name__=~"
+                         "\"supernode_nvml_devices|supernode_pci_gpus\"}) "
+                         "< %d, \"subject\", \"gpus\", \"\", \"\")",
                          gpus);
             sn_buf_printf(&e, d->expr, more);
             break;

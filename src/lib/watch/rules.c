@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sn/health.h"
 #include "sn/plan.h"
 #include "sn/store.h"
 
@@ -411,6 +412,21 @@ double sn__rules_slow(struct sn__rules_ctx *c, enum sn__rule_id rule,
     return score;
 }
 
+int sn__watch_spec_gpus(const struct sn_spec *spec)
+{
+    struct sn_health_node node;
+    struct sn_error err = {0};
+
+    if (!spec)
+        return -1;
+    /* the node: section, as doctor and check read it ({accelerators: 0}
+     * on a CPU host); a section that does not parse was refused when the
+     * spec was loaded for them, here the design's per_node stands */
+    if (!sn_health_node_from_spec(spec, &node, &err))
+        return node.accelerators;
+    return spec->scaleup.per_node > 0 ? spec->scaleup.per_node : 0;
+}
+
 bool sn__rules_kind_in(const char *kind, const char *set)
 {
     size_t n = strlen(kind);
@@ -755,8 +771,7 @@ int sn__watch_rules_new(const struct sn_spec *spec, struct sn_store *st,
     if (spec) {
         /* m^3/s to L/min */
         r->design_lpm = sn_plan_branch_flow(spec) * 60e3;
-        r->expect_gpus =
-            spec->scaleup.per_node > 0 ? spec->scaleup.per_node : 0;
+        r->expect_gpus = sn__watch_spec_gpus(spec);
         r->expect_nics =
             spec->scaleout.nics_per_node > 0 ? spec->scaleout.nics_per_node : 0;
     }

@@ -147,8 +147,9 @@ struct sn__watch_klog {
 /* What every collector read in one interval. Arrays are heap-owned,
  * grown with sn__watch_push (at most SN_WATCH_ITEMS_MAX entries each). */
 struct sn__watch_obs {
-    double now; /* seconds, the interval's time */
-    bool nvml;  /* the NVML collector answered */
+    double now;    /* seconds, the interval's time */
+    bool nvml;     /* the NVML collector answered */
+    bool pci_read; /* the PCI collector read the bus (it found devices) */
     struct sn__watch_gpu *gpus;
     size_t ngpus, cap_gpus;
     int nvml_count; /* devices NVML counts (lost ones included) */
@@ -285,5 +286,10 @@ void sn__watch_rules_free(struct sn__watch_rules *r);
  * a message. */
 int sn__watch_read_credentials(const char *path, char *user, size_t usize,
                                char *pass, size_t psize, struct sn_error *err);
+
+/* The accelerators a node of spec should have: its node: section's
+ * accelerators when it says, else the design's per node; -1 without a
+ * spec. 0 is a node with none, which needs no NVML (rules.c). */
+int sn__watch_spec_gpus(const struct sn_spec *spec);
 
 #endif
