@@ -583,11 +583,11 @@ static void test_rules_device_missing_bus_nvml_spec(void)
     h = find(a, n, "device_missing", "gpus");
     REQUIRE(h != NULL);
     CHECK(strstr(h->message, "3 of 4 GPUs found") != NULL);
-    CHECK(find(a, n, "device_missing", "nics") == NULL);
+    CHECK(find(a, n, "nic_missing", "nics") == NULL);
     /* a fabric port short of the spec's 4 */
     w.ib_ports = 3;
     n = step(&x, &w, 3 * STEP + 60, &a);
-    h = find(a, n, "device_missing", "nics");
+    h = find(a, n, "nic_missing", "nics");
     REQUIRE(h != NULL);
     CHECK(strstr(h->message, "3 of 4 fabric NIC ports found") != NULL);
     w.ib_ports = 4;

@@ -348,9 +348,9 @@ static void missing_counts(struct sn__rules_ctx *c, size_t npci)
             fabric++;
     }
     if (nics > 0 && seen_links && fabric < (size_t)nics)
-        sn__rules_hit(c, SN__RULE_DEVICE_MISSING, NULL, SN__HIT_OTHER, "",
-                      "nics", (double)fabric,
-                      "%zu of %d fabric NIC ports found", fabric, nics);
+        sn__rules_hit(c, SN__RULE_NIC_MISSING, NULL, SN__HIT_OTHER, "", "nics",
+                      (double)fabric, "%zu of %d fabric NIC ports found",
+                      fabric, nics);
 }
 
 void sn__rules_devices(struct sn__rules_ctx *c)

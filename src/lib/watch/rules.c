@@ -76,11 +76,19 @@ const struct sn__watch_rule_def sn__watch_rule_table[SN__RULE_COUNT] = {
         "supernode_rule_active{rule=\"gpu_zombie_memory\"} == 1"},
     [SN__RULE_DEVICE_MISSING] = {
         "device_missing", "critical", 0, "devices", 0,
-        "GPUs or NICs on the PCI bus, in NVML and in the spec disagree, or a "
-        "GPU was lost",
+        "GPUs on the PCI bus, in NVML and in the spec disagree, or a GPU was "
+        "lost",
         "reseat or replace the device; check the kernel log for 'fallen off "
         "the bus'",
         "supernode_rule_active{rule=\"device_missing\"} == 1%s"},
+    [SN__RULE_NIC_MISSING] = {
+        "nic_missing", "critical", 0, "ports", 0,
+        "fewer fabric NIC ports (InfiniBand, Ethernet of 100 Gb/s or more) "
+        "than the spec gives a node",
+        "check the ports with ibstat or ip link, their cables, transceivers "
+        "and switch ports, and the NIC's driver (dmesg: mlx5_core); reseat "
+        "or replace a card whose ports are gone",
+        "supernode_rule_active{rule=\"nic_missing\"} == 1"},
     [SN__RULE_LINK_DEGRADED] = {
         "link_degraded", "warning", 0, "lanes or speed", 300,
         "a PCIe, NIC or InfiniBand link trained below its speed or width",
@@ -803,6 +811,16 @@ static void add_rule_metrics(struct sn__rules_ctx *c)
             "named: branch, gpu, psu, feed, sensor, link, pid); rules that "
             "do not hold are absent",
             l, 3, 1, c->err);
+        if (rc && !c->rc)
+            c->rc = rc;
+        if (!isfinite(r->hits[i].a.value))
+            continue;
+        rc = sn__watch_gauge(
+            c->m, "supernode_rule_value",
+            "The reading that made a watch rule hold on a subject, in the "
+            "rule's unit (a flow in L/min, the GPUs or NIC ports found), "
+            "for the alert's text; absent when the rule does not hold",
+            l, 3, r->hits[i].a.value, c->err);
         if (rc && !c->rc)
             c->rc = rc;
     }
