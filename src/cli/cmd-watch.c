@@ -77,7 +77,7 @@ static int parse_seconds(const char *opt, const char *text, double min,
                          double max, double *out)
 {
     struct sn_error err;
-    if (sn_unit_parse(text, SN_UNIT_TIME, true, out, &err))
+    if (sn_unit_parse(text, SN_UNIT_TIME, false, out, &err))
         return cli_usage_error("%s: %s", opt, err.msg);
     if (!(*out >= min && *out <= max))
         return cli_usage_error("%s %s: expected between %g s and %g s", opt,

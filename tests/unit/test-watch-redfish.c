@@ -254,18 +254,24 @@ static void test_redfish_reads_coolant_with_units(void)
     /* the CDU's connectors, qualified with the CDU and the side */
     CHECK(branch(&r, "1/primary/A") && branch(&r, "1/secondary/A"));
     CHECK_CONTAINS(r.text.data, "supernode_coolant_flow_liters_per_minute{"
-                                "branch=\"GPU1\",loop=\"Rack3 secondary\"} "
-                                "3.9\n");
+                                "branch=\"GPU1\",kind=\"gpu\","
+                                "loop=\"Rack3 secondary\"} 3.9\n");
     /* kPa to Pa */
     CHECK_CONTAINS(r.text.data, "supernode_coolant_supply_pressure_pascals{"
-                                "branch=\"CPU1\",loop=\"Rack3 secondary\"} "
-                                "210000\n");
+                                "branch=\"CPU1\",kind=\"cpu\","
+                                "loop=\"Rack3 secondary\"} 210000\n");
     CHECK_CONTAINS(r.text.data, "supernode_coolant_return_pressure_pascals{"
-                                "branch=\"GPU1\",loop=\"Rack3 secondary\"} "
-                                "180500\n");
+                                "branch=\"GPU1\",kind=\"gpu\","
+                                "loop=\"Rack3 secondary\"} 180500\n");
     CHECK_CONTAINS(r.text.data, "supernode_coolant_return_temperature_celsius{"
-                                "branch=\"1/primary/A\",loop=\"Facility\"} "
-                                "27.5\n");
+                                "branch=\"1/primary/A\",kind=\"cdu\","
+                                "loop=\"Facility\"} 27.5\n");
+    /* what each connector feeds: the cold plates by their Id, the CDU's
+     * connectors as the CDU's */
+    REQUIRE(branch(&r, "CPU1") && branch(&r, "GPU1"));
+    CHECK_STR(branch(&r, "CPU1")->kind, "cpu");
+    CHECK_STR(branch(&r, "GPU1")->kind, "gpu");
+    CHECK_STR(branch(&r, "1/secondary/A")->kind, "cdu");
     CHECK_CONTAINS(r.text.data,
                    "supernode_redfish_requests_total{outcome=\"ok\"} 27\n");
     CHECK_CONTAINS(r.text.data, "supernode_redfish_parse_errors_total 0\n");
@@ -358,8 +364,8 @@ static void test_redfish_readings_outside_their_range_skipped(void)
     REQUIRE(c);
     CHECK(isnan(c->supply_c));
     CHECK_NEAR(c->flow_lpm, 2.1, 1e-12); /* the rest of it stays */
-    CHECK(!strstr(r.text.data, "branch=\"GPU1\",loop=\"Rack3 secondary\"} "
-                               "1e+308"));
+    CHECK(!strstr(r.text.data, "branch=\"GPU1\",kind=\"gpu\","
+                               "loop=\"Rack3 secondary\"} 1e+308"));
     CHECK_CONTAINS(r.text.data, "supernode_redfish_reading_errors_total 2\n");
     run_release(&r);
     mock_reset();

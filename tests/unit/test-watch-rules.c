@@ -143,6 +143,7 @@ static void add_world(struct world *w, struct sn__watch_obs *o, double t)
         struct sn__watch_link *l = SN_WATCH_PUSH(o, links);
         snprintf(b->branch, sizeof(b->branch), "GPU%d", i + 1);
         snprintf(b->loop, sizeof(b->loop), "loop0");
+        snprintf(b->kind, sizeof(b->kind), "gpu");
         b->flow_lpm = w->flow[i] * (1 + noise(w, 0.02));
         b->supply_c = w->supply + noise(w, 0.2);
         b->return_c = b->supply_c + 8;
@@ -385,6 +386,66 @@ static void test_rules_flow_drop_and_creep_fire_days_before_slowdown(void)
     run_close(&x);
 }
 
+/* The Redfish fixture's loop: a node's CPU and GPU cold plates (2.1 and
+ * 3.9 L/min) and the CDU's secondary connector (48 L/min) share "Rack3
+ * secondary". A cold plate has no peer of its kind there, so nothing is
+ * compared with the CDU's flow; the design (the node's loop of 4.61
+ * L/min over its 2 cold plates, 2.31 each) names CPU1 alone. With three
+ * GPU cold plates the one 30% low is named against its kind's median. */
+static size_t mixed_loop(struct run *x, const double *flow, const char **kind,
+                         const char **name, size_t n,
+                         const struct sn_watch_alert **a)
+{
+    struct sn__watch_obs o;
+    struct sn_error err = {0};
+
+    sn__watch_obs_init(&o, 0);
+    for (size_t i = 0; i < n; i++) {
+        struct sn__watch_coolant *b = SN_WATCH_PUSH(&o, coolant);
+        snprintf(b->branch, sizeof(b->branch), "%s", name[i]);
+        snprintf(b->loop, sizeof(b->loop), "Rack3 secondary");
+        snprintf(b->kind, sizeof(b->kind), "%s", kind[i]);
+        b->flow_lpm = flow[i];
+        b->supply_c = b->return_c = b->supply_kpa = b->return_kpa = NAN;
+        b->rated_flow_lpm = NAN;
+    }
+    sn_metrics_release(&x->m);
+    memset(&x->m, 0, sizeof(x->m));
+    CHECK(sn__watch_rules_eval(x->r, &o, &x->m, &err) == 0);
+    sn__watch_obs_release(&o);
+    return sn__watch_rules_active(x->r, a);
+}
+
+static void test_rules_flow_peers_by_kind_not_the_cdu(void)
+{
+    struct run x = {0};
+    const struct sn_watch_alert *a, *hit;
+    const char *k1[] = {"cpu", "gpu", "cdu"};
+    const char *n1[] = {"CPU1", "GPU1", "1/secondary/A"};
+    const double f1[] = {2.1, 3.9, 48};
+    const char *k2[] = {"gpu", "gpu", "gpu", "cdu", "other"};
+    const char *n2[] = {"GPU1", "GPU2", "GPU3", "1/secondary/A", "manifold"};
+    const double f2[] = {3.9, 2.7, 3.8, 48, 0.5};
+    size_t n;
+
+    REQUIRE(run_open(&x, false, NULL));
+    n = mixed_loop(&x, f1, k1, n1, 3, &a);
+    CHECK(n == 1);
+    hit = find(a, n, "coolant_flow_low", "branch CPU1");
+    REQUIRE(hit);
+    CHECK(strstr(hit->message, "coolant 2.10 L/min, design 2.31") != NULL);
+    CHECK(!find(a, n, "coolant_flow_low", "branch GPU1"));
+    /* three GPU cold plates: GPU2 at 2.7 is 29% below their median 3.8;
+     * the CDU, the manifold and the design (4.61 over 3: 1.54) say
+     * nothing */
+    n = mixed_loop(&x, f2, k2, n2, 5, &a);
+    CHECK(n == 1);
+    hit = find(a, n, "coolant_flow_low", "branch GPU2");
+    REQUIRE(hit);
+    CHECK(strstr(hit->message, "median 3.80 L/min of the 3 gpu") != NULL);
+    run_close(&x);
+}
+
 static void test_rules_sensor_drift_of_3c_a_day_fires(void)
 {
     struct run x = {0};
@@ -522,14 +583,14 @@ static void test_rules_device_missing_bus_nvml_spec(void)
     CHECK(strstr(h->message, "last seen") != NULL);
     h = find(a, n, "device_missing", "gpus");
     REQUIRE(h != NULL);
-    CHECK(strstr(h->message, "the spec has 4 per node") != NULL);
-    CHECK(find(a, n, "device_missing", "nics") == NULL);
+    CHECK(strstr(h->message, "3 of 4 GPUs found") != NULL);
+    CHECK(find(a, n, "nic_missing", "nics") == NULL);
     /* a fabric port short of the spec's 4 */
     w.ib_ports = 3;
     n = step(&x, &w, 3 * STEP + 60, &a);
-    h = find(a, n, "device_missing", "nics");
+    h = find(a, n, "nic_missing", "nics");
     REQUIRE(h != NULL);
-    CHECK(strstr(h->message, "3 fabric NIC ports found") != NULL);
+    CHECK(strstr(h->message, "3 of 4 fabric NIC ports found") != NULL);
     w.ib_ports = 4;
     /* back: nothing holds */
     w.gpu3_gone = false;
@@ -537,6 +598,47 @@ static void test_rules_device_missing_bus_nvml_spec(void)
     n = step(&x, &w, 4 * STEP, &a);
     CHECK(n == 0);
     print_alerts(a, n, 4 * STEP);
+    run_close(&x);
+}
+
+/* A spec of 4 GPUs a node, no NVML (not installed, or the driver gone)
+ * and none on the PCI bus, which was read (a host bridge on it): the
+ * worst case of all is a critical alert, not silence. Without the bus
+ * read either, nothing is known and nothing is said. */
+static void test_rules_vanished_gpus_are_critical(void)
+{
+    struct run x = {0};
+    const struct sn_watch_alert *a, *h;
+    struct sn__watch_obs o;
+    struct sn_error err = {0};
+    size_t n;
+
+    REQUIRE(run_open(&x, false, NULL));
+    for (int read = 1; read >= 0; read--) {
+        sn__watch_obs_init(&o, read ? 0 : STEP);
+        if (read) {
+            struct sn__watch_pcidev *d = SN_WATCH_PUSH(&o, pci);
+            REQUIRE(d);
+            snprintf(d->bdf, sizeof(d->bdf), "0000:00:00.0");
+            d->vendor = 0x8086;
+            d->class_code = 0x0600; /* host bridge */
+            o.pci_read = true;
+        }
+        sn_metrics_release(&x.m);
+        memset(&x.m, 0, sizeof(x.m));
+        CHECK(sn__watch_rules_eval(x.r, &o, &x.m, &err) == 0);
+        sn__watch_obs_release(&o);
+        n = sn__watch_rules_active(x.r, &a);
+        h = find(a, n, "device_missing", "gpus");
+        if (!read) {
+            CHECK(h == NULL);
+            continue;
+        }
+        REQUIRE(h != NULL);
+        CHECK(!strcmp(h->severity, "critical"));
+        CHECK(strstr(h->message, "0 of 4 GPUs found (PCI bus 0, NVML not "
+                                 "loaded)") != NULL);
+    }
     run_close(&x);
 }
 
@@ -956,10 +1058,12 @@ static void test_rules_unknown_values_are_quiet(void)
 static const struct sn_test cases[] = {
     T(test_rules_healthy_week_fires_nothing),
     T(test_rules_flow_drop_and_creep_fire_days_before_slowdown),
+    T(test_rules_flow_peers_by_kind_not_the_cdu),
     T(test_rules_sensor_drift_of_3c_a_day_fires),
     T(test_rules_psu_efficiency_and_feeds),
     T(test_rules_zombie_memory_names_gpu_and_pid),
     T(test_rules_device_missing_bus_nvml_spec),
+    T(test_rules_vanished_gpus_are_critical),
     T(test_rules_links_degraded_and_flapping),
     T(test_rules_gpu_errors_by_severity),
     T(test_rules_condensation_and_leak),

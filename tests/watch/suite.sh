@@ -98,7 +98,12 @@ expect_usage() { # name, args...
 }
 expect_usage "listen without an address" --listen :10384 --db none
 expect_usage "listen with a bad port" --listen 127.0.0.1:70000 --db none
-expect_usage "interval zero" --interval 0 --db none
+expect_usage "interval zero" --interval 0s --db none
+expect_usage "interval without a unit" --interval 15 --db none
+if grep -q "^supernode: --interval: " "$tmp/e"; then ok; else
+    bad "--interval 15: not the usual '--interval: ...' sentence"
+    cat "$tmp/e"
+fi
 expect_usage "tls cert without key" --tls-cert /etc/hostname --db none
 expect_usage "textfile not a directory" --once --textfile /etc/hostname \
     --db none
@@ -124,6 +129,35 @@ if command -v promtool >/dev/null 2>&1; then
     grep -v '^supernode watch:' "$tmp/once.prom" >"$tmp/once.clean"
     check "promtool check metrics on --once" \
         sh -c "promtool check metrics <'$tmp/once.clean'"
+fi
+
+# ---- the agent and the rule file agree: one interval of the agent on
+# the fixture host (healthy and faulty NVML, the BMC's low CPU1 branch)
+# becomes promtool's input series; for every rule the file must fire
+# exactly the subjects the agent's supernode_rule_active names ----------
+if command -v promtool >/dev/null 2>&1; then
+    "$sn" watch rules examples/gb200-nvl72.yaml -o "$tmp/agree-rules.yml" \
+        >/dev/null 2>&1
+    for nv in good bad lost pre-ampere none; do
+        if [[ $nv == none ]]; then
+            lib=none
+        else
+            lib=$nvml_lib
+            cp "tests/fixtures/nvml/$nv.yaml" "$SN_FAKE_NVML"
+        fi
+        "$sn" watch --once --db none --spec examples/gb200-nvl72.yaml \
+            "${all[@]}" --nvml "$lib" 2>/dev/null |
+            grep -v '^supernode watch:' >"$tmp/agree.prom"
+        if (cd "$tmp" && python3 "$OLDPWD/tests/watch/agree.py" agree.prom \
+            agree-rules.yml agree.test.yml >agree.out 2>&1 &&
+            promtool test rules agree.test.yml >>agree.out 2>&1); then
+            ok
+        else
+            bad "the rule file and the agent disagree (NVML $nv):"
+            tail -n 20 "$tmp/agree.out" | cut -c1-400
+        fi
+    done
+    cp tests/fixtures/nvml/good.yaml "$SN_FAKE_NVML"
 fi
 
 # ---- every name is documented, and the rule file and the dashboard use
@@ -272,6 +306,28 @@ EOF
 else
     echo "skip: prometheus not on PATH (Debian package prometheus)"
 fi
+
+# ---- a CPU host: the spec gives the node no accelerators (node:
+# {accelerators: 0}), so NVML, absent there, is not read and the agent
+# stays healthy past three intervals --------------------------------------
+cport=$(free_port)
+"$sn" watch --db none --fsroot "$root" --spec examples/one-host.yaml \
+    --listen "127.0.0.1:$cport" --interval 0.2s >"$tmp/cpu.out" 2>&1 &
+cpu_agent=$!
+pids+=("$cpu_agent")
+wait_http "http://127.0.0.1:$cport/" 20
+sleep 1.5
+code=$(curl -s -o "$tmp/cpu.health" -w '%{http_code}' \
+    "http://127.0.0.1:$cport/healthz")
+curl -s -o "$tmp/cpu.prom" "http://127.0.0.1:$cport/metrics"
+if [[ $code == 200 ]] &&
+    ! grep -q 'collector="nvml"' "$tmp/cpu.prom" &&
+    ! grep -q 'rule="device_missing"' "$tmp/cpu.prom"; then ok; else
+    bad "a CPU host (one-host.yaml): /healthz $code, or NVML read, or a GPU missing"
+    cat "$tmp/cpu.health"
+    grep 'nvml\|device_missing' "$tmp/cpu.prom" | head -5
+fi
+kill "$cpu_agent" 2>/dev/null
 
 # ---- basic authentication from a file only its owner reads --------------
 printf 'prom:s3cret\n' >"$tmp/auth"

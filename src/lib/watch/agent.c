@@ -236,12 +236,17 @@ static int start_worker(struct sn_watch *w,
     return SN_OK;
 }
 
-/* The collectors this agent runs, by its options. */
+/* The collectors this agent runs, by its options: NVML unless --nvml
+ * none, or the spec gives the node no accelerators and --nvml names no
+ * library (a CPU host has no NVML to read, and its absence would leave
+ * the collector stale and /healthz failing). */
 static size_t pick_collectors(const struct sn_watch_opts *o,
                               const struct sn__watch_collector **out)
 {
     size_t n = 0;
-    if (!o->nvml || strcmp(o->nvml, "none") != 0)
+    bool none = o->nvml ? !strcmp(o->nvml, "none")
+                        : o->spec && sn__watch_spec_gpus(o->spec) == 0;
+    if (!none)
         out[n++] = &sn__watch_col_nvml;
     out[n++] = &sn__watch_col_hwmon;
     out[n++] = &sn__watch_col_pci;

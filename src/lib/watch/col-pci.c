@@ -128,6 +128,7 @@ static int pci_collect(void *state, struct sn__watch_obs *obs,
     s->c.pci_done = false;
     /* past the device cap what was read is still reported */
     sn__hw_pci_scan(&s->c, &e);
+    obs->pci_read = s->c.npci > 0; /* a bus without a device was not read */
     for (size_t i = 0; i < s->c.npci; i++) {
         const struct hpci *d = &s->c.pci[i];
         struct sn__watch_pcidev *p = SN_WATCH_PUSH(obs, pci);

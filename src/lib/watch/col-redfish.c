@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -92,6 +93,7 @@ enum { RF_LEAKS, RF_PSUS, RF_FLOWS, RF_ENV, RF_NPHASES };
 struct rf_owner {
     const char *name;
     bool qualify;
+    const char *kind; /* of the coolant connectors under it; NULL: by Id */
 };
 
 /* ---- credentials --------------------------------------------------------
@@ -760,6 +762,35 @@ static void rf_each(struct rf *s, const json_t *obj, const char *key,
     json_decref(coll);
 }
 
+/* A chassis' coolant connector by what it feeds: an Id or Name that
+ * begins with "GPU" or "CPU" followed by a digit, a space or its end is
+ * that cold plate ("GPU1", "CPU2", "GPU 3 cold plate"); anything else (a
+ * manifold, the tray's inlet) is "other". */
+static const char *connector_kind(const json_t *doc, const char *path)
+{
+    static const char *const plates[] = {"gpu", "cpu"};
+    char id[SN_WATCH_NAME_MAX], name[SN_WATCH_NAME_MAX];
+    const char *last = strrchr(path, '/');
+    const char *text[2] = {id, name};
+
+    rf_str(doc, "Id", id, sizeof(id));
+    if (!id[0])
+        sn_strlcpy(id, last ? last + 1 : path, sizeof(id));
+    rf_str(doc, "Name", name, sizeof(name));
+    for (size_t t = 0; t < 2; t++)
+        for (size_t k = 0; k < 2; k++) {
+            const char *x = text[t];
+            char c;
+            if (strncasecmp(x, plates[k], 3))
+                continue;
+            c = x[3];
+            if (c == '\0' || c == ' ' || c == '_' || c == '-' ||
+                isdigit((unsigned char)c))
+                return plates[k];
+        }
+    return "other";
+}
+
 static void on_connector(struct rf *s, const char *path, json_t *doc,
                          const struct rf_owner *o)
 {
@@ -773,6 +804,8 @@ static void on_connector(struct rf *s, const char *path, json_t *doc,
         return;
     sn_strlcpy(c->branch, name, sizeof(c->branch));
     rf_str(doc, "CoolingLoopName", c->loop, sizeof(c->loop));
+    sn_strlcpy(c->kind, o && o->kind ? o->kind : connector_kind(doc, path),
+               sizeof(c->kind));
     c->flow_lpm = reading_in(s, doc, "FlowLitersPerMinute", RF_FLOW);
     c->supply_c = reading_in(s, doc, "SupplyTemperatureCelsius", RF_TEMP);
     c->return_c = reading_in(s, doc, "ReturnTemperatureCelsius", RF_TEMP);
@@ -1000,7 +1033,7 @@ struct rf_unit {
 
 static void chassis_phase(struct rf *s, struct rf_unit *u)
 {
-    struct rf_owner o = {u->name, false};
+    struct rf_owner o = {u->name, false, NULL};
     char p[SN_RF_PATH_MAX];
     json_t *sub;
 
@@ -1032,7 +1065,8 @@ static void chassis_phase(struct rf *s, struct rf_unit *u)
 static void cdu_phase(struct rf *s, struct rf_unit *u)
 {
     char prim[SN_WATCH_NAME_MAX], sec[SN_WATCH_NAME_MAX];
-    struct rf_owner o = {u->name, true}, po = {prim, true}, so = {sec, true};
+    struct rf_owner o = {u->name, true, NULL}, po = {prim, true, "cdu"},
+                    so = {sec, true, "cdu"};
 
     join(prim, sizeof(prim), u->name, "primary");
     join(sec, sizeof(sec), u->name, "secondary");
@@ -1150,32 +1184,32 @@ static void emit_coolant(const struct sn__watch_obs *obs, struct sn_metrics *m,
 {
     for (size_t i = 0; i < obs->ncoolant; i++) {
         const struct sn__watch_coolant *c = &obs->coolant[i];
-        struct sn_metrics_label l[] = {{"branch", c->branch},
-                                       {"loop", c->loop}};
+        struct sn_metrics_label l[] = {
+            {"branch", c->branch}, {"loop", c->loop}, {"kind", c->kind}};
         gauge(m, "supernode_coolant_flow_liters_per_minute",
               "Coolant flow through a branch (Redfish CoolantConnector "
               "FlowLitersPerMinute), litres per minute",
-              l, 2, c->flow_lpm, err);
+              l, 3, c->flow_lpm, err);
         gauge(m, "supernode_coolant_rated_flow_liters_per_minute",
               "Rated coolant flow of a branch (Redfish CoolantConnector "
               "RatedFlowLitersPerMinute), litres per minute",
-              l, 2, c->rated_flow_lpm, err);
+              l, 3, c->rated_flow_lpm, err);
         gauge(m, "supernode_coolant_supply_temperature_celsius",
               "Coolant temperature entering a branch (Redfish "
               "SupplyTemperatureCelsius)",
-              l, 2, c->supply_c, err);
+              l, 3, c->supply_c, err);
         gauge(m, "supernode_coolant_return_temperature_celsius",
               "Coolant temperature leaving a branch (Redfish "
               "ReturnTemperatureCelsius)",
-              l, 2, c->return_c, err);
+              l, 3, c->return_c, err);
         gauge(m, "supernode_coolant_supply_pressure_pascals",
               "Coolant pressure at a branch's supply (Redfish "
               "SupplyPressurekPa times 1000)",
-              l, 2, c->supply_kpa * 1000, err);
+              l, 3, c->supply_kpa * 1000, err);
         gauge(m, "supernode_coolant_return_pressure_pascals",
               "Coolant pressure at a branch's return (Redfish "
               "ReturnPressurekPa times 1000)",
-              l, 2, c->return_kpa * 1000, err);
+              l, 3, c->return_kpa * 1000, err);
     }
 }
 

@@ -92,49 +92,58 @@ static void export(struct sn__rules_ctx *c, const char *name, const char *help,
 
 /* ---- coolant flow ----------------------------------------------------- */
 
+/* A cold plate's branch against the design's share of the node's loop
+ * and against the median of its peers: the branches of its kind (GPU
+ * cold plates with GPU cold plates, CPU with CPU) in its loop, itself
+ * included, when there are peers_min of them. A CDU's connectors and
+ * manifolds carry a loop's whole flow and are never a cold plate's
+ * peers. */
 static void flow_low(struct sn__rules_ctx *c)
 {
     const struct sn__watch_obs *obs = c->obs;
-    const double margin =
-        sn__watch_rule_table[SN__RULE_COOLANT_FLOW_LOW].threshold;
+    const struct sn__watch_rule_def *d =
+        &sn__watch_rule_table[SN__RULE_COOLANT_FLOW_LOW];
     double node = sn__rules_design_flow(c->r), design = 0;
     double *peers = sn_xcalloc(obs->ncoolant + 1, sizeof(double));
     size_t nb = 0;
     char subject[128];
 
     for (size_t i = 0; i < obs->ncoolant; i++)
-        nb += isfinite(obs->coolant[i].flow_lpm);
-    /* the node's loop shared by the branches its BMC shows */
+        nb += isfinite(obs->coolant[i].flow_lpm) &&
+              sn__rules_kind_in(obs->coolant[i].kind, d->subjects);
+    /* the node's loop shared by the cold plates its BMC shows */
     if (node > 0 && nb)
         design = node / (double)nb;
     for (size_t i = 0; i < obs->ncoolant; i++) {
         const struct sn__watch_coolant *b = &obs->coolant[i];
         size_t np = 0;
         double med;
-        if (!isfinite(b->flow_lpm))
+        if (!isfinite(b->flow_lpm) || !sn__rules_kind_in(b->kind, d->subjects))
             continue;
         snprintf(subject, sizeof(subject), "branch %s", b->branch);
         if (design > 0 && b->flow_lpm < design)
             sn__rules_hit(c, SN__RULE_COOLANT_FLOW_LOW, NULL, SN__HIT_BRANCH,
                           b->branch, subject, b->flow_lpm,
-                          "branch %s flows %.2f L/min, below the design's "
-                          "%.2f L/min (a node's loop of %.2f L/min over %zu "
-                          "branches)",
-                          b->branch, b->flow_lpm, design, node, nb);
+                          "branch %s (%s cold plate): coolant %.2f L/min, "
+                          "design %.2f (the node's loop of %.2f L/min over "
+                          "its %zu cold plates)",
+                          b->branch, b->kind, b->flow_lpm, design, node, nb);
         for (size_t k = 0; k < obs->ncoolant; k++)
-            if (k != i && isfinite(obs->coolant[k].flow_lpm) &&
+            if (isfinite(obs->coolant[k].flow_lpm) &&
+                !strcmp(obs->coolant[k].kind, b->kind) &&
                 !strcmp(obs->coolant[k].loop, b->loop))
                 peers[np++] = obs->coolant[k].flow_lpm;
-        if (np < 2)
+        if (np < (size_t)d->peers_min)
             continue;
         med = sn__rules_median(peers, np);
-        if (b->flow_lpm < (1 - margin) * med)
+        if (b->flow_lpm < (1 - d->threshold) * med)
             sn__rules_hit(c, SN__RULE_COOLANT_FLOW_LOW, NULL, SN__HIT_BRANCH,
                           b->branch, subject, b->flow_lpm,
-                          "branch %s flows %.2f L/min, %.0f%% below the "
-                          "median %.2f L/min of its %zu peers",
-                          b->branch, b->flow_lpm, 100 * (1 - b->flow_lpm / med),
-                          med, np);
+                          "branch %s (%s cold plate): coolant %.2f L/min, "
+                          "%.0f%% below the median %.2f L/min of the %zu %s "
+                          "cold plates of its loop",
+                          b->branch, b->kind, b->flow_lpm,
+                          100 * (1 - b->flow_lpm / med), med, np, b->kind);
     }
     free(peers);
 }

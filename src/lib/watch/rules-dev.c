@@ -316,12 +316,27 @@ static void missing_counts(struct sn__rules_ctx *c, size_t npci)
                       "gpus", (double)obs->nvml_count,
                       "%zu NVIDIA GPUs on the PCI bus, %d in NVML", npci,
                       obs->nvml_count);
-    if (want > 0 && (obs->nvml || npci) && have < (size_t)want)
+    if (obs->pci_read) {
+        int rc = sn__watch_gauge(
+            c->m, "supernode_pci_gpus",
+            "NVIDIA GPUs on the PCI bus (vendor 0x10de, display or 3D "
+            "controller class); absent when the bus was not read",
+            NULL, 0, (double)npci, c->err);
+        if (rc && !c->rc)
+            c->rc = rc;
+    }
+    /* no GPU on a bus that was read, and no NVML, is the worst case of
+     * all, not an absence of news */
+    if (want > 0 && (obs->nvml || obs->pci_read || npci) &&
+        have < (size_t)want) {
+        char nv[32] = "not loaded";
+        if (obs->nvml)
+            snprintf(nv, sizeof(nv), "%d", obs->nvml_count);
         sn__rules_hit(c, SN__RULE_DEVICE_MISSING, NULL, SN__HIT_OTHER, "",
                       "gpus", (double)have,
-                      "%zu GPUs found (PCI bus %zu, NVML %d); the spec has "
-                      "%d per node",
-                      have, npci, obs->nvml_count, want);
+                      "%zu of %d GPUs found (PCI bus %zu, NVML %s)", have, want,
+                      npci, nv);
+    }
     /* fabric NICs: InfiniBand ports and Ethernet of 100 Gb/s or more (a
      * management port is slower) */
     for (size_t i = 0; i < obs->nlinks; i++) {
@@ -333,9 +348,8 @@ static void missing_counts(struct sn__rules_ctx *c, size_t npci)
             fabric++;
     }
     if (nics > 0 && seen_links && fabric < (size_t)nics)
-        sn__rules_hit(c, SN__RULE_DEVICE_MISSING, NULL, SN__HIT_OTHER, "",
-                      "nics", (double)fabric,
-                      "%zu fabric NIC ports found; the spec has %d per node",
+        sn__rules_hit(c, SN__RULE_NIC_MISSING, NULL, SN__HIT_OTHER, "", "nics",
+                      (double)fabric, "%zu of %d fabric NIC ports found",
                       fabric, nics);
 }
 

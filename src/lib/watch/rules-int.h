@@ -30,6 +30,7 @@ enum sn__rule_id {
     SN__RULE_FEED_IMBALANCE,
     SN__RULE_GPU_ZOMBIE_MEMORY,
     SN__RULE_DEVICE_MISSING,
+    SN__RULE_NIC_MISSING,
     SN__RULE_LINK_DEGRADED,
     SN__RULE_LINK_FLAPPING,
     SN__RULE_GPU_XID,
@@ -53,7 +54,17 @@ struct sn__watch_rule_def {
     double for_s;         /* `for:` of the fleet rule */
     const char *summary;  /* one line, what holds */
     const char *remedy;   /* what to do */
-    const char *expr;     /* PromQL over the agent's metrics */
+    const char *expr;     /* PromQL over the agent's metrics; NULL: made
+                             from the fields below (rules-prom.c) */
+    /* A rule that compares a part with its peers: the kinds of part it
+     * judges ("gpu|cpu", an alternation of the kind label's values), the
+     * labels beyond instance and job that make a peer group ("loop,
+     * kind") and the least group, itself included, whose median is
+     * trusted. The agent (rules-cool.c) and the rule file read these same
+     * fields. */
+    const char *subjects;
+    const char *peers_by;
+    int peers_min;
 };
 
 extern const struct sn__watch_rule_def sn__watch_rule_table[SN__RULE_COUNT];
@@ -138,6 +149,9 @@ double sn__rules_median(double *x, size_t n);
 double sn__rules_design_flow(const struct sn__watch_rules *r);
 int sn__rules_expect_gpus(const struct sn__watch_rules *r);
 int sn__rules_expect_nics(const struct sn__watch_rules *r);
+
+/* Whether kind is one of the alternatives of set ("gpu|cpu"). */
+bool sn__rules_kind_in(const char *kind, const char *set);
 
 /* The checks, by file. */
 void sn__rules_cooling(struct sn__rules_ctx *c);    /* flow, creep, dew, leak */

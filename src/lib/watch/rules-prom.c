@@ -50,8 +50,79 @@ static void duration(struct sn_buf *out, double s)
         sn_buf_printf(out, "%lds", v);
 }
 
+/* What the alert's value is, in words and with its unit, for the rules
+ * whose PromQL yields a reading (the others yield the agent's
+ * supernode_rule_active, 1, and say nothing of it); design_lpm fills
+ * the flow rule's design. */
+/* The agent's supernode_rule_value of the alert's rule and subject, as
+ * a template: the reading behind a rule that alerts on
+ * supernode_rule_active (whose value is 1). */
+static void agent_value(struct sn_buf *s, const char *rule)
+{
+    sn_buf_printf(s,
+                  "{{ with query (printf `supernode_rule_value{rule=\"%s\", "
+                  "subject=\"%%s\", instance=\"%%s\", job=\"%%s\"}` "
+                  "$labels.subject $labels.instance $labels.job) }}{{ . | "
+                  "first | value }}{{ else }}{{ $value }}{{ end }}",
+                  rule);
+}
+
+static void value_text(struct sn_buf *s, enum sn__rule_id id, double design_lpm,
+                       int gpus, int nics)
+{
+    switch (id) {
+    case SN__RULE_DEVICE_MISSING:
+        if (gpus > 0) {
+            sn_buf_puts(s, "{{ if eq $labels.subject \"gpus\" }}");
+            agent_value(s, "device_missing");
+            sn_buf_printf(s, " of %d GPUs found {{ end }}(", gpus);
+        } else {
+            sn_buf_puts(s, "(");
+        }
+        break;
+    case SN__RULE_NIC_MISSING:
+        agent_value(s, "nic_missing");
+        sn_buf_printf(s, " of %d fabric NIC ports found (", nics);
+        break;
+    case SN__RULE_COOLANT_FLOW_LOW:
+        sn_buf_puts(s, "coolant {{ printf \"%.2f\" $value }} L/min");
+        if (design_lpm > 0)
+            sn_buf_printf(
+                s,
+                ", design {{ with query (printf `%.4g / count by (instance, "
+                "job) (supernode_coolant_flow_liters_per_minute{kind=~"
+                "\"gpu|cpu\", instance=\"%%s\", job=\"%%s\"})` "
+                "$labels.instance $labels.job) }}{{ . | first | value | "
+                "printf \"%%.2f\" }}{{ end }} L/min",
+                design_lpm);
+        sn_buf_puts(s, " (");
+        break;
+    case SN__RULE_GPU_XID:
+        sn_buf_puts(s, "XID {{ $labels.xid }}, {{ $value }} in 10 minutes (");
+        break;
+    case SN__RULE_GPU_ECC_UNCORRECTED:
+        sn_buf_puts(s, "{{ $value }} uncorrected errors in 10 minutes (");
+        break;
+    case SN__RULE_GPU_HW_SLOWDOWN:
+        sn_buf_puts(s, "held {{ $value | humanizePercentage }} of the time (");
+        break;
+    case SN__RULE_CONDENSATION_RISK:
+        sn_buf_puts(s, "supply {{ printf \"%.1f\" $value }} C (");
+        break;
+    default:
+        sn_buf_puts(s, "(");
+        break;
+    }
+}
+
+struct file_ctx {
+    double design_lpm;
+    int gpus, nics;
+};
+
 static void one_rule(struct sn_buf *out, const struct sn__watch_rule_def *d,
-                     const char *severity, const char *expr)
+                     const char *severity, const char *expr,
+                     const struct file_ctx *f)
 {
     sn_buf_puts(out, "      - alert: ");
     alert_name(out, d->name);
@@ -76,42 +147,116 @@ static void one_rule(struct sn_buf *out, const struct sn__watch_rule_def *d,
         yaml_str(out, s.data);
         sn_buf_puts(out, "\n          description: ");
         sn_buf_reset(&s);
-        sn_buf_printf(&s,
-                      "{{ $labels.subject }} on {{ $labels.instance }}: "
-                      "%s (value {{ $value }}); remedy: %s.",
-                      d->summary, d->remedy);
+        sn_buf_puts(&s, "{{ $labels.subject }} on {{ $labels.instance }}: ");
+        value_text(&s, (enum sn__rule_id)(d - sn__watch_rule_table),
+                   f->design_lpm, f->gpus, f->nics);
+        sn_buf_printf(&s, "%s); remedy: %s.", d->summary, d->remedy);
         yaml_str(out, s.data);
         sn_buf_release(&s);
     }
     sn_buf_putc(out, '\n');
 }
 
-/* The design's part of the flow rule: a branch below the node's loop
- * flow shared by the node's branches. */
+/* The flow rule from its definition's fields, as the agent reads them
+ * (rules-cool.c): a branch of the judged kinds below (1 - threshold)
+ * times the median of its peer group, itself included, when the group
+ * has peers_min; or below the node's loop flow shared by the node's
+ * branches of those kinds. */
 static void flow_expr(struct sn_buf *e, const struct sn__watch_rule_def *d,
                       double node_lpm)
 {
-    struct sn_buf design;
+    struct sn_buf f;
 
-    sn_buf_init(&design);
-    if (node_lpm > 0)
-        sn_buf_printf(&design,
-                      " or supernode_coolant_flow_liters_per_minute < on "
-                      "(instance, job) group_left () (%.4g / count by "
-                      "(instance, job) "
-                      "(supernode_coolant_flow_liters_per_minute))",
-                      node_lpm);
+    sn_buf_init(&f);
+    sn_buf_printf(&f, "supernode_coolant_flow_liters_per_minute{kind=~\"%s\"}",
+                  d->subjects);
     sn_buf_puts(e, "label_replace(");
-    sn_buf_printf(e, d->expr, design.data ? design.data : "");
+    sn_buf_printf(e,
+                  "(%s < on (instance, job, %s) group_left () (%g * quantile "
+                  "by (instance, job, %s) (0.5, %s)) and on (instance, job, "
+                  "%s) (count by (instance, job, %s) (%s) >= %d))",
+                  f.data, d->peers_by, 1 - d->threshold, d->peers_by, f.data,
+                  d->peers_by, d->peers_by, f.data, d->peers_min);
+    if (node_lpm > 0)
+        sn_buf_printf(e,
+                      " or %s < on (instance, job) group_left () (%.4g / "
+                      "count by (instance, job) (%s))",
+                      f.data, node_lpm, f.data);
     sn_buf_puts(e, ", \"subject\", \"branch $1\", \"branch\", \"(.*)\")");
-    sn_buf_release(&design);
+    sn_buf_release(&f);
+}
+
+/* The agent watched from outside: what it cannot say of itself. Rules of
+ * Prometheus alone (the agent has no state for them); `up` is of the
+ * scrape job named "supernode", as contrib/prometheus/scrape.yml names
+ * it. */
+static const struct self_rule {
+    const char *name, *severity, *for_, *expr, *text, *remedy;
+} self[] = {
+    {"agent_down", "critical", "5m", "up{job=\"supernode\"} == 0",
+     "the agent does not answer Prometheus' scrape (up 0): no rule of "
+     "this file can hold for the node while it is down",
+     "check the node is up, then systemctl status supernode-watch and its "
+     "journal; the port must be reachable from Prometheus"},
+    {"collector_down", "warning", "10m",
+     "label_replace(supernode_collector_up == 0, \"subject\", "
+     "\"collector $1\", \"collector\", \"(.*)\")",
+     "collector {{ $labels.collector }} has had no good reading for 10 "
+     "minutes ({{ with query (printf `increase(supernode_collector_errors_"
+     "total{collector=\"%s\", instance=\"%s\", job=\"%s\"}[10m]) + "
+     "increase(supernode_collector_timeouts_total{collector=\"%s\", "
+     "instance=\"%s\", job=\"%s\"}[10m])` $labels.collector "
+     "$labels.instance $labels.job $labels.collector $labels.instance "
+     "$labels.job) }}{{ . | first | value | printf \"%.0f\" }}{{ end }} "
+     "errors and timeouts): the rules that need its readings are blind",
+     "read the agent's log for the collector's error (a driver, a BMC's "
+     "credentials or address, a permission); its readings are absent "
+     "until it answers"},
+    {"agent_stale", "warning", "5m",
+     "label_replace(time() - supernode_watch_last_interval_timestamp_"
+     "seconds > 300, \"subject\", \"agent\", \"\", \"\")",
+     "the agent answers but its last interval was {{ $value | "
+     "humanizeDuration }} ago: its readings and rules are frozen",
+     "a collector thread or the store may hang the agent; restart it and "
+     "read its log"},
+};
+
+static void self_rules(struct sn_buf *out)
+{
+    for (size_t i = 0; i < sizeof(self) / sizeof(self[0]); i++) {
+        const struct self_rule *r = &self[i];
+        struct sn_buf s;
+        sn_buf_puts(out, "      - alert: ");
+        alert_name(out, r->name);
+        sn_buf_printf(out,
+                      "\n        expr: |-\n          %s\n        for: "
+                      "%s\n        labels:\n          rule: %s\n"
+                      "          severity: %s\n        annotations:\n"
+                      "          summary: ",
+                      r->expr, r->for_, r->name, r->severity);
+        sn_buf_init(&s);
+        sn_buf_printf(&s, "%s on {{ $labels.instance }}", r->name);
+        yaml_str(out, s.data);
+        sn_buf_puts(out, "\n          description: ");
+        sn_buf_reset(&s);
+        sn_buf_printf(&s, "{{ $labels.instance }}: %s; remedy: %s.", r->text,
+                      r->remedy);
+        yaml_str(out, s.data);
+        sn_buf_release(&s);
+        sn_buf_putc(out, '\n');
+    }
 }
 
 int sn_watch_rules_file(const struct sn_spec *spec, struct sn_buf *out,
                         struct sn_error *err)
 {
     double node_lpm = spec ? sn_plan_branch_flow(spec) * 60e3 : 0;
-    int gpus = spec && spec->scaleup.per_node > 0 ? spec->scaleup.per_node : 0;
+    int gpus =
+        spec && sn__watch_spec_gpus(spec) > 0 ? sn__watch_spec_gpus(spec) : 0;
+    struct file_ctx fc = {node_lpm, gpus,
+                          spec && spec->scaleout.nics_per_node > 0
+                              ? spec->scaleout.nics_per_node
+                              : 0};
     struct sn_buf e;
 
     (void)err;
@@ -142,17 +287,20 @@ int sn_watch_rules_file(const struct sn_spec *spec, struct sn_buf *out,
         case SN__RULE_GPU_XID:
             /* two tiers: the catalogue's critical codes, the rest */
             sn_buf_printf(&e, d->expr, "=~");
-            one_rule(out, d, "critical", e.data);
+            one_rule(out, d, "critical", e.data, &fc);
             sn_buf_reset(&e);
             sn_buf_printf(&e, d->expr, "!~");
             break;
         case SN__RULE_DEVICE_MISSING: {
-            char more[200] = "";
+            char more[320] = "";
+            /* the larger of NVML's count and the PCI bus', as the
+             * agent takes it; neither read: no news */
             if (gpus > 0)
                 snprintf(more, sizeof(more),
-                         " or label_replace(count by (instance, job) "
-                         "(supernode_gpu_temperature_celsius) < %d, "
-                         "\"subject\", \"gpus\", \"\", \"\")",
+                         " or on (instance, job, subject) label_replace(max "
+                         "by (instance, job) ({__name__=~"
+                         "\"supernode_nvml_devices|supernode_pci_gpus\"}) "
+                         "< %d, \"subject\", \"gpus\", \"\", \"\")",
                          gpus);
             sn_buf_printf(&e, d->expr, more);
             break;
@@ -165,8 +313,9 @@ int sn_watch_rules_file(const struct sn_spec *spec, struct sn_buf *out,
             break;
         }
         one_rule(out, d, i == SN__RULE_GPU_XID ? "warning" : d->severity,
-                 e.data);
+                 e.data, &fc);
     }
+    self_rules(out);
     sn_buf_release(&e);
     return SN_OK;
 }

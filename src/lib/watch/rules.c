@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sn/health.h"
 #include "sn/plan.h"
 #include "sn/store.h"
 
@@ -26,13 +27,12 @@
 const struct sn__watch_rule_def sn__watch_rule_table[SN__RULE_COUNT] = {
     [SN__RULE_COOLANT_FLOW_LOW] = {
         "coolant_flow_low", "warning", 0.2, "ratio below the peers' median",
-        300, "coolant flow of a branch below the design's flow or 20% below "
-        "its peers",
+        300, "a cold plate's coolant flow is below the design's share of the "
+        "node's loop, or 20% below the median of the cold plates of its kind "
+        "in its loop",
         "check the branch's quick disconnects, valve and filter; compare its "
         "flow with the CDU's",
-        "supernode_coolant_flow_liters_per_minute < on (instance, job, loop) "
-        "group_left () (0.8 * quantile by (instance, job, loop) (0.5, "
-        "supernode_coolant_flow_liters_per_minute))%s"},
+        NULL, "gpu|cpu", "loop, kind", 3},
     [SN__RULE_GPU_THERMAL_CREEP] = {
         "gpu_thermal_creep", "warning", 0.2, "ratio above the peers' median",
         900, "a GPU's thermal resistance (temperature over coolant supply, "
@@ -76,11 +76,19 @@ const struct sn__watch_rule_def sn__watch_rule_table[SN__RULE_COUNT] = {
         "supernode_rule_active{rule=\"gpu_zombie_memory\"} == 1"},
     [SN__RULE_DEVICE_MISSING] = {
         "device_missing", "critical", 0, "devices", 0,
-        "GPUs or NICs on the PCI bus, in NVML and in the spec disagree, or a "
-        "GPU was lost",
+        "GPUs on the PCI bus, in NVML and in the spec disagree, or a GPU was "
+        "lost",
         "reseat or replace the device; check the kernel log for 'fallen off "
         "the bus'",
         "supernode_rule_active{rule=\"device_missing\"} == 1%s"},
+    [SN__RULE_NIC_MISSING] = {
+        "nic_missing", "critical", 0, "ports", 0,
+        "fewer fabric NIC ports (InfiniBand, Ethernet of 100 Gb/s or more) "
+        "than the spec gives a node",
+        "check the ports with ibstat or ip link, their cables, transceivers "
+        "and switch ports, and the NIC's driver (dmesg: mlx5_core); reseat "
+        "or replace a card whose ports are gone",
+        "supernode_rule_active{rule=\"nic_missing\"} == 1"},
     [SN__RULE_LINK_DEGRADED] = {
         "link_degraded", "warning", 0, "lanes or speed", 300,
         "a PCIe, NIC or InfiniBand link trained below its speed or width",
@@ -410,6 +418,35 @@ double sn__rules_slow(struct sn__rules_ctx *c, enum sn__rule_id rule,
             c->rc = rc;
     }
     return score;
+}
+
+int sn__watch_spec_gpus(const struct sn_spec *spec)
+{
+    struct sn_health_node node;
+    struct sn_error err = {0};
+
+    if (!spec)
+        return -1;
+    /* the node: section, as doctor and check read it ({accelerators: 0}
+     * on a CPU host); a section that does not parse was refused when the
+     * spec was loaded for them, here the design's per_node stands */
+    if (!sn_health_node_from_spec(spec, &node, &err))
+        return node.accelerators;
+    return spec->scaleup.per_node > 0 ? spec->scaleup.per_node : 0;
+}
+
+bool sn__rules_kind_in(const char *kind, const char *set)
+{
+    size_t n = strlen(kind);
+
+    while (set && *set) {
+        const char *bar = strchr(set, '|');
+        size_t k = bar ? (size_t)(bar - set) : strlen(set);
+        if (k == n && !strncmp(set, kind, n))
+            return true;
+        set = bar ? bar + 1 : NULL;
+    }
+    return false;
 }
 
 double sn__rules_median(double *x, size_t n)
@@ -742,8 +779,7 @@ int sn__watch_rules_new(const struct sn_spec *spec, struct sn_store *st,
     if (spec) {
         /* m^3/s to L/min */
         r->design_lpm = sn_plan_branch_flow(spec) * 60e3;
-        r->expect_gpus =
-            spec->scaleup.per_node > 0 ? spec->scaleup.per_node : 0;
+        r->expect_gpus = sn__watch_spec_gpus(spec);
         r->expect_nics =
             spec->scaleout.nics_per_node > 0 ? spec->scaleout.nics_per_node : 0;
     }
@@ -775,6 +811,16 @@ static void add_rule_metrics(struct sn__rules_ctx *c)
             "named: branch, gpu, psu, feed, sensor, link, pid); rules that "
             "do not hold are absent",
             l, 3, 1, c->err);
+        if (rc && !c->rc)
+            c->rc = rc;
+        if (!isfinite(r->hits[i].a.value))
+            continue;
+        rc = sn__watch_gauge(
+            c->m, "supernode_rule_value",
+            "The reading that made a watch rule hold on a subject, in the "
+            "rule's unit (a flow in L/min, the GPUs or NIC ports found), "
+            "for the alert's text; absent when the rule does not hold",
+            l, 3, r->hits[i].a.value, c->err);
         if (rc && !c->rc)
             c->rc = rc;
     }

@@ -92,6 +92,10 @@ struct sn__watch_sensor {
 struct sn__watch_coolant {
     char branch[SN_WATCH_NAME_MAX]; /* connector id */
     char loop[SN_WATCH_NAME_MAX];   /* CoolingLoopName, "" when none */
+    /* what the connector feeds: "gpu" or "cpu" (a cold plate), "cdu" (a
+     * CDU's primary or secondary connector), "other" (a manifold, a
+     * tray's inlet, anything else) */
+    char kind[8];
     double flow_lpm, supply_c, return_c, supply_kpa, return_kpa;
     double rated_flow_lpm;
 };
@@ -143,8 +147,9 @@ struct sn__watch_klog {
 /* What every collector read in one interval. Arrays are heap-owned,
  * grown with sn__watch_push (at most SN_WATCH_ITEMS_MAX entries each). */
 struct sn__watch_obs {
-    double now; /* seconds, the interval's time */
-    bool nvml;  /* the NVML collector answered */
+    double now;    /* seconds, the interval's time */
+    bool nvml;     /* the NVML collector answered */
+    bool pci_read; /* the PCI collector read the bus (it found devices) */
     struct sn__watch_gpu *gpus;
     size_t ngpus, cap_gpus;
     int nvml_count; /* devices NVML counts (lost ones included) */
@@ -281,5 +286,10 @@ void sn__watch_rules_free(struct sn__watch_rules *r);
  * a message. */
 int sn__watch_read_credentials(const char *path, char *user, size_t usize,
                                char *pass, size_t psize, struct sn_error *err);
+
+/* The accelerators a node of spec should have: its node: section's
+ * accelerators when it says, else the design's per node; -1 without a
+ * spec. 0 is a node with none, which needs no NVML (rules.c). */
+int sn__watch_spec_gpus(const struct sn_spec *spec);
 
 #endif
