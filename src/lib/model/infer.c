@@ -469,7 +469,7 @@ compute_view(const struct sn_kernel_table *t, uint64_t key, double ridge)
     compute_rows.key = key;
     compute_rows.ridge = ridge;
     compute_rows.t =
-        (struct sn_kernel_table){t->generation, compute_rows.p, n, false};
+        (struct sn_kernel_table){t->generation, compute_rows.p, n, false, 0};
     return &compute_rows.t;
 }
 
