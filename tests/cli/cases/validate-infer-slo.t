@@ -4,7 +4,7 @@
 # isl rounded, and a bad slo cell refused for its row (synthetic rows)
 args: validate tests/fixtures/validation-serving/slo.csv
 exit: 0
-stdout-has: batch 442 per replica meets the slo
+stdout-has: batch 447 per replica meets the slo
 stdout-has: FLAG 4000 seqs/GPU at 50 tok/s/user
 stdout-has: InferenceMAX's per-GPU figure counts input + output tokens
 stdout-has: mean isl 1000.4 as 1000
