@@ -1,5 +1,5 @@
 /* kernels.c: kernel efficiency tables (sn/kernels.h): the shipped tables
- * from published kernel measurements, their interpolation in log space,
+ * from published kernel measurements, their lookup by work per launch,
  * and the table file `bench kernels` writes and `sim train --kernels`
  * reads. docs/model.md ("Kernel efficiency tables") lists the sources. */
 #include <ctype.h>
