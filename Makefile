@@ -17,7 +17,7 @@ Q       ?= @
 NVCC    ?= nvcc
 PKGS    := yaml-0.1 sqlite3 hwloc openblas ompi-c libmicrohttpd libcurl \
            jansson
-# libxml2: NCCL's topology dump (src/lib/health/nccl-topo.c)
+# libxml2: NCCL's topology dump (src/lib/nccl/nccl-topo.c)
 PKGS    += libxml-2.0
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)

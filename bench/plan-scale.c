@@ -60,7 +60,7 @@ int main(int argc, char **argv)
         return 3;
     }
     t3 = sn_now();
-    sn_report_plan_json(plan, &json);
+    sn_render_plan_json(plan, &json);
     t4 = sn_now();
     getrusage(RUSAGE_SELF, &ru);
     /* wall time per stage, the process's CPU time (user + system: what

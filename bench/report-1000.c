@@ -13,7 +13,7 @@
 
 #include "bench-common.h"
 #include "sn/diagnose.h"
-#include "sn/report.h"
+#include "sn/html.h"
 #include "sn/spec.h"
 #include "sn/store.h"
 #include "sn/topo.h"
@@ -167,7 +167,7 @@ static int run(const char *db, const char *path, const char *out)
     struct sn_spec spec = {0};
     struct sn_topo *t = NULL;
     struct sn_store *st = NULL;
-    struct sn_report_html_in in = {0};
+    struct sn_html_in in = {0};
     struct sn_buf b = SN_BUF_INIT;
     struct sn_error err;
     int64_t id = 1;
@@ -184,7 +184,7 @@ static int run(const char *db, const char *path, const char *out)
     in.runs = &id;
     in.nruns = 1;
     in.now = 1796472000;
-    if (sn_report_html(&in, &b, &err) ||
+    if (sn_html_report(&in, &b, &err) ||
         sn_write_file_atomic(out, b.data, b.len, &err))
         goto out;
     printf("report: %zu bytes (%.2f MB) in %.3f s wall, %.3f s CPU\n", b.len,

@@ -365,18 +365,11 @@ struct sn_bench_power_plan {
 
 /* Fill flops_per_w of every point, then full, best and knee. */
 void sn_bench_power_analyse(struct sn_bench_power_curve *c);
-/* The curve as text: one row per point with a bar of its throughput,
- * then the three points in words. */
-void sn_bench_power_render(const struct sn_bench_power_curve *c,
-                           struct sn_buf *out);
 /* A curve read back from its JSON document (the report's --power):
  * SN_EINPUT, located, when it is not one; analysed again from its
  * points. */
 int sn_bench_power_parse(const char *file, const char *text, size_t len,
                          struct sn_bench_power_curve *c, struct sn_error *err);
-/* The curve as a JSON document, SN_SCHEMA_POWER (docs/bench.md). */
-void sn_bench_power_json(const struct sn_bench_power_curve *c,
-                         struct sn_buf *out);
 
 struct sn_bench_job;
 
@@ -464,13 +457,6 @@ void sn_bench_results_release(struct sn_bench_results *res);
 void sn_bench_results_copy(struct sn_bench_results *dst,
                            const struct sn_bench_results *src);
 
-/* The results as an SN_SCHEMA_BENCH JSON document (docs/bench.md);
- * src/lib/report/bench.c. */
-void sn_bench_json(const struct sn_bench_results *res, struct sn_buf *out);
-/* The results as text tables in the anchors' column names (nccl-tests for
- * collectives, STREAM for memory, nvbandwidth-style matrices for pairs,
- * OSU for latency). */
-void sn_bench_render(const struct sn_bench_results *res, struct sn_buf *out);
 /* Elements found wrong over every result (0 when nothing was wrong or
  * nothing was checked). */
 long long sn_bench_wrong(const struct sn_bench_results *res);

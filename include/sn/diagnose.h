@@ -13,7 +13,7 @@
  *
  * To add a comparison: 1. a field in struct sn_diag_config with its source
  * 2. its code in src/lib/diagnose/compare.c  3. its evidence in the
- * renderers (render.c)  4. a case in tests/unit/test-diagnose.c
+ * renderers (src/lib/render/check.c)  4. a case in tests/unit/test-diagnose.c
  * 5. docs/check.md.
  */
 #ifndef SN_DIAGNOSE_H
@@ -263,31 +263,5 @@ struct sn_diag_input {
 int sn_diag_run(const struct sn_diag_input *in, struct sn_diag_report **out,
                 struct sn_error *err);
 void sn_diag_report_free(struct sn_diag_report *r);
-
-/* ---- rendering (src/lib/report/check.c) ------------------------------ */
-
-/* The report for people: verdict, findings with evidence and next step,
- * a count of verdicts per kind of subject, and the node health section
- * when the run has doctor checks. */
-void sn_diag_render_text(const struct sn_diag_report *r, bool verbose,
-                         struct sn_buf *out);
-/* The node health section alone: per host (in the order they come), the
- * count of each status and every check that did not pass, worst first,
- * with the remedy of each WARN (and of each FAIL when fail_remedies).
- * The SKIPs are listed one by one only when verbose; else one line
- * counts them. Nothing for n = 0. */
-void sn_diag_render_health(const struct sn_store_health *h, size_t n,
-                           bool fail_remedies, bool verbose,
-                           struct sn_buf *out);
-/* The SN_SCHEMA_CHECK JSON document; run_id 0 leaves it out. */
-void sn_diag_render_json(const struct sn_diag_report *r, int64_t run_id,
-                         const char *spec_name, struct sn_buf *out);
-/* JUnit XML for CI: one test case per device, pair and link verdict, per
- * systemic or collective finding and per doctor check (a FAIL fails, a
- * SKIP is skipped); every case whose verdict is FAIL
- * carries one <failure> (a slow pair's names the link that explains it),
- * WARN findings go to <system-out>. */
-void sn_diag_render_junit(const struct sn_diag_report *r,
-                          const char *suite_name, struct sn_buf *out);
 
 #endif

@@ -178,15 +178,4 @@ void sn_health_hwloc_version(char *buf, size_t len);
  * and check write them. */
 const char *sn_health_status_label(enum sn_health_status s);
 
-/* Append the report as JSON (src/lib/report/doctor.c), SN_SCHEMA_DOCTOR:
- * {"schema", "host", "fsroot", "summary": {pass, warn, fail, skip,
- * status}, "checks": [{name, status, subject, evidence, remedy}]}. */
-void sn_health_report_json(const struct sn_health_report *rep,
-                           struct sn_buf *out);
-/* Append the report as a checklist for people: one line per check
- * ("FAIL pcie.link 0000:17:00.0 gpu ...: evidence"), the remedy indented
- * under every check that is not a pass, and a summary line. */
-void sn_health_report_text(const struct sn_health_report *rep,
-                           struct sn_buf *out);
-
 #endif

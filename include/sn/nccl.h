@@ -11,9 +11,10 @@
  * is owned by the object, cleaned of control characters. The design and
  * report are the caller's.
  *
- * To add a check: 1. a function in nccl-topo.c (health) or nccl-log.c
- * (diagnose) that calls sn_health_report_add() with a "nccl.topo.*" or
- * "nccl.log.*" name  2. its call in sn_nccl_topo_check()/sn_nccl_log_check()
+ * To add a check: 1. a function in src/lib/nccl/nccl-check.c (the dump) or
+ * nccl-judge.c (the log) that calls sn_health_report_add() with a
+ * "nccl.topo.*" or "nccl.log.*" name  2. its call in
+ * sn_nccl_topo_check()/sn_nccl_log_check()
  * 3. docs/doctor.md or docs/check.md  4. a fixture in tests/fixtures/nccl/
  * that makes it fail, and a test.
  */

@@ -4,15 +4,15 @@
  * the scale-up : scale-out convergence ratio), power (steady, peak,
  * provisioned, per rack, feed current), cooling (air or liquid, coolant
  * flow), storage (checkpoint size and bandwidth) and memory fit, with
- * warnings that give the reason and the number; and the renderers that
- * print it (text, JSON SN_SCHEMA_PLAN, CSV cable ledger, Graphviz).
+ * warnings that give the reason and the number. Its renderers (text,
+ * JSON SN_SCHEMA_PLAN, CSV cable ledger, Graphviz) are in sn/render.h.
  *
  * Ownership: sn_plan_build() returns a heap object freed with
  * sn_plan_free(); it borrows the topology (and through it the spec), which
- * must outlive it. Renderers append to a caller-owned buffer.
+ * must outlive it.
  *
  * To add a figure: 1. a field below  2. its computation in src/lib/plan/
- * 3. the text and JSON renderers in src/lib/report/plan.c (JSON keys are
+ * 3. the text and JSON renderers in src/lib/render/plan.c (JSON keys are
  * only ever added, never renamed)  4. a unit test in tests/unit/test-plan.c
  * 5. docs/plan.md.
  */
@@ -165,21 +165,5 @@ int sn_plan_build(const struct sn_topo *t, struct sn_plan **out,
 void sn_plan_free(struct sn_plan *p);
 
 const char *sn_rack_kind_name(enum sn_rack_kind k);
-
-/* ---- rendering (src/lib/report/plan.c) ---------------------------------- */
-
-/* The text summary, an engineering document with units and WARN lines. */
-void sn_report_plan_text(const struct sn_plan *p, struct sn_buf *out);
-/* The JSON document, schema SN_SCHEMA_PLAN, stable keys. */
-void sn_report_plan_json(const struct sn_plan *p, struct sn_buf *out);
-/* The cable ledger: one CSV row per link (fabric links first, then host
- * links): id, label, both endpoints, class, medium, length, bandwidth. */
-void sn_report_ledger_csv(const struct sn_topo *t, struct sn_buf *out);
-/* Graphviz of the topology with repeated units collapsed: one supernode
- * drawn for all, devices of a kind as one node with a count, links
- * between kinds as one edge with a count. Small topologies (max_nodes or
- * fewer devices) are drawn device by device. */
-void sn_report_topo_dot(const struct sn_topo *t, size_t max_nodes,
-                        struct sn_buf *out);
 
 #endif

@@ -2,12 +2,14 @@
 #ifndef SN_SN_H
 #define SN_SN_H
 
-#define SN_VERSION "0.1.0"
-
 #include "sn/bench.h"
+#include "sn/catalog.h"
+#include "sn/export.h"
 #include "sn/health.h"
+#include "sn/html.h"
 #include "sn/model.h"
-#include "sn/report.h"
+#include "sn/render.h"
+#include "sn/schema.h"
 #include "sn/spec.h"
 #include "sn/topo.h"
 #include "sn/util.h"

@@ -33,27 +33,6 @@
 /* No rank (the second rank of a device result). */
 #define SN_STORE_NO_RANK UINT32_MAX
 
-/* ---- statistics of samples ------------------------------------------------
- */
-
-/* Summary of repeated samples. mad is the raw median absolute deviation;
- * sigma = 1.4826 x mad is the robust estimate of one sample's standard
- * deviation under normal noise (Rousseeuw & Croux 1993). */
-struct sn_stats {
-    size_t n;
-    double median, mean, min, max, mad, stddev;
-};
-
-/* Fill st from n samples (n may be 0: every field 0). */
-void sn_stats_compute(const double *x, size_t n, struct sn_stats *st);
-/* The median of n values; sorts x in place. 0 when n is 0. */
-double sn_stats_median(double *x, size_t n);
-/* The robust standard deviation 1.4826 x MAD of n values around their
- * median; x is reordered. */
-double sn_stats_sigma(double *x, size_t n);
-
-#define SN_STATS_MAD_TO_SIGMA 1.4826
-
 /* ---- results
  * -------------------------------------------------------------------- */
 

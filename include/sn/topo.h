@@ -150,7 +150,27 @@ int sn_topo_set_health(struct sn_topo *t, uint32_t link, double health,
 
 const char *sn_link_class_name(enum sn_link_class c);
 const char *sn_node_kind_name(enum sn_node_kind k);
+/* The label of a switch role for people ("scale-up switch", "leaf",
+ * "site network"): sn_switch_role_info(r)->label. */
 const char *sn_switch_role_name(enum sn_switch_role r);
+
+/* The one table of switch roles: every name a role goes by and its level.
+ * To add a role: the enum above, a row in src/lib/topo/graph.c. */
+struct sn_switch_role_info {
+    enum sn_switch_role role;
+    const char *tag;   /* in device names: "sw", "l2sw", "leaf", "pcisw" */
+    const char *key;   /* JSON key of the plan's switch counts:
+                          "scale_up_l1"; NULL for a role not counted there
+                          (none, the site network) */
+    const char *label; /* for people: "scale-up switch", "PCIe switch" */
+    int tier;          /* level above the devices: 1 beside the NICs (PCIe
+                          switch), 2 the first switch tier (scale-up L1,
+                          leaf), 3 the second (scale-up L2, spine), 4 core,
+                          5 outside the design (site network, none) */
+};
+/* The row of role r; an unknown role gets the row of SN_SW_NONE. Static,
+ * never NULL. */
+const struct sn_switch_role_info *sn_switch_role_info(enum sn_switch_role r);
 
 /* ---- routing ----------------------------------------------------------------
  */
@@ -227,5 +247,39 @@ struct sn_topo_counts {
 };
 
 void sn_topo_count(const struct sn_topo *t, struct sn_topo_counts *c);
+
+/* ---- the collapsed topology (collapse.c) ------------------------------
+ *
+ * Devices grouped into classes (kind, switch role, inside a supernode or
+ * shared) and links between classes grouped by class, medium and
+ * bandwidth, with counts: what the Graphviz drawing (render) and the HTML
+ * report's design section draw, so a 10,000-device cluster is a handful
+ * of boxes. Counts are over the whole cluster; an edge or class inside a
+ * supernode (sn_topo_class_shared() false at both ends) repeats in each
+ * of supernodes. */
+#define SN_TOPO_NCLASS (4 * 8 * 2)
+#define sn_topo_class_kind(c) ((c) / 16)       /* enum sn_node_kind */
+#define sn_topo_class_role(c) (((c) / 2) % 8)  /* enum sn_switch_role */
+#define sn_topo_class_shared(c) ((c) % 2 == 1) /* outside every supernode */
+struct sn_topo_class_edge {
+    int ca, cb; /* classes, ca <= cb */
+    int cls;    /* enum sn_link_class */
+    int medium; /* enum sn_medium */
+    size_t count;
+    double bw; /* bytes/s per direction per link */
+};
+struct sn_topo_collapsed {
+    size_t count[SN_TOPO_NCLASS]; /* devices per class */
+    struct sn_topo_class_edge *e; /* in order of first appearance */
+    size_t ne;
+    size_t supernodes;
+};
+/* The class of a device, and its name for people ("accelerator", a
+ * switch role's name). */
+int sn_topo_class_of(const struct sn_node *n);
+const char *sn_topo_class_label(int c);
+/* Fill c from t; release with sn_topo_collapse_release() (c owns e). */
+void sn_topo_collapse(const struct sn_topo *t, struct sn_topo_collapsed *c);
+void sn_topo_collapse_release(struct sn_topo_collapsed *c);
 
 #endif

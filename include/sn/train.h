@@ -101,12 +101,20 @@ struct sn_train_opts {
     enum sn_train_graphs graphs; /* what CUDA graphs capture */
     bool moe_sync;               /* dropless dispatch: the host waits for the
                                     tokens per expert once per MoE layer */
+    bool te_modules;             /* the layers are TransformerEngine modules:
+                                    each Linear costs the host a module's
+                                    work, a grouped GEMM one cuBLAS launch
+                                    per local expert (train-host.c) */
     int router_kernels;          /* kernels of the router and the EP
                                     preprocess per MoE layer forward; 0:
                                     the fused two the GPU model counts */
     double zero3_prefetch;       /* ZeRO-3: parameters (elements) fetched
                                     ahead under compute; 0: the whole next
                                     layer (FSDP, Megatron-FSDP) */
+    bool zero3_per_tensor;       /* ZeRO-3: one all-gather and one
+                                    reduce-scatter per weight tensor, each
+                                    behind a device synchronize (DeepSpeed
+                                    0.3-0.5): none overlaps compute */
     const char *software;        /* the profile's name, for reports */
 };
 
@@ -319,6 +327,7 @@ const struct sn_train_software *sn_train_software_guess(const char *text);
  *     profile: megatron-core      (a name of sn_train_software_list)
  *     cuda_graphs: none|partial   ep_dedup: bool    moe_sync: bool
  *     router_kernels: N           zero3_prefetch: elements
+ *     te_modules: bool
  * *out gets the profile (NULL when sec is NULL) and o its options with
  * the overrides. Errors are "file:line:col: what is wrong" with
  * SN_EINPUT (unknown keys and names with a did-you-mean). */

@@ -1,5 +1,6 @@
 /* util.h: errors, allocation, buffers, unit parsing and formatting, JSON
- * output, text tables and small helpers shared by every module.
+ * output, text tables, statistics of samples and small helpers shared by
+ * every module.
  *
  * Ownership: a struct sn_buf owns its bytes until sn_buf_detach() hands them
  * to the caller; sn_yaml_load() fills a document the caller releases with
@@ -85,8 +86,9 @@ void *sn_xcalloc(size_t n, size_t size);
 void *sn_xrealloc(void *p, size_t size);
 char *sn_xstrdup(const char *s);
 char *sn_xstrndup(const char *s, size_t n);
-/* Set the function called when an allocation fails; NULL restores the
- * default. */
+/* Set the function called when an allocation fails, before the abort (a
+ * handler that returns is followed by abort()); NULL restores the
+ * default, which says nothing. */
 void sn_set_oom_handler(void (*fn)(size_t size));
 /* Grow *items so that it holds at least `need` elements of `size` bytes;
  * *cap is updated. Aborts through the OOM handler on overflow. */
@@ -292,6 +294,18 @@ void sn_json_kbool(struct sn_json *j, const char *key, bool v);
 /* Append s to b as a JSON string literal, quotes included. */
 void sn_json_escape(struct sn_buf *b, const char *s);
 
+/* ---- JSON input (json-read.c) ----------------------------------------- */
+
+struct json_t; /* jansson's json_t */
+
+/* Parse len bytes of text, named what in messages, into a jansson
+ * document (*out, the caller's: json_decref; NULL on failure). Refused
+ * with a located SN_EINPUT ("what:line:col: ..."): nesting deeper than
+ * max_depth (0: no cap of ours), invalid JSON, duplicate keys, NUL in
+ * strings. Size caps are the caller's. */
+int sn_json_read(const char *what, const char *text, size_t len, int max_depth,
+                 struct json_t **out, struct sn_error *err);
+
 /* ---- text tables ------------------------------------------------------------
  */
 
@@ -434,6 +448,27 @@ int sn_csv_parse(const char *file, const char *text, size_t len,
 void sn_csv_release(struct sn_csv *csv);
 /* Index of a header field, or -1. */
 int sn_csv_column(const struct sn_csv *csv, const char *name);
+
+/* ---- statistics of samples (stats.c) -------------------------------------
+ */
+
+/* Summary of repeated samples. mad is the raw median absolute deviation;
+ * sigma = 1.4826 x mad is the robust estimate of one sample's standard
+ * deviation under normal noise (Rousseeuw & Croux 1993). */
+struct sn_stats {
+    size_t n;
+    double median, mean, min, max, mad, stddev;
+};
+
+/* Fill st from n samples (n may be 0: every field 0). */
+void sn_stats_compute(const double *x, size_t n, struct sn_stats *st);
+/* The median of n values; sorts x in place. 0 when n is 0. */
+double sn_stats_median(double *x, size_t n);
+/* The robust standard deviation 1.4826 x MAD of n values around their
+ * median; x is reordered. */
+double sn_stats_sigma(double *x, size_t n);
+
+#define SN_STATS_MAD_TO_SIGMA 1.4826
 
 /* ---- time and hashing
  * --------------------------------------------------------------- */

@@ -41,6 +41,13 @@ struct sn_watch_opts {
     bool redfish_insecure;           /* skip TLS verification */
     double timeout_s;  /* per collector per interval; 0: 80% of interval */
     double interval_s; /* for the timeout's default; 0: 15 s */
+    /* What goes wrong while the agent runs, one line at a time without
+     * a newline ("collector nvml: ...", "collector pci: answering again",
+     * "rules: ..."): called on the thread that calls sn_watch_tick(), and
+     * a collector's complaint only when it changes. NULL: not said (the
+     * library prints nothing; the CLI prints these). */
+    void (*log)(void *log_ctx, const char *line);
+    void *log_ctx;
 };
 
 struct sn_watch; /* private to src/lib/watch/agent.c */

@@ -23,13 +23,13 @@ static int finish(const struct sn_health_report *rep, enum sn_format format,
 
     sn_buf_init(&out);
     sn_buf_init(&json);
-    sn_health_report_json(rep, &json);
+    sn_render_health_json(rep, &json);
     if (json_out && (status = cli_write(json_out, &json)))
         goto out;
     if (format == SN_FORMAT_JSON)
         cli_print(&json);
     else {
-        sn_health_report_text(rep, &out);
+        sn_render_health_text(rep, &out);
         cli_print(&out);
     }
     if (sn_health_report_worst(rep) == SN_HEALTH_FAIL)

@@ -95,10 +95,10 @@ void cli_run_events(struct sn_store *st, const struct sn_run *r,
                     const struct sn_store_health *h, size_t nh,
                     struct sn_buf *out)
 {
-    struct sn_report_run_events w;
+    struct sn_render_run_events w;
 
     /* a run not finished: its events up to now */
-    sn_report_run_events(st, r, h, nh, (double)time(NULL), &w);
-    sn_report_run_events_text(&w, out);
-    sn_report_run_events_release(&w);
+    sn_render_run_events(st, r, h, nh, (double)time(NULL), &w);
+    sn_render_run_events_text(&w, out);
+    sn_render_run_events_release(&w);
 }

@@ -30,7 +30,7 @@ int cli_parse_run_id(const char *opt, const char *text, int64_t *id);
 /* The watch events that held on the hosts of run r (its own, and those
  * of its node health h) while it ran, up to now when it has not
  * finished, appended to out as a section of text
- * (sn_report_run_events_text()); nothing when there are none. */
+ * (sn_render_run_events_text()); nothing when there are none. */
 void cli_run_events(struct sn_store *st, const struct sn_run *r,
                     const struct sn_store_health *h, size_t nh,
                     struct sn_buf *out);

@@ -142,9 +142,9 @@ static int bl_list(int argc, char **argv)
         goto out;
     }
     if (o.format == SN_FORMAT_JSON)
-        sn_report_baselines_json(list, n, &out);
+        sn_render_baselines_json(list, n, &out);
     else
-        sn_report_baselines_text(list, n, &out);
+        sn_render_baselines_text(list, n, &out);
     cli_print(&out);
 out:
     free(list);
@@ -175,9 +175,9 @@ static int bl_show(int argc, char **argv)
     }
     sn_buf_init(&out);
     if (o.format == SN_FORMAT_JSON)
-        sn_report_baseline_json(&b, &out);
+        sn_render_baseline_json(&b, &out);
     else
-        sn_report_baseline_text(&b, &out);
+        sn_render_baseline_text(&b, &out);
     cli_print(&out);
     sn_buf_release(&out);
     sn_baseline_release(&b);
@@ -220,8 +220,8 @@ static int bl_diff(int argc, char **argv)
     struct sn_results rs;
     struct sn_diag_config cfg;
     struct sn_buf out;
-    struct sn_report_diff_row *rows = NULL;
-    struct sn_report_diff d;
+    struct sn_render_diff_row *rows = NULL;
+    struct sn_render_diff d;
     size_t fails = 0;
     int rc;
 
@@ -240,7 +240,7 @@ static int bl_diff(int argc, char **argv)
         goto out;
     rows = sn_xcalloc(rs.n ? rs.n : 1, sizeof(*rows));
     for (size_t i = 0; i < rs.n; i++) {
-        struct sn_report_diff_row *x = &rows[d.n];
+        struct sn_render_diff_row *x = &rows[d.n];
         x->r = &rs.items[i];
         x->e = sn_baseline_find(&b, x->r);
         if (!x->e) {
@@ -255,9 +255,9 @@ static int bl_diff(int argc, char **argv)
     d.run = o.runs[0];
     d.rows = rows;
     if (o.format == SN_FORMAT_JSON)
-        sn_report_baseline_diff_json(&d, &out);
+        sn_render_baseline_diff_json(&d, &out);
     else
-        sn_report_baseline_diff_text(&d, &out);
+        sn_render_baseline_diff_text(&d, &out);
     cli_print(&out);
     rc = fails ? SN_EXIT_CHECK : SN_EXIT_OK;
 out:

@@ -137,12 +137,12 @@ int cli_bench_power(int argc, char **argv)
                                        : cli_fail(&err);
         goto out;
     }
-    sn_bench_power_render(&curve, &out);
+    sn_render_power_text(&curve, &out);
     cli_print(&out);
     status = SN_EXIT_OK;
     if (json) {
         sn_buf_reset(&out);
-        sn_bench_power_json(&curve, &out);
+        sn_render_power_json(&curve, &out);
         status = cli_write(json, &out);
     }
 out:

@@ -45,11 +45,11 @@ static void on_abort(void *ctx, const struct sn_bench_results *partial,
     if (b->rank == 0) {
         struct sn_buf out;
         sn_buf_init(&out);
-        sn_bench_render(partial, &out);
+        sn_render_bench_text(partial, &out);
         cli_print(&out);
         if (b->json) {
             sn_buf_reset(&out);
-            sn_bench_json(partial, &out);
+            sn_render_bench_json(partial, &out);
             if (cli_write(b->json, &out) == SN_EXIT_OK)
                 fprintf(stderr,
                         "supernode: bench: partial results "
@@ -532,11 +532,11 @@ static int bench_run(int argc, char **argv)
         goto out;
     }
     if (b.rank == 0) {
-        sn_bench_render(&res, &out);
+        sn_render_bench_text(&res, &out);
         cli_print(&out);
         if (b.json) {
             sn_buf_reset(&out);
-            sn_bench_json(&res, &out);
+            sn_render_bench_json(&res, &out);
             status = cli_write(b.json, &out);
         }
         if (!status && sn_bench_wrong(&res) > 0) {

@@ -61,7 +61,7 @@ static int catalog_parse(int argc, char **argv, struct catalog_args *ca)
         return cli_usage_hint(self);
     }
     if (!strcmp(ca->verb, "list") && ca->arg &&
-        (ca->kind = sn_report_catalog_kind(ca->arg, &near)) < 0) {
+        (ca->kind = sn_render_catalog_kind(ca->arg, &near)) < 0) {
         return cli_usage_error("unknown catalog kind '%s' (%s%s%s)", ca->arg,
                                near ? "did you mean '"
                                     : "expected one of: "
@@ -95,12 +95,12 @@ static int catalog_run(int argc, char **argv)
     sn_buf_init(&out);
     json = ca.fmt == SN_FORMAT_JSON;
     if (!strcmp(ca.verb, "show")) {
-        if (sn_report_catalog_show(cat, ca.arg, json, &out, &err)) {
+        if (sn_render_catalog_show(cat, ca.arg, json, &out, &err)) {
             rc = cli_usage_error("%s", err.msg);
             goto out;
         }
     } else {
-        sn_report_catalog_list(cat, ca.kind, json, &out);
+        sn_render_catalog_list(cat, ca.kind, json, &out);
     }
     cli_print(&out);
 out:

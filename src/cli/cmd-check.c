@@ -527,7 +527,7 @@ static int spool_run(struct check_cli *c, const struct sn_run *run,
                      const struct sn_results *rs,
                      const struct sn_store_finding *f, size_t nf)
 {
-    struct sn_report_run whole = {run, rs, f, nf, c->health, c->nhealth};
+    struct sn_render_run whole = {run, rs, f, nf, c->health, c->nhealth};
     const char *db = c->st ? sn_store_path(c->st) : c->db;
     struct sn_buf doc, path;
     char stamp[32];
@@ -536,7 +536,7 @@ static int spool_run(struct check_cli *c, const struct sn_run *run,
 
     sn_buf_init(&doc);
     sn_buf_init(&path);
-    sn_report_run_json(&whole, &doc);
+    sn_render_run_json(&whole, &doc);
     for (const char *p = run->started; *p && k + 1 < sizeof(stamp); p++)
         if (*p != '-' && *p != ':')
             stamp[k++] = *p;
@@ -669,9 +669,9 @@ static int judge(struct check_cli *c, const struct sn_spec *spec,
         store_as = 0;
     }
     if (store_as || (run->id && !c->store_lost))
-        sn_report_run_line(store_as ? store_as : run->id, spec->name, run,
+        sn_render_run_line(store_as ? store_as : run->id, spec->name, run,
                            &out);
-    sn_diag_render_text(rep, c->verbose, &out);
+    sn_render_diag_text(rep, c->verbose, &out);
     if (st)
         cli_run_events(st, run, c->health, c->nhealth, &out);
     cli_print(&out);
@@ -684,7 +684,7 @@ static int judge(struct check_cli *c, const struct sn_spec *spec,
         sn_buf_init(&js);
         sn_buf_init(&ju);
         if (c->json) {
-            sn_diag_render_json(rep,
+            sn_render_diag_json(rep,
                                 store_as        ? store_as
                                 : c->store_lost ? 0
                                                 : run->id,
@@ -692,7 +692,7 @@ static int judge(struct check_cli *c, const struct sn_spec *spec,
             outs[n++] = (struct sn_output){c->json, js.data, js.len};
         }
         if (c->junit) {
-            sn_diag_render_junit(rep, spec->name, &ju);
+            sn_render_diag_junit(rep, spec->name, &ju);
             outs[n++] = (struct sn_output){c->junit, ju.data, ju.len};
         }
         rc = cli_write_set(outs, n);

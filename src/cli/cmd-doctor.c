@@ -103,9 +103,9 @@ static int doctor_run(int argc, char **argv)
         goto out;
     }
     if (format == SN_FORMAT_JSON)
-        sn_health_report_json(&rep, &out);
+        sn_render_health_json(&rep, &out);
     else
-        sn_health_report_text(&rep, &out);
+        sn_render_health_text(&rep, &out);
     cli_print(&out);
     if (sn_health_report_worst(&rep) == SN_HEALTH_FAIL)
         status = SN_EXIT_CHECK;

@@ -141,9 +141,9 @@ static int events_list(int argc, char **argv)
         goto out;
     }
     if (o.format == SN_FORMAT_JSON)
-        sn_report_events_json(ev, n, &out);
+        sn_render_events_json(ev, n, &out);
     else
-        sn_report_events_text(ev, n, &out);
+        sn_render_events_text(ev, n, &out);
     cli_print(&out);
 out:
     sn_store_events_release(ev, n);
@@ -177,9 +177,9 @@ static int events_show(int argc, char **argv)
         goto out;
     }
     if (o.format == SN_FORMAT_JSON)
-        sn_report_event_json(&ev, &out);
+        sn_render_event_json(&ev, &out);
     else
-        sn_report_event_text(&ev, &out);
+        sn_render_event_text(&ev, &out);
     cli_print(&out);
 out:
     free(ev.state);

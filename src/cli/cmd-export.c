@@ -1,13 +1,13 @@
 /* cmd-export.c: `supernode export nccl-topo|slurm|hostfile|rankfile|k8s
  * SPEC`: the files the runtime reads, made from the design (the renderers
- * are in src/lib/report/export-*.c; docs/export.md).
+ * are in src/lib/export/; docs/export.md).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd.h"
-#include "sn/report.h"
+#include "sn/export.h"
 
 extern const struct sn_cmd sn_cmd_export;
 
@@ -118,8 +118,8 @@ static int ctx_open(struct ex_ctx *c, int argc, char **argv, unsigned allowed)
     if (c->o.hosts &&
         sn_read_file(c->o.hosts, (size_t)64 << 20, &text, &len, &c->err))
         return cli_fail(&c->err);
-    rc = sn_export_hosts(&c->spec, c->o.hosts, text, len, &c->hosts, &c->nhosts,
-                         &c->err);
+    rc = sn_spec_hosts(&c->spec, c->o.hosts, text, len, &c->hosts, &c->nhosts,
+                       &c->err);
     free(text);
     return rc ? cli_fail(&c->err) : SN_EXIT_OK;
 }
@@ -129,7 +129,7 @@ static int ctx_close(struct ex_ctx *c, int rc)
     if (rc == SN_EXIT_OK)
         rc = cli_write(c->o.output ? c->o.output : "-", &c->out);
     sn_buf_release(&c->out);
-    sn_export_hosts_free(c->hosts, c->nhosts);
+    sn_spec_hosts_free(c->hosts, c->nhosts);
     sn_topo_free(c->topo);
     sn_spec_release(&c->spec);
     return rc;

@@ -79,13 +79,13 @@ static int plan_run(int argc, char **argv)
     }
     /* render everything first: a failure leaves no file half-written */
     if (o.format == SN_FORMAT_JSON)
-        sn_report_plan_json(plan, &main_out);
+        sn_render_plan_json(plan, &main_out);
     else
-        sn_report_plan_text(plan, &main_out);
+        sn_render_plan_text(plan, &main_out);
     if (o.ledger)
-        sn_report_ledger_csv(topo, &ledger);
+        sn_render_ledger_csv(topo, &ledger);
     if (o.dot)
-        sn_report_topo_dot(topo, DOT_DETAIL_MAX, &dot);
+        sn_render_topo_dot(topo, DOT_DETAIL_MAX, &dot);
     /* the set at once: when one cannot be written, none is replaced */
     {
         struct sn_output outs[3];

@@ -1,6 +1,6 @@
 /* cmd-report.c: `supernode report [SPEC] -o FILE.html`: the design, the
  * model's predictions and stored runs as one self-contained HTML page
- * with inline SVG (sn_report_html). This file parses the options, loads
+ * with inline SVG (sn_html_report). This file parses the options, loads
  * what they name, and writes the page whole or not at all.
  */
 #include <stddef.h>
@@ -11,7 +11,7 @@
 
 #include "cli-store.h"
 #include "cmd.h"
-#include "sn/report.h"
+#include "sn/html.h"
 #include "sn/train.h"
 
 /* More runs than a page can show side by side. */
@@ -113,7 +113,7 @@ struct report_run {
     struct sn_train_model_file mf;
     struct sn_store *st;
     struct sn_bench_power_curve curve;
-    struct sn_report_html_in in;
+    struct sn_html_in in;
     /* the --set overrides split, for the size sweep */
     char set_keys[CLI_MAX_SETS][CLI_SET_KEY_MAX];
     const char *keys[CLI_MAX_SETS], *values[CLI_MAX_SETS];
@@ -244,7 +244,7 @@ static int report_main(int argc, char **argv)
         goto out;
     x.in.title = x.o.title;
     x.in.now = report_time();
-    if (sn_report_html(&x.in, &page, &err)) {
+    if (sn_html_report(&x.in, &page, &err)) {
         rc = cli_fail(&err);
         goto out;
     }

@@ -77,9 +77,9 @@ static int runs_list(int argc, char **argv)
         goto out;
     }
     if (o.format == SN_FORMAT_JSON)
-        sn_report_runs_json(runs, n, &out);
+        sn_render_runs_json(runs, n, &out);
     else
-        sn_report_runs_text(runs, n, &out);
+        sn_render_runs_text(runs, n, &out);
     cli_print(&out);
 out:
     free(runs);
@@ -117,7 +117,7 @@ static int runs_show(int argc, char **argv)
     struct runs_opts o;
     struct sn_store *st = NULL;
     struct run_whole w;
-    struct sn_report_run whole = {&w.run, &w.rs, NULL, 0, NULL, 0};
+    struct sn_render_run whole = {&w.run, &w.rs, NULL, 0, NULL, 0};
     struct sn_error err;
     struct sn_buf out;
     int64_t id;
@@ -145,9 +145,9 @@ static int runs_show(int argc, char **argv)
     whole.h = w.h;
     whole.nh = w.nh;
     if (o.format == SN_FORMAT_JSON) {
-        sn_report_run_json(&whole, &out);
+        sn_render_run_json(&whole, &out);
     } else {
-        sn_report_run_text(&whole, &out);
+        sn_render_run_text(&whole, &out);
         cli_run_events(st, &w.run, w.h, w.nh, &out);
     }
     cli_print(&out);

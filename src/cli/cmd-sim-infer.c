@@ -3,8 +3,8 @@
  * TPOT, tokens/s per GPU and per user, decode step parts), the search's
  * throughput-latency front (--search), disaggregated prefill/decode
  * (--disaggregate P:D) or the search of its split (--search
- * --disaggregate), as text or JSON (sn_report_infer_*,
- * src/lib/report/infer.c). Reached through `supernode sim infer`
+ * --disaggregate), as text or JSON (sn_render_infer_*,
+ * src/lib/render/infer.c). Reached through `supernode sim infer`
  * (cmd-sim.c); its usage is in sim's help. */
 #include <stddef.h>
 #include <stdio.h>
@@ -317,7 +317,7 @@ static int setup(struct infer_run *x, int argc, char **argv)
 }
 
 /* The report of w, the run's common parts filled in, as --format asks. */
-static void render(const struct infer_run *x, struct sn_report_infer *w,
+static void render(const struct infer_run *x, struct sn_render_infer *w,
                    struct sn_buf *out)
 {
     w->spec = &x->spec;
@@ -329,16 +329,16 @@ static void render(const struct infer_run *x, struct sn_report_infer *w,
     w->tpot_limit = x->lim.tpot;
     w->percentile = x->o.pct > 0 ? x->o.pct : SN_INFER_SLO_PERCENTILE;
     if (x->o.format == SN_FORMAT_JSON)
-        sn_report_infer_json(w, out);
+        sn_render_infer_json(w, out);
     else
-        sn_report_infer_text(w, out);
+        sn_render_infer_text(w, out);
 }
 
 static int run_layout(struct infer_run *x, struct sn_buf *out, bool *fits)
 {
     struct sn_infer_result r;
     struct sn_infer_served sv;
-    struct sn_report_infer w = {0};
+    struct sn_render_infer w = {0};
     struct sn_error err;
 
     if (sn_infer_check(x->m, &x->env.sys, &x->l, &x->w, x->gpus, &err) ||
@@ -367,7 +367,7 @@ static int run_search(struct infer_run *x, struct sn_buf *out, bool *found)
     struct sn_infer_search_stats st;
     struct sn_infer_served_search ss;
     struct sn_infer_point *p;
-    struct sn_report_infer w = {0};
+    struct sn_render_infer w = {0};
     struct sn_error err;
     struct sn_infer_load c = cluster_load(x);
     size_t n = 0;
@@ -405,7 +405,7 @@ static int run_search(struct infer_run *x, struct sn_buf *out, bool *found)
 static int run_disagg(struct infer_run *x, struct sn_buf *out, bool *ok)
 {
     struct sn_infer_disagg d;
-    struct sn_report_infer w = {0};
+    struct sn_render_infer w = {0};
     struct sn_error err;
     struct sn_infer_layout lp = x->l;
 
@@ -423,7 +423,7 @@ static int run_disagg_search(struct infer_run *x, struct sn_buf *out, bool *ok)
 {
     struct sn_infer_disagg d;
     struct sn_infer_disagg_stats st;
-    struct sn_report_infer w = {0};
+    struct sn_render_infer w = {0};
     struct sn_error err;
 
     if (sn_infer_disagg_search_rate(x->m, &x->env.sys, x->gpus, &x->w, &x->lim,

@@ -1,7 +1,7 @@
 /* cmd-sim-train.c: `supernode sim train [SPEC] --model NAME|FILE ...`: the
  * memory, step time, throughput, MFU/HFU and goodput of one training
  * layout on a spec's cluster, or (`--search`) the fastest layouts that
- * fit, as text or JSON (sn_report_train_*, src/lib/report/train.c).
+ * fit, as text or JSON (sn_render_train_*, src/lib/render/train.c).
  * Reached through `supernode sim train` (cmd-sim.c); its usage is in
  * sim's help. */
 #include <assert.h>
@@ -355,7 +355,7 @@ static int setup(struct train_run *x, int argc, char **argv)
 }
 
 /* The report of w, the run's common parts filled in, as --format asks. */
-static void render(const struct train_run *x, struct sn_report_train *w,
+static void render(const struct train_run *x, struct sn_render_train *w,
                    struct sn_buf *out)
 {
     w->spec = &x->spec;
@@ -367,9 +367,9 @@ static void render(const struct train_run *x, struct sn_report_train *w,
     w->software_assumed = x->assumed;
     w->host_cpu = x->env.sys.host_launch > 0 ? x->env.sys.host_cpu : NULL;
     if (x->o.format == SN_FORMAT_JSON)
-        sn_report_train_json(w, out);
+        sn_render_train_json(w, out);
     else
-        sn_report_train_text(w, out);
+        sn_render_train_text(w, out);
 }
 
 /* --search: rank the layouts that fit, or find the count at which one
@@ -381,7 +381,7 @@ static int run_search(struct train_run *x, struct sn_buf *out, bool *fits)
     struct sn_train_result plain;
     struct sn_train_search_stats st;
     struct sn_error err;
-    struct sn_report_train w = {0};
+    struct sn_render_train w = {0};
     size_t ntop = 0;
     int rc = SN_EXIT_OK;
 
@@ -446,7 +446,7 @@ static int run_layout(struct train_run *x, struct sn_buf *out, bool *fits)
 {
     struct sn_train_result r, plain;
     struct sn_error err;
-    struct sn_report_train w = {0};
+    struct sn_render_train w = {0};
     int rc;
 
     if (sn_train_check(x->m, &x->l, x->gpus, &err) ||

@@ -21,7 +21,7 @@
 struct sim_opts {
     const char *spec;
     enum sn_format format;
-    struct sn_report_change changes[MAX_CHANGES];
+    struct sn_render_change changes[MAX_CHANGES];
     size_t nchanges;
     /* coll */
     int op;
@@ -39,7 +39,7 @@ struct sim_opts {
 static int parse_change(struct sim_opts *o, const char *v, bool fail)
 {
     struct sn_error err;
-    struct sn_report_change *c;
+    struct sn_render_change *c;
 
     if (o->nchanges >= MAX_CHANGES)
         return cli_usage_error("more than %d --degrade/--fail", MAX_CHANGES);
@@ -341,7 +341,7 @@ static int coll_group(const struct world *w, const struct sim_opts *o,
 
 /* Predict the collective at each size of the sweep (-b, -e, -f) and add
  * its row, at most MAX_ROWS of them. */
-static int coll_sweep(struct sn_report_coll *p, const struct world *w,
+static int coll_sweep(struct sn_render_coll *p, const struct world *w,
                       const struct sim_opts *o, const struct sn_group *g,
                       uint32_t n, int ts)
 {
@@ -368,7 +368,7 @@ static int coll_sweep(struct sn_report_coll *p, const struct world *w,
              sn_coll_predict(w->nominal, o->op, g, bytes, o->algo, &rn, &err)))
             return cli_fail(&err);
         rows++;
-        sn_report_coll_row(p, bytes, count, root, &r, &rn);
+        sn_render_coll_row(p, bytes, count, root, &r, &rn);
         if (size > UINT64_MAX / (uint64_t)o->factor)
             break;
     }
@@ -381,7 +381,7 @@ static int coll_run(int argc, char **argv)
     struct world w;
     struct sn_group g;
     struct sn_buf out;
-    struct sn_report_coll p = {0};
+    struct sn_render_coll p = {0};
     uint32_t *ranks = NULL, n = 0;
     char desc[64] = "";
     int ts = 0, rc;
@@ -408,13 +408,13 @@ static int coll_run(int argc, char **argv)
     p.group = desc;
     p.ranks = n;
     p.json = o.format == SN_FORMAT_JSON;
-    sn_report_coll_begin(&p, &out);
+    sn_render_coll_begin(&p, &out);
     if ((rc = coll_sweep(&p, &w, &o, &g, n, ts)))
         goto out;
-    sn_report_coll_end(&p);
+    sn_render_coll_end(&p);
     cli_print(&out);
 out:
-    sn_report_coll_release(&p);
+    sn_render_coll_release(&p);
     sn_buf_release(&out);
     free(ranks);
     world_close(&w);
@@ -436,7 +436,7 @@ static enum sn_pair_relation rel_of(const struct world *w, uint32_t a,
 }
 
 /* Every ordered pair of the first n ranks, one row each. */
-static int pairs_every(struct sn_report_pairs *p, const struct world *w,
+static int pairs_every(struct sn_render_pairs *p, const struct world *w,
                        uint32_t n)
 {
     struct sn_error err;
@@ -449,13 +449,13 @@ static int pairs_every(struct sn_report_pairs *p, const struct world *w,
             if (sn_pairs_predict(w->m, a, b, &pair, &err) ||
                 (p->nchanges && sn_pairs_predict(w->nominal, a, b, &pn, &err)))
                 return cli_fail(&err);
-            sn_report_pairs_row(p, &pair, &pn, rel_of(w, a, b), 1);
+            sn_render_pairs_row(p, &pair, &pn, rel_of(w, a, b), 1);
         }
     return SN_EXIT_OK;
 }
 
 /* One row per class of equal pairs, with its count and first pair. */
-static int pairs_by_class(struct sn_report_pairs *p, const struct world *w,
+static int pairs_by_class(struct sn_render_pairs *p, const struct world *w,
                           const struct sn_pair_classes *cl)
 {
     struct sn_error err;
@@ -466,7 +466,7 @@ static int pairs_by_class(struct sn_report_pairs *p, const struct world *w,
         if (p->nchanges && sn_pairs_predict(w->nominal, c->example.src,
                                             c->example.dst, &pn, &err))
             return cli_fail(&err);
-        sn_report_pairs_row(p, &c->example, &pn, c->rel, c->count);
+        sn_render_pairs_row(p, &c->example, &pn, c->rel, c->count);
     }
     return SN_EXIT_OK;
 }
@@ -478,7 +478,7 @@ static int pairs_run(int argc, char **argv)
     struct sn_pair_classes cl;
     struct sn_error err;
     struct sn_buf out;
-    struct sn_report_pairs p = {0};
+    struct sn_render_pairs p = {0};
     uint32_t n;
     int rc;
 
@@ -514,15 +514,15 @@ static int pairs_run(int argc, char **argv)
     p.nchanges = o.nchanges;
     p.ranks = n;
     p.json = o.format == SN_FORMAT_JSON;
-    sn_report_pairs_begin(&p, &out);
+    sn_render_pairs_begin(&p, &out);
     rc = p.every ? pairs_every(&p, &w, n) : pairs_by_class(&p, &w, &cl);
     if (rc)
         goto out;
-    sn_report_pairs_end(&p);
+    sn_render_pairs_end(&p);
     cli_print(&out);
 out:
     sn_pair_classes_release(&cl);
-    sn_report_pairs_release(&p);
+    sn_render_pairs_release(&p);
     sn_buf_release(&out);
     world_close(&w);
     return rc;

@@ -59,11 +59,11 @@ static int spec_run(int argc, char **argv)
         return rc;
     sn_buf_init(&out);
     if (!strcmp(verb, "check"))
-        sn_report_spec_summary(&spec, &out);
+        sn_render_spec_summary(&spec, &out);
     else if (fmt == SN_FORMAT_JSON)
-        sn_report_spec_json(&spec, &out);
+        sn_render_spec_json(&spec, &out);
     else
-        sn_report_spec_text(&spec, &out);
+        sn_render_spec_text(&spec, &out);
     cli_print(&out);
     sn_buf_release(&out);
     sn_spec_release(&spec);

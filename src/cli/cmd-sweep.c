@@ -240,9 +240,9 @@ static int run_train(const struct sweep_opts *o, const struct sn_sweep *s,
         goto out;
     }
     if (o->format == SN_FORMAT_JSON)
-        sn_report_sweep_json(s, pts, s->nvalues, out);
+        sn_render_sweep_json(s, pts, s->nvalues, out);
     else
-        sn_report_sweep_text(s, pts, s->nvalues, out);
+        sn_render_sweep_text(s, pts, s->nvalues, out);
 out:
     free(pts);
     return rc;
@@ -281,9 +281,9 @@ static int run_infer(const struct sweep_opts *o, const struct sn_sweep *s,
         goto out;
     }
     if (o->format == SN_FORMAT_JSON)
-        sn_report_sweep_infer_json(&si, pts, s->nvalues, out);
+        sn_render_sweep_infer_json(&si, pts, s->nvalues, out);
     else
-        sn_report_sweep_infer_text(&si, pts, s->nvalues, out);
+        sn_render_sweep_infer_text(&si, pts, s->nvalues, out);
 out:
     sn_kernels_free(kernels);
     free(pts);

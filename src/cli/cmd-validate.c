@@ -4,7 +4,7 @@
  * percentage error, the worst rows, a per-source breakdown and the rank
  * correlation of layouts within each (source, model, GPU count). Rows
  * that cannot be predicted are listed with the reason. The tables and
- * the document are sn_report_validate_* (src/lib/report/validate.c). */
+ * the document are sn_render_validate_* (src/lib/render/validate.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -158,9 +158,9 @@ static int validate_run(int argc, char **argv)
     }
     have = true;
     if (o.format == SN_FORMAT_JSON)
-        sn_report_validate_json(&rep, &out);
+        sn_render_validate_json(&rep, &out);
     else
-        sn_report_validate_text(&rep, &out);
+        sn_render_validate_text(&rep, &out);
     if (o.output)
         rc = cli_write(o.output, &out);
     else

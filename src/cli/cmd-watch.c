@@ -262,6 +262,13 @@ static double mono_s(void)
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
+/* The agent's log (sn_watch_opts.log): a line on stderr. */
+static void say_log(void *ctx, const char *line)
+{
+    (void)ctx;
+    fprintf(stderr, "supernode watch: %s\n", line);
+}
+
 static void say_alerts(const struct sn_watch *w)
 {
     const struct sn_watch_alert *al;
@@ -385,6 +392,7 @@ static int watch_run(int argc, char **argv)
             goto out;
         a.o.store = st;
     }
+    a.o.log = say_log;
     if (sn_watch_new(&a.o, &w, &err)) {
         rc = cli_fail(&err);
         goto out;

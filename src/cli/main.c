@@ -17,6 +17,12 @@ static void print_overview(FILE *f)
                "3 runtime failure\n");
 }
 
+/* The library aborts on a failed allocation; the command says why. */
+static void say_oom(size_t size)
+{
+    fprintf(stderr, "supernode: out of memory allocating %zu bytes\n", size);
+}
+
 static int help(const char *name)
 {
     const struct sn_cmd *cmd = sn_cmd_find(name);
@@ -48,6 +54,7 @@ int main(int argc, char **argv)
 {
     const struct sn_cmd *cmd;
 
+    sn_set_oom_handler(say_oom);
     if (argc < 2) {
         print_overview(stderr);
         return SN_EXIT_USAGE;

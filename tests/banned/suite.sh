@@ -5,7 +5,7 @@
 # without the project's headers (so the failure is the ban, not a typo
 # here), and the file without them compiles with util.h. Every name
 # banned.h defines must have a call below, so a new ban needs a case here.
-# Also banned: a schema id written anywhere but include/sn/report.h.
+# Also banned: a schema id written anywhere but include/sn/schema.h.
 # One compiler call per name plus two, -fsyntax-only: no build, no network.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -99,17 +99,17 @@ while read -r name; do
 done < <(sed -n 's/^#define \([a-z_]*\)(.*SN_BANNED.*/\1/p' \
     include/sn/banned.h)
 
-# Schema ids: include/sn/report.h defines each as SN_SCHEMA_<KIND>, of the
+# Schema ids: include/sn/schema.h defines each as SN_SCHEMA_<KIND>, of the
 # form supernode.<kind>/<version>, one constant per id; no other file
 # under src/ or include/ writes an id (in code, help text or comments:
 # they name the constant).
 id_re='supernode\.[a-z][a-z-]*/[0-9]+'
 sed -n 's/^#define \(SN_SCHEMA_[A-Z_]*\) \(.*\)/\1 \2/p' \
-    include/sn/report.h >"$tmp/schemas"
+    include/sn/schema.h >"$tmp/schemas"
 ok=0
 [[ $(wc -l <"$tmp/schemas") -ge 20 ]] && ok=1
 : >"$tmp/err"
-result "$ok" "report.h defines the schema ids ($(wc -l <"$tmp/schemas"))"
+result "$ok" "schema.h defines the schema ids ($(wc -l <"$tmp/schemas"))"
 while read -r name value rest; do
     kind=${value#\"supernode.}
     kind=${kind%%/*}
@@ -125,10 +125,10 @@ cut -d' ' -f2 "$tmp/schemas" | sort | uniq -d >"$tmp/err"
 [[ -s "$tmp/err" ]] || ok=1
 result "$ok" "no schema id has two constants"
 grep -rnE --include='*.[ch]' "$id_re" src include |
-    grep -v '^include/sn/report.h:' >"$tmp/err"
+    grep -v '^include/sn/schema.h:' >"$tmp/err"
 ok=0
 [[ -s "$tmp/err" ]] || ok=1
-result "$ok" "no file but report.h writes a schema id"
+result "$ok" "no file but schema.h writes a schema id"
 
 echo "$pass passed, $fail failed"
 [[ $fail -eq 0 ]]

@@ -18,17 +18,17 @@ FUZZ      ?= spec
 FUZZ_CC   ?= clang
 FUZZ_TIME ?= 300
 FUZZ_DIR  := build/fuzz
-FUZZ_SRC  := $(sort $(wildcard src/lib/spec/*.c src/lib/util/*.c))
+FUZZ_SRC  := $(sort $(wildcard src/lib/spec/*.c src/lib/catalog/*.c \
+                               src/lib/util/*.c))
 FUZZ_OBJ  := $(FUZZ_SRC:%.c=$(FUZZ_DIR)/%.o)
 FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE -Iinclude -g -O1 \
               -fno-omit-frame-pointer -fsanitize=address,undefined \
               -fno-sanitize-recover=undefined \
               $(shell pkg-config --cflags yaml-0.1 2>/dev/null)
-FUZZ_LIBS := $(shell pkg-config --libs yaml-0.1 2>/dev/null || echo -lyaml) \
-             -lm
+FUZZ_LIBS := $(shell pkg-config --libs yaml-0.1 jansson 2>/dev/null || \
+                 echo -lyaml -ljansson) -lm
 RF_SRC    := $(sort $(wildcard src/lib/util/*.c)) src/lib/metrics/metrics.c \
-             src/lib/watch/obs.c src/lib/watch/col-redfish.c \
-             src/lib/watch/redfish-json.c
+             src/lib/watch/obs.c src/lib/watch/col-redfish.c
 RF_OBJ    := $(RF_SRC:%.c=$(FUZZ_DIR)/%.o)
 RF_LIBS   := $(FUZZ_LIBS) \
              $(shell pkg-config --libs jansson libcurl 2>/dev/null || \
@@ -36,12 +36,11 @@ RF_LIBS   := $(FUZZ_LIBS) \
 
 # the NCCL parsers (FUZZ=nccl): the dump through libxml2, the log
 NC_SRC    := $(FUZZ_SRC) src/lib/health/report.c src/lib/health/node.c \
-             src/lib/health/nccl-topo.c src/lib/health/nccl-check.c \
-             src/lib/diagnose/nccl-log.c src/lib/diagnose/nccl-judge.c
+             $(sort $(wildcard src/lib/nccl/*.c))
 NC_OBJ    := $(NC_SRC:%.c=$(FUZZ_DIR)/%.o)
 NC_LIBS   := $(FUZZ_LIBS) \
              $(shell pkg-config --libs libxml-2.0 2>/dev/null || echo -lxml2)
-$(FUZZ_DIR)/src/lib/health/nccl-topo.o: \
+$(FUZZ_DIR)/src/lib/nccl/nccl-topo.o: \
     FUZZ_FLAGS += $(shell pkg-config --cflags libxml-2.0 2>/dev/null)
 
 .PHONY: fuzz-run fuzz-run-spec fuzz-run-redfish fuzz-run-nccl

@@ -16,7 +16,7 @@
 #include "../../src/lib/hw/hw-int.h"
 #include "harness.h"
 #include "hw-fixtures.h"
-#include "sn/report.h"
+#include "sn/render.h"
 
 static char dir[64], fixture[128], state[160];
 
@@ -297,12 +297,12 @@ static void test_power_json_schema(void)
     c.n = 2;
     sn_bench_power_analyse(&c);
     sn_buf_init(&b);
-    sn_bench_power_json(&c, &b);
+    sn_render_power_json(&c, &b);
     CHECK(strstr(b.data, "\"schema\": \"" SN_SCHEMA_POWER "\"") != NULL);
     CHECK(strstr(b.data, "\"knee\": 1") != NULL);
     CHECK(strstr(b.data, "\"best_efficiency\": 1") != NULL);
     sn_buf_reset(&b);
-    sn_bench_power_render(&c, &b);
+    sn_render_power_text(&c, &b);
     CHECK(strstr(b.data, "lowest setting within 5% of full: 500 W (96.0%") !=
           NULL);
     sn_buf_release(&b);

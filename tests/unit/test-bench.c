@@ -13,6 +13,7 @@
 #include "../../src/lib/bench/bench-int.h"
 #include "harness.h"
 #include "sn/bench.h"
+#include "sn/render.h"
 
 static void test_stats_one_to_ten_match_numpy(void)
 {
@@ -279,7 +280,7 @@ static void test_json_carries_schema_units_and_samples(void)
     res.sampling.until_ci = 0.01;
     res.sampling.max_iters = 1000;
     sn_buf_init(&b);
-    sn_bench_json(&res, &b);
+    sn_render_bench_json(&res, &b);
     /* how the samples were taken travels with them */
     CHECK_CONTAINS(b.data, "\"warmup\": 2");
     CHECK_CONTAINS(b.data, "\"iters\": 20");
@@ -297,7 +298,7 @@ static void test_json_carries_schema_units_and_samples(void)
     CHECK_CONTAINS(b.data, "\"source\": \"catalog hbm_bw\"");
     CHECK_CONTAINS(b.data, "\"efficiency\": 0.5");
     sn_buf_reset(&b);
-    sn_bench_render(&res, &b);
+    sn_render_bench_text(&res, &b);
     CHECK_CONTAINS(b.data, "Triad:");
     CHECK_CONTAINS(b.data, "Best Rate MB/s");
     CHECK_CONTAINS(b.data, "eff%");
@@ -325,7 +326,7 @@ static void test_json_efficiency_is_design_over_time_for_times(void)
     sn_bench_results_init(&res);
     sn__bench_results_add(&res, &r);
     sn_buf_init(&b);
-    sn_bench_json(&res, &b);
+    sn_render_bench_json(&res, &b);
     CHECK_CONTAINS(b.data, "\"efficiency\": 0.75");
     sn_buf_release(&b);
     sn_bench_results_release(&res);
@@ -345,7 +346,7 @@ static void test_json_state_leaves_unread_fields_null(void)
     sn_bench_results_init(&res);
     sn__bench_results_add(&res, &r);
     sn_buf_init(&b);
-    sn_bench_json(&res, &b);
+    sn_render_bench_json(&res, &b);
     CHECK_CONTAINS(b.data, "\"cpu_freq_hz\": 2500000000");
     CHECK_CONTAINS(b.data, "\"sm_clock_hz\": null");
     CHECK_CONTAINS(b.data, "\"throttle_reasons\": null");
@@ -359,7 +360,7 @@ static void test_json_state_leaves_unread_fields_null(void)
     sn_bench_results_init(&res);
     sn__bench_results_add(&res, &r);
     sn_buf_reset(&b);
-    sn_bench_json(&res, &b);
+    sn_render_bench_json(&res, &b);
     CHECK_CONTAINS(b.data, "\"throttle_reasons\": 0");
     CHECK_CONTAINS(b.data, "\"throttle_reasons\": 32");
     sn_buf_release(&b);

@@ -9,6 +9,7 @@
 #include "harness.h"
 #include "health-fixtures.h"
 #include "sn/diagnose.h"
+#include "sn/render.h"
 #include "sn/spec.h"
 #include "sn/topo.h"
 
@@ -939,8 +940,8 @@ static void test_diag_same_input_same_output_in_any_order(void)
     REQUIRE(a && b);
     sn_buf_init(&ja);
     sn_buf_init(&jb);
-    sn_diag_render_json(a, 7, "test", &ja);
-    sn_diag_render_json(b, 7, "test", &jb);
+    sn_render_diag_json(a, 7, "test", &ja);
+    sn_render_diag_json(b, 7, "test", &jb);
     CHECK(ja.len == jb.len && memcmp(ja.data, jb.data, ja.len) == 0);
     sn_buf_release(&ja);
     sn_buf_release(&jb);
@@ -961,7 +962,7 @@ static void test_diag_renders_json_junit_and_text(void)
     rep = leaves_diagnose(&c, 25e6, &rs, host0_half);
     REQUIRE(rep);
     sn_buf_init(&out);
-    sn_diag_render_json(rep, 3, "leaves", &out);
+    sn_render_diag_json(rep, 3, "leaves", &out);
     CHECK_CONTAINS(out.data, "\"schema\": \"supernode.check/1\"");
     CHECK_CONTAINS(out.data, "\"severity\": \"FAIL\"");
     CHECK_CONTAINS(out.data, "\"kind\": \"link\"");
@@ -969,12 +970,12 @@ static void test_diag_renders_json_junit_and_text(void)
     CHECK_CONTAINS(out.data, "\"evidence\": {");
     CHECK_CONTAINS(out.data, "\"slow_pairs\": [");
     sn_buf_reset(&out);
-    sn_diag_render_junit(rep, "check", &out);
+    sn_render_diag_junit(rep, "check", &out);
     CHECK_CONTAINS(out.data, "<?xml version=\"1.0\"");
     CHECK_CONTAINS(out.data, "<testsuite name=\"links\"");
     CHECK_CONTAINS(out.data, "<failure type=\"link\"");
     sn_buf_reset(&out);
-    sn_diag_render_text(rep, true, &out);
+    sn_render_diag_text(rep, true, &out);
     CHECK_CONTAINS(out.data, "check: FAIL");
     CHECK_CONTAINS(out.data, "FAIL link L000000");
     sn_buf_release(&out);
@@ -1012,7 +1013,7 @@ static void test_diag_junit_gives_every_failed_case_its_failure(void)
     rep = leaves_diagnose(&c, 25e6, &rs, host0_half);
     REQUIRE(rep);
     sn_buf_init(&out);
-    sn_diag_render_junit(rep, "check", &out);
+    sn_render_diag_junit(rep, "check", &out);
     CHECK(junit_failures(out.data) == 4);
     CHECK(count_str(out.data, "<failure ") == 4);
     pair_case = strstr(out.data, "name=\"rank0~rank3 ");
@@ -1029,7 +1030,7 @@ static void test_diag_junit_gives_every_failed_case_its_failure(void)
     rep = diagnose(&c, &rs, NULL);
     REQUIRE(rep && rep->verdict == SN_SEV_FAIL);
     sn_buf_reset(&out);
-    sn_diag_render_junit(rep, "check", &out);
+    sn_render_diag_junit(rep, "check", &out);
     CHECK_CONTAINS(out.data, "<testsuite name=\"systemic\" tests=\"1\" "
                              "failures=\"1\">");
     CHECK_CONTAINS(out.data, "<failure type=\"systemic\"");
@@ -1120,7 +1121,7 @@ static void test_diag_renders_node_health_everywhere(void)
     rep = diagnose_health(&c, h, 4);
     REQUIRE(rep);
     sn_buf_init(&out);
-    sn_diag_render_text(rep, true, &out);
+    sn_render_diag_text(rep, true, &out);
     CHECK_CONTAINS(out.data, "FAIL health node0  0000:83:00.0\n");
     CHECK_CONTAINS(out.data,
                    "node health (doctor, 2 hosts): 1 FAIL, 1 WARN, 1 SKIP, "
@@ -1134,29 +1135,29 @@ static void test_diag_renders_node_health_everywhere(void)
     /* without --verbose the SKIPs are counted, not listed (a PASS
      * report read 11 SKIP lines a host) */
     sn_buf_reset(&out);
-    sn_diag_render_text(rep, false, &out);
+    sn_render_diag_text(rep, false, &out);
     CHECK_CONTAINS(out.data, "  node1: 1 SKIP, 1 PASS\n"
                              "    1 SKIP (--verbose lists them)\n");
     CHECK(!strstr(out.data, "no <NVML>"));
     sn_buf_reset(&out);
-    sn_diag_render_text(rep, true, &out);
+    sn_render_diag_text(rep, true, &out);
     /* a pass is counted, not listed; a FAIL's remedy is said once, as
      * its finding's next step */
     CHECK(!strstr(out.data, "at its maximum"));
     CHECK(count_str(out.data, "reseat the card") == 1);
     sn_buf_reset(&out);
-    sn_diag_render_health(h, 4, true, true, &out);
+    sn_render_diag_health(h, 4, true, true, &out);
     CHECK_CONTAINS(out.data, "    FAIL pcie.link 0000:83:00.0: trained down\n"
                              "         next: reseat the card\n");
     sn_buf_reset(&out);
-    sn_diag_render_json(rep, 3, "leaves", &out);
+    sn_render_diag_json(rep, 3, "leaves", &out);
     CHECK_CONTAINS(out.data, "\"kind\": \"health\"");
     CHECK_CONTAINS(out.data, "\"health\": [");
     CHECK_CONTAINS(out.data, "\"name\": \"cpu.governor\"");
     CHECK_CONTAINS(out.data, "\"remedy\": \"set performance\"");
     CHECK_CONTAINS(out.data, "\"SKIP\": 1"); /* only health has SKIP */
     sn_buf_reset(&out);
-    sn_diag_render_junit(rep, "check", &out);
+    sn_render_diag_junit(rep, "check", &out);
     CHECK_CONTAINS(out.data, "<testsuite name=\"health\" tests=\"4\" "
                              "failures=\"1\" skipped=\"1\">");
     CHECK_CONTAINS(out.data, "<failure type=\"health\" message=\"trained "

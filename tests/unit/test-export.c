@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "harness.h"
-#include "sn/report.h"
+#include "sn/export.h"
 #include "sn/spec.h"
 #include "sn/topo.h"
 
@@ -170,7 +170,7 @@ static int fx_open(struct fx *f, const char *path)
     sn_buf_init(&f->b);
     if (sn_spec_load(path, &f->spec, &f->err) ||
         sn_topo_build(&f->spec, &f->t, &f->err) ||
-        sn_export_hosts(&f->spec, NULL, NULL, 0, &f->hosts, &f->nh, &f->err)) {
+        sn_spec_hosts(&f->spec, NULL, NULL, 0, &f->hosts, &f->nh, &f->err)) {
         printf("  %s: %s\n", path, f->err.msg);
         return -1;
     }
@@ -179,7 +179,7 @@ static int fx_open(struct fx *f, const char *path)
 
 static void fx_close(struct fx *f)
 {
-    sn_export_hosts_free(f->hosts, f->nh);
+    sn_spec_hosts_free(f->hosts, f->nh);
     sn_buf_release(&f->b);
     sn_topo_free(f->t);
     sn_spec_release(&f->spec);
@@ -380,7 +380,7 @@ static void roundtrip(const char *const *names, size_t n, const char *want)
     CHECK(nb == n);
     for (size_t i = 0; i < n && i < nb; i++)
         CHECK_STR(back[i], names[i]);
-    sn_export_hosts_free(back, nb);
+    sn_spec_hosts_free(back, nb);
     sn_buf_release(&b);
 }
 
@@ -429,24 +429,24 @@ static void test_hosts_file_errors_are_located(void)
                        "  accelerators: 8\n  per_node: 8\nsupernodes: 3\n";
 
     REQUIRE(sn_spec_parse("s.yaml", yaml, strlen(yaml), &spec, &err) == SN_OK);
-    CHECK(sn_export_hosts(&spec, "h.txt", bad_name, strlen(bad_name), &names,
-                          &n, &err) == SN_EINPUT);
+    CHECK(sn_spec_hosts(&spec, "h.txt", bad_name, strlen(bad_name), &names, &n,
+                        &err) == SN_EINPUT);
     CHECK_CONTAINS(err.msg, "h.txt:3:3:");
-    CHECK(sn_export_hosts(&spec, "h.txt", "a\nb\n", 4, &names, &n, &err) ==
+    CHECK(sn_spec_hosts(&spec, "h.txt", "a\nb\n", 4, &names, &n, &err) ==
           SN_EINPUT);
     CHECK_CONTAINS(err.msg, "2 hosts for the design's 3 nodes");
-    CHECK(sn_export_hosts(&spec, "h.txt", twice, strlen(twice), &names, &n,
-                          &err) == SN_EINPUT);
+    CHECK(sn_spec_hosts(&spec, "h.txt", twice, strlen(twice), &names, &n,
+                        &err) == SN_EINPUT);
     CHECK_CONTAINS(err.msg, "'a' is listed twice");
-    REQUIRE(sn_export_hosts(&spec, "h.txt", " x1 # rack 1\n\nx2\nx3", 19,
-                            &names, &n, &err) == SN_OK);
+    REQUIRE(sn_spec_hosts(&spec, "h.txt", " x1 # rack 1\n\nx2\nx3", 19, &names,
+                          &n, &err) == SN_OK);
     CHECK(n == 3);
     CHECK_STR(names[0], "x1");
     CHECK_STR(names[2], "x3");
-    sn_export_hosts_free(names, n);
-    REQUIRE(sn_export_hosts(&spec, NULL, NULL, 0, &names, &n, &err) == SN_OK);
+    sn_spec_hosts_free(names, n);
+    REQUIRE(sn_spec_hosts(&spec, NULL, NULL, 0, &names, &n, &err) == SN_OK);
     CHECK_STR(names[2], "node002");
-    sn_export_hosts_free(names, n);
+    sn_spec_hosts_free(names, n);
     sn_spec_release(&spec);
 }
 
@@ -521,7 +521,7 @@ static const char *slurm_check(const char *conf, char **hosts, size_t nh,
             if (!strncmp(line, "BlockName=", 10) &&
                 (min_block < 0 || (long long)n < min_block))
                 min_block = (long long)n;
-            sn_export_hosts_free(names, n);
+            sn_spec_hosts_free(names, n);
         }
         (void)sw;
     }

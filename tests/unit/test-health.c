@@ -11,6 +11,7 @@
 #include "harness.h"
 #include "health-fixtures.h"
 #include "sn/health.h"
+#include "sn/render.h"
 
 #define FIX "tests/fixtures/sysfs/"
 
@@ -162,7 +163,7 @@ static void test_report_json_has_schema_and_every_field(void)
     sn_health_report_add(&rep, "pcie.link", SN_HEALTH_FAIL, "gpu \"0\"",
                          "reseat", "x%d", 8);
     sn_buf_init(&out);
-    sn_health_report_json(&rep, &out);
+    sn_render_health_json(&rep, &out);
     CHECK_CONTAINS(out.data, "\"schema\": \"supernode.doctor/1\"");
     CHECK_CONTAINS(out.data, "\"name\": \"pcie.link\"");
     CHECK_CONTAINS(out.data, "\"status\": \"fail\"");
@@ -184,7 +185,7 @@ static void test_report_text_puts_remedy_under_problems_only(void)
     sn_health_report_add(&rep, "x.bad", SN_HEALTH_WARN, "dev1", "do this",
                          "odd");
     sn_buf_init(&out);
-    sn_health_report_text(&rep, &out);
+    sn_render_health_text(&rep, &out);
     CHECK_CONTAINS(out.data, "PASS  x.ok");
     CHECK_CONTAINS(out.data, "WARN  x.bad");
     CHECK_CONTAINS(out.data, "      remedy: do this\n");

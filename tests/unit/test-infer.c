@@ -14,7 +14,7 @@
 #define PUBLIC_CSV "tests/fixtures/validation/inference-public.csv"
 
 /* The models are the catalog's presets, each with its source there
- * (src/lib/spec/catalog-models.c): DeepSeek-V3 with MLA's real
+ * (src/lib/catalog/catalog-models.c): DeepSeek-V3 with MLA's real
  * dimensions, 3 dense layers, 256 routed experts + 1 shared, top-8, one
  * MTP module; GPT-OSS-120B with 64 heads of 64, 8 KV heads and a sliding
  * window of 128 on every other layer. */
@@ -727,8 +727,12 @@ static void test_infer_host_bound_step_is_the_host_time(void)
 {
     /* 2,048 requests of an 8B model on one GPU driven by Grace: the host
      * step, 2048 x 45 ms / 1536 (TensorRT-LLM PR #10273), is above the
-     * GPU's, so the step is the host time and the excess its part; on
-     * x86 at batch 1 the host (9 us) hides under the GPU */
+     * GPU's, so the step is the host time and the excess its part; a
+     * quarter of the steps (2048 x 64 prompt tokens over 8,192 a pass,
+     * against 64 steps a request) carry a prompt and run eager, the
+     * host launching 32 x (5 + 4) + 4 = 292 kernels at 37.08 us besides.
+     * On x86 at batch 1 the host (9 us) hides under the GPU but in the
+     * one step in 8,192 that carries the prompt */
     const struct sn_model_info *m = preset("llama3-8b");
     struct sn_train_system s = fake_sys();
     struct sn_infer_layout l = {.tp = 1,
@@ -744,19 +748,20 @@ static void test_infer_host_bound_step_is_the_host_time(void)
                               .cpu = SN_INFER_CPU_GRACE};
     struct sn_infer_result r;
     struct sn_error err;
-    double host = 2048 * 45e-3 / 1536;
+    double host = 2048 * 45e-3 / 1536 + 0.25 * 292 * 37.08e-6;
+    double mixed = 1.0 * 64 / 8192 / 64;
 
     REQUIRE(sn_infer_predict(m, &s, &l, &w, &r, &err) == SN_OK);
     CHECK_NEAR(r.host_step_s, host, 1e-12);
-    CHECK(r.gpu_step_s < host);
+    CHECK(r.gpu_step_s < 2048 * 45e-3 / 1536);
     CHECK_NEAR(r.step_s, host, 1e-12);
     CHECK_NEAR(r.part[SN_INFER_HOST], host - r.gpu_step_s, 1e-12);
     w.cpu = SN_INFER_CPU_X86;
     l.batch = 1;
     REQUIRE(sn_infer_predict(m, &s, &l, &w, &r, &err) == SN_OK);
-    CHECK_NEAR(r.host_step_s, 580e-6 / 64, 1e-15);
-    CHECK(r.part[SN_INFER_HOST] == 0);
-    CHECK_NEAR(r.step_s, r.gpu_step_s, 1e-15);
+    CHECK_NEAR(r.host_step_s, 580e-6 / 64 + mixed * 292 * 13.48e-6, 1e-15);
+    CHECK(r.part[SN_INFER_HOST] <= mixed * 292 * 13.48e-6);
+    CHECK_NEAR(r.step_s, r.gpu_step_s + r.part[SN_INFER_HOST], 1e-15);
     /* the CPU from the catalog: GB200's Grace, H100's x86 */
     CHECK(sn_infer_cpu_of("gb200-nvl72") == SN_INFER_CPU_GRACE);
     CHECK(sn_infer_cpu_of("h100-sxm5-80gb") == SN_INFER_CPU_X86);
@@ -1152,19 +1157,77 @@ static void test_infer_ep_imbalance_slows_the_busiest_rank(void)
     sn_kernels_free(t);
 }
 
-/* MLPerf Inference v5.1, DeepSeek-R1 offline on GB300 NVL72: NVIDIA's
- * closed submission (TensorRT-LLM), 420,659 tokens/s over the 72 GPUs.
- * An MLPerf DeepSeek-R1 row without isl and osl takes the dataset's means
- * (804 in, 3,886 out: validate-infer.c has the sources). NVIDIA's
- * scale-out reproduction commands run it as 9 instances of 8 GPUs
- * (run_scaleout.sh --atomic-system GB300-NVL72_GB300-288GB_aarch64x8
- * --dp-multiplicity 9); the first row takes such an instance as attention
- * DP over 8 with EP 8, as TensorRT-LLM's DeepSeek-R1 throughput recipe
- * runs 8 GPUs, the second gives no layout. Issue 28 wants
- * the prediction within 25%; it is not (docs/model.md, "Known gaps"):
- * +81% at tp 8 ep 8 with attention DP, +111% at the search's layout.
- * The ceilings below only catch the model drifting further away; lower
- * them when it comes closer. */
+/* A step that carries a prompt runs eager: Qwen3-30B-A3B (48 MoE layers
+ * of 5 + 8 kernels, 4 a step: 628 launches) on one Grace-driven GPU at
+ * 1,024 requests, prompts of 1,000 tokens in passes of 8,192, 1,000
+ * output tokens: 1024 x 1000 / 8192 / 1000 = 0.125 of the steps launch
+ * 628 kernels at 37.08 us (23.3 ms) on top of the requests' host time,
+ * and where that is above the GPU's eager step, the step grows by the
+ * excess. vLLM's piecewise graphs launch 2 x 48 + 1 = 97. */
+static void test_infer_eager_prompt_steps_launch_every_kernel(void)
+{
+    const struct sn_model_info *m = preset("qwen3-30b-a3b");
+    struct sn_train_system s = fake_sys();
+    struct sn_infer_layout l = {.tp = 1, .ep = 1, .pp = 1, .batch = 1024};
+    struct sn_infer_work w = {.isl = 1000,
+                              .osl = 1000,
+                              .precision = SN_DTYPE_FP8,
+                              .kv = SN_DTYPE_FP8,
+                              .cpu = SN_INFER_CPU_GRACE};
+    struct sn_infer_result r, v;
+    struct sn_error err;
+    double mixed = 1024.0 * 1000 / 8192 / 1000;
+    double req = 1024 * 45e-3 / 1536, launch = 628 * 37.08e-6;
+
+    REQUIRE(sn_infer_predict(m, &s, &l, &w, &r, &err) == SN_OK);
+    CHECK_NEAR(r.host_step_s, req + mixed * launch, 1e-12);
+    /* no graphs named: the eager step's GPU time is the mean's */
+    CHECK(r.gpu_step_s < req + launch);
+    CHECK_NEAR(r.step_s,
+               mixed * (req + launch) + (1 - mixed) * fmax(r.gpu_step_s, req),
+               1e-12);
+    w.runtime = SN_INFER_VLLM;
+    REQUIRE(sn_infer_predict(m, &s, &l, &w, &v, &err) == SN_OK);
+    CHECK_NEAR(v.host_step_s, req + mixed * 97 * 37.08e-6, 1e-12);
+    CHECK(v.step_s < r.step_s);
+}
+
+/* MLPerf Inference v5.1, DeepSeek-R1 offline, NVIDIA's closed
+ * submissions (TensorRT-LLM), predicted as they ran. The results and
+ * configs are public in mlcommons/inference_results_v5.1, closed/NVIDIA:
+ * results/<system>/deepseek-r1/Offline/performance/run_1/
+ * mlperf_log_summary.txt ("Tokens per second", "Samples per second") and
+ * configs/<system>/Offline/deepseek-r1.py:
+ *  - GB300-NVL72_GB300-288GB_aarch64x72_TRT: 420,659 tokens/s, 115.017
+ *    samples/s; tensor_parallelism 8 with enable_attention_dp,
+ *    moe_expert_parallelism 8, pipeline 1: 9 instances of 8 GPUs on the
+ *    72; max_concurrency 10240 an instance (code/llmlib/config.py: it
+ *    "applies to each LLMCore", one endpoint an instance), 1,280 a rank,
+ *    the largest of cuda_graph_batch_sizes [128 ... 1280], below
+ *    gpu_batch_size (max_batch_size) 1536: 9 x 10,240 = 92,160 in flight;
+ *    runtime max_num_tokens 6656, kvcache_free_gpu_mem_frac 0.95, moe
+ *    backend CUTLASS; no speculative decoding (no MTP) in the config;
+ *  - GB200-NVL72_GB200-186GB_aarch64x72_TRT: 289,712 tokens/s, 77.995
+ *    samples/s; the same layout, gpu_batch_size 512 (max_concurrency
+ *    5120, graphs up to 512): 9 x 8 x 512 = 36,864 in flight;
+ *  - B200-SXM-180GBx8_TRT: 33,379 tokens/s, 8.93431 samples/s; one
+ *    instance of the same layout at 512 a rank: 4,096 in flight.
+ * osl: each run's own mean output, tokens/s over samples/s (GB300 3,657;
+ * its accuracy run's tokens_per_sample 3,653.9); isl is left to the
+ * dataset's mean (804, validate-infer.c). GB300's 10,240 a replica is
+ * timed though the model's KV room holds 10,216 (each sequence counted
+ * at its whole isl + osl; TensorRT-LLM's max_util scheduler allocates
+ * KV blocks as sequences grow). The last row gives no layout
+ * and no concurrency: the search's layout at the largest batch that fits,
+ * at the dataset's means.
+ * Issue 28 wants GB300 within 25%; it is not (docs/model.md, "Known
+ * gaps"): +85.6% as run (a 106.5 ms decode step at 1,280 a rank: weights
+ * 8.6, KV 18.5, compute 55.4, kernels 4.8, EP 19.2 ms), +110.9% at the
+ * search's layout. At one shape the GB200 and GB300 steps time their
+ * GEMMs 1.7 times faster than the B200's (the ridge filter of the FP4
+ * kernel rows, infer.c compute_view), where the runs measured GB200 at
+ * 0.96 of the B200 a GPU: B200 +49.3%, GB200 +131.4%. The ceilings below
+ * are those figures rounded up; lower them when the model comes closer. */
 static void test_infer_mlperf_deepseek_r1_gb300(void)
 {
     static const char csv[] =
@@ -1172,23 +1235,47 @@ static void test_infer_mlperf_deepseek_r1_gb300(void)
         "dp_attention,mode,isl,osl,concurrency,slo,measured_metric,"
         "measured_value,notes\n"
         "MLPerf Inference v5.1 closed offline,deepseek-r1,gb300-nvl72,72,"
-        "fp4,fp8,8,8,,8,offline,,,,,output_tokens_per_s,420659,\n"
+        "fp4,fp8,8,8,,8,offline,,3657,92160,,output_tokens_per_s,420659,\n"
+        "MLPerf Inference v5.1 closed offline,deepseek-r1,gb200-nvl72,72,"
+        "fp4,fp8,8,8,,8,offline,,3714,36864,,output_tokens_per_s,289712,\n"
+        "MLPerf Inference v5.1 closed offline,deepseek-r1,b200,8,"
+        "fp4,fp8,8,8,,8,offline,,3736,4096,,output_tokens_per_s,33379,\n"
         "MLPerf Inference v5.1 closed offline,deepseek-r1,gb300-nvl72,72,"
         "fp4,fp8,,,,,offline,,,,,output_tokens_per_s,420659,\n";
+    static const int osl[] = {3657, 3714, 3736, 3886};
+    static const int batch[] = {10240, 4096, 4096};
+    static const double ceiling[] = {90, 135, 55, 115};
+    static const char *const name[] = {"GB300 as run", "GB200 as run",
+                                       "B200 as run", "GB300 search"};
     struct sn_validate_report r;
     struct sn_error err;
 
     REQUIRE(sn_validate_csv("t.csv", csv, strlen(csv), &r, &err) == SN_OK);
-    REQUIRE(r.nrows == 2);
-    for (size_t i = 0; i < 2; i++) {
-        CHECK(r.rows[i].predicted_ok);
-        CHECK(r.rows[i].iwork.isl == 804 && r.rows[i].iwork.osl == 3886);
-        CHECK(strstr(r.rows[i].assumed, "MLPerf DeepSeek-R1") != NULL);
-        printf("  GB300 MLPerf DeepSeek-R1 offline: %+.1f%%\n",
-               r.rows[i].error_pct);
+    REQUIRE(r.nrows == 4);
+    for (size_t i = 0; i < 4; i++) {
+        const struct sn_validate_row *w = &r.rows[i];
+        const double *p = w->iresult.part;
+
+        CHECK(w->predicted_ok);
+        CHECK(w->iwork.isl == 804 && w->iwork.osl == osl[i]);
+        CHECK(w->iwork.mtp == 0);
+        CHECK(strstr(w->assumed, i < 3 ? "isl: the MLPerf DeepSeek-R1"
+                                       : "isl/osl: the MLPerf DeepSeek-R1") !=
+              NULL);
+        if (i < 3) { /* the layout and the concurrency as run */
+            CHECK(w->ilayout.tp == 8 && w->ilayout.ep == 8 &&
+                  w->ilayout.pp == 1 && w->ilayout.dp_attention);
+            CHECK(w->iresult.batch == batch[i]);
+        }
+        CHECK(w->error_pct < ceiling[i]); /* known gap, above */
+        printf("  MLPerf DeepSeek-R1 offline, %s: %+.1f%%; step %.1f ms "
+               "(weights %.1f, KV %.1f, compute %.1f, kernels %.1f, EP "
+               "%.1f, TP %.1f)\n",
+               name[i], w->error_pct, w->iresult.step_s * 1e3,
+               p[SN_INFER_WEIGHTS] * 1e3, p[SN_INFER_KV] * 1e3,
+               p[SN_INFER_COMPUTE] * 1e3, p[SN_INFER_KERNELS] * 1e3,
+               p[SN_INFER_EP] * 1e3, p[SN_INFER_TP] * 1e3);
     }
-    CHECK(r.rows[0].error_pct < 85);  /* known gap: +80.9% */
-    CHECK(r.rows[1].error_pct < 115); /* known gap: +110.9% */
     sn_validate_report_release(&r);
 }
 
@@ -1255,6 +1342,7 @@ static const struct sn_test cases[] = {
     T(test_infer_ep_imbalance_closed_form),
     T(test_infer_ep_imbalance_slows_the_busiest_rank),
     T(test_infer_mlperf_deepseek_r1_gb300),
+    T(test_infer_eager_prompt_steps_launch_every_kernel),
     T(test_infer_mla_decode_runs_at_flashmla_rate_on_hopper),
 };
 

@@ -6,7 +6,7 @@
 #include "sn/model.h"
 
 /* examples/models/deepseek-v3.yaml copies the deepseek-v3 preset's
- * fields (src/lib/spec/catalog-models.c, arXiv:2412.19437) */
+ * fields (src/lib/catalog/catalog-models.c, arXiv:2412.19437) */
 #define DSV3_FILE "examples/models/deepseek-v3.yaml"
 #define NVL72_SPEC "examples/gb200-nvl72.yaml"
 

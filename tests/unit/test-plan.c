@@ -8,6 +8,7 @@
 
 #include "harness.h"
 #include "sn/plan.h"
+#include "sn/render.h"
 #include "spec-fixtures.h"
 
 static const struct sn_accel_info h200 = {
@@ -650,7 +651,7 @@ static void test_text_reads_like_a_plan(void)
     s.racks.power_limit_w = 40e3;
     REQUIRE(plan(&s, &b));
     sn_buf_init(&out);
-    sn_report_plan_text(b.p, &out);
+    sn_render_plan_text(b.p, &out);
     CHECK_CONTAINS(out.data, "4 supernodes x 64 TEST-H200 = 256 "
                              "accelerators");
     CHECK_CONTAINS(out.data, "total (scale-up + scale-out)");
@@ -680,7 +681,7 @@ static void test_text_lists_racks_by_kind(void)
     spec_seed(&s);
     REQUIRE(plan(&s, &b));
     sn_buf_init(&out);
-    sn_report_plan_text(b.p, &out);
+    sn_render_plan_text(b.p, &out);
     CHECK_CONTAINS(out.data, "\nRacks ");
     row = strstr(out.data, "  compute      8  r00-r07 ");
     REQUIRE(row != NULL);
@@ -711,7 +712,7 @@ static void test_text_gives_ranges_over_a_kind_of_rack(void)
     REQUIRE(plan(&s, &b));
     REQUIRE(b.p->nrack == 2);
     sn_buf_init(&out);
-    sn_report_plan_text(b.p, &out);
+    sn_render_plan_text(b.p, &out);
     CHECK_CONTAINS(out.data, "  compute      2  r00-r01  400-800 W  "
                              "800 W - 1.60 kW ");
     sn_buf_release(&out);
@@ -728,8 +729,8 @@ static void test_json_has_the_stable_keys(void)
     REQUIRE(plan(&s, &b));
     sn_buf_init(&out);
     sn_buf_init(&again);
-    sn_report_plan_json(b.p, &out);
-    sn_report_plan_json(b.p, &again);
+    sn_render_plan_json(b.p, &out);
+    sn_render_plan_json(b.p, &again);
     CHECK(out.len == again.len && memcmp(out.data, again.data, out.len) == 0);
     CHECK_CONTAINS(out.data, "\"schema\": \"supernode.plan/1\"");
     CHECK_CONTAINS(out.data, "\"accelerators\": 256");
@@ -758,7 +759,7 @@ static void test_ledger_has_one_row_per_link(void)
     spec_seed(&s);
     REQUIRE(plan(&s, &b));
     sn_buf_init(&out);
-    sn_report_ledger_csv(b.t, &out);
+    sn_render_ledger_csv(b.t, &out);
     for (size_t i = 0; i < out.len; i++)
         rows += out.data[i] == '\n';
     CHECK(rows == b.t->nlinks + 1);
@@ -781,7 +782,7 @@ static void test_dot_collapses_repeated_units(void)
     spec_seed(&s);
     REQUIRE(plan(&s, &b));
     sn_buf_init(&out);
-    sn_report_topo_dot(b.t, 64, &out);
+    sn_render_topo_dot(b.t, 64, &out);
     CHECK_CONTAINS(out.data, "graph supernode {");
     CHECK_CONTAINS(out.data, "supernode (x4, one drawn)");
     CHECK_CONTAINS(out.data, "accelerator\\nx64");

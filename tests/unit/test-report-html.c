@@ -5,11 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/lib/report/report-int.h"
+#include "../../src/lib/html/html-int.h"
 #include "harness.h"
 #include "sn/coll.h"
+#include "sn/html.h"
 #include "sn/plan.h"
-#include "sn/report.h"
+#include "sn/render.h"
 #include "sn/spec.h"
 
 /* A spec loaded with its topology and plan, and the report drawn. */
@@ -22,7 +23,7 @@ struct drawn {
 
 static int draw(struct drawn *d, const char *path)
 {
-    struct sn_report_html_in in = {0};
+    struct sn_html_in in = {0};
     struct sn_error err;
 
     memset(d, 0, sizeof(*d));
@@ -37,7 +38,7 @@ static int draw(struct drawn *d, const char *path)
     in.topo = d->topo;
     in.spec_path = path;
     in.now = 1;
-    return sn_report_html(&in, &d->page, &err);
+    return sn_html_report(&in, &d->page, &err);
 }
 
 static void drawn_release(struct drawn *d)
@@ -63,11 +64,11 @@ static char *figure(const char *page, const char *id)
 
 static void test_empty_report_is_a_whole_page_that_says_so(void)
 {
-    struct sn_report_html_in in = {0};
+    struct sn_html_in in = {0};
     struct sn_buf out = SN_BUF_INIT;
     struct sn_error err;
 
-    REQUIRE(sn_report_html(&in, &out, &err) == 0);
+    REQUIRE(sn_html_report(&in, &out, &err) == 0);
     CHECK(strncmp(out.data, "<!doctype html>\n", 16) == 0);
     CHECK_CONTAINS(out.data, "<meta charset=\"utf-8\"/>");
     CHECK_CONTAINS(out.data, "prefers-color-scheme:dark");
@@ -85,14 +86,14 @@ static void test_empty_report_is_a_whole_page_that_says_so(void)
 
 static void test_title_and_path_are_escaped(void)
 {
-    struct sn_report_html_in in = {0};
+    struct sn_html_in in = {0};
     struct sn_buf out = SN_BUF_INIT;
     struct sn_error err;
 
     in.title = "<script>x</script>";
     in.spec_path = "a&b.yaml";
     in.now = 86400;
-    REQUIRE(sn_report_html(&in, &out, &err) == 0);
+    REQUIRE(sn_html_report(&in, &out, &err) == 0);
     CHECK(strstr(out.data, "<script>x") == NULL); /* the page's own only */
     CHECK_CONTAINS(out.data, "<h1>&lt;script&gt;x&lt;/script&gt;</h1>");
     CHECK_CONTAINS(out.data, "spec a&amp;b.yaml");
@@ -235,7 +236,7 @@ static void test_predict_busbw_equals_the_model(void)
 static void test_predict_model_adds_search_and_step(void)
 {
     struct drawn d;
-    struct sn_report_html_in in = {0};
+    struct sn_html_in in = {0};
     struct sn_buf page = SN_BUF_INIT;
     struct sn_error err;
 
@@ -245,7 +246,7 @@ static void test_predict_model_adds_search_and_step(void)
     in.spec_path = "examples/gb200-nvl72.yaml";
     in.model = sn_catalog_model(&d.spec.catalog, "llama3-8b");
     REQUIRE(in.model != NULL);
-    REQUIRE(sn_report_html(&in, &page, &err) == 0);
+    REQUIRE(sn_html_report(&in, &page, &err) == 0);
     CHECK_CONTAINS(page.data, "<figure id=\"predict-search\">");
     CHECK_CONTAINS(page.data, "<figure id=\"predict-step\">");
     CHECK_CONTAINS(page.data, "class=\"pick\"");
@@ -258,13 +259,13 @@ static void test_predict_model_adds_search_and_step(void)
  * it), fetching nothing, wrapped so the page stays well-formed XML. */
 static void test_page_script_is_inline_last_and_fetches_nothing(void)
 {
-    struct sn_report_html_in in = {0};
+    struct sn_html_in in = {0};
     struct sn_buf out = SN_BUF_INIT;
     struct sn_error err;
     const char *sc, *end;
 
     in.title = "t";
-    REQUIRE(sn_report_html(&in, &out, &err) == 0);
+    REQUIRE(sn_html_report(&in, &out, &err) == 0);
     sc = strstr(out.data, "<script>//<![CDATA[");
     REQUIRE(sc != NULL);
     CHECK(strstr(sc + 1, "<script") == NULL);

@@ -8,7 +8,8 @@
 
 #include "harness.h"
 #include "sn/bench.h"
-#include "sn/report.h"
+#include "sn/html.h"
+#include "sn/render.h"
 
 /* An H100-like limit sweep, worked by hand: TFLOP/s per W at 700..300 W
  * are 0.986, 1.104, 1.242, 1.353, 1.338, so the best efficiency is 400 W;
@@ -44,7 +45,7 @@ static void test_power_json_round_trips(void)
 
     curve(&c);
     CHECK(c.best == 3 && c.knee == 1 && c.full == 0);
-    sn_bench_power_json(&c, &doc);
+    sn_render_power_json(&c, &doc);
     REQUIRE(sn_bench_power_parse("p.json", doc.data, doc.len, &back, &err) ==
             SN_OK);
     CHECK(back.n == 5 && !back.by_clocks);
@@ -85,17 +86,17 @@ static void test_power_bad_documents_are_located(void)
 static void test_power_section_shows_the_curve(void)
 {
     struct sn_bench_power_curve c;
-    struct sn_report_html_in in = {0};
+    struct sn_html_in in = {0};
     struct sn_buf page = SN_BUF_INIT;
     struct sn_error err;
 
     in.now = 1;
-    REQUIRE(sn_report_html(&in, &page, &err) == SN_OK);
+    REQUIRE(sn_html_report(&in, &page, &err) == SN_OK);
     CHECK(!strstr(page.data, "id=\"power\""));
     sn_buf_reset(&page);
     curve(&c);
     in.power = &c;
-    REQUIRE(sn_report_html(&in, &page, &err) == SN_OK);
+    REQUIRE(sn_html_report(&in, &page, &err) == SN_OK);
     CHECK_CONTAINS(page.data, "id=\"power\"");
     /* the device name escaped, the two verdicts named with their
      * settings, every point's figures in the table */

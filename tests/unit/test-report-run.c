@@ -8,10 +8,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../src/lib/report/report-run.h"
+#include "../../src/lib/html/run-int.h"
 #include "harness.h"
 #include "sn/diagnose.h"
-#include "sn/report.h"
+#include "sn/html.h"
+#include "sn/render.h"
 #include "sn/spec.h"
 #include "sn/store.h"
 #include "sn/topo.h"
@@ -103,7 +104,7 @@ static int64_t import(struct fx *fx, const char *file,
 static char *render(struct fx *fx, const int64_t *runs, size_t n,
                     const char *baseline)
 {
-    struct sn_report_html_in in = {0};
+    struct sn_html_in in = {0};
     struct sn_buf b = SN_BUF_INIT;
     struct sn_error err;
 
@@ -114,7 +115,7 @@ static char *render(struct fx *fx, const int64_t *runs, size_t n,
     in.nruns = n;
     in.baseline = baseline;
     in.now = 1796000000;
-    if (rep_run(&b, &in, &err) || rep_history(&b, &in, &err)) {
+    if (sn__html_run(&b, &in, &err) || sn__html_history(&b, &in, &err)) {
         printf("  %s\n", err.msg);
         sn_buf_release(&b);
         return NULL;
@@ -143,7 +144,7 @@ static char *between(const char *hay, const char *start, const char *end)
 
 static void test_no_store_or_no_run_writes_nothing(void)
 {
-    struct sn_report_html_in in = {0};
+    struct sn_html_in in = {0};
     struct sn_buf b = SN_BUF_INIT;
     struct sn_error err;
     struct fx fx;
@@ -151,17 +152,17 @@ static void test_no_store_or_no_run_writes_nothing(void)
 
     in.runs = &id;
     in.nruns = 1;
-    CHECK(rep_run(&b, &in, &err) == 0);
-    CHECK(rep_history(&b, &in, &err) == 0);
+    CHECK(sn__html_run(&b, &in, &err) == 0);
+    CHECK(sn__html_history(&b, &in, &err) == 0);
     CHECK(b.len == 0);
     REQUIRE(fx_open(&fx, NULL));
     in.store = fx.st;
     in.nruns = 0;
-    CHECK(rep_run(&b, &in, &err) == 0);
-    CHECK(rep_history(&b, &in, &err) == 0); /* an empty store */
+    CHECK(sn__html_run(&b, &in, &err) == 0);
+    CHECK(sn__html_history(&b, &in, &err) == 0); /* an empty store */
     CHECK(b.len == 0);
     in.nruns = 1; /* a run that is not there is an error */
-    CHECK(rep_run(&b, &in, &err) == SN_ENOTFOUND);
+    CHECK(sn__html_run(&b, &in, &err) == SN_ENOTFOUND);
     sn_buf_release(&b);
     fx_close(&fx);
 }

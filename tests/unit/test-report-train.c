@@ -1,5 +1,5 @@
 /* test-report-train.c: the renderers of sim train, sim infer and validate
- * (report/train.c, infer.c, validate.c) and of a run's watch events, called
+ * (render/train.c, infer.c, validate.c) and of a run's watch events, called
  * on results computed here: each JSON document parses, carries its
  * SN_SCHEMA_* id and the figures it was given; each table has a row per
  * part or point. */
@@ -8,7 +8,7 @@
 #include "harness.h"
 #include "sn/infer.h"
 #include "sn/model.h"
-#include "sn/report.h"
+#include "sn/render.h"
 #include "sn/store.h"
 #include "sn/validate.h"
 
@@ -60,7 +60,7 @@ struct train_case {
     struct sn_train_layout l;
     const struct sn_model_info *m;
     struct sn_train_result r; /* of l: it fits */
-    struct sn_report_train w; /* l and r, goodput not computed */
+    struct sn_render_train w; /* l and r, goodput not computed */
 };
 
 static int train_case(struct train_case *c)
@@ -89,7 +89,7 @@ static int train_case(struct train_case *c)
                                     .dtype = SN_DTYPE_BF16};
     if (sn_train_predict(c->t, &c->l, &c->so, &c->r, &err) || !c->r.mem.fits)
         return -1;
-    c->w = (struct sn_report_train){.spec = &c->spec,
+    c->w = (struct sn_render_train){.spec = &c->spec,
                                     .model = c->m,
                                     .gpus = 64,
                                     .layout = &c->l,
@@ -114,7 +114,7 @@ static void test_train_json_carries_schema_and_figures(void)
     const struct sn_train_result *r = &c.r;
 
     REQUIRE(train_case(&c) == 0);
-    sn_report_train_json(&c.w, &out);
+    sn_render_train_json(&c.w, &out);
     root = parse(out.data, &doc);
     REQUIRE(root);
     CHECK_STR(scalar(root, "schema"), SN_SCHEMA_TRAIN);
@@ -143,7 +143,7 @@ static void test_train_text_has_a_row_per_part(void)
     char row[64];
 
     REQUIRE(train_case(&c) == 0);
-    sn_report_train_text(&c.w, &out);
+    sn_render_train_text(&c.w, &out);
     REQUIRE(out.data);
     CHECK_CONTAINS(out.data, "layout: tp 1  pp 1  dp 64  cp 1");
     CHECK(lines_starting(out.data, "  weights ") == 1);
@@ -172,11 +172,11 @@ static void test_train_not_fitting_names_the_smallest_count(void)
     c.r.mem.capacity = c.r.mem.total / 4;
     c.w.min_gpus = 256;
     c.w.max_gpus = 1000;
-    sn_report_train_text(&c.w, &text);
+    sn_render_train_text(&c.w, &text);
     CHECK_CONTAINS(text.data, "DOES NOT FIT");
     CHECK_CONTAINS(text.data, "fits: 256 (searched in multiples of 8)");
     CHECK(!strstr(text.data, "throughput\n"));
-    sn_report_train_json(&c.w, &json);
+    sn_render_train_json(&c.w, &json);
     root = parse(json.data, &doc);
     REQUIRE(root);
     CHECK_STR(scalar(root, "fits"), "false");
@@ -215,7 +215,7 @@ static void test_train_search_ranks_and_explains(void)
     c.w.ntop = n;
     c.w.explain = 2;
     c.w.peak = 312e12;
-    sn_report_train_text(&c.w, &text);
+    sn_render_train_text(&c.w, &text);
     REQUIRE(text.data);
     CHECK(lines_starting(text.data, "#") == 1); /* the table's head */
     CHECK(lines_starting(text.data, "1 ") == 1);
@@ -224,7 +224,7 @@ static void test_train_search_ranks_and_explains(void)
     CHECK_CONTAINS(text.data, "312.0 TFLOP/s");
     CHECK_CONTAINS(text.data, "\nlayout #2: tp ");
     CHECK_CONTAINS(text.data, "against #1 (");
-    sn_report_train_json(&c.w, &json);
+    sn_render_train_json(&c.w, &json);
     root = parse(json.data, &doc);
     REQUIRE(root);
     CHECK_STR(scalar(root, "schema"), SN_SCHEMA_TRAIN_SEARCH);
@@ -251,7 +251,7 @@ static void test_infer_documents_name_their_mode(void)
     struct sn_infer_result r;
     struct sn_infer_search_stats st = {.timed = 7, .pareto = 2, .best = 1};
     struct sn_infer_point pts[2];
-    struct sn_report_infer w = {0};
+    struct sn_render_infer w = {0};
     struct sn_buf out = SN_BUF_INIT;
     struct sn_yaml_doc doc = {0};
     const struct sn_yaml *root, *y;
@@ -259,13 +259,13 @@ static void test_infer_documents_name_their_mode(void)
 
     REQUIRE(train_case(&c) == 0);
     REQUIRE(sn_infer_predict(c.m, &c.env.sys, &l, &wk, &r, &err) == SN_OK);
-    w = (struct sn_report_infer){.spec = &c.spec,
+    w = (struct sn_render_infer){.spec = &c.spec,
                                  .model = c.m,
                                  .gpus = 64,
                                  .work = &wk,
                                  .layout = &l,
                                  .result = &r};
-    sn_report_infer_json(&w, &out);
+    sn_render_infer_json(&w, &out);
     root = parse(out.data, &doc);
     REQUIRE(root);
     CHECK_STR(scalar(root, "schema"), SN_SCHEMA_INFER);
@@ -276,7 +276,7 @@ static void test_infer_documents_name_their_mode(void)
     CHECK_NEAR(number(sn_yaml_get(root, "result"), "tpot_s"), r.tpot_s, 1e-9);
     sn_yaml_doc_release(&doc);
     sn_buf_reset(&out);
-    sn_report_infer_text(&w, &out);
+    sn_render_infer_text(&w, &out);
     CHECK_CONTAINS(out.data, ", 8 replicas\n");
     CHECK(lines_starting(out.data, "  step ") == 1);
     /* the search: a table row per point, the best marked */
@@ -286,11 +286,11 @@ static void test_infer_documents_name_their_mode(void)
     w.points = pts;
     w.npoints = 2;
     sn_buf_reset(&out);
-    sn_report_infer_text(&w, &out);
+    sn_render_infer_text(&w, &out);
     CHECK(lines_starting(out.data, " best*") == 1);
     CHECK(lines_starting(out.data, " *") == 1);
     sn_buf_reset(&out);
-    sn_report_infer_json(&w, &out);
+    sn_render_infer_json(&w, &out);
     root = parse(out.data, &doc);
     REQUIRE(root);
     CHECK_STR(scalar(root, "mode"), "search");
@@ -315,7 +315,7 @@ static void test_validate_has_a_row_per_csv_row(void)
     REQUIRE(sn_read_file(file, SN_FILE_MAX, &data, &len, &err) == SN_OK);
     REQUIRE(sn_validate_csv(file, data, len, &rep, &err) == SN_OK);
     REQUIRE(rep.nrows > 1);
-    sn_report_validate_json(&rep, &out);
+    sn_render_validate_json(&rep, &out);
     root = parse(out.data, &doc);
     REQUIRE(root);
     CHECK_STR(scalar(root, "schema"), SN_SCHEMA_VALIDATE);
@@ -324,7 +324,7 @@ static void test_validate_has_a_row_per_csv_row(void)
     CHECK_NEAR(number(sn_yaml_get(root, "summary"), "rows"), rep.nrows, 0);
     sn_yaml_doc_release(&doc);
     sn_buf_reset(&out);
-    sn_report_validate_text(&rep, &out);
+    sn_render_validate_text(&rep, &out);
     for (size_t i = 0; i < rep.nrows; i++) {
         snprintf(line, sizeof(line), "%4d ", rep.rows[i].line);
         CHECK_CONTAINS(out.data, line);
@@ -343,12 +343,12 @@ static void test_run_events_text_lists_each_event(void)
     struct sn_store_event ev[2] = {
         {.id = 4, .host = "h0", .rule = "gpu_xid", .severity = "critical"},
         {.id = 9, .host = "h1", .rule = "link_flap", .severity = "warning"}};
-    struct sn_report_run_events w = {ev, 2, 2};
+    struct sn_render_run_events w = {ev, 2, 2};
     struct sn_buf out = SN_BUF_INIT;
 
     ev[0].resolved = NAN; /* still holding */
     ev[1].resolved = 100;
-    sn_report_run_events_text(&w, &out);
+    sn_render_run_events_text(&w, &out);
     REQUIRE(out.data);
     CHECK_CONTAINS(out.data, "\nwatch events on its hosts while it ran:\n");
     CHECK_CONTAINS(out.data, "  critical h0  gpu_xid  ");
@@ -356,7 +356,7 @@ static void test_run_events_text_lists_each_event(void)
     CHECK_CONTAINS(out.data, "(event 9)\n");
     w.n = 0;
     sn_buf_reset(&out);
-    sn_report_run_events_text(&w, &out);
+    sn_render_run_events_text(&w, &out);
     CHECK(out.len == 0);
     sn_buf_release(&out);
 }

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "../../src/lib/model/train-int.h"
 #include "harness.h"
 #include "sn/model.h"
 #include "sn/spec.h"
@@ -130,12 +131,15 @@ static void test_profiles_are_named_and_sourced(void)
     sn_train_opts_default(&o);
     CHECK(!strcmp(o.software, sn_train_software_best()->name));
     CHECK(o.ep_dedup && o.overlap_ep && o.graphs == SN_GRAPHS_PARTIAL);
+    CHECK(o.te_modules);
     sn_train_opts_legacy(&o);
     CHECK(!strcmp(o.software, "megatron-lm-2022") && o.dropout);
     /* the plain stack has none of the recipe's features */
     profile("plain", &o);
     CHECK(!o.ep_dedup && !o.overlap_ep && !o.overlap_tp &&
-          o.graphs == SN_GRAPHS_NONE && o.moe_sync);
+          o.graphs == SN_GRAPHS_NONE && o.moe_sync && !o.te_modules);
+    profile("torchtitan", &o);
+    CHECK(!o.te_modules);
     /* recipes run expert TP 1 */
     CHECK(sn_train_software_find("megatron-bridge", &s, &err) == SN_OK);
     CHECK(s && s->etp_default == 1);
@@ -184,6 +188,17 @@ static void test_host_part_is_launches_times_cost(void)
     CHECK_NEAR(rb.part[SN_PART_HOST] - ra.part[SN_PART_HOST],
                m * layers * 30 * 100e-6, 1e-9);
     CHECK_NEAR(rb.step_time - ra.step_time, m * layers * 30 * 100e-6, 1e-9);
+    /* selective recompute with fused attention runs nothing again on
+     * the GPU (the core recomputes its scores itself): no launch more */
+    {
+        struct sn_train_layout sel = l;
+        struct sn_train_result sa, sb;
+        sel.recompute = SN_RECOMPUTE_SELECTIVE;
+        CHECK(sn_train_predict(a, &sel, &eager, &sa, &err) == SN_OK);
+        CHECK(sn_train_predict(b, &sel, &eager, &sb, &err) == SN_OK);
+        CHECK_NEAR(sb.part[SN_PART_HOST] - sa.part[SN_PART_HOST],
+                   m * layers * 30 * 100e-6, 1e-9);
+    }
     /* partial CUDA graphs: 4 launches a layer; at 200 us the host still
      * bounds this model */
     CHECK(sn_train_predict(a, &l, &graphs, &ga, &err) == SN_OK);
@@ -203,6 +218,84 @@ static void test_host_part_is_launches_times_cost(void)
     }
     sn_train_free(a);
     sn_train_free(b);
+}
+
+/* TransformerEngine modules (te_modules): each Linear and the fused core
+ * cost the host a module's forward work, 99.66 / 37.08 launches (TE
+ * issue #2053), and in the backward that and one more launch. The eager
+ * tiny GPT has four Linears (QKV, projection, FC1, FC2) and the core: 10
+ * x (module - 1) launches a layer and micro-batch more than the 30 of
+ * the plain stack. */
+static void test_te_modules_cost_the_host_a_module(void)
+{
+    struct flat f = {.bw = 1e30, .rs_free = true};
+    struct sn_train *a = make(&tiny, 1, 100e-6, &f);
+    struct sn_train *b = make(&tiny, 1, 200e-6, &f);
+    struct sn_train_layout l = one_gpu(8, 512);
+    struct sn_train_opts te;
+    struct sn_train_result ra, rb;
+    struct sn_error err;
+    double m = 8, layers = 4, module = 99.66 / 37.08;
+    double launches = 30 + 10 * (module - 1);
+
+    profile("plain", &te);
+    te.te_modules = true;
+    CHECK(sn_train_predict(a, &l, &te, &ra, &err) == SN_OK);
+    CHECK(sn_train_predict(b, &l, &te, &rb, &err) == SN_OK);
+    CHECK_NEAR(rb.part[SN_PART_HOST] - ra.part[SN_PART_HOST],
+               m * layers * launches * 100e-6, 1e-9);
+    sn_train_free(a);
+    sn_train_free(b);
+}
+
+/* With TE the routed experts' GroupedLinear runs one cuBLAS GEMM per local
+ * expert: the host work of a MoE layer grows with the experts a rank
+ * holds. The tiny MoE's 8 experts on one rank launch more than the same
+ * layer without TE (one grouped kernel each way). */
+static void test_te_grouped_gemm_launches_per_expert(void)
+{
+    struct flat f = {.bw = 1e30, .rs_free = true};
+    struct sn_train *t = make(&tiny_moe, 1, 200e-6, &f);
+    struct sn_train_layout l = one_gpu(4, 1024);
+    struct sn_train_opts plain, te;
+    struct sn_train_result rp, rt;
+    struct sn_error err;
+
+    profile("plain", &plain);
+    te = plain;
+    te.te_modules = true;
+    CHECK(sn_train_predict(t, &l, &plain, &rp, &err) == SN_OK);
+    CHECK(sn_train_predict(t, &l, &te, &rt, &err) == SN_OK);
+    /* both host-bound: the difference is at least the per-expert
+     * launches past the first, 6 x 7 a layer and micro-batch */
+    CHECK(rt.part[SN_PART_HOST] - rp.part[SN_PART_HOST] >=
+          4 * 2 * 6 * 7 * 200e-6 * (1 - 1e-9));
+    sn_train_free(t);
+}
+
+/* After a MoE layer's sync the host issues the routed part first: what
+ * it lags behind the GPU there is lost even when the whole segment's GPU
+ * time (attention and router after it) would cover its launches. One MoE
+ * layer, 10 us a launch: 100 launches against 2 ms of GPU hide; of them
+ * the routed part's 50 (0.5 ms) against 0.2 ms of GPU leave it 0.3 ms
+ * behind, plus the first launch after the sync. */
+static void test_host_lag_in_the_routed_part_is_exposed(void)
+{
+    struct sn_train_opts o = {.moe_sync = true};
+    struct sn__host_launches dh = {0}, mh = {.fwd = 100, .routed = 50};
+    struct sn__host_seg dg = {0}, mg = {.fwd = 2e-3, .routed = 0.2e-3};
+
+    CHECK_NEAR(sn__train_host_exposed(&o, 10e-6, 0, 1, &dg, &mg, &dh, &mh),
+               0.3e-3 + 10e-6, 1e-12);
+    /* the routed part's GPU time covers its launches: the sync's launch */
+    mg.routed = 1e-3;
+    CHECK_NEAR(sn__train_host_exposed(&o, 10e-6, 0, 1, &dg, &mg, &dh, &mh),
+               10e-6, 1e-12);
+    /* the whole behind as well: the worse of the two */
+    mg.fwd = 0.1e-3;
+    mg.routed = 0.2e-3;
+    CHECK_NEAR(sn__train_host_exposed(&o, 10e-6, 0, 1, &dg, &mg, &dh, &mh),
+               0.9e-3 + 10e-6, 1e-12);
 }
 
 /* A tiny MoE without CUDA graphs on a Grace host is slower than on an x86
@@ -264,7 +357,8 @@ static void test_zero3_gather_exposed_is_bytes_over_bandwidth(void)
     l.zero = 3;
     m = l.gbs / (l.mbs * l.dp);
     profile("deepspeed", &ds);
-    ds.zero3_prefetch = 1; /* one element ahead: nothing hidden */
+    ds.zero3_prefetch = 1;       /* one element ahead: nothing hidden */
+    ds.zero3_per_tensor = false; /* one gather per layer */
     CHECK(sn_train_predict(t, &l, &ds, &r, &err) == SN_OK);
     ag = f.ag_bytes / f.bw; /* the one layer-sized gather of this model */
     CHECK(ag > 0);
@@ -303,6 +397,94 @@ static void test_zero3_whole_layer_prefetch_hides(void)
     CHECK_NEAR(r.part[SN_PART_DP],
                2.0 * tiny.layers * k.overlap_tax * 2 * f.ag_bytes / f.bw, 1e-9);
     sn_train_free(t);
+}
+
+/* A collective model with a latency: every all-gather and reduce-scatter
+ * takes lat + bytes / bw, and is counted. */
+struct latent {
+    double lat, bw;
+    int calls;
+};
+
+static int latent_time(void *ctx, enum sn_coll_op op, const struct sn_group *g,
+                       uint32_t siblings, double bytes, double *sec,
+                       struct sn_error *err)
+{
+    struct latent *x = ctx;
+
+    (void)g, (void)siblings, (void)err;
+    *sec = 0;
+    if (op == SN_COLL_ALLGATHER || op == SN_COLL_REDUCESCATTER) {
+        *sec = x->lat + bytes / x->bw;
+        x->calls++;
+    }
+    return SN_OK;
+}
+
+/* DeepSpeed 2021's ZeRO-3 (zero3_per_tensor): per layer and micro-batch
+ * one gather for the forward, one for the backward and one
+ * reduce-scatter per weight matrix (tiny: QKV, output, two MLP; the
+ * embeddings and output layer add three on the one stage), each paying
+ * the collective's latency, none hidden: a latency 2 ms longer adds
+ * 3 x 2 ms per matrix. Against the same stack gathering a layer at a
+ * time, what it adds is those latencies and the n - 1 extra copy kernels
+ * of torch's list-form collectives (and their streaming, a few us). */
+static struct sn_train *make_latent(struct latent *x,
+                                    struct sn_train_system *sys)
+{
+    struct sn_train *t = NULL;
+    struct sn_error err;
+
+    memset(sys, 0, sizeof(*sys));
+    sys->name = "test";
+    sys->accel = "h100-sxm";
+    sys->flops = 989e12;
+    sys->fp8_flops = 1979e12;
+    sys->hbm_bytes = 80e9;
+    sys->hbm_bw = 3.35e12;
+    sys->accels = 8;
+    sys->domain = 8;
+    sn_train_calib_for(sys->accel, &sys->calib);
+    sys->comm.time = latent_time;
+    sys->comm.ctx = x;
+    CHECK(sn_train_new(&tiny, sys, &t, &err) == SN_OK);
+    return t;
+}
+
+static void test_zero3_per_tensor_pays_latency_per_matrix(void)
+{
+    struct latent x1 = {.lat = 1e-3, .bw = 1e12};
+    struct latent x3 = {.lat = 3e-3, .bw = 1e12};
+    struct sn_train_system sys;
+    struct sn_train *t1 = make_latent(&x1, &sys);
+    struct sn_train *t3 = make_latent(&x3, &sys);
+    struct sn_train_layout l = one_gpu(16, 512);
+    struct sn_train_opts ds, whole;
+    struct sn_train_result r, r3, rw;
+    struct sn_error err;
+    double m, n = 8, per_layer, lat_extra, copies;
+
+    l.dp = 8;
+    l.zero = 3;
+    m = l.gbs / (l.mbs * l.dp);
+    profile("deepspeed", &ds);
+    CHECK(ds.zero3_per_tensor);
+    CHECK(sn_train_predict(t1, &l, &ds, &r, &err) == SN_OK);
+    CHECK(sn_train_predict(t3, &l, &ds, &r3, &err) == SN_OK);
+    per_layer = 4 + 3.0 / tiny.layers;
+    CHECK_NEAR(r3.part[SN_PART_DP] - r.part[SN_PART_DP],
+               m * tiny.layers * 3 * per_layer * 2e-3, 1e-9);
+    whole = ds;
+    whole.zero3_per_tensor = false;
+    whole.zero3_prefetch = 1; /* nothing hidden either */
+    CHECK(sn_train_predict(t1, &l, &whole, &rw, &err) == SN_OK);
+    lat_extra = m * tiny.layers * 3 * (per_layer - 1) * x1.lat;
+    copies = m * tiny.layers * 3 * per_layer * (n - 1) * sys.calib.kernel_time;
+    CHECK(r.part[SN_PART_DP] - rw.part[SN_PART_DP] >= lat_extra + copies);
+    CHECK(r.part[SN_PART_DP] - rw.part[SN_PART_DP] <
+          (lat_extra + copies) * 1.1);
+    sn_train_free(t1);
+    sn_train_free(t3);
 }
 
 static const char *spec_base = "accelerator: b200-hgx\n"
@@ -347,6 +529,12 @@ static void test_spec_software_section_and_located_errors(void)
                   ""));
     CHECK(sw && !strcmp(sw->name, "deepspeed"));
     CHECK(o.graphs == SN_GRAPHS_PARTIAL && o.zero3_prefetch == 5e7);
+    /* TransformerEngine's modules off by hand */
+    CHECK(!strcmp(software_of("software:\n  profile: megatron-core\n"
+                              "  te_modules: false\n",
+                              &sw, &o),
+                  ""));
+    CHECK(!o.te_modules && o.ep_dedup);
     CHECK_CONTAINS(software_of("software:\n  profile: megatron-cor\n", &sw, &o),
                    "t.yaml:5:12: unknown software 'megatron-cor' (did you "
                    "mean 'megatron-core'?)");
@@ -370,8 +558,12 @@ static const struct sn_test cases[] = {
     T(test_rows_name_their_stack),
     T(test_host_part_is_launches_times_cost),
     T(test_tiny_moe_on_grace_is_host_bound),
+    T(test_te_modules_cost_the_host_a_module),
+    T(test_host_lag_in_the_routed_part_is_exposed),
+    T(test_te_grouped_gemm_launches_per_expert),
     T(test_zero3_gather_exposed_is_bytes_over_bandwidth),
     T(test_zero3_whole_layer_prefetch_hides),
+    T(test_zero3_per_tensor_pays_latency_per_matrix),
     T(test_spec_software_section_and_located_errors),
 };
 

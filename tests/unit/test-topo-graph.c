@@ -176,12 +176,38 @@ static void test_topo_counts_by_class(void)
     sn_topo_free(m.t);
 }
 
+/* One table names every role: its row is its own, a switch's name takes
+ * the row's tag, and an unknown role falls back to the row of none. */
+static void test_topo_switch_role_table(void)
+{
+    struct mini m;
+    char name[64];
+
+    for (int r = SN_SW_NONE; r <= SN_SW_EXTERNAL; r++)
+        CHECK(sn_switch_role_info((enum sn_switch_role)r)->role ==
+              (enum sn_switch_role)r);
+    CHECK_STR(sn_switch_role_info(SN_SW_SCALEUP_L2)->tag, "l2sw");
+    CHECK_STR(sn_switch_role_info(SN_SW_SCALEUP_L1)->key, "scale_up_l1");
+    CHECK(sn_switch_role_info(SN_SW_EXTERNAL)->key == NULL);
+    CHECK_STR(sn_switch_role_name(SN_SW_PCIE), "PCIe switch");
+    CHECK(sn_switch_role_info(SN_SW_LEAF)->tier <
+              sn_switch_role_info(SN_SW_SPINE)->tier &&
+          sn_switch_role_info(SN_SW_SPINE)->tier <
+              sn_switch_role_info(SN_SW_CORE)->tier);
+    CHECK(sn_switch_role_info((enum sn_switch_role)99)->role == SN_SW_NONE);
+    build_mini(&m);
+    sn_topo_node_name(m.t, m.leaf, name, sizeof(name));
+    CHECK_CONTAINS(name, "leaf");
+    sn_topo_free(m.t);
+}
+
 static const struct sn_test cases[] = {
     T(test_topo_routes_inside_node_over_both_planes),
     T(test_topo_routes_across_nodes_through_nics),
     T(test_topo_failed_link_changes_routes),
     T(test_topo_labels_are_unique_and_findable),
     T(test_topo_counts_by_class),
+    T(test_topo_switch_role_table),
 };
 
 SN_TEST_MAIN(cases)

@@ -7,7 +7,7 @@
 #include "sn/model.h"
 #include "sn/spec.h"
 
-/* DeepSeek-V3, the catalog's preset (src/lib/spec/catalog-models.c: its
+/* DeepSeek-V3, the catalog's preset (src/lib/catalog/catalog-models.c: its
  * config_671B.json; reference/moe-inference.md section 1). */
 static const struct sn_model_info *dsv3(void)
 {

@@ -45,53 +45,41 @@ struct known {
 };
 
 static const struct known known[] = {
-    {"train", "arch", "dense", G_SIGNED, 13.64},
-    {"train", "arch", "moe", G_P90, 54.98},
-    {"train", "arch", "moe", G_SIGNED, 15.67},
-    {"train", "generation", "ampere", G_SIGNED, 14.48},
-    {"train", "generation", "blackwell", G_P90, 43.61},
-    /* qwen3-30b-a3b on 8 HGX B200 (torchtitan, BF16) went from +38.5% to
-     * +56.2% when the lookup went by work per launch: its expert down
-     * projection (K 768, below every B200 BF16 cube's side) no longer
-     * takes the 1,024 cube's launch-bound 423 TFLOP/s; what holds that
-     * run at 341 model TFLOP/s a GPU is not in the kernels */
-    {"train", "generation", "blackwell", G_SIGNED, 11.23},
-    {"train", "generation", "hopper", G_SIGNED, 11.59},
-    {"train", "software", "deepspeed", G_MEDIAN, 105.31},
-    {"train", "software", "deepspeed", G_P90, 259.12},
-    {"train", "software", "deepspeed", G_SIGNED, 136.69},
+    {"train", "arch", "moe", G_P90, 43.10},
+    {"train", "arch", "moe", G_SIGNED, 14.48},
+    {"train", "generation", "blackwell", G_P90, 38.51},
+    {"train", "generation", "hopper", G_P90, 27.00},
+    {"train", "generation", "hopper", G_SIGNED, 13.45},
+    {"train", "software", "deepspeed", G_MEDIAN, 63.42},
+    {"train", "software", "deepspeed", G_P90, 112.53},
+    {"train", "software", "deepspeed", G_SIGNED, 69.40},
     {"train", "software", "deepspeed", G_ALL_OPTIMISTIC, 1.00},
     {"train", "software", "megatron-bridge", G_P90, 38.16},
-    {"train", "software", "megatron-core", G_SIGNED, 11.59},
-    {"train", "software", "torchtitan", G_MEDIAN, 56.24},
-    {"train", "software", "torchtitan", G_P90, 56.24},
-    {"train", "software", "torchtitan", G_SIGNED, 56.24},
+    {"train", "software", "megatron-core", G_P90, 27.00},
+    {"train", "software", "megatron-core", G_SIGNED, 13.45},
+    {"train", "software", "torchtitan", G_MEDIAN, 38.51},
+    {"train", "software", "torchtitan", G_P90, 38.51},
+    {"train", "software", "torchtitan", G_SIGNED, 38.51},
     {"train", "host", "grace", G_P90, 39.37},
-    {"train", "host", "x86", G_P90, 26.41},
-    {"train", "host", "x86", G_SIGNED, 14.36},
+    {"train", "host", "x86", G_SIGNED, 10.25},
     /* the dense Hopper FP8 rows (Llama 3.1 405B, Llama 3.3 70B on
      * H200) went from +1..+8% to -14..-32% when the GEMMs took the
-     * DeepGEMM table's rates by shape (the lowest of the nearest rows
-     * below M 4,096), and back to +0..-17% with the lookup by work per
-     * launch (docs/model.md, "Kernel efficiency tables") */
+     * DeepGEMM table's rates by shape: below its compute-bound M 4,096
+     * rows a GEMM gets the lowest of the nearest rows, under the
+     * calibrated large-GEMM rate (docs/model.md, "Serving GEMMs by
+     * shape") */
     /* small models: 28.1% before the GEMMs were timed by shape, 16.6%
      * after (the Hopper MoE rows' experts at their grouped rates) */
-    {"infer", "size", "small", G_MEDIAN, 16.72},
-    {"infer", "size", "small", G_P90, 77.95},
-    {"infer", "size", "small", G_SIGNED, 17.71},
+    {"infer", "size", "small", G_MEDIAN, 16.55},
+    {"infer", "size", "small", G_P90, 56.47},
     /* large models' tail: the dense H200 FP8 rows below the DeepGEMM
      * table's compute-bound rows take its slowest neighbour (docs/model.md,
      * "Serving GEMMs by shape"): pessimistic, -15..-43% */
-    {"infer", "generation", "blackwell", G_P90, 55.23},
-    {"infer", "runtime", "tensorrt-llm", G_P90, 58.76}, /* the same rows */
-    {"infer", "host", "x86", G_P90, 49.37},
-    {"infer", "host", "grace", G_P90, 49.39},
-    /* the GB200 rows' signed mean went from +12.5% to +17.6% with the
-     * lookup by work per launch: Llama 3.1 405B on GB200 from -6.9/-7.3%
-     * to +4.5/+2.4% (its FP4 GEMMs below M 512 no longer at the lowest
-     * neighbour's 1.4 PFLOP/s), beside Qwen3-30B-A3B's +75.5% (the host
-     * of a 2,048-request step, docs/model.md) */
-    {"infer", "host", "grace", G_SIGNED, 17.57},
+    {"infer", "generation", "blackwell", G_P90, 42.45},
+    {"infer", "runtime", "tensorrt-llm", G_MEDIAN, 16.54},
+    {"infer", "runtime", "tensorrt-llm", G_P90, 43.41},
+    {"infer", "host", "x86", G_MEDIAN, 16.54}, /* the same rows */
+    {"infer", "host", "x86", G_P90, 43.41},
 };
 
 static struct sn_validate_report reps[3];

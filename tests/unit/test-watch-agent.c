@@ -106,12 +106,24 @@ static int open_once_fails(const struct sn__watch_cfg *cfg, void **state,
     return open_ok(cfg, state, err);
 }
 
+/* fails at its first two calls, answers after */
+static int flaky_calls;
+static int collect_flaky(void *state, struct sn__watch_obs *obs,
+                         struct sn_metrics *m, struct sn_error *err)
+{
+    if (flaky_calls++ < 2)
+        return sn_error_set(err, SN_EIO, "the sensor bus did not answer");
+    return collect_ok(state, obs, m, err);
+}
+
 static const struct sn__watch_collector ok = {"ok", open_ok, collect_ok,
                                               close_free};
 static const struct sn__watch_collector fail = {"fail", open_ok, collect_fail,
                                                 close_free};
 static const struct sn__watch_collector hang = {"hang", open_ok, collect_hang,
                                                 close_hang};
+static const struct sn__watch_collector flaky = {"flaky", open_ok,
+                                                 collect_flaky, close_free};
 static const struct sn__watch_collector late = {"late", open_once_fails,
                                                 collect_ok, close_free};
 
@@ -142,6 +154,12 @@ static const struct sn__watch_collector slow = {"slow", open_ok,
                                                 collect_slow_once, close_free};
 
 /* ---- helpers ----------------------------------------------------------- */
+
+/* the agent's log (sn_watch_opts.log), one line after another */
+static void keep_log(void *ctx, const char *line)
+{
+    sn_buf_printf(ctx, "%s\n", line);
+}
 
 static char *render(const struct sn_metrics *m)
 {
@@ -189,6 +207,35 @@ static void test_watch_agent_failing_collector_is_down(void)
     free(t);
     sn_metrics_release(&m);
     sn_watch_free(w);
+}
+
+/* The agent says what goes wrong through the options' log, not on a
+ * stream: a collector's complaint once when it starts, nothing while it
+ * lasts, once when the collector answers again; nothing from the ones
+ * that answer. */
+static void test_watch_agent_logs_through_the_callback(void)
+{
+    const struct sn__watch_collector *cols[] = {&ok, &flaky};
+    struct sn_buf log = SN_BUF_INIT;
+    struct sn_watch_opts o = {
+        .interval_s = 1, .log = keep_log, .log_ctx = &log};
+    struct sn_watch *w = NULL;
+    struct sn_metrics m = {0};
+    struct sn_error err = {0};
+
+    flaky_calls = 0;
+    REQUIRE(sn__watch_new_with(&o, cols, 2, &w, &err) == SN_OK);
+    CHECK(sn_watch_tick(w, 1, &m, &err) == SN_OK);
+    CHECK_STR(log.data ? log.data : "",
+              "collector flaky: the sensor bus did not answer\n");
+    CHECK(sn_watch_tick(w, 2, &m, &err) == SN_OK); /* still failing */
+    CHECK(sn_watch_tick(w, 3, &m, &err) == SN_OK);
+    CHECK(sn_watch_tick(w, 4, &m, &err) == SN_OK);
+    CHECK_STR(log.data, "collector flaky: the sensor bus did not answer\n"
+                        "collector flaky: answering again\n");
+    sn_metrics_release(&m);
+    sn_watch_free(w);
+    sn_buf_release(&log);
 }
 
 /* A collector that hangs costs one deadline, not the tick: the tick
@@ -375,6 +422,7 @@ static void test_watch_agent_refuses_bad_options(void)
 static const struct sn_test cases[] = {
     T(test_watch_agent_failing_collector_is_down),
     T(test_watch_agent_hung_collector_times_out),
+    T(test_watch_agent_logs_through_the_callback),
     T(test_watch_agent_retries_open_and_reports_health),
     T(test_watch_agent_refuses_bad_options),
     T(test_watch_agent_evaluates_late_answers),

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "sn/bench.h"
-#include "sn/report.h"
+#include "sn/schema.h"
 
 #define POWER_FILE_MAX (1u << 20) /* a 32-point document is ~5 KB */
 
@@ -56,7 +56,6 @@ static bool point(const json_t *p, bool clocks, struct sn_bench_power_point *o)
 int sn_bench_power_parse(const char *file, const char *text, size_t len,
                          struct sn_bench_power_curve *c, struct sn_error *err)
 {
-    json_error_t je;
     json_t *doc, *pts;
     const char *schema, *sweep;
     double v = 0;
@@ -65,13 +64,9 @@ int sn_bench_power_parse(const char *file, const char *text, size_t len,
     memset(c, 0, sizeof(*c));
     if (len > POWER_FILE_MAX)
         return bad(err, file, "more than 1 MiB: not a bench power document");
-    doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
-    if (!doc) {
-        char msg[4 * JSON_ERROR_TEXT_LENGTH + 1];
-        sn_str_clean(msg, sizeof(msg), je.text, 0);
-        return sn_error_at(err, SN_EINPUT, file, je.line > 0 ? je.line : 0,
-                           je.column > 0 ? je.column : 0, "%s", msg);
-    }
+    rc = sn_json_read(file, text, len, 0, &doc, err);
+    if (rc)
+        return rc;
     schema = json_string_value(json_object_get(doc, "schema"));
     sweep = json_string_value(json_object_get(doc, "sweep"));
     pts = json_object_get(doc, "points");

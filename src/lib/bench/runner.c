@@ -14,7 +14,7 @@
 #include "bench-int.h"
 #include "pattern.h"
 #include "sn/health.h"
-#include "sn/sn.h"
+#include "sn/schema.h"
 
 /* Collective data types each backend moves (bit per enum sn_bench_dtype) */
 #define DT(x) (1u << (x))

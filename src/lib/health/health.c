@@ -1,6 +1,6 @@
 /* health.c: sn_health_run(), which sets up the root every probe reads
  * under and runs the probes in the field's troubleshooting order: the
- * physical layer first. */
+ * physical layer first; and the one PCI scan of a run the probes share. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -108,4 +108,22 @@ out:
     sn__health_nvml_close(&c);
     free(c.pci);
     return rc;
+}
+
+int sn__health_pci_scan(struct hctx *c, struct sn_error *err)
+{
+    struct hbus bus = {c->root, c->pci, c->npci, c->pci_done};
+    int rc = sn__hw_pci_scan(&bus, err);
+
+    c->pci = bus.pci;
+    c->npci = bus.npci;
+    c->pci_done = bus.pci_done;
+    return rc;
+}
+
+const struct hpci *sn__health_pci_find(const struct hctx *c, const char *bdf)
+{
+    const struct hbus bus = {c->root, c->pci, c->npci, c->pci_done};
+
+    return sn__hw_pci_find(&bus, bdf);
 }

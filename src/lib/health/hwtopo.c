@@ -96,7 +96,7 @@ static void collect(struct tctx *t)
          * (0x02) is the only one of class 0x0108 in use */
         unsigned cls =
             (unsigned)a->class_id << 8 | (a->class_id == 0x0108 ? 0x02 : 0);
-        enum hpci_kind k = sn__health_pci_classify(cls, a->vendor_id);
+        enum hpci_kind k = sn__hw_pci_classify(cls, a->vendor_id);
         struct tdev *d;
         const struct hpci *p;
         const struct hgpu *g;

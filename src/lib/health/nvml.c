@@ -770,7 +770,7 @@ static void check_devices(struct hctx *c)
             sn__health_gpu_find(c, p->bdf))
             continue;
         missing++;
-        sn__health_pci_subject(p, subject, sizeof(subject));
+        sn__hw_pci_subject(p, subject, sizeof(subject));
         if (merged)
             sn_health_report_add(
                 c->rep, "nvml.devices", SN_HEALTH_FAIL, subject,

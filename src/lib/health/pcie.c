@@ -43,7 +43,7 @@ static const char remedy_aer_correctable[] =
 /* "Gen4 x16 (16.0 GT/s)" or "16.0 GT/s x16" when the rate is unusual. */
 static void fmt_link(double speed, int width, char *buf, size_t size)
 {
-    int gen = sn__health_pcie_gen(speed);
+    int gen = sn__hw_pcie_gen(speed);
 
     if (gen)
         snprintf(buf, size, "Gen%d x%d (%.1f GT/s)", gen, width, speed);
@@ -72,11 +72,11 @@ static void check_link(struct hctx *c, const struct hpci *d,
     enum sn_health_status st = SN_HEALTH_PASS;
     const char *remedy = NULL;
 
-    sn__health_pci_subject(d, subject, sizeof(subject));
+    sn__hw_pci_subject(d, subject, sizeof(subject));
     if (below) {
         size_t n = strlen(subject);
         snprintf(subject + n, sizeof(subject) - n, " above %s %s",
-                 sn__health_pci_kind_name(below->kind), below->bdf);
+                 sn__hw_pci_kind_name(below->kind), below->bdf);
     }
     /* the link runs at most at what the weaker end supports */
     if (p && has_link(p)) {
@@ -141,7 +141,7 @@ static void check_link(struct hctx *c, const struct hpci *d,
             d->kind == HPCI_ACCEL ? &w->pcie_accel
             : d->kind == HPCI_NIC ? &w->pcie_nic
                                   : &w->pcie_nvme;
-        int gen = sn__health_pcie_gen(d->cur_speed);
+        int gen = sn__hw_pcie_gen(d->cur_speed);
         if ((want->gen && gen < want->gen) ||
             (want->width && d->cur_width < want->width)) {
             size_t n = strlen(ev);
@@ -163,7 +163,7 @@ static void check_aer(struct hctx *c, const struct hpci *d)
     enum sn_health_status st = SN_HEALTH_PASS;
     const char *remedy = NULL;
 
-    sn__health_pci_subject(d, subject, sizeof(subject));
+    sn__hw_pci_subject(d, subject, sizeof(subject));
     if (d->aer_fatal > 0 || d->aer_nonfatal > 0) {
         st = SN_HEALTH_FAIL;
         remedy = remedy_aer_uncorrectable;
@@ -202,7 +202,7 @@ int sn__health_probe_pcie(struct hctx *c, struct sn_error *err)
             continue;
         ndev++;
         if (!has_link(d)) {
-            sn__health_pci_subject(d, subject, sizeof(subject));
+            sn__hw_pci_subject(d, subject, sizeof(subject));
             sn_health_report_add(c->rep, "pcie.link", SN_HEALTH_SKIP, subject,
                                  NULL,
                                  "no link speed or width in sysfs "

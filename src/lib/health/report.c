@@ -1,6 +1,6 @@
 /* report.c: the doctor's report: checks in the order they were made,
  * their counts and the worst status. Its renderings (a checklist for
- * people, SN_SCHEMA_DOCTOR JSON) are in src/lib/report/doctor.c. */
+ * people, SN_SCHEMA_DOCTOR JSON) are in src/lib/render/doctor.c. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>

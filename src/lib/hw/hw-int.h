@@ -1,8 +1,9 @@
 /* hw-int.h: the one layer through which the library reads the machine:
  * files under a configurable root (sysfs, procfs; a fixture tree in a
- * test, hwloc's HWLOC_FSROOT idea) and NVML loaded with dlopen(). Doctor's
- * probes (src/lib/health/), bench's state samples (src/lib/bench/) and the
- * node agent all read through here. Not part of the public API. */
+ * test, hwloc's HWLOC_FSROOT idea), the PCI bus and the kernel log read
+ * there, and NVML loaded with dlopen(). Doctor's probes (src/lib/health/),
+ * bench's state samples (src/lib/bench/) and the node agent all read
+ * through here. Not part of the public API. */
 #ifndef SN_HW_INT_H
 #define SN_HW_INT_H
 
@@ -17,9 +18,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sn/util.h"
+
 #include "nvml-api.h"
 
 #define SN_HW_PATH_MAX 4096
+/* Caps on what is trusted from the machine (or a fixture). */
+#define SN_HW_MAX_PCI 4096   /* PCI functions enumerated */
+#define SN_HW_MAX_DEPTH 16   /* bridges between a device and the root */
+#define SN_HW_FILE_MAX 65536 /* one sysfs/procfs attribute */
 
 /* ---- files under a root (fs.c) ------------------------------------------ */
 
@@ -58,6 +65,103 @@ DIR *sn__hw_opendir(const char *root, const char *rel);
 int sn__hw_readlink(const char *root, const char *rel, char *buf, size_t size);
 /* Whether rel exists under the root (a dangling link counts). */
 bool sn__hw_exists(const char *root, const char *rel);
+
+/* ---- the PCI bus (pci.c) ---------------------------------------------------
+ * Doctor's probes and the node agent's collector read the same scan. */
+
+/* What a PCI function is. */
+enum hpci_kind {
+    HPCI_OTHER,
+    HPCI_ACCEL,  /* GPU or other accelerator */
+    HPCI_NIC,    /* Ethernet, InfiniBand or other network controller */
+    HPCI_NVME,   /* NVMe controller */
+    HPCI_BRIDGE, /* PCI bridge or PCIe port */
+};
+
+/* One PCI function as sysfs shows it. Link fields are 0 when the
+ * attribute is absent (virtual devices, old kernels); AER counts are -1
+ * when the kernel does not export them. */
+struct hpci {
+    char bdf[16]; /* "0000:17:00.0" */
+    unsigned cls; /* class code, 0x030200 */
+    unsigned vendor, device;
+    enum hpci_kind kind;
+    int numa_node; /* -1 when the firmware did not say */
+    int parent;    /* index of the upstream bridge, -1 at a root bus */
+    int depth;     /* PCI functions above it on the path */
+    bool is_vf;    /* SR-IOV virtual function: no link of its own */
+    double cur_speed, max_speed; /* GT/s per lane */
+    int cur_width, max_width;    /* lanes */
+    long long aer_cor, aer_nonfatal, aer_fatal;
+    char aer_detail[256]; /* the non-zero AER counters by name */
+    char slot[32];        /* physical slot name, "" when unknown */
+    char ifname[64];      /* net interface, nvme controller, "" if none */
+    char driver[32];
+};
+
+/* The PCI functions under a root. The caller sets root (and zeroes the
+ * rest) and frees pci. */
+struct hbus {
+    const char *root; /* "" or NULL for the live machine */
+    struct hpci *pci; /* sorted by address */
+    size_t npci;
+    bool pci_done; /* scanned: a second scan reads nothing */
+};
+
+/* Enumerate sys/bus/pci/devices once into c->pci, sorted by address.
+ * Returns SN_OK (an absent bus is an empty list) or SN_ENOMEM when the
+ * device cap is hit (the functions listed so far are kept). */
+int sn__hw_pci_scan(struct hbus *c, struct sn_error *err);
+/* The device at an address ("0000:17:00.0"), or NULL. */
+const struct hpci *sn__hw_pci_find(const struct hbus *c, const char *bdf);
+/* What a function with this class code (0x030200) and vendor is. */
+enum hpci_kind sn__hw_pci_classify(unsigned cls, unsigned vendor);
+/* "gpu", "nic", "nvme", "bridge", "device". */
+const char *sn__hw_pci_kind_name(enum hpci_kind k);
+/* A subject naming a device the way an operator finds it:
+ * "0000:17:00.0 gpu 10de:2330 slot 3 (mlx5_0)". */
+void sn__hw_pci_subject(const struct hpci *d, char *buf, size_t size);
+/* PCIe generation for a per-lane rate in GT/s (2.5 -> 1 ... 64 -> 6),
+ * 0 when unknown. */
+int sn__hw_pcie_gen(double gts);
+
+/* ---- the kernel log (klog.c) ------------------------------------------------
+ * Records as <root>/dev/kmsg gives them, for doctor's kernel log probe
+ * and the node agent's collector. */
+
+/* What one kernel log record says. */
+enum hklog_kind {
+    HKLOG_CONT,      /* a continuation line ("  KEY=value"): no record */
+    HKLOG_NONE,      /* a record about none of the below */
+    HKLOG_XID,       /* "NVRM: Xid (PCI:0000:17:00): 79, ..." */
+    HKLOG_AER_COR,   /* "AER: Corrected error received: BDF" */
+    HKLOG_AER_UNCOR, /* "AER: Uncorrected (...) error received: BDF" */
+    HKLOG_LINK_DOWN, /* "Link Down", "Link down", "NIC Link is Down" */
+    HKLOG_LIMITED,   /* "... limited by 8.0 GT/s PCIe x8 link at BDF" */
+    HKLOG_OFFBUS,    /* "NVRM: GPU BDF: GPU has fallen off the bus." */
+};
+
+struct hklog_line {
+    enum hklog_kind kind;
+    char device[32];  /* the PCI address the line names ("0000:17:00.0",
+                         an XID's GPU with function .0), "?" when none */
+    unsigned xid;     /* the XID code; 0 otherwise */
+    double t;         /* seconds after boot; 0 for an unstamped line */
+    const char *text; /* the message, inside the record given */
+};
+
+/* Classify one record: "prio,seq,usec,flags;text" as /dev/kmsg gives it,
+ * or a plain text line (dmesg output). Fills out and returns its kind.
+ * One AER event is one "AER: ... received" line: the "PCIe Bus Error"
+ * lines after it are HKLOG_NONE. An XID 79 line is HKLOG_XID; the
+ * driver's own "fallen off the bus" line after it is HKLOG_OFFBUS. */
+enum hklog_kind sn__hw_klog_parse(const char *rec, struct hklog_line *out);
+/* Read the live ring open at fd (non-blocking): one record per read(),
+ * each handed to fn without its newline, until the ring's end (EAGAIN) or
+ * more than max bytes were read; a record the ring overwrote under the
+ * reader (EPIPE) is skipped. Returns the bytes read. */
+size_t sn__hw_kmsg_drain(int fd, size_t max,
+                         void (*fn)(void *arg, const char *rec), void *arg);
 
 /* ---- NVML (nvml.c) --------------------------------------------------------
  */

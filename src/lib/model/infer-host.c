@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "infer-int.h"
+#include "train-int.h"
 
 /* Host seconds per active request per iteration, by runtime and CPU.
  *
@@ -121,4 +122,32 @@ double sn__infer_host(const struct sn_train_system *sys,
     double ranks = l->dp_attention ? l->tp : 1;
 
     return sn_infer_host_step(w->runtime, cpu, ceil(batch / ranks));
+}
+
+/* A step that carries a prompt runs eager: TensorRT-LLM's PyTorch
+ * backend captures CUDA graphs of generation-only batches and runs
+ * context steps eagerly unless the opt-in piecewise prefill graphs are
+ * set (TensorRT-LLM docs, "Torch Compile & Prefill CUDA Graph": they
+ * exist "to reduce context-phase launch overhead"); SGLang captures
+ * decode batches only (its CUDA graph docs: extend batches run eager);
+ * vLLM V1 runs mixed batches as piecewise graphs, attention eager
+ * between graph pieces (vLLM docs, design/cuda_graphs: FULL_AND_PIECEWISE
+ * by default, non-uniform batches piecewise) [V]. The host launches each
+ * kernel at the training model's measured cost of one eager launch,
+ * Python and C++ dispatch plus cudaLaunchKernel (software.c: 13.48 us
+ * on x86, 37.08 us on Grace, TransformerEngine issue #2053) [M]. Under
+ * the overlap scheduler the launches queue ahead of the GPU, so they
+ * show only where the host's whole step exceeds the GPU's. */
+double sn__infer_host_eager(const struct sn_train_system *sys,
+                            const struct sn_infer_work *w,
+                            const struct sn__infer_launches *n)
+{
+    enum sn_infer_cpu cpu =
+        w->cpu != SN_INFER_CPU_AUTO ? w->cpu : sn_infer_cpu_of(sys->accel);
+    double launches = n->all;
+
+    if (w->runtime == SN_INFER_VLLM)
+        /* an attention op a layer and a graph replay either side */
+        launches = fmin(n->all, 2 * n->layers + 1);
+    return launches * sn__host_launch_s(cpu == SN_INFER_CPU_GRACE);
 }

@@ -21,6 +21,21 @@ double sn__infer_host(const struct sn_train_system *sys,
                       const struct sn_infer_layout *l,
                       const struct sn_infer_work *w, double batch);
 
+/* Kernel launches of one step that runs eager, a step that carries a
+ * prompt chunk (the runtimes capture CUDA graphs of decode-only batches):
+ * `all` every kernel and collective of the layers and the step's own,
+ * `layers` the layers they run in. infer.c counts them. */
+struct sn__infer_launches {
+    double all, layers;
+};
+
+/* Host seconds to launch the eager step n on the work's CPU (or the
+ * accelerator's): TensorRT-LLM and SGLang launch every kernel, vLLM's
+ * piecewise graphs leave attention eager and replay a graph between. */
+double sn__infer_host_eager(const struct sn_train_system *sys,
+                            const struct sn_infer_work *w,
+                            const struct sn__infer_launches *n);
+
 /* What the load simulation needs of one layout: the replica's GPU decode
  * step by batch and the added time of a prompt chunk of t tokens on the
  * busiest attention rank, each on a grid to interpolate. */
@@ -41,6 +56,7 @@ struct sn__infer_costs {
     int max_batch; /* sequences per replica */
     int ranks;     /* attention ranks (tp under attention DP, else 1) */
     double gain;   /* tokens a sequence gains per decode step */
+    double launch; /* host seconds launching a step with a prompt chunk */
     int gpus;      /* of the replica */
 };
 

@@ -155,6 +155,8 @@ static void step(struct sim *s, double *t, int *first_dec)
     else
         gpu = interp(c->batch, c->decode, c->nb, dec);
     host = sn__infer_host(s->sys, s->l, s->w, (double)busiest * c->ranks);
+    if (tmax > 0) /* and its kernels launched one by one */
+        host += c->launch;
     dt = fmax(gpu, host);
     if (!(dt > 0))
         dt = 1e-6;

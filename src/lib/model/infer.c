@@ -878,29 +878,60 @@ static void memory(const struct run *x, struct sn_infer_result *r)
         kv_room(x, r, pass_tokens(w, x->l, r->max_batch));
 }
 
-/* The average decode step of aggregated serving. With CUDA graphs only
- * the steps without a prompt run graphed, padded (TensorRT-LLM's model
- * engine graphs generation-only batches); a request's prompt is admitted
- * in a step of `budget` tokens beside the decodes, so of the osl / gain
- * steps a request lives, b isl / budget carry prompts. */
+/* Kernel launches of one eager step of k drafted tokens, as stage_pass
+ * counts the kernels, over every stage (each rank runs pp micro-batches
+ * of its stage a step), with the collectives the layout runs: the TP
+ * all-reduces, the experts' gather and scatter, the EP dispatch and
+ * combine, a send a stage; twice over with two-batch overlap; the MTP
+ * module a layer's each drafted token, as decode_step times it. */
+static void step_launches(const struct run *x, int k,
+                          struct sn__infer_launches *n)
+{
+    const struct shape *s = &x->s;
+    const struct sn_infer_layout *l = x->l;
+    double layers = s->layers, moe = s->nmoe, coll = 0, per;
+
+    per = layers * ATTN_KERNELS + s->ndense * MLP_KERNELS +
+          moe * (MOE_KERNELS + (s->shared > 0 ? SHARED_KERNELS : 0));
+    if (l->tp > 1 && !l->dp_attention)
+        coll += 2 * layers;
+    if (l->dp_attention && x->etp > 1 && moe > 0)
+        coll += 2 * moe;
+    if (l->dp_attention && l->ep > 1 && moe > 0)
+        coll += 2 * moe;
+    per += coll;
+    n->layers = layers * (l->tbo ? 2 : 1);
+    n->all = (per * (1 + (double)k / layers) + STEP_KERNELS +
+              (l->pp > 1 ? l->pp : 0)) *
+             (l->tbo ? 2 : 1);
+}
+
+/* The decode steps of aggregated serving. With CUDA graphs only the
+ * steps without a prompt run graphed, padded (TensorRT-LLM's model engine
+ * graphs generation-only batches); a request's prompt is admitted in a
+ * step of `budget` tokens beside the decodes, so of the osl / gain steps
+ * a request lives, a share `mixed` = b isl / budget / (osl / gain) carry
+ * prompts. `eager` gets the parts of such a step (one stage), `part` the
+ * mean of both. Without graphs named nothing is padded and both kinds
+ * take the same GPU time; the steps with a prompt still run eager, their
+ * launches the host's (sn_infer_predict). */
 static int decode_avg(struct run *x, double b, double ctx, double budget,
-                      double gain, double part[])
+                      double gain, double part[], double eager[], double *mixed)
 {
     const struct sn_infer_layout *l = x->l;
-    double eager[SN_INFER_PART_COUNT], mixed;
     int rc;
 
     x->pad = false;
+    *mixed = fmin(1, b * x->w->isl / budget / (x->w->osl / gain));
     rc = decode_step(x, b / l->pp, ctx, x->w->mtp, part);
+    memcpy(eager, part, sizeof(double) * SN_INFER_PART_COUNT);
     if (rc || x->w->ngraphs == 0)
         return rc;
-    memcpy(eager, part, sizeof(eager));
     x->pad = true;
     rc = decode_step(x, b / l->pp, ctx, x->w->mtp, part);
     x->pad = false;
-    mixed = fmin(1, b * x->w->isl / budget / (x->w->osl / gain));
     for (int i = 0; i < SN_INFER_PART_COUNT; i++)
-        part[i] = mixed * eager[i] + (1 - mixed) * part[i];
+        part[i] = *mixed * eager[i] + (1 - *mixed) * part[i];
     return rc;
 }
 
@@ -911,7 +942,9 @@ int sn_infer_predict(const struct sn_model_info *m,
                      struct sn_error *err)
 {
     struct run x;
-    double part[SN_INFER_PART_COUNT], b, ctx, chunk, t, gain;
+    struct sn__infer_launches n;
+    double part[SN_INFER_PART_COUNT], eager[SN_INFER_PART_COUNT], b, ctx, chunk,
+        t, gain, mixed, host, launch, graphed;
     int rc, gpus = l->tp * l->pp;
 
     memset(r, 0, sizeof(*r));
@@ -943,7 +976,7 @@ int sn_infer_predict(const struct sn_model_info *m,
      * time a stage; a token every pp stage times; context halfway */
     ctx = w->isl + w->osl / 2.0;
     gain = accepted(w->mtp, w->accept);
-    rc = decode_avg(&x, b, ctx, chunk, gain, r->part);
+    rc = decode_avg(&x, b, ctx, chunk, gain, r->part, eager, &mixed);
     if (rc)
         return rc;
     for (int i = 0; i < SN_INFER_PART_COUNT; i++)
@@ -952,10 +985,19 @@ int sn_infer_predict(const struct sn_model_info *m,
         m->experts > 1
             ? sn_infer_experts_hit(m->experts, x.s.topk, b / l->pp) / l->ep
             : 0;
-    /* the host: max(GPU step, host step), the excess its own part */
+    /* the host: each step max(GPU, host), the steps with a prompt
+     * launching their kernels eagerly besides; the excess over the GPU
+     * its own part */
     r->gpu_step_s = sum(r->part);
-    r->host_step_s = sn__infer_host(sys, l, w, b);
-    r->part[SN_INFER_HOST] = fmax(0, r->host_step_s - r->gpu_step_s);
+    t = l->pp * sum(eager);
+    graphed = mixed < 1 ? (r->gpu_step_s - mixed * t) / (1 - mixed) : t;
+    step_launches(&x, w->mtp, &n);
+    host = sn__infer_host(sys, l, w, b);
+    launch = sn__infer_host_eager(sys, w, &n);
+    r->host_step_s = host + mixed * launch;
+    r->part[SN_INFER_HOST] =
+        fmax(0, mixed * fmax(t, host + launch) +
+                    (1 - mixed) * fmax(graphed, host) - r->gpu_step_s);
     r->step_s = sum(r->part);
     r->tpot_s = r->step_s / gain;
     r->decode_tps_gpu = b * gain / r->step_s / gpus;
@@ -990,6 +1032,7 @@ int sn__infer_costs(const struct sn_model_info *m,
 {
     struct run x;
     struct sn_infer_result r;
+    struct sn__infer_launches n;
     double part[SN_INFER_PART_COUNT], ctx, one = 0;
     bool extrapolated;
     int rc;
@@ -1010,6 +1053,8 @@ int sn__infer_costs(const struct sn_model_info *m,
         c->max_batch = 1;
     c->budget = pass_tokens(w, l, r.max_batch);
     c->gain = accepted(w->mtp, w->accept);
+    step_launches(&x, w->mtp, &n);
+    c->launch = sn__infer_host_eager(sys, w, &n);
     ctx = w->isl + w->osl / 2.0;
     c->nb = grid(c->max_batch, c->batch);
     for (int i = 0; i < c->nb; i++) {

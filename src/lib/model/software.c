@@ -31,12 +31,16 @@
 
 /* The features every Megatron-Core stack since 0.x runs: fused
  * attention, the distributed optimizer's overlapped reduce and gather,
- * TE's TP communication overlap, overlapped pipeline send/recv; and the
- * dropless dispatch's tokens-per-expert sync. */
+ * TE's TP communication overlap, overlapped pipeline send/recv; the
+ * dropless dispatch's tokens-per-expert sync; and TransformerEngine's
+ * modules for every Linear, the attention core and the experts'
+ * GroupedLinear (Megatron-Core's transformer_engine layer spec, the
+ * default; the GB200 guide's "MXFP8 Grouped GEMM, implemented using
+ * multi-stream + cuBLAS"). */
 #define MCORE_COMMON                                                           \
     .flash_attention = true, .overlap_grad_reduce = true,                      \
     .overlap_param_gather = true, .overlap_tp = true, .overlap_p2p = true,     \
-    .moe_sync = true
+    .moe_sync = true, .te_modules = true
 
 static const struct sn_train_software profiles[] = {
     {
@@ -119,6 +123,7 @@ static const struct sn_train_software profiles[] = {
         .opts = {.overlap_grad_reduce = true,
                  .overlap_param_gather = true,
                  .zero3_prefetch = DS_PREFETCH,
+                 .zero3_per_tensor = true,
                  .software = "deepspeed"},
         .etp_default = 0,
     },
@@ -323,8 +328,8 @@ static int override(const char *file, const struct sn_yaml *k,
                     struct sn_error *err)
 {
     static const char *const keys[] = {
-        "profile",        "cuda_graphs",    "ep_dedup", "moe_sync",
-        "router_kernels", "zero3_prefetch", NULL,
+        "profile",        "cuda_graphs", "ep_dedup",       "moe_sync",
+        "router_kernels", "te_modules",  "zero3_prefetch", NULL,
     };
     const char *key = k->value;
     char msg[300];
@@ -349,6 +354,8 @@ static int override(const char *file, const struct sn_yaml *k,
         return get_bool(file, v, key, &o->ep_dedup, err);
     if (!strcmp(key, "moe_sync"))
         return get_bool(file, v, key, &o->moe_sync, err);
+    if (!strcmp(key, "te_modules"))
+        return get_bool(file, v, key, &o->te_modules, err);
     if (!strcmp(key, "router_kernels")) {
         rc = get_num(file, v, key, 0, 10000, &x, err);
         if (!rc && x != (int)x) {
@@ -368,8 +375,8 @@ static int override(const char *file, const struct sn_yaml *k,
         const char *near = sn_suggest(key, keys);
         snprintf(msg, sizeof(msg),
                  "unknown key 'software.%.64s'%s%s%s (expected profile, "
-                 "cuda_graphs, ep_dedup, moe_sync, router_kernels or "
-                 "zero3_prefetch)",
+                 "cuda_graphs, ep_dedup, moe_sync, router_kernels, "
+                 "te_modules or zero3_prefetch)",
                  key, near ? " (did you mean '" : "", near ? near : "",
                  near ? "'?)" : "");
         return fail_at(err, file, k, msg);
@@ -416,6 +423,11 @@ int sn_train_software_parse(const char *file, const struct sn_yaml *sec,
         }
     }
     return SN_OK;
+}
+
+double sn__host_launch_s(bool grace)
+{
+    return grace ? HOST_LAUNCH_GRACE : HOST_LAUNCH_X86;
 }
 
 const char *sn_train_host_class(const struct sn_accel_info *a, double *launch)

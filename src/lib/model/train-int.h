@@ -101,14 +101,21 @@ void sn__state_bytes(enum sn_dtype dt, double *w, double *g, double *o);
 
 /* ---- host time (train-host.c) ---- */
 
-/* Kernel launches the host makes for one layer of one micro-batch. */
+/* CPU seconds of one eager kernel launch on a Grace (true) or an x86
+ * host: software.c's measured figures, shared with serving. */
+double sn__host_launch_s(bool grace);
+
+/* Kernel launches the host makes for one layer of one micro-batch; of a
+ * MoE layer's forward, `routed` those of its routed part (permute to
+ * combine), the first the host issues after its sync. */
 struct sn__host_launches {
-    double fwd, bwd, recompute;
+    double fwd, bwd, recompute, routed;
 };
-/* GPU seconds of one layer of one micro-batch: its forward, and the rest
- * (backward, recompute and its exposed communication). */
+/* GPU seconds of one layer of one micro-batch: its forward, the rest
+ * (backward, recompute and its exposed communication), and of a MoE
+ * layer's forward the routed part. */
 struct sn__host_seg {
-    double fwd, rest;
+    double fwd, rest, routed;
 };
 /* The launches of a dense (moe false) or MoE layer under layout l and
  * the software o: the kernels train-time.c times, one launch each, a
@@ -120,7 +127,8 @@ void sn__train_host_launches(const struct sn__dims *d,
 /* Seconds one micro-batch on a stage of `dense` and `moe` layers waits
  * for the host, at `launch` CPU seconds per launch (0: none): the sum over
  * the segments between host syncs of max(GPU, host) minus the GPU time,
- * plus one launch after each sync. */
+ * a segment after a sync taken at the worse of its routed part and the
+ * whole, plus one launch after each sync. */
 double sn__train_host_exposed(const struct sn_train_opts *o, double launch,
                               int dense, int moe, const struct sn__host_seg *dg,
                               const struct sn__host_seg *mg,

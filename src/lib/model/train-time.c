@@ -395,6 +395,8 @@ struct layer_cost {
     double tp, cp, ep;          /* exposed communication, fwd + bwd +
                                    recompute */
     double overlapped;          /* communication hidden under compute */
+    double routed; /* MoE: the forward's routed part, after the host's
+                      sync (permute to unpermute, dispatch and combine) */
 };
 
 struct step_ctx {
@@ -575,7 +577,7 @@ static bool ep_in_domain(const struct step_ctx *c)
  * when balanced (Megatron-Core's folding: the stage's tokens spread over the
  * edp replicas of every expert), times the capacity factor. */
 static int moe_mlp(struct step_ctx *c, double *fwd, double *bwd, double *gf,
-                   double *disp, double *comb)
+                   double *routed, double *disp, double *comb)
 {
     struct sn_train *t = c->t;
     const struct sn__dims *d = &t->d;
@@ -601,6 +603,7 @@ static int moe_mlp(struct step_ctx *c, double *fwd, double *bwd, double *gf,
     *fwd = router + perm + fc1 + fc2 + act;
     *bwd = router + perm + 2 * (fc1 + fc2 + act);
     *gf = fc1 + fc2;
+    *routed = *fwd - router;
     if (d->shared > 0) {
         double sf = d->f_shared * d->shared;
         double s1 = gemm(r, T, sf * (d->mats - 1) / tp, h);
@@ -657,9 +660,12 @@ static int layer(struct step_ctx *c, bool moe, struct layer_cost *lc)
     bda = elem(r, (6 + drop) * T * h / c->rdiv);
 
     if (moe) {
-        rc = moe_mlp(c, &mlp_f, &mlp_b, &gemms_f, &disp, &comb);
+        rc = moe_mlp(c, &mlp_f, &mlp_b, &gemms_f, &lc->routed, &disp, &comb);
         if (rc)
             return rc;
+        /* the host's segment after the sync holds the dispatch and the
+         * combine as well (NCCL's all-to-all starts after it) */
+        lc->routed += disp + comb;
         ep_f = disp + comb;
         ep_b = disp + comb;
     } else {
@@ -772,10 +778,56 @@ void sn__train_zero3_exposed(double ag, double rs, double fwin, double bwin,
     zero3_expose(ag, rs, fwin, bwin, p, ef, eb);
 }
 
+/* The weight matrices of one layer, the tensors a stack that gathers
+ * tensor by tensor issues one collective each for: attention's fused QKV
+ * and output projections (MLA: the query down and up projections when
+ * queries are low-rank, the key-value down and up, the output), the
+ * MLP's matrices (`mats`), and in an MoE layer the router and the
+ * matrices of each local and shared expert. Biases and norms are left
+ * out: below DeepSpeed's stage3_param_persistence_threshold (1e5
+ * elements by default) they stay whole on every rank and are never
+ * gathered. */
+static double zero3_layer_tensors(const struct sn__dims *d,
+                                  const struct sn_train_layout *l, bool moe)
+{
+    double attn = d->mla ? (d->q_lora > 0 ? 5 : 4) : 2;
+
+    if (!moe)
+        return attn + d->mats;
+    return attn + 1 + (d->experts / l->ep + d->shared) * d->mats;
+}
+
+/* One ZeRO-3 collective of `bytes` over the DP group as DeepSpeed
+ * 0.3-0.5 issued it: torch.distributed's list form, whose NCCL process
+ * group stages the n per-rank pieces through a flat buffer, one copy
+ * kernel each (ProcessGroupNCCL::allgather copies every output out after
+ * ncclAllGather, ::reduce_scatter flattens every input before
+ * ncclReduceScatter; DeepSpeed PR #1188: "torch.distributed.all_gather
+ * will do implicit memcpy at the end of each ncclAllgather"). */
+static int zero3_tensor_coll(struct step_ctx *c, enum sn_coll_op op,
+                             double bytes, double *sec)
+{
+    const struct sn_train_layout *l = c->l;
+    uint32_t n = (uint32_t)(l->dp * l->cp);
+    int rc = comm(c->t, op, 0, n, (uint32_t)l->tp, (uint32_t)l->tp, bytes, sec,
+                  c->err);
+
+    if (!rc && n > 1 && bytes > 0)
+        *sec += (n - 1) * c->r.kt + elem(&c->r, 2 * bytes);
+    return rc;
+}
+
 /* ZeRO-3: each layer's weights are gathered for the forward and again for
  * the backward (which the recompute shares), and its gradients
- * reduce-scattered, prefetched under the neighbouring layer's compute. */
-static int zero3_layer(struct step_ctx *c, double params,
+ * reduce-scattered, prefetched under the neighbouring layer's compute.
+ * A stack that issues the collectives tensor by tensor
+ * (zero3_per_tensor) runs `tensors` of them per layer and pass, each
+ * with its own latency, and hides none: DeepSpeed 0.3-0.5's
+ * _allgather_param calls torch.cuda.synchronize() before every gather
+ * (DeepSpeed PR #1188: "the async version is not async at all, because
+ * each all_gather calls torch.cuda.synchronize()"), which also waits for
+ * the reduce-scatters in flight. */
+static int zero3_layer(struct step_ctx *c, double params, double tensors,
                        const struct layer_cost *lc, double *exposed,
                        double *hidden)
 {
@@ -785,6 +837,17 @@ static int zero3_layer(struct step_ctx *c, double params,
     int rc;
 
     sn__state_bytes(l->dtype, &w, &g, &o);
+    if (c->o->zero3_per_tensor && tensors > 0) {
+        double each = params / tensors;
+        rc = zero3_tensor_coll(c, SN_COLL_ALLGATHER, each * 2, &ag);
+        if (!rc)
+            rc = zero3_tensor_coll(c, SN_COLL_REDUCESCATTER, each * g, &rs);
+        if (rc)
+            return rc;
+        *exposed = tensors * (2 * ag + rs);
+        *hidden = 0;
+        return SN_OK;
+    }
     rc = comm(c->t, SN_COLL_ALLGATHER, 0, n, (uint32_t)l->tp, (uint32_t)l->tp,
               params * 2, &ag, c->err);
     if (!rc)
@@ -858,8 +921,10 @@ static double stage_host(const struct step_ctx *c, int dense, int moe,
     sn__train_host_launches(d, c->l, c->o, false, &dh);
     sn__train_host_launches(d, c->l, c->o, true, &mh);
     dg.fwd = dl->fwd;
+    dg.routed = 0;
     dg.rest = dl->bwd + dl->recompute + dl->tp + dl->cp + dl->ep;
     mg.fwd = ml->fwd;
+    mg.routed = ml->routed;
     mg.rest = ml->bwd + ml->recompute + ml->tp + ml->cp + ml->ep;
     return sn__train_host_exposed(c->o, c->t->sys.host_launch, dense,
                                   d->moe ? moe : 0, &dg, &mg, &dh, &mh);
@@ -909,12 +974,19 @@ static int stage(struct step_ctx *c, int s, const struct layer_cost *dense,
 
     if (l->zero == 3 && n) {
         double ex, hid;
+        /* the stage's weight tensors: its layers', the word embedding on
+         * the first stage (and GPT's positions), the output layer on the
+         * last when it is its own */
+        double k = (n - nm) * zero3_layer_tensors(d, l, false) +
+                   nm * zero3_layer_tensors(d, l, true) +
+                   (s == 0 ? 1 + (d->gpt ? 1 : 0) : 0) +
+                   (s == l->pp - 1 && (!d->tied || l->pp > 1) ? 1 : 0);
         struct layer_cost avg = {0};
         avg.fwd = sc->fwd / n;
         avg.bwd = sc->bwd / n;
         avg.recompute = sc->recompute / n;
-        rc = zero3_layer(c, (sc->params_dense + sc->params_expert) / n, &avg,
-                         &ex, &hid);
+        rc = zero3_layer(c, (sc->params_dense + sc->params_expert) / n, k / n,
+                         &avg, &ex, &hid);
         if (rc)
             return rc;
         sc->dp += n * (ex + t->sys.calib.overlap_tax * hid);

@@ -731,9 +731,9 @@ bool sn_infer_band(const struct sn_model_info *m, const char *accel,
 const struct sn_gap sn_gaps[] = {
     {"T1", "no software given: the best recipe's stack (Megatron-Core's "
            "overlaps, DeepEP-style dispatch, partial CUDA graphs) assumed"},
-    {"T2", "host time counts kernel launches and the dropless sync only, "
-           "not TransformerEngine's per-module host work or quantisation "
-           "kernels"},
+    {"T2", "host time counts launches, TransformerEngine's module work and "
+           "the dropless sync at measured costs, not each recipe's own CUDA "
+           "graph scope, thread binding or the host's work after a sync"},
     {"T3", "one GEMM efficiency for every shape: grouped expert GEMMs at "
            "few tokens per expert run as large ones"},
     {"T4", "EP all-to-all as ideal NCCL traffic, not as DeepEP or NCCL "

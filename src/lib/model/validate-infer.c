@@ -366,8 +366,13 @@ static void row_work(char **f, struct sn_validate_row *row)
         if (osl == 0)
             w->osl = 3886;
         sn__validate_append(row->assumed, sizeof(row->assumed),
-                            "isl/osl: the MLPerf DeepSeek-R1 dataset's "
-                            "means, 804 and 3886 tokens");
+                            isl == 0 && osl == 0
+                                ? "isl/osl: the MLPerf DeepSeek-R1 dataset's "
+                                  "means, 804 and 3886 tokens"
+                            : isl == 0 ? "isl: the MLPerf DeepSeek-R1 "
+                                         "dataset's mean, 804 tokens"
+                                       : "osl: the MLPerf DeepSeek-R1 "
+                                         "dataset's mean, 3886 tokens");
     }
     w->precision = strstr(prec, "fp4")   ? SN_DTYPE_FP4
                    : strstr(prec, "fp8") ? SN_DTYPE_FP8

@@ -28,7 +28,7 @@
 #define SN_SPEC_MAX_ENTRIES 1000        /* user entries per catalog kind */
 #define SN_SPEC_MAX_NET_SWITCHES 100000 /* explicit scale-out switches */
 #define SN_SPEC_MAX_NET_LINKS 1000000   /* explicit switch links */
-#define SN_SPEC_MAX_NAME 64
+#define SN_SPEC_MAX_NAME SN_CATALOG_MAX_NAME
 
 /* Everything a parsed spec allocates: freed together by
  * sn_spec_release(). */
@@ -100,10 +100,6 @@ int sn__accel_entry(struct sn__ctx *c, const struct sn_yaml *map,
                     const char *what, const struct sn_accel_info **out);
 int sn__model_entry(struct sn__ctx *c, const struct sn_yaml *map,
                     const char *what, const struct sn_model_info **out);
-/* The catalog name closest to word among n entries (each starting with
- * `const char *name`), or NULL. */
-const char *sn__catalog_suggest(const void *const *items, size_t n,
-                                const char *word);
 
 /* Sections (sections.c), in the order sn__convert() runs them. */
 int sn__convert(struct sn__ctx *c);

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "sn/report.h"
+#include "sn/schema.h"
 #include "store-int.h"
 
 static const char *const subject_names[] = {"device", "pair", "group"};

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sn/report.h"
+#include "sn/schema.h"
 #include "store-int.h"
 
 static bool status_known(const char *s)

@@ -137,24 +137,7 @@ static const char *device_word(const struct sn_topo *t, const struct sn_node *n)
     default:
         break;
     }
-    switch (n->role) {
-    case SN_SW_SCALEUP_L1:
-        return "sw";
-    case SN_SW_SCALEUP_L2:
-        return "l2sw";
-    case SN_SW_LEAF:
-        return "leaf";
-    case SN_SW_SPINE:
-        return "spine";
-    case SN_SW_CORE:
-        return "core";
-    case SN_SW_PCIE:
-        return "pcisw";
-    case SN_SW_EXTERNAL:
-        return "site";
-    default:
-        return "sw";
-    }
+    return sn_switch_role_info((enum sn_switch_role)n->role)->tag;
 }
 
 /* Switches of an explicit network go by the names the spec gives them. */
@@ -311,26 +294,32 @@ const char *sn_node_kind_name(enum sn_node_kind k)
     return "?";
 }
 
+/* Rows in enum order (a static assertion below keeps them so). */
+static const struct sn_switch_role_info roles[] = {
+    {SN_SW_NONE, "sw", NULL, "none", 5},
+    {SN_SW_SCALEUP_L1, "sw", "scale_up_l1", "scale-up switch", 2},
+    {SN_SW_SCALEUP_L2, "l2sw", "scale_up_l2", "scale-up L2 switch", 3},
+    {SN_SW_LEAF, "leaf", "leaf", "leaf", 2},
+    {SN_SW_SPINE, "spine", "spine", "spine", 3},
+    {SN_SW_CORE, "core", "core", "core", 4},
+    {SN_SW_PCIE, "pcisw", "pcie", "PCIe switch", 1},
+    {SN_SW_EXTERNAL, "site", NULL, "site network", 5},
+};
+_Static_assert(SN_ARRAY_LEN(roles) == SN_SW_EXTERNAL + 1,
+               "one row per enum sn_switch_role");
+
+const struct sn_switch_role_info *sn_switch_role_info(enum sn_switch_role r)
+{
+    size_t i = (size_t)r;
+
+    if (i >= SN_ARRAY_LEN(roles) || roles[i].role != r)
+        return &roles[SN_SW_NONE];
+    return &roles[i];
+}
+
 const char *sn_switch_role_name(enum sn_switch_role r)
 {
-    switch (r) {
-    case SN_SW_SCALEUP_L1:
-        return "scale-up switch";
-    case SN_SW_SCALEUP_L2:
-        return "scale-up L2 switch";
-    case SN_SW_LEAF:
-        return "leaf";
-    case SN_SW_SPINE:
-        return "spine";
-    case SN_SW_CORE:
-        return "core";
-    case SN_SW_PCIE:
-        return "PCIe switch";
-    case SN_SW_EXTERNAL:
-        return "site network";
-    default:
-        return "none";
-    }
+    return sn_switch_role_info(r)->label;
 }
 
 void sn_topo_count(const struct sn_topo *t, struct sn_topo_counts *c)

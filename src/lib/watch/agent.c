@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sn/sn.h"
+#include "sn/schema.h"
 #include "sn/store.h"
 #include "sn/util.h"
 #include "sn/watch.h"
@@ -84,6 +85,8 @@ struct sn_watch {
     double ticks, last_now, first_now;
     struct sn_watch_alert *alerts;
     size_t nalerts;
+    void (*log)(void *log_ctx, const char *line); /* the options' */
+    void *log_ctx;
 };
 
 static double mono_s(void)
@@ -303,6 +306,8 @@ int sn__watch_new_with(const struct sn_watch_opts *opts,
         opts->interval_s > 0 ? opts->interval_s : SN_WATCH_INTERVAL_S;
     w->timeout_s = opts->timeout_s > 0 ? opts->timeout_s : 0.8 * w->interval_s;
     w->last_now = NAN;
+    w->log = opts->log;
+    w->log_ctx = opts->log_ctx;
     rc = make_cfg(opts, w->hub, err);
     if (rc)
         goto fail;
@@ -335,13 +340,13 @@ int sn_watch_new(const struct sn_watch_opts *opts, struct sn_watch **out,
     return sn__watch_new_with(opts, cols, n, out, err);
 }
 
-static void complain(struct worker *k, const char *msg);
+static void complain(struct sn_watch *w, struct worker *k, const char *msg);
 
 /* Keep worker k's answer, which came back after its deadline, as its late
  * answer (under the hub's lock; k is DONE and not harvested). A late
  * answer still held (none should be: each harvest takes it) keeps its
  * events. */
-static void take_late(struct worker *k)
+static void take_late(struct sn_watch *w, struct worker *k)
 {
     if (k->has_late) {
         sn__watch_obs_carry_events(&k->obs, &k->late_obs);
@@ -358,7 +363,7 @@ static void take_late(struct worker *k)
     k->runs++;
     if (k->rc != SN_OK) {
         k->errors++;
-        complain(k, k->err.msg[0] ? k->err.msg : "failed");
+        complain(w, k, k->err.msg[0] ? k->err.msg : "failed");
     }
     k->job = IDLE;
 }
@@ -372,7 +377,7 @@ static void ask_all(struct sn_watch *w, double now)
     for (size_t i = 0; i < w->nworkers; i++) {
         struct worker *k = w->workers[i];
         if (k->job == DONE)
-            take_late(k);
+            take_late(w, k);
         k->asked_now = k->job == IDLE || k->job == DONE;
         if (k->asked_now) {
             k->job = ASKED;
@@ -410,18 +415,31 @@ static void wait_all(struct sn_watch *w)
             break;
 }
 
+/* Hand one line to the options' log, when there is one. */
+static void say(const struct sn_watch *w, const char *fmt, ...) SN_PRINTF(2, 3);
+static void say(const struct sn_watch *w, const char *fmt, ...)
+{
+    char line[512];
+    va_list ap;
+
+    if (!w->log)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof(line), fmt, ap);
+    va_end(ap);
+    w->log(w->log_ctx, line);
+}
+
 /* Log a collector's complaint once, not every interval it lasts. */
-static void complain(struct worker *k, const char *msg)
+static void complain(struct sn_watch *w, struct worker *k, const char *msg)
 {
     if (strcmp(k->said, msg) == 0)
         return;
     snprintf(k->said, sizeof(k->said), "%s", msg);
     if (*msg)
-        fprintf(stderr, "supernode watch: collector %s: %s\n", k->col->name,
-                msg);
+        say(w, "collector %s: %s", k->col->name, msg);
     else
-        fprintf(stderr, "supernode watch: collector %s: answering again\n",
-                k->col->name);
+        say(w, "collector %s: answering again", k->col->name);
 }
 
 /* Take worker k's answer into the tick (under the hub's lock). */
@@ -432,21 +450,22 @@ static void harvest(struct sn_watch *w, struct worker *k,
     struct sn_error e = {0};
 
     if (!k->asked_now && k->job == DONE)
-        take_late(k); /* busy at the ask, back within this tick's wait */
+        take_late(w, k); /* busy at the ask, back within this tick's wait */
     if (!k->asked_now || k->job != DONE) {
         /* asked and not back, or still busy from an earlier tick: down,
          * but what it read late is this tick's reading */
         k->up = false;
         k->timeouts++;
-        complain(k, "no answer by the deadline (left running; not asked "
-                    "again until it returns)");
+        complain(w, k,
+                 "no answer by the deadline (left running; not asked "
+                 "again until it returns)");
         if (k->has_late) {
             k->partial = k->late_obs.partial;
             if (sn__watch_obs_absorb(obs, &k->late_obs) != 0)
-                fprintf(stderr,
-                        "supernode watch: collector %s: more than %d "
-                        "entries of one kind; the rest dropped\n",
-                        k->col->name, SN_WATCH_ITEMS_MAX);
+                say(w,
+                    "collector %s: more than %d entries of one kind; the rest "
+                    "dropped",
+                    k->col->name, SN_WATCH_ITEMS_MAX);
             if (sn_metrics_merge(m, &k->late_m, &e) && err->code == SN_OK)
                 *err = e;
             sn_metrics_release(&k->late_m);
@@ -456,10 +475,10 @@ static void harvest(struct sn_watch *w, struct worker *k,
     }
     if (k->has_late) { /* superseded but for its events */
         if (sn__watch_obs_carry_events(&k->obs, &k->late_obs) != 0)
-            fprintf(stderr,
-                    "supernode watch: collector %s: more than %d entries "
-                    "of one kind; the rest dropped\n",
-                    k->col->name, SN_WATCH_ITEMS_MAX);
+            say(w,
+                "collector %s: more than %d entries of one kind; the rest "
+                "dropped",
+                k->col->name, SN_WATCH_ITEMS_MAX);
         sn_metrics_release(&k->late_m);
         k->has_late = false;
     }
@@ -469,17 +488,16 @@ static void harvest(struct sn_watch *w, struct worker *k,
     if (k->up) {
         k->last_ok = obs->now;
         if (k->said[0])
-            complain(k, "");
+            complain(w, k, "");
     } else {
         k->errors++;
-        complain(k, k->err.msg[0] ? k->err.msg : "failed");
+        complain(w, k, k->err.msg[0] ? k->err.msg : "failed");
     }
     /* what a failing collector read before it failed still counts */
     if (sn__watch_obs_absorb(obs, &k->obs) != 0)
-        fprintf(stderr,
-                "supernode watch: collector %s: more than %d entries of "
-                "one kind; the rest dropped\n",
-                k->col->name, SN_WATCH_ITEMS_MAX);
+        say(w,
+            "collector %s: more than %d entries of one kind; the rest dropped",
+            k->col->name, SN_WATCH_ITEMS_MAX);
     if (sn_metrics_merge(m, &k->m, &e) && err->code == SN_OK)
         *err = e;
     sn_metrics_release(&k->m);
@@ -560,7 +578,7 @@ int sn_watch_tick(struct sn_watch *w, double now, struct sn_metrics *m,
     w->last_now = now;
     rc = sn__watch_rules_eval(w->rules, &obs, m, &e);
     if (rc)
-        fprintf(stderr, "supernode watch: rules: %s\n", e.msg);
+        say(w, "rules: %s", e.msg);
     keep_alerts(w);
     own_metrics(w, m, &e);
     sn__watch_obs_release(&obs);

@@ -1,8 +1,8 @@
 /* col-klog.c: the node agent's kernel log collector: the records the
  * kernel logged since the last interval, from <root>/dev/kmsg, through
- * doctor's parser (../health/klog.c): NVIDIA XIDs, GPUs fallen off the
- * bus, PCIe AER events and links that went down, each into the interval's
- * observations and into counters kept across intervals.
+ * the hardware layer's reader (../hw/klog.c), doctor's too: NVIDIA XIDs, GPUs
+ * fallen off the bus, PCIe AER events and links that went down, each into the
+ * interval's observations and into counters kept across intervals.
  *
  * The live ring (a character device) stays open and is read from where
  * the agent started: the ring's history is not counted, so a restarted
@@ -20,7 +20,7 @@
 
 #include "host-int.h"
 
-#include "../health/health-int.h"
+#include "../hw/hw-int.h"
 
 #define KLOG_REL "dev/kmsg"
 #define KLOG_READ_MAX ((size_t)1 << 20) /* bytes read per interval */
@@ -129,7 +129,7 @@ static void on_record(void *arg, const char *rec)
     char code[16] = "";
     const char *dev;
 
-    switch (sn__health_klog_parse(rec, &l)) {
+    switch (sn__hw_klog_parse(rec, &l)) {
     case HKLOG_XID:
         kind = SN_WATCH_KLOG_XID;
         snprintf(code, sizeof(code), "%u", l.xid);
@@ -228,7 +228,7 @@ static int klog_collect(void *state, struct sn__watch_obs *obs,
     struct sn_error e = {0};
 
     if (s->fd >= 0) {
-        if (sn__health_kmsg_drain(s->fd, KLOG_READ_MAX, on_record, &p) >
+        if (sn__hw_kmsg_drain(s->fd, KLOG_READ_MAX, on_record, &p) >
             KLOG_READ_MAX) {
             lseek(s->fd, 0, SEEK_END); /* skip the rest of a log storm */
             s->capped += 1;

@@ -1,7 +1,8 @@
 /* col-pci.c: the node agent's PCI collector: every function on the bus
  * (for the missing-device rule) and the PCIe links and AER counters of
  * the accelerators, NICs and NVMe drives, read each interval through
- * doctor's PCI scan (../health/pci.c) so both see the bus alike. */
+ * the hardware layer's PCI scan (../hw/pci.c), doctor's too, so both see
+ * the bus alike. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,22 +10,24 @@
 #include "host-int.h"
 #include "watch-int.h"
 
-#include "../health/health-int.h"
+#include "../hw/hw-int.h"
 
 struct pci_state {
-    struct hctx c; /* doctor's probe context: only root and pci are used */
+    char root[SN_HW_PATH_MAX];
+    struct hbus c; /* c.root is root */
 };
 
 static int pci_open(const struct sn__watch_cfg *cfg, void **state,
                     struct sn_error *err)
 {
     struct pci_state *s = sn_xcalloc(1, sizeof(*s));
-    int rc = sn__watch_root(cfg, s->c.root, sizeof(s->c.root), err);
+    int rc = sn__watch_root(cfg, s->root, sizeof(s->root), err);
 
     if (rc) {
         free(s);
         return rc;
     }
+    s->c.root = s->root;
     *state = s;
     return SN_OK;
 }
@@ -51,7 +54,7 @@ static bool watched(const struct hpci *d)
 static void add_link(const struct hpci *d, struct sn__watch_obs *obs,
                      struct sn_metrics *m, struct sn_error *err)
 {
-    const char *what = sn__health_pci_kind_name(d->kind);
+    const char *what = sn__hw_pci_kind_name(d->kind);
     struct sn_metrics_label l[] = {{"pci_bus_id", d->bdf}, {"device", what}};
     struct sn__watch_link *k = SN_WATCH_PUSH(obs, links);
 
@@ -124,7 +127,7 @@ static int pci_collect(void *state, struct sn__watch_obs *obs,
     s->c.npci = 0;
     s->c.pci_done = false;
     /* past the device cap what was read is still reported */
-    sn__health_pci_scan(&s->c, &e);
+    sn__hw_pci_scan(&s->c, &e);
     for (size_t i = 0; i < s->c.npci; i++) {
         const struct hpci *d = &s->c.pci[i];
         struct sn__watch_pcidev *p = SN_WATCH_PUSH(obs, pci);

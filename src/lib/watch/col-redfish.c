@@ -548,6 +548,31 @@ static int curl_setup(struct rf *s, const struct sn__watch_cfg *cfg,
 /* ---- the walk -----------------------------------------------------------
  */
 
+int sn__watch_redfish_parse(const char *what, const char *text, size_t len,
+                            json_t **out, struct sn_error *err)
+{
+    int rc;
+
+    *out = NULL;
+    if (len > SN_RF_BODY_MAX)
+        return sn_error_set(err, SN_EINPUT,
+                            "%s: %zu bytes, more than the %zu a response may "
+                            "have",
+                            what, len, SN_RF_BODY_MAX);
+    if (len == 0)
+        return sn_error_set(err, SN_EINPUT, "%s: empty response", what);
+    rc = sn_json_read(what, text, len, SN_RF_DEPTH_MAX, out, err);
+    if (rc)
+        return rc;
+    if (!json_is_object(*out)) {
+        json_decref(*out);
+        *out = NULL;
+        return sn_error_at(err, SN_EINPUT, what, 1, 1,
+                           "expected a JSON object (a Redfish resource)");
+    }
+    return SN_OK;
+}
+
 /* GET path and parse it. NULL when that failed (counted; err, when
  * given, says why) or when the walk has stopped. */
 static json_t *rf_get(struct rf *s, const char *path, struct sn_error *err)

@@ -1,6 +1,6 @@
-/* redfish-int.h: the inside of the BMC collector (col-redfish.c and
- * redfish-json.c) that its tests and its fuzz harness reach: the bounded
- * JSON parse and the walk with the transport swapped out. Not part of the
+/* redfish-int.h: the inside of the BMC collector (col-redfish.c) that its
+ * tests and its fuzz harness reach: the bounded JSON parse (over util's
+ * sn_json_read) and the walk with the transport swapped out. Not part of the
  * public API. */
 #ifndef SN_WATCH_REDFISH_INT_H
 #define SN_WATCH_REDFISH_INT_H

@@ -3,5 +3,5 @@ args: sim infer examples/gb200-nvl72.yaml --model deepseek-v3 --search --disaggr
 exit: 0
 stdout-has: prefill: tp
 stdout-has: decode:  tp
-stdout-has: over all 65 GPUs of both pools
+stdout-has: over all 70 GPUs of both pools
 stdout-has: TPOT                   43.61 ms, within 50.00 ms
