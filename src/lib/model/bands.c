@@ -10,20 +10,20 @@
 #include "sn/validate.h"
 
 const struct sn_band sn_bands[] = {
-    {"infer", "all serving", 25, 5, 0.7709, 1.0844, 1.4973},
-    {"infer/large", "large", 15, 5, 0.9626, 1.0933, 1.4973},
-    {"infer/large/blackwell", "large Blackwell", 8, 4, 0.9245, 1.0766, 1.5943},
-    {"infer/large/hopper", "large Hopper", 7, 3, 1.0558, 1.2286, 1.4220},
-    {"infer/small", "small", 10, 1, 0.6431, 0.9444, 1.2794},
-    {"infer/small/blackwell", "small Blackwell", 5, 1, 0.6760, 1.1294, 1.5329},
-    {"infer/small/hopper", "small Hopper", 5, 1, 0.6528, 0.8925, 1.0544},
+    {"infer", "all serving", 25, 5, 0.7674, 0.9893, 1.2108},
+    {"infer/large", "large", 15, 5, 0.9116, 0.9973, 1.1890},
+    {"infer/large/blackwell", "large Blackwell", 8, 4, 0.9000, 0.9478, 1.0516},
+    {"infer/large/hopper", "large Hopper", 7, 3, 0.9724, 1.0953, 1.2926},
+    {"infer/small", "small", 10, 1, 0.6558, 0.9388, 1.2699},
+    {"infer/small/blackwell", "small Blackwell", 5, 1, 0.6849, 1.0892, 1.5363},
+    {"infer/small/hopper", "small Hopper", 5, 1, 0.6455, 0.8882, 1.0457},
     {"train", "all training", 106, 9, 0.7546, 0.9498, 1.0420},
-    {"train/dense", "dense", 94, 4, 0.8049, 0.9498, 1.0386},
+    {"train/dense", "dense", 94, 4, 0.8087, 0.9498, 1.0386},
     {"train/dense/ampere", "dense Ampere", 85, 3, 0.7961, 0.9504, 1.0384},
-    {"train/dense/hopper", "dense Hopper", 9, 1, 0.8283, 0.9256, 1.0158},
-    {"train/moe", "MoE", 12, 5, 0.6989, 0.9481, 1.1004},
-    {"train/moe/blackwell", "MoE Blackwell", 11, 4, 0.7219, 0.9726, 1.1071},
-    {"train/moe/hopper", "MoE Hopper", 1, 1, 0.5954, 0.5954, 0.5954},
+    {"train/dense/hopper", "dense Hopper", 9, 1, 0.8369, 0.9478, 1.0394},
+    {"train/moe", "MoE", 12, 5, 0.6457, 0.9481, 1.1004},
+    {"train/moe/blackwell", "MoE Blackwell", 11, 4, 0.6964, 0.9726, 1.1071},
+    {"train/moe/hopper", "MoE Hopper", 1, 1, 0.6076, 0.6076, 0.6076},
 };
 
 const size_t sn_nbands = sizeof(sn_bands) / sizeof(sn_bands[0]);

@@ -1267,6 +1267,12 @@ static int pipe_stages(struct step_ctx *c, const struct layer_cost *dense,
     double v = l->vpp > 1 ? l->vpp : 1;
     int mid_n = -1, mid_nm = -1, rc;
     struct stage_cost sc, mid = {0};
+    /* Megatron-LM overlaps the send/recv with compute only in the
+     * interleaved schedule: megatron/training/arguments.py sets
+     * overlap_p2p_comm to False when there is no virtual pipeline ("the
+     * non-interleaved schedule does not support overlapping p2p
+     * communication"), and schedules.py's 1F1B waits on each send/recv */
+    bool p2p_hidden = c->o->overlap_p2p && l->vpp > 1;
 
     memset(ps, 0, sizeof(*ps));
     ps->tmax = -1;
@@ -1280,8 +1286,7 @@ static int pipe_stages(struct step_ctx *c, const struct layer_cost *dense,
         if (middle && n == mid_n && nm == mid_nm) {
             sc = mid;
         } else {
-            rc = stage(c, s, dense, moe, c->o->overlap_p2p ? 0 : 2 * v * p2p,
-                       &sc);
+            rc = stage(c, s, dense, moe, p2p_hidden ? 0 : 2 * v * p2p, &sc);
             if (rc)
                 return rc;
             if (middle) {
