@@ -11,7 +11,7 @@ stdout-has: #  tp  pp  dp  cp  ep  etp  vpp  mbs  recompute  zero  step s  token
 stdout-has: 1   8   1   9   1   8    1    1    4       full  3     55.573     84908  13.8%  170.2  communication 52%       820-1,300  T1 T2 T3 T4 C1
 stdout-has: 2   4   1  18   1   8    1    1    2       full  3     56.381     83691  13.6%  170.2  communication 55%       810-1,300  T1 T2 T3 T4 C1
 stdout-has: 3   2   1  36   1   8    1    1    1       full  3     58.228     81037  13.1%  170.4  communication 58%       780-1,200  T1 T2 T3 T4 C1
-stdout-has: 4   2   1  36   1   4    2    1    1       full  3     62.052     76043  12.3%  170.4  communication 54%       740-1,200  T1 T2 T3 T4
+stdout-has: 4   2   1  36   1   4    2    1    1       full  3     71.620     65883  10.7%  170.4  communication 47%       640-1,000  T1 T2 T3 T4
 stdout-has: band: P10-P90 of measured / predicted for MoE Blackwell (11 rows from 4 sources); gaps: docs/model.md
 stdout-has: layout #2: tp 4  pp 1  dp 18  cp 1  ep 8  vpp 1  mbs 2  gbs 1152  seq 4096  recompute full  zero 3  sp on  dtype bf16  etp 1
 stdout-has: memory per accelerator (pipeline stage 0)

@@ -2,5 +2,5 @@
 args: sim train examples/dgx-h100-superpod-su.yaml --model llama3-8b --gpus 8 --tp 4 --pp 2 --kernels tests/fixtures/kernels/h100-150.csv
 exit: 0
 stdout-has:   forward     71.3910   33.1%
-stdout-has:   step       215.6559  100.0%
+stdout-has:   step       215.7144  100.0%
 stderr-empty:
