@@ -67,11 +67,17 @@ enum sn_kernel_fit {
                              than any measured row's */
 };
 
-/* The shipped table of the generation of accelerator `accel` (a catalog
- * name, matched as the training calibration matches it), or NULL when
- * none was published. `*generation` (may be NULL) gets the generation's
- * name ("hopper", "blackwell", "ampere", "other"). */
+/* The training model's shipped table of the generation of accelerator
+ * `accel` (a catalog name, matched as the training calibration matches
+ * it), or NULL when none was published. `*generation` (may be NULL) gets
+ * the generation's name ("hopper", "blackwell", "ampere", "other"). */
 const struct sn_kernel_table *sn_kernels_shipped(const char *accel,
+                                                 const char **generation);
+
+/* The serving model's shipped table: sn_kernels_shipped's rows and those
+ * only serving's lookup (sn_kernels_rate) uses for now, Hopper's BF16
+ * rows (docs/model.md, "Why training keeps the previous lookup"). */
+const struct sn_kernel_table *sn_kernels_serving(const char *accel,
                                                  const char **generation);
 
 /* The shipped table nearest a generation that has none (Hopper's, whose

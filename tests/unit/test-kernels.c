@@ -1,23 +1,27 @@
-/* test-kernels.c: the kernel efficiency tables: by work per launch,
- * exact on a measured row in order, pooled where rows dip, monotone in
- * each side, the ends held outside the measured work; the table file's format
- * and its located errors; and a training prediction that moves with a loaded
+/* test-kernels.c: the kernel efficiency tables: serving's lookup by work
+ * per launch, exact on a measured row in order, pooled where rows dip,
+ * monotone in each side, the ends held outside the measured work;
+ * training's previous lookup (nearest rows in log2 shape) and its table
+ * set without the serving-only rows; the table file's format and its
+ * located errors; and a training prediction that moves with a loaded
  * table. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "../../src/lib/model/train-int.h"
 #include "harness.h"
 #include "sn/bench.h"
 #include "sn/kernels.h"
 #include "sn/train.h"
 #include "train-models.h"
 
+/* Serving's Hopper table (FP8 and BF16 rows) */
 static const struct sn_kernel_table *hopper(void)
 {
     const char *gen = NULL;
     const struct sn_kernel_table *t =
-        sn_kernels_shipped("h100-sxm5-80gb", &gen);
+        sn_kernels_serving("h100-sxm5-80gb", &gen);
 
     if (!t || strcmp(gen, "hopper")) {
         printf("  no shipped Hopper table\n");
@@ -146,7 +150,7 @@ static void test_kernels_monotone_in_each_side(void)
     const double ridges[] = {0, 206, 295, 591, 1125};
 
     for (size_t a = 0; a < 2; a++) {
-        const struct sn_kernel_table *t = sn_kernels_shipped(accels[a], NULL);
+        const struct sn_kernel_table *t = sn_kernels_serving(accels[a], NULL);
         REQUIRE(t);
         for (int kind = 0; kind < SN_KERNEL_KIND_COUNT; kind++)
             for (int dt = 0; dt < SN_KDT_COUNT; dt++)
@@ -218,6 +222,113 @@ static void test_kernels_hopper_bf16_by_work(void)
                         ridge, &fit);
     CHECK(fit == SN_KFIT_MEASURED &&
           fabs(f - (788.7e12 + 797.5e12 + 719.7e12) / 3) < 1);
+}
+
+/* Training's Hopper table: the FP8 rows, without serving's BF16 ones */
+static const struct sn_kernel_table *hopper_training(void)
+{
+    const char *gen = NULL;
+    const struct sn_kernel_table *t =
+        sn_kernels_shipped("h100-sxm5-80gb", &gen);
+
+    if (!t || strcmp(gen, "hopper")) {
+        printf("  no shipped Hopper training table\n");
+        abort();
+    }
+    return t;
+}
+
+/* The BF16 rows are serving's only: training's table is serving's FP8
+ * rows, in order, and nothing else; Blackwell's tables are one set. */
+static void test_training_table_leaves_the_serving_rows_out(void)
+{
+    const struct sn_kernel_table *tr = hopper_training(), *sv = hopper();
+    size_t bf16 = 0;
+
+    CHECK(tr != sv);
+    CHECK(tr->npoints == 28);
+    for (size_t i = 0; i < tr->npoints; i++) {
+        CHECK(tr->points[i].dtype == SN_KDT_FP8);
+        CHECK(tr->points[i].kind == sv->points[i].kind &&
+              tr->points[i].m == sv->points[i].m &&
+              tr->points[i].n == sv->points[i].n &&
+              tr->points[i].k == sv->points[i].k &&
+              tr->points[i].flops == sv->points[i].flops);
+    }
+    for (size_t i = tr->npoints; i < sv->npoints; i++)
+        bf16 += sv->points[i].dtype == SN_KDT_BF16;
+    CHECK(bf16 == 8 && sv->npoints == tr->npoints + 8);
+    CHECK(sn_kernels_best(tr, SN_KDT_BF16) == 0);
+    CHECK(sn_kernels_reference() == tr);
+    CHECK(sn_kernels_shipped("b200", NULL) == sn_kernels_serving("b200", NULL));
+    CHECK(!sn_kernels_shipped("a100-sxm4-80gb", NULL) &&
+          !sn_kernels_serving("a100-sxm4-80gb", NULL));
+}
+
+/* Training's lookup, the previous rule: exact on a row, where the lookup
+ * by work per launch merges rows of equal work (256 x 4096 x 7168 at 932
+ * and 512 x 7168 x 2048 at 916 become 924) */
+static void test_nearest_exact_on_a_measured_row(void)
+{
+    enum sn_kernel_fit fit;
+    double f = sn__kernels_nearest(hopper_training(), SN_KERNEL_GEMM,
+                                   SN_KDT_FP8, 4096, 7168, 16384, &fit);
+
+    CHECK(fit == SN_KFIT_MEASURED);
+    CHECK(fabs(f - 1426e12) < 1);
+    f = sn__kernels_nearest(hopper_training(), SN_KERNEL_GROUPED, SN_KDT_FP8,
+                            256, 4096, 7168, &fit);
+    CHECK(fit == SN_KFIT_MEASURED);
+    CHECK(fabs(f - 932e12) < 1);
+    /* no BF16 rows in training's table: the caller's own model applies */
+    f = sn__kernels_nearest(hopper_training(), SN_KERNEL_GEMM, SN_KDT_BF16,
+                            4096, 4096, 4096, &fit);
+    CHECK(fit == SN_KFIT_NONE && f == 0);
+}
+
+static void test_nearest_between_neighbours(void)
+{
+    enum sn_kernel_fit fit;
+    /* 384 rows an expert lies between the 256 (932) and 512 (1040) rows */
+    double f = sn__kernels_nearest(hopper_training(), SN_KERNEL_GROUPED,
+                                   SN_KDT_FP8, 384, 4096, 7168, &fit);
+
+    CHECK(fit == SN_KFIT_MEASURED);
+    CHECK(f > 932e12 && f < 1040e12);
+    {
+        double prev = 0;
+        for (double m = 256; m <= 8192; m *= 1.5) {
+            double g = sn__kernels_nearest(hopper_training(), SN_KERNEL_GROUPED,
+                                           SN_KDT_FP8, m, 4096, 7168, &fit);
+            CHECK(g >= prev * 0.98);
+            prev = g;
+        }
+    }
+}
+
+/* Below every measured N: the lowest of the four nearest rows, never a
+ * projection upward (the rule that slows the search's pessimistic bound
+ * for small shapes) */
+static void test_nearest_below_the_range_takes_the_slowest_neighbour(void)
+{
+    enum sn_kernel_fit fit;
+    /* an expert FFN split four ways: N 1024, below every measured N */
+    double f = sn__kernels_nearest(hopper_training(), SN_KERNEL_GROUPED,
+                                   SN_KDT_FP8, 256, 1024, 7168, &fit);
+    double low = 1e30;
+
+    CHECK(fit == SN_KFIT_EXTRAPOLATED);
+    for (size_t i = 0; i < hopper_training()->npoints; i++)
+        if (hopper_training()->points[i].kind == SN_KERNEL_GROUPED)
+            low = fmin(low, hopper_training()->points[i].flops);
+    CHECK(f <= 932e12);
+    CHECK(f >= low);
+    /* DeepGEMM's M 64 GEMM rows are inside the FP8 set: a 64-row GEMM at
+     * N 1024, K 7168 takes the slowest of its neighbours, at most the M 64
+     * row at N 2112 (206), where the work rule holds the least-work end */
+    f = sn__kernels_nearest(hopper_training(), SN_KERNEL_GEMM, SN_KDT_FP8, 64,
+                            1024, 7168, &fit);
+    CHECK(fit == SN_KFIT_EXTRAPOLATED && f <= 206e12);
 }
 
 #define GOOD                                                                   \
@@ -583,6 +694,10 @@ static const struct sn_test cases[] = {
     T(test_kernels_pool_a_dip_and_hold_the_ends),
     T(test_kernels_monotone_in_each_side),
     T(test_kernels_hopper_bf16_by_work),
+    T(test_training_table_leaves_the_serving_rows_out),
+    T(test_nearest_exact_on_a_measured_row),
+    T(test_nearest_between_neighbours),
+    T(test_nearest_below_the_range_takes_the_slowest_neighbour),
     T(test_kernels_file_parses_and_round_trips),
     T(test_kernels_file_errors_are_located),
     T(test_prediction_moves_with_the_loaded_table),

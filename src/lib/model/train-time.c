@@ -260,8 +260,6 @@ struct rates {
     const struct sn_kernel_table *tab;
     enum sn_kernel_dtype kdt;
     double best;
-    double ridge;       /* FLOPs a byte below which a row measured bandwidth
-                           (sn_kernels_ridge): the memory term times those */
     bool pessimistic;   /* the slower of the table and the calibration */
     bool other_type;    /* the table's rows are of another type */
     bool *extrapolated; /* set when a GEMM's rate is not measured */
@@ -272,7 +270,10 @@ struct rates {
     double own_peak; /* dense FLOP/s of the GEMMs' type on this part */
 };
 
-/* sn_kernels_flops through the cache. */
+/* The table's rate through the cache, by the previous lookup
+ * (sn__kernels_nearest), not serving's sn_kernels_rate: the layout search
+ * is not ready for it (docs/model.md, "Why training keeps the previous
+ * lookup"). */
 static double table_flops(const struct rates *r, enum sn_kernel_kind kind,
                           double M, double N, double K, enum sn_kernel_fit *fit)
 {
@@ -290,7 +291,7 @@ static double table_flops(const struct rates *r, enum sn_kernel_kind kind,
         *fit = (enum sn_kernel_fit)s->fit;
         return s->flops;
     }
-    f = sn_kernels_rate(r->tab, kind, r->kdt, M, N, K, r->ridge, fit);
+    f = sn__kernels_nearest(r->tab, kind, r->kdt, M, N, K, fit);
     *s = (struct kcache_slot){
         M, N, K, f, r->tab, (uint8_t)kind, (uint8_t)r->kdt, (uint8_t)*fit, 1};
     return f;
@@ -1197,16 +1198,6 @@ static int step_init(struct step_ctx *c, struct sn_train *t,
     c->r.mem = t->sys.hbm_bw * k->mem_eff;
     c->r.kt = k->kernel_time;
     pick_table(&c->r, t, l, pessimistic);
-    {
-        /* the ridge of the rows the GEMMs are rated by: the target's
-         * peak in their type over its HBM bandwidth, or the measuring
-         * GPU's for a shipped table's absolute rows */
-        double pk = c->r.kdt == SN_KDT_FP8   ? t->sys.fp8_flops
-                    : c->r.kdt == SN_KDT_FP4 ? t->sys.fp4_flops
-                                             : t->sys.flops;
-        c->r.ridge = sn_kernels_ridge(c->r.tab, SN_KERNEL_GEMM, c->r.kdt, pk,
-                                      t->sys.hbm_bw);
-    }
     c->r.extrapolated = extrapolated;
     c->r.kcache = t->kcache;
     if (l->dtype == SN_DTYPE_FP8) {
