@@ -1,5 +1,7 @@
 /* kernels.c: kernel efficiency tables (sn/kernels.h): the shipped tables
- * from published kernel measurements, their lookup by work per launch,
+ * from published kernel measurements (serving's set and training's, which
+ * leaves Hopper's BF16 rows out for now), serving's lookup by work per
+ * launch and training's previous one (nearest rows),
  * and the table file `bench kernels` writes and `sim train --kernels`
  * reads. docs/model.md ("Kernel efficiency tables") lists the sources. */
 #include <ctype.h>
