@@ -5,7 +5,6 @@
  * listed in `known` with its figure: the test fails when a class not
  * listed misses a target, and when a listed one now meets it (then the
  * entry goes), so the list only shrinks, in the open. */
-/* covers: model spec */
 #include <math.h>
 #include <stdlib.h>
 

@@ -3,6 +3,6 @@ args: sim train examples/gb200-nvl72.yaml --model examples/models/deepseek-v3.ya
 exit: 0
 stdout-has: DeepSeek-V3 (MoE, MLA), from a model file on 72 x gb200-nvl72 (gb200-nvl72, 72 per scale-up domain)
 stdout-has: searched 12726 layouts that pass the rules, 16 fit in memory, in
-stdout-has: 1   8   1   9   1   8    1    1    4       full  3     55.573     84908  13.8%  170.2  communication 52%       820-1,300  T1 T2 T3 T4 C1
-stdout-has: 2   4   1  18   1   8    1    1    2       full  3     56.381     83691  13.6%  170.2  communication 55%       810-1,300  T1 T2 T3 T4 C1
+stdout-has: 1   8   1   9   1   8    1    1    4       full  3     64.673     72961  11.8%  170.2  communication 44%       730-1,100  T1 T2 T3 T4 C1
+stdout-has: 2   4   1  18   1   8    1    1    2       full  3     64.968     72630  11.8%  170.2  communication 48%       730-1,100  T1 T2 T3 T4 C1
 stderr-empty:
