@@ -2,7 +2,7 @@
  * (MoE expert) GEMM reaches at its shape, on one accelerator generation
  * and data type, from published kernel measurements (shipped) or from
  * `bench kernels` on the user's accelerators (loaded with
- * `sim train --kernels FILE`). Interpolated in log space; the sources and
+ * `sim train --kernels FILE`). Looked up by work per launch; the sources and
  * the file format are in docs/model.md ("Kernel efficiency tables").
  *
  * Ownership: sn_kernels_load() returns a heap table freed with
@@ -49,7 +49,9 @@ struct sn_kernel_table {
                                a loaded table (the user's accelerator) */
     const struct sn_kernel_point *points;
     size_t npoints;
-    bool owned; /* points and strings are the table's (a loaded file) */
+    bool owned;   /* points and strings are the table's (a loaded file) */
+    double ridge; /* FLOPs a byte (peak over HBM bandwidth) of the GPU that
+                     measured the rows without a peak; 0: unknown */
 };
 
 #define SN_KERNELS_MAX_ROWS 4096 /* rows a table file may hold */
@@ -60,30 +62,59 @@ enum sn_kernel_fit {
     SN_KFIT_NONE,         /* no row of this kind and type: the caller's
                              own model applies */
     SN_KFIT_MEASURED,     /* inside the table's measured range */
-    SN_KFIT_EXTRAPOLATED, /* some dimension smaller than any measured
-                             one: the lowest efficiency of the nearest
-                             rows is taken, never a projection upward */
+    SN_KFIT_EXTRAPOLATED, /* outside the measured work per launch (the
+                             nearest end's rate holds), or a side smaller
+                             than any measured row's */
 };
 
-/* The shipped table of the generation of accelerator `accel` (a catalog
- * name, matched as the training calibration matches it), or NULL when
- * none was published. `*generation` (may be NULL) gets the generation's
- * name ("hopper", "blackwell", "ampere", "other"). */
+/* The training model's shipped table of the generation of accelerator
+ * `accel` (a catalog name, matched as the training calibration matches
+ * it), or NULL when none was published. `*generation` (may be NULL) gets
+ * the generation's name ("hopper", "blackwell", "ampere", "other"). */
 const struct sn_kernel_table *sn_kernels_shipped(const char *accel,
+                                                 const char **generation);
+
+/* The serving model's shipped table: sn_kernels_shipped's rows and those
+ * only serving's lookup (sn_kernels_rate) uses for now, Hopper's BF16
+ * rows (docs/model.md, "Why training keeps the previous lookup"). */
+const struct sn_kernel_table *sn_kernels_serving(const char *accel,
                                                  const char **generation);
 
 /* The shipped table nearest a generation that has none (Hopper's, whose
  * shapes were measured): for transferring a shape curve. */
 const struct sn_kernel_table *sn_kernels_reference(void);
 
-/* The FLOP/s of kind/dtype at shape m x n x k from table t: inverse
- * distance weighted over the rows in log2(m, n, k), exact on a row; below
- * the smallest measured m, n or k (extrapolated) the lowest FLOP/s of
- * the four nearest rows. Returns 0 and SN_KFIT_NONE when t has no row of
- * kind and dtype. */
+/* The FLOP/s of kind/dtype at shape m x n x k from table t, by work per
+ * launch (2 m n k): the rows of kind and dtype whose arithmetic intensity
+ * (sn_kernels_intensity) is at least `ridge` (0: every row; if none is,
+ * all of them, flagged), ordered by work, rows of equal work merged, made
+ * monotone non-decreasing (adjacent violators pooled), linear in
+ * log2(work) between them; outside the measured work the nearest end's
+ * FLOP/s. Monotone non-decreasing in each of m, n and k. *fit:
+ * EXTRAPOLATED outside the measured work or with m, n or k below every
+ * row's; MEASURED otherwise; NONE (returns 0) when t has no row of kind
+ * and dtype. docs/model.md, "Kernel efficiency tables", says why. */
+double sn_kernels_rate(const struct sn_kernel_table *t,
+                       enum sn_kernel_kind kind, enum sn_kernel_dtype dtype,
+                       double m, double n, double k, double ridge,
+                       enum sn_kernel_fit *fit);
+
+/* sn_kernels_rate with ridge 0 (every row). */
 double sn_kernels_flops(const struct sn_kernel_table *t,
                         enum sn_kernel_kind kind, enum sn_kernel_dtype dtype,
                         double m, double n, double k, enum sn_kernel_fit *fit);
+
+/* FLOPs over the bytes a row's GEMM reads (M x K and K x N in its type,
+ * FP4 with its scales) and writes (M x N in BF16). */
+double sn_kernels_intensity(const struct sn_kernel_point *p);
+
+/* The ridge point below which t's rows of kind and dtype measured their
+ * GPU's bandwidth: a shipped table's absolute rows, their GPU's
+ * (t->ridge); rows that are shares of a peak, or a loaded table, the
+ * target's `peak` (FLOP/s in dtype) over `hbm` (bytes/s). */
+double sn_kernels_ridge(const struct sn_kernel_table *t,
+                        enum sn_kernel_kind kind, enum sn_kernel_dtype dtype,
+                        double peak, double hbm);
 
 /* The measured GPU's peak of t's rows of kind and dtype (0: their FLOP/s
  * are absolute, or no such row). */

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# covers: all
 # suite.sh [BUILD]: the layering rules, read from tests/layers/table.
 #  - every #include "..." in src/lib, src/cli and include/sn keeps to the
 #    floors: a module includes its own headers and the public headers of

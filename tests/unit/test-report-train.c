@@ -175,7 +175,7 @@ static void test_train_not_fitting_names_the_smallest_count(void)
     c.w.max_gpus = 1000;
     sn_render_train_text(&c.w, &text);
     CHECK_CONTAINS(text.data, "DOES NOT FIT");
-    CHECK_CONTAINS(text.data, "fits: 256 (searched in multiples of 8)");
+    CHECK_CONTAINS(text.data, "fits is 256 (searched in multiples of 8)");
     CHECK(!strstr(text.data, "throughput\n"));
     sn_render_train_json(&c.w, &json);
     root = parse(json.data, &doc);

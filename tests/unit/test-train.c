@@ -493,6 +493,32 @@ static void test_train_overlap_hides_data_parallel_reduction(void)
     sn_train_free(t);
 }
 
+/* Megatron-LM overlaps pipeline send/recv with compute only in the
+ * interleaved schedule (arguments.py turns overlap_p2p_comm off without a
+ * virtual pipeline): asking for the overlap changes nothing at vpp 1 and
+ * hides the steady state's transfers at vpp 2. */
+static void test_train_p2p_overlap_only_interleaved(void)
+{
+    struct sn_train *t = selene(&tm_gpt_18b, 256);
+    struct sn_train_opts on = megatron_2022(), off = megatron_2022();
+    struct sn_train_layout l = layout(8, 4, 8, 1, 256, SN_RECOMPUTE_FULL);
+    struct sn_train_result r_on, r_off;
+    struct sn_error err;
+
+    REQUIRE(t);
+    on.overlap_p2p = true;
+    off.overlap_p2p = false;
+    REQUIRE(sn_train_predict(t, &l, &on, &r_on, &err) == SN_OK);
+    REQUIRE(sn_train_predict(t, &l, &off, &r_off, &err) == SN_OK);
+    CHECK(r_on.part[SN_PART_PP] > 0);
+    CHECK(r_on.part[SN_PART_PP] == r_off.part[SN_PART_PP]);
+    l.vpp = 2;
+    REQUIRE(sn_train_predict(t, &l, &on, &r_on, &err) == SN_OK);
+    REQUIRE(sn_train_predict(t, &l, &off, &r_off, &err) == SN_OK);
+    CHECK(r_on.part[SN_PART_PP] < 0.5 * r_off.part[SN_PART_PP]);
+    sn_train_free(t);
+}
+
 static void test_train_predict_rejects_fp8_without_tensor_cores(void)
 {
     struct sn_train *t = selene(&tm_gpt_22b, 8);
@@ -674,6 +700,7 @@ static const struct sn_test cases[] = {
     T(test_train_tp_across_the_domain_costs_more),
     T(test_train_tp_overlap_only_inside_the_domain),
     T(test_train_overlap_hides_data_parallel_reduction),
+    T(test_train_p2p_overlap_only_interleaved),
     T(test_train_predict_rejects_fp8_without_tensor_cores),
     T(test_train_mfu_is_against_the_peak_of_the_dtype),
     T(test_train_model_file_parses_and_locates_errors),

@@ -50,19 +50,19 @@ static const struct known known[] = {
     {"train", "arch", "moe", G_SIGNED, 14.48},
     {"train", "generation", "blackwell", G_P90, 38.51},
     {"train", "generation", "hopper", G_P90, 27.00},
-    {"train", "generation", "hopper", G_SIGNED, 13.45},
+    {"train", "generation", "hopper", G_SIGNED, 13.28},
     {"train", "software", "deepspeed", G_MEDIAN, 63.42},
     {"train", "software", "deepspeed", G_P90, 112.53},
     {"train", "software", "deepspeed", G_SIGNED, 69.40},
     {"train", "software", "deepspeed", G_ALL_OPTIMISTIC, 1.00},
     {"train", "software", "megatron-bridge", G_P90, 38.16},
     {"train", "software", "megatron-core", G_P90, 27.00},
-    {"train", "software", "megatron-core", G_SIGNED, 13.45},
+    {"train", "software", "megatron-core", G_SIGNED, 13.28},
     {"train", "software", "torchtitan", G_MEDIAN, 38.51},
     {"train", "software", "torchtitan", G_P90, 38.51},
     {"train", "software", "torchtitan", G_SIGNED, 38.51},
     {"train", "host", "grace", G_P90, 39.37},
-    {"train", "host", "x86", G_SIGNED, 10.25},
+    {"train", "host", "x86", G_SIGNED, 10.23},
     /* the dense Hopper FP8 rows (Llama 3.1 405B, Llama 3.3 70B on
      * H200) went from +1..+8% to -14..-32% when the GEMMs took the
      * DeepGEMM table's rates by shape: below its compute-bound M 4,096
@@ -71,15 +71,13 @@ static const struct known known[] = {
      * shape") */
     /* small models: 28.1% before the GEMMs were timed by shape, 16.6%
      * after (the Hopper MoE rows' experts at their grouped rates) */
-    {"infer", "size", "small", G_MEDIAN, 16.55},
-    {"infer", "size", "small", G_P90, 56.47},
+    {"infer", "size", "small", G_MEDIAN, 16.72},
+    {"infer", "size", "small", G_P90, 53.71},
     /* large models' tail: the dense H200 FP8 rows below the DeepGEMM
      * table's compute-bound rows take its slowest neighbour (docs/model.md,
      * "Serving GEMMs by shape"): pessimistic, -15..-43% */
-    {"infer", "generation", "blackwell", G_P90, 42.45},
-    {"infer", "runtime", "tensorrt-llm", G_MEDIAN, 16.54},
-    {"infer", "runtime", "tensorrt-llm", G_P90, 43.41},
-    {"infer", "host", "x86", G_MEDIAN, 16.54}, /* the same rows */
+    {"infer", "generation", "blackwell", G_P90, 42.74},
+    {"infer", "runtime", "tensorrt-llm", G_P90, 43.41}, /* the same rows */
     {"infer", "host", "x86", G_P90, 43.41},
 };
 

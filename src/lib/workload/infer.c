@@ -469,7 +469,7 @@ compute_view(const struct sn_kernel_table *t, uint64_t key, double ridge)
     compute_rows.key = key;
     compute_rows.ridge = ridge;
     compute_rows.t =
-        (struct sn_kernel_table){t->generation, compute_rows.p, n, false};
+        (struct sn_kernel_table){t->generation, compute_rows.p, n, false, 0};
     return &compute_rows.t;
 }
 
@@ -748,7 +748,7 @@ static void pick_table(struct run *x)
         SN_KDT_BF16, SN_KDT_FP16, SN_KDT_FP8, SN_KDT_FP4, SN_KDT_COUNT};
     const struct sn_kernel_table *own =
         x->sys->kernels ? x->sys->kernels
-                        : sn_kernels_shipped(x->sys->accel, NULL);
+                        : sn_kernels_serving(x->sys->accel, NULL);
     enum sn_kernel_dtype want = kdt[x->w->precision];
 
     x->tab = NULL;

@@ -9,6 +9,7 @@
 #endif
 
 #include "sn/goodput.h"
+#include "sn/kernels.h"
 #include "sn/train.h"
 
 /* A model's dimensions as doubles, with what the formulas derive from the
@@ -142,5 +143,16 @@ double sn__train_host_exposed(const struct sn_train_opts *o, double launch,
  * bwin, the rest on the critical path: *ef and *eb exposed seconds. */
 void sn__train_zero3_exposed(double ag, double rs, double fwin, double bwin,
                              double p, double *ef, double *eb);
+
+/* The training model's kernel-table lookup (kernels.c): the rule before
+ * sn_kernels_rate, inverse distance weighted in log2(m, n, k), exact on a
+ * row, the lowest of the four nearest rows with a side below every row's
+ * (flagged extrapolated); returns 0 and SN_KFIT_NONE without a row of kind
+ * and dtype. Training keeps it until the layout search's blind spots are
+ * fixed (docs/model.md, "Why training keeps the previous lookup"). */
+double sn__kernels_nearest(const struct sn_kernel_table *t,
+                           enum sn_kernel_kind kind, enum sn_kernel_dtype dtype,
+                           double m, double n, double k,
+                           enum sn_kernel_fit *fit);
 
 #endif

@@ -270,7 +270,10 @@ struct rates {
     double own_peak; /* dense FLOP/s of the GEMMs' type on this part */
 };
 
-/* sn_kernels_flops through the cache. */
+/* The table's rate through the cache, by the previous lookup
+ * (sn__kernels_nearest), not serving's sn_kernels_rate: the layout search
+ * is not ready for it (docs/model.md, "Why training keeps the previous
+ * lookup"). */
 static double table_flops(const struct rates *r, enum sn_kernel_kind kind,
                           double M, double N, double K, enum sn_kernel_fit *fit)
 {
@@ -288,7 +291,7 @@ static double table_flops(const struct rates *r, enum sn_kernel_kind kind,
         *fit = (enum sn_kernel_fit)s->fit;
         return s->flops;
     }
-    f = sn_kernels_flops(r->tab, kind, r->kdt, M, N, K, fit);
+    f = sn__kernels_nearest(r->tab, kind, r->kdt, M, N, K, fit);
     *s = (struct kcache_slot){
         M, N, K, f, r->tab, (uint8_t)kind, (uint8_t)r->kdt, (uint8_t)*fit, 1};
     return f;
@@ -1255,6 +1258,12 @@ static int pipe_stages(struct step_ctx *c, const struct layer_cost *dense,
     double v = l->vpp > 1 ? l->vpp : 1;
     int mid_n = -1, mid_nm = -1, rc;
     struct stage_cost sc, mid = {0};
+    /* Megatron-LM overlaps the send/recv with compute only in the
+     * interleaved schedule: megatron/training/arguments.py sets
+     * overlap_p2p_comm to False when there is no virtual pipeline ("the
+     * non-interleaved schedule does not support overlapping p2p
+     * communication"), and schedules.py's 1F1B waits on each send/recv */
+    bool p2p_hidden = c->o->overlap_p2p && l->vpp > 1;
 
     memset(ps, 0, sizeof(*ps));
     ps->tmax = -1;
@@ -1268,8 +1277,7 @@ static int pipe_stages(struct step_ctx *c, const struct layer_cost *dense,
         if (middle && n == mid_n && nm == mid_nm) {
             sc = mid;
         } else {
-            rc = stage(c, s, dense, moe, c->o->overlap_p2p ? 0 : 2 * v * p2p,
-                       &sc);
+            rc = stage(c, s, dense, moe, p2p_hidden ? 0 : 2 * v * p2p, &sc);
             if (rc)
                 return rc;
             if (middle) {

@@ -2,6 +2,7 @@
 # memory, not NVLink, so no NVLink link is measured, let alone a PASS
 # (not measured is not a failure either: exit 0)
 args: check --spec examples/gb200-nvl72.yaml --results tests/fixtures/check/run-one-host-2.json --no-store --json $TMP/c.json
+covers: bench diagnose store render
 exit: 0
 stdout-has: links:   1602 not measured
 stdout-lacks: links:   36 PASS

@@ -3,6 +3,7 @@
 # command, none twice)
 setup: sed -n '/^## Usage$/,/^## /p' README.md | sed -n '/^```$/,/^```$/p' | sed '1d;$d' >$TMP/usage
 args: help --usage
+covers: util
 exit: 0
 stdout: $TMP/usage
 stderr-empty:

@@ -2,4 +2,4 @@
 args: sim infer examples/gb200-nvl72.yaml --model llama3-70b --gpus 8 --tp 8 --tpot 70ms
 covers: spec net workload study render
 exit: 0
-stdout-has: TPOT                   66.53 ms, within 70.00 ms
+stdout-has: TPOT                   64.78 ms, within 70.00 ms

@@ -3,5 +3,5 @@ args: sim train examples/dgx-h100-superpod-su.yaml --model llama3-8b --gpus 8 --
 covers: spec net workload study render
 exit: 0
 stdout-has:   forward     71.3910   33.1%
-stdout-has:   step       215.6559  100.0%
+stdout-has:   step       215.7144  100.0%
 stderr-empty:

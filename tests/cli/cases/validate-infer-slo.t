@@ -5,7 +5,7 @@
 args: validate tests/fixtures/validation-serving/slo.csv
 covers: net workload study render
 exit: 0
-stdout-has: batch 442 per replica meets the slo
+stdout-has: batch 447 per replica meets the slo
 stdout-has: FLAG 4000 seqs/GPU at 50 tok/s/user
 stdout-has: InferenceMAX's per-GPU figure counts input + output tokens
 stdout-has: mean isl 1000.4 as 1000
