@@ -62,20 +62,6 @@ enum sn_bench_dtype {
 
 enum sn_bench_redop { SN_REDOP_SUM, SN_REDOP_MAX, SN_REDOP_MIN };
 
-/* Statistics over the samples of one result, in the result's unit.
- * Percentiles interpolate linearly between order statistics (numpy's
- * default, Hyndman-Fan type 7). The 95% confidence interval is the
- * distribution-free one for the median, from order statistics and the
- * binomial distribution; NaN when there are fewer than 6 samples. */
-struct sn_bench_stats {
-    uint32_t n;
-    double median, mean, min, max;
-    double stddev; /* sample standard deviation (n - 1) */
-    double cv;     /* stddev / mean */
-    double p5, p90, p95, p99, p999;
-    double ci_lo, ci_hi; /* 95% CI of the median */
-};
-
 /* Device and host state read before and after a test; fields that could
  * not be read are NaN (numbers) or empty (strings). */
 struct sn_bench_state {
@@ -129,7 +115,7 @@ struct sn_bench_result {
     char metric[16]; /* flops, bandwidth, latency, time, aggregate */
     char unit[8];    /* FLOP/s, B/s, s */
     double work;     /* FLOPs or bytes per operation; 0 for times */
-    struct sn_bench_stats stats;
+    struct sn_stats stats;
     double time;           /* median seconds per operation */
     double algbw, busbw;   /* coll: nccl-tests definitions, B/s; else 0 */
     double ref;            /* aggregate: sum of the isolated pairs, B/s */
@@ -461,22 +447,7 @@ void sn_bench_results_copy(struct sn_bench_results *dst,
  * nothing was checked). */
 long long sn_bench_wrong(const struct sn_bench_results *res);
 
-/* ---- statistics (exposed for tests and for the check module) -------- */
-
-/* Statistics of n values (any order; x is not modified). n = 0 gives
- * n = 0 and NaN everywhere. */
-void sn_bench_stats_compute(const double *x, size_t n,
-                            struct sn_bench_stats *st);
-/* The p-quantile (0..1) of n sorted values, linear interpolation. */
-double sn_bench_quantile(const double *sorted, size_t n, double p);
-/* 0-based indices lo, hi of the order statistics bounding the
- * distribution-free confidence interval of the median at `level` (0.95):
- * the narrowest symmetric pair whose binomial coverage reaches level.
- * Returns false when n is too small for any pair to reach it. */
-bool sn_bench_median_ci(size_t n, double level, size_t *lo, size_t *hi);
-/* Half-width of the CI relative to the median: max(median - lo, hi -
- * median) / median; +inf when the CI is undefined. */
-double sn_bench_ci_rel(const struct sn_bench_stats *st);
+/* ---- histograms (the statistics are util.h's struct sn_stats) ------- */
 
 /* Histogram with 4 bins per octave: bin b holds values in
  * [2^((b0+b)/4), 2^((b0+b+1)/4)) of `scale` units (1e-9 for seconds in

@@ -20,9 +20,9 @@ static void test_stats_one_to_ten_match_numpy(void)
     /* numpy 1.26: np.percentile(np.arange(1, 11), [5, 50, 90, 95, 99])
      * = [1.45, 5.5, 9.1, 9.55, 9.91]; np.std(x, ddof=1) = 3.0276503541 */
     double x[10] = {7, 1, 10, 3, 5, 2, 9, 4, 8, 6};
-    struct sn_bench_stats s;
+    struct sn_stats s;
 
-    sn_bench_stats_compute(x, 10, &s);
+    sn_stats_compute(x, 10, &s);
     CHECK(s.n == 10);
     CHECK_NEAR(s.median, 5.5, 1e-12);
     CHECK_NEAR(s.mean, 5.5, 1e-12);
@@ -43,12 +43,12 @@ static void test_stats_ci_of_median_for_ten_samples(void)
     /* n = 10: [x(2), x(9)] covers the median with 1 - 2 * 11/1024 =
      * 97.85%; [x(3), x(8)] only 89.1% (Hollander & Wolfe table A.3) */
     double x[10] = {10, 20, 30, 40, 50, 60, 70, 80, 90, 100};
-    struct sn_bench_stats s;
+    struct sn_stats s;
 
-    sn_bench_stats_compute(x, 10, &s);
+    sn_stats_compute(x, 10, &s);
     CHECK_NEAR(s.ci_lo, 20, 1e-12);
     CHECK_NEAR(s.ci_hi, 90, 1e-12);
-    CHECK_NEAR(sn_bench_ci_rel(&s), 35.0 / 55.0, 1e-12);
+    CHECK_NEAR(sn_stats_ci_rel(&s), 35.0 / 55.0, 1e-12);
 }
 
 static void test_stats_ci_indices_match_table(void)
@@ -57,32 +57,32 @@ static void test_stats_ci_indices_match_table(void)
 
     /* n = 100: x(40), x(61) (the normal approximation n/2 -+ 0.98 sqrt(n)
      * rounds to the same pair); 0-based 39 and 60 */
-    REQUIRE(sn_bench_median_ci(100, 0.95, &lo, &hi));
+    REQUIRE(sn_stats_median_ci(100, 0.95, &lo, &hi));
     CHECK(lo == 39 && hi == 60);
     /* n = 6 is the smallest with a 95% interval: [x(1), x(6)], 96.9% */
-    REQUIRE(sn_bench_median_ci(6, 0.95, &lo, &hi));
+    REQUIRE(sn_stats_median_ci(6, 0.95, &lo, &hi));
     CHECK(lo == 0 && hi == 5);
     /* n = 5: even [x(1), x(5)] covers only 93.75% */
-    CHECK(!sn_bench_median_ci(5, 0.95, &lo, &hi));
+    CHECK(!sn_stats_median_ci(5, 0.95, &lo, &hi));
     /* n = 20: x(6), x(15) (coverage 95.86%) */
-    REQUIRE(sn_bench_median_ci(20, 0.95, &lo, &hi));
+    REQUIRE(sn_stats_median_ci(20, 0.95, &lo, &hi));
     CHECK(lo == 5 && hi == 14);
     /* large n stays finite: n = 1e5 gives n/2 - 0.98 sqrt(n) ~ 49690 */
-    REQUIRE(sn_bench_median_ci(100000, 0.95, &lo, &hi));
+    REQUIRE(sn_stats_median_ci(100000, 0.95, &lo, &hi));
     CHECK(lo >= 49685 && lo <= 49695 && hi == 100000 - lo - 1);
 }
 
 static void test_stats_small_and_empty_inputs(void)
 {
-    struct sn_bench_stats s;
+    struct sn_stats s;
     double one = 4.0;
 
-    sn_bench_stats_compute(NULL, 0, &s);
-    CHECK(s.n == 0 && isnan(s.median) && isnan(s.ci_lo));
-    sn_bench_stats_compute(&one, 1, &s);
+    sn_stats_compute(NULL, 0, &s);
+    CHECK(s.n == 0 && s.median == 0 && isnan(s.ci_lo));
+    sn_stats_compute(&one, 1, &s);
     CHECK(s.n == 1 && s.median == 4 && s.p999 == 4 && s.stddev == 0);
     CHECK(isnan(s.ci_lo));
-    CHECK(isinf(sn_bench_ci_rel(&s)));
+    CHECK(isinf(sn_stats_ci_rel(&s)));
 }
 
 static void test_stats_tail_percentiles_see_outliers(void)
@@ -90,12 +90,12 @@ static void test_stats_tail_percentiles_see_outliers(void)
     /* 999 samples of 1 us and one of 1 ms: p99 stays at 1 us, p99.9
      * interpolates 0.001 of the way ... numpy: 1.999e-6 */
     double *x = sn_xmalloc(1000 * sizeof(*x));
-    struct sn_bench_stats s;
+    struct sn_stats s;
 
     for (int i = 0; i < 1000; i++)
         x[i] = 1e-6;
     x[500] = 1e-3;
-    sn_bench_stats_compute(x, 1000, &s);
+    sn_stats_compute(x, 1000, &s);
     CHECK_NEAR(s.median, 1e-6, 1e-12);
     CHECK_NEAR(s.p99, 1e-6, 1e-12);
     CHECK_NEAR(s.p999, 1e-6 + 0.001 * (1e-3 - 1e-6), 1e-9);

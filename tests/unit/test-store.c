@@ -104,8 +104,12 @@ static void test_stats_median_mad_closed_form(void)
     CHECK_NEAR(st.mean, 115.0 / 6.0, 1e-12);
     CHECK(st.min == 1 && st.max == 100 && st.n == 6);
     CHECK(x[0] == 5); /* the input is not reordered */
+    /* type 7: p90 at h = 4.5, between 5 and 100; the 95% interval of
+     * the median of six is [x(1), x(6)] */
+    CHECK_NEAR(st.p90, 52.5, 1e-12);
+    CHECK(st.ci_lo == 1 && st.ci_hi == 100);
     sn_stats_compute(x, 0, &st);
-    CHECK(st.n == 0 && st.median == 0);
+    CHECK(st.n == 0 && st.median == 0 && st.p90 == 0 && isnan(st.ci_lo));
 }
 
 static void test_store_creates_schema_at_current_version_in_wal(void)

@@ -413,7 +413,7 @@ static int measure(struct sn__bench_ctx *c, const struct sn__bench_measure *m,
             struct sn_bench_result tmp;
             sn__bench_result_init(&tmp);
             sn__bench_result_samples(&tmp, t, (size_t)n, m->work, "", "");
-            met = sn_bench_ci_rel(&tmp.stats) <= c->o.until_ci;
+            met = sn_stats_ci_rel(&tmp.stats) <= c->o.until_ci;
             sn__bench_result_release(&tmp);
         }
         if (met || n >= cap)

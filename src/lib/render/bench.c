@@ -24,7 +24,7 @@ static double efficiency(const struct sn_bench_result *r)
 /* ---- JSON
  * ---------------------------------------------------------------------- */
 
-static void json_stats(struct sn_json *j, const struct sn_bench_stats *s)
+static void json_stats(struct sn_json *j, const struct sn_stats *s)
 {
     sn_json_obj_begin(j);
     sn_json_kint(j, "n", s->n);
@@ -339,8 +339,7 @@ static void cell_num(struct sn_table *t, double v, int decimals)
 }
 
 /* The 95% interval of the median, scaled: "lo-hi", or "-" without one. */
-static void cell_ci(struct sn_table *t, const struct sn_bench_stats *s,
-                    double scale)
+static void cell_ci(struct sn_table *t, const struct sn_stats *s, double scale)
 {
     if (isfinite(s->ci_lo))
         sn_table_cell(t, "%.2f-%.2f", s->ci_lo / scale, s->ci_hi / scale);
@@ -788,7 +787,7 @@ static void render_latency(const struct sn_bench_results *res,
         cell_num(&t, r->stats.p99 * 1e6, 2);
         cell_num(&t, r->stats.p999 * 1e6, 2);
         cell_num(&t, r->stats.max * 1e6, 2);
-        sn_table_cell(&t, "%u", r->stats.n);
+        sn_table_cell(&t, "%zu", r->stats.n);
         if (exp)
             expected_cells(&t, r, 1e-6, 2);
     }
