@@ -77,28 +77,23 @@ struct sn_bench_state {
     bool valid;         /* read at all */
 };
 
-enum sn_bench_subject {
-    SN_SUBJ_RANK,  /* one device: rank */
-    SN_SUBJ_PAIR,  /* an ordered pair: rank -> peer */
-    SN_SUBJ_GROUP, /* ranks taking part together: nranks of them */
-};
-
 /* One measured figure with its parameters, statistics and raw samples.
  * Samples are seconds per operation; the statistics are over the value
  * each sample gives in `unit` (work / seconds, or the seconds themselves
  * when unit is "s"). The headline value is stats.median. */
 struct sn_bench_result {
     enum sn_bench_test test;
-    char op[24]; /* gemm, copy, triad, h2d, uni, bidir, latency,
-                    allreduce, aggregate, ... */
-    enum sn_bench_subject subject;
-    int rank;           /* the device, or the pair's source */
-    int peer;           /* the pair's destination; -1 otherwise */
-    int nranks;         /* ranks taking part */
-    int round;          /* tournament round; -1 when not in rounds */
-    char host[64];      /* host of rank */
-    char peer_host[64]; /* host of peer, or empty */
-    char device[96];    /* "NVIDIA H100 80GB HBM3 (0000:1b:00.0)" */
+    char op[24];             /* gemm, copy, triad, h2d, uni, bidir, latency,
+                                allreduce, aggregate, ... */
+    enum sn_subject subject; /* the store's: device (rank), pair (rank ->
+                                peer), group (nranks of them) */
+    int rank;                /* the device, or the pair's source */
+    int peer;                /* the pair's destination; -1 otherwise */
+    int nranks;              /* ranks taking part */
+    int round;               /* tournament round; -1 when not in rounds */
+    char host[64];           /* host of rank */
+    char peer_host[64];      /* host of peer, or empty */
+    char device[96];         /* "NVIDIA H100 80GB HBM3 (0000:1b:00.0)" */
     /* parameters; -1 or empty where they do not apply */
     char dtype[12];
     char redop[8];
@@ -485,8 +480,8 @@ int sn_bench_expect(const struct sn_spec *spec, const struct sn_topo *t,
 
 /* Append r, a result of a job of nranks ranks, to out as a store result
  * (nothing for a result without samples): test "<test>.<op>", the
- * parameters both typed (bytes, dtype) and as the stored "k=v" list in
- * key order, the subject's ranks, the round only for pairs measured at
+ * parameters typed (the store derives the "k=v" list from them), the
+ * subject's ranks, the round only for pairs measured at
  * once (SN_STORE_NO_RANK otherwise), samples as values in the result's
  * unit (work / time), and a collective's times as nccl-tests bus
  * bandwidth ("coll.<op>.busbw", B/s). The samples are copied. */

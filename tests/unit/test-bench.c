@@ -480,7 +480,7 @@ bench_one(struct sn_bench_result *r, enum sn_bench_test test, const char *op,
     r->peer = peer;
     r->round = round;
     r->concurrent = concurrent;
-    r->subject = peer >= 0 ? SN_SUBJ_PAIR : SN_SUBJ_RANK;
+    r->subject = peer >= 0 ? SN_SUBJECT_PAIR : SN_SUBJECT_DEVICE;
     r->nranks = peer >= 0 ? 2 : 1;
     return r;
 }
@@ -512,15 +512,15 @@ static void bench_kinds(struct sn_bench_result *r)
               0);
     bench_one(&r[B_LAT_04], SN_BENCH_PAIRS, "latency", "s", 0, 4, 1, 1);
     bench_one(&r[B_AGG], SN_BENCH_AGGREGATE, "aggregate", "B/s", 0, -1, 0, 1);
-    r[B_AGG].subject = SN_SUBJ_GROUP;
+    r[B_AGG].subject = SN_SUBJECT_GROUP;
     r[B_AGG].nranks = 8;
     bench_one(&r[B_ALLREDUCE], SN_BENCH_COLL, "allreduce", "s", 0, -1, -1, 0);
-    r[B_ALLREDUCE].subject = SN_SUBJ_GROUP;
+    r[B_ALLREDUCE].subject = SN_SUBJECT_GROUP;
     r[B_ALLREDUCE].nranks = 8;
     r[B_ALLREDUCE].bytes = 64u << 20;
     bench_one(&r[B_LAT_ALLREDUCE], SN_BENCH_LATENCY, "allreduce", "s", 0, -1,
               -1, 0);
-    r[B_LAT_ALLREDUCE].subject = SN_SUBJ_GROUP;
+    r[B_LAT_ALLREDUCE].subject = SN_SUBJECT_GROUP;
     r[B_LAT_ALLREDUCE].nranks = 8;
     r[B_LAT_ALLREDUCE].bytes = 8;
 }
@@ -598,7 +598,7 @@ static void test_result_store_types_params_rounds_and_busbw(void)
     sn_results_init(&rs);
     /* an all-reduce of 1 MB over 4 ranks: times become busbw */
     bench_one(&r, SN_BENCH_COLL, "allreduce", "s", 0, -1, -1, 0);
-    r.subject = SN_SUBJ_GROUP;
+    r.subject = SN_SUBJECT_GROUP;
     r.nranks = 4;
     r.bytes = 1000000;
     r.inplace = 0;

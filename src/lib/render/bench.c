@@ -95,20 +95,20 @@ static void json_result(struct sn_json *j, const struct sn_bench_result *r)
     sn_json_key(j, "subject");
     sn_json_obj_begin(j);
     switch (r->subject) {
-    case SN_SUBJ_RANK:
+    case SN_SUBJECT_DEVICE:
         sn_json_kint(j, "rank", r->rank);
         break;
-    case SN_SUBJ_PAIR:
+    case SN_SUBJECT_PAIR:
         sn_json_kint(j, "src", r->rank);
         sn_json_kint(j, "dst", r->peer);
         break;
-    case SN_SUBJ_GROUP:
+    case SN_SUBJECT_GROUP:
         sn_json_kint(j, "ranks", r->nranks);
         break;
     }
     sn_json_obj_end(j);
     sn_json_kstr(j, "host", r->host);
-    if (r->subject == SN_SUBJ_PAIR)
+    if (r->subject == SN_SUBJECT_PAIR)
         sn_json_kstr(j, "peer_host", r->peer_host);
     sn_json_kstr(j, "device", r->device);
     if (r->round >= 0)
@@ -765,15 +765,15 @@ static void render_latency(const struct sn_bench_results *res,
     /* pairs first, then the job-wide rows */
     for (size_t k = 0; k < 2 * res->n; k++) {
         const struct sn_bench_result *r = &res->items[k % res->n];
-        bool pair = r->subject == SN_SUBJ_PAIR;
+        bool pair = r->subject == SN_SUBJECT_PAIR;
         if (r->test != SN_BENCH_LATENCY || pair != (k < res->n))
             continue;
-        if (r->subject == SN_SUBJ_PAIR &&
+        if (r->subject == SN_SUBJECT_PAIR &&
             (!worst || r->stats.p99 > worst->stats.p99))
             worst = r;
         sn_table_row(&t);
         sn_table_cell(&t, "%s", r->op);
-        if (r->subject == SN_SUBJ_PAIR) {
+        if (r->subject == SN_SUBJECT_PAIR) {
             sn_table_cell(&t, "%d", r->rank);
             sn_table_cell(&t, "%d", r->peer);
         } else {
@@ -795,7 +795,7 @@ static void render_latency(const struct sn_bench_results *res,
     sn_table_release(&t);
     for (size_t i = 0; i < res->n; i++) {
         const struct sn_bench_result *r = &res->items[i];
-        if (r->test != SN_BENCH_LATENCY || r->subject != SN_SUBJ_GROUP)
+        if (r->test != SN_BENCH_LATENCY || r->subject != SN_SUBJECT_GROUP)
             continue;
         sn_buf_printf(out, "# histogram: %s, %llu B, all ranks\n", r->op,
                       (unsigned long long)r->bytes);
