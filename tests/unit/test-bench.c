@@ -286,7 +286,7 @@ static void test_json_carries_schema_units_and_samples(void)
     CHECK_CONTAINS(b.data, "\"iters\": 20");
     CHECK_CONTAINS(b.data, "\"until_ci\": 0.01");
     CHECK_CONTAINS(b.data, "\"max_iters\": 1000");
-    CHECK_CONTAINS(b.data, "\"schema\": \"supernode.bench/1\"");
+    CHECK_CONTAINS(b.data, "\"schema\": \"supernode.bench/2\"");
     CHECK_CONTAINS(b.data, "\"complete\": false");
     CHECK_CONTAINS(b.data, "\"message\": \"rank 1 is behind\"");
     CHECK_CONTAINS(b.data, "\"unit\": \"B/s\"");
@@ -485,6 +485,33 @@ bench_one(struct sn_bench_result *r, enum sn_bench_test test, const char *op,
     return r;
 }
 
+static void test_json_bus_bandwidth_in_gbps_as_sim_coll(void)
+{
+    struct sn_bench_results res;
+    struct sn_bench_result r;
+    struct sn_buf b;
+    double t[2] = {1e-3, 1e-3};
+
+    sn_bench_results_init(&res);
+    /* 1 MB all-reduce over 4 ranks in 1 ms: algbw 1 GB/s, busbw 1.5 */
+    bench_one(&r, SN_BENCH_COLL, "allreduce", "s", 0, -1, -1, 0);
+    r.subject = SN_SUBJECT_GROUP;
+    r.nranks = 4;
+    r.bytes = 1000000;
+    sn__bench_result_samples(&r, t, 2, 0, "time", "s");
+    r.algbw = 1e9;
+    r.busbw = 1.5e9;
+    sn__bench_results_add(&res, &r);
+    sn_buf_init(&b);
+    sn_render_bench_json(&res, &b);
+    CHECK_CONTAINS(b.data, "\"algbw_GBps\": 1,");
+    CHECK_CONTAINS(b.data, "\"busbw_GBps\": 1.5,");
+    CHECK(!strstr(b.data, "\"busbw\":") && !strstr(b.data, "\"algbw\":"));
+    sn_buf_release(&b);
+    sn__bench_result_release(&r);
+    sn_bench_results_release(&res);
+}
+
 enum {
     B_BF16,
     B_TRIAD,
@@ -645,6 +672,7 @@ static const struct sn_test cases[] = {
     T(test_result_values_are_work_over_time),
     T(test_pack_round_trips_and_rejects_truncation),
     T(test_json_carries_schema_units_and_samples),
+    T(test_json_bus_bandwidth_in_gbps_as_sim_coll),
     T(test_json_efficiency_is_design_over_time_for_times),
     T(test_json_state_leaves_unread_fields_null),
     T(test_state_reads_sysfs_under_root),

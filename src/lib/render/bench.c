@@ -149,8 +149,10 @@ static void json_result(struct sn_json *j, const struct sn_bench_result *r)
     json_stats(j, &r->stats);
     sn_json_knum(j, "time_s", r->time);
     if (r->test == SN_BENCH_COLL) {
-        sn_json_knum(j, "algbw", r->algbw);
-        sn_json_knum(j, "busbw", r->busbw);
+        /* one name and unit per quantity in every output: nccl-tests'
+         * names in its GB/s, as the tables here and sim coll write them */
+        sn_json_knum(j, "algbw_GBps", r->algbw / 1e9);
+        sn_json_knum(j, "busbw_GBps", r->busbw / 1e9);
     }
     if (r->ref > 0) {
         sn_json_knum(j, "ref", r->ref);
