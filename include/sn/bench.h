@@ -62,20 +62,6 @@ enum sn_bench_dtype {
 
 enum sn_bench_redop { SN_REDOP_SUM, SN_REDOP_MAX, SN_REDOP_MIN };
 
-/* Statistics over the samples of one result, in the result's unit.
- * Percentiles interpolate linearly between order statistics (numpy's
- * default, Hyndman-Fan type 7). The 95% confidence interval is the
- * distribution-free one for the median, from order statistics and the
- * binomial distribution; NaN when there are fewer than 6 samples. */
-struct sn_bench_stats {
-    uint32_t n;
-    double median, mean, min, max;
-    double stddev; /* sample standard deviation (n - 1) */
-    double cv;     /* stddev / mean */
-    double p5, p90, p95, p99, p999;
-    double ci_lo, ci_hi; /* 95% CI of the median */
-};
-
 /* Device and host state read before and after a test; fields that could
  * not be read are NaN (numbers) or empty (strings). */
 struct sn_bench_state {
@@ -91,28 +77,23 @@ struct sn_bench_state {
     bool valid;         /* read at all */
 };
 
-enum sn_bench_subject {
-    SN_SUBJ_RANK,  /* one device: rank */
-    SN_SUBJ_PAIR,  /* an ordered pair: rank -> peer */
-    SN_SUBJ_GROUP, /* ranks taking part together: nranks of them */
-};
-
 /* One measured figure with its parameters, statistics and raw samples.
  * Samples are seconds per operation; the statistics are over the value
  * each sample gives in `unit` (work / seconds, or the seconds themselves
  * when unit is "s"). The headline value is stats.median. */
 struct sn_bench_result {
     enum sn_bench_test test;
-    char op[24]; /* gemm, copy, triad, h2d, uni, bidir, latency,
-                    allreduce, aggregate, ... */
-    enum sn_bench_subject subject;
-    int rank;           /* the device, or the pair's source */
-    int peer;           /* the pair's destination; -1 otherwise */
-    int nranks;         /* ranks taking part */
-    int round;          /* tournament round; -1 when not in rounds */
-    char host[64];      /* host of rank */
-    char peer_host[64]; /* host of peer, or empty */
-    char device[96];    /* "NVIDIA H100 80GB HBM3 (0000:1b:00.0)" */
+    char op[24];             /* gemm, copy, triad, h2d, uni, bidir, latency,
+                                allreduce, aggregate, ... */
+    enum sn_subject subject; /* the store's: device (rank), pair (rank ->
+                                peer), group (nranks of them) */
+    int rank;                /* the device, or the pair's source */
+    int peer;                /* the pair's destination; -1 otherwise */
+    int nranks;              /* ranks taking part */
+    int round;               /* tournament round; -1 when not in rounds */
+    char host[64];           /* host of rank */
+    char peer_host[64];      /* host of peer, or empty */
+    char device[96];         /* "NVIDIA H100 80GB HBM3 (0000:1b:00.0)" */
     /* parameters; -1 or empty where they do not apply */
     char dtype[12];
     char redop[8];
@@ -129,7 +110,7 @@ struct sn_bench_result {
     char metric[16]; /* flops, bandwidth, latency, time, aggregate */
     char unit[8];    /* FLOP/s, B/s, s */
     double work;     /* FLOPs or bytes per operation; 0 for times */
-    struct sn_bench_stats stats;
+    struct sn_stats stats;
     double time;           /* median seconds per operation */
     double algbw, busbw;   /* coll: nccl-tests definitions, B/s; else 0 */
     double ref;            /* aggregate: sum of the isolated pairs, B/s */
@@ -461,22 +442,7 @@ void sn_bench_results_copy(struct sn_bench_results *dst,
  * nothing was checked). */
 long long sn_bench_wrong(const struct sn_bench_results *res);
 
-/* ---- statistics (exposed for tests and for the check module) -------- */
-
-/* Statistics of n values (any order; x is not modified). n = 0 gives
- * n = 0 and NaN everywhere. */
-void sn_bench_stats_compute(const double *x, size_t n,
-                            struct sn_bench_stats *st);
-/* The p-quantile (0..1) of n sorted values, linear interpolation. */
-double sn_bench_quantile(const double *sorted, size_t n, double p);
-/* 0-based indices lo, hi of the order statistics bounding the
- * distribution-free confidence interval of the median at `level` (0.95):
- * the narrowest symmetric pair whose binomial coverage reaches level.
- * Returns false when n is too small for any pair to reach it. */
-bool sn_bench_median_ci(size_t n, double level, size_t *lo, size_t *hi);
-/* Half-width of the CI relative to the median: max(median - lo, hi -
- * median) / median; +inf when the CI is undefined. */
-double sn_bench_ci_rel(const struct sn_bench_stats *st);
+/* ---- histograms (the statistics are util.h's struct sn_stats) ------- */
 
 /* Histogram with 4 bins per octave: bin b holds values in
  * [2^((b0+b)/4), 2^((b0+b+1)/4)) of `scale` units (1e-9 for seconds in
@@ -514,8 +480,8 @@ int sn_bench_expect(const struct sn_spec *spec, const struct sn_topo *t,
 
 /* Append r, a result of a job of nranks ranks, to out as a store result
  * (nothing for a result without samples): test "<test>.<op>", the
- * parameters both typed (bytes, dtype) and as the stored "k=v" list in
- * key order, the subject's ranks, the round only for pairs measured at
+ * parameters typed (the store derives the "k=v" list from them), the
+ * subject's ranks, the round only for pairs measured at
  * once (SN_STORE_NO_RANK otherwise), samples as values in the result's
  * unit (work / time), and a collective's times as nccl-tests bus
  * bandwidth ("coll.<op>.busbw", B/s). The samples are copied. */

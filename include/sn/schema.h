@@ -25,8 +25,10 @@
 #define SN_SCHEMA_SWEEP "supernode.sweep/2"               /* sweep */
 #define SN_SCHEMA_SWEEP_INFER "supernode.sweep-infer/2"   /* --infer */
 #define SN_SCHEMA_VALIDATE "supernode.validate/2"         /* validate */
-#define SN_SCHEMA_BENCH "supernode.bench/1"               /* bench */
-#define SN_SCHEMA_CHECK "supernode.check/1"               /* check's findings */
+/* bench; /2: algbw and busbw in GB/s as algbw_GBps and busbw_GBps (in
+ * B/s as algbw and busbw in /1), the names and unit of sim coll's */
+#define SN_SCHEMA_BENCH "supernode.bench/2"
+#define SN_SCHEMA_CHECK "supernode.check/1"         /* check's findings */
 #define SN_SCHEMA_RUN "supernode.run/1"             /* runs show, import */
 #define SN_SCHEMA_RUNS "supernode.runs/1"           /* runs list */
 #define SN_SCHEMA_BASELINE "supernode.baseline/1"   /* baseline show */

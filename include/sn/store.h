@@ -47,15 +47,37 @@ enum sn_subject {
 #define SN_RESULT_PARAMS_MAX 96
 #define SN_RESULT_UNIT_MAX 16
 
+/* Which of a result's integer parameters apply (0 is a value for them). */
+enum {
+    SN_PARAM_INPLACE = 1 << 0,
+    SN_PARAM_NUMA = 1 << 1,
+    SN_PARAM_PINNED = 1 << 2,
+    SN_PARAM_ROOT = 1 << 3,
+};
+
 /* One measured quantity for one subject: its samples and their summary.
- * Units are SI ("B/s", "s", "FLOP/s"); bandwidth is per direction. */
+ * Units are SI ("B/s", "s", "FLOP/s"); bandwidth is per direction. This
+ * is the measured result: bench produces it (sn_bench_result_store), the
+ * store keeps it, diagnose judges it.
+ *
+ * Parameters are typed; the "k=v" list that is stored and keys the
+ * baseline is derived from them on write (sn_result_params_write) and
+ * parsed back into them on read (sn_result_params_read). */
 struct sn_result {
     char test[SN_RESULT_TEST_MAX];     /* "p2p.bw", "gemm", "allreduce" */
-    char params[SN_RESULT_PARAMS_MAX]; /* "bytes=4194304", sorted keys:
-                                          what is stored and keys the
-                                          baseline */
-    uint64_t bytes;                    /* params' "bytes", 0 for none */
-    char dtype[16];                    /* params' "dtype", "" for none */
+    char params[SN_RESULT_PARAMS_MAX]; /* "bytes=4194304", sorted keys;
+                                          "" until written */
+    /* the parameters; 0 or "" where they do not apply, and the integer
+     * ones only where `has` says (SN_PARAM_*) */
+    uint64_t bytes;                 /* message or buffer size */
+    char dtype[16];                 /* "fp32", "bf16" */
+    char redop[8];                  /* "sum" */
+    int64_t gemm_m, gemm_n, gemm_k; /* GEMM shape */
+    int inplace;                    /* 1 in-place, 0 out-of-place */
+    int numa;                       /* host NUMA node of the host buffer */
+    int pinned;                     /* 1 pinned, 0 pageable */
+    int root;                       /* a rooted collective's root */
+    unsigned has;
     char unit[SN_RESULT_UNIT_MAX];
     uint8_t subject;   /* enum sn_subject */
     bool lower_better; /* times and latencies */
@@ -75,10 +97,17 @@ struct sn_results {
 };
 
 void sn_results_init(struct sn_results *rs);
-/* Fill r's typed fields (bytes, dtype) from its params, as a result read
+/* Fill r's typed parameters from its params string, as a result read
  * from a database or a file keeps them; unknown keys are skipped. */
 void sn_result_params_read(struct sn_result *r);
-/* Append a copy of r (its samples are copied); returns the new item. */
+/* Derive r's params string from its typed parameters when it has none:
+ * "k=v" pairs in key order (bytes, dtype, inplace, k, m, n, numa, pinned,
+ * redop, root). A string already there (read, or set by its producer) is
+ * kept. The store calls it on every write (sn_results_add, the database,
+ * the run document). */
+void sn_result_params_write(struct sn_result *r);
+/* Append a copy of r (its samples are copied, its params string written);
+ * returns the new item. */
 struct sn_result *sn_results_add(struct sn_results *rs,
                                  const struct sn_result *r);
 void sn_results_release(struct sn_results *rs);

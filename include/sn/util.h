@@ -452,21 +452,45 @@ int sn_csv_column(const struct sn_csv *csv, const char *name);
 /* ---- statistics of samples (stats.c) -------------------------------------
  */
 
-/* Summary of repeated samples. mad is the raw median absolute deviation;
- * sigma = 1.4826 x mad is the robust estimate of one sample's standard
- * deviation under normal noise (Rousseeuw & Croux 1993). */
+/* Summary of repeated samples, in the samples' unit: the one summary a
+ * measured result carries, whether bench just took it or the store read
+ * it back. mad is the raw median absolute deviation; sigma = 1.4826 x mad
+ * is the robust estimate of one sample's standard deviation under normal
+ * noise (Rousseeuw & Croux 1993). Percentiles interpolate linearly
+ * between order statistics (numpy's default, Hyndman-Fan type 7). The 95%
+ * confidence interval is the distribution-free one for the median, from
+ * order statistics and the binomial distribution; NaN when there are
+ * fewer than 6 samples. The store keeps n, median, mean, min, max, mad
+ * and stddev; a result read back without its samples has the others 0
+ * (the interval NaN). */
 struct sn_stats {
     size_t n;
-    double median, mean, min, max, mad, stddev;
+    double median, mean, min, max, mad;
+    double stddev; /* sample standard deviation (n - 1); 0 for one */
+    double cv;     /* stddev / |mean|; NaN when the mean is 0 */
+    double p5, p90, p95, p99, p999;
+    double ci_lo, ci_hi; /* 95% CI of the median */
 };
 
-/* Fill st from n samples (n may be 0: every field 0). */
+/* Fill st from n samples (any order; x is not modified). n may be 0:
+ * every figure 0, the interval NaN. */
 void sn_stats_compute(const double *x, size_t n, struct sn_stats *st);
 /* The median of n values; sorts x in place. 0 when n is 0. */
 double sn_stats_median(double *x, size_t n);
 /* The robust standard deviation 1.4826 x MAD of n values around their
  * median; x is reordered. */
 double sn_stats_sigma(double *x, size_t n);
+/* The p-quantile (0..1) of n sorted values, linear interpolation; NaN
+ * when n is 0. */
+double sn_stats_quantile(const double *sorted, size_t n, double p);
+/* 0-based indices lo, hi of the order statistics bounding the
+ * distribution-free confidence interval of the median at `level` (0.95):
+ * the narrowest symmetric pair whose binomial coverage reaches level.
+ * Returns false when n is too small for any pair to reach it. */
+bool sn_stats_median_ci(size_t n, double level, size_t *lo, size_t *hi);
+/* Half-width of the CI relative to the median: max(median - lo, hi -
+ * median) / median; +inf when the CI is undefined. */
+double sn_stats_ci_rel(const struct sn_stats *st);
 
 #define SN_STATS_MAD_TO_SIGMA 1.4826
 

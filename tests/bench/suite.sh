@@ -56,7 +56,7 @@ for want in "Triad:" "GFLOP/s" "# Out of bounds values : 0 OK" \
             "h2d skipped: the cpu backend has no device memory"; do
     has "$tmp/out" "$want" || why+=" stdout lacks '$want';"
 done
-has "$tmp/all.json" '"schema": "supernode.bench/1"' || why+=" no schema;"
+has "$tmp/all.json" '"schema": "supernode.bench/2"' || why+=" no schema;"
 has "$tmp/all.json" '"complete": true' || why+=" not complete;"
 # what the document must carry besides the results: the timer's measured
 # granularity, the versions, how it sampled; the cpu backend reads the

@@ -21,9 +21,9 @@ static void test_stats_one_to_ten_match_numpy(void)
     /* numpy 1.26: np.percentile(np.arange(1, 11), [5, 50, 90, 95, 99])
      * = [1.45, 5.5, 9.1, 9.55, 9.91]; np.std(x, ddof=1) = 3.0276503541 */
     double x[10] = {7, 1, 10, 3, 5, 2, 9, 4, 8, 6};
-    struct sn_bench_stats s;
+    struct sn_stats s;
 
-    sn_bench_stats_compute(x, 10, &s);
+    sn_stats_compute(x, 10, &s);
     CHECK(s.n == 10);
     CHECK_NEAR(s.median, 5.5, 1e-12);
     CHECK_NEAR(s.mean, 5.5, 1e-12);
@@ -44,12 +44,12 @@ static void test_stats_ci_of_median_for_ten_samples(void)
     /* n = 10: [x(2), x(9)] covers the median with 1 - 2 * 11/1024 =
      * 97.85%; [x(3), x(8)] only 89.1% (Hollander & Wolfe table A.3) */
     double x[10] = {10, 20, 30, 40, 50, 60, 70, 80, 90, 100};
-    struct sn_bench_stats s;
+    struct sn_stats s;
 
-    sn_bench_stats_compute(x, 10, &s);
+    sn_stats_compute(x, 10, &s);
     CHECK_NEAR(s.ci_lo, 20, 1e-12);
     CHECK_NEAR(s.ci_hi, 90, 1e-12);
-    CHECK_NEAR(sn_bench_ci_rel(&s), 35.0 / 55.0, 1e-12);
+    CHECK_NEAR(sn_stats_ci_rel(&s), 35.0 / 55.0, 1e-12);
 }
 
 static void test_stats_ci_indices_match_table(void)
@@ -58,32 +58,32 @@ static void test_stats_ci_indices_match_table(void)
 
     /* n = 100: x(40), x(61) (the normal approximation n/2 -+ 0.98 sqrt(n)
      * rounds to the same pair); 0-based 39 and 60 */
-    REQUIRE(sn_bench_median_ci(100, 0.95, &lo, &hi));
+    REQUIRE(sn_stats_median_ci(100, 0.95, &lo, &hi));
     CHECK(lo == 39 && hi == 60);
     /* n = 6 is the smallest with a 95% interval: [x(1), x(6)], 96.9% */
-    REQUIRE(sn_bench_median_ci(6, 0.95, &lo, &hi));
+    REQUIRE(sn_stats_median_ci(6, 0.95, &lo, &hi));
     CHECK(lo == 0 && hi == 5);
     /* n = 5: even [x(1), x(5)] covers only 93.75% */
-    CHECK(!sn_bench_median_ci(5, 0.95, &lo, &hi));
+    CHECK(!sn_stats_median_ci(5, 0.95, &lo, &hi));
     /* n = 20: x(6), x(15) (coverage 95.86%) */
-    REQUIRE(sn_bench_median_ci(20, 0.95, &lo, &hi));
+    REQUIRE(sn_stats_median_ci(20, 0.95, &lo, &hi));
     CHECK(lo == 5 && hi == 14);
     /* large n stays finite: n = 1e5 gives n/2 - 0.98 sqrt(n) ~ 49690 */
-    REQUIRE(sn_bench_median_ci(100000, 0.95, &lo, &hi));
+    REQUIRE(sn_stats_median_ci(100000, 0.95, &lo, &hi));
     CHECK(lo >= 49685 && lo <= 49695 && hi == 100000 - lo - 1);
 }
 
 static void test_stats_small_and_empty_inputs(void)
 {
-    struct sn_bench_stats s;
+    struct sn_stats s;
     double one = 4.0;
 
-    sn_bench_stats_compute(NULL, 0, &s);
-    CHECK(s.n == 0 && isnan(s.median) && isnan(s.ci_lo));
-    sn_bench_stats_compute(&one, 1, &s);
+    sn_stats_compute(NULL, 0, &s);
+    CHECK(s.n == 0 && s.median == 0 && isnan(s.ci_lo));
+    sn_stats_compute(&one, 1, &s);
     CHECK(s.n == 1 && s.median == 4 && s.p999 == 4 && s.stddev == 0);
     CHECK(isnan(s.ci_lo));
-    CHECK(isinf(sn_bench_ci_rel(&s)));
+    CHECK(isinf(sn_stats_ci_rel(&s)));
 }
 
 static void test_stats_tail_percentiles_see_outliers(void)
@@ -91,12 +91,12 @@ static void test_stats_tail_percentiles_see_outliers(void)
     /* 999 samples of 1 us and one of 1 ms: p99 stays at 1 us, p99.9
      * interpolates 0.001 of the way ... numpy: 1.999e-6 */
     double *x = sn_xmalloc(1000 * sizeof(*x));
-    struct sn_bench_stats s;
+    struct sn_stats s;
 
     for (int i = 0; i < 1000; i++)
         x[i] = 1e-6;
     x[500] = 1e-3;
-    sn_bench_stats_compute(x, 1000, &s);
+    sn_stats_compute(x, 1000, &s);
     CHECK_NEAR(s.median, 1e-6, 1e-12);
     CHECK_NEAR(s.p99, 1e-6, 1e-12);
     CHECK_NEAR(s.p999, 1e-6 + 0.001 * (1e-3 - 1e-6), 1e-9);
@@ -287,7 +287,7 @@ static void test_json_carries_schema_units_and_samples(void)
     CHECK_CONTAINS(b.data, "\"iters\": 20");
     CHECK_CONTAINS(b.data, "\"until_ci\": 0.01");
     CHECK_CONTAINS(b.data, "\"max_iters\": 1000");
-    CHECK_CONTAINS(b.data, "\"schema\": \"supernode.bench/1\"");
+    CHECK_CONTAINS(b.data, "\"schema\": \"supernode.bench/2\"");
     CHECK_CONTAINS(b.data, "\"complete\": false");
     CHECK_CONTAINS(b.data, "\"message\": \"rank 1 is behind\"");
     CHECK_CONTAINS(b.data, "\"unit\": \"B/s\"");
@@ -481,9 +481,36 @@ bench_one(struct sn_bench_result *r, enum sn_bench_test test, const char *op,
     r->peer = peer;
     r->round = round;
     r->concurrent = concurrent;
-    r->subject = peer >= 0 ? SN_SUBJ_PAIR : SN_SUBJ_RANK;
+    r->subject = peer >= 0 ? SN_SUBJECT_PAIR : SN_SUBJECT_DEVICE;
     r->nranks = peer >= 0 ? 2 : 1;
     return r;
+}
+
+static void test_json_bus_bandwidth_in_gbps_as_sim_coll(void)
+{
+    struct sn_bench_results res;
+    struct sn_bench_result r;
+    struct sn_buf b;
+    double t[2] = {1e-3, 1e-3};
+
+    sn_bench_results_init(&res);
+    /* 1 MB all-reduce over 4 ranks in 1 ms: algbw 1 GB/s, busbw 1.5 */
+    bench_one(&r, SN_BENCH_COLL, "allreduce", "s", 0, -1, -1, 0);
+    r.subject = SN_SUBJECT_GROUP;
+    r.nranks = 4;
+    r.bytes = 1000000;
+    sn__bench_result_samples(&r, t, 2, 0, "time", "s");
+    r.algbw = 1e9;
+    r.busbw = 1.5e9;
+    sn__bench_results_add(&res, &r);
+    sn_buf_init(&b);
+    sn_render_bench_json(&res, &b);
+    CHECK_CONTAINS(b.data, "\"algbw_GBps\": 1,");
+    CHECK_CONTAINS(b.data, "\"busbw_GBps\": 1.5,");
+    CHECK(!strstr(b.data, "\"busbw\":") && !strstr(b.data, "\"algbw\":"));
+    sn_buf_release(&b);
+    sn__bench_result_release(&r);
+    sn_bench_results_release(&res);
 }
 
 enum {
@@ -513,15 +540,15 @@ static void bench_kinds(struct sn_bench_result *r)
               0);
     bench_one(&r[B_LAT_04], SN_BENCH_PAIRS, "latency", "s", 0, 4, 1, 1);
     bench_one(&r[B_AGG], SN_BENCH_AGGREGATE, "aggregate", "B/s", 0, -1, 0, 1);
-    r[B_AGG].subject = SN_SUBJ_GROUP;
+    r[B_AGG].subject = SN_SUBJECT_GROUP;
     r[B_AGG].nranks = 8;
     bench_one(&r[B_ALLREDUCE], SN_BENCH_COLL, "allreduce", "s", 0, -1, -1, 0);
-    r[B_ALLREDUCE].subject = SN_SUBJ_GROUP;
+    r[B_ALLREDUCE].subject = SN_SUBJECT_GROUP;
     r[B_ALLREDUCE].nranks = 8;
     r[B_ALLREDUCE].bytes = 64u << 20;
     bench_one(&r[B_LAT_ALLREDUCE], SN_BENCH_LATENCY, "allreduce", "s", 0, -1,
               -1, 0);
-    r[B_LAT_ALLREDUCE].subject = SN_SUBJ_GROUP;
+    r[B_LAT_ALLREDUCE].subject = SN_SUBJECT_GROUP;
     r[B_LAT_ALLREDUCE].nranks = 8;
     r[B_LAT_ALLREDUCE].bytes = 8;
 }
@@ -599,7 +626,7 @@ static void test_result_store_types_params_rounds_and_busbw(void)
     sn_results_init(&rs);
     /* an all-reduce of 1 MB over 4 ranks: times become busbw */
     bench_one(&r, SN_BENCH_COLL, "allreduce", "s", 0, -1, -1, 0);
-    r.subject = SN_SUBJ_GROUP;
+    r.subject = SN_SUBJECT_GROUP;
     r.nranks = 4;
     r.bytes = 1000000;
     r.inplace = 0;
@@ -646,6 +673,7 @@ static const struct sn_test cases[] = {
     T(test_result_values_are_work_over_time),
     T(test_pack_round_trips_and_rejects_truncation),
     T(test_json_carries_schema_units_and_samples),
+    T(test_json_bus_bandwidth_in_gbps_as_sim_coll),
     T(test_json_efficiency_is_design_over_time_for_times),
     T(test_json_state_leaves_unread_fields_null),
     T(test_state_reads_sysfs_under_root),

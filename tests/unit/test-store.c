@@ -105,8 +105,97 @@ static void test_stats_median_mad_closed_form(void)
     CHECK_NEAR(st.mean, 115.0 / 6.0, 1e-12);
     CHECK(st.min == 1 && st.max == 100 && st.n == 6);
     CHECK(x[0] == 5); /* the input is not reordered */
+    /* type 7: p90 at h = 4.5, between 5 and 100; the 95% interval of
+     * the median of six is [x(1), x(6)] */
+    CHECK_NEAR(st.p90, 52.5, 1e-12);
+    CHECK(st.ci_lo == 1 && st.ci_hi == 100);
     sn_stats_compute(x, 0, &st);
-    CHECK(st.n == 0 && st.median == 0);
+    CHECK(st.n == 0 && st.median == 0 && st.p90 == 0 && isnan(st.ci_lo));
+}
+
+static void test_result_params_derived_on_write_and_read_back(void)
+{
+    struct sn_result r, back;
+    struct sn_results rs;
+
+    /* a host transfer from NUMA node 0, pageable: 0 is a value */
+    memset(&r, 0, sizeof(r));
+    r.bytes = 4096;
+    r.numa = 0;
+    r.pinned = 0;
+    r.has = SN_PARAM_NUMA | SN_PARAM_PINNED;
+    sn_results_init(&rs);
+    sn_results_add(&rs, &r);
+    CHECK_STR(rs.items[0].params, "bytes=4096,numa=0,pinned=0");
+    /* a GEMM and a collective: keys in order, read back typed */
+    memset(&r, 0, sizeof(r));
+    r.bytes = 1048576;
+    snprintf(r.dtype, sizeof(r.dtype), "bf16");
+    snprintf(r.redop, sizeof(r.redop), "sum");
+    r.gemm_m = 8;
+    r.gemm_n = 16;
+    r.gemm_k = 32;
+    r.inplace = 1;
+    r.root = 3;
+    r.has = SN_PARAM_INPLACE | SN_PARAM_ROOT;
+    sn_result_params_write(&r);
+    CHECK_STR(r.params,
+              "bytes=1048576,dtype=bf16,inplace=1,k=32,m=8,n=16,redop=sum,"
+              "root=3");
+    memset(&back, 0, sizeof(back));
+    memcpy(back.params, r.params, sizeof(back.params));
+    sn_result_params_read(&back);
+    CHECK(back.bytes == 1048576 && !strcmp(back.dtype, "bf16") &&
+          !strcmp(back.redop, "sum"));
+    CHECK(back.gemm_m == 8 && back.gemm_n == 16 && back.gemm_k == 32);
+    CHECK(back.has == (SN_PARAM_INPLACE | SN_PARAM_ROOT) && back.inplace == 1 &&
+          back.root == 3);
+    /* nothing applies: no parameters at all */
+    memset(&r, 0, sizeof(r));
+    sn_results_add(&rs, &r);
+    CHECK_STR(rs.items[1].params, "");
+    /* a string its producer wrote is kept as it is */
+    snprintf(r.params, sizeof(r.params), "bytes=8,x=y");
+    sn_results_add(&rs, &r);
+    CHECK_STR(rs.items[2].params, "bytes=8,x=y");
+    sn_results_release(&rs);
+}
+
+static void test_store_keeps_typed_parameters_of_repeated_rows(void)
+{
+    char *dir, *path;
+    struct sn_store *st = NULL;
+    struct sn_results rs, back;
+    struct sn_run run = test_run("00000000000000bb");
+    struct sn_error err;
+    double buf[5];
+    struct sn_result r = pair_result(0, 1, buf, 5, 1.0);
+
+    REQUIRE(fx_store_fresh(&dir, &path, &st));
+    sn_results_init(&rs);
+    r.params[0] = '\0';
+    r.bytes = 8;
+    r.gemm_k = 4;
+    r.root = 0;
+    r.has = SN_PARAM_ROOT;
+    sn_results_add(&rs, &r);
+    r.b = 2; /* a second row with the same parameters */
+    sn_results_add(&rs, &r);
+    run.complete = true;
+    REQUIRE(sn_store_run_put(st, &run, rs.items, rs.n, NULL, 0, NULL, 0,
+                             &err) == SN_OK);
+    sn_results_init(&back);
+    REQUIRE(sn_store_results_get(st, run.id, &back, &err) == SN_OK);
+    REQUIRE(back.n == 2);
+    for (size_t i = 0; i < 2; i++) {
+        CHECK_STR(back.items[i].params, "bytes=8,k=4,root=0");
+        CHECK(back.items[i].bytes == 8 && back.items[i].gemm_k == 4);
+        CHECK(back.items[i].has == SN_PARAM_ROOT && back.items[i].root == 0);
+    }
+    sn_results_release(&back);
+    sn_results_release(&rs);
+    sn_store_close(st);
+    fx_store_release(NULL, path, dir);
 }
 
 static void test_store_creates_schema_at_current_version_in_wal(void)
@@ -1128,6 +1217,8 @@ static const struct sn_test cases[] = {
     T(test_health_pack_round_trips_and_caps),
     T(test_result_params_read_fills_typed_fields),
     T(test_stats_median_mad_closed_form),
+    T(test_result_params_derived_on_write_and_read_back),
+    T(test_store_keeps_typed_parameters_of_repeated_rows),
     T(test_store_creates_schema_at_current_version_in_wal),
     T(test_store_refuses_foreign_and_newer_files),
     T(test_store_migrates_an_empty_marked_file),

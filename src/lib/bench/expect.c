@@ -36,7 +36,7 @@ static void ask(const struct sn_bench_placement *placement, int job_size,
         sn_strlcpy(x->dtype, r->dtype, sizeof(x->dtype));
     } else if (r->test == SN_BENCH_MEMORY) {
         x->kind = SN_EXPECT_MEMORY;
-    } else if (r->subject == SN_SUBJ_PAIR && !strcmp(r->unit, "B/s")) {
+    } else if (r->subject == SN_SUBJECT_PAIR && !strcmp(r->unit, "B/s")) {
         /* pairs measured at once share their links; alone (--isolated,
          * an aggregate's pair alone) they do not */
         x->kind = SN_EXPECT_PAIR;

@@ -227,13 +227,13 @@ static int backend_gemm(void *ctx, const struct sn_bench_power_point *at,
     int iters = c->o.power->iters > 0 ? c->o.power->iters : 10;
     double *t = sn_xcalloc((size_t)iters, sizeof(*t));
     double n = c->o.gemm_size;
-    struct sn_bench_stats st;
+    struct sn_stats st;
     int rc;
 
     (void)at;
     rc = c->be->gemm(c, c->o.power->dtype, c->o.gemm_size, iters, t, err);
     if (!rc) {
-        sn_bench_stats_compute(t, (size_t)iters, &st);
+        sn_stats_compute(t, (size_t)iters, &st);
         *seconds = st.mean * iters;
         *flops = 2.0 * n * n * n / st.median; /* multiply-adds: 2 FLOPs */
     }

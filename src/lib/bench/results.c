@@ -18,6 +18,18 @@ static void state_init(struct sn_bench_state *st)
     st->sm_clock_hz = st->mem_clock_hz = st->temp_c = st->power_w = NAN;
 }
 
+/* The statistics of n values, NaN throughout for none: a result that took
+ * no sample shows nothing rather than zeros. */
+static void stats_of(const double *x, size_t n, struct sn_stats *st)
+{
+    sn_stats_compute(x, n, st);
+    if (n == 0) {
+        st->median = st->mean = st->min = st->max = st->mad = NAN;
+        st->stddev = st->cv = NAN;
+        st->p5 = st->p90 = st->p95 = st->p99 = st->p999 = NAN;
+    }
+}
+
 void sn__bench_result_init(struct sn_bench_result *r)
 {
     memset(r, 0, sizeof(*r));
@@ -37,7 +49,7 @@ void sn__bench_result_init(struct sn_bench_result *r)
     r->ci_met = -1;
     state_init(&r->before);
     state_init(&r->after);
-    sn_bench_stats_compute(NULL, 0, &r->stats);
+    stats_of(NULL, 0, &r->stats);
 }
 
 void sn__bench_result_release(struct sn_bench_result *r)
@@ -66,7 +78,7 @@ void sn__bench_result_samples(struct sn_bench_result *r, const double *t,
                               const char *unit)
 {
     double *v = sn_xmalloc((n ? n : 1) * sizeof(*v));
-    struct sn_bench_stats ts;
+    struct sn_stats ts;
 
     free(r->samples);
     r->samples = sn_xmalloc((n ? n : 1) * sizeof(*r->samples));
@@ -77,9 +89,9 @@ void sn__bench_result_samples(struct sn_bench_result *r, const double *t,
     sn_strlcpy(r->unit, unit, sizeof(r->unit));
     for (size_t i = 0; i < n; i++)
         v[i] = work > 0 ? (t[i] > 0 ? work / t[i] : INFINITY) : t[i];
-    sn_bench_stats_compute(v, n, &r->stats);
+    stats_of(v, n, &r->stats);
     /* the median time, whatever the unit */
-    sn_bench_stats_compute(t, n, &ts);
+    stats_of(t, n, &ts);
     r->time = ts.median;
     free(v);
 }

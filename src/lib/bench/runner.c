@@ -413,7 +413,7 @@ static int measure(struct sn__bench_ctx *c, const struct sn__bench_measure *m,
             struct sn_bench_result tmp;
             sn__bench_result_init(&tmp);
             sn__bench_result_samples(&tmp, t, (size_t)n, m->work, "", "");
-            met = sn_bench_ci_rel(&tmp.stats) <= c->o.until_ci;
+            met = sn_stats_ci_rel(&tmp.stats) <= c->o.until_ci;
             sn__bench_result_release(&tmp);
         }
         if (met || n >= cap)
@@ -477,7 +477,7 @@ struct sn_bench_result *sn__bench_result_new(struct sn__bench_ctx *c,
     sn_strlcpy(r->op, op, sizeof(r->op));
     sn_strlcpy(r->metric, metric, sizeof(r->metric));
     sn_strlcpy(r->unit, unit, sizeof(r->unit));
-    r->subject = SN_SUBJ_RANK;
+    r->subject = SN_SUBJECT_DEVICE;
     r->nranks = 1;
     return r;
 }
@@ -485,7 +485,7 @@ struct sn_bench_result *sn__bench_result_new(struct sn__bench_ctx *c,
 void sn__bench_pair_subject(struct sn__bench_ctx *c, struct sn_bench_result *r,
                             int peer, int round, bool concurrent)
 {
-    r->subject = SN_SUBJ_PAIR;
+    r->subject = SN_SUBJECT_PAIR;
     r->peer = peer;
     r->nranks = 2;
     r->round = round;
@@ -626,7 +626,7 @@ static int coll_one(struct sn__bench_ctx *c, enum sn_coll_op op, uint64_t count,
     if (c->job->rank == 0) {
         r = sn__bench_result_new(c, SN_BENCH_COLL, sn_coll_op_name(op), "time",
                                  "s");
-        r->subject = SN_SUBJ_GROUP;
+        r->subject = SN_SUBJECT_GROUP;
         r->nranks = n;
         r->bytes = count * es;
         r->count = count;
@@ -763,7 +763,7 @@ static int test_latency(struct sn__bench_ctx *c, struct sn_error *err)
     if (me == 0) {
         r = sn__bench_result_new(c, SN_BENCH_LATENCY, "allreduce", "latency",
                                  "s");
-        r->subject = SN_SUBJ_GROUP;
+        r->subject = SN_SUBJECT_GROUP;
         r->nranks = n;
         r->bytes = ca.count * es;
         r->count = ca.count;

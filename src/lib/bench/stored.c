@@ -1,59 +1,42 @@
 /* stored.c: bench results as store results (what `check` stores and
- * judges): the test's name and parameters, the subject's ranks, the
+ * judges): the test's name and typed parameters, the subject's ranks, the
  * round of pairs measured at once, and samples as values in the result's
  * unit, a collective's times as nccl-tests bus bandwidth. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sn/bench.h"
 
-static void add_param(struct sn_buf *b, const char *key, const char *fmt, ...)
-    SN_PRINTF(3, 4);
-static void add_param(struct sn_buf *b, const char *key, const char *fmt, ...)
+/* The parameters that say what was measured, typed: the store derives
+ * the "k=v" list from them. In-place and root are a collective's, NUMA
+ * node and pinning a host transfer's. */
+static void bench_params(const struct sn_bench_result *r, struct sn_result *x)
 {
-    va_list ap;
-
-    if (b->len)
-        sn_buf_putc(b, ',');
-    sn_buf_printf(b, "%s=", key);
-    va_start(ap, fmt);
-    sn_buf_vprintf(b, fmt, ap);
-    va_end(ap);
-}
-
-/* The parameters that say what was measured, as "k=v" in key order. */
-static void bench_params(const struct sn_bench_result *r, char *out,
-                         size_t size)
-{
-    struct sn_buf b;
-
-    sn_buf_init(&b);
-    if (r->bytes > 0)
-        add_param(&b, "bytes", "%llu", (unsigned long long)r->bytes);
-    if (r->dtype[0])
-        add_param(&b, "dtype", "%s", r->dtype);
-    if (r->test == SN_BENCH_COLL && r->inplace >= 0)
-        add_param(&b, "inplace", "%d", r->inplace);
-    if (r->gemm_k > 0)
-        add_param(&b, "k", "%lld", (long long)r->gemm_k);
-    if (r->gemm_m > 0)
-        add_param(&b, "m", "%lld", (long long)r->gemm_m);
-    if (r->gemm_n > 0)
-        add_param(&b, "n", "%lld", (long long)r->gemm_n);
-    if (r->test == SN_BENCH_H2D || r->test == SN_BENCH_D2H) {
-        if (r->numa >= 0)
-            add_param(&b, "numa", "%d", r->numa);
-        if (r->pinned >= 0)
-            add_param(&b, "pinned", "%d", r->pinned);
+    x->bytes = r->bytes;
+    sn_strlcpy(x->dtype, r->dtype, sizeof(x->dtype));
+    sn_strlcpy(x->redop, r->redop, sizeof(x->redop));
+    x->gemm_m = r->gemm_m > 0 ? r->gemm_m : 0;
+    x->gemm_n = r->gemm_n > 0 ? r->gemm_n : 0;
+    x->gemm_k = r->gemm_k > 0 ? r->gemm_k : 0;
+    if (r->test == SN_BENCH_COLL && r->inplace >= 0) {
+        x->inplace = r->inplace;
+        x->has |= SN_PARAM_INPLACE;
     }
-    if (r->redop[0])
-        add_param(&b, "redop", "%s", r->redop);
-    if (r->test == SN_BENCH_COLL && r->root >= 0)
-        add_param(&b, "root", "%d", r->root);
-    sn_strlcpy(out, b.len ? b.data : "", size);
-    sn_buf_release(&b);
+    if (r->test == SN_BENCH_COLL && r->root >= 0) {
+        x->root = r->root;
+        x->has |= SN_PARAM_ROOT;
+    }
+    if (r->test == SN_BENCH_H2D || r->test == SN_BENCH_D2H) {
+        if (r->numa >= 0) {
+            x->numa = r->numa;
+            x->has |= SN_PARAM_NUMA;
+        }
+        if (r->pinned >= 0) {
+            x->pinned = r->pinned;
+            x->has |= SN_PARAM_PINNED;
+        }
+    }
 }
 
 void sn_bench_result_store(const struct sn_bench_result *r, int nranks,
@@ -67,24 +50,19 @@ void sn_bench_result_store(const struct sn_bench_result *r, int nranks,
     memset(&x, 0, sizeof(x));
     snprintf(x.test, sizeof(x.test), "%s.%s", sn_bench_test_name(r->test),
              r->op);
-    bench_params(r, x.params, sizeof(x.params));
-    /* what the design's expectations read, typed */
-    x.bytes = r->bytes;
-    sn_strlcpy(x.dtype, r->dtype, sizeof(x.dtype));
+    bench_params(r, &x);
     sn_strlcpy(x.unit, r->unit, sizeof(x.unit));
+    x.subject = (uint8_t)r->subject;
     switch (r->subject) {
-    case SN_SUBJ_RANK:
-        x.subject = SN_SUBJECT_DEVICE;
+    case SN_SUBJECT_DEVICE:
         x.a = (uint32_t)r->rank;
         x.b = SN_STORE_NO_RANK;
         break;
-    case SN_SUBJ_PAIR:
-        x.subject = SN_SUBJECT_PAIR;
+    case SN_SUBJECT_PAIR:
         x.a = (uint32_t)r->rank;
         x.b = (uint32_t)r->peer;
         break;
     default:
-        x.subject = SN_SUBJECT_GROUP;
         x.a = 0;
         x.b = (uint32_t)(r->nranks > 0 ? r->nranks : nranks);
         break;

@@ -389,7 +389,7 @@ int sn__bench_test_aggregate(struct sn__bench_ctx *c, struct sn_error *err)
         if (me == 0) {
             r = sn__bench_result_new(c, SN_BENCH_AGGREGATE, "aggregate",
                                      "aggregate", "B/s");
-            r->subject = SN_SUBJ_GROUP;
+            r->subject = SN_SUBJECT_GROUP;
             r->nranks = 2 * npairs;
             r->round = round;
             r->concurrent = 1;

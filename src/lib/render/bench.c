@@ -24,7 +24,7 @@ static double efficiency(const struct sn_bench_result *r)
 /* ---- JSON
  * ---------------------------------------------------------------------- */
 
-static void json_stats(struct sn_json *j, const struct sn_bench_stats *s)
+static void json_stats(struct sn_json *j, const struct sn_stats *s)
 {
     sn_json_obj_begin(j);
     sn_json_kint(j, "n", s->n);
@@ -95,20 +95,20 @@ static void json_result(struct sn_json *j, const struct sn_bench_result *r)
     sn_json_key(j, "subject");
     sn_json_obj_begin(j);
     switch (r->subject) {
-    case SN_SUBJ_RANK:
+    case SN_SUBJECT_DEVICE:
         sn_json_kint(j, "rank", r->rank);
         break;
-    case SN_SUBJ_PAIR:
+    case SN_SUBJECT_PAIR:
         sn_json_kint(j, "src", r->rank);
         sn_json_kint(j, "dst", r->peer);
         break;
-    case SN_SUBJ_GROUP:
+    case SN_SUBJECT_GROUP:
         sn_json_kint(j, "ranks", r->nranks);
         break;
     }
     sn_json_obj_end(j);
     sn_json_kstr(j, "host", r->host);
-    if (r->subject == SN_SUBJ_PAIR)
+    if (r->subject == SN_SUBJECT_PAIR)
         sn_json_kstr(j, "peer_host", r->peer_host);
     sn_json_kstr(j, "device", r->device);
     if (r->round >= 0)
@@ -149,8 +149,10 @@ static void json_result(struct sn_json *j, const struct sn_bench_result *r)
     json_stats(j, &r->stats);
     sn_json_knum(j, "time_s", r->time);
     if (r->test == SN_BENCH_COLL) {
-        sn_json_knum(j, "algbw", r->algbw);
-        sn_json_knum(j, "busbw", r->busbw);
+        /* one name and unit per quantity in every output: nccl-tests'
+         * names in its GB/s, as the tables here and sim coll write them */
+        sn_json_knum(j, "algbw_GBps", r->algbw / 1e9);
+        sn_json_knum(j, "busbw_GBps", r->busbw / 1e9);
     }
     if (r->ref > 0) {
         sn_json_knum(j, "ref", r->ref);
@@ -339,8 +341,7 @@ static void cell_num(struct sn_table *t, double v, int decimals)
 }
 
 /* The 95% interval of the median, scaled: "lo-hi", or "-" without one. */
-static void cell_ci(struct sn_table *t, const struct sn_bench_stats *s,
-                    double scale)
+static void cell_ci(struct sn_table *t, const struct sn_stats *s, double scale)
 {
     if (isfinite(s->ci_lo))
         sn_table_cell(t, "%.2f-%.2f", s->ci_lo / scale, s->ci_hi / scale);
@@ -766,15 +767,15 @@ static void render_latency(const struct sn_bench_results *res,
     /* pairs first, then the job-wide rows */
     for (size_t k = 0; k < 2 * res->n; k++) {
         const struct sn_bench_result *r = &res->items[k % res->n];
-        bool pair = r->subject == SN_SUBJ_PAIR;
+        bool pair = r->subject == SN_SUBJECT_PAIR;
         if (r->test != SN_BENCH_LATENCY || pair != (k < res->n))
             continue;
-        if (r->subject == SN_SUBJ_PAIR &&
+        if (r->subject == SN_SUBJECT_PAIR &&
             (!worst || r->stats.p99 > worst->stats.p99))
             worst = r;
         sn_table_row(&t);
         sn_table_cell(&t, "%s", r->op);
-        if (r->subject == SN_SUBJ_PAIR) {
+        if (r->subject == SN_SUBJECT_PAIR) {
             sn_table_cell(&t, "%d", r->rank);
             sn_table_cell(&t, "%d", r->peer);
         } else {
@@ -788,7 +789,7 @@ static void render_latency(const struct sn_bench_results *res,
         cell_num(&t, r->stats.p99 * 1e6, 2);
         cell_num(&t, r->stats.p999 * 1e6, 2);
         cell_num(&t, r->stats.max * 1e6, 2);
-        sn_table_cell(&t, "%u", r->stats.n);
+        sn_table_cell(&t, "%zu", r->stats.n);
         if (exp)
             expected_cells(&t, r, 1e-6, 2);
     }
@@ -796,7 +797,7 @@ static void render_latency(const struct sn_bench_results *res,
     sn_table_release(&t);
     for (size_t i = 0; i < res->n; i++) {
         const struct sn_bench_result *r = &res->items[i];
-        if (r->test != SN_BENCH_LATENCY || r->subject != SN_SUBJ_GROUP)
+        if (r->test != SN_BENCH_LATENCY || r->subject != SN_SUBJECT_GROUP)
             continue;
         sn_buf_printf(out, "# histogram: %s, %llu B, all ranks\n", r->op,
                       (unsigned long long)r->bytes);

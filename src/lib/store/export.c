@@ -56,9 +56,11 @@ void sn_store_run_json(struct sn_json *j, const struct sn_run *run,
     sn_json_arr_begin(j);
     for (size_t i = 0; i < rs->n; i++) {
         const struct sn_result *r = &rs->items[i];
+        char params[SN_RESULT_PARAMS_MAX];
         sn_json_obj_begin(j);
         sn_json_kstr(j, "test", r->test);
-        sn_json_kstr(j, "params", r->params);
+        sn_json_kstr(j, "params",
+                     sn__store_result_params(r, params, sizeof(params)));
         sn_json_kstr(j, "subject",
                      r->subject < SN_ARRAY_LEN(subject_names)
                          ? subject_names[r->subject]

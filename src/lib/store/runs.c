@@ -150,6 +150,7 @@ static int insert_results(struct sn_store *st, int64_t run,
     for (size_t i = 0; !rc && i < n; i++) {
         const struct sn_result *r = &res[i];
         struct sn_stats stats = r->stats;
+        char params[SN_RESULT_PARAMS_MAX];
         if (r->nsamples > SN_STORE_MAX_SAMPLES) {
             rc = sn_error_set(err, SN_EINPUT,
                               "result %zu (%s) has %zu samples (at most %d)", i,
@@ -164,7 +165,9 @@ static int insert_results(struct sn_store *st, int64_t run,
         sqlite3_bind_int64(s, 1, run);
         sqlite3_bind_int64(s, 2, seq + (int64_t)i);
         sqlite3_bind_text(s, 3, r->test, -1, SQLITE_STATIC);
-        sqlite3_bind_text(s, 4, r->params, -1, SQLITE_STATIC);
+        sqlite3_bind_text(s, 4,
+                          sn__store_result_params(r, params, sizeof(params)),
+                          -1, SQLITE_TRANSIENT);
         sqlite3_bind_text(s, 5, r->unit, -1, SQLITE_STATIC);
         sqlite3_bind_int(s, 6, r->subject);
         sqlite3_bind_int(s, 7, r->lower_better ? 1 : 0);
@@ -474,9 +477,19 @@ static int read_result(sqlite3_stmt *s, enum sn_store_samples which,
     else
         sn__store_col_text(s, 0, d->test, sizeof(d->test));
     if (same_text(s, 1, m) && prev) {
+        /* the same string: the same typed parameters */
         memcpy(d->params, prev->params, sizeof(d->params));
         memcpy(d->dtype, prev->dtype, sizeof(d->dtype));
+        memcpy(d->redop, prev->redop, sizeof(d->redop));
         d->bytes = prev->bytes;
+        d->gemm_m = prev->gemm_m;
+        d->gemm_n = prev->gemm_n;
+        d->gemm_k = prev->gemm_k;
+        d->inplace = prev->inplace;
+        d->numa = prev->numa;
+        d->pinned = prev->pinned;
+        d->root = prev->root;
+        d->has = prev->has;
     } else {
         sn__store_col_text(s, 1, d->params, sizeof(d->params));
         sn_result_params_read(d);

@@ -70,4 +70,9 @@ int sn__store_health_insert(struct sn_store *st, int64_t run,
 /* Copy a text column into a fixed buffer ("" for NULL). */
 void sn__store_col_text(sqlite3_stmt *s, int col, char *buf, size_t size);
 
+/* r's params string as written (sn_result_params_write on a copy) into
+ * buf; returns buf. */
+const char *sn__store_result_params(const struct sn_result *r, char *buf,
+                                    size_t size);
+
 #endif
