@@ -91,9 +91,19 @@ struct sn_plan {
     size_t cables[SN_MEDIUM_COUNT];  /* fabric links by medium */
     double cable_m[SN_MEDIUM_COUNT]; /* metres of cable by medium */
     double longest_m[SN_MEDIUM_COUNT];
-    size_t transceivers;  /* pluggable optics modules, one per
-                             optical link end or per links_per_module
-                             of them */
+    size_t transceivers; /* pluggable optics modules, all parts
+                            (the sum of module[].count) */
+    /* the modules to order, by part: a module sits in a cage of the
+     * device at a link end and carries as many links as the cage has
+     * ports (a twin-port OSFP: two), per device; NULL sku: the catalog
+     * names no part for the medium */
+    struct sn_plan_module {
+        const char *sku;
+        size_t count;
+        size_t ends; /* link ends they carry */
+        double w;    /* all of them */
+    } module[8];
+    size_t nmodule;
     size_t active_ends;   /* ends of active copper and optical
                              cables (their electronics draw power) */
     double transceiver_w; /* modules and active ends */

@@ -149,6 +149,7 @@ static const struct sn_switch_info qm9700 = {
         "with active optics (the manual's specifications as quoted in the "
         "Rackula project's research notes): the box without its optics, which "
         "are counted per transceiver; latency not re-read",
+    .ports_per_cage = 2, /* [V] the manual: 32 OSFP cages, 64 ports */
 };
 
 static const struct sn_switch_info q3400 = {
@@ -170,6 +171,9 @@ static const struct sn_switch_info q3400 = {
         "4U; "
         "[E] 2.5 kW without optics (no NVIDIA figure found; 72 x 25 W 1.6T "
         "modules add 1.8 kW, counted per transceiver); latency not re-read",
+    /* [E] 144 ports of 800G in 72 twin-port OSFP cages, one 1.6T
+     * (2 x 800G) module a cage, as the power note above counts them */
+    .ports_per_cage = 2,
 };
 
 static const struct sn_switch_info th5 = {
@@ -241,7 +245,24 @@ static const struct sn_nic_info cx8 = {
               "NICs, glennklockwood B300 page); adapter power not re-read",
 };
 
-const struct sn_nic_info *const sn__catalog_nics[] = {&cx6, &cx7, &cx8};
+static const struct sn_nic_info cx7dgx = {
+    .name = "cx7-400g-dgx",
+    .display = "ConnectX-7 NDR 400G, DGX H100/H200 (twin-port OSFP cages)",
+    .vendor = "NVIDIA",
+    .rate = 400 * GBPS,
+    .ports = 1,
+    .power_w = 0,
+    .confidence = SN_CONF_VENDOR,
+    .source = "[V] DGX H100 User Guide 1.2.3 and DGX SuperPOD H100 RA: the 8 "
+              "ConnectX-7 400G compute ports leave the system through 4 "
+              "twin-port OSFP cages, so one twin-port module (MMA4Z00-NS) "
+              "carries two of them; the RA's bill of materials counts 4 "
+              "system transceivers a DGX (508 for 127 systems)",
+    .ports_per_cage = 2,
+};
+
+const struct sn_nic_info *const sn__catalog_nics[] = {&cx6, &cx7, &cx8,
+                                                      &cx7dgx};
 
 /* ---- cables and transceivers (one entry per link) -------------------- */
 
@@ -348,6 +369,9 @@ static const struct sn_cable_info mmf400 = {
               "SR4, 50 m, 9 W max (8 W typical); switch side MMA4Z00-NS "
               "twin-port 15 W for two links; one MPO-12 with 8 fibres per link",
     .scale_up = false,
+    .module = "MMA4Z00-NS400",
+    .twin_module = "MMA4Z00-NS",
+    .twin_module_w = 15.0,
 };
 
 static const struct sn_cable_info smf400 = {
@@ -363,6 +387,9 @@ static const struct sn_cable_info smf400 = {
         "[V] NVIDIA LinkX MMS4X00-NS400: 400G OSFP single-mode DR4, 100 m, 9 "
         "W; switch side MMS4X00-NS twin-port DR8, 17 W for two links",
     .scale_up = false,
+    .module = "MMS4X00-NS400",
+    .twin_module = "MMS4X00-NS",
+    .twin_module_w = 17.0,
 };
 
 static const struct sn_cable_info mmf800 = {
@@ -377,6 +404,9 @@ static const struct sn_cable_info mmf800 = {
     .source = "[V] NVIDIA LinkX MMA4Z00-NS: 800G twin-port OSFP 2x400G SR4, "
               "two MPO-12/APC, 50 m, 15 W; switch-to-switch at 800 Gb/s",
     .scale_up = false,
+    .module = "800G single-port OSFP SR8",
+    .twin_module = "1.6T twin-port OSFP 2x800G",
+    .twin_module_w = 25.0,
 };
 
 static const struct sn_cable_info smf800 = {
@@ -391,6 +421,9 @@ static const struct sn_cable_info smf800 = {
     .source = "[V] NVIDIA LinkX MMS4X00-NS: 800G twin-port OSFP 2x400G DR4, "
               "100 m, 17 W",
     .scale_up = false,
+    .module = "800G single-port OSFP DR8",
+    .twin_module = "1.6T twin-port OSFP 2x800G",
+    .twin_module_w = 25.0,
 };
 
 static const struct sn_cable_info smffr4 = {
@@ -406,6 +439,7 @@ static const struct sn_cable_info smffr4 = {
         "[V] NVIDIA LinkX MMS4X50-NM: 800G twin-port OSFP 2xFR4 single-mode, 2 "
         "km; [E] power not published here, 17 W assumed as the DR8 module",
     .scale_up = false,
+    .module = "MMS4X50-NM",
 };
 
 static const struct sn_cable_info nvl4cu = {
@@ -457,6 +491,7 @@ static const struct sn_cable_info ublpo = {
               "plus its laser); 100 m reach assumed",
     .scale_up = true,
     .links_per_module = 2,
+    .module = "400G LPO",
 };
 
 const struct sn_cable_info *const sn__catalog_cables[] = {

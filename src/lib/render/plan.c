@@ -327,9 +327,19 @@ static void text_cables(const struct sn_plan *p, struct sn_buf *out)
                       UNIT(p->transceiver_w, SN_UNIT_POWER));
     else
         sn_table_cell(&t,
-                      "optical modules, one per link end or shared; %s "
-                      "in all",
+                      "optical modules, one a cage (a twin-port cage: "
+                      "two links); %s in all",
                       UNIT(p->transceiver_w, SN_UNIT_POWER));
+    for (size_t i = 0; i < p->nmodule; i++) {
+        const struct sn_plan_module *m = &p->module[i];
+        sn_table_row(&t);
+        sn_table_cell(&t, "    %s", m->sku ? m->sku : "optical module");
+        sn_table_cell(&t, "%s", NUM(m->count));
+        sn_table_cell(&t, "%s", "");
+        sn_table_cell(&t, "%s", "");
+        sn_table_cell(&t, "for %s link ends; %s", NUM(m->ends),
+                      UNIT(m->w, SN_UNIT_POWER));
+    }
     table_end(&t, out);
 }
 
@@ -760,6 +770,23 @@ static void json_links(const struct sn_plan *p, struct sn_json *j)
     }
     sn_json_obj_end(j);
     sn_json_kint(j, "transceivers", (long long)p->transceivers);
+    sn_json_key(j, "modules");
+    sn_json_arr_begin(j);
+    for (size_t i = 0; i < p->nmodule; i++) {
+        const struct sn_plan_module *m = &p->module[i];
+        sn_json_obj_begin(j);
+        if (m->sku)
+            sn_json_kstr(j, "sku", m->sku);
+        else {
+            sn_json_key(j, "sku");
+            sn_json_null(j);
+        }
+        sn_json_kint(j, "count", (long long)m->count);
+        sn_json_kint(j, "link_ends", (long long)m->ends);
+        sn_json_knum(j, "power_w", round(m->w * 10) / 10);
+        sn_json_obj_end(j);
+    }
+    sn_json_arr_end(j);
     sn_json_kint(j, "active_cable_ends", (long long)p->active_ends);
 }
 
