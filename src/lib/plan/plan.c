@@ -110,23 +110,31 @@ void sn_plan_free(struct sn_plan *p)
 
 /* ---- catalog lookups ---------------------------------------------------- */
 
-/* The catalog cable of a medium for a link of `bw`: the first that carries
- * the rate, else the first of the medium; NULL when the catalog has none. */
+/* The catalog cable of a medium for a link of `bw`: the first of the
+ * link's fabric (scale-up cables for scale-up links) that carries the
+ * rate, else the first of any fabric that does, else the first of the
+ * medium; NULL when the catalog has none. */
 static const struct sn_cable_info *cable_of(const struct sn_spec *s,
-                                            enum sn_medium m, double bw)
+                                            enum sn_medium m,
+                                            enum sn_link_class cls, double bw)
 {
-    const struct sn_cable_info *any = NULL;
+    const struct sn_cable_info *any = NULL, *fits = NULL;
+    bool up = cls == SN_LINK_SCALE_UP;
 
     for (size_t i = 0; i < s->catalog.ncables; i++) {
         const struct sn_cable_info *c = s->catalog.cables[i];
         if (!c || c->medium != m)
             continue;
-        if (c->rate >= bw * 0.999)
-            return c;
+        if (c->rate >= bw * 0.999) {
+            if (c->scale_up == up)
+                return c;
+            if (!fits)
+                fits = c;
+        }
         if (!any)
             any = c;
     }
-    return any;
+    return fits ? fits : any;
 }
 
 /* How far a link's medium reaches: the longest catalog cable of that
@@ -187,7 +195,7 @@ static const struct optics *optics_of(const struct sn_spec *s,
         : cls == SN_LINK_SCALE_OUT ? s->scaleout.cable
                                    : NULL;
     if (!c || c->medium != m)
-        c = cable_of(s, m, bw);
+        c = cable_of(s, m, cls, bw);
     o.medium = (uint8_t)m;
     o.cls = (uint8_t)cls;
     o.bw = bw;
