@@ -159,6 +159,9 @@ struct sn_cable_info {
     const char *module;
     const char *twin_module;
     double twin_module_w;
+    /* the reach is an assumption, not a vendor's figure: the cable is
+     * used where a spec names it, never chosen by reach */
+    bool reach_estimated;
 };
 
 /* A transformer model: dense or mixture-of-experts. */
@@ -272,7 +275,8 @@ int sn_model_moe_layers(const struct sn_model_info *m);
 int sn_model_check(const struct sn_model_info *m, const struct sn_yaml *map,
                    const struct sn_yaml **where, char *msg, size_t size);
 /* The cheapest medium that reaches `length` metres at `rate` bytes/s:
- * copper, then AOC/multimode, then single-mode. */
+ * copper, then AOC/multimode, then single-mode; cables whose reach is
+ * an assumption (reach_estimated) are never chosen here. */
 const struct sn_cable_info *sn_catalog_cable_for(const struct sn_catalog *c,
                                                  double length, double rate);
 const char *sn_medium_name(enum sn_medium m);

@@ -176,4 +176,15 @@ void sn_plan_free(struct sn_plan *p);
 
 const char *sn_rack_kind_name(enum sn_rack_kind k);
 
+/* The catalog cable of link l of a topology built from s (the spec's
+ * cable for its class, else the catalog's of its medium and rate); NULL
+ * on the board or where the catalog has none. */
+const struct sn_cable_info *sn_plan_link_cable(const struct sn_spec *s,
+                                               const struct sn_link *l);
+/* The module part at one end of a topology's link (b_end: its b end), as
+ * the cage there takes it; NULL where the link takes no module or the
+ * catalog names none. */
+const char *sn_plan_end_module(const struct sn_topo *t, uint32_t link,
+                               bool b_end);
+
 #endif

@@ -294,6 +294,7 @@ static const struct sn_cable_info dac800 = {
         "[E] 800G links run 200G-PAM4 lanes and passive copper reaches less "
         "than at 100G per lane; 1.5 m assumed (LinkX 30 AWG DACs go to 1.5 m)",
     .scale_up = false,
+    .reach_estimated = true,
 };
 
 static const struct sn_cable_info acc400 = {
@@ -305,8 +306,9 @@ static const struct sn_cable_info acc400 = {
     .transceiver_power_w = 1.5,
     .needs_transceivers = false,
     .confidence = SN_CONF_SECONDARY,
-    .source = "[V] LinkX MCP7Y00 product page: active copper cables for 4 and "
-              "5 m; [E] about 1.5 W per end",
+    .source = "[V] NVIDIA LinkX MCP7Y50-Nxxx and MCP7Y00 product pages: "
+              "active copper cables (ACC) for 4 and 5 m at 400G "
+              "(100G-PAM4); [E] about 1.5 W per end",
     .scale_up = false,
 };
 
@@ -323,6 +325,7 @@ static const struct sn_cable_info acc800 = {
         "[E] active copper at 800G reaches about 3-5 m (hardware-catalog.md "
         "section 3.3, part numbers not checked); 3 m and 2 W per end assumed",
     .scale_up = false,
+    .reach_estimated = true,
 };
 
 static const struct sn_cable_info aoc200 = {
@@ -339,6 +342,7 @@ static const struct sn_cable_info aoc200 = {
               "built in: [E] 5 W an end, as a 200G SR4 module (NVIDIA "
               "MMA4Z00-NS400 at 200G: 5 W typical, 6.5 W max)",
     .scale_up = false,
+    .reach_estimated = true,
 };
 
 static const struct sn_cable_info aoc400 = {
@@ -354,6 +358,7 @@ static const struct sn_cable_info aoc400 = {
         "[E] 400G AOC, 30 m reach assumed as for the 200G AOC; optics built "
         "in: [E] 9 W an end, as the 400G SR4 module (MMA4Z00-NS400 9 W max)",
     .scale_up = false,
+    .reach_estimated = true,
 };
 
 static const struct sn_cable_info mmf400 = {

@@ -420,10 +420,10 @@ static uint32_t module_slot(struct sn_plan *p, const char *sku, double w)
  * 0 ports where the end is no NIC or network switch port (an
  * accelerator's own optics: the cable says how many links a module
  * carries). */
-static uint32_t cage_of(const struct sn_plan *p, uint32_t id, uint32_t *owner)
+static uint32_t cage_of(const struct sn_spec *s, const struct sn_topo *t,
+                        uint32_t id, uint32_t *owner)
 {
-    const struct sn_node *n = &p->topo->nodes[id];
-    const struct sn_spec *s = p->spec;
+    const struct sn_node *n = &t->nodes[id];
     int ports;
 
     *owner = id;
@@ -450,7 +450,7 @@ static double add_module_end(struct sn_plan *p, const struct optics *o,
                              double *frac)
 {
     const struct sn_cable_info *c = o->cable;
-    uint32_t owner, ports = cage_of(p, id, &owner);
+    uint32_t owner, ports = cage_of(p->spec, p->topo, id, &owner);
     const char *sku = c ? c->module : NULL;
     double w = c ? c->transceiver_power_w : DEFAULT_TRANSCEIVER_W;
 
@@ -500,6 +500,35 @@ static void count_modules(struct sn_plan *p, struct cage_end *ends,
         p->transceivers += p->module[i].count;
         p->transceiver_w += p->module[i].w;
     }
+}
+
+const struct sn_cable_info *sn_plan_link_cable(const struct sn_spec *s,
+                                               const struct sn_link *l)
+{
+    const struct sn_cable_info *c;
+
+    if (l->cls == SN_LINK_HOST || l->medium == SN_MEDIUM_BOARD)
+        return NULL;
+    c = l->cls == SN_LINK_SCALE_UP    ? s->scaleup.cable
+        : l->cls == SN_LINK_SCALE_OUT ? s->scaleout.cable
+                                      : NULL;
+    if (c && c->medium == l->medium)
+        return c;
+    return cable_of(s, (enum sn_medium)l->medium, (enum sn_link_class)l->cls,
+                    l->bw);
+}
+
+const char *sn_plan_end_module(const struct sn_topo *t, uint32_t link,
+                               bool b_end)
+{
+    const struct sn_link *l = &t->links[link];
+    const struct sn_cable_info *c = sn_plan_link_cable(t->spec, l);
+    uint32_t owner, ports;
+
+    if (!c || !c->needs_transceivers)
+        return NULL;
+    ports = cage_of(t->spec, t, b_end ? l->b : l->a, &owner);
+    return ports > 1 && c->twin_module ? c->twin_module : c->module;
 }
 
 static void count_links(struct sn_plan *p)

@@ -3,4 +3,4 @@ setup: $SUPERNODE check --spec examples/cpu-cluster.yaml --results tests/fixture
 args: runs show 1 --db $TMP/r.db
 exit: 0
 stdout-has: run 1: complete, FAIL
-stdout-has:   FAIL scale-out aoc link (L000000)
+stdout-has:   FAIL scale-out mmf link (L000000)

@@ -4,8 +4,8 @@
 # so they are optical (400G LPO, two links a module), not copper
 args: plan tests/fixtures/specs/good/ub-384-by-reach.yaml
 exit: 0
-stdout-has:   smf             5,376  35.0 km   10.1 m
-stdout-has:     400G LPO      5,376                    for 10,752 link ends
+stdout-has:   smf              5,376  35.0 km   10.1 m
+stdout-has:     400G LPO       5,376                    for 10,752 link ends
 stdout-lacks:   copper
 stdout-lacks: WARN cabling
 stderr-empty:
