@@ -106,6 +106,10 @@ struct sn_switch_info {
     int rack_units;    /* height of one tray or box */
     enum sn_confidence confidence;
     const char *source;
+    /* logical ports one front-panel cage carries, and so links one
+     * pluggable module in it carries (QM9700: 32 twin-port OSFP cages
+     * for 64 ports, 2); 0 or 1: a module a port */
+    int ports_per_cage;
 };
 
 struct sn_nic_info {
@@ -117,6 +121,9 @@ struct sn_nic_info {
     double power_w;
     enum sn_confidence confidence;
     const char *source;
+    /* ports one cage of the system carries (DGX H100: 8 ConnectX-7
+     * ports behind 4 twin-port OSFP cages, 2); 0 or 1: a module a port */
+    int ports_per_cage;
 };
 
 enum sn_medium {
@@ -145,6 +152,16 @@ struct sn_cable_info {
      * out into several narrower links (CloudMatrix 384: one 400G module
      * for two 28 GB/s UB links); 0 or 1: one link a module */
     int links_per_module;
+    /* The pluggable modules an optical cable takes at its ends: in a
+     * cage of one port (`module`, transceiver_power_w) and in a cage of
+     * two (`twin_module`, twin_module_w for the module's two links);
+     * NULL where the catalog names none */
+    const char *module;
+    const char *twin_module;
+    double twin_module_w;
+    /* the reach is an assumption, not a vendor's figure: the cable is
+     * used where a spec names it, never chosen by reach */
+    bool reach_estimated;
 };
 
 /* A transformer model: dense or mixture-of-experts. */
@@ -258,7 +275,8 @@ int sn_model_moe_layers(const struct sn_model_info *m);
 int sn_model_check(const struct sn_model_info *m, const struct sn_yaml *map,
                    const struct sn_yaml **where, char *msg, size_t size);
 /* The cheapest medium that reaches `length` metres at `rate` bytes/s:
- * copper, then AOC/multimode, then single-mode. */
+ * copper, then AOC/multimode, then single-mode; cables whose reach is
+ * an assumption (reach_estimated) are never chosen here. */
 const struct sn_cable_info *sn_catalog_cable_for(const struct sn_catalog *c,
                                                  double length, double rate);
 const char *sn_medium_name(enum sn_medium m);

@@ -91,9 +91,19 @@ struct sn_plan {
     size_t cables[SN_MEDIUM_COUNT];  /* fabric links by medium */
     double cable_m[SN_MEDIUM_COUNT]; /* metres of cable by medium */
     double longest_m[SN_MEDIUM_COUNT];
-    size_t transceivers;  /* pluggable optics modules, one per
-                             optical link end or per links_per_module
-                             of them */
+    size_t transceivers; /* pluggable optics modules, all parts
+                            (the sum of module[].count) */
+    /* the modules to order, by part: a module sits in a cage of the
+     * device at a link end and carries as many links as the cage has
+     * ports (a twin-port OSFP: two), per device; NULL sku: the catalog
+     * names no part for the medium */
+    struct sn_plan_module {
+        const char *sku;
+        size_t count;
+        size_t ends; /* link ends they carry */
+        double w;    /* all of them */
+    } module[8];
+    size_t nmodule;
     size_t active_ends;   /* ends of active copper and optical
                              cables (their electronics draw power) */
     double transceiver_w; /* modules and active ends */
@@ -165,5 +175,16 @@ int sn_plan_build(const struct sn_topo *t, struct sn_plan **out,
 void sn_plan_free(struct sn_plan *p);
 
 const char *sn_rack_kind_name(enum sn_rack_kind k);
+
+/* The catalog cable of link l of a topology built from s (the spec's
+ * cable for its class, else the catalog's of its medium and rate); NULL
+ * on the board or where the catalog has none. */
+const struct sn_cable_info *sn_plan_link_cable(const struct sn_spec *s,
+                                               const struct sn_link *l);
+/* The module part at one end of a topology's link (b_end: its b end), as
+ * the cage there takes it; NULL where the link takes no module or the
+ * catalog names none. */
+const char *sn_plan_end_module(const struct sn_topo *t, uint32_t link,
+                               bool b_end);
 
 #endif

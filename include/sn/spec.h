@@ -87,6 +87,9 @@ struct sn_scaleup {
     int dims[3];
     int ndims;
     enum sn_medium medium;             /* default copper for scale-up */
+    bool medium_given;                 /* medium or cable named in the spec;
+                                          else each cable between chassis
+                                          is chosen by its reach */
     const struct sn_cable_info *cable; /* forced for every scale-up cable;
                                           NULL = chosen by reach */
     bool in_network_reduction;         /* NVLS-like; default from the switch */

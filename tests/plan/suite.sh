@@ -82,8 +82,10 @@ exact dgx-h100-superpod-4su .totals.links.scale_out_nic 1016 "Table 4: 1,020 - 4
 exact dgx-h100-superpod-4su .totals.links.scale_out_switch 1024 "Table 4"
 exact dgx-h100-superpod-4su .totals.links.scale_out 2040 "Table 8: 2,040 NDR cables"
 # Table 8: 1,536 switch + 508 system twin-port OSFP (2 ports each), all
-# multimode: 4,088 port ends, 8 of them on the 4 UFM cables: 4,080
-exact dgx-h100-superpod-4su .totals.transceivers 4080 "Table 8: 2 x (1,536 + 508) - 8 UFM"
+# multimode: each module carries two link ends, a half-used one bought
+# whole (the 8 leaves with 31 nodes)
+exact dgx-h100-superpod-4su .totals.transceivers 2044 "Table 8: 1,536 switch + 508 system twin-port OSFP (4 UFM ones not planned)"
+exact dgx-h100-superpod-4su .totals.modules[0].link_ends 4080 "2 x 2,040 cables, two a twin-port module"
 exact dgx-h100-superpod-4su .totals.cables.mmf.links 2040 "all multimode fibre"
 # Table 3, 16 SU: 512 nodes, 128 leaf, 128 spine, 64 core, 4,096 cables at
 # each level.

@@ -157,10 +157,18 @@ static void test_cable_choice_follows_reach_and_rate(void)
     CHECK_STR(sn_catalog_cable_for(c, 1.0, g400)->name, "dac-400g");
     CHECK_STR(sn_catalog_cable_for(c, 2.0, g400)->name, "dac-400g");
     CHECK_STR(sn_catalog_cable_for(c, 4.0, g400)->name, "acc-400g");
-    CHECK_STR(sn_catalog_cable_for(c, 20.0, g400)->name, "aoc-400g");
+    /* the 400G AOC's 30 m and the 800G copper reaches are assumptions:
+     * never chosen by reach, so optics with transceivers take those runs */
+    CHECK_STR(sn_catalog_cable_for(c, 20.0, g400)->name, "mmf-sr4-400g");
     CHECK_STR(sn_catalog_cable_for(c, 45.0, g400)->name, "mmf-sr4-400g");
     CHECK_STR(sn_catalog_cable_for(c, 80.0, g400)->name, "smf-dr4-400g");
-    CHECK_STR(sn_catalog_cable_for(c, 1.0, g800)->name, "dac-800g");
+    CHECK_STR(sn_catalog_cable_for(c, 1.0, g800)->name, "mmf-sr8-800g");
+    for (double len = 0.5; len < 3000; len *= 1.5) {
+        const struct sn_cable_info *x = sn_catalog_cable_for(c, len, 25e9);
+        CHECK(!x || !x->reach_estimated);
+        x = sn_catalog_cable_for(c, len, g800);
+        CHECK(!x || !x->reach_estimated);
+    }
     CHECK_STR(sn_catalog_cable_for(c, 60.0, g800)->name, "smf-dr8-800g");
     CHECK_STR(sn_catalog_cable_for(c, 1500.0, g800)->name, "smf-fr4-800g");
     CHECK(sn_catalog_cable_for(c, 5000.0, g400) == NULL);

@@ -396,6 +396,48 @@ static void test_bisection_closed_forms(void)
     done(&b);
 }
 
+/* The same 4 SU with the catalog's parts as the RA names them: QM9700
+ * (32 twin-port OSFP cages for 64 ports) and the DGX's 4 twin-port cages
+ * for its 8 ConnectX-7 ports, multimode throughout. A twin-port module
+ * carries two links, bought whole per device: 48 switches x 32 cages =
+ * 1,536 and 127 DGX x 4 = 508 (Table 8), where one module a link end
+ * would give 4,080. Without the twin-port cages a module a port. */
+static void test_twin_port_cages_halve_the_modules(void)
+{
+    const struct sn_catalog *cat = sn_catalog_builtin();
+    struct sn_spec s;
+    struct built b;
+
+    spec_seed(&s);
+    s.supernodes = 127;
+    s.scaleup.accelerators = 8;
+    s.scaleup.planes = 1;
+    s.scaleup.links_per_accel = 18;
+    s.scaleup.switches_per_plane = 4;
+    s.scaleout.topology = SN_NET_RAIL_FAT_TREE;
+    s.scaleout.nics_per_node = 8;
+    s.scaleout.radix = 64;
+    s.scaleout.sw = sn_catalog_switch(cat, "qm9700");
+    s.scaleout.nic = sn_catalog_nic(cat, "cx7-400g-dgx");
+    s.scaleout.cable = sn_catalog_cable(cat, "mmf-sr4-400g");
+    REQUIRE(s.scaleout.sw && s.scaleout.nic && s.scaleout.cable);
+    REQUIRE(plan(&s, &b));
+    CHECK(b.p->cables[SN_MEDIUM_MMF] == 2040);
+    CHECK(b.p->transceivers == 1536 + 508);
+    CHECK(b.p->nmodule == 1);
+    CHECK(strcmp(b.p->module[0].sku, "MMA4Z00-NS") == 0);
+    CHECK(b.p->module[0].ends == 4080);
+    CHECK_NEAR(b.p->transceiver_w, (1536 + 508) * 15.0, 1e-9);
+    done(&b);
+    /* single-port cages at the NICs: one MMA4Z00-NS400 a DGX port */
+    s.scaleout.nic = sn_catalog_nic(cat, "cx7-400g");
+    REQUIRE(plan(&s, &b));
+    CHECK(b.p->transceivers == 1536 + 1016);
+    CHECK(b.p->nmodule == 2);
+    CHECK_NEAR(b.p->transceiver_w, 1536 * 15.0 + 1016 * 9.0, 1e-9);
+    done(&b);
+}
+
 /* ---- power ----------------------------------------------------------- */
 
 static void test_seed_power_arithmetic(void)
@@ -798,6 +840,7 @@ static const struct sn_test cases[] = {
     T(test_seed_counts_2560_links),
     T(test_nvl72_has_nine_trays_of_two),
     T(test_superpod_transceivers_match_the_ra),
+    T(test_twin_port_cages_halve_the_modules),
     T(test_forced_cable_sets_every_link_and_warns_past_reach),
     T(test_seed_convergence_ratio_is_two),
     T(test_bisection_closed_forms),

@@ -149,6 +149,7 @@ static const struct sn_switch_info qm9700 = {
         "with active optics (the manual's specifications as quoted in the "
         "Rackula project's research notes): the box without its optics, which "
         "are counted per transceiver; latency not re-read",
+    .ports_per_cage = 2, /* [V] the manual: 32 OSFP cages, 64 ports */
 };
 
 static const struct sn_switch_info q3400 = {
@@ -170,6 +171,9 @@ static const struct sn_switch_info q3400 = {
         "4U; "
         "[E] 2.5 kW without optics (no NVIDIA figure found; 72 x 25 W 1.6T "
         "modules add 1.8 kW, counted per transceiver); latency not re-read",
+    /* [E] 144 ports of 800G in 72 twin-port OSFP cages, one 1.6T
+     * (2 x 800G) module a cage, as the power note above counts them */
+    .ports_per_cage = 2,
 };
 
 static const struct sn_switch_info th5 = {
@@ -241,7 +245,24 @@ static const struct sn_nic_info cx8 = {
               "NICs, glennklockwood B300 page); adapter power not re-read",
 };
 
-const struct sn_nic_info *const sn__catalog_nics[] = {&cx6, &cx7, &cx8};
+static const struct sn_nic_info cx7dgx = {
+    .name = "cx7-400g-dgx",
+    .display = "ConnectX-7 NDR 400G, DGX H100/H200 (twin-port OSFP cages)",
+    .vendor = "NVIDIA",
+    .rate = 400 * GBPS,
+    .ports = 1,
+    .power_w = 0,
+    .confidence = SN_CONF_VENDOR,
+    .source = "[V] DGX H100 User Guide 1.2.3 and DGX SuperPOD H100 RA: the 8 "
+              "ConnectX-7 400G compute ports leave the system through 4 "
+              "twin-port OSFP cages, so one twin-port module (MMA4Z00-NS) "
+              "carries two of them; the RA's bill of materials counts 4 "
+              "system transceivers a DGX (508 for 127 systems)",
+    .ports_per_cage = 2,
+};
+
+const struct sn_nic_info *const sn__catalog_nics[] = {&cx6, &cx7, &cx8,
+                                                      &cx7dgx};
 
 /* ---- cables and transceivers (one entry per link) -------------------- */
 
@@ -273,6 +294,7 @@ static const struct sn_cable_info dac800 = {
         "[E] 800G links run 200G-PAM4 lanes and passive copper reaches less "
         "than at 100G per lane; 1.5 m assumed (LinkX 30 AWG DACs go to 1.5 m)",
     .scale_up = false,
+    .reach_estimated = true,
 };
 
 static const struct sn_cable_info acc400 = {
@@ -284,8 +306,9 @@ static const struct sn_cable_info acc400 = {
     .transceiver_power_w = 1.5,
     .needs_transceivers = false,
     .confidence = SN_CONF_SECONDARY,
-    .source = "[V] LinkX MCP7Y00 product page: active copper cables for 4 and "
-              "5 m; [E] about 1.5 W per end",
+    .source = "[V] NVIDIA LinkX MCP7Y50-Nxxx and MCP7Y00 product pages: "
+              "active copper cables (ACC) for 4 and 5 m at 400G "
+              "(100G-PAM4); [E] about 1.5 W per end",
     .scale_up = false,
 };
 
@@ -302,6 +325,7 @@ static const struct sn_cable_info acc800 = {
         "[E] active copper at 800G reaches about 3-5 m (hardware-catalog.md "
         "section 3.3, part numbers not checked); 3 m and 2 W per end assumed",
     .scale_up = false,
+    .reach_estimated = true,
 };
 
 static const struct sn_cable_info aoc200 = {
@@ -318,6 +342,7 @@ static const struct sn_cable_info aoc200 = {
               "built in: [E] 5 W an end, as a 200G SR4 module (NVIDIA "
               "MMA4Z00-NS400 at 200G: 5 W typical, 6.5 W max)",
     .scale_up = false,
+    .reach_estimated = true,
 };
 
 static const struct sn_cable_info aoc400 = {
@@ -333,6 +358,7 @@ static const struct sn_cable_info aoc400 = {
         "[E] 400G AOC, 30 m reach assumed as for the 200G AOC; optics built "
         "in: [E] 9 W an end, as the 400G SR4 module (MMA4Z00-NS400 9 W max)",
     .scale_up = false,
+    .reach_estimated = true,
 };
 
 static const struct sn_cable_info mmf400 = {
@@ -348,6 +374,9 @@ static const struct sn_cable_info mmf400 = {
               "SR4, 50 m, 9 W max (8 W typical); switch side MMA4Z00-NS "
               "twin-port 15 W for two links; one MPO-12 with 8 fibres per link",
     .scale_up = false,
+    .module = "MMA4Z00-NS400",
+    .twin_module = "MMA4Z00-NS",
+    .twin_module_w = 15.0,
 };
 
 static const struct sn_cable_info smf400 = {
@@ -363,6 +392,9 @@ static const struct sn_cable_info smf400 = {
         "[V] NVIDIA LinkX MMS4X00-NS400: 400G OSFP single-mode DR4, 100 m, 9 "
         "W; switch side MMS4X00-NS twin-port DR8, 17 W for two links",
     .scale_up = false,
+    .module = "MMS4X00-NS400",
+    .twin_module = "MMS4X00-NS",
+    .twin_module_w = 17.0,
 };
 
 static const struct sn_cable_info mmf800 = {
@@ -377,6 +409,9 @@ static const struct sn_cable_info mmf800 = {
     .source = "[V] NVIDIA LinkX MMA4Z00-NS: 800G twin-port OSFP 2x400G SR4, "
               "two MPO-12/APC, 50 m, 15 W; switch-to-switch at 800 Gb/s",
     .scale_up = false,
+    .module = "800G single-port OSFP SR8",
+    .twin_module = "1.6T twin-port OSFP 2x800G",
+    .twin_module_w = 25.0,
 };
 
 static const struct sn_cable_info smf800 = {
@@ -391,6 +426,9 @@ static const struct sn_cable_info smf800 = {
     .source = "[V] NVIDIA LinkX MMS4X00-NS: 800G twin-port OSFP 2x400G DR4, "
               "100 m, 17 W",
     .scale_up = false,
+    .module = "800G single-port OSFP DR8",
+    .twin_module = "1.6T twin-port OSFP 2x800G",
+    .twin_module_w = 25.0,
 };
 
 static const struct sn_cable_info smffr4 = {
@@ -406,6 +444,7 @@ static const struct sn_cable_info smffr4 = {
         "[V] NVIDIA LinkX MMS4X50-NM: 800G twin-port OSFP 2xFR4 single-mode, 2 "
         "km; [E] power not published here, 17 W assumed as the DR8 module",
     .scale_up = false,
+    .module = "MMS4X50-NM",
 };
 
 static const struct sn_cable_info nvl4cu = {
@@ -457,6 +496,7 @@ static const struct sn_cable_info ublpo = {
               "plus its laser); 100 m reach assumed",
     .scale_up = true,
     .links_per_module = 2,
+    .module = "400G LPO",
 };
 
 const struct sn_cable_info *const sn__catalog_cables[] = {

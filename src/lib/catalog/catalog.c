@@ -152,7 +152,7 @@ const struct sn_cable_info *sn_catalog_cable_for(const struct sn_catalog *c,
 
     for (size_t i = 0; i < c->ncables; i++) {
         const struct sn_cable_info *x = c->cables[i];
-        if (x->scale_up || x->medium == SN_MEDIUM_BOARD)
+        if (x->scale_up || x->medium == SN_MEDIUM_BOARD || x->reach_estimated)
             continue;
         /* a cable slower than the link is no use; 0.1 % slack absorbs
          * rounding in "400Gbps" against 50 GB/s */

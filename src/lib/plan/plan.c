@@ -110,23 +110,31 @@ void sn_plan_free(struct sn_plan *p)
 
 /* ---- catalog lookups ---------------------------------------------------- */
 
-/* The catalog cable of a medium for a link of `bw`: the first that carries
- * the rate, else the first of the medium; NULL when the catalog has none. */
+/* The catalog cable of a medium for a link of `bw`: the first of the
+ * link's fabric (scale-up cables for scale-up links) that carries the
+ * rate, else the first of any fabric that does, else the first of the
+ * medium; NULL when the catalog has none. */
 static const struct sn_cable_info *cable_of(const struct sn_spec *s,
-                                            enum sn_medium m, double bw)
+                                            enum sn_medium m,
+                                            enum sn_link_class cls, double bw)
 {
-    const struct sn_cable_info *any = NULL;
+    const struct sn_cable_info *any = NULL, *fits = NULL;
+    bool up = cls == SN_LINK_SCALE_UP;
 
     for (size_t i = 0; i < s->catalog.ncables; i++) {
         const struct sn_cable_info *c = s->catalog.cables[i];
         if (!c || c->medium != m)
             continue;
-        if (c->rate >= bw * 0.999)
-            return c;
+        if (c->rate >= bw * 0.999) {
+            if (c->scale_up == up)
+                return c;
+            if (!fits)
+                fits = c;
+        }
         if (!any)
             any = c;
     }
-    return any;
+    return fits ? fits : any;
 }
 
 /* How far a link's medium reaches: the longest catalog cable of that
@@ -168,6 +176,7 @@ struct optics {
     double per_end; /* modules per link end (1 / links_per_module) */
     double reach;
     const struct sn_cable_info *forced; /* the spec's cable for the class */
+    const struct sn_cable_info *cable;  /* its catalog cable, or NULL */
 };
 
 static const struct optics *optics_of(const struct sn_spec *s,
@@ -186,7 +195,7 @@ static const struct optics *optics_of(const struct sn_spec *s,
         : cls == SN_LINK_SCALE_OUT ? s->scaleout.cable
                                    : NULL;
     if (!c || c->medium != m)
-        c = cable_of(s, m, bw);
+        c = cable_of(s, m, cls, bw);
     o.medium = (uint8_t)m;
     o.cls = (uint8_t)cls;
     o.bw = bw;
@@ -196,6 +205,7 @@ static const struct optics *optics_of(const struct sn_spec *s,
             : NULL;
     o.reach = o.forced ? c->max_reach : reach_of(s, m, cls, bw);
     o.per_end = 1;
+    o.cable = c;
     if (c) {
         o.needs = c->needs_transceivers;
         if (o.needs && c->links_per_module > 1)
@@ -373,6 +383,154 @@ static void warn_reach(struct sn_plan *p, enum sn_link_class cls,
              sn_medium_name(m), o->reach, o->longest, label);
 }
 
+/* One optical link end in a cage: the module part it takes (an index
+ * into p->module), the device whose cage it sits in, and the ports that
+ * cage carries. */
+struct cage_end {
+    uint32_t slot, owner, ports;
+};
+
+static int cmp_cage_end(const void *x, const void *y)
+{
+    const struct cage_end *a = x, *b = y;
+
+    if (a->slot != b->slot)
+        return a->slot < b->slot ? -1 : 1;
+    return a->owner < b->owner ? -1 : a->owner > b->owner;
+}
+
+/* The slot of module part `sku` drawing `w` a module; the last slot takes
+ * what does not fit. */
+static uint32_t module_slot(struct sn_plan *p, const char *sku, double w)
+{
+    size_t i;
+
+    for (i = 0; i < p->nmodule; i++)
+        if (p->module[i].sku == sku && p->module[i].w == w)
+            return (uint32_t)i;
+    if (p->nmodule == SN_ARRAY_LEN(p->module))
+        return (uint32_t)(p->nmodule - 1);
+    p->module[p->nmodule].sku = sku;
+    p->module[p->nmodule].w = w; /* a module's, until the counts are in */
+    return (uint32_t)p->nmodule++;
+}
+
+/* The cage a link end at node `id` plugs into: its owner (the switch, or
+ * the first NIC port of the cage in its server) and the ports it carries;
+ * 0 ports where the end is no NIC or network switch port (an
+ * accelerator's own optics: the cable says how many links a module
+ * carries). */
+static uint32_t cage_of(const struct sn_spec *s, const struct sn_topo *t,
+                        uint32_t id, uint32_t *owner)
+{
+    const struct sn_node *n = &t->nodes[id];
+    int ports;
+
+    *owner = id;
+    if (n->kind == SN_NODE_NIC)
+        ports = s->scaleout.nic ? s->scaleout.nic->ports_per_cage : 0;
+    else if (n->kind == SN_NODE_SWITCH &&
+             (n->role == SN_SW_LEAF || n->role == SN_SW_SPINE ||
+              n->role == SN_SW_CORE))
+        ports = s->scaleout.sw ? s->scaleout.sw->ports_per_cage : 0;
+    else
+        return 0;
+    if (ports < 1)
+        ports = 1;
+    if (n->kind == SN_NODE_NIC)
+        *owner = id - n->index % (uint32_t)ports;
+    return (uint32_t)ports;
+}
+
+/* Record one optical link end: a module in a cage, or a share of a
+ * module the cable carries several links on. Returns the end's share of
+ * its module's power. */
+static double add_module_end(struct sn_plan *p, const struct optics *o,
+                             uint32_t id, struct cage_end *ends, size_t *nends,
+                             double *frac)
+{
+    const struct sn_cable_info *c = o->cable;
+    uint32_t owner, ports = cage_of(p->spec, p->topo, id, &owner);
+    const char *sku = c ? c->module : NULL;
+    double w = c ? c->transceiver_power_w : DEFAULT_TRANSCEIVER_W;
+
+    if (ports == 0) {
+        uint32_t k = module_slot(p, sku, w);
+        p->module[k].ends++;
+        frac[k] += o->per_end;
+        return w * o->per_end;
+    }
+    if (ports > 1 && c && c->twin_module) {
+        sku = c->twin_module;
+        w = c->twin_module_w;
+    } else {
+        ports = 1; /* no twin-port part: a module a port */
+    }
+    ends[*nends].slot = module_slot(p, sku, w);
+    ends[*nends].owner = owner;
+    ends[*nends].ports = ports;
+    p->module[ends[*nends].slot].ends++;
+    (*nends)++;
+    return w / ports;
+}
+
+/* Whole modules: per cage owner and part, its ends over the ports a
+ * module carries, rounded up (a half-used twin-port module is bought
+ * whole); shares of modules rounded up per part. */
+static void count_modules(struct sn_plan *p, struct cage_end *ends,
+                          size_t nends, const double *frac)
+{
+    size_t i, j;
+
+    if (nends)
+        qsort(ends, nends, sizeof(*ends), cmp_cage_end);
+    for (i = 0; i < p->nmodule; i++)
+        p->module[i].count = (size_t)ceil(frac[i] - 1e-9);
+    for (i = 0; i < nends; i = j) {
+        for (j = i; j < nends && ends[j].slot == ends[i].slot &&
+                    ends[j].owner == ends[i].owner;
+             j++)
+            ;
+        p->module[ends[i].slot].count +=
+            (j - i + ends[i].ports - 1) / ends[i].ports;
+    }
+    p->transceivers = 0;
+    for (i = 0; i < p->nmodule; i++) {
+        p->module[i].w *= (double)p->module[i].count;
+        p->transceivers += p->module[i].count;
+        p->transceiver_w += p->module[i].w;
+    }
+}
+
+const struct sn_cable_info *sn_plan_link_cable(const struct sn_spec *s,
+                                               const struct sn_link *l)
+{
+    const struct sn_cable_info *c;
+
+    if (l->cls == SN_LINK_HOST || l->medium == SN_MEDIUM_BOARD)
+        return NULL;
+    c = l->cls == SN_LINK_SCALE_UP    ? s->scaleup.cable
+        : l->cls == SN_LINK_SCALE_OUT ? s->scaleout.cable
+                                      : NULL;
+    if (c && c->medium == l->medium)
+        return c;
+    return cable_of(s, (enum sn_medium)l->medium, (enum sn_link_class)l->cls,
+                    l->bw);
+}
+
+const char *sn_plan_end_module(const struct sn_topo *t, uint32_t link,
+                               bool b_end)
+{
+    const struct sn_link *l = &t->links[link];
+    const struct sn_cable_info *c = sn_plan_link_cable(t->spec, l);
+    uint32_t owner, ports;
+
+    if (!c || !c->needs_transceivers)
+        return NULL;
+    ports = cage_of(t->spec, t, b_end ? l->b : l->a, &owner);
+    return ports > 1 && c->twin_module ? c->twin_module : c->module;
+}
+
 static void count_links(struct sn_plan *p)
 {
     const struct sn_topo *t = p->topo;
@@ -380,7 +538,9 @@ static void count_links(struct sn_plan *p)
     struct optics cache[32];
     size_t ncache = 0;
     struct overreach over[SN_LINK_CLASS_COUNT][SN_MEDIUM_COUNT];
-    double modules = 0;
+    struct cage_end *ends = NULL;
+    size_t nends = 0;
+    double frac[SN_ARRAY_LEN(p->module)] = {0};
 
     memset(over, 0, sizeof(over));
     for (size_t i = 0; i < t->nlinks; i++) {
@@ -388,6 +548,7 @@ static void count_links(struct sn_plan *p)
         const struct sn_node *a = &t->nodes[l->a], *b = &t->nodes[l->b];
         bool sw_a = a->kind == SN_NODE_SWITCH, sw_b = b->kind == SN_NODE_SWITCH;
         const struct optics *o;
+        double wa, wb;
 
         p->links[l->cls]++;
         if (l->cls == SN_LINK_HOST)
@@ -422,18 +583,23 @@ static void count_links(struct sn_plan *p)
         }
         if (!o->needs && !(o->w > 0))
             continue;
-        if (o->needs)
-            modules += 2 * o->per_end;
-        else
+        wa = wb = o->w;
+        if (o->needs) {
+            if (!ends)
+                ends = sn_xcalloc(2 * t->nlinks, sizeof(*ends));
+            wa = add_module_end(p, o, l->a, ends, &nends, frac);
+            wb = add_module_end(p, o, l->b, ends, &nends, frac);
+        } else {
             p->active_ends += 2;
-        p->transceiver_w += 2 * o->w;
+            p->transceiver_w += 2 * o->w;
+        }
         if (a->rack < p->nrack)
-            p->rack[a->rack].steady_w += o->w;
+            p->rack[a->rack].steady_w += wa;
         if (b->rack < p->nrack)
-            p->rack[b->rack].steady_w += o->w;
+            p->rack[b->rack].steady_w += wb;
     }
-    /* modules shared by links: whole ones (a few per design round up) */
-    p->transceivers = (size_t)ceil(modules - 1e-9);
+    count_modules(p, ends, nends, frac);
+    free(ends);
     p->links_total = p->links[SN_LINK_SCALE_UP] + p->links[SN_LINK_SCALE_OUT];
     for (int c = 0; c < SN_LINK_CLASS_COUNT; c++)
         for (int m = 0; m < SN_MEDIUM_COUNT; m++)

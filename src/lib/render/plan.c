@@ -327,9 +327,19 @@ static void text_cables(const struct sn_plan *p, struct sn_buf *out)
                       UNIT(p->transceiver_w, SN_UNIT_POWER));
     else
         sn_table_cell(&t,
-                      "optical modules, one per link end or shared; %s "
-                      "in all",
+                      "optical modules, one a cage (a twin-port cage: "
+                      "two links); %s in all",
                       UNIT(p->transceiver_w, SN_UNIT_POWER));
+    for (size_t i = 0; i < p->nmodule; i++) {
+        const struct sn_plan_module *m = &p->module[i];
+        sn_table_row(&t);
+        sn_table_cell(&t, "    %s", m->sku ? m->sku : "optical module");
+        sn_table_cell(&t, "%s", NUM(m->count));
+        sn_table_cell(&t, "%s", "");
+        sn_table_cell(&t, "%s", "");
+        sn_table_cell(&t, "for %s link ends; %s", NUM(m->ends),
+                      UNIT(m->w, SN_UNIT_POWER));
+    }
     table_end(&t, out);
 }
 
@@ -760,6 +770,23 @@ static void json_links(const struct sn_plan *p, struct sn_json *j)
     }
     sn_json_obj_end(j);
     sn_json_kint(j, "transceivers", (long long)p->transceivers);
+    sn_json_key(j, "modules");
+    sn_json_arr_begin(j);
+    for (size_t i = 0; i < p->nmodule; i++) {
+        const struct sn_plan_module *m = &p->module[i];
+        sn_json_obj_begin(j);
+        if (m->sku)
+            sn_json_kstr(j, "sku", m->sku);
+        else {
+            sn_json_key(j, "sku");
+            sn_json_null(j);
+        }
+        sn_json_kint(j, "count", (long long)m->count);
+        sn_json_kint(j, "link_ends", (long long)m->ends);
+        sn_json_knum(j, "power_w", round(m->w * 10) / 10);
+        sn_json_obj_end(j);
+    }
+    sn_json_arr_end(j);
     sn_json_kint(j, "active_cable_ends", (long long)p->active_ends);
 }
 
@@ -985,10 +1012,13 @@ static void ledger_end(const struct sn_topo *t, uint32_t v, uint32_t port,
 void sn_render_ledger_csv(const struct sn_topo *t, struct sn_buf *out)
 {
     char id[32], label[400];
+    const struct sn_cable_info *cable;
+    const char *ma, *mb;
 
     sn_buf_puts(out, "id,label,a_supernode,a_rack,a_unit,a_device,a_port,"
                      "b_supernode,b_rack,b_unit,b_device,b_port,class,"
-                     "medium,length_m,bandwidth_GBps\n");
+                     "medium,length_m,bandwidth_GBps,cable,a_module,"
+                     "b_module\n");
     for (size_t i = 0; i < t->nlinks; i++) {
         const struct sn_link *l = &t->links[i];
         bool swap = l->a > l->b; /* the label's order: lower node first */
@@ -1000,11 +1030,20 @@ void sn_render_ledger_csv(const struct sn_topo *t, struct sn_buf *out)
         sn_buf_putc(out, ',');
         ledger_end(t, swap ? l->b : l->a, swap ? l->b_port : l->a_port, out);
         ledger_end(t, swap ? l->a : l->b, swap ? l->a_port : l->b_port, out);
-        sn_buf_printf(out, "%s,%s,%.2f,%s\n",
+        sn_buf_printf(out, "%s,%s,%.2f,%s,",
                       sn_link_class_name((enum sn_link_class)l->cls),
                       sn_medium_name((enum sn_medium)l->medium),
                       (double)l->length,
                       sn_fmt_double((double)l->bw / 1e9, 6, (char[32]){0}, 32));
+        cable = t->spec ? sn_plan_link_cable(t->spec, l) : NULL;
+        ma = t->spec ? sn_plan_end_module(t, (uint32_t)i, swap) : NULL;
+        mb = t->spec ? sn_plan_end_module(t, (uint32_t)i, !swap) : NULL;
+        sn_buf_put_esc(out, SN_ESC_CSV, cable ? cable->name : "");
+        sn_buf_putc(out, ',');
+        sn_buf_put_esc(out, SN_ESC_CSV, ma ? ma : "");
+        sn_buf_putc(out, ',');
+        sn_buf_put_esc(out, SN_ESC_CSV, mb ? mb : "");
+        sn_buf_putc(out, '\n');
     }
 }
 

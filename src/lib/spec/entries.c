@@ -288,20 +288,11 @@ int sn__accel_entry(struct sn__ctx *c, const struct sn_yaml *map,
 /* ---- switches, NICs, cables ------------------------------------------- */
 
 static const char *const switch_keys[] = {
-    "name",
-    "display",
-    "base",
-    "vendor",
-    "scale_up",
-    "radix",
-    "port_bandwidth",
-    "power",
-    "in_network_reduction",
-    "latency",
-    "chips_per_box",
-    "rack_units",
-    "source",
-    NULL,
+    "name",           "display",       "base",
+    "vendor",         "scale_up",      "radix",
+    "port_bandwidth", "power",         "in_network_reduction",
+    "latency",        "chips_per_box", "rack_units",
+    "ports_per_cage", "source",        NULL,
 };
 
 static int switch_entry(struct sn__ctx *c, const struct sn_yaml *map,
@@ -346,6 +337,8 @@ static int switch_entry(struct sn__ctx *c, const struct sn_yaml *map,
         (rc = sn__get_int(c, map, "chips_per_box", what, 1, 64,
                           &s->chips_per_box)) ||
         (rc = sn__get_int(c, map, "rack_units", what, 0, 48, &s->rack_units)) ||
+        (rc = sn__get_int(c, map, "ports_per_cage", what, 1, 8,
+                          &s->ports_per_cage)) ||
         (rc = sn__get_text(c, map, "source", what, 400, &src)))
         return rc;
     s->confidence = SN_CONF_USER;
@@ -355,8 +348,8 @@ static int switch_entry(struct sn__ctx *c, const struct sn_yaml *map,
 }
 
 static const char *const nic_keys[] = {
-    "name",  "display", "base",   "vendor", "rate",
-    "ports", "power",   "source", NULL,
+    "name",  "display", "base",           "vendor", "rate",
+    "ports", "power",   "ports_per_cage", "source", NULL,
 };
 
 static int nic_entry(struct sn__ctx *c, const struct sn_yaml *map,
@@ -390,6 +383,8 @@ static int nic_entry(struct sn__ctx *c, const struct sn_yaml *map,
         (rc = sn__get_int(c, map, "ports", what, 1, 16, &x->ports)) ||
         (rc = sn__get_qty(c, map, "power", what, SN_UNIT_POWER, 0, 1e4,
                           &x->power_w)) ||
+        (rc = sn__get_int(c, map, "ports_per_cage", what, 1, 8,
+                          &x->ports_per_cage)) ||
         (rc = sn__get_text(c, map, "source", what, 400, &src)))
         return rc;
     x->confidence = SN_CONF_USER;

@@ -545,6 +545,7 @@ static int scaleup_medium(struct sn__ctx *c, const struct sn_yaml *m)
         u->medium = (enum sn_medium)medium;
     else if (u->cable)
         u->medium = u->cable->medium;
+    u->medium_given = medium >= 0 || u->cable;
     return SN_OK;
 }
 

@@ -257,6 +257,29 @@ static enum sn_medium net_medium(const struct sn__topo_build *b, double length,
     return SN_MEDIUM_SMF;
 }
 
+/* The medium of a scale-up link between chassis the spec names none for:
+ * the catalog's scale-up cable of the lowest medium (passive copper
+ * first) that carries the link's rate and reaches `length`; without one,
+ * the spec's default (copper), which the plan then flags past its reach. */
+static enum sn_medium scaleup_medium(const struct sn__topo_build *b,
+                                     double length, double rate)
+{
+    const struct sn_catalog *cat = &b->s->catalog;
+    const struct sn_cable_info *best = NULL;
+
+    for (size_t i = 0; i < cat->ncables; i++) {
+        const struct sn_cable_info *x = cat->cables[i];
+        if (!x || !x->scale_up || x->medium == SN_MEDIUM_BOARD)
+            continue;
+        if (x->max_reach < length || x->rate < rate * 0.999)
+            continue;
+        if (!best || x->medium < best->medium ||
+            (x->medium == best->medium && x->max_reach < best->max_reach))
+            best = x;
+    }
+    return best ? best->medium : b->s->scaleup.medium;
+}
+
 /* ---- adding ------------------------------------------------------------- */
 
 uint32_t sn__topo_build_node(struct sn__topo_build *b, const struct sn_node *n)
@@ -284,8 +307,9 @@ uint32_t sn__topo_build_link(struct sn__topo_build *b, uint32_t a, uint32_t z,
     else if (len <= IN_CHASSIS)
         m = SN_MEDIUM_BOARD;
     else if (cls == SN_LINK_SCALE_UP)
-        m = b->s->scaleup.cable ? b->s->scaleup.cable->medium
-                                : b->s->scaleup.medium;
+        m = b->s->scaleup.cable          ? b->s->scaleup.cable->medium
+            : b->s->scaleup.medium_given ? b->s->scaleup.medium
+                                         : scaleup_medium(b, len, bw);
     else if (b->s->scaleout.cable)
         m = b->s->scaleout.cable->medium; /* the spec forces one cable */
     else

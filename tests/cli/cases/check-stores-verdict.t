@@ -4,4 +4,4 @@ args: runs show 1 --db $TMP/r.db
 covers: spec topo net workload study health bench diagnose store render
 exit: 0
 stdout-has: run 1: complete, FAIL
-stdout-has:   FAIL scale-out aoc link (L000000)
+stdout-has:   FAIL scale-out mmf link (L000000)

@@ -9,6 +9,8 @@ stdout-has:   scale-up switch       336      0       336  in the servers'
 stdout-has:   scale-up L2 switch    112    112         0          16.8 kW
 stdout-has:     switch to switch                    5,376    5,376
 stdout-has:   racks             16  12 compute, 3 scale-up switch, 1 network
-stdout-has:   transceivers    6,912                    optical modules, one per link end or shared; 46.1 kW in all
+stdout-has:   transceivers     6,912                    optical modules, one a cage (a twin-port cage: two links); 46.1 kW in all
+stdout-has:     400G LPO       5,376                    for 10,752 link ends
+stdout-has:     MMS4X00-NS400  1,536                    for 1,536 link ends
 stdout-lacks: WARN power
 stderr-empty:

@@ -6,7 +6,7 @@ exit: 0
 stdout-has: 1 supernode x 72 GB200 (per B200 GPU in NVL72) = 72 accelerators in 18 servers and 1 rack
 stdout-has:   scale-up switch     18      9         0  7.20 kW
 stdout-has:   scale-up                              1,296    1,296
-stdout-has:   copper          1,296
+stdout-has:   copper           1,296
 stdout-has:   scale-up aggregate         64.8 TB/s  all accelerators; 130 TB/s counting both directions
 stdout-lacks: WARN cabling
 stderr-empty:
