@@ -5,6 +5,7 @@
 # past 5 m take MMA4Z00-NS400 at the ConnectX-7, MMA4Z00-NS in the
 # QM9700's twin-port cages)
 args: plan tests/fixtures/specs/good/hgx-b200-32-rail400.yaml
+covers: catalog spec topo plan render
 exit: 0
 stdout-has:   copper             280   155 m   1.99 m
 stdout-has:   acc                 11  33.0 m   4.98 m
