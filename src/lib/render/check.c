@@ -45,18 +45,21 @@ static void tally_text(struct sn_buf *out, const char *what,
         sn_buf_puts(out, " none");
 }
 
-/* "design, baseline and peers" from a figure's judged bits. */
-static void bases_text(struct sn_buf *out, unsigned judged)
+/* The number of references in judged bits. */
+static size_t bases_count(unsigned judged)
 {
-    size_t n = 0, k = 0;
+    size_t n = 0;
 
     for (int b = 0; b < SN_BASIS_COUNT; b++)
         n += (judged >> b) & 1u;
-    if (!n) {
-        sn_buf_puts(out, "not judged");
-        return;
-    }
-    sn_buf_puts(out, "judged against ");
+    return n;
+}
+
+/* "design, baseline and peers": the references in judged bits. */
+static void bases_list(struct sn_buf *out, unsigned judged)
+{
+    size_t n = bases_count(judged), k = 0;
+
     for (int b = 0; b < SN_BASIS_COUNT; b++) {
         if (!((judged >> b) & 1u))
             continue;
@@ -67,6 +70,17 @@ static void bases_text(struct sn_buf *out, unsigned judged)
                                : ", ",
                       sn_diag_basis_name((enum sn_diag_basis)b));
     }
+}
+
+/* "judged against design and peers" from a figure's judged bits. */
+static void bases_text(struct sn_buf *out, unsigned judged)
+{
+    if (!bases_count(judged)) {
+        sn_buf_puts(out, "not judged");
+        return;
+    }
+    sn_buf_puts(out, "judged against ");
+    bases_list(out, judged);
 }
 
 /* The measured figures of one kind of subject, one line each:
@@ -113,25 +127,15 @@ static void figures_text(struct sn_buf *out, const struct sn_diag_report *r,
 static void header_bases(struct sn_buf *out, const struct sn_diag_report *r)
 {
     unsigned judged = 0;
-    size_t n = 0, k = 0;
+    size_t n;
 
     for (size_t i = 0; i < r->nfigures; i++)
         judged |= r->figures[i].judged;
-    for (int b = 0; b < SN_BASIS_COUNT; b++)
-        n += (judged >> b) & 1u;
+    n = bases_count(judged);
     sn_buf_puts(out, " (");
     if (!(judged & (1u << SN_BASIS_DESIGN)) && r->nresults)
         sn_buf_puts(out, n ? "no design value; " : "no design value");
-    for (int b = 0; b < SN_BASIS_COUNT; b++) {
-        if (!((judged >> b) & 1u))
-            continue;
-        k++;
-        sn_buf_printf(out, "%s%s",
-                      k == 1   ? ""
-                      : k == n ? " and "
-                               : ", ",
-                      sn_diag_basis_name((enum sn_diag_basis)b));
-    }
+    bases_list(out, judged);
     if (!r->peers_judged && r->nresults)
         sn_buf_printf(out, "; not judged against peers: %zu rank%s, %zu needed",
                       r->ranks, r->ranks == 1 ? "" : "s", r->peer_min);
